@@ -1,0 +1,27 @@
+# Sourced by the other scripts: makes sure .venv exists with the package installed.
+# Usage: ensure_venv EXTRAS   (EXTRAS such as "test", or "" for the plain package)
+ensure_venv() {
+  local extras="$1" root
+  root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+  local py="${PYTHON:-python3}"
+  if ! "$py" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+    echo "shiftago needs Python 3.11 or newer as '$py'" >&2
+    return 1
+  fi
+  if [ ! -x "$root/.venv/bin/python" ]; then
+    if ! "$py" -m venv "$root/.venv" >/dev/null 2>&1; then
+      # Debian splits venv/ensurepip into its own package.
+      rm -rf "$root/.venv"
+      apt-get update -qq && apt-get install -y -qq python3-venv >/dev/null
+      "$py" -m venv "$root/.venv"
+    fi
+  fi
+  local stamp="$root/.venv/.installed-${extras:-base}"
+  if [ ! -f "$stamp" ] || [ "$root/pyproject.toml" -nt "$stamp" ]; then
+    local target="$root"
+    [ -n "$extras" ] && target="$root[$extras]"
+    "$root/.venv/bin/python" -m pip install -q --upgrade pip >/dev/null
+    "$root/.venv/bin/python" -m pip install -q -e "$target"
+    touch "$stamp"
+  fi
+}

@@ -1,0 +1,161 @@
+"""The position string of PROTOCOL.md: formatting, parsing and the set-up checks.
+
+``<variant> <players> <board> <turn> <phase> <supplies> <scores> <skips>``
+"""
+
+from __future__ import annotations
+
+from shiftago.core.errors import InvalidPositionError, ParseError
+from shiftago.core.geometry import SIZE, cell_of, has_run
+from shiftago.core.rules import (
+    COLOURS,
+    MARBLES_PER_PLAYER,
+    MAX_HANDICAP,
+    WINNING_POINTS,
+    Rules,
+    Variant,
+    seat_of_colour,
+)
+from shiftago.core.state import Phase, State, begin_turn
+
+
+def format_board(boards: tuple[int, ...]) -> str:
+    """The board field: ranks 7 to 1 joined by ``/``, empty runs as digits."""
+    ranks = []
+    for r in reversed(range(SIZE)):
+        text, empty = "", 0
+        for f in range(SIZE):
+            bit = 1 << cell_of(f, r)
+            letter = next((COLOURS[s] for s, b in enumerate(boards) if b & bit), None)
+            if letter is None:
+                empty += 1
+                continue
+            if empty:
+                text += str(empty)
+                empty = 0
+            text += letter
+        ranks.append(text + (str(empty) if empty else ""))
+    return "/".join(ranks)
+
+
+def format_position(state: State) -> str:
+    rules = state.rules
+
+    def numbers(values: tuple[int, ...]) -> str:
+        return ",".join(str(v) for v in values)
+
+    return " ".join(
+        (
+            rules.variant.value,
+            str(rules.players),
+            format_board(state.boards),
+            COLOURS[state.turn],
+            state.phase.value,
+            numbers(state.supplies),
+            numbers(state.scores),
+            numbers(state.skips),
+        )
+    )
+
+
+def parse_board(text: str, players: int) -> tuple[int, ...]:
+    """Read the board field into one bitboard per seat."""
+    ranks = text.split("/")
+    if len(ranks) != SIZE:
+        raise ParseError(f"the board needs 7 ranks separated by '/', got {len(ranks)}")
+    boards = [0] * players
+    for i, rank in enumerate(ranks):
+        r = SIZE - 1 - i
+        f = 0
+        for ch in rank:
+            if ch in "1234567":
+                f += int(ch)
+            elif ch in COLOURS[:players]:
+                if f < SIZE:
+                    boards[COLOURS.index(ch)] |= 1 << cell_of(f, r)
+                f += 1
+            else:
+                allowed = " ".join(COLOURS[:players])
+                raise ParseError(
+                    f"rank {r + 1} of the board has {ch!r}: expected a colour ({allowed}) "
+                    "or a digit 1-7 for empty cells"
+                )
+        if f != SIZE:
+            raise ParseError(f"rank {r + 1} of the board has {f} cells instead of 7")
+    return tuple(boards)
+
+
+def _numbers(text: str, players: int, what: str) -> tuple[int, ...]:
+    parts = text.split(",")
+    if len(parts) != players or not all(p.isdigit() for p in parts):
+        raise ParseError(f"{what} must be {players} comma-separated numbers, got {text!r}")
+    return tuple(int(p) for p in parts)
+
+
+def parse_position(text: str, rules: Rules | None = None) -> State:
+    """Set up a state from a position string, refusing exactly what PROTOCOL.md refuses.
+
+    ``rules`` may carry a handicap and an action limit for the game that goes on from
+    the position; its variant and player count must match the position's.
+    """
+    if not isinstance(text, str):
+        raise ParseError("a position is a line of text")
+    fields = text.strip().lower().split()
+    if len(fields) != 8:
+        raise ParseError(
+            "a position has 8 fields: variant players board turn phase supplies scores "
+            f"skips; got {len(fields)}"
+        )
+    variant = Variant.parse(fields[0])
+    if fields[1] not in ("2", "3", "4"):
+        raise ParseError(f"players must be 2, 3 or 4, got {fields[1]!r}")
+    players = int(fields[1])
+    boards = parse_board(fields[2], players)
+    turn = seat_of_colour(fields[3], players)
+    if fields[4] not in ("insert", "score"):
+        raise ParseError(f"the phase of a position to set up is insert or score, got {fields[4]!r}")
+    phase = Phase(fields[4])
+    supplies = _numbers(fields[5], players, "supplies")
+    scores = _numbers(fields[6], players, "scores")
+    skips = _numbers(fields[7], players, "skips")
+
+    for seat in range(players):
+        on_board = boards[seat].bit_count()
+        if on_board + supplies[seat] > MARBLES_PER_PLAYER:
+            raise InvalidPositionError(
+                f"{COLOURS[seat]} has {on_board} marbles on the board and {supplies[seat]} "
+                f"in supply: more than {MARBLES_PER_PLAYER}"
+            )
+        if skips[seat] > MAX_HANDICAP:
+            raise InvalidPositionError(f"{COLOURS[seat]} has {skips[seat]} skips: at most 6")
+    if skips[turn]:
+        raise InvalidPositionError(f"{COLOURS[turn]} is to act and so cannot have skips pending")
+    if rules is None:
+        rules = Rules(variant, players)
+    elif rules.variant is not variant or rules.players != players:
+        raise InvalidPositionError("the position's variant and players differ from the rules")
+    if variant is not Variant.EXPRESS and max(scores) >= WINNING_POINTS:
+        raise InvalidPositionError(
+            f"a score of {max(scores)} has already won: scores must be below 10"
+        )
+    if phase is Phase.SCORE and (
+        variant is Variant.EXPRESS or not has_run(boards[turn], rules.min_line)
+    ):
+        raise InvalidPositionError(f"phase score, but {COLOURS[turn]} has no line to score")
+    return _settle(State(rules, boards, turn, phase, supplies, scores, skips))
+
+
+def _settle(state: State) -> State:
+    """A set-up insert turn where the board is full or the supply empty ends at once."""
+    if state.phase is not Phase.INSERT:
+        return state
+    return begin_turn(
+        state.rules,
+        state.boards,
+        state.turn,
+        state.supplies,
+        state.scores,
+        state.skips,
+        at_limit=False,
+        last_actor=state.turn,
+    )

@@ -1,0 +1,116 @@
+"""Static game settings: variant, number of players, handicap and action limit."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Final
+
+from shiftago.core.errors import ParseError
+
+MARBLES_PER_PLAYER: Final = 22
+WINNING_POINTS: Final = 10
+MAX_HANDICAP: Final = 6
+COLOURS: Final = "ogbw"
+COLOUR_NAMES: Final = ("orange", "green", "blue", "white")
+
+
+class Variant(Enum):
+    """The three variants of the rulebook."""
+
+    EXPRESS = "express"
+    EXPERT = "expert"
+    EXTREME = "extreme"
+
+    @classmethod
+    def parse(cls, text: str) -> Variant:
+        try:
+            return cls(text.strip().lower())
+        except ValueError:
+            raise ParseError(
+                f"unknown variant {text!r}: expected express, expert or extreme"
+            ) from None
+
+    def __str__(self) -> str:
+        return self.value
+
+
+#: Points per line length, by variant and "many players" (3-4).
+_POINTS: Final[dict[tuple[Variant, bool], dict[int, int]]] = {
+    (Variant.EXPERT, False): {5: 2, 6: 5, 7: 10},
+    (Variant.EXPERT, True): {4: 2, 5: 5, 6: 8, 7: 10},
+    (Variant.EXTREME, False): {4: 0, 5: 2, 6: 5, 7: 10},
+    (Variant.EXTREME, True): {3: 0, 4: 2, 5: 5, 6: 8, 7: 10},
+}
+
+
+def colour_letter(seat: int) -> str:
+    return COLOURS[seat]
+
+
+def seat_of_colour(letter: str, players: int) -> int:
+    """The seat of a colour letter (``o g b w``) in a game of ``players``."""
+    seat = COLOURS.find(letter.strip().lower()) if len(letter.strip()) == 1 else -1
+    if seat < 0 or seat >= players:
+        allowed = " ".join(COLOURS[:players])
+        raise ParseError(f"unknown colour {letter!r}: expected one of {allowed}")
+    return seat
+
+
+@dataclass(frozen=True)
+class Rules:
+    """What is agreed before a game: variant, players, handicap, optional action limit.
+
+    ``handicap`` has one number of skipped turns (0-6) per seat; an empty tuple means
+    no handicap. ``action_limit`` (automated play) ends the game when a turn begins
+    after that many actions.
+    """
+
+    variant: Variant = Variant.EXPRESS
+    players: int = 2
+    handicap: tuple[int, ...] = field(default=())
+    action_limit: int | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.variant, Variant):
+            object.__setattr__(self, "variant", Variant.parse(str(self.variant)))
+        if self.players not in (2, 3, 4):
+            raise ValueError(f"a game has 2, 3 or 4 players, not {self.players}")
+        handicap = tuple(self.handicap) if self.handicap else (0,) * self.players
+        if len(handicap) != self.players:
+            raise ValueError(
+                f"the handicap needs one number per seat ({self.players}), got {len(handicap)}"
+            )
+        if any(not 0 <= h <= MAX_HANDICAP for h in handicap):
+            raise ValueError(f"each handicap is 0 to {MAX_HANDICAP} skipped turns")
+        object.__setattr__(self, "handicap", handicap)
+        if self.action_limit is not None and self.action_limit < 1:
+            raise ValueError("the action limit must be at least 1")
+
+    @property
+    def win_length(self) -> int:
+        """Express: the line length that wins (5 with 2 players, 4 with 3-4)."""
+        return 5 if self.players == 2 else 4
+
+    @property
+    def points_table(self) -> dict[int, int]:
+        """Expert and Extreme: points by line length (empty for Express)."""
+        if self.variant is Variant.EXPRESS:
+            return {}
+        return _POINTS[(self.variant, self.players > 2)]
+
+    @property
+    def min_line(self) -> int:
+        """The shortest line that matters: wins in Express, is scored otherwise."""
+        if self.variant is Variant.EXPRESS:
+            return self.win_length
+        return min(self.points_table)
+
+    @property
+    def keeps_both_ends(self) -> bool:
+        """Scoring keeps both end marbles with 2 players, one chosen end with 3-4."""
+        return self.players == 2
+
+    @property
+    def colours(self) -> str:
+        return COLOURS[: self.players]

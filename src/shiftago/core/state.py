@@ -1,0 +1,448 @@
+"""A snapshot of a game and the pure transitions between snapshots.
+
+A :class:`State` holds exactly what the position string of PROTOCOL.md holds (plus the
+outcome once the game is over); :meth:`State.after` returns the state after an action
+and never changes the state it is called on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from shiftago.core.actions import INSERTIONS, Action, Insertion, Scoring, sort_key
+from shiftago.core.errors import GameOverError, IllegalActionError
+from shiftago.core.geometry import (
+    BOARD_MASK,
+    CELL_NAMES,
+    ENTRY_CELLS,
+    PUSH_STEPS,
+    has_run,
+    orthogonally_adjacent,
+    push_run,
+    runs,
+    shifted,
+)
+from shiftago.core.outcome import EndReason, Outcome
+from shiftago.core.rules import COLOURS, WINNING_POINTS, Rules, Variant
+
+
+class Phase(Enum):
+    INSERT = "insert"
+    SCORE = "score"
+    OVER = "over"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True)
+class Line:
+    """A maximal straight run of one colour, cells in order from one end to the other."""
+
+    seat: int
+    cells: tuple[int, ...]
+
+    @property
+    def length(self) -> int:
+        return len(self.cells)
+
+    def __str__(self) -> str:
+        return f"{COLOURS[self.seat]} {CELL_NAMES[self.cells[0]]}-{CELL_NAMES[self.cells[-1]]}"
+
+
+@dataclass(frozen=True)
+class ScoringOption:
+    """One legal scoring: its action, the line, the cells it empties and its points."""
+
+    action: Scoring
+    line: Line
+    removed: tuple[int, ...]
+    points: int
+
+
+class State:
+    """An immutable snapshot: board, seat to act, phase, supplies, points and skips.
+
+    ``boards`` holds one bitboard per seat (see :mod:`shiftago.core.geometry`). When the
+    game is over, ``turn`` is the seat that acted last and ``outcome`` says who won.
+    Equality compares the position only (variant, players and the fields above).
+    """
+
+    __slots__ = (
+        "rules",
+        "boards",
+        "turn",
+        "phase",
+        "supplies",
+        "scores",
+        "skips",
+        "outcome",
+        "_legal",
+        "_options",
+    )
+    rules: Rules
+    boards: tuple[int, ...]
+    turn: int
+    phase: Phase
+    supplies: tuple[int, ...]
+    scores: tuple[int, ...]
+    skips: tuple[int, ...]
+    outcome: Outcome | None
+    _legal: list[Action] | None
+    _options: list[ScoringOption] | None
+
+    def __init__(
+        self,
+        rules: Rules,
+        boards: tuple[int, ...],
+        turn: int,
+        phase: Phase,
+        supplies: tuple[int, ...],
+        scores: tuple[int, ...],
+        skips: tuple[int, ...],
+        outcome: Outcome | None = None,
+    ) -> None:
+        self.rules = rules
+        self.boards = boards
+        self.turn = turn
+        self.phase = phase
+        self.supplies = supplies
+        self.scores = scores
+        self.skips = skips
+        self.outcome = outcome
+        self._legal = None
+        self._options = None
+
+    # --- construction -------------------------------------------------------------
+    @classmethod
+    def initial(cls, rules: Rules, first: int) -> State:
+        """The empty board with ``first`` to begin (handicap skips are used up at once)."""
+        if not 0 <= first < rules.players:
+            raise ValueError(f"the first seat is 0-{rules.players - 1}, not {first}")
+        n = rules.players
+        return begin_turn(
+            rules,
+            (0,) * n,
+            first,
+            (22,) * n,
+            (0,) * n,
+            rules.handicap,
+            at_limit=False,
+            last_actor=first,
+        )
+
+    @classmethod
+    def from_position(cls, position: str, rules: Rules | None = None) -> State:
+        """Set up the state of a position string (PROTOCOL.md); see :mod:`position`."""
+        from shiftago.core.position import parse_position
+
+        return parse_position(position, rules)
+
+    def position(self) -> str:
+        """The position string of PROTOCOL.md."""
+        from shiftago.core.position import format_position
+
+        return format_position(self)
+
+    # --- queries ------------------------------------------------------------------
+    @property
+    def players(self) -> int:
+        return self.rules.players
+
+    @property
+    def occupied(self) -> int:
+        occ = 0
+        for b in self.boards:
+            occ |= b
+        return occ
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    def seat_at(self, cell: int) -> int | None:
+        """The seat whose marble is on ``cell``, or None."""
+        for seat, b in enumerate(self.boards):
+            if (b >> cell) & 1:
+                return seat
+        return None
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action in canonical order (a fresh list each call)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return list(legal)
+
+    def is_legal(self, action: Action) -> bool:
+        try:
+            self.validate(action)
+        except IllegalActionError:
+            return False
+        return True
+
+    def lines(self, seat: int | None = None, min_length: int = 2) -> list[Line]:
+        """The maximal straight runs of a seat (or of every seat) of ``min_length`` or more."""
+        seats = range(self.players) if seat is None else (seat,)
+        return [Line(s, cells) for s in seats for cells in runs(self.boards[s], min_length)]
+
+    def scoring_options(self) -> list[ScoringOption]:
+        """The scorings open to the mover now (only in the score phase), canonical order."""
+        if self.phase is not Phase.SCORE:
+            return []
+        options = self._options
+        if options is None:
+            options = self._options = _scoring_options(self)
+        return list(options)
+
+    # --- transitions --------------------------------------------------------------
+    def after(self, action: Action, *, at_limit: bool = False) -> State:
+        """The state after ``action``; raises :class:`IllegalActionError` if it is not legal.
+
+        ``at_limit`` says that this action is the last one the action limit allows, so
+        the next turn that begins ends the game (RULES.md section 7).
+        """
+        return self.apply_validated(self.validate(action), at_limit=at_limit)
+
+    def apply_validated(self, action: Action, *, at_limit: bool = False) -> State:
+        """The state after an action that :meth:`validate` returned."""
+        if type(action) is Insertion:
+            return _insert(self, action.index, at_limit)
+        for option in self._options or self.scoring_options():
+            if option.action == action:
+                return _score(self, option, at_limit)
+        raise IllegalActionError(f"illegal move: {action} (no such scoring line)")
+
+    def validate(self, action: Action) -> Action:
+        """The action as it is played (2-player scorings in canonical spelling).
+
+        Raises :class:`IllegalActionError` saying why when it is not legal now.
+        """
+        phase = self.phase
+        if phase is Phase.OVER:
+            raise GameOverError(f"the game is over; {action} cannot be played")
+        if type(action) is Insertion:
+            if phase is not Phase.INSERT:
+                raise IllegalActionError(
+                    f"{COLOURS[self.turn]} must first score a line; {action} is not allowed now"
+                )
+            occ = self.occupied
+            if push_run(action.index, occ) < 0:
+                raise IllegalActionError(f"illegal move: {action} (lane full)")
+            if occ and occ == self.boards[self.turn] and action not in self._legal_view():
+                raise IllegalActionError(
+                    f"illegal move: {action} (while only your marbles are on the board "
+                    "they may not touch along a rank or file)"
+                )
+            return action
+        if isinstance(action, Scoring):
+            if phase is not Phase.SCORE:
+                raise IllegalActionError(f"there is no line to score; {action} is not allowed now")
+            if self.rules.keeps_both_ends:
+                action = action.canonical_for_two()
+            if action not in self._legal_view():
+                raise IllegalActionError(f"illegal move: {action} (no such scoring line)")
+            return action
+        raise IllegalActionError(f"{action!r} is not an action")
+
+    def _legal_view(self) -> list[Action]:
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return legal
+
+    def _compute_legal(self) -> list[Action]:
+        if self.phase is Phase.OVER:
+            return []
+        if self.phase is Phase.SCORE:
+            return sorted((o.action for o in self.scoring_options()), key=sort_key)
+        occ = self.occupied
+        open_lanes = [a for a in INSERTIONS if push_run(a.index, occ) >= 0]
+        if occ and occ == self.boards[self.turn]:
+            # The special case: while only the mover's marbles are on the board, they
+            # must stay apart, unless no insertion can keep them apart.
+            apart = [a for a in open_lanes if not orthogonally_adjacent(_pushed(occ, occ, a.index))]
+            if apart:
+                return list(apart)
+        return list(open_lanes)
+
+    # --- value protocol -----------------------------------------------------------
+    def _key(self) -> tuple[object, ...]:
+        return (
+            self.rules.variant,
+            self.rules.players,
+            self.boards,
+            self.turn,
+            self.phase,
+            self.supplies,
+            self.scores,
+            self.skips,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"State.from_position({self.position()!r})"
+
+    def __str__(self) -> str:
+        return self.position()
+
+
+def _pushed(bits: int, occupied: int, index: int) -> int:
+    """``bits`` after insertion ``index`` shifts the run at the lane's entry."""
+    run = push_run(index, occupied)
+    moved = bits & run
+    return (bits ^ moved) | shifted(moved, PUSH_STEPS[index]) | (1 << ENTRY_CELLS[index])
+
+
+def _insert(state: State, index: int, at_limit: bool) -> State:
+    occ = state.occupied
+    run = push_run(index, occ)
+    step = PUSH_STEPS[index]
+    mover = state.turn
+    boards = []
+    for seat, b in enumerate(state.boards):
+        moved = b & run
+        if moved:
+            b = (b ^ moved) | (moved << step if step > 0 else moved >> -step)
+        if seat == mover:
+            b |= 1 << ENTRY_CELLS[index]
+        boards.append(b)
+    supplies = list(state.supplies)
+    supplies[mover] -= 1
+    rules = state.rules
+    mine = boards[mover]
+    if rules.variant is Variant.EXPRESS:
+        if has_run(mine, rules.win_length):
+            return State(
+                rules,
+                tuple(boards),
+                mover,
+                Phase.OVER,
+                tuple(supplies),
+                state.scores,
+                state.skips,
+                Outcome((mover,), rules.players, EndReason.LINE),
+            )
+    elif has_run(mine, rules.min_line):
+        return State(
+            rules, tuple(boards), mover, Phase.SCORE, tuple(supplies), state.scores, state.skips
+        )
+    return begin_turn(
+        rules,
+        tuple(boards),
+        (mover + 1) % rules.players,
+        tuple(supplies),
+        state.scores,
+        state.skips,
+        at_limit=at_limit,
+        last_actor=mover,
+    )
+
+
+def _score(state: State, option: ScoringOption, at_limit: bool) -> State:
+    mover = state.turn
+    rules = state.rules
+    removed = 0
+    for cell in option.removed:
+        removed |= 1 << cell
+    boards = list(state.boards)
+    boards[mover] &= ~removed
+    supplies = list(state.supplies)
+    supplies[mover] += len(option.removed)
+    scores = list(state.scores)
+    scores[mover] += option.points
+    if scores[mover] >= WINNING_POINTS:
+        return State(
+            rules,
+            tuple(boards),
+            mover,
+            Phase.OVER,
+            tuple(supplies),
+            tuple(scores),
+            state.skips,
+            Outcome((mover,), rules.players, EndReason.POINTS),
+        )
+    return begin_turn(
+        rules,
+        tuple(boards),
+        mover,
+        tuple(supplies),
+        tuple(scores),
+        state.skips,
+        at_limit=at_limit,
+        last_actor=mover,
+    )
+
+
+def begin_turn(
+    rules: Rules,
+    boards: tuple[int, ...],
+    seat: int,
+    supplies: tuple[int, ...],
+    scores: tuple[int, ...],
+    skips: tuple[int, ...],
+    *,
+    at_limit: bool,
+    last_actor: int,
+) -> State:
+    """The turn comes to ``seat``: use up handicap skips, then check the end of the game."""
+    if skips[seat]:
+        pending = list(skips)
+        while pending[seat]:
+            pending[seat] -= 1
+            seat = (seat + 1) % rules.players
+        skips = tuple(pending)
+    occ = 0
+    for b in boards:
+        occ |= b
+    reason = None
+    if occ == BOARD_MASK:
+        reason = EndReason.BOARD_FULL
+    elif not supplies[seat]:
+        reason = EndReason.NO_MARBLES
+    elif at_limit:
+        reason = EndReason.ACTION_LIMIT
+    if reason is None:
+        return State(rules, boards, seat, Phase.INSERT, supplies, scores, skips)
+    return State(
+        rules,
+        boards,
+        last_actor,
+        Phase.OVER,
+        supplies,
+        scores,
+        skips,
+        Outcome(_final_winners(rules, scores), rules.players, reason),
+    )
+
+
+def _final_winners(rules: Rules, scores: tuple[int, ...]) -> tuple[int, ...]:
+    """Who wins when the game ends without a win: nobody in Express, top points otherwise."""
+    if rules.variant is Variant.EXPRESS:
+        return tuple(range(rules.players))
+    best = max(scores)
+    return tuple(s for s in range(rules.players) if scores[s] == best)
+
+
+def _scoring_options(state: State) -> list[ScoringOption]:
+    rules = state.rules
+    table = rules.points_table
+    mover = state.turn
+    options = []
+    for cells in runs(state.boards[mover], rules.min_line):
+        line = Line(mover, cells)
+        points = table[len(cells)]
+        if rules.keeps_both_ends:
+            action = Scoring(cells[0], cells[-1]).canonical_for_two()
+            options.append(ScoringOption(action, line, cells[1:-1], points))
+        else:
+            options.append(ScoringOption(Scoring(cells[0], cells[-1]), line, cells[1:], points))
+            options.append(ScoringOption(Scoring(cells[-1], cells[0]), line, cells[:-1], points))
+    options.sort(key=lambda o: str(o.action))
+    return options
