@@ -131,11 +131,10 @@ class Game:
             action = _parse(action)
         elif not isinstance(action, Action):
             raise IllegalActionError(f"{action!r} is not an action")
-        state = self._states[-1]
-        played = state.validate(action)
         limit = self.rules.action_limit
         at_limit = limit is not None and len(self._actions) + 1 >= limit
-        self._states.append(state.apply_validated(played, at_limit=at_limit))
+        played, after = self._states[-1].step(action, at_limit=at_limit)
+        self._states.append(after)
         self._actions.append(played)
 
     def undo(self) -> Action:

@@ -89,7 +89,7 @@ class State:
     scores: tuple[int, ...]
     skips: tuple[int, ...]
     outcome: Outcome | None
-    _legal: list[Action] | None
+    _legal: tuple[Action, ...] | None
     _options: list[ScoringOption] | None
 
     def __init__(
@@ -203,16 +203,29 @@ class State:
         ``at_limit`` says that this action is the last one the action limit allows, so
         the next turn that begins ends the game (RULES.md section 7).
         """
-        return self.apply_validated(self.validate(action), at_limit=at_limit)
+        return self.step(action, at_limit=at_limit)[1]
 
-    def apply_validated(self, action: Action, *, at_limit: bool = False) -> State:
-        """The state after an action that :meth:`validate` returned."""
-        if type(action) is Insertion:
-            return _insert(self, action.index, at_limit)
+    def step(self, action: Action, *, at_limit: bool = False) -> tuple[Action, State]:
+        """The action as it is played (2-player scorings in canonical spelling) and the
+        state after it; raises :class:`IllegalActionError` saying why when not legal."""
+        if type(action) is Insertion and self.phase is Phase.INSERT:
+            occ = 0
+            for b in self.boards:
+                occ |= b
+            run = push_run(action.index, occ)
+            if run < 0:
+                raise IllegalActionError(f"illegal move: {action} (lane full)")
+            if occ and occ == self.boards[self.turn] and action not in self._legal_view():
+                raise IllegalActionError(
+                    f"illegal move: {action} (while only your marbles are on the board "
+                    "they may not touch along a rank or file)"
+                )
+            return action, _insert(self, action.index, run, at_limit)
+        played = self.validate(action)
         for option in self._options or self.scoring_options():
-            if option.action == action:
-                return _score(self, option, at_limit)
-        raise IllegalActionError(f"illegal move: {action} (no such scoring line)")
+            if option.action == played:
+                return played, _score(self, option, at_limit)
+        raise AssertionError("a validated scoring is one of the options")  # pragma: no cover
 
     def validate(self, action: Action) -> Action:
         """The action as it is played (2-player scorings in canonical spelling).
@@ -227,10 +240,9 @@ class State:
                 raise IllegalActionError(
                     f"{COLOURS[self.turn]} must first score a line; {action} is not allowed now"
                 )
-            occ = self.occupied
-            if push_run(action.index, occ) < 0:
-                raise IllegalActionError(f"illegal move: {action} (lane full)")
-            if occ and occ == self.boards[self.turn] and action not in self._legal_view():
+            if action not in self._legal_view():
+                if push_run(action.index, self.occupied) < 0:
+                    raise IllegalActionError(f"illegal move: {action} (lane full)")
                 raise IllegalActionError(
                     f"illegal move: {action} (while only your marbles are on the board "
                     "they may not touch along a rank or file)"
@@ -246,26 +258,30 @@ class State:
             return action
         raise IllegalActionError(f"{action!r} is not an action")
 
-    def _legal_view(self) -> list[Action]:
+    def _legal_view(self) -> tuple[Action, ...]:
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal()
         return legal
 
-    def _compute_legal(self) -> list[Action]:
+    def _compute_legal(self) -> tuple[Action, ...]:
         if self.phase is Phase.OVER:
-            return []
+            return ()
         if self.phase is Phase.SCORE:
-            return sorted((o.action for o in self.scoring_options()), key=sort_key)
-        occ = self.occupied
-        open_lanes = [a for a in INSERTIONS if push_run(a.index, occ) >= 0]
+            return tuple(sorted((o.action for o in self.scoring_options()), key=sort_key))
+        occ = 0
+        for b in self.boards:
+            occ |= b
+        open_lanes = open_insertions(occ)
         if occ and occ == self.boards[self.turn]:
             # The special case: while only the mover's marbles are on the board, they
             # must stay apart, unless no insertion can keep them apart.
-            apart = [a for a in open_lanes if not orthogonally_adjacent(_pushed(occ, occ, a.index))]
+            apart = tuple(
+                a for a in open_lanes if not orthogonally_adjacent(_pushed(occ, occ, a.index))
+            )
             if apart:
-                return list(apart)
-        return list(open_lanes)
+                return apart
+        return open_lanes
 
     # --- value protocol -----------------------------------------------------------
     def _key(self) -> tuple[object, ...]:
@@ -293,6 +309,29 @@ class State:
         return self.position()
 
 
+_FULL_RANK_BITS = sum(1 << (8 * r) for r in range(7))
+_OPEN_BY_FULL_LANES: dict[int, tuple[Insertion, ...]] = {}
+
+
+def open_insertions(occupied: int) -> tuple[Insertion, ...]:
+    """The insertions whose lane has an empty cell, in canonical order (memoised by
+    which ranks and files are full: at most 2**14 distinct answers)."""
+    # Rank r is full when its bits 8r..8r+6 are all set; file f when bit f is set in
+    # every rank. Both fold the board onto one bit per lane with shifts and ANDs.
+    ranks = occupied & (occupied >> 1)
+    ranks &= ranks >> 2
+    ranks &= ranks >> 3
+    files = occupied & (occupied >> 8)
+    files &= files >> 16
+    files &= files >> 24
+    key = (ranks & _FULL_RANK_BITS) | ((files & 0x7F) << 56)
+    found = _OPEN_BY_FULL_LANES.get(key)
+    if found is None:
+        found = tuple(a for a in INSERTIONS if push_run(a.index, occupied) >= 0)
+        _OPEN_BY_FULL_LANES[key] = found
+    return found
+
+
 def _pushed(bits: int, occupied: int, index: int) -> int:
     """``bits`` after insertion ``index`` shifts the run at the lane's entry."""
     run = push_run(index, occupied)
@@ -300,9 +339,7 @@ def _pushed(bits: int, occupied: int, index: int) -> int:
     return (bits ^ moved) | shifted(moved, PUSH_STEPS[index]) | (1 << ENTRY_CELLS[index])
 
 
-def _insert(state: State, index: int, at_limit: bool) -> State:
-    occ = state.occupied
-    run = push_run(index, occ)
+def _insert(state: State, index: int, run: int, at_limit: bool) -> State:
     step = PUSH_STEPS[index]
     mover = state.turn
     boards = []
