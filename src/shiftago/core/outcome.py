@@ -16,7 +16,6 @@ class EndReason(Enum):
     BOARD_FULL = "board full"
     NO_MARBLES = "no marbles"  # the player to move has an empty supply
     ACTION_LIMIT = "action limit"
-    RESIGNATION = "resignation"  # decided outside the rules engine (interfaces)
 
 
 @dataclass(frozen=True)

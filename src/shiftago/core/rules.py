@@ -34,6 +34,9 @@ class Variant(Enum):
     def __str__(self) -> str:
         return self.value
 
+    def __repr__(self) -> str:
+        return f"Variant.{self.name}"
+
 
 #: Points per line length, by variant and "many players" (3-4).
 _POINTS: Final[dict[tuple[Variant, bool], dict[int, int]]] = {

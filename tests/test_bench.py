@@ -1,0 +1,20 @@
+"""``shiftago bench``'s figures exist and are counted from real games (not timed here)."""
+
+from __future__ import annotations
+
+from shiftago.core import Variant
+from shiftago.engine.bench import CORE_CONFIGS, random_game_actions, run_bench
+
+
+def test_random_game_actions_counts_every_action_of_whole_games() -> None:
+    assert random_game_actions(Variant.EXPRESS, 2, 3, seed=1) == random_game_actions(
+        Variant.EXPRESS, 2, 3, seed=1
+    )
+    # A 2-player Express game lasts at least 9 actions (a line of 5 needs 5 marbles).
+    assert random_game_actions(Variant.EXPRESS, 2, 10, seed=2) >= 90
+
+
+def test_bench_reports_every_core_figure() -> None:
+    figures = run_bench(runs=1, quick=True)
+    for variant, players in CORE_CONFIGS:
+        assert figures[f"core_actions_per_s_{variant.value}_{players}p"] > 0

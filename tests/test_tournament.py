@@ -1,0 +1,75 @@
+"""The Express tournament (RULES.md section 4): first to ten wins, who starts next."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from shiftago import Game, IllegalActionError, Tournament
+
+
+def play_randomly(game: Game, rng: random.Random) -> None:
+    while not game.is_over:
+        game.play(rng.choice(game.legal_actions()))
+
+
+def test_tournament_player_after_winner_starts_next_game() -> None:
+    rng = random.Random(3)
+    tournament = Tournament(3, first="b", seed=1)
+    assert tournament.game.first == 2
+    for _ in range(15):
+        game = tournament.game
+        play_randomly(game, rng)
+        outcome = game.outcome
+        assert outcome is not None
+        following = tournament.next_game()
+        if outcome.winner is not None and not tournament.is_over:
+            assert following.first == (outcome.winner + 1) % 3
+
+
+def test_tournament_first_starter_drawn_like_a_game() -> None:
+    for seed in range(20):
+        assert Tournament(4, seed=seed).game.first == random.Random(seed).randrange(4)
+
+
+def test_tournament_first_to_ten_wins() -> None:
+    rng = random.Random(7)
+    tournament = Tournament(2, seed=5)
+    games = 0
+    while not tournament.is_over:
+        play_randomly(tournament.game, rng)
+        tournament.next_game()
+        games += 1
+    winner = tournament.winner
+    assert winner is not None
+    assert tournament.wins[winner] == 10
+    assert max(w for s, w in enumerate(tournament.wins) if s != winner) < 10
+    assert games == sum(tournament.wins) + tournament.draws == len(tournament.finished)
+    with pytest.raises(IllegalActionError):
+        tournament.next_game()
+
+
+def test_tournament_refuses_next_game_before_the_end() -> None:
+    tournament = Tournament(2, first=0)
+    tournament.game.play("L1")
+    with pytest.raises(IllegalActionError):
+        tournament.next_game()
+    assert tournament.wins == [0, 0]
+    assert [str(a) for a in tournament.game.history] == ["L1"]
+
+
+def test_tournament_draw_starter_drawn_by_lot() -> None:
+    tournament = Tournament(2, first=0, seed=11)
+    rng = random.Random(0)
+    while True:  # random 2-player Express games are drawn now and then
+        game = Game(tournament.rules, first=0)
+        play_randomly(game, rng)
+        assert game.outcome is not None
+        if game.outcome.is_draw:
+            break
+    tournament.game = game
+    nxt = tournament.next_game()
+    assert tournament.draws == 1 and tournament.wins == [0, 0]
+    # The first starter was given, so this is the generator's first draw.
+    assert nxt.first == random.Random(11).randrange(2)
