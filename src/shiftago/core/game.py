@@ -46,9 +46,10 @@ class Game:
         if position is not None:
             if first is not None:
                 raise ValueError("a game set up from a position takes its turn from it")
-            start = position if isinstance(position, State) else State.from_position(position)
-            if rules is not None:
-                start = State.from_position(start.position(), rules)
+            if isinstance(position, str):
+                start = State.from_position(position, rules)
+            else:
+                start = position if rules is None else position.with_rules(rules)
             self.rules = start.rules
         else:
             self.rules = rules if rules is not None else Rules()

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from shiftago.core.actions import INSERTIONS, Action, Insertion, Scoring, sort_key
-from shiftago.core.errors import GameOverError, IllegalActionError
+from shiftago.core.errors import GameOverError, IllegalActionError, InvalidPositionError
 from shiftago.core.geometry import (
     BOARD_MASK,
     CELL_NAMES,
@@ -144,6 +144,15 @@ class State:
         from shiftago.core.position import format_position
 
         return format_position(self)
+
+    def with_rules(self, rules: Rules) -> State:
+        """This position under other settings (handicap, action limit) of its variant."""
+        if rules.variant is not self.rules.variant or rules.players != self.rules.players:
+            raise InvalidPositionError("the position's variant and players differ from the rules")
+        return State(
+            rules, self.boards, self.turn, self.phase, self.supplies, self.scores, self.skips,
+            self.outcome,
+        )  # fmt: skip
 
     # --- queries ------------------------------------------------------------------
     @property

@@ -48,7 +48,7 @@ def median_rate(measure: Callable[[int], int], runs: int) -> float:
 
 def core_figures(runs: int = 5, games: int = 600) -> dict[str, float]:
     """Random-game actions per second of the pure-Python core, per variant and players."""
-    figures = {}
+    figures: dict[str, float] = {}
     for variant, players in CORE_CONFIGS:
         per_run = games if variant is Variant.EXPRESS else max(1, games // 8)
 

@@ -1,0 +1,94 @@
+"""The one interface every computer player implements, and the values it reports.
+
+A :class:`Bot` looks at a :class:`~shiftago.core.State` and answers through return
+values only (it never prints), so the same bot serves the engine protocol, matches,
+the web app and tests alike. Each bot documents the unit of its values in
+:attr:`Bot.value_unit`; a value is always from the point of view of the seat to act.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+
+from shiftago.core import Action, State
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How much a bot may think; ``None`` leaves that limit to the bot.
+
+    ``movetime_ms`` is a hard limit on the wall-clock time of the answer; ``depth`` and
+    ``nodes`` bound the search independently of the machine's speed (so results repeat).
+    """
+
+    movetime_ms: int | None = None
+    depth: int | None = None
+    nodes: int | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("movetime_ms", "depth", "nodes"):
+            value = getattr(self, name)
+            if value is not None and value < 1:
+                raise ValueError(f"the limit {name} must be at least 1, not {value}")
+
+
+#: No limits at all: the bot's own default.
+NO_LIMITS = Limits()
+
+
+@dataclass(frozen=True)
+class RankedAction:
+    """One legal action as a bot judges it.
+
+    ``value`` is from the mover's point of view in the bot's :attr:`Bot.value_unit`
+    (higher is better); ``pv`` is the principal variation, the expected line of play
+    starting with ``action`` itself.
+    """
+
+    action: Action
+    value: float
+    pv: tuple[Action, ...] = field(default=())
+
+    def __str__(self) -> str:
+        """The engine protocol's ``analyse`` line: ``ACTION VALUE PV...``."""
+        pv = " ".join(str(a) for a in self.pv)
+        return f"{self.action} {format_value(self.value)}" + (f" {pv}" if pv else "")
+
+
+#: A bot's judgement of a state: one :class:`RankedAction` per legal action, best first.
+Analysis = list[RankedAction]
+
+
+def format_value(value: float) -> str:
+    """A value as text: integers without a decimal point, others with three decimals."""
+    if float(value).is_integer():
+        return str(int(value))
+    return f"{value:.3f}"
+
+
+class Bot(ABC):
+    """Anything that chooses actions.
+
+    Subclasses set :attr:`name` and :attr:`value_unit` and implement :meth:`analyse`;
+    :meth:`choose` defaults to the best action of the analysis.
+    """
+
+    #: A short name, as listed by the engine protocol's ``levels``.
+    name: str = "bot"
+    #: What the numbers of :attr:`RankedAction.value` mean, in words.
+    value_unit: str = ""
+
+    def choose(self, state: State, limits: Limits = NO_LIMITS) -> Action:
+        """The action the bot plays in ``state`` (which must not be over)."""
+        ranked = self.analyse(state, limits)
+        if not ranked:
+            raise ValueError("the game is over: there is no action to choose")
+        return ranked[0].action
+
+    @abstractmethod
+    def analyse(self, state: State, limits: Limits = NO_LIMITS) -> Analysis:
+        """Every legal action of ``state`` with its value, best first (empty when over)."""
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name}>"

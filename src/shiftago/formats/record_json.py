@@ -1,0 +1,180 @@
+"""The JSON form of a game record, for the web app and for tools that speak JSON.
+
+The shape follows the web API (``WEBAPI.md``): ``variant``, ``players``, ``handicap``,
+``first`` as a colour, ``seats`` with ``colour``, ``name``, ``kind`` and ``level``, and
+``actions`` in notation. Every key is always written (``null`` where unknown) so that
+readers need no defaults; reading accepts a missing optional key as ``null``, checks
+each field by name, and replays the actions like the text reader does.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping
+from typing import Any, Final, TypeVar
+
+from shiftago.core.actions import Action
+from shiftago.core.errors import ShiftagoError
+from shiftago.core.game import draw_first_seat
+from shiftago.core.rules import COLOURS, Rules, Variant, seat_of_colour
+from shiftago.core.state import State
+from shiftago.formats.record import KINDS, Record, Seat
+from shiftago.formats.record_syntax import RecordError, parse_date, parse_result
+
+T = TypeVar("T")
+
+#: Every key of a JSON record, in the order they are written.
+KEYS: Final = (
+    "variant",
+    "players",
+    "handicap",
+    "action_limit",
+    "first",
+    "position",
+    "seed",
+    "event",
+    "date",
+    "seats",
+    "actions",
+    "result",
+    "termination",
+)
+_SEAT_KEYS: Final = ("colour", "name", "kind", "level")
+
+
+def record_to_json(record: Record) -> dict[str, Any]:
+    """The record as a JSON-ready dict (``json.dumps`` takes it as it is)."""
+    rules = record.rules
+    return {
+        "variant": rules.variant.value,
+        "players": rules.players,
+        "handicap": list(rules.handicap),
+        "action_limit": rules.action_limit,
+        "first": None if record.first is None else COLOURS[record.first],
+        "position": record.position,
+        "seed": record.seed,
+        "event": record.event,
+        "date": record.date,
+        "seats": [
+            {"colour": COLOURS[i], "name": s.name, "kind": s.kind, "level": s.level}
+            for i, s in enumerate(record.seats)
+        ],
+        "actions": [str(a) for a in record.actions],
+        "result": record.result,
+        "termination": record.termination,
+    }
+
+
+def _typed(obj: Mapping[str, Any], key: str, kind: type[T], where: str = "") -> T | None:
+    """``obj[key]`` if it is a ``kind`` (None when missing or null)."""
+    value = obj.get(key)
+    if value is None:
+        return None
+    # bool is an int in Python, never in a record.
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+        name = {int: "a whole number", str: "a string", list: "a list"}.get(kind, kind.__name__)
+        raise RecordError(f"{where}{key}: expected {name}, got {value!r}")
+    return value
+
+
+def _field(where: str, convert: Callable[[], T]) -> T:
+    """Run a check, naming the field in its error."""
+    try:
+        return convert()
+    except RecordError:
+        raise
+    except (ValueError, TypeError) as error:
+        raise RecordError(f"{where}: {error}") from None
+
+
+def record_from_json(obj: Mapping[str, Any]) -> Record:
+    """Read the JSON form; raises :class:`RecordError` naming the field that is wrong."""
+    if not isinstance(obj, Mapping):
+        raise RecordError(f"a JSON record is an object, not {type(obj).__name__}")
+    unknown = sorted(set(obj) - set(KEYS))
+    if unknown:
+        raise RecordError(f"{unknown[0]}: unknown key")
+    position = _typed(obj, "position", str)
+    start = None if position is None else _field("position", lambda: State.from_position(position))
+    for key in ("variant", "players", "actions", "result"):
+        if obj.get(key) is None and (start is None or key in ("actions", "result")):
+            raise RecordError(f"{key}: missing")
+    variant = _typed(obj, "variant", str)
+    players = _typed(obj, "players", int)
+    if start is not None:
+        variant = start.rules.variant.value if variant is None else variant
+        players = start.rules.players if players is None else players
+    assert variant is not None and players is not None
+    count = players
+    kind = _field("variant", lambda: Variant.parse(variant))
+    _field("players", lambda: Rules(kind, count))
+    handicap = _field("handicap", lambda: Rules(kind, count, _handicap(obj)).handicap)
+    limit = _typed(obj, "action_limit", int)
+    rules = _field("action_limit", lambda: Rules(kind, count, handicap, limit))
+    colour = _typed(obj, "first", str)
+    first = None if colour is None else _field("first", lambda: seat_of_colour(colour, count))
+    seed = _typed(obj, "seed", int)
+    if first is None and position is None and seed is not None:
+        first = draw_first_seat(count, seed)  # as in the text form: the seed draws the lot
+    actions = []
+    for i, text in enumerate(_typed(obj, "actions", list) or []):
+        if not isinstance(text, str):
+            raise RecordError(f"actions[{i}]: expected a string, got {text!r}")
+        try:
+            actions.append(Action.parse(text))
+        except ShiftagoError as error:
+            raise RecordError(f"actions[{i}]: {error}") from None
+    seats = _seats(obj, count)
+    raw_date = _typed(obj, "date", str)
+    date = None if raw_date is None else _field("date", lambda: parse_date(raw_date))
+    record = _field(
+        "record",
+        lambda: Record(
+            rules,
+            tuple(actions),
+            first=first,
+            position=position,
+            seed=seed,
+            seats=seats,
+            date=date,
+            event=_typed(obj, "event", str),
+            result=_field("result", lambda: parse_result(obj["result"], count)),
+            termination=_typed(obj, "termination", str),
+        ),
+    )
+    # Replaying checks the actions and the result, and gives 2-player scorings one spelling.
+    return dataclasses.replace(record, actions=tuple(record.to_game().history))
+
+
+def _handicap(obj: Mapping[str, Any]) -> tuple[int, ...]:
+    handicap = _typed(obj, "handicap", list) or []
+    if not all(type(h) is int for h in handicap):
+        raise ValueError(f"expected whole numbers, got {handicap!r}")
+    return tuple(handicap)
+
+
+def _seats(obj: Mapping[str, Any], players: int) -> tuple[Seat, ...]:
+    raw = _typed(obj, "seats", list)
+    if raw is None:
+        return ()
+    if len(raw) != players:
+        raise RecordError(f"seats: expected one per seat ({players}), got {len(raw)}")
+    return tuple(_seat(item, i) for i, item in enumerate(raw))
+
+
+def _seat(item: object, i: int) -> Seat:
+    where = f"seats[{i}]."
+    if not isinstance(item, Mapping):
+        raise RecordError(f"seats[{i}]: expected an object, got {item!r}")
+    unknown = sorted(set(item) - set(_SEAT_KEYS))
+    if unknown:
+        raise RecordError(f"{where}{unknown[0]}: unknown key")
+    colour = _typed(item, "colour", str, where)
+    if colour is not None and colour != COLOURS[i]:
+        raise RecordError(f"{where}colour: seat {i} is {COLOURS[i]!r}, not {colour!r}")
+    name = _typed(item, "name", str, where)
+    kind = _typed(item, "kind", str, where)
+    level = _typed(item, "level", int, where)
+    if kind is not None and kind not in KINDS:
+        raise RecordError(f"{where}kind: expected human or computer, got {kind!r}")
+    return _field(f"seats[{i}]", lambda: Seat(name, kind, level))

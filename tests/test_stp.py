@@ -1,0 +1,632 @@
+"""The Shiftago Text Protocol (PROTOCOL.md), through a real engine subprocess."""
+
+from __future__ import annotations
+
+import io
+import queue
+import random
+import re
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+
+import pytest
+
+import shiftago
+from shiftago import COLOURS, Game, Rules, State, Variant
+from shiftago.interfaces.stp import StpEngine, run
+
+ENGINE = [sys.executable, "-m", "shiftago.interfaces.stp"]
+TIMEOUT = 20.0
+START = "express 2 7/7/7/7/7/7/7 o insert 22,22 0,0 0,0"
+ALL_COMMANDS = [
+    "protocol_version",
+    "name",
+    "version",
+    "list_commands",
+    "newgame",
+    "setposition",
+    "position",
+    "showboard",
+    "legal",
+    "play",
+    "undo",
+    "status",
+    "score",
+    "go",
+    "analyse",
+    "levels",
+    "quit",
+]
+CANONICAL = [f"L{i}" for i in range(1, 8)] + [f"R{i}" for i in range(1, 8)]
+CANONICAL += [f"T{f}" for f in "abcdefg"] + [f"B{f}" for f in "abcdefg"]
+#: One response: a status line, payload lines, then the empty line.
+FRAME = re.compile(r"[=?](\d+)?( \S.*)?\n([^\n]+\n)*\n")
+
+
+class Response:
+    """One parsed response: success or not, the echoed id and the payload."""
+
+    def __init__(self, lines: list[str]) -> None:
+        head = lines[0]
+        match = re.fullmatch(r"([=?])(\d*)(?: (.*))?", head)
+        assert match, f"bad response line {head!r}"
+        self.ok = match.group(1) == "="
+        self.id = match.group(2) or None
+        self.text = match.group(3) or ""
+        self.lines = lines[1:]
+        assert not (self.text and self.lines), "a payload is on the = line or after it"
+
+    def __repr__(self) -> str:
+        return f"<Response ok={self.ok} id={self.id} {self.text!r} {self.lines!r}>"
+
+
+class Engine:
+    """A running engine process with a line reader that cannot hang the tests."""
+
+    def __init__(self) -> None:
+        self.proc = subprocess.Popen(
+            ENGINE, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
+        self._lines: queue.Queue[bytes] = queue.Queue()
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self._lines.put(line)
+        self._lines.put(b"")
+
+    def write(self, data: bytes) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(data)
+        self.proc.stdin.flush()
+
+    def readline(self) -> str:
+        raw = self._lines.get(timeout=TIMEOUT)
+        assert raw.endswith(b"\n"), f"the engine's output ended: {raw!r}"
+        assert not raw.endswith(b"\r\n"), "the engine writes \\n line ends"
+        return raw[:-1].decode()
+
+    def read_response(self) -> Response:
+        lines = [self.readline()]
+        while lines[-1] != "":
+            lines.append(self.readline())
+        return Response(lines[:-1])
+
+    def send(self, command: str) -> Response:
+        self.write(command.encode() + b"\n")
+        return self.read_response()
+
+    def ok(self, command: str) -> str:
+        """The one-line payload of a command that must succeed."""
+        response = self.send(command)
+        assert response.ok, f"{command!r} failed: {response.text}"
+        assert not response.lines
+        return response.text
+
+    def lines(self, command: str) -> list[str]:
+        """The payload lines of a multi-line command that must succeed."""
+        response = self.send(command)
+        assert response.ok, f"{command!r} failed: {response.text}"
+        assert response.text == ""
+        return response.lines
+
+    def fail(self, command: str) -> str:
+        """The message of a command that must fail, checking that it changed nothing."""
+        before = self.ok("position")
+        history = self.ok("status")
+        response = self.send(command)
+        assert not response.ok, f"{command!r} should fail"
+        assert response.text and not response.lines
+        assert self.ok("position") == before
+        assert self.ok("status") == history
+        return response.text
+
+    def close(self) -> int:
+        assert self.proc.stdin is not None
+        if not self.proc.stdin.closed:
+            self.proc.stdin.close()
+        code = self.proc.wait(timeout=TIMEOUT)
+        self.proc.stdout and self.proc.stdout.close()
+        self.proc.stderr and self.proc.stderr.close()
+        return code
+
+
+@pytest.fixture
+def engine() -> Iterator[Engine]:
+    eng = Engine()
+    try:
+        yield eng
+    finally:
+        if eng.proc.poll() is None:
+            eng.close()
+
+
+def transcript(data: bytes) -> tuple[int, str, str]:
+    """Feed the whole input at once: exit status, stdout and stderr."""
+    done = subprocess.run(ENGINE, input=data, capture_output=True, timeout=TIMEOUT * 3)
+    return done.returncode, done.stdout.decode(), done.stderr.decode()
+
+
+# --- identity -------------------------------------------------------------------------
+def test_identity_commands(engine: Engine) -> None:
+    assert engine.ok("protocol_version") == "1"
+    assert engine.ok("name") == "shiftago"
+    assert engine.ok("version") == shiftago.__version__
+    assert engine.lines("list_commands") == ALL_COMMANDS
+    assert engine.lines("levels") == ["1 greedy"]
+
+
+def test_a_new_engine_holds_express_two_players_orange_first(engine: Engine) -> None:
+    assert engine.ok("position") == START
+    assert engine.ok("status") == "playing o insert"
+    assert engine.ok("score") == "o 0 22 g 0 22"
+    assert engine.ok("legal") == " ".join(CANONICAL)
+
+
+# --- framing ----------------------------------------------------------------------------
+def test_ids_are_echoed(engine: Engine) -> None:
+    response = engine.send("12 protocol_version")
+    assert (response.ok, response.id, response.text) == (True, "12", "1")
+    response = engine.send("7 showboard")
+    assert (response.ok, response.id, response.lines) == (True, "7", ["......."] * 7)
+    response = engine.send("3 newgame expert 2 first=o")
+    assert (response.ok, response.id, response.text) == (True, "3", "")
+    response = engine.send("99 frobnicate")
+    assert (response.ok, response.id, response.text) == (False, "99", "unknown command: frobnicate")
+    response = engine.send("0 play Z9")
+    assert (response.ok, response.id) == (False, "0")
+    response = engine.send("5")
+    assert (response.ok, response.id) == (False, "5")
+    position = "expert 2 3o3/7/7/7/7/7/7 g insert 21,22 0,0 0,0"
+    response = engine.send(f"4 setposition {position}")
+    assert (response.ok, response.id, response.text) == (True, "4", "")
+    assert engine.ok("position") == position
+
+
+def test_unknown_command(engine: Engine) -> None:
+    assert engine.fail("frobnicate now") == "unknown command: frobnicate"
+    assert engine.fail("-3 legal").startswith("unknown command")
+
+
+def test_empty_lines_and_comments_get_no_response() -> None:
+    code, out, _ = transcript(b"\n   \n# a comment\n  # indented comment\nname\n")
+    assert (code, out) == (0, "= shiftago\n\n")
+
+
+def test_crlf_line_ends_are_accepted() -> None:
+    data = b"1 newgame expert 2 first=o\r\n2 play Td\r\n3 position\r\n\r\n4 legal\r\n"
+    code, out, _ = transcript(data)
+    assert code == 0
+    assert out.startswith(
+        "=1\n\n=2\n\n=3 expert 2 3o3/7/7/7/7/7/7 g insert 21,22 0,0 0,0\n\n=4 L1 "
+    )
+    assert "\r" not in out
+
+
+def test_end_of_input_exits_with_status_zero(engine: Engine) -> None:
+    engine.ok("name")
+    assert engine.close() == 0
+
+
+def test_quit_answers_then_exits(engine: Engine) -> None:
+    response = engine.send("8 quit")
+    assert (response.ok, response.id, response.text) == (True, "8", "")
+    assert engine.proc.wait(timeout=TIMEOUT) == 0
+    assert engine._lines.get(timeout=TIMEOUT) == b""  # nothing after the response
+
+
+def test_quit_stops_reading_input() -> None:
+    code, out, _ = transcript(b"quit\nname\nversion\n")
+    assert (code, out) == (0, "=\n\n")
+
+
+def test_nothing_but_responses_on_stdout() -> None:
+    commands = [
+        "protocol_version",
+        "list_commands",
+        "newgame extreme 4 seed=3 limit=40",
+        "showboard",
+        "go",
+        "analyse",
+        "legal",
+        "play L1",
+        "play L1",
+        "play nonsense",
+        "undo",
+        "status",
+        "score",
+        "levels",
+        "setposition garbage",
+        "7 go level=1 depth=2",
+        "bogus",
+    ]
+    code, out, _ = transcript(("\n".join(commands) + "\n").encode())
+    assert code == 0
+    responses = list(FRAME.finditer(out))
+    assert "".join(m.group(0) for m in responses) == out
+    assert len(responses) == len(commands)
+
+
+def test_garbage_never_crashes_the_engine() -> None:
+    junk = [
+        b"\xff\xfe\x00garbage\x01",
+        b"play \xe2\x98\x83",
+        b"newgame express 2 seed=" + b"9" * 5000,
+        b"newgame \x00 2",
+        b"play " + b"x" * 100000,
+        b"setposition " + b"/" * 1000,
+        b"go movetime=abc",
+        b"analyse nodes=-1",
+        b"12345678901234567890 name",
+        b"\t\tname\t",
+        b"newgame express 2 first= seed=",
+        b"newgame express 2 =",
+        b"undo undo",
+        b"status please",
+        b"play L1 L2",
+        b"play",
+        b"setposition",
+        b"newgame",
+    ]
+    code, out, err = transcript(b"\n".join(junk) + b"\nposition\n")
+    assert code == 0
+    responses = [m.group(0) for m in FRAME.finditer(out)]
+    assert "".join(responses) == out
+    assert len(responses) == len(junk) + 1
+    assert responses[-1] == f"= {START}\n\n"
+    assert responses[8] == "=12345678901234567890 shiftago\n\n"
+    assert responses[9] == "= shiftago\n\n"
+    assert "internal error" not in out
+    assert "Traceback" not in err
+
+
+# --- newgame ------------------------------------------------------------------------------
+def test_example_position_of_the_protocol(engine: Engine) -> None:
+    assert engine.ok("newgame expert 2 first=o") == ""
+    assert engine.ok("play Td") == ""
+    assert engine.ok("position") == "expert 2 3o3/7/7/7/7/7/7 g insert 21,22 0,0 0,0"
+    assert engine.lines("showboard") == ["...o..."] + ["......."] * 6
+
+
+@pytest.mark.parametrize(("players", "seed"), [(3, 5), (2, 0), (3, 7), (4, 1), (4, 6)])
+def test_seed_draws_the_first_seat(engine: Engine, players: int, seed: int) -> None:
+    engine.ok(f"newgame express {players} seed={seed}")
+    first = COLOURS[random.Random(seed).randrange(players)]
+    position = engine.ok("position").split()
+    assert position[:2] == ["express", str(players)]
+    assert position[3] == first
+    assert engine.ok("status") == f"playing {first} insert"
+
+
+def test_express_3_seed_5(engine: Engine) -> None:
+    engine.ok("newgame express 3 seed=5")
+    assert engine.ok("position") == (
+        f"express 3 7/7/7/7/7/7/7 {COLOURS[random.Random(5).randrange(3)]} insert "
+        "22,22,22 0,0,0 0,0,0"
+    )
+
+
+def test_without_first_or_seed_any_seat_may_start(engine: Engine) -> None:
+    seen = set()
+    for _ in range(40):
+        engine.ok("newgame expert 4")
+        seen.add(engine.ok("position").split()[3])
+    assert seen <= set("ogbw") and len(seen) > 1
+
+
+def test_first_sets_the_starting_colour(engine: Engine) -> None:
+    for players in (2, 3, 4):
+        for colour in COLOURS[:players]:
+            engine.ok(f"newgame extreme {players} first={colour.upper()}")
+            assert engine.ok("status") == f"playing {colour} insert"
+
+
+def test_handicap_skips_show_in_the_position_and_undo_restores_them(engine: Engine) -> None:
+    engine.ok("newgame expert 3 handicap=1,0,2 first=o")
+    # o's skip is used up at once: green acts, blue still has two to come.
+    assert engine.ok("position") == "expert 3 7/7/7/7/7/7/7 g insert 22,22,22 0,0,0 0,0,2"
+    engine.ok("play L1")
+    # blue skips once, so orange acts.
+    assert engine.ok("position") == "expert 3 7/7/7/7/7/7/g6 o insert 22,21,22 0,0,0 0,0,1"
+    engine.ok("play L2")
+    assert engine.ok("position") == "expert 3 7/7/7/7/7/o6/g6 g insert 21,21,22 0,0,0 0,0,1"
+    engine.ok("undo")
+    engine.ok("undo")
+    assert engine.ok("position") == "expert 3 7/7/7/7/7/7/7 g insert 22,22,22 0,0,0 0,0,2"
+    assert engine.fail("undo") == "there is no action to take back"
+
+
+@pytest.mark.parametrize(
+    ("command", "words"),
+    [
+        ("newgame", "variant"),
+        ("newgame expert", "variant"),
+        ("newgame chess 2", "unknown variant"),
+        ("newgame expert 5", "players"),
+        ("newgame expert two", "players"),
+        ("newgame expert 2 colour=o", "unknown option"),
+        ("newgame expert 2 first", "unknown option"),
+        ("newgame expert 2 handicap=1", "one number per player"),
+        ("newgame expert 3 handicap=1,2", "one number per player"),
+        ("newgame expert 2 handicap=1,2,3", "one number per player"),
+        ("newgame expert 2 handicap=7,0", "0 to 6"),
+        ("newgame expert 2 handicap=a,0", "whole number"),
+        ("newgame expert 2 handicap=-1,0", "whole number"),
+        ("newgame expert 2 first=b", "colour"),
+        ("newgame expert 3 first=w", "colour"),
+        ("newgame expert 2 first=red", "colour"),
+        ("newgame expert 2 seed=x", "whole number"),
+        ("newgame expert 2 seed=-4", "whole number"),
+        ("newgame expert 2 limit=0", "at least 1"),
+        ("newgame expert 2 limit=1.5", "whole number"),
+        ("newgame expert 2 seed=1 seed=2", "twice"),
+        ("newgame expert 2 first=", "needs a value"),
+    ],
+)
+def test_newgame_errors_change_nothing(engine: Engine, command: str, words: str) -> None:
+    engine.ok("newgame expert 2 first=g")
+    engine.ok("play L4")
+    message = engine.fail(command)
+    assert words.lower() in message.lower()
+    assert engine.ok("position") == "expert 2 7/7/7/g6/7/7/7 o insert 22,21 0,0 0,0"
+
+
+def test_newgame_is_case_insensitive(engine: Engine) -> None:
+    engine.ok("NEWGAME Extreme 4 First=W Seed=3 LIMIT=10 handicap=0,0,0,0")
+    assert engine.ok("status") == "playing w insert"
+
+
+# --- setposition and position -------------------------------------------------------------
+VALID_POSITIONS = [
+    "expert 2 3o3/7/7/7/7/7/7 g insert 21,22 0,0 0,0",
+    "extreme 4 7/7/7/w6/g6/b6/ooo4 o insert 19,21,21,21 8,0,0,0 0,1,6,0",
+    "expert 3 7/7/7/7/7/3o3/oooo3 o score 17,22,22 0,0,0 0,0,0",
+    "express 3 7/7/7/7/7/7/1bbb3 o insert 1,0,0 0,0,0 0,0,0",
+]
+
+
+@pytest.mark.parametrize("position", VALID_POSITIONS)
+def test_setposition_round_trips(engine: Engine, position: str) -> None:
+    assert engine.ok(f"setposition {position}") == ""
+    assert engine.ok("position") == position
+    assert engine.fail("undo") == "there is no action to take back"
+
+
+def test_setposition_accepts_any_case_and_spacing(engine: Engine) -> None:
+    engine.ok("setposition  EXPERT 2   3O3/7/7/7/7/7/7 G insert 21,22 0,0 0,0 ")
+    assert engine.ok("position") == VALID_POSITIONS[0]
+
+
+@pytest.mark.parametrize(
+    "position",
+    [
+        "",
+        "expert 2 3o3/7/7/7/7/7/7 g insert 21,22 0,0",  # seven fields
+        "expert 2 3o3/7/7/7/7/7/7 g insert 21,22 0,0 0,0 extra",  # nine fields
+        "chess 2 7/7/7/7/7/7/7 o insert 22,22 0,0 0,0",
+        "expert 5 7/7/7/7/7/7/7 o insert 22,22 0,0 0,0",
+        "expert 2 7/7/7/7/7/7 o insert 22,22 0,0 0,0",  # six ranks
+        "expert 2 8/7/7/7/7/7/7 o insert 22,22 0,0 0,0",
+        "expert 2 6/7/7/7/7/7/7 o insert 22,22 0,0 0,0",
+        "expert 2 b6/7/7/7/7/7/7 o insert 22,22 0,0 0,0",  # no blue in 2 players
+        "expert 2 7/7/7/7/7/7/7 b insert 22,22 0,0 0,0",
+        "expert 2 7/7/7/7/7/7/7 o insert 22,22,22 0,0 0,0",
+        "expert 2 7/7/7/7/7/7/7 o insert 22 0,0 0,0",
+        "expert 2 7/7/7/7/7/7/7 o insert 22,x 0,0 0,0",
+        "expert 2 o6/7/7/7/7/7/7 o insert 22,22 0,0 0,0",  # 23 orange marbles
+        "expert 2 7/7/7/7/7/7/7 o insert 22,22 0,0 7,0",  # seven skips
+        "expert 2 7/7/7/7/7/7/7 o insert 22,22 0,0 1,0",  # skips for the colour to act
+        "expert 2 7/7/7/7/7/7/7 o insert 22,22 10,0 0,0",  # already won
+        "expert 2 7/7/7/7/7/7/7 o score 22,22 0,0 0,0",  # nothing to score
+        "express 2 7/7/7/7/7/7/ooooo2 o score 17,22 0,0 0,0",  # no scoring in Express
+        "expert 2 7/7/7/7/7/7/7 o over 22,22 0,0 0,0",
+        "expert 2 7/7/7/7/7/7/7 o wait 22,22 0,0 0,0",
+    ],
+)
+def test_setposition_refuses_invalid_positions(engine: Engine, position: str) -> None:
+    engine.ok("newgame expert 2 first=o")
+    engine.ok("play Ba")
+    engine.fail(f"setposition {position}")
+    assert engine.ok("position") == "expert 2 7/7/7/7/7/7/o6 g insert 21,22 0,0 0,0"
+
+
+# --- play, legal, undo --------------------------------------------------------------------
+def test_play_accepts_any_spelling_and_undo_takes_back(engine: Engine) -> None:
+    engine.ok("newgame express 2 first=o")
+    engine.ok("play  tD ")
+    engine.ok("play l1")
+    assert engine.ok("position") == "express 2 3o3/7/7/7/7/7/g6 o insert 21,21 0,0 0,0"
+    engine.ok("undo")
+    assert engine.ok("position") == "express 2 3o3/7/7/7/7/7/7 g insert 21,22 0,0 0,0"
+    engine.ok("undo")
+    assert engine.ok("position") == START
+    engine.fail("undo")
+
+
+def test_play_refusals_change_nothing(engine: Engine) -> None:
+    engine.ok("setposition expert 2 7/7/7/7/7/7/ooggoog o insert 18,19 0,0 0,0")
+    assert engine.fail("play L1") == "illegal move: L1 (lane full)"
+    assert "not an action" in engine.fail("play Q7")
+    assert "not an action" in engine.fail("play L8")
+    assert engine.fail("play").startswith("play needs")
+    assert engine.fail("play L2 L3").startswith("play needs")
+    assert "score" in engine.fail("play xa1-b1")
+
+
+def test_legal_in_the_score_phase_lists_scorings(engine: Engine) -> None:
+    engine.ok("setposition expert 3 7/7/7/7/7/3o3/oooo3 o score 17,22,22 0,0,0 0,0,0")
+    assert engine.ok("status") == "playing o score"
+    assert engine.ok("legal") == "xa1-d1 xd1-a1"
+    assert "score" in engine.fail("play L5")
+    engine.ok("play XD1-A1")
+    assert engine.ok("position") == "expert 3 7/7/7/7/7/3o3/3o3 o insert 20,22,22 2,0,0 0,0,0"
+    assert engine.ok("score") == "o 2 20 g 0 22 b 0 22"
+
+
+def test_two_player_scorings_accept_both_spellings(engine: Engine) -> None:
+    position = "expert 2 7/7/7/7/7/7/ooooo2 o score 17,22 0,0 0,0"
+    engine.ok(f"setposition {position}")
+    assert engine.ok("legal") == "xa1-e1"
+    engine.ok("play xe1-a1")
+    assert engine.ok("position") == "expert 2 7/7/7/7/7/7/o3o2 o insert 20,22 2,0 0,0"
+
+
+def test_a_finished_game(engine: Engine) -> None:
+    engine.ok("setposition express 2 7/7/7/7/7/g6/oooo3 o insert 18,21 0,0 0,0")
+    engine.ok("play L1")
+    assert engine.ok("status") == "over winner o"
+    response = engine.send("legal")
+    assert (response.ok, response.text, response.lines) == (True, "", [])
+    assert engine.fail("play R5").startswith("the game is over")
+    assert engine.fail("go").startswith("the game is over")
+    assert engine.lines("analyse") == []
+    engine.ok("undo")
+    assert engine.ok("status") == "playing o insert"
+
+
+def test_status_of_a_draw_names_every_colour_sharing_it(engine: Engine) -> None:
+    engine.ok("setposition express 3 7/7/7/7/7/7/7 o insert 1,0,5 0,0,0 0,0,0")
+    engine.ok("play L1")  # green has no marble left: the Express game is drawn
+    assert engine.ok("status") == "over draw o g b"
+    engine.ok("setposition expert 3 7/7/7/7/7/7/7 o insert 1,0,5 4,4,2 0,0,0")
+    engine.ok("play L1")
+    assert engine.ok("status") == "over draw o g"
+    engine.ok("setposition extreme 2 7/7/7/7/7/7/7 o insert 1,0 3,4 0,0")
+    engine.ok("play L1")
+    assert engine.ok("status") == "over winner g"
+
+
+def test_score_lists_points_and_supplies_in_seat_order(engine: Engine) -> None:
+    engine.ok("setposition extreme 4 7/7/7/w6/g6/b6/ooo4 o insert 19,21,20,21 8,1,0,3 0,0,0,0")
+    assert engine.ok("score") == "o 8 19 g 1 21 b 0 20 w 3 21"
+
+
+def test_showboard_uses_the_colour_letters(engine: Engine) -> None:
+    engine.ok("setposition extreme 4 7/7/7/w6/g6/b6/ooo4 o insert 19,21,21,21 8,0,0,0 0,0,0,0")
+    assert engine.lines("showboard") == [
+        ".......",
+        ".......",
+        ".......",
+        "w......",
+        "g......",
+        "b......",
+        "ooo....",
+    ]
+
+
+# --- action limit ----------------------------------------------------------------------------
+def test_the_action_limit_counts_from_newgame_and_again_from_setposition(engine: Engine) -> None:
+    engine.ok("newgame expert 2 first=o limit=3")
+    for action in ("L1", "L2", "L3"):
+        assert engine.ok("status").startswith("playing")
+        engine.ok(f"play {action}")
+    assert engine.ok("status") == "over draw o g"
+    engine.fail("play L4")
+    engine.ok("setposition expert 2 7/7/7/7/7/7/7 o insert 22,22 0,3 0,0")
+    engine.ok("play L1")
+    engine.ok("play L2")
+    assert engine.ok("status") == "playing o insert"
+    engine.ok("play L3")
+    assert engine.ok("status") == "over winner g"
+    # a newgame without a limit clears it
+    engine.ok("newgame expert 2 first=o")
+    engine.ok("setposition expert 2 7/7/7/7/7/7/7 o insert 22,22 0,3 0,0")
+    for action in ("L1", "L2", "L3", "L4"):
+        engine.ok(f"play {action}")
+    assert engine.ok("status") == "playing o insert"
+
+
+# --- go and analyse ------------------------------------------------------------------------
+def test_go_answers_a_legal_action_and_does_not_play_it(engine: Engine) -> None:
+    engine.ok("newgame extreme 3 seed=9")
+    before = engine.ok("position")
+    legal = engine.ok("legal").split()
+    for options in ("", "movetime=500", "depth=2", "nodes=1000", "level=1", "level=1 depth=1"):
+        assert engine.ok(f"go {options}".strip()) in legal
+    assert engine.ok("position") == before
+
+
+def test_go_finds_the_win(engine: Engine) -> None:
+    engine.ok("setposition express 2 7/7/7/7/7/g6/oooo3 o insert 18,21 0,0 0,0")
+    action = engine.ok("go")
+    state = State.from_position("express 2 7/7/7/7/7/g6/oooo3 o insert 18,21 0,0 0,0")
+    after = state.after(shiftago.Action.parse(action))
+    assert after.outcome is not None and after.outcome.winners == (0,)
+
+
+def test_go_is_repeatable_with_the_same_seed() -> None:
+    script = b"newgame express 2 seed=31\n" + b"go\nplay L4\ngo\nplay Tc\ngo\ngo level=1\n"
+    first, second = transcript(script), transcript(script)
+    assert first == second
+    answers = first[1].split("\n\n")
+    assert len(answers) == 8 and answers[-1] == ""
+    assert answers[-3] == answers[-2]  # asking again gives the same answer
+
+
+def test_go_option_errors(engine: Engine) -> None:
+    assert "unknown option" in engine.fail("go speed=3")
+    assert "unknown level" in engine.fail("go level=99")
+    assert "at least 1" in engine.fail("go level=0")
+    assert "whole number" in engine.fail("go depth=two")
+    assert "at least 1" in engine.fail("go movetime=0")
+    assert "twice" in engine.fail("go depth=1 depth=2")
+    assert "unknown option" in engine.fail("go L1")
+
+
+def test_analyse_ranks_every_legal_action_best_first(engine: Engine) -> None:
+    engine.ok("setposition expert 2 7/7/7/7/7/7/1gggg2 o insert 22,18 0,8 0,0")
+    legal = engine.ok("legal").split()
+    lines = engine.lines("analyse")
+    assert sorted(line.split()[0] for line in lines) == sorted(legal)
+    values = [int(line.split()[1]) for line in lines]
+    assert values == sorted(values, reverse=True)
+    for line in lines:
+        action, value, *pv = line.split()
+        assert pv[0] == action
+        if int(value) == -1000:  # lets green win: the pv shows green's winning reply
+            assert len(pv) >= 2
+    # only Bb..Be stop green's line of five
+    assert {line.split()[0] for line in lines if int(line.split()[1]) > -1000} == {
+        "Bb",
+        "Bc",
+        "Bd",
+        "Be",
+    }
+    assert engine.ok("go") in {"Bb", "Bc", "Bd", "Be"}
+    assert len(engine.lines("analyse depth=1 nodes=50 movetime=1000")) == len(legal)
+    assert "unknown option" in engine.fail("analyse bogus=1")
+
+
+# --- in-process: the loop and internal errors ----------------------------------------------
+def test_run_loop_in_process() -> None:
+    stdin = io.StringIO("1 name\n\nquit\nname\n")
+    stdout, log = io.StringIO(), io.StringIO()
+    assert run(stdin, stdout, log) == 0
+    assert stdout.getvalue() == "=1 shiftago\n\n=\n\n"
+    assert log.getvalue() == ""
+
+
+def test_an_internal_error_becomes_a_failure_and_the_engine_goes_on() -> None:
+    log = io.StringIO()
+    engine = StpEngine(log)
+
+    def broken(args: list[str], rest: str) -> object:
+        raise RuntimeError("boom")
+
+    engine._commands["legal"] = broken  # type: ignore[assignment]
+    assert engine.handle("4 legal") == "?4 internal error: RuntimeError: boom\n\n"
+    assert "Traceback" in log.getvalue()
+    assert engine.handle("position") == f"= {START}\n\n"
+    assert not engine.done
+    assert engine.handle("quit") == "=\n\n"
+    assert engine.done
+
+
+def test_engine_game_matches_the_core() -> None:
+    engine = StpEngine(io.StringIO())
+    engine.handle("newgame expert 4 first=b seed=2 limit=30")
+    game = Game(Rules(Variant.EXPERT, 4, action_limit=30), first="b")
+    assert engine.handle("position") == f"= {game.position()}\n\n"
