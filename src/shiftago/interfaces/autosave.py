@@ -1,0 +1,77 @@
+"""Where ``shiftago play`` keeps the game in progress, so that it survives a lost session.
+
+The files live in the user's data directory: ``$SHIFTAGO_HOME`` when that is set (tests
+point it at a temporary directory), else ``$XDG_DATA_HOME/shiftago``, else
+``~/.local/share/shiftago``. ``autosave.txt`` holds the unfinished game as a record; a
+finished game removes it and leaves its record in ``last-game.txt``.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from datetime import datetime
+from pathlib import Path
+
+AUTOSAVE_NAME = "autosave.txt"
+LAST_GAME_NAME = "last-game.txt"
+
+
+def data_dir() -> Path:
+    """The directory of the autosave (not created here)."""
+    home = os.environ.get("SHIFTAGO_HOME")
+    if home:
+        return Path(home).expanduser()
+    xdg = os.environ.get("XDG_DATA_HOME")
+    base = Path(xdg).expanduser() if xdg else Path.home() / ".local" / "share"
+    return base / "shiftago"
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` so that a reader (or a kill) never sees half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+class Autosave:
+    """The autosave file of one data directory."""
+
+    def __init__(self, directory: Path | None = None) -> None:
+        self.directory = directory if directory is not None else data_dir()
+
+    @property
+    def path(self) -> Path:
+        return self.directory / AUTOSAVE_NAME
+
+    @property
+    def last_game_path(self) -> Path:
+        return self.directory / LAST_GAME_NAME
+
+    def exists(self) -> bool:
+        return self.path.is_file()
+
+    def read(self) -> str:
+        return self.path.read_text(encoding="utf-8")
+
+    def saved_at(self) -> datetime:
+        """When the autosave was last written (local time)."""
+        return datetime.fromtimestamp(self.path.stat().st_mtime)
+
+    def save(self, text: str) -> None:
+        write_atomically(self.path, text)
+
+    def clear(self) -> None:
+        self.path.unlink(missing_ok=True)
+
+    def finish(self, text: str) -> Path:
+        """A game ended: keep its record as the last game and drop the autosave."""
+        write_atomically(self.last_game_path, text)
+        self.clear()
+        return self.last_game_path

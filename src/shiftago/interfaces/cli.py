@@ -1,0 +1,234 @@
+"""``shiftago``: the one command line, a dispatcher to the programs of the project.
+
+Each subcommand parses its options and hands them to its module: ``engine`` to the
+engine protocol (:mod:`shiftago.interfaces.stp`), ``play`` to the terminal game
+(:mod:`shiftago.interfaces.play`), ``show`` to :mod:`shiftago.interfaces.show` and
+``bench`` to :mod:`shiftago.engine.bench`.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from shiftago import __version__
+
+CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+
+def _handicap(ctx: click.Context, param: click.Parameter, value: str | None) -> tuple[int, ...]:
+    if not value:
+        return ()
+    try:
+        return tuple(int(part) for part in value.split(","))
+    except ValueError:
+        raise click.BadParameter(
+            f"{value!r}: one number of skipped turns per seat, such as 0,2"
+        ) from None
+
+
+@click.group(context_settings=CONTEXT_SETTINGS)
+@click.version_option(__version__, "-V", "--version", prog_name="shiftago")
+def cli() -> None:
+    """Shiftago, the board game: play it, show games, run the engine.
+
+    Actions are written as in the rules: L3 R3 Tc Bc insert a marble (side, then the
+    lane), xc3-g3 scores the line from c3 to g3.
+    """
+
+
+@cli.command(short_help="Speak the engine protocol (STP) on stdin and stdout.")
+def engine() -> None:
+    """Speak the Shiftago Text Protocol (STP) on standard input and output.
+
+    For tournament managers, GUIs and other programs; one command per line, see
+    PROTOCOL.md. Ends at 'quit' or at the end of the input.
+    """
+    from shiftago.interfaces import stp
+
+    sys.exit(stp.main())
+
+
+@cli.command(short_help="Play a game at the terminal (also with piped input).")
+@click.option(
+    "--variant",
+    type=click.Choice(["express", "expert", "extreme"], case_sensitive=False),
+    default="express",
+    show_default=True,
+    help="The variant of a new game.",
+)
+@click.option(
+    "--players",
+    type=click.IntRange(2, 4),
+    default=2,
+    show_default=True,
+    help="The number of players of a new game (2-4).",
+)
+@click.option(
+    "--handicap",
+    metavar="N,N..",
+    callback=_handicap,
+    help="Skipped turns (0-6) per seat in seat order, such as 0,2.",
+)
+@click.option(
+    "--first",
+    metavar="COLOUR",
+    help="Who starts a new game: o, g, b, w (or orange...). Default: drawn by lot.",
+)
+@click.option("--seed", type=int, help="Seed of the draw for the first seat and of the computer.")
+@click.option(
+    "--computer",
+    "-c",
+    metavar="COLOUR",
+    multiple=True,
+    help="A seat the computer plays (repeat the option for several seats).",
+)
+@click.option("--level", type=click.IntRange(min=1), help="The computer's level (default: best).")
+@click.option(
+    "--limit",
+    type=click.IntRange(min=1),
+    help="End the game after this many actions (default: no limit; 1000 when the "
+    "computer plays every seat).",
+)
+@click.option(
+    "--load",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Go on from the game in this record file.",
+)
+@click.option(
+    "--game",
+    "game_number",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Which game of a --load file that holds several.",
+)
+@click.option("--position", metavar="POSITION", help="Go on from this position string.")
+@click.option(
+    "--resume/--new",
+    default=None,
+    help="Resume the unfinished (autosaved) game without asking, or start a new one.",
+)
+def play(
+    variant: str,
+    players: int,
+    handicap: tuple[int, ...],
+    first: str | None,
+    seed: int | None,
+    computer: tuple[str, ...],
+    level: int | None,
+    limit: int | None,
+    load: Path | None,
+    game_number: int,
+    position: str | None,
+    resume: bool | None,
+) -> None:
+    """Play a game at the terminal: type actions (L3, Tc, xc3-g3) and commands.
+
+    Works with piped input too. The game is saved after every action and the next
+    'shiftago play' offers to resume it (the data directory is $SHIFTAGO_HOME, else
+    $XDG_DATA_HOME/shiftago, else ~/.local/share/shiftago). Type 'help' in the game
+    for its commands: legal, undo, save FILE, board, position, quit.
+    """
+    from shiftago.interfaces.autosave import Autosave
+    from shiftago.interfaces.play_setup import PlaySetup, SetupError, prepare
+
+    setup = PlaySetup(
+        variant=variant,
+        players=players,
+        handicap=handicap,
+        first=first,
+        seed=seed,
+        computer=computer,
+        level=level,
+        limit=limit,
+        load=load,
+        game_number=game_number,
+        position=position,
+        resume=resume,
+    )
+    out = sys.stdout
+    inp = sys.stdin
+    try:
+        session = prepare(setup, inp, out, Autosave())
+    except SetupError as e:
+        raise click.UsageError(str(e)) from None
+    if session is not None:
+        sys.exit(session.run())
+
+
+@cli.command(short_help="Show a position or replay a record, as text or SVG.")
+@click.argument("target", metavar="FILE|POSITION")
+@click.option("--final", is_flag=True, help="Show only the final board of a record.")
+@click.option(
+    "--svg",
+    "svg_dir",
+    metavar="DIR",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Write SVG files to DIR (one per step, or only the final one) instead of text.",
+)
+@click.option(
+    "--game",
+    "game_number",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Which game of a file that holds several.",
+)
+def show(target: str, final: bool, svg_dir: Path | None, game_number: int) -> None:
+    """Show a position string or a game record file ('-' reads standard input).
+
+    A record is replayed: each action, then the board. A position string has 8 fields,
+    so quote it: shiftago show "express 2 7/7/7/7/7/7/7 o insert 22,22 0,0 0,0".
+    """
+    from shiftago.interfaces.show import ShowError
+    from shiftago.interfaces.show import show as show_target
+
+    out = sys.stdout
+    try:
+        show_target(
+            target,
+            out,
+            final=final,
+            svg_dir=svg_dir,
+            game_number=game_number,
+            stdin=sys.stdin,
+        )
+    except ShowError as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(2)
+
+
+@cli.command()
+@click.option("--json", "json_output", is_flag=True, help="Print the figures as one JSON object.")
+@click.option(
+    "--runs",
+    type=click.IntRange(min=1),
+    default=5,
+    show_default=True,
+    help="Timed runs per figure (the median is reported).",
+)
+@click.option("--quick", is_flag=True, help="Measure less: a smoke test, not a figure to quote.")
+def bench(json_output: bool, runs: int, quick: bool) -> None:
+    """Measure the speed of the rules engine and print the figures."""
+    from shiftago.engine.bench import run_bench
+
+    figures = run_bench(runs=runs, quick=quick)
+    if json_output:
+        click.echo(json.dumps(figures, sort_keys=True))
+        return
+    width = max((len(k) for k in figures), default=0)
+    for key, value in figures.items():
+        click.echo(f"{key:<{width}}  {value:,.0f}")
+
+
+def main() -> None:
+    """The ``shiftago`` console script."""
+    cli()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,205 @@
+"""Setting up ``shiftago play``: a new game, a record or position to go on from, or the
+unfinished game of the autosave; and the computer players of the seats that have one.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+from shiftago.core import COLOUR_NAMES, COLOURS, Game, Rules, ShiftagoError, State, Variant
+from shiftago.core.rules import seat_of_colour
+from shiftago.engine.bot import Bot
+from shiftago.engine.levels import bot_for_level, default_level
+from shiftago.formats.record import Record, RecordError, parse_record, parse_records
+from shiftago.formats.text_board import use_color
+from shiftago.interfaces.autosave import Autosave
+from shiftago.interfaces.play import LineReader, Session
+
+#: A new game that only the computer plays ends after this many actions (Extreme may
+#: otherwise go on and on): the optional limit RULES.md section 7 allows automated play.
+COMPUTER_ONLY_ACTION_LIMIT = 1000
+
+
+class SetupError(ValueError):
+    """Options that do not make a game; the message says why in one line."""
+
+
+@dataclass(frozen=True)
+class PlaySetup:
+    """The options of ``shiftago play``."""
+
+    variant: str = "express"
+    players: int = 2
+    handicap: tuple[int, ...] = ()
+    first: str | None = None
+    seed: int | None = None
+    computer: tuple[str, ...] = ()
+    level: int | None = None
+    #: The action limit of RULES.md section 7 for a new game or a position.
+    limit: int | None = None
+    load: Path | None = None
+    #: Which game of a ``load`` file that holds several (from 1).
+    game_number: int = 1
+    position: str | None = None
+    #: True: resume the autosave without asking; False: start anew; None: ask.
+    resume: bool | None = None
+
+
+def parse_colour(text: str, players: int) -> int:
+    """A seat from a colour letter or name (``o``, ``orange``), any case."""
+    word = text.strip().lower()
+    if word in COLOUR_NAMES:
+        word = COLOURS[COLOUR_NAMES.index(word)]
+    try:
+        return seat_of_colour(word, players)
+    except ShiftagoError:
+        names = ", ".join(f"{COLOURS[s]} ({COLOUR_NAMES[s]})" for s in range(players))
+        raise SetupError(f"unknown colour {text!r}: with {players} players: {names}") from None
+
+
+def read_record_file(path: Path, game_number: int = 1) -> Record:
+    """Game ``game_number`` (from 1) of a record file; errors name the file and the line."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise SetupError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
+    try:
+        records = parse_records(text)
+    except RecordError as e:
+        where = f"{path}:{e.line}" if e.line is not None else str(path)
+        raise SetupError(f"{where}: {e.problem}") from None
+    except ShiftagoError as e:
+        raise SetupError(f"{path}: {e}") from None
+    if not records:
+        raise SetupError(f"{path}: there is no game record in it")
+    if not 1 <= game_number <= len(records):
+        raise SetupError(f"{path} holds {len(records)} game(s), not a game {game_number}")
+    return records[game_number - 1]
+
+
+def new_game(setup: PlaySetup) -> Game:
+    """A game from the empty board; the computer alone gets an action limit (RULES.md 7)."""
+    limit = setup.limit
+    computer = {parse_colour(c, setup.players) for c in setup.computer}
+    if limit is None and len(computer) == setup.players:
+        limit = COMPUTER_ONLY_ACTION_LIMIT
+    try:
+        rules = Rules(Variant.parse(setup.variant), setup.players, setup.handicap, limit)
+    except ValueError as e:
+        raise SetupError(str(e)) from None
+    first = None if setup.first is None else parse_colour(setup.first, setup.players)
+    return Game(rules, first=first, seed=setup.seed)
+
+
+def game_from_position(setup: PlaySetup, position: str) -> Game:
+    """A game that goes on from a position string (with the action limit, if any)."""
+    try:
+        state = State.from_position(position)
+        if setup.limit is None:
+            return Game(position=state)
+        rules = Rules(state.rules.variant, state.rules.players, action_limit=setup.limit)
+        return Game(rules, position=state)
+    except ShiftagoError as e:
+        raise SetupError(f"bad position: {e}") from None
+
+
+def make_bots(
+    seats: list[int], level: int | None, seed: int | None
+) -> tuple[dict[int, Bot], dict[int, int]]:
+    """One bot per computer seat, with the level each plays."""
+    chosen = default_level() if level is None else level
+    bots: dict[int, Bot] = {}
+    for seat in seats:
+        bot_seed = None if seed is None else seed + seat
+        try:
+            bots[seat] = bot_for_level(chosen, bot_seed)
+        except ValueError as e:
+            raise SetupError(str(e)) from None
+    return bots, dict.fromkeys(seats, chosen)
+
+
+def _resume(
+    setup: PlaySetup, autosave: Autosave, reader: LineReader, out: TextIO
+) -> Record | bool | None:
+    """The autosaved record to go on from; None: start anew; False: the input ended."""
+    if not autosave.exists() or setup.resume is False:
+        return None
+    if setup.resume is None:
+        when = autosave.saved_at().strftime("%Y-%m-%d %H:%M")
+        answer = reader.ask_yes_no(f"Resume the unfinished game from {when}?")
+        if answer is None:
+            return False
+        if not answer:
+            out.write("Starting a new game (the unfinished one is replaced at its first move).\n")
+            return None
+    try:
+        record = parse_record(autosave.read())
+        record.to_game()
+    except (OSError, ShiftagoError) as e:
+        broken = autosave.path.with_suffix(".broken")
+        autosave.path.replace(broken)
+        out.write(f"The saved game cannot be read ({e}); it was moved to {broken}.\n")
+        return None
+    return record
+
+
+def prepare(
+    setup: PlaySetup, inp: TextIO, out: TextIO, autosave: Autosave | None = None
+) -> Session | None:
+    """The session the options ask for; None when the input ended before it began."""
+    reader = LineReader(inp, out)
+    if setup.load is not None and setup.position is not None:
+        raise SetupError("give either --load or --position, not both")
+    record: Record | None = None
+    record_date = None
+    resumed_autosave = False
+    if setup.load is not None:
+        record = read_record_file(setup.load, setup.game_number)
+        game = _game_of(record, str(setup.load))
+    elif setup.position is not None:
+        game = game_from_position(setup, setup.position)
+    else:
+        resumed = None if autosave is None else _resume(setup, autosave, reader, out)
+        if resumed is False:
+            return None
+        if isinstance(resumed, Record):
+            record = resumed
+            game = resumed.to_game()
+            record_date = resumed.date
+            resumed_autosave = True
+            out.write(f"Resuming the game: {len(game.history)} actions played.\n")
+        else:
+            game = new_game(setup)
+    players = game.rules.players
+    if setup.computer:
+        seats = sorted({parse_colour(c, players) for c in setup.computer})
+    elif record is not None and record.levels:
+        seats = [s for s, level in enumerate(record.levels) if level is not None]
+    else:
+        seats = []
+    level = setup.level
+    if level is None and record is not None and not setup.computer and seats:
+        level = record.levels[seats[0]]
+    seed = setup.seed if setup.seed is not None else random.randrange(2**31)
+    bots, levels = make_bots(seats, level, seed)
+    return Session(
+        game,
+        reader,
+        out,
+        bots=bots,
+        levels=levels,
+        autosave=autosave,
+        color=use_color(out),
+        record_date=record_date,
+        saved=resumed_autosave,
+    )
+
+
+def _game_of(record: Record, where: str) -> Game:
+    try:
+        return record.to_game()
+    except ShiftagoError as e:
+        raise SetupError(f"{where}: {e}") from None

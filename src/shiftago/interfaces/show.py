@@ -1,0 +1,189 @@
+"""``shiftago show``: a position string or a game record as text boards or SVG files.
+
+A record is replayed action by action (each action, then the board), or shown only at
+its end; with an SVG directory every step (or only the last) becomes a numbered file.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+from shiftago.core import COLOUR_NAMES, Action, Game, ShiftagoError, State
+from shiftago.formats.record import Record, RecordError, parse_records
+from shiftago.formats.svg_board import render_svg
+from shiftago.formats.text_board import render_status, render_text, use_color
+
+
+class ShowError(ValueError):
+    """Something to show that cannot be read; the message names the place and problem."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One picture of a replay: the state after ``action`` (None for the start)."""
+
+    number: int
+    state: State
+    action: Action | None
+    mover: int | None
+
+
+def load(target: str, stdin: TextIO | None = None) -> tuple[str, list[Record] | State]:
+    """What ``target`` names: ``-`` (standard input), a file, or a position string.
+
+    Returns a short name for it and either its records or the position's state.
+    """
+    if target == "-":
+        return "<stdin>", _parse_text((stdin or sys.stdin).read(), "<stdin>")
+    path = Path(target).expanduser()
+    if path.is_file():
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise ShowError(f"cannot read {path}: {e}") from None
+        return str(path), _parse_text(text, str(path))
+    if len(target.split()) < 2:
+        raise ShowError(f"{target}: no such file (a position string has 8 fields)")
+    try:
+        return "position", State.from_position(target)
+    except ShiftagoError as e:
+        raise ShowError(f"bad position: {e}") from None
+
+
+def _parse_text(text: str, name: str) -> list[Record] | State:
+    lines = [line for line in text.splitlines() if line.strip()]
+    if len(lines) == 1 and len(lines[0].split()) == 8:
+        try:
+            return State.from_position(lines[0])
+        except ShiftagoError:
+            pass  # not a position: read it as a record and report that error
+    try:
+        records = parse_records(text)
+    except RecordError as e:
+        where = name if e.line is None else f"{name}:{e.line}"
+        raise ShowError(f"{where}: {e.problem}") from None
+    except ShiftagoError as e:
+        raise ShowError(f"{name}: {e}") from None
+    if not records:
+        raise ShowError(f"{name}: no game record in it")
+    return records
+
+
+def replay(record: Record, name: str) -> list[Step]:
+    """Every step of a record's game, starting with its first position."""
+    try:
+        game = record.to_game()
+    except ShiftagoError as e:
+        raise ShowError(f"{name}: {e}") from None
+    states = game.states
+    steps = [Step(0, states[0], None, None)]
+    for i, action in enumerate(game.history):
+        steps.append(Step(i + 1, states[i + 1], action, states[i].turn))
+    return steps
+
+
+def describe(record: Record, game: Game) -> str:
+    """One line about a record: variant, players, seats, date, result."""
+    rules = game.rules
+    parts = [f"{rules.variant.value.capitalize()}, {rules.players} players"]
+    players = []
+    for seat, who in enumerate(record.seats):
+        about = [w for w in (who.kind, None if who.level is None else f"level {who.level}") if w]
+        if who.name and about:
+            players.append(f"{COLOUR_NAMES[seat]}: {who.name} ({', '.join(about)})")
+        elif who.name or about:
+            players.append(f"{COLOUR_NAMES[seat]}: {who.name or ', '.join(about)}")
+    if players:
+        parts.append(", ".join(players))
+    if record.event:
+        parts.append(record.event)
+    if record.date:
+        parts.append(record.date)
+    parts.append(f"{len(game.history)} actions")
+    return "; ".join(parts)
+
+
+def step_title(step: Step) -> str:
+    if step.action is None or step.mover is None:
+        return "Start"
+    return f"{step.number}. {COLOUR_NAMES[step.mover]} {step.action}"
+
+
+def show_text(
+    steps: list[Step], out: TextIO, *, final: bool, color: bool, titles: bool = True
+) -> None:
+    chosen = steps[-1:] if final else steps
+    for i, step in enumerate(chosen):
+        if i:
+            out.write("\n")
+        if titles:
+            out.write(step_title(step) + "\n")
+        out.write(render_text(step.state, color=color, last_action=step.action) + "\n")
+    out.write(render_status(steps[-1].state) + "\n")
+
+
+def write_svgs(steps: list[Step], directory: Path, *, final: bool, prefix: str) -> list[Path]:
+    """One SVG per step (``PREFIX-000.svg`` is the start), or only ``PREFIX-final.svg``.
+
+    A lone position (one step) is ``PREFIX.svg``.
+    """
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise ShowError(f"cannot create {directory}: {e.strerror or e}") from None
+    chosen = steps[-1:] if final else steps
+    written = []
+    for step in chosen:
+        if len(steps) == 1 and final:
+            path = directory / f"{prefix}.svg"
+        else:
+            label = "final" if final else f"{step.number:03d}"
+            path = directory / f"{prefix}-{label}.svg"
+        svg = render_svg(step.state, last_action=step.action)
+        try:
+            path.write_text(svg, encoding="utf-8")
+        except OSError as e:
+            raise ShowError(f"cannot write {path}: {e.strerror or e}") from None
+        written.append(path)
+    return written
+
+
+def show(
+    target: str,
+    out: TextIO,
+    *,
+    final: bool = False,
+    svg_dir: Path | None = None,
+    game_number: int = 1,
+    stdin: TextIO | None = None,
+) -> None:
+    """Show ``target`` on ``out`` (or write its SVG files); raises :class:`ShowError`."""
+    name, loaded = load(target, stdin)
+    color = use_color(out)
+    if isinstance(loaded, State):
+        steps = [Step(0, loaded, None, None)]
+        prefix = "position"
+        header = None
+    else:
+        if not 1 <= game_number <= len(loaded):
+            raise ShowError(f"{name} holds {len(loaded)} game(s), not a game {game_number}")
+        record = loaded[game_number - 1]
+        steps = replay(record, name)
+        if len(loaded) > 1:
+            out.write(f"{name} holds {len(loaded)} games; this is game {game_number}.\n")
+        prefix = "game" if name == "<stdin>" else Path(name).stem
+        if len(loaded) > 1:
+            prefix += f"-{game_number}"
+        header = describe(record, record.to_game())
+    if svg_dir is not None:
+        written = write_svgs(steps, svg_dir, final=final or header is None, prefix=prefix)
+        out.write(f"wrote {len(written)} SVG file(s) to {svg_dir}\n")
+        for path in written:
+            out.write(f"  {path.name}\n")
+        return
+    if header is not None:
+        out.write(header + "\n\n")
+    show_text(steps, out, final=final, color=color, titles=header is not None)

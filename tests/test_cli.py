@@ -1,0 +1,261 @@
+"""The ``shiftago`` command line: version, help, ``show``, ``engine`` and ``bench``."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner, Result
+
+from shiftago import __version__
+from shiftago.core import Game, Rules, Variant
+from shiftago.formats.record import Record, format_record, format_records
+from shiftago.interfaces.cli import cli
+
+POSITION = "expert 2 gggg3/7/7/7/7/7/o3o2 o insert 20,18 2,0 0,0"
+MOVES = ["L1", "L7", "L1", "L7", "L1", "L7", "L1", "L7", "L1", "xa1-e1", "L4", "L7"]
+
+
+def invoke(*args: str, stdin: str | None = None) -> Result:
+    return CliRunner().invoke(cli, list(args), input=stdin)
+
+
+def record_file(tmp_path: Path, moves: list[str] = MOVES, name: str = "game.txt") -> Path:
+    game = Game(Rules(Variant.EXPERT, 2), first="o")
+    for action in moves:
+        game.play(action)
+    path = tmp_path / name
+    path.write_text(format_record(Record.from_game(game, names=("Ann", "Ben"))) + "\n")
+    return path
+
+
+def run_shiftago(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "shiftago", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+# --- version and help ---------------------------------------------------------------
+def test_version() -> None:
+    result = invoke("--version")
+    assert result.exit_code == 0
+    assert result.output == f"shiftago, version {__version__}\n"
+
+
+def test_version_through_python_dash_m() -> None:
+    done = run_shiftago("--version")
+    assert done.returncode == 0
+    assert __version__ in done.stdout
+
+
+@pytest.mark.parametrize("command", [[], ["engine"], ["play"], ["show"], ["bench"]])
+def test_help_of_each_command(command: list[str]) -> None:
+    result = invoke(*command, "--help")
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("Usage: ")
+
+
+def test_every_command_and_option_has_help() -> None:
+    group = cli
+    assert isinstance(group, click.Group)
+    assert set(group.commands) >= {"engine", "play", "show", "bench"}
+    for name, command in group.commands.items():
+        assert command.help, name
+        for param in command.params:
+            if isinstance(param, click.Option):
+                assert param.help, f"{name} {param.name}"
+
+
+def test_an_unknown_command_is_a_usage_error() -> None:
+    result = invoke("fly")
+    assert result.exit_code == 2
+    assert "No such command 'fly'" in result.output
+
+
+# --- show -----------------------------------------------------------------------------
+def test_show_a_position() -> None:
+    result = invoke("show", POSITION)
+    assert result.exit_code == 0, result.output
+    assert result.output == (
+        "7 g g g g . . .\n"
+        "6 . . . . . . .\n"
+        "5 . . . . . . .\n"
+        "4 . . . . . . .\n"
+        "3 . . . . . . .\n"
+        "2 . . . . . . .\n"
+        "1 o . . . o . .\n"
+        "  a b c d e f g\n"
+        "Expert, 2 players: orange (o) to insert\n"
+        "supply  o 20  g 18\n"
+        "points  o  2  g  0\n"
+    )
+
+
+def test_show_replays_a_record_action_by_action(tmp_path: Path) -> None:
+    result = invoke("show", str(record_file(tmp_path)))
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert out.startswith("Expert, 2 players; orange: Ann, green: Ben; 12 actions\n")
+    titles = [line for line in out.splitlines() if re.match(r"\d+\. ", line)]
+    assert titles[:3] == ["1. orange L1", "2. green L7", "3. orange L1"]
+    assert "10. orange xa1-e1" in out
+    assert "1 o x x x o . ." in out  # the cells the scoring emptied
+    assert out.count("  a b c d e f g") == len(MOVES) + 1
+    assert out.rstrip().endswith("points  o  2  g  0")
+
+
+def test_show_only_the_final_board(tmp_path: Path) -> None:
+    result = invoke("show", "--final", str(record_file(tmp_path)))
+    assert result.exit_code == 0, result.output
+    assert result.output.count("  a b c d e f g") == 1
+    assert "12. green L7" in result.output
+    assert "Expert, 2 players: green (g) must score a line" in result.output
+
+
+def test_show_reads_standard_input(tmp_path: Path) -> None:
+    text = record_file(tmp_path).read_text()
+    result = invoke("show", "--final", "-", stdin=text)
+    assert result.exit_code == 0, result.output
+    assert "12. green L7" in result.output
+
+
+def test_show_a_file_that_holds_a_position(tmp_path: Path) -> None:
+    path = tmp_path / "position.txt"
+    path.write_text(POSITION + "\n")
+    assert invoke("show", str(path)).output == invoke("show", POSITION).output
+
+
+def test_show_picks_one_game_of_several(tmp_path: Path) -> None:
+    records = []
+    for moves in (["Td"], ["L1", "L2"]):
+        game = Game(Rules(Variant.EXPRESS, 2), first="g")
+        for action in moves:
+            game.play(action)
+        records.append(Record.from_game(game))
+    path = tmp_path / "two.txt"
+    path.write_text(format_records(records))
+    result = invoke("show", "--final", "--game", "2", str(path))
+    assert result.exit_code == 0, result.output
+    assert "holds 2 games; this is game 2" in result.output
+    assert "2. orange L2" in result.output
+    assert invoke("show", "--game", "3", str(path)).exit_code == 2
+
+
+def test_show_svg_writes_one_parseable_file_per_step(tmp_path: Path) -> None:
+    out_dir = tmp_path / "svg"
+    result = invoke("show", "--svg", str(out_dir), str(record_file(tmp_path)))
+    assert result.exit_code == 0, result.output
+    files = sorted(out_dir.iterdir())
+    assert [f.name for f in files] == [f"game-{i:03d}.svg" for i in range(len(MOVES) + 1)]
+    for path in files:
+        root = ET.parse(path).getroot()
+        assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    assert f"wrote {len(files)} SVG file(s) to {out_dir}" in result.output
+
+
+def test_show_svg_final_and_position(tmp_path: Path) -> None:
+    out_dir = tmp_path / "svg"
+    assert (
+        invoke("show", "--svg", str(out_dir), "--final", str(record_file(tmp_path))).exit_code == 0
+    )
+    assert invoke("show", "--svg", str(out_dir), POSITION).exit_code == 0
+    names = sorted(f.name for f in out_dir.iterdir())
+    assert names == ["game-final.svg", "position.svg"]
+    for name in names:
+        ET.parse(out_dir / name)
+
+
+def test_show_a_broken_record_gives_the_line_and_status_2(tmp_path: Path) -> None:
+    path = record_file(tmp_path)
+    lines = path.read_text().splitlines()
+    moves_line = next(i for i, line in enumerate(lines) if line.startswith("1. "))
+    lines[moves_line] = lines[moves_line].replace("4. L7", "4. Q9")
+    path.write_text("\n".join(lines) + "\n")
+    result = invoke("show", str(path))
+    assert result.exit_code == 2
+    assert result.stderr == f"error: {path}:{moves_line + 1}: 'Q9' is not an action: " + (
+        "an insertion is a side L, R, T or B and a lane (L3, Tc), a scoring is x and the "
+        "two end cells of the line (xc3-g3)\n"
+    )
+    assert "Traceback" not in result.output
+
+
+def test_show_a_record_with_an_unknown_header(tmp_path: Path) -> None:
+    path = tmp_path / "bad.txt"
+    path.write_text('[Variant "express"]\n[Players "2"]\n[Frist "o"]\n\n1. Td *\n')
+    result = invoke("show", str(path))
+    assert result.exit_code == 2
+    assert result.stderr == f"error: {path}:3: unknown header 'Frist'\n"
+
+
+@pytest.mark.parametrize(
+    ("target", "message"),
+    [
+        ("no-such-file.txt", "error: no-such-file.txt: no such file"),
+        ("express 2 7/7", "error: bad position: a position has 8 fields"),
+        ("express 2 7/7/7/7/7/7/7 o insert 22,22 0,0 0,x", "error: bad position: skips must"),
+    ],
+)
+def test_show_bad_targets_exit_2(target: str, message: str) -> None:
+    result = invoke("show", target)
+    assert result.exit_code == 2
+    assert result.stderr.startswith(message)
+
+
+def test_show_an_empty_file(tmp_path: Path) -> None:
+    path = tmp_path / "empty.txt"
+    path.write_text("\n")
+    result = invoke("show", str(path))
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"error: {path}")
+
+
+def test_show_through_a_real_process(tmp_path: Path) -> None:
+    done = run_shiftago("show", "--final", str(record_file(tmp_path)))
+    assert done.returncode == 0, done.stderr
+    assert "\x1b[" not in done.stdout  # no colour when the output is not a terminal
+    broken = tmp_path / "broken.txt"
+    broken.write_text(
+        '[Variant "express"]\n[Players "2"]\n[First "o"]\n\nTd Td Td Td Td Td Td Td *\n'
+    )
+    done = run_shiftago("show", str(broken))
+    assert done.returncode == 2
+    assert done.stderr == f"error: {broken}:5: turn 8, action 8: illegal move: Td (lane full)\n"
+
+
+# --- engine and bench -------------------------------------------------------------------
+def test_engine_speaks_the_protocol() -> None:
+    done = run_shiftago("engine", stdin="protocol_version\nplay L3\nposition\nquit\n")
+    assert done.returncode == 0, done.stderr
+    replies = [line for line in done.stdout.splitlines() if line]
+    assert replies == ["= 1", "=", "= express 2 7/7/7/7/o6/7/7 g insert 21,22 0,0 0,0", "="]
+
+
+def test_engine_ends_at_end_of_input() -> None:
+    result = invoke("engine", stdin="name\n")
+    assert result.exit_code == 0
+    assert result.output.startswith("= ")
+
+
+def test_bench_json() -> None:
+    result = invoke("bench", "--quick", "--runs", "1", "--json")
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.output)
+    assert figures and all(value > 0 for value in figures.values())
+
+
+def test_bench_text() -> None:
+    result = invoke("bench", "--quick", "--runs", "1")
+    assert result.exit_code == 0, result.output
+    assert "core_actions_per_s_express_2p" in result.output
