@@ -365,16 +365,7 @@ def _insert(state: State, index: int, run: int, at_limit: bool) -> State:
     mine = boards[mover]
     if rules.variant is Variant.EXPRESS:
         if has_run(mine, rules.win_length):
-            return State(
-                rules,
-                tuple(boards),
-                mover,
-                Phase.OVER,
-                tuple(supplies),
-                state.scores,
-                state.skips,
-                Outcome((mover,), rules.players, EndReason.LINE),
-            )
+            return _won(state, tuple(boards), tuple(supplies), state.scores, EndReason.LINE)
     elif has_run(mine, rules.min_line):
         return State(
             rules, tuple(boards), mover, Phase.SCORE, tuple(supplies), state.scores, state.skips
@@ -391,6 +382,21 @@ def _insert(state: State, index: int, run: int, at_limit: bool) -> State:
     )
 
 
+def _won(
+    state: State,
+    boards: tuple[int, ...],
+    supplies: tuple[int, ...],
+    scores: tuple[int, ...],
+    reason: EndReason,
+) -> State:
+    """The mover of ``state`` has just won: the game is over."""
+    rules = state.rules
+    return State(
+        rules, boards, state.turn, Phase.OVER, supplies, scores, state.skips,
+        Outcome((state.turn,), rules.players, reason),
+    )  # fmt: skip
+
+
 def _score(state: State, option: ScoringOption, at_limit: bool) -> State:
     mover = state.turn
     rules = state.rules
@@ -404,16 +410,7 @@ def _score(state: State, option: ScoringOption, at_limit: bool) -> State:
     scores = list(state.scores)
     scores[mover] += option.points
     if scores[mover] >= WINNING_POINTS:
-        return State(
-            rules,
-            tuple(boards),
-            mover,
-            Phase.OVER,
-            tuple(supplies),
-            tuple(scores),
-            state.skips,
-            Outcome((mover,), rules.players, EndReason.POINTS),
-        )
+        return _won(state, tuple(boards), tuple(supplies), tuple(scores), EndReason.POINTS)
     return begin_turn(
         rules,
         tuple(boards),

@@ -10,11 +10,15 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import click
 
 from shiftago import __version__
+
+FC = TypeVar("FC", bound=Callable[..., object])
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -28,6 +32,18 @@ def _handicap(ctx: click.Context, param: click.Parameter, value: str | None) -> 
         raise click.BadParameter(
             f"{value!r}: one number of skipped turns per seat, such as 0,2"
         ) from None
+
+
+def game_number_option(help_text: str) -> Callable[[FC], FC]:
+    """``--game N``: which game of a record file that holds several."""
+    return click.option(
+        "--game",
+        "game_number",
+        type=click.IntRange(min=1),
+        default=1,
+        show_default=True,
+        help=help_text,
+    )
 
 
 @click.group(context_settings=CONTEXT_SETTINGS)
@@ -98,14 +114,7 @@ def engine() -> None:
     type=click.Path(dir_okay=False, path_type=Path),
     help="Go on from the game in this record file.",
 )
-@click.option(
-    "--game",
-    "game_number",
-    type=click.IntRange(min=1),
-    default=1,
-    show_default=True,
-    help="Which game of a --load file that holds several.",
-)
+@game_number_option("Which game of a --load file that holds several.")
 @click.option("--position", metavar="POSITION", help="Go on from this position string.")
 @click.option(
     "--resume/--new",
@@ -170,14 +179,7 @@ def play(
     type=click.Path(file_okay=False, path_type=Path),
     help="Write SVG files to DIR (one per step, or only the final one) instead of text.",
 )
-@click.option(
-    "--game",
-    "game_number",
-    type=click.IntRange(min=1),
-    default=1,
-    show_default=True,
-    help="Which game of a file that holds several.",
-)
+@game_number_option("Which game of a file that holds several.")
 def show(target: str, final: bool, svg_dir: Path | None, game_number: int) -> None:
     """Show a position string or a game record file ('-' reads standard input).
 
