@@ -132,7 +132,7 @@ def _parse(text: str) -> Action:
     insertion = _INSERTION_BY_NAME.get(word)
     if insertion is not None:
         return insertion
-    if word.startswith("x") and "-" in word:
+    if word.startswith("x") and "-" in word and not any(c.isspace() for c in word):
         first, _, second = word[1:].partition("-")
         keep, other = parse_cell(first), parse_cell(second)
         if keep == other:

@@ -87,7 +87,7 @@ def parse_board(text: str, players: int) -> tuple[int, ...]:
 
 def _numbers(text: str, players: int, what: str) -> tuple[int, ...]:
     parts = text.split(",")
-    if len(parts) != players or not all(p.isdigit() for p in parts):
+    if len(parts) != players or not all(p.isascii() and p.isdigit() for p in parts):
         raise ParseError(f"{what} must be {players} comma-separated numbers, got {text!r}")
     return tuple(int(p) for p in parts)
 
