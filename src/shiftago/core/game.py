@@ -20,6 +20,7 @@ def draw_first_seat(players: int, seed: int | None) -> int:
 class Game:
     """A game of Shiftago from its start (or a set-up position) to now.
 
+    >>> from shiftago import Game, Rules, Variant
     >>> game = Game(Rules(Variant.EXPERT, 2), first=0)
     >>> game.play("Td")
     >>> game.position()
