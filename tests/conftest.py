@@ -7,6 +7,8 @@ import os
 import pytest
 from hypothesis import settings
 
+pytest_plugins = ["web_fixtures"]
+
 settings.register_profile("ci", deadline=None, print_blob=True)
 settings.register_profile("dev", deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") == "true" else "dev")

@@ -2,8 +2,9 @@
 
 Each subcommand parses its options and hands them to its module: ``engine`` to the
 engine protocol (:mod:`shiftago.interfaces.stp`), ``play`` to the terminal game
-(:mod:`shiftago.interfaces.play`), ``show`` to :mod:`shiftago.interfaces.show` and
-``bench`` to :mod:`shiftago.engine.bench`.
+(:mod:`shiftago.interfaces.play`), ``show`` to :mod:`shiftago.interfaces.show`,
+``bench`` to :mod:`shiftago.engine.bench`, and ``serve`` to the web app
+(:mod:`shiftago.interfaces.server`).
 """
 
 from __future__ import annotations
@@ -202,6 +203,54 @@ def show(target: str, final: bool, svg_dir: Path | None, game_number: int) -> No
     except ShowError as e:
         click.echo(f"error: {e}", err=True)
         sys.exit(2)
+
+
+@cli.command(short_help="Serve the web app: play in the browser, alone or with friends.")
+@click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
+@click.option(
+    "--port",
+    type=click.IntRange(1, 65535),
+    default=8000,
+    show_default=True,
+    help="The port to listen on.",
+)
+@click.option(
+    "--db",
+    "db_url",
+    metavar="URL",
+    help="The database, as a SQLAlchemy URL (sqlite:///FILE or "
+    "postgresql+psycopg://USER@HOST/DB). Default: server.db in the data directory.",
+)
+@click.option(
+    "--public-url",
+    metavar="URL",
+    help="Where people reach the app (https://shiftago.example.org); join links and the "
+    "allowed WebSocket origins follow from it. Default: the address a browser used.",
+)
+@click.option(
+    "--bot-delay",
+    type=click.FloatRange(0, 10),
+    default=0.4,
+    show_default=True,
+    metavar="SECONDS",
+    help="How long the computer waits before it acts, so that people can follow.",
+)
+def serve(
+    host: str, port: int, db_url: str | None, public_url: str | None, bot_delay: float
+) -> None:
+    """Serve the web app: open the address it prints in a browser and play.
+
+    Games are stored in the database after every action and survive a restart. The data
+    directory is $SHIFTAGO_HOME, else $XDG_DATA_HOME/shiftago, else ~/.local/share/shiftago.
+    """
+    from shiftago.interfaces.autosave import data_dir
+    from shiftago.interfaces.server import run
+
+    if db_url is None:
+        directory = data_dir()
+        directory.mkdir(parents=True, exist_ok=True)
+        db_url = f"sqlite:///{directory / 'server.db'}"
+    run(host=host, port=port, db_url=db_url, public_url=public_url, bot_delay=bot_delay)
 
 
 @cli.command()

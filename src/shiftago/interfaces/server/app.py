@@ -1,0 +1,159 @@
+"""The web app: :func:`create_app` puts the API, the live socket and the pages together;
+:func:`run` serves it with uvicorn (``shiftago serve``)."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+from shiftago import __version__
+from shiftago.interfaces.server import api
+from shiftago.interfaces.server.bots import ComputerPlayers
+from shiftago.interfaces.server.hub import Hub, Refused
+from shiftago.interfaces.server.store import Store, migrate, open_engine
+from shiftago.interfaces.server.ws import game_socket
+
+#: The pages and their scripts, written as plain files (no build step).
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+
+log = logging.getLogger("shiftago.server")
+
+
+def create_app(
+    db_url: str,
+    public_url: str | None = None,
+    *,
+    bot_delay: float = 0,
+    grace_seconds: int = 120,
+    rate: float = 10.0,
+    burst: int = 30,
+    web_dir: Path | None = None,
+) -> FastAPI:
+    """The app on the database at ``db_url`` (migrated here, before anything else).
+
+    ``public_url`` is where people reach the app (join links and the allowed WebSocket
+    Origin follow from it); ``bot_delay`` seconds pass before a computer acts, so that
+    people can follow; ``grace_seconds`` is how long a seat may be away before the
+    others can hand it to the computer or end the game; ``rate`` and ``burst`` limit
+    each connection's messages.
+    """
+    engine = open_engine(db_url)
+    migrate(engine)
+    store = Store(engine)
+    pages = web_dir if web_dir is not None else WEB_DIR
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        hub = Hub(store, grace_seconds=grace_seconds, bot_delay=bot_delay)
+        computers = ComputerPlayers(hub)
+        app.state.hub = hub
+        await computers.resume()
+        try:
+            yield
+        finally:
+            await computers.stop()
+            await hub.drain()
+            hub.close()
+            store.dispose()
+
+    app = FastAPI(
+        title="Shiftago",
+        version=__version__,
+        summary="Play Shiftago in the browser; the stable part is in WEBAPI.md",
+        lifespan=lifespan,
+    )
+    app.state.public_url = public_url
+    app.state.rate = rate
+    app.state.burst = burst
+    app.include_router(api.router)
+    app.add_api_websocket_route("/ws/games/{game_id}", game_socket)
+    _errors(app)
+    _pages(app, pages)
+    return app
+
+
+def _errors(app: FastAPI) -> None:
+    @app.exception_handler(RequestValidationError)
+    async def _validation(request: Request, exc: RequestValidationError) -> Response:
+        errors = exc.errors()
+        first = errors[0] if errors else {"loc": ("body",), "msg": "invalid"}
+        loc = [str(p) for p in first.get("loc", ()) if p not in ("body", "query", "path")]
+        field = ".".join(loc) or "body"
+        return api.invalid_response(field, str(first.get("msg", "invalid")), detail=_plain(errors))
+
+    @app.exception_handler(api.Invalid)
+    async def _invalid(request: Request, exc: api.Invalid) -> Response:
+        return api.invalid_response(exc.field, exc.message)
+
+    @app.exception_handler(api.NotFound)
+    async def _not_found(request: Request, exc: api.NotFound) -> Response:
+        return JSONResponse({"message": str(exc), "detail": str(exc)}, status_code=404)
+
+    @app.exception_handler(Refused)
+    async def _refused(request: Request, exc: Refused) -> Response:
+        return JSONResponse({"message": exc.message, "code": exc.code}, status_code=409)
+
+
+def _plain(errors: object) -> object:
+    """Validation errors as JSON can take them (their ``ctx`` may hold exceptions)."""
+    if isinstance(errors, dict):
+        return {k: _plain(v) for k, v in errors.items() if k != "ctx"}
+    if isinstance(errors, list | tuple):
+        return [_plain(v) for v in errors]
+    return errors if isinstance(errors, str | int | float | bool | None) else str(errors)
+
+
+def _pages(app: FastAPI, web: Path) -> None:
+    def page(name: str) -> Response:
+        path = web / name
+        if not path.is_file():
+            return JSONResponse({"message": f"the page {name} is not there"}, status_code=404)
+        return FileResponse(path, media_type="text/html")
+
+    @app.get("/", include_in_schema=False)
+    async def home() -> Response:
+        return page("index.html")
+
+    @app.get("/play/{game_id}", include_in_schema=False)
+    async def play(game_id: str) -> Response:
+        return page("game.html")
+
+    @app.get("/watch/{game_id}", include_in_schema=False)
+    async def watch(game_id: str) -> Response:
+        return page("game.html")
+
+    @app.get("/how-to-play", include_in_schema=False)
+    async def how_to_play() -> Response:
+        return page("howto.html")
+
+    app.mount("/static", StaticFiles(directory=web / "static", check_dir=False), name="static")
+
+
+def run(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    db_url: str = "sqlite:///shiftago.db",
+    public_url: str | None = None,
+    bot_delay: float = 0.4,
+) -> None:
+    """Serve the app with uvicorn until interrupted."""
+    import uvicorn
+
+    app = create_app(db_url, public_url, bot_delay=bot_delay)
+    shown = public_url or f"http://{'localhost' if host in ('127.0.0.1', '::1') else host}:{port}"
+    print(f"Shiftago is served at {shown}  (Ctrl+C stops it)", flush=True)
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        ws_max_size=64 * 1024,
+        proxy_headers=True,
+        log_level="info",
+    )

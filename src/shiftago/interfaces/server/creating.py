@@ -1,0 +1,168 @@
+"""New games: from the settings of the API, from an imported record, or as a rematch.
+
+Each seat of a person gets a fresh secret (``secrets.token_urlsafe``) of which only the
+SHA-256 is stored; the secret itself goes back once, in the seat's join link.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from dataclasses import dataclass, field
+
+from shiftago.core import Variant, draw_first_seat
+from shiftago.engine.levels import LEVELS
+from shiftago.formats.record import Record
+from shiftago.interfaces.server.live import COMPUTER_ONLY_ACTION_LIMIT, LiveGame
+from shiftago.interfaces.server.store import StoredGame, StoredSeat, now, token_hash
+
+
+@dataclass
+class SeatSpec:
+    kind: str  # human | computer
+    name: str
+    level: int | None = None
+    token_hash: str | None = None  # a rematch keeps the seat's secret
+
+
+@dataclass
+class GameSpec:
+    """What a new game is made of; checked by the API before it comes here."""
+
+    variant: Variant
+    players: int
+    seats: list[SeatSpec]
+    handicap: tuple[int, ...] = ()
+    first: int | None = None
+    seed: int | None = None
+    public: bool = False
+    action_limit: int | None = None
+    position: str | None = None
+    actions: list[str] = field(default_factory=list)
+    result: str | None = None
+    termination: str | None = None
+    previous_id: str | None = None
+    tournament_target: int | None = None
+    tournament_wins: tuple[int, ...] | None = None
+
+
+def new_id() -> str:
+    return secrets.token_urlsafe(9)
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def build(spec: GameSpec) -> tuple[LiveGame, list[str | None]]:
+    """The new game (not stored yet) and each seat's secret (None for a computer seat).
+
+    Replays ``spec.actions`` through the rules, so an imported game that breaks a rule
+    raises the core's error here.
+    """
+    tokens: list[str | None] = []
+    seats = []
+    for seat in spec.seats:
+        token = None
+        digest = seat.token_hash
+        if seat.kind == "human" and digest is None:
+            token = new_token()
+            digest = token_hash(token)
+        tokens.append(token)
+        if seat.kind != "human":
+            digest = None
+        seats.append(StoredSeat(seat.kind, seat.name, seat.level, digest))
+    seed = spec.seed if spec.seed is not None else random.SystemRandom().randrange(2**32)
+    first = spec.first
+    if spec.position is None and first is None:
+        first = draw_first_seat(spec.players, seed)
+    limit = spec.action_limit
+    if limit is None and not any(s.kind == "human" for s in spec.seats):
+        limit = COMPUTER_ONLY_ACTION_LIMIT
+    stamp = now()
+    stored = StoredGame(
+        id=new_id(),
+        variant=spec.variant.value,
+        players=spec.players,
+        handicap=spec.handicap or (0,) * spec.players,
+        first=None if spec.position is not None else first,
+        position=spec.position,
+        seed=seed,
+        action_limit=limit,
+        public=spec.public,
+        created=stamp,
+        updated=stamp,
+        seats=seats,
+        actions=list(spec.actions),
+        result=spec.result,
+        termination=spec.termination,
+        previous_id=spec.previous_id,
+        tournament_target=spec.tournament_target,
+        tournament_wins=spec.tournament_wins,
+    )
+    live = LiveGame.load(stored)
+    stored.status = live.status()
+    stored.finished = live.over
+    return live, tokens
+
+
+def spec_of_record(record: Record, public: bool, level: int) -> GameSpec:
+    """An imported record as a new game: its seats are people unless it names a computer."""
+    seats = []
+    for i, seat in enumerate(record.seats):
+        name = seat.name or f"Player {i + 1}"
+        if seat.kind == "computer":
+            known = seat.level is not None and any(seat.level == n for n, _ in LEVELS)
+            seats.append(SeatSpec("computer", name, seat.level if known else level))
+        else:
+            seats.append(SeatSpec("human", name))
+    terminated = record.termination is not None and record.result != "*"
+    return GameSpec(
+        variant=record.rules.variant,
+        players=record.rules.players,
+        seats=seats,
+        handicap=record.rules.handicap,
+        first=record.first,
+        seed=record.seed,
+        public=public,
+        action_limit=record.rules.action_limit,
+        position=record.position,
+        actions=[str(a) for a in record.actions],
+        result=record.result if terminated else None,
+        termination=record.termination if terminated else None,
+    )
+
+
+def rematch_spec(live: LiveGame) -> GameSpec:
+    """The next game with the same seats (and secrets); in a tournament, the player after
+    the winner starts, otherwise the lot decides."""
+    stored = live.stored
+    players = stored.players
+    seats = [SeatSpec(s.kind, s.name, s.level, s.token_hash) for s in stored.seats]
+    first = None
+    target = stored.tournament_target
+    wins: tuple[int, ...] | None = None
+    if target is not None:
+        wins_list = list(stored.tournament_wins or (0,) * players)
+        winners = live.winners() or ()
+        if len(winners) == 1:
+            wins_list[winners[0]] += 1
+            first = (winners[0] + 1) % players
+        wins = tuple(wins_list)
+        if max(wins) >= target:  # the tournament is over: a new one begins
+            wins = (0,) * players
+    return GameSpec(
+        variant=Variant.parse(stored.variant),
+        players=players,
+        seats=seats,
+        handicap=stored.handicap,
+        first=first,
+        public=stored.public,
+        action_limit=stored.action_limit,
+        previous_id=stored.id,
+        tournament_target=target,
+        tournament_wins=wins,
+    )
+
+
+__all__ = ["GameSpec", "SeatSpec", "build", "rematch_spec", "spec_of_record"]

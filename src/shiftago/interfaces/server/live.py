@@ -1,0 +1,188 @@
+"""A game held in memory while the server runs: the core's game, its seats and watchers.
+
+:class:`LiveGame` is rebuilt from a :class:`StoredGame` by replaying its actions through
+the core, so the rules decide again on every load. It holds no I/O: the hub stores and
+announces, this only answers questions about the game and its people.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any
+
+from shiftago.core import COLOURS, Game, Rules, Variant, seat_of_colour
+from shiftago.formats.record import Record, Seat, new_game
+from shiftago.interfaces.server.store import StoredGame, token_hash
+
+#: A game without a human seat ends after this many actions (RULES.md section 7).
+COMPUTER_ONLY_ACTION_LIMIT = 1000
+#: Events waiting for a slow connection before it is dropped.
+MAX_QUEUED = 500
+
+
+def rules_of(stored: StoredGame) -> Rules:
+    return Rules(
+        Variant.parse(stored.variant), stored.players, stored.handicap, stored.action_limit
+    )
+
+
+def rebuild(stored: StoredGame) -> Game:
+    """The core's game from the stored start and actions (each replayed by the rules)."""
+    game = new_game(rules_of(stored), stored.first, stored.position, stored.seed)
+    for notation in stored.actions:
+        game.play(notation)
+    return game
+
+
+def winners_of(result: str, players: int) -> tuple[int, ...]:
+    """The seats of a result token (``o`` or ``o=g``)."""
+    return tuple(seat_of_colour(c, players) for c in result.split("="))
+
+
+def result_token(winners: tuple[int, ...]) -> str:
+    return "=".join(COLOURS[s] for s in sorted(winners))
+
+
+class Connection:
+    """One open WebSocket: its seat (None for a spectator) and its outgoing queue.
+
+    Everything sent to a connection goes through its queue, written by one task, so
+    events keep their order and a slow browser never holds up a game's lock. An ``int``
+    in the queue closes the socket with that code once what came before is sent.
+    """
+
+    def __init__(self, seat: int | None = None, token: str | None = None) -> None:
+        self.seat = seat
+        self.token = token
+        self.queue: asyncio.Queue[dict[str, Any] | int] = asyncio.Queue()
+        self.closed = False
+
+    def send(self, message: dict[str, Any]) -> None:
+        if self.closed:
+            return
+        if self.queue.qsize() >= MAX_QUEUED:  # a connection this far behind is dropped
+            self.close(1008)
+            return
+        self.queue.put_nowait(message)
+
+    def close(self, code: int = 1000) -> None:
+        if not self.closed:
+            self.closed = True
+            self.queue.put_nowait(code)
+
+
+@dataclass
+class LiveGame:
+    stored: StoredGame
+    game: Game
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    connections: set[Connection] = field(default_factory=set)
+    away_since: list[dt.datetime | None] = field(default_factory=list)
+    #: Counts every change (actions, take-backs, resignations, seats), so that a
+    #: computer's answer to a position that has since changed is thrown away.
+    generation: int = 0
+    thinking: int | None = None
+    bot_task: asyncio.Task[None] | None = None
+
+    def __post_init__(self) -> None:
+        if not self.away_since:
+            stamp = dt.datetime.now(dt.UTC)
+            self.away_since = [stamp if s.kind == "human" else None for s in self.stored.seats]
+
+    @classmethod
+    def load(cls, stored: StoredGame) -> LiveGame:
+        return cls(stored, rebuild(stored))
+
+    # --- the game --------------------------------------------------------------------
+    @property
+    def id(self) -> str:
+        return self.stored.id
+
+    @property
+    def version(self) -> int:
+        return len(self.game.history)
+
+    @property
+    def terminated(self) -> bool:
+        """Ended by people (a resignation, abandoned), not by the rules."""
+        return self.stored.termination is not None
+
+    @property
+    def over(self) -> bool:
+        return self.game.is_over or self.terminated
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to act, or None when the game is over."""
+        return None if self.over else self.game.turn
+
+    @property
+    def computer_to_act(self) -> bool:
+        seat = self.to_act
+        return seat is not None and self.stored.seats[seat].kind == "computer"
+
+    @property
+    def has_computer(self) -> bool:
+        return any(s.kind == "computer" for s in self.stored.seats)
+
+    @property
+    def has_human(self) -> bool:
+        return any(s.kind == "human" for s in self.stored.seats)
+
+    def winners(self) -> tuple[int, ...] | None:
+        if self.stored.result is not None:
+            return winners_of(self.stored.result, self.game.rules.players)
+        outcome = self.game.outcome
+        return None if outcome is None else outcome.winners
+
+    def status(self) -> str:
+        """The engine protocol's words: ``playing g insert``, ``over winner o``..."""
+        winners = self.winners()
+        if winners is None:
+            return f"playing {COLOURS[self.game.turn]} {self.game.phase.value}"
+        colours = " ".join(COLOURS[s] for s in winners)
+        return f"over {'winner' if len(winners) == 1 else 'draw'} {colours}"
+
+    def record(self) -> Record:
+        seats = tuple(Seat(s.name, s.kind, s.level) for s in self.stored.seats)  # type: ignore[arg-type]
+        if self.terminated:
+            return Record.from_game(
+                self.game,
+                seats=seats,
+                date=self.stored.created.date(),
+                result=self.stored.result,
+                termination=self.stored.termination,
+            )
+        return Record.from_game(self.game, seats=seats, date=self.stored.created.date())
+
+    # --- the people ------------------------------------------------------------------
+    def seat_of_token(self, token: str) -> int | None:
+        digest = token_hash(token)
+        for i, seat in enumerate(self.stored.seats):
+            if seat.token_hash is not None and seat.token_hash == digest:
+                return i
+        return None
+
+    def connected(self, seat: int) -> bool:
+        if self.stored.seats[seat].kind == "computer":
+            return True
+        return any(c.seat == seat and not c.closed for c in self.connections)
+
+    def presence(self, grace_seconds: int) -> dict[str, Any]:
+        seats = []
+        for i in range(len(self.stored.seats)):
+            away = None if self.connected(i) else self.away_since[i]
+            seats.append(
+                {
+                    "colour": COLOURS[i],
+                    "connected": self.connected(i),
+                    "away_since": None if away is None else away.isoformat(),
+                }
+            )
+        return {"type": "presence", "seats": seats, "grace_seconds": grace_seconds}
+
+    def broadcast(self, message: dict[str, Any]) -> None:
+        for connection in list(self.connections):
+            connection.send(message)

@@ -1,0 +1,111 @@
+"""The client's messages of the live protocol (docs/web-protocol.md), checked strictly,
+and the per-connection rate limit. Anything that does not fit is a :class:`BadMessage`."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+MAX_MESSAGE_BYTES = 4096
+
+Count = Annotated[int, Field(strict=True, ge=0, le=1_000_000)]
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+
+class Hello(_Message):
+    type: Literal["hello"]
+    token: Annotated[str, Field(max_length=200)] | None = None
+    seen: Count = 0
+
+
+class Act(_Message):
+    type: Literal["act"]
+    action: Annotated[str, Field(min_length=1, max_length=32)]
+    seen: Count
+
+
+class Sync(_Message):
+    type: Literal["sync"]
+    seen: Count
+
+
+class Resign(_Message):
+    type: Literal["resign"]
+
+
+class Takeback(_Message):
+    type: Literal["takeback"]
+
+
+class Claim(_Message):
+    type: Literal["claim"]
+    seat: Annotated[int, Field(strict=True, ge=0, le=3)]
+    to: Literal["computer", "end"]
+
+
+class Rematch(_Message):
+    type: Literal["rematch"]
+
+
+class Ping(_Message):
+    type: Literal["ping"]
+
+
+ClientMessage = Hello | Act | Sync | Resign | Takeback | Claim | Rematch | Ping
+_ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(
+    Annotated[ClientMessage, Field(discriminator="type")]
+)
+
+
+class BadMessage(Exception):
+    """A message that is not one of the protocol's: the words for the ``error`` event."""
+
+
+def parse_message(text: str | bytes) -> ClientMessage:
+    if isinstance(text, bytes):
+        raise BadMessage("send text frames of JSON")
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES:
+        raise BadMessage(f"a message is at most {MAX_MESSAGE_BYTES} bytes")
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise BadMessage("a message is one JSON object") from None
+    if not isinstance(data, dict):
+        raise BadMessage("a message is one JSON object")
+    if not isinstance(data.get("type"), str):
+        raise BadMessage("a message needs a 'type'")
+    try:
+        return _ADAPTER.validate_python(data)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"][1:]) or "type"
+        if first["type"] == "union_tag_invalid":
+            raise BadMessage(f"unknown message type {data['type']!r}") from None
+        raise BadMessage(f"{where}: {first['msg']}") from None
+
+
+class RateLimit:
+    """A token bucket: ``rate`` messages a second on average, ``burst`` at once."""
+
+    def __init__(self, rate: float = 10.0, burst: int = 30) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = float(burst)
+        self.stamp = time.monotonic()
+        self.refused = 0
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        self.refused += 1
+        return False

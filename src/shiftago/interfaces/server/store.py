@@ -1,0 +1,304 @@
+"""The database: opening it, migrating it, and the few reads and writes the app makes.
+
+Every method is synchronous and short; the app calls them from a worker thread (one for
+SQLite, which takes one writer at a time, a few for PostgreSQL) so that the event loop
+never waits on the disk. What comes out are plain values (:class:`StoredGame`), not ORM
+objects, so nothing is loaded lazily behind the app's back.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Engine, create_engine, delete, event, select, update
+from sqlalchemy.orm import sessionmaker
+
+from shiftago.interfaces.server.schema import ActionRow, GameRow, SeatRow
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+
+
+def now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+def utc(value: dt.datetime) -> dt.datetime:
+    """SQLite gives back naive times; every time the app stores is UTC."""
+    return value if value.tzinfo is not None else value.replace(tzinfo=dt.UTC)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def open_engine(url: str) -> Engine:
+    """An engine for ``url``; SQLite gets foreign keys and a patient lock wait.
+
+    A plain ``postgresql://`` (or ``postgres://``) URL uses psycopg 3, the driver the
+    package depends on.
+    """
+    for plain in ("postgresql://", "postgres://"):
+        if url.startswith(plain):
+            url = "postgresql+psycopg://" + url.removeprefix(plain)
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.close()
+
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema up to the newest migration (a no-op when it is there)."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
+@dataclass
+class StoredSeat:
+    kind: str  # human | computer
+    name: str
+    level: int | None = None
+    token_hash: str | None = None
+
+
+@dataclass
+class StoredGame:
+    """A game as stored: its settings, seats and actions (in notation)."""
+
+    id: str
+    variant: str
+    players: int
+    handicap: tuple[int, ...]
+    first: int | None
+    position: str | None
+    seed: int | None
+    action_limit: int | None
+    public: bool
+    created: dt.datetime
+    updated: dt.datetime
+    seats: list[StoredSeat]
+    actions: list[str] = field(default_factory=list)
+    result: str | None = None
+    termination: str | None = None
+    previous_id: str | None = None
+    next_id: str | None = None
+    tournament_target: int | None = None
+    tournament_wins: tuple[int, ...] | None = None
+    status: str = ""
+    finished: bool = False
+
+
+def _ints(text: str | None) -> tuple[int, ...] | None:
+    return None if text is None else tuple(int(p) for p in text.split(",") if p)
+
+
+def _text(values: tuple[int, ...] | None) -> str | None:
+    return None if values is None else ",".join(map(str, values))
+
+
+class Store:
+    """The reads and writes of the app, each in its own transaction."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.sessions = sessionmaker(engine, expire_on_commit=False)
+
+    def insert(self, game: StoredGame) -> None:
+        with self.sessions.begin() as s:
+            s.add(
+                GameRow(
+                    id=game.id,
+                    variant=game.variant,
+                    players=game.players,
+                    handicap=_text(game.handicap) or "",
+                    first=game.first,
+                    position=game.position,
+                    seed=game.seed,
+                    action_limit=game.action_limit,
+                    public=game.public,
+                    created=game.created,
+                    updated=game.updated,
+                    version=len(game.actions),
+                    status=game.status,
+                    finished=game.finished,
+                    result=game.result,
+                    termination=game.termination,
+                    previous_id=game.previous_id,
+                    next_id=game.next_id,
+                    tournament_target=game.tournament_target,
+                    tournament_wins=_text(game.tournament_wins),
+                )
+            )
+            s.flush()  # the game row before the rows that refer to it
+            for i, seat in enumerate(game.seats):
+                s.add(
+                    SeatRow(
+                        game_id=game.id,
+                        seat=i,
+                        kind=seat.kind,
+                        name=seat.name,
+                        level=seat.level,
+                        token_hash=seat.token_hash,
+                    )
+                )
+            for number, notation in enumerate(game.actions, 1):
+                row = ActionRow(
+                    game_id=game.id, number=number, notation=notation, played=game.created
+                )
+                s.add(row)
+
+    def load(self, game_id: str) -> StoredGame | None:
+        with self.sessions() as s:
+            row = s.get(GameRow, game_id)
+            if row is None:
+                return None
+            seats = s.scalars(
+                select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)
+            ).all()
+            actions = s.scalars(
+                select(ActionRow.notation)
+                .where(ActionRow.game_id == game_id)
+                .order_by(ActionRow.number)
+            ).all()
+            return _stored(row, list(seats), list(actions))
+
+    def append_action(
+        self, game_id: str, number: int, notation: str, status: str, finished: bool
+    ) -> dt.datetime:
+        """Store action ``number`` (1-based); committed when this returns."""
+        stamp = now()
+        with self.sessions.begin() as s:
+            s.add(ActionRow(game_id=game_id, number=number, notation=notation, played=stamp))
+            s.execute(
+                update(GameRow)
+                .where(GameRow.id == game_id)
+                .values(version=number, status=status, finished=finished, updated=stamp)
+            )
+        return stamp
+
+    def truncate(self, game_id: str, keep: int, status: str) -> dt.datetime:
+        """Take back every action after the first ``keep``."""
+        stamp = now()
+        with self.sessions.begin() as s:
+            s.execute(
+                delete(ActionRow).where(ActionRow.game_id == game_id, ActionRow.number > keep)
+            )
+            s.execute(
+                update(GameRow)
+                .where(GameRow.id == game_id)
+                .values(version=keep, status=status, finished=False, updated=stamp)
+            )
+        return stamp
+
+    def terminate(self, game_id: str, result: str, termination: str, status: str) -> dt.datetime:
+        """End a game that the rules did not end (resignation, abandoned)."""
+        stamp = now()
+        with self.sessions.begin() as s:
+            s.execute(
+                update(GameRow)
+                .where(GameRow.id == game_id)
+                .values(
+                    result=result,
+                    termination=termination,
+                    status=status,
+                    finished=True,
+                    updated=stamp,
+                )
+            )
+        return stamp
+
+    def set_seat(self, game_id: str, seat: int, stored: StoredSeat) -> None:
+        with self.sessions.begin() as s:
+            s.execute(
+                update(SeatRow)
+                .where(SeatRow.game_id == game_id, SeatRow.seat == seat)
+                .values(kind=stored.kind, name=stored.name, level=stored.level)
+            )
+
+    def link_next(self, game_id: str, next_game: StoredGame) -> str:
+        """Store ``next_game`` as the rematch of ``game_id`` unless one is there already;
+        the id of the rematch either way."""
+        with self.sessions.begin() as s:
+            done = s.execute(
+                update(GameRow)
+                .where(GameRow.id == game_id, GameRow.next_id.is_(None))
+                .values(next_id=next_game.id)
+            )
+            if getattr(done, "rowcount", 0) != 1:
+                existing = s.scalar(select(GameRow.next_id).where(GameRow.id == game_id))
+                return existing or ""
+        self.insert(next_game)
+        return next_game.id
+
+    def listing(self, finished: bool | None, limit: int) -> list[StoredGame]:
+        """The newest public games (seats without their token hashes, no actions)."""
+        with self.sessions() as s:
+            query = select(GameRow).where(GameRow.public.is_(True))
+            if finished is not None:
+                query = query.where(GameRow.finished.is_(finished))
+            rows = s.scalars(query.order_by(GameRow.updated.desc()).limit(limit)).all()
+            games = []
+            for row in rows:
+                seats = s.scalars(
+                    select(SeatRow).where(SeatRow.game_id == row.id).order_by(SeatRow.seat)
+                ).all()
+                game = _stored(row, list(seats), [])
+                for seat in game.seats:
+                    seat.token_hash = None
+                games.append(game)
+            return games
+
+    def unfinished_with_computer(self) -> list[str]:
+        """Games not over that have a computer seat (their computer may be to act)."""
+        with self.sessions() as s:
+            query = (
+                select(GameRow.id)
+                .join(SeatRow, SeatRow.game_id == GameRow.id)
+                .where(GameRow.finished.is_(False), SeatRow.kind == "computer")
+                .distinct()
+            )
+            return list(s.scalars(query).all())
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+
+def _stored(row: GameRow, seats: list[SeatRow], actions: list[str]) -> StoredGame:
+    return StoredGame(
+        id=row.id,
+        variant=row.variant,
+        players=row.players,
+        handicap=_ints(row.handicap) or (),
+        first=row.first,
+        position=row.position,
+        seed=row.seed,
+        action_limit=row.action_limit,
+        public=row.public,
+        created=utc(row.created),
+        updated=utc(row.updated),
+        seats=[StoredSeat(r.kind, r.name, r.level, r.token_hash) for r in seats],
+        actions=actions,
+        result=row.result,
+        termination=row.termination,
+        previous_id=row.previous_id,
+        next_id=row.next_id,
+        tournament_target=row.tournament_target,
+        tournament_wins=_ints(row.tournament_wins),
+        status=row.status,
+        finished=row.finished,
+    )

@@ -1,0 +1,189 @@
+"""The live protocol's endpoint, ``/ws/games/{id}`` (docs/web-protocol.md).
+
+It only translates: every message is checked (:mod:`.protocol`) and handed to the hub,
+whose refusals come back as ``error`` events that changed nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from typing import Any
+from urllib.parse import urlsplit
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from shiftago.core import COLOURS
+from shiftago.interfaces.server.hub import Hub, Refused
+from shiftago.interfaces.server.live import Connection, LiveGame
+from shiftago.interfaces.server.protocol import (
+    Act,
+    BadMessage,
+    Claim,
+    ClientMessage,
+    Hello,
+    Ping,
+    RateLimit,
+    Rematch,
+    Resign,
+    Sync,
+    Takeback,
+    parse_message,
+)
+from shiftago.interfaces.server.views import game_view
+
+#: How long a new connection may take to say hello (seconds).
+HELLO_TIMEOUT = 30.0
+#: Refused messages (over the rate) before the connection is closed with 1008.
+MAX_REFUSED = 10
+
+
+def origin_of(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}".lower()
+
+
+def origin_allowed(headers: Any, public_url: str | None) -> bool:
+    """The app's own pages only: ``--public-url``'s origin or the host it was reached at.
+
+    A client that sends no Origin (a script, not a browser) is let in: the check is
+    against other sites' pages using a visitor's browser.
+    """
+    origin = headers.get("origin")
+    if origin is None:
+        return True
+    allowed = set()
+    if public_url:
+        allowed.add(origin_of(public_url))
+    for name in ("host", "x-forwarded-host"):
+        host = headers.get(name)
+        if host:
+            allowed |= {f"http://{host}".lower(), f"https://{host}".lower()}
+    return str(origin).rstrip("/").lower() in allowed
+
+
+def error(code: str, message: str) -> dict[str, Any]:
+    return {"type": "error", "code": code, "message": message}
+
+
+async def _write(websocket: WebSocket, connection: Connection) -> None:
+    """Send what is queued for the connection, in order; an int closes it."""
+    with contextlib.suppress(Exception):
+        while True:
+            item = await connection.queue.get()
+            if isinstance(item, int):
+                await websocket.close(code=item)
+                return
+            await websocket.send_text(json.dumps(item, separators=(",", ":")))
+
+
+async def _receive(websocket: WebSocket) -> str | bytes:
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    if message.get("text") is not None:
+        return str(message["text"])
+    return bytes(message.get("bytes") or b"")
+
+
+async def game_socket(websocket: WebSocket, game_id: str) -> None:
+    state = websocket.app.state
+    hub: Hub = state.hub
+    if not origin_allowed(websocket.headers, state.public_url):
+        await websocket.close(code=1008)  # before the upgrade: answered 403
+        return
+    await websocket.accept()
+    live = await hub.get(game_id)
+    if live is None:
+        await websocket.send_json(error("not_found", f"there is no game {game_id!r}"))
+        await websocket.close(code=4404)
+        return
+    connection = Connection()
+    writer = asyncio.create_task(_write(websocket, connection))
+    limit = RateLimit(state.rate, state.burst)
+    joined = False
+    try:
+        while not connection.closed:
+            text = await (
+                asyncio.wait_for(_receive(websocket), HELLO_TIMEOUT)
+                if not joined
+                else _receive(websocket)
+            )
+            if not limit.allow():
+                connection.send(error("rate_limited", "too many messages; slow down"))
+                if limit.refused > MAX_REFUSED:
+                    connection.close(1008)
+                continue
+            try:
+                message = parse_message(text)
+                if not joined:
+                    if not isinstance(message, Hello):
+                        raise BadMessage("the first message is hello")
+                    await _hello(hub, live, connection, message)
+                    joined = True
+                    continue
+                await _handle(hub, live, connection, message)
+            except BadMessage as bad:
+                connection.send(error("bad_message", str(bad)))
+            except Refused as refused:
+                connection.send(error(refused.code, refused.message))
+    except (WebSocketDisconnect, TimeoutError, RuntimeError):
+        pass
+    finally:
+        if joined:
+            await hub.leave(live, connection)
+        connection.close()
+        with contextlib.suppress(Exception):
+            await writer
+
+
+async def _hello(hub: Hub, live: LiveGame, connection: Connection, hello: Hello) -> None:
+    async with live.lock:
+        if hello.token:
+            seat = live.seat_of_token(hello.token)
+            if seat is None:
+                connection.send(
+                    error("not_seated", "this seat link is not one of this game's; you watch")
+                )
+            else:
+                connection.seat, connection.token = seat, hello.token
+        seat = connection.seat
+        connection.send(
+            {
+                "type": "welcome",
+                "seat": seat,
+                "colour": None if seat is None else COLOURS[seat],
+                "version": live.version,
+            }
+        )
+        hub.catch_up(live, connection, hello.seen)
+        await hub.join(live, connection)
+        if live.thinking is not None:
+            connection.send({"type": "thinking", "seat": live.thinking})
+
+
+async def _handle(hub: Hub, live: LiveGame, connection: Connection, message: ClientMessage) -> None:
+    seat = connection.seat
+    if isinstance(message, Ping):
+        connection.send({"type": "pong"})
+    elif isinstance(message, Act):
+        await hub.guarded(hub.act(live, seat, message.action, message.seen))
+    elif isinstance(message, Sync):
+        async with live.lock:
+            if message.seen == live.version:  # nothing missed: the state, to be sure
+                connection.send({"type": "state", "version": live.version, "game": game_view(live)})
+            else:
+                hub.catch_up(live, connection, message.seen)
+    elif isinstance(message, Resign):
+        await hub.guarded(hub.resign(live, seat))
+    elif isinstance(message, Takeback):
+        await hub.guarded(hub.takeback(live, seat))
+    elif isinstance(message, Claim):
+        await hub.guarded(hub.claim(live, seat, message.seat, message.to))
+    elif isinstance(message, Rematch):
+        await hub.guarded(hub.rematch(live, seat))
+    elif isinstance(message, Hello):
+        raise BadMessage("hello comes once, first")
+    else:  # pragma: no cover - the parser knows no other type
+        raise BadMessage(f"unknown message type {message.type!r}")

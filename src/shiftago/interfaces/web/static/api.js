@@ -1,0 +1,174 @@
+// HTTP API (WEBAPI.md) and the seats this browser holds (localStorage).
+
+const STORE = "shiftago.games";
+
+export const VARIANTS = {
+  express: { name: "Express", summary: "First to make a line of 5 (2 players) or 4 (3-4 players) wins." },
+  expert: { name: "Expert", summary: "Score lines of 5+ (2 players) or 4+ (3-4) for points; first to 10 points wins." },
+  extreme: { name: "Extreme", summary: "As Expert, but shorter lines must be scored too (for 0 points)." },
+};
+
+function readStore() {
+  try {
+    const data = JSON.parse(localStorage.getItem(STORE) || "{}");
+    return data && typeof data === "object" && !Array.isArray(data) ? data : {};
+  } catch {
+    return {};
+  }
+}
+
+function writeStore(data) {
+  try {
+    localStorage.setItem(STORE, JSON.stringify(data));
+  } catch {
+    /* private mode: the seat then lives only in the URL */
+  }
+}
+
+/** All games this browser knows: {id: {tokens: {colour: token}, invites?, added?}}. */
+export function knownGames() {
+  return readStore();
+}
+
+export function gameEntry(id) {
+  const entry = readStore()[id];
+  return entry && typeof entry === "object" ? entry : { tokens: {} };
+}
+
+export function rememberGame(id, { tokens = {}, invites = null } = {}) {
+  const data = readStore();
+  const entry = data[id] && typeof data[id] === "object" ? data[id] : {};
+  entry.tokens = { ...(entry.tokens || {}), ...tokens };
+  if (invites) entry.invites = { ...(entry.invites || {}), ...invites };
+  if (!entry.added) entry.added = new Date().toISOString();
+  data[id] = entry;
+  writeStore(data);
+}
+
+export function forgetToken(id, token) {
+  const data = readStore();
+  const entry = data[id];
+  if (!entry || !entry.tokens) return;
+  for (const [colour, t] of Object.entries(entry.tokens)) if (t === token) delete entry.tokens[colour];
+  writeStore(data);
+}
+
+export function forgetGame(id) {
+  const data = readStore();
+  delete data[id];
+  writeStore(data);
+}
+
+/** The seat token of a join URL (`/play/{id}?seat=TOKEN`). */
+export function tokenOf(url) {
+  try {
+    return new URL(url, location.href).searchParams.get("seat");
+  } catch {
+    return null;
+  }
+}
+
+/** A join/watch URL made same-origin (the page's own host), path and query kept. */
+export function localPath(url) {
+  try {
+    const u = new URL(url, location.href);
+    return u.pathname + u.search;
+  } catch {
+    return url;
+  }
+}
+
+export async function api(path, { method = "GET", body = undefined, accept = "application/json" } = {}) {
+  const init = { method, headers: { Accept: accept } };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  const res = await fetch(path, init);
+  const type = res.headers.get("Content-Type") || "";
+  const data = type.includes("json") ? await res.json().catch(() => null) : await res.text();
+  if (!res.ok) {
+    const err = new Error(errorText(data) || `${res.status} ${res.statusText}`);
+    err.status = res.status;
+    err.data = data;
+    throw err;
+  }
+  return data;
+}
+
+/** A readable message from an error body (FastAPI's `detail` included). */
+export function errorText(data) {
+  if (!data) return "";
+  if (typeof data === "string") return data.slice(0, 300);
+  const d = data.message ?? data.detail ?? data.error;
+  if (typeof d === "string") return d;
+  if (Array.isArray(d)) {
+    return d
+      .map((x) => (x && typeof x === "object" ? `${(x.loc || []).filter((p) => p !== "body").join(".")}: ${x.msg}` : String(x)))
+      .join("; ");
+  }
+  return d ? JSON.stringify(d) : "";
+}
+
+/** `GET /api/levels` in any of its plausible shapes, as [{level, name}]; [1] when absent. */
+export async function levels() {
+  try {
+    const data = await api("/api/levels");
+    const list = Array.isArray(data) ? data : data && (data.levels || data.items);
+    const out = (list || [])
+      .map((x) =>
+        Array.isArray(x)
+          ? { level: +x[0], name: String(x[1] ?? "") }
+          : typeof x === "number"
+            ? { level: x, name: "" }
+            : { level: +(x.level ?? x.number ?? x.id), name: String(x.name ?? "") },
+      )
+      .filter((x) => Number.isFinite(x.level));
+    if (out.length) return out;
+  } catch {
+    /* fall through */
+  }
+  return [{ level: 1, name: "" }];
+}
+
+/** The status words of a GAME: {over, turn, phase, winners, draw}. */
+export function parseStatus(game) {
+  const words = String(game.status || "").split(/\s+/);
+  if (words[0] === "over") {
+    return { over: true, draw: words[1] === "draw", winners: words.slice(2), turn: null, phase: "over" };
+  }
+  return { over: false, draw: false, winners: [], turn: words[1] || game.turn || null, phase: words[2] || game.phase || "insert" };
+}
+
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "text") node.textContent = String(v);
+    else if (k === "class") node.className = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children) if (c !== null && c !== undefined) node.append(c);
+  return node;
+}
+
+export async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    const area = el("textarea", { class: "visually-hidden" });
+    area.value = text;
+    document.body.append(area);
+    area.select();
+    let ok = false;
+    try {
+      ok = document.execCommand("copy");
+    } catch {
+      ok = false;
+    }
+    area.remove();
+    return ok;
+  }
+}

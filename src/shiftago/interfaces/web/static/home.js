@@ -1,0 +1,280 @@
+// The home page: start a game, my games, public games, import a record.
+import { COLOURS, COLOUR_NAMES, marbleIcon } from "./board.js";
+import {
+  VARIANTS, api, copyText, el, errorText, forgetGame, knownGames, levels, localPath,
+  parseStatus, rememberGame, tokenOf,
+} from "./api.js";
+
+const $ = (id) => document.getElementById(id);
+const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+let LEVELS = [{ level: 1, name: "" }];
+
+// ---- new game form -----------------------------------------------------------
+function buildVariants() {
+  const list = $("variant-list");
+  for (const [key, v] of Object.entries(VARIANTS)) {
+    list.append(
+      el("label", { class: "choice" },
+        el("input", { type: "radio", name: "variant", value: key, checked: key === "express" }),
+        el("span", { class: "choice-body" },
+          el("strong", { text: v.name }),
+          el("span", { class: "summary", text: v.summary }))),
+    );
+  }
+}
+
+function playerCount() {
+  return +document.querySelector('input[name="players"]:checked').value;
+}
+
+const seatState = [
+  { kind: "here", name: "", level: null, handicap: 0 },
+  { kind: "computer", name: "", level: null, handicap: 0 },
+  { kind: "here", name: "", level: null, handicap: 0 },
+  { kind: "here", name: "", level: null, handicap: 0 },
+];
+
+function levelLabel(l) {
+  return l.name ? `Level ${l.level} (${l.name})` : `Level ${l.level}`;
+}
+
+function buildSeats() {
+  const box = $("seats");
+  box.replaceChildren();
+  const n = playerCount();
+  for (let i = 0; i < n; i++) {
+    const colour = COLOURS[i];
+    const st = seatState[i];
+    const id = `seat-${i}`;
+    const kind = el("select", { id: `${id}-kind`, name: `${id}-kind`, "data-testid": `seat-kind-${i}` },
+      el("option", { value: "here", text: "At this screen" }),
+      el("option", { value: "friend", text: "A friend (gets a link)" }),
+      el("option", { value: "computer", text: "The computer" }));
+    kind.value = st.kind;
+    const level = el("select", { id: `${id}-level`, "aria-label": `${cap(COLOUR_NAMES[colour])}: computer level`, "data-testid": `seat-level-${i}` });
+    for (const l of LEVELS) level.append(el("option", { value: l.level, text: levelLabel(l) }));
+    level.value = String(st.level ?? LEVELS[LEVELS.length - 1].level);
+    const name = el("input", {
+      id: `${id}-name`, type: "text", maxlength: 40, autocomplete: "off",
+      placeholder: st.kind === "computer" ? "Computer" : cap(COLOUR_NAMES[colour]),
+      "aria-label": `${cap(COLOUR_NAMES[colour])}: name`, "data-testid": `seat-name-${i}`,
+    });
+    name.value = st.name;
+    const handicap = el("select", { id: `${id}-handicap`, "aria-label": `${cap(COLOUR_NAMES[colour])}: handicap (turns skipped)`, "data-testid": `seat-handicap-${i}` });
+    for (let h = 0; h <= 6; h++) handicap.append(el("option", { value: h, text: h === 0 ? "no handicap" : `skips ${h} turn${h > 1 ? "s" : ""}` }));
+    handicap.value = String(st.handicap);
+    const levelBox = el("span", { class: "level-box" }, level);
+    const sync = () => {
+      st.kind = kind.value;
+      st.name = name.value;
+      st.level = +level.value;
+      st.handicap = +handicap.value;
+      levelBox.hidden = kind.value !== "computer";
+      name.placeholder = kind.value === "computer" ? "Computer" : cap(COLOUR_NAMES[colour]);
+    };
+    for (const c of [kind, level, name, handicap]) c.addEventListener("change", sync);
+    name.addEventListener("input", sync);
+    sync();
+    box.append(
+      el("div", { class: "seat", "data-seat": i },
+        el("span", { class: "seat-colour" }, marbleIcon(colour, 26), el("span", { text: cap(COLOUR_NAMES[colour]) })),
+        el("label", { class: "visually-hidden", for: `${id}-kind`, text: `${cap(COLOUR_NAMES[colour])}: who plays` }),
+        kind, levelBox, name, handicap),
+    );
+  }
+  const first = $("first");
+  const keep = first.value;
+  first.replaceChildren(el("option", { value: "", text: "Drawn by lot" }));
+  for (let i = 0; i < n; i++) first.append(el("option", { value: COLOURS[i], text: cap(COLOUR_NAMES[COLOURS[i]]) }));
+  first.value = [...first.options].some((o) => o.value === keep) ? keep : "";
+}
+
+function showError(box, message) {
+  box.textContent = message;
+  box.hidden = !message;
+}
+
+async function startGame(e) {
+  e.preventDefault();
+  const n = playerCount();
+  const variant = document.querySelector('input[name="variant"]:checked').value;
+  const seats = [];
+  for (let i = 0; i < n; i++) {
+    const st = seatState[i];
+    const name = st.name.trim() || (st.kind === "computer" ? "Computer" : cap(COLOUR_NAMES[COLOURS[i]]));
+    const seat = { name, kind: st.kind === "computer" ? "computer" : "human" };
+    if (st.kind === "computer") seat.level = st.level ?? LEVELS[LEVELS.length - 1].level;
+    seats.push(seat);
+  }
+  const body = { variant, players: n, seats, public: $("public").checked };
+  const handicap = seatState.slice(0, n).map((s) => s.handicap || 0);
+  if (handicap.some((h) => h > 0)) body.handicap = handicap;
+  if ($("first").value) body.first = $("first").value;
+  if (variant === "express" && $("tournament").checked) body.tournament = true;
+  const button = $("start");
+  button.disabled = true;
+  showError($("form-error"), "");
+  try {
+    const game = await api("/api/games", { method: "POST", body });
+    afterCreate(game, seatState.slice(0, n).map((s) => s.kind));
+  } catch (err) {
+    showError($("form-error"), `Could not start the game: ${err.message}`);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+/** Remember the seats played here; go to the first, or show friends' links first. */
+function afterCreate(game, kinds) {
+  const tokens = {};
+  const invites = {};
+  let firstHere = null;
+  (game.seats || []).forEach((seat, i) => {
+    if (!seat.join_url) return;
+    const kind = kinds ? kinds[i] : "here";
+    if (kind === "friend") invites[seat.colour] = seat.join_url;
+    else {
+      tokens[seat.colour] = tokenOf(seat.join_url);
+      if (!firstHere) firstHere = localPath(seat.join_url);
+    }
+  });
+  rememberGame(game.id, { tokens, invites: Object.keys(invites).length ? invites : null });
+  const target = firstHere || localPath(game.watch_url || `/watch/${game.id}`);
+  if (!Object.keys(invites).length) {
+    location.href = target;
+    return;
+  }
+  const list = $("invite-list");
+  list.replaceChildren();
+  for (const [colour, url] of Object.entries(invites)) {
+    const input = el("input", { type: "text", readonly: true, value: url, "aria-label": `Link for ${COLOUR_NAMES[colour]}`, "data-testid": `invite-${colour}` });
+    const copy = el("button", { type: "button", text: "Copy" });
+    copy.addEventListener("click", async () => {
+      copy.textContent = (await copyText(url)) ? "Copied" : "Copy failed";
+    });
+    list.append(el("li", { class: "invite" }, marbleIcon(colour, 22), el("span", { class: "invite-name", text: cap(COLOUR_NAMES[colour]) }), input, copy));
+  }
+  $("go-game").href = target;
+  $("watch-link").href = localPath(game.watch_url || `/watch/${game.id}`);
+  $("invites").hidden = false;
+  $("new-game").hidden = true;
+  $("invites").scrollIntoView({ block: "nearest" });
+}
+
+// ---- lists -------------------------------------------------------------------
+function describe(game) {
+  const v = VARIANTS[game.variant] ? VARIANTS[game.variant].name : game.variant;
+  const names = (game.seats || []).map((s) => s.name || COLOUR_NAMES[s.colour]).join(" · ");
+  const st = parseStatus(game);
+  let state;
+  if (st.over) {
+    const who = (c) => {
+      const s = (game.seats || []).find((x) => x.colour === c);
+      return s ? s.name || COLOUR_NAMES[c] : COLOUR_NAMES[c];
+    };
+    state = st.draw ? `draw (${st.winners.map(who).join(", ")})` : `${st.winners.map(who).join(", ")} won`;
+  } else {
+    const acts = Array.isArray(game.actions) ? `${game.actions.length} actions, ` : "";
+    state = `${acts}${cap(COLOUR_NAMES[st.turn] || "")} to play`;
+  }
+  return { title: `${v}, ${game.players} players`, names, state, over: st.over };
+}
+
+function gameItem(game, href, extra = null) {
+  const d = describe(game);
+  const icons = el("span", { class: "icons" });
+  for (const s of game.seats || []) icons.append(marbleIcon(s.colour, 16));
+  return el("li", { "data-game": game.id },
+    el("a", { href, class: "game-link" }, icons,
+      el("span", { class: "g-title", text: d.title }),
+      el("span", { class: "g-names", text: d.names }),
+      el("span", { class: "g-state", text: d.state })),
+    extra);
+}
+
+async function loadMine() {
+  const games = knownGames();
+  const ids = Object.keys(games).sort((a, b) => String(games[b].added || "").localeCompare(String(games[a].added || ""))).slice(0, 30);
+  if (!ids.length) return;
+  const results = await Promise.all(ids.map((id) => api(`/api/games/${encodeURIComponent(id)}`).catch((e) => (e.status === 404 ? "gone" : null))));
+  let any = false;
+  ids.forEach((id, i) => {
+    const game = results[i];
+    if (game === "gone") {
+      forgetGame(id);
+      return;
+    }
+    if (!game) return;
+    any = true;
+    const entry = games[id];
+    const held = Object.keys(entry.tokens || {});
+    const href = held.length ? `/play/${encodeURIComponent(id)}` : `/watch/${encodeURIComponent(id)}`;
+    const forget = el("button", { type: "button", class: "small", text: "Forget", "aria-label": "Forget this game" });
+    const item = gameItem(game, href, forget);
+    forget.addEventListener("click", () => {
+      forgetGame(id);
+      item.remove();
+    });
+    (describe(game).over ? $("mine-over") : $("mine-playing")).append(item);
+  });
+  $("mine-empty").hidden = any;
+  $("mine-playing-title").hidden = !$("mine-playing").children.length;
+  $("mine-over-title").hidden = !$("mine-over").children.length;
+}
+
+async function loadPublic() {
+  try {
+    const data = await api("/api/games?public=true");
+    const list = Array.isArray(data) ? data : (data && (data.games || data.items)) || [];
+    for (const game of list.slice(0, 50)) {
+      if (!game || !game.id) continue;
+      $("public-list").append(gameItem(game, `/watch/${encodeURIComponent(game.id)}`));
+    }
+    $("public-empty").hidden = list.length > 0;
+  } catch {
+    $("public-empty").textContent = "The list of public games is not available.";
+  }
+}
+
+// ---- import ------------------------------------------------------------------
+async function importRecord(e) {
+  e.preventDefault();
+  const box = $("import-error");
+  showError(box, "");
+  let text = $("import-text").value;
+  const file = $("import-file").files[0];
+  if (!text.trim() && file) text = await file.text();
+  if (!text.trim()) {
+    showError(box, "Paste a record or choose a file first.");
+    return;
+  }
+  try {
+    const game = await api("/api/games/import", { method: "POST", body: { record: text, public: $("import-public").checked } });
+    afterCreate(game, null);
+  } catch (err) {
+    showError(box, `Could not import: ${err.message || errorText(err.data)}`);
+  }
+}
+
+async function main() {
+  buildVariants();
+  buildSeats();
+  for (const r of document.querySelectorAll('input[name="players"]')) r.addEventListener("change", buildSeats);
+  const syncTournament = () => {
+    $("tournament-box").hidden = document.querySelector('input[name="variant"]:checked').value !== "express";
+  };
+  for (const r of document.querySelectorAll('input[name="variant"]')) r.addEventListener("change", syncTournament);
+  syncTournament();
+  $("new-game").addEventListener("submit", startGame);
+  $("import-form").addEventListener("submit", importRecord);
+  $("import-file").addEventListener("change", async () => {
+    const f = $("import-file").files[0];
+    if (f && !$("import-text").value.trim()) $("import-text").value = await f.text();
+  });
+  loadMine();
+  loadPublic();
+  LEVELS = await levels();
+  buildSeats();
+}
+
+main();

@@ -1,0 +1,124 @@
+"""Games survive the server: a new app on the same database goes on where the old one
+stopped, a computer that was to act resumes, and a killed ``shiftago serve`` loses
+nothing it had announced. Also: the migrations make exactly the ORM's tables."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import inspect
+from websockets.sync.client import connect as ws_connect
+
+from server_support import client_for, connect, create, fresh_database
+from shiftago.interfaces.server.schema import Base
+from shiftago.interfaces.server.store import migrate, open_engine
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    return fresh_database(request, request.param, tmp_path)
+
+
+def wait_for(read: Any, done: Any, seconds: float = 30.0) -> Any:
+    deadline = time.monotonic() + seconds
+    while not done(value := read()):
+        assert time.monotonic() < deadline, f"still {value!r}"
+        time.sleep(0.05)
+    return value
+
+
+def test_migrations_make_the_orm_tables_and_run_twice(db_url):
+    engine = open_engine(db_url)
+    migrate(engine)
+    migrate(engine)  # nothing to do the second time
+    with engine.connect() as connection:
+        diff = compare_metadata(MigrationContext.configure(connection), Base.metadata)
+        tables = set(inspect(connection).get_table_names())
+    engine.dispose()
+    assert diff == []
+    assert {"games", "seats", "actions", "alembic_version"} <= tables
+
+
+def test_a_new_app_on_the_same_database_continues_the_game(db_url):
+    with client_for(db_url) as client:
+        game_id, (ann, ben) = create(client, first="o")
+        with connect(client, game_id) as o, connect(client, game_id) as g:
+            o.hello(ann)
+            g.hello(ben)
+            o.act("L3", 0)
+            g.act("Td", 1)
+    with client_for(db_url) as client:
+        game = client.get(f"/api/games/{game_id}").json()
+        assert game["actions"] == ["L3", "Td"] and game["turn"] == "o"
+        with connect(client, game_id) as o:
+            assert o.hello(ann, seen=2)[0] == {
+                "type": "welcome",
+                "seat": 0,
+                "colour": "o",
+                "version": 2,
+            }
+            assert o.act("R5", 2)["version"] == 3
+
+
+def test_a_computer_to_act_resumes_after_a_restart(db_url):
+    with client_for(db_url, bot_delay=60) as client:  # it would wait a minute to act
+        game_id, (ann, _) = create(
+            client, first="o", seats=[{"kind": "human"}, {"kind": "computer", "level": 1}]
+        )
+        with connect(client, game_id) as o:
+            o.hello(ann)
+            o.act("L3", 0)
+            assert o.until_type("thinking")["seat"] == 1
+    with client_for(db_url) as client:
+        game = wait_for(
+            lambda: client.get(f"/api/games/{game_id}").json(), lambda g: g["version"] == 2
+        )
+        assert game["turn"] == "o"
+
+
+def test_a_killed_server_keeps_every_announced_action(start_server):
+    server = start_server(args=["--public-url", "http://127.0.0.1:1", "--bot-delay", "1"])
+    answer = server.api(
+        "POST",
+        "/api/games",
+        json={"first": "o", "seats": [{"kind": "human"}, {"kind": "computer", "level": 1}]},
+    )
+    assert answer.status_code == 201, answer.text
+    data = answer.json()
+    assert data["watch_url"].startswith("http://127.0.0.1:1/watch/")
+    game_id = data["id"]
+    token = data["seats"][0]["join_url"].split("seat=")[1]
+
+    def play(action: str, seen: int, until: str) -> None:
+        url = server.url.replace("http", "ws") + f"/ws/games/{game_id}"
+        with ws_connect(url, origin=server.url) as ws:
+            ws.send(json.dumps({"type": "hello", "token": token, "seen": seen}))
+            ws.send(json.dumps({"type": "act", "action": action, "seen": seen}))
+            while json.loads(ws.recv(timeout=20))["type"] != until:
+                pass
+
+    def read() -> Any:
+        return server.api("GET", f"/api/games/{game_id}").json()
+
+    play("L3", 0, "thinking")
+    server.kill()  # while the computer thinks
+    server.start()
+    game = wait_for(read, lambda g: g["version"] == 2)
+    assert game["actions"][0] == "L3" and game["turn"] == "o"
+    play(game["legal"][0], 2, "action")
+    server.kill()
+    server.start()
+    game = wait_for(read, lambda g: g["version"] == 4)
+    assert game["turn"] == "o"
+
+
+def test_a_plain_postgresql_url_uses_psycopg_3():
+    engine = open_engine("postgresql://someone@localhost/shiftago")
+    assert engine.dialect.driver == "psycopg"
+    engine.dispose()

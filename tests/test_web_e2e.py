@@ -1,0 +1,440 @@
+"""End to end: ``shiftago serve`` in a subprocess, played in a real headless Chromium.
+
+Only the stable hooks of the pages are used (WEBAPI.md): each clickable action carries
+``data-action`` (``[tabindex="0"]`` when it can be played now), ``[data-testid=status]``
+says whose turn it is or the result, ``[data-testid=position]`` holds the position. What
+the server holds is read through ``GET /api/games/{id}``. Opponents that are not the
+browser under test play through the WebSocket protocol (docs/web-protocol.md).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from websockets.sync.client import ClientConnection, connect
+
+from web_fixtures import LiveServer, NewContext, StartServer
+
+PLAYABLE = '[data-action][tabindex="0"]'
+
+# Wraps the page's WebSocket so that a test can drop its connections (as a network
+# failure would); `__dropAfterSend` closes a socket right after it sends an action.
+SOCKET_HOOK = """
+window.__sockets = [];
+window.__dropAfterSend = false;
+const Native = window.WebSocket;
+window.WebSocket = class extends Native {
+  constructor(...args) { super(...args); window.__sockets.push(this); }
+  send(data) {
+    super.send(data);
+    if (window.__dropAfterSend && String(data).includes('"act"')) {
+      window.__dropAfterSend = false;
+      this.close();
+    }
+  }
+};
+"""
+
+
+def wait_until(check: Callable[[], Any], timeout: float = 10.0, what: str = "") -> Any:
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what or check}")
+        time.sleep(0.05)
+
+
+def create(server: LiveServer, **spec: Any) -> dict[str, Any]:
+    response = server.api("POST", "/api/games", json=spec)
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def read(server: LiveServer, game_id: str) -> dict[str, Any]:
+    response = server.api("GET", f"/api/games/{game_id}")
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def open_page(context: Any, url: str) -> Any:
+    page = context.new_page()
+    page.goto(url)
+    page.wait_for_function(
+        "document.querySelector('[data-testid=position]').textContent.trim() !== ''"
+    )
+    return page
+
+
+def position(page: Any) -> str:
+    return page.text_content("[data-testid=position]").strip()
+
+
+def status(page: Any) -> str:
+    return page.text_content("[data-testid=status]").strip()
+
+
+def shows(page: Any, expected: str) -> None:
+    """Wait until the page shows the position ``expected``."""
+    page.wait_for_function(
+        "p => document.querySelector('[data-testid=position]').textContent.trim() === p",
+        arg=expected,
+    )
+
+
+def moves(page: Any) -> list[str]:
+    """The action list as the page shows it."""
+    return page.eval_on_selector_all(
+        "[data-testid=moves] .move", "nodes => nodes.map(n => n.textContent.trim())"
+    )
+
+
+def playable(page: Any) -> list[str]:
+    return page.eval_on_selector_all(PLAYABLE, "nodes => nodes.map(n => n.dataset.action)")
+
+
+def click(page: Any, action: str) -> None:
+    """Click the playable element of ``action`` with the mouse, in its middle.
+
+    (A mouse click at its place, not Playwright's own: the bar of a straight scoring
+    line is drawn with a stroke, and a line's box has no height or width, which
+    Playwright counts as hidden.)
+    """
+    element = page.wait_for_selector(f'[data-action="{action}"][tabindex="0"]', state="attached")
+    box = element.bounding_box()
+    assert box, f"{action} is not on the page"
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
+def play(server: LiveServer, game_id: str, page: Any, action: str) -> dict[str, Any]:
+    """Click ``action`` on ``page`` and wait until the server and the page have it."""
+    before = read(server, game_id)
+    click(page, action)
+    after = wait_until(
+        lambda: (g := read(server, game_id))["actions"][len(before["actions"]) :] and g,
+        what=f"{action} to be played",
+    )
+    assert after["actions"][len(before["actions"])] == action
+    shows(page, after["position"])
+    return after
+
+
+class Seat:
+    """A seat played from Python over the game's WebSocket (docs/web-protocol.md)."""
+
+    def __init__(self, ws: ClientConnection, token: str | None) -> None:
+        self.ws = ws
+        self.send({"type": "hello", "token": token, "seen": 0})
+        self.receive("welcome")
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.ws.send(json.dumps(message))
+
+    def receive(self, kind: str, timeout: float = 10.0) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while True:
+            message = json.loads(self.ws.recv(timeout=max(0.01, deadline - time.monotonic())))
+            if message["type"] == kind:
+                return message
+
+    def act(self, action: str, server: LiveServer, game_id: str) -> None:
+        """Play ``action`` with the server's current count, and wait until it is stored."""
+        version = read(server, game_id)["version"]
+        self.send({"type": "act", "action": action, "seen": version})
+        wait_until(lambda: read(server, game_id)["version"] > version, what=f"{action} by a socket")
+
+
+OpenSeat = Callable[[LiveServer, str, str], Seat]
+
+
+@pytest.fixture
+def seat() -> Iterator[OpenSeat]:
+    """``seat(server, join_url, game_id)``: a :class:`Seat`, closed after the test."""
+    with contextlib.ExitStack() as stack:
+
+        def open_seat(server: LiveServer, join_url: str, game_id: str) -> Seat:
+            url = f"ws://127.0.0.1:{server.port}/ws/games/{game_id}"
+            ws = stack.enter_context(connect(url, origin=server.url))
+            return Seat(ws, join_url.split("seat=")[1])
+
+        yield open_seat
+
+
+def test_a_whole_game_against_the_computer(live_server: LiveServer, new_context: NewContext):
+    created = create(
+        live_server,
+        variant="express",
+        players=2,
+        first="o",
+        seats=[{"name": "Ann", "kind": "human"}, {"kind": "computer", "level": 1}],
+    )
+    game_id = created["id"]
+    page = open_page(new_context(), created["seats"][0]["join_url"])
+    chooser = random.Random(3)
+    deadline = time.monotonic() + 60  # at most 22 actions each, the computer's 0.4 s apart
+    while time.monotonic() < deadline:
+        game = read(live_server, game_id)
+        if game["status"].startswith("over"):
+            break
+        if game["turn"] != "o":
+            time.sleep(0.05)
+            continue
+        shows(page, game["position"])
+        page.wait_for_selector(PLAYABLE)
+        assert set(playable(page)) == set(game["legal"])
+        play(live_server, game_id, page, chooser.choice(playable(page)))
+    game = read(live_server, game_id)
+    assert game["status"].startswith("over"), game["status"]
+    shows(page, game["position"])
+    page.wait_for_function(
+        "document.querySelector('[data-testid=status]').textContent.includes('Game over')"
+    )
+    assert playable(page) == []
+    assert moves(page) == game["actions"]
+
+
+def test_an_online_game_between_two_browsers_with_a_spectator(
+    live_server: LiveServer, new_context: NewContext
+):
+    created = create(
+        live_server,
+        variant="express",
+        players=2,
+        first="o",
+        seats=[{"name": "Ann", "kind": "human"}, {"name": "Ben", "kind": "human"}],
+    )
+    game_id = created["id"]
+    ann = open_page(new_context(), created["seats"][0]["join_url"])
+    ben = open_page(new_context(), created["seats"][1]["join_url"])
+    watcher = open_page(new_context(), created["watch_url"])
+    pages = {"o": ann, "g": ben}
+    script = ["L1", "L7", "L1", "L7", "L1", "L7", "L1", "L7", "L1"]
+    for action in script:
+        game = read(live_server, game_id)
+        mover, other = pages[game["turn"]], pages["g" if game["turn"] == "o" else "o"]
+        shows(mover, game["position"])
+        assert playable(other) == []
+        assert playable(watcher) == []
+        game = play(live_server, game_id, mover, action)
+        for page in (other, watcher):
+            shows(page, game["position"])
+    assert game["actions"] == script
+    assert game["status"] == "over winner o"
+    for page in (ann, ben, watcher):
+        page.wait_for_function(
+            "document.querySelector('[data-testid=status]').textContent.includes('Ann')"
+            " && document.querySelector('[data-testid=status]').textContent.includes('wins')"
+        )
+        assert moves(page) == script
+        assert playable(page) == []
+
+
+def test_expert_a_line_is_scored_by_clicking_it(
+    live_server: LiveServer, new_context: NewContext, seat: OpenSeat
+):
+    created = create(live_server, variant="expert", players=2, first="o")
+    game_id = created["id"]
+    page = open_page(new_context(), created["seats"][0]["join_url"])
+    ben = seat(live_server, created["seats"][1]["join_url"], game_id)
+    for _ in range(4):
+        play(live_server, game_id, page, "L1")
+        ben.act("L7", live_server, game_id)
+    game = play(live_server, game_id, page, "L1")
+    assert game["phase"] == "score"
+    shows(page, game["position"])
+    page.wait_for_selector('[data-action="xa1-e1"][tabindex="0"]', state="attached")
+    assert playable(page) == ["xa1-e1"]
+    game = play(live_server, game_id, page, "xa1-e1")
+    assert game["scores"] == [2, 0]
+    assert game["position"].split()[2].split("/")[-1] == "o3o2"  # both ends stay
+    assert (game["turn"], game["phase"]) == ("o", "insert")  # and orange moves again
+    page.wait_for_selector(f"{PLAYABLE}[data-action=L1]")
+    assert page.text_content("[data-testid=score-o]").strip() == "2"
+
+
+def test_expert_with_three_players_the_end_marble_is_chosen(
+    live_server: LiveServer, new_context: NewContext, seat: OpenSeat
+):
+    created = create(live_server, variant="expert", players=3, first="o")
+    game_id = created["id"]
+    page = open_page(new_context(), created["seats"][0]["join_url"])
+    green = seat(live_server, created["seats"][1]["join_url"], game_id)
+    blue = seat(live_server, created["seats"][2]["join_url"], game_id)
+    for _ in range(3):
+        play(live_server, game_id, page, "L1")
+        green.act("L7", live_server, game_id)
+        blue.act("L5", live_server, game_id)
+    game = play(live_server, game_id, page, "L1")
+    assert game["phase"] == "score"
+    page.wait_for_selector(PLAYABLE)
+    assert sorted(playable(page)) == ["xa1-d1", "xd1-a1"]
+    game = play(live_server, game_id, page, "xd1-a1")  # keep d1
+    assert game["position"].split()[2].split("/")[-1] == "3o3"
+    assert game["scores"] == [2, 0, 0]
+
+
+def tab_to(page: Any, selector: str, limit: int = 120) -> None:
+    """Press Tab until the focused element matches ``selector``."""
+    for _ in range(limit):
+        if page.evaluate("s => !!document.activeElement?.matches(s)", selector):
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def test_a_whole_game_by_keyboard_only(live_server: LiveServer, new_context: NewContext):
+    created = create(live_server, variant="express", players=2, first="o")
+    game_id = created["id"]
+    context = new_context()
+    # Both seats in one browser (hotseat): the page then plays for whoever is to act.
+    open_page(context, created["seats"][0]["join_url"]).close()
+    page = open_page(context, created["seats"][1]["join_url"])
+    script = ["L1", "L7", "L1", "L7", "L1", "L7", "L1", "L7", "L1"]
+    for n, action in enumerate(script):
+        game = read(live_server, game_id)
+        shows(page, game["position"])
+        page.wait_for_selector(PLAYABLE)
+        if n % 2 == 0:  # typed in notation
+            tab_to(page, "[data-testid=action-input]:not([disabled])")
+            page.keyboard.type(action.lower())
+            page.keyboard.press("Enter")
+        else:  # chosen among the arrows with the arrow keys
+            tab_to(page, PLAYABLE)
+            for _ in range(40):
+                if page.evaluate("() => document.activeElement.dataset.action") == action:
+                    break
+                page.keyboard.press("ArrowRight")
+            page.keyboard.press("Enter")
+        wait_until(lambda n=n: len(read(live_server, game_id)["actions"]) == n + 1, what=action)
+    game = read(live_server, game_id)
+    assert game["actions"] == script
+    assert game["status"] == "over winner o"
+    shows(page, game["position"])
+    page.wait_for_function(
+        "document.querySelector('[data-testid=status]').textContent.includes('wins')"
+    )
+
+
+def drop_sockets(page: Any) -> None:
+    page.evaluate("() => window.__sockets.forEach(s => s.close())")
+
+
+def connected(page: Any) -> bool:
+    return page.get_attribute("[data-testid=connection]", "data-state") == "connected"
+
+
+def test_a_dropped_connection_loses_and_repeats_nothing(
+    live_server: LiveServer, new_context: NewContext, seat: OpenSeat
+):
+    created = create(live_server, variant="express", players=2, first="o")
+    game_id = created["id"]
+    context = new_context()
+    context.add_init_script(SOCKET_HOOK)
+    page = open_page(context, created["seats"][0]["join_url"])
+    ben = seat(live_server, created["seats"][1]["join_url"], game_id)
+    play(live_server, game_id, page, "L1")
+    ben.act("L7", live_server, game_id)
+
+    # The socket closes right after the action went out: the action is not lost, and
+    # the page learns of it when it has connected again.
+    game = read(live_server, game_id)
+    shows(page, game["position"])
+    page.evaluate("() => { window.__dropAfterSend = true; }")
+    click(page, "L2")
+    game = wait_until(lambda: (g := read(live_server, game_id))["version"] == 3 and g, what="L2")
+    shows(page, game["position"])
+    wait_until(lambda: connected(page), what="the page to reconnect")
+
+    # Offline: the other side plays meanwhile; a click while offline sends nothing.
+    context.set_offline(True)
+    drop_sockets(page)
+    wait_until(lambda: not connected(page), what="the page to notice")
+    ben.act("L6", live_server, game_id)
+    page.click('[data-action="L3"]', force=True)
+    time.sleep(0.8)
+    assert not connected(page)  # offline, the page could not connect again
+    assert read(live_server, game_id)["version"] == 4
+    context.set_offline(False)
+    game = read(live_server, game_id)
+    shows(page, game["position"])  # the missed action arrived
+    wait_until(lambda: connected(page), what="the page to reconnect")
+    time.sleep(0.3)
+    assert read(live_server, game_id)["actions"] == ["L1", "L7", "L2", "L6"]
+
+    # A resend with the old count is refused: nothing is played twice.
+    game = play(live_server, game_id, page, "L3")
+    page.evaluate(
+        """() => window.__sockets.filter(s => s.readyState === 1).forEach(
+            s => s.send(JSON.stringify({type: "act", action: "L4", seen: 4})))"""
+    )
+    time.sleep(0.3)
+    game = read(live_server, game_id)
+    assert game["actions"] == ["L1", "L7", "L2", "L6", "L3"]
+    shows(page, game["position"])
+    assert moves(page) == game["actions"]
+
+
+@pytest.mark.parametrize("database", ["sqlite", "postgresql"])
+def test_the_server_killed_and_restarted_mid_game(
+    database: str,
+    request: pytest.FixtureRequest,
+    start_server: StartServer,
+    new_context: NewContext,
+):
+    db_url = request.getfixturevalue("postgres_url") if database == "postgresql" else None
+    live_server = start_server(db_url=db_url)
+    created = create(live_server, variant="express", players=2, first="o")
+    game_id = created["id"]
+    ann = open_page(new_context(), created["seats"][0]["join_url"])
+    ben = open_page(new_context(), created["seats"][1]["join_url"])
+    play(live_server, game_id, ann, "L1")
+    play(live_server, game_id, ben, "L7")
+    live_server.kill()
+    wait_until(lambda: not connected(ann), what="the page to notice")
+    live_server.start()
+    game = read(live_server, game_id)
+    assert game["actions"] == ["L1", "L7"]
+    wait_until(lambda: connected(ann) and connected(ben), timeout=15, what="reconnecting")
+    play(live_server, game_id, ann, "L2")
+    live_server.restart()  # a clean stop as well
+    wait_until(lambda: connected(ann) and connected(ben), timeout=15, what="reconnecting")
+    game = play(live_server, game_id, ben, "L6")
+    assert game["actions"] == ["L1", "L7", "L2", "L6"]
+    shows(ann, game["position"])
+    assert moves(ann) == game["actions"]
+
+
+def test_the_server_killed_while_the_computer_thinks(
+    start_server: StartServer, new_context: NewContext
+):
+    server = start_server(bot_delay=1.0)
+    created = create(
+        server,
+        variant="express",
+        players=2,
+        first="o",
+        seats=[{"name": "Ann", "kind": "human"}, {"kind": "computer", "level": 1}],
+    )
+    game_id = created["id"]
+    page = open_page(new_context(), created["seats"][0]["join_url"])
+    play(server, game_id, page, "L1")
+    page.wait_for_function(
+        "document.querySelector('[data-testid=status]').textContent.includes('thinking')"
+    )
+    server.kill()
+    server.start()
+    assert read(server, game_id)["actions"] == ["L1"]
+    game = wait_until(lambda: (g := read(server, game_id))["version"] == 2 and g, what="computer")
+    shows(page, game["position"])
+    page.wait_for_selector(PLAYABLE)
+    game = play(server, game_id, page, "L2")
+    assert game["actions"][::2] == ["L1", "L2"]
+    assert len(game["actions"]) == 3

@@ -1,0 +1,26 @@
+"""The web tests' own machinery: a real PostgreSQL server and a real Chromium."""
+
+from __future__ import annotations
+
+import psycopg
+
+
+def test_postgres_url_is_a_working_database(postgres_url):
+    assert postgres_url.startswith("postgresql+psycopg://postgres@127.0.0.1:")
+    with psycopg.connect(postgres_url.replace("+psycopg", "")) as connection:
+        connection.execute("CREATE TABLE probe (n integer)")
+        connection.execute("INSERT INTO probe VALUES (42)")
+        row = connection.execute("SELECT n, current_user FROM probe").fetchone()
+    assert row == (42, "postgres")
+
+
+def test_browser_renders_and_clicks(page):
+    page.set_content(
+        "<button data-action='L3' onclick=\"document.querySelector('[data-testid=status]')"
+        ".textContent = 'clicked ' + this.dataset.action\">L3</button>"
+        "<p data-testid='status'>waiting</p>"
+    )
+    page.click("[data-action=L3]")
+    assert page.text_content("[data-testid=status]") == "clicked L3"
+    assert page.evaluate("matchMedia('(prefers-reduced-motion: reduce)').matches")
+    assert page.screenshot()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -1,0 +1,332 @@
+"""Pytest fixtures for the web app's tests: a PostgreSQL server, a live server, a browser.
+
+Loaded as a plugin by ``tests/conftest.py``. What they need from the system (Debian's
+``chromium`` and ``postgresql`` packages) is installed by ``scripts/test``; without it a
+test is skipped, and on CI (``CI=true``) it fails, saying what is missing.
+
+- ``postgres_url``: a throwaway PostgreSQL cluster for the session, as a SQLAlchemy URL
+  (``postgresql+psycopg://postgres@127.0.0.1:PORT/shiftago``). ``SHIFTAGO_POSTGRES_URL``
+  names an existing server instead.
+- ``live_server``: ``shiftago serve`` in a subprocess on a free port with a fresh SQLite
+  file; ``.url``, ``.db_url``, ``.restart(hard=False)``, ``.kill()``, ``.stop()``,
+  ``.start()``, ``.log()``. ``start_server(db_url=None, args=(), env=None, bot_delay=None)``
+  starts more (``bot_delay``: seconds the computer waits before it acts).
+- ``browser``: Chromium (``SHIFTAGO_CHROMIUM`` or ``/usr/bin/chromium``, never a browser
+  of Playwright's own) through Playwright's sync API, headless, for the session.
+- ``new_context(**options)``: a browser context with reduced motion and short timeouts,
+  closed after the test; ``page``: a page in one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+import httpx
+import pytest
+
+ON_CI = os.environ.get("CI") == "true"
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+# Playwright waits this long (milliseconds) for an element or a navigation by default.
+DEFAULT_TIMEOUT_MS = 10_000
+
+
+def missing(what: str) -> NoReturn:
+    """Skip the test for want of ``what``; on CI, fail it: nothing may be skipped there."""
+    message = f"{what} (scripts/test installs it; see scripts/_system.sh)"
+    if ON_CI:
+        pytest.fail(f"CI=true: {message}", pytrace=False)
+    pytest.skip(message)
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+# ---------------------------------------------------------------- PostgreSQL
+
+
+def postgres_bindir() -> Path | None:
+    """The newest PostgreSQL server's ``bin`` folder (``SHIFTAGO_PG_BIN`` overrides)."""
+    if os.environ.get("SHIFTAGO_PG_BIN"):
+        return Path(os.environ["SHIFTAGO_PG_BIN"])
+    found = sorted(
+        Path("/usr/lib/postgresql").glob("*/bin/initdb"),
+        key=lambda p: int(p.parent.parent.name) if p.parent.parent.name.isdigit() else 0,
+    )
+    if found:
+        return found[-1].parent
+    initdb = shutil.which("initdb")
+    return Path(initdb).parent if initdb else None
+
+
+class PostgresCluster:
+    """A throwaway cluster in a temporary folder, on loopback, trusting local users.
+
+    PostgreSQL refuses to run as root, so as root the cluster belongs to the ``postgres``
+    user and its programs run through ``runuser``; as anyone else they run as that user.
+    """
+
+    def __init__(self, bindir: Path, database: str = "shiftago") -> None:
+        self.bindir = bindir
+        self.database = database
+        self.port = free_port()
+        self.dir = Path(tempfile.mkdtemp(prefix="shiftago-pg-"))
+        self.data = self.dir / "data"
+        self.as_root = os.geteuid() == 0
+
+    @property
+    def url(self) -> str:
+        return f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/{self.database}"
+
+    def _run(self, *args: str) -> None:
+        command = [str(self.bindir / args[0]), *args[1:]]
+        if self.as_root:
+            command = ["runuser", "-u", "postgres", "--", *command]
+        done = subprocess.run(
+            command, cwd=self.dir, capture_output=True, text=True, timeout=60, check=False
+        )
+        if done.returncode:
+            raise RuntimeError(
+                f"{' '.join(command)} failed ({done.returncode}):\n{done.stdout}{done.stderr}"
+            )
+
+    def start(self) -> None:
+        if self.as_root:
+            shutil.chown(self.dir, "postgres", "postgres")
+        self._run("initdb", "-D", str(self.data), "-U", "postgres", "-A", "trust", "-E", "UTF8")
+        options = f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off"
+        self._run(
+            "pg_ctl", "-D", str(self.data), "-o", options, "-l", str(self.dir / "log"), "-w",
+            "start",
+        )  # fmt: skip
+        self._run(
+            "createdb", "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", self.database
+        )
+
+    def stop(self) -> None:
+        with contextlib.suppress(Exception):
+            self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """A SQLAlchemy URL of an empty PostgreSQL database, for the whole session."""
+    if os.environ.get("SHIFTAGO_POSTGRES_URL"):
+        yield os.environ["SHIFTAGO_POSTGRES_URL"]
+        return
+    bindir = postgres_bindir()
+    if bindir is None or not (bindir / "pg_ctl").exists():
+        missing("PostgreSQL server programs not found (Debian package postgresql)")
+    cluster = PostgresCluster(bindir)
+    try:
+        cluster.start()
+    except Exception as error:
+        cluster.stop()
+        pytest.fail(f"could not start a PostgreSQL cluster: {error}", pytrace=False)
+    try:
+        yield cluster.url
+    finally:
+        cluster.stop()
+
+
+# ---------------------------------------------------------------- the live server
+
+
+class LiveServer:
+    """``shiftago serve`` in a subprocess, to be stopped, killed and started again."""
+
+    def __init__(
+        self,
+        home: Path,
+        db_url: str | None = None,
+        args: Sequence[str] = (),
+        env: dict[str, str] | None = None,
+        bot_delay: float | None = None,
+    ) -> None:
+        self.home = home
+        self.bot_delay = bot_delay
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.db_url = db_url or f"sqlite:///{home / 'shiftago.db'}"
+        self.args = list(args)
+        self.env = {**os.environ, "SHIFTAGO_HOME": str(home), **(env or {})}
+        self.log_path = home / "server.log"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def command(self) -> list[str]:
+        if self.bot_delay is not None:
+            # `shiftago serve` has no option for the computer's delay: call what it calls.
+            code = (
+                "import sys; from shiftago.interfaces.server import run; "
+                "run(host='127.0.0.1', port=int(sys.argv[1]), db_url=sys.argv[2], "
+                "bot_delay=float(sys.argv[3]))"
+            )
+            return [sys.executable, "-c", code, str(self.port), self.db_url, str(self.bot_delay)]
+        return [
+            sys.executable, "-m", "shiftago", "serve",
+            "--host", "127.0.0.1", "--port", str(self.port), "--db", self.db_url,
+            *self.args,
+        ]  # fmt: skip
+
+    def log(self) -> str:
+        """What the server printed so far (all its runs)."""
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    def start(self, timeout: float = 30.0) -> None:
+        assert self.process is None, "already running"
+        with self.log_path.open("ab") as log:
+            self.process = subprocess.Popen(
+                self.command(), env=self.env, cwd=self.home, stdout=log, stderr=log
+            )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                code = self.process.returncode
+                self.process = None
+                raise RuntimeError(f"shiftago serve exited with {code}:\n{self.log()[-4000:]}")
+            try:
+                httpx.get(self.url + "/", timeout=1.0)
+                return
+            except httpx.TransportError:
+                time.sleep(0.05)
+        self.stop(hard=True)
+        raise RuntimeError(f"shiftago serve did not answer in {timeout}s:\n{self.log()[-4000:]}")
+
+    def stop(self, hard: bool = False) -> None:
+        """Stop the server: SIGTERM (SIGKILL after 10 s), or at once with ``hard``."""
+        process, self.process = self.process, None
+        if process is None or process.poll() is not None:
+            return
+        if hard:
+            process.kill()
+        else:
+            process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+
+    def kill(self) -> None:
+        """Kill the server (SIGKILL): nothing it had not stored yet survives."""
+        self.stop(hard=True)
+
+    def restart(self, hard: bool = False) -> None:
+        """Stop (``hard``: kill) and start again on the same database and port."""
+        self.stop(hard=hard)
+        self.start()
+
+    def api(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
+        """One request to the server's HTTP API."""
+        return httpx.request(method, self.url + path, timeout=10.0, **kwargs)
+
+
+StartServer = Callable[..., LiveServer]
+
+
+@pytest.fixture
+def start_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StartServer]:
+    """``start_server(db_url=None, args=(), env=None, bot_delay=None)``: a started
+    :class:`LiveServer` (``bot_delay``: seconds the computer waits before it acts)."""
+    servers: list[LiveServer] = []
+
+    def start(
+        db_url: str | None = None,
+        args: Sequence[str] = (),
+        env: dict[str, str] | None = None,
+        bot_delay: float | None = None,
+    ) -> LiveServer:
+        server = LiveServer(tmp_path_factory.mktemp("server"), db_url, args, env, bot_delay)
+        servers.append(server)
+        server.start()
+        return server
+
+    yield start
+    for server in servers:
+        server.stop()
+
+
+@pytest.fixture
+def live_server(start_server: StartServer) -> LiveServer:
+    """A fresh ``shiftago serve`` on SQLite for one test."""
+    return start_server()
+
+
+# ---------------------------------------------------------------- the browser
+
+
+def chromium_path() -> str | None:
+    path = os.environ.get("SHIFTAGO_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+    return path if Path(path).exists() else None
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """Headless Chromium (Debian's), driven by Playwright, for the whole session."""
+    path = chromium_path()
+    if path is None:
+        missing("Chromium not found (Debian package chromium, or set SHIFTAGO_CHROMIUM)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        missing("Playwright for Python not installed (pyproject's test extra)")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=path, headless=True, args=CHROMIUM_ARGS
+        )
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+NewContext = Callable[..., Any]
+
+
+@pytest.fixture
+def new_context(browser: Any) -> Iterator[NewContext]:
+    """``new_context(**options)``: a fresh browser context (its own storage, cookies)."""
+    contexts: list[Any] = []
+
+    def make(**options: Any) -> Any:
+        options.setdefault("reduced_motion", "reduce")
+        options.setdefault("viewport", {"width": 1280, "height": 800})
+        context = browser.new_context(**options)
+        context.set_default_timeout(DEFAULT_TIMEOUT_MS)
+        contexts.append(context)
+        return context
+
+    yield make
+    for context in contexts:
+        with contextlib.suppress(Exception):
+            context.close()
+
+
+@pytest.fixture
+def page(new_context: NewContext) -> Any:
+    """A page in a fresh browser context."""
+    return new_context().new_page()
