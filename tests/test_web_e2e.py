@@ -438,3 +438,54 @@ def test_the_server_killed_while_the_computer_thinks(
     game = play(server, game_id, page, "L2")
     assert game["actions"][::2] == ["L1", "L2"]
     assert len(game["actions"]) == 3
+
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+
+
+def test_on_a_touch_screen_a_tap_previews_and_a_second_tap_plays(
+    live_server: LiveServer, new_context: NewContext
+):
+    created = create(
+        live_server,
+        variant="express",
+        players=2,
+        first="o",
+        seats=[{"name": "Ann", "kind": "human"}, {"name": "Ben", "kind": "human"}],
+    )
+    game_id = created["id"]
+    page = open_page(new_context(**PHONE), created["seats"][0]["join_url"])
+    arrow = page.wait_for_selector('[data-action="L3"][tabindex="0"]')
+    box = arrow.bounding_box()
+    assert box
+    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.wait_for_selector('[data-preview="L3"]', state="attached")
+    time.sleep(0.3)
+    assert read(live_server, game_id)["actions"] == []  # a first tap only previews
+    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    game = wait_until(lambda: (g := read(live_server, game_id))["actions"] and g, what="L3")
+    assert game["actions"] == ["L3"]
+    shows(page, game["position"])
+
+
+@pytest.mark.parametrize("path", ["/", "/how-to-play", "game"])
+def test_phone_sized_pages_do_not_scroll_sideways(
+    live_server: LiveServer, new_context: NewContext, path: str
+):
+    context = new_context(**PHONE)
+    if path == "game":
+        created = create(
+            live_server,
+            variant="expert",
+            players=4,
+            seats=[{"name": f"Player {n}", "kind": "human"} for n in range(4)],
+        )
+        page = open_page(context, created["seats"][0]["join_url"])
+    else:
+        page = context.new_page()
+        page.goto(live_server.url + path)
+        page.wait_for_load_state("networkidle")
+    overflow = page.evaluate(
+        "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    )
+    assert overflow <= 0, f"{path} scrolls sideways by {overflow}px at 390px wide"

@@ -193,6 +193,7 @@ export class BoardView {
     this.total = 7 * C + 2 * this.m;
     this.view = null;
     this.previewed = null;
+    this.armed = null; // the action a first tap previewed on a touch screen
     this.lastPointer = "mouse";
 
     const svg = el("svg", {
@@ -315,10 +316,14 @@ export class BoardView {
     node.addEventListener("click", (e) => {
       e.preventDefault();
       if (!this.canPlay(action)) return;
-      if (this.lastPointer === "touch" && this.previewed !== action) {
+      // On a touch screen the first tap previews and the second plays. The tap's focus
+      // already previews, so "armed" (not "previewed") marks the tap that previewed.
+      if (this.lastPointer === "touch" && this.armed !== action) {
         this.preview(action);
+        this.armed = action;
         return;
       }
+      this.armed = null;
       this.lastPointer = "mouse";
       this.choose(action);
     });
@@ -595,6 +600,7 @@ export class BoardView {
   }
 
   clearPreview() {
+    this.armed = null;
     if (!this.previewed) return;
     this.previewed = null;
     this.svg.classList.remove("previewing");
