@@ -489,3 +489,31 @@ def test_phone_sized_pages_do_not_scroll_sideways(
         "document.documentElement.scrollWidth - document.documentElement.clientWidth"
     )
     assert overflow <= 0, f"{path} scrolls sideways by {overflow}px at 390px wide"
+
+
+def test_express_tournament_shows_the_score_between_games(
+    live_server: LiveServer, new_context: NewContext, seat: OpenSeat
+):
+    created = create(
+        live_server,
+        variant="express",
+        players=2,
+        first="o",
+        tournament=True,
+        seats=[{"name": "Ann", "kind": "human"}, {"name": "Ben", "kind": "human"}],
+    )
+    game_id = created["id"]
+    page = open_page(new_context(), created["seats"][0]["join_url"])
+    ben = seat(live_server, created["seats"][1]["join_url"], game_id)
+    for _ in range(4):  # orange builds a1-e1 while green plays on rank 7
+        play(live_server, game_id, page, "L1")
+        ben.act("L7", live_server, game_id)
+    play(live_server, game_id, page, "L1")
+    assert read(live_server, game_id)["status"] == "over winner o"
+    score = page.wait_for_selector("[data-testid=tournament-score]")
+    wait_until(lambda: "Ann 1" in score.text_content() and "Ben 0" in score.text_content())
+    page.click("#next-game")
+    following = wait_until(lambda: read(live_server, game_id)["next"], what="the next game")
+    nxt = read(live_server, following)
+    assert nxt["tournament"]["wins"] == [1, 0]
+    assert nxt["status"] == "playing g insert"  # the player after the winner starts
