@@ -11,7 +11,9 @@ import statistics
 import time
 from collections.abc import Callable
 
-from shiftago.core import Game, Rules, Variant
+import numpy as np
+
+from shiftago.core import Game, Rules, State, Variant
 
 #: Express with 2 players is the headline figure; the others are measured alike.
 CORE_CONFIGS: tuple[tuple[Variant, int], ...] = tuple((v, n) for v in Variant for n in (2, 3, 4))
@@ -60,6 +62,63 @@ def core_figures(runs: int = 5, games: int = 600) -> dict[str, float]:
     return figures
 
 
+#: Kernel playouts per timed run: many for the fast 2-player Express loop.
+KERNEL_PLAYOUTS = 20_000
+KERNEL_PLAYOUTS_EXPRESS_2P = 200_000
+
+
+def middle_game_positions(count: int, seed: int) -> np.ndarray:
+    """Kernel arrays of ``count`` 2-player Express positions after 8-20 random actions."""
+    from shiftago.engine.kernel import from_state
+
+    rng = random.Random(seed)
+    rows: list[np.ndarray] = []
+    while len(rows) < count:
+        game = Game(Rules(), first=rng.randrange(2))
+        for _ in range(rng.randint(8, 20)):
+            if game.is_over:
+                break
+            game.play(rng.choice(game.legal_actions()))
+        if not game.is_over:
+            rows.append(from_state(game.state, len(game.history)))
+    return np.array(rows)
+
+
+def kernel_figures(runs: int = 5, quick: bool = False) -> dict[str, float]:
+    """The numba kernel: random playouts per second from the empty board for every
+    variant and player count (Extreme with the random-game action limit), and
+    ``kernel_moves_per_s``: legal actions generated and each played on a copy (the
+    play includes the line test) in 2-player Express middle-game positions."""
+    from shiftago.engine.kernel import count_moves, from_state, random_playouts, warm_up
+
+    warm_up()  # compile (or load the cache) before timing
+    figures: dict[str, float] = {}
+    for variant, players in CORE_CONFIGS:
+        rules = Rules(variant, players, action_limit=RANDOM_GAME_ACTION_LIMIT)
+        start = from_state(State.initial(rules, 0))
+        games = KERNEL_PLAYOUTS
+        if variant is Variant.EXPRESS and players == 2:
+            games = KERNEL_PLAYOUTS_EXPRESS_2P
+        games = 200 if quick else games
+
+        def playouts(run: int, start: np.ndarray = start, games: int = games) -> int:
+            random_playouts(start, games, run)
+            return games
+
+        key = f"kernel_playouts_per_s_{variant.value}_{players}p"
+        figures[key] = round(median_rate(playouts, runs))
+    positions = middle_game_positions(32 if quick else 256, seed=1)
+    rounds = 2 if quick else 200
+
+    def moves(run: int) -> int:
+        return int(count_moves(positions, rounds))
+
+    figures["kernel_moves_per_s"] = round(median_rate(moves, runs))
+    return figures
+
+
 def run_bench(runs: int = 5, quick: bool = False) -> dict[str, float]:
     """Every figure of ``shiftago bench``; ``quick`` measures less (for smoke tests)."""
-    return core_figures(runs=runs, games=20 if quick else 600)
+    figures = core_figures(runs=runs, games=20 if quick else 600)
+    figures.update(kernel_figures(runs=runs, quick=quick))
+    return figures
