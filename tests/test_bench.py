@@ -18,3 +18,5 @@ def test_bench_reports_every_core_figure() -> None:
     figures = run_bench(runs=1, quick=True)
     for variant, players in CORE_CONFIGS:
         assert figures[f"core_actions_per_s_{variant.value}_{players}p"] > 0
+    for key in ("search_nodes_per_s", "depth_at_1s_median", "go_movetime_100_max_ms"):
+        assert figures[key] > 0

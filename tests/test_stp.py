@@ -15,6 +15,7 @@ import pytest
 
 import shiftago
 from shiftago import COLOURS, Game, Rules, State, Variant
+from shiftago.engine.levels import LEVELS
 from shiftago.interfaces.stp import StpEngine, run
 
 ENGINE = [sys.executable, "-m", "shiftago.interfaces.stp"]
@@ -156,7 +157,8 @@ def test_identity_commands(engine: Engine) -> None:
     assert engine.ok("name") == "shiftago"
     assert engine.ok("version") == shiftago.__version__
     assert engine.lines("list_commands") == ALL_COMMANDS
-    assert engine.lines("levels") == ["1 greedy"]
+    levels = engine.lines("levels")
+    assert levels[0] == "1 greedy" and levels == [f"{n} {name}" for n, name in LEVELS]
 
 
 def test_a_new_engine_holds_express_two_players_orange_first(engine: Engine) -> None:
@@ -558,12 +560,14 @@ def test_go_finds_the_win(engine: Engine) -> None:
 
 
 def test_go_is_repeatable_with_the_same_seed() -> None:
-    script = b"newgame express 2 seed=31\n" + b"go\nplay L4\ngo\nplay Tc\ngo\ngo level=1\n"
+    script = b"newgame express 2 seed=31\n" + b"go\nplay L4\ngo\nplay Tc\ngo\ngo\n"
+    script += b"go level=1\ngo level=1\n"
     first, second = transcript(script), transcript(script)
     assert first == second
     answers = first[1].split("\n\n")
-    assert len(answers) == 8 and answers[-1] == ""
-    assert answers[-3] == answers[-2]  # asking again gives the same answer
+    assert len(answers) == 10 and answers[-1] == ""
+    assert answers[-5] == answers[-4]  # asking again gives the same answer
+    assert answers[-3] == answers[-2]  # at level 1 too
 
 
 def test_go_option_errors(engine: Engine) -> None:

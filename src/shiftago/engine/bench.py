@@ -117,8 +117,89 @@ def kernel_figures(runs: int = 5, quick: bool = False) -> dict[str, float]:
     return figures
 
 
+#: The fixed middle-game search of ``search_nodes_per_s``: positions, seed and depth.
+SEARCH_POSITIONS = (8, 1, 7)
+#: Positions (count, seed) of ``depth_at_1s_median``.
+DEPTH_POSITIONS = (5, 2)
+
+
+def search_figures(runs: int = 5, quick: bool = False) -> dict[str, float]:
+    """The 2-player alpha-beta search: ``search_nodes_per_s`` (nodes of fixed-depth
+    searches of fixed 2-player Express middle-game positions, each with a fresh
+    table), ``depth_at_1s_median`` (the depth iterative deepening finishes in one
+    second, median over fixed positions; 50 ms when ``quick``) and
+    ``go_movetime_100_max_ms`` (:func:`go_movetime_max_ms`)."""
+    from shiftago.engine.kernel import legal_codes
+    from shiftago.engine.search import Searcher, warm_up
+
+    warm_up()
+    count, seed, depth = SEARCH_POSITIONS
+    positions = middle_game_positions(2 if quick else count, seed=seed)
+    depth = 4 if quick else depth
+
+    def search(run: int) -> int:
+        return sum(Searcher().search(row, legal_codes(row), depth=depth).nodes for row in positions)
+
+    figures: dict[str, float] = {"search_nodes_per_s": round(median_rate(search, runs))}
+    count, seed = DEPTH_POSITIONS
+    depths = [
+        Searcher().search(row, legal_codes(row), movetime_ms=50 if quick else 1000).depth
+        for row in middle_game_positions(2 if quick else count, seed=seed)
+    ]
+    figures["depth_at_1s_median"] = statistics.median(depths)
+    figures["go_movetime_100_max_ms"] = round(go_movetime_max_ms(3 if quick else 20), 1)
+    return figures
+
+
+def go_movetime_max_ms(calls: int = 20, movetime: int = 100) -> float:
+    """The longest answer (ms, from sending the line to reading the reply) of ``go
+    movetime=MS`` over ``calls`` calls in a fresh engine (``python -m
+    shiftago.interfaces.stp``), the first included; each answer is then played (a new
+    game starts when one ends). The clock starts once the engine has answered its first
+    command, as a controller waits for a started engine."""
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "shiftago.interfaces.stp"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        bufsize=1,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    stdin, stdout = proc.stdin, proc.stdout
+
+    def ask(line: str) -> str:
+        stdin.write(line + "\n")
+        stdin.flush()
+        answer = stdout.readline()
+        stdout.readline()  # the empty line that ends a response
+        return answer.strip()
+
+    try:
+        ask("protocol_version")
+        ask("newgame express 2 first=o")
+        longest = 0.0
+        for _ in range(calls):
+            start = time.perf_counter()
+            answer = ask(f"go movetime={movetime}")
+            longest = max(longest, (time.perf_counter() - start) * 1000)
+            if not answer.startswith("="):
+                raise RuntimeError(f"go failed: {answer}")
+            ask(f"play {answer[1:].strip()}")
+            if not ask("status").startswith("= playing"):
+                ask("newgame express 2 first=o")
+        ask("quit")
+    finally:
+        stdin.close()
+        proc.wait(timeout=30)
+    return longest
+
+
 def run_bench(runs: int = 5, quick: bool = False) -> dict[str, float]:
     """Every figure of ``shiftago bench``; ``quick`` measures less (for smoke tests)."""
     figures = core_figures(runs=runs, games=20 if quick else 600)
     figures.update(kernel_figures(runs=runs, quick=quick))
+    figures.update(search_figures(runs=runs, quick=quick))
     return figures

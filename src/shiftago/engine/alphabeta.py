@@ -1,0 +1,119 @@
+"""The 2-player alpha-beta bot: the front object of :mod:`shiftago.engine.search`.
+
+It converts a core state to the kernel's array, runs the iterative-deepening search
+under the level's depth and node limits and the caller's :class:`~.bot.Limits` (the
+smaller of each; ``movetime_ms`` is a hard cap on top), and reports through return
+values only.
+
+Value unit (:attr:`AlphaBetaBot.value_unit`), from the mover's point of view: a
+heuristic in centi-units within ±999 (open windows of five, points and supplies; see
+:mod:`.search.evaluate`), or a proven result: ``10000 - n`` wins and ``n - 10000``
+loses after ``n`` more actions in all (both sides' insertions and scorings), ``0`` a
+draw. :meth:`AlphaBetaBot.analyse` gives every legal action its exact value;
+:meth:`AlphaBetaBot.choose` searches only as much as the best action needs.
+
+With 3 or 4 players (until a multi-player search exists) it plays as the greedy bot
+(:mod:`.greedy`), in that bot's unit.
+
+The search is deterministic: the same seed, state and depth or node limits give the
+same action. The seed only fixes the first order of the root actions (and so which of
+equally good actions is played), drawn from the seed and the position.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from shiftago.core import Action, State
+from shiftago.engine import kernel
+from shiftago.engine.bot import NO_LIMITS, Analysis, Bot, Limits, RankedAction
+from shiftago.engine.greedy import GreedyBot
+from shiftago.engine.search import Searcher, SearchResult
+from shiftago.engine.search.driver import TT_BITS
+
+#: The depth searched when neither the level nor the caller limits it.
+DEFAULT_DEPTH = 60
+
+
+class AlphaBetaBot(Bot):
+    """Negamax alpha-beta with iterative deepening for 2 players (greedy for 3-4).
+
+    ``depth`` and ``nodes`` are the bot's own limits (its level); the caller's
+    :class:`Limits` can only lower them."""
+
+    name = "alphabeta"
+    value_unit = (
+        "centi-units: heuristic within +-999; 10000-n wins and n-10000 loses after n "
+        "more actions; 0 a draw (3-4 players: the greedy bot's unit)"
+    )
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        *,
+        depth: int | None = None,
+        nodes: int | None = None,
+        name: str | None = None,
+        tt_bits: int = TT_BITS,
+        use_tt: bool = True,
+    ) -> None:
+        self.seed: int = seed if seed is not None else random.SystemRandom().randrange(2**63)
+        self.depth = depth
+        self.nodes = nodes
+        if name is not None:
+            self.name = name
+        self.tt_bits = tt_bits
+        self.use_tt = use_tt
+        self._greedy = GreedyBot(self.seed)
+        #: The last search's result (for benchmarks and tests).
+        self.last: SearchResult | None = None
+
+    def choose(self, state: State, limits: Limits = NO_LIMITS) -> Action:
+        if state.players > 2:
+            return self._greedy.choose(state, limits)
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        ranked = self._search(state, limits, exact_all=False)
+        if not ranked:
+            raise ValueError("the game is over: there is no action to choose")
+        return ranked[0].action
+
+    def analyse(self, state: State, limits: Limits = NO_LIMITS) -> Analysis:
+        if state.players > 2:
+            return self._greedy.analyse(state, limits)
+        return self._search(state, limits, exact_all=True)
+
+    def _search(self, state: State, limits: Limits, *, exact_all: bool) -> Analysis:
+        started = time.perf_counter()
+        if state.is_over:
+            return []
+        s = kernel.from_state(state)
+        codes = kernel.legal_codes(s)
+        random.Random(f"alphabeta {self.seed} {state.position()}").shuffle(codes)
+        result = Searcher(self.tt_bits, self.use_tt).search(
+            s,
+            codes,
+            depth=_smaller(self.depth, limits.depth) or DEFAULT_DEPTH,
+            nodes=_smaller(self.nodes, limits.nodes),
+            movetime_ms=limits.movetime_ms,
+            exact_all=exact_all,
+            started=started,
+        )
+        self.last = result
+        players = state.players
+        return [
+            RankedAction(
+                kernel.to_action(code, players),
+                value,
+                tuple(kernel.to_action(c, players) for c in pv),
+            )
+            for code, value, pv in zip(result.codes, result.values, result.pvs, strict=True)
+        ]
+
+
+def _smaller(a: int | None, b: int | None) -> int | None:
+    if a is None:
+        return b
+    return a if b is None else min(a, b)

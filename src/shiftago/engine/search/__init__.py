@@ -1,0 +1,36 @@
+"""The 2-player alpha-beta search (numba): evaluation, Zobrist keys, negamax with a
+transposition table, and the iterative-deepening driver with time management.
+
+:class:`shiftago.engine.alphabeta.AlphaBetaBot` is its front object.
+"""
+
+from __future__ import annotations
+
+from .driver import Searcher, SearchResult
+from .evaluate import MAX_HEURISTIC, evaluate, immediate_win
+from .negamax import PROVEN, WIN
+from .zobrist import zobrist
+
+__all__ = [
+    "MAX_HEURISTIC",
+    "PROVEN",
+    "WIN",
+    "SearchResult",
+    "Searcher",
+    "evaluate",
+    "immediate_win",
+    "warm_up",
+    "zobrist",
+]
+
+
+def warm_up() -> None:
+    """Compile (or load from the cache) the kernel and every search entry point, so
+    that the first timed search does not pay for it."""
+    from shiftago.core import Rules, State, Variant
+    from shiftago.engine import kernel
+
+    kernel.warm_up()
+    for variant in Variant:
+        s = kernel.from_state(State.initial(Rules(variant, 2), 0))
+        Searcher(tt_bits=8).search(s, kernel.legal_codes(s), depth=2, exact_all=True)

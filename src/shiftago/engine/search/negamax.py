@@ -1,0 +1,456 @@
+"""Negamax alpha-beta search on kernel states (2 players), wholly inside numba.
+
+One call of :func:`search_root` searches every root action to one depth; the driver
+(:mod:`.driver`) calls it depth after depth (iterative deepening) and keeps the
+transposition table and the move-ordering tables between the calls.
+
+* Values are from the point of view of the seat to act, in the unit of
+  :mod:`.evaluate` (heuristic values within ±999); a proven result is
+  ``±(WIN - plies)``: ``WIN - n`` means the seat to act wins after ``n`` actions in
+  all (its own and the opponent's), ``0`` a draw.
+* After a scoring the same seat acts again (and a handicap skip can give it another
+  turn): the sign of a child's value flips only when the seat to act changes.
+* Scorings are actions like insertions: they are searched, cost one ply, and are tried
+  best points first.
+* Every node first tests whether the seat to act wins at once
+  (:func:`.evaluate.immediate_win`); at depth 0 that is all the tactics there is, which
+  is enough to see a threat that must be blocked one ply earlier.
+* Principal variation search with a transposition table (Zobrist keys, one entry per
+  slot, always replaced), the table's action first, then wins found by the table,
+  killer actions and a history table.
+* A node is a position the search visits: the root and every state it makes by playing
+  an action. The search stops itself when ``info[NODES]`` reaches ``info[NODE_LIMIT]``
+  and sets ``info[STOPPED]``; the driver then ignores the unfinished depth.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import numpy as np
+from numba import njit
+
+from shiftago.engine.kernel.moves import apply_action, legal_actions
+from shiftago.engine.kernel.tables import (
+    MAX_ACTIONS,
+    OVER,
+    PHASE,
+    SCORE_PHASE,
+    SEG_LEN,
+    SEGMENTS,
+    TURN,
+    WINNERS,
+)
+
+from .evaluate import evaluate, immediate_win
+from .zobrist import zobrist
+
+WIN: Final = 10000
+#: Values at least this large (in size) are proven results.
+PROVEN: Final = WIN - 1000
+INF: Final = 30000
+MAX_PLY: Final = 64
+MAX_CODE: Final = 28 + 2 * SEGMENTS
+
+# info slots
+NODES: Final = 0
+NODE_LIMIT: Final = 1
+STOPPED: Final = 2
+USE_TT: Final = 3
+INFO_SIZE: Final = 4
+
+# transposition-table bounds
+EXACT: Final = 0
+LOWER: Final = 1
+UPPER: Final = 2
+
+_OVER = np.uint64(OVER)
+
+
+@njit(cache=True, nogil=True)
+def terminal_value(s: np.ndarray, mover: int, ply: int) -> int:
+    """The value of a finished game for ``mover``, ``ply`` actions from the root."""
+    winners = np.int64(s[WINNERS])
+    if winners == 1 << mover:
+        return WIN - ply
+    if winners & (1 << mover):
+        return 0
+    return ply - WIN
+
+
+@njit(cache=True, nogil=True)
+def to_tt(value: int, ply: int) -> int:
+    if value >= PROVEN:
+        return value + ply
+    if value <= -PROVEN:
+        return value - ply
+    return value
+
+
+@njit(cache=True, nogil=True)
+def from_tt(value: int, ply: int) -> int:
+    if value >= PROVEN:
+        return value - ply
+    if value <= -PROVEN:
+        return value + ply
+    return value
+
+
+# frame slots: one row of ``frames`` per ply of the explicit search stack
+F_ALPHA: Final = 0
+F_BETA: Final = 1
+F_DEPTH: Final = 2
+F_BEST: Final = 3
+F_BEST_MOVE: Final = 4
+F_NEXT: Final = 5
+F_COUNT: Final = 6
+F_ALPHA0: Final = 7
+F_STAGE: Final = 8  # 0 full window, 1 null window, 2 re-search
+F_MOVER: Final = 9
+F_SAME: Final = 10  # the child's seat to act is this node's
+FRAME_SIZE: Final = 11
+
+_ENTER = 0
+_NEXT = 1
+_RETURN = 2
+_CHILD = 3
+
+
+@njit(cache=True, nogil=True)
+def negamax(
+    stack: np.ndarray,
+    moves: np.ndarray,
+    keys: np.ndarray,
+    frames: np.ndarray,
+    tt_key: np.ndarray,
+    tt_data: np.ndarray,
+    killers: np.ndarray,
+    history: np.ndarray,
+    info: np.ndarray,
+    depth: int,
+    alpha: int,
+    beta: int,
+) -> int:
+    """The value of ``stack[1]`` (not over) for its seat to act, searched ``depth``
+    more actions deep within the window ``(alpha, beta)`` (fail-soft).
+
+    Written as a loop over an explicit stack of frames (numba cannot cache recursive
+    functions): ``_ENTER`` a node, try its ``_NEXT`` action, ``_RETURN`` a node's value
+    to its parent, which takes in the ``_CHILD`` value."""
+    use_tt = info[USE_TT] != 0
+    mask = np.uint64(tt_key.shape[0] - 1)
+    ply = 1
+    f = frames[1]
+    f[F_DEPTH] = depth
+    f[F_ALPHA] = alpha
+    f[F_BETA] = beta
+    mode = _ENTER
+    value = 0
+    while True:
+        if mode == _ENTER:
+            s = stack[ply]
+            f = frames[ply]
+            wins_in = immediate_win(s)
+            if wins_in:
+                value = WIN - ply - wins_in
+                mode = _RETURN
+                continue
+            d = f[F_DEPTH]
+            if d <= 0 or ply >= MAX_PLY:
+                value = evaluate(s)
+                mode = _RETURN
+                continue
+            mover = np.int64(s[TURN])
+            tt_move = -1
+            if use_tt:
+                key = zobrist(s)
+                slot = np.int64(key & mask)
+                if tt_key[slot] == key:
+                    tt_move = tt_data[slot, 0]
+                    if tt_data[slot, 1] >= d:
+                        v = from_tt(tt_data[slot, 3], ply)
+                        bound = tt_data[slot, 2]
+                        if (
+                            bound == EXACT
+                            or (bound == LOWER and v >= f[F_BETA])
+                            or (bound == UPPER and v <= f[F_ALPHA])
+                        ):
+                            value = v
+                            mode = _RETURN
+                            continue
+            row = moves[ply]
+            order = keys[ply]
+            n = legal_actions(s, row)
+            for j in range(n):
+                code = row[j]
+                if code == tt_move:
+                    order[j] = 1 << 40
+                elif code >= 28:
+                    order[j] = (1 << 30) + SEG_LEN[(code - 28) >> 1]
+                elif code == killers[ply, 0]:
+                    order[j] = 1 << 29
+                elif code == killers[ply, 1]:
+                    order[j] = (1 << 29) - 1
+                else:
+                    order[j] = history[mover, code]
+            f[F_BEST] = -INF
+            f[F_BEST_MOVE] = row[0]
+            f[F_NEXT] = 0
+            f[F_COUNT] = n
+            f[F_ALPHA0] = f[F_ALPHA]
+            f[F_MOVER] = mover
+            mode = _NEXT
+        elif mode == _NEXT:
+            j = f[F_NEXT]
+            n = f[F_COUNT]
+            if j >= n:
+                value = f[F_BEST]
+                if use_tt:
+                    s = stack[ply]
+                    key = zobrist(s)
+                    slot = np.int64(key & mask)
+                    bound = EXACT
+                    if value <= f[F_ALPHA0]:
+                        bound = UPPER
+                    elif value >= f[F_BETA]:
+                        bound = LOWER
+                    tt_key[slot] = key
+                    tt_data[slot, 0] = f[F_BEST_MOVE]
+                    tt_data[slot, 1] = f[F_DEPTH]
+                    tt_data[slot, 2] = bound
+                    tt_data[slot, 3] = to_tt(value, ply)
+                mode = _RETURN
+                continue
+            # the best-ordered action left (ties: the lower index, so it repeats)
+            row = moves[ply]
+            order = keys[ply]
+            top = j
+            for t in range(j + 1, n):
+                if order[t] > order[top]:
+                    top = t
+            code = row[top]
+            row[top] = row[j]
+            row[j] = code
+            tmp = order[top]
+            order[top] = order[j]
+            order[j] = tmp
+            f[F_NEXT] = j + 1
+            child = stack[ply + 1]
+            child[:] = stack[ply]
+            apply_action(child, code)
+            info[NODES] += 1
+            if info[NODES] >= info[NODE_LIMIT]:
+                info[STOPPED] = 1
+                return 0
+            mover = f[F_MOVER]
+            if child[PHASE] == _OVER:
+                value = terminal_value(child, mover, ply + 1)
+                f[F_STAGE] = 0
+                mode = _CHILD
+                continue
+            f[F_SAME] = 1 if np.int64(child[TURN]) == mover else 0
+            f[F_STAGE] = 0 if j == 0 else 1
+            a = f[F_ALPHA]
+            b = f[F_BETA] if j == 0 else a + 1
+            g = frames[ply + 1]
+            g[F_DEPTH] = f[F_DEPTH] - 1
+            if f[F_SAME]:
+                g[F_ALPHA] = a
+                g[F_BETA] = b
+            else:
+                g[F_ALPHA] = -b
+                g[F_BETA] = -a
+            ply += 1
+            mode = _ENTER
+        elif mode == _RETURN:
+            if ply == 1:
+                return value
+            ply -= 1
+            f = frames[ply]
+            if not f[F_SAME]:
+                value = -value
+            mode = _CHILD
+        else:  # _CHILD: ``value`` is the last child's value for this node's mover
+            v = value
+            if f[F_STAGE] == 1 and f[F_ALPHA] < v < f[F_BETA]:
+                # the null window failed high: search again with the full window
+                f[F_STAGE] = 2
+                g = frames[ply + 1]
+                g[F_DEPTH] = f[F_DEPTH] - 1
+                if f[F_SAME]:
+                    g[F_ALPHA] = v
+                    g[F_BETA] = f[F_BETA]
+                else:
+                    g[F_ALPHA] = -f[F_BETA]
+                    g[F_BETA] = -v
+                ply += 1
+                mode = _ENTER
+                continue
+            mode = _NEXT
+            if v > f[F_BEST]:
+                code = moves[ply, f[F_NEXT] - 1]
+                f[F_BEST] = v
+                f[F_BEST_MOVE] = code
+                if v > f[F_ALPHA]:
+                    f[F_ALPHA] = v
+                    if v >= f[F_BETA]:
+                        if code < 28:
+                            if killers[ply, 0] != code:
+                                killers[ply, 1] = killers[ply, 0]
+                                killers[ply, 0] = code
+                            history[f[F_MOVER], code] += f[F_DEPTH] * f[F_DEPTH]
+                        f[F_NEXT] = f[F_COUNT]  # a cut: no more actions here
+
+
+@njit(cache=True, nogil=True)
+def search_root(
+    stack: np.ndarray,
+    moves: np.ndarray,
+    keys: np.ndarray,
+    frames: np.ndarray,
+    tt_key: np.ndarray,
+    tt_data: np.ndarray,
+    killers: np.ndarray,
+    history: np.ndarray,
+    info: np.ndarray,
+    root_moves: np.ndarray,
+    values: np.ndarray,
+    depth: int,
+    exact_all: bool,
+) -> int:
+    """Search each of ``root_moves`` (from ``stack[0]``, not over) to ``depth`` in
+    order and write its value into ``values``: exact for the first (and, with
+    ``exact_all``, for every action), else exact when it is better than the best so
+    far and an upper bound otherwise. Returns how many actions were finished (fewer
+    than all when the node limit stopped the search)."""
+    s = stack[0]
+    mover = np.int64(s[TURN])
+    child = stack[1]
+    alpha = -INF
+    best_move = root_moves[0]
+    n = root_moves.shape[0]
+    for j in range(n):
+        code = root_moves[j]
+        child[:] = s
+        apply_action(child, code)
+        info[NODES] += 1
+        if info[NODES] >= info[NODE_LIMIT]:
+            info[STOPPED] = 1
+            return j
+        if child[PHASE] == _OVER:
+            v = terminal_value(child, mover, 1)
+        else:
+            a = -INF if exact_all or j == 0 else alpha
+            same = np.int64(child[TURN]) == mover
+            if same:
+                v = negamax(
+                    stack,
+                    moves,
+                    keys,
+                    frames,
+                    tt_key,
+                    tt_data,
+                    killers,
+                    history,
+                    info,
+                    depth - 1,
+                    a,
+                    INF,
+                )
+            else:
+                v = -negamax(
+                    stack,
+                    moves,
+                    keys,
+                    frames,
+                    tt_key,
+                    tt_data,
+                    killers,
+                    history,
+                    info,
+                    depth - 1,
+                    -INF,
+                    -a,
+                )
+        if info[STOPPED]:
+            return j
+        values[j] = v
+        if v > alpha:
+            alpha = v
+            best_move = code
+    if info[USE_TT]:
+        key = zobrist(s)
+        slot = np.int64(key & np.uint64(tt_key.shape[0] - 1))
+        tt_key[slot] = key
+        tt_data[slot, 0] = best_move
+        tt_data[slot, 1] = depth
+        tt_data[slot, 2] = EXACT
+        tt_data[slot, 3] = alpha
+    return n
+
+
+@njit(cache=True, nogil=True)
+def winning_action(s: np.ndarray, row: np.ndarray) -> int:
+    """An action of the seat to act that wins at once, or that makes a line whose
+    scoring wins (so the scoring follows); -1 for none."""
+    mover = np.int64(s[TURN])
+    n = legal_actions(s, row)
+    child = np.empty_like(s)
+    for j in range(n):
+        child[:] = s
+        apply_action(child, row[j])
+        if child[PHASE] == _OVER:
+            if np.int64(child[WINNERS]) == 1 << mover:
+                return row[j]
+        elif np.int64(child[PHASE]) == SCORE_PHASE and immediate_win(child) == 1:
+            return row[j]
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def principal_variation(
+    start: np.ndarray, tt_key: np.ndarray, tt_data: np.ndarray, out: np.ndarray
+) -> int:
+    """Follow the table's best actions from ``start`` while they are legal, then any
+    immediate win (which the search finds without storing it); write the actions into
+    ``out`` and return how many."""
+    s = start.copy()
+    row = np.empty(MAX_ACTIONS, dtype=np.int64)
+    count = 0
+    while count < out.shape[0] and s[PHASE] != _OVER:
+        key = zobrist(s)
+        slot = np.int64(key & np.uint64(tt_key.shape[0] - 1))
+        code = -1
+        if immediate_win(s):
+            code = winning_action(s, row)
+        elif tt_key[slot] == key:
+            code = tt_data[slot, 0]
+            n = legal_actions(s, row)
+            legal = False
+            for j in range(n):
+                legal |= row[j] == code
+            if not legal:
+                code = -1
+        if code < 0:
+            break
+        out[count] = code
+        count += 1
+        apply_action(s, code)
+    return count
+
+
+def new_tables(tt_bits: int) -> tuple[np.ndarray, ...]:
+    """Fresh search tables: state stack, action rows, ordering keys, frames, the table's keys
+    and data (action, depth, bound, value), killers, history, info."""
+    size = 1 << tt_bits
+    return (
+        np.zeros((MAX_PLY + 2, 24), dtype=np.uint64),
+        np.zeros((MAX_PLY + 1, MAX_ACTIONS), dtype=np.int64),
+        np.zeros((MAX_PLY + 1, MAX_ACTIONS), dtype=np.int64),
+        np.zeros((MAX_PLY + 2, FRAME_SIZE), dtype=np.int64),
+        np.zeros(size, dtype=np.uint64),
+        np.zeros((size, 4), dtype=np.int64),
+        np.full((MAX_PLY + 1, 2), -1, dtype=np.int64),
+        np.zeros((2, MAX_CODE), dtype=np.int64),
+        np.zeros(INFO_SIZE, dtype=np.int64),
+    )

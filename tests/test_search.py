@@ -1,0 +1,210 @@
+"""The 2-player alpha-beta search and its bot: tactics, scoring choices, every variant,
+repeatability, analysis, the transposition table, and the bench signature. Every search
+here is limited by depth or nodes, never by time."""
+
+from __future__ import annotations
+
+import pytest
+
+from shiftago.core import Action, Game, Rules, State, Variant
+from shiftago.engine import kernel
+from shiftago.engine.alphabeta import AlphaBetaBot
+from shiftago.engine.bench import middle_game_positions
+from shiftago.engine.bot import Limits
+from shiftago.engine.levels import LEVELS, bot_for_level
+from shiftago.engine.search import MAX_HEURISTIC, PROVEN, WIN, Searcher, evaluate, immediate_win
+
+WIN_IN_1 = "express 2 7/7/7/7/7/g6/oooo3 o insert 18,21 0,0 0,0"
+#: Orange wins with its third action at the earliest (found and checked by the search).
+WIN_IN_3 = "express 2 gog1ooo/1g5/og5/go3gg/oogoggg/o5g/1o2g1o o insert 10,9 0,0 0,0"
+#: Green threatens to complete b1-f1 in three ways; only pushing it apart stops that.
+MUST_BLOCK = "express 2 7/7/7/7/7/7/1gggg2 o insert 22,18 0,0 0,0"
+#: Two crossing lines: a3-f3 (6 marbles, 5 points) and c1-c5 (5 marbles, 2 points).
+TWO_LINES = "expert 2 7/7/2o4/2o4/oooooo1/2o4/2o4 o score 12,22 0,0 0,0"
+
+
+def state(position: str) -> State:
+    return State.from_position(position)
+
+
+def wins_for_mover(position: str, actions: list[Action]) -> bool:
+    s = state(position)
+    mover = s.turn
+    for action in actions:
+        s = s.after(action)
+    return s.outcome is not None and s.outcome.winners == (mover,)
+
+
+def test_finds_a_win_in_one() -> None:
+    bot = AlphaBetaBot(1, depth=1)
+    action = bot.choose(state(WIN_IN_1))
+    assert str(action) in {"L1", "Be"}
+    assert bot.analyse(state(WIN_IN_1))[0].value == WIN - 1
+
+
+def test_finds_a_win_in_three_own_actions() -> None:
+    bot = AlphaBetaBot(1, depth=5)
+    ranked = bot.analyse(state(WIN_IN_3))
+    assert ranked[0].value == WIN - 5  # three own actions, two of the opponent's
+    winners = {str(r.action) for r in ranked if r.value == WIN - 5}
+    assert str(bot.choose(state(WIN_IN_3))) in winners
+    shallow = AlphaBetaBot(1, depth=3).analyse(state(WIN_IN_3))
+    assert shallow[0].value < PROVEN  # no faster win exists
+    # the principal variation is legal play, and the win is there after its end
+    pv = list(ranked[0].pv)
+    s = state(WIN_IN_3)
+    for action in pv:
+        assert action in s.legal_actions()
+        s = s.after(action)
+
+
+def test_blocks_an_immediate_threat() -> None:
+    for depth in (1, 2, 3):
+        bot = AlphaBetaBot(3, depth=depth)
+        assert str(bot.choose(state(MUST_BLOCK))) in {"Bb", "Bc", "Bd", "Be"}
+        ranked = bot.analyse(state(MUST_BLOCK))
+        losing = {str(r.action) for r in ranked if r.value <= -PROVEN}
+        assert losing == {str(a) for a in state(MUST_BLOCK).legal_actions()} - {
+            "Bb",
+            "Bc",
+            "Bd",
+            "Be",
+        }
+        for r in ranked:
+            if r.value <= -PROVEN:  # green wins: the principal variation shows how
+                assert not wins_for_mover(MUST_BLOCK, list(r.pv))
+                after = state(MUST_BLOCK).after(r.pv[0])
+                assert after.turn == 1 and wins_for_mover(after.position(), list(r.pv[1:]))
+
+
+def test_picks_the_higher_scoring_line() -> None:
+    ranked = AlphaBetaBot(2, depth=1).analyse(state(TWO_LINES))
+    assert [str(r.action) for r in ranked] == ["xa3-f3", "xc1-c5"]
+    assert ranked[0].value > ranked[1].value
+    # Deeper, xc1-c5 then L3 remakes a3-f3 (7 points in all): both are good, and
+    # whatever the search plays, its line of play collects at least 5 points.
+    for depth in (2, 3, 4):
+        best = AlphaBetaBot(2, depth=depth).analyse(state(TWO_LINES))[0]
+        s = state(TWO_LINES)
+        for action in best.pv:
+            s = s.after(action)
+        pending = max((o.points for o in s.scoring_options()), default=0)
+        assert s.scores[0] + pending >= 5  # a scoring due at the end counts
+
+
+def test_picks_the_scoring_that_wins_on_points_at_the_action_limit() -> None:
+    # Green has 3 points and the scoring is the last action the limit allows: only the
+    # line of six (5 points) wins the game on points.
+    position = TWO_LINES.replace("0,0 0,0", "0,3 0,0")
+    game = Game(Rules(Variant.EXPERT, 2, action_limit=40), position=position)
+    s = kernel.from_state(game.state, actions_played=39)
+    for depth in (1, 2, 3):
+        result = Searcher().search(s, kernel.legal_codes(s), depth=depth, exact_all=True)
+        pairs = zip(result.codes, result.values, strict=True)
+        ranked = [(kernel.action_text(c, 2), v) for c, v in pairs]
+        assert ranked == [("xa3-f3", WIN - 1), ("xc1-c5", 1 - WIN)]
+
+
+def test_a_scoring_that_reaches_ten_points_wins() -> None:
+    position = "expert 2 7/7/2o4/2o4/oooooo1/2o4/2o4 o score 12,22 5,0 0,0"
+    ranked = AlphaBetaBot(2, depth=2).analyse(state(position))
+    assert str(ranked[0].action) == "xa3-f3" and ranked[0].value == WIN - 1
+
+
+@pytest.mark.parametrize("players", (2, 3, 4))
+@pytest.mark.parametrize("variant", list(Variant))
+def test_a_legal_action_in_every_variant(variant: Variant, players: int) -> None:
+    game = Game(Rules(variant, players, action_limit=60), first=0)
+    bot = AlphaBetaBot(5, depth=2)
+    for _ in range(12):
+        if game.is_over:
+            break
+        action = bot.choose(game.state)
+        assert action in game.legal_actions()
+        game.play(action)
+
+
+def test_plays_whole_expert_games_with_handicap_and_scorings() -> None:
+    for seed, rules in enumerate((Rules(Variant.EXPERT, 2, (0, 3)), Rules(Variant.EXTREME, 2))):
+        game = Game(Rules(rules.variant, 2, rules.handicap, action_limit=80), first=seed)
+        bots = [AlphaBetaBot(seed, depth=2), AlphaBetaBot(seed + 1, nodes=3000)]
+        while not game.is_over:
+            game.play(bots[game.turn].choose(game.state))
+        assert game.outcome is not None
+
+
+def test_deterministic_for_the_same_seed() -> None:
+    positions = middle_game_positions(3, seed=11)
+    for row in positions:
+        s = kernel.to_state(row)
+        first = [str(AlphaBetaBot(9, nodes=20_000).choose(s)) for _ in range(3)]
+        assert len(set(first)) == 1
+        assert str(AlphaBetaBot(9, depth=3).choose(s)) == str(AlphaBetaBot(9, depth=3).choose(s))
+
+
+def test_analyse_covers_every_legal_action_best_first() -> None:
+    for row in middle_game_positions(2, seed=3):
+        s = kernel.to_state(row)
+        ranked = AlphaBetaBot(1, depth=3).analyse(s)
+        assert sorted(str(r.action) for r in ranked) == sorted(str(a) for a in s.legal_actions())
+        values = [r.value for r in ranked]
+        assert values == sorted(values, reverse=True)
+        assert all(r.pv[0] == r.action for r in ranked)
+    won = state(WIN_IN_1).after(Action.parse("L1"))
+    assert won.is_over and AlphaBetaBot(1, depth=2).analyse(won) == []
+
+
+def test_limits_only_lower_the_level() -> None:
+    bot = AlphaBetaBot(1, depth=4)
+    bot.choose(kernel.to_state(middle_game_positions(1, seed=5)[0]), Limits(depth=2))
+    assert bot.last is not None and bot.last.depth == 2
+    bot.choose(kernel.to_state(middle_game_positions(1, seed=5)[0]), Limits(nodes=500))
+    assert bot.last is not None and bot.last.nodes <= 500 + 200  # depth 1 always finishes
+
+
+def test_the_transposition_table_does_not_change_the_value() -> None:
+    for row in middle_game_positions(4, seed=21):
+        codes = kernel.legal_codes(row)
+        for depth in (2, 3, 4):
+            with_tt = Searcher(use_tt=True).search(row, codes, depth=depth, exact_all=True)
+            without = Searcher(use_tt=False).search(row, codes, depth=depth, exact_all=True)
+            assert dict(zip(with_tt.codes, with_tt.values, strict=True)) == dict(
+                zip(without.codes, without.values, strict=True)
+            )
+
+
+def test_evaluation_is_symmetric_and_bounded() -> None:
+    for row in middle_game_positions(20, seed=8):
+        value = evaluate(row)
+        assert abs(value) <= MAX_HEURISTIC
+        assert immediate_win(row) in (0, 1)
+    assert immediate_win(kernel.from_state(state(WIN_IN_1))) == 1
+
+
+#: The bench signature: nodes of a depth-5 search (choose mode) of fixed positions.
+#: Any change to the search or the evaluation changes it: update it on purpose.
+BENCH_SIGNATURE = {"positions": 6, "seed": 7, "depth": 5, "nodes": 119_939}
+
+
+def bench_signature_nodes() -> int:
+    total = 0
+    for row in middle_game_positions(6, seed=7):
+        total += Searcher().search(row, kernel.legal_codes(row), depth=5).nodes
+    return total
+
+
+def test_bench_signature_is_stable() -> None:
+    assert bench_signature_nodes() == bench_signature_nodes()
+    assert bench_signature_nodes() == BENCH_SIGNATURE["nodes"]
+
+
+def test_levels_are_a_ladder_of_searches() -> None:
+    assert LEVELS[0] == (1, "greedy")
+    assert len(LEVELS) >= 8
+    s = state(MUST_BLOCK)
+    for level, name in LEVELS[1:]:
+        assert "3-4 players: greedy" in name
+        bot = bot_for_level(level, 5)
+        assert isinstance(bot, AlphaBetaBot)
+        if level <= 5:
+            assert str(bot.choose(s)) in {"Bb", "Bc", "Bd", "Be"}
