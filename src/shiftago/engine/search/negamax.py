@@ -341,37 +341,25 @@ def search_root(
             v = terminal_value(child, mover, 1)
         else:
             a = -INF if exact_all or j == 0 else alpha
-            same = np.int64(child[TURN]) == mover
-            if same:
-                v = negamax(
-                    stack,
-                    moves,
-                    keys,
-                    frames,
-                    tt_key,
-                    tt_data,
-                    killers,
-                    history,
-                    info,
-                    depth - 1,
-                    a,
-                    INF,
-                )
+            # The value flips sign only when the mover changes (not after a scoring).
+            if np.int64(child[TURN]) == mover:
+                sign, low, high = 1, a, INF
             else:
-                v = -negamax(
-                    stack,
-                    moves,
-                    keys,
-                    frames,
-                    tt_key,
-                    tt_data,
-                    killers,
-                    history,
-                    info,
-                    depth - 1,
-                    -INF,
-                    -a,
-                )
+                sign, low, high = -1, -INF, -a
+            v = sign * negamax(
+                stack,
+                moves,
+                keys,
+                frames,
+                tt_key,
+                tt_data,
+                killers,
+                history,
+                info,
+                depth - 1,
+                low,
+                high,
+            )
         if info[STOPPED]:
             return j
         values[j] = v
