@@ -18,5 +18,13 @@ def test_bench_reports_every_core_figure() -> None:
     figures = run_bench(runs=1, quick=True)
     for variant, players in CORE_CONFIGS:
         assert figures[f"core_actions_per_s_{variant.value}_{players}p"] > 0
-    for key in ("search_nodes_per_s", "depth_at_1s_median", "go_movetime_100_max_ms"):
+    for key in (
+        "search_nodes_per_s",
+        "depth_at_1s_median",
+        "go_movetime_100_max_ms",
+        "mcts_iterations_per_s",
+    ):
         assert figures[key] > 0
+    # quick: one test position of each kind, and the top level solves most of them
+    assert figures["test_positions_total"] == 7
+    assert 0 <= figures["test_positions_solved_at_500ms"] <= 7

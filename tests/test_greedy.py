@@ -235,13 +235,18 @@ def test_ranked_action_text_is_the_analyse_line() -> None:
 
 
 def test_levels_ladder() -> None:
-    assert LEVELS[0] == (1, "greedy")
+    assert LEVELS[:2] == [(1, "beginner"), (2, "greedy")]
     assert [n for n, _ in LEVELS] == list(range(1, len(LEVELS) + 1))
     assert default_level() == LEVELS[-1][0]
-    assert level_name(1) == "greedy"
-    bot = bot_for_level(1, 7)
-    assert isinstance(bot, Bot) and isinstance(bot, GreedyBot)
-    assert bot.name == "greedy" and bot.value_unit
+    assert level_name(2) == "greedy"
+    beginner, greedy = bot_for_level(1, 7), bot_for_level(2, 7)
+    assert isinstance(beginner, GreedyBot) and isinstance(greedy, GreedyBot)
+    assert greedy.name == "greedy" and greedy.value_unit
+    # the beginner does not look at the next player's immediate wins
+    threat = State.from_position("express 2 7/7/7/7/7/7/1gggg2 o insert 22,18 0,0 0,0")
+    assert str(greedy.choose(threat)) in {"Bb", "Bc", "Bd", "Be"}
+    assert not beginner.looks_ahead and greedy.looks_ahead
+    assert min(r.value for r in beginner.analyse(threat)) == 0
     assert isinstance(bot_for_level(default_level(), None), Bot)
     for bad in (0, len(LEVELS) + 1, -1):
         with pytest.raises(ValueError):

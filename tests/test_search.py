@@ -12,6 +12,7 @@ from shiftago.engine.alphabeta import AlphaBetaBot
 from shiftago.engine.bench import middle_game_positions
 from shiftago.engine.bot import Limits
 from shiftago.engine.levels import LEVELS, bot_for_level
+from shiftago.engine.mcts_bot import MctsBot
 from shiftago.engine.search import MAX_HEURISTIC, PROVEN, WIN, Searcher, evaluate, immediate_win
 
 WIN_IN_1 = "express 2 7/7/7/7/7/g6/oooo3 o insert 18,21 0,0 0,0"
@@ -199,12 +200,19 @@ def test_bench_signature_is_stable() -> None:
 
 
 def test_levels_are_a_ladder_of_searches() -> None:
-    assert LEVELS[0] == (1, "greedy")
-    assert len(LEVELS) >= 8
+    searches = LEVELS[2:]
+    assert len(searches) >= 4
     s = state(MUST_BLOCK)
-    for level, name in LEVELS[1:]:
-        assert "3-4 players: greedy" in name
+    depths = []
+    for level, name in searches:
         bot = bot_for_level(level, 5)
-        assert isinstance(bot, AlphaBetaBot)
+        assert bot.name == name
+        two, many = bot.for_players(2), bot.for_players(3)
+        assert isinstance(two, AlphaBetaBot) and isinstance(many, MctsBot)
+        depths.append(two.depth if two.depth is not None else 99)
+        assert many.iterations is not None
         if level <= 5:
             assert str(bot.choose(s)) in {"Bb", "Bc", "Bd", "Be"}
+    assert depths == sorted(depths) and len(set(depths)) == len(depths)
+    iterations = [bot_for_level(n, 1).for_players(4).iterations for n, _ in searches]
+    assert iterations == sorted(iterations)  # type: ignore[type-var]

@@ -158,7 +158,7 @@ def test_identity_commands(engine: Engine) -> None:
     assert engine.ok("version") == shiftago.__version__
     assert engine.lines("list_commands") == ALL_COMMANDS
     levels = engine.lines("levels")
-    assert levels[0] == "1 greedy" and levels == [f"{n} {name}" for n, name in LEVELS]
+    assert levels[0] == "1 beginner" and levels == [f"{n} {name}" for n, name in LEVELS]
 
 
 def test_a_new_engine_holds_express_two_players_orange_first(engine: Engine) -> None:

@@ -29,7 +29,7 @@ from shiftago.core import Action, State
 from shiftago.engine import kernel
 from shiftago.engine.bot import NO_LIMITS, Analysis, Bot, Limits, RankedAction
 from shiftago.engine.greedy import GreedyBot
-from shiftago.engine.search import Searcher, SearchResult
+from shiftago.engine.search import MAX_HEURISTIC, Searcher, SearchResult
 from shiftago.engine.search.driver import TT_BITS
 
 #: The depth searched when neither the level nor the caller limits it.
@@ -79,6 +79,13 @@ class AlphaBetaBot(Bot):
         if not ranked:
             raise ValueError("the game is over: there is no action to choose")
         return ranked[0].action
+
+    def proven(self, value: float) -> int:
+        # Beyond the heuristic's range lie proven results, and the greedy bot's +-1000
+        # (3-4 players) too.
+        if abs(value) <= MAX_HEURISTIC:
+            return 0
+        return 1 if value > 0 else -1
 
     def analyse(self, state: State, limits: Limits = NO_LIMITS) -> Analysis:
         if state.players > 2:

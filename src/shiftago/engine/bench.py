@@ -197,9 +197,37 @@ def go_movetime_max_ms(calls: int = 20, movetime: int = 100) -> float:
     return longest
 
 
+def mcts_figures(quick: bool = False) -> dict[str, float]:
+    """``mcts_iterations_per_s``: MCTS iterations (one path, one expansion, one playout)
+    per second of the top configuration from a fixed 2-player Express middle game."""
+    from shiftago.engine.mcts import bench_iterations
+
+    return {"mcts_iterations_per_s": round(bench_iterations(0.2 if quick else 2.0))}
+
+
+def test_position_figures(quick: bool = False) -> dict[str, float]:
+    """How many of the test positions with known answers (:mod:`.testpositions`) the
+    top level solves with ``movetime`` 500 ms each (``quick``: one of each kind, 50 ms),
+    and how many there are."""
+    from shiftago.engine.bot import Limits
+    from shiftago.engine.levels import bot_for_level, default_level
+    from shiftago.engine.search import warm_up
+    from shiftago.engine.testpositions import load, solved
+
+    warm_up()
+    positions = load()
+    if quick:
+        positions = list({p.kind: p for p in positions}.values())
+    bot = bot_for_level(default_level(), seed=1)
+    right = solved(bot, positions, Limits(movetime_ms=50 if quick else 500))
+    return {"test_positions_solved_at_500ms": sum(right), "test_positions_total": len(right)}
+
+
 def run_bench(runs: int = 5, quick: bool = False) -> dict[str, float]:
     """Every figure of ``shiftago bench``; ``quick`` measures less (for smoke tests)."""
     figures = core_figures(runs=runs, games=20 if quick else 600)
     figures.update(kernel_figures(runs=runs, quick=quick))
     figures.update(search_figures(runs=runs, quick=quick))
+    figures.update(mcts_figures(quick=quick))
+    figures.update(test_position_figures(quick=quick))
     return figures

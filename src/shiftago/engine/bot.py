@@ -43,12 +43,15 @@ class RankedAction:
 
     ``value`` is from the mover's point of view in the bot's :attr:`Bot.value_unit`
     (higher is better); ``pv`` is the principal variation, the expected line of play
-    starting with ``action`` itself.
+    starting with ``action`` itself. ``seat_values``, where a bot has them (3-4 players),
+    holds one value per seat in seat order, each from that seat's point of view in the
+    same unit; None where the bot judges for the mover only.
     """
 
     action: Action
     value: float
     pv: tuple[Action, ...] = field(default=())
+    seat_values: tuple[float, ...] | None = None
 
     def __str__(self) -> str:
         """The engine protocol's ``analyse`` line: ``ACTION VALUE PV...``."""
@@ -78,6 +81,9 @@ class Bot(ABC):
     name: str = "bot"
     #: What the numbers of :attr:`RankedAction.value` mean, in words.
     value_unit: str = ""
+    #: How much worse than the best an action must be, in this unit, for a game review
+    #: (:mod:`shiftago.engine.review`) to call it a mistake when no threshold is given.
+    mistake_threshold: float = 100.0
 
     def choose(self, state: State, limits: Limits = NO_LIMITS) -> Action:
         """The action the bot plays in ``state`` (which must not be over)."""
@@ -89,6 +95,18 @@ class Bot(ABC):
     @abstractmethod
     def analyse(self, state: State, limits: Limits = NO_LIMITS) -> Analysis:
         """Every legal action of ``state`` with its value, best first (empty when over)."""
+
+    def for_players(self, players: int) -> Bot:
+        """The bot that plays games of ``players`` seats on this one's behalf: itself,
+        unless it hands the player counts to different bots (a level does); its
+        :attr:`value_unit`, :attr:`mistake_threshold` and :meth:`proven` are the ones
+        that hold for the values of such games."""
+        return self
+
+    def proven(self, value: float) -> int:
+        """What a value in this bot's unit proves: ``1`` a win for the mover, ``-1`` a
+        loss, ``0`` nothing (a heuristic judgement, or a draw)."""
+        return 0
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name}>"

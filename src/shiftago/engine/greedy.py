@@ -52,8 +52,14 @@ class GreedyBot(Bot):
         "otherwise the points the action scores or sets up"
     )
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, *, looks_ahead: bool = True) -> None:
         self.seed: int = seed if seed is not None else random.SystemRandom().randrange(2**63)
+        #: False: never check the next player's replies (a beginner who sees only
+        #: their own lines), as ``limits.depth == 1`` does for one call.
+        self.looks_ahead = looks_ahead
+
+    def proven(self, value: float) -> int:
+        return 1 if value == WIN else -1 if value == LOSS else 0
 
     def analyse(self, state: State, limits: Limits = NO_LIMITS) -> Analysis:
         start = time.monotonic()
@@ -70,7 +76,7 @@ class GreedyBot(Bot):
             entries[-1].tiebreak = rng.random()
         entries.sort(key=_Entry.key, reverse=True)
 
-        if limits.depth is None or limits.depth >= 2:
+        if self.looks_ahead and (limits.depth is None or limits.depth >= 2):
             deadline = None
             if limits.movetime_ms is not None:
                 deadline = start + limits.movetime_ms / 2000  # half: leave time to answer

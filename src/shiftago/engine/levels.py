@@ -1,76 +1,117 @@
 """The ladder of playing levels, weakest first, and the bot that plays each.
 
-A level's strength is fixed by what it searches (depth, nodes), never by time, so it
-plays the same on any machine, and with the same seed it plays the same actions.
-Level 1 is the greedy baseline; the levels above it are the 2-player alpha-beta search
-(:mod:`shiftago.engine.alphabeta`) at growing depths, the top one deepening until its
-node budget is spent. With 3 or 4 players the alpha-beta levels play as the greedy bot
-until a multi-player search exists: their names say so.
+A level's strength is fixed by what it searches (depth, nodes, iterations), never by
+time, so it plays the same on any machine, and with the same seed it plays the same
+actions. The two bottom levels are the greedy bot, first without and then with its
+look at the next player's immediate wins. Above them:
+
+* 2 players: the alpha-beta search (:mod:`shiftago.engine.alphabeta`) at growing
+  depths, the top one deepening until its node budget is spent;
+* 3 and 4 players: the MCTS with vector values (:mod:`shiftago.engine.mcts_bot`) at
+  growing iteration counts, the multi-player search chosen by measurement
+  (``docs/strength.md``).
+
+The depths were chosen by matches of 200 games per step in 2-player Express so that
+each level is at least 150 Elo above the one below it (``docs/strength.md``): depth 1
+plays barely better than the greedy bot, depth 4 too close to depth 3 and depth 7 to
+depth 6, so none of them is a level.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Final
 
-from shiftago.engine.bot import Bot
+from shiftago.core import Action, State
+from shiftago.engine.bot import NO_LIMITS, Analysis, Bot, Limits
 from shiftago.engine.greedy import GreedyBot
 
-#: The 3-4 player fallback, as the level names state it.
-FALLBACK_NOTE: Final = "(3-4 players: greedy)"
 
-#: (level, name, depth, nodes) of the alpha-beta levels; depth None: as deep as the
-#: nodes allow.
-_ALPHABETA: Final[tuple[tuple[int, str, int | None, int | None], ...]] = (
-    (2, "beginner", 1, None),
-    (3, "novice", 2, None),
-    (4, "casual", 3, None),
-    (5, "club", 4, None),
-    (6, "advanced", 5, None),
-    (7, "strong", 6, None),
-    (8, "master", 7, 1_500_000),
-    (9, "maximum", None, 2_000_000),
+@dataclass(frozen=True)
+class Level:
+    """One rung of the ladder: its number, its name for people, and what it searches.
+
+    ``depth``/``nodes`` bound the 2-player alpha-beta search, ``iterations`` the 3-4
+    player MCTS; ``greedy`` levels play the greedy bot (``looks_ahead`` as named)."""
+
+    number: int
+    name: str
+    depth: int | None = None
+    nodes: int | None = None
+    iterations: int | None = None
+    greedy: bool = False
+    looks_ahead: bool = True
+
+
+LADDER: Final[tuple[Level, ...]] = (
+    Level(1, "beginner", greedy=True, looks_ahead=False),
+    Level(2, "greedy", greedy=True),
+    Level(3, "novice", depth=2, iterations=1_000),
+    Level(4, "casual", depth=3, iterations=3_000),
+    Level(5, "club", depth=5, iterations=10_000),
+    Level(6, "strong", depth=6, iterations=40_000),
+    Level(7, "maximum", nodes=2_000_000, iterations=200_000),
 )
 
 #: (level, name) from 1 (weakest) upwards, as the engine protocol's ``levels`` lists them.
-LEVELS: Final[list[tuple[int, str]]] = [
-    (1, "greedy"),
-    *((level, f"{name} {FALLBACK_NOTE}") for level, name, _, _ in _ALPHABETA),
-]
+LEVELS: Final[list[tuple[int, str]]] = [(level.number, level.name) for level in LADDER]
 
 
 def default_level() -> int:
     """The level played when none is asked for: the strongest."""
-    return LEVELS[-1][0]
+    return LADDER[-1].number
 
 
-def level_name(level: int) -> str:
+def level(number: int) -> Level:
+    """The level ``number``; raises ``ValueError`` for a level that does not exist."""
+    for rung in LADDER:
+        if rung.number == number:
+            return rung
+    raise ValueError(f"unknown level {number}: the levels are {_range_text()}")
+
+
+def level_name(number: int) -> str:
     """The name of a level; raises ``ValueError`` for a level that does not exist."""
-    for number, name in LEVELS:
-        if number == level:
-            return name
-    raise ValueError(f"unknown level {level}: the levels are {_range_text()}")
+    return level(number).name
 
 
-def level_limits(level: int) -> tuple[int | None, int | None]:
-    """The depth and node limits of an alpha-beta level (``None``: no such limit)."""
-    for number, _, depth, nodes in _ALPHABETA:
-        if number == level:
-            return depth, nodes
-    raise ValueError(f"level {level} is not an alpha-beta level")
+def bot_for_level(number: int, seed: int | None = None) -> Bot:
+    """A new bot playing at level ``number`` for any number of players, seeded for
+    repeatable play."""
+    rung = level(number)
+    if rung.greedy:
+        bot: Bot = GreedyBot(seed, looks_ahead=rung.looks_ahead)
+        bot.name = rung.name
+        return bot
+    return LevelBot(rung, seed)
 
 
-def bot_for_level(level: int, seed: int | None = None) -> Bot:
-    """A new bot playing at ``level``, seeded for repeatable play."""
-    if level == 1:
-        return GreedyBot(seed)
-    for number, name, depth, nodes in _ALPHABETA:
-        if number == level:
-            from shiftago.engine.alphabeta import AlphaBetaBot
+class LevelBot(Bot):
+    """A search level: alpha-beta with 2 players, MCTS with 3 or 4 (made when first
+    needed), each under the level's own limits; the caller's limits can only lower them."""
 
-            return AlphaBetaBot(seed, depth=depth, nodes=nodes, name=name)
-    raise ValueError(f"unknown level {level}: the levels are {_range_text()}")
+    def __init__(self, rung: Level, seed: int | None) -> None:
+        from shiftago.engine.alphabeta import AlphaBetaBot
+        from shiftago.engine.mcts_bot import MctsBot
+
+        self.name = rung.name
+        self.two_players = AlphaBetaBot(seed, depth=rung.depth, nodes=rung.nodes, name=rung.name)
+        self.seed: int = self.two_players.seed
+        self.many_players = MctsBot(self.seed, iterations=rung.iterations, name=rung.name)
+        self.value_unit = (
+            f"2 players: {self.two_players.value_unit}; 3-4 players: {self.many_players.value_unit}"
+        )
+
+    def for_players(self, players: int) -> Bot:
+        return self.two_players if players == 2 else self.many_players
+
+    def choose(self, state: State, limits: Limits = NO_LIMITS) -> Action:
+        return self.for_players(state.players).choose(state, limits)
+
+    def analyse(self, state: State, limits: Limits = NO_LIMITS) -> Analysis:
+        return self.for_players(state.players).analyse(state, limits)
 
 
 def _range_text() -> str:
-    first, last = LEVELS[0][0], LEVELS[-1][0]
+    first, last = LADDER[0].number, LADDER[-1].number
     return str(first) if first == last else f"{first} to {last}"

@@ -3,8 +3,8 @@
 Each subcommand parses its options and hands them to its module: ``engine`` to the
 engine protocol (:mod:`shiftago.interfaces.stp`), ``play`` to the terminal game
 (:mod:`shiftago.interfaces.play`), ``show`` to :mod:`shiftago.interfaces.show`,
-``bench`` to :mod:`shiftago.engine.bench`, and ``serve`` to the web app
-(:mod:`shiftago.interfaces.server`).
+``bench`` to :mod:`shiftago.engine.bench`, ``arena`` to :mod:`shiftago.match`, and
+``serve`` to the web app (:mod:`shiftago.interfaces.server`).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import click
 
@@ -205,6 +205,71 @@ def show(target: str, final: bool, svg_dir: Path | None, game_number: int) -> No
         sys.exit(2)
 
 
+@cli.command(short_help="Judge a position, or review a record and mark its mistakes.")
+@click.argument("target", metavar="POSITION|RECORD")
+@click.option(
+    "--level",
+    type=click.IntRange(min=1),
+    help="The bot that judges: a level of 'shiftago engine' (default: the strongest).",
+)
+@click.option("--depth", type=click.IntRange(min=1), help="Search at most this deep.")
+@click.option("--nodes", type=click.IntRange(min=1), help="Search at most this many nodes.")
+@click.option(
+    "--movetime", type=click.IntRange(min=1), metavar="MS", help="Think at most MS ms each."
+)
+@click.option(
+    "--top", type=click.IntRange(min=1), metavar="N", help="Show only the N best actions."
+)
+@click.option(
+    "--threshold",
+    type=click.FloatRange(min=0),
+    help="A record's action worse than the best by more than this (in the bot's unit) is "
+    "a mistake (?), by more than half of it an inaccuracy (?!). Default: the bot's own "
+    "(100 for the levels of today).",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="The bot's seed.")
+@click.option("--json", "json_output", is_flag=True, help="Print one JSON document.")
+@game_number_option("Which game of a record file that holds several.")
+def analyse(
+    target: str,
+    level: int | None,
+    depth: int | None,
+    nodes: int | None,
+    movetime: int | None,
+    top: int | None,
+    threshold: float | None,
+    seed: int,
+    json_output: bool,
+    game_number: int,
+) -> None:
+    """Judge a position string, or review a game record ('-' reads standard input).
+
+    A position gets its evaluation, every legal action ranked with its value and
+    expected line of play. A record gets the value of each action and, where the bot
+    finds a better one, the best action; mistakes are marked ?! ? and ??. Values are
+    from the point of view of the seat to act (in a record: the seat that acted), in
+    the unit the output names.
+    """
+    from shiftago.engine.bot import Limits
+    from shiftago.engine.levels import default_level
+    from shiftago.interfaces.analyse import AnalyseError, Settings
+    from shiftago.interfaces.analyse import analyse as analyse_target
+
+    settings = Settings(
+        level=default_level() if level is None else level,
+        limits=Limits(movetime, depth, nodes),
+        seed=seed,
+        top=top,
+        threshold=threshold,
+        game_number=game_number,
+    )
+    try:
+        analyse_target(target, sys.stdout, settings, as_json=json_output, stdin=sys.stdin)
+    except AnalyseError as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(2)
+
+
 @cli.command(short_help="Serve the web app: play in the browser, alone or with friends.")
 @click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
 @click.option(
@@ -274,6 +339,217 @@ def bench(json_output: bool, runs: int, quick: bool) -> None:
     width = max((len(k) for k in figures), default=0)
     for key, value in figures.items():
         click.echo(f"{key:<{width}}  {value:,.0f}")
+
+
+def _sprt(
+    ctx: click.Context, param: click.Parameter, value: str | None
+) -> tuple[float, float] | None:
+    if not value:
+        return None
+    try:
+        elo0, elo1 = (float(part) for part in value.split(","))
+    except ValueError:
+        raise click.BadParameter(f"{value!r}: two Elo values such as 0,10") from None
+    if not elo0 < elo1:
+        raise click.BadParameter(f"{value!r}: elo0 must be below elo1")
+    return elo0, elo1
+
+
+@cli.command(short_help="Play a match between bots and/or external engines.")
+@click.argument("participants", metavar="PARTICIPANT...", nargs=-1, required=True)
+@click.option(
+    "--variant",
+    type=click.Choice(["express", "expert", "extreme"], case_sensitive=False),
+    default="express",
+    show_default=True,
+    help="The variant of every game.",
+)
+@click.option(
+    "--players", type=click.IntRange(2, 4), default=2, show_default=True, help="Seats per game."
+)
+@click.option(
+    "--games",
+    type=click.IntRange(min=1),
+    default=20,
+    show_default=True,
+    help="Games in all, rounded up to whole openings (every seating of every opening).",
+)
+@click.option(
+    "--opening-plies",
+    type=click.IntRange(min=0),
+    default=2,
+    show_default=True,
+    help="Random actions of each opening.",
+)
+@click.option(
+    "--seed", type=int, default=0, show_default=True, help="Seed of the openings and the bots."
+)
+@click.option(
+    "--handicap",
+    metavar="N,N..",
+    callback=_handicap,
+    help="Skipped turns (0-6) per participant, in the order given; they go with it.",
+)
+@click.option(
+    "--limit",
+    type=click.IntRange(min=1),
+    default=1000,
+    show_default=True,
+    help="The action limit of every game (RULES.md section 7).",
+)
+@click.option("--movetime", type=click.IntRange(min=1), metavar="MS", help="Default movetime.")
+@click.option("--depth", type=click.IntRange(min=1), help="Default depth limit.")
+@click.option("--nodes", type=click.IntRange(min=1), help="Default node limit.")
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    metavar="SECONDS",
+    help="Hard limit of an external engine's move; an engine that answers later loses "
+    "the game. Default: its movetime + 1 s, else 60 s.",
+)
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Games played at once (worker processes).",
+)
+@click.option(
+    "--results",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=Path("arena.jsonl"),
+    show_default=True,
+    help="Results file (one JSON line per game); games already in it are not played again.",
+)
+@click.option(
+    "--records",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Directory of the game records. Default: NAME-records beside the results NAME.jsonl.",
+)
+@click.option("--no-records", is_flag=True, help="Keep no game records.")
+@click.option(
+    "--sprt",
+    metavar="ELO0,ELO1",
+    callback=_sprt,
+    help="Stop when the SPRT decides between the first participant being ELO0 or ELO1 "
+    "stronger than the second.",
+)
+@click.option(
+    "--alpha",
+    type=click.FloatRange(0, 0.5, min_open=True, max_open=True),
+    default=0.05,
+    show_default=True,
+    help="The SPRT's chance of accepting ELO1 when ELO0 is true.",
+)
+@click.option(
+    "--beta",
+    type=click.FloatRange(0, 0.5, min_open=True, max_open=True),
+    default=0.05,
+    show_default=True,
+    help="The SPRT's chance of accepting ELO0 when ELO1 is true.",
+)
+@click.option("--json", "json_output", is_flag=True, help="Print the standings as JSON.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar or notes on stderr.")
+def arena(
+    participants: tuple[str, ...],
+    variant: str,
+    players: int,
+    games: int,
+    opening_plies: int,
+    seed: int,
+    handicap: tuple[int, ...],
+    limit: int,
+    movetime: int | None,
+    depth: int | None,
+    nodes: int | None,
+    timeout: float | None,
+    jobs: int,
+    results: Path,
+    records: Path | None,
+    no_records: bool,
+    sprt: tuple[float, float] | None,
+    alpha: float,
+    beta: float,
+    json_output: bool,
+    quiet: bool,
+) -> None:
+    """Play a match between built-in bots and external engines, and print the standings.
+
+    A PARTICIPANT is a built-in bot (greedy, level:1 .. level:7, random, mcts,
+    baseline) or cmd:COMMAND, an engine speaking STP. Options follow an @
+    (movetime=MS, depth=N, nodes=N, level=N for engines, name=TEXT):
+
+    \b
+        level:7@movetime=100  greedy@depth=1
+        "cmd:shiftago engine@level=3,name=stp3"
+
+    Each opening is played from every seat. Run the same command again to resume
+    (see docs/cli.md).
+    """
+    import contextlib
+
+    from shiftago.core import Variant
+    from shiftago.engine.bot import Limits
+    from shiftago.match import MatchConfig, SprtSettings, run_match
+    from shiftago.match.games import GameResult
+
+    try:
+        config = MatchConfig(
+            participants=participants,
+            variant=Variant.parse(variant),
+            players=players,
+            games=games,
+            opening_plies=opening_plies,
+            seed=seed,
+            handicap=handicap,
+            action_limit=limit,
+            limits=Limits(movetime, depth, nodes),
+            timeout=timeout,
+            jobs=jobs,
+            results=results,
+            records=records,
+            save_records=not no_records,
+            sprt=None if sprt is None else SprtSettings(sprt[0], sprt[1], alpha, beta),
+        )
+    except ValueError as e:
+        raise click.UsageError(str(e)) from None
+    with contextlib.ExitStack() as stack:
+        bar: list[Any] = []  # the progress bar, once the match knows its size
+
+        def progress(game: GameResult | None, done: int, total: int) -> None:
+            if quiet:
+                return
+            if game is None:
+                if done:
+                    click.echo(f"resuming: {done} of {total} games are in {results}", err=True)
+                if sys.stderr.isatty():
+                    bar.append(
+                        stack.enter_context(
+                            click.progressbar(length=total, label="arena", file=sys.stderr)
+                        )
+                    )
+                    bar[0].update(done)
+            elif bar:
+                bar[0].update(1)
+
+        try:
+            outcome = run_match(config, progress)
+        except ValueError as e:
+            raise click.UsageError(str(e)) from None
+        except KeyboardInterrupt:
+            stack.close()
+            click.echo(
+                f"\ninterrupted: the finished games are in {results}; "
+                "run the same command again to go on",
+                err=True,
+            )
+            sys.exit(130)
+    if json_output:
+        click.echo(json.dumps(outcome.to_json(), sort_keys=True))
+        return
+    click.echo(outcome.summary())
+    click.echo(outcome.table())
 
 
 def main() -> None:

@@ -6,13 +6,13 @@ its end; with an SVG directory every step (or only the last) becomes a numbered 
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
 from shiftago.core import COLOUR_NAMES, Action, Game, ShiftagoError, State
-from shiftago.formats.record import Record, RecordError, parse_records
+from shiftago.formats.record import Record
+from shiftago.formats.source import SourceError, load_source
 from shiftago.formats.svg_board import render_svg
 from shiftago.formats.text_board import render_status, render_text, use_color
 
@@ -36,40 +36,10 @@ def load(target: str, stdin: TextIO | None = None) -> tuple[str, list[Record] | 
 
     Returns a short name for it and either its records or the position's state.
     """
-    if target == "-":
-        return "<stdin>", _parse_text((stdin or sys.stdin).read(), "<stdin>")
-    path = Path(target).expanduser()
-    if path.is_file():
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as e:
-            raise ShowError(f"cannot read {path}: {e}") from None
-        return str(path), _parse_text(text, str(path))
-    if len(target.split()) < 2:
-        raise ShowError(f"{target}: no such file (a position string has 8 fields)")
     try:
-        return "position", State.from_position(target)
-    except ShiftagoError as e:
-        raise ShowError(f"bad position: {e}") from None
-
-
-def _parse_text(text: str, name: str) -> list[Record] | State:
-    lines = [line for line in text.splitlines() if line.strip()]
-    if len(lines) == 1 and len(lines[0].split()) == 8:
-        try:
-            return State.from_position(lines[0])
-        except ShiftagoError:
-            pass  # not a position: read it as a record and report that error
-    try:
-        records = parse_records(text)
-    except RecordError as e:
-        where = name if e.line is None else f"{name}:{e.line}"
-        raise ShowError(f"{where}: {e.problem}") from None
-    except ShiftagoError as e:
-        raise ShowError(f"{name}: {e}") from None
-    if not records:
-        raise ShowError(f"{name}: no game record in it")
-    return records
+        return load_source(target, stdin)
+    except SourceError as e:
+        raise ShowError(str(e)) from None
 
 
 def replay(record: Record, name: str) -> list[Step]:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .endgame import plies_left
 from .negamax import (
     MAX_PLY,
     NODE_LIMIT,
@@ -74,6 +75,7 @@ class Searcher:
         movetime_ms: float | None = None,
         exact_all: bool = False,
         started: float | None = None,
+        stop_when_proven: bool = True,
     ) -> SearchResult:
         start = time.perf_counter() if started is None else started
         deadline = None if movetime_ms is None else start + movetime_ms / 1000
@@ -82,7 +84,8 @@ class Searcher:
         stack[0] = state
         info[NODES] = 1  # the root
         info[STOPPED] = 0
-        max_depth = min(depth or MAX_PLY - 1, MAX_PLY - 1)
+        # a depth that reaches the end of every game is exact: deeper is the same
+        max_depth = min(depth or MAX_PLY - 1, MAX_PLY - 1, max(plies_left(state), 1))
         codes = list(order)
         values = [0] * len(codes)
         finished = 0
@@ -124,7 +127,7 @@ class Searcher:
                 codes, values = _sorted(codes, [int(v) for v in buffer])
                 finished = d
                 depths.append((d, int(info[NODES])))
-                if abs(values[0]) >= PROVEN:
+                if stop_when_proven and abs(values[0]) >= PROVEN:
                     break
                 continue
             # cut off: keep the last depth, unless an action of this one beat it

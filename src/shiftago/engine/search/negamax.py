@@ -18,6 +18,8 @@ transposition table and the move-ordering tables between the calls.
 * Principal variation search with a transposition table (Zobrist keys, one entry per
   slot, always replaced), the table's action first, then wins found by the table,
   killer actions and a history table.
+* A leaf whose game can last only a few more actions (:mod:`.endgame`) is searched to
+  the end instead of evaluated: in late 2-player Express the values are exact.
 * A node is a position the search visits: the root and every state it makes by playing
   an action. The search stops itself when ``info[NODES]`` reaches ``info[NODE_LIMIT]``
   and sets ``info[STOPPED]``; the driver then ignores the unfinished depth.
@@ -42,6 +44,7 @@ from shiftago.engine.kernel.tables import (
     WINNERS,
 )
 
+from .endgame import LEAF_SOLVE_PLIES, plies_left
 from .evaluate import evaluate, immediate_win
 from .zobrist import zobrist
 
@@ -156,6 +159,12 @@ def negamax(
                 mode = _RETURN
                 continue
             d = f[F_DEPTH]
+            if d <= 0:
+                # a game this close to its end is searched to it, not guessed at
+                left = plies_left(s)
+                if left <= LEAF_SOLVE_PLIES:
+                    d = left
+                    f[F_DEPTH] = d
             if d <= 0 or ply >= MAX_PLY:
                 value = evaluate(s)
                 mode = _RETURN

@@ -1,0 +1,131 @@
+"""Reviewing a game: a bot's judgement of every action played, and the mistakes marked.
+
+:func:`review_game` asks a bot to analyse the position before each action and compares
+the action played with the bot's best. Every value is from the point of view of the
+seat that acted (the mover), in the bot's :attr:`~.bot.Bot.value_unit`, whatever the
+number of players. :func:`classify` names what an action lost:
+
+* ``??`` (:data:`BLUNDER`): the action is a proven loss (by :meth:`.bot.Bot.proven`)
+  although the position before it was not lost (the best action is not a proven loss);
+* ``?`` (:data:`MISTAKE`): otherwise, its value is worse than the best action's by more
+  than the threshold (by default the bot's :attr:`~.bot.Bot.mistake_threshold`);
+* ``?!`` (:data:`INACCURACY`): worse by more than half the threshold;
+* ``""`` (:data:`GOOD`): anything else, the best action itself included.
+
+This module computes; it never prints. The command line's ``shiftago analyse`` and
+any other interface only format its :class:`PlyReview` values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Final
+
+from shiftago.core import Action, State
+from shiftago.engine.bot import NO_LIMITS, Analysis, Bot, Limits, RankedAction
+
+BLUNDER: Final = "??"
+MISTAKE: Final = "?"
+INACCURACY: Final = "?!"
+GOOD: Final = ""
+
+#: The marks and their names, worst first.
+MARKS: Final[dict[str, str]] = {
+    BLUNDER: "blunder",
+    MISTAKE: "mistake",
+    INACCURACY: "inaccuracy",
+}
+
+
+@dataclass(frozen=True)
+class PlyReview:
+    """The judgement of one action of a game.
+
+    ``number`` counts the actions from 1; ``state`` is the position before the action,
+    ``seat`` the seat that played it. ``played`` is the bot's entry for the action
+    (None if the bot's analysis left it out), ``best`` its best action there and
+    ``loss`` how much worse the action played is (0 for the best; None when unknown).
+    """
+
+    number: int
+    state: State
+    seat: int
+    action: Action
+    played: RankedAction | None
+    best: RankedAction
+    loss: float | None
+    mark: str
+
+    @property
+    def value(self) -> float | None:
+        """The value of the action played, from the mover's point of view."""
+        return None if self.played is None else self.played.value
+
+    @property
+    def is_best(self) -> bool:
+        return self.loss == 0
+
+
+def classify(bot: Bot, best: float, played: float, threshold: float) -> str:
+    """The mark of an action worth ``played`` where the best action is worth ``best``."""
+    if bot.proven(played) < 0 and bot.proven(best) >= 0:
+        return BLUNDER
+    loss = best - played
+    if loss > threshold:
+        return MISTAKE
+    if loss > threshold / 2:
+        return INACCURACY
+    return GOOD
+
+
+def review_position(
+    bot: Bot,
+    state: State,
+    action: Action,
+    *,
+    number: int = 1,
+    limits: Limits = NO_LIMITS,
+    threshold: float | None = None,
+) -> PlyReview:
+    """The review of ``action`` played in ``state`` (which must not be over); the
+    threshold defaults to the bot's :attr:`~.bot.Bot.mistake_threshold`."""
+    bot = bot.for_players(state.players)
+    if threshold is None:
+        threshold = bot.mistake_threshold
+    action = state.validate(action)  # the canonical spelling, as the bots report it
+    ranked: Analysis = bot.analyse(state, limits)
+    if not ranked:
+        raise ValueError("the game is over: there is no action to review")
+    best = ranked[0]
+    played = next((r for r in ranked if r.action == action), None)
+    if played is None:
+        return PlyReview(number, state, state.turn, action, None, best, None, GOOD)
+    loss = max(0.0, best.value - played.value)
+    mark = GOOD if action == best.action else classify(bot, best.value, played.value, threshold)
+    return PlyReview(number, state, state.turn, action, played, best, loss, mark)
+
+
+def review_game(
+    bot: Bot,
+    states_and_actions: Iterable[tuple[State, Action]],
+    limits: Limits = NO_LIMITS,
+    threshold: float | None = None,
+) -> list[PlyReview]:
+    """One :class:`PlyReview` per action: each action with the state it was played in."""
+    return list(iter_review(bot, states_and_actions, limits, threshold))
+
+
+def iter_review(
+    bot: Bot,
+    states_and_actions: Iterable[tuple[State, Action]],
+    limits: Limits = NO_LIMITS,
+    threshold: float | None = None,
+) -> Iterator[PlyReview]:
+    """:func:`review_game` one action at a time, for callers that show progress."""
+    if threshold is None:
+        threshold = bot.mistake_threshold
+    if threshold < 0:
+        raise ValueError(f"the threshold must not be negative, not {threshold}")
+    for number, (state, action) in enumerate(states_and_actions, 1):
+        yield review_position(bot, state, action, number=number, limits=limits, threshold=threshold)

@@ -1,0 +1,63 @@
+"""What a command-line argument names: a position string, a record file, or ``-``.
+
+``shiftago show`` and ``shiftago analyse`` both take one argument that is either a
+position string (PROTOCOL.md) or a file holding game records (docs/records.md) or one
+position string; ``-`` reads that text from standard input. :func:`load_source` tells
+them apart and reads it; :class:`SourceError` says what is wrong, naming the file and
+line where there is one.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from shiftago.core import ShiftagoError, State
+from shiftago.formats.record import Record, RecordError, parse_records
+
+
+class SourceError(ValueError):
+    """Something that cannot be read; the message names the place and the problem."""
+
+
+def load_source(target: str, stdin: TextIO | None = None) -> tuple[str, list[Record] | State]:
+    """What ``target`` names: ``-`` (standard input), a file, or a position string.
+
+    Returns a short name for it and either its records or the position's state.
+    """
+    if target == "-":
+        return "<stdin>", parse_source_text((stdin or sys.stdin).read(), "<stdin>")
+    path = Path(target).expanduser()
+    if path.is_file():
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise SourceError(f"cannot read {path}: {e}") from None
+        return str(path), parse_source_text(text, str(path))
+    if len(target.split()) < 2:
+        raise SourceError(f"{target}: no such file (a position string has 8 fields)")
+    try:
+        return "position", State.from_position(target)
+    except ShiftagoError as e:
+        raise SourceError(f"bad position: {e}") from None
+
+
+def parse_source_text(text: str, name: str) -> list[Record] | State:
+    """The records of a file's text, or its one position string; ``name`` is for errors."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    if len(lines) == 1 and len(lines[0].split()) == 8:
+        try:
+            return State.from_position(lines[0])
+        except ShiftagoError:
+            pass  # not a position: read it as a record and report that error
+    try:
+        records = parse_records(text)
+    except RecordError as e:
+        where = name if e.line is None else f"{name}:{e.line}"
+        raise SourceError(f"{where}: {e.problem}") from None
+    except ShiftagoError as e:
+        raise SourceError(f"{name}: {e}") from None
+    if not records:
+        raise SourceError(f"{name}: no game record in it")
+    return records

@@ -1,0 +1,331 @@
+"""``shiftago analyse``: a bot's judgement of a position, or a review of a whole game.
+
+A translation layer only: the bot (:mod:`shiftago.engine.levels`) judges a position with
+:meth:`~shiftago.engine.bot.Bot.analyse`, and :func:`shiftago.engine.review.iter_review`
+judges each action of a record and marks the mistakes; this module reads the argument
+and writes what they found as text or as one JSON document.
+
+Every value is from the point of view of the seat to act in the position judged (for a
+record: the seat that played the action), in the bot's ``value_unit``, which the output
+states. With 3-4 players a bot that gives one value per seat
+(:attr:`~shiftago.engine.bot.RankedAction.seat_values`) has them shown; otherwise only
+the mover's value is shown, and the output says so.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+from shiftago.core import COLOUR_NAMES, COLOURS, Game, ShiftagoError, State
+from shiftago.engine.bot import Bot, Limits, RankedAction, format_value
+from shiftago.engine.levels import bot_for_level, level_name
+from shiftago.engine.review import MARKS, PlyReview, iter_review
+from shiftago.formats.record import Record, describe, turn_numbers
+from shiftago.formats.source import SourceError, load_source
+from shiftago.formats.text_board import render_text, use_color
+
+#: How the output names the point of view of its values.
+POINT_OF_VIEW = "mover"
+
+
+class AnalyseError(ValueError):
+    """Input that cannot be analysed; the message says what is wrong."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What to analyse with: the level and its seed, the limits, and how much to show."""
+
+    level: int
+    limits: Limits
+    seed: int = 0
+    top: int | None = None
+    threshold: float | None = None  # None: the bot's own mistake_threshold
+    game_number: int = 1
+
+
+def analyse(
+    target: str,
+    out: TextIO,
+    settings: Settings,
+    *,
+    as_json: bool = False,
+    stdin: TextIO | None = None,
+) -> None:
+    """Analyse the position or record that ``target`` names and write the result to
+    ``out``; raises :class:`AnalyseError` for input that cannot be analysed."""
+    try:
+        name, loaded = load_source(target, stdin)
+    except SourceError as e:
+        raise AnalyseError(str(e)) from None
+    try:
+        level_bot = bot_for_level(settings.level, settings.seed)
+    except ValueError as e:
+        raise AnalyseError(str(e)) from None
+    if isinstance(loaded, State):
+        players = loaded.players
+    else:  # the game asked for (a wrong number is reported below)
+        chosen = min(max(settings.game_number, 1), len(loaded)) - 1
+        players = loaded[chosen].rules.players if loaded else 2
+    bot = level_bot.for_players(players)
+    if settings.threshold is None:
+        settings = dataclasses.replace(settings, threshold=bot.mistake_threshold)
+    if isinstance(loaded, State):
+        if loaded.outcome is not None:
+            raise AnalyseError(f"the game is over: {describe(loaded.outcome)}; nothing to analyse")
+        ranked = bot.analyse(loaded, settings.limits)
+        if as_json:
+            _write_json(out, position_document(loaded, ranked, bot, settings))
+        else:
+            write_position(out, loaded, ranked, bot, settings)
+        return
+    if not 1 <= settings.game_number <= len(loaded):
+        raise AnalyseError(f"{name} holds {len(loaded)} game(s), not a game {settings.game_number}")
+    record = loaded[settings.game_number - 1]
+    try:
+        game = record.to_game()
+    except ShiftagoError as e:
+        raise AnalyseError(f"{name}: {e}") from None
+    reviews = iter_review(
+        bot, zip(game.states, game.history, strict=False), settings.limits, settings.threshold
+    )
+    if as_json:
+        _write_json(out, record_document(name, record, list(reviews), bot, settings))
+    else:
+        write_record(out, name, game, reviews, bot, settings, len(loaded))
+
+
+# --- positions ----------------------------------------------------------------------
+def position_document(
+    state: State, ranked: list[RankedAction], bot: Bot, settings: Settings
+) -> dict[str, Any]:
+    """The JSON document of a position's analysis."""
+    best = ranked[0]
+    shown = ranked if settings.top is None else ranked[: settings.top]
+    return {
+        "kind": "position",
+        "position": state.position(),
+        "to_act": COLOURS[state.turn],
+        "phase": state.phase.value,
+        **_about(bot, settings),
+        "evaluation": _number(best.value),
+        "seat_values": _seat_values(best),
+        "pv": [str(a) for a in best.pv],
+        "legal": len(ranked),
+        "ranked": [_ranked_entry(r) for r in shown],
+    }
+
+
+def write_position(
+    out: TextIO, state: State, ranked: list[RankedAction], bot: Bot, settings: Settings
+) -> None:
+    """A position's analysis as text: the board, the evaluation, the ranked actions."""
+    best = ranked[0]
+    mover = COLOUR_NAMES[state.turn]
+    out.write(render_text(state, color=use_color(out)) + "\n")
+    out.write(f"position: {state.position()}\n")
+    out.write(_about_line(bot, settings) + "\n")
+    out.write(f"unit: {bot.value_unit}\n")
+    out.write(f"evaluation: {_signed(best.value)} for {mover} (the best action's value)\n")
+    per_seat = _per_seat_line(state, best)
+    if per_seat is not None:
+        out.write(per_seat + "\n")
+    out.write(f"best line: {' '.join(str(a) for a in best.pv)}\n\n")
+    shown = ranked if settings.top is None else ranked[: settings.top]
+    width = max(5, *(len(_signed(r.value)) for r in shown))
+    out.write(f"{'rank':>4}  {'action':<8} {'value':>{width}}  line\n")
+    for rank, entry in enumerate(shown, 1):
+        line = " ".join(str(a) for a in entry.pv)
+        out.write(f"{rank:>4}  {entry.action!s:<8} {_signed(entry.value):>{width}}  {line}\n")
+    if len(shown) < len(ranked):
+        out.write(f"({len(ranked) - len(shown)} more of {len(ranked)} legal actions not shown)\n")
+
+
+# --- records --------------------------------------------------------------------------
+def record_document(
+    name: str, record: Record, reviews: list[PlyReview], bot: Bot, settings: Settings
+) -> dict[str, Any]:
+    """The JSON document of a game's review: the settings, then one entry per action."""
+    turns = turn_numbers(record.actions)
+    return {
+        "kind": "record",
+        "source": name,
+        "game": settings.game_number,
+        "variant": record.rules.variant.value,
+        "players": record.rules.players,
+        **_about(bot, settings),
+        "threshold": _number(_threshold(settings)),
+        "marks": MARKS,
+        "plies": [_ply_entry(r, turns[r.number - 1]) for r in reviews],
+        "result": record.result,
+    }
+
+
+def write_record(
+    out: TextIO,
+    name: str,
+    game: Game,
+    reviews: Iterator[PlyReview],
+    bot: Bot,
+    settings: Settings,
+    games: int,
+) -> None:
+    """A game's review as text, one line per action as soon as it is judged."""
+    rules = game.rules
+    if games > 1:
+        out.write(f"{name} holds {games} games; this is game {settings.game_number}.\n")
+    count = len(game.history)
+    first = next(reviews, None)
+    out.write(
+        f"{name}: {rules.variant.value.capitalize()}, {rules.players} players, "
+        f"{count} action{'s' if count != 1 else ''}\n"
+    )
+    out.write(_about_line(bot, settings) + "\n")
+    out.write(f"unit: {bot.value_unit}\n")
+    out.write("values: from the point of view of the seat that acted")
+    if rules.players > 2 and (first is None or first.best.seat_values is None):
+        out.write(" (only the mover's: this bot gives no value per seat)")
+    out.write("\n")
+    threshold = _threshold(settings)
+    half = format_value(threshold / 2)
+    out.write(
+        "marks: ?? blunder (a proven loss where the position was not lost), "
+        f"? mistake (worse than the best action by more than {format_value(threshold)}), "
+        f"?! inaccuracy (by more than {half})\n\n"
+    )
+    counts: dict[tuple[int, str], int] = {}
+    for review in itertools.chain(() if first is None else (first,), reviews):
+        out.write(_ply_line(review) + "\n")
+        out.flush()
+        if review.mark:
+            key = (review.seat, review.mark)
+            counts[key] = counts.get(key, 0) + 1
+    result = describe(game.outcome) if game.outcome is not None else "not over"
+    out.write(f"\n{result}\n")
+    for seat in range(rules.players):
+        marks = [_count(counts.get((seat, mark), 0), word) for mark, word in MARKS.items()]
+        out.write(f"{COLOUR_NAMES[seat]}: {', '.join(marks)}\n")
+
+
+def _count(n: int, word: str) -> str:
+    if n == 1:
+        return f"1 {word}"
+    return f"{n} {word[:-1]}ies" if word.endswith("y") else f"{n} {word}s"
+
+
+def _ply_line(review: PlyReview) -> str:
+    colour = COLOUR_NAMES[review.seat]
+    head = f"{review.number:>3}. {colour:<6} {review.action!s:<8}"
+    if review.played is None:
+        return f"{head} {'':>7}      (not judged by the bot) best {review.best.action}"
+    text = f"{head} {_signed(review.played.value):>7} {review.mark:<3}"
+    if review.played.seat_values is not None:
+        text += f" [{_seat_values_text(review.played)}]"
+    if not review.is_best:
+        pv = " ".join(str(a) for a in review.best.pv)
+        text += f" best {review.best.action} ({_signed(review.best.value)}): {pv}"
+    return text.rstrip()
+
+
+def _ply_entry(review: PlyReview, turn: int) -> dict[str, Any]:
+    played = review.played
+    return {
+        "number": review.number,
+        "turn": turn,
+        "seat": COLOURS[review.seat],
+        "position": review.state.position(),
+        "action": str(review.action),
+        "value": None if played is None else _number(played.value),
+        "seat_values": None if played is None else _seat_values(played),
+        "pv": None if played is None else [str(a) for a in played.pv],
+        "best": str(review.best.action),
+        "best_value": _number(review.best.value),
+        "best_pv": [str(a) for a in review.best.pv],
+        "loss": None if review.loss is None else _number(review.loss),
+        "mark": review.mark,
+        "mark_name": MARKS.get(review.mark),
+    }
+
+
+# --- shared pieces ----------------------------------------------------------------------
+def _threshold(settings: Settings) -> float:
+    assert settings.threshold is not None, "analyse() sets the bot's threshold"
+    return settings.threshold
+
+
+def _about(bot: Bot, settings: Settings) -> dict[str, Any]:
+    limits = settings.limits
+    return {
+        "level": settings.level,
+        "level_name": level_name(settings.level),
+        "bot": bot.name,
+        "seed": settings.seed,
+        "limits": {
+            "depth": limits.depth,
+            "nodes": limits.nodes,
+            "movetime_ms": limits.movetime_ms,
+        },
+        "unit": bot.value_unit,
+        "point_of_view": POINT_OF_VIEW,
+    }
+
+
+def _about_line(bot: Bot, settings: Settings) -> str:
+    limits = settings.limits
+    given = [
+        f"{word} {value}"
+        for word, value in (
+            ("depth", limits.depth),
+            ("nodes", limits.nodes),
+            ("movetime", None if limits.movetime_ms is None else f"{limits.movetime_ms} ms"),
+        )
+        if value is not None
+    ]
+    text = f"level {settings.level} ({level_name(settings.level)}), seed {settings.seed}"
+    return text + (f", {', '.join(given)}" if given else "")
+
+
+def _per_seat_line(state: State, best: RankedAction) -> str | None:
+    if best.seat_values is not None:
+        return f"per seat: {_seat_values_text(best)}"
+    if state.players > 2:
+        return "per seat: not given by this bot; the value above is the mover's only"
+    return None
+
+
+def _seat_values_text(entry: RankedAction) -> str:
+    values = entry.seat_values or ()
+    return ", ".join(f"{COLOURS[seat]} {_signed(v)}" for seat, v in enumerate(values))
+
+
+def _ranked_entry(entry: RankedAction) -> dict[str, Any]:
+    return {
+        "action": str(entry.action),
+        "value": _number(entry.value),
+        "pv": [str(a) for a in entry.pv],
+        "seat_values": _seat_values(entry),
+    }
+
+
+def _seat_values(entry: RankedAction) -> list[int | float] | None:
+    values = entry.seat_values
+    return None if values is None else [_number(v) for v in values]
+
+
+def _number(value: float) -> int | float:
+    """A value for JSON: an integer where it is one, else rounded to three places."""
+    return int(value) if float(value).is_integer() else round(float(value), 3)
+
+
+def _signed(value: float) -> str:
+    text = format_value(value)
+    return text if value <= 0 else "+" + text
+
+
+def _write_json(out: TextIO, document: dict[str, Any]) -> None:
+    out.write(json.dumps(document, indent=2) + "\n")

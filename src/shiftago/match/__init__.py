@@ -1,0 +1,39 @@
+"""Matches between bots and external engines: schedules, results, ratings, statistics.
+
+:func:`run_match` plays a :class:`MatchConfig` and returns a :class:`MatchResult`;
+``shiftago arena`` is its command line (docs/cli.md). The pieces, one per module:
+participant specs and the bot registry (:mod:`.participants`), external STP engines
+(:mod:`.external`), the schedule of openings and seatings (:mod:`.schedule`), playing
+one game (:mod:`.games`), the resumable results file (:mod:`.results`), statistics as
+pure functions (:mod:`.stats`), OpenSkill ratings (:mod:`.ratings`), the standings
+(:mod:`.standings`) and their table (:mod:`.report`).
+"""
+
+from shiftago.match.external import (
+    EngineCrash,
+    EngineError,
+    EngineProtocolError,
+    EngineTimeout,
+    ExternalEngine,
+)
+from shiftago.match.games import GameResult
+from shiftago.match.participants import BOTS, Participant, parse_participant
+from shiftago.match.runner import MatchConfig, MatchResult, run_match
+from shiftago.match.standings import SprtSettings, Standings
+
+__all__ = [
+    "BOTS",
+    "EngineCrash",
+    "EngineError",
+    "EngineProtocolError",
+    "EngineTimeout",
+    "ExternalEngine",
+    "GameResult",
+    "MatchConfig",
+    "MatchResult",
+    "Participant",
+    "SprtSettings",
+    "Standings",
+    "parse_participant",
+    "run_match",
+]

@@ -1,0 +1,299 @@
+"""An engine in another process, spoken to in STP (PROTOCOL.md), as a :class:`Bot`.
+
+The arena's side of the protocol: start the process, check ``protocol_version``, and
+for every move send ``setposition`` with the position string and ``go`` with the
+limits, then read the ``= ACTION`` reply. Each game starts with ``newgame`` so that a
+seeded engine plays repeatably; the action limit stays with the arena (``setposition``
+would restart the engine's count). A reply is read with a hard wall-clock timeout:
+an engine that answers too late, exits, or answers nonsense raises an
+:class:`EngineError` whose :attr:`~EngineError.termination` is the record's word for
+it, and is stopped; the next request starts it afresh.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import queue
+import shlex
+import signal
+import subprocess
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from typing import IO, Final
+
+from shiftago.core import Action, Rules, State
+from shiftago.core.errors import ParseError
+from shiftago.engine.bot import NO_LIMITS, Analysis, Bot, Limits, RankedAction
+
+#: How long a move may take without a movetime limit (seconds).
+DEFAULT_MOVE_TIMEOUT: Final = 60.0
+#: How much longer than its movetime an engine may take to answer (seconds).
+MOVETIME_MARGIN: Final = 1.0
+#: How long the start (and the protocol_version handshake) may take (seconds).
+STARTUP_TIMEOUT: Final = 120.0
+#: How long any other command may take (seconds).
+COMMAND_TIMEOUT: Final = 10.0
+#: How many lines of the engine's standard error are kept for error messages.
+STDERR_LINES: Final = 20
+
+
+class EngineError(RuntimeError):
+    """The engine failed; it loses the game with :attr:`termination` as the reason."""
+
+    termination = "engine error"
+
+
+class EngineTimeout(EngineError):
+    """No answer within the hard time limit."""
+
+    termination = "time forfeit"
+
+
+class EngineCrash(EngineError):
+    """The process ended (or could not start) while it had to answer."""
+
+    termination = "engine crash"
+
+
+class EngineProtocolError(EngineError):
+    """A reply that breaks the protocol: a ``?``, garbage, or an action that is not one."""
+
+    termination = "engine error"
+
+
+class ExternalEngine(Bot):
+    """A :class:`Bot` that asks an STP engine in a subprocess.
+
+    ``command`` is the command line (a string is split as a shell would); ``level`` is
+    sent as ``go level=N``. ``move_timeout`` is the hard limit of a ``go`` in seconds;
+    by default the movetime plus :data:`MOVETIME_MARGIN`, or
+    :data:`DEFAULT_MOVE_TIMEOUT` without a movetime.
+    """
+
+    value_unit = "the external engine's own unit"
+
+    def __init__(
+        self,
+        command: Sequence[str] | str,
+        *,
+        name: str | None = None,
+        level: int | None = None,
+        move_timeout: float | None = None,
+        startup_timeout: float = STARTUP_TIMEOUT,
+    ) -> None:
+        self.command = tuple(shlex.split(command) if isinstance(command, str) else command)
+        if not self.command:
+            raise ValueError("an external engine needs a command line")
+        self.name = name if name is not None else shlex.join(self.command)
+        self.level = level
+        self.move_timeout = move_timeout
+        self.startup_timeout = startup_timeout
+        self._process: subprocess.Popen[str] | None = None
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        self._stderr: deque[str] = deque(maxlen=STDERR_LINES)
+        #: How many times the process was started (a restart after a failure counts).
+        self.starts = 0
+
+    # --- the Bot interface ---------------------------------------------------------
+    def new_game(self, rules: Rules, seed: int | None = None) -> None:
+        """Tell the engine a new game begins (``newgame``), starting it if need be."""
+        words = ["newgame", rules.variant.value, str(rules.players)]
+        if any(rules.handicap):
+            words.append("handicap=" + ",".join(map(str, rules.handicap)))
+        if seed is not None:
+            words.append(f"seed={seed}")
+        self.send(" ".join(words))
+
+    def choose(self, state: State, limits: Limits = NO_LIMITS) -> Action:
+        self.send(f"setposition {state.position()}")
+        reply = self.send("go" + self._limit_words(limits, level=True), self.timeout_for(limits))
+        try:
+            return Action.parse(reply[0])
+        except ParseError:
+            self.stop()
+            raise EngineProtocolError(f"{self.name} answered go with {reply[0]!r}") from None
+
+    def analyse(self, state: State, limits: Limits = NO_LIMITS) -> Analysis:
+        self.send(f"setposition {state.position()}")
+        words = self._limit_words(limits, level=False)
+        lines = self.send("analyse" + words, self.timeout_for(limits))
+        ranked: Analysis = []
+        try:
+            for line in filter(None, lines):
+                action, value, *pv = line.split()
+                ranked.append(
+                    RankedAction(Action.parse(action), float(value), tuple(map(Action.parse, pv)))
+                )
+        except ValueError:
+            self.stop()
+            raise EngineProtocolError(f"{self.name} answered analyse with {lines!r}") from None
+        return ranked
+
+    def timeout_for(self, limits: Limits) -> float:
+        """The hard limit of one move in seconds."""
+        if self.move_timeout is not None:
+            return self.move_timeout
+        if limits.movetime_ms is not None:
+            return limits.movetime_ms / 1000 + MOVETIME_MARGIN
+        return DEFAULT_MOVE_TIMEOUT
+
+    # --- the process ---------------------------------------------------------------
+    @property
+    def running(self) -> bool:
+        return self._process is not None and self._process.poll() is None
+
+    def start(self) -> None:
+        """Start the process (if it is not running) and check its protocol version."""
+        if self.running:
+            return
+        self.stop()
+        try:
+            process = subprocess.Popen(
+                self.command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                bufsize=1,
+                errors="replace",
+                start_new_session=True,  # so that stop() ends a wrapper's children too
+            )
+        except OSError as error:
+            raise EngineCrash(f"{self.name} could not start: {error}") from None
+        self._process = process
+        self.starts += 1
+        lines: queue.Queue[str | None] = queue.Queue()
+        self._lines = lines
+        assert process.stdout is not None and process.stderr is not None
+        _pump(process.stdout, lines.put, lambda: lines.put(None))
+        _pump(process.stderr, self._stderr.append)
+        version = self.send("protocol_version", self.startup_timeout)
+        if version[0] != "1":
+            self.stop()
+            raise EngineProtocolError(f"{self.name} speaks protocol {version[0]!r}, not 1")
+
+    def send(self, command: str, timeout: float = COMMAND_TIMEOUT) -> list[str]:
+        """Send one command and return its payload lines (the ``=`` line's text first).
+
+        Any failure stops the process and raises an :class:`EngineError`.
+        """
+        if not self.running:
+            self.start()
+        process = self._process
+        assert process is not None and process.stdin is not None
+        try:
+            process.stdin.write(command + "\n")
+            process.stdin.flush()
+        except OSError:
+            raise self._crashed(command) from None
+        deadline = time.monotonic() + timeout
+        head = self._read_line(command, deadline)
+        if not head or head[0] not in "=?":
+            self.stop()
+            raise EngineProtocolError(f"{self.name} answered {command!r} with {head!r}")
+        payload = [head[1:].lstrip("0123456789").strip()]
+        while (line := self._read_line(command, deadline)) != "":
+            payload.append(line)
+        if head[0] == "?":
+            self.stop()
+            raise EngineProtocolError(f"{self.name} refused {command!r}: {' '.join(payload)}")
+        return payload
+
+    def stop(self) -> None:
+        """End the process at once (after a failure); a later request restarts it."""
+        process, self._process = self._process, None
+        if process is None:
+            return
+        _kill(process)  # even after it ended: a wrapper may have left children behind
+        process.wait()
+        if process.stdin is not None:
+            with contextlib.suppress(OSError):
+                process.stdin.close()
+
+    def close(self) -> None:
+        """Send ``quit`` and wait a little for the engine to end, then make sure it has."""
+        process = self._process
+        if process is not None and process.poll() is None:
+            with contextlib.suppress(EngineError):
+                self.send("quit", COMMAND_TIMEOUT)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                process.wait(COMMAND_TIMEOUT)
+        self.stop()
+
+    def __enter__(self) -> ExternalEngine:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        with contextlib.suppress(Exception):
+            self.stop()
+
+    # --- helpers ---------------------------------------------------------------------
+    def _limit_words(self, limits: Limits, *, level: bool) -> str:
+        words = ""
+        for key, value in (
+            ("movetime", limits.movetime_ms),
+            ("depth", limits.depth),
+            ("nodes", limits.nodes),
+            ("level", self.level if level else None),
+        ):
+            if value is not None:
+                words += f" {key}={value}"
+        return words
+
+    def _read_line(self, command: str, deadline: float) -> str:
+        try:
+            line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
+        except queue.Empty:
+            self.stop()
+            raise EngineTimeout(f"{self.name} did not answer {command!r} in time") from None
+        if line is None:
+            raise self._crashed(command)
+        return line.rstrip("\r\n")
+
+    def _crashed(self, command: str) -> EngineCrash:
+        process = self._process
+        status = None
+        if process is not None:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                status = process.wait(1.0)
+        time.sleep(0.05)  # let the standard error reader catch up
+        self.stop()
+        tail = " | ".join(line.rstrip() for line in self._stderr)
+        return EngineCrash(
+            f"{self.name} ended (exit status {status}) at {command!r}"
+            + (f"; its last words: {tail}" if tail else "")
+        )
+
+
+def _pump(
+    stream: IO[str], put: Callable[[str], object], at_end: Callable[[], object] | None = None
+) -> None:
+    """Copy a stream's lines to ``put`` in a daemon thread, then call ``at_end``.
+
+    The thread closes the stream when it has read it to its end, so that nothing else
+    has to close a pipe another thread may be blocked on.
+    """
+
+    def run() -> None:
+        with contextlib.suppress(ValueError, OSError), stream:
+            for line in stream:
+                put(line)
+        if at_end is not None:
+            at_end()
+
+    threading.Thread(target=run, name="engine-reader", daemon=True).start()
+
+
+def _kill(process: subprocess.Popen[str]) -> None:
+    """Kill the engine and whatever it started (it leads its own process group)."""
+    with contextlib.suppress(OSError):
+        if hasattr(os, "killpg"):
+            os.killpg(process.pid, signal.SIGKILL)
+        else:  # pragma: no cover - not POSIX
+            process.kill()

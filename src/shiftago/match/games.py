@@ -1,0 +1,250 @@
+"""Playing one game of a match, in whichever process runs it.
+
+A :class:`GameTask` holds everything a game needs and pickles, so that the same
+function plays it in the main process or in a worker of a process pool; it returns a
+:class:`GameResult` with the record text and the thinking time of every seat. An
+external engine that fails (timeout, crash, a reply that is not a legal action)
+loses the game: with two players the other seat wins, with three or four the other
+seats share a draw, and the record says why in its ``Termination`` header.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing.util
+import signal
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from shiftago.core import COLOURS, Game, Rules
+from shiftago.core.errors import ShiftagoError
+from shiftago.engine.bot import Bot
+from shiftago.formats.record import Record, Seat
+from shiftago.match.external import EngineError, ExternalEngine
+from shiftago.match.participants import Participant
+from shiftago.match.schedule import Slot
+from shiftago.match.stats import game_points
+
+#: The record's reason for a game lost by an illegal action.
+ILLEGAL_ACTION = "illegal action"
+
+
+@dataclass(frozen=True)
+class GameTask:
+    """One game to play: its slot, rules (handicap by seat), players and opening."""
+
+    slot: Slot
+    key: str
+    rules: Rules
+    participants: tuple[Participant, ...]
+    opening: tuple[str, ...]
+    seeds: tuple[int, ...]
+    event: str
+    date: str
+    #: The hard limit of one move of an external engine (None: its default).
+    timeout: float | None = None
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """A finished game, by seat: who played, the points, and the time spent thinking.
+
+    ``points`` are 1 for a win, a draw shared equally, 0 for a loss; ``think_s`` and
+    ``moves`` count only the actions the participants chose (not the opening).
+    ``record`` is the game record's text (kept out of the results file, which names
+    the ``record_file`` instead).
+    """
+
+    key: str
+    opening: int
+    group: int
+    rotation: int
+    seats: tuple[str, ...]
+    result: str
+    termination: str | None
+    points: tuple[float, ...]
+    actions: int
+    think_s: tuple[float, ...]
+    moves: tuple[int, ...]
+    detail: str | None = None
+    record: str = field(default="", compare=False)
+    record_file: str | None = None
+
+    @property
+    def unit(self) -> tuple[int, int]:
+        """The opening and group this game belongs to (a pair with two participants)."""
+        return self.opening, self.group
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The seats that won or share the draw."""
+        return tuple(seat for seat, p in enumerate(self.points) if p > 0)
+
+    def to_json(self) -> dict[str, Any]:
+        """The results file's line (without the record text)."""
+        return {
+            "key": self.key,
+            "opening": self.opening,
+            "group": self.group,
+            "rotation": self.rotation,
+            "seats": list(self.seats),
+            "result": self.result,
+            "termination": self.termination,
+            "points": list(self.points),
+            "actions": self.actions,
+            "think_s": list(self.think_s),
+            "moves": list(self.moves),
+            "detail": self.detail,
+            "record_file": self.record_file,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GameResult:
+        """A result read back from its line; raises ``KeyError``/``TypeError`` if broken."""
+        return cls(
+            key=str(data["key"]),
+            opening=int(data["opening"]),
+            group=int(data["group"]),
+            rotation=int(data["rotation"]),
+            seats=tuple(str(s) for s in data["seats"]),
+            result=str(data["result"]),
+            termination=data.get("termination"),
+            points=tuple(float(p) for p in data["points"]),
+            actions=int(data["actions"]),
+            think_s=tuple(float(t) for t in data["think_s"]),
+            moves=tuple(int(m) for m in data["moves"]),
+            detail=data.get("detail"),
+            record_file=data.get("record_file"),
+        )
+
+
+class EnginePool:
+    """The external engines of one process, kept from game to game.
+
+    An engine that failed was stopped; its next request starts it again, so a crash
+    costs the crashing side one game, not the match.
+    """
+
+    def __init__(self) -> None:
+        self._engines: dict[str, ExternalEngine] = {}
+
+    def get(self, participant: Participant, timeout: float | None) -> ExternalEngine:
+        engine = self._engines.get(participant.key)
+        if engine is None:
+            engine = ExternalEngine(
+                participant.command,
+                name=participant.name,
+                level=participant.engine_level,
+                move_timeout=timeout,
+            )
+            self._engines[participant.key] = engine
+        return engine
+
+    def close(self) -> None:
+        """``quit`` every engine."""
+        engines, self._engines = self._engines, {}
+        for engine in engines.values():
+            with contextlib.suppress(Exception):
+                engine.close()
+
+
+def play_game(task: GameTask, engines: EnginePool) -> GameResult:
+    """Play one game from its opening to the end (or a forfeit)."""
+    rules = task.rules
+    game = Game(rules, first=0)
+    for move in task.opening:
+        game.play(move)
+    players = rules.players
+    think = [0.0] * players
+    moves = [0] * players
+    bots: list[Bot] = []
+    forfeit: tuple[int, str, str] | None = None
+    for seat, participant in enumerate(task.participants):
+        if participant.external:
+            engine = engines.get(participant, task.timeout)
+            bots.append(engine)
+            try:
+                engine.new_game(rules, task.seeds[seat])
+            except EngineError as error:
+                forfeit = forfeit or (seat, error.termination, str(error))
+        else:
+            bots.append(participant.make_bot(task.seeds[seat]))
+    while forfeit is None and not game.is_over:
+        seat = game.turn
+        started = time.perf_counter()
+        try:
+            action = bots[seat].choose(game.state, task.participants[seat].limits)
+        except EngineError as error:
+            forfeit = (seat, error.termination, str(error))
+            break
+        finally:
+            think[seat] += time.perf_counter() - started
+            moves[seat] += 1
+        try:
+            game.play(action)
+        except ShiftagoError as error:
+            name = task.participants[seat].name
+            forfeit = (seat, ILLEGAL_ACTION, f"{name} played {action}: {error}")
+    seats = tuple(Seat(p.name, "computer", p.level) for p in task.participants)
+    if forfeit is None:
+        assert game.outcome is not None
+        winners = game.outcome.winners
+        termination = detail = None
+    else:
+        loser, termination, detail = forfeit
+        winners = tuple(s for s in range(players) if s != loser)
+    result = "=".join(COLOURS[s] for s in winners)
+    record = Record.from_game(
+        game,
+        seats=seats,
+        date=task.date,
+        event=task.event,
+        result=result if forfeit is not None else None,
+        termination=termination,
+    )
+    return GameResult(
+        key=task.key,
+        opening=task.slot.opening,
+        group=task.slot.group,
+        rotation=task.slot.rotation,
+        seats=tuple(p.key for p in task.participants),
+        result=result,
+        termination=termination,
+        points=game_points(winners, players),
+        actions=len(game.history),
+        think_s=tuple(round(t, 6) for t in think),  # as the results file keeps them
+        moves=tuple(moves),
+        detail=detail,
+        record=str(record),
+    )
+
+
+# --- worker processes ---------------------------------------------------------------
+_ENGINES: EnginePool | None = None
+
+
+def init_worker(warm_up: bool) -> None:
+    """Prepare a pool worker: leave Ctrl-C to the main process, compile the search
+    now (so that no timed move pays for it), and ``quit`` the engines at exit."""
+    global _ENGINES
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if warm_up:
+        warm_search()
+    _ENGINES = EnginePool()
+    multiprocessing.util.Finalize(_ENGINES, _ENGINES.close, exitpriority=10)
+
+
+def play_in_worker(task: GameTask) -> GameResult:
+    """:func:`play_game` with the worker's own engines."""
+    global _ENGINES
+    if _ENGINES is None:
+        _ENGINES = EnginePool()
+    return play_game(task, _ENGINES)
+
+
+def warm_search() -> None:
+    """Compile (or load from numba's cache) the built-in search."""
+    from shiftago.engine.search import warm_up
+
+    warm_up()

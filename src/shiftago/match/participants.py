@@ -1,0 +1,251 @@
+"""Who plays in a match: participant specs, and the registry of built-in bots.
+
+A participant is given as one short string, so that a whole match fits on a command
+line::
+
+    SPEC    = BODY [ "@" OPTION { "," OPTION } ]
+    BODY    = NAME [ ":" ARGUMENT ]          a built-in bot of :data:`BOTS`
+            | "cmd:" COMMAND LINE            an external engine speaking STP
+    OPTION  = movetime=MS | depth=N | nodes=N | level=N | name=TEXT
+
+Examples: ``greedy``, ``level:3``, ``level:7@movetime=100``, ``level:7@depth=4``,
+``cmd:shiftago engine@level=2,name=stp-2``. ``movetime``, ``depth`` and ``nodes`` are
+the limits of every move (:class:`~shiftago.engine.bot.Limits`); ``level`` is sent to
+an external engine as ``go level=N``; ``name`` is the name in tables and records
+(default: the spec itself). The options come after the last ``@``, so a command line
+may hold an ``@`` of its own.
+
+Built-in bots come from :data:`BOTS`, a plain dict from a name to a factory
+``(argument, seed) -> Bot``: adding a bot to the arena is one line there.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+import shlex
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Final
+
+from shiftago.engine.bot import NO_LIMITS, Bot, Limits
+from shiftago.engine.greedy import GreedyBot
+from shiftago.engine.levels import LEVELS, bot_for_level
+
+#: A factory of a built-in bot: the text after ``NAME:`` (None without one) and a seed.
+BotFactory = Callable[[str | None, int], Bot]
+
+#: The body prefix of an external engine's command line.
+EXTERNAL: Final = "cmd:"
+#: The spec options in their canonical order (``name`` is not part of the spec).
+LIMIT_OPTIONS: Final = ("movetime", "depth", "nodes", "level")
+_OPTIONS: Final = re.compile(r"@([a-z]+=[^,@]+(?:,[a-z]+=[^,@]+)*)\s*$", re.IGNORECASE)
+
+
+def _no_argument(name: str, argument: str | None) -> None:
+    if argument is not None:
+        raise ValueError(f"the bot {name!r} takes no argument, not {argument!r}")
+
+
+def _level(argument: str | None, seed: int) -> Bot:
+    known = ", ".join(str(n) for n, _ in LEVELS)
+    if argument is None or not argument.isdigit() or int(argument) not in dict(LEVELS):
+        raise ValueError(f"level needs one of the levels {known}: level:3, not {argument!r}")
+    return bot_for_level(int(argument), seed)
+
+
+def _greedy(argument: str | None, seed: int) -> Bot:
+    _no_argument("greedy", argument)
+    return GreedyBot(seed)
+
+
+def lazy_bot(module: str, class_name: str) -> BotFactory:
+    """A factory for ``module.class_name(seed)``, imported only when a match uses it.
+
+    A module that does not exist (yet) makes the bot unavailable, with a message that
+    says so, instead of breaking the arena.
+    """
+
+    def make(argument: str | None, seed: int) -> Bot:
+        _no_argument(class_name, argument)
+        try:
+            loaded = importlib.import_module(module)
+        except ModuleNotFoundError as error:
+            if error.name is not None and (module + ".").startswith(error.name + "."):
+                raise ValueError(f"this bot is not available: no module {module}") from None
+            raise
+        bot = getattr(loaded, class_name)(seed)
+        if not isinstance(bot, Bot):
+            raise TypeError(f"{module}.{class_name} is not a Bot")
+        return bot
+
+    return make
+
+
+def _positive(name: str, argument: str | None) -> int | None:
+    if argument is None:
+        return None
+    if not argument.isdigit() or int(argument) < 1:
+        raise ValueError(f"{name} takes a whole number of at least 1: {name}:2, not {argument!r}")
+    return int(argument)
+
+
+def _mcts(argument: str | None, seed: int) -> Bot:
+    from shiftago.engine.mcts_bot import MctsBot
+
+    return MctsBot(seed, iterations=_positive("mcts", argument))
+
+
+def _mcts_plain(argument: str | None, seed: int) -> Bot:
+    from shiftago.engine.mcts_bot import MctsBot
+
+    return MctsBot(
+        seed, iterations=_positive("mcts-plain", argument), solver=False, name="mcts-plain"
+    )
+
+
+def _baseline(argument: str | None, seed: int) -> Bot:
+    from shiftago.engine.baseline import DEFAULT_DEPTH, BaselineBot
+
+    return BaselineBot(seed, depth=_positive("baseline", argument) or DEFAULT_DEPTH)
+
+
+#: The built-in bots by spec name; add one with a line ``"name": factory``.
+BOTS: dict[str, BotFactory] = {
+    "level": _level,  # level:N, the ladder of shiftago.engine.levels
+    "greedy": _greedy,
+    "random": lazy_bot("shiftago.engine.random_bot", "RandomBot"),
+    "mcts": _mcts,  # mcts or mcts:ITERATIONS, MCTS-Solver (the multi-player search too)
+    "mcts-plain": _mcts_plain,  # plain UCT MCTS, the comparison baseline
+    "baseline": _baseline,  # baseline or baseline:DEPTH, pure-Python depth-4 alpha-beta
+}
+
+
+@dataclass(frozen=True)
+class Participant:
+    """One side of a match, as its spec describes it.
+
+    ``spec`` is the canonical spec (what plays, limits included, name left out) and
+    ``key`` identifies the participant in results files: the spec, with ``#2``, ``#3``
+    appended when the same spec plays more than once in a match.
+    """
+
+    spec: str
+    name: str
+    bot: str | None = None
+    argument: str | None = None
+    command: tuple[str, ...] = ()
+    limits: Limits = field(default_factory=Limits)
+    engine_level: int | None = None
+    key: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.key:
+            object.__setattr__(self, "key", self.spec)
+
+    @property
+    def external(self) -> bool:
+        """Whether it is an engine in its own process (else a built-in bot)."""
+        return bool(self.command)
+
+    @property
+    def level(self) -> int | None:
+        """The playing level that records name: ``level:N``, or an engine's ``level=N``."""
+        if self.bot == "level" and self.argument is not None:
+            return int(self.argument)
+        return self.engine_level
+
+    def make_bot(self, seed: int) -> Bot:
+        """A new built-in bot for one game (external engines are made elsewhere)."""
+        if self.bot is None:
+            raise ValueError(f"{self.name} is an external engine, not a built-in bot")
+        return BOTS[self.bot](self.argument, seed)
+
+
+def parse_participant(text: str, defaults: Limits = NO_LIMITS) -> Participant:
+    """A participant from its spec; ``defaults`` fill the limits the spec leaves open.
+
+    >>> p = parse_participant("level:7@movetime=100")
+    >>> p.spec, p.limits.movetime_ms, p.level
+    ('level:7@movetime=100', 100, 7)
+    >>> parse_participant("cmd:shiftago engine@level=2,name=stp").command
+    ('shiftago', 'engine')
+    """
+    body, options = _split(text.strip())
+    name = options.pop("name", None)
+    values = {key: _whole(key, value) for key, value in options.items()}
+    limits = Limits(
+        values.get("movetime", defaults.movetime_ms),
+        values.get("depth", defaults.depth),
+        values.get("nodes", defaults.nodes),
+    )
+    if body[: len(EXTERNAL)].lower() == EXTERNAL:
+        command = tuple(shlex.split(body[len(EXTERNAL) :]))
+        if not command:
+            raise ValueError(f"{text!r}: cmd: needs the engine's command line")
+        participant = Participant(
+            "", "", command=command, limits=limits, engine_level=values.get("level")
+        )
+        body = EXTERNAL + shlex.join(command)
+    else:
+        bot, _, argument = body.partition(":")
+        bot = bot.lower()
+        if bot not in BOTS:
+            known = ", ".join(sorted(BOTS))
+            raise ValueError(
+                f"unknown participant {text!r}: a built-in bot ({known}) or cmd:COMMAND"
+            )
+        if "level" in values:
+            raise ValueError(f"{text!r}: the option level= is for external engines")
+        participant = Participant("", "", bot=bot, argument=argument.strip() or None, limits=limits)
+        body = bot if participant.argument is None else f"{bot}:{participant.argument}"
+        participant.make_bot(0)  # checks the argument and that the bot exists, now
+    spec = body + _option_text(limits, participant.engine_level)
+    return replace(participant, spec=spec, name=name.strip() if name else spec, key=spec)
+
+
+def parse_participants(texts: Sequence[str], defaults: Limits = NO_LIMITS) -> list[Participant]:
+    """The participants of a match: keys and names made unique (``greedy``, ``greedy#2``)."""
+    result: list[Participant] = []
+    for text in texts:
+        participant = parse_participant(text, defaults)
+        count = sum(p.spec == participant.spec for p in result)
+        if count:
+            suffix = f"#{count + 1}"
+            participant = replace(
+                participant, key=participant.spec + suffix, name=participant.name + suffix
+            )
+        if any(p.name == participant.name for p in result):
+            raise ValueError(f"two participants are named {participant.name!r}")
+        result.append(participant)
+    return result
+
+
+def _split(text: str) -> tuple[str, dict[str, str]]:
+    """The body and the options of a spec."""
+    match = _OPTIONS.search(text)
+    if match is None:
+        return text, {}
+    options: dict[str, str] = {}
+    for item in match.group(1).split(","):
+        key, _, value = item.partition("=")
+        key = key.lower()
+        if key not in (*LIMIT_OPTIONS, "name"):
+            allowed = ", ".join(f"{k}=" for k in (*LIMIT_OPTIONS, "name"))
+            raise ValueError(f"unknown option {item!r} in {text!r} (allowed: {allowed})")
+        if key in options:
+            raise ValueError(f"the option {key}= is given twice in {text!r}")
+        options[key] = value.strip()
+    return text[: match.start()].strip(), options
+
+
+def _whole(key: str, value: str) -> int:
+    if not value.isdigit() or int(value) < 1:
+        raise ValueError(f"{key}= needs a whole number from 1, not {value!r}")
+    return int(value)
+
+
+def _option_text(limits: Limits, level: int | None) -> str:
+    values = (limits.movetime_ms, limits.depth, limits.nodes, level)
+    options = [f"{k}={v}" for k, v in zip(LIMIT_OPTIONS, values, strict=True) if v is not None]
+    return "@" + ",".join(options) if options else ""

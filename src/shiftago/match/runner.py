@@ -1,0 +1,304 @@
+"""Running a match: :func:`run_match` turns a :class:`MatchConfig` into a :class:`MatchResult`.
+
+This is the programmatic face of ``shiftago arena`` (the command only parses options
+and prints): it builds the schedule, skips the games already in the results file,
+plays the rest in the main process (``jobs=1``) or in a pool of worker processes (the
+built-in bots are CPU bound and hold the GIL), writes each game's record and result
+line as the game ends, and stops early when the SPRT has a verdict.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from shiftago.core import Action, Rules, Variant
+from shiftago.engine.bot import NO_LIMITS, Limits
+from shiftago.match.games import (
+    EnginePool,
+    GameResult,
+    GameTask,
+    init_worker,
+    play_game,
+    play_in_worker,
+    warm_search,
+)
+from shiftago.match.participants import Participant, parse_participants
+from shiftago.match.report import format_standings
+from shiftago.match.results import ResultsFile, default_records_dir, game_key, write_record
+from shiftago.match.schedule import Slot, bot_seed, opening, openings_for, schedule
+from shiftago.match.standings import (
+    SprtSettings,
+    Standings,
+    compute_standings,
+    pair_scores,
+    sprt_status,
+)
+
+#: Called with each finished game (None once at the start), games done, games in all.
+Progress = Callable[[GameResult | None, int, int], None]
+
+
+@dataclass(frozen=True)
+class MatchConfig:
+    """What to play. ``participants`` are specs (:mod:`.participants`).
+
+    ``games`` is rounded up to whole openings (every group of participants, every
+    rotation). ``handicap`` gives each participant (in order) its skipped turns, which
+    go with it from seat to seat. ``limits`` fill the limits a spec leaves open.
+    ``timeout`` is the hard limit of an external engine's move in seconds (default:
+    its movetime plus one second, else 60). ``results`` is the results file (None:
+    nothing is kept, nothing resumed); ``records`` the records directory (None: beside
+    the results file, when there is one).
+    """
+
+    participants: tuple[str, ...]
+    variant: Variant = Variant.EXPRESS
+    players: int = 2
+    games: int = 2
+    opening_plies: int = 2
+    seed: int = 0
+    handicap: tuple[int, ...] = ()
+    action_limit: int | None = 1000
+    limits: Limits = NO_LIMITS
+    timeout: float | None = None
+    jobs: int = 1
+    results: Path | None = None
+    records: Path | None = None
+    save_records: bool = True
+    sprt: SprtSettings | None = None
+    date: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.games < 1 or self.jobs < 1:
+            raise ValueError("a match has at least one game and one job")
+        if self.handicap and len(self.handicap) != len(self.participants):
+            raise ValueError(
+                f"the handicap needs one number per participant ({len(self.participants)}), "
+                f"got {len(self.handicap)}"
+            )
+        if self.sprt is not None and (len(self.participants) != 2 or self.players != 2):
+            raise ValueError("the SPRT compares two participants in 2-player games")
+        Rules(self.variant, self.players, action_limit=self.action_limit)  # checks them
+
+    @property
+    def records_dir(self) -> Path | None:
+        """Where the records go, or None when none are kept."""
+        if not self.save_records:
+            return None
+        if self.records is not None:
+            return self.records
+        return default_records_dir(self.results) if self.results is not None else None
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """The games (in schedule order, resumed ones included) and the standings."""
+
+    config: MatchConfig
+    participants: tuple[Participant, ...]
+    games: tuple[GameResult, ...]
+    standings: Standings
+    scheduled: int
+    openings: int
+    resumed: int
+    played: int
+    stopped_early: bool = False
+
+    def summary(self) -> str:
+        """One line: what was played, how much of it now, and whether the SPRT stopped it."""
+        c = self.config
+        text = (
+            f"{c.variant.value}, {c.players} players: {len(self.games)} of {self.scheduled} "
+            f"games ({_count(self.openings, 'opening')} of "
+            f"{_count(c.opening_plies, 'random action')}, "
+            f"seed {c.seed}); {self.played} played now"
+        )
+        if self.resumed:
+            text += f", {self.resumed} from {c.results}"
+        if self.stopped_early:
+            text += "; stopped early by the SPRT"
+        return text
+
+    def table(self) -> str:
+        """The standings as the text table."""
+        return format_standings(self.standings)
+
+    def to_json(self) -> dict[str, Any]:
+        """Settings, counts and standings, for programs (``shiftago arena --json``)."""
+        c = self.config
+        return {
+            "settings": {
+                "participants": [p.spec for p in self.participants],
+                "variant": c.variant.value,
+                "players": c.players,
+                "openings": self.openings,
+                "opening_plies": c.opening_plies,
+                "seed": c.seed,
+                "handicap": list(c.handicap),
+                "action_limit": c.action_limit,
+                "results": None if c.results is None else str(c.results),
+                "records": None if c.records_dir is None else str(c.records_dir),
+            },
+            "scheduled": self.scheduled,
+            "resumed": self.resumed,
+            "played": self.played,
+            "stopped_early": self.stopped_early,
+            **self.standings.to_json(),
+        }
+
+
+def run_match(config: MatchConfig, progress: Progress | None = None) -> MatchResult:
+    """Play (or resume) a match and return its result."""
+    participants = parse_participants(config.participants, config.limits)
+    openings = openings_for(config.games, len(participants), config.players)
+    tasks = _tasks(config, participants, schedule(len(participants), config.players, openings))
+    store = ResultsFile(config.results) if config.results is not None else None
+    stored = store.load() if store is not None else {}
+    finished = {t.key: stored[t.key] for t in tasks if t.key in stored}
+    resumed = len(finished)
+    records = config.records_dir
+
+    def games() -> list[GameResult]:
+        return [finished[t.key] for t in tasks if t.key in finished]
+
+    def decided() -> bool:
+        """Whether the SPRT (if any) has a verdict."""
+        if config.sprt is None:
+            return False
+        pairs = pair_scores(games(), participants[0].key, config.players)
+        return sprt_status(pairs, config.sprt).verdict is not None
+
+    def accept(result: GameResult) -> bool:
+        """Keep a finished game; True when the SPRT says the match can stop."""
+        if records is not None:
+            result = replace(result, record_file=write_record(records, result))
+        if store is not None:
+            store.append(result)
+        finished[result.key] = result
+        if progress is not None:
+            progress(result, len(finished), len(tasks))
+        return decided()
+
+    if progress is not None:
+        progress(None, len(finished), len(tasks))
+    todo = [t for t in tasks if t.key not in finished]
+    stopped = decided()
+    if todo and not stopped:
+        warm = any(not p.external for p in participants)
+        run = _run_inline if config.jobs == 1 else _run_pool
+        stopped = run(todo, config.jobs, warm, accept)
+    return MatchResult(
+        config=config,
+        participants=tuple(participants),
+        games=tuple(finished[t.key] for t in tasks if t.key in finished),
+        standings=compute_standings(participants, games(), config.players, config.sprt),
+        scheduled=len(tasks),
+        openings=openings,
+        resumed=resumed,
+        played=len(finished) - resumed,
+        stopped_early=stopped and len(finished) < len(tasks),
+    )
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _tasks(
+    config: MatchConfig, participants: list[Participant], slots: list[Slot]
+) -> list[GameTask]:
+    date = config.date or datetime.date.today().isoformat()
+    openings: dict[tuple[int, Rules], tuple[Action, ...]] = {}
+    tasks = []
+    for slot in slots:
+        handicap = tuple(config.handicap[i] for i in slot.seats) if config.handicap else ()
+        rules = Rules(config.variant, config.players, handicap, config.action_limit)
+        if (slot.opening, rules) not in openings:
+            openings[slot.opening, rules] = opening(
+                rules, config.opening_plies, config.seed, slot.opening
+            )
+        actions = tuple(str(a) for a in openings[slot.opening, rules])
+        seats = tuple(participants[i] for i in slot.seats)
+        shown = " ".join(actions) if actions else "none"
+        tasks.append(
+            GameTask(
+                slot=slot,
+                key=game_key(rules, config.opening_plies, config.seed, slot, seats),
+                rules=rules,
+                participants=seats,
+                opening=actions,
+                seeds=tuple(bot_seed(config.seed, slot, s) for s in range(config.players)),
+                event=(
+                    f"shiftago arena, seed {config.seed}, opening {slot.opening} ({shown}), "
+                    f"rotation {slot.rotation}"
+                ),
+                date=date,
+                timeout=config.timeout,
+            )
+        )
+    return tasks
+
+
+def _run_inline(
+    todo: list[GameTask], jobs: int, warm: bool, accept: Callable[[GameResult], bool]
+) -> bool:
+    """Play the games one after the other in this process; True if stopped early."""
+    engines = EnginePool()
+    try:
+        if warm:
+            warm_search()
+        return any(accept(play_game(task, engines)) for task in todo)
+    finally:
+        engines.close()
+
+
+def _run_pool(
+    todo: list[GameTask], jobs: int, warm: bool, accept: Callable[[GameResult], bool]
+) -> bool:
+    """Play the games in ``jobs`` worker processes; True if stopped early.
+
+    Only a few games are queued ahead of the workers, so that a verdict of the SPRT
+    stops the match soon; games already running when it comes are finished and kept.
+    """
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=init_worker, initargs=(warm,))
+    pending: set[Future[GameResult]] = set()
+    queue: Iterator[GameTask] = iter(todo)
+    stop = False
+    try:
+        while True:
+            while not stop and len(pending) < 2 * jobs:
+                task = next(queue, None)
+                if task is None:
+                    break
+                pending.add(pool.submit(play_in_worker, task))
+            if not pending:
+                return stop
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                if future.cancelled():
+                    continue
+                if accept(future.result()) and not stop:
+                    stop = True
+                    for other in pending:
+                        other.cancel()
+    except BaseException:
+        for future in pending:
+            future.cancel()
+        _terminate(pool)
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _terminate(pool: ProcessPoolExecutor) -> None:
+    """Stop the workers now (on Ctrl-C or an error): their games are lost anyway."""
+    processes = getattr(pool, "_processes", None) or {}
+    for process in list(processes.values()):
+        with contextlib.suppress(Exception):
+            process.terminate()

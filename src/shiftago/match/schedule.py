@@ -1,0 +1,105 @@
+"""Which games a match plays: openings, seatings and their rotations.
+
+Fairness comes from playing every opening from every seat. An opening is a few random
+actions from the empty board (orange first), drawn from a generator seeded with the
+match seed and the opening's number, so it does not depend on how many openings the
+match has or in which order they are played. Each opening is played by every group of
+``players`` participants (all of them when there are exactly ``players``), once in
+each cyclic rotation of the seats: with two participants that is one game with the
+colours swapped, a *pair*.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from dataclasses import dataclass
+
+from shiftago.core import Action, Game, Rules
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One game of the schedule: participant indices by seat (seat 0 moves first).
+
+    ``group`` numbers the set of participants playing (always 0 when the match has
+    exactly ``players`` participants); ``rotation`` r seats participant
+    ``members[(seat + r) % players]`` of the group at each seat.
+    """
+
+    opening: int
+    group: int
+    rotation: int
+    seats: tuple[int, ...]
+
+    @property
+    def unit(self) -> tuple[int, int]:
+        """The games that belong together for statistics: one opening, one group."""
+        return self.opening, self.group
+
+
+def groups(participants: int, players: int) -> list[tuple[int, ...]]:
+    """The groups of participants that play each opening, in a fixed order."""
+    if participants < players:
+        raise ValueError(
+            f"{players}-player games need at least {players} participants, not {participants} "
+            "(the same spec may be given twice)"
+        )
+    return list(itertools.combinations(range(participants), players))
+
+
+def games_per_opening(participants: int, players: int) -> int:
+    """How many games one opening makes: every group in every rotation."""
+    return len(groups(participants, players)) * players
+
+
+def openings_for(games: int, participants: int, players: int) -> int:
+    """The openings that give at least ``games`` games (whole opening sets only)."""
+    return max(1, math.ceil(games / games_per_opening(participants, players)))
+
+
+def schedule(participants: int, players: int, openings: int) -> list[Slot]:
+    """Every game of a match, opening by opening (so that pairs complete early).
+
+    >>> [s.seats for s in schedule(2, 2, 2)]
+    [(0, 1), (1, 0), (0, 1), (1, 0)]
+    >>> [s.seats for s in schedule(3, 3, 1)]
+    [(0, 1, 2), (1, 2, 0), (2, 0, 1)]
+    """
+    slots = []
+    for opening in range(openings):
+        for number, members in enumerate(groups(participants, players)):
+            for rotation in range(players):
+                seats = tuple(members[(seat + rotation) % players] for seat in range(players))
+                slots.append(Slot(opening, number, rotation, seats))
+    return slots
+
+
+def opening(rules: Rules, plies: int, seed: int, number: int) -> tuple[Action, ...]:
+    """Opening ``number``: ``plies`` random legal actions from the empty board.
+
+    Orange (seat 0) moves first. A draw that would end the game is drawn again, so an
+    opening always leaves a game to play.
+
+    >>> len(opening(Rules(), 2, seed=0, number=0))
+    2
+    """
+    if plies < 0:
+        raise ValueError(f"an opening has 0 or more actions, not {plies}")
+    rng = random.Random(f"shiftago arena opening {seed} {number}")
+    for _ in range(1000):
+        game = Game(rules, first=0)
+        for _ in range(plies):
+            game.play(rng.choice(game.legal_actions()))
+            if game.is_over:
+                break
+        if not game.is_over:
+            return tuple(game.history)
+    raise ValueError(f"no opening of {plies} actions leaves the game open")
+
+
+def bot_seed(seed: int, slot: Slot, seat: int) -> int:
+    """The seed of the bot at ``seat`` of a game: repeatable, different for each game."""
+    text = f"shiftago arena bot {seed} {slot.opening} {slot.group} {slot.rotation} {seat}"
+    return random.Random(text).randrange(2**63)

@@ -1,0 +1,269 @@
+"""``shiftago analyse``: positions judged, records reviewed, as text and JSON."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+from shiftago.core import Game, State
+from shiftago.engine.bot import NO_LIMITS, Analysis, Bot, Limits, RankedAction, format_value
+from shiftago.engine.levels import bot_for_level, default_level
+from shiftago.engine.review import iter_review
+from shiftago.formats.record import Record, format_record, format_records
+from shiftago.interfaces.analyse import Settings, position_document, write_position, write_record
+from shiftago.interfaces.cli import cli
+from shiftago.interfaces.stp import StpEngine
+
+THREAT = "express 2 7/7/7/7/7/7/1gggg2 o insert 22,18 0,0 0,0"
+SAVES = {"Bb", "Bc", "Bd", "Be"}
+THREE = "express 3 7/7/7/7/g6/b6/ooo4 o insert 19,21,21 0,0,0 0,0,0"
+MIDDLE = "express 2 4o2/2g4/3o3/2g1g2/1gooo2/2g4/1gggg2 o insert 16,13 0,0 0,0"
+FAST = ("--level", "5", "--depth", "2")
+
+
+def invoke(*args: str, stdin: str | None = None) -> Result:
+    return CliRunner().invoke(cli, ["analyse", *args], input=stdin)
+
+
+def as_json(result: Result) -> Any:
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def blunder_record(tmp_path: Path, name: str = "blunder.txt") -> Path:
+    """Orange ignores green's double threat (R5) and green wins (L1)."""
+    game = Game(position=THREAT)
+    for action in ("R5", "L1"):
+        game.play(action)
+    path = tmp_path / name
+    path.write_text(format_record(Record.from_game(game)) + "\n")
+    return path
+
+
+# --- positions ------------------------------------------------------------------------
+def test_a_position_as_text() -> None:
+    result = invoke(THREAT, *FAST)
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "1 . g g g g . ." in out  # the board
+    assert "unit: centi-units" in out
+    assert "evaluation: " in out and "for orange" in out
+    assert "best line: B" in out
+    rows = [line.split() for line in out.splitlines() if line[:4].strip().isdigit()]
+    assert len(rows) == 28
+    assert rows[0][1] in SAVES
+    assert [int(r[0]) for r in rows] == list(range(1, 29))
+
+
+def test_a_position_as_json() -> None:
+    doc = as_json(invoke(MIDDLE, *FAST, "--json", "--top", "5"))
+    assert doc["kind"] == "position" and doc["position"] == MIDDLE
+    assert doc["to_act"] == "o" and doc["phase"] == "insert"
+    assert doc["level"] == 5 and doc["limits"]["depth"] == 2
+    assert doc["unit"].startswith("centi-units") and doc["point_of_view"] == "mover"
+    assert doc["legal"] == 28 and len(doc["ranked"]) == 5
+    best = doc["ranked"][0]
+    assert set(best) == {"action", "value", "pv", "seat_values"}
+    assert doc["evaluation"] == best["value"] and doc["pv"] == best["pv"]
+    assert best["pv"][0] == best["action"]
+    values = [r["value"] for r in doc["ranked"]]
+    assert values == sorted(values, reverse=True)
+
+
+def test_three_players_say_that_the_value_is_the_movers() -> None:
+    result = invoke(THREE, "--level", "1")
+    assert result.exit_code == 0, result.output
+    assert "the value above is the mover's only" in result.stdout
+    doc = as_json(invoke(THREE, "--level", "1", "--json"))
+    assert doc["seat_values"] is None and doc["evaluation"] == 1000
+    assert doc["ranked"][0]["action"] in ("L1", "Bd")  # both make a line of four
+
+
+def test_the_default_level_is_the_strongest() -> None:
+    doc = as_json(invoke(THREAT, "--depth", "1", "--json"))
+    assert doc["level"] == default_level()
+
+
+@pytest.mark.parametrize(
+    ("position", "level", "options"),
+    [
+        (MIDDLE, "5", "depth=3"),
+        (MIDDLE, "7", "nodes=3000"),
+        (THREAT, "1", ""),
+        (THREE, "4", ""),
+        ("expert 2 7/7/7/7/7/ooooo2/oooooo1 o score 11,22 5,0 0,0", "7", "depth=2"),
+    ],
+)
+def test_the_engine_protocol_gives_the_same_analysis(
+    position: str, level: str, options: str
+) -> None:
+    engine = StpEngine()
+    assert engine.handle("newgame express 2 first=o seed=5") == "=\n\n"
+    assert engine.handle(f"setposition {position}") == "=\n\n"
+    response = engine.handle(f"analyse level={level} {options}")
+    assert response is not None and response.startswith("=\n")
+    protocol = [line for line in response.splitlines()[1:] if line]
+    args = [part for word in options.split() for part in f"--{word}".split("=")]
+    doc = as_json(invoke(position, "--level", level, "--seed", "5", "--json", *args))
+    ours = [" ".join([r["action"], _text(r["value"]), *r["pv"]]) for r in doc["ranked"]]
+    assert ours == protocol
+
+
+def _text(value: float) -> str:
+    return format_value(value)
+
+
+# --- records ----------------------------------------------------------------------------
+def test_a_record_with_a_blunder_as_text(tmp_path: Path) -> None:
+    path = blunder_record(tmp_path)
+    result = invoke(str(path), *FAST)
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert "values: from the point of view of the seat that acted" in lines
+    first = next(line for line in lines if line.startswith("  1."))
+    second = next(line for line in lines if line.startswith("  2."))
+    assert first.split()[1:4] == ["orange", "R5", "-9998"] and " ?? " in first
+    assert first.split()[first.split().index("best") + 1] in SAVES
+    assert second.split()[1:4] == ["green", "L1", "+9999"] and "?" not in second
+    assert "g won (line)" in lines
+    assert "orange: 1 blunder, 0 mistakes, 0 inaccuracies" in lines
+
+
+def test_a_record_as_json(tmp_path: Path) -> None:
+    path = blunder_record(tmp_path)
+    doc = as_json(invoke(str(path), *FAST, "--json", "--threshold", "50"))
+    assert doc["kind"] == "record" and doc["variant"] == "express" and doc["players"] == 2
+    assert doc["threshold"] == 50 and doc["result"] == "g"
+    assert doc["marks"] == {"??": "blunder", "?": "mistake", "?!": "inaccuracy"}
+    first, second = doc["plies"]
+    assert first["number"] == 1 and first["turn"] == 1 and first["seat"] == "o"
+    assert first["position"] == THREAT and first["action"] == "R5"
+    assert first["mark"] == "??" and first["mark_name"] == "blunder"
+    assert first["best"] in SAVES and first["value"] == -9998
+    assert first["loss"] == first["best_value"] - first["value"]
+    assert first["best_pv"][0] == first["best"] and first["pv"] == ["R5", "L1"]
+    assert second["seat"] == "g" and second["mark"] == "" and second["loss"] == 0
+
+
+def test_the_default_threshold_is_the_bots(tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli, ["analyse", "--help"])
+    assert result.exit_code == 0
+    assert "Default: the bot's own" in " ".join(result.output.split())
+    path = blunder_record(tmp_path)
+    doc = as_json(invoke(str(path), *FAST, "--json"))
+    assert doc["threshold"] == bot_for_level(5).mistake_threshold == 100
+    text = invoke(str(path), "--level", "1").stdout
+    assert "mistake (worse than the best action by more than 100)" in text
+
+
+def test_a_record_from_standard_input_and_one_game_of_several(tmp_path: Path) -> None:
+    game = Game(position=THREAT)
+    game.play("Bc")
+    short = Record.from_game(game)
+    blunder = blunder_record(tmp_path).read_text()
+    text = format_records([short]) + "\n" + blunder
+    doc = as_json(invoke("-", *FAST, "--json", "--game", "2", stdin=text))
+    assert doc["game"] == 2 and [p["action"] for p in doc["plies"]] == ["R5", "L1"]
+    result = invoke("-", *FAST, stdin=text)
+    assert result.stdout.startswith("<stdin> holds 2 games; this is game 1.")
+    assert "not over" in result.stdout
+
+
+# --- errors ----------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["no-such-file.txt"], "error: no-such-file.txt: no such file"),
+        (["express 2 nonsense"], "error: bad position: a position has 8 fields"),
+        (["express 2 7/7/7/7/7/7/7 q insert 22,22 0,0 0,0"], "error: bad position:"),
+        ([THREAT, "--level", "99"], "error: unknown level 99"),
+        (
+            ["express 2 7/7/7/7/7/7/7 o insert 0,22 0,0 0,0"],
+            "error: the game is over: a draw of o=g (no marbles); nothing to analyse",
+        ),
+    ],
+)
+def test_bad_input_exits_2(args: list[str], message: str) -> None:
+    result = invoke(*args)
+    assert result.exit_code == 2
+    assert result.stderr.startswith(message)
+    assert result.stdout == ""
+
+
+def test_a_broken_record_and_a_missing_game(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.txt"
+    broken.write_text('[Variant "express"]\n[Players "2"]\n[First "o"]\n\n1. L1 2. Q9 *\n')
+    result = invoke(str(broken))
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"error: {broken}:5: 'Q9' is not an action")
+    result = invoke(str(blunder_record(tmp_path)), "--game", "2")
+    assert result.exit_code == 2 and "holds 1 game(s), not a game 2" in result.stderr
+
+
+def test_bad_options_are_usage_errors() -> None:
+    for args in (["--depth", "0"], ["--threshold", "-1"], ["--top", "0"]):
+        result = invoke(THREAT, *args)
+        assert result.exit_code == 2 and "Invalid value" in result.output
+
+
+def test_through_a_real_process(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "shiftago", "analyse", "nowhere.txt"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == "error: nowhere.txt: no such file (a position string has 8 fields)\n"
+    path = blunder_record(tmp_path)
+    done = subprocess.run(
+        [sys.executable, "-m", "shiftago", "analyse", str(path), "--level", "2", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["plies"][0]["mark"] == "??"
+
+
+# --- values per seat --------------------------------------------------------------------
+class PerSeatBot(Bot):
+    """A stand-in for a bot that judges for every seat (values made up)."""
+
+    name = "per-seat"
+    value_unit = "made-up shares"
+
+    def analyse(self, state: State, limits: Limits = NO_LIMITS) -> Analysis:
+        return [
+            RankedAction(a, 0.5 - i / 100, (a,), (0.5 - i / 100, 0.25, 0.25 + i / 100))
+            for i, a in enumerate(state.legal_actions())
+        ]
+
+
+def test_values_per_seat_are_shown_where_the_bot_gives_them(tmp_path: Path) -> None:
+    state = State.from_position(THREE)
+    bot = PerSeatBot()
+    settings = Settings(level=1, limits=Limits(), top=2, threshold=0.03)
+    out = io.StringIO()
+    write_position(out, state, bot.analyse(state), bot, settings)
+    assert "per seat: o +0.500, g +0.250, b +0.250" in out.getvalue()
+    doc = position_document(state, bot.analyse(state), bot, settings)
+    assert doc["seat_values"] == [0.5, 0.25, 0.25]
+    game = Game(position=THREE)
+    game.play("L3")  # the third legal action: worth 0.02 less than the best
+    out = io.StringIO()
+    reviews = iter_review(bot, zip(game.states, game.history, strict=False), threshold=0.03)
+    write_record(out, "game", game, reviews, bot, settings, 1)
+    text = out.getvalue()
+    assert "(only the mover's" not in text
+    assert "?! inaccuracy (by more than 0.015)" in text
+    assert "  1. orange L3        +0.480 ?!  [o +0.480, g +0.250, b +0.270] best L1" in text

@@ -1,0 +1,221 @@
+"""External engines over STP: the real ``shiftago engine``, and fakes that fail."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from shiftago.core import Game, Rules, State, Variant
+from shiftago.engine.bot import Limits
+from shiftago.formats.record import parse_record
+from shiftago.match import (
+    EngineCrash,
+    EngineProtocolError,
+    EngineTimeout,
+    ExternalEngine,
+    MatchConfig,
+    run_match,
+)
+
+ENGINE = [sys.executable, "-m", "shiftago", "engine"]
+
+#: A fake engine: plays the first legal action, or fails at its first ``go`` as
+#: ``sys.argv[1]`` says (sleep, crash, crash-once, garbage, illegal, refuse).
+FAKE = r"""
+import sys, time
+from pathlib import Path
+from shiftago.core import State
+
+mode = sys.argv[1]
+marker = Path(sys.argv[2]) if len(sys.argv) > 2 else None
+state = None
+def reply(text=""):
+    sys.stdout.write(("= " + text if text else "=") + "\n\n")
+    sys.stdout.flush()
+for line in sys.stdin:
+    words = line.split()
+    if not words:
+        continue
+    if words[0] == "protocol_version":
+        reply("1")
+    elif words[0] == "setposition":
+        state = State.from_position(line.split(None, 1)[1])
+        reply()
+    elif words[0] == "go":
+        if mode == "sleep":
+            time.sleep(60)
+        elif mode == "crash" or (mode == "crash-once" and not marker.exists()):
+            if marker is not None:
+                marker.write_text("crashed")
+            sys.stderr.write("fake engine: out of luck\n")
+            sys.stderr.flush()
+            sys.exit(3)
+        elif mode == "garbage":
+            reply("hello")
+        elif mode == "illegal":
+            reply("xa1-e1")
+        elif mode == "refuse":
+            sys.stdout.write("? no idea\n\n")
+            sys.stdout.flush()
+        else:
+            reply(str(state.legal_actions()[0]))
+    elif words[0] == "quit":
+        reply()
+        break
+    else:
+        reply()
+"""
+
+
+@pytest.fixture
+def fake(tmp_path: Path):
+    script = tmp_path / "fake_engine.py"
+    script.write_text(FAKE)
+
+    def command(mode: str, *extra: str) -> list[str]:
+        return [sys.executable, str(script), mode, *extra]
+
+    return command
+
+
+def spec(command: list[str], options: str) -> str:
+    return "cmd:" + shlex.join(command) + "@" + options
+
+
+def test_the_real_engine_chooses_legal_actions_and_quits():
+    engine = ExternalEngine(ENGINE, level=2)
+    game = Game(Rules(Variant.EXPERT, 2), first=0)
+    engine.new_game(game.rules, seed=3)
+    for _ in range(6):
+        action = engine.choose(game.state, Limits(depth=1))
+        game.play(action)  # raises if it is not legal
+    ranked = engine.analyse(game.state, Limits(depth=1))
+    assert {r.action for r in ranked} == set(game.legal_actions())
+    process = engine._process
+    assert process is not None and engine.running and engine.starts == 1
+    engine.close()
+    assert process.returncode == 0  # it quit by itself
+    assert not engine.running
+
+
+def test_a_match_against_the_real_engine(tmp_path):
+    engine = spec(ENGINE, "level=2,name=stp-2")
+    result = run_match(
+        MatchConfig(
+            participants=("greedy@depth=1", engine),
+            games=2,
+            results=tmp_path / "r.jsonl",
+            date="2026-01-02",
+        )
+    )
+    assert len(result.games) == 2
+    assert all(g.termination is None for g in result.games)
+    stp = next(r for r in result.standings.rows if r.name == "stp-2")
+    assert stp.games == 2 and stp.moves > 0 and stp.ms_per_move is not None
+    for game in result.games:
+        record = parse_record((tmp_path / "r-records" / game.record_file).read_text())
+        assert record.to_game().outcome is not None
+        seat = game.seats.index(result.participants[1].key)
+        assert record.names[seat] == "stp-2" and record.levels[seat] == 2
+
+
+def test_a_slow_engine_times_out_and_is_stopped(fake):
+    engine = ExternalEngine(fake("sleep"), move_timeout=0.5)
+    state = State.initial(Rules(), 0)
+    started = time.monotonic()
+    with pytest.raises(EngineTimeout, match="did not answer 'go'"):
+        engine.choose(state)
+    assert time.monotonic() - started < 10
+    assert not engine.running  # killed, not left thinking
+
+
+@pytest.mark.parametrize(
+    ("mode", "error", "message"),
+    [
+        ("crash", EngineCrash, "exit status 3.*out of luck"),
+        ("garbage", EngineProtocolError, "answered go with 'hello'"),
+        ("refuse", EngineProtocolError, "refused 'go.*no idea"),
+    ],
+)
+def test_failing_engines_raise_and_restart(fake, mode, error, message):
+    engine = ExternalEngine(fake(mode))
+    state = State.initial(Rules(), 0)
+    with pytest.raises(error, match=message):
+        engine.choose(state)
+    assert not engine.running
+    with pytest.raises(error):
+        engine.choose(state)  # started afresh for the next request
+    assert engine.starts == 2
+    engine.close()
+
+
+def test_an_engine_that_cannot_start():
+    engine = ExternalEngine(["/nonexistent/engine"])
+    with pytest.raises(EngineCrash, match="could not start"):
+        engine.new_game(Rules())
+
+
+def test_the_timeout_follows_the_movetime():
+    engine = ExternalEngine(["x"])
+    assert engine.timeout_for(Limits(movetime_ms=250)) == pytest.approx(1.25)
+    assert engine.timeout_for(Limits()) == 60.0
+    assert ExternalEngine(["x"], move_timeout=2.0).timeout_for(Limits(movetime_ms=9)) == 2.0
+
+
+@pytest.mark.parametrize(
+    ("mode", "termination"),
+    [("sleep", "time forfeit"), ("crash", "engine crash"), ("illegal", "illegal action")],
+)
+def test_a_failing_engine_loses_the_game(tmp_path, fake, mode, termination):
+    result = run_match(
+        MatchConfig(
+            participants=(spec(fake(mode), "name=bad"), "greedy@depth=1"),
+            games=2,
+            timeout=0.5,
+            results=tmp_path / "r.jsonl",
+            date="2026-01-02",
+        )
+    )
+    assert len(result.games) == 2
+    bad, good = result.standings.rows
+    assert (bad.losses, good.wins) == (2, 2)
+    for game in result.games:
+        assert game.termination == termination
+        assert game.detail is not None and "bad" in game.detail
+        record = parse_record((tmp_path / "r-records" / game.record_file).read_text())
+        assert record.termination == termination
+        assert record.result == "og"[game.seats.index(result.participants[1].key)]
+        record.to_game()  # the record reads and replays
+
+
+def test_a_crash_loses_one_game_and_the_engine_plays_the_next(tmp_path, fake):
+    marker = tmp_path / "crashed-once"
+    result = run_match(
+        MatchConfig(
+            participants=(spec(fake("crash-once", str(marker)), "name=shaky"), "greedy@depth=1"),
+            games=2,
+            date="2026-01-02",
+        )
+    )
+    first, second = result.games
+    assert first.termination == "engine crash"
+    assert second.termination is None and second.actions > 2
+
+
+def test_three_players_share_the_game_a_failing_engine_loses(tmp_path, fake):
+    result = run_match(
+        MatchConfig(
+            participants=(spec(fake("crash"), "name=bad"), "greedy@depth=1", "level:1"),
+            players=3,
+            games=3,
+            date="2026-01-02",
+        )
+    )
+    for game in result.games:
+        loser = game.seats.index(result.participants[0].key)
+        assert game.points[loser] == 0
+        assert sorted(game.points) == [0.0, 0.5, 0.5]

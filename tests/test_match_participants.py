@@ -1,0 +1,136 @@
+"""Participant specs and the registry of built-in bots."""
+
+from __future__ import annotations
+
+import pytest
+
+from shiftago.core import Rules, State
+from shiftago.engine.alphabeta import AlphaBetaBot
+from shiftago.engine.bot import Limits
+from shiftago.engine.greedy import GreedyBot
+from shiftago.engine.mcts_bot import MctsBot
+from shiftago.match import participants as registry
+from shiftago.match.participants import (
+    lazy_bot,
+    parse_participant,
+    parse_participants,
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "spec", "limits", "level"),
+    [
+        ("greedy", "greedy", Limits(), None),
+        ("GREEDY", "greedy", Limits(), None),
+        ("level:3", "level:3", Limits(), 3),
+        ("level:7@movetime=100", "level:7@movetime=100", Limits(movetime_ms=100), 7),
+        ("level:7@nodes=5000,depth=4", "level:7@depth=4,nodes=5000", Limits(None, 4, 5000), 7),
+        ("greedy@DEPTH=1", "greedy@depth=1", Limits(depth=1), None),
+    ],
+)
+def test_built_in_specs(text, spec, limits, level):
+    p = parse_participant(text)
+    assert p.spec == spec
+    assert p.key == spec
+    assert p.name == spec
+    assert p.limits == limits
+    assert p.level == level
+    assert not p.external
+
+
+def test_built_in_bots_are_made_by_the_registry():
+    assert isinstance(parse_participant("greedy").make_bot(1), GreedyBot)
+    bot = parse_participant("level:4").make_bot(1).for_players(2)
+    assert isinstance(bot, AlphaBetaBot)
+    assert bot.depth == 3
+    assert isinstance(parse_participant("level:2").make_bot(1), GreedyBot)
+    assert isinstance(parse_participant("mcts:100").make_bot(1), MctsBot)
+    plain = parse_participant("mcts-plain").make_bot(1)
+    assert isinstance(plain, MctsBot) and not plain.solver
+    assert parse_participant("baseline:2").make_bot(1).depth == 2
+    with pytest.raises(ValueError, match="whole number"):
+        parse_participant("mcts:lots").make_bot(1)
+
+
+def test_external_spec_with_options():
+    p = parse_participant("cmd:/opt/my engine --fast@level=2,movetime=50,name=mine")
+    assert p.external
+    assert p.command == ("/opt/my", "engine", "--fast")
+    assert p.engine_level == 2
+    assert p.level == 2
+    assert p.limits == Limits(movetime_ms=50)
+    assert p.name == "mine"
+    assert p.spec == "cmd:/opt/my engine --fast@movetime=50,level=2"
+    with pytest.raises(ValueError, match="external engine"):
+        p.make_bot(0)
+
+
+def test_external_command_may_hold_an_at_sign():
+    p = parse_participant("cmd:engine --user=a@b")
+    assert p.command == ("engine", "--user=a@b")
+    assert p.limits == Limits()
+    p = parse_participant("cmd:engine --user=a@b@depth=3")
+    assert p.command == ("engine", "--user=a@b")
+    assert p.limits == Limits(depth=3)
+
+
+def test_quoted_external_command():
+    p = parse_participant("cmd:'/path with space/engine' -x")
+    assert p.command == ("/path with space/engine", "-x")
+    assert p.spec == "cmd:'/path with space/engine' -x"
+
+
+def test_defaults_fill_only_the_open_limits():
+    defaults = Limits(movetime_ms=200, depth=3)
+    p = parse_participant("level:5@depth=2", defaults)
+    assert p.limits == Limits(movetime_ms=200, depth=2)
+    assert p.spec == "level:5@movetime=200,depth=2"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("nobody", "unknown participant"),
+        ("level", "level needs one of the levels"),
+        ("level:79", "level needs one of the levels"),
+        ("level:x", "level needs one of the levels"),
+        ("greedy:3", "takes no argument"),
+        ("greedy@depth=0", "whole number from 1"),
+        ("greedy@depth=two", "whole number from 1"),
+        ("greedy@speed=2", "unknown option"),
+        ("greedy@depth=2,depth=3", "given twice"),
+        ("greedy@level=2", "for external engines"),
+        ("cmd:", "needs the engine's command line"),
+    ],
+)
+def test_bad_specs_say_what_is_wrong(text, message):
+    with pytest.raises(ValueError, match=message):
+        parse_participant(text)
+
+
+def test_the_same_spec_twice_gets_distinct_keys_and_names():
+    a, b, c = parse_participants(["greedy", "greedy", "level:2"])
+    assert (a.key, b.key, c.key) == ("greedy", "greedy#2", "level:2")
+    assert (a.name, b.name) == ("greedy", "greedy#2")
+    assert a.spec == b.spec == "greedy"
+
+
+def test_two_participants_with_one_name_are_refused():
+    with pytest.raises(ValueError, match="named 'x'"):
+        parse_participants(["greedy@name=x", "level:2@name=x"])
+
+
+def test_a_missing_module_makes_a_bot_unavailable():
+    factory = lazy_bot("shiftago.engine.no_such_bot", "NoSuchBot")
+    with pytest.raises(ValueError, match=r"not available: no module shiftago\.engine\.no_such_bot"):
+        factory(None, 0)
+
+
+def test_a_bot_is_added_with_one_registry_line(monkeypatch):
+    monkeypatch.setitem(registry.BOTS, "mygreedy", lazy_bot("shiftago.engine.greedy", "GreedyBot"))
+    p = parse_participant("mygreedy@depth=1")
+    bot = p.make_bot(7)
+    assert isinstance(bot, GreedyBot)
+    assert bot.seed == 7
+    state = State.initial(Rules(), 0)
+    assert bot.choose(state, p.limits) in state.legal_actions()

@@ -1,0 +1,221 @@
+"""The Monte Carlo tree search and its bot: wins in one, must-blocks, the solver's
+proofs, the tree's bookkeeping, repeatability, every variant and player count, and a
+few games against random play. Every search here is limited by iterations, never by
+time."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from shiftago.core import Action, Game, Phase, Rules, State, Variant
+from shiftago.engine import kernel
+from shiftago.engine.alphabeta import AlphaBetaBot
+from shiftago.engine.bot import Limits
+from shiftago.engine.greedy import GreedyBot
+from shiftago.engine.mcts import BENCH_POSITION, Mcts, bench_iterations
+from shiftago.engine.mcts.rollout import can_win, near_run
+from shiftago.engine.mcts_bot import MctsBot
+from shiftago.engine.search import PROVEN
+
+#: Wins at once: Express lines of 5 (2 players) and 4 (3-4 players), an insertion whose
+#: scoring reaches 10 points (Expert, Extreme), a scoring that reaches 10.
+WIN_IN_1 = [
+    "express 2 7/7/7/7/7/g6/oooo3 o insert 18,21 0,0 0,0",
+    "express 3 7/7/7/7/g6/b6/ooo4 o insert 19,21,21 0,0,0 0,0,0",
+    "express 4 7/7/7/w6/g6/b6/ooo4 o insert 19,21,21,21 0,0,0,0 0,0,0,0",
+    "expert 2 7/7/7/7/7/g6/oooo3 o insert 18,21 8,0 0,0",
+    "expert 3 7/7/7/7/o6/b6/ggg4 g insert 21,19,21 0,8,0 0,0,0",
+    "extreme 4 7/7/7/w6/g6/b6/ooo4 o insert 19,21,21,21 8,0,0,0 0,0,0,0",
+    "expert 2 7/7/7/7/7/ooooo2/oooooo1 o score 11,22 5,0 0,0",
+]
+#: Green threatens to complete b1-f1 in three ways; only pushing it apart stops that.
+MUST_BLOCK = "express 2 7/7/7/7/7/7/1gggg2 o insert 22,18 0,0 0,0"
+BLOCKS = {"Bb", "Bc", "Bd", "Be"}
+#: Green to move wins with its second action, only by Tg (found by the alpha-beta search).
+WIN_IN_2 = "express 2 1ogggoo/1go3g/7/6g/5oo/ogog1og/oo1o1gg g insert 10,11 0,0 0,0"
+#: Orange wins with its third action at the earliest (as in ``test_search``).
+WIN_IN_3 = "express 2 gog1ooo/1g5/og5/go3gg/oogoggg/o5g/1o2g1o o insert 10,9 0,0 0,0"
+
+
+def wins_at_once(state: State, action: Action) -> bool:
+    """Brute force: the mover wins with this action, or with the scoring it sets up."""
+    mover = state.turn
+    after = state.after(action)
+    if after.outcome is not None:
+        return after.outcome.winners == (mover,)
+    if after.phase is Phase.SCORE and after.turn == mover:
+        return any(after.scores[mover] + o.points >= 10 for o in after.scoring_options())
+    return False
+
+
+EXPRESS_WINS = [p for p in WIN_IN_1 if p.startswith("express")]
+
+
+@pytest.mark.parametrize(
+    ("position", "solver"),
+    [*((p, True) for p in WIN_IN_1), *((p, False) for p in EXPRESS_WINS)],
+)
+def test_finds_a_win_in_one(position: str, solver: bool) -> None:
+    """(Plain MCTS in Expert and Extreme: with 8 points nearly every random game wins,
+    so its playouts cannot tell the win at once from the others.)"""
+    state = State.from_position(position)
+    winning = {a for a in state.legal_actions() if wins_at_once(state, a)}
+    assert winning and len(winning) < len(state.legal_actions())
+    bot = MctsBot(1, iterations=3000, solver=solver)
+    ranked = bot.analyse(state)
+    assert ranked[0].action in winning
+    if solver:
+        assert ranked[0].value == 1
+        assert bot.last is not None and bot.last.root_proof == 1 << state.turn
+        assert bot.last.iterations < 3000  # the proven root ends the search
+        assert wins_at_once(state, ranked[0].action)
+
+
+def test_blocks_an_immediate_loss() -> None:
+    state = State.from_position(MUST_BLOCK)
+    for seed in range(3):
+        bot = MctsBot(seed, iterations=4000)
+        ranked = bot.analyse(state)
+        assert str(ranked[0].action) in BLOCKS
+        losing = {str(r.action) for r in ranked if r.value == 0}
+        assert losing == {str(a) for a in state.legal_actions()} - BLOCKS
+        assert all(str(r.action) in BLOCKS for r in ranked[:4])  # proven losses last
+        for r in ranked[4:]:  # the principal variation shows green's win
+            after = state.after(r.pv[0]).after(r.pv[1])
+            assert after.outcome is not None and after.outcome.winners == (1,)
+    plain = MctsBot(0, iterations=4000, solver=False)
+    assert str(plain.choose(state)) in BLOCKS
+
+
+def test_the_solver_proves_a_forced_win() -> None:
+    state = State.from_position(WIN_IN_2)
+    bot = MctsBot(2, iterations=50_000)
+    best = bot.analyse(state)[0]
+    assert str(best.action) == "Tg" and best.value == 1
+    assert bot.last is not None and bot.last.root_proof == 1 << state.turn
+
+    state = State.from_position(WIN_IN_3)
+    bot = MctsBot(3, iterations=200_000)
+    best = bot.analyse(state)[0]
+    assert best.value == 1 and bot.last is not None and bot.last.root_proof == 1
+    # the alpha-beta search agrees: after the action green loses by force
+    reply = AlphaBetaBot(1, depth=4).analyse(state.after(best.action))
+    assert reply[0].value <= -PROVEN
+
+
+def test_plain_mcts_proves_nothing() -> None:
+    bot = MctsBot(2, iterations=3000, solver=False)
+    ranked = bot.analyse(State.from_position(WIN_IN_2))
+    assert bot.last is not None and bot.last.root_proof == 0 and not any(bot.last.proofs)
+    assert bot.last.iterations == 3000
+    assert 0 < ranked[0].value < 1
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_visits_add_up_to_the_iterations(players: int) -> None:
+    s = kernel.from_state(State.initial(Rules(Variant.EXPRESS, players), 0))
+    mcts = Mcts()
+    result = mcts.search(s, 5, iterations=2500)
+    assert result.iterations == 2500 == sum(result.visits)
+    assert mcts.tree is not None and int(mcts.tree.visits[0]) == 2500
+    assert sorted(result.codes) == sorted(kernel.legal_codes(s))
+    assert result.visits == sorted(result.visits, reverse=True)
+    # the rewards of each game add up to 1 over the seats
+    for values in [result.root_values, *result.values]:
+        assert len(values) == players and sum(values) == pytest.approx(1.0)
+        assert all(0 <= v <= 1 for v in values)
+
+
+def test_same_seed_same_analysis() -> None:
+    state = State.from_position(BENCH_POSITION)
+
+    def run(seed: int) -> list[tuple[str, float, tuple[str, ...]]]:
+        ranked = MctsBot(seed, iterations=3000).analyse(state)
+        return [(str(r.action), r.value, tuple(str(a) for a in r.pv)) for r in ranked]
+
+    assert run(4) == run(4)
+    assert run(4) != run(5)
+    # the nodes limit is the iteration limit, the smaller of the bot's and the caller's
+    bot = MctsBot(4, iterations=3000)
+    limited = bot.analyse(state, Limits(nodes=1000, depth=1))
+    assert bot.last is not None and bot.last.iterations == 1000
+    assert limited[0].action == MctsBot(4, iterations=1000).choose(state)
+
+
+CONFIGS = [(v, n) for v in Variant for n in (2, 3, 4)]
+
+
+@pytest.mark.parametrize(("variant", "players"), CONFIGS)
+def test_every_variant_and_player_count(variant: Variant, players: int) -> None:
+    rules = Rules(variant, players, handicap=(0, 1) + (0,) * (players - 2))
+    game = Game(rules, first=0)
+    rng = random.Random(players)
+    bot = MctsBot(players, iterations=300)
+    for _ in range(6):  # seat 1 skips its first turn
+        game.play(bot.choose(game.state))
+    while not game.is_over and game.state.phase is not Phase.SCORE:
+        game.play(rng.choice(game.legal_actions()))
+    if game.is_over:
+        return
+    state = game.state
+    pairs = MctsBot(1, iterations=300).analyse_vector(state)
+    assert {r.action for r, _ in pairs} == set(state.legal_actions())
+    for ranked, values in pairs:
+        assert len(values) == players and values[state.turn] == ranked.value
+
+
+def test_three_players_vector_values() -> None:
+    state = State.from_position(WIN_IN_1[1])
+    bot = MctsBot(0, iterations=2000)
+    pairs = bot.analyse_vector(state)
+    best, values = pairs[0]
+    assert wins_at_once(state, best.action) and values == (1.0, 0.0, 0.0)
+    assert bot.last_values == [v for _, v in pairs]
+    assert all(r.seat_values == v for r, v in pairs)
+    assert bot.proven(best.value) == 1
+    assert {bot.proven(r.value) for r, _ in pairs[1:]} <= {0, -1}
+    assert bot.analyse(state)[0].action == best.action
+
+
+def test_win_first_rule_sees_exactly_the_wins_at_once() -> None:
+    for position in [*WIN_IN_1, MUST_BLOCK, WIN_IN_2, BENCH_POSITION]:
+        state = State.from_position(position)
+        s = kernel.from_state(state)
+        moves = kernel.action_buffer()
+        n = kernel.legal_actions(s, moves)
+        expected = any(wins_at_once(state, a) for a in state.legal_actions())
+        assert can_win(s, moves, n) == expected, position
+    four, three = np.uint64(0b1111), np.uint64(0b0111)  # a1-d1, a1-c1
+    assert near_run(four, 5) and not near_run(three, 5) and near_run(three, 4)
+
+
+def test_beats_random_play() -> None:
+    for g in range(4):
+        game = Game(Rules(), first=g % 2)
+        bot = MctsBot(g, iterations=2000)
+        rng = random.Random(g)
+        while not game.is_over:
+            if game.state.turn == 0:
+                game.play(bot.choose(game.state))
+            else:
+                game.play(rng.choice(game.legal_actions()))
+        assert game.outcome is not None and game.outcome.winners == (0,)
+
+
+def test_beats_the_greedy_bot() -> None:
+    wins = 0
+    for g in range(6):
+        game = Game(Rules(), first=g % 2)
+        bots = {0: MctsBot(g, iterations=10_000), 1: GreedyBot(g)}
+        while not game.is_over:
+            game.play(bots[game.state.turn].choose(game.state))
+        assert game.outcome is not None
+        wins += game.outcome.winners == (0,)
+    assert wins >= 5
+
+
+def test_bench_iterations_measures() -> None:
+    assert bench_iterations(0.01) > 0

@@ -1,0 +1,138 @@
+"""Reviewing a game: each action's value for its mover and the mistakes marked."""
+
+from __future__ import annotations
+
+import pytest
+
+from shiftago import Action, Game, Rules, State, Variant
+from shiftago.engine.baseline import BaselineBot
+from shiftago.engine.bot import Bot, Limits
+from shiftago.engine.greedy import LOSS, WIN, GreedyBot
+from shiftago.engine.levels import bot_for_level
+from shiftago.engine.review import (
+    BLUNDER,
+    GOOD,
+    INACCURACY,
+    MISTAKE,
+    classify,
+    iter_review,
+    review_game,
+    review_position,
+)
+
+#: Green threatens a1 and f1 at once; only pushing a green marble up (Bb-Be) saves orange.
+THREAT = "express 2 7/7/7/7/7/7/1gggg2 o insert 22,18 0,0 0,0"
+SAVES = {Action.parse(a) for a in ("Bb", "Bc", "Bd", "Be")}
+#: Orange wins with L1 or Be; green cannot win at once after any other action.
+CHANCE = "express 2 7/7/7/7/7/g6/oooo3 o insert 18,21 0,0 0,0"
+WINS = {Action.parse("L1"), Action.parse("Be")}
+
+
+def pairs(position: str, actions: list[str]) -> list[tuple[State, Action]]:
+    game = Game(position=position)
+    for action in actions:
+        game.play(action)
+    return list(zip(game.states, game.history, strict=False))
+
+
+@pytest.mark.parametrize(
+    ("best", "played", "mark"),
+    [
+        (0, 0, GOOD),
+        (3, 0, GOOD),
+        (0, LOSS, BLUNDER),  # a loss allowed in a position that was not lost
+        (WIN, 0, MISTAKE),  # a win missed
+        (WIN, LOSS, BLUNDER),
+        (LOSS, LOSS, GOOD),  # lost anyway
+    ],
+)
+def test_classify_with_the_greedy_unit(best: float, played: float, mark: str) -> None:
+    assert classify(GreedyBot(1), best, played, threshold=100) == mark
+
+
+@pytest.mark.parametrize(
+    ("loss", "mark"), [(0, GOOD), (50, GOOD), (51, INACCURACY), (100, INACCURACY), (101, MISTAKE)]
+)
+def test_classify_by_the_threshold(loss: float, mark: str) -> None:
+    assert classify(BaselineBot(1), 40, 40 - loss, threshold=100) == mark
+
+
+def review_bots() -> list[Bot]:
+    return [BaselineBot(1, depth=2), GreedyBot(1), bot_for_level(5, 1)]
+
+
+@pytest.mark.parametrize("bot", review_bots(), ids=lambda b: b.name)
+def test_ignoring_an_immediate_threat_is_a_blunder(bot: Bot) -> None:
+    reviews = review_game(bot, pairs(THREAT, ["R5", "L1"]), Limits(depth=3))
+    first, second = reviews
+    assert first.number == 1 and first.seat == 0 and str(first.action) == "R5"
+    assert first.mark == BLUNDER
+    assert first.best.action in SAVES
+    assert first.value is not None and bot.for_players(2).proven(first.value) == -1
+    assert first.loss is not None and first.loss > 0
+    assert second.seat == 1 and second.mark == GOOD and second.is_best
+    assert second.value is not None and bot.for_players(2).proven(second.value) == 1
+
+
+@pytest.mark.parametrize("bot", review_bots(), ids=lambda b: b.name)
+def test_missing_a_win_is_a_mistake(bot: Bot) -> None:
+    (review,) = review_game(bot, pairs(CHANCE, ["R7"]), Limits(depth=2))
+    assert review.mark == MISTAKE
+    assert review.best.action in WINS
+    assert bot.for_players(2).proven(review.best.value) == 1
+
+
+def test_the_default_threshold_is_the_bots() -> None:
+    class Strict(BaselineBot):
+        mistake_threshold = 0.5
+
+    steps = pairs(THREAT, ["Bc"])
+    strict, lenient = Strict(1, depth=2), BaselineBot(1, depth=2)
+    (review,) = review_game(strict, steps)
+    (same,) = review_game(lenient, steps)
+    assert review.best == same.best and review.loss == same.loss
+    assert review.loss is not None and 0.5 < review.loss < 50  # another save is a bit better
+    assert review.mark == MISTAKE and same.mark == GOOD
+
+
+def test_the_best_action_is_unmarked() -> None:
+    bot = BaselineBot(1, depth=2)
+    (review,) = review_game(bot, pairs(THREAT, ["Bc"]))
+    assert review.mark == GOOD and review.loss is not None
+    # another saving action may be ranked first; it is worth about the same
+    assert review.best.action in SAVES
+
+
+def test_values_are_from_the_movers_point_of_view_with_three_players() -> None:
+    state = State.from_position("express 3 7/7/7/7/g6/b6/ooo4 o insert 19,21,21 0,0,0 0,0,0")
+    game = Game(position=state)
+    game.play("Ta")  # orange misses its win on a4
+    game.play("Tb")
+    reviews = review_game(GreedyBot(1), zip(game.states, game.history, strict=False))
+    assert [r.seat for r in reviews] == [0, 1]
+    assert reviews[0].mark == MISTAKE and reviews[0].best.value == WIN
+
+
+def test_a_two_player_scoring_in_either_spelling_is_found() -> None:
+    state = State.from_position("expert 2 7/7/7/7/7/ooooo2/oooooo1 o score 11,22 5,0 0,0")
+    review = review_position(GreedyBot(1), state, Action.parse("xe2-a2"))
+    assert str(review.action) == "xa2-e2"
+    assert review.played is not None and review.played.action == review.action
+
+
+def test_iter_review_gives_the_same_reviews_one_at_a_time() -> None:
+    game = Game(Rules(Variant.EXPRESS, 2), first=0)
+    for action in ("L4", "R4", "Td", "Bd", "L3"):
+        game.play(action)
+    steps = list(zip(game.states, game.history, strict=False))
+    bot = BaselineBot(2, depth=2)
+    assert list(iter_review(bot, steps)) == review_game(bot, steps)
+
+
+def test_bad_threshold_and_a_finished_game() -> None:
+    with pytest.raises(ValueError, match="threshold"):
+        review_game(GreedyBot(1), pairs(CHANCE, ["R7"]), threshold=-1)
+    game = Game(position=CHANCE)
+    game.play("L1")
+    with pytest.raises(ValueError, match="over"):
+        review_position(GreedyBot(1), game.state, Action.parse("L2"))
