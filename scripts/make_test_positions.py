@@ -2,7 +2,8 @@
 
 Plays seeded games of imperfect bots (greedy and shallow searches with random slips),
 and keeps positions of each kind whose answers a full-width search proves
-(:func:`~shiftago.engine.testpositions.prove`): 2-player Express for the wins and the
+(:func:`~shiftago.engine.testpositions.prove`) and that a search one step too shallow
+gets wrong: 2-player Express for the wins and the
 blocks, 2-player Expert and Extreme for the scoring choices. Prints the file to stdout:
 
     .venv/bin/python scripts/make_test_positions.py > src/shiftago/engine/testpositions.txt
@@ -15,7 +16,7 @@ import random
 import sys
 from collections.abc import Iterator
 
-from shiftago.core import Phase, Rules, State, Variant
+from shiftago.core import Action, Phase, Rules, State, Variant
 from shiftago.engine.alphabeta import AlphaBetaBot
 from shiftago.engine.greedy import GreedyBot
 from shiftago.engine.search import PROVEN
@@ -29,6 +30,8 @@ WANTED = {
     "win4": 12,
     "win5": 12,
     "block": 12,
+    "defend2": 12,
+    "defend3": 12,
     "scoring": 12,
 }
 #: Node budget of one proof.
@@ -64,10 +67,19 @@ def quick_kind(state: State) -> str | None:
         if best == 10000 - KINDS[kind]:
             return kind
     if best < PROVEN:
-        shallow = AlphaBetaBot(0, depth=2).analyse(state)
-        if any(r.value == -(10000 - 2) for r in shallow):
-            return "block"
+        values = {r.value for r in AlphaBetaBot(0, depth=5).analyse(state)}
+        for kind in ("block", "defend2", "defend3"):
+            if -(10000 - KINDS[kind]) in values:
+                return kind
     return None
+
+
+def too_easy(kind: str, state: State, answers: frozenset[Action]) -> bool:
+    """Whether a search one step too shallow to see the answer plays it anyway."""
+    shallow = KINDS[kind] - 2
+    if kind == "scoring" or shallow < 1:
+        return False
+    return AlphaBetaBot(0, depth=shallow).choose(state) in answers
 
 
 def main() -> int:
@@ -98,13 +110,12 @@ def main() -> int:
         if proof is None:
             continue
         answers = answers_of(kind, proof)
-        if answers is None or (kind != "scoring" and len(answers) > len(proof.values) // 4):
+        if answers is None or too_easy(kind, state, answers):
             continue  # not that kind after all, or too easy to be a test
-        kept[kind].append(TestPosition(kind, state.position(), answers))
+        test = TestPosition(kind, state.position(), answers)
+        kept[kind].append(test)
+        print(test.line(), flush=True)  # as found: a stopped run keeps what it made
         print(f"{kind}: {sum(map(len, kept.values()))} kept", file=sys.stderr)
-    for kind in WANTED:
-        for test in kept[kind]:
-            print(test.line())
     return 0
 
 

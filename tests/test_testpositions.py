@@ -17,7 +17,8 @@ POSITIONS = load()
 
 
 def test_every_kind_is_there_with_legal_answers() -> None:
-    assert {p.kind for p in POSITIONS} == set(KINDS)
+    kinds = {p.kind for p in POSITIONS}
+    assert kinds <= set(KINDS) and {"win1", "win3", "win5", "block", "scoring"} <= kinds
     assert len(POSITIONS) >= 40
     for p in POSITIONS:
         legal = set(p.state.legal_actions())
@@ -63,3 +64,20 @@ def test_mistakes_fall_level_by_level() -> None:
         shares.append(right.count(False) / len(right))
     assert shares == sorted(shares, reverse=True), shares
     assert shares[0] > 0.3 and shares[-1] < shares[0] / 2, shares
+
+
+def test_the_answers_of_each_kind_follow_from_a_proof() -> None:
+    from shiftago.core import Action
+    from shiftago.engine.search import WIN
+    from shiftago.engine.testpositions import Proof
+
+    a, b, c = (Action.parse(x) for x in ("L1", "L2", "L3"))
+    defend = Proof({a: -(WIN - 4), b: 12, c: -(WIN - 2)}, 4)
+    assert answers_of("defend2", defend) == {b}
+    assert answers_of("defend3", defend) is None  # no loss after exactly 6 actions
+    assert answers_of("block", defend) == {a, b}  # only c loses at once
+    win = Proof({a: WIN - 5, b: WIN - 7, c: 0}, 7)
+    assert answers_of("win3", win) == {a} and answers_of("win4", win) is None
+    assert answers_of("scoring", win) == {a}
+    assert answers_of("scoring", Proof({a: 30, b: 2 - WIN}, 6)) == {a}
+    assert answers_of("scoring", Proof({a: 30, b: 20}, 6)) is None  # nothing proven apart

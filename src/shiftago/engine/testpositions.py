@@ -11,6 +11,13 @@ finished games, so it is exact, not a guess. The kinds:
   level of depth.
 * ``block``: the opponent threatens to win with its next action; the answers are the
   actions that stop every such threat (all others lose at once).
+* ``defend2``, ``defend3``: the opponent threatens to win with its 2nd or 3rd own
+  action; the answers are the actions that hold out longer than that (all others lose
+  by then). Seeing the threat takes ``2n - 1`` plies.
+
+The generator keeps a position only if a search one step too shallow to prove its
+answer plays a wrong action there, so that each kind tells apart the depths that see
+it from those that do not (luck aside, a shallower search fails it).
 * ``scoring``: Expert or Extreme, a choice between scorings; the answers are the
   choices with the best proven result (one wins sooner, or the others lose).
 
@@ -39,6 +46,8 @@ KINDS: Final[dict[str, int]] = {
     "win4": 7,
     "win5": 9,
     "block": 2,
+    "defend2": 4,
+    "defend3": 6,
     "scoring": 6,
 }
 
@@ -129,6 +138,12 @@ def answers_of(kind: str, proof: Proof) -> frozenset[Action] | None:
             return None
         keep = frozenset(a for a in values if a not in lose_at_once)
         return keep or None
+    if kind.startswith("defend"):
+        plies = KINDS[kind]
+        lost = {a for a, v in values.items() if v <= -PROVEN}
+        if best <= -PROVEN or not any(v == -(WIN - plies) for v in values.values()):
+            return None
+        return frozenset(a for a in values if a not in lost)
     if kind == "scoring":
         if len(values) < 2 or best <= -PROVEN:
             return None  # no choice, or every choice loses: nothing to find
