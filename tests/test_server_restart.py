@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import inspect
+from sqlalchemy import inspect, update
 from websockets.sync.client import connect as ws_connect
 
 from server_support import client_for, connect, create, fresh_database
-from shiftago.interfaces.server.schema import Base
+from shiftago.interfaces.server.schema import Base, SeatRow
 from shiftago.interfaces.server.store import migrate, open_engine
 
 
@@ -75,6 +75,29 @@ def test_a_computer_to_act_resumes_after_a_restart(db_url):
             o.hello(ann)
             o.act("L3", 0)
             assert o.until_type("thinking")["seat"] == 1
+    with client_for(db_url) as client:
+        game = wait_for(
+            lambda: client.get(f"/api/games/{game_id}").json(), lambda g: g["version"] == 2
+        )
+        assert game["turn"] == "o"
+
+
+def test_a_game_stored_at_a_level_the_ladder_no_longer_has_plays_on(db_url):
+    """Games stored when the ladder had 9 levels: their computer plays at the top one."""
+    with client_for(db_url, bot_delay=60) as client:
+        game_id, (ann, _) = create(
+            client, first="o", seats=[{"kind": "human"}, {"kind": "computer", "level": 1}]
+        )
+        with connect(client, game_id) as o:
+            o.hello(ann)
+            o.act("L3", 0)
+            assert o.until_type("thinking")["seat"] == 1
+    engine = open_engine(db_url)
+    with engine.begin() as connection:
+        connection.execute(
+            update(SeatRow).where(SeatRow.game_id == game_id, SeatRow.seat == 1).values(level=9)
+        )
+    engine.dispose()
     with client_for(db_url) as client:
         game = wait_for(
             lambda: client.get(f"/api/games/{game_id}").json(), lambda g: g["version"] == 2

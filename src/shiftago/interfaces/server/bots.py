@@ -54,7 +54,8 @@ class ComputerPlayers:
                 generation = live.generation
                 seat = live.game.turn
                 stored_seat = live.stored.seats[seat]
-                level = stored_seat.level or default_level()
+                # a game stored when the ladder had more levels plays on at the top one
+                level = min(stored_seat.level or default_level(), default_level())
                 state = live.game.state
                 seed = ((live.stored.seed or 0) * 1_000_003 + live.version) % 2**32
                 live.thinking = seat
