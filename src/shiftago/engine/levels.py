@@ -87,8 +87,8 @@ def bot_for_level(number: int, seed: int | None = None) -> Bot:
 
 
 class LevelBot(Bot):
-    """A search level: alpha-beta with 2 players, MCTS with 3 or 4 (made when first
-    needed), each under the level's own limits; the caller's limits can only lower them."""
+    """A search level: alpha-beta with 2 players, MCTS with 3 or 4, each under the
+    level's own limits; the caller's limits can only lower them."""
 
     def __init__(self, rung: Level, seed: int | None) -> None:
         from shiftago.engine.alphabeta import AlphaBetaBot

@@ -33,8 +33,6 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Final
 
-import numpy as np
-
 from shiftago.core import Action, State
 from shiftago.engine.bot import Bot, Limits
 
@@ -104,20 +102,16 @@ def prove(state: State, depth: int, nodes: int | None = None) -> Proof | None:
     Proven values (wins, losses, draws at the end) are exact; ``None`` when the node
     budget ran out first."""
     from shiftago.engine import kernel
-    from shiftago.engine.search import Searcher
+    from shiftago.engine.search.endgame import search_full_width
 
-    s = kernel.from_state(state)
-    codes = kernel.legal_codes(s)
-    result = Searcher().search(
-        s, codes, depth=depth, nodes=nodes, exact_all=True, stop_when_proven=False
-    )
-    if result.depth < min(depth, _plies_left(s)):
+    solution = search_full_width(kernel.from_state(state), depth, nodes)
+    if solution is None:
         return None
     values = {
         kernel.to_action(code, state.players): value
-        for code, value in zip(result.codes, result.values, strict=True)
+        for code, value in zip(solution.codes, solution.values, strict=True)
     }
-    return Proof(values, result.depth)
+    return Proof(values, solution.depth)
 
 
 def answers_of(kind: str, proof: Proof) -> frozenset[Action] | None:
@@ -153,9 +147,3 @@ def answers_of(kind: str, proof: Proof) -> frozenset[Action] | None:
             right = frozenset(a for a, v in values.items() if v > -PROVEN)
         return right if len(right) < len(values) else None
     raise ValueError(f"unknown kind of test position: {kind!r}")
-
-
-def _plies_left(s: np.ndarray) -> int:
-    from shiftago.engine.search.endgame import plies_left
-
-    return int(plies_left(s))
