@@ -1,6 +1,7 @@
 """The 2-player alpha-beta search and its bot: tactics, scoring choices, every variant,
 repeatability, analysis, the transposition table, and the bench signature. Every search
-here is limited by depth or nodes, never by time."""
+here is limited by depth or nodes, never by time, except the checks that `movetime`
+stops a search (they assert that it stops, not how fast)."""
 
 from __future__ import annotations
 
@@ -216,3 +217,44 @@ def test_levels_are_a_ladder_of_searches() -> None:
     assert depths == sorted(depths) and len(set(depths)) == len(depths)
     iterations = [bot_for_level(n, 1).for_players(4).iterations for n, _ in searches]
     assert iterations == sorted(iterations)  # type: ignore[type-var]
+
+
+def test_a_rung_alarm_stops_the_search_and_cannot_be_undone() -> None:
+    import time
+
+    import numpy as np
+
+    from shiftago.engine.search.driver import Alarm
+    from shiftago.engine.search.negamax import NODE_LIMIT
+
+    info = np.zeros(4, dtype=np.int64)
+    alarm = Alarm(info, time.perf_counter())  # due at once
+    for _ in range(1000):
+        if alarm.rung:
+            break
+        time.sleep(0.001)
+    assert alarm.rung and info[NODE_LIMIT] == 0
+    assert not alarm.set_limit(10_000) and info[NODE_LIMIT] == 0
+    later = Alarm(info, time.perf_counter() + 60)
+    assert later.set_limit(10_000) and info[NODE_LIMIT] == 10_000
+    later.cancel()
+
+
+def test_movetime_stops_a_search_that_has_no_other_limit() -> None:
+    # Without the alarm this search would go on to depth 60 (minutes); it answers in
+    # about movetime, with the last finished depth and a legal best action.
+    row = middle_game_positions(1, seed=5)[0]
+    codes = kernel.legal_codes(row)
+    result = Searcher().search(row, codes, movetime_ms=150)
+    assert 1 <= result.depth < 40 and result.seconds < 10
+    assert sorted(result.codes) == sorted(codes)
+
+
+def test_a_cleared_searcher_searches_like_a_new_one() -> None:
+    first, second = middle_game_positions(2, seed=13)
+    reused = Searcher()
+    reused.search(first, kernel.legal_codes(first), depth=5)
+    reused.clear()
+    again = reused.search(second, kernel.legal_codes(second), depth=5)
+    fresh = Searcher().search(second, kernel.legal_codes(second), depth=5)
+    assert (again.codes, again.values, again.nodes) == (fresh.codes, fresh.values, fresh.nodes)

@@ -68,6 +68,7 @@ class AlphaBetaBot(Bot):
         self._greedy = GreedyBot(self.seed)
         #: The last search's result (for benchmarks and tests).
         self.last: SearchResult | None = None
+        self._searcher: Searcher | None = None
 
     def choose(self, state: State, limits: Limits = NO_LIMITS) -> Action:
         if state.players > 2:
@@ -99,7 +100,11 @@ class AlphaBetaBot(Bot):
         s = kernel.from_state(state)
         codes = kernel.legal_codes(s)
         random.Random(f"alphabeta {self.seed} {state.position()}").shuffle(codes)
-        result = Searcher(self.tt_bits, self.use_tt).search(
+        if self._searcher is None:
+            self._searcher = Searcher(self.tt_bits, self.use_tt)
+        else:
+            self._searcher.clear()  # each search on its own: the same seed plays the same
+        result = self._searcher.search(
             s,
             codes,
             depth=_smaller(self.depth, limits.depth) or DEFAULT_DEPTH,

@@ -1,17 +1,18 @@
 """Iterative deepening and time management around :func:`.negamax.search_root`.
 
-Numba code cannot read the clock cheaply, so the clock stays here: each depth is one
-compiled call with a node limit, the smallest of what is left of the caller's node
-limit and what the time left allows at the speed measured so far (a cautious guess
-before the first measurement). When a depth is cut off the search keeps the result of
-the last finished depth, improved by any action of the cut-off depth that was searched
-to the end and beat it (the best so far). The answer therefore never waits for a depth
-to finish: ``movetime`` is a hard limit, short of Python's own overhead, for which a
-margin is kept.
+Numba code cannot read the clock cheaply, so the clock stays in Python. Each depth is
+one compiled call that runs without the GIL; with a ``movetime`` an alarm thread lowers
+the search's node limit to zero at the hard deadline (``movetime`` less a margin for
+Python's own work), and the search stops at its next node. A new depth starts only while
+less than :data:`START_SHARE` of the time is spent, since it would rarely finish
+otherwise. When a depth is cut off the search keeps the result of the last finished
+depth, improved by any action of the cut-off depth that was searched to the end and
+beat it (the best so far). The answer therefore never waits for a depth to finish.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -32,11 +33,49 @@ from .negamax import (
 
 #: Transposition-table entries: ``2 ** TT_BITS`` (about 40 bytes each).
 TT_BITS = 19
-#: Nodes per second assumed before the first measurement (well below the real speed).
-CAUTIOUS_SPEED = 200_000.0
-#: Of ``movetime``, the share the search may use, and a fixed margin (ms) for the rest.
-TIME_SHARE = 0.6
-TIME_MARGIN_MS = 8.0
+#: A new depth starts only while less than this share of ``movetime`` is spent.
+START_SHARE = 0.5
+#: Kept free of ``movetime`` for Python's work after the search (ms, and a share).
+TIME_MARGIN_MS = 5.0
+TIME_MARGIN_SHARE = 0.1
+
+
+def hard_deadline(start: float, movetime_ms: float) -> float:
+    """When the compiled search must stop to answer within ``movetime_ms`` of ``start``."""
+    margin_ms = TIME_MARGIN_MS + TIME_MARGIN_SHARE * movetime_ms
+    return start + max(movetime_ms - margin_ms, 0.0) / 1000
+
+
+class Alarm:
+    """Stops a running compiled search at a wall-clock time, from a timer thread.
+
+    The search runs without the GIL, so the thread can set the node limit in ``info``
+    to zero while it runs; the search sees it at its next node. A lock orders this with
+    the driver setting the limit for a new depth, so a rung alarm is never undone."""
+
+    def __init__(self, info: np.ndarray, at: float) -> None:
+        self.info = info
+        self.rung = False
+        self._lock = threading.Lock()
+        self._timer = threading.Timer(max(at - time.perf_counter(), 0.0), self._ring)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def _ring(self) -> None:
+        with self._lock:
+            self.rung = True
+            self.info[NODE_LIMIT] = 0
+
+    def set_limit(self, limit: int) -> bool:
+        """Set the node limit for the next depth; False once the alarm has rung."""
+        with self._lock:
+            if self.rung:
+                return False
+            self.info[NODE_LIMIT] = limit
+            return True
+
+    def cancel(self) -> None:
+        self._timer.cancel()
 
 
 @dataclass
@@ -65,6 +104,14 @@ class Searcher:
         self.tables = new_tables(tt_bits)
         self.tables[-1][USE_TT] = 1 if use_tt else 0
 
+    def clear(self) -> None:
+        """Forget earlier searches (table, killers, history): the next search is exactly
+        that of a new searcher, without paying again for the table's fresh memory."""
+        _, _, _, _, tt_key, _, killers, history, _ = self.tables
+        tt_key[:] = 0
+        killers[:] = -1
+        history[:] = 0
+
     def search(
         self,
         state: np.ndarray,
@@ -78,7 +125,6 @@ class Searcher:
         stop_when_proven: bool = True,
     ) -> SearchResult:
         start = time.perf_counter() if started is None else started
-        deadline = None if movetime_ms is None else start + movetime_ms / 1000
         tables = self.tables
         stack, moves, keys, frames, tt_key, tt_data, killers, history, info = tables
         stack[0] = state
@@ -89,56 +135,61 @@ class Searcher:
         codes = list(order)
         values = [0] * len(codes)
         finished = 0
-        speed = CAUTIOUS_SPEED
         depths: list[tuple[int, int]] = []
         buffer = np.empty(len(codes), dtype=np.int64)
-        for d in range(1, max_depth + 1):
-            limit = 1 << 62  # depth 1 is always finished: a few dozen nodes
-            if d > 1 and nodes is not None:
-                limit = nodes
-            if d > 1 and deadline is not None:
-                left = (deadline - time.perf_counter()) * TIME_SHARE - TIME_MARGIN_MS / 1000
-                limit = min(limit, int(info[NODES]) + int(max(left, 0.0) * speed))
-            if int(info[NODES]) >= limit:
-                break
-            info[NODE_LIMIT] = limit
-            before, t0 = int(info[NODES]), time.perf_counter()
-            root = np.array(codes, dtype=np.int64)
-            done = search_root(
-                stack,
-                moves,
-                keys,
-                frames,
-                tt_key,
-                tt_data,
-                killers,
-                history,
-                info,
-                root,
-                buffer,
-                d,
-                exact_all,
-            )
-            elapsed = time.perf_counter() - t0
-            spent = int(info[NODES]) - before
-            if spent > 5000 and elapsed > 0:
-                speed = spent / elapsed
-            if done == len(codes):
-                codes, values = _sorted(codes, [int(v) for v in buffer])
-                finished = d
-                depths.append((d, int(info[NODES])))
-                if stop_when_proven and abs(values[0]) >= PROVEN:
+        alarm: Alarm | None = None
+        try:
+            for d in range(1, max_depth + 1):
+                limit = 1 << 62  # depth 1 is always finished: a few dozen nodes
+                if d > 1 and nodes is not None:
+                    limit = nodes
+                if int(info[NODES]) >= limit:
                     break
-                continue
-            # cut off: keep the last depth, unless an action of this one beat it
-            partial = [int(v) for v in buffer[:done]]
-            if done > 1:
-                best = max(range(done), key=lambda j: (partial[j], -j))
-                if partial[best] > partial[0]:
-                    codes.insert(0, codes.pop(best))
-                    values.pop(best)
-                    values.insert(0, partial[best])
-            break
+                if d > 1 and movetime_ms is not None:
+                    spent_ms = (time.perf_counter() - start) * 1000
+                    if spent_ms >= START_SHARE * movetime_ms:
+                        break
+                    if alarm is None:
+                        alarm = Alarm(info, hard_deadline(start, movetime_ms))
+                if alarm is None:
+                    info[NODE_LIMIT] = limit
+                elif not alarm.set_limit(limit):
+                    break
+                root = np.array(codes, dtype=np.int64)
+                done = search_root(
+                    stack,
+                    moves,
+                    keys,
+                    frames,
+                    tt_key,
+                    tt_data,
+                    killers,
+                    history,
+                    info,
+                    root,
+                    buffer,
+                    d,
+                    exact_all,
+                )
+                if done == len(codes):
+                    codes, values = _sorted(codes, [int(v) for v in buffer])
+                    finished = d
+                    depths.append((d, int(info[NODES])))
+                    if stop_when_proven and abs(values[0]) >= PROVEN:
+                        break
+                    continue
+                # cut off: keep the last depth, unless an action of this one beat it
+                partial = [int(v) for v in buffer[:done]]
+                if done > 1:
+                    best = max(range(done), key=lambda j: (partial[j], -j))
+                    if partial[best] > partial[0]:
+                        codes.insert(0, codes.pop(best))
+                        values.pop(best)
+                        values.insert(0, partial[best])
+                break
+        finally:
+            if alarm is not None:
+                alarm.cancel()
         pvs = self._pvs(state, codes)
         return SearchResult(
             codes,
