@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.util
+
 from shiftago.core import Variant
 from shiftago.engine.bench import CORE_CONFIGS, random_game_actions, run_bench
+from shiftago.env.bench import AEC_KEY, batched_keys, env_figures
 
 
 def test_random_game_actions_counts_every_action_of_whole_games() -> None:
@@ -28,3 +31,19 @@ def test_bench_reports_every_core_figure() -> None:
     # quick: one test position of each kind, and the top level solves most of them
     assert figures["test_positions_total"] == 7
     assert 0 <= figures["test_positions_solved_at_500ms"] <= 7
+
+
+def test_bench_reports_every_env_figure() -> None:
+    figures = env_figures(runs=1, quick=True)
+    assert len(batched_keys()) == 9
+    for key in batched_keys():
+        assert figures[key] > 0
+    # The AEC figure needs PettingZoo and the AEC environment; else it is left out.
+    aec = all(
+        importlib.util.find_spec(name) is not None
+        for name in ("pettingzoo", "shiftago.env.shiftago_v0")
+    )
+    assert (AEC_KEY in figures) == aec
+    if aec:
+        assert figures[AEC_KEY] > 0
+    assert set(figures) == set(batched_keys()) | ({AEC_KEY} if aec else set())

@@ -251,7 +251,7 @@ def test_engine_ends_at_end_of_input() -> None:
 def test_bench_json() -> None:
     result = invoke("bench", "--quick", "--runs", "1", "--json")
     assert result.exit_code == 0, result.output
-    figures = json.loads(result.output)
+    figures = json.loads(result.stdout)
     assert figures and all(value > 0 for value in figures.values())
 
 

@@ -3,7 +3,8 @@
 Each subcommand parses its options and hands them to its module: ``engine`` to the
 engine protocol (:mod:`shiftago.interfaces.stp`), ``play`` to the terminal game
 (:mod:`shiftago.interfaces.play`), ``show`` to :mod:`shiftago.interfaces.show`,
-``bench`` to :mod:`shiftago.engine.bench`, ``arena`` to :mod:`shiftago.match`, and
+``bench`` to :mod:`shiftago.engine.bench` and :mod:`shiftago.env.bench`, ``arena`` to
+:mod:`shiftago.match`, and
 ``serve`` to the web app (:mod:`shiftago.interfaces.server`).
 """
 
@@ -329,10 +330,14 @@ def serve(
 )
 @click.option("--quick", is_flag=True, help="Measure less: a smoke test, not a figure to quote.")
 def bench(json_output: bool, runs: int, quick: bool) -> None:
-    """Measure the speed of the rules engine and print the figures."""
+    """Measure the speed of the rules engine and the RL environments; print the figures."""
     from shiftago.engine.bench import run_bench
+    from shiftago.env.bench import AEC_KEY, AEC_NOTE, env_figures
 
     figures = run_bench(runs=runs, quick=quick)
+    figures.update(env_figures(runs=runs, quick=quick))
+    if AEC_KEY not in figures:
+        click.echo(f"note: {AEC_NOTE}", err=True)
     if json_output:
         click.echo(json.dumps(figures, sort_keys=True))
         return

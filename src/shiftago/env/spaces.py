@@ -1,0 +1,166 @@
+"""The one action space and observation encoding that every RL environment shares.
+
+Actions are the kernel's action codes (:mod:`shiftago.engine.kernel.tables`), so the
+indices are fixed for every variant and player count:
+
+- ``0..27``: the 28 insertions in canonical order (``L1``..``L7``, ``R1``..``R7``,
+  ``Ta``..``Tg``, ``Ba``..``Bg``);
+- ``28 + 2 * segment + end``: the scoring of one of the 320 straight segments of 3 to 7
+  cells; ``end`` 0 keeps the segment's lowest cell (bit order ``8 * rank + file``), 1
+  its highest. With 2 players both ends stay and only ``end`` 0 is ever legal.
+
+An observation is a ``float32`` array of ``4 * players + 2`` planes of 7 x 7, written
+``obs[plane, rank, file]`` (rank 0 is rank 1, file 0 is file a) and relative to one seat
+(the observer, normally the player to act): seat ``k`` below means the ``k``-th seat
+after the observer in play order, seat 0 the observer itself.
+
+=====================  =============================================================
+planes                 meaning
+=====================  =============================================================
+``k`` (0..n-1)         1 where seat ``k`` has a marble
+``n + k``              seat ``k``'s supply / 22 (constant plane)
+``2n + k``             seat ``k``'s points / 10, at most 1 (constant; 0 in Express)
+``3n + k``             seat ``k``'s handicap skips still pending / 6 (constant)
+``4n``                 1 when the player to act must score (the score phase)
+``4n + 1``             actions played / action limit (0 without a limit)
+=====================  =============================================================
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import numpy as np
+from numba import njit
+
+from shiftago.core.actions import Action
+from shiftago.core.errors import ParseError
+from shiftago.engine.kernel.convert import from_action, to_action
+from shiftago.engine.kernel.moves import legal_actions, lowest_index
+from shiftago.engine.kernel.tables import (
+    BOARD,
+    COUNT,
+    LIMIT,
+    MARBLES,
+    MAX_ACTIONS,
+    OVER,
+    PHASE,
+    PLAYERS,
+    SCORE,
+    SCORE_PHASE,
+    SEGMENTS,
+    SKIPS,
+    SUPPLY,
+    WIN_POINTS,
+    WINNERS,
+)
+
+#: Size of the action space: 28 insertions and two ends of each of 320 segments.
+ACTION_COUNT: Final = 28 + 2 * SEGMENTS
+#: Side of the board.
+SIDE: Final = 7
+#: Skips a handicap can give (planes ``3n + k`` are divided by it).
+MAX_SKIPS: Final = 6
+
+U1 = np.uint64(1)
+
+
+def plane_count(players: int) -> int:
+    """Number of observation planes for ``players`` seats."""
+    return 4 * players + 2
+
+
+def observation_shape(players: int) -> tuple[int, int, int]:
+    return (plane_count(players), SIDE, SIDE)
+
+
+def action_of(index: int, players: int) -> Action:
+    """The core action of an action index (raises ``ValueError`` when out of range)."""
+    if not 0 <= index < ACTION_COUNT:
+        raise ValueError(f"an action index is 0-{ACTION_COUNT - 1}, not {index}")
+    return to_action(index, players)
+
+
+def index_of(action: Action | str, players: int) -> int:
+    """The action index of a core action or of its notation (``L3``, ``xc3-g3``)."""
+    try:
+        return from_action(action, players)
+    except KeyError:
+        raise ParseError(
+            f"{action}: the two end cells of a scoring lie on one straight line of 3 to 7 "
+            "cells (a rank, a file or a diagonal)"
+        ) from None
+
+
+@njit(cache=True, nogil=True)
+def encode_observation(s: np.ndarray, observer: int, out: np.ndarray) -> None:
+    """Write the planes of kernel state ``s`` seen by seat ``observer`` into ``out``."""
+    n = np.int64(s[PLAYERS])
+    out[:] = 0.0
+    for k in range(n):
+        seat = (observer + k) % n
+        bits = s[BOARD + seat]
+        while bits:
+            cell = lowest_index(bits)
+            bits &= bits - U1
+            out[k, cell >> 3, cell & 7] = 1.0
+        out[n + k] = np.float32(np.int64(s[SUPPLY + seat]) / MARBLES)
+        points = min(np.int64(s[SCORE + seat]), np.int64(WIN_POINTS))  # a winner may pass 10
+        out[2 * n + k] = np.float32(np.int64(points) / WIN_POINTS)
+        out[3 * n + k] = np.float32(np.int64(s[SKIPS + seat]) / MAX_SKIPS)
+    if np.int64(s[PHASE]) == SCORE_PHASE:
+        out[4 * n] = 1.0
+    limit = np.int64(s[LIMIT])
+    if limit > 0:
+        out[4 * n + 1] = np.float32(min(np.int64(s[COUNT]), limit) / limit)
+
+
+@njit(cache=True, nogil=True)
+def write_mask(s: np.ndarray, moves: np.ndarray, out: np.ndarray) -> int:
+    """Set ``out[index]`` for each legal action of ``s`` (``moves`` is scratch room of
+    ``MAX_ACTIONS``); return how many are legal."""
+    out[:] = 0
+    count = legal_actions(s, moves)
+    for j in range(count):
+        out[moves[j]] = 1
+    return count
+
+
+@njit(cache=True, nogil=True)
+def write_outcome_rewards(s: np.ndarray, out: np.ndarray) -> None:
+    """The end-of-game reward of each seat: ``2 * share - 1`` where the ``k`` winners
+    (``k > 1`` is a draw between them) share 1 equally and the others get 0; so a win is
+    +1, a loss -1, a 2-player draw 0. Zeros while the game goes on."""
+    n = np.int64(s[PLAYERS])
+    out[:n] = 0.0
+    if np.int64(s[PHASE]) != OVER:
+        return
+    winners = np.int64(s[WINNERS])
+    k = 0
+    for seat in range(n):
+        k += (winners >> seat) & 1
+    for seat in range(n):
+        share = 1.0 / k if (winners >> seat) & 1 else 0.0
+        out[seat] = 2.0 * share - 1.0
+
+
+def observe(s: np.ndarray, observer: int) -> np.ndarray:
+    """A new observation array of kernel state ``s`` for seat ``observer``."""
+    out = np.empty(observation_shape(int(s[PLAYERS])), dtype=np.float32)
+    encode_observation(s, observer, out)
+    return out
+
+
+def action_mask(s: np.ndarray) -> np.ndarray:
+    """A new ``int8`` mask of the legal action indices of kernel state ``s``."""
+    out = np.empty(ACTION_COUNT, dtype=np.int8)
+    write_mask(s, np.empty(MAX_ACTIONS, dtype=np.int64), out)
+    return out
+
+
+def outcome_rewards(s: np.ndarray) -> np.ndarray:
+    """A new ``float32`` array of the end-of-game reward of each seat (see
+    :func:`write_outcome_rewards`)."""
+    out = np.empty(int(s[PLAYERS]), dtype=np.float32)
+    write_outcome_rewards(s, out)
+    return out
