@@ -4,6 +4,8 @@ fewer mistakes on them the higher they are (all limits are depths or nodes)."""
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
 
 from shiftago.core import Phase, Variant
@@ -18,7 +20,7 @@ POSITIONS = load()
 
 def test_every_kind_is_there_with_legal_answers() -> None:
     kinds = {p.kind for p in POSITIONS}
-    assert kinds <= set(KINDS) and {"win1", "win3", "win5", "block", "scoring"} <= kinds
+    assert kinds == set(KINDS)
     assert len(POSITIONS) >= 40
     for p in POSITIONS:
         legal = set(p.state.legal_actions())
@@ -62,7 +64,8 @@ def test_mistakes_fall_level_by_level() -> None:
     for level in range(1, 7):  # the depth-limited levels (the top ones are slow here)
         right = solved(bot_for_level(level, seed=5), POSITIONS, Limits())
         shares.append(right.count(False) / len(right))
-    assert shares == sorted(shares, reverse=True), shares
+    # strictly: every level makes fewer mistakes than the one below it
+    assert all(low > high for low, high in pairwise(shares)), shares
     assert shares[0] > 0.3 and shares[-1] < shares[0] / 2, shares
 
 

@@ -14,12 +14,12 @@ finished games, so it is exact, not a guess. The kinds:
 * ``defend2``, ``defend3``: the opponent threatens to win with its 2nd or 3rd own
   action; the answers are the actions that hold out longer than that (all others lose
   by then). Seeing the threat takes ``2n - 1`` plies.
+* ``scoring``: Expert or Extreme, a choice between scorings; the answers are the
+  choices with the best proven result (one wins sooner, or the others lose).
 
 The generator keeps a position only if a search one step too shallow to prove its
 answer plays a wrong action there, so that each kind tells apart the depths that see
 it from those that do not (luck aside, a shallower search fails it).
-* ``scoring``: Expert or Extreme, a choice between scorings; the answers are the
-  choices with the best proven result (one wins sooner, or the others lose).
 
 The set ships with the package (``testpositions.txt``, one position per line:
 ``KIND<TAB>POSITION<TAB>ANSWERS``) and is made by ``scripts/make_test_positions.py``,
