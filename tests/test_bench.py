@@ -6,6 +6,7 @@ import importlib.util
 
 from shiftago.core import Variant
 from shiftago.engine.bench import CORE_CONFIGS, random_game_actions, run_bench
+from shiftago.engine.testpositions import KINDS
 from shiftago.env.bench import AEC_KEY, batched_keys, env_figures
 
 
@@ -29,8 +30,8 @@ def test_bench_reports_every_core_figure() -> None:
     ):
         assert figures[key] > 0
     # quick: one test position of each kind, and the top level solves most of them
-    assert figures["test_positions_total"] == 7
-    assert 0 <= figures["test_positions_solved_at_500ms"] <= 7
+    assert figures["test_positions_total"] == len(KINDS)
+    assert 0 <= figures["test_positions_solved_at_500ms"] <= len(KINDS)
 
 
 def test_bench_reports_every_env_figure() -> None:
