@@ -21,7 +21,7 @@ Parameters (all optional):
 - ``players``: 2 (default) to 4;
 - ``action_limit``: end the game when a turn begins after that many actions (RULES.md
   section 7); 0 (default) means none, except in Extreme, which has no bound of its own
-  and gets :data:`EXTREME_ACTION_LIMIT` when 0 is given;
+  and gets :data:`.settings.EXTREME_ACTION_LIMIT` (400) when 0 is given;
 - ``first``: the seat that starts (default 0).
 
 Returns are ``2 * share - 1`` per seat (:func:`shiftago.env.spaces.write_outcome_rewards`):
