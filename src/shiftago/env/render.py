@@ -9,6 +9,7 @@ the text board shows it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 import numpy as np
@@ -93,4 +94,23 @@ def ansi_board(s: np.ndarray, rules: Rules, last_action: int | None = None) -> s
     text = render_text(state, last_action=last) + "\n" + render_status(state)
     if int(s[PHASE]) != OVER:
         text += f"\nto act: player_{int(s[TURN])}"
+    return text
+
+
+def render_in_mode(
+    mode: str | None, s: np.ndarray, rules: Rules, history: Sequence[int]
+) -> str | np.ndarray | None:
+    """What an environment's ``render()`` gives in ``mode``: an image for
+    ``"rgb_array"``, the text board for ``"ansi"``, printed for ``"human"``."""
+    if mode is None:
+        import gymnasium
+
+        gymnasium.logger.warn("render() was called without a render_mode")
+        return None
+    if mode == "rgb_array":
+        return rgb_board(s)
+    text = ansi_board(s, rules, history[-1] if history else None)
+    if mode == "human":
+        print(text)
+        return None
     return text

@@ -22,7 +22,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final, TypeAlias
 
-import gymnasium
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import EzPickle, seeding
@@ -195,17 +194,7 @@ class raw_env(ShiftagoAEC, EzPickle):
 
     # --- drawing ------------------------------------------------------------------
     def render(self) -> str | np.ndarray | None:
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() was called without a render_mode")
-            return None
-        if self.render_mode == "rgb_array":
-            return render.rgb_board(self._s)
-        last = self.history[-1] if self.history else None
-        text = render.ansi_board(self._s, self.rules, last)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render.render_in_mode(self.render_mode, self._s, self.rules, self.history)
 
     def close(self) -> None:
         """Nothing to release: rendering opens no window."""

@@ -227,17 +227,7 @@ class ShiftagoEnv(gymnasium.Env[dict[str, Any], np.int64]):
 
     # --- drawing ------------------------------------------------------------------
     def render(self) -> str | np.ndarray | None:
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() was called without a render_mode")
-            return None
-        if self.render_mode == "rgb_array":
-            return render.rgb_board(self._s)
-        last = self.history[-1] if self.history else None
-        text = render.ansi_board(self._s, self.rules, last)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render.render_in_mode(self.render_mode, self._s, self.rules, self.history)
 
     # --- inside -------------------------------------------------------------------
     def _over(self) -> bool:
