@@ -36,7 +36,7 @@ TT_BITS = 19
 #: A new depth starts only while less than this share of ``movetime`` is spent.
 START_SHARE = 0.5
 #: Kept free of ``movetime`` for Python's work after the search (ms, and a share).
-TIME_MARGIN_MS = 5.0
+TIME_MARGIN_MS = 8.0
 TIME_MARGIN_SHARE = 0.1
 
 
