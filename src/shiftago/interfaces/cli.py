@@ -4,8 +4,7 @@ Each subcommand parses its options and hands them to its module: ``engine`` to t
 engine protocol (:mod:`shiftago.interfaces.stp`), ``play`` to the terminal game
 (:mod:`shiftago.interfaces.play`), ``show`` to :mod:`shiftago.interfaces.show`,
 ``bench`` to :mod:`shiftago.engine.bench` and :mod:`shiftago.env.bench`, ``arena`` to
-:mod:`shiftago.match`, and
-``serve`` to the web app (:mod:`shiftago.interfaces.server`).
+:mod:`shiftago.match`, and ``serve`` to the web app (:mod:`shiftago.interfaces.server`).
 """
 
 from __future__ import annotations
