@@ -70,6 +70,7 @@ def test_every_slot_plays_the_core_game(
         batch, variant, players, handicap, limit, points_weight=weight, seed=players + 10
     )
     games = [new_game(env, b) for b in range(batch)]
+    firsts = env.first_seats.tolist()
     for b in range(batch):
         assert_slot_matches(env, b, games[b])
     ended = scored = 0
@@ -90,11 +91,14 @@ def test_every_slot_plays_the_core_game(
                 assert game.outcome is not None
                 assert env.winners[b] == sum(1 << seat for seat in game.outcome.winners)
                 assert env.episode_lengths[b] == len(game.history)
+                assert env.ended_first_seats[b] == firsts[b]
                 ended += 1
                 games[b] = game = new_game(env, b)
+                firsts[b] = int(env.first_seats[b])
             else:
                 assert env.winners[b] == 0
                 assert env.episode_lengths[b] == 0
+                assert env.ended_first_seats[b] == -1
             assert_slot_matches(env, b, game)
     assert env.steps == 200 * batch
     assert ended > 0  # the automatic reset was exercised
@@ -138,6 +142,7 @@ def snapshot(env: BatchedEnv) -> list[np.ndarray]:
             env.terminated,
             env.winners,
             env.episode_lengths,
+            env.ended_first_seats,
         )
     ]
 

@@ -18,17 +18,20 @@ array                  shape, dtype            meaning
 ``terminated``         (B,) bool               the slot's game ended at the last step
 ``winners``            (B,) int64              bit ``seat`` per winner of that game
 ``episode_lengths``    (B,) int64              actions of that game
+``ended_first_seats``  (B,) int64              the first seat of that game (-1 in
+                                               slots that go on)
 =====================  ======================  ====================================
 
 Rewards, one column per seat (not relative to the player to act), are the outcome
 rewards of :func:`.spaces.write_outcome_rewards` (``2 * share - 1``) when a game ends,
 plus, with ``points_weight`` w > 0, points shaping: a scoring of ``p`` points gives its
 scorer ``w * p / 10`` and each other seat ``-w * p / (10 * (n - 1))``, so that the
-shaping of every step sums to zero. A slot whose game ends is reset to
-a new game at once (automatic reset): its ``winners`` and ``episode_lengths`` describe
-the game that ended (both 0 in slots that go on), while its observation, mask and
-``to_play`` are already the new game's. The arrays are read-only to callers because the
-environment writes observations and masks incrementally.
+shaping of every step sums to zero. A slot whose game ends is reset to a new game at
+once (automatic reset): its ``winners``, ``episode_lengths`` and ``ended_first_seats``
+describe the game that ended (0, 0 and -1 in slots that go on), while its observation,
+mask, ``to_play`` and ``first_seats`` are already the new game's. The arrays are
+read-only to callers because the environment writes observations and masks
+incrementally.
 """
 
 from __future__ import annotations
@@ -209,6 +212,7 @@ def _step(
     terminated: np.ndarray,
     winners: np.ndarray,
     lengths: np.ndarray,
+    ended_first: np.ndarray,
     points_weight: float,
 ) -> int:
     """Play ``actions[b]`` in every slot; the first slot whose action is illegal (then
@@ -242,11 +246,13 @@ def _step(
             terminated[b] = True
             winners[b] = won
             lengths[b] = np.int64(s[COUNT])
+            ended_first[b] = first_seats[b]
             _new_game(b, states, templates, first_seats, first, rng)
         else:
             terminated[b] = False
             winners[b] = 0
             lengths[b] = 0
+            ended_first[b] = -1
         _show(b, states, masks, moves, counts, obs, shown, to_play, observe)
     return -1
 
@@ -324,6 +330,7 @@ class BatchedEnv:
         self._terminated = np.zeros(batch, dtype=np.bool_)
         self._winners = np.zeros(batch, dtype=np.int64)
         self._lengths = np.zeros(batch, dtype=np.int64)
+        self._ended_first = np.full(batch, -1, dtype=np.int64)
         self.states = _read_only(self._states)
         self.observations = _read_only(self._obs)
         self.masks = _read_only(self._masks)
@@ -333,6 +340,7 @@ class BatchedEnv:
         self.terminated = _read_only(self._terminated)
         self.winners = _read_only(self._winners)
         self.episode_lengths = _read_only(self._lengths)
+        self.ended_first_seats = _read_only(self._ended_first)
         self.reset(seed)
 
     @property
@@ -348,6 +356,7 @@ class BatchedEnv:
         self._terminated[:] = False
         self._winners[:] = 0
         self._lengths[:] = 0
+        self._ended_first[:] = -1
         _reset_all(
             self._states,
             self._templates,
@@ -394,6 +403,7 @@ class BatchedEnv:
             self._terminated,
             self._winners,
             self._lengths,
+            self._ended_first,
             self.points_weight,
         )
         if bad >= 0:
