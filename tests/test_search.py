@@ -175,6 +175,23 @@ def test_the_transposition_table_does_not_change_the_value() -> None:
             )
 
 
+def test_reductions_search_fewer_nodes_and_keep_the_tactics() -> None:
+    rows = middle_game_positions(6, seed=7)
+    plain = reduced = 0
+    for row in rows:
+        codes = kernel.legal_codes(row)
+        plain += Searcher().search(row, codes, depth=6).nodes
+        reduced += Searcher(reductions=True).search(row, codes, depth=6).nodes
+    assert reduced < 0.8 * plain, (reduced, plain)
+    # the win with the third own action is still found at its depth, and no sooner
+    bot = AlphaBetaBot(1, depth=5, reductions=True)
+    assert bot.analyse(state(WIN_IN_3))[0].value == WIN - 5
+    assert str(bot.choose(state(MUST_BLOCK))) in {"Bb", "Bc", "Bd", "Be"}
+    # only the top level reduces: a level's depth means every line of that length
+    reducing = [n for n, _ in LEVELS[2:] if bot_for_level(n, 1).for_players(2).reductions]
+    assert reducing == [LEVELS[-1][0]]
+
+
 def test_evaluation_is_symmetric_and_bounded() -> None:
     for row in middle_game_positions(20, seed=8):
         value = evaluate(row)

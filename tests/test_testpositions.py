@@ -53,9 +53,12 @@ def test_a_shallower_search_does_not_prove_the_deep_wins() -> None:
         assert proof is not None and max(proof.values.values()) < PROVEN, p.position
 
 
-def test_the_search_solves_every_position_at_its_depth() -> None:
+@pytest.mark.parametrize("reductions", [False, True])
+def test_the_search_solves_every_position_at_its_depth(reductions: bool) -> None:
+    # late move reductions never reduce an action that threatens a win, so a reduced
+    # search still finds every win and defence of its depth
     for p in POSITIONS:
-        bot = AlphaBetaBot(7, depth=KINDS[p.kind])
+        bot = AlphaBetaBot(7, depth=KINDS[p.kind], reductions=reductions)
         assert bot.choose(p.state) in p.answers, p.position
 
 

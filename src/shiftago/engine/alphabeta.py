@@ -40,7 +40,9 @@ class AlphaBetaBot(Bot):
     """Negamax alpha-beta with iterative deepening for 2 players (greedy for 3-4).
 
     ``depth`` and ``nodes`` are the bot's own limits (its level); the caller's
-    :class:`Limits` can only lower them."""
+    :class:`Limits` can only lower them. ``reductions`` turns on late move reductions
+    (the top level's): deeper in the same time, but a depth no longer covers every
+    line of its length."""
 
     name = "alphabeta"
     value_unit = (
@@ -57,6 +59,7 @@ class AlphaBetaBot(Bot):
         name: str | None = None,
         tt_bits: int = TT_BITS,
         use_tt: bool = True,
+        reductions: bool = False,
     ) -> None:
         self.seed: int = seed if seed is not None else random.SystemRandom().randrange(2**63)
         self.depth = depth
@@ -65,6 +68,7 @@ class AlphaBetaBot(Bot):
             self.name = name
         self.tt_bits = tt_bits
         self.use_tt = use_tt
+        self.reductions = reductions
         self._greedy = GreedyBot(self.seed)
         #: The last search's result (for benchmarks and tests).
         self.last: SearchResult | None = None
@@ -101,7 +105,7 @@ class AlphaBetaBot(Bot):
         codes = kernel.legal_codes(s)
         random.Random(f"alphabeta {self.seed} {state.position()}").shuffle(codes)
         if self._searcher is None:
-            self._searcher = Searcher(self.tt_bits, self.use_tt)
+            self._searcher = Searcher(self.tt_bits, self.use_tt, self.reductions)
         else:
             self._searcher.clear()  # each search on its own: the same seed plays the same
         result = self._searcher.search(

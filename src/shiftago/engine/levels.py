@@ -6,7 +6,8 @@ actions. The two bottom levels are the greedy bot, first without and then with i
 look at the next player's immediate wins. Above them:
 
 * 2 players: the alpha-beta search (:mod:`shiftago.engine.alphabeta`) at growing
-  depths, the top one deepening until its node budget is spent;
+  depths, the top one deepening with late move reductions until its node budget is
+  spent;
 * 3 and 4 players: the MCTS with vector values (:mod:`shiftago.engine.mcts_bot`) at
   growing iteration counts, the multi-player search chosen by measurement
   (``docs/strength.md``).
@@ -31,8 +32,9 @@ from shiftago.engine.greedy import GreedyBot
 class Level:
     """One rung of the ladder: its number, its name for people, and what it searches.
 
-    ``depth``/``nodes`` bound the 2-player alpha-beta search, ``iterations`` the 3-4
-    player MCTS; ``greedy`` levels play the greedy bot (``looks_ahead`` as named)."""
+    ``depth``/``nodes`` bound the 2-player alpha-beta search (``reductions``: with late
+    move reductions), ``iterations`` the 3-4 player MCTS; ``greedy`` levels play the
+    greedy bot (``looks_ahead`` as named)."""
 
     number: int
     name: str
@@ -41,6 +43,7 @@ class Level:
     iterations: int | None = None
     greedy: bool = False
     looks_ahead: bool = True
+    reductions: bool = False
 
 
 LADDER: Final[tuple[Level, ...]] = (
@@ -50,7 +53,7 @@ LADDER: Final[tuple[Level, ...]] = (
     Level(4, "casual", depth=3, iterations=3_000),
     Level(5, "club", depth=5, iterations=10_000),
     Level(6, "strong", depth=6, iterations=40_000),
-    Level(7, "maximum", nodes=2_000_000, iterations=200_000),
+    Level(7, "maximum", nodes=2_000_000, iterations=200_000, reductions=True),
 )
 
 #: (level, name) from 1 (weakest) upwards, as the engine protocol's ``levels`` lists them.
@@ -95,7 +98,9 @@ class LevelBot(Bot):
         from shiftago.engine.mcts_bot import MctsBot
 
         self.name = rung.name
-        self.two_players = AlphaBetaBot(seed, depth=rung.depth, nodes=rung.nodes, name=rung.name)
+        self.two_players = AlphaBetaBot(
+            seed, depth=rung.depth, nodes=rung.nodes, name=rung.name, reductions=rung.reductions
+        )
         self.seed: int = self.two_players.seed
         self.many_players = MctsBot(self.seed, iterations=rung.iterations, name=rung.name)
         self.value_unit = (

@@ -24,6 +24,7 @@ from .negamax import (
     NODE_LIMIT,
     NODES,
     PROVEN,
+    REDUCE,
     STOPPED,
     USE_TT,
     new_tables,
@@ -98,11 +99,16 @@ class Searcher:
 
     ``order`` is the first order of the root actions (later depths sort them by value;
     the sort is stable, so equal values keep it). ``use_tt=False`` turns the
-    transposition table off (for tests)."""
+    transposition table off (for tests); ``reductions=True`` turns late move
+    reductions on (see :mod:`.negamax`), so that a depth no longer means every line of
+    that length."""
 
-    def __init__(self, tt_bits: int = TT_BITS, use_tt: bool = True) -> None:
+    def __init__(
+        self, tt_bits: int = TT_BITS, use_tt: bool = True, reductions: bool = False
+    ) -> None:
         self.tables = new_tables(tt_bits)
         self.tables[-1][USE_TT] = 1 if use_tt else 0
+        self.tables[-1][REDUCE] = 1 if reductions else 0
 
     def clear(self) -> None:
         """Forget earlier searches (table, killers, history): the next search is exactly

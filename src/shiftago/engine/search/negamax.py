@@ -18,6 +18,12 @@ transposition table and the move-ordering tables between the calls.
 * Principal variation search with a transposition table (Zobrist keys, one entry per
   slot, always replaced), the table's action first, then wins found by the table,
   killer actions and a history table.
+* Late move reductions (on with ``info[REDUCE]``, for the top level only): a quiet
+  insertion tried late (not the table's action, a killer or a scoring, and not one
+  after which the mover threatens to win at once) is first searched with a null window
+  one or two plies shallower, and again to the full depth only when it beats alpha.
+  With them a depth no longer means every line of that length, so the depth-limited
+  levels search without them.
 * A leaf whose game can last only a few more actions (:mod:`.endgame`) is searched to
   the end instead of evaluated: in late 2-player Express the values are exact.
 * A node is a position the search visits: the root and every state it makes by playing
@@ -60,7 +66,17 @@ NODES: Final = 0
 NODE_LIMIT: Final = 1
 STOPPED: Final = 2
 USE_TT: Final = 3
-INFO_SIZE: Final = 4
+REDUCE: Final = 4  # late move reductions on (1) or off (0)
+INFO_SIZE: Final = 5
+
+#: Late move reductions: quiet insertions from this index on, at this depth or more,
+#: are first searched one ply shallower (two from :data:`LMR_DEEP_FROM` on).
+LMR_FROM: Final = 3
+LMR_DEPTH: Final = 3
+LMR_DEEP_FROM: Final = 10
+LMR_DEEP_DEPTH: Final = 5
+#: Ordering keys below this are quiet insertions (no table action, killer or scoring).
+QUIET_BELOW: Final = (1 << 29) - 1
 
 # transposition-table bounds
 EXACT: Final = 0
@@ -99,6 +115,17 @@ def from_tt(value: int, ply: int) -> int:
     return value
 
 
+@njit(cache=True, nogil=True)
+def threatens(child: np.ndarray, mover: int) -> bool:
+    """Whether ``mover``, who just acted, could win at once if it acted again: such
+    an action is never searched shallower."""
+    turn = child[TURN]
+    child[TURN] = np.uint64(mover)
+    threat = immediate_win(child) != 0
+    child[TURN] = turn
+    return threat
+
+
 # frame slots: one row of ``frames`` per ply of the explicit search stack
 F_ALPHA: Final = 0
 F_BETA: Final = 1
@@ -108,7 +135,7 @@ F_BEST_MOVE: Final = 4
 F_NEXT: Final = 5
 F_COUNT: Final = 6
 F_ALPHA0: Final = 7
-F_STAGE: Final = 8  # 0 full window, 1 null window, 2 re-search
+F_STAGE: Final = 8  # 0 full window, 1 null window, 2 re-search, 3 reduced null window
 F_MOVER: Final = 9
 F_SAME: Final = 10  # the child's seat to act is this node's
 FRAME_SIZE: Final = 11
@@ -263,6 +290,17 @@ def negamax(
             b = f[F_BETA] if j == 0 else a + 1
             g = frames[ply + 1]
             g[F_DEPTH] = f[F_DEPTH] - 1
+            d = f[F_DEPTH]
+            if (
+                info[REDUCE]
+                and j >= LMR_FROM
+                and d >= LMR_DEPTH
+                and keys[ply, j] < QUIET_BELOW
+                and not f[F_SAME]
+                and not threatens(child, mover)
+            ):
+                f[F_STAGE] = 3
+                g[F_DEPTH] -= 2 if j >= LMR_DEEP_FROM and d >= LMR_DEEP_DEPTH else 1
             if f[F_SAME]:
                 g[F_ALPHA] = a
                 g[F_BETA] = b
@@ -281,6 +319,16 @@ def negamax(
             mode = _CHILD
         else:  # _CHILD: ``value`` is the last child's value for this node's mover
             v = value
+            if f[F_STAGE] == 3 and v > f[F_ALPHA]:
+                # the reduced search failed high: search again to the full depth
+                f[F_STAGE] = 1
+                g = frames[ply + 1]
+                g[F_DEPTH] = f[F_DEPTH] - 1
+                g[F_ALPHA] = -f[F_ALPHA] - 1
+                g[F_BETA] = -f[F_ALPHA]
+                ply += 1
+                mode = _ENTER
+                continue
             if f[F_STAGE] == 1 and f[F_ALPHA] < v < f[F_BETA]:
                 # the null window failed high: search again with the full window
                 f[F_STAGE] = 2
