@@ -47,6 +47,23 @@ def test_cyclic_rotations_with_four_players():
     assert [s.seats for s in slots] == [(0, 1, 2, 3), (1, 2, 3, 0), (2, 3, 0, 1), (3, 0, 1, 2)]
 
 
+@pytest.mark.parametrize(("participants", "players", "orders"), [(3, 3, 2), (5, 3, 2), (4, 4, 6)])
+def test_every_participant_follows_every_other_equally_often(participants, players, orders):
+    # who sits after whom matters with 3-4 players, so all cyclic orders are played
+    slots = schedule(participants, players, openings=orders)
+    follows = Counter(
+        (slot.seats[seat], slot.seats[(seat + 1) % players])
+        for slot in slots
+        for seat in range(players)
+    )
+    pairs = [(a, b) for a in range(participants) for b in range(participants) if a != b]
+    assert len({follows[pair] for pair in pairs}) == 1, follows
+    # the first opening keeps the order given, and the orders come round again
+    again = schedule(participants, players, openings=2 * orders)
+    assert [s.seats for s in again[len(slots) :]] == [s.seats for s in slots]
+    assert slots[0].seats == tuple(range(players))
+
+
 def test_groups_need_enough_participants():
     assert groups(3, 2) == [(0, 1), (0, 2), (1, 2)]
     with pytest.raises(ValueError, match="at least 3 participants"):

@@ -7,6 +7,12 @@ match has or in which order they are played. Each opening is played by every gro
 ``players`` participants (all of them when there are exactly ``players``), once in
 each cyclic rotation of the seats: with two participants that is one game with the
 colours swapped, a *pair*.
+
+With 3 or 4 players a rotation keeps who sits after whom, and that matters: a player
+who misses a threat hands the win to the seat after it. So the cyclic order of each
+group changes from opening to opening, through all ``(players - 1)!`` orders in turn
+(2 with 3 players, 6 with 4): over that many openings every participant sits after
+every other equally often.
 """
 
 from __future__ import annotations
@@ -25,7 +31,8 @@ class Slot:
 
     ``group`` numbers the set of participants playing (always 0 when the match has
     exactly ``players`` participants); ``rotation`` r seats participant
-    ``members[(seat + r) % players]`` of the group at each seat.
+    ``members[(seat + r) % players]`` of the group, in the opening's cyclic order
+    (:func:`cyclic_order`), at each seat.
     """
 
     opening: int
@@ -49,6 +56,17 @@ def groups(participants: int, players: int) -> list[tuple[int, ...]]:
     return list(itertools.combinations(range(participants), players))
 
 
+def cyclic_order(members: tuple[int, ...], opening: int) -> tuple[int, ...]:
+    """The group's members in the cyclic order of ``opening``: the first stays first,
+    the others take their ``(n - 1)!`` orders in turn.
+
+    >>> [cyclic_order((0, 1, 2), k) for k in range(3)]
+    [(0, 1, 2), (0, 2, 1), (0, 1, 2)]
+    """
+    orders = list(itertools.permutations(members[1:]))
+    return (members[0], *orders[opening % len(orders)])
+
+
 def games_per_opening(participants: int, players: int) -> int:
     """How many games one opening makes: every group in every rotation."""
     return len(groups(participants, players)) * players
@@ -64,12 +82,13 @@ def schedule(participants: int, players: int, openings: int) -> list[Slot]:
 
     >>> [s.seats for s in schedule(2, 2, 2)]
     [(0, 1), (1, 0), (0, 1), (1, 0)]
-    >>> [s.seats for s in schedule(3, 3, 1)]
-    [(0, 1, 2), (1, 2, 0), (2, 0, 1)]
+    >>> [s.seats for s in schedule(3, 3, 2)]
+    [(0, 1, 2), (1, 2, 0), (2, 0, 1), (0, 2, 1), (2, 1, 0), (1, 0, 2)]
     """
     slots = []
     for opening in range(openings):
-        for number, members in enumerate(groups(participants, players)):
+        for number, group in enumerate(groups(participants, players)):
+            members = cyclic_order(group, opening)
             for rotation in range(players):
                 seats = tuple(members[(seat + rotation) % players] for seat in range(players))
                 slots.append(Slot(opening, number, rotation, seats))
