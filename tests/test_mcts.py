@@ -1,7 +1,8 @@
 """The Monte Carlo tree search and its bot: wins in one, must-blocks, the solver's
 proofs, the tree's bookkeeping, repeatability, every variant and player count, and a
 few games against random play. Every search here is limited by iterations, never by
-time."""
+time, except the checks that ``movetime`` stops a search (they assert that it stops,
+not how fast)."""
 
 from __future__ import annotations
 
@@ -127,6 +128,27 @@ def test_visits_add_up_to_the_iterations(players: int) -> None:
     for values in [result.root_values, *result.values]:
         assert len(values) == players and sum(values) == pytest.approx(1.0)
         assert all(0 <= v <= 1 for v in values)
+
+
+def test_the_stop_slot_ends_the_search_after_its_first_iteration() -> None:
+    from shiftago.engine.mcts.search import iterate
+    from shiftago.engine.mcts.tree import STOP, new_tree, reset
+
+    s = kernel.from_state(State.from_position(BENCH_POSITION))
+    tree = new_tree(10_000)
+    reset(*tree, np.uint64(7))
+    tree.info[STOP] = 1  # as the alarm sets it
+    assert iterate(*tree, s, 1000, 0.5, True, True) == 1
+    reset(*tree, np.uint64(7))  # a new search starts unstopped
+    assert iterate(*tree, s, 1000, 0.5, True, True) == 1000
+
+
+def test_movetime_stops_a_search_that_has_no_other_limit() -> None:
+    # without the alarm this search would run 2**62 iterations
+    s = kernel.from_state(State.from_position(BENCH_POSITION))
+    result = Mcts().search(s, 3, movetime_ms=100)
+    assert result.iterations > 0 and result.seconds < 10
+    assert sum(result.visits) == result.iterations
 
 
 def test_same_seed_same_analysis() -> None:

@@ -241,19 +241,19 @@ def test_a_rung_alarm_stops_the_search_and_cannot_be_undone() -> None:
 
     import numpy as np
 
-    from shiftago.engine.search.driver import Alarm
+    from shiftago.engine.alarm import Alarm
     from shiftago.engine.search.negamax import NODE_LIMIT
 
     info = np.zeros(4, dtype=np.int64)
-    alarm = Alarm(info, time.perf_counter())  # due at once
+    alarm = Alarm(info, NODE_LIMIT, time.perf_counter())  # due at once
     for _ in range(1000):
         if alarm.rung:
             break
         time.sleep(0.001)
     assert alarm.rung and info[NODE_LIMIT] == 0
-    assert not alarm.set_limit(10_000) and info[NODE_LIMIT] == 0
-    later = Alarm(info, time.perf_counter() + 60)
-    assert later.set_limit(10_000) and info[NODE_LIMIT] == 10_000
+    assert not alarm.set(10_000) and info[NODE_LIMIT] == 0
+    later = Alarm(info, NODE_LIMIT, time.perf_counter() + 60)
+    assert later.set(10_000) and info[NODE_LIMIT] == 10_000
     later.cancel()
 
 

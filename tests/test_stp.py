@@ -543,7 +543,9 @@ def test_the_action_limit_counts_from_newgame_and_again_from_setposition(engine:
 
 # --- go and analyse ------------------------------------------------------------------------
 def test_go_answers_a_legal_action_and_does_not_play_it(engine: Engine) -> None:
-    engine.ok("newgame extreme 3 seed=9")
+    # Express: a bare `go` (the top level's 200,000 iterations) takes some 5 s from an
+    # empty Extreme board, whose playouts are long, and far more on a busy machine
+    engine.ok("newgame express 3 seed=9")
     before = engine.ok("position")
     legal = engine.ok("legal").split()
     for options in ("", "movetime=500", "depth=2", "nodes=1000", "level=1", "level=1 depth=1"):

@@ -317,9 +317,9 @@ def run(stdin: TextIO, stdout: TextIO, log: TextIO | None = None) -> int:
 def main() -> int:
     """Run on the process's standard streams, tolerating any bytes on input.
 
-    The search is compiled (or loaded from numba's cache) before the first command is
-    read, so that no timed ``go`` pays for it."""
-    from shiftago.engine.search import warm_up
+    The searches are compiled (or loaded from numba's cache) before the first command
+    is read, so that no timed ``go`` pays for it."""
+    from shiftago.engine import warm_up
 
     warm_up()
     if hasattr(sys.stdin, "reconfigure"):

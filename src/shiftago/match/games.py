@@ -244,7 +244,7 @@ def play_in_worker(task: GameTask) -> GameResult:
 
 
 def warm_search() -> None:
-    """Compile (or load from numba's cache) the built-in search."""
-    from shiftago.engine.search import warm_up
+    """Compile (or load from numba's cache) the built-in searches."""
+    from shiftago.engine import warm_up
 
     warm_up()

@@ -1,14 +1,12 @@
 """The MCTS driver: the tree's memory, iteration and time limits, and the result.
 
 Numba code cannot read the clock cheaply, so the clock stays here, as in
-:mod:`shiftago.engine.search.driver`: :func:`.search.iterate` runs in chunks of
-iterations, each sized from the speed measured so far (a cautious guess before the
-first measurement) to use only a share of the time left, and growing at most
-geometrically (the speed falls as the tree deepens), and the deadline is checked
-between chunks. ``movetime`` is therefore a hard limit, short of Python's own overhead,
-for which a margin is kept. An iteration limit alone runs in one call and, with the
-same seed, repeats exactly (the generator lives in the tree, so chunks do not change
-the result either).
+:mod:`shiftago.engine.search.driver`: :func:`.search.iterate` runs without the GIL in
+one call, and with a ``movetime`` an alarm thread (:mod:`shiftago.engine.alarm`) sets
+the tree's stop slot at the hard deadline (``movetime`` less a margin for Python's own
+work); the search stops after its current iteration. ``movetime`` is therefore a hard
+limit however busy the machine is. An iteration limit alone repeats exactly with the
+same seed (the generator lives in the tree).
 """
 
 from __future__ import annotations
@@ -19,11 +17,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from shiftago.engine.alarm import Alarm, hard_deadline
 from shiftago.engine.kernel.playout import seed_of
 from shiftago.engine.kernel.tables import MAX_ACTIONS, PLAYERS, TURN
 
 from .search import best_line, iterate
-from .tree import ROOT, Tree, new_tree, reset, share
+from .tree import ROOT, STOP, Tree, new_tree, reset, share
 
 #: The exploration constant of UCT with the solver and win-first playouts: measured in
 #: 2-player Express at 20k iterations, 0.7 beat ``sqrt(2)`` 78-22 over 100 games, and
@@ -38,15 +37,6 @@ DEFAULT_MAX_NODES = 1 << 21
 MIN_NODES = MAX_ACTIONS + 1
 #: Nodes reserved per iteration when the iterations are known (a tree uses fewer).
 NODES_PER_ITERATION = 32
-#: Iterations per second assumed before the first measurement (well below the real speed).
-CAUTIOUS_SPEED = 20_000.0
-#: The first chunk of a timed search; each later chunk is at most twice the iterations
-#: done so far plus this, since the speed falls as the tree grows (deeper paths): a chunk
-#: sized from the first small tree's speed could take three times as long as planned.
-FIRST_CHUNK = 256
-#: Of the time left, the share one chunk may use, and a fixed margin (ms) for the rest.
-TIME_SHARE = 0.5
-TIME_MARGIN_MS = 8.0
 #: The longest deepest line kept as a principal variation.
 MAX_PV = 64
 
@@ -113,29 +103,17 @@ class Mcts:
         start = time.perf_counter() if started is None else started
         if iterations is None and movetime_ms is None:
             raise ValueError("an MCTS needs an iteration limit or a time limit")
-        deadline = None if movetime_ms is None else start + movetime_ms / 1000
         tree = self._tree(iterations)
         reset(*tree, np.uint64(seed_of(seed % 2**63)))
-        done = 0
-        speed = CAUTIOUS_SPEED
-        while True:
-            chunk = (1 << 62) if iterations is None else iterations - done
-            if deadline is not None:
-                left = deadline - time.perf_counter() - TIME_MARGIN_MS / 1000
-                grow = 2 * done + FIRST_CHUNK
-                chunk = min(chunk, int(left * TIME_SHARE * speed), grow)
-                if done == 0:
-                    chunk = max(chunk, 1)  # the root's children, whatever the time
-            if chunk <= 0:
-                break
-            t0 = time.perf_counter()
-            ran = int(iterate(*tree, state, chunk, self.c, self.solver, self.win_first))
-            elapsed = time.perf_counter() - t0
-            done += ran
-            if ran >= 200 and elapsed > 0:
-                speed = ran / elapsed
-            if ran < chunk:
-                break  # the root is proven
+        alarm = None
+        if movetime_ms is not None:
+            alarm = Alarm(tree.info, STOP, hard_deadline(start, movetime_ms), value=1)
+        try:
+            limit = (1 << 62) if iterations is None else iterations
+            done = int(iterate(*tree, state, limit, self.c, self.solver, self.win_first))
+        finally:
+            if alarm is not None:
+                alarm.cancel()
         return _result(tree, state, done, time.perf_counter() - start)
 
     def _tree(self, iterations: int | None) -> Tree:

@@ -50,7 +50,7 @@ from shiftago.engine.kernel.tables import (
 )
 
 from .rollout import playout
-from .tree import ITERATIONS, ROOT, USED, share
+from .tree import ITERATIONS, ROOT, STOP, USED, share
 
 _OVER = np.uint64(OVER)
 
@@ -200,7 +200,8 @@ def iterate(
     win_first: bool,
 ) -> int:
     """Run up to ``iterations`` iterations from ``root`` (not over) on the tree; return
-    how many ran (fewer when the solver proves the root)."""
+    how many ran (fewer when the solver proves the root, or when ``info[STOP]`` is set
+    after the first)."""
     players = np.int64(root[PLAYERS])
     s = np.empty(STATE_SIZE, dtype=np.uint64)
     moves = np.empty(MAX_ACTIONS, dtype=np.int64)
@@ -208,6 +209,8 @@ def iterate(
     x = rng[0]
     done = 0
     while done < iterations and not (solver and proof[ROOT] != 0):
+        if done > 0 and info[STOP] != 0:
+            break  # stopped on time, after at least one iteration (the root's children)
         s[:] = root
         node = ROOT
         # 1. selection

@@ -38,7 +38,8 @@ ROOT: Final = 0
 #: ``info`` slots.
 USED: Final = 0
 ITERATIONS: Final = 1
-INFO_SIZE: Final = 2
+STOP: Final = 2  # set (by an alarm) to stop the search after its current iteration
+INFO_SIZE: Final = 3
 #: The bytes one node takes (for the memory cap).
 NODE_BYTES: Final = 4 + 4 + 2 + 2 + 1 + 4 + 32 + 1
 
@@ -110,6 +111,7 @@ def reset(
     proof[ROOT] = 0
     info[USED] = 1
     info[ITERATIONS] = 0
+    info[STOP] = 0
     rng[0] = x
 
 

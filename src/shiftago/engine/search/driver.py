@@ -1,22 +1,24 @@
 """Iterative deepening and time management around :func:`.negamax.search_root`.
 
 Numba code cannot read the clock cheaply, so the clock stays in Python. Each depth is
-one compiled call that runs without the GIL; with a ``movetime`` an alarm thread lowers
-the search's node limit to zero at the hard deadline (``movetime`` less a margin for
-Python's own work), and the search stops at its next node. A new depth starts only while
-less than :data:`START_SHARE` of the time is spent, since it would rarely finish
-otherwise. When a depth is cut off the search keeps the result of the last finished
-depth, improved by any action of the cut-off depth that was searched to the end and
-beat it (the best so far). The answer therefore never waits for a depth to finish.
+one compiled call that runs without the GIL; with a ``movetime`` an alarm thread
+(:mod:`shiftago.engine.alarm`) lowers the search's node limit to zero at the hard
+deadline (``movetime`` less a margin for Python's own work), and the search stops at
+its next node. A new depth starts only while less than :data:`START_SHARE` of the time
+is spent, since it would rarely finish otherwise. When a depth is cut off the search
+keeps the result of the last finished depth, improved by any action of the cut-off
+depth that was searched to the end and beat it (the best so far). The answer therefore
+never waits for a depth to finish.
 """
 
 from __future__ import annotations
 
-import threading
 import time
 from dataclasses import dataclass, field
 
 import numpy as np
+
+from shiftago.engine.alarm import Alarm, hard_deadline
 
 from .endgame import plies_left
 from .negamax import (
@@ -36,47 +38,6 @@ from .negamax import (
 TT_BITS = 19
 #: A new depth starts only while less than this share of ``movetime`` is spent.
 START_SHARE = 0.5
-#: Kept free of ``movetime`` for Python's work after the search (ms, and a share).
-TIME_MARGIN_MS = 8.0
-TIME_MARGIN_SHARE = 0.1
-
-
-def hard_deadline(start: float, movetime_ms: float) -> float:
-    """When the compiled search must stop to answer within ``movetime_ms`` of ``start``."""
-    margin_ms = TIME_MARGIN_MS + TIME_MARGIN_SHARE * movetime_ms
-    return start + max(movetime_ms - margin_ms, 0.0) / 1000
-
-
-class Alarm:
-    """Stops a running compiled search at a wall-clock time, from a timer thread.
-
-    The search runs without the GIL, so the thread can set the node limit in ``info``
-    to zero while it runs; the search sees it at its next node. A lock orders this with
-    the driver setting the limit for a new depth, so a rung alarm is never undone."""
-
-    def __init__(self, info: np.ndarray, at: float) -> None:
-        self.info = info
-        self.rung = False
-        self._lock = threading.Lock()
-        self._timer = threading.Timer(max(at - time.perf_counter(), 0.0), self._ring)
-        self._timer.daemon = True
-        self._timer.start()
-
-    def _ring(self) -> None:
-        with self._lock:
-            self.rung = True
-            self.info[NODE_LIMIT] = 0
-
-    def set_limit(self, limit: int) -> bool:
-        """Set the node limit for the next depth; False once the alarm has rung."""
-        with self._lock:
-            if self.rung:
-                return False
-            self.info[NODE_LIMIT] = limit
-            return True
-
-    def cancel(self) -> None:
-        self._timer.cancel()
 
 
 @dataclass
@@ -156,10 +117,10 @@ class Searcher:
                     if spent_ms >= START_SHARE * movetime_ms:
                         break
                     if alarm is None:
-                        alarm = Alarm(info, hard_deadline(start, movetime_ms))
+                        alarm = Alarm(info, NODE_LIMIT, hard_deadline(start, movetime_ms))
                 if alarm is None:
                     info[NODE_LIMIT] = limit
-                elif not alarm.set_limit(limit):
+                elif not alarm.set(limit):
                     break
                 root = np.array(codes, dtype=np.int64)
                 done = search_root(

@@ -71,10 +71,10 @@ INFO_SIZE: Final = 5
 
 #: Late move reductions: quiet insertions from this index on, at this depth or more,
 #: are first searched one ply shallower (two from :data:`LMR_DEEP_FROM` on).
-LMR_FROM: Final = 3
+LMR_FROM: Final = 2
 LMR_DEPTH: Final = 3
-LMR_DEEP_FROM: Final = 10
-LMR_DEEP_DEPTH: Final = 5
+LMR_DEEP_FROM: Final = 6
+LMR_DEEP_DEPTH: Final = 4
 #: Ordering keys below this are quiet insertions (no table action, killer or scoring).
 QUIET_BELOW: Final = (1 << 29) - 1
 
