@@ -12,7 +12,7 @@ from shiftago.engine import kernel
 from shiftago.engine.alphabeta import AlphaBetaBot
 from shiftago.engine.bench import middle_game_positions
 from shiftago.engine.bot import Limits
-from shiftago.engine.levels import LEVELS, bot_for_level
+from shiftago.engine.levels import LEVELS, LevelBot, bot_for_level
 from shiftago.engine.mcts_bot import MctsBot
 from shiftago.engine.search import MAX_HEURISTIC, PROVEN, WIN, Searcher, evaluate, immediate_win
 
@@ -234,6 +234,37 @@ def test_levels_are_a_ladder_of_searches() -> None:
     assert depths == sorted(depths) and len(set(depths)) == len(depths)
     iterations = [bot_for_level(n, 1).for_players(4).iterations for n, _ in searches]
     assert iterations == sorted(iterations)  # type: ignore[type-var]
+
+
+def search_level(number: int) -> LevelBot:
+    bot = bot_for_level(number, 1)
+    assert isinstance(bot, LevelBot)
+    return bot
+
+
+def test_levels_search_a_share_of_their_budget_in_the_slower_variants() -> None:
+    top, novice = search_level(LEVELS[-1][0]), search_level(3)
+    assert top.rung.nodes is not None and top.rung.iterations is not None
+    assert novice.rung.iterations is not None
+    for variant in Variant:
+        two = State.initial(Rules(variant, 2), 0)
+        four = State.initial(Rules(variant, 4), 0)
+        # the MCTS levels keep their order in every variant
+        budgets = [search_level(n).budget(four) or 0 for n, _ in LEVELS[2:]]
+        assert budgets == sorted(budgets) and len(set(budgets)) == len(budgets)
+        assert novice.budget(two) is None  # a depth level stays a depth level
+        expected = variant is Variant.EXPRESS
+        assert (top.budget(two) == top.rung.nodes) is expected
+        assert (top.budget(four) == top.rung.iterations) is expected
+    extreme = State.initial(Rules(Variant.EXTREME, 3), 0)
+    budget = novice.budget(extreme)
+    assert budget is not None and budget < novice.rung.iterations
+    assert novice.limits_for(extreme, Limits(movetime_ms=500)) == Limits(500, None, budget)
+    assert novice.limits_for(extreme, Limits(nodes=10)).nodes == 10  # the caller's lower limit
+    novice.analyse(extreme)
+    mcts = novice.for_players(3)
+    assert isinstance(mcts, MctsBot) and mcts.last is not None
+    assert mcts.last.iterations == budget
 
 
 def test_a_rung_alarm_stops_the_search_and_cannot_be_undone() -> None:

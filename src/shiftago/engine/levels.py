@@ -12,6 +12,10 @@ look at the next player's immediate wins. Above them:
   growing iteration counts, the multi-player search chosen by measurement
   (``docs/strength.md``).
 
+The nodes and iterations are set for Express; Expert and Extreme search a share of them
+(:data:`NODE_SHARE`, :data:`ITERATION_SHARE`), as a node or a playout costs more there,
+so that the top level answers in about half a second in every variant.
+
 The depths were chosen by matches of 200 games per step in 2-player Express so that
 each level is at least 150 Elo above the one below it (``docs/strength.md``): depth 1
 plays barely better than the greedy bot, depth 4 too close to depth 3 and depth 7 to
@@ -20,10 +24,10 @@ depth 6, so none of them is a level.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
-from shiftago.core import Action, State
+from shiftago.core import Action, State, Variant
 from shiftago.engine.bot import NO_LIMITS, Analysis, Bot, Limits
 from shiftago.engine.greedy import GreedyBot
 
@@ -34,7 +38,8 @@ class Level:
 
     ``depth``/``nodes`` bound the 2-player alpha-beta search (``reductions``: with late
     move reductions), ``iterations`` the 3-4 player MCTS; ``greedy`` levels play the
-    greedy bot (``looks_ahead`` as named)."""
+    greedy bot (``looks_ahead`` as named). ``nodes`` and ``iterations`` are the Express
+    budgets (see :data:`NODE_SHARE`)."""
 
     number: int
     name: str
@@ -55,6 +60,23 @@ LADDER: Final[tuple[Level, ...]] = (
     Level(6, "strong", depth=6, iterations=40_000),
     Level(7, "maximum", nodes=2_000_000, iterations=200_000, reductions=True),
 )
+
+#: The share of a level's budget (the top level's nodes with 2 players, the iterations of
+#: the MCTS levels with 3-4) that it searches in each variant. The budgets are set for
+#: Express; a node or a playout costs more in Expert and Extreme (longer games, scoring
+#: choices), and with the full budget the top level took 1.2 s a move in 2-player Expert
+#: and 3.6 s in 3-player Extreme. With these shares it answers in about half a second in
+#: every variant (``docs/strength.md``), and the MCTS levels keep their order.
+NODE_SHARE: Final[dict[Variant, float]] = {
+    Variant.EXPRESS: 1.0,
+    Variant.EXPERT: 0.4,
+    Variant.EXTREME: 0.4,
+}
+ITERATION_SHARE: Final[dict[Variant, float]] = {
+    Variant.EXPRESS: 1.0,
+    Variant.EXPERT: 0.5,
+    Variant.EXTREME: 0.15,
+}
 
 #: (level, name) from 1 (weakest) upwards, as the engine protocol's ``levels`` lists them.
 LEVELS: Final[list[tuple[int, str]]] = [(level.number, level.name) for level in LADDER]
@@ -98,6 +120,7 @@ class LevelBot(Bot):
         from shiftago.engine.mcts_bot import MctsBot
 
         self.name = rung.name
+        self.rung = rung
         self.two_players = AlphaBetaBot(
             seed, depth=rung.depth, nodes=rung.nodes, name=rung.name, reductions=rung.reductions
         )
@@ -110,11 +133,27 @@ class LevelBot(Bot):
     def for_players(self, players: int) -> Bot:
         return self.two_players if players == 2 else self.many_players
 
+    def budget(self, state: State) -> int | None:
+        """The nodes (2 players) or iterations (3-4) this level searches in ``state``'s
+        variant; None where a depth bounds it instead."""
+        if state.players == 2:
+            full, share = self.rung.nodes, NODE_SHARE[state.rules.variant]
+        else:
+            full, share = self.rung.iterations, ITERATION_SHARE[state.rules.variant]
+        return None if full is None else max(1, round(full * share))
+
+    def limits_for(self, state: State, limits: Limits) -> Limits:
+        """The caller's ``limits`` lowered to this level's budget in ``state``'s variant."""
+        budget = self.budget(state)
+        if budget is None or (limits.nodes is not None and limits.nodes <= budget):
+            return limits
+        return replace(limits, nodes=budget)
+
     def choose(self, state: State, limits: Limits = NO_LIMITS) -> Action:
-        return self.for_players(state.players).choose(state, limits)
+        return self.for_players(state.players).choose(state, self.limits_for(state, limits))
 
     def analyse(self, state: State, limits: Limits = NO_LIMITS) -> Analysis:
-        return self.for_players(state.players).analyse(state, limits)
+        return self.for_players(state.players).analyse(state, self.limits_for(state, limits))
 
 
 def _range_text() -> str:
