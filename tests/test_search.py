@@ -306,3 +306,12 @@ def test_a_cleared_searcher_searches_like_a_new_one() -> None:
     again = reused.search(second, kernel.legal_codes(second), depth=5)
     fresh = Searcher().search(second, kernel.legal_codes(second), depth=5)
     assert (again.codes, again.values, again.nodes) == (fresh.codes, fresh.values, fresh.nodes)
+
+
+def test_an_analysis_cut_off_by_its_node_limit_ranks_by_one_depth() -> None:
+    bot = AlphaBetaBot(1)
+    for row in middle_game_positions(4, seed=3):
+        position = kernel.to_state(row)
+        for nodes in (5_000, 20_000, 60_000):
+            values = [ranked.value for ranked in bot.analyse(position, Limits(nodes=nodes))]
+            assert values == sorted(values, reverse=True), (nodes, values)

@@ -7,8 +7,9 @@ deadline (``movetime`` less a margin for Python's own work), and the search stop
 its next node. A new depth starts only while less than :data:`START_SHARE` of the time
 is spent, since it would rarely finish otherwise. When a depth is cut off the search
 keeps the result of the last finished depth, improved by any action of the cut-off
-depth that was searched to the end and beat it (the best so far). The answer therefore
-never waits for a depth to finish.
+depth that was searched to the end and beat it (the best so far). An analysis
+(``exact_all``) keeps the last finished depth alone, so that its ranking compares values
+of one depth. The answer therefore never waits for a depth to finish.
 """
 
 from __future__ import annotations
@@ -147,7 +148,7 @@ class Searcher:
                     continue
                 # cut off: keep the last depth, unless an action of this one beat it
                 partial = [int(v) for v in buffer[:done]]
-                if done > 1:
+                if done > 1 and not exact_all:
                     best = max(range(done), key=lambda j: (partial[j], -j))
                     if partial[best] > partial[0]:
                         codes.insert(0, codes.pop(best))
