@@ -359,6 +359,12 @@ def test_undo_to_the_empty_board_leaves_nothing_to_resume(home: Path) -> None:
     assert not (home / "autosave.txt").exists()
 
 
+def as_in_a_terminal() -> None:
+    """Ctrl-C's signal at its default, as in a terminal: a suite started in the background
+    (``cmd &``) passes SIGINT on ignored, and Python then never raises KeyboardInterrupt."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_leaves_the_game_saved(home: Path) -> None:
     env = {**os.environ, "SHIFTAGO_HOME": str(home)}
     proc = subprocess.Popen(
@@ -367,6 +373,7 @@ def test_ctrl_c_leaves_the_game_saved(home: Path) -> None:
         stdout=subprocess.PIPE,
         env=env,
         text=True,
+        preexec_fn=as_in_a_terminal,
     )
     assert proc.stdin is not None
     proc.stdin.write("L1\n")
