@@ -64,9 +64,10 @@ LADDER: Final[tuple[Level, ...]] = (
 #: The share of a level's budget (the top level's nodes with 2 players, the iterations of
 #: the MCTS levels with 3-4) that it searches in each variant. The budgets are set for
 #: Express; a node or a playout costs more in Expert and Extreme (longer games, scoring
-#: choices), and with the full budget the top level took 1.2 s a move in 2-player Expert
-#: and 3.6 s in 3-player Extreme. With these shares it answers in about half a second in
-#: every variant (``docs/strength.md``), and the MCTS levels keep their order.
+#: choices): with the full budget the top level took 1.8 s a move in 2-player Expert and
+#: 5.5 s in 3-player Extreme, timed with three searches sharing two cores (about 1.2 s and
+#: 3.6 s alone). With these shares it answers in about half a second in every variant
+#: (``docs/strength.md``), and the MCTS levels keep their order.
 NODE_SHARE: Final[dict[Variant, float]] = {
     Variant.EXPRESS: 1.0,
     Variant.EXPERT: 0.4,
