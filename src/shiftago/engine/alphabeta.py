@@ -27,7 +27,7 @@ import time
 
 from shiftago.core import Action, State
 from shiftago.engine import kernel
-from shiftago.engine.bot import NO_LIMITS, Analysis, Bot, Limits, RankedAction
+from shiftago.engine.bot import NO_LIMITS, Analysis, Bot, Limits, RankedAction, smaller
 from shiftago.engine.greedy import GreedyBot
 from shiftago.engine.search import MAX_HEURISTIC, Searcher, SearchResult
 from shiftago.engine.search.driver import TT_BITS
@@ -111,8 +111,8 @@ class AlphaBetaBot(Bot):
         result = self._searcher.search(
             s,
             codes,
-            depth=_smaller(self.depth, limits.depth) or DEFAULT_DEPTH,
-            nodes=_smaller(self.nodes, limits.nodes),
+            depth=smaller(self.depth, limits.depth) or DEFAULT_DEPTH,
+            nodes=smaller(self.nodes, limits.nodes),
             movetime_ms=limits.movetime_ms,
             exact_all=exact_all,
             started=started,
@@ -127,9 +127,3 @@ class AlphaBetaBot(Bot):
             )
             for code, value, pv in zip(result.codes, result.values, result.pvs, strict=True)
         ]
-
-
-def _smaller(a: int | None, b: int | None) -> int | None:
-    if a is None:
-        return b
-    return a if b is None else min(a, b)

@@ -37,6 +37,14 @@ class Limits:
 NO_LIMITS = Limits()
 
 
+def smaller(a: int | None, b: int | None) -> int | None:
+    """The tighter of two optional limits (None: no limit), as when a caller's limit
+    lowers a bot's own."""
+    if a is None:
+        return b
+    return a if b is None else min(a, b)
+
+
 @dataclass(frozen=True)
 class RankedAction:
     """One legal action as a bot judges it.

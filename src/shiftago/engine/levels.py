@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 from typing import Final
 
 from shiftago.core import Action, State, Variant
-from shiftago.engine.bot import NO_LIMITS, Analysis, Bot, Limits
+from shiftago.engine.bot import NO_LIMITS, Analysis, Bot, Limits, smaller
 from shiftago.engine.greedy import GreedyBot
 
 
@@ -146,9 +146,7 @@ class LevelBot(Bot):
     def limits_for(self, state: State, limits: Limits) -> Limits:
         """The caller's ``limits`` lowered to this level's budget in ``state``'s variant."""
         budget = self.budget(state)
-        if budget is None or (limits.nodes is not None and limits.nodes <= budget):
-            return limits
-        return replace(limits, nodes=budget)
+        return limits if budget is None else replace(limits, nodes=smaller(limits.nodes, budget))
 
     def choose(self, state: State, limits: Limits = NO_LIMITS) -> Action:
         return self.for_players(state.players).choose(state, self.limits_for(state, limits))

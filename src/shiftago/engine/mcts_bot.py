@@ -37,7 +37,7 @@ import time
 
 from shiftago.core import Action, State, Variant
 from shiftago.engine import kernel
-from shiftago.engine.bot import NO_LIMITS, Analysis, Bot, Limits, RankedAction
+from shiftago.engine.bot import NO_LIMITS, Analysis, Bot, Limits, RankedAction, smaller
 from shiftago.engine.mcts import DEFAULT_C, DEFAULT_MAX_NODES, PLAIN_C, Mcts, MctsResult
 
 #: Iterations when neither the bot nor the caller sets a limit.
@@ -117,7 +117,7 @@ class MctsBot(Bot):
         self.last_values = []
         if state.is_over:
             return []
-        iterations = _smaller(self.iterations, limits.nodes)
+        iterations = smaller(self.iterations, limits.nodes)
         if iterations is None and limits.movetime_ms is None:
             iterations = DEFAULT_ITERATIONS
         seed = random.Random(f"mcts {self.seed} {state.position()}").randrange(2**63)
@@ -152,9 +152,3 @@ class MctsBot(Bot):
 
     def proven(self, value: float) -> int:
         return 1 if value == 1 else -1 if value == 0 else 0
-
-
-def _smaller(a: int | None, b: int | None) -> int | None:
-    if a is None:
-        return b
-    return a if b is None else min(a, b)
