@@ -19,6 +19,7 @@ from typing import Any
 
 from shiftago.core import COLOURS, Game, Rules
 from shiftago.core.errors import ShiftagoError
+from shiftago.engine import warm_up as warm_up_searches
 from shiftago.engine.bot import Bot
 from shiftago.formats.record import Record, Seat
 from shiftago.match.external import EngineError, ExternalEngine
@@ -230,7 +231,7 @@ def init_worker(warm_up: bool) -> None:
     global _ENGINES
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if warm_up:
-        warm_search()
+        warm_up_searches()
     _ENGINES = EnginePool()
     multiprocessing.util.Finalize(_ENGINES, _ENGINES.close, exitpriority=10)
 
@@ -241,10 +242,3 @@ def play_in_worker(task: GameTask) -> GameResult:
     if _ENGINES is None:
         _ENGINES = EnginePool()
     return play_game(task, _ENGINES)
-
-
-def warm_search() -> None:
-    """Compile (or load from numba's cache) the built-in searches."""
-    from shiftago.engine import warm_up
-
-    warm_up()

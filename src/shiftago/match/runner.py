@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from shiftago.core import Action, Rules, Variant
+from shiftago.engine import warm_up as warm_up_searches
 from shiftago.engine.bot import NO_LIMITS, Limits
 from shiftago.match.games import (
     EnginePool,
@@ -26,7 +27,6 @@ from shiftago.match.games import (
     init_worker,
     play_game,
     play_in_worker,
-    warm_search,
 )
 from shiftago.match.participants import Participant, parse_participants
 from shiftago.match.report import format_standings
@@ -252,7 +252,7 @@ def _run_inline(
     engines = EnginePool()
     try:
         if warm:
-            warm_search()
+            warm_up_searches()
         return any(accept(play_game(task, engines)) for task in todo)
     finally:
         engines.close()
