@@ -16,8 +16,9 @@ from shiftago.engine import kernel
 from shiftago.engine.alphabeta import AlphaBetaBot
 from shiftago.engine.bot import Limits
 from shiftago.engine.greedy import GreedyBot
+from shiftago.engine.kernel.tables import SCORE
 from shiftago.engine.mcts import BENCH_POSITION, Mcts, bench_iterations
-from shiftago.engine.mcts.rollout import can_win, near_run
+from shiftago.engine.mcts.rollout import can_win, longest_scoring, near_run, playout
 from shiftago.engine.mcts_bot import MctsBot
 from shiftago.engine.search import PROVEN
 
@@ -202,8 +203,8 @@ def test_three_players_vector_values() -> None:
     assert bot.analyse(state)[0].action == best.action
 
 
-def test_win_first_rule_sees_exactly_the_wins_at_once() -> None:
-    for position in [*WIN_IN_1, MUST_BLOCK, WIN_IN_2, BENCH_POSITION]:
+def test_greedy_express_playouts_see_exactly_the_wins_at_once() -> None:
+    for position in [*EXPRESS_WINS, MUST_BLOCK, WIN_IN_2, BENCH_POSITION]:
         state = State.from_position(position)
         s = kernel.from_state(state)
         moves = kernel.action_buffer()
@@ -212,6 +213,72 @@ def test_win_first_rule_sees_exactly_the_wins_at_once() -> None:
         assert can_win(s, moves, n) == expected, position
     four, three = np.uint64(0b1111), np.uint64(0b0111)  # a1-d1, a1-c1
     assert near_run(four, 5) and not near_run(three, 5) and near_run(three, 4)
+
+
+def longest_line_worth_points(state: State, action: Action) -> int:
+    """Brute force on the core: the longest line worth points that ``action`` makes
+    (an insertion: the mover's longest such line after it) or scores, 0 for none."""
+    points = state.rules.points_table
+    if state.phase is Phase.SCORE:
+        lengths = [o.line.length for o in state.scoring_options() if o.action == action]
+    else:
+        lengths = [line.length for line in state.after(action).lines(state.turn, 3)]
+    return max((n for n in lengths if points.get(n, 0) > 0), default=0)
+
+
+def scoring_variant_states(count: int) -> list[State]:
+    """States from random games of Expert and Extreme with 2-4 players, many of them
+    with a line worth points in reach (the moves favour the mover's own lines)."""
+    rng = random.Random(7)
+    states: list[State] = []
+    while len(states) < count:
+        rules = Rules(rng.choice([Variant.EXPERT, Variant.EXTREME]), rng.choice([2, 3, 4]))
+        state = State.initial(rules, 0)
+        while not state.is_over and len(states) < count:
+            states.append(state)
+            legal = state.legal_actions()
+            reach = [a for a in legal if longest_line_worth_points(state, a)]
+            state = state.after(rng.choice(reach if reach and rng.random() < 0.3 else legal))
+    return states
+
+
+def test_greedy_scoring_playouts_make_and_score_the_longest_line() -> None:
+    seen = {"makes": 0, "none": 0, "scores": 0}
+    moves = kernel.action_buffer()
+    for state in scoring_variant_states(600):
+        s = kernel.from_state(state)
+        n = kernel.legal_actions(s, moves)
+        actions = [kernel.to_action(int(code), state.players) for code in moves[:n]]
+        best = max(longest_line_worth_points(state, a) for a in actions)
+        j = longest_scoring(s, moves, n)
+        if best == 0:
+            assert j == -1, state.position()
+            seen["none"] += 1
+        else:
+            assert j >= 0 and longest_line_worth_points(state, actions[j]) == best
+            seen["scores" if state.phase is Phase.SCORE else "makes"] += 1
+    assert min(seen.values()) >= 20, seen  # every case was met often
+
+
+@pytest.mark.parametrize(
+    ("variant", "players"), [(v, n) for v in (Variant.EXPERT, Variant.EXTREME) for n in (2, 3, 4)]
+)
+def test_greedy_playouts_are_decided_by_points(variant: Variant, players: int) -> None:
+    """Greedy players make and score lines, so most of their games end with a seat at
+    10 points; random players seldom make a line worth points (most random Expert games
+    end on a full board or an empty supply)."""
+    start = kernel.from_state(State.initial(Rules(variant, players), 0))
+    moves = kernel.action_buffer()
+    decided: dict[bool, float] = {}
+    for greedy in (False, True):
+        x, by_points = np.uint64(12345), 0
+        for _ in range(200):
+            s = start.copy()
+            _, after = playout(s, x, moves, greedy)
+            x = np.uint64(after)  # numba hands the generator back as a Python int
+            by_points += max(int(s[SCORE + seat]) for seat in range(players)) >= 10
+        decided[greedy] = by_points / 200
+    assert decided[True] >= 0.6 and decided[True] >= decided[False], decided
 
 
 def test_beats_random_play() -> None:

@@ -46,7 +46,7 @@ def warm_up() -> None:
         for players in (2, 3):
             s = kernel.from_state(State.initial(Rules(variant, players, action_limit=60), 0))
             for solver in (True, False):
-                Mcts(solver=solver, win_first=solver).search(s, 1, iterations=40)
+                Mcts(solver=solver, greedy=solver).search(s, 1, iterations=40)
 
 
 def bench_iterations(seconds: float = 1.0, *, solver: bool = True) -> float:

@@ -24,7 +24,7 @@ from shiftago.engine.kernel.tables import MAX_ACTIONS, PLAYERS, TURN
 from .search import best_line, iterate
 from .tree import ROOT, STOP, Tree, new_tree, reset, share
 
-#: The exploration constant of UCT with the solver and win-first playouts: measured in
+#: The exploration constant of UCT with the solver and greedy playouts: measured in
 #: 2-player Express at 20k iterations, 0.7 beat ``sqrt(2)`` 78-22 over 100 games, and
 #: 0.2, 0.4, 0.5 and 0.7 played about even.
 DEFAULT_C = 0.5
@@ -69,8 +69,8 @@ class Mcts:
     """Monte Carlo tree search of kernel states, for 2-4 players.
 
     ``c`` is the exploration constant, ``solver`` turns the MCTS-Solver on (plain UCT
-    without it), ``win_first`` the win-first playouts (:mod:`.rollout`; measured
-    stronger than plain playouts at equal iterations, and faster), ``max_nodes`` caps
+    without it), ``greedy`` the greedy playouts (:mod:`.rollout`; measured
+    stronger than plain ones, see :class:`~shiftago.engine.mcts_bot.MctsBot`), ``max_nodes`` caps
     the tree's memory. The tree is kept between searches (and grown when a search
     needs more), never reused: each search starts from a lone root."""
 
@@ -79,12 +79,12 @@ class Mcts:
         *,
         c: float = DEFAULT_C,
         solver: bool = True,
-        win_first: bool = True,
+        greedy: bool = True,
         max_nodes: int = DEFAULT_MAX_NODES,
     ) -> None:
         self.c = float(c)
         self.solver = solver
-        self.win_first = win_first
+        self.greedy = greedy
         self.max_nodes = max(int(max_nodes), MIN_NODES)
         self.tree: Tree | None = None
 
@@ -110,7 +110,7 @@ class Mcts:
             alarm = Alarm(tree.info, STOP, hard_deadline(start, movetime_ms), value=1)
         try:
             limit = (1 << 62) if iterations is None else iterations
-            done = int(iterate(*tree, state, limit, self.c, self.solver, self.win_first))
+            done = int(iterate(*tree, state, limit, self.c, self.solver, self.greedy))
         finally:
             if alarm is not None:
                 alarm.cancel()

@@ -197,7 +197,7 @@ def iterate(
     iterations: int,
     c: float,
     solver: bool,
-    win_first: bool,
+    greedy: bool,
 ) -> int:
     """Run up to ``iterations`` iterations from ``root`` (not over) on the tree; return
     how many ran (fewer when the solver proves the root, or when ``info[STOP]`` is set
@@ -240,7 +240,7 @@ def iterate(
                 if solver:
                     proof[node] = winners
             else:
-                winners, x = playout(s, x, moves, win_first)
+                winners, x = playout(s, x, moves, greedy)
         # 4. backpropagation
         for seat in range(players):
             reward[seat] = share(winners, seat)
