@@ -68,10 +68,10 @@ def test_ignoring_an_immediate_threat_is_a_blunder(bot: Bot) -> None:
     assert first.number == 1 and first.seat == 0 and str(first.action) == "R5"
     assert first.mark == BLUNDER
     assert first.best.action in SAVES
-    assert first.value is not None and bot.for_players(2).proven(first.value) == -1
+    assert first.value is not None and bot.for_rules(Rules()).proven(first.value) == -1
     assert first.loss is not None and first.loss > 0
     assert second.seat == 1 and second.mark == GOOD and second.is_best
-    assert second.value is not None and bot.for_players(2).proven(second.value) == 1
+    assert second.value is not None and bot.for_rules(Rules()).proven(second.value) == 1
 
 
 @pytest.mark.parametrize("bot", review_bots(), ids=lambda b: b.name)
@@ -79,7 +79,7 @@ def test_missing_a_win_is_a_mistake(bot: Bot) -> None:
     (review,) = review_game(bot, pairs(CHANCE, ["R7"]), Limits(depth=2))
     assert review.mark == MISTAKE
     assert review.best.action in WINS
-    assert bot.for_players(2).proven(review.best.value) == 1
+    assert bot.for_rules(Rules()).proven(review.best.value) == 1
 
 
 def test_the_default_threshold_is_the_bots() -> None:

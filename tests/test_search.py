@@ -12,7 +12,7 @@ from shiftago.engine import kernel
 from shiftago.engine.alphabeta import AlphaBetaBot
 from shiftago.engine.bench import middle_game_positions
 from shiftago.engine.bot import Limits
-from shiftago.engine.levels import LEVELS, LevelBot, bot_for_level
+from shiftago.engine.levels import ITERATION_SHARE, LEVELS, LevelBot, bot_for_level
 from shiftago.engine.mcts_bot import MctsBot
 from shiftago.engine.search import MAX_HEURISTIC, PROVEN, WIN, Searcher, evaluate, immediate_win
 
@@ -188,7 +188,7 @@ def test_reductions_search_fewer_nodes_and_keep_the_tactics() -> None:
     assert bot.analyse(state(WIN_IN_3))[0].value == WIN - 5
     assert str(bot.choose(state(MUST_BLOCK))) in {"Bb", "Bc", "Bd", "Be"}
     # only the top level reduces: a level's depth means every line of that length
-    reducing = [n for n, _ in LEVELS[2:] if bot_for_level(n, 1).for_players(2).reductions]
+    reducing = [n for n, _ in LEVELS[2:] if bot_for_level(n, 1).for_rules(Rules()).reductions]
     assert reducing == [LEVELS[-1][0]]
 
 
@@ -225,14 +225,14 @@ def test_levels_are_a_ladder_of_searches() -> None:
     for level, name in searches:
         bot = bot_for_level(level, 5)
         assert bot.name == name
-        two, many = bot.for_players(2), bot.for_players(3)
+        two, many = bot.for_rules(Rules()), bot.for_rules(Rules(players=3))
         assert isinstance(two, AlphaBetaBot) and isinstance(many, MctsBot)
         depths.append(two.depth if two.depth is not None else 99)
         assert many.iterations is not None
         if level <= 5:
             assert str(bot.choose(s)) in {"Bb", "Bc", "Bd", "Be"}
     assert depths == sorted(depths) and len(set(depths)) == len(depths)
-    iterations = [bot_for_level(n, 1).for_players(4).iterations for n, _ in searches]
+    iterations = [bot_for_level(n, 1).for_rules(Rules(players=4)).iterations for n, _ in searches]
     assert iterations == sorted(iterations)  # type: ignore[type-var]
 
 
@@ -262,9 +262,29 @@ def test_levels_search_a_share_of_their_budget_in_the_slower_variants() -> None:
     assert novice.limits_for(extreme, Limits(movetime_ms=500)) == Limits(500, None, budget)
     assert novice.limits_for(extreme, Limits(nodes=10)).nodes == 10  # the caller's lower limit
     novice.analyse(extreme)
-    mcts = novice.for_players(3)
+    mcts = novice.for_rules(Rules(players=3))
     assert isinstance(mcts, MctsBot) and mcts.last is not None
     assert mcts.last.iterations == budget
+
+
+def test_the_top_level_plays_the_mcts_with_two_players_in_extreme() -> None:
+    top = search_level(LEVELS[-1][0])
+    for variant in Variant:
+        two = Rules(variant, 2)
+        mcts = variant in top.rung.mcts_with_two
+        assert (top.for_rules(two) is top.mcts) is mcts
+        assert top.for_rules(Rules(variant, 3)) is top.mcts
+    assert top.rung.mcts_with_two == {Variant.EXTREME}
+    assert "2 players, except in Extreme" in top.value_unit
+    assert all(not search_level(n).rung.mcts_with_two for n, _ in LEVELS[2:-1])
+    # in 2-player Extreme it searches its share of the MCTS iterations, and finds the win
+    win = State.from_position("extreme 2 7/7/7/7/7/g6/oooo3 o insert 18,21 8,0 0,0")
+    ranked = top.analyse(win)
+    assert top.mcts.last is not None and top.mcts.last.iterations <= (top.budget(win) or 0)
+    assert top.budget(win) == round(top.rung.iterations * ITERATION_SHARE[Variant.EXTREME])
+    assert top.mcts.proven(ranked[0].value) == 1
+    options = win.after(ranked[0].action).scoring_options()
+    assert max(option.points for option in options) == 2  # a line of five: 8 + 2 points
 
 
 def test_a_rung_alarm_stops_the_search_and_cannot_be_undone() -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 
-from shiftago.core import Action, State
+from shiftago.core import Action, Rules, State
 
 
 @dataclass(frozen=True)
@@ -104,9 +104,9 @@ class Bot(ABC):
     def analyse(self, state: State, limits: Limits = NO_LIMITS) -> Analysis:
         """Every legal action of ``state`` with its value, best first (empty when over)."""
 
-    def for_players(self, players: int) -> Bot:
-        """The bot that plays games of ``players`` seats on this one's behalf: itself,
-        unless it hands the player counts to different bots (a level does); its
+    def for_rules(self, rules: Rules) -> Bot:
+        """The bot that plays games under ``rules`` on this one's behalf: itself, unless
+        it hands variants and player counts to different bots (a level does); its
         :attr:`value_unit`, :attr:`mistake_threshold` and :meth:`proven` are the ones
         that hold for the values of such games."""
         return self

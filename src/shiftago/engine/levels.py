@@ -10,7 +10,10 @@ look at the next player's immediate wins. Above them:
   spent;
 * 3 and 4 players: the MCTS with vector values (:mod:`shiftago.engine.mcts_bot`) at
   growing iteration counts, the multi-player search chosen by measurement
-  (``docs/strength.md``).
+  (``docs/strength.md``);
+* except that a level may play the MCTS with 2 players too, in the variants of its
+  :attr:`Level.mcts_with_two`: the top level does in Extreme, where the MCTS with
+  greedy playouts beat the alpha-beta search clearly (``docs/strength.md``).
 
 The nodes and iterations are set for Express; Expert and Extreme search a share of them
 (:data:`NODE_SHARE`, :data:`ITERATION_SHARE`), as a node or a playout costs more there,
@@ -27,7 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Final
 
-from shiftago.core import Action, State, Variant
+from shiftago.core import Action, Rules, State, Variant
 from shiftago.engine.bot import NO_LIMITS, Analysis, Bot, Limits, smaller
 from shiftago.engine.greedy import GreedyBot
 
@@ -39,7 +42,8 @@ class Level:
     ``depth``/``nodes`` bound the 2-player alpha-beta search (``reductions``: with late
     move reductions), ``iterations`` the 3-4 player MCTS; ``greedy`` levels play the
     greedy bot (``looks_ahead`` as named). ``nodes`` and ``iterations`` are the Express
-    budgets (see :data:`NODE_SHARE`)."""
+    budgets (see :data:`NODE_SHARE`). In the variants of ``mcts_with_two`` the level
+    plays the MCTS with 2 players as well."""
 
     number: int
     name: str
@@ -49,6 +53,7 @@ class Level:
     greedy: bool = False
     looks_ahead: bool = True
     reductions: bool = False
+    mcts_with_two: frozenset[Variant] = frozenset()
 
 
 LADDER: Final[tuple[Level, ...]] = (
@@ -58,7 +63,14 @@ LADDER: Final[tuple[Level, ...]] = (
     Level(4, "casual", depth=3, iterations=3_000),
     Level(5, "club", depth=5, iterations=10_000),
     Level(6, "strong", depth=6, iterations=40_000),
-    Level(7, "maximum", nodes=2_000_000, iterations=200_000, reductions=True),
+    Level(
+        7,
+        "maximum",
+        nodes=2_000_000,
+        iterations=200_000,
+        reductions=True,
+        mcts_with_two=frozenset({Variant.EXTREME}),
+    ),
 )
 
 #: The share of a level's budget (the top level's nodes with 2 players, the iterations of
@@ -113,8 +125,9 @@ def bot_for_level(number: int, seed: int | None = None) -> Bot:
 
 
 class LevelBot(Bot):
-    """A search level: alpha-beta with 2 players, MCTS with 3 or 4, each under the
-    level's own limits; the caller's limits can only lower them."""
+    """A search level: alpha-beta with 2 players (or MCTS, in the level's
+    ``mcts_with_two`` variants), MCTS with 3 or 4, each under the level's own limits;
+    the caller's limits can only lower them."""
 
     def __init__(self, rung: Level, seed: int | None) -> None:
         from shiftago.engine.alphabeta import AlphaBetaBot
@@ -122,22 +135,27 @@ class LevelBot(Bot):
 
         self.name = rung.name
         self.rung = rung
-        self.two_players = AlphaBetaBot(
+        self.alphabeta = AlphaBetaBot(
             seed, depth=rung.depth, nodes=rung.nodes, name=rung.name, reductions=rung.reductions
         )
-        self.seed: int = self.two_players.seed
-        self.many_players = MctsBot(self.seed, iterations=rung.iterations, name=rung.name)
+        self.seed: int = self.alphabeta.seed
+        self.mcts = MctsBot(self.seed, iterations=rung.iterations, name=rung.name)
+        with_two = ", ".join(v.value.capitalize() for v in Variant if v in rung.mcts_with_two)
+        mcts_games = f"3-4 players, and 2 in {with_two}" if with_two else "3-4 players"
+        ab_games = f"2 players, except in {with_two}" if with_two else "2 players"
         self.value_unit = (
-            f"2 players: {self.two_players.value_unit}; 3-4 players: {self.many_players.value_unit}"
+            f"{ab_games}: {self.alphabeta.value_unit}; {mcts_games}: {self.mcts.value_unit}"
         )
 
-    def for_players(self, players: int) -> Bot:
-        return self.two_players if players == 2 else self.many_players
+    def for_rules(self, rules: Rules) -> Bot:
+        if rules.players > 2 or rules.variant in self.rung.mcts_with_two:
+            return self.mcts
+        return self.alphabeta
 
     def budget(self, state: State) -> int | None:
-        """The nodes (2 players) or iterations (3-4) this level searches in ``state``'s
-        variant; None where a depth bounds it instead."""
-        if state.players == 2:
+        """The nodes (alpha-beta) or iterations (MCTS) this level searches in
+        ``state``'s variant; None where a depth bounds it instead."""
+        if self.for_rules(state.rules) is self.alphabeta:
             full, share = self.rung.nodes, NODE_SHARE[state.rules.variant]
         else:
             full, share = self.rung.iterations, ITERATION_SHARE[state.rules.variant]
@@ -149,10 +167,10 @@ class LevelBot(Bot):
         return limits if budget is None else replace(limits, nodes=smaller(limits.nodes, budget))
 
     def choose(self, state: State, limits: Limits = NO_LIMITS) -> Action:
-        return self.for_players(state.players).choose(state, self.limits_for(state, limits))
+        return self.for_rules(state.rules).choose(state, self.limits_for(state, limits))
 
     def analyse(self, state: State, limits: Limits = NO_LIMITS) -> Analysis:
-        return self.for_players(state.players).analyse(state, self.limits_for(state, limits))
+        return self.for_rules(state.rules).analyse(state, self.limits_for(state, limits))
 
 
 def _range_text() -> str:

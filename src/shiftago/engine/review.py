@@ -90,7 +90,7 @@ def review_position(
 ) -> PlyReview:
     """The review of ``action`` played in ``state`` (which must not be over); the
     threshold defaults to the bot's :attr:`~.bot.Bot.mistake_threshold`."""
-    bot = bot.for_players(state.players)
+    bot = bot.for_rules(state.rules)
     if threshold is None:
         threshold = bot.mistake_threshold
     action = state.validate(action)  # the canonical spelling, as the bots report it

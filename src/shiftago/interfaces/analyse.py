@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from shiftago.core import COLOUR_NAMES, COLOURS, Game, ShiftagoError, State
+from shiftago.core import COLOUR_NAMES, COLOURS, Game, Rules, ShiftagoError, State
 from shiftago.engine.bot import Bot, Limits, RankedAction, format_value
 from shiftago.engine.levels import bot_for_level, level_name
 from shiftago.engine.review import MARKS, PlyReview, iter_review
@@ -68,11 +68,11 @@ def analyse(
     except ValueError as e:
         raise AnalyseError(str(e)) from None
     if isinstance(loaded, State):
-        players = loaded.players
+        rules = loaded.rules
     else:  # the game asked for (a wrong number is reported below)
         chosen = min(max(settings.game_number, 1), len(loaded)) - 1
-        players = loaded[chosen].rules.players if loaded else 2
-    bot = level_bot.for_players(players)
+        rules = loaded[chosen].rules if loaded else Rules()
+    bot = level_bot.for_rules(rules)
     if settings.threshold is None:
         settings = dataclasses.replace(settings, threshold=bot.mistake_threshold)
     if isinstance(loaded, State):
