@@ -78,8 +78,10 @@ LADDER: Final[tuple[Level, ...]] = (
 #: Express; a node or a playout costs more in Expert and Extreme (longer games, scoring
 #: choices): with the full budget the top level took 1.8 s a move in 2-player Expert and
 #: 5.5 s in 3-player Extreme, timed with three searches sharing two cores (about 1.2 s and
-#: 3.6 s alone). With these shares it answers in about half a second in every variant
-#: (``docs/strength.md``), and the MCTS levels keep their order.
+#: 3.6 s alone). The greedy playouts of Expert (:mod:`shiftago.engine.mcts.rollout`)
+#: cost more again, so the MCTS share there went from a half to a quarter. With these
+#: shares it answers in about half a second in every variant (``docs/strength.md``), and
+#: the MCTS levels keep their order.
 NODE_SHARE: Final[dict[Variant, float]] = {
     Variant.EXPRESS: 1.0,
     Variant.EXPERT: 0.4,
@@ -87,7 +89,7 @@ NODE_SHARE: Final[dict[Variant, float]] = {
 }
 ITERATION_SHARE: Final[dict[Variant, float]] = {
     Variant.EXPRESS: 1.0,
-    Variant.EXPERT: 0.5,
+    Variant.EXPERT: 0.25,
     Variant.EXTREME: 0.15,
 }
 
