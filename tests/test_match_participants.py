@@ -40,7 +40,7 @@ def test_built_in_specs(text, spec, limits, level):
 
 def test_built_in_bots_are_made_by_the_registry():
     assert isinstance(parse_participant("greedy").make_bot(1), GreedyBot)
-    bot = parse_participant("level:4").make_bot(1).for_players(2)
+    bot = parse_participant("level:4").make_bot(1).for_rules(Rules())
     assert isinstance(bot, AlphaBetaBot)
     assert bot.depth == 3
     assert isinstance(parse_participant("level:2").make_bot(1), GreedyBot)
