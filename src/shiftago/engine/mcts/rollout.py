@@ -8,14 +8,15 @@ Two policies:
 
   - Express: before each random choice, if the seat to act can win at once (an
     insertion that makes a winning line), the playout ends as its win.
-  - Expert and Extreme: three times in four (:data:`GREEDY_MASK`), if the seat to act
-    has an insertion that makes a line worth points, it plays the one making the
-    longest such line, and of its scoring choices it scores a longest line. A win is
-    one of these (its line reaches the winning points), played as the rules play it.
-    The fourth time it plays at random: with the rule always on, the top level (3
-    players, its own budget) lost to the same search with the rule three times in four,
-    26.7% against 48.3% over 60 Extreme games, and more iterations stopped helping
-    (``docs/strength.md``).
+  - Expert and Extreme: if the seat to act has an insertion that makes a line worth
+    points, it plays the one making the longest such line, and of its scoring choices
+    it scores a longest line. A win is one of these (its line reaches the winning
+    points), played as the rules play it. With 3-4 players the rule applies three
+    times in four (:data:`GREEDY_MASK`) and the mover plays at random the fourth time;
+    with 2 players it always applies. Measured at the top level's budget
+    (``docs/strength.md``): with 3 players the three-in-four rule beat the rule applied
+    every time 48.3% to 26.7% over 60 Extreme games (more iterations had stopped
+    helping), but with 2 players in Extreme it lost, 21 to 33 over 54 games.
 
   Random players seldom make a line worth points: most random Expert games end on a
   full board or an empty supply before anyone has 10 points, and a random 3-player
@@ -73,8 +74,8 @@ from shiftago.engine.kernel.tables import (
 )
 
 _OVER = np.uint64(OVER)
-#: In Expert and Extreme a greedy playout applies its rule when the low two bits of a
-#: fresh random number are not both 0: three times in four.
+#: In Expert and Extreme with 3-4 players a greedy playout applies its rule when the low
+#: two bits of a fresh random number are not both 0: three times in four.
 GREEDY_MASK = np.uint64(3)
 
 
@@ -172,6 +173,7 @@ def playout(s: np.ndarray, x: np.uint64, moves: np.ndarray, greedy: bool) -> tup
         winners, x, _ = playout_express2(s, x, moves)
         return winners, x
     express = np.int64(s[VARIANT]) == EXPRESS
+    always = np.int64(s[PLAYERS]) == 2
     while s[PHASE] != _OVER:
         n = legal_actions(s, moves)
         if greedy:
@@ -179,8 +181,9 @@ def playout(s: np.ndarray, x: np.uint64, moves: np.ndarray, greedy: bool) -> tup
                 if can_win(s, moves, n):
                     return 1 << np.int64(s[TURN]), x
             else:
-                x = xorshift(x)
-                if x & GREEDY_MASK:
+                if not always:
+                    x = xorshift(x)
+                if always or x & GREEDY_MASK:
                     j = longest_scoring(s, moves, n)
                     if j >= 0:
                         apply_action(s, moves[j])
