@@ -16,7 +16,7 @@ Two policies:
     with 2 players it always applies. Measured at the top level's budget
     (``docs/strength.md``): with 3 players the three-in-four rule beat the rule applied
     every time 48.3% to 26.7% over 60 Extreme games (more iterations had stopped
-    helping), but with 2 players in Extreme it lost, 21 to 33 over 54 games.
+    helping), but with 2 players in Extreme it lost, 21 to 35 over 56 games.
 
   Random players seldom make a line worth points: most random Expert games end on a
   full board or an empty supply before anyone has 10 points, and a random 3-player
