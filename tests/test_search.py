@@ -12,7 +12,14 @@ from shiftago.engine import kernel
 from shiftago.engine.alphabeta import AlphaBetaBot
 from shiftago.engine.bench import middle_game_positions
 from shiftago.engine.bot import Limits
-from shiftago.engine.levels import ITERATION_SHARE, LEVELS, LevelBot, bot_for_level
+from shiftago.engine.levels import (
+    ITERATION_SHARE,
+    LEVELS,
+    NODE_SHARE,
+    LevelBot,
+    bot_for_level,
+    scaled_budget,
+)
 from shiftago.engine.mcts_bot import MctsBot
 from shiftago.engine.search import MAX_HEURISTIC, PROVEN, WIN, Searcher, evaluate, immediate_win
 
@@ -243,28 +250,46 @@ def search_level(number: int) -> LevelBot:
 
 
 def test_levels_search_a_share_of_their_budget_in_the_slower_variants() -> None:
-    top, novice = search_level(LEVELS[-1][0]), search_level(3)
+    top, novice, casual = search_level(LEVELS[-1][0]), search_level(3), search_level(4)
     assert top.rung.nodes is not None and top.rung.iterations is not None
-    assert novice.rung.iterations is not None
+    assert novice.rung.iterations is not None and casual.rung.iterations is not None
     for variant in Variant:
         two = State.initial(Rules(variant, 2), 0)
         four = State.initial(Rules(variant, 4), 0)
+        share = ITERATION_SHARE[variant]
         # the MCTS levels keep their order in every variant
         budgets = [search_level(n).budget(four) or 0 for n, _ in LEVELS[2:]]
         assert budgets == sorted(budgets) and len(set(budgets)) == len(budgets)
         assert novice.budget(two) is None  # a depth level stays a depth level
         expected = variant is Variant.EXPRESS
         assert (top.budget(two) == top.rung.nodes) is expected
-        assert (top.budget(four) == top.rung.iterations) is expected
+        two_share = ITERATION_SHARE if variant in top.rung.mcts_with_two else NODE_SHARE
+        full = top.rung.iterations if variant in top.rung.mcts_with_two else top.rung.nodes
+        assert top.budget(two) == round(full * two_share[variant])
+        assert top.budget(four) == round(top.rung.iterations * share)
+        # the smallest budget is searched whole, the ones between keep more than the share
+        assert novice.budget(four) == novice.rung.iterations
+        low = casual.budget(four) or 0
+        assert round(casual.rung.iterations * share) <= low <= casual.rung.iterations
+        assert (low < casual.rung.iterations) is not expected
+        assert (low > casual.rung.iterations * share) is not expected
     extreme = State.initial(Rules(Variant.EXTREME, 3), 0)
-    budget = novice.budget(extreme)
-    assert budget is not None and budget < novice.rung.iterations
-    assert novice.limits_for(extreme, Limits(movetime_ms=500)) == Limits(500, None, budget)
-    assert novice.limits_for(extreme, Limits(nodes=10)).nodes == 10  # the caller's lower limit
-    novice.analyse(extreme)
-    mcts = novice.for_rules(Rules(players=3))
+    budget = casual.budget(extreme)
+    assert budget is not None and budget < casual.rung.iterations
+    assert casual.limits_for(extreme, Limits(movetime_ms=500)) == Limits(500, None, budget)
+    assert casual.limits_for(extreme, Limits(nodes=10)).nodes == 10  # the caller's lower limit
+    casual.analyse(extreme)
+    mcts = casual.for_rules(Rules(players=3))
     assert isinstance(mcts, MctsBot) and mcts.last is not None
     assert mcts.last.iterations == budget
+
+
+def test_a_scaled_budget_falls_geometrically_from_whole_to_the_share() -> None:
+    assert scaled_budget(1_000, 0.25, 1_000, 100_000) == 1_000
+    assert scaled_budget(100_000, 0.25, 1_000, 100_000) == 25_000
+    assert scaled_budget(10_000, 0.25, 1_000, 100_000) == 5_000  # halfway: the root share
+    assert scaled_budget(10_000, 1.0, 1_000, 100_000) == 10_000
+    assert scaled_budget(2_000_000, 0.4, 2_000_000, 2_000_000) == 800_000  # one budget
 
 
 def test_the_top_level_plays_the_mcts_with_two_players_in_extreme() -> None:

@@ -16,8 +16,9 @@ look at the next player's immediate wins. Above them:
   greedy playouts beat the alpha-beta search clearly (``docs/strength.md``).
 
 The nodes and iterations are set for Express; Expert and Extreme search a share of them
-(:data:`NODE_SHARE`, :data:`ITERATION_SHARE`), as a node or a playout costs more there,
-so that the top level answers in about half a second in every variant.
+(:data:`NODE_SHARE`, :data:`ITERATION_SHARE`, :func:`scaled_budget`), as a node or a
+playout costs more there, so that the top level answers in about half a second in every
+variant.
 
 The depths were chosen by matches of 200 games per step in 2-player Express so that
 each level is at least 150 Elo above the one below it (``docs/strength.md``): depth 1
@@ -27,6 +28,7 @@ depth 6, so none of them is a level.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from typing import Final
 
@@ -73,15 +75,15 @@ LADDER: Final[tuple[Level, ...]] = (
     ),
 )
 
-#: The share of a level's budget (the top level's nodes with 2 players, the iterations of
-#: the MCTS levels with 3-4) that it searches in each variant. The budgets are set for
+#: The share of the top level's budget (its nodes with 2 players, its iterations with 3-4)
+#: that it searches in each variant; the levels below keep more of theirs
+#: (:func:`scaled_budget`). The budgets are set for
 #: Express; a node or a playout costs more in Expert and Extreme (longer games, scoring
 #: choices): with the full budget the top level took 1.8 s a move in 2-player Expert and
 #: 5.5 s in 3-player Extreme, timed with three searches sharing two cores (about 1.2 s and
 #: 3.6 s alone). The greedy playouts of Expert (:mod:`shiftago.engine.mcts.rollout`)
 #: cost more again, so the MCTS share there went from a half to a quarter. With these
-#: shares it answers in about half a second in every variant (``docs/strength.md``), and
-#: the MCTS levels keep their order.
+#: shares it answers in about half a second in every variant (``docs/strength.md``).
 NODE_SHARE: Final[dict[Variant, float]] = {
     Variant.EXPRESS: 1.0,
     Variant.EXPERT: 0.4,
@@ -92,6 +94,33 @@ ITERATION_SHARE: Final[dict[Variant, float]] = {
     Variant.EXPERT: 0.25,
     Variant.EXTREME: 0.15,
 }
+
+
+def scaled_budget(full: int, share: float, smallest: int, largest: int) -> int:
+    """The part of a level's Express budget ``full`` that it searches in a variant whose
+    top level searches ``share`` of the ``largest`` budget: the ``smallest`` budget
+    is searched whole, the largest at ``share``, and the share in between falls
+    geometrically with the budget (``share ** t``, ``t`` the place of ``full`` between
+    ``smallest`` and ``largest`` on a log scale).
+
+    Why not the same share for every level: the share is there for time, and only the
+    top levels are slow. Cut to a quarter, the 1,000 iterations of level 3 became 250,
+    which played no better than the greedy bot below it with 3 players in Expert; kept
+    whole, level 3 scored 19.8% to the greedy bot's 4.2% in a round robin with the next
+    two levels (``docs/strength.md``)."""
+    if full >= largest or smallest >= largest:
+        return max(1, round(full * share))
+    if full <= smallest:
+        return full
+    t = math.log(full / smallest) / math.log(largest / smallest)
+    return max(1, round(full * float(share**t)))
+
+
+#: The Express budgets of the ladder, smallest first: the ends of :func:`scaled_budget`.
+_NODE_BUDGETS: Final = sorted(rung.nodes for rung in LADDER if rung.nodes is not None)
+_ITERATION_BUDGETS: Final = sorted(
+    rung.iterations for rung in LADDER if rung.iterations is not None
+)
 
 #: (level, name) from 1 (weakest) upwards, as the engine protocol's ``levels`` lists them.
 LEVELS: Final[list[tuple[int, str]]] = [(level.number, level.name) for level in LADDER]
@@ -158,10 +187,12 @@ class LevelBot(Bot):
         """The nodes (alpha-beta) or iterations (MCTS) this level searches in
         ``state``'s variant; None where a depth bounds it instead."""
         if self.for_rules(state.rules) is self.alphabeta:
-            full, share = self.rung.nodes, NODE_SHARE[state.rules.variant]
+            full, share, kind = self.rung.nodes, NODE_SHARE, _NODE_BUDGETS
         else:
-            full, share = self.rung.iterations, ITERATION_SHARE[state.rules.variant]
-        return None if full is None else max(1, round(full * share))
+            full, share, kind = self.rung.iterations, ITERATION_SHARE, _ITERATION_BUDGETS
+        if full is None:
+            return None
+        return scaled_budget(full, share[state.rules.variant], kind[0], kind[-1])
 
     def limits_for(self, state: State, limits: Limits) -> Limits:
         """The caller's ``limits`` lowered to this level's budget in ``state``'s variant."""
