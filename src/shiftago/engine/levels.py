@@ -106,7 +106,7 @@ def scaled_budget(full: int, share: float, smallest: int, largest: int) -> int:
     Why not the same share for every level: the share is there for time, and only the
     top levels are slow. Cut to a quarter, the 1,000 iterations of level 3 became 250,
     which played no better than the greedy bot below it with 3 players in Expert; kept
-    whole, level 3 scored 19.8% to the greedy bot's 4.2% in a round robin with the next
+    whole, level 3 scored 26.4% to the greedy bot's 5.6% in a round robin with the next
     two levels (``docs/strength.md``)."""
     if full >= largest or smallest >= largest:
         return max(1, round(full * share))
