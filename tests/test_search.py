@@ -15,6 +15,7 @@ from shiftago.engine.bot import Limits
 from shiftago.engine.levels import (
     ITERATION_SHARE,
     LEVELS,
+    LOW_ITERATION_SHARE,
     NODE_SHARE,
     LevelBot,
     bot_for_level,
@@ -267,12 +268,17 @@ def test_levels_search_a_share_of_their_budget_in_the_slower_variants() -> None:
         full = top.rung.iterations if variant in top.rung.mcts_with_two else top.rung.nodes
         assert top.budget(two) == round(full * two_share[variant])
         assert top.budget(four) == round(top.rung.iterations * share)
-        # the smallest budget is searched whole, the ones between keep more than the share
-        assert novice.budget(four) == novice.rung.iterations
-        low = casual.budget(four) or 0
-        assert round(casual.rung.iterations * share) <= low <= casual.rung.iterations
-        assert (low < casual.rung.iterations) is not expected
-        assert (low > casual.rung.iterations * share) is not expected
+        # the smallest budget at its own share, the ones between between the two shares
+        low_share = LOW_ITERATION_SHARE[variant]
+        assert novice.budget(four) == round(novice.rung.iterations * low_share)
+        between = casual.budget(four) or 0
+        shares = sorted((low_share, share))
+        assert round(casual.rung.iterations * shares[0]) <= between
+        assert between <= round(casual.rung.iterations * shares[1])
+        assert (shares[0] < shares[1]) is (variant is Variant.EXPERT)
+        if variant is Variant.EXPERT:  # level 3 whole, level 4 more than the top's share
+            assert novice.budget(four) == novice.rung.iterations
+            assert round(casual.rung.iterations * share) < between < casual.rung.iterations
     extreme = State.initial(Rules(Variant.EXTREME, 3), 0)
     budget = casual.budget(extreme)
     assert budget is not None and budget < casual.rung.iterations
@@ -284,12 +290,13 @@ def test_levels_search_a_share_of_their_budget_in_the_slower_variants() -> None:
     assert mcts.last.iterations == budget
 
 
-def test_a_scaled_budget_falls_geometrically_from_whole_to_the_share() -> None:
-    assert scaled_budget(1_000, 0.25, 1_000, 100_000) == 1_000
-    assert scaled_budget(100_000, 0.25, 1_000, 100_000) == 25_000
-    assert scaled_budget(10_000, 0.25, 1_000, 100_000) == 5_000  # halfway: the root share
-    assert scaled_budget(10_000, 1.0, 1_000, 100_000) == 10_000
-    assert scaled_budget(2_000_000, 0.4, 2_000_000, 2_000_000) == 800_000  # one budget
+def test_a_scaled_budget_moves_geometrically_from_one_share_to_the_other() -> None:
+    assert scaled_budget(1_000, 1.0, 0.25, 1_000, 100_000) == 1_000
+    assert scaled_budget(100_000, 1.0, 0.25, 1_000, 100_000) == 25_000
+    assert scaled_budget(10_000, 1.0, 0.25, 1_000, 100_000) == 5_000  # halfway: sqrt(0.25)
+    assert scaled_budget(10_000, 0.15, 0.15, 1_000, 100_000) == 1_500  # one share: flat
+    assert scaled_budget(500, 1.0, 0.25, 1_000, 100_000) == 500  # outside: the end's share
+    assert scaled_budget(2_000_000, 0.4, 0.4, 2_000_000, 2_000_000) == 800_000  # one budget
 
 
 def test_the_top_level_plays_the_mcts_with_two_players_in_extreme() -> None:

@@ -16,7 +16,8 @@ look at the next player's immediate wins. Above them:
   greedy playouts beat the alpha-beta search clearly (``docs/strength.md``).
 
 The nodes and iterations are set for Express; Expert and Extreme search a share of them
-(:data:`NODE_SHARE`, :data:`ITERATION_SHARE`, :func:`scaled_budget`), as a node or a
+(:data:`NODE_SHARE`, :data:`ITERATION_SHARE`, :data:`LOW_ITERATION_SHARE`,
+:func:`scaled_budget`), as a node or a
 playout costs more there, so that the top level answers in about half a second in every
 variant.
 
@@ -76,8 +77,8 @@ LADDER: Final[tuple[Level, ...]] = (
 )
 
 #: The share of the top level's budget (its nodes with 2 players, its iterations with 3-4)
-#: that it searches in each variant; the levels below keep more of theirs
-#: (:func:`scaled_budget`). The budgets are set for
+#: that it searches in each variant; the MCTS levels below may keep more of theirs
+#: (:data:`LOW_ITERATION_SHARE`). The budgets are set for
 #: Express; a node or a playout costs more in Expert and Extreme (longer games, scoring
 #: choices): with the full budget the top level took 1.8 s a move in 2-player Expert and
 #: 5.5 s in 3-player Extreme, timed with three searches sharing two cores (about 1.2 s and
@@ -94,26 +95,38 @@ ITERATION_SHARE: Final[dict[Variant, float]] = {
     Variant.EXPERT: 0.25,
     Variant.EXTREME: 0.15,
 }
+#: The share of its budget that the smallest MCTS level (level 3) searches in each
+#: variant; the levels between it and the top level get a share between the two
+#: (:func:`scaled_budget`). The share is there for time, and only the top levels are
+#: slow, but the ladder needs room too. In Expert level 3 searches all of its 1,000
+#: iterations: cut to a quarter (250) it played no better than the greedy bot below it
+#: with 3 players; kept whole, it scored 26.4% to the greedy bot's 5.6% in a round robin
+#: with the next two levels. In Extreme the flat share (150 iterations) already plays far
+#: above the greedy bot, and a larger one crowded levels 4-7 together (41.7 / 45.0 /
+#: 45.0 / 46.7% in a 3-player round robin, against 20.0 / 46.7 / 58.3 / 65.0% with the
+#: flat share; ``docs/strength.md``).
+LOW_ITERATION_SHARE: Final[dict[Variant, float]] = {
+    Variant.EXPRESS: 1.0,
+    Variant.EXPERT: 1.0,
+    Variant.EXTREME: 0.15,
+}
 
 
-def scaled_budget(full: int, share: float, smallest: int, largest: int) -> int:
-    """The part of a level's Express budget ``full`` that it searches in a variant whose
-    top level searches ``share`` of the ``largest`` budget: the ``smallest`` budget
-    is searched whole, the largest at ``share``, and the share in between falls
-    geometrically with the budget (``share ** t``, ``t`` the place of ``full`` between
-    ``smallest`` and ``largest`` on a log scale).
-
-    Why not the same share for every level: the share is there for time, and only the
-    top levels are slow. Cut to a quarter, the 1,000 iterations of level 3 became 250,
-    which played no better than the greedy bot below it with 3 players in Expert; kept
-    whole, level 3 scored 26.4% to the greedy bot's 5.6% in a round robin with the next
-    two levels (``docs/strength.md``)."""
-    if full >= largest or smallest >= largest:
-        return max(1, round(full * share))
-    if full <= smallest:
-        return full
-    t = math.log(full / smallest) / math.log(largest / smallest)
-    return max(1, round(full * float(share**t)))
+def scaled_budget(
+    full: int, low_share: float, top_share: float, smallest: int, largest: int
+) -> int:
+    """The part of a level's Express budget ``full`` that it searches in a variant: the
+    ``smallest`` budget at ``low_share``, the ``largest`` at ``top_share``, and the ones
+    between at ``low_share ** (1 - t) * top_share ** t``, ``t`` the place of ``full``
+    between ``smallest`` and ``largest`` on a log scale (so the share moves
+    geometrically from one end to the other)."""
+    if smallest >= largest:
+        t = 1.0
+    else:
+        t = math.log(full / smallest) / math.log(largest / smallest)
+        t = min(max(t, 0.0), 1.0)
+    share = float(low_share ** (1.0 - t)) * float(top_share**t)
+    return max(1, round(full * share))
 
 
 #: The Express budgets of the ladder, smallest first: the ends of :func:`scaled_budget`.
@@ -186,13 +199,16 @@ class LevelBot(Bot):
     def budget(self, state: State) -> int | None:
         """The nodes (alpha-beta) or iterations (MCTS) this level searches in
         ``state``'s variant; None where a depth bounds it instead."""
+        variant = state.rules.variant
         if self.for_rules(state.rules) is self.alphabeta:
-            full, share, kind = self.rung.nodes, NODE_SHARE, _NODE_BUDGETS
+            full, kind = self.rung.nodes, _NODE_BUDGETS
+            low, top = NODE_SHARE[variant], NODE_SHARE[variant]
         else:
-            full, share, kind = self.rung.iterations, ITERATION_SHARE, _ITERATION_BUDGETS
+            full, kind = self.rung.iterations, _ITERATION_BUDGETS
+            low, top = LOW_ITERATION_SHARE[variant], ITERATION_SHARE[variant]
         if full is None:
             return None
-        return scaled_budget(full, share[state.rules.variant], kind[0], kind[-1])
+        return scaled_budget(full, low, top, kind[0], kind[-1])
 
     def limits_for(self, state: State, limits: Limits) -> Limits:
         """The caller's ``limits`` lowered to this level's budget in ``state``'s variant."""
