@@ -17,9 +17,8 @@ look at the next player's immediate wins. Above them:
 
 The nodes and iterations are set for Express; Expert and Extreme search a share of them
 (:data:`NODE_SHARE`, :data:`ITERATION_SHARE`, :data:`LOW_ITERATION_SHARE`,
-:func:`scaled_budget`), as a node or a
-playout costs more there, so that the top level answers in about half a second in every
-variant.
+:func:`scaled_budget`), as a node or a playout costs more there, so that the top level
+answers in about half a second in every variant.
 
 The depths were chosen by matches of 200 games per step in 2-player Express so that
 each level is at least 150 Elo above the one below it (``docs/strength.md``): depth 1
