@@ -17,7 +17,14 @@ from shiftago.engine.alphabeta import AlphaBetaBot
 from shiftago.engine.bot import Limits
 from shiftago.engine.greedy import GreedyBot
 from shiftago.engine.kernel.tables import SCORE
-from shiftago.engine.mcts import BENCH_POSITION, Mcts, bench_iterations
+from shiftago.engine.mcts import (
+    BENCH_POSITION,
+    DEFAULT_C,
+    FOUR_PLAYER_C,
+    PLAIN_C,
+    Mcts,
+    bench_iterations,
+)
 from shiftago.engine.mcts.rollout import can_win, longest_scoring, near_run, playout
 from shiftago.engine.mcts_bot import MctsBot
 from shiftago.engine.search import PROVEN
@@ -308,3 +315,19 @@ def test_beats_the_greedy_bot() -> None:
 
 def test_bench_iterations_measures() -> None:
     assert bench_iterations(0.01) > 0
+
+
+def test_four_player_games_explore_more_unless_c_is_given() -> None:
+    three = State.initial(Rules(players=3), 0)
+    four = State.initial(Rules(players=4), 0)
+    cases = [
+        (MctsBot(1, iterations=30), DEFAULT_C, FOUR_PLAYER_C),
+        (MctsBot(1, iterations=30, c=0.3), 0.3, 0.3),
+        (MctsBot(1, iterations=30, solver=False), PLAIN_C, PLAIN_C),
+    ]
+    for bot, c_three, c_four in cases:
+        bot.analyse(three)
+        assert bot.mcts.c == c_three
+        bot.analyse(four)
+        assert bot.mcts.c == c_four
+    assert FOUR_PLAYER_C > DEFAULT_C

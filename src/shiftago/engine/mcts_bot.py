@@ -38,7 +38,14 @@ import time
 from shiftago.core import Action, State
 from shiftago.engine import kernel
 from shiftago.engine.bot import NO_LIMITS, Analysis, Bot, Limits, RankedAction, smaller
-from shiftago.engine.mcts import DEFAULT_C, DEFAULT_MAX_NODES, PLAIN_C, Mcts, MctsResult
+from shiftago.engine.mcts import (
+    DEFAULT_C,
+    DEFAULT_MAX_NODES,
+    FOUR_PLAYER_C,
+    PLAIN_C,
+    Mcts,
+    MctsResult,
+)
 
 #: Iterations when neither the bot nor the caller sets a limit.
 DEFAULT_ITERATIONS = 50_000
@@ -54,7 +61,8 @@ class MctsBot(Bot):
 
     ``iterations`` is the bot's own limit (its level); the caller's :class:`Limits` can
     only lower it. ``c`` is the exploration constant (by default
-    :data:`~shiftago.engine.mcts.DEFAULT_C` with the solver,
+    :data:`~shiftago.engine.mcts.DEFAULT_C` with the solver, or
+    :data:`~shiftago.engine.mcts.FOUR_PLAYER_C` in 4-player games;
     :data:`~shiftago.engine.mcts.PLAIN_C` without), ``greedy`` the playout policy
     (:mod:`shiftago.engine.mcts.rollout`: a win at once ends an Express playout, the
     longest line worth points is made and scored in Expert and Extreme; by default on
@@ -92,10 +100,11 @@ class MctsBot(Bot):
         self.solver = solver
         if name is not None:
             self.name = name
-        if c is None:
-            c = DEFAULT_C if solver else PLAIN_C
+        #: The exploration constant for 2-3 players and for 4 (the same when ``c`` is given).
+        self.c = (DEFAULT_C if solver else PLAIN_C) if c is None else c
+        self.four_player_c = FOUR_PLAYER_C if c is None and solver else self.c
         self.greedy = solver if greedy is None else greedy
-        self.mcts = Mcts(c=c, solver=solver, greedy=self.greedy, max_nodes=max_nodes)
+        self.mcts = Mcts(c=self.c, solver=solver, greedy=self.greedy, max_nodes=max_nodes)
         #: The last search's result (for benchmarks and tests).
         self.last: MctsResult | None = None
         #: After :meth:`analyse`: each action's value for every seat, in its order.
@@ -123,6 +132,7 @@ class MctsBot(Bot):
         if iterations is None and limits.movetime_ms is None:
             iterations = DEFAULT_ITERATIONS
         seed = random.Random(f"mcts {self.seed} {state.position()}").randrange(2**63)
+        self.mcts.c = self.four_player_c if state.players == 4 else self.c
         result = self.mcts.search(
             kernel.from_state(state),
             seed,
