@@ -20,7 +20,7 @@ from shiftago.engine.kernel.tables import SCORE
 from shiftago.engine.mcts import (
     BENCH_POSITION,
     DEFAULT_C,
-    FOUR_PLAYER_C,
+    MULTI_PLAYER_C,
     PLAIN_C,
     Mcts,
     bench_iterations,
@@ -317,17 +317,17 @@ def test_bench_iterations_measures() -> None:
     assert bench_iterations(0.01) > 0
 
 
-def test_four_player_games_explore_more_unless_c_is_given() -> None:
-    three = State.initial(Rules(players=3), 0)
-    four = State.initial(Rules(players=4), 0)
+def test_games_of_three_and_four_explore_more_unless_c_is_given() -> None:
+    two, three, four = (State.initial(Rules(players=n), 0) for n in (2, 3, 4))
     cases = [
-        (MctsBot(1, iterations=30), DEFAULT_C, FOUR_PLAYER_C),
+        (MctsBot(1, iterations=30), DEFAULT_C, MULTI_PLAYER_C),
         (MctsBot(1, iterations=30, c=0.3), 0.3, 0.3),
         (MctsBot(1, iterations=30, solver=False), PLAIN_C, PLAIN_C),
     ]
-    for bot, c_three, c_four in cases:
-        bot.analyse(three)
-        assert bot.mcts.c == c_three
-        bot.analyse(four)
-        assert bot.mcts.c == c_four
-    assert FOUR_PLAYER_C > DEFAULT_C
+    for bot, c_two, c_more in cases:
+        bot.analyse(two)
+        assert bot.mcts.c == c_two
+        for state in (three, four):
+            bot.analyse(state)
+            assert bot.mcts.c == c_more
+    assert MULTI_PLAYER_C > DEFAULT_C

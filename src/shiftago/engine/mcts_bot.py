@@ -41,7 +41,7 @@ from shiftago.engine.bot import NO_LIMITS, Analysis, Bot, Limits, RankedAction, 
 from shiftago.engine.mcts import (
     DEFAULT_C,
     DEFAULT_MAX_NODES,
-    FOUR_PLAYER_C,
+    MULTI_PLAYER_C,
     PLAIN_C,
     Mcts,
     MctsResult,
@@ -62,7 +62,7 @@ class MctsBot(Bot):
     ``iterations`` is the bot's own limit (its level); the caller's :class:`Limits` can
     only lower it. ``c`` is the exploration constant (by default
     :data:`~shiftago.engine.mcts.DEFAULT_C` with the solver, or
-    :data:`~shiftago.engine.mcts.FOUR_PLAYER_C` in 4-player games;
+    :data:`~shiftago.engine.mcts.MULTI_PLAYER_C` with 3-4 players;
     :data:`~shiftago.engine.mcts.PLAIN_C` without), ``greedy`` the playout policy
     (:mod:`shiftago.engine.mcts.rollout`: a win at once ends an Express playout, the
     longest line worth points is made and scored in Expert and Extreme; by default on
@@ -100,9 +100,9 @@ class MctsBot(Bot):
         self.solver = solver
         if name is not None:
             self.name = name
-        #: The exploration constant for 2-3 players and for 4 (the same when ``c`` is given).
+        #: The exploration constant for 2 players and for 3-4 (the same when ``c`` is given).
         self.c = (DEFAULT_C if solver else PLAIN_C) if c is None else c
-        self.four_player_c = FOUR_PLAYER_C if c is None and solver else self.c
+        self.multi_player_c = MULTI_PLAYER_C if c is None and solver else self.c
         self.greedy = solver if greedy is None else greedy
         self.mcts = Mcts(c=self.c, solver=solver, greedy=self.greedy, max_nodes=max_nodes)
         #: The last search's result (for benchmarks and tests).
@@ -132,7 +132,7 @@ class MctsBot(Bot):
         if iterations is None and limits.movetime_ms is None:
             iterations = DEFAULT_ITERATIONS
         seed = random.Random(f"mcts {self.seed} {state.position()}").randrange(2**63)
-        self.mcts.c = self.four_player_c if state.players == 4 else self.c
+        self.mcts.c = self.multi_player_c if state.players > 2 else self.c
         result = self.mcts.search(
             kernel.from_state(state),
             seed,

@@ -12,14 +12,14 @@ from __future__ import annotations
 import time
 from typing import Final
 
-from .driver import DEFAULT_C, DEFAULT_MAX_NODES, FOUR_PLAYER_C, PLAIN_C, Mcts, MctsResult
+from .driver import DEFAULT_C, DEFAULT_MAX_NODES, MULTI_PLAYER_C, PLAIN_C, Mcts, MctsResult
 from .tree import Tree, new_tree
 
 __all__ = [
     "BENCH_POSITION",
     "DEFAULT_C",
     "DEFAULT_MAX_NODES",
-    "FOUR_PLAYER_C",
+    "MULTI_PLAYER_C",
     "PLAIN_C",
     "Mcts",
     "MctsResult",
