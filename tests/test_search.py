@@ -13,6 +13,7 @@ from shiftago.engine.alphabeta import AlphaBetaBot
 from shiftago.engine.bench import middle_game_positions
 from shiftago.engine.bot import Limits
 from shiftago.engine.levels import (
+    FOUR_PLAYER_LOW_ITERATION_SHARE,
     ITERATION_SHARE,
     LEVELS,
     LOW_ITERATION_SHARE,
@@ -269,16 +270,25 @@ def test_levels_search_a_share_of_their_budget_in_the_slower_variants() -> None:
         assert top.budget(two) == round(full * two_share[variant])
         assert top.budget(four) == round(top.rung.iterations * share)
         # the smallest budget at its own share, the ones between between the two shares
-        low_share = LOW_ITERATION_SHARE[variant]
+        low_share = FOUR_PLAYER_LOW_ITERATION_SHARE[variant]
         assert novice.budget(four) == round(novice.rung.iterations * low_share)
         between = casual.budget(four) or 0
         shares = sorted((low_share, share))
         assert round(casual.rung.iterations * shares[0]) <= between
         assert between <= round(casual.rung.iterations * shares[1])
-        assert (shares[0] < shares[1]) is (variant is Variant.EXPERT)
+        assert (shares[0] < shares[1]) is (variant is not Variant.EXTREME)
         if variant is Variant.EXPERT:  # level 3 whole, level 4 more than the top's share
             assert novice.budget(four) == novice.rung.iterations
             assert round(casual.rung.iterations * share) < between < casual.rung.iterations
+        # with 3 players the plain low share; with 4 in Express twice level 3's budget
+        three = State.initial(Rules(variant, 3), 0)
+        assert novice.budget(three) == round(novice.rung.iterations * LOW_ITERATION_SHARE[variant])
+        assert top.budget(three) == top.budget(four)
+        if variant is Variant.EXPRESS:
+            assert novice.budget(four) == 2 * novice.rung.iterations
+            assert casual.rung.iterations < between < 2 * casual.rung.iterations
+        else:
+            assert novice.budget(three) == novice.budget(four)
     extreme = State.initial(Rules(Variant.EXTREME, 3), 0)
     budget = casual.budget(extreme)
     assert budget is not None and budget < casual.rung.iterations

@@ -33,7 +33,7 @@ DEFAULT_C = 0.5
 #: (Express, 96 games), against three plain MCTS at ``movetime=200`` 49.0 / 59.0 / 72.9%
 #: against 38.0 / 50.7 / 58.3% (Express / Expert / Extreme, 48 games each); 2.0 did no
 #: better than 1.0 (Express, 96 games). With 3 players, the top level with 1.0 against
-#: itself with 0.5 and level 6 in the same games: 50.0% to 28.1% (Expert, 60 games) and
+#: itself with 0.5 and level 6 in the same games: 46.7% to 25.8% (Expert, 60 games) and
 #: 45.0% to 36.7% (Extreme, 60) (``docs/strength.md``).
 MULTI_PLAYER_C = 1.0
 #: The textbook exploration constant for rewards in [0, 1], of plain UCT.
