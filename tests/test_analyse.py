@@ -99,6 +99,8 @@ def test_the_default_level_is_the_strongest() -> None:
         (THREAT, "1", ""),
         (THREE, "4", ""),
         ("expert 2 7/7/7/7/7/ooooo2/oooooo1 o score 11,22 5,0 0,0", "7", "depth=2"),
+        # the level's own budget for the game: 2,000 iterations, twice its Express budget
+        ("express 4 3bgg1/7/w5o/7/7/7/6o b insert 20,20,21,21 0,0,0,0 0,0,0,0", "3", ""),
     ],
 )
 def test_the_engine_protocol_gives_the_same_analysis(

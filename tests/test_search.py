@@ -237,12 +237,13 @@ def test_levels_are_a_ladder_of_searches() -> None:
         two, many = bot.for_rules(Rules()), bot.for_rules(Rules(players=3))
         assert isinstance(two, AlphaBetaBot) and isinstance(many, MctsBot)
         depths.append(two.depth if two.depth is not None else 99)
-        assert many.iterations is not None
+        assert many.iterations is None  # each search gets the level's budget for its game
         if level <= 5:
             assert str(bot.choose(s)) in {"Bb", "Bc", "Bd", "Be"}
     assert depths == sorted(depths) and len(set(depths)) == len(depths)
-    iterations = [bot_for_level(n, 1).for_rules(Rules(players=4)).iterations for n, _ in searches]
-    assert iterations == sorted(iterations)  # type: ignore[type-var]
+    three = State.initial(Rules(players=3), 0)
+    iterations = [search_level(n).budget(three) or 0 for n, _ in searches]
+    assert iterations == sorted(iterations) and len(set(iterations)) == len(iterations)
 
 
 def search_level(number: int) -> LevelBot:
@@ -298,6 +299,17 @@ def test_levels_search_a_share_of_their_budget_in_the_slower_variants() -> None:
     mcts = casual.for_rules(Rules(players=3))
     assert isinstance(mcts, MctsBot) and mcts.last is not None
     assert mcts.last.iterations == budget
+
+
+def test_a_level_searches_its_budget_even_above_its_express_budget() -> None:
+    novice = search_level(3)
+    four = State.initial(Rules(players=4), 0)
+    assert novice.rung.iterations is not None
+    assert novice.budget(four) == 2 * novice.rung.iterations
+    novice.choose(four)
+    assert novice.mcts.last is not None and novice.mcts.last.iterations == novice.budget(four)
+    novice.choose(State.initial(Rules(players=3), 0))
+    assert novice.mcts.last.iterations == novice.rung.iterations
 
 
 def test_a_scaled_budget_moves_geometrically_from_one_share_to_the_other() -> None:

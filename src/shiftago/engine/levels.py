@@ -194,7 +194,9 @@ class LevelBot(Bot):
             seed, depth=rung.depth, nodes=rung.nodes, name=rung.name, reductions=rung.reductions
         )
         self.seed: int = self.alphabeta.seed
-        self.mcts = MctsBot(self.seed, iterations=rung.iterations, name=rung.name)
+        # No cap of its own: every search gets the level's budget for its game through
+        # limits_for, which may be above ``rung.iterations`` (a share above 1).
+        self.mcts = MctsBot(self.seed, name=rung.name)
         with_two = ", ".join(v.value.capitalize() for v in Variant if v in rung.mcts_with_two)
         mcts_games = f"3-4 players, and 2 in {with_two}" if with_two else "3-4 players"
         ab_games = f"2 players, except in {with_two}" if with_two else "2 players"
