@@ -114,9 +114,9 @@ LOW_ITERATION_SHARE: Final[dict[Variant, float]] = {
 #: :data:`LOW_ITERATION_SHARE` with 4 players. In 4-player Express level 3 searches twice
 #: its 1,000 iterations (a share above 1): at 1,000 it scored below the greedy bot in
 #: every 4-player Express match (13.0 / 13.9 / 15.8% against 16.2 / 19.7 / 19.0%, 240
-#: games each), with 2,000 it scored 17.1% to the greedy bot's 15.8%, and the levels
-#: above it (about 5,200 / 14,800 / 49,400 iterations) stayed in order
-#: (``docs/strength.md``).
+#: games each); with 2,000 it scored 17.1% to the greedy bot's 15.8% with the levels
+#: above it (about 5,200 / 14,800 / 49,400 iterations) in order, and 16.4% to 16.9% in
+#: the round robin of all the levels: level with the greedy bot (``docs/strength.md``).
 FOUR_PLAYER_LOW_ITERATION_SHARE: Final[dict[Variant, float]] = {
     **LOW_ITERATION_SHARE,
     Variant.EXPRESS: 2.0,
