@@ -89,10 +89,12 @@ def review_position(
     threshold: float | None = None,
 ) -> PlyReview:
     """The review of ``action`` played in ``state`` (which must not be over); the
-    threshold defaults to the bot's :attr:`~.bot.Bot.mistake_threshold`."""
-    bot = bot.for_rules(state.rules)
+    threshold defaults to the :attr:`~.bot.Bot.mistake_threshold` of the bot that plays
+    the game (:meth:`~.bot.Bot.for_rules`). ``bot`` itself analyses, so that a level
+    searches its own budget for the game."""
+    judge = bot.for_rules(state.rules)
     if threshold is None:
-        threshold = bot.mistake_threshold
+        threshold = judge.mistake_threshold
     action = state.validate(action)  # the canonical spelling, as the bots report it
     ranked: Analysis = bot.analyse(state, limits)
     if not ranked:
@@ -102,7 +104,7 @@ def review_position(
     if played is None:
         return PlyReview(number, state, state.turn, action, None, best, None, GOOD)
     loss = max(0.0, best.value - played.value)
-    mark = GOOD if action == best.action else classify(bot, best.value, played.value, threshold)
+    mark = GOOD if action == best.action else classify(judge, best.value, played.value, threshold)
     return PlyReview(number, state, state.turn, action, played, best, loss, mark)
 
 
@@ -123,9 +125,7 @@ def iter_review(
     threshold: float | None = None,
 ) -> Iterator[PlyReview]:
     """:func:`review_game` one action at a time, for callers that show progress."""
-    if threshold is None:
-        threshold = bot.mistake_threshold
-    if threshold < 0:
+    if threshold is not None and threshold < 0:
         raise ValueError(f"the threshold must not be negative, not {threshold}")
     for number, (state, action) in enumerate(states_and_actions, 1):
         yield review_position(bot, state, action, number=number, limits=limits, threshold=threshold)

@@ -23,7 +23,7 @@ from typing import Any, TextIO
 
 from shiftago.core import COLOUR_NAMES, COLOURS, Game, Rules, ShiftagoError, State
 from shiftago.engine.bot import Bot, Limits, RankedAction, format_value
-from shiftago.engine.levels import LevelBot, bot_for_level, level_name
+from shiftago.engine.levels import bot_for_level, level_name
 from shiftago.engine.review import MARKS, PlyReview, iter_review
 from shiftago.formats.record import Record, describe, turn_numbers
 from shiftago.formats.source import SourceError, load_source
@@ -78,7 +78,7 @@ def analyse(
     if isinstance(loaded, State):
         if loaded.outcome is not None:
             raise AnalyseError(f"the game is over: {describe(loaded.outcome)}; nothing to analyse")
-        ranked = bot.analyse(loaded, _level_limits(level_bot, loaded, settings.limits))
+        ranked = level_bot.analyse(loaded, settings.limits)  # the level's budget for the game
         if as_json:
             _write_json(out, position_document(loaded, ranked, bot, settings))
         else:
@@ -91,9 +91,8 @@ def analyse(
         game = record.to_game()
     except ShiftagoError as e:
         raise AnalyseError(f"{name}: {e}") from None
-    limits = _level_limits(level_bot, game.states[0], settings.limits)
     reviews = iter_review(
-        bot, zip(game.states, game.history, strict=False), limits, settings.threshold
+        level_bot, zip(game.states, game.history, strict=False), settings.limits, settings.threshold
     )
     if as_json:
         _write_json(out, record_document(name, record, list(reviews), bot, settings))
@@ -330,9 +329,3 @@ def _signed(value: float) -> str:
 
 def _write_json(out: TextIO, document: dict[str, Any]) -> None:
     out.write(json.dumps(document, indent=2) + "\n")
-
-
-def _level_limits(level_bot: Bot, state: State, limits: Limits) -> Limits:
-    """The caller's ``limits`` lowered to the level's budget in ``state``'s game, as the
-    engine protocol's ``analyse`` searches (the level's bot judges, not its inner one)."""
-    return level_bot.limits_for(state, limits) if isinstance(level_bot, LevelBot) else limits
