@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from shiftago import Game, IllegalActionError, Tournament
+from shiftago import Game, IllegalActionError, Tournament, TournamentScore
 
 
 def play_randomly(game: Game, rng: random.Random) -> None:
@@ -73,3 +73,57 @@ def test_tournament_draw_starter_drawn_by_lot() -> None:
     assert tournament.draws == 1 and tournament.wins == [0, 0]
     # The first starter was given, so this is the generator's first draw.
     assert nxt.first == random.Random(11).randrange(2)
+
+
+@pytest.mark.parametrize(
+    ("wins", "target", "winners", "after", "first", "champion"),
+    [
+        ((0, 0), 10, (0,), (1, 0), 1, None),
+        ((0, 0), 10, (1,), (0, 1), 0, None),
+        ((3, 4, 1), 10, (2,), (3, 4, 2), 0, None),
+        ((2, 2, 2, 2), 10, (3,), (2, 2, 2, 3), 0, None),
+        ((5, 5), 10, (0, 1), (5, 5), None, None),  # a draw counts for nobody
+        ((9, 3), 10, (0,), (10, 3), 1, 0),
+        ((0, 0, 0), 1, (1,), (0, 1, 0), 2, 1),
+    ],
+)
+def test_tournament_score_counts_a_game_and_names_the_next_starter(
+    wins, target, winners, after, first, champion
+) -> None:
+    score = TournamentScore(wins, target)
+    counted = score.after(winners)
+    assert counted == TournamentScore(after, target)
+    assert score.next_first(winners) == first
+    assert counted.champion == champion and counted.is_over == (champion is not None)
+    assert score.wins == wins  # a value: counting makes a new one
+
+
+def test_tournament_score_starts_a_new_series_once_won() -> None:
+    won = TournamentScore((10, 4), 10)
+    assert won.champion == 0
+    assert won.next_series() == TournamentScore.start(2) == TournamentScore((0, 0), 10)
+    going = TournamentScore((9, 4), 10)
+    assert going.next_series() is going
+
+
+@pytest.mark.parametrize(
+    ("wins", "target"), [((0, 0), 0), ((0,), 10), ((0, 0, 0, 0, 0), 10), ((-1, 0), 10)]
+)
+def test_tournament_score_refuses_what_is_no_score(wins, target) -> None:
+    with pytest.raises(ValueError):
+        TournamentScore(wins, target)
+
+
+def test_tournament_keeps_its_score_as_the_value() -> None:
+    rng = random.Random(2)
+    tournament = Tournament(3, first=0, seed=4, target=2)
+    expected = TournamentScore.start(3, 2)
+    while not tournament.is_over:
+        play_randomly(tournament.game, rng)
+        outcome = tournament.game.outcome
+        assert outcome is not None
+        tournament.next_game()
+        expected = expected.after(outcome.winners)
+        assert tournament.score == expected
+        assert tournament.wins == list(expected.wins)
+    assert tournament.winner == expected.champion is not None

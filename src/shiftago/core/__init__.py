@@ -13,7 +13,7 @@ from shiftago.core.geometry import cell_name
 from shiftago.core.outcome import EndReason, Outcome
 from shiftago.core.rules import COLOUR_NAMES, COLOURS, Rules, Variant, seat_of_colour
 from shiftago.core.state import Line, Phase, ScoringOption, State
-from shiftago.core.tournament import Tournament
+from shiftago.core.tournament import Tournament, TournamentScore
 
 __all__ = [
     "COLOURS",
@@ -36,6 +36,7 @@ __all__ = [
     "ShiftagoError",
     "State",
     "Tournament",
+    "TournamentScore",
     "Variant",
     "cell_name",
     "draw_first_seat",

@@ -1,14 +1,80 @@
-"""The Express tournament: first to ten game wins (RULES.md section 4)."""
+"""The Express tournament: first to ten game wins (RULES.md section 4).
+
+:class:`TournamentScore` is the rule as a value (wins counted, who starts next, who has
+won the series); :class:`Tournament` plays a series of games with it.
+"""
 
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 
 from shiftago.core.errors import IllegalActionError
 from shiftago.core.game import Game
 from shiftago.core.rules import Rules, Variant, seat_of_colour
 
 TOURNAMENT_WINS = 10
+
+
+@dataclass(frozen=True)
+class TournamentScore:
+    """The games each seat has won in a series played to ``target`` wins.
+
+    >>> score = TournamentScore.start(2, target=2).after((0,)).after((0, 1))
+    >>> score.wins, score.champion
+    ((1, 0), None)
+    >>> score.after((0,)).champion
+    0
+    """
+
+    wins: tuple[int, ...]
+    target: int = TOURNAMENT_WINS
+
+    def __post_init__(self) -> None:
+        if self.target < 1:
+            raise ValueError("a tournament is won by at least one game")
+        if not 2 <= len(self.wins) <= 4 or any(w < 0 for w in self.wins):
+            raise ValueError("a tournament counts the wins (0 or more) of 2-4 seats")
+
+    @classmethod
+    def start(cls, players: int, target: int = TOURNAMENT_WINS) -> TournamentScore:
+        """No game played yet."""
+        return cls((0,) * players, target)
+
+    @property
+    def players(self) -> int:
+        return len(self.wins)
+
+    @property
+    def champion(self) -> int | None:
+        """The seat that has won the series, if any."""
+        for seat, won in enumerate(self.wins):
+            if won >= self.target:
+                return seat
+        return None
+
+    @property
+    def is_over(self) -> bool:
+        return self.champion is not None
+
+    def after(self, winners: tuple[int, ...]) -> TournamentScore:
+        """The score once a game won by ``winners`` is counted (a draw counts for nobody)."""
+        if len(winners) != 1:
+            return self
+        wins = list(self.wins)
+        wins[winners[0]] += 1
+        return TournamentScore(tuple(wins), self.target)
+
+    def next_first(self, winners: tuple[int, ...]) -> int | None:
+        """Who starts the game after one won by ``winners``: the seat after the winner;
+        None after a draw (then the lot decides)."""
+        if len(winners) != 1:
+            return None
+        return (winners[0] + 1) % self.players
+
+    def next_series(self) -> TournamentScore:
+        """The score the next game starts from: this one, or a new series once it is won."""
+        return self if self.champion is None else TournamentScore.start(self.players, self.target)
 
 
 class Tournament:
@@ -28,13 +94,10 @@ class Tournament:
         seed: int | None = None,
         target: int = TOURNAMENT_WINS,
     ) -> None:
-        if target < 1:
-            raise ValueError("a tournament is won by at least one game")
         self.rules = Rules(Variant.EXPRESS, players, handicap)
-        self.target = target
+        self.score = TournamentScore.start(players, target)
         self.seed = seed if seed is not None else random.SystemRandom().randrange(2**32)
         self._lot = random.Random(self.seed)
-        self.wins = [0] * players
         self.draws = 0
         self.finished: list[Game] = []
         if first is None:
@@ -46,16 +109,22 @@ class Tournament:
         self.game = Game(self.rules, first=starter)
 
     @property
+    def target(self) -> int:
+        return self.score.target
+
+    @property
+    def wins(self) -> list[int]:
+        """The games each seat has won so far."""
+        return list(self.score.wins)
+
+    @property
     def winner(self) -> int | None:
         """The seat that has won the tournament, if any."""
-        for seat, won in enumerate(self.wins):
-            if won >= self.target:
-                return seat
-        return None
+        return self.score.champion
 
     @property
     def is_over(self) -> bool:
-        return self.winner is not None
+        return self.score.is_over
 
     def next_game(self) -> Game:
         """Count the finished current game and start the next one."""
@@ -65,12 +134,11 @@ class Tournament:
         if self.is_over:
             raise IllegalActionError("the tournament is over")
         self.finished.append(self.game)
-        if outcome.winner is None:
+        self.score = self.score.after(outcome.winners)
+        starter = self.score.next_first(outcome.winners)
+        if starter is None:
             self.draws += 1
             starter = self._lot.randrange(self.rules.players)
-        else:
-            self.wins[outcome.winner] += 1
-            starter = (outcome.winner + 1) % self.rules.players
         if self.is_over:
             return self.game
         self.game = Game(self.rules, first=starter)

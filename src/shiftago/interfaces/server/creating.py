@@ -135,22 +135,16 @@ def spec_of_record(record: Record, public: bool, level: int) -> GameSpec:
 
 def rematch_spec(live: LiveGame) -> GameSpec:
     """The next game with the same seats (and secrets); in a tournament, the player after
-    the winner starts, otherwise the lot decides."""
+    the winner starts (the core's :class:`TournamentScore`), otherwise the lot decides."""
     stored = live.stored
     players = stored.players
     seats = [SeatSpec(s.kind, s.name, s.level, s.token_hash) for s in stored.seats]
     first = None
-    target = stored.tournament_target
-    wins: tuple[int, ...] | None = None
-    if target is not None:
-        wins_list = list(stored.tournament_wins or (0,) * players)
+    score = live.tournament
+    if score is not None:
         winners = live.winners() or ()
-        if len(winners) == 1:
-            wins_list[winners[0]] += 1
-            first = (winners[0] + 1) % players
-        wins = tuple(wins_list)
-        if max(wins) >= target:  # the tournament is over: a new one begins
-            wins = (0,) * players
+        first = score.next_first(winners)
+        score = score.after(winners).next_series()
     return GameSpec(
         variant=Variant.parse(stored.variant),
         players=players,
@@ -160,8 +154,8 @@ def rematch_spec(live: LiveGame) -> GameSpec:
         public=stored.public,
         action_limit=stored.action_limit,
         previous_id=stored.id,
-        tournament_target=target,
-        tournament_wins=wins,
+        tournament_target=None if score is None else score.target,
+        tournament_wins=None if score is None else score.wins,
     )
 
 

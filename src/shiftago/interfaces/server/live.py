@@ -12,7 +12,7 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any
 
-from shiftago.core import COLOURS, Game, Rules, Variant, seat_of_colour
+from shiftago.core import COLOURS, Game, Rules, TournamentScore, Variant, seat_of_colour
 from shiftago.formats.record import Record, Seat, new_game
 from shiftago.interfaces.server.store import StoredGame, token_hash
 
@@ -130,6 +130,17 @@ class LiveGame:
     @property
     def has_human(self) -> bool:
         return any(s.kind == "human" for s in self.stored.seats)
+
+    @property
+    def tournament(self) -> TournamentScore | None:
+        """The score of the game's tournament before this game (None outside one)."""
+        stored = self.stored
+        if stored.tournament_target is None:
+            return None
+        wins = stored.tournament_wins
+        if wins is None or len(wins) != stored.players:
+            return TournamentScore.start(stored.players, stored.tournament_target)
+        return TournamentScore(wins, stored.tournament_target)
 
     def winners(self) -> tuple[int, ...] | None:
         if self.stored.result is not None:

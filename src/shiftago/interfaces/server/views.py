@@ -61,7 +61,7 @@ def game_view(live: LiveGame, upto: int | None = None) -> dict[str, Any]:
         "last": str(actions[-1]) if actions else None,
         "previous": stored.previous_id,
         "next": stored.next_id,
-        "tournament": tournament_view(live) if stored.tournament_target else None,
+        "tournament": tournament_view(live),
     }
     return view
 
@@ -131,18 +131,18 @@ def _winning_line(
     return None
 
 
-def tournament_view(live: LiveGame) -> dict[str, Any]:
+def tournament_view(live: LiveGame) -> dict[str, Any] | None:
     """The score of an Express tournament, this game counted when it is over."""
-    stored = live.stored
-    target = stored.tournament_target or 0
-    wins = list(stored.tournament_wins or (0,) * len(stored.seats))
+    score = live.tournament
+    if score is None:
+        return None
     winners = live.winners()
-    if winners is not None and len(winners) == 1:
-        wins[winners[0]] += 1
-    champion = next((i for i, w in enumerate(wins) if w >= target), None)
+    if winners is not None:
+        score = score.after(winners)
+    champion = score.champion
     return {
-        "wins": wins,
-        "target": target,
+        "wins": list(score.wins),
+        "target": score.target,
         "winner": None if champion is None else COLOURS[champion],
     }
 
