@@ -494,12 +494,54 @@ export class BoardView {
     this.scoreLayer.replaceChildren();
     const choices = view.scoring || [];
     if (choices.length) this.drawScoring(choices, players, !!view.active && this.interactive);
+    if (this.hint) this.setHint(this.hint); // the hint stays on top of what was drawn
   }
 
   bar(cells, cls) {
     const [x1, y1] = this.centre(cells[0]);
     const [x2, y2] = this.centre(cells[cells.length - 1]);
     return el("line", { x1, y1, x2, y2, class: cls }, this.lineLayer);
+  }
+
+  /**
+   * A suggested action (the computer's best, say) drawn over the board in the hint style
+   * (`.hint-arrow`, `data-hint`): an arrow from outside the entry cell across the lane for
+   * an insertion, a bar along the line for a scoring; `null` clears it. The layer is on
+   * top and lets clicks through; `update()` keeps it.
+   */
+  setHint(action) {
+    this.hint = action && (isInsertion(action) || isScoring(action)) ? action : null;
+    if (!this.hintLayer) this.hintLayer = el("g", { class: "hints", "aria-hidden": "true", "pointer-events": "none" });
+    this.svg.appendChild(this.hintLayer); // (again) the last layer: above marbles and arrows
+    this.hintLayer.replaceChildren();
+    if (!this.hint) return;
+    const g = el("g", { class: "hint-arrow", "data-hint": this.hint }, this.hintLayer);
+    let x1, y1, x2, y2;
+    if (isInsertion(this.hint)) {
+      const lane = laneCells(this.hint);
+      [x1, y1] = this.arrows ? this.arrowPoint(this.hint) : this.centre(lane[0]);
+      [x2, y2] = this.centre(lane[lane.length - 1]);
+    } else {
+      const cells = scoringCells(this.hint, (this.view && this.view.players) || 2).cells;
+      [x1, y1] = this.centre(cells[0]);
+      [x2, y2] = this.centre(cells[cells.length - 1]);
+    }
+    const len = Math.hypot(x2 - x1, y2 - y1) || 1;
+    const [ux, uy] = [(x2 - x1) / len, (y2 - y1) / len];
+    if (isInsertion(this.hint)) {
+      const head = C * 0.42;
+      const bx = x2 - ux * head;
+      const by = y2 - uy * head;
+      el("line", { x1, y1, x2: bx, y2: by, class: "hint-shaft" }, g);
+      const w = C * 0.3;
+      const pts = [[x2, y2], [bx - uy * w, by + ux * w], [bx + uy * w, by - ux * w]];
+      el("polygon", { points: pts.map((p) => p.join(",")).join(" "), class: "hint-head" }, g);
+    } else {
+      el("line", { x1, y1, x2, y2, class: "hint-bar" }, g);
+      for (const [x, y] of [[x1, y1], [x2, y2]]) el("circle", { cx: x, cy: y, r: C * 0.14, class: "hint-end" }, g);
+    }
+    const title = el("title", {}, g);
+    title.textContent = `Suggested: ${this.hint}`;
   }
 
   /** One clickable element per scoring action: a bar (2 players) or a "keep" marker on the end that stays. */
