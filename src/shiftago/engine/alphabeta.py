@@ -24,16 +24,26 @@ from __future__ import annotations
 
 import random
 import time
+from typing import Final
 
-from shiftago.core import Action, State
+from shiftago.core import Action, Rules, State, Variant
 from shiftago.engine import kernel
-from shiftago.engine.bot import NO_LIMITS, Analysis, Bot, Limits, RankedAction, smaller
+from shiftago.engine.bot import NO_LIMITS, Analysis, Bot, Limits, RankedAction, logistic, smaller
 from shiftago.engine.greedy import GreedyBot
 from shiftago.engine.search import MAX_HEURISTIC, Searcher, SearchResult
 from shiftago.engine.search.driver import TT_BITS
 
 #: The depth searched when neither the level nor the caller limits it.
 DEFAULT_DEPTH = 60
+#: The heuristic value (centi-units) at which the mover's expected score is
+#: ``1 / (1 + e**-1)``, about 0.73, per variant: :meth:`AlphaBetaBot.expectation` is a
+#: logistic of the value over this scale, fitted to the outcomes of self-play games
+#: (docs/analysis.md). Express's heuristic has no points term, so its values stay small.
+HEURISTIC_SCALE: Final[dict[Variant, float]] = {
+    Variant.EXPRESS: 50.0,
+    Variant.EXPERT: 200.0,
+    Variant.EXTREME: 200.0,
+}
 
 
 class AlphaBetaBot(Bot):
@@ -91,6 +101,15 @@ class AlphaBetaBot(Bot):
         if abs(value) <= MAX_HEURISTIC:
             return 0
         return 1 if value > 0 else -1
+
+    def expectation(self, value: float, rules: Rules) -> float:
+        # A proven win 1, a loss 0; a heuristic (a proven draw is 0) on the logistic.
+        if rules.players > 2:
+            return self._greedy.expectation(value, rules)
+        proven = self.proven(value)
+        if proven:
+            return 1.0 if proven > 0 else 0.0
+        return logistic(value, HEURISTIC_SCALE[rules.variant])
 
     def analyse(self, state: State, limits: Limits = NO_LIMITS) -> Analysis:
         if state.players > 2:

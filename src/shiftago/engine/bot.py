@@ -8,6 +8,7 @@ the web app and tests alike. Each bot documents the unit of its values in
 
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 
@@ -71,6 +72,15 @@ class RankedAction:
 Analysis = list[RankedAction]
 
 
+def logistic(value: float, scale: float) -> float:
+    """``1 / (1 + exp(-value / scale))``: a heuristic value as an expected score in
+    (0, 1), a half at 0 (docs/analysis.md)."""
+    x = value / scale
+    if x < -700:  # exp would overflow; the score is 0 to double precision anyway
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-x))
+
+
 def format_value(value: float) -> str:
     """A value as text: integers without a decimal point, others with three decimals."""
     if float(value).is_integer():
@@ -115,6 +125,15 @@ class Bot(ABC):
         """What a value in this bot's unit proves: ``1`` a win for the mover, ``-1`` a
         loss, ``0`` nothing (a heuristic judgement, or a draw)."""
         return 0
+
+    def expectation(self, value: float, rules: Rules) -> float:
+        """The mover's expected score in [0, 1] for a value in this bot's unit in a game
+        under ``rules``: 1 a win, 0 a loss, a draw shared; the same scale for every bot,
+        so that a page never reads units (docs/analysis.md). By default what
+        :meth:`proven` proves, else a half: a bot with a heuristic maps it onto the
+        scale itself."""
+        proven = self.proven(value)
+        return 1.0 if proven > 0 else 0.0 if proven < 0 else 0.5
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name}>"

@@ -28,12 +28,16 @@ from __future__ import annotations
 import random
 import time
 
-from shiftago.core import Action, Phase, Scoring, State
+from shiftago.core import Action, Phase, Rules, Scoring, State
 from shiftago.core.geometry import runs
-from shiftago.engine.bot import NO_LIMITS, Analysis, Bot, Limits, RankedAction
+from shiftago.engine.bot import NO_LIMITS, Analysis, Bot, Limits, RankedAction, logistic
 
 WIN = 1000
 LOSS = -1000
+#: The points at which :meth:`GreedyBot.expectation` gives the mover about 0.73 (a
+#: logistic of the points over this scale): a judgement, not a fit, as the bot sees one
+#: action ahead only (docs/analysis.md).
+POINT_SCALE = 5.0
 #: The score that wins Expert and Extreme (RULES.md section 5).
 _TARGET = 10
 
@@ -60,6 +64,12 @@ class GreedyBot(Bot):
 
     def proven(self, value: float) -> int:
         return 1 if value == WIN else -1 if value == LOSS else 0
+
+    def expectation(self, value: float, rules: Rules) -> float:
+        proven = self.proven(value)
+        if proven:
+            return 1.0 if proven > 0 else 0.0
+        return logistic(value, POINT_SCALE)
 
     def analyse(self, state: State, limits: Limits = NO_LIMITS) -> Analysis:
         start = time.monotonic()

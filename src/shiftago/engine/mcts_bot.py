@@ -35,7 +35,7 @@ from __future__ import annotations
 import random
 import time
 
-from shiftago.core import Action, State
+from shiftago.core import Action, Rules, State
 from shiftago.engine import kernel
 from shiftago.engine.bot import NO_LIMITS, Analysis, Bot, Limits, RankedAction, smaller
 from shiftago.engine.mcts import (
@@ -160,3 +160,7 @@ class MctsBot(Bot):
 
     def proven(self, value: float) -> int:
         return 1 if value == 1 else -1 if value == 0 else 0
+
+    def expectation(self, value: float, rules: Rules) -> float:
+        # The unit is already an expected score: a mean reward, or a proven one.
+        return min(max(float(value), 0.0), 1.0)
