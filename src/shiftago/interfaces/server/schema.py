@@ -16,11 +16,13 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Integer,
     MetaData,
     String,
     Text,
+    UniqueConstraint,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -28,6 +30,7 @@ NAMING = {
     "ix": "ix_%(table_name)s_%(column_0_name)s",
     "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
     "pk": "pk_%(table_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
 }
 
 
@@ -87,3 +90,25 @@ class ActionRow(Base):
     number: Mapped[int] = mapped_column(Integer, primary_key=True)  # 1, 2, ...
     notation: Mapped[str] = mapped_column(String(16))
     played: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class AnalysisRow(Base):
+    """The computer's review of a game's first ``version`` actions (``digest``: their
+    SHA-256), one per game and set of actions; ``result`` is the review so far as JSON
+    (its ``actions`` and what the page needs beside them)."""
+
+    __tablename__ = "analyses"
+    __table_args__ = (UniqueConstraint("game_id", "digest"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(
+        String(24), ForeignKey("games.id", ondelete="CASCADE"), index=True
+    )
+    digest: Mapped[str] = mapped_column(String(64))
+    version: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(16), index=True)  # pending | running | done
+    progress: Mapped[float] = mapped_column(Float)
+    level: Mapped[int] = mapped_column(Integer)
+    result: Mapped[str] = mapped_column(Text)
+    created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    updated: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))

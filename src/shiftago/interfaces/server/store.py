@@ -17,9 +17,10 @@ from typing import Any
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Engine, create_engine, delete, event, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import sessionmaker
 
-from shiftago.interfaces.server.schema import ActionRow, GameRow, SeatRow
+from shiftago.interfaces.server.schema import ActionRow, AnalysisRow, GameRow, SeatRow
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 
@@ -101,6 +102,22 @@ class StoredGame:
     tournament_wins: tuple[int, ...] | None = None
     status: str = ""
     finished: bool = False
+
+
+@dataclass
+class StoredAnalysis:
+    """A review of a game's first ``version`` actions, as stored; ``result`` is JSON."""
+
+    id: int
+    game_id: str
+    digest: str
+    version: int
+    status: str  # pending | running | done
+    progress: float
+    level: int
+    result: str
+    created: dt.datetime
+    updated: dt.datetime
 
 
 def _ints(text: str | None) -> tuple[int, ...] | None:
@@ -274,6 +291,78 @@ class Store:
             )
             return list(s.scalars(query).all())
 
+    # --- the computer's reviews (see analysis.py) -------------------------------------
+    def request_analysis(
+        self, game_id: str, digest: str, version: int, level: int, result: str
+    ) -> tuple[StoredAnalysis, bool]:
+        """The review of ``game_id``'s actions of ``digest``: the one stored, or a new
+        pending one (then the flag is True)."""
+        stamp = now()
+        try:
+            with self.sessions.begin() as s:
+                row = s.scalar(
+                    select(AnalysisRow).where(
+                        AnalysisRow.game_id == game_id, AnalysisRow.digest == digest
+                    )
+                )
+                if row is not None:
+                    return _analysis(row), False
+                row = AnalysisRow(
+                    game_id=game_id,
+                    digest=digest,
+                    version=version,
+                    status="pending",
+                    progress=0.0,
+                    level=level,
+                    result=result,
+                    created=stamp,
+                    updated=stamp,
+                )
+                s.add(row)
+                s.flush()
+                return _analysis(row), True
+        except IntegrityError:  # asked twice at once: the other request stored it
+            with self.sessions() as s:
+                row = s.scalars(
+                    select(AnalysisRow).where(
+                        AnalysisRow.game_id == game_id, AnalysisRow.digest == digest
+                    )
+                ).one()
+                return _analysis(row), False
+
+    def latest_analysis(self, game_id: str) -> StoredAnalysis | None:
+        """The newest review asked for of ``game_id``, if any."""
+        with self.sessions() as s:
+            row = s.scalars(
+                select(AnalysisRow)
+                .where(AnalysisRow.game_id == game_id)
+                .order_by(AnalysisRow.created.desc(), AnalysisRow.id.desc())
+                .limit(1)
+            ).first()
+            return None if row is None else _analysis(row)
+
+    def save_analysis(self, analysis_id: int, status: str, progress: float, result: str) -> None:
+        with self.sessions.begin() as s:
+            s.execute(
+                update(AnalysisRow)
+                .where(AnalysisRow.id == analysis_id)
+                .values(status=status, progress=progress, result=result, updated=now())
+            )
+
+    def delete_analysis(self, analysis_id: int) -> None:
+        with self.sessions.begin() as s:
+            s.execute(delete(AnalysisRow).where(AnalysisRow.id == analysis_id))
+
+    def unfinished_analyses(self) -> list[StoredAnalysis]:
+        """Reviews not done (pending, or running when the server stopped), oldest first."""
+        with self.sessions() as s:
+            rows = s.scalars(
+                select(AnalysisRow)
+                .where(AnalysisRow.status != "done")
+                .order_by(AnalysisRow.created, AnalysisRow.id)
+            ).all()
+            return [_analysis(row) for row in rows]
+
     def dispose(self) -> None:
         self.engine.dispose()
 
@@ -301,4 +390,19 @@ def _stored(row: GameRow, seats: list[SeatRow], actions: list[str]) -> StoredGam
         tournament_wins=_ints(row.tournament_wins),
         status=row.status,
         finished=row.finished,
+    )
+
+
+def _analysis(row: AnalysisRow) -> StoredAnalysis:
+    return StoredAnalysis(
+        id=row.id,
+        game_id=row.game_id,
+        digest=row.digest,
+        version=row.version,
+        status=row.status,
+        progress=row.progress,
+        level=row.level,
+        result=row.result,
+        created=utc(row.created),
+        updated=utc(row.updated),
     )
