@@ -173,14 +173,16 @@ def test_join_links_follow_public_url_or_forwarded_headers(tmp_path):
 def test_pages_are_served_from_the_web_folder(tmp_path):
     web = tmp_path / "web"
     (web / "static").mkdir(parents=True)
-    for name in ("index.html", "game.html", "howto.html"):
+    for name in ("index.html", "game.html", "howto.html", "analysis.html"):
         (web / name).write_text(f"<title>{name}</title>")
     (web / "static" / "app.js").write_text("// js")
     with client_for(f"sqlite:///{tmp_path / 'p.db'}", web_dir=web) as client:
+        game_id, _ = create(client)
         assert "index.html" in client.get("/").text
-        assert "game.html" in client.get("/play/abc?seat=x").text
-        assert "game.html" in client.get("/watch/abc").text
+        assert "game.html" in client.get(f"/play/{game_id}?seat=x").text
+        assert "game.html" in client.get(f"/watch/{game_id}").text
         assert "howto.html" in client.get("/how-to-play").text
+        assert "analysis.html" in client.get("/analysis").text
         assert client.get("/static/app.js").text == "// js"
         assert client.get("/static/missing.js").status_code == 404
 

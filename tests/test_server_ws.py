@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import threading
 import time
 from pathlib import Path
@@ -35,15 +36,17 @@ def test_hello_as_a_seat_and_as_a_spectator(db_url):
             assert events[0] == {"type": "welcome", "seat": 0, "colour": "o", "version": 0}
             presence = events[-1]
             assert presence["seats"][0]["connected"] is True
-            assert (
-                presence["seats"][1]
-                == {
-                    "colour": "g",
-                    "connected": False,
-                    "away_since": (presence["seats"][1]["away_since"]),
-                }
-                and presence["grace_seconds"] == 120
-            )
+            away = presence["seats"][1]["away_since"]
+            assert presence["seats"][1] == {
+                "colour": "g",
+                "connected": False,
+                "away_since": away,
+                "claimable_at": (
+                    dt.datetime.fromisoformat(away) + dt.timedelta(seconds=120)
+                ).isoformat(),
+            }
+            assert presence["seats"][0]["claimable_at"] is None
+            assert presence["grace_seconds"] == 120
             events = watcher.hello(None)
             assert events[0]["seat"] is None and events[0]["colour"] is None
             assert watcher.act("L3", 0)["code"] == "not_seated"

@@ -236,6 +236,21 @@ async def game_record(game_id: str, request: Request) -> Response:
     return PlainTextResponse(format_record(record) + "\n")
 
 
+@router.get("/games/{game_id}/steps", summary="Every position of the game (replay)")
+async def game_steps(game_id: str, request: Request) -> dict[str, Any]:
+    """Each position from the start to now, with the action that led to it."""
+    live = await found(request, game_id)
+    async with live.lock:
+        states, actions = live.game.states, live.game.history
+    last = [None, *(str(a) for a in actions)]
+    return {
+        "steps": [
+            {"step": n, "position": state.position(), "last": last[n]}
+            for n, state in enumerate(states)
+        ]
+    }
+
+
 @router.get("/levels", summary="The computer's levels")
 async def levels() -> dict[str, Any]:
     return {

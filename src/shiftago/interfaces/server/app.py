@@ -9,12 +9,14 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 from fastapi import FastAPI, Request
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
 
 from shiftago import __version__
-from shiftago.interfaces.server import api
+from shiftago.interfaces.server import api, positions
 from shiftago.interfaces.server.bots import ComputerPlayers
 from shiftago.interfaces.server.hub import Hub, Refused
 from shiftago.interfaces.server.store import Store, migrate, open_engine
@@ -73,13 +75,14 @@ def create_app(
     app.state.rate = rate
     app.state.burst = burst
     app.include_router(api.router)
+    app.include_router(positions.router)
     app.add_api_websocket_route("/ws/games/{game_id}", game_socket)
-    _errors(app)
+    _errors(app, pages)
     _pages(app, pages)
     return app
 
 
-def _errors(app: FastAPI) -> None:
+def _errors(app: FastAPI, web: Path) -> None:
     @app.exception_handler(RequestValidationError)
     async def _validation(request: Request, exc: RequestValidationError) -> Response:
         errors = exc.errors()
@@ -99,6 +102,29 @@ def _errors(app: FastAPI) -> None:
     @app.exception_handler(Refused)
     async def _refused(request: Request, exc: Refused) -> Response:
         return JSONResponse({"message": exc.message, "code": exc.code}, status_code=409)
+
+    @app.exception_handler(HTTPException)
+    async def _http(request: Request, exc: HTTPException) -> Response:
+        path = request.url.path
+        if exc.status_code == 404 and request.method in ("GET", "HEAD") and not _is_api(path):
+            return not_found_page(web)
+        return await http_exception_handler(request, exc)
+
+
+def _is_api(path: str) -> bool:
+    return path == "/api" or path.startswith(("/api/", "/ws/"))
+
+
+def not_found_page(web: Path) -> Response:
+    """The 404 page (``404.html``), or a few words when the page file is not there."""
+    path = web / "404.html"
+    if path.is_file():
+        return HTMLResponse(path.read_text(encoding="utf-8"), status_code=404)
+    return HTMLResponse(
+        "<!doctype html><title>Not found</title><p>This page is not there. "
+        '<a href="/">Shiftago</a></p>',
+        status_code=404,
+    )
 
 
 def _plain(errors: object) -> object:
@@ -121,13 +147,23 @@ def _pages(app: FastAPI, web: Path) -> None:
     async def home() -> Response:
         return page("index.html")
 
-    @app.get("/play/{game_id}", include_in_schema=False)
-    async def play(game_id: str) -> Response:
+    async def game_page(request: Request, game_id: str) -> Response:
+        hub: Hub = request.app.state.hub
+        if await hub.get(game_id) is None:
+            return not_found_page(web)
         return page("game.html")
 
+    @app.get("/play/{game_id}", include_in_schema=False)
+    async def play(request: Request, game_id: str) -> Response:
+        return await game_page(request, game_id)
+
     @app.get("/watch/{game_id}", include_in_schema=False)
-    async def watch(game_id: str) -> Response:
-        return page("game.html")
+    async def watch(request: Request, game_id: str) -> Response:
+        return await game_page(request, game_id)
+
+    @app.get("/analysis", include_in_schema=False)
+    async def analysis() -> Response:
+        return page("analysis.html")
 
     @app.get("/how-to-play", include_in_schema=False)
     async def how_to_play() -> Response:

@@ -16,10 +16,10 @@ from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from shiftago.core import COLOURS, Action, Phase, ShiftagoError
+from shiftago.core import COLOURS, Action, ShiftagoError
 from shiftago.engine.levels import default_level
 from shiftago.interfaces.server.creating import GameSpec, build, rematch_spec
-from shiftago.interfaces.server.live import Connection, LiveGame, result_token
+from shiftago.interfaces.server.live import Connection, LiveGame, previous_turn, result_token
 from shiftago.interfaces.server.store import Store, StoredSeat
 from shiftago.interfaces.server.views import game_view
 
@@ -218,23 +218,23 @@ class Hub:
         live.thinking = None
         self.announce_state(live)
 
-    async def takeback(self, live: LiveGame, seat: int | None) -> None:
-        """Back to the start of ``seat``'s previous turn; only against the computer."""
+    async def takeback(
+        self, live: LiveGame, seat: int | None, tokens: tuple[str, ...] = ()
+    ) -> None:
+        """Take back as the game allows (RULES.md section 9).
+
+        Against the computer: back to the start of ``seat``'s previous turn. In a game of
+        people only: the last action, for a client whose ``tokens`` hold every seat.
+        """
         async with live.lock:
-            if seat is None:
+            if seat is None and not tokens:
                 raise Refused("not_seated", "spectators can only watch")
-            if not live.has_computer:
-                raise Refused("not_allowed", "take-backs are only for games against the computer")
             if live.terminated:
                 raise Refused("over", "the game is over")
-            states = live.game.states
-            keep = None
-            for n in range(live.version - 1, -1, -1):
-                if states[n].turn == seat and states[n].phase is Phase.INSERT:
-                    keep = n
-                    break
-            if keep is None:
-                raise Refused("not_allowed", "you have no action to take back")
+            if live.has_computer:
+                keep = self._turn_to_take_back(live, seat)
+            else:
+                keep = self._action_to_take_back(live, tokens)
             undone = [live.game.undo() for _ in range(live.version - keep)]
             try:
                 live.stored.updated = await self.db(
@@ -251,8 +251,36 @@ class Hub:
             live.broadcast({"type": "takeback", "version": keep, "game": game_view(live)})
         self.on_change(live)
 
-    async def claim(self, live: LiveGame, by: int | None, seat: int, to: str) -> None:
-        """Hand a seat whose person is away past the grace time to the computer, or end."""
+    @staticmethod
+    def _turn_to_take_back(live: LiveGame, seat: int | None) -> int:
+        """Against the computer: the actions kept, up to ``seat``'s previous turn."""
+        if seat is None:
+            raise Refused("not_seated", "spectators can only watch")
+        keep = previous_turn(live.game.states, seat)
+        if keep is None:
+            raise Refused("not_allowed", "you have no action to take back")
+        return keep
+
+    @staticmethod
+    def _action_to_take_back(live: LiveGame, tokens: tuple[str, ...]) -> int:
+        """Between people: one action, only for a client that holds every seat."""
+        held = {live.seat_of_token(token) for token in tokens}
+        missing = [COLOURS[s] for s in range(len(live.stored.seats)) if s not in held]
+        if missing:
+            raise Refused(
+                "not_allowed",
+                "between people an action is taken back only on a device that holds every "
+                f"seat: send the links' tokens of every seat (missing: {' '.join(missing)})",
+            )
+        if live.version == 0:
+            raise Refused("not_allowed", "there is no action to take back")
+        return live.version - 1
+
+    async def claim(
+        self, live: LiveGame, by: int | None, seat: int, to: str, level: int | None = None
+    ) -> None:
+        """Hand a seat whose person is away past the grace time to the computer (at
+        ``level``, the default level when None), or end the game."""
         async with live.lock:
             if by is None:
                 raise Refused("not_seated", "spectators can only watch")
@@ -272,7 +300,8 @@ class Hub:
                 await self._terminate(live, seat, "abandoned")
                 return
             old = live.stored.seats[seat]
-            new = StoredSeat("computer", old.name, default_level(), old.token_hash)
+            level = default_level() if level is None else level
+            new = StoredSeat("computer", old.name, level, old.token_hash)
             await self.db(self.store.set_seat, live.id, seat, new)
             live.stored.seats[seat] = new
             live.away_since[seat] = None

@@ -9,10 +9,20 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
-from shiftago.core import COLOURS, Game, Rules, TournamentScore, Variant, seat_of_colour
+from shiftago.core import (
+    COLOURS,
+    Game,
+    Phase,
+    Rules,
+    State,
+    TournamentScore,
+    Variant,
+    seat_of_colour,
+)
 from shiftago.formats.record import Record, Seat, new_game
 from shiftago.interfaces.server.store import StoredGame, token_hash
 
@@ -34,6 +44,21 @@ def rebuild(stored: StoredGame) -> Game:
     for notation in stored.actions:
         game.play(notation)
     return game
+
+
+#: How a take-back works: back to the requester's previous turn (a computer plays), or
+#: one action at a time (every seat is a person; RULES.md section 9).
+TakebackKind = Literal["turn", "action"]
+
+
+def previous_turn(states: Sequence[State], seat: int) -> int | None:
+    """The number of actions before the start of ``seat``'s latest turn that has begun
+    and is not the current state (None when it has had none): where a take-back against
+    the computer goes back to."""
+    for n in range(len(states) - 2, -1, -1):
+        if states[n].turn == seat and states[n].phase is Phase.INSERT:
+            return n
+    return None
 
 
 def winners_of(result: str, players: int) -> tuple[int, ...]:
@@ -142,6 +167,33 @@ class LiveGame:
             return TournamentScore.start(stored.players, stored.tournament_target)
         return TournamentScore(wins, stored.tournament_target)
 
+    def takeback_kind(self, version: int | None = None) -> TakebackKind | None:
+        """How a take-back works after the first ``version`` actions (now by default):
+        None when there is nothing to take back or the game was resigned or abandoned."""
+        if version is None or version >= self.version:
+            if self.terminated:
+                return None
+            version = self.version
+        if version == 0:
+            return None
+        if not self.has_computer:
+            return "action"
+        states = self.game.states[: version + 1]
+        people = [i for i, s in enumerate(self.stored.seats) if s.kind == "human"]
+        if any(previous_turn(states, seat) is not None for seat in people):
+            return "turn"
+        return None
+
+    def may_take_back(self, seat: int, version: int | None = None) -> bool:
+        """Whether the person at ``seat`` may take back after ``version`` actions."""
+        kind = self.takeback_kind(version)
+        if kind is None or self.stored.seats[seat].kind != "human":
+            return False
+        if kind == "action":
+            return True
+        states = self.game.states[: (self.version if version is None else version) + 1]
+        return previous_turn(states, seat) is not None
+
     def winners(self) -> tuple[int, ...] | None:
         if self.stored.result is not None:
             return winners_of(self.stored.result, self.game.rules.players)
@@ -181,15 +233,27 @@ class LiveGame:
             return True
         return any(c.seat == seat and not c.closed for c in self.connections)
 
+    def claimable_at(self, seat: int, grace_seconds: int) -> dt.datetime | None:
+        """From when the others may claim ``seat`` (its person away past the grace
+        time); None while the person is here, for a computer, or once the game is over."""
+        away = self.away_since[seat]
+        if self.over or away is None or self.stored.seats[seat].kind != "human":
+            return None
+        if self.connected(seat):
+            return None
+        return away + dt.timedelta(seconds=grace_seconds)
+
     def presence(self, grace_seconds: int) -> dict[str, Any]:
         seats = []
         for i in range(len(self.stored.seats)):
             away = None if self.connected(i) else self.away_since[i]
+            claimable = self.claimable_at(i, grace_seconds)
             seats.append(
                 {
                     "colour": COLOURS[i],
                     "connected": self.connected(i),
                     "away_since": None if away is None else away.isoformat(),
+                    "claimable_at": None if claimable is None else claimable.isoformat(),
                 }
             )
         return {"type": "presence", "seats": seats, "grace_seconds": grace_seconds}

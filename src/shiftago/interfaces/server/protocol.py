@@ -7,7 +7,9 @@ import json
 import time
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
+
+from shiftago.engine.levels import level_name
 
 MAX_MESSAGE_BYTES = 4096
 
@@ -39,14 +41,28 @@ class Resign(_Message):
     type: Literal["resign"]
 
 
+Token = Annotated[str, Field(strict=True, min_length=1, max_length=200)]
+
+
 class Takeback(_Message):
     type: Literal["takeback"]
+    #: In a game of people only: the secrets of every seat (the client holds them all).
+    tokens: Annotated[list[Token], Field(strict=True, max_length=4)] | None = None
 
 
 class Claim(_Message):
     type: Literal["claim"]
     seat: Annotated[int, Field(strict=True, ge=0, le=3)]
     to: Literal["computer", "end"]
+    #: The computer's level for the seat (the default level when absent).
+    level: Annotated[int, Field(strict=True)] | None = None
+
+    @field_validator("level")
+    @classmethod
+    def _known_level(cls, level: int | None) -> int | None:
+        if level is not None:
+            level_name(level)  # raises ValueError with the known levels
+        return level
 
 
 class Rematch(_Message):
@@ -87,7 +103,10 @@ def parse_message(text: str | bytes) -> ClientMessage:
         where = ".".join(str(part) for part in first["loc"][1:]) or "type"
         if first["type"] == "union_tag_invalid":
             raise BadMessage(f"unknown message type {data['type']!r}") from None
-        raise BadMessage(f"{where}: {first['msg']}") from None
+        words = first["msg"]
+        if first["type"] == "value_error":  # a check of ours: its own words
+            words = str(first.get("ctx", {}).get("error", words))
+        raise BadMessage(f"{where}: {words}") from None
 
 
 class RateLimit:

@@ -3,9 +3,11 @@ short summary of a listing. Only translation: every fact comes from the core."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from shiftago.core import COLOURS, Action, EndReason, Phase, Scoring, State, cell_name
+from shiftago.formats.record_syntax import turn_numbers
 from shiftago.interfaces.server.live import LiveGame
 from shiftago.interfaces.server.store import StoredGame
 
@@ -23,14 +25,14 @@ def game_view(live: LiveGame, upto: int | None = None) -> dict[str, Any]:
         current = False
     else:
         current = True
+    version = len(actions)
     state = states[-1]
     rules = state.rules
     terminated = current and live.terminated
     over = state.phase is Phase.OVER or terminated
     view: dict[str, Any] = {
         "id": stored.id,
-        "variant": rules.variant.value,
-        "players": rules.players,
+        **position_view(states, actions),
         "handicap": list(rules.handicap),
         "action_limit": rules.action_limit,
         "public": stored.public,
@@ -44,26 +46,111 @@ def game_view(live: LiveGame, upto: int | None = None) -> dict[str, Any]:
             }
             for i, seat in enumerate(stored.seats)
         ],
-        "position": state.position(),
         "actions": [str(a) for a in actions],
-        "version": len(actions),
+        "version": version,
         "status": _status(live, state, terminated),
         "created": stored.created.isoformat(),
         "updated": stored.updated.isoformat(),
-        "turn": None if over else COLOURS[state.turn],
-        "phase": Phase.OVER.value if over else state.phase.value,
-        "legal": [] if over else [str(a) for a in state.legal_actions()],
-        "scoring": [] if over else _scoring(state),
-        "supplies": list(state.supplies),
-        "scores": list(state.scores),
-        "skips": list(state.skips),
-        "result": _result(live, states, actions, terminated),
         "last": str(actions[-1]) if actions else None,
         "previous": stored.previous_id,
         "next": stored.next_id,
-        "tournament": tournament_view(live),
+        "tournament": tournament_view(live, counted=current),
+        "history": history_view(states, actions),
+        "skipped_at_start": _skipped_at_start(live),
+        "may": _may(live, state, version, over),
+        "takeback": live.takeback_kind(version),
+        "analysable": over,
     }
+    if terminated:
+        view.update(turn=None, phase=Phase.OVER.value, legal=[], scoring=[])
+        view["result"] = _terminated_result(live)
+    elif view["result"] is not None:
+        view["result"]["by"] = []
     return view
+
+
+def position_view(states: Sequence[State], actions: Sequence[Action]) -> dict[str, Any]:
+    """The position after ``actions`` (``states`` from the first, one more than the
+    actions): what ``GAME`` and the analysis board show of it."""
+    state = states[-1]
+    over = state.phase is Phase.OVER
+    return {
+        "position": state.position(),
+        "variant": state.rules.variant.value,
+        "players": state.rules.players,
+        "turn": None if over else COLOURS[state.turn],
+        "phase": state.phase.value,
+        "legal": [str(a) for a in state.legal_actions()],
+        "scoring": _scoring(state),
+        "supplies": list(state.supplies),
+        "scores": list(state.scores),
+        "skips": list(state.skips),
+        "result": _result(states, actions),
+    }
+
+
+def history_view(states: Sequence[State], actions: Sequence[Action]) -> list[dict[str, Any]]:
+    """One entry per action: its record turn number, who made it, the points of a
+    scoring, and whose turns their handicap skipped right after it."""
+    entries = []
+    for index, (action, turn) in enumerate(zip(actions, turn_numbers(actions), strict=True)):
+        before, after = states[index], states[index + 1]
+        points = None
+        if isinstance(action, Scoring):
+            points = next(o.points for o in before.scoring_options() if o.action == action)
+        entries.append(
+            {
+                "index": index,
+                "turn": turn,
+                "action": str(action),
+                "seat": COLOURS[before.turn],
+                "points": points,
+                "skipped": _skipped(before.skips, after.skips, (before.turn + 1) % before.players),
+            }
+        )
+    return entries
+
+
+def _skipped(before: tuple[int, ...], after: tuple[int, ...], start: int) -> list[str]:
+    """The colours whose turns were skipped, in order, as the turn went on from ``start``
+    and the pending skips fell from ``before`` to ``after``.
+
+    The core uses up one skip of each seat the turn comes to until it reaches a seat
+    without one, so the seats whose count fell form one run in seat order from
+    ``start`` (round more than once when every seat had skips). A scoring keeps the
+    turn and the seat that acts has none pending, so only an insertion skips anyone.
+    """
+    used = [b - a for b, a in zip(before, after, strict=True)]
+    skipped = []
+    seat = start
+    while any(used):
+        if used[seat]:
+            used[seat] -= 1
+            skipped.append(COLOURS[seat])
+        seat = (seat + 1) % len(used)
+    return skipped
+
+
+def _skipped_at_start(live: LiveGame) -> list[str]:
+    """The colours skipped before the first action (none in a game set up from a position)."""
+    game = live.game
+    if game.first is None:
+        return []
+    return _skipped(game.rules.handicap, game.start.skips, game.first)
+
+
+def _may(live: LiveGame, state: State, version: int, over: bool) -> dict[str, dict[str, bool]]:
+    """What the holder of each seat may do now (a computer's seat has no holder)."""
+    may = {}
+    for seat, stored in enumerate(live.stored.seats):
+        person = stored.kind == "human"
+        may[COLOURS[seat]] = {
+            "act": person and not over and state.turn == seat,
+            "resign": person and not over,
+            "takeback": live.may_take_back(seat, version),
+            "rematch": person and over,
+        }
+    return may
 
 
 def _status(live: LiveGame, state: State, terminated: bool) -> str:
@@ -86,19 +173,7 @@ def _scoring(state: State) -> list[dict[str, Any]]:
     ]
 
 
-def _result(
-    live: LiveGame, states: list[State], actions: list[Action], terminated: bool
-) -> dict[str, Any] | None:
-    players = states[-1].rules.players
-    if terminated:
-        winners = live.winners() or ()
-        losers = [COLOURS[s] for s in range(players) if s not in winners]
-        return {
-            "winners": [COLOURS[s] for s in winners],
-            "reason": live.stored.termination,
-            "line": None,
-            "by": losers,
-        }
+def _result(states: Sequence[State], actions: Sequence[Action]) -> dict[str, Any] | None:
     outcome = states[-1].outcome
     if outcome is None:
         return None
@@ -106,12 +181,23 @@ def _result(
         "winners": [COLOURS[s] for s in outcome.winners],
         "reason": outcome.reason.value,
         "line": _winning_line(states, actions, outcome.reason),
-        "by": [],
+    }
+
+
+def _terminated_result(live: LiveGame) -> dict[str, Any]:
+    """The result of a game that people ended: resigned or abandoned."""
+    players = live.game.rules.players
+    winners = live.winners() or ()
+    return {
+        "winners": [COLOURS[s] for s in winners],
+        "reason": live.stored.termination,
+        "line": None,
+        "by": [COLOURS[s] for s in range(players) if s not in winners],
     }
 
 
 def _winning_line(
-    states: list[State], actions: list[Action], reason: EndReason
+    states: Sequence[State], actions: Sequence[Action], reason: EndReason
 ) -> list[str] | None:
     """The cells of the line that won: the Express line, or the last scored line."""
     if not actions:
@@ -131,12 +217,13 @@ def _winning_line(
     return None
 
 
-def tournament_view(live: LiveGame) -> dict[str, Any] | None:
-    """The score of an Express tournament, this game counted when it is over."""
+def tournament_view(live: LiveGame, *, counted: bool = True) -> dict[str, Any] | None:
+    """The score of an Express tournament (None outside one), this game ``counted`` when
+    it is over: every number is there, ``winner`` is None until the series is won."""
     score = live.tournament
     if score is None:
         return None
-    winners = live.winners()
+    winners = live.winners() if counted else None
     if winners is not None:
         score = score.after(winners)
     champion = score.champion

@@ -178,9 +178,9 @@ async def _handle(hub: Hub, live: LiveGame, connection: Connection, message: Cli
     elif isinstance(message, Resign):
         await hub.guarded(hub.resign(live, seat))
     elif isinstance(message, Takeback):
-        await hub.guarded(hub.takeback(live, seat))
+        await hub.guarded(hub.takeback(live, seat, tuple(message.tokens or ())))
     elif isinstance(message, Claim):
-        await hub.guarded(hub.claim(live, seat, message.seat, message.to))
+        await hub.guarded(hub.claim(live, seat, message.seat, message.to, message.level))
     elif isinstance(message, Rematch):
         await hub.guarded(hub.rematch(live, seat))
     elif isinstance(message, Hello):
