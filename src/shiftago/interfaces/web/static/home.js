@@ -1,5 +1,6 @@
 // The home page: start a game, my games, public games, import a record.
 import { COLOURS, COLOUR_NAMES, marbleIcon } from "./board.js";
+import { mountPrefs } from "./prefs.js";
 import {
   VARIANTS, api, copyText, el, errorText, forgetGame, knownGames, levels, localPath,
   parseStatus, rememberGame, tokenOf,
@@ -46,7 +47,7 @@ function buildSeats() {
     const colour = COLOURS[i];
     const st = seatState[i];
     const id = `seat-${i}`;
-    const kind = el("select", { id: `${id}-kind`, name: `${id}-kind`, "data-testid": `seat-kind-${i}` },
+    const kind = el("select", { id: `${id}-kind`, name: `${id}-kind`, class: "seat-kind", "data-testid": `seat-kind-${i}` },
       el("option", { value: "here", text: "At this screen" }),
       el("option", { value: "friend", text: "A friend (gets a link)" }),
       el("option", { value: "computer", text: "The computer" }));
@@ -55,12 +56,12 @@ function buildSeats() {
     for (const l of LEVELS) level.append(el("option", { value: l.level, text: levelLabel(l) }));
     level.value = String(st.level ?? LEVELS[LEVELS.length - 1].level);
     const name = el("input", {
-      id: `${id}-name`, type: "text", maxlength: 40, autocomplete: "off",
+      id: `${id}-name`, type: "text", class: "seat-name", maxlength: 40, autocomplete: "off",
       placeholder: st.kind === "computer" ? "Computer" : cap(COLOUR_NAMES[colour]),
       "aria-label": `${cap(COLOUR_NAMES[colour])}: name`, "data-testid": `seat-name-${i}`,
     });
     name.value = st.name;
-    const handicap = el("select", { id: `${id}-handicap`, "aria-label": `${cap(COLOUR_NAMES[colour])}: handicap (turns skipped)`, "data-testid": `seat-handicap-${i}` });
+    const handicap = el("select", { id: `${id}-handicap`, class: "seat-handicap", "aria-label": `${cap(COLOUR_NAMES[colour])}: handicap (turns skipped)`, "data-testid": `seat-handicap-${i}` });
     for (let h = 0; h <= 6; h++) handicap.append(el("option", { value: h, text: h === 0 ? "no handicap" : `skips ${h} turn${h > 1 ? "s" : ""}` }));
     handicap.value = String(st.handicap);
     const levelBox = el("span", { class: "level-box" }, level);
@@ -257,6 +258,7 @@ async function importRecord(e) {
 }
 
 async function main() {
+  mountPrefs($("prefs"));
   buildVariants();
   buildSeats();
   for (const r of document.querySelectorAll('input[name="players"]')) r.addEventListener("change", buildSeats);

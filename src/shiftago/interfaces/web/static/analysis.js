@@ -1,0 +1,353 @@
+// The analysis board: /analysis?position=<position string>. The server says what a
+// position is (POST /api/positions), what an action leads to (POST /api/positions/play)
+// and what the computer thinks (the /ws/analysis socket, docs/web-protocol.md); this
+// page draws it, keeps the variation tried from the start position, and hands a
+// position set up in the editor to the server, which accepts or refuses it.
+import { BoardView, COLOURS, COLOUR_NAMES, marbleIcon, parsePosition } from "./board.js";
+import { VARIANTS, api, copyText, el } from "./api.js";
+import { mountPrefs, playSound } from "./prefs.js";
+import { formatValue } from "./review.js";
+import { PositionEditor } from "./editor.js";
+
+export const START = "express 2 7/7/7/7/7/7/7 o insert 22,22 0,0 0,0";
+
+const $ = (id) => document.getElementById(id);
+const cap = (s) => (s ? s.charAt(0).toUpperCase() + s.slice(1) : "");
+
+// ---- state -----------------------------------------------------------------------
+let root = null; // the start position, as POST /api/positions answers it
+let moves = []; // the variation: [{action, view}] from the start position
+let at = 0; // how many of them are played on the board now
+let busy = false;
+let noticeTimer = null;
+let engineLines = [];
+
+const boardView = new BoardView($("board"), { arrows: true, interactive: true, onAction: play, label: "Analysis board" });
+
+function current() {
+  return at === 0 ? root : moves[at - 1].view;
+}
+
+function notice(text, kind = "error") {
+  const box = $("notice");
+  box.textContent = text;
+  box.className = `notice ${kind}`;
+  box.hidden = !text;
+  clearTimeout(noticeTimer);
+  if (text) noticeTimer = setTimeout(() => (box.hidden = true), 6000);
+}
+
+// ---- positions from the server -----------------------------------------------------
+/** A new start position (the URL's, or the editor's): throws the server's refusal. */
+async function setRoot(position) {
+  const view = await api("/api/positions", { method: "POST", body: { position } });
+  root = view;
+  moves = [];
+  at = 0;
+  show();
+  return view;
+}
+
+async function play(action) {
+  const from = current();
+  if (!from || busy) return;
+  if (from.result) return notice("The game is over in this position.");
+  busy = true;
+  try {
+    const next = moves[at] && moves[at].action === action ? null : await api("/api/positions/play", { method: "POST", body: { position: from.position, action } });
+    if (next) {
+      moves = moves.slice(0, at);
+      moves.push({ action: canonicalAction(from, action), view: next });
+    }
+    at += 1;
+    notice("");
+    playSound("action");
+    show({ action: moves[at - 1].action, board: parsePosition(from.position).board });
+  } catch (err) {
+    notice(err.message || "That action is not possible here.");
+  } finally {
+    busy = false;
+  }
+}
+
+/** The action as the server's legal list spells it (the typed one may differ in case). */
+function canonicalAction(view, action) {
+  const all = [...(view.legal || []), ...(view.scoring || []).map((s) => s.action)];
+  return all.find((a) => a.toLowerCase() === String(action).toLowerCase()) || action;
+}
+
+function goTo(step) {
+  const to = Math.max(0, Math.min(moves.length, step));
+  if (to === at) return;
+  at = to;
+  show();
+}
+
+// ---- drawing ---------------------------------------------------------------------
+function statusText(v) {
+  const name = (c) => cap(COLOUR_NAMES[c] || c);
+  if (v.result) {
+    const w = v.result.winners || [];
+    const why = v.result.reason ? ` (${v.result.reason})` : "";
+    if (!w.length) return `The game is over${why}.`;
+    return w.length > 1 ? `${w.map(name).join(" and ")} share the win${why}.` : `${name(w[0])} wins${why}.`;
+  }
+  if (!v.turn) return "Nobody is to act.";
+  return v.phase === "score" ? `${name(v.turn)} to score a line` : `${name(v.turn)} to insert a marble`;
+}
+
+function show(animate = null) {
+  const v = current();
+  if (!v) return;
+  const pos = parsePosition(v.position) || { board: new Map() };
+  const before = at > 0 ? parsePosition((at === 1 ? root : moves[at - 2].view).position) : null;
+  const legal = new Set([...(v.legal || []), ...(v.scoring || []).map((s) => s.action)]);
+  boardView.setHint(null);
+  boardView.update(
+    {
+      board: pos.board,
+      players: v.players || pos.players,
+      turn: v.turn,
+      phase: v.result ? "over" : v.phase,
+      legal,
+      active: !v.result && legal.size > 0,
+      last: at > 0 ? moves[at - 1].action : null,
+      lastBoard: before ? before.board : null,
+      scoring: v.phase === "score" && !v.result ? v.scoring || [] : [],
+      winLine: v.result && v.result.line ? v.result.line : [],
+    },
+    { animate },
+  );
+  $("status").textContent = statusText(v);
+  $("position").textContent = v.position;
+  $("back").disabled = at === 0;
+  $("forward").disabled = at >= moves.length;
+  $("to-start").disabled = at === 0;
+  document.title = `Analysis board · ${VARIANTS[v.variant] ? VARIANTS[v.variant].name : v.variant}, ${v.players} players · Shiftago`;
+  history.replaceState(null, "", `/analysis?position=${encodeURIComponent(v.position)}`);
+  drawSeats(v);
+  drawVariation();
+  engineLines = [];
+  drawLines(null);
+  engine.analyse(v.position);
+}
+
+function drawSeats(v) {
+  const box = $("seats");
+  box.replaceChildren();
+  const variant = v.variant || "express";
+  for (let i = 0; i < (v.players || 2); i++) {
+    const c = COLOURS[i];
+    const bits = [`${(v.supplies || [])[i] ?? "?"} marbles left`];
+    if (variant !== "express") bits.push(`${(v.scores || [])[i] ?? 0} points`);
+    if ((v.skips || [])[i]) bits.push(`skips ${v.skips[i]}`);
+    const acting = !v.result && v.turn === c;
+    box.append(
+      el("div", { class: `seat-chip colour-${c}${acting ? " to-act" : ""}`, "data-colour": c },
+        marbleIcon(c, 18),
+        el("strong", { text: cap(COLOUR_NAMES[c]) }),
+        el("span", { class: "hint", text: bits.join(" · ") })),
+    );
+  }
+}
+
+function drawVariation() {
+  const list = $("variation");
+  list.replaceChildren();
+  const start = el("button", { type: "button", class: "var-move small", "data-step": 0, text: "Start", "aria-current": at === 0 ? "step" : null });
+  start.addEventListener("click", () => goTo(0));
+  list.append(el("li", { class: "var-start" }, start));
+  moves.forEach((m, i) => {
+    const mover = parsePosition((i === 0 ? root : moves[i - 1].view).position);
+    const b = el("button", {
+      type: "button",
+      class: `var-move small${i + 1 === at ? " current" : ""}${i + 1 > at ? " ahead" : ""}`,
+      "data-step": i + 1,
+      "aria-current": i + 1 === at ? "step" : null,
+      "aria-label": `${i + 1}. ${m.action} by ${mover ? COLOUR_NAMES[mover.turn] : ""}`,
+    });
+    b.append(marbleIcon(mover ? mover.turn : "o", 14), ` ${i + 1}. ${m.action}`);
+    b.addEventListener("click", () => goTo(i + 1));
+    list.append(el("li", {}, b));
+  });
+}
+
+function percent(e) {
+  if (e === null || e === undefined || Number.isNaN(+e)) return "";
+  return `${Math.round(+e * 100)}%`;
+}
+
+function drawLines(msg) {
+  const list = $("lines");
+  const v = current();
+  list.replaceChildren();
+  if (!msg) {
+    $("engine-info").textContent = v && v.result ? "The game is over in this position." : "Thinking…";
+    return;
+  }
+  engineLines = msg.lines || [];
+  const info = [];
+  if (msg.depth !== undefined && msg.depth !== null) info.push(`depth ${msg.depth}`);
+  if (msg.nodes !== undefined && msg.nodes !== null) info.push(`${Number(msg.nodes).toLocaleString("en")} nodes`);
+  info.push(msg.final ? "done" : "thinking…");
+  $("engine-info").textContent = engineLines.length || !msg.final ? info.join(" · ") : "No action to look at: the game is over.";
+  if (msg.unit) $("engine-unit").textContent = `Values are ${String(msg.unit).replace(/\.$/, "")}; the percentage is the expected score of the side to act.`;
+  engineLines.forEach((line, i) => {
+    const pv = Array.isArray(line.pv) && line.pv.length ? line.pv : [line.action];
+    const go = el("button", { type: "button", class: "small line-action", text: line.action, title: `Play ${line.action}` });
+    go.addEventListener("click", () => play(line.action));
+    const item = el("li", { class: "engine-line", "data-testid": "engine-line", "data-action": line.action },
+      go,
+      el("span", { class: "line-value", title: "value", text: formatValue(line.value) }),
+      el("span", { class: "line-expected", title: "expected score", text: percent(line.expected) }),
+      el("code", { class: "line-pv", text: pv.join(" ") }));
+    item.addEventListener("pointerenter", () => boardView.setHint(line.action));
+    item.addEventListener("pointerleave", () => boardView.setHint(engineLines[0] ? engineLines[0].action : null));
+    list.append(item);
+    if (i === 0) boardView.setHint(line.action);
+  });
+  if (!engineLines.length) boardView.setHint(null);
+}
+
+// ---- the computer: one socket, reconnected when it drops ---------------------------
+class EngineSocket {
+  constructor() {
+    this.ws = null;
+    this.want = null; // the position to analyse
+    this.delay = 500;
+    this.connect();
+  }
+
+  lines() {
+    return +$("line-count").value || 3;
+  }
+
+  state(text, kind) {
+    const box = $("engine-conn");
+    box.textContent = text;
+    box.dataset.state = kind;
+  }
+
+  connect() {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    let ws;
+    try {
+      ws = new WebSocket(`${scheme}//${location.host}/ws/analysis`);
+    } catch {
+      return this.retry();
+    }
+    this.ws = ws;
+    ws.addEventListener("open", () => {
+      this.delay = 500;
+      this.state("Computer ready", "connected");
+      this.send();
+    });
+    ws.addEventListener("message", (e) => {
+      let msg;
+      try {
+        msg = JSON.parse(e.data);
+      } catch {
+        return;
+      }
+      const v = current();
+      if (msg.type === "lines") {
+        if (v && msg.position && msg.position !== v.position) return; // an older search
+        drawLines(msg);
+      } else if (msg.type === "error") {
+        $("engine-info").textContent = `The computer cannot look at this: ${msg.message || msg.code}`;
+      }
+    });
+    ws.addEventListener("close", () => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      this.state("Reconnecting…", "reconnecting");
+      this.retry();
+    });
+  }
+
+  retry() {
+    setTimeout(() => this.connect(), this.delay);
+    this.delay = Math.min(5000, this.delay * 2);
+  }
+
+  analyse(position) {
+    this.want = position;
+    this.send();
+  }
+
+  send() {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN || !this.want) return;
+    this.ws.send(JSON.stringify({ type: "analyse", position: this.want, lines: this.lines() }));
+  }
+}
+
+const engine = new EngineSocket();
+
+// ---- wiring ----------------------------------------------------------------------
+function typing(target) {
+  return target && (target.closest("input, textarea, select, [contenteditable]") !== null);
+}
+
+function wire() {
+  $("back").addEventListener("click", () => goTo(at - 1));
+  $("forward").addEventListener("click", () => goTo(at + 1));
+  $("to-start").addEventListener("click", () => goTo(0));
+  document.addEventListener("keydown", (e) => {
+    if (typing(e.target) || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.target.closest && e.target.closest(".shiftago-board [data-action], .eval-graph")) return; // the board's own arrow keys
+    if (e.key === "ArrowLeft") {
+      e.preventDefault();
+      goTo(at - 1);
+    } else if (e.key === "ArrowRight") {
+      e.preventDefault();
+      goTo(at + 1);
+    }
+  });
+  $("typed").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const text = $("action-input").value.trim();
+    if (!text) return;
+    play(text).then(() => {
+      if ($("notice").hidden) $("action-input").value = "";
+    });
+  });
+  $("line-count").addEventListener("change", () => engine.send());
+  $("copy-position").addEventListener("click", async (e) => {
+    const ok = await copyText(current() ? current().position : "");
+    e.target.textContent = ok ? "Copied" : "Copy failed";
+    setTimeout(() => (e.target.textContent = "Copy position"), 1500);
+  });
+  $("copy-link").addEventListener("click", async (e) => {
+    const ok = await copyText(location.href);
+    e.target.textContent = ok ? "Copied" : "Copy failed";
+    setTimeout(() => (e.target.textContent = "Copy link"), 1500);
+  });
+}
+
+async function main() {
+  mountPrefs($("prefs"));
+  wire();
+  const editor = new PositionEditor($("editor"), {
+    current: () => current(),
+    onUse: async (position) => {
+      await setRoot(position); // a refusal throws: the editor shows the server's message
+      notice("The board shows the position you set up.", "info");
+    },
+  });
+  $("editor-box").addEventListener("toggle", () => {
+    if ($("editor-box").open) editor.load(current());
+  });
+  const asked = new URLSearchParams(location.search).get("position");
+  try {
+    await setRoot(asked && asked.trim() ? asked : START);
+  } catch (err) {
+    notice(`This position cannot be set up: ${err.message}. The board shows the start position instead.`);
+    try {
+      await setRoot(START);
+    } catch (again) {
+      $("status").textContent = `The board is not available: ${again.message}`;
+    }
+  }
+}
+
+main();

@@ -1,0 +1,232 @@
+// The analysis board's position editor: marbles placed and removed by clicking cells,
+// whose turn, variant, players, supplies, scores and skips; "Use this position" hands
+// the position string to the page, which asks the server. The editor checks nothing:
+// the core's message for an impossible position is shown as the server gives it.
+import { BoardView, COLOURS, COLOUR_NAMES, FILES, marbleIcon, parsePosition } from "./board.js";
+import { VARIANTS, el } from "./api.js";
+
+const MARBLES = 22;
+const cap = (s) => (s ? s.charAt(0).toUpperCase() + s.slice(1) : "");
+
+/** The board field of a position string from a Map cell -> colour. */
+export function boardField(board) {
+  const ranks = [];
+  for (let r = 7; r >= 1; r--) {
+    let text = "";
+    let empty = 0;
+    for (const f of FILES) {
+      const c = board.get(f + r);
+      if (!c) {
+        empty += 1;
+        continue;
+      }
+      if (empty) text += empty;
+      empty = 0;
+      text += c;
+    }
+    ranks.push(text + (empty ? empty : ""));
+  }
+  return ranks.join("/");
+}
+
+export class PositionEditor {
+  /** `current()`: the board's position object; `onUse(text)`: a promise, rejected with the server's refusal. */
+  constructor(container, { current = () => null, onUse = async () => {} } = {}) {
+    this.current = current;
+    this.onUse = onUse;
+    this.tool = "o";
+    this.set = { variant: "express", players: 2, board: new Map(), turn: "o", phase: "insert", supplies: [22, 22], scores: [0, 0], skips: [0, 0] };
+    this.build(container);
+  }
+
+  build(container) {
+    const $sel = (id, label, options) => {
+      const s = el("select", { id, "data-testid": id });
+      for (const [value, text] of options) s.append(el("option", { value, text }));
+      return [el("label", { class: "field", for: id, text: label }), s];
+    };
+    const [vl, variant] = $sel("editor-variant", "Variant", Object.entries(VARIANTS).map(([k, v]) => [k, v.name]));
+    const [pl, players] = $sel("editor-players", "Players", [["2", "2"], ["3", "3"], ["4", "4"]]);
+    const [tl, turn] = $sel("editor-turn", "To act", []);
+    const [hl, phase] = $sel("editor-phase", "Phase", [["insert", "insert a marble"], ["score", "score a line"]]);
+    this.variant = variant;
+    this.players = players;
+    this.turn = turn;
+    this.phase = phase;
+    variant.addEventListener("change", () => {
+      this.set.variant = variant.value;
+      this.refresh();
+    });
+    players.addEventListener("change", () => this.setPlayers(+players.value));
+    turn.addEventListener("change", () => {
+      this.set.turn = turn.value;
+      this.refresh();
+    });
+    phase.addEventListener("change", () => {
+      this.set.phase = phase.value;
+      this.refresh();
+    });
+    const grid = el("div", { class: "editor-fields" }, el("div", {}, vl, variant), el("div", {}, pl, players), el("div", {}, tl, turn), el("div", {}, hl, phase));
+
+    this.palette = el("div", { class: "segmented palette", role: "radiogroup", "aria-label": "What a click on a cell puts there" });
+    this.boardBox = el("div", { class: "editor-board" });
+    this.view = new BoardView(this.boardBox, { arrows: false, interactive: false, label: "The position being set up: click a cell" });
+    this.view.svg.addEventListener("click", (e) => {
+      const target = e.target.closest && e.target.closest("[data-cell]");
+      if (target) this.click(target.getAttribute("data-cell"));
+    });
+    this.seats = el("div", { class: "editor-seats" });
+    this.text = el("input", { type: "text", class: "editor-text", id: "editor-position", "data-testid": "editor-position", spellcheck: "false", autocomplete: "off", "aria-label": "The position string being set up" });
+    this.text.addEventListener("change", () => this.fromText(this.text.value));
+    this.error = el("p", { class: "error", role: "alert", "data-testid": "editor-error", hidden: true });
+    const use = el("button", { type: "button", class: "primary", "data-testid": "editor-use", text: "Use this position" });
+    use.addEventListener("click", () => this.use(use));
+    const reset = el("button", { type: "button", class: "small", text: "Take the board's position" });
+    reset.addEventListener("click", () => this.load(this.current()));
+    const clear = el("button", { type: "button", class: "small", text: "Empty board" });
+    clear.addEventListener("click", () => {
+      this.set.board = new Map();
+      this.set.supplies = this.set.supplies.map(() => MARBLES);
+      this.refresh();
+    });
+    container.append(
+      el("p", { class: "hint", text: "Choose a colour (or Remove), then click cells. Placing or removing a marble takes it from or gives it back to that colour's supply." }),
+      this.palette,
+      this.boardBox,
+      grid,
+      this.seats,
+      el("label", { class: "field", for: "editor-position", text: "Position string" }),
+      this.text,
+      this.error,
+      el("div", { class: "row wrap" }, use, reset, clear),
+    );
+    this.refresh();
+  }
+
+  /** Start from a position object (as the server answers) or a position string. */
+  load(view) {
+    const text = typeof view === "string" ? view : view && view.position;
+    if (text) this.fromText(text);
+    this.showError("");
+  }
+
+  fromText(text) {
+    const p = parsePosition(text);
+    if (!p) {
+      this.showError("A position has 8 fields: variant players board turn phase supplies scores skips.");
+      return;
+    }
+    const n = [2, 3, 4].includes(p.players) ? p.players : 2;
+    const fit = (list, fill) => Array.from({ length: n }, (_, i) => (Number.isFinite(list[i]) ? list[i] : fill));
+    this.set = {
+      variant: VARIANTS[p.variant] ? p.variant : "express",
+      players: n,
+      board: p.board,
+      turn: COLOURS.slice(0, n).includes(p.turn) ? p.turn : "o",
+      phase: p.phase === "score" ? "score" : "insert",
+      supplies: fit(p.supplies, MARBLES),
+      scores: fit(p.scores, 0),
+      skips: fit(p.skips, 0),
+    };
+    this.showError("");
+    this.refresh();
+  }
+
+  setPlayers(n) {
+    const s = this.set;
+    const fit = (list, fill) => Array.from({ length: n }, (_, i) => (i < list.length ? list[i] : fill));
+    s.players = n;
+    for (const [cell, c] of [...s.board]) if (COLOURS.indexOf(c) >= n) s.board.delete(cell);
+    s.supplies = fit(s.supplies, MARBLES);
+    s.scores = fit(s.scores, 0);
+    s.skips = fit(s.skips, 0);
+    if (COLOURS.indexOf(s.turn) >= n) s.turn = "o";
+    if (COLOURS.indexOf(this.tool) >= n) this.tool = "o";
+    this.refresh();
+  }
+
+  click(cell) {
+    const s = this.set;
+    const had = s.board.get(cell);
+    const give = (c) => {
+      const i = COLOURS.indexOf(c);
+      if (i >= 0 && i < s.players) s.supplies[i] = Math.min(MARBLES, s.supplies[i] + 1);
+    };
+    if (had) {
+      s.board.delete(cell);
+      give(had);
+    }
+    if (this.tool !== "remove" && had !== this.tool) {
+      s.board.set(cell, this.tool);
+      const i = COLOURS.indexOf(this.tool);
+      s.supplies[i] = Math.max(0, s.supplies[i] - 1);
+    }
+    this.refresh();
+  }
+
+  position() {
+    const s = this.set;
+    return [s.variant, s.players, boardField(s.board), s.turn, s.phase, s.supplies.join(","), s.scores.join(","), s.skips.join(",")].join(" ");
+  }
+
+  showError(text) {
+    this.error.textContent = text;
+    this.error.hidden = !text;
+  }
+
+  async use(button) {
+    button.disabled = true;
+    this.showError("");
+    try {
+      await this.onUse(this.position());
+    } catch (err) {
+      this.showError(`Refused: ${err.message}`);
+    } finally {
+      button.disabled = false;
+    }
+  }
+
+  refresh() {
+    const s = this.set;
+    const colours = COLOURS.slice(0, s.players);
+    this.variant.value = s.variant;
+    this.players.value = String(s.players);
+    this.turn.replaceChildren(...colours.map((c) => el("option", { value: c, text: cap(COLOUR_NAMES[c]) })));
+    this.turn.value = s.turn;
+    this.phase.value = s.phase;
+
+    this.palette.replaceChildren();
+    for (const tool of [...colours, "remove"]) {
+      const input = el("input", { type: "radio", name: "editor-tool", value: tool, checked: this.tool === tool, "data-testid": `editor-tool-${tool}` });
+      input.addEventListener("change", () => {
+        this.tool = tool;
+      });
+      const label = el("label", {}, input, tool === "remove" ? "" : marbleIcon(tool, 18), tool === "remove" ? "Remove" : cap(COLOUR_NAMES[tool]));
+      this.palette.append(label);
+    }
+
+    this.view.update({ board: s.board, players: s.players, legal: new Set(), active: false, phase: "setup", turn: s.turn });
+
+    this.seats.replaceChildren();
+    const head = el("div", { class: "editor-seat head", "aria-hidden": "true" }, el("span", {}), el("span", { text: "Supply" }), el("span", { text: "Points" }), el("span", { text: "Skips" }));
+    this.seats.append(head);
+    colours.forEach((c, i) => {
+      const num = (what, list, max) => {
+        const input = el("input", { type: "number", min: 0, max, value: list[i], "data-testid": `editor-${what}-${c}`, "aria-label": `${cap(COLOUR_NAMES[c])}: ${what}` });
+        input.addEventListener("change", () => {
+          list[i] = Math.max(0, Math.floor(+input.value || 0));
+          this.text.value = this.position();
+        });
+        return input;
+      };
+      this.seats.append(
+        el("div", { class: "editor-seat" },
+          el("span", { class: "seat-colour" }, marbleIcon(c, 18), cap(COLOUR_NAMES[c])),
+          num("supply", s.supplies, MARBLES),
+          num("points", s.scores, 99),
+          num("skips", s.skips, 6)),
+      );
+    });
+    this.text.value = this.position();
+  }
+}

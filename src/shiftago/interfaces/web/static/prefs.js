@@ -1,0 +1,160 @@
+// The page's preferences, remembered in localStorage: the colour theme (light, dark,
+// or auto: the system's `prefers-color-scheme`) and the sound (on or muted), and the
+// short sounds themselves. Importing this module applies the remembered theme.
+//
+//   mountPrefs(container)   the two toggles (a theme button and a mute button)
+//   playSound("action" | "turn")   a short beep; nothing when muted or before the
+//                                  person has touched the page (browsers require it)
+
+const THEME_KEY = "shiftago.theme";
+const SOUND_KEY = "shiftago.sound";
+const THEMES = ["auto", "light", "dark"];
+const THEME_WORDS = { auto: "Auto", light: "Light", dark: "Dark" };
+
+function read(key) {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+function write(key, value) {
+  try {
+    localStorage.setItem(key, value);
+  } catch {
+    /* private mode: the choice lasts for this page only */
+  }
+}
+
+/** The remembered theme: "auto" (the default), "light" or "dark". */
+export function theme() {
+  const t = read(THEME_KEY);
+  return THEMES.includes(t) ? t : "auto";
+}
+
+/** The theme in effect now: "light" or "dark". */
+export function shownTheme() {
+  const t = theme();
+  if (t !== "auto") return t;
+  return window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
+}
+
+/** Apply a theme: "auto" leaves it to the stylesheet's media query. */
+export function setTheme(t) {
+  const value = THEMES.includes(t) ? t : "auto";
+  write(THEME_KEY, value);
+  applyTheme(value);
+}
+
+function applyTheme(value) {
+  const root = document.documentElement;
+  if (value === "auto") root.removeAttribute("data-theme");
+  else root.setAttribute("data-theme", value);
+}
+
+export function muted() {
+  return read(SOUND_KEY) === "off";
+}
+
+export function setMuted(on) {
+  write(SOUND_KEY, on ? "off" : "on");
+}
+
+// ---- sound -----------------------------------------------------------------------
+let audio = null;
+let touched = false;
+for (const kind of ["pointerdown", "keydown"]) {
+  window.addEventListener(kind, () => (touched = true), { capture: true, passive: true });
+}
+
+const TONES = {
+  action: [[660, 0, 0.06]],
+  turn: [[523, 0, 0.08], [784, 0.1, 0.1]],
+};
+
+/** A short beep for an action played or for "your turn"; silent when muted. */
+export function playSound(kind) {
+  if (muted() || !touched) return;
+  const tones = TONES[kind];
+  if (!tones) return;
+  try {
+    const Context = window.AudioContext || window.webkitAudioContext;
+    if (!Context) return;
+    audio = audio || new Context();
+    if (audio.state === "suspended") audio.resume();
+    const now = audio.currentTime;
+    for (const [freq, at, length] of tones) {
+      const osc = audio.createOscillator();
+      const gain = audio.createGain();
+      osc.type = "sine";
+      osc.frequency.value = freq;
+      gain.gain.setValueAtTime(0.0001, now + at);
+      gain.gain.exponentialRampToValueAtTime(0.15, now + at + 0.01);
+      gain.gain.exponentialRampToValueAtTime(0.0001, now + at + length);
+      osc.connect(gain).connect(audio.destination);
+      osc.start(now + at);
+      osc.stop(now + at + length + 0.02);
+    }
+  } catch {
+    /* no audio here: stay silent */
+  }
+}
+
+// ---- the toggles -----------------------------------------------------------------
+function button(attrs, text) {
+  const b = document.createElement("button");
+  b.type = "button";
+  for (const [k, v] of Object.entries(attrs)) b.setAttribute(k, v);
+  b.textContent = text;
+  return b;
+}
+
+/** Add the theme and sound toggles to `container`; returns their wrapper. */
+export function mountPrefs(container) {
+  const box = document.createElement("span");
+  box.className = "prefs";
+  const themeButton = button({ class: "pref small", "data-testid": "theme-toggle" }, "");
+  const showTheme = () => {
+    const t = theme();
+    themeButton.textContent = `${t === "dark" ? "☾" : t === "light" ? "☀" : "◐"} ${THEME_WORDS[t]}`;
+    themeButton.setAttribute("data-theme-choice", t);
+    const next = THEMES[(THEMES.indexOf(t) + 1) % THEMES.length];
+    const words = `Theme: ${THEME_WORDS[t].toLowerCase()}${t === "auto" ? " (follows the system)" : ""}. Switch to ${THEME_WORDS[next].toLowerCase()}`;
+    themeButton.setAttribute("aria-label", words);
+    themeButton.title = words;
+  };
+  themeButton.addEventListener("click", () => {
+    setTheme(THEMES[(THEMES.indexOf(theme()) + 1) % THEMES.length]);
+    showTheme();
+  });
+  const sound = button({ class: "pref small", "data-testid": "sound-toggle" }, "");
+  const icon = document.createElement("span");
+  icon.setAttribute("aria-hidden", "true");
+  sound.append(icon, " Mute");
+  const showSound = () => {
+    const off = muted();
+    sound.setAttribute("aria-pressed", off ? "true" : "false");
+    icon.textContent = off ? "🔇" : "🔊";
+    sound.title = off ? "Sounds are muted: press to hear them" : "Press to mute the sounds";
+  };
+  sound.addEventListener("click", () => {
+    setMuted(!muted());
+    showSound();
+    if (!muted()) playSound("action");
+  });
+  showTheme();
+  showSound();
+  box.append(themeButton, sound);
+  container.append(box);
+  // another tab changed a preference: follow it
+  window.addEventListener("storage", (e) => {
+    if (e.key === THEME_KEY) {
+      applyTheme(theme());
+      showTheme();
+    } else if (e.key === SOUND_KEY) showSound();
+  });
+  return box;
+}
+
+applyTheme(theme());

@@ -1,0 +1,414 @@
+// The computer's review of a game, on the game page (docs/web-protocol.md, "The game's
+// analysis"): the "Analyse" button, the progress, the evaluation graph, each seat's
+// summary, and the computer's best action at the step shown (in words and as an arrow
+// on the board). The server reviews and judges; this module only draws its answer.
+//
+//   const review = new GameReview({ gameId, container, board, onStep, onUpdate });
+//   review.setGame(game, heldColours)   on every render of the game
+//   review.showStep(k)                  the page shows step k (0 = the start)
+//   review.judgementOf(index)           {judgement, mark} of action `index`, or null
+//
+// `onStep(k)` asks the page to show step k (a click on the graph or a key moment);
+// `onUpdate()` tells it that the judgements changed (to redraw its action list).
+import { COLOURS, COLOUR_NAMES, MARBLE_FILL, marbleIcon } from "./board.js";
+import { api, el } from "./api.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+const POLL_MS = 700;
+const MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+const LINE_INK = { o: MARBLE_FILL.o, g: MARBLE_FILL.g, b: MARBLE_FILL.b, w: "#8a8a8a" };
+// The graph in user units (drawn at the page's width, its height in proportion).
+const W = 600;
+const H = 150;
+const PAD = 8;
+
+const cap = (s) => (s ? s.charAt(0).toUpperCase() + s.slice(1) : "");
+
+function svg(name, attrs = {}, parent = null) {
+  const node = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs)) if (v !== null && v !== undefined) node.setAttribute(k, String(v));
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+/** A value in the review's unit, signed: +40, -12, +0.25. */
+export function formatValue(v) {
+  if (v === null || v === undefined || Number.isNaN(+v)) return "?";
+  const n = +v;
+  const text = Number.isInteger(n) ? String(Math.abs(n)) : Math.abs(n).toFixed(2);
+  return (n > 0 ? "+" : n < 0 ? "−" : "") + text;
+}
+
+export class GameReview {
+  constructor({ gameId, container, board = null, onStep = null, onUpdate = null }) {
+    this.gameId = gameId;
+    this.board = board;
+    this.onStep = onStep;
+    this.onUpdate = onUpdate;
+    this.game = null;
+    this.held = [];
+    this.review = null; // the last answer of GET /api/games/{id}/analysis
+    this.step = null;
+    this.loaded = false; // the stored review was asked for
+    this.timer = null;
+    this.asking = false;
+    this.build(container);
+  }
+
+  build(container) {
+    this.root = el("section", { class: "review card", "aria-labelledby": "review-title", "data-testid": "review", hidden: true });
+    this.title = el("h2", { id: "review-title", text: "Computer's review" });
+    this.button = el("button", { type: "button", class: "primary", "data-testid": "analyse", hidden: true, text: "Analyse" });
+    this.button.addEventListener("click", () => this.analyse());
+    this.progress = el("progress", { max: 1, value: 0, "aria-label": "Review progress", hidden: true });
+    this.progressText = el("span", { class: "hint review-progress", "aria-live": "polite" });
+    this.error = el("p", { class: "error", role: "alert", hidden: true });
+    this.graphBox = el("div", { class: "eval-graph-box", hidden: true });
+    this.legend = el("p", { class: "eval-legend hint" });
+    this.best = el("p", { class: "best-action", "data-testid": "best-action", "aria-live": "polite", hidden: true });
+    this.played = el("p", { class: "played-action hint", hidden: true });
+    this.summary = el("div", { class: "review-summary", hidden: true });
+    this.moments = el("div", { class: "key-moments", hidden: true });
+    this.root.append(
+      this.title,
+      el("div", { class: "row wrap" }, this.button, this.progress, this.progressText),
+      this.error,
+      this.graphBox,
+      this.legend,
+      this.best,
+      this.played,
+      this.moments,
+      this.summary,
+    );
+    container.append(this.root);
+  }
+
+  // ---- the game and the server --------------------------------------------------
+  actionCount() {
+    const g = this.game || {};
+    if (Array.isArray(g.actions)) return g.actions.length;
+    if (Array.isArray(g.history)) return g.history.length;
+    return g.version || 0;
+  }
+
+  over() {
+    const g = this.game || {};
+    return !!(g.analysable || g.result || String(g.status || "").startsWith("over"));
+  }
+
+  /** The game as the page has it now, and the colours this browser holds. */
+  setGame(game, heldColours = []) {
+    this.game = game;
+    this.held = heldColours || [];
+    if (!this.loaded && this.gameId) {
+      this.loaded = true;
+      this.fetch(true);
+    }
+    this.render();
+  }
+
+  async fetch(first = false) {
+    try {
+      const review = await api(`/api/games/${encodeURIComponent(this.gameId)}/analysis`);
+      this.apply(review);
+    } catch (err) {
+      if (err.status === 404) {
+        if (!first) this.fail("The review is not there any more.");
+      } else this.fail(`Could not read the review: ${err.message}`);
+      this.render();
+    }
+  }
+
+  async analyse() {
+    if (this.asking) return;
+    this.asking = true;
+    this.button.disabled = true;
+    this.fail("");
+    try {
+      const review = await api(`/api/games/${encodeURIComponent(this.gameId)}/analysis`, { method: "POST" });
+      this.apply(review);
+    } catch (err) {
+      this.fail(`Could not start the review: ${err.message}`);
+      this.render();
+    } finally {
+      this.asking = false;
+      this.button.disabled = false;
+    }
+  }
+
+  apply(review) {
+    if (!review || typeof review !== "object") return;
+    this.review = review;
+    clearTimeout(this.timer);
+    if (review.status === "pending" || review.status === "running") {
+      this.timer = setTimeout(() => this.fetch(), POLL_MS);
+    }
+    this.render();
+    if (this.step !== null) this.showStep(this.step);
+    if (this.onUpdate) this.onUpdate();
+  }
+
+  fail(message) {
+    this.error.textContent = message;
+    this.error.hidden = !message;
+  }
+
+  done() {
+    return !!(this.review && this.review.status === "done");
+  }
+
+  // ---- what the page asks -------------------------------------------------------
+  /** The judgement of action `index` (0-based): {judgement, mark}, or null while no review. */
+  judgementOf(index) {
+    const a = this.entry(index);
+    if (!a) return null;
+    const judgement = MARKS[a.judgement] ? a.judgement : "";
+    return { judgement, mark: MARKS[judgement] || "" };
+  }
+
+  entry(index) {
+    const list = (this.review && this.review.actions) || [];
+    const at = list[index];
+    if (at && (at.index === undefined || at.index === index)) return at;
+    return list.find((a) => a.index === index) || null;
+  }
+
+  /** The page shows step k: the graph's cursor, the best action there, its arrow. */
+  showStep(k) {
+    this.step = k;
+    this.drawCursor();
+    const a = k === null || k === undefined ? null : this.entry(k);
+    if (!a || !a.best) {
+      this.best.hidden = true;
+      this.played.hidden = true;
+      if (this.board && this.board.setHint) this.board.setHint(null);
+      return;
+    }
+    const line = Array.isArray(a.pv) && a.pv.length ? a.pv : [a.best];
+    this.best.replaceChildren(
+      el("strong", { text: "Best: " }),
+      el("code", { class: "notation", text: line.join(" ") }),
+      ` (value ${formatValue(a.best_value)})`,
+    );
+    this.best.hidden = false;
+    const j = this.judgementOf(k);
+    const mark = j && j.mark ? ` ${j.mark} ${j.judgement}` : "";
+    const same = a.action === a.best;
+    this.played.textContent = `Played: ${a.turn ? `${a.turn}. ` : ""}${a.action}${mark} (value ${formatValue(a.value)})${same ? ", the best" : ""}`;
+    this.played.hidden = false;
+    if (this.board && this.board.setHint) this.board.setHint(a.best);
+  }
+
+  // ---- drawing ---------------------------------------------------------------------
+  seatColours() {
+    const g = this.game || {};
+    if (Array.isArray(g.seats) && g.seats.length) return g.seats.map((s, i) => s.colour || COLOURS[i]);
+    return COLOURS.slice(0, g.players || 2);
+  }
+
+  nameOf(colour) {
+    const seat = ((this.game && this.game.seats) || []).find((s) => s.colour === colour);
+    const name = seat && seat.name ? seat.name : cap(COLOUR_NAMES[colour] || colour);
+    return name.toLowerCase() === COLOUR_NAMES[colour] ? name : `${name} (${COLOUR_NAMES[colour]})`;
+  }
+
+  render() {
+    const r = this.review;
+    const n = this.actionCount();
+    const inProgress = this.game && !this.over();
+    const holder = this.held.length > 0 && inProgress;
+    const canAsk = !!(this.game && this.game.analysable) && !holder;
+    const running = r && (r.status === "pending" || r.status === "running");
+    const current = r && r.status === "done" && (r.version === undefined || r.version >= n);
+    this.button.hidden = !canAsk || running || current;
+    if (r && r.status === "done" && !current) this.button.textContent = "Analyse again";
+    this.progress.hidden = !running;
+    if (running) {
+      const p = Math.max(0, Math.min(1, +r.progress || 0));
+      this.progress.value = p;
+      this.progressText.textContent = r.status === "pending" ? "Waiting for the computer…" : `Reviewing… ${Math.round(p * 100)}%`;
+    } else this.progressText.textContent = "";
+    const actions = (r && r.actions) || [];
+    this.root.hidden = !(canAsk || actions.length || running || !this.error.hidden);
+    this.graphBox.hidden = !actions.length;
+    this.legend.hidden = !actions.length;
+    this.summary.hidden = !this.done();
+    this.moments.hidden = !actions.length;
+    // redraw only what changed (a redrawn graph would lose the keyboard focus)
+    const key = r ? `${r.status}:${actions.length}:${n}:${this.seatColours().join("")}:${JSON.stringify(r.summary || null)}` : "";
+    if (key === this.drawn) return;
+    this.drawn = key;
+    if (actions.length) this.drawGraph();
+    if (actions.length) this.drawMoments();
+    if (this.done()) this.drawSummary();
+  }
+
+  /** The expected scores per step: [[seat0, seat1, ...] at step 0, 1, ...]. */
+  points() {
+    const actions = ((this.review && this.review.actions) || []).slice().sort((a, b) => a.index - b.index);
+    const out = [];
+    if (!actions.length || !Array.isArray(actions[0].expected_before)) return out;
+    out.push(actions[0].expected_before);
+    for (const a of actions) {
+      if (!Array.isArray(a.expected_after)) break;
+      out.push(a.expected_after);
+    }
+    return out;
+  }
+
+  x(step) {
+    const n = Math.max(1, this.actionCount(), ((this.review && this.review.actions) || []).length);
+    return PAD + (step / n) * (W - 2 * PAD);
+  }
+
+  y(e) {
+    return PAD + (1 - Math.max(0, Math.min(1, +e || 0))) * (H - 2 * PAD);
+  }
+
+  drawGraph() {
+    const pts = this.points();
+    const colours = this.seatColours();
+    const seats = colours.length <= 2 ? [0] : colours.map((_, i) => i);
+    const n = Math.max(1, this.actionCount(), pts.length - 1);
+    const graph = svg("svg", {
+      viewBox: `0 0 ${W} ${H}`,
+      class: "eval-graph",
+      "data-testid": "eval-graph",
+      role: "slider",
+      tabindex: "0",
+      "aria-label": "Evaluation graph: the expected score over the game; click or use the arrow keys to go to a step",
+      "aria-valuemin": "0",
+      "aria-valuemax": String(n),
+      "data-steps": String(pts.length - 1),
+    });
+    svg("rect", { x: 0, y: 0, width: W, height: H, class: "eg-bg" }, graph);
+    for (const e of [0.25, 0.5, 0.75]) {
+      svg("line", { x1: PAD, x2: W - PAD, y1: this.y(e), y2: this.y(e), class: e === 0.5 ? "eg-mid" : "eg-grid" }, graph);
+    }
+    if (seats.length === 1 && pts.length) {
+      // two players: the first seat's share shaded above or below the middle
+      const area = [`${this.x(0)},${this.y(0.5)}`, ...pts.map((p, k) => `${this.x(k)},${this.y(p[0])}`), `${this.x(pts.length - 1)},${this.y(0.5)}`];
+      svg("polygon", { points: area.join(" "), class: "eg-area", fill: LINE_INK[colours[0]] || "#888" }, graph);
+    }
+    for (const seat of seats) {
+      const colour = colours[seat];
+      const line = pts.map((p, k) => `${this.x(k)},${this.y(p[seat])}`).join(" ");
+      svg("polyline", { points: line, class: "eg-line", stroke: LINE_INK[colour] || "#888", "data-seat": colour }, graph);
+    }
+    for (const a of (this.review && this.review.actions) || []) {
+      if (!MARKS[a.judgement]) continue;
+      const k = a.index + 1;
+      if (k >= pts.length) continue;
+      const seat = seats.length === 1 ? 0 : Math.max(0, colours.indexOf(a.seat));
+      const dot = svg("circle", { cx: this.x(k), cy: this.y(pts[k][seat]), r: 5, class: `eg-mark eg-${a.judgement}`, "data-judgement": a.judgement }, graph);
+      svg("title", {}, dot).textContent = `${a.turn ? `${a.turn}. ` : ""}${a.action} ${MARKS[a.judgement]} ${a.judgement}`;
+    }
+    this.cursor = svg("line", { y1: 0, y2: H, class: "eg-cursor" }, graph);
+    const hit = svg("rect", { x: 0, y: 0, width: W, height: H, class: "eg-hit" }, graph);
+    hit.addEventListener("click", (e) => {
+      const box = graph.getBoundingClientRect();
+      const ux = ((e.clientX - box.left) / box.width) * W;
+      const k = Math.round(((ux - PAD) / (W - 2 * PAD)) * n);
+      this.go(Math.max(0, Math.min(n, k)));
+    });
+    graph.addEventListener("keydown", (e) => {
+      const now = this.step ?? n;
+      const to = { ArrowLeft: now - 1, ArrowDown: now - 1, ArrowRight: now + 1, ArrowUp: now + 1, Home: 0, End: n }[e.key];
+      if (to === undefined) return;
+      e.preventDefault();
+      this.go(Math.max(0, Math.min(n, to)));
+    });
+    this.graph = graph;
+    this.graphBox.replaceChildren(graph);
+    this.drawCursor();
+    // the legend says what is up and down
+    const name = (c) => this.nameOf(c);
+    if (seats.length === 1) {
+      this.legend.replaceChildren(
+        `Expected score of ${name(colours[0])}: up, ${name(colours[0])} is winning; down, ${name(colours[1] || "g")} is.`,
+      );
+    } else {
+      this.legend.replaceChildren(
+        "Expected score of each player (top: a sure win, bottom: a sure loss): ",
+        ...colours.map((c) => el("span", { class: "eg-key" }, el("span", { class: "eg-swatch", style: `background:${LINE_INK[c]}` }), ` ${name(c)} `)),
+      );
+    }
+  }
+
+  go(k) {
+    if (this.onStep) this.onStep(k);
+    else this.showStep(k);
+  }
+
+  drawCursor() {
+    if (!this.cursor || !this.graph) return;
+    const n = Math.max(1, this.actionCount());
+    const k = this.step === null || this.step === undefined ? n : Math.max(0, Math.min(n, this.step));
+    this.cursor.setAttribute("x1", this.x(k));
+    this.cursor.setAttribute("x2", this.x(k));
+    this.graph.setAttribute("aria-valuenow", String(k));
+    this.graph.setAttribute("aria-valuetext", k === 0 ? "the start" : `after action ${k}`);
+  }
+
+  /** The marked actions, each a link to the position before it (where the best is shown). */
+  drawMoments() {
+    const marked = ((this.review && this.review.actions) || []).filter((a) => MARKS[a.judgement]);
+    if (!marked.length) {
+      this.moments.replaceChildren(el("p", { class: "hint", text: this.done() ? "No inaccuracies, mistakes or blunders." : "" }));
+      return;
+    }
+    const list = el("ul", { class: "moment-list" });
+    for (const a of marked) {
+      const b = el("button", {
+        type: "button",
+        class: `small moment j-${a.judgement}`,
+        "data-judgement": a.judgement,
+        "data-index": a.index,
+        title: `Show the position before it, with the computer's best (${a.best})`,
+      });
+      b.append(marbleIcon(a.seat, 14), ` ${a.turn ? `${a.turn}. ` : ""}${a.action}${MARKS[a.judgement]}`);
+      b.addEventListener("click", () => this.go(a.index));
+      list.append(el("li", {}, b));
+    }
+    this.moments.replaceChildren(el("h3", { text: "Key moments" }), list);
+  }
+
+  drawSummary() {
+    const r = this.review;
+    const rows = Array.isArray(r.summary) ? r.summary : [];
+    const table = el("table", { class: "review-table" });
+    table.append(
+      el("thead", {},
+        el("tr", {},
+          el("th", { scope: "col", text: "Player" }),
+          el("th", { scope: "col", title: "inaccuracies", text: "?!" }),
+          el("th", { scope: "col", title: "mistakes", text: "?" }),
+          el("th", { scope: "col", title: "blunders", text: "??" }),
+          el("th", { scope: "col", text: "Accuracy" }))),
+    );
+    const body = el("tbody");
+    for (const s of rows) {
+      const acc = s.accuracy === null || s.accuracy === undefined ? "–" : `${(+s.accuracy).toFixed(1)}%`;
+      body.append(
+        el("tr", { "data-seat": s.seat },
+          el("th", { scope: "row" }, marbleIcon(s.seat, 16), ` ${this.nameOf(s.seat)}`),
+          el("td", { "data-count": "inaccuracies", text: s.inaccuracies ?? 0 }),
+          el("td", { "data-count": "mistakes", text: s.mistakes ?? 0 }),
+          el("td", { "data-count": "blunders", text: s.blunders ?? 0 }),
+          el("td", { "data-count": "accuracy", text: acc })),
+      );
+    }
+    table.append(body);
+    const words = [];
+    if (r.unit) words.push(`Values are ${String(r.unit).replace(/\.$/, "")}`);
+    if (r.scale) words.push(`the graph shows ${String(r.scale).replace(/\.$/, "")}`);
+    const level = r.level ? ` Reviewed by level ${r.level}.` : "";
+    this.summary.replaceChildren(
+      el("h3", { text: "Summary" }),
+      table,
+      el("p", { class: "hint review-unit" },
+        words.length ? `${cap(words.join("; "))}.${level} ` : level,
+        el("a", { href: "/how-to-play#accuracy", text: "How accuracy is computed" })),
+    );
+  }
+}
