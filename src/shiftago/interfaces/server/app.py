@@ -16,9 +16,11 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
 from shiftago import __version__
-from shiftago.interfaces.server import api, positions
+from shiftago.interfaces.server import analysis_api, api, positions
+from shiftago.interfaces.server.analysis import GameAnalyses, ReviewBudget
 from shiftago.interfaces.server.bots import ComputerPlayers
 from shiftago.interfaces.server.hub import Hub, Refused
+from shiftago.interfaces.server.live_analysis import LiveAnalysis, analysis_socket
 from shiftago.interfaces.server.store import Store, migrate, open_engine
 from shiftago.interfaces.server.ws import game_socket
 
@@ -37,6 +39,8 @@ def create_app(
     rate: float = 10.0,
     burst: int = 30,
     web_dir: Path | None = None,
+    review_budget: ReviewBudget | None = None,
+    live_analysis_cap: int | None = None,
 ) -> FastAPI:
     """The app on the database at ``db_url`` (migrated here, before anything else).
 
@@ -44,7 +48,8 @@ def create_app(
     Origin follow from it); ``bot_delay`` seconds pass before a computer acts, so that
     people can follow; ``grace_seconds`` is how long a seat may be away before the
     others can hand it to the computer or end the game; ``rate`` and ``burst`` limit
-    each connection's messages.
+    each connection's messages. ``review_budget`` is what a game's review searches per
+    position and ``live_analysis_cap`` lowers the live analysis's budget (tests).
     """
     engine = open_engine(db_url)
     migrate(engine)
@@ -55,11 +60,19 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         hub = Hub(store, grace_seconds=grace_seconds, bot_delay=bot_delay)
         computers = ComputerPlayers(hub)
+        analyses = GameAnalyses(hub, review_budget)
+        live_analysis = LiveAnalysis(live_analysis_cap)
         app.state.hub = hub
+        app.state.analyses = analyses
+        app.state.live_analysis = live_analysis
+        live_analysis.warm_up()
         await computers.resume()
+        await analyses.resume()
         try:
             yield
         finally:
+            live_analysis.close()
+            await analyses.stop()
             await computers.stop()
             await hub.drain()
             hub.close()
@@ -76,7 +89,9 @@ def create_app(
     app.state.burst = burst
     app.include_router(api.router)
     app.include_router(positions.router)
+    app.include_router(analysis_api.router)
     app.add_api_websocket_route("/ws/games/{game_id}", game_socket)
+    app.add_api_websocket_route("/ws/analysis", analysis_socket)
     _errors(app, pages)
     _pages(app, pages)
     return app

@@ -1,0 +1,298 @@
+"""The computer's review of a game for the web app (docs/web-protocol.md, "The game's
+analysis").
+
+A review is a *job* of plain values (:class:`ReviewJob`: the positions and actions, the
+level, the review so far) that :func:`run_review` works through one action after another
+with the engine's reviewer (:func:`shiftago.engine.review.review_position`), storing the
+partial review and its progress after each action, so that a reader sees it grow and a
+restart goes on where it stopped. The job knows nothing of FastAPI or the event loop: a
+later worker process can run it from a queue just as well.
+
+:class:`GameAnalyses` is the app's side: one review per game and set of actions (their
+digest), stored before it starts, run in a thread pool of its own (one thread, so a
+review never takes the cores of the games' computers), and resumed on start-up.
+
+Every value of the object is a JSON number (never NaN or infinite); docs/analysis.md says
+what they mean.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+import math
+import threading
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from shiftago.core import COLOURS, Action, Rules, State
+from shiftago.engine.accuracy import seat_accuracy, seat_expectations
+from shiftago.engine.bot import Bot, Limits
+from shiftago.engine.levels import bot_for_level, default_level
+from shiftago.engine.mcts_bot import MctsBot
+from shiftago.engine.review import MARKS, PlyReview, review_position
+from shiftago.formats.record_syntax import turn_numbers
+from shiftago.interfaces.server.hub import Hub
+from shiftago.interfaces.server.live import LiveGame
+from shiftago.interfaces.server.store import Store, StoredAnalysis
+
+log = logging.getLogger("shiftago.server")
+
+#: The alpha-beta nodes searched per position of a review: with the hard cap below, a
+#: 40-action 2-player Express game takes about 10 s on two cores beside another game's
+#: computer (docs/analysis.md, "Budget").
+REVIEW_NODES: Final = 1_000_000
+#: The MCTS iterations per position (3-4 players, and 2 in Extreme) (docs/analysis.md).
+REVIEW_ITERATIONS: Final = 20_000
+#: The hard cap on one position's search, whatever the machine (docs/analysis.md).
+REVIEW_MOVETIME_MS: Final = 450
+#: The seed of the reviewing bot: the same game under the same limits reviews the same.
+REVIEW_SEED: Final = 0
+#: Words for ``expected_before`` and ``expected_after`` (docs/analysis.md).
+SCALE: Final = (
+    "expected score of each seat in [0, 1], seat order: 1 a win, 0 a loss, a draw "
+    "shared by its winners; proven results are exact, others the computer's estimate"
+)
+
+
+@dataclass(frozen=True)
+class ReviewBudget:
+    """How much the computer searches per position: ``nodes`` for the alpha-beta search,
+    ``iterations`` for the MCTS, each lowered to the level's own budget for the game, and
+    ``movetime_ms`` a hard cap on top (None: none). Tests give small node limits and no
+    cap, so that their results do not depend on the machine."""
+
+    nodes: int | None = REVIEW_NODES
+    iterations: int | None = REVIEW_ITERATIONS
+    movetime_ms: int | None = REVIEW_MOVETIME_MS
+
+    def limits(self, judge: Bot) -> Limits:
+        nodes = self.iterations if isinstance(judge, MctsBot) else self.nodes
+        return Limits(movetime_ms=self.movetime_ms, nodes=nodes)
+
+
+@dataclass
+class ReviewJob:
+    """A review to make: the state before each action and the action, the level that
+    judges, and the entries already made (a resumed review goes on after them)."""
+
+    analysis_id: int
+    rules: Rules
+    states: Sequence[State]
+    actions: Sequence[Action]
+    level: int
+    done: list[dict[str, Any]] = field(default_factory=list)
+
+
+def digest(actions: Sequence[Action | str]) -> str:
+    """What identifies a set of actions of a game: the SHA-256 of their notation."""
+    return hashlib.sha256(" ".join(str(a) for a in actions).encode("utf-8")).hexdigest()
+
+
+def number(value: float, places: int = 3) -> int | float | None:
+    """A value for JSON: an integer where it is one, else rounded; None if not finite."""
+    value = float(value)
+    if not math.isfinite(value):
+        return None
+    return int(value) if value.is_integer() else round(value, places)
+
+
+def _expectations(values: Sequence[float]) -> list[float]:
+    return [round(min(max(v, 0.0), 1.0), 4) for v in values]
+
+
+def entry(review: PlyReview, judge: Bot, rules: Rules, index: int, turn: int) -> dict[str, Any]:
+    """One action of the analysis object (docs/web-protocol.md)."""
+    seat = review.seat
+    best, played = review.best, review.played
+    before = seat_expectations(judge, best, seat, rules)
+    # An action the bot left out of its analysis has no value of its own: no drop shown.
+    after = before if played is None else seat_expectations(judge, played, seat, rules)
+    return {
+        "index": index,
+        "turn": turn,
+        "action": str(review.action),
+        "seat": COLOURS[seat],
+        "value": None if played is None else number(played.value),
+        "best": str(best.action),
+        "best_value": number(best.value),
+        "judgement": MARKS.get(review.mark),
+        "pv": [str(a) for a in best.pv],
+        "proven": 0 if played is None else judge.proven(played.value),
+        "expected_before": _expectations(before),
+        "expected_after": _expectations(after),
+    }
+
+
+def summary(players: int, actions: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per seat: its actions, its marks and its accuracy (docs/analysis.md)."""
+    rows = []
+    for seat in range(players):
+        colour = COLOURS[seat]
+        mine = [a for a in actions if a["seat"] == colour]
+        drops = [
+            max(0.0, 100.0 * (a["expected_before"][seat] - a["expected_after"][seat])) for a in mine
+        ]
+        accuracy = seat_accuracy(drops)
+        judgements = [a["judgement"] for a in mine]
+        rows.append(
+            {
+                "seat": colour,
+                "actions": len(mine),
+                "inaccuracies": judgements.count("inaccuracy"),
+                "mistakes": judgements.count("mistake"),
+                "blunders": judgements.count("blunder"),
+                "accuracy": None if accuracy is None else round(accuracy, 1),
+            }
+        )
+    return rows
+
+
+def document(
+    job: ReviewJob, status: str, entries: Sequence[dict[str, Any]], unit: str
+) -> dict[str, Any]:
+    """The analysis object with ``entries`` reviewed so far."""
+    total = len(job.actions)
+    return {
+        "status": status,
+        "progress": round(len(entries) / total, 4) if total else 1.0,
+        "version": total,
+        "level": job.level,
+        "unit": unit,
+        "scale": SCALE,
+        "actions": list(entries),
+        "summary": summary(job.rules.players, entries),
+    }
+
+
+def unit_of(level: int, rules: Rules) -> str:
+    """The words for ``value`` of a review by ``level`` of a game under ``rules``."""
+    return bot_for_level(level, REVIEW_SEED).for_rules(rules).value_unit
+
+
+def run_review(
+    job: ReviewJob,
+    store: Store,
+    budget: ReviewBudget,
+    cancelled: threading.Event | None = None,
+) -> None:
+    """Review the job's actions after those done, storing the review after each (runs in
+    a worker thread; stops between two actions once ``cancelled`` is set)."""
+    level_bot = bot_for_level(job.level, REVIEW_SEED)
+    judge = level_bot.for_rules(job.rules)
+    limits = budget.limits(judge)
+    turns = turn_numbers(job.actions)
+    entries = list(job.done)
+    if not job.actions:
+        doc = document(job, "done", [], judge.value_unit)
+        store.save_analysis(job.analysis_id, "done", 1.0, _dump(doc))
+        return
+    for index in range(len(entries), len(job.actions)):
+        if cancelled is not None and cancelled.is_set():
+            return
+        review = review_position(
+            level_bot, job.states[index], job.actions[index], number=index + 1, limits=limits
+        )
+        entries.append(entry(review, judge, job.rules, index, turns[index]))
+        status = "done" if len(entries) == len(job.actions) else "running"
+        doc = document(job, status, entries, judge.value_unit)
+        store.save_analysis(job.analysis_id, status, doc["progress"], _dump(doc))
+
+
+def _dump(doc: dict[str, Any]) -> str:
+    return json.dumps(doc, separators=(",", ":"), allow_nan=False)
+
+
+class GameAnalyses:
+    """The reviews of the app's games: asked for, read, run one at a time, resumed."""
+
+    def __init__(self, hub: Hub, budget: ReviewBudget | None = None) -> None:
+        self.hub = hub
+        self.store: Store = hub.store
+        self.budget = budget if budget is not None else ReviewBudget()
+        self.pool = ThreadPoolExecutor(1, thread_name_prefix="shiftago-review")
+        self.cancelled = threading.Event()
+        self.running: dict[int, asyncio.Future[None]] = {}
+
+    async def request(self, live: LiveGame) -> dict[str, Any]:
+        """The review of the game's actions now: the one asked for before, or a new one."""
+        async with live.lock:
+            job = _job(live, 0, default_level())
+        key = digest(job.actions)
+        empty = _dump(document(job, "pending", [], unit_of(job.level, job.rules)))
+        stored, _ = await self.hub.db(
+            self.store.request_analysis, live.id, key, len(job.actions), job.level, empty
+        )
+        job.analysis_id = stored.id
+        if stored.status != "done":
+            self._start(job)
+        return view(stored)
+
+    async def read(self, game_id: str) -> dict[str, Any] | None:
+        """The newest review asked for of the game, None if none was."""
+        stored = await self.hub.db(self.store.latest_analysis, game_id)
+        return None if stored is None else view(stored)
+
+    async def resume(self) -> None:
+        """Start again every review that a stop (or a crash) left unfinished."""
+        for stored in await self.hub.db(self.store.unfinished_analyses):
+            try:
+                live = await self.hub.get(stored.game_id)
+                if live is None:
+                    continue
+                async with live.lock:
+                    job = _job(live, stored.id, stored.level, stored.version)
+                if len(job.actions) != stored.version or digest(job.actions) != stored.digest:
+                    # the actions reviewed were taken back since: nothing left to review
+                    await self.hub.db(self.store.delete_analysis, stored.id)
+                    continue
+                job.done = list(json.loads(stored.result).get("actions", []))
+                self._start(job)
+            except Exception:
+                log.exception(
+                    "the review %s of game %s could not resume", stored.id, stored.game_id
+                )
+
+    def _start(self, job: ReviewJob) -> None:
+        if job.analysis_id in self.running:
+            return
+        loop = asyncio.get_running_loop()
+        future = loop.run_in_executor(
+            self.pool, run_review, job, self.store, self.budget, self.cancelled
+        )
+        self.running[job.analysis_id] = future
+
+        def finished(done: asyncio.Future[None]) -> None:
+            self.running.pop(job.analysis_id, None)
+            if not done.cancelled() and done.exception() is not None:
+                log.error("the review %s failed", job.analysis_id, exc_info=done.exception())
+
+        future.add_done_callback(finished)
+
+    async def stop(self, wait: float = 10.0) -> None:
+        """Stop between two actions (the review so far is stored) and free the thread."""
+        self.cancelled.set()
+        futures = list(self.running.values())
+        if futures:
+            await asyncio.wait(futures, timeout=wait)
+        self.pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _job(live: LiveGame, analysis_id: int, level: int, version: int | None = None) -> ReviewJob:
+    """The job of the game's first ``version`` actions (all by default); under its lock."""
+    game = live.game
+    actions = game.history if version is None else game.history[:version]
+    states = game.states[: len(actions)]
+    return ReviewJob(analysis_id, game.rules, states, actions, level)
+
+
+def view(stored: StoredAnalysis) -> dict[str, Any]:
+    """The analysis object as the API answers it."""
+    doc: dict[str, Any] = json.loads(stored.result)
+    doc["status"] = stored.status
+    doc["progress"] = stored.progress
+    return doc

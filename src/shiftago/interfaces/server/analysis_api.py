@@ -1,0 +1,37 @@
+"""The HTTP routes of a game's analysis: ``POST`` asks for the computer's review of the
+game's actions so far (202), ``GET`` answers the newest one asked for (404 before any).
+The object is :mod:`.analysis`'s (docs/web-protocol.md, "The game's analysis")."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+
+from shiftago.interfaces.server.analysis import GameAnalyses
+from shiftago.interfaces.server.api import found
+
+router = APIRouter(prefix="/api")
+
+
+def analyses_of(request: Request) -> GameAnalyses:
+    analyses: GameAnalyses = request.app.state.analyses
+    return analyses
+
+
+@router.post("/games/{game_id}/analysis", status_code=202, summary="Ask for the game's review")
+async def ask_for_analysis(game_id: str, request: Request) -> JSONResponse:
+    """The computer's review of the game's actions so far (finished or not): the one
+    asked for before, or a new one that starts now."""
+    live = await found(request, game_id)
+    return JSONResponse(await analyses_of(request).request(live), status_code=202)
+
+
+@router.get("/games/{game_id}/analysis", summary="The game's review")
+async def read_analysis(game_id: str, request: Request) -> JSONResponse:
+    """The newest review asked for, done or growing; 404 when none was asked for."""
+    await found(request, game_id)
+    body = await analyses_of(request).read(game_id)
+    if body is None:
+        message = f"no analysis of the game {game_id!r} was asked for"
+        return JSONResponse({"message": message, "detail": message}, status_code=404)
+    return JSONResponse(body)

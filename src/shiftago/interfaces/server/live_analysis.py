@@ -1,0 +1,262 @@
+"""Live analysis of any position: the socket ``/ws/analysis`` (docs/web-protocol.md,
+"Live analysis of a position").
+
+The client sends ``analyse`` with a position; the server answers ``lines`` events as the
+computer thinks: searches of growing size by the top level's bot for the game (alpha-beta:
+depth 1, 2, 3, ...; MCTS: :data:`FIRST_ITERATIONS` iterations, then twice as many each
+time), each sending the best lines, until the level's budget for the game
+(:meth:`~shiftago.engine.levels.LevelBot.budget`) is spent or the best value is proven
+(``final``). A new ``analyse`` replaces the search under way and ``stop`` ends it; the
+search in the thread stops at its next step, as one step is never interrupted.
+
+The searches run in :class:`LiveAnalysis`'s own pool of one thread, one step at a time
+(so several sockets take turns, and the games' computers keep their own threads), and
+each socket has at most one search. This module only translates: positions are read by
+the core, values judged by the bots.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Annotated, Any, Final, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from shiftago.core import ShiftagoError, State
+from shiftago.engine.alphabeta import DEFAULT_DEPTH
+from shiftago.engine.bot import Analysis, Limits
+from shiftago.engine.levels import LevelBot, bot_for_level, default_level
+from shiftago.engine.mcts_bot import MctsBot
+from shiftago.interfaces.server.live import Connection
+from shiftago.interfaces.server.protocol import MAX_MESSAGE_BYTES, BadMessage, RateLimit
+from shiftago.interfaces.server.ws import MAX_REFUSED, origin_allowed
+
+#: The MCTS iterations of the first step; each step doubles them (docs/analysis.md).
+FIRST_ITERATIONS: Final = 1_000
+#: The longest position string a client may send (a 4-player position is under 100).
+MAX_POSITION_CHARS: Final = 400
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Analyse(_Message):
+    type: Literal["analyse"]
+    position: Annotated[str, Field(min_length=1, max_length=MAX_POSITION_CHARS)]
+    lines: Annotated[int, Field(strict=True, ge=1, le=8)] = 3
+
+
+class Stop(_Message):
+    type: Literal["stop"]
+
+
+class Ping(_Message):
+    type: Literal["ping"]
+
+
+AnalysisMessage = Analyse | Stop | Ping
+_ADAPTER: TypeAdapter[AnalysisMessage] = TypeAdapter(
+    Annotated[AnalysisMessage, Field(discriminator="type")]
+)
+
+
+def parse(text: str | bytes) -> AnalysisMessage:
+    """A client's message, or :class:`BadMessage` in words."""
+    if isinstance(text, bytes):
+        raise BadMessage("send text frames of JSON")
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES:
+        raise BadMessage(f"a message is at most {MAX_MESSAGE_BYTES} bytes")
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise BadMessage("a message is one JSON object") from None
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        raise BadMessage("a message is one JSON object with a 'type'")
+    try:
+        return _ADAPTER.validate_python(data)
+    except ValidationError as error:
+        first = error.errors()[0]
+        if first["type"] == "union_tag_invalid":
+            raise BadMessage(f"unknown message type {data['type']!r}") from None
+        where = ".".join(str(part) for part in first["loc"][1:]) or "type"
+        raise BadMessage(f"{where}: {first['msg']}") from None
+
+
+@dataclass(frozen=True)
+class Step:
+    """One search's answer: the ranked actions, the depth reached, the nodes spent."""
+
+    ranked: Analysis
+    depth: int
+    nodes: int
+
+
+class LiveAnalysis:
+    """The searches of every analysis socket, in one thread of their own; ``cap``
+    lowers the level's budget (tests)."""
+
+    def __init__(self, cap: int | None = None, level: int | None = None) -> None:
+        bot = bot_for_level(level if level is not None else default_level(), 0)
+        if not isinstance(bot, LevelBot):
+            raise ValueError("live analysis needs a searching level")
+        self.bot = bot  # used in the pool's one thread only
+        self.cap = cap
+        self.pool = ThreadPoolExecutor(1, thread_name_prefix="shiftago-analysis")
+
+    def warm_up(self) -> None:
+        """Compile (or load) the searches in the pool's thread before the first socket."""
+        from shiftago.engine import warm_up
+
+        self.pool.submit(warm_up)
+
+    def budget(self, state: State) -> int:
+        budget = self.bot.budget(state) or 1
+        return budget if self.cap is None else max(1, min(budget, self.cap))
+
+    def search(self, state: State, limits: Limits) -> Step:
+        """One step (runs in the pool's thread)."""
+        judge = self.bot.for_rules(state.rules)
+        ranked = self.bot.analyse(state, limits)
+        if isinstance(judge, MctsBot):
+            result = judge.last
+            nodes = 0 if result is None else result.iterations
+            depth = len(ranked[0].pv) if ranked else 0
+        else:
+            found = self.bot.alphabeta.last
+            nodes = 0 if found is None else found.nodes
+            depth = 0 if found is None else found.depth
+        return Step(ranked, depth, nodes)
+
+    async def stream(self, state: State, lines: int, connection: Connection) -> None:
+        """Send ``lines`` events for ``state`` until the budget is spent or proven."""
+        loop = asyncio.get_running_loop()
+        position = state.position()
+        judge = self.bot.for_rules(state.rules)
+        rules = state.rules
+
+        def event(step: Step | None, final: bool) -> dict[str, Any]:
+            shown = [] if step is None else step.ranked[:lines]
+            return {
+                "type": "lines",
+                "position": position,
+                "depth": 0 if step is None else step.depth,
+                "nodes": 0 if step is None else step.nodes,
+                "final": final,
+                "unit": judge.value_unit,
+                "lines": [
+                    {
+                        "action": str(r.action),
+                        "value": _number(r.value),
+                        "expected": round(judge.expectation(r.value, rules), 4),
+                        "pv": [str(a) for a in r.pv],
+                    }
+                    for r in shown
+                ],
+            }
+
+        if state.is_over:
+            connection.send(event(None, True))
+            return
+        budget = self.budget(state)
+        mcts = isinstance(judge, MctsBot)
+        spent, depth, size = 0, 1, FIRST_ITERATIONS
+        while True:
+            if mcts:
+                limits = Limits(nodes=min(size, budget))
+            else:
+                limits = Limits(depth=depth, nodes=max(1, budget - spent))
+            step = await loop.run_in_executor(self.pool, self.search, state, limits)
+            spent += step.nodes
+            proven = bool(step.ranked) and judge.proven(step.ranked[0].value) != 0
+            if mcts:
+                final = proven or size >= budget
+            else:  # a step cut short by the nodes left, or the deepest: the budget is spent
+                final = proven or spent >= budget or step.depth < depth or depth >= DEFAULT_DEPTH
+            connection.send(event(step, final))
+            if final:
+                return
+            depth, size = depth + 1, size * 2
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _number(value: float) -> int | float:
+    value = float(value)
+    return int(value) if value.is_integer() else round(value, 3)
+
+
+def error(code: str, message: str) -> dict[str, Any]:
+    return {"type": "error", "code": code, "message": message}
+
+
+async def _write(websocket: WebSocket, connection: Connection) -> None:
+    with contextlib.suppress(Exception):
+        while True:
+            item = await connection.queue.get()
+            if isinstance(item, int):
+                await websocket.close(code=item)
+                return
+            await websocket.send_text(json.dumps(item, separators=(",", ":"), allow_nan=False))
+
+
+async def _cancel(task: asyncio.Task[None] | None) -> None:
+    if task is None or task.done():
+        return
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError, Exception):
+        await task
+
+
+async def analysis_socket(websocket: WebSocket) -> None:
+    app_state = websocket.app.state
+    service: LiveAnalysis = app_state.live_analysis
+    if not origin_allowed(websocket.headers, app_state.public_url):
+        await websocket.close(code=1008)  # before the upgrade: answered 403
+        return
+    await websocket.accept()
+    connection = Connection()
+    writer = asyncio.create_task(_write(websocket, connection))
+    limit = RateLimit(app_state.rate, app_state.burst)
+    search: asyncio.Task[None] | None = None
+    try:
+        while not connection.closed:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            if not limit.allow():
+                connection.send(error("rate_limited", "too many messages; slow down"))
+                if limit.refused > MAX_REFUSED:
+                    connection.close(1008)
+                continue
+            text = message.get("text")
+            try:
+                parsed = parse(text if text is not None else bytes(message.get("bytes") or b""))
+                if isinstance(parsed, Ping):
+                    connection.send({"type": "pong"})
+                    continue
+                if isinstance(parsed, Stop):
+                    await _cancel(search)
+                    continue
+                try:
+                    state = State.from_position(parsed.position)
+                except ShiftagoError as bad:  # the search under way goes on
+                    connection.send(error("bad_position", str(bad)))
+                    continue
+                await _cancel(search)
+                search = asyncio.create_task(service.stream(state, parsed.lines, connection))
+            except BadMessage as bad:
+                connection.send(error("bad_message", str(bad)))
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        await _cancel(search)
+        connection.close()
+        with contextlib.suppress(Exception):
+            await writer

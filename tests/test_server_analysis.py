@@ -1,0 +1,252 @@
+"""A game's analysis over HTTP (docs/web-protocol.md, "The game's analysis"): asked for
+once, growing, its JSON shape, the marks, a restart, unknown games. The reviews search a
+few thousand nodes (not time), so the results repeat on any machine."""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import func, select
+
+from server_support import client_for, connect, create, fresh_database
+from shiftago.core import Game, Rules, Variant
+from shiftago.engine.accuracy import action_accuracy
+from shiftago.engine.levels import bot_for_level
+from shiftago.formats.record import Record, format_record
+from shiftago.interfaces.server import analysis
+from shiftago.interfaces.server.analysis import ReviewBudget
+from shiftago.interfaces.server.schema import AnalysisRow
+from shiftago.interfaces.server.store import open_engine
+
+#: Small and time-free: the tests' reviews take milliseconds an action.
+BUDGET = ReviewBudget(nodes=2_000, iterations=300, movetime_ms=None)
+#: Green threatens a1 and f1 at once; only pushing a green marble up (Bb-Be) saves orange.
+THREAT = "express 2 7/7/7/7/7/7/1gggg2 o insert 22,18 0,0 0,0"
+JUDGEMENTS = {None, "inaccuracy", "mistake", "blunder"}
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    return fresh_database(request, request.param, tmp_path)
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'analysis.db'}"
+
+
+def played(rules: Rules, level: int, seed: int, actions: int | None = None) -> Game:
+    """A game of ``level`` against itself, to its end or its first ``actions``."""
+    game = Game(rules, first=0)
+    bot = bot_for_level(level, seed)
+    while not game.is_over and (actions is None or len(game.history) < actions):
+        game.play(bot.choose(game.state))
+    return game
+
+
+def imported(client: Any, record: Record) -> str:
+    answer = client.post("/api/games/import", json={"record": format_record(record)})
+    assert answer.status_code == 201, answer.text
+    return str(answer.json()["id"])
+
+
+def done(client: Any, game_id: str, seconds: float = 30.0) -> dict[str, Any]:
+    deadline = time.monotonic() + seconds
+    while (body := client.get(f"/api/games/{game_id}/analysis").json())["status"] != "done":
+        assert time.monotonic() < deadline, body["status"]
+        time.sleep(0.02)
+    return body
+
+
+def rows(db_url: str) -> int:
+    engine = open_engine(db_url)
+    with engine.connect() as connection:
+        count = connection.execute(select(func.count()).select_from(AnalysisRow)).scalar_one()
+    engine.dispose()
+    return int(count)
+
+
+def check_shape(body: dict[str, Any], players: int, actions: list[str]) -> None:
+    assert body["status"] == "done" and body["progress"] == 1.0
+    assert body["version"] == len(actions) and body["level"] == 7
+    assert isinstance(body["unit"], str) and body["unit"]
+    assert isinstance(body["scale"], str) and body["scale"]
+    assert [a["index"] for a in body["actions"]] == list(range(len(actions)))
+    assert [a["action"] for a in body["actions"]] == actions
+    colours = "ogbw"[:players]
+    for entry in body["actions"]:
+        assert entry["seat"] in colours and isinstance(entry["turn"], int)
+        for key in ("value", "best_value"):
+            assert isinstance(entry[key], int | float) and math.isfinite(entry[key])
+        assert entry["judgement"] in JUDGEMENTS
+        assert entry["pv"] and entry["pv"][0] == entry["best"]
+        assert entry["proven"] in (1, 0, -1)
+        for key in ("expected_before", "expected_after"):
+            values = entry[key]
+            assert len(values) == players and all(0 <= v <= 1 for v in values)
+            assert sum(values) == pytest.approx(1, abs=0.01)
+    assert body["actions"][0]["turn"] == 1
+    assert [s["seat"] for s in body["summary"]] == list(colours)
+    for seat in body["summary"]:
+        assert seat["actions"] == sum(a["seat"] == seat["seat"] for a in body["actions"])
+        marks = seat["inaccuracies"] + seat["mistakes"] + seat["blunders"]
+        assert 0 <= marks <= seat["actions"]
+        assert seat["accuracy"] is None or 0 <= seat["accuracy"] <= 100
+
+
+def test_asked_twice_one_review_is_stored(db_url):
+    game = played(Rules(Variant.EXPRESS, 2), 2, 5)
+    with client_for(db_url, review_budget=BUDGET) as client:
+        game_id = imported(client, Record.from_game(game))
+        first = client.post(f"/api/games/{game_id}/analysis")
+        second = client.post(f"/api/games/{game_id}/analysis")
+        assert first.status_code == second.status_code == 202
+        assert first.json()["status"] in ("pending", "running", "done")
+        body = done(client, game_id)
+        again = client.post(f"/api/games/{game_id}/analysis")
+        assert again.status_code == 202 and again.json() == body
+    assert rows(db_url) == 1
+
+
+def test_a_finished_express_game_has_the_contract_shape(sqlite_url):
+    game = played(Rules(Variant.EXPRESS, 2), 2, 5)
+    with client_for(sqlite_url, review_budget=BUDGET) as client:
+        game_id = imported(client, Record.from_game(game))
+        client.post(f"/api/games/{game_id}/analysis")
+        body = done(client, game_id)
+    check_shape(body, 2, [str(a) for a in game.history])
+    last = body["actions"][-1]
+    winner = "og"[game.outcome.winners[0]] if game.outcome else None
+    assert last["seat"] == winner and last["proven"] == 1  # the winning action is proven
+    assert last["expected_after"]["og".index(winner)] == 1.0
+
+
+def test_a_three_player_expert_game_has_each_seats_expectation(sqlite_url):
+    game = played(Rules(Variant.EXPERT, 3), 2, 9, actions=12)
+    with client_for(sqlite_url, review_budget=BUDGET) as client:
+        game_id = imported(client, Record.from_game(game))
+        assert client.post(f"/api/games/{game_id}/analysis").status_code == 202
+        body = done(client, game_id)
+    check_shape(body, 3, [str(a) for a in game.history])
+    assert "mean reward" in body["unit"]
+    # the MCTS gives a value per seat: the three differ somewhere in the game
+    assert any(len(set(a["expected_before"])) == 3 for a in body["actions"])
+    for entry in body["actions"]:  # the mover's value is its reward, its expectation
+        mover = "ogb".index(entry["seat"])
+        assert entry["expected_after"][mover] == pytest.approx(entry["value"], abs=1e-3)
+
+
+def test_playing_into_a_loss_is_a_blunder(sqlite_url):
+    game = Game(position=THREAT)
+    game.play("L1")  # does not push green's line apart: green wins at once
+    win = next(a for a in game.legal_actions() if game.state.after(a).outcome is not None)
+    game.play(win)
+    with client_for(sqlite_url, review_budget=BUDGET) as client:
+        game_id = imported(client, Record.from_game(game))
+        client.post(f"/api/games/{game_id}/analysis")
+        body = done(client, game_id)
+    blunder, winning = body["actions"]
+    assert blunder["judgement"] == "blunder" and blunder["proven"] == -1
+    assert blunder["best"] in {"Bb", "Bc", "Bd", "Be"}
+    assert blunder["expected_after"] == [0.0, 1.0] and blunder["expected_before"][0] > 0
+    assert winning["judgement"] is None and winning["proven"] == 1
+    orange, green = body["summary"]
+    lost = 100 * blunder["expected_before"][0]  # all of orange's expectation, given away
+    assert orange["blunders"] == 1
+    assert orange["accuracy"] == pytest.approx(action_accuracy(lost), abs=0.05)
+    assert green["accuracy"] == 100.0
+
+
+def test_progress_then_done(sqlite_url, monkeypatch):
+    """While running, GET shows the actions reviewed so far and their share."""
+    release = threading.Event()
+    calls = []
+    review = analysis.review_position
+
+    def slow(*args: Any, **kwargs: Any) -> Any:
+        if len(calls) == 3:
+            release.wait(20)
+        calls.append(1)
+        return review(*args, **kwargs)
+
+    monkeypatch.setattr(analysis, "review_position", slow)
+    game = played(Rules(Variant.EXPRESS, 2), 2, 5, actions=10)
+    with client_for(sqlite_url, review_budget=BUDGET) as client:
+        game_id = imported(client, Record.from_game(game))
+        client.post(f"/api/games/{game_id}/analysis")
+        deadline = time.monotonic() + 20
+        while (body := client.get(f"/api/games/{game_id}/analysis").json())["progress"] < 0.3:
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        assert body["status"] == "running" and body["progress"] == 0.3
+        assert [a["index"] for a in body["actions"]] == [0, 1, 2]
+        release.set()
+        assert done(client, game_id)["progress"] == 1.0
+
+
+def test_an_interrupted_review_resumes_after_a_restart(db_url, monkeypatch):
+    calls: list[int] = []
+    review = analysis.review_position
+
+    def crashing(*args: Any, **kwargs: Any) -> Any:
+        if len(calls) == 4:
+            raise RuntimeError("the server dies here")
+        calls.append(1)
+        return review(*args, **kwargs)
+
+    game = played(Rules(Variant.EXPRESS, 2), 2, 5, actions=10)
+    monkeypatch.setattr(analysis, "review_position", crashing)
+    with client_for(db_url, review_budget=BUDGET) as client:
+        game_id = imported(client, Record.from_game(game))
+        client.post(f"/api/games/{game_id}/analysis")
+        deadline = time.monotonic() + 20
+        while (body := client.get(f"/api/games/{game_id}/analysis").json())["progress"] < 0.4:
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        time.sleep(0.1)
+        body = client.get(f"/api/games/{game_id}/analysis").json()
+        assert body["status"] == "running" and len(body["actions"]) == 4
+    calls.clear()
+    monkeypatch.setattr(
+        analysis, "review_position", lambda *a, **k: calls.append(1) or review(*a, **k)
+    )
+    with client_for(db_url, review_budget=BUDGET) as client:
+        resumed = done(client, game_id)
+    assert len(calls) == 6  # only the actions not reviewed before the stop
+    assert resumed["actions"][:4] == body["actions"]
+    check_shape(resumed, 2, [str(a) for a in game.history])
+    with client_for(db_url, review_budget=BUDGET) as client:  # no third review
+        assert client.post(f"/api/games/{game_id}/analysis").json() == resumed
+    assert rows(db_url) == 1
+
+
+def test_unknown_games_and_games_never_analysed_are_404(sqlite_url):
+    with client_for(sqlite_url, review_budget=BUDGET) as client:
+        game_id, _ = create(client)
+        assert client.get(f"/api/games/{game_id}/analysis").status_code == 404
+        for bad in ("x", "nosuchgame12", "a" * 30, "..%2F..%2Fetc"):
+            assert client.get(f"/api/games/{bad}/analysis").status_code == 404
+            assert client.post(f"/api/games/{bad}/analysis").status_code == 404
+
+
+def test_an_unfinished_game_with_more_actions_gets_a_new_review(sqlite_url):
+    with client_for(sqlite_url, review_budget=BUDGET) as client:
+        game_id, (ann, ben) = create(client, first="o")
+        with connect(client, game_id) as o, connect(client, game_id) as g:
+            o.hello(ann)
+            g.hello(ben)
+            o.act("L3", 0)
+            first = client.post(f"/api/games/{game_id}/analysis").json()
+            assert first["version"] == 1
+            assert done(client, game_id)["version"] == 1
+            g.act("Td", 1)
+        assert client.post(f"/api/games/{game_id}/analysis").json()["version"] == 2
+        body = done(client, game_id)
+        assert [a["action"] for a in body["actions"]] == ["L3", "Td"]
+        assert body["actions"][1]["turn"] == 2
+    assert rows(sqlite_url) == 2
