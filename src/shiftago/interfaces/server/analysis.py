@@ -93,7 +93,7 @@ def digest(actions: Sequence[Action | str]) -> str:
     return hashlib.sha256(" ".join(str(a) for a in actions).encode("utf-8")).hexdigest()
 
 
-def number(value: float, places: int = 3) -> int | float | None:
+def number(value: float, places: int = 4) -> int | float | None:
     """A value for JSON: an integer where it is one, else rounded; None if not finite."""
     value = float(value)
     if not math.isfinite(value):

@@ -88,6 +88,22 @@ def parse(text: str | bytes) -> AnalysisMessage:
         raise BadMessage(f"{where}: {first['msg']}") from None
 
 
+def set_up(text: str) -> tuple[State, bool]:
+    """The state of a position string and whether the game is over there. The core sets
+    up positions to play from only; a finished one (phase ``over``, as the core writes
+    the end of a game) is checked as the same position to insert in, and answered as
+    over. Raises the core's :class:`ShiftagoError` for anything else it refuses."""
+    try:
+        state = State.from_position(text)
+        return state, state.is_over
+    except ShiftagoError:
+        fields = text.split()
+        if len(fields) != 8 or fields[4] != "over":
+            raise
+    state = State.from_position(" ".join([*fields[:4], "insert", *fields[5:]]))
+    return state, True
+
+
 @dataclass(frozen=True)
 class Step:
     """One search's answer: the ranked actions, the depth reached, the nodes spent."""
@@ -133,10 +149,16 @@ class LiveAnalysis:
             depth = 0 if found is None else found.depth
         return Step(ranked, depth, nodes)
 
-    async def stream(self, state: State, lines: int, connection: Connection) -> None:
-        """Send ``lines`` events for ``state`` until the budget is spent or proven."""
+    async def stream(
+        self, state: State, lines: int, connection: Connection, *, over: bool = False
+    ) -> None:
+        """Send ``lines`` events for ``state`` until the budget is spent or proven; one
+        final event without lines when the game is ``over`` there."""
         loop = asyncio.get_running_loop()
         position = state.position()
+        if over and not state.is_over:  # set up to insert: written back as over
+            fields = position.split()
+            position = " ".join([*fields[:4], "over", *fields[5:]])
         judge = self.bot.for_rules(state.rules)
         rules = state.rules
 
@@ -160,12 +182,13 @@ class LiveAnalysis:
                 ],
             }
 
-        if state.is_over:
+        if over or state.is_over:
             connection.send(event(None, True))
             return
         budget = self.budget(state)
         mcts = isinstance(judge, MctsBot)
         spent, depth, size = 0, 1, FIRST_ITERATIONS
+        previous: Step | None = None
         while True:
             if mcts:
                 limits = Limits(nodes=min(size, budget))
@@ -173,12 +196,17 @@ class LiveAnalysis:
                 limits = Limits(depth=depth, nodes=max(1, budget - spent))
             step = await loop.run_in_executor(self.pool, self.search, state, limits)
             spent += step.nodes
+            if not mcts and step.depth < depth and previous is not None:
+                # cut short by the nodes left: it answers a shallower depth than shown
+                connection.send(event(previous, True))
+                return
             proven = bool(step.ranked) and judge.proven(step.ranked[0].value) != 0
             if mcts:
                 final = proven or size >= budget
-            else:  # a step cut short by the nodes left, or the deepest: the budget is spent
-                final = proven or spent >= budget or step.depth < depth or depth >= DEFAULT_DEPTH
+            else:
+                final = proven or spent >= budget or depth >= DEFAULT_DEPTH
             connection.send(event(step, final))
+            previous = step
             if final:
                 return
             depth, size = depth + 1, size * 2
@@ -189,7 +217,7 @@ class LiveAnalysis:
 
 def _number(value: float) -> int | float:
     value = float(value)
-    return int(value) if value.is_integer() else round(value, 3)
+    return int(value) if value.is_integer() else round(value, 4)
 
 
 def error(code: str, message: str) -> dict[str, Any]:
@@ -245,12 +273,14 @@ async def analysis_socket(websocket: WebSocket) -> None:
                     await _cancel(search)
                     continue
                 try:
-                    state = State.from_position(parsed.position)
+                    state, over = set_up(parsed.position)
                 except ShiftagoError as bad:  # the search under way goes on
                     connection.send(error("bad_position", str(bad)))
                     continue
                 await _cancel(search)
-                search = asyncio.create_task(service.stream(state, parsed.lines, connection))
+                search = asyncio.create_task(
+                    service.stream(state, parsed.lines, connection, over=over)
+                )
             except BadMessage as bad:
                 connection.send(error("bad_message", str(bad)))
     except (WebSocketDisconnect, RuntimeError):
