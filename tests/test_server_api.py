@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
 
 from server_support import client_for, create, fresh_database
-from shiftago.formats.record import parse_record
+from shiftago import Game, Rules, Variant
+from shiftago.formats.record import Record, format_record, parse_record
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -185,6 +187,48 @@ def test_pages_are_served_from_the_web_folder(tmp_path):
         assert "analysis.html" in client.get("/analysis").text
         assert client.get("/static/app.js").text == "// js"
         assert client.get("/static/missing.js").status_code == 404
+
+
+@pytest.mark.parametrize("page_file", [True, False])
+def test_unknown_pages_and_games_answer_a_404_page(tmp_path, page_file):
+    web = tmp_path / "web"
+    (web / "static").mkdir(parents=True)
+    (web / "game.html").write_text("<title>game.html</title>")
+    if page_file:
+        (web / "404.html").write_text("<title>Lost</title>")
+    with client_for(f"sqlite:///{tmp_path / 'p.db'}", web_dir=web) as client:
+        for path in ("/nowhere", "/play/nosuchgame1", "/watch/nosuchgame1", "/a/b/c.html"):
+            answer = client.get(path)
+            assert answer.status_code == 404, path
+            assert answer.headers["content-type"].startswith("text/html")
+            if page_file:
+                assert answer.text == "<title>Lost</title>"
+            else:
+                assert "not there" in answer.text
+        for path in ("/api/nowhere", "/api/games/nosuchgame1", "/api/games/nosuchgame1/steps"):
+            answer = client.get(path)
+            assert answer.status_code == 404, path
+            assert answer.headers["content-type"] == "application/json"
+        assert client.post("/nowhere").status_code in (404, 405)
+
+
+def test_steps_are_every_position_of_the_game(db_url):
+    rng = random.Random(5)
+    game = Game(Rules(Variant.EXPERT, 3), first=1)
+    while not game.is_over:
+        game.play(rng.choice(game.legal_actions()))
+    text = format_record(Record.from_game(game))
+    with client_for(db_url) as client:
+        answer = client.post("/api/games/import", json={"record": text})
+        assert answer.status_code == 201, answer.text
+        steps = client.get(f"/api/games/{answer.json()['id']}/steps").json()["steps"]
+        fresh, _ = create(client, first="o")
+        assert client.get(f"/api/games/{fresh}/steps").json() == {
+            "steps": [{"step": 0, "position": Game(Rules(), first=0).position(), "last": None}]
+        }
+    assert [s["step"] for s in steps] == list(range(len(game.states)))
+    assert [s["position"] for s in steps] == [state.position() for state in game.states]
+    assert [s["last"] for s in steps] == [None, *(str(a) for a in game.history)]
 
 
 def test_serve_command_defaults_to_a_sqlite_file_in_the_data_directory(tmp_path, monkeypatch):

@@ -11,6 +11,7 @@ import pytest
 from starlette.websockets import WebSocketDisconnect
 
 from server_support import client_for, connect, create, fresh_database
+from shiftago.engine.levels import default_level
 from shiftago.formats.record import parse_record
 
 
@@ -104,6 +105,14 @@ def test_wrong_seat_wrong_turn_stale_and_illegal_change_nothing(db_url):
         '{"type": "act", "seen": 0}',
         '{"type": "act", "action": "L3", "seen": "0"}',
         '{"type": "claim", "seat": 1, "to": "moon"}',
+        '{"type": "claim", "seat": 1, "to": "computer", "level": 99}',
+        '{"type": "claim", "seat": 1, "to": "computer", "level": "3"}',
+        '{"type": "claim", "seat": 1, "to": "computer", "level": 2.5}',
+        '{"type": "takeback", "tokens": "abc"}',
+        '{"type": "takeback", "tokens": ["a", "b", "c", "d", "e"]}',
+        '{"type": "takeback", "tokens": ["a", 1]}',
+        '{"type": "takeback", "tokens": [""]}',
+        '{"type": "takeback", "tokens": ["' + "t" * 201 + '"]}',
         '{"type": "act", "action": "L3", "seen": 0, "pad": "' + "x" * 5000 + '"}',
     ],
 )
@@ -235,6 +244,56 @@ def test_takeback_only_against_the_computer(db_url):
         assert client.get(f"/api/games/{game_id}").json()["actions"][0] == "R1"
 
 
+def test_takeback_between_people_one_action_at_a_time_with_every_token(db_url):
+    with client_for(db_url) as client:
+        game_id, (ann, ben) = create(client, variant="expert", first="o")
+        with connect(client, game_id) as o, connect(client, game_id) as watcher:
+            o.hello(ann)
+            watcher.hello(None)
+            o.act("L3", 0)
+            o.send({"type": "takeback"})
+            refused = o.until_type("error")
+            assert refused["code"] == "not_allowed" and "every seat" in refused["message"]
+            for tokens in ([ann], [ann, "not-a-token"], [ann, ann]):
+                o.send({"type": "takeback", "tokens": tokens})
+                refused = o.until_type("error")
+                assert refused["code"] == "not_allowed" and "missing: g" in refused["message"]
+            with connect(client, game_id) as g:
+                g.hello(ben)
+                g.act("Td", 1)
+            for version in (1, 0):
+                o.send({"type": "takeback", "tokens": [ben, ann]})
+                back = o.until_type("takeback")
+                assert back["version"] == version
+                assert len(back["game"]["actions"]) == version
+                assert back["game"]["takeback"] == ("action" if version else None)
+                assert watcher.until_type("takeback")["version"] == version
+            o.send({"type": "takeback", "tokens": [ann, ben]})
+            refused = o.until_type("error")
+            assert refused["code"] == "not_allowed" and "no action" in refused["message"]
+        assert client.get(f"/api/games/{game_id}").json()["actions"] == []
+
+
+def test_takeback_between_people_takes_back_a_scoring_alone(db_url):
+    record = (
+        '[Variant "expert"]\n[Players "2"]\n[First "o"]\n\n'
+        "1. L1 2. R7 3. L2 4. R6 5. L3 6. R5 7. L4 8. R4 9. L5 xa1-a5 *\n"
+    )
+    with client_for(db_url) as client:
+        answer = client.post("/api/games/import", json={"record": record})
+        assert answer.status_code == 201, answer.text
+        game_id = answer.json()["id"]
+        tokens = [seat["join_url"].split("?seat=")[1] for seat in answer.json()["seats"]]
+        with connect(client, game_id) as o:
+            o.hello(tokens[0])
+            o.send({"type": "takeback", "tokens": tokens})
+            game = o.until_type("takeback")["game"]
+            assert game["version"] == 9 and game["last"] == "L5"
+            assert game["phase"] == "score" and game["legal"] == ["xa1-a5"]
+        stored = client.get(f"/api/games/{game_id}").json()
+        assert stored["version"] == 9 and stored["phase"] == "score"
+
+
 def test_computer_plays_a_whole_game_against_a_person(db_url):
     with client_for(db_url) as client:
         game_id, (ann, _) = create(
@@ -282,6 +341,7 @@ def test_claim_an_absent_seat_for_the_computer_or_end_it(db_url):
             o.send({"type": "claim", "seat": 1, "to": "computer"})
             state = o.until_type("state")
             assert state["game"]["seats"][1]["kind"] == "computer"
+            assert state["game"]["seats"][1]["level"] == default_level()
             assert o.until_type("action")["seat"] == 1  # the computer plays green now
         ended, (ann, _) = create(client, first="o")
         with connect(client, ended) as o:
@@ -289,6 +349,42 @@ def test_claim_an_absent_seat_for_the_computer_or_end_it(db_url):
             o.send({"type": "claim", "seat": 1, "to": "end"})
             result = o.until_type("state")["game"]["result"]
             assert result == {"winners": ["o"], "reason": "abandoned", "line": None, "by": ["g"]}
+
+
+@pytest.mark.parametrize("level", [1, 2, 7])
+def test_claim_for_the_computer_at_a_level(sqlite_url, level):
+    with client_for(sqlite_url, grace_seconds=0) as client:
+        game_id, (ann, _, _) = create(client, players=3, first="o")
+        with connect(client, game_id) as o:
+            o.hello(ann)
+            o.send({"type": "claim", "seat": 2, "to": "computer", "level": level})
+            seats = o.until_type("state")["game"]["seats"]
+            assert [(s["kind"], s["level"]) for s in seats] == [
+                ("human", None),
+                ("human", None),
+                ("computer", level),
+            ]
+        assert client.get(f"/api/games/{game_id}").json()["seats"][2]["level"] == level
+
+
+def test_claimable_at_follows_the_grace_time(sqlite_url):
+    with client_for(sqlite_url, grace_seconds=30) as client:
+        game_id, (ann, ben) = create(client, first="o")
+        with connect(client, game_id) as o:
+            o.hello(ann)
+            with connect(client, game_id) as g:
+                g.hello(ben)
+                here = o.until(lambda e: e["type"] == "presence" and e["seats"][1]["connected"])
+                assert [s["claimable_at"] for s in here["seats"]] == [None, None]
+            gone = o.until(lambda e: e["type"] == "presence" and not e["seats"][1]["connected"])
+            away = dt.datetime.fromisoformat(gone["seats"][1]["away_since"])
+            claimable = dt.datetime.fromisoformat(gone["seats"][1]["claimable_at"])
+            assert claimable - away == dt.timedelta(seconds=30)
+            o.send({"type": "resign"})
+            o.until_type("state")
+        with connect(client, game_id) as watcher:
+            over = watcher.hello(None)[-1]
+            assert over["seats"][1]["claimable_at"] is None  # nothing to claim once over
 
 
 def test_claim_waits_for_the_grace_time(sqlite_url):

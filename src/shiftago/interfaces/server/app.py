@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import math
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -103,6 +104,8 @@ def _errors(app: FastAPI, web: Path) -> None:
         errors = exc.errors()
         first = errors[0] if errors else {"loc": ("body",), "msg": "invalid"}
         loc = [str(p) for p in first.get("loc", ()) if p not in ("body", "query", "path")]
+        if first.get("type") == "json_invalid":  # its place is a character offset
+            loc = []
         field = ".".join(loc) or "body"
         return api.invalid_response(field, str(first.get("msg", "invalid")), detail=_plain(errors))
 
@@ -148,6 +151,8 @@ def _plain(errors: object) -> object:
         return {k: _plain(v) for k, v in errors.items() if k != "ctx"}
     if isinstance(errors, list | tuple):
         return [_plain(v) for v in errors]
+    if isinstance(errors, float) and not math.isfinite(errors):
+        return str(errors)  # JSON has no NaN or infinity: an input of NaN is echoed as text
     return errors if isinstance(errors, str | int | float | bool | None) else str(errors)
 
 
