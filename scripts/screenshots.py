@@ -1,11 +1,16 @@
-"""Take the README's screenshots: the home page and a game in progress, desktop and phone.
+"""Take the README's screenshots: the home page, a game in progress, a finished game's
+review and the analysis board, desktop and phone.
 
     .venv/bin/python scripts/screenshots.py [OUT_DIR]     (default: docs/screenshots)
 
 Starts ``shiftago serve`` on a fresh database in a temporary folder, makes an Express
 game of Ann against the computer, plays a few actions in Debian's Chromium (as the
 tests do: ``SHIFTAGO_CHROMIUM`` or /usr/bin/chromium) and writes home-desktop.png,
-home-phone.png, game-desktop.png and game-phone.png (1280x800 and 390x844).
+home-phone.png, game-desktop.png and game-phone.png (1280x800 and 390x844); then
+imports a short finished game, has the computer review it and writes
+review-desktop.png and review-phone.png (the review at the step before a blunder),
+analysis-desktop.png and analysis-phone.png (the analysis board with the computer's
+lines and a variation) and analysis-dark-desktop.png (the same in the dark theme).
 """
 
 from __future__ import annotations
@@ -13,7 +18,9 @@ from __future__ import annotations
 import sys
 import tempfile
 import time
+import urllib.parse
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
@@ -24,6 +31,10 @@ from web_fixtures import CHROMIUM_ARGS, LiveServer, chromium_path  # noqa: E402
 
 SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 ACTIONS = ["L4", "Td", "R3", "Bc"]  # Ann's; the computer answers each
+# A finished game for the review (played until the rules end it).
+REVIEWED = ["L1", "L7", "L1", "L7", "L1", "L7", "L1", "L7", "R4", "L7"]  # orange misses L1
+ANALYSED = "express 2 7/7/2g4/2og3/3o3/7/7 o insert 20,20 0,0 0,0"
+TRIED = ["Tc", "Bd"]
 
 
 def play_some(server: LiveServer, page: Page, game_id: str) -> None:
@@ -40,6 +51,69 @@ def play_some(server: LiveServer, page: Page, game_id: str) -> None:
             "p => document.querySelector('[data-testid=position]').textContent.trim() === p",
             arg=game["position"],
         )
+
+
+def review_shots(server: LiveServer, context: Any, out: Path) -> None:
+    """A finished game reviewed by the computer, shown at the step before a blunder."""
+    from shiftago import Game, Rules
+    from shiftago.formats.record import Record, format_record
+
+    game = Game(Rules(), first="o")
+    for action in REVIEWED:
+        if game.state.is_over:
+            break
+        game.play(action)
+    assert game.state.is_over, "the game to review must be finished"
+    record = format_record(Record.from_game(game, names=["Ann", "Bob"]))
+    created = server.api("POST", "/api/games/import", json={"record": record}).json()
+    server.api("POST", f"/api/games/{created['id']}/analysis")
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if server.api("GET", f"/api/games/{created['id']}/analysis").json()["status"] == "done":
+            break
+        time.sleep(0.5)
+    review = server.api("GET", f"/api/games/{created['id']}/analysis").json()
+    marked = [a["index"] for a in review["actions"] if a["judgement"] == "blunder"]
+    step = marked[0] if marked else len(review["actions"]) // 2
+    page = context.new_page()
+    for size, viewport in SIZES.items():
+        page.set_viewport_size(viewport)
+        page.goto(f"{server.url}/watch/{created['id']}")
+        page.wait_for_selector("[data-testid=eval-graph]")
+        page.click(f'.moment[data-index="{step}"]')
+        page.wait_for_selector("[data-testid=best-action]:not([hidden])")
+        page.wait_for_timeout(300)
+        if size == "phone":
+            page.locator(".review").scroll_into_view_if_needed()
+        page.screenshot(path=str(out / f"review-{size}.png"), full_page=size == "desktop")
+    page.close()
+
+
+def analysis_shots(server: LiveServer, context: Any, out: Path) -> None:
+    """The analysis board: a position, two actions tried, the computer's lines."""
+    page = context.new_page()
+    url = server.url + "/analysis?position=" + urllib.parse.quote(ANALYSED)
+    for size, viewport in SIZES.items():
+        page.set_viewport_size(viewport)
+        page.goto(url)
+        for action in TRIED:
+            page.click(f'[data-action="{action}"][tabindex="0"]')
+            page.wait_for_function(
+                "a => [...document.querySelectorAll('[data-testid=variation] .var-move')]"
+                ".some(b => b.textContent.includes(a))",
+                arg=action,
+            )
+        page.click("[data-testid=back]")
+        page.wait_for_selector("[data-testid=engine-line]")
+        page.wait_for_timeout(1500)
+        page.screenshot(path=str(out / f"analysis-{size}.png"), full_page=size == "desktop")
+        if size == "desktop":
+            page.click("[data-testid=theme-toggle]")  # auto -> light
+            page.click("[data-testid=theme-toggle]")  # light -> dark
+            page.wait_for_timeout(300)
+            page.screenshot(path=str(out / "analysis-dark-desktop.png"))
+            page.click("[data-testid=theme-toggle]")  # dark -> auto
+    page.close()
 
 
 def main() -> None:
@@ -84,6 +158,9 @@ def main() -> None:
                     page.goto(server.url + "/")
                     page.wait_for_load_state("networkidle")
                     page.screenshot(path=str(out / f"home-{size}.png"))
+                page.close()
+                analysis_shots(server, context, out)
+                review_shots(server, context, out)
                 browser.close()
         finally:
             server.stop()

@@ -129,13 +129,20 @@ export function mountPrefs(container) {
     showTheme();
   });
   const sound = button({ class: "pref small", "data-testid": "sound-toggle" }, "");
-  const icon = document.createElement("span");
+  const icon = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  icon.setAttribute("viewBox", "0 0 16 16");
   icon.setAttribute("aria-hidden", "true");
+  icon.setAttribute("focusable", "false");
   sound.append(icon, " Mute");
   const showSound = () => {
     const off = muted();
     sound.setAttribute("aria-pressed", off ? "true" : "false");
-    icon.textContent = off ? "🔇" : "🔊";
+    // a speaker, with sound waves or crossed out
+    icon.innerHTML =
+      '<path d="M2 6h3l4-3v10l-4-3H2z" fill="currentColor"/>' +
+      (off
+        ? '<path d="M11 6l4 4M15 6l-4 4" stroke="currentColor" stroke-width="1.6" stroke-linecap="round"/>'
+        : '<path d="M11 5.5a3.5 3.5 0 0 1 0 5M12.8 3.5a6 6 0 0 1 0 9" fill="none" stroke="currentColor" stroke-width="1.4" stroke-linecap="round"/>');
     sound.title = off ? "Sounds are muted: press to hear them" : "Press to mute the sounds";
   };
   sound.addEventListener("click", () => {

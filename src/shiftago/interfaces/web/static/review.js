@@ -17,9 +17,8 @@ const SVG = "http://www.w3.org/2000/svg";
 const POLL_MS = 700;
 const MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 const LINE_INK = { o: MARBLE_FILL.o, g: MARBLE_FILL.g, b: MARBLE_FILL.b, w: "#8a8a8a" };
-// The graph in user units (drawn at the page's width, its height in proportion).
-const W = 600;
-const H = 150;
+// The graph is drawn in pixels at its box's width (again when that changes).
+const GRAPH_HEIGHT = 120;
 const PAD = 8;
 
 const cap = (s) => (s ? s.charAt(0).toUpperCase() + s.slice(1) : "");
@@ -52,6 +51,8 @@ export class GameReview {
     this.loaded = false; // the stored review was asked for
     this.timer = null;
     this.asking = false;
+    this.W = 600;
+    this.H = GRAPH_HEIGHT;
     this.build(container);
   }
 
@@ -69,9 +70,10 @@ export class GameReview {
     this.played = el("p", { class: "played-action hint", hidden: true });
     this.summary = el("div", { class: "review-summary", hidden: true });
     this.moments = el("div", { class: "key-moments", hidden: true });
+    this.head = el("div", { class: "row wrap review-head" }, this.button, this.progress, this.progressText);
     this.root.append(
       this.title,
-      el("div", { class: "row wrap" }, this.button, this.progress, this.progressText),
+      this.head,
       this.error,
       this.graphBox,
       this.legend,
@@ -81,6 +83,12 @@ export class GameReview {
       this.summary,
     );
     container.append(this.root);
+    if (window.ResizeObserver) {
+      new ResizeObserver(() => {
+        const w = Math.round(this.graphBox.clientWidth);
+        if (w && Math.abs(w - this.W) > 3 && this.points().length) this.drawGraph();
+      }).observe(this.graphBox);
+    }
   }
 
   // ---- the game and the server --------------------------------------------------
@@ -223,6 +231,7 @@ export class GameReview {
     this.button.hidden = !canAsk || running || current;
     if (r && r.status === "done" && !current) this.button.textContent = "Analyse again";
     this.progress.hidden = !running;
+    this.head.hidden = this.button.hidden && !running;
     if (running) {
       const p = Math.max(0, Math.min(1, +r.progress || 0));
       this.progress.value = p;
@@ -258,14 +267,16 @@ export class GameReview {
 
   x(step) {
     const n = Math.max(1, this.actionCount(), ((this.review && this.review.actions) || []).length);
-    return PAD + (step / n) * (W - 2 * PAD);
+    return PAD + (step / n) * (this.W - 2 * PAD);
   }
 
   y(e) {
-    return PAD + (1 - Math.max(0, Math.min(1, +e || 0))) * (H - 2 * PAD);
+    return PAD + (1 - Math.max(0, Math.min(1, +e || 0))) * (this.H - 2 * PAD);
   }
 
   drawGraph() {
+    this.W = Math.max(160, Math.round(this.graphBox.clientWidth) || 600);
+    const [W, H] = [this.W, this.H];
     const pts = this.points();
     const colours = this.seatColours();
     const seats = colours.length <= 2 ? [0] : colours.map((_, i) => i);

@@ -1,0 +1,265 @@
+"""End to end: the analysis board, the game's review, the 404 page and the dark theme,
+served by ``shiftago serve`` and used in a real headless Chromium.
+
+Only the pages' stable hooks are used (WEBAPI.md, "Additions (turn 2)"):
+``[data-testid=engine-line]`` (with ``data-action``) on the analysis board,
+``[data-testid=analyse]``, ``[data-testid=eval-graph]``, ``data-judgement`` on the action
+list and ``[data-testid=best-action]`` on a game's page; what is right is asked of the
+core (``shiftago.State``, ``shiftago.Game``).
+"""
+
+from __future__ import annotations
+
+import urllib.parse
+from typing import Any
+
+import pytest
+
+from shiftago import Action, Game, Rules, State
+from shiftago.formats.record import Record, format_record
+from web_fixtures import LiveServer, NewContext
+
+PLAYABLE = '[data-action][tabindex="0"]'
+START = "express 2 7/7/7/7/7/7/7 o insert 22,22 0,0 0,0"
+# Orange, to act, holds a1-d1 and green a6-d6: orange wins at once (L1 or Be).
+WIN_IN_ONE = "express 2 7/gggg3/7/7/7/7/oooo3 o insert 18,18 0,0 0,0"
+# Both sides build four in a row; at action 9 (index 8) orange, who wins with L1 or Be,
+# plays R4 instead, and green wins with its fifth marble: a blunder (a proven loss).
+BLUNDER_GAME = ["L1", "L7", "L1", "L7", "L1", "L7", "L1", "L7", "R4", "L7"]
+BLUNDER_INDEX = 8
+# A review waits for the computer; its level's budget per action is short in Express.
+REVIEW_TIMEOUT_MS = 90_000
+
+
+def text(page: Any, selector: str) -> str:
+    return (page.text_content(selector) or "").strip()
+
+
+def shows(page: Any, expected: str) -> None:
+    page.wait_for_function(
+        "p => (document.querySelector('[data-testid=position]') || {}).textContent?.trim() === p",
+        arg=expected,
+    )
+
+
+def click_action(page: Any, action: str) -> None:
+    """A mouse click in the middle of the playable element of ``action``."""
+    element = page.wait_for_selector(f'[data-action="{action}"][tabindex="0"]', state="attached")
+    box = element.bounding_box()
+    assert box, f"{action} is not on the page"
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
+def winning_actions(position: str) -> set[str]:
+    state = State.from_position(position)
+    return {str(a) for a in state.legal_actions() if state.after(a).is_over}
+
+
+def after(position: str, *actions: str) -> str:
+    state = State.from_position(position)
+    for action in actions:
+        state = state.after(state.validate(Action.parse(action)))
+    return state.position()
+
+
+def analysis_url(server: LiveServer, position: str | None = None) -> str:
+    if position is None:
+        return server.url + "/analysis"
+    return server.url + "/analysis?position=" + urllib.parse.quote(position)
+
+
+# ------------------------------------------------------------------ the analysis board
+
+
+def test_the_start_position_is_the_core_s(live_server: LiveServer) -> None:
+    assert Game(Rules(), first="o").position() == START
+
+
+def test_the_analysis_board_lists_a_winning_action_first(
+    live_server: LiveServer, page: Any
+) -> None:
+    wins = winning_actions(WIN_IN_ONE)
+    assert wins == {"L1", "Be"}
+    page.goto(analysis_url(live_server, WIN_IN_ONE))
+    shows(page, WIN_IN_ONE)
+    page.wait_for_selector("[data-testid=engine-line]", timeout=20_000)
+    page.wait_for_function(
+        "wins => { const l = document.querySelector('[data-testid=engine-line]');"
+        " return l && wins.includes(l.dataset.action); }",
+        arg=sorted(wins),
+        timeout=20_000,
+    )
+    first = page.locator("[data-testid=engine-line]").first
+    assert first.get_attribute("data-action") in wins
+    # each line names its action, a value, an expected score and the line in notation
+    assert first.get_attribute("data-action") in first.inner_text()
+    assert "%" in first.inner_text()
+    # the best action is drawn on the board as a hint
+    page.wait_for_selector(".hint-arrow[data-hint]", state="attached")
+    assert page.get_attribute(".hint-arrow[data-hint]", "data-hint") in wins
+
+
+def test_an_action_tried_on_the_analysis_board_is_taken_back(
+    live_server: LiveServer, page: Any
+) -> None:
+    page.goto(analysis_url(live_server))  # no position: the start of 2-player Express
+    shows(page, START)
+    click_action(page, "L4")
+    one = after(START, "L4")
+    shows(page, one)
+    assert page.locator("[data-testid=variation] [data-step]").count() == 2  # Start, L4
+    click_action(page, "Tc")
+    two = after(START, "L4", "Tc")
+    shows(page, two)
+    assert "position=" in page.url
+    assert urllib.parse.unquote(page.url.split("position=", 1)[1]) == two
+    page.click("[data-testid=back]")
+    shows(page, one)
+    page.keyboard.press("ArrowLeft")  # the Left key takes back too
+    shows(page, START)
+    page.keyboard.press("ArrowRight")  # and the variation is kept, to go forward again
+    shows(page, one)
+    page.click('[data-testid=variation] [data-step="2"]')
+    shows(page, two)
+    # an action typed that the rules refuse changes nothing and says why
+    page.fill("[data-testid=action-input]", "L9")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#notice:not([hidden])")
+    shows(page, two)
+
+
+def test_the_editor_refuses_an_impossible_position(live_server: LiveServer, page: Any) -> None:
+    page.goto(analysis_url(live_server))
+    shows(page, START)
+    page.click("#editor-box summary")
+    page.check("[data-testid=editor-tool-o]")
+    page.click('.editor-board [data-cell="d4"]')
+    page.check("[data-testid=editor-tool-g]")
+    page.click('.editor-board [data-cell="e5"]')
+    page.select_option("[data-testid=editor-turn]", "g")
+    good = "express 2 7/7/4g2/3o3/7/7/7 g insert 21,21 0,0 0,0"
+    assert page.input_value("[data-testid=editor-position]") == good
+    # more marbles than a player has: the core refuses, and says so
+    page.fill("[data-testid=editor-supply-o]", "22")
+    page.dispatch_event("[data-testid=editor-supply-o]", "change")
+    bad = page.input_value("[data-testid=editor-position]")
+    assert bad == "express 2 7/7/4g2/3o3/7/7/7 g insert 22,21 0,0 0,0"
+    with pytest.raises(ValueError) as refused:
+        State.from_position(bad)
+    page.click("[data-testid=editor-use]")
+    page.wait_for_selector("[data-testid=editor-error]:not([hidden])")
+    assert str(refused.value) in text(page, "[data-testid=editor-error]")
+    shows(page, START)  # the board keeps the last good position
+    # a possible one is taken
+    page.fill("[data-testid=editor-supply-o]", "21")
+    page.dispatch_event("[data-testid=editor-supply-o]", "change")
+    page.click("[data-testid=editor-use]")
+    shows(page, State.from_position(good).position())
+    assert page.is_hidden("[data-testid=editor-error]")
+
+
+# ------------------------------------------------------------------ the game's review
+
+
+def import_game(server: LiveServer, actions: list[str]) -> dict[str, Any]:
+    game = Game(Rules(), first="o")
+    for action in actions:
+        game.play(action)
+    record = format_record(Record.from_game(game, names=["Ann", "Bob"]))
+    response = server.api("POST", "/api/games/import", json={"record": record})
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def test_a_finished_game_is_analysed_from_its_page(
+    live_server: LiveServer, new_context: NewContext
+) -> None:
+    game = import_game(live_server, BLUNDER_GAME)
+    assert live_server.api("GET", f"/api/games/{game['id']}").json()["analysable"] is True
+    page = new_context().new_page()
+    page.goto(f"{live_server.url}/watch/{game['id']}")  # a spectator may ask for it
+    page.click("[data-testid=analyse]")
+    # the progress shows while the computer reviews; the summary once it is done
+    page.wait_for_selector(".review-table", timeout=REVIEW_TIMEOUT_MS)
+    assert page.is_hidden("[data-testid=analyse]")
+    assert page.is_visible("[data-testid=eval-graph]")
+    review = live_server.api("GET", f"/api/games/{game['id']}/analysis").json()
+    assert review["status"] == "done"
+    assert review["actions"][BLUNDER_INDEX]["judgement"] == "blunder"
+    assert review["actions"][BLUNDER_INDEX]["best"] in {"L1", "Be"}
+    # the graph: one line for the first seat with 2 players, through every step
+    graph = page.locator("[data-testid=eval-graph]")
+    assert graph.locator("polyline").count() == 1
+    assert graph.get_attribute("data-steps") == str(len(BLUNDER_GAME))
+    # every entry of the action list carries its judgement; the scripted one is a blunder
+    judged = page.locator("[data-testid=moves] [data-judgement]")
+    page.wait_for_function(
+        "n => document.querySelectorAll('[data-testid=moves] [data-judgement]').length >= n",
+        arg=len(BLUNDER_GAME),
+    )
+    marks = judged.evaluate_all("nodes => nodes.map(n => n.dataset.judgement)")
+    assert marks[BLUNDER_INDEX] == "blunder"
+    assert set(marks) <= {"", "inaccuracy", "mistake", "blunder"}
+    # the summary counts it for orange
+    assert page.text_content('.review-table tr[data-seat="o"] [data-count="blunders"]') != "0"
+    # at the step before the blunder the computer's best is named and drawn
+    page.click(f'.moment[data-index="{BLUNDER_INDEX}"]')
+    page.wait_for_selector("[data-testid=best-action]:not([hidden])")
+    best = text(page, "[data-testid=best-action]")
+    assert best.startswith("Best: ")
+    assert best.split()[1] in {"L1", "Be"}
+    page.wait_for_selector(".hint-arrow[data-hint]", state="attached")
+    # another viewer sees the stored review at once, without asking
+    other = new_context().new_page()
+    other.goto(f"{live_server.url}/watch/{game['id']}")
+    other.wait_for_selector("[data-testid=eval-graph]")
+    assert other.is_hidden("[data-testid=analyse]")
+
+
+# ------------------------------------------------------------------ 404 and the theme
+
+
+def test_the_not_found_page(live_server: LiveServer, page: Any) -> None:
+    response = page.goto(live_server.url + "/no/such/page")
+    assert response.status == 404
+    assert "not found" in page.title().lower()
+    assert "Page not found" in text(page, "h1")
+    page.click("[data-testid=home-link]")
+    page.wait_for_url(live_server.url + "/")
+
+
+def body_background(page: Any) -> str:
+    return page.evaluate("getComputedStyle(document.body).backgroundColor")
+
+
+def test_the_dark_theme(live_server: LiveServer, new_context: NewContext) -> None:
+    light = new_context(color_scheme="light").new_page()
+    light.goto(live_server.url + "/")
+    light.wait_for_selector("[data-testid=theme-toggle]")
+    dark = new_context(color_scheme="dark").new_page()
+    dark.goto(live_server.url + "/")
+    dark.wait_for_selector("[data-testid=theme-toggle]")
+    # auto follows the system
+    assert body_background(light) != body_background(dark)
+    # the toggle: auto -> light -> dark, remembered
+    for _ in range(3):
+        if light.get_attribute("[data-testid=theme-toggle]", "data-theme-choice") == "dark":
+            break
+        light.click("[data-testid=theme-toggle]")
+    assert light.get_attribute("html", "data-theme") == "dark"
+    assert body_background(light) == body_background(dark)
+    light.goto(analysis_url(live_server))
+    light.wait_for_selector("[data-testid=theme-toggle]")
+    assert body_background(light) == body_background(dark)
+    cell = light.locator('.board-box [data-cell="d4"]').first
+    board_dark = cell.evaluate("n => getComputedStyle(n).fill")
+    light.click("[data-testid=theme-toggle]")  # dark -> auto: the light system again
+    assert light.get_attribute("html", "data-theme") is None
+    assert cell.evaluate("n => getComputedStyle(n).fill") != board_dark
+    # the sound toggle is a pressed/unpressed button, remembered too
+    sound = light.locator("[data-testid=sound-toggle]")
+    assert sound.get_attribute("aria-pressed") == "false"
+    sound.click()
+    assert sound.get_attribute("aria-pressed") == "true"
+    light.reload()
+    assert light.get_attribute("[data-testid=sound-toggle]", "aria-pressed") == "true"
