@@ -160,7 +160,7 @@ class LiveGame:
     def tournament(self) -> TournamentScore | None:
         """The score of the game's tournament before this game (None outside one)."""
         stored = self.stored
-        if stored.tournament_target is None:
+        if not stored.tournament_target:
             return None
         wins = stored.tournament_wins
         if wins is None or len(wins) != stored.players:
