@@ -228,7 +228,8 @@ class GameAnalyses:
             self.store.request_analysis, live.id, key, len(job.actions), job.level, empty
         )
         job.analysis_id = stored.id
-        if stored.status != "done":
+        if stored.status != "done":  # going on after the actions stored, if any
+            job.done = list(json.loads(stored.result).get("actions", []))
             self._start(job)
         return view(stored)
 
