@@ -170,3 +170,16 @@ def test_foreign_origins_are_refused(sqlite_url):
         with analysis_socket(client, headers={"origin": "https://shiftago.example.org"}) as p:
             p.send({"type": "ping"})
             assert p.receive() == {"type": "pong"}
+
+
+def test_too_many_messages_are_refused_then_the_socket_closed(sqlite_url):
+    with client_for(sqlite_url, rate=0.01, burst=2) as client, analysis_socket(client) as p:
+        for _ in range(14):
+            p.send({"type": "ping"})
+        codes = []
+        with pytest.raises(WebSocketDisconnect) as closed:
+            while True:
+                event = p.receive()
+                codes.append(event.get("code", event["type"]))
+        assert closed.value.code == 1008
+        assert codes[:2] == ["pong", "pong"] and set(codes[2:]) == {"rate_limited"}
