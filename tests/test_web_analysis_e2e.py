@@ -27,6 +27,14 @@ WIN_IN_ONE = "express 2 7/gggg3/7/7/7/7/oooo3 o insert 18,18 0,0 0,0"
 # plays R4 instead, and green wins with its fifth marble: a blunder (a proven loss).
 BLUNDER_GAME = ["L1", "L7", "L1", "L7", "L1", "L7", "L1", "L7", "R4", "L7"]
 BLUNDER_INDEX = 8
+# Keeps the page's sockets, so that a test can drop them (as a network failure would).
+SOCKET_HOOK = """
+window.__sockets = [];
+const Native = window.WebSocket;
+window.WebSocket = class extends Native {
+  constructor(...args) { super(...args); window.__sockets.push(this); }
+};
+"""
 # A review waits for the computer; its level's budget per action is short in Express.
 REVIEW_TIMEOUT_MS = 90_000
 
@@ -80,6 +88,7 @@ def test_the_analysis_board_lists_a_winning_action_first(
 ) -> None:
     wins = winning_actions(WIN_IN_ONE)
     assert wins == {"L1", "Be"}
+    page.add_init_script(SOCKET_HOOK)
     page.goto(analysis_url(live_server, WIN_IN_ONE))
     shows(page, WIN_IN_ONE)
     page.wait_for_selector("[data-testid=engine-line]", timeout=20_000)
@@ -97,6 +106,12 @@ def test_the_analysis_board_lists_a_winning_action_first(
     # the best action is drawn on the board as a hint
     page.wait_for_selector(".hint-arrow[data-hint]", state="attached")
     assert page.get_attribute(".hint-arrow[data-hint]", "data-hint") in wins
+    # the socket drops: the page connects again and the new position is analysed
+    page.evaluate("window.__sockets.forEach(s => s.close())")
+    click_action(page, "Td")
+    shows(page, after(WIN_IN_ONE, "Td"))
+    page.wait_for_selector("[data-testid=engine-line]", timeout=20_000)
+    assert page.evaluate("window.__sockets.length") >= 2
 
 
 def test_an_action_tried_on_the_analysis_board_is_taken_back(

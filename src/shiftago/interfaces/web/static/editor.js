@@ -48,7 +48,7 @@ export class PositionEditor {
     const [vl, variant] = $sel("editor-variant", "Variant", Object.entries(VARIANTS).map(([k, v]) => [k, v.name]));
     const [pl, players] = $sel("editor-players", "Players", [["2", "2"], ["3", "3"], ["4", "4"]]);
     const [tl, turn] = $sel("editor-turn", "To act", []);
-    const [hl, phase] = $sel("editor-phase", "Phase", [["insert", "insert a marble"], ["score", "score a line"]]);
+    const [hl, phase] = $sel("editor-phase", "Phase", [["insert", "insert"], ["score", "score"]]);
     this.variant = variant;
     this.players = players;
     this.turn = turn;
@@ -68,7 +68,7 @@ export class PositionEditor {
     });
     const grid = el("div", { class: "editor-fields" }, el("div", {}, vl, variant), el("div", {}, pl, players), el("div", {}, tl, turn), el("div", {}, hl, phase));
 
-    this.palette = el("div", { class: "segmented palette", role: "radiogroup", "aria-label": "What a click on a cell puts there" });
+    this.palette = el("div", { class: "palette", role: "radiogroup", "aria-label": "What a click on a cell puts there" });
     this.boardBox = el("div", { class: "editor-board" });
     this.view = new BoardView(this.boardBox, { arrows: false, interactive: false, label: "The position being set up: click a cell" });
     this.view.svg.addEventListener("click", (e) => {
@@ -221,7 +221,7 @@ export class PositionEditor {
       };
       this.seats.append(
         el("div", { class: "editor-seat" },
-          el("span", { class: "seat-colour" }, marbleIcon(c, 18), cap(COLOUR_NAMES[c])),
+          el("span", { class: "editor-colour" }, marbleIcon(c, 18), cap(COLOUR_NAMES[c])),
           num("supply", s.supplies, MARBLES),
           num("points", s.scores, 99),
           num("skips", s.skips, 6)),
