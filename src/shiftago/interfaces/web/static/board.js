@@ -19,6 +19,8 @@ const C = 60;
 const PAD = 8;
 const LABELS = 22;
 const ARROWS = 34;
+const HIT_OUT = 4; // how far an arrow's hit area reaches beyond the arrow, outwards
+const HIT_IN = 16; // and into the board's first cell
 
 export const INSERTIONS = [];
 for (const side of "LR") for (let r = 1; r <= 7; r++) INSERTIONS.push(side + r);
@@ -277,7 +279,12 @@ export class BoardView {
       const [ux, uy] = { L: [1, 0], R: [-1, 0], T: [0, 1], B: [0, -1] }[side];
       const h = ARROWS * 0.62;
       const w = C * 0.46;
-      const [hw, hh] = "LR".includes(side) ? [ARROWS, C] : [C, ARROWS];
+      // The hit area: the lane's width, and deep from just outside the arrow to a
+      // little into the entry cell (at least 44 CSS px each way on a phone).
+      const depth = ARROWS + PAD + HIT_OUT + HIT_IN;
+      const [hw, hh] = "LR".includes(side) ? [depth, C] : [C, depth];
+      const shift = (HIT_IN + PAD - HIT_OUT) / 2; // the hit area's middle, towards the board
+      const [hx, hy] = [cx + ux * shift, cy + uy * shift];
       const tip = [cx + (ux * h) / 2, cy + (uy * h) / 2];
       const back = [cx - (ux * h) / 2, cy - (uy * h) / 2];
       const left = [back[0] - (uy * w) / 2, back[1] + (ux * w) / 2];
@@ -291,7 +298,7 @@ export class BoardView {
       g._words = `${action}: insert at ${entry}, push ${SIDE_WORDS[side]}`;
       title.textContent = g._words;
       g.setAttribute("aria-label", g._words);
-      el("rect", { x: cx - hw / 2, y: cy - hh / 2, width: hw, height: hh, class: "hit", rx: 6 }, g);
+      el("rect", { x: hx - hw / 2, y: hy - hh / 2, width: hw, height: hh, class: "hit", rx: 6 }, g);
       el("polygon", { points: [tip, left, right].map((p) => p.join(",")).join(" "), class: "tri" }, g);
       this.wire(g, action);
       this.arrowNodes.set(action, g);
@@ -484,7 +491,8 @@ export class BoardView {
       if (action === last) cls.push("last");
       g.setAttribute("class", cls.join(" "));
       const tri = g.querySelector(".tri");
-      tri.style.fill = action === last ? "" : legal && arrowFill ? arrowFill : "";
+      // the colour of the mover only on the screen that may play now; neutral elsewhere
+      tri.style.fill = action === last ? "" : playable && arrowFill ? arrowFill : "";
       const words = g._words + (legal ? "" : " (not legal now)") + (action === last ? " (last action)" : "");
       g.setAttribute("aria-label", words);
       g.querySelector("title").textContent = words;
@@ -552,12 +560,19 @@ export class BoardView {
       const key = [...cells].sort().join(",");
       const [a, b] = choice.action.toLowerCase().slice(1).split("-");
       const pts = choice.points !== undefined ? `, ${choice.points} point${choice.points === 1 ? "" : "s"}` : "";
+      const zero = choice.points === 0;
       if (!seenLines.has(key)) {
         seenLines.add(key);
+        const [x1, y1] = this.centre(cells[0]);
+        const [x2, y2] = this.centre(cells[cells.length - 1]);
         if (players !== 2) {
-          const [x1, y1] = this.centre(cells[0]);
-          const [x2, y2] = this.centre(cells[cells.length - 1]);
-          el("line", { x1, y1, x2, y2, class: "scoring-line", "aria-hidden": "true" }, this.scoreLayer);
+          el("line", { x1, y1, x2, y2, class: `scoring-line${zero ? " zero" : ""}`, "aria-hidden": "true" }, this.scoreLayer);
+        }
+        if (choice.points !== undefined && choice.points !== null) {
+          // the line's points, once, in its middle (0-point lines look apart)
+          const label = el("g", { class: `points-label${zero ? " zero" : ""}`, "aria-hidden": "true", "data-points": choice.points }, this.scoreLayer);
+          el("circle", { cx: (x1 + x2) / 2, cy: (y1 + y2) / 2, r: C * 0.24 }, label);
+          el("text", { x: (x1 + x2) / 2, y: (y1 + y2) / 2 + 5, "text-anchor": "middle" }, label).textContent = choice.points > 0 ? `+${choice.points}` : "0";
         }
       }
       let node;
@@ -578,7 +593,7 @@ export class BoardView {
           [x2 + ex - nx, y2 + ey - ny], [x1 - ex - nx, y1 - ey - ny],
         ];
         el("polygon", { points: band.map((q) => q.join(",")).join(" "), class: "hit-band" }, node);
-        el("line", { x1, y1, x2, y2, class: "scoring-line" }, node);
+        el("line", { x1, y1, x2, y2, class: `scoring-line${zero ? " zero" : ""}` }, node);
       } else {
         words = `Score the line ${a} to ${b}, keep ${a}${pts} (${choice.action})`;
         node = el("g", { class: "choice choice-keep" }, this.scoreLayer);

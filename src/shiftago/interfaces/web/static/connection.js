@@ -1,0 +1,88 @@
+// The game's WebSocket (docs/web-protocol.md): one Conn per held seat, or one for a
+// spectator. A Conn says hello with the version this page has seen, hands every
+// message to the page, and reconnects by itself (300 ms, doubling up to 5 s) until the
+// page closes it or the game turns out not to exist.
+
+export class Conn {
+  /**
+   * @param {string} gameId
+   * @param {string|null} token  the seat's secret, or null for a spectator
+   * @param {{seen: () => number, onMessage: (conn, msg) => void, onChange: () => void, onGone: () => void}} hooks
+   */
+  constructor(gameId, token, hooks) {
+    this.gameId = gameId;
+    this.token = token;
+    this.hooks = hooks;
+    this.colour = null;
+    this.seat = null;
+    this.invalid = false; // a token the game does not know: closed, the page watches
+    this.ws = null;
+    this.welcomed = false;
+    this.delay = 300;
+    this.closedByUs = false;
+    this.connect();
+  }
+
+  isOpen() {
+    return !!this.ws && this.ws.readyState === WebSocket.OPEN && this.welcomed;
+  }
+
+  connect() {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    const ws = new WebSocket(`${scheme}//${location.host}/ws/games/${encodeURIComponent(this.gameId)}`);
+    this.ws = ws;
+    this.welcomed = false;
+    ws.addEventListener("open", () => {
+      this.delay = 300;
+      ws.send(JSON.stringify({ type: "hello", token: this.token, seen: Math.max(this.hooks.seen(), 0) }));
+    });
+    ws.addEventListener("message", (e) => {
+      let msg;
+      try {
+        msg = JSON.parse(e.data);
+      } catch {
+        console.warn("shiftago: a message that is not JSON", e.data);
+        return;
+      }
+      if (msg && typeof msg === "object") this.hooks.onMessage(this, msg);
+    });
+    ws.addEventListener("close", (e) => {
+      this.welcomed = false;
+      if (this.ws !== ws) return;
+      this.hooks.onChange();
+      if (this.closedByUs || this.invalid) return;
+      if (e.code === 4404 || e.code === 4004) {
+        this.hooks.onGone();
+        return;
+      }
+      setTimeout(() => this.connect(), this.delay);
+      this.delay = Math.min(this.delay * 2, 5000);
+    });
+    ws.addEventListener("error", () => this.hooks.onChange());
+  }
+
+  send(obj) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify(obj));
+    return true;
+  }
+
+  close() {
+    this.closedByUs = true;
+    if (this.ws) this.ws.close();
+  }
+}
+
+/** The connection badge: connected, partly (some held seats reconnecting) or reconnecting. */
+export function showConnection(box, conns, watching) {
+  const wanted = conns.filter((c) => !c.invalid);
+  const open = wanted.filter((c) => c.isOpen()).length;
+  let state;
+  if (wanted.length && open === wanted.length) state = "connected";
+  else if (open) state = "partly";
+  else state = "reconnecting";
+  box.dataset.state = state;
+  box.setAttribute("data-testid", "connection");
+  if (state === "connected") box.textContent = watching ? "Watching live" : "Connected";
+  else box.textContent = state === "partly" ? "Reconnecting some seats…" : "Reconnecting…";
+}

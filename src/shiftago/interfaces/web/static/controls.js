@@ -1,0 +1,138 @@
+// The seat holders' controls: take back, resign, claiming a seat that has been away
+// (to the computer at a chosen level, or ending the game), and the share panel with
+// every link this browser knows. What is allowed is the server's word: GAME `may` and
+// `takeback`, presence `claimable_at`.
+import { COLOUR_NAMES, marbleIcon } from "./board.js";
+import { api, copyText, el, gameEntry } from "./api.js";
+import { fmtSeconds, awayFor } from "./panels.js";
+import {
+  $, ctx, held, heldThatMay, heldTokens, holdsEverySeat, isOver, seatIndex, seatOf, who,
+} from "./state.js";
+
+/** How this screen may take back now: {kind: "action" | "turn", colour} or null. */
+export function takebackNow() {
+  const g = ctx.game;
+  if (!g || !g.takeback || ctx.pending) return null;
+  if (g.takeback === "action") return holdsEverySeat() ? { kind: "action", colour: null } : null;
+  const colour = heldThatMay("takeback")[0];
+  return colour ? { kind: "turn", colour } : null;
+}
+
+/** The message that takes back: one action with every token, or the requester's turn. */
+export function takebackMessage(tb) {
+  return tb.kind === "action" ? { type: "takeback", tokens: heldTokens() } : { type: "takeback" };
+}
+
+/** The held colour that resigns: the one to act, or the first that may. */
+export function resigner() {
+  const mayResign = heldThatMay("resign");
+  return mayResign.includes(ctx.game.turn) ? ctx.game.turn : mayResign[0] || null;
+}
+
+export function renderControls(send) {
+  const tb = takebackNow();
+  $("takeback").hidden = !tb;
+  $("takeback").textContent = tb && tb.kind === "action" ? "Take back one action" : "Take back";
+  const r = resigner();
+  const canResign = !!r && !isOver();
+  $("resign").hidden = !canResign || !$("resign-confirm").hidden;
+  if (!canResign) $("resign-confirm").hidden = true;
+  $("resign").textContent = held().length > 1 && r ? `Resign (${COLOUR_NAMES[r]})` : "Resign";
+  renderClaims(send);
+  const shown = ["takeback", "resign", "resign-confirm"].some((id) => !$(id).hidden) || $("claims").children.length > 0;
+  $("controls").hidden = !shown;
+}
+
+/** GET /api/levels, once: {levels: [{level, name}], default}. */
+function levelList() {
+  if (!ctx.levels) ctx.levels = api("/api/levels").catch(() => ({ levels: [], default: null }));
+  return ctx.levels;
+}
+
+function claimButtons(colour, send) {
+  const idx = seatIndex(colour);
+  const select = el("select", { "data-testid": "claim-level", "data-seat": idx, "aria-label": `Level of the computer for ${COLOUR_NAMES[colour]}` });
+  levelList().then((data) => {
+    const list = (data && data.levels) || [];
+    select.replaceChildren(...list.map((l) => el("option", { value: l.level, text: l.name ? `Level ${l.level}: ${l.name}` : `Level ${l.level}` })));
+    if (data && data.default !== null && data.default !== undefined) select.value = String(data.default);
+  });
+  return el("span", { class: "claim-buttons" },
+    el("button", {
+      type: "button", "data-claim": "computer", "data-seat": idx, text: "Let the computer play",
+      onclick: () => send({ type: "claim", seat: idx, to: "computer", level: +select.value || undefined }),
+    }),
+    " at ", select, " ",
+    el("button", { type: "button", "data-claim": "end", "data-seat": idx, text: "End the game", onclick: () => send({ type: "claim", seat: idx, to: "end" }) }),
+  );
+}
+
+/** Claims for the seats that are away, from the time the server names (claimable_at). */
+function renderClaims(send) {
+  const box = $("claims");
+  const mine = held();
+  const seats = ctx.presence && ctx.presence.seats ? ctx.presence.seats : [];
+  const wanted = [];
+  if (mine.length && !isOver()) {
+    for (const p of seats) {
+      if (mine.includes(p.colour) || p.connected) continue;
+      const seat = seatOf(p.colour);
+      if (seat && seat.kind === "computer") continue;
+      const from = p.claimable_at ? Date.parse(p.claimable_at) : NaN;
+      if (!Number.isFinite(from)) continue;
+      const away = awayFor(p);
+      const gone = away !== null ? ` (away ${fmtSeconds(away)})` : "";
+      if (Date.now() < from) {
+        wanted.push({ key: `${p.colour}:wait`, text: `${who(p.colour)} is away${gone}; in ${fmtSeconds((from - Date.now()) / 1000)} you may hand the seat to the computer or end the game.` });
+      } else wanted.push({ key: `${p.colour}:claim`, colour: p.colour, text: `${who(p.colour)} has been away${gone}. ` });
+    }
+  }
+  // keep a claim's row (and its level select) while it stays; update the words
+  const rows = new Map([...box.children].map((n) => [n.dataset.key, n]));
+  const keep = new Set(wanted.map((w) => w.key));
+  for (const [key, node] of rows) if (!keep.has(key)) node.remove();
+  for (const w of wanted) {
+    let row = rows.get(w.key);
+    if (!row) {
+      row = el("p", { "data-key": w.key, "data-testid": "claim" }, el("span", { class: "claim-text" }));
+      if (w.colour) row.append(claimButtons(w.colour, send));
+      box.append(row);
+    }
+    row.querySelector(".claim-text").textContent = w.text;
+  }
+}
+
+function linkRow(kind, colour, label, url) {
+  const input = el("input", { type: "text", readonly: true, value: url, "aria-label": label, "data-testid": `share-${kind}${colour ? `-${colour}` : ""}` });
+  const copy = el("button", { type: "button", class: "small", text: "Copy" });
+  copy.addEventListener("click", async () => (copy.textContent = (await copyText(url)) ? "Copied" : "Copy failed"));
+  return el("li", { "data-kind": kind, "data-colour": colour }, colour ? marbleIcon(colour, 18) : null, el("span", { class: "share-label", text: label }), input, copy);
+}
+
+/** Every seat link this browser knows (its own seats', the invites it made) and the watch link. */
+export function renderShare() {
+  const list = $("share-list");
+  const entry = gameEntry(ctx.gameId);
+  const base = location.origin;
+  const id = encodeURIComponent(ctx.gameId);
+  const rows = [];
+  const listed = new Set();
+  for (const s of ctx.game.seats || []) {
+    const token = entry.tokens && entry.tokens[s.colour];
+    if (token) {
+      rows.push(linkRow("seat", s.colour, `Your seat (${COLOUR_NAMES[s.colour]})`, `${base}/play/${id}?seat=${encodeURIComponent(token)}`));
+      listed.add(s.colour);
+    }
+  }
+  for (const [colour, url] of Object.entries(entry.invites || {})) {
+    if (listed.has(colour) || !url) continue;
+    const to = seatOf(colour);
+    const name = to && to.name ? `${to.name} (${COLOUR_NAMES[colour]})` : COLOUR_NAMES[colour];
+    rows.push(linkRow("seat", colour, `Link for ${name}`, new URL(url, base).href));
+  }
+  rows.push(linkRow("watch", null, "Watch", `${base}/watch/${id}`));
+  const key = rows.map((r) => r.querySelector("input").value).join(" ");
+  if (list.dataset.key === key) return; // unchanged: keep the "Copied" words
+  list.dataset.key = key;
+  list.replaceChildren(...rows);
+}

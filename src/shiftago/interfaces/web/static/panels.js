@@ -1,0 +1,154 @@
+// What the page says about the game at the step shown: the status line, the players
+// (marbles, points, skips, who acts), the score phase's choices with their points,
+// the result with rematch, and the tournament's score. Words only: every fact is the
+// server's (GAME) or the step's position string.
+import { COLOURS, COLOUR_NAMES, marbleIcon } from "./board.js";
+import { el } from "./api.js";
+import { $, cap, ctx, held, heldThatMay, isOver, lastStep, nameOf, seatOf, who } from "./state.js";
+
+const ENDINGS = {
+  line: " with a line",
+  points: " on points",
+  resignation: " by resignation",
+  abandoned: " (the others left the game)",
+  time: " on time",
+  "board full": " (the board is full)",
+  "no marbles": " (no marbles left to play)",
+  "action limit": " (the action limit is reached)",
+};
+
+function resultText(result) {
+  const r = result || {};
+  const winners = r.winners || [];
+  const why = ENDINGS[r.reason] || "";
+  if (winners.length > 1) return `draw between ${winners.map(who).join(" and ")}${why}.`;
+  if (winners.length === 1) return `${who(winners[0])} wins${why}.`;
+  return "nobody wins.";
+}
+
+/** The status line for the view `v` (see state.shown). */
+export function statusText(v, canAct) {
+  const g = ctx.game;
+  if (!g) return "Loading the game…";
+  const doing = v.phase === "score" ? "to score a line" : "to play";
+  if (!v.final) return `Step ${v.step} of ${lastStep()}: ${v.turn ? `${who(v.turn)} ${doing}` : "the game is over"}.`;
+  if (v.over) return `Game over: ${resultText(v.result)}`;
+  if (!v.turn) return "Waiting for the game…";
+  const seat = seatOf(v.turn);
+  if (ctx.thinking === v.turn || (seat && seat.kind === "computer")) return `${who(v.turn)} is thinking…`;
+  const mine = held().includes(v.turn);
+  if (v.phase === "score") {
+    return mine && canAct ? `Your turn, ${who(v.turn)}: score a line (click it, or choose below).` : `${who(v.turn)} ${doing}.`;
+  }
+  return mine && canAct ? `Your turn, ${who(v.turn)}: push a marble in.` : `${who(v.turn)} ${doing}.`;
+}
+
+function presenceOf(colour) {
+  return ctx.presence && ctx.presence.seats ? ctx.presence.seats.find((s) => s.colour === colour) : null;
+}
+
+export function fmtSeconds(s) {
+  s = Math.max(0, Math.round(s));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+/** Seconds since a seat went away (presence `away_since`), or null. */
+export function awayFor(p) {
+  if (!p || p.connected || p.away_since === null || p.away_since === undefined) return null;
+  const t = Date.parse(p.away_since);
+  return Number.isFinite(t) ? (Date.now() - t) / 1000 : null;
+}
+
+export function renderPlayers(v) {
+  const g = ctx.game;
+  const box = $("players");
+  box.replaceChildren();
+  const mine = held();
+  const over = isOver();
+  const winners = v.final && v.result ? v.result.winners || [] : [];
+  (g.seats || []).forEach((seat, i) => {
+    const colour = seat.colour || COLOURS[i];
+    const toAct = !v.over && v.turn === colour;
+    const isWinner = winners.includes(colour);
+    const stats = el("dl", { class: "stats" },
+      el("dt", { text: "Marbles" }), el("dd", { "data-testid": `supply-${colour}`, text: v.supplies[i] ?? "–" }));
+    if (g.variant !== "express") stats.append(el("dt", { text: "Points" }), el("dd", { "data-testid": `score-${colour}`, text: v.scores[i] ?? 0 }));
+    if ((v.skips[i] || 0) > 0) stats.append(el("dt", { text: "Skips" }), el("dd", { "data-testid": `skips-${colour}`, text: v.skips[i] }));
+    const badges = el("span", { class: "badges" });
+    if (mine.includes(colour)) badges.append(el("span", { class: "badge you", text: "you" }));
+    if (seat.kind === "computer") badges.append(el("span", { class: "badge", text: seat.level ? `computer, level ${seat.level}` : "computer" }));
+    const p = presenceOf(colour);
+    const connected = p ? p.connected : seat.connected;
+    if (!over && seat.kind !== "computer" && typeof connected === "boolean") {
+      const away = awayFor(p);
+      const text = connected ? "connected" : away !== null ? `away ${fmtSeconds(away)}` : "away";
+      badges.append(el("span", { class: `badge ${connected ? "here" : "away"}`, "data-testid": `presence-${colour}`, text }));
+    }
+    let turnText = "";
+    if (toAct) turnText = ctx.thinking === colour || seat.kind === "computer" ? "thinking…" : v.phase === "score" ? "to score" : "to play";
+    if (isWinner) turnText = winners.length > 1 ? "draw" : "winner";
+    box.append(
+      el("article", {
+        class: `player colour-${colour}${toAct ? " to-act" : ""}${isWinner ? " winner" : ""}`,
+        "data-testid": `player-${colour}`, "aria-current": toAct ? "true" : null,
+      },
+      el("div", { class: "player-head" }, marbleIcon(colour, 28),
+        el("span", { class: "player-name", text: nameOf(colour) }),
+        el("span", { class: "visually-hidden", text: ` (${COLOUR_NAMES[colour]})` }),
+        el("span", { class: "turn", text: turnText })),
+      badges, stats),
+    );
+  });
+}
+
+/** The score phase's choices as a list, each with its points (0-point lines apart). */
+export function renderScoreChoices(v, canAct, onAct) {
+  const box = $("score-choices");
+  const list = $("score-list");
+  const choices = v.final && v.phase === "score" ? ctx.game.scoring || [] : [];
+  list.replaceChildren();
+  for (const c of choices) {
+    const zero = c.points === 0;
+    const pts = `${c.points} point${c.points === 1 ? "" : "s"}`;
+    const button = el("button", {
+      type: "button", class: `score-choice${zero ? " zero" : ""}`, "data-action": c.action,
+      "data-points": c.points, disabled: !canAct, onclick: () => onAct(c.action),
+    }, el("code", { text: c.action }), el("span", { class: "pts", text: pts }));
+    list.append(el("li", {}, button));
+  }
+  box.hidden = !choices.length;
+}
+
+export function renderResult(v) {
+  const g = ctx.game;
+  const showing = v.final && v.over;
+  $("result").hidden = !showing;
+  if (showing) $("result-text").textContent = resultText(v.result).replace(/^./, (c) => c.toUpperCase());
+  const t = g.tournament && typeof g.tournament === "object" ? g.tournament : null;
+  const done = !!(t && t.winner);
+  const rematchers = heldThatMay("rematch");
+  $("rematch").hidden = !(showing && rematchers.length && !g.next && (!t || done));
+  $("next-game").hidden = !(showing && rematchers.length && !g.next && t && !done);
+  const follow = $("follow-next");
+  follow.hidden = !(showing && g.next);
+  if (g.next) follow.href = `/${held().length ? "play" : "watch"}/${encodeURIComponent(g.next)}`;
+  renderTournament(t);
+}
+
+function renderTournament(t) {
+  const box = $("tournament");
+  if (!t) {
+    box.hidden = true;
+    return;
+  }
+  const seats = ctx.game.seats || [];
+  const wins = (c, i) => (Array.isArray(t.wins) ? t.wins[i] : t.wins && t.wins[c]) ?? 0;
+  const line = seats.map((s, i) => `${nameOf(s.colour)} ${wins(s.colour, i)}`).join(" · ");
+  const target = Number.isFinite(t.target) ? t.target : null;
+  box.replaceChildren(
+    el("h2", { text: target ? `Tournament to ${target} wins` : "Tournament" }),
+    el("p", { "data-testid": "tournament-score", text: line }),
+    t.winner ? el("p", { class: "strong", text: `${cap(nameOf(t.winner))} wins the tournament!` }) : null,
+  );
+  box.hidden = false;
+}

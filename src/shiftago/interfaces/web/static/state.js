@@ -1,0 +1,146 @@
+// The game page's shared state and the small questions every part of it asks: who
+// holds which seat, who a colour is, what the server says a seat may do, and what the
+// page shows now (the live game, or a step of a finished game's replay). Every fact
+// comes from the server's GAME (docs/web-protocol.md); nothing here decides a rule.
+import { COLOURS, COLOUR_NAMES, parsePosition } from "./board.js";
+
+const parts = location.pathname.split("/").filter(Boolean);
+const params = new URLSearchParams(location.search);
+
+export const ctx = {
+  mode: parts[0] === "watch" ? "watch" : "play",
+  gameId: decodeURIComponent(parts[1] || ""),
+  params,
+  fast: ["1", "true", "yes"].includes(params.get("fast")) || params.has("reduced"),
+  game: null, // the GAME object
+  version: -1, // actions played, as the server counts them
+  lastBoard: null, // the board before the last action (when this page saw it arrive)
+  pending: null, // {action, version, at}: sent, not answered yet
+  thinking: null, // colour of the computer that thinks
+  presence: null, // the last presence event
+  conns: [], // one Conn per held seat (or one spectator's)
+  steps: null, // GET /api/games/{id}/steps: [{step, position, last}] of a finished game
+  step: null, // the step shown in the replay of a finished game (null: the last)
+  levels: null, // GET /api/levels (a promise)
+  boardView: null,
+  review: null,
+};
+
+export const $ = (id) => document.getElementById(id);
+export const cap = (s) => (s ? s.charAt(0).toUpperCase() + s.slice(1) : "");
+
+export function seatOf(colour) {
+  return ctx.game && ctx.game.seats ? ctx.game.seats.find((s) => s.colour === colour) : null;
+}
+
+export function seatIndex(colour) {
+  const i = ctx.game && ctx.game.seats ? ctx.game.seats.findIndex((s) => s.colour === colour) : -1;
+  return i >= 0 ? i : COLOURS.indexOf(colour);
+}
+
+/** A colour as words: the seat's name, with its colour when the name is not the colour. */
+export function who(colour) {
+  const seat = seatOf(colour);
+  const name = seat && seat.name ? seat.name : cap(COLOUR_NAMES[colour] || colour);
+  return name.toLowerCase() === COLOUR_NAMES[colour] ? name : `${name} (${COLOUR_NAMES[colour]})`;
+}
+
+export function nameOf(colour) {
+  const seat = seatOf(colour);
+  return seat && seat.name ? seat.name : cap(COLOUR_NAMES[colour] || colour);
+}
+
+/** The colours whose seats this browser holds. */
+export function held() {
+  return ctx.conns.filter((c) => c.colour && !c.invalid).map((c) => c.colour);
+}
+
+/** The tokens of the seats this browser holds, in seat order. */
+export function heldTokens() {
+  return ctx.conns
+    .filter((c) => c.colour && !c.invalid && c.token)
+    .sort((a, b) => seatIndex(a.colour) - seatIndex(b.colour))
+    .map((c) => c.token);
+}
+
+export function holdsEverySeat() {
+  const mine = held();
+  return !!ctx.game && (ctx.game.seats || []).length > 0 && ctx.game.seats.every((s) => mine.includes(s.colour));
+}
+
+export function connFor(colour) {
+  return ctx.conns.find((c) => c.colour === colour && !c.invalid && c.isOpen());
+}
+
+export function anyConn() {
+  return ctx.conns.find((c) => c.colour && !c.invalid && c.isOpen()) || ctx.conns.find((c) => c.isOpen());
+}
+
+/** What the server says the holder of `colour` may do now (GAME `may`). */
+export function may(colour, what) {
+  const g = ctx.game;
+  if (!g || !colour) return false;
+  if (!g.may) return what === "act" ? g.turn === colour : false;
+  return !!(g.may[colour] && g.may[colour][what]);
+}
+
+/** The held colours that may do `what` now. */
+export function heldThatMay(what) {
+  return held().filter((c) => may(c, what));
+}
+
+export function isOver() {
+  return !!ctx.game && (ctx.game.phase === "over" || !!ctx.game.result);
+}
+
+/** The number of actions of the game (the last step). */
+export function lastStep() {
+  return ctx.game ? (ctx.game.actions || []).length : 0;
+}
+
+/** Whether a step before the end of a finished game is shown. */
+export function replaying() {
+  return isOver() && ctx.step !== null && ctx.step < lastStep();
+}
+
+/** The step shown: a replay step, or the last one. */
+export function shownStep() {
+  return replaying() ? ctx.step : lastStep();
+}
+
+/** The history of the game (GAME `history`), one entry per action. */
+export function history() {
+  const g = ctx.game;
+  if (!g) return [];
+  if (Array.isArray(g.history)) return g.history;
+  return (g.actions || []).map((action, index) => ({ index, turn: null, action, seat: null, points: null, skipped: [] }));
+}
+
+/**
+ * What the page shows: the live game (or the end of a finished one), or step k of a
+ * finished game drawn from its position string (GET /api/games/{id}/steps).
+ */
+export function shown() {
+  const g = ctx.game;
+  const k = shownStep();
+  // until the steps have come, the last step
+  if (replaying() && ctx.steps && ctx.steps[k]) {
+    const p = parsePosition(ctx.steps[k].position) || {};
+    const before = k > 0 && ctx.steps[k - 1] ? parsePosition(ctx.steps[k - 1].position) : null;
+    return {
+      step: k, final: false, position: ctx.steps[k].position, board: p.board || new Map(),
+      lastBoard: before ? before.board : null, turn: p.turn, phase: p.phase,
+      supplies: p.supplies || [], scores: p.scores || [], skips: p.skips || [],
+      last: ctx.steps[k].last, result: null, over: false,
+    };
+  }
+  const p = parsePosition(g.position) || {};
+  const n = lastStep();
+  const before = ctx.lastBoard || (n > 0 && ctx.steps && ctx.steps.length === n + 1 ? parsePosition(ctx.steps[n - 1].position) : null);
+  return {
+    step: n, final: true, position: g.position, board: p.board || new Map(),
+    lastBoard: before && before.board ? before.board : before,
+    turn: g.turn, phase: g.phase, supplies: g.supplies || [], scores: g.scores || [], skips: g.skips || [],
+    last: g.last ?? null, result: g.result, over: isOver(),
+  };
+}
