@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from shiftago import Action, Game, Rules, State, Variant
+from shiftago.engine.alphabeta import AlphaBetaBot
 from shiftago.engine.baseline import BaselineBot
 from shiftago.engine.bot import Bot, Limits
 from shiftago.engine.greedy import LOSS, WIN, GreedyBot
@@ -41,13 +42,27 @@ def pairs(position: str, actions: list[str]) -> list[tuple[State, Action]]:
         (0, 0, GOOD),
         (3, 0, GOOD),
         (0, LOSS, BLUNDER),  # a loss allowed in a position that was not lost
-        (WIN, 0, MISTAKE),  # a win missed
+        (WIN, 0, BLUNDER),  # a proven win missed
         (WIN, LOSS, BLUNDER),
         (LOSS, LOSS, GOOD),  # lost anyway
     ],
 )
 def test_classify_with_the_greedy_unit(best: float, played: float, mark: str) -> None:
     assert classify(GreedyBot(1), best, played, threshold=100) == mark
+
+
+@pytest.mark.parametrize(
+    ("best", "played", "mark"),
+    [
+        (9999, 9997, GOOD),  # a longer win is still a win
+        (9999, 50, BLUNDER),  # a win in one missed, nothing lost yet
+        (9999, -9996, BLUNDER),
+        (50, -9996, BLUNDER),
+        (-9996, -9998, GOOD),  # lost anyway
+    ],
+)
+def test_classify_with_the_alphabeta_unit(best: float, played: float, mark: str) -> None:
+    assert classify(AlphaBetaBot(1), best, played, threshold=100) == mark
 
 
 @pytest.mark.parametrize(
@@ -75,9 +90,9 @@ def test_ignoring_an_immediate_threat_is_a_blunder(bot: Bot) -> None:
 
 
 @pytest.mark.parametrize("bot", review_bots(), ids=lambda b: b.name)
-def test_missing_a_win_is_a_mistake(bot: Bot) -> None:
+def test_missing_a_win_is_a_blunder(bot: Bot) -> None:
     (review,) = review_game(bot, pairs(CHANCE, ["R7"]), Limits(depth=2))
-    assert review.mark == MISTAKE
+    assert review.mark == BLUNDER
     assert review.best.action in WINS
     assert bot.for_rules(Rules()).proven(review.best.value) == 1
 
@@ -106,11 +121,11 @@ def test_the_best_action_is_unmarked() -> None:
 def test_values_are_from_the_movers_point_of_view_with_three_players() -> None:
     state = State.from_position("express 3 7/7/7/7/g6/b6/ooo4 o insert 19,21,21 0,0,0 0,0,0")
     game = Game(position=state)
-    game.play("Ta")  # orange misses its win on a4
+    game.play("Ta")  # orange misses its win on a4: a blunder
     game.play("Tb")
     reviews = review_game(GreedyBot(1), zip(game.states, game.history, strict=False))
     assert [r.seat for r in reviews] == [0, 1]
-    assert reviews[0].mark == MISTAKE and reviews[0].best.value == WIN
+    assert reviews[0].mark == BLUNDER and reviews[0].best.value == WIN
 
 
 def test_a_two_player_scoring_in_either_spelling_is_found() -> None:

@@ -5,8 +5,9 @@ the action played with the bot's best. Every value is from the point of view of 
 seat that acted (the mover), in the bot's :attr:`~.bot.Bot.value_unit`, whatever the
 number of players. :func:`classify` names what an action lost:
 
-* ``??`` (:data:`BLUNDER`): the action is a proven loss (by :meth:`.bot.Bot.proven`)
-  although the position before it was not lost (the best action is not a proven loss);
+* ``??`` (:data:`BLUNDER`): the action throws away a proven result (by
+  :meth:`.bot.Bot.proven`): it is a proven loss although the position before it was
+  not lost, or it is not a proven win although the best action is one (a win missed);
 * ``?`` (:data:`MISTAKE`): otherwise, its value is worse than the best action's by more
   than the threshold (by default the bot's :attr:`~.bot.Bot.mistake_threshold`);
 * ``?!`` (:data:`INACCURACY`): worse by more than half the threshold;
@@ -69,7 +70,8 @@ class PlyReview:
 
 def classify(bot: Bot, best: float, played: float, threshold: float) -> str:
     """The mark of an action worth ``played`` where the best action is worth ``best``."""
-    if bot.proven(played) < 0 and bot.proven(best) >= 0:
+    best_proves, played_proves = bot.proven(best), bot.proven(played)
+    if played_proves < 0 <= best_proves or best_proves > 0 >= played_proves:
         return BLUNDER
     loss = best - played
     if loss > threshold:

@@ -194,7 +194,8 @@ def write_record(
     threshold = _threshold(settings)
     half = format_value(threshold / 2)
     out.write(
-        "marks: ?? blunder (a proven loss where the position was not lost), "
+        "marks: ?? blunder (a proven result thrown away: a loss where the position was not lost, "
+        "or a win missed), "
         f"? mistake (worse than the best action by more than {format_value(threshold)}), "
         f"?! inaccuracy (by more than {half})\n\n"
     )
