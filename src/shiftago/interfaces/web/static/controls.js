@@ -81,9 +81,10 @@ function renderClaims(send) {
       const from = p.claimable_at ? Date.parse(p.claimable_at) : NaN;
       if (!Number.isFinite(from)) continue;
       const away = awayFor(p);
-      const gone = away !== null ? ` (away ${fmtSeconds(away)})` : "";
+      const gone = away !== null ? ` ${fmtSeconds(away)}` : "";
       if (Date.now() < from) {
-        wanted.push({ key: `${p.colour}:wait`, text: `${who(p.colour)} is away${gone}; in ${fmtSeconds((from - Date.now()) / 1000)} you may hand the seat to the computer or end the game.` });
+        const wait = fmtSeconds((from - Date.now()) / 1000);
+        wanted.push({ key: `${p.colour}:wait`, text: `${who(p.colour)} has been away${gone}; in ${wait} you may hand the seat to the computer or end the game.` });
       } else wanted.push({ key: `${p.colour}:claim`, colour: p.colour, text: `${who(p.colour)} has been away${gone}. ` });
     }
   }

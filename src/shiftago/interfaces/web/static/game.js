@@ -56,6 +56,8 @@ function handle(conn, msg) {
       break;
     case "takeback":
       if (msg.game && (!ctx.game || msg.version !== ctx.version || (msg.game.actions || []).join() !== (ctx.game.actions || []).join())) {
+        ctx.step = null; // a replay's step (and steps) are of the game as it was
+        ctx.steps = null;
         applyGame(msg.game, msg.version, null);
         notice("Actions were taken back.", "info");
       }

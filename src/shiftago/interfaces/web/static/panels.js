@@ -110,10 +110,12 @@ export function renderScoreChoices(v, canAct, onAct) {
   for (const c of choices) {
     const zero = c.points === 0;
     const pts = `${c.points} point${c.points === 1 ? "" : "s"}`;
+    // with 3-4 players the first end named stays on the board
+    const keep = ctx.game.players > 2 ? `keep ${c.action.slice(1, 3)}` : "";
     const button = el("button", {
       type: "button", class: `score-choice${zero ? " zero" : ""}`, "data-action": c.action,
       "data-points": c.points, disabled: !canAct, onclick: () => onAct(c.action),
-    }, el("code", { text: c.action }), el("span", { class: "pts", text: pts }));
+    }, el("code", { text: c.action }), keep ? el("span", { class: "keep", text: keep }) : null, el("span", { class: "pts", text: pts }));
     list.append(el("li", {}, button));
   }
   box.hidden = !choices.length;
