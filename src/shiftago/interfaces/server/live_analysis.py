@@ -19,12 +19,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Annotated, Any, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from shiftago.core import ShiftagoError, State
@@ -33,8 +32,8 @@ from shiftago.engine.bot import Analysis, Limits
 from shiftago.engine.levels import LevelBot, bot_for_level, default_level
 from shiftago.engine.mcts_bot import MctsBot
 from shiftago.interfaces.server.live import Connection
-from shiftago.interfaces.server.protocol import MAX_MESSAGE_BYTES, BadMessage, RateLimit
-from shiftago.interfaces.server.ws import MAX_REFUSED, origin_allowed
+from shiftago.interfaces.server.protocol import BadMessage, RateLimit, parse_json_message
+from shiftago.interfaces.server.ws import MAX_REFUSED, error, origin_allowed, write_queue
 
 #: The MCTS iterations of the first step; each step doubles them (docs/analysis.md).
 FIRST_ITERATIONS: Final = 1_000
@@ -68,24 +67,7 @@ _ADAPTER: TypeAdapter[AnalysisMessage] = TypeAdapter(
 
 def parse(text: str | bytes) -> AnalysisMessage:
     """A client's message, or :class:`BadMessage` in words."""
-    if isinstance(text, bytes):
-        raise BadMessage("send text frames of JSON")
-    if len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES:
-        raise BadMessage(f"a message is at most {MAX_MESSAGE_BYTES} bytes")
-    try:
-        data = json.loads(text)
-    except ValueError:
-        raise BadMessage("a message is one JSON object") from None
-    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-        raise BadMessage("a message is one JSON object with a 'type'")
-    try:
-        return _ADAPTER.validate_python(data)
-    except ValidationError as error:
-        first = error.errors()[0]
-        if first["type"] == "union_tag_invalid":
-            raise BadMessage(f"unknown message type {data['type']!r}") from None
-        where = ".".join(str(part) for part in first["loc"][1:]) or "type"
-        raise BadMessage(f"{where}: {first['msg']}") from None
+    return parse_json_message(text, _ADAPTER)
 
 
 def set_up(text: str) -> tuple[State, bool]:
@@ -220,20 +202,6 @@ def _number(value: float) -> int | float:
     return int(value) if value.is_integer() else round(value, 4)
 
 
-def error(code: str, message: str) -> dict[str, Any]:
-    return {"type": "error", "code": code, "message": message}
-
-
-async def _write(websocket: WebSocket, connection: Connection) -> None:
-    with contextlib.suppress(Exception):
-        while True:
-            item = await connection.queue.get()
-            if isinstance(item, int):
-                await websocket.close(code=item)
-                return
-            await websocket.send_text(json.dumps(item, separators=(",", ":"), allow_nan=False))
-
-
 async def _cancel(task: asyncio.Task[None] | None) -> None:
     if task is None or task.done():
         return
@@ -250,7 +218,7 @@ async def analysis_socket(websocket: WebSocket) -> None:
         return
     await websocket.accept()
     connection = Connection()
-    writer = asyncio.create_task(_write(websocket, connection))
+    writer = asyncio.create_task(write_queue(websocket, connection))
     limit = RateLimit(app_state.rate, app_state.burst)
     search: asyncio.Task[None] | None = None
     try:

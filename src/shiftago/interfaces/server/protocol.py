@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Annotated, Literal
+from typing import Annotated, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
 from shiftago.engine.levels import level_name
 
 MAX_MESSAGE_BYTES = 4096
+M = TypeVar("M")
 
 Count = Annotated[int, Field(strict=True, ge=0, le=1_000_000)]
 
@@ -83,7 +84,9 @@ class BadMessage(Exception):
     """A message that is not one of the protocol's: the words for the ``error`` event."""
 
 
-def parse_message(text: str | bytes) -> ClientMessage:
+def parse_json_message(text: str | bytes, adapter: TypeAdapter[M]) -> M:
+    """A client's message checked by ``adapter`` (a union discriminated by ``type``),
+    or :class:`BadMessage` in words; shared by the game's and the analysis' sockets."""
     if isinstance(text, bytes):
         raise BadMessage("send text frames of JSON")
     if len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES:
@@ -97,16 +100,18 @@ def parse_message(text: str | bytes) -> ClientMessage:
     if not isinstance(data.get("type"), str):
         raise BadMessage("a message needs a 'type'")
     try:
-        return _ADAPTER.validate_python(data)
+        return adapter.validate_python(data)
     except ValidationError as error:
         first = error.errors()[0]
         where = ".".join(str(part) for part in first["loc"][1:]) or "type"
         if first["type"] == "union_tag_invalid":
             raise BadMessage(f"unknown message type {data['type']!r}") from None
-        words = first["msg"]
-        if first["type"] == "value_error":  # a check of ours: its own words
-            words = str(first.get("ctx", {}).get("error", words))
-        raise BadMessage(f"{where}: {words}") from None
+        raise BadMessage(f"{where}: {first['msg']}") from None
+
+
+def parse_message(text: str | bytes) -> ClientMessage:
+    """A message of the game's socket."""
+    return parse_json_message(text, _ADAPTER)
 
 
 class RateLimit:

@@ -67,8 +67,9 @@ def error(code: str, message: str) -> dict[str, Any]:
     return {"type": "error", "code": code, "message": message}
 
 
-async def _write(websocket: WebSocket, connection: Connection) -> None:
-    """Send what is queued for the connection, in order; an int closes it."""
+async def write_queue(websocket: WebSocket, connection: Connection) -> None:
+    """Send what is queued for the connection, in order; an int closes it (the task
+    that writes every socket of the app)."""
     with contextlib.suppress(Exception):
         while True:
             item = await connection.queue.get()
@@ -100,7 +101,7 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
         await websocket.close(code=4404)
         return
     connection = Connection()
-    writer = asyncio.create_task(_write(websocket, connection))
+    writer = asyncio.create_task(write_queue(websocket, connection))
     limit = RateLimit(state.rate, state.burst)
     joined = False
     try:
