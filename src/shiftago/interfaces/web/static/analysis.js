@@ -4,7 +4,7 @@
 // page draws it, keeps the variation tried from the start position, and hands a
 // position set up in the editor to the server, which accepts or refuses it.
 import { BoardView, COLOURS, COLOUR_NAMES, marbleIcon, parsePosition } from "./board.js";
-import { VARIANTS, api, copyText, el } from "./api.js";
+import { VARIANTS, api, copyText, el, showNotice } from "./api.js";
 import { mountPrefs, playSound } from "./prefs.js";
 import { formatValue } from "./review.js";
 import { PositionEditor } from "./editor.js";
@@ -19,7 +19,6 @@ let root = null; // the start position, as POST /api/positions answers it
 let moves = []; // the variation: [{action, view}] from the start position
 let at = 0; // how many of them are played on the board now
 let busy = false;
-let noticeTimer = null;
 let engineLines = [];
 
 const boardView = new BoardView($("board"), { arrows: true, interactive: true, onAction: play, label: "Analysis board" });
@@ -29,12 +28,7 @@ function current() {
 }
 
 function notice(text, kind = "error") {
-  const box = $("notice");
-  box.textContent = text;
-  box.className = `notice ${kind}`;
-  box.hidden = !text;
-  clearTimeout(noticeTimer);
-  if (text) noticeTimer = setTimeout(() => (box.hidden = true), 6000);
+  showNotice($("notice"), text, kind);
 }
 
 // ---- positions from the server -----------------------------------------------------

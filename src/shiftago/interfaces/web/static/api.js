@@ -172,3 +172,14 @@ export async function copyText(text) {
     return ok;
   }
 }
+
+const noticeTimers = new WeakMap();
+
+/** A short message in a notice box (`kind`: error or info), hidden again after six seconds. */
+export function showNotice(box, text, kind = "error") {
+  box.textContent = text;
+  box.className = `notice ${kind}`;
+  box.hidden = !text;
+  clearTimeout(noticeTimers.get(box));
+  if (text) noticeTimers.set(box, setTimeout(() => (box.hidden = true), 6000));
+}

@@ -4,7 +4,7 @@
 // (state.js) and everything is drawn again from it. The page draws, the server
 // decides: turns, legal actions, points, skips and permissions all come from GAME.
 import { BoardView, COLOURS, parsePosition } from "./board.js";
-import { api, copyText, forgetToken, gameEntry, localPath, rememberGame, tokenOf } from "./api.js";
+import { api, copyText, forgetToken, gameEntry, localPath, rememberGame, showNotice, tokenOf } from "./api.js";
 import { Conn, showConnection } from "./connection.js";
 import { renderControls, renderShare, resigner, takebackMessage, takebackNow } from "./controls.js";
 import { renderMoves, scoringNews } from "./moves.js";
@@ -16,19 +16,13 @@ import { mountPrefs, playSound } from "./prefs.js";
 
 if (ctx.fast) document.documentElement.classList.add("reduced-motion");
 
-let noticeTimer = null;
 let rematchTimer = null;
 let wasMine = null; // whether it was this screen's turn at the last render
 let reviewStep = null; // the step the review was last shown
 const rematchUrls = [];
 
 function notice(text, kind = "error") {
-  const box = $("notice");
-  box.textContent = text;
-  box.className = `notice ${kind}`;
-  box.hidden = !text;
-  clearTimeout(noticeTimer);
-  if (text) noticeTimer = setTimeout(() => (box.hidden = true), 6000);
+  showNotice($("notice"), text, kind);
 }
 
 function setStatus(text) {
