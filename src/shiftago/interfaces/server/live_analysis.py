@@ -31,6 +31,7 @@ from shiftago.engine.alphabeta import DEFAULT_DEPTH
 from shiftago.engine.bot import Analysis, Limits
 from shiftago.engine.levels import LevelBot, bot_for_level, default_level
 from shiftago.engine.mcts_bot import MctsBot
+from shiftago.interfaces.server.analysis import number
 from shiftago.interfaces.server.live import Connection
 from shiftago.interfaces.server.protocol import BadMessage, RateLimit, parse_json_message
 from shiftago.interfaces.server.ws import MAX_REFUSED, error, origin_allowed, write_queue
@@ -156,7 +157,7 @@ class LiveAnalysis:
                 "lines": [
                     {
                         "action": str(r.action),
-                        "value": _number(r.value),
+                        "value": number(r.value),
                         "expected": round(judge.expectation(r.value, rules), 4),
                         "pv": [str(a) for a in r.pv],
                     }
@@ -195,11 +196,6 @@ class LiveAnalysis:
 
     def close(self) -> None:
         self.pool.shutdown(wait=False, cancel_futures=True)
-
-
-def _number(value: float) -> int | float:
-    value = float(value)
-    return int(value) if value.is_integer() else round(value, 4)
 
 
 async def _cancel(task: asyncio.Task[None] | None) -> None:
