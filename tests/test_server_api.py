@@ -242,12 +242,15 @@ def test_serve_command_defaults_to_a_sqlite_file_in_the_data_directory(tmp_path,
     monkeypatch.setenv("SHIFTAGO_HOME", str(tmp_path / "home"))
     result = CliRunner().invoke(cli, ["serve", "--port", "8123"])
     assert result.exit_code == 0, result.output
+    assert len(calls) == 1
+    settings = calls[0].pop("settings")
     assert calls == [
         {
             "host": "127.0.0.1",
             "port": 8123,
             "db_url": f"sqlite:///{tmp_path / 'home' / 'server.db'}",
-            "public_url": None,
-            "bot_delay": 0.4,
         }
     ]
+    assert settings.public_url is None and settings.redis_url is None
+    assert settings.bot_delay == 0.4
+    assert settings.trusted_proxies == ("127.0.0.1", "::1")

@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 import click
 
 from shiftago import __version__
+from shiftago.interfaces.server.settings import Settings
 
 FC = TypeVar("FC", bound=Callable[..., object])
 
@@ -300,22 +301,126 @@ def analyse(
     metavar="SECONDS",
     help="How long the computer waits before it acts, so that people can follow.",
 )
+@click.option(
+    "--redis",
+    "redis_url",
+    metavar="URL",
+    envvar="SHIFTAGO_REDIS_URL",
+    help="Redis (redis://HOST:PORT/0), for several serve processes on one database: "
+    "they share live events, and `shiftago worker` processes play the computer's seats "
+    "and make the reviews. Default: $SHIFTAGO_REDIS_URL, else none (this process alone).",
+)
+@click.option(
+    "--allowed-host",
+    "allowed_hosts",
+    multiple=True,
+    metavar="HOST",
+    help="A host name (with :port if not the default) whose pages may open the app's "
+    "sockets, beside --public-url's. Repeat for several.",
+)
+@click.option(
+    "--trusted-proxy",
+    "trusted_proxies",
+    multiple=True,
+    metavar="ADDRESS",
+    help="An address (or network, 10.0.0.0/8) whose X-Forwarded-* headers are believed. "
+    "Repeat for several. Default: 127.0.0.1 and ::1 (a proxy on this machine).",
+)
+@click.option(
+    "--bot-threads",
+    type=click.IntRange(1, 64),
+    default=Settings.bot_threads,
+    show_default=True,
+    help="Computer seats thinking at once in this process (without --redis).",
+)
+@click.option(
+    "--idle-seconds",
+    type=click.FloatRange(1, 86400),
+    default=Settings.idle_seconds,
+    show_default=True,
+    help="A game nobody watches leaves memory after this long (it is loaded back when needed).",
+)
+@click.option(
+    "--games-per-minute",
+    type=click.IntRange(1),
+    default=Settings.games_per_minute,
+    show_default=True,
+    help="Games one address may create per minute.",
+)
+@click.option(
+    "--imports-per-minute",
+    type=click.IntRange(1),
+    default=Settings.imports_per_minute,
+    show_default=True,
+    help="Games one address may import per minute.",
+)
+@click.option(
+    "--analyses-per-minute",
+    type=click.IntRange(1),
+    default=Settings.analyses_per_minute,
+    show_default=True,
+    help="Reviews and live analyses one address may ask for per minute.",
+)
+@click.option(
+    "--computer-games-per-address",
+    type=click.IntRange(0),
+    default=Settings.computer_games_per_address,
+    show_default=True,
+    help="Unfinished games without a human seat that one address may have.",
+)
+@click.option(
+    "--computer-games-total",
+    type=click.IntRange(0),
+    default=Settings.computer_games_total,
+    show_default=True,
+    help="Unfinished games without a human seat on the whole server.",
+)
+@click.option(
+    "--sockets-per-address",
+    type=click.IntRange(1),
+    default=Settings.sockets_per_address,
+    show_default=True,
+    help="Open WebSockets one address may have.",
+)
 def serve(
-    host: str, port: int, db_url: str | None, public_url: str | None, bot_delay: float
+    host: str,
+    port: int,
+    db_url: str | None,
+    public_url: str | None,
+    bot_delay: float,
+    redis_url: str | None,
+    allowed_hosts: tuple[str, ...],
+    trusted_proxies: tuple[str, ...],
+    **limits: Any,
 ) -> None:
     """Serve the web app: open the address it prints in a browser and play.
 
     Games are stored in the database after every action and survive a restart. The data
     directory is $SHIFTAGO_HOME, else $XDG_DATA_HOME/shiftago, else ~/.local/share/shiftago.
+    Several processes on one PostgreSQL and one Redis serve the same games: docs/deploy.md.
     """
-    from shiftago.interfaces.autosave import data_dir
     from shiftago.interfaces.server import run
 
-    if db_url is None:
-        directory = data_dir()
-        directory.mkdir(parents=True, exist_ok=True)
-        db_url = f"sqlite:///{directory / 'server.db'}"
-    run(host=host, port=port, db_url=db_url, public_url=public_url, bot_delay=bot_delay)
+    settings = Settings(
+        public_url=public_url,
+        allowed_hosts=allowed_hosts,
+        trusted_proxies=trusted_proxies or Settings.trusted_proxies,
+        redis_url=redis_url,
+        bot_delay=bot_delay,
+        **limits,
+    )
+    run(host=host, port=port, db_url=_server_db(db_url), settings=settings)
+
+
+def _server_db(db_url: str | None) -> str:
+    """The database URL given, else server.db in the data directory."""
+    from shiftago.interfaces.autosave import data_dir
+
+    if db_url is not None:
+        return db_url
+    directory = data_dir()
+    directory.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{directory / 'server.db'}"
 
 
 @cli.command()

@@ -6,9 +6,21 @@ and migrations), :mod:`.live` (a game in memory), :mod:`.creating` (new games),
 :mod:`.bots` (computer seats), :mod:`.protocol` (client messages, rate limit),
 :mod:`.ws` (the socket), :mod:`.api` (HTTP routes), :mod:`.analysis` (a game's review)
 and :mod:`.analysis_api` (its routes), :mod:`.live_analysis` (the analysis socket) and
-:mod:`.app` (the app, ``run``).
+:mod:`.settings` (what a process is told) and :mod:`.app` (the app, ``run``).
 """
 
-from shiftago.interfaces.server.app import create_app, run
+from __future__ import annotations
+
+from typing import Any
 
 __all__ = ["create_app", "run"]
+
+
+def __getattr__(name: str) -> Any:
+    """``create_app`` and ``run``, imported when first asked for: the command line reads
+    :mod:`.settings` without loading the app and the engine."""
+    if name in __all__:
+        from shiftago.interfaces.server import app
+
+        return getattr(app, name)
+    raise AttributeError(name)

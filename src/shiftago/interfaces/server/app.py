@@ -8,6 +8,7 @@ import logging
 import math
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exception_handlers import http_exception_handler
@@ -18,10 +19,11 @@ from starlette.exceptions import HTTPException
 
 from shiftago import __version__
 from shiftago.interfaces.server import analysis_api, api, positions
-from shiftago.interfaces.server.analysis import GameAnalyses, ReviewBudget
+from shiftago.interfaces.server.analysis import GameAnalyses
 from shiftago.interfaces.server.bots import ComputerPlayers
 from shiftago.interfaces.server.hub import Hub, Refused
 from shiftago.interfaces.server.live_analysis import LiveAnalysis, analysis_socket
+from shiftago.interfaces.server.settings import Settings
 from shiftago.interfaces.server.store import Store, migrate, open_engine
 from shiftago.interfaces.server.ws import game_socket
 
@@ -35,27 +37,25 @@ def create_app(
     db_url: str,
     public_url: str | None = None,
     *,
-    bot_delay: float = 0,
-    grace_seconds: int = 120,
-    rate: float = 10.0,
-    burst: int = 30,
-    web_dir: Path | None = None,
-    review_budget: ReviewBudget | None = None,
-    live_analysis_cap: int | None = None,
+    settings: Settings | None = None,
+    **options: Any,
 ) -> FastAPI:
     """The app on the database at ``db_url`` (migrated here, before anything else).
 
-    ``public_url`` is where people reach the app (join links and the allowed WebSocket
-    Origin follow from it); ``bot_delay`` seconds pass before a computer acts, so that
-    people can follow; ``grace_seconds`` is how long a seat may be away before the
-    others can hand it to the computer or end the game; ``rate`` and ``burst`` limit
-    each connection's messages. ``review_budget`` is what a game's review searches per
-    position and ``live_analysis_cap`` lowers the live analysis's budget (tests).
+    ``settings`` (:class:`Settings`) says everything else; ``public_url`` and
+    ``options`` (names of its fields) change it, as tests do.
     """
+    settings = (settings or Settings()).with_options(**options)
+    if public_url is not None:
+        settings = settings.with_options(public_url=public_url)
     engine = open_engine(db_url)
     migrate(engine)
     store = Store(engine)
-    pages = web_dir if web_dir is not None else WEB_DIR
+    pages = settings.web_dir if settings.web_dir is not None else WEB_DIR
+    bot_delay, grace_seconds = settings.bot_delay, settings.grace_seconds
+    review_budget, live_analysis_cap = settings.review_budget, settings.live_analysis_cap
+    rate, burst = settings.rate, settings.burst
+    public_url = settings.public_url
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -85,6 +85,7 @@ def create_app(
         summary="Play Shiftago in the browser; the stable part is in WEBAPI.md",
         lifespan=lifespan,
     )
+    app.state.settings = settings
     app.state.public_url = public_url
     app.state.rate = rate
     app.state.burst = burst
@@ -196,13 +197,14 @@ def run(
     host: str = "127.0.0.1",
     port: int = 8000,
     db_url: str = "sqlite:///shiftago.db",
-    public_url: str | None = None,
-    bot_delay: float = 0.4,
+    settings: Settings | None = None,
 ) -> None:
-    """Serve the app with uvicorn until interrupted."""
+    """Serve the app with uvicorn until interrupted (or told to stop with SIGTERM)."""
     import uvicorn
 
-    app = create_app(db_url, public_url, bot_delay=bot_delay)
+    settings = settings or Settings(bot_delay=0.4)
+    app = create_app(db_url, settings=settings)
+    public_url = settings.public_url
     shown = public_url or f"http://{'localhost' if host in ('127.0.0.1', '::1') else host}:{port}"
     print(f"Shiftago is served at {shown}  (Ctrl+C stops it)", flush=True)
     uvicorn.run(
@@ -211,5 +213,7 @@ def run(
         port=port,
         ws_max_size=64 * 1024,
         proxy_headers=True,
+        forwarded_allow_ips=list(settings.trusted_proxies),
+        timeout_graceful_shutdown=10,
         log_level="info",
     )

@@ -66,6 +66,11 @@ class GameRow(Base):
     # Express tournament: the target and the wins per seat before this game ("3,2").
     tournament_target: Mapped[int | None] = mapped_column(Integer)
     tournament_wins: Mapped[str | None] = mapped_column(String(32))
+    # Every stored change counts one: a change is stored only from the revision it was
+    # made from (see store.py), so two processes never both change one version.
+    revision: Mapped[int] = mapped_column(Integer, server_default="0")
+    # The address that created the game (limits and the computer's fair share).
+    owner: Mapped[str | None] = mapped_column(String(64), index=True)
 
 
 class SeatRow(Base):

@@ -1,0 +1,74 @@
+"""Everything a serve process (and a worker) can be told, in one frozen value.
+
+``shiftago serve`` and ``shiftago worker`` turn their options into :class:`Settings`;
+tests build one with the few fields they change. The defaults are those of the embedded
+default (one process, SQLite) and of a small public server; docs/deploy.md says how to
+size them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the engine is imported only by the app, not by the command line
+    from shiftago.interfaces.server.analysis import ReviewBudget
+
+
+@dataclass(frozen=True)
+class Settings:
+    # --- where the app is reached, and whom it trusts -------------------------------
+    #: Where people reach the app: join links and the allowed WebSocket Origin follow.
+    public_url: str | None = None
+    #: Further host names (``example.org``, ``example.org:8443``) whose Origin is allowed
+    #: beside ``public_url``'s; without both, only loopback hosts are (docs/deploy.md).
+    allowed_hosts: tuple[str, ...] = ()
+    #: Addresses whose ``X-Forwarded-*`` headers are believed (a reverse proxy).
+    trusted_proxies: tuple[str, ...] = ("127.0.0.1", "::1")
+
+    # --- several processes -----------------------------------------------------------
+    #: Redis, when several processes serve the same games (None: this process alone).
+    redis_url: str | None = None
+    #: Computer seats thinking at once in this process (when it does that work itself).
+    bot_threads: int = 4
+    #: A game nobody watches and nothing works on leaves memory after this many seconds.
+    idle_seconds: float = 300.0
+
+    # --- the game --------------------------------------------------------------------
+    #: Seconds before a computer acts, so that people can follow.
+    bot_delay: float = 0.0
+    #: How long a seat may be away before the others can claim it.
+    grace_seconds: int = 120
+    #: Each connection's messages: a rate per second and a burst.
+    rate: float = 10.0
+    burst: int = 30
+    #: What a game's review searches per position (tests lower it); None: the default.
+    review_budget: ReviewBudget | None = None
+    #: A lower budget for the live analysis (tests); None: the level's own.
+    live_analysis_cap: int | None = None
+    #: The pages' folder (tests use their own); None: the package's.
+    web_dir: Path | None = None
+
+    # --- limits per address (docs/deploy.md, "Limits") ----------------------------------
+    #: Games one address may create per minute (imports included).
+    games_per_minute: int = 30
+    #: Games one address may import per minute.
+    imports_per_minute: int = 20
+    #: Reviews and live analyses one address may ask for per minute.
+    analyses_per_minute: int = 20
+    #: Unfinished games without a human seat: per address, and on the whole server.
+    computer_games_per_address: int = 4
+    computer_games_total: int = 64
+    #: Open WebSockets per address.
+    sockets_per_address: int = 64
+    #: Presence goes out at most this often per game (seconds), however many come and go.
+    presence_interval: float = 0.5
+
+    def with_options(self, **options: Any) -> Settings:
+        """A copy with ``options`` (field names) changed; an unknown name is an error."""
+        known = {f.name for f in fields(self)}
+        unknown = sorted(set(options) - known)
+        if unknown:
+            raise TypeError(f"unknown server settings: {', '.join(unknown)}")
+        return replace(self, **options)
