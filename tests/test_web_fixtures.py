@@ -14,6 +14,15 @@ def test_postgres_url_is_a_working_database(postgres_url):
     assert row == (42, "postgres")
 
 
+def test_redis_url_is_a_working_empty_redis(redis_url):
+    import redis
+
+    client = redis.Redis.from_url(redis_url)
+    assert client.dbsize() == 0
+    client.set("shiftago:probe", "1")
+    assert client.get("shiftago:probe") == b"1"
+
+
 def test_browser_renders_and_clicks(page):
     page.set_content(
         "<button data-action='L3' onclick=\"document.querySelector('[data-testid=status]')"

@@ -1,12 +1,14 @@
 """Pytest fixtures for the web app's tests: a PostgreSQL server, a live server, a browser.
 
 Loaded as a plugin by ``tests/conftest.py``. What they need from the system (Debian's
-``chromium`` and ``postgresql`` packages) is installed by ``scripts/test``; without it a
+``chromium``, ``postgresql`` and ``redis-server`` packages) is installed by ``scripts/test``; without it a
 test is skipped, and on CI (``CI=true``) it fails, saying what is missing.
 
 - ``postgres_url``: a throwaway PostgreSQL cluster for the session, as a SQLAlchemy URL
   (``postgresql+psycopg://postgres@127.0.0.1:PORT/shiftago``). ``SHIFTAGO_POSTGRES_URL``
   names an existing server instead.
+- ``redis_url``: ``redis-server`` on a free port with a directory of its own and no
+  persistence, for the session, emptied for each test.
 - ``live_server``: ``shiftago serve`` in a subprocess on a free port with a fresh SQLite
   file; ``.url``, ``.db_url``, ``.restart(hard=False)``, ``.kill()``, ``.stop()``,
   ``.start()``, ``.log()``. ``start_server(db_url=None, args=(), env=None, bot_delay=None)``
@@ -151,6 +153,86 @@ def postgres_url() -> Iterator[str]:
         yield cluster.url
     finally:
         cluster.stop()
+
+
+class RedisServer:
+    """Debian's ``redis-server`` on a free local port, with a directory of its own and no
+    persistence: the Redis of the tests that run several processes."""
+
+    def __init__(self, program: str) -> None:
+        self.dir = Path(tempfile.mkdtemp(prefix="shiftago-redis-"))
+        self.port = free_port()
+        self.process = subprocess.Popen(
+            [
+                program,
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--dir",
+                str(self.dir),
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--daemonize",
+                "no",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def wait(self, timeout: float = 20.0) -> None:
+        import redis
+
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                redis.Redis.from_url(self.url).ping()
+                return
+            except redis.ConnectionError:
+                if self.process.poll() is not None or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+
+    def stop(self) -> None:
+        self.process.terminate()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(10)
+        if self.process.poll() is None:
+            self.process.kill()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> Iterator[RedisServer]:
+    """A Redis server for the whole session (Debian package redis-server)."""
+    program = shutil.which("redis-server")
+    if program is None:
+        missing("redis-server not found (Debian package redis-server)")
+    server = RedisServer(program)
+    try:
+        server.wait()
+    except Exception as error:
+        server.stop()
+        pytest.fail(f"could not start redis-server: {error}", pytrace=False)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def redis_url(redis_server: RedisServer) -> str:
+    """The session's Redis, emptied for this test."""
+    import redis
+
+    redis.Redis.from_url(redis_server.url).flushall()
+    return redis_server.url
 
 
 # ---------------------------------------------------------------- the live server
