@@ -260,18 +260,11 @@ class LiveServer:
         self.process: subprocess.Popen[bytes] | None = None
 
     def command(self) -> list[str]:
-        if self.bot_delay is not None:
-            # `shiftago serve` has no option for the computer's delay: call what it calls.
-            code = (
-                "import sys; from shiftago.interfaces.server import run; "
-                "run(host='127.0.0.1', port=int(sys.argv[1]), db_url=sys.argv[2], "
-                "bot_delay=float(sys.argv[3]))"
-            )
-            return [sys.executable, "-c", code, str(self.port), self.db_url, str(self.bot_delay)]
+        delay = [] if self.bot_delay is None else ["--bot-delay", str(self.bot_delay)]
         return [
             sys.executable, "-m", "shiftago", "serve",
             "--host", "127.0.0.1", "--port", str(self.port), "--db", self.db_url,
-            *self.args,
+            *delay, *self.args,
         ]  # fmt: skip
 
     def log(self) -> str:

@@ -412,6 +412,61 @@ def serve(
     run(host=host, port=port, db_url=_server_db(db_url), settings=settings)
 
 
+@cli.command(short_help="Play the computer's seats and make reviews for serve processes.")
+@click.option(
+    "--db",
+    "db_url",
+    metavar="URL",
+    help="The database the serve processes use (as for `shiftago serve`).",
+)
+@click.option(
+    "--redis",
+    "redis_url",
+    metavar="URL",
+    envvar="SHIFTAGO_REDIS_URL",
+    required=True,
+    help="The Redis the serve processes use (or $SHIFTAGO_REDIS_URL).",
+)
+@click.option(
+    "--threads",
+    type=click.IntRange(1, 64),
+    default=Settings.bot_threads,
+    show_default=True,
+    help="Jobs worked on at once (computer moves and reviews).",
+)
+@click.option(
+    "--bot-delay",
+    type=click.FloatRange(0, 10),
+    default=0.4,
+    show_default=True,
+    metavar="SECONDS",
+    help="How long the computer waits before it acts, so that people can follow.",
+)
+@click.option(
+    "--lease",
+    type=click.FloatRange(0.5, 3600),
+    default=Settings.job_lease_seconds,
+    show_default=True,
+    metavar="SECONDS",
+    help="A job that a worker has not vouched for this long (it died) is done again.",
+)
+def worker(
+    db_url: str | None, redis_url: str, threads: int, bot_delay: float, lease: float
+) -> None:
+    """Take the computer's moves and the reviews from Redis and do them.
+
+    Run one or more beside `shiftago serve --redis URL` processes (docs/deploy.md). A
+    worker killed mid-job loses nothing: its job is done again by another once its lease
+    runs out.
+    """
+    from shiftago.interfaces.server.worker import run_worker
+
+    settings = Settings(
+        redis_url=redis_url, bot_threads=threads, bot_delay=bot_delay, job_lease_seconds=lease
+    )
+    run_worker(_server_db(db_url), settings)
+
+
 def _server_db(db_url: str | None) -> str:
     """The database URL given, else server.db in the data directory."""
     from shiftago.interfaces.autosave import data_dir
@@ -659,6 +714,129 @@ def arena(
         return
     click.echo(outcome.summary())
     click.echo(outcome.table())
+
+
+def _pace(ctx: click.Context, param: click.Parameter, value: str) -> tuple[float, float]:
+    low, _, high = value.partition("-")
+    try:
+        pace = (float(low), float(high or low))
+    except ValueError:
+        raise click.BadParameter(f"{value!r}: seconds such as 1-3 (or one number)") from None
+    if not 0 <= pace[0] <= pace[1] < 3600:
+        raise click.BadParameter(f"{value!r}: from a low to a high number of seconds")
+    return pace
+
+
+@cli.command(short_help="Play many games against running servers and measure them.")
+@click.argument("urls", metavar="URL...", nargs=-1, required=True)
+@click.option(
+    "--games", type=click.IntRange(1), default=10, show_default=True, help="Games at once."
+)
+@click.option(
+    "--duration",
+    type=click.FloatRange(0, min_open=True),
+    default=60.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="Stop after this long (the ramp included).",
+)
+@click.option(
+    "--actions", type=click.IntRange(1), metavar="N", help="Stop after people sent N actions."
+)
+@click.option(
+    "--pace",
+    default="1-3",
+    show_default=True,
+    metavar="MIN-MAX",
+    callback=_pace,
+    help="Seconds a person waits after the event that gives it the turn (uniform).",
+)
+@click.option(
+    "--computer-share",
+    type=click.FloatRange(0, 1),
+    default=0.0,
+    show_default=True,
+    help="The share of games of one person against the computer.",
+)
+@click.option(
+    "--computer-level",
+    type=click.IntRange(1),
+    default=3,
+    show_default=True,
+    help="The computer's level in those games.",
+)
+@click.option(
+    "--watchers", type=click.IntRange(0), default=0, show_default=True, help="Spectators per game."
+)
+@click.option(
+    "--ramp",
+    type=click.FloatRange(0),
+    default=5.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="Spread the games' starts over this long.",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of every choice.")
+@click.option(
+    "--pid",
+    "pids",
+    type=click.IntRange(1),
+    multiple=True,
+    metavar="PID",
+    help="A local serve process whose memory (VmRSS) is read too. Repeat for several.",
+)
+@click.option(
+    "--deflate/--no-deflate",
+    default=True,
+    show_default=True,
+    help="Compress the sockets' messages, as browsers do.",
+)
+@click.option("--json", "json_output", is_flag=True, help="Print the report as one JSON object.")
+def loadtest(
+    urls: tuple[str, ...],
+    games: int,
+    duration: float,
+    actions: int | None,
+    pace: tuple[float, float],
+    computer_share: float,
+    computer_level: int,
+    watchers: int,
+    ramp: float,
+    seed: int,
+    pids: tuple[int, ...],
+    deflate: bool,
+    json_output: bool,
+) -> None:
+    """Play games of scripted people against serve processes; print latency, errors,
+    lost and duplicated actions, and the processes' memory (docs/cli.md).
+
+    Several URLs are processes of one deployment (one database, one Redis): each game is
+    played across two of them. Exits with 1 when an action was lost or duplicated.
+    """
+    from shiftago.interfaces.loadtest import LoadConfig, LoadError, format_report, main
+
+    config = LoadConfig(
+        urls=urls,
+        games=games,
+        duration=duration,
+        actions=actions,
+        pace=pace,
+        computer_share=computer_share,
+        computer_level=computer_level,
+        watchers=watchers,
+        ramp=ramp,
+        seed=seed,
+        pids=pids,
+        deflate=deflate,
+    )
+    try:
+        report = main(config)
+    except LoadError as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(2)
+    click.echo(json.dumps(report) if json_output else format_report(report))
+    if report["lost"] or report["duplicated"]:
+        sys.exit(1)
 
 
 def main() -> None:

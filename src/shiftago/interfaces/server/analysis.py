@@ -36,7 +36,9 @@ from shiftago.engine.levels import bot_for_level, default_level
 from shiftago.engine.mcts_bot import MctsBot
 from shiftago.engine.review import MARKS, PlyReview, review_position
 from shiftago.formats.record_syntax import turn_numbers
+from shiftago.interfaces.server.bots import lower_priority
 from shiftago.interfaces.server.hub import Hub
+from shiftago.interfaces.server.jobs import Job
 from shiftago.interfaces.server.live import LiveGame
 from shiftago.interfaces.server.store import Store, StoredAnalysis
 
@@ -208,29 +210,32 @@ def _dump(doc: dict[str, Any]) -> str:
 
 
 class GameAnalyses:
-    """The reviews of the app's games: asked for, read, run one at a time, resumed."""
+    """The reviews of the app's games: asked for, read, run as jobs (:mod:`.jobs`),
+    resumed."""
 
-    def __init__(self, hub: Hub, budget: ReviewBudget | None = None) -> None:
+    def __init__(self, hub: Hub, budget: ReviewBudget | None = None, threads: int = 1) -> None:
         self.hub = hub
         self.store: Store = hub.store
         self.budget = budget if budget is not None else ReviewBudget()
-        self.pool = ThreadPoolExecutor(1, thread_name_prefix="shiftago-review")
+        self.pool = ThreadPoolExecutor(
+            threads, thread_name_prefix="shiftago-review", initializer=lower_priority
+        )
         self.cancelled = threading.Event()
-        self.running: dict[int, asyncio.Future[None]] = {}
 
     async def request(self, live: LiveGame) -> dict[str, Any]:
         """The review of the game's actions now: the one asked for before, or a new one."""
         async with live.lock:
             job = _job(live, 0, default_level())
+            revision, owner = live.revision, live.stored.owner or live.id
         key = digest(job.actions)
         empty = _dump(document(job, "pending", [], unit_of(job.level, job.rules)))
         stored, _ = await self.hub.db(
             self.store.request_analysis, live.id, key, len(job.actions), job.level, empty
         )
-        job.analysis_id = stored.id
         if stored.status != "done":  # going on after the actions stored, if any
-            job.done = list(json.loads(stored.result).get("actions", []))
-            self._start(job)
+            await self.hub.jobs.submit(
+                Job("review", live.id, revision, owner, analysis_id=stored.id)
+            )
         return view(stored)
 
     async def read(self, game_id: str) -> dict[str, Any] | None:
@@ -238,48 +243,39 @@ class GameAnalyses:
         stored = await self.hub.db(self.store.latest_analysis, game_id)
         return None if stored is None else view(stored)
 
-    async def resume(self) -> None:
-        """Start again every review that a stop (or a crash) left unfinished."""
-        for stored in await self.hub.db(self.store.unfinished_analyses):
-            try:
-                live = await self.hub.get(stored.game_id)
-                if live is None:
-                    continue
-                async with live.lock:
-                    job = _job(live, stored.id, stored.level, stored.version)
-                if len(job.actions) != stored.version or digest(job.actions) != stored.digest:
-                    # the actions reviewed were taken back since: nothing left to review
-                    await self.hub.db(self.store.delete_analysis, stored.id)
-                    continue
-                job.done = list(json.loads(stored.result).get("actions", []))
-                self._start(job)
-            except Exception:
-                log.exception(
-                    "the review %s of game %s could not resume", stored.id, stored.game_id
-                )
-
-    def _start(self, job: ReviewJob) -> None:
-        if job.analysis_id in self.running:
+    async def run(self, job: Job) -> None:
+        """Make the review of a job, from where the stored review stopped."""
+        if job.analysis_id is None:
             return
+        stored = await self.hub.db(self.store.analysis, job.analysis_id)
+        if stored is None or stored.status == "done":
+            return
+        live = await self.hub.get(stored.game_id)
+        if live is None:
+            return
+        with self.hub.using(live):
+            async with live.lock:
+                review = _job(live, stored.id, stored.level, stored.version)
+        if len(review.actions) != stored.version or digest(review.actions) != stored.digest:
+            # the actions reviewed were taken back since: nothing left to review
+            await self.hub.db(self.store.delete_analysis, stored.id)
+            return
+        review.done = list(json.loads(stored.result).get("actions", []))
         loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(
-            self.pool, run_review, job, self.store, self.budget, self.cancelled
+        await loop.run_in_executor(
+            self.pool, run_review, review, self.store, self.budget, self.cancelled
         )
-        self.running[job.analysis_id] = future
 
-        def finished(done: asyncio.Future[None]) -> None:
-            self.running.pop(job.analysis_id, None)
-            if not done.cancelled() and done.exception() is not None:
-                log.error("the review %s failed", job.analysis_id, exc_info=done.exception())
+    async def resume(self) -> None:
+        """Queue again every review that a stop (or a crash) left unfinished."""
+        for stored in await self.hub.db(self.store.unfinished_analyses):
+            await self.hub.jobs.submit(
+                Job("review", stored.game_id, 0, stored.game_id, analysis_id=stored.id)
+            )
 
-        future.add_done_callback(finished)
-
-    async def stop(self, wait: float = 10.0) -> None:
+    def close(self) -> None:
         """Stop between two actions (the review so far is stored) and free the thread."""
         self.cancelled.set()
-        futures = list(self.running.values())
-        if futures:
-            await asyncio.wait(futures, timeout=wait)
         self.pool.shutdown(wait=False, cancel_futures=True)
 
 

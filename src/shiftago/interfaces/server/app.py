@@ -19,10 +19,11 @@ from starlette.exceptions import HTTPException
 
 from shiftago import __version__
 from shiftago.interfaces.server import analysis_api, api, positions
-from shiftago.interfaces.server.analysis import GameAnalyses
-from shiftago.interfaces.server.bots import ComputerPlayers
 from shiftago.interfaces.server.hub import Hub, Refused
 from shiftago.interfaces.server.live_analysis import LiveAnalysis, analysis_socket
+from shiftago.interfaces.server.redaction import log_config
+from shiftago.interfaces.server.runtime import Runtime
+from shiftago.interfaces.server.security import protect
 from shiftago.interfaces.server.settings import Settings
 from shiftago.interfaces.server.store import Store, migrate, open_engine
 from shiftago.interfaces.server.ws import game_socket
@@ -52,31 +53,23 @@ def create_app(
     migrate(engine)
     store = Store(engine)
     pages = settings.web_dir if settings.web_dir is not None else WEB_DIR
-    bot_delay, grace_seconds = settings.bot_delay, settings.grace_seconds
-    review_budget, live_analysis_cap = settings.review_budget, settings.live_analysis_cap
-    rate, burst = settings.rate, settings.burst
     public_url = settings.public_url
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        hub = Hub(store, grace_seconds=grace_seconds, bot_delay=bot_delay)
-        computers = ComputerPlayers(hub)
-        analyses = GameAnalyses(hub, review_budget)
-        live_analysis = LiveAnalysis(live_analysis_cap)
-        app.state.hub = hub
-        app.state.analyses = analyses
+        runtime = await Runtime.start(store, settings, runs_jobs=settings.redis_url is None)
+        live_analysis = LiveAnalysis(settings.live_analysis_cap)
+        app.state.runtime = runtime
+        app.state.hub = runtime.hub
+        app.state.redis = runtime.redis
+        app.state.analyses = runtime.analyses
         app.state.live_analysis = live_analysis
         live_analysis.warm_up()
-        await computers.resume()
-        await analyses.resume()
         try:
             yield
         finally:
             live_analysis.close()
-            await analyses.stop()
-            await computers.stop()
-            await hub.drain()
-            hub.close()
+            await runtime.stop()
             store.dispose()
 
     app = FastAPI(
@@ -85,10 +78,11 @@ def create_app(
         summary="Play Shiftago in the browser; the stable part is in WEBAPI.md",
         lifespan=lifespan,
     )
+    protect(app, settings)  # forwarded headers, Origin, security headers, strict JSON, logs
     app.state.settings = settings
     app.state.public_url = public_url
-    app.state.rate = rate
-    app.state.burst = burst
+    app.state.rate = settings.rate
+    app.state.burst = settings.burst
     app.include_router(api.router)
     app.include_router(positions.router)
     app.include_router(analysis_api.router)
@@ -186,11 +180,38 @@ def _pages(app: FastAPI, web: Path) -> None:
     async def analysis() -> Response:
         return page("analysis.html")
 
+    @app.get("/healthz", include_in_schema=False)
+    async def healthz(request: Request) -> Response:
+        runtime: Runtime = request.app.state.runtime
+        hub = runtime.hub
+        figures = {
+            "process": hub.bus.process,
+            "games_in_memory": len(hub.games),
+            "connections": sum(len(live.connections) for live in hub.games.values()),
+            "rss_mib": resident_mib(),
+        }
+        try:
+            await runtime.healthy()
+        except Exception as error:  # the database or Redis does not answer
+            return JSONResponse({"ok": False, "error": str(error), **figures}, status_code=503)
+        return JSONResponse({"ok": True, **figures})
+
     @app.get("/how-to-play", include_in_schema=False)
     async def how_to_play() -> Response:
         return page("howto.html")
 
     app.mount("/static", StaticFiles(directory=web / "static", check_dir=False), name="static")
+
+
+def resident_mib() -> float | None:
+    """This process's resident memory in MiB (Linux's /proc; None elsewhere)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        pass
+    return None
 
 
 def run(
@@ -212,8 +233,8 @@ def run(
         host=host,
         port=port,
         ws_max_size=64 * 1024,
-        proxy_headers=True,
-        forwarded_allow_ips=list(settings.trusted_proxies),
+        proxy_headers=False,  # security.py believes forwarded headers of trusted proxies
+        log_config=log_config(),  # seat secrets redacted (redaction.py)
         timeout_graceful_shutdown=10,
         log_level="info",
     )

@@ -1,11 +1,16 @@
-"""Computer seats: each thinks in a worker thread, so that no game waits for another.
+"""Computer seats: the move jobs (:mod:`.jobs`), each thought out in a worker thread.
 
-After every change the hub calls :meth:`ComputerPlayers.wake`; when a computer is to act
-and none is thinking for that game yet, a task asks the bot of the seat's level (in a
-thread of its own pool), then commits the answer under the game's lock, unless the game
-changed meanwhile (a take-back, a resignation), in which case it looks again. On
-start-up :meth:`resume` wakes every unfinished game with a computer seat, so a computer
-that was thinking when the server stopped (or was killed) thinks again.
+After every change the hub queues a move job when a computer seat is to act
+(:meth:`.hub.Hub.after_change`). Whoever runs the job (this process alone, or a
+``shiftago worker``) reads the game at the job's revision, asks the bot of the seat's
+level in a thread of its pool, and commits the answer under the game's lock only if the
+game is still at that revision: a take-back, a resignation or another process's change
+meanwhile drops it. :meth:`ComputerPlayers.resume` queues the move of every unfinished
+game whose computer is to act, so a computer that was thinking when its process stopped
+(or was killed) thinks again.
+
+The threads run at a lower priority than the event loop (``nice``), so that searching
+computers never slow the people's actions down.
 """
 
 from __future__ import annotations
@@ -13,15 +18,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 from shiftago.core import Action, State
 from shiftago.engine.bot import Limits
 from shiftago.engine.levels import bot_for_level, default_level
-from shiftago.interfaces.server.hub import Hub
-from shiftago.interfaces.server.live import LiveGame
+from shiftago.interfaces.server.hub import Hub, Refused
+from shiftago.interfaces.server.jobs import Job
 
 log = logging.getLogger("shiftago.server")
+
+#: How much lower than the event loop the computer's threads run (docs/deploy.md).
+THREAD_NICENESS = 10
 
 
 def choose(level: int, seed: int, state: State) -> Action:
@@ -29,56 +39,51 @@ def choose(level: int, seed: int, state: State) -> Action:
     return bot_for_level(level, seed).choose(state, Limits())
 
 
+def lower_priority() -> None:
+    """Run this thread at a lower priority (Linux sets it per thread); a no-op where the
+    system cannot."""
+    with contextlib.suppress(AttributeError, OSError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), THREAD_NICENESS)
+
+
 class ComputerPlayers:
-    def __init__(self, hub: Hub, workers: int = 4) -> None:
+    def __init__(self, hub: Hub, threads: int = 4) -> None:
         self.hub = hub
-        self.pool = ThreadPoolExecutor(workers, thread_name_prefix="shiftago-bot")
-        self.tasks: set[asyncio.Task[None]] = set()
-        hub.on_change = self.wake
+        self.pool = ThreadPoolExecutor(
+            threads, thread_name_prefix="shiftago-bot", initializer=lower_priority
+        )
 
-    def wake(self, live: LiveGame) -> None:
-        """Start the game's computer if one is to act and it is not already thinking."""
-        if not live.computer_to_act:
+    async def move(self, job: Job) -> None:
+        """Play the computer's move of ``job``, unless the game has moved on."""
+        live = await self.hub.fresh(job.game_id, job.revision)
+        if live is None or live.revision != job.revision or not live.computer_to_act:
             return
-        if live.bot_task is not None and not live.bot_task.done():
+        with self.hub.using(live):
+            seat = live.game.turn
+            # a game stored when the ladder had more levels plays on at the top one
+            level = min(live.stored.seats[seat].level or default_level(), default_level())
+            state = live.game.state
+            seed = ((live.stored.seed or 0) * 1_000_003 + live.version) % 2**32
+            loop = asyncio.get_running_loop()
+            action = await loop.run_in_executor(self.pool, choose, level, seed, state)
+            await self.hub.guarded(self._commit(job, action))
+
+    async def _commit(self, job: Job, action: Action) -> None:
+        live = await self.hub.get(job.game_id)
+        if live is None:  # pragma: no cover - held in memory by ``using``
             return
-        task = asyncio.get_running_loop().create_task(self._play(live))
-        live.bot_task = task
-        self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
-
-    async def _play(self, live: LiveGame) -> None:
-        loop = asyncio.get_running_loop()
-        try:
-            while live.computer_to_act:
-                generation = live.generation
-                seat = live.game.turn
-                stored_seat = live.stored.seats[seat]
-                # a game stored when the ladder had more levels plays on at the top one
-                level = min(stored_seat.level or default_level(), default_level())
-                state = live.game.state
-                seed = ((live.stored.seed or 0) * 1_000_003 + live.version) % 2**32
-                live.thinking = seat
-                live.broadcast({"type": "thinking", "seat": seat})
-                if self.hub.bot_delay:
-                    await asyncio.sleep(self.hub.bot_delay)
-                action = await loop.run_in_executor(self.pool, choose, level, seed, state)
-                await self.hub.guarded(self._commit(live, generation, action))
-        except asyncio.CancelledError:
-            raise
-        except Exception:  # a bot must never take the server down
-            log.exception("the computer failed in game %s", live.id)
-        finally:
-            live.thinking = None
-
-    async def _commit(self, live: LiveGame, generation: int, action: Action) -> None:
         async with live.lock:
-            if live.generation != generation or not live.computer_to_act:
-                return  # the game changed while the computer thought: look again
-            await self.hub.commit(live, live.game.state.validate(action))
+            if live.revision != job.revision or not live.computer_to_act:
+                return  # the game changed while the computer thought
+            try:
+                await self.hub.commit(live, live.game.state.validate(action))
+            except Refused:
+                return  # another process changed it first: its change stands
+            await self.hub.after_change(live)
 
     async def resume(self) -> None:
-        """Wake the computers of every unfinished game (after a start or a restart)."""
+        """Queue the move of every unfinished game whose computer is to act (after a
+        start or a restart)."""
         for game_id in await self.hub.db(self.hub.store.unfinished_with_computer):
             try:
                 live = await self.hub.get(game_id)
@@ -86,12 +91,7 @@ class ComputerPlayers:
                 log.exception("game %s could not be loaded", game_id)
                 continue
             if live is not None:
-                self.wake(live)
+                await self.hub.after_change(live)
 
-    async def stop(self) -> None:
-        for task in list(self.tasks):
-            task.cancel()
-        for task in list(self.tasks):
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+    def close(self) -> None:
         self.pool.shutdown(wait=False, cancel_futures=True)

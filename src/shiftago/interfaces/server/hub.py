@@ -1,9 +1,15 @@
 """The live games of the server: every change to a game goes through here.
 
 Each change takes the game's lock, checks it with the rules, stores it (committed), and
-only then announces it to the game's connections, so no one hears of an action that a
-crash could lose. The database runs in worker threads; computers think in others (see
-:mod:`.bots`), so neither stalls the event loop.
+only then announces it to the game's connections and to the other processes (:mod:`.bus`),
+so no one hears of an action that a crash could lose. A change is stored only from the
+revision it was made from (:class:`.store.Conflict`): when another process changed the
+game first, this one reads the game again and the change is refused as stale. The
+database runs in worker threads; the computer's moves are jobs (:mod:`.jobs`) queued
+after every change, so neither stalls the event loop.
+
+A game stays in memory while someone watches it or something works on it, and leaves it
+once idle (:meth:`Hub.evict_idle`); it is read back from the database when needed.
 """
 
 from __future__ import annotations
@@ -12,15 +18,21 @@ import asyncio
 import datetime as dt
 import functools
 import logging
-from collections.abc import Callable, Coroutine
+import time
+from collections import Counter
+from collections.abc import Callable, Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from shiftago.core import COLOURS, Action, ShiftagoError
 from shiftago.engine.levels import default_level
+from shiftago.interfaces.server.bus import Bus, Event
 from shiftago.interfaces.server.creating import GameSpec, build, rematch_spec
+from shiftago.interfaces.server.jobs import Job, Jobs, LocalJobs
 from shiftago.interfaces.server.live import Connection, LiveGame, previous_turn, result_token
-from shiftago.interfaces.server.store import Store, StoredSeat
+from shiftago.interfaces.server.settings import Settings
+from shiftago.interfaces.server.store import Conflict, Store, StoredSeat
 from shiftago.interfaces.server.views import game_view
 
 log = logging.getLogger("shiftago.server")
@@ -40,17 +52,29 @@ class Refused(Exception):
 
 
 class Hub:
-    def __init__(self, store: Store, *, grace_seconds: int = 120, bot_delay: float = 0) -> None:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        grace_seconds: int = 120,
+        bot_delay: float = 0,
+        bus: Bus | None = None,
+        jobs: Jobs | None = None,
+        idle_seconds: float = 300.0,
+    ) -> None:
         self.store = store
         self.grace_seconds = grace_seconds
         self.bot_delay = bot_delay
+        self.bus = bus if bus is not None else Bus()
+        self.jobs = jobs if jobs is not None else LocalJobs(4)
+        self.idle_seconds = idle_seconds
         sqlite = store.engine.dialect.name == "sqlite"
         self._db_pool = ThreadPoolExecutor(1 if sqlite else 4, thread_name_prefix="shiftago-db")
         self.games: dict[str, LiveGame] = {}
+        #: Games that a job or a request works on now: they stay in memory.
+        self.busy: Counter[str] = Counter()
         self._loading = asyncio.Lock()
         self._changes: set[asyncio.Future[Any]] = set()
-        # Set by the bots module: called after every change to let a computer act.
-        self.on_change: Callable[[LiveGame], None] = lambda live: None
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
@@ -76,6 +100,7 @@ class Hub:
     async def get(self, game_id: str) -> LiveGame | None:
         live = self.games.get(game_id)
         if live is not None:
+            live.last_used = time.monotonic()
             return live
         if not 4 <= len(game_id) <= 24:
             return None
@@ -93,8 +118,134 @@ class Hub:
         live, tokens = build(spec)
         await self.db(self.store.insert, live.stored)
         self.games[live.id] = live
-        self.on_change(live)
+        await self.after_change(live)
         return live, tokens
+
+    @contextmanager
+    def using(self, live: LiveGame) -> Iterator[LiveGame]:
+        """Keep the game in memory while a job works on it (see :meth:`evict_idle`)."""
+        self.busy[live.id] += 1
+        try:
+            yield live
+        finally:
+            self.busy[live.id] -= 1
+            if self.busy[live.id] <= 0:
+                del self.busy[live.id]
+            live.last_used = time.monotonic()
+
+    def evict_idle(self, now: float | None = None) -> int:
+        """Let go of the games that nobody watches, nothing works on and nothing changed
+        for ``idle_seconds``; the number let go. They are read back when needed."""
+        now = time.monotonic() if now is None else now
+        idle = [
+            game_id
+            for game_id, live in self.games.items()
+            if not live.connections
+            and game_id not in self.busy
+            and not live.lock.locked()
+            and now - live.last_used >= self.idle_seconds
+        ]
+        for game_id in idle:
+            del self.games[game_id]
+        return len(idle)
+
+    async def fresh(self, game_id: str, revision: int) -> LiveGame | None:
+        """The game, read again from the database if this process holds an older revision
+        than ``revision`` (an event on its way, or one this process never saw)."""
+        live = await self.get(game_id)
+        if live is not None and live.revision < revision:
+            async with live.lock:
+                if live.revision < revision:
+                    await self.reload(live)
+        return live
+
+    async def after_change(self, live: LiveGame) -> None:
+        """Queue the computer's move when a computer seat is to act, and say it thinks."""
+        if not live.computer_to_act:
+            return
+        seat = live.game.turn
+        live.thinking = seat
+        live.broadcast({"type": "thinking", "seat": seat})
+        await self.bus.publish(
+            {"game": live.id, "revision": live.revision, "kind": "thinking", "seat": seat}
+        )
+        now = time.time()
+        owner = live.stored.owner or live.id
+        await self.jobs.submit(
+            Job(
+                "move",
+                live.id,
+                live.revision,
+                owner,
+                queued_at=now,
+                not_before=now + self.bot_delay,
+            )
+        )
+
+    # --- what other processes did ---------------------------------------------------------
+    async def on_event(self, event: Event) -> None:
+        """Apply another process's change to the game, if this process holds it, and tell
+        its sockets, in order: an action that follows on at once is played here; anything
+        else (a gap, a take-back, an ending) reads the game again from the database."""
+        live = self.games.get(str(event.get("game")))
+        if live is None:
+            return
+        kind = event.get("kind")
+        revision = int(event.get("revision", 0))
+        if kind == "thinking":
+            if revision == live.revision:
+                live.thinking = int(event["seat"])
+                live.broadcast({"type": "thinking", "seat": live.thinking})
+            return
+        if kind == "rematch":
+            self._announce_rematch(live, str(event["next"]))
+            return
+        async with live.lock:
+            if revision <= live.revision:
+                return  # this process made or already read that change
+            number = int(event.get("number", 0))
+            if kind == "action" and revision == live.revision + 1 and number == live.version + 1:
+                try:
+                    action = live.game.state.validate(Action.parse(str(event["action"])))
+                except ShiftagoError:
+                    await self.reload(live)
+                    return
+                seat = live.game.turn
+                live.game.play(action)
+                self._stored_action(live, str(action), revision)
+                self._announce_action(live, number, action, seat)
+            else:
+                await self.reload(live)
+
+    async def reload(self, live: LiveGame) -> None:
+        """Read the game again from the database (under its lock) and tell its sockets
+        what changed: the actions that follow on, a take-back, or the whole state."""
+        stored = await self.db(self.store.load, live.id)
+        if stored is None:  # pragma: no cover - games are never deleted
+            return
+        before = list(live.stored.actions)
+        terminated = live.terminated
+        live.refresh(stored)
+        after = stored.actions
+        live.thinking = None
+        follows_on = after[: len(before)] == before and live.terminated == terminated
+        if follows_on and 0 < len(after) - len(before) <= MAX_REPLAYED:
+            history = live.game.history
+            for number in range(len(before) + 1, len(after) + 1):
+                live.broadcast(
+                    {
+                        "type": "action",
+                        "version": number,
+                        "action": str(history[number - 1]),
+                        "seat": live.game.states[number - 1].turn,
+                        "game": game_view(live, number),
+                    }
+                )
+            return
+        if before[: len(after)] == after and len(after) < len(before):
+            live.broadcast({"type": "takeback", "version": len(after), "game": game_view(live)})
+            return
+        self.announce_state(live)
 
     # --- the events --------------------------------------------------------------------
     def announce_state(self, live: LiveGame) -> None:
@@ -121,19 +272,21 @@ class Hub:
             )
 
     def presence(self, live: LiveGame) -> None:
-        live.broadcast(live.presence(self.grace_seconds))
+        """People came or went (here, or on another process: ``live.remote_presence``):
+        the game's sockets hear of it once within the presence interval, however many
+        came and went in it (docs/web-protocol.md, "Limits and presence")."""
+        live.presence_changed()
+        interval: float = getattr(self, "presence_interval", Settings.presence_interval)
+        live.presence_out.request(interval, lambda: live.announce_presence(self.grace_seconds))
 
     async def join(self, live: LiveGame, connection: Connection) -> None:
+        """The newcomer hears the presence at once; the others within the interval."""
         live.connections.add(connection)
-        if connection.seat is not None:
-            live.away_since[connection.seat] = None
         self.presence(live)
+        live.send_presence(connection, self.grace_seconds)
 
     async def leave(self, live: LiveGame, connection: Connection) -> None:
         live.connections.discard(connection)
-        seat = connection.seat
-        if seat is not None and not live.connected(seat):
-            live.away_since[seat] = dt.datetime.now(dt.UTC)
         self.presence(live)
 
     # --- playing -----------------------------------------------------------------------
@@ -158,7 +311,7 @@ class Hub:
             except ShiftagoError as error:
                 raise Refused("illegal", str(error)) from None
             await self.commit(live, action)
-        self.on_change(live)
+            await self.after_change(live)
 
     async def commit(self, live: LiveGame, action: Action) -> None:
         """Play, store (committed) and then announce a validated action.
@@ -169,19 +322,43 @@ class Hub:
         """
         number = live.version + 1
         seat = live.game.turn
+        revision = live.revision
         live.game.play(action)
         status, finished = live.status(), live.over
         try:
             live.stored.updated = await self.db(
-                self.store.append_action, live.id, number, str(action), status, finished
+                self.store.append_action, live.id, revision, number, str(action), status, finished
             )
+        except Conflict:
+            live.game.undo()
+            await self.reload(live)
+            raise Refused("stale", "the game has moved on: another action came first") from None
         except BaseException:
             live.game.undo()
             raise
-        live.stored.actions.append(str(action))
-        live.stored.status, live.stored.finished = status, finished
-        live.generation += 1
+        self._stored_action(live, str(action), revision + 1)
+        self._announce_action(live, number, action, seat)
+        await self.bus.publish(
+            {
+                "game": live.id,
+                "revision": revision + 1,
+                "kind": "action",
+                "number": number,
+                "action": str(action),
+            }
+        )
+
+    @staticmethod
+    def _stored_action(live: LiveGame, notation: str, revision: int) -> None:
+        """The game in memory follows the stored action (played already)."""
+        live.stored.actions.append(notation)
+        live.stored.status, live.stored.finished = live.status(), live.over
+        live.stored.revision = revision
         live.thinking = None
+        live.last_used = time.monotonic()
+
+    @staticmethod
+    def _announce_action(live: LiveGame, number: int, action: Action, seat: int) -> None:
         live.broadcast(
             {
                 "type": "action",
@@ -191,6 +368,20 @@ class Hub:
                 "game": game_view(live),
             }
         )
+
+    async def _store_change(self, live: LiveGame, fn: Any, *args: Any) -> Any:
+        """Store a change other than an action (``fn(game_id, revision, *args)``) and tell
+        the other processes; a conflict reads the game again and refuses it as stale."""
+        try:
+            result = await self.db(fn, live.id, live.revision, *args)
+        except Conflict:
+            await self.reload(live)
+            raise Refused("stale", "the game has moved on: try again") from None
+        live.stored.revision += 1
+        live.thinking = None
+        live.last_used = time.monotonic()
+        await self.bus.publish({"game": live.id, "revision": live.revision, "kind": "change"})
+        return result
 
     async def resign(self, live: LiveGame, seat: int | None) -> None:
         async with live.lock:
@@ -207,15 +398,15 @@ class Hub:
         live.stored.result, live.stored.termination = result, termination
         status = live.status()
         try:
-            live.stored.updated = await self.db(
-                self.store.terminate, live.id, result, termination, status
+            live.stored.updated = await self._store_change(
+                live, self.store.terminate, result, termination, status
             )
+        except Refused:
+            raise  # read again from the database: nothing to put back
         except BaseException:
             live.stored.result = live.stored.termination = None
             raise
         live.stored.status, live.stored.finished = status, True
-        live.generation += 1
-        live.thinking = None
         self.announce_state(live)
 
     async def takeback(
@@ -237,19 +428,19 @@ class Hub:
                 keep = self._action_to_take_back(live, tokens)
             undone = [live.game.undo() for _ in range(live.version - keep)]
             try:
-                live.stored.updated = await self.db(
-                    self.store.truncate, live.id, keep, live.status()
+                live.stored.updated = await self._store_change(
+                    live, self.store.truncate, keep, live.status()
                 )
+            except Refused:
+                raise  # read again from the database: nothing to put back
             except BaseException:
                 for action in reversed(undone):
                     live.game.play(action)
                 raise
             del live.stored.actions[keep:]
             live.stored.status, live.stored.finished = live.status(), False
-            live.generation += 1
-            live.thinking = None
             live.broadcast({"type": "takeback", "version": keep, "game": game_view(live)})
-        self.on_change(live)
+            await self.after_change(live)
 
     @staticmethod
     def _turn_to_take_back(live: LiveGame, seat: int | None) -> int:
@@ -302,13 +493,12 @@ class Hub:
             old = live.stored.seats[seat]
             level = default_level() if level is None else level
             new = StoredSeat("computer", old.name, level, old.token_hash)
-            await self.db(self.store.set_seat, live.id, seat, new)
+            await self._store_change(live, self.store.set_seat, seat, new)
             live.stored.seats[seat] = new
             live.away_since[seat] = None
-            live.generation += 1
             self.announce_state(live)
             self.presence(live)
-        self.on_change(live)
+            await self.after_change(live)
 
     async def rematch(self, live: LiveGame, seat: int | None) -> LiveGame:
         """The next game with the same seats, made once however many ask for it."""
@@ -326,11 +516,24 @@ class Hub:
             next_live = await self.get(live.stored.next_id)
             if next_live is None:  # pragma: no cover - stored just now
                 raise Refused("not_allowed", "the rematch could not be made")
-            for connection in list(live.connections):
-                if connection.seat is not None and connection.token is not None:
-                    url = f"/play/{next_live.id}?seat={connection.token}"
-                else:
-                    url = f"/watch/{next_live.id}"
-                connection.send({"type": "rematch", "id": next_live.id, "url": url})
-        self.on_change(next_live)
+            self._announce_rematch(live, next_live.id)
+            await self.bus.publish(
+                {
+                    "game": live.id,
+                    "revision": live.revision,
+                    "kind": "rematch",
+                    "next": next_live.id,
+                }
+            )
+        await self.after_change(next_live)
         return next_live
+
+    @staticmethod
+    def _announce_rematch(live: LiveGame, next_id: str) -> None:
+        """Tell each socket of the game where the rematch is (its own seat's link)."""
+        for connection in list(live.connections):
+            if connection.seat is not None and connection.token is not None:
+                url = f"/play/{next_id}?seat={connection.token}"
+            else:
+                url = f"/watch/{next_id}"
+            connection.send({"type": "rematch", "id": next_id, "url": url})

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -24,6 +25,7 @@ from shiftago.core import (
     seat_of_colour,
 )
 from shiftago.formats.record import Record, Seat, new_game
+from shiftago.interfaces.server.presence import Coalescer, PresenceSummary, merged
 from shiftago.interfaces.server.store import StoredGame, token_hash
 
 #: A game without a human seat ends after this many actions (RULES.md section 7).
@@ -83,14 +85,23 @@ class Connection:
         self.token = token
         self.queue: asyncio.Queue[dict[str, Any] | int] = asyncio.Queue()
         self.closed = False
+        #: The game's presence change that this connection was last told of.
+        self.presence_seen = -1
 
     def send(self, message: dict[str, Any]) -> None:
         if self.closed:
             return
-        if self.queue.qsize() >= MAX_QUEUED:  # a connection this far behind is dropped
-            self.close(1008)
+        if self.queue.qsize() >= MAX_QUEUED:
+            self.drop()
             return
         self.queue.put_nowait(message)
+
+    def drop(self) -> None:
+        """Too far behind to catch up: what waits is thrown away and the socket closes
+        next (1008); the client reconnects and gets the game as it is then."""
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.close(1008)
 
     def close(self, code: int = 1000) -> None:
         if not self.closed:
@@ -105,11 +116,17 @@ class LiveGame:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: set[Connection] = field(default_factory=set)
     away_since: list[dt.datetime | None] = field(default_factory=list)
-    #: Counts every change (actions, take-backs, resignations, seats), so that a
-    #: computer's answer to a position that has since changed is thrown away.
-    generation: int = 0
+    #: What the other serve processes hold of this game, by process id (their
+    #: exchange keeps it; see :mod:`.presence`).
+    remote_presence: dict[str, PresenceSummary] = field(default_factory=dict)
+    #: Sends the game's ``presence`` at most once per interval.
+    presence_out: Coalescer = field(default_factory=Coalescer)
+    #: Counts the changes of presence, so that nobody is told the same one twice.
+    presence_changes: int = 0
     thinking: int | None = None
-    bot_task: asyncio.Task[None] | None = None
+    #: When the game was last asked for or changed (``time.monotonic``): idle games
+    #: leave memory (``Hub.evict_idle``).
+    last_used: float = field(default_factory=time.monotonic)
 
     def __post_init__(self) -> None:
         if not self.away_since:
@@ -120,6 +137,16 @@ class LiveGame:
     def load(cls, stored: StoredGame) -> LiveGame:
         return cls(stored, rebuild(stored))
 
+    def refresh(self, stored: StoredGame) -> None:
+        """Follow the game as stored now (another process changed it); the sockets stay,
+        and a seat that became a computer's is no longer away."""
+        self.stored = stored
+        self.game = rebuild(stored)
+        for seat, stored_seat in enumerate(stored.seats):
+            if stored_seat.kind != "human" and seat < len(self.away_since):
+                self.away_since[seat] = None
+        self.last_used = time.monotonic()
+
     # --- the game --------------------------------------------------------------------
     @property
     def id(self) -> str:
@@ -128,6 +155,12 @@ class LiveGame:
     @property
     def version(self) -> int:
         return len(self.game.history)
+
+    @property
+    def revision(self) -> int:
+        """The stored changes of the game so far (actions, take-backs, endings, seats):
+        the computer's answer to an older revision is dropped."""
+        return self.stored.revision
 
     @property
     def terminated(self) -> bool:
@@ -228,35 +261,90 @@ class LiveGame:
                 return i
         return None
 
+    def own_presence(self) -> PresenceSummary:
+        """This process's part of the game's presence (what the exchange sends)."""
+        here = [c for c in self.connections if not c.closed]
+        seats = frozenset(c.seat for c in here if c.seat is not None)
+        spectators = sum(1 for c in here if c.seat is None)
+        return PresenceSummary(seats, spectators, time.time())
+
+    def whole_presence(self) -> PresenceSummary:
+        """The game's presence over every process: this one's and the others' summaries."""
+        return merged([self.own_presence(), *self.remote_presence.values()])
+
     def connected(self, seat: int) -> bool:
+        """Whether the seat is played: by the computer, or by its person connected to
+        this process or to another one."""
         if self.stored.seats[seat].kind == "computer":
             return True
-        return any(c.seat == seat and not c.closed for c in self.connections)
+        if any(c.seat == seat and not c.closed for c in self.connections):
+            return True
+        return any(seat in summary.seats for summary in self.remote_presence.values())
+
+    def presence_changed(self) -> None:
+        """People came or went: ``away_since`` follows, and the change is counted."""
+        self.settle_away()
+        self.presence_changes += 1
+
+    def send_presence(self, connection: Connection, grace_seconds: int) -> None:
+        """Tell one connection (a newcomer) the presence now."""
+        connection.presence_seen = self.presence_changes
+        connection.send(self.presence(grace_seconds))
+
+    def announce_presence(self, grace_seconds: int) -> None:
+        """Tell the presence to every connection that has not heard the latest change:
+        one event, made once."""
+        event = None
+        for connection in list(self.connections):
+            if connection.presence_seen < self.presence_changes:
+                event = event or self.presence(grace_seconds)
+                connection.presence_seen = self.presence_changes
+                connection.send(event)
+
+    def settle_away(self, now: dt.datetime | None = None) -> None:
+        """Bring ``away_since`` up to date after people came or went (here or on another
+        process): None while a seat's person is connected, else the moment they were
+        first missed, which later changes keep."""
+        stamp = now or dt.datetime.now(dt.UTC)
+        for i, seat in enumerate(self.stored.seats):
+            if seat.kind != "human" or self.connected(i):
+                self.away_since[i] = None
+            elif self.away_since[i] is None:
+                self.away_since[i] = stamp
 
     def claimable_at(self, seat: int, grace_seconds: int) -> dt.datetime | None:
         """From when the others may claim ``seat`` (its person away past the grace
         time); None while the person is here, for a computer, or once the game is over."""
+        return self._claimable_at(seat, grace_seconds, self.connected(seat))
+
+    def _claimable_at(self, seat: int, grace_seconds: int, connected: bool) -> dt.datetime | None:
         away = self.away_since[seat]
-        if self.over or away is None or self.stored.seats[seat].kind != "human":
-            return None
-        if self.connected(seat):
+        if self.over or away is None or self.stored.seats[seat].kind != "human" or connected:
             return None
         return away + dt.timedelta(seconds=grace_seconds)
 
     def presence(self, grace_seconds: int) -> dict[str, Any]:
+        """The ``presence`` event: each seat, and how many watch (every process)."""
+        whole = self.whole_presence()
         seats = []
-        for i in range(len(self.stored.seats)):
-            away = None if self.connected(i) else self.away_since[i]
-            claimable = self.claimable_at(i, grace_seconds)
+        for i, seat in enumerate(self.stored.seats):
+            connected = seat.kind == "computer" or i in whole.seats
+            away = None if connected else self.away_since[i]
+            claimable = self._claimable_at(i, grace_seconds, connected)
             seats.append(
                 {
                     "colour": COLOURS[i],
-                    "connected": self.connected(i),
+                    "connected": connected,
                     "away_since": None if away is None else away.isoformat(),
                     "claimable_at": None if claimable is None else claimable.isoformat(),
                 }
             )
-        return {"type": "presence", "seats": seats, "grace_seconds": grace_seconds}
+        return {
+            "type": "presence",
+            "seats": seats,
+            "spectators": whole.spectators,
+            "grace_seconds": grace_seconds,
+        }
 
     def broadcast(self, message: dict[str, Any]) -> None:
         for connection in list(self.connections):

@@ -34,6 +34,8 @@ class Settings:
     bot_threads: int = 4
     #: A game nobody watches and nothing works on leaves memory after this many seconds.
     idle_seconds: float = 300.0
+    #: A worker's job that nobody has vouched for this long is done again by another.
+    job_lease_seconds: float = 30.0
 
     # --- the game --------------------------------------------------------------------
     #: Seconds before a computer acts, so that people can follow.

@@ -16,9 +16,9 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, delete, event, select, update
+from sqlalchemy import Engine, create_engine, delete, event, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import sessionmaker
+from sqlalchemy.orm import Session, sessionmaker
 
 from shiftago.interfaces.server.schema import ActionRow, AnalysisRow, GameRow, SeatRow
 
@@ -39,7 +39,8 @@ def token_hash(token: str) -> str:
 
 
 def open_engine(url: str) -> Engine:
-    """An engine for ``url``; SQLite gets foreign keys and a patient lock wait.
+    """An engine for ``url``; SQLite gets foreign keys, a patient lock wait, and a file
+    that only its owner can read (it holds every seat's secret's hash and every game).
 
     A plain ``postgresql://`` (or ``postgres://``) URL uses psycopg 3, the driver the
     package depends on.
@@ -49,6 +50,16 @@ def open_engine(url: str) -> Engine:
             url = "postgresql+psycopg://" + url.removeprefix(plain)
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        database = engine.url.database
+        if database and database != ":memory:" and not database.startswith("file:"):
+            path = Path(database)
+            if path.parent.is_dir():
+                # mode 0600 from the start; SQLite gives its -wal and -journal files the same
+                path.touch(mode=0o600)
+                for suffix in ("", "-wal", "-shm", "-journal"):
+                    side = Path(f"{database}{suffix}")
+                    if side.exists():
+                        side.chmod(0o600)
 
         @event.listens_for(engine, "connect")
         def _pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -102,6 +113,15 @@ class StoredGame:
     tournament_wins: tuple[int, ...] | None = None
     status: str = ""
     finished: bool = False
+    #: Counts every stored change (see :class:`Conflict`).
+    revision: int = 0
+    #: The address that created the game (limits, the computer's fair share).
+    owner: str | None = None
+
+
+class Conflict(Exception):
+    """A change made from a revision of the game that is no longer the stored one:
+    another process (or a computer's answer) changed the game first. Nothing was stored."""
 
 
 @dataclass
@@ -159,6 +179,8 @@ class Store:
                     next_id=game.next_id,
                     tournament_target=game.tournament_target,
                     tournament_wins=_text(game.tournament_wins),
+                    revision=game.revision,
+                    owner=game.owner,
                 )
             )
             s.flush()  # the game row before the rows that refer to it
@@ -194,58 +216,101 @@ class Store:
             ).all()
             return _stored(row, list(seats), list(actions))
 
+    @staticmethod
+    def _advance(s: Session, game_id: str, revision: int, **values: Any) -> None:
+        """Move the game from ``revision`` to the next, with ``values``; the one gate of
+        every change: if the stored revision is another, nothing is stored (Conflict).
+
+        On PostgreSQL a second writer of the same row waits for the first to commit and
+        then finds the revision moved on; SQLite takes one writer at a time.
+        """
+        done = s.execute(
+            update(GameRow)
+            .where(GameRow.id == game_id, GameRow.revision == revision)
+            .values(revision=revision + 1, **values)
+        )
+        if getattr(done, "rowcount", 0) != 1:
+            raise Conflict(f"game {game_id} is no longer at revision {revision}")
+
     def append_action(
-        self, game_id: str, number: int, notation: str, status: str, finished: bool
+        self, game_id: str, revision: int, number: int, notation: str, status: str, finished: bool
     ) -> dt.datetime:
-        """Store action ``number`` (1-based); committed when this returns."""
+        """Store action ``number`` (1-based) on ``revision``; committed when this returns."""
         stamp = now()
-        with self.sessions.begin() as s:
-            s.add(ActionRow(game_id=game_id, number=number, notation=notation, played=stamp))
-            s.execute(
-                update(GameRow)
-                .where(GameRow.id == game_id)
-                .values(version=number, status=status, finished=finished, updated=stamp)
-            )
+        try:
+            with self.sessions.begin() as s:
+                self._advance(
+                    s,
+                    game_id,
+                    revision,
+                    version=number,
+                    status=status,
+                    finished=finished,
+                    updated=stamp,
+                )
+                s.execute(
+                    insert(ActionRow).values(
+                        game_id=game_id, number=number, notation=notation, played=stamp
+                    )
+                )
+        except IntegrityError as error:  # the action's number is taken: the same race
+            raise Conflict(f"action {number} of game {game_id} is stored already") from error
         return stamp
 
-    def truncate(self, game_id: str, keep: int, status: str) -> dt.datetime:
+    def truncate(self, game_id: str, revision: int, keep: int, status: str) -> dt.datetime:
         """Take back every action after the first ``keep``."""
         stamp = now()
         with self.sessions.begin() as s:
+            self._advance(
+                s, game_id, revision, version=keep, status=status, finished=False, updated=stamp
+            )
             s.execute(
                 delete(ActionRow).where(ActionRow.game_id == game_id, ActionRow.number > keep)
             )
-            s.execute(
-                update(GameRow)
-                .where(GameRow.id == game_id)
-                .values(version=keep, status=status, finished=False, updated=stamp)
-            )
         return stamp
 
-    def terminate(self, game_id: str, result: str, termination: str, status: str) -> dt.datetime:
+    def terminate(
+        self, game_id: str, revision: int, result: str, termination: str, status: str
+    ) -> dt.datetime:
         """End a game that the rules did not end (resignation, abandoned)."""
         stamp = now()
         with self.sessions.begin() as s:
-            s.execute(
-                update(GameRow)
-                .where(GameRow.id == game_id)
-                .values(
-                    result=result,
-                    termination=termination,
-                    status=status,
-                    finished=True,
-                    updated=stamp,
-                )
+            self._advance(
+                s,
+                game_id,
+                revision,
+                result=result,
+                termination=termination,
+                status=status,
+                finished=True,
+                updated=stamp,
             )
         return stamp
 
-    def set_seat(self, game_id: str, seat: int, stored: StoredSeat) -> None:
+    def set_seat(self, game_id: str, revision: int, seat: int, stored: StoredSeat) -> None:
         with self.sessions.begin() as s:
+            self._advance(s, game_id, revision, updated=now())
             s.execute(
                 update(SeatRow)
                 .where(SeatRow.game_id == game_id, SeatRow.seat == seat)
                 .values(kind=stored.kind, name=stored.name, level=stored.level)
             )
+
+    def revision_of(self, game_id: str) -> int | None:
+        """The stored revision of a game (None if there is no such game)."""
+        with self.sessions() as s:
+            return s.scalar(select(GameRow.revision).where(GameRow.id == game_id))
+
+    def unfinished_without_human(self, owner: str | None = None) -> int:
+        """How many unfinished games have no human seat (of ``owner``, or of everyone)."""
+        with self.sessions() as s:
+            humans = select(SeatRow.game_id).where(SeatRow.kind == "human")
+            query = select(func.count(GameRow.id)).where(
+                GameRow.finished.is_(False), GameRow.id.not_in(humans)
+            )
+            if owner is not None:
+                query = query.where(GameRow.owner == owner)
+            return int(s.scalar(query) or 0)
 
     def link_next(self, game_id: str, next_game: StoredGame) -> str:
         """Store ``next_game`` as the rematch of ``game_id`` unless one is there already;
@@ -330,6 +395,11 @@ class Store:
                 ).one()
                 return _analysis(row), False
 
+    def analysis(self, analysis_id: int) -> StoredAnalysis | None:
+        with self.sessions() as s:
+            row = s.get(AnalysisRow, analysis_id)
+            return None if row is None else _analysis(row)
+
     def latest_analysis(self, game_id: str) -> StoredAnalysis | None:
         """The newest review asked for of ``game_id``, if any."""
         with self.sessions() as s:
@@ -363,6 +433,11 @@ class Store:
             ).all()
             return [_analysis(row) for row in rows]
 
+    def ping(self) -> None:
+        """Raise unless the database answers."""
+        with self.engine.connect() as connection:
+            connection.execute(select(1))
+
     def dispose(self) -> None:
         self.engine.dispose()
 
@@ -390,6 +465,8 @@ def _stored(row: GameRow, seats: list[SeatRow], actions: list[str]) -> StoredGam
         tournament_wins=_ints(row.tournament_wins),
         status=row.status,
         finished=row.finished,
+        revision=row.revision,
+        owner=row.owner,
     )
 
 

@@ -1,0 +1,112 @@
+"""Events between the processes that serve the same games.
+
+A process that stores a change of a game publishes an event (after the database has it:
+stored before announced); every other process that holds the game in memory applies it
+and tells its own sockets. The database stays the one truth: an event only says "game G
+is now at revision R" (with the action when it is one), and a process that finds a gap
+reads the game again from the database.
+
+:class:`Bus` is the one-process case: nothing to share. :class:`RedisBus` carries the
+events in a Redis stream (``XADD`` with a bounded length, read by every process with
+``XREAD`` from the last id it saw), so a process whose connection to Redis drops for a
+moment reads on where it stopped instead of missing events, as it would with pub/sub.
+docs/deploy.md says why streams.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import socket
+import uuid
+from collections.abc import Awaitable, Callable
+from typing import Any, Final
+
+log = logging.getLogger("shiftago.server")
+
+#: The stream of every serve process's and worker's events.
+EVENTS: Final = "shiftago:events"
+#: About how many events the stream keeps: far more than a process reads between two
+#: reads, even one that lost Redis for a while (docs/deploy.md).
+EVENTS_KEPT: Final = 100_000
+#: How long one read waits for new events (milliseconds) before it reads again.
+READ_BLOCK_MS: Final = 5_000
+
+Event = dict[str, Any]
+Handler = Callable[[Event], Awaitable[None]]
+
+
+def process_name() -> str:
+    """A name of this process, unique among those on one Redis: host, pid and a nonce."""
+    return f"{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
+
+
+class Bus:
+    """One process alone: events go nowhere, as there is nobody else to tell."""
+
+    def __init__(self) -> None:
+        self.process = process_name()
+
+    async def start(self, handler: Handler) -> None:
+        """Begin handing other processes' events to ``handler``, in their order."""
+
+    async def publish(self, event: Event) -> None:
+        """Tell the other processes (after the change is stored)."""
+
+    async def close(self) -> None:
+        """Stop reading."""
+
+
+class RedisBus(Bus):
+    """The events of every process, through one Redis stream."""
+
+    def __init__(self, redis: Any) -> None:
+        super().__init__()
+        self.redis = redis
+        self._reader: asyncio.Task[None] | None = None
+
+    async def start(self, handler: Handler) -> None:
+        newest = await self.redis.xrevrange(EVENTS, count=1)
+        last = newest[0][0] if newest else b"0-0"
+        self._reader = asyncio.create_task(self._read(last, handler))
+
+    async def publish(self, event: Event) -> None:
+        data = json.dumps(event, separators=(",", ":"))
+        await self.redis.xadd(
+            EVENTS, {"p": self.process, "e": data}, maxlen=EVENTS_KEPT, approximate=True
+        )
+
+    async def _read(self, last: bytes | str, handler: Handler) -> None:
+        while True:
+            try:
+                answer = await self.redis.xread({EVENTS: last}, block=READ_BLOCK_MS, count=500)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # Redis gone for a moment: read on from the same id
+                log.warning("reading the events from Redis failed; trying again", exc_info=True)
+                await asyncio.sleep(1.0)
+                continue
+            for _stream, entries in answer or ():
+                for entry_id, fields in entries:
+                    last = entry_id
+                    if _text(fields.get(b"p")) == self.process:
+                        continue
+                    try:
+                        await handler(json.loads(fields[b"e"]))
+                    except asyncio.CancelledError:
+                        raise
+                    except Exception:
+                        log.exception("an event from another process could not be applied")
+
+    async def close(self) -> None:
+        if self._reader is not None:
+            self._reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._reader
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)

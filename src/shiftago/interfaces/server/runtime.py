@@ -1,0 +1,115 @@
+"""The working parts of one process, started and stopped together.
+
+A serve process and a worker are built the same way: a :class:`.hub.Hub` on the store,
+a :class:`.bus.Bus` to the other processes, the :mod:`.jobs` queue, the computer's
+players and the reviews. What differs is who runs the jobs: one process alone runs its
+own; with Redis, serve processes only queue them and ``shiftago worker`` processes run
+them (``runs_jobs``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from shiftago.interfaces.server.analysis import GameAnalyses
+from shiftago.interfaces.server.bots import ComputerPlayers
+from shiftago.interfaces.server.bus import Bus, RedisBus
+from shiftago.interfaces.server.hub import Hub
+from shiftago.interfaces.server.jobs import Job, Jobs, LocalJobs, RedisJobs
+from shiftago.interfaces.server.settings import Settings
+from shiftago.interfaces.server.store import Store
+
+log = logging.getLogger("shiftago.server")
+
+
+def connect_redis(url: str) -> Any:
+    """An asyncio client of redis-py for ``url``."""
+    from redis import asyncio as aioredis
+
+    return aioredis.Redis.from_url(url, health_check_interval=30)
+
+
+@dataclass
+class Runtime:
+    hub: Hub
+    computers: ComputerPlayers
+    analyses: GameAnalyses
+    redis: Any | None
+    runs_jobs: bool
+    _tasks: list[asyncio.Task[None]] = field(default_factory=list)
+
+    @classmethod
+    async def start(cls, store: Store, settings: Settings, *, runs_jobs: bool) -> Runtime:
+        redis = connect_redis(settings.redis_url) if settings.redis_url else None
+        bus: Bus = RedisBus(redis) if redis is not None else Bus()
+        jobs: Jobs = (
+            RedisJobs(redis, bus.process, settings.bot_threads, settings.job_lease_seconds)
+            if redis is not None
+            else LocalJobs(settings.bot_threads)
+        )
+        hub = Hub(
+            store,
+            grace_seconds=settings.grace_seconds,
+            bot_delay=settings.bot_delay,
+            bus=bus,
+            jobs=jobs,
+            idle_seconds=settings.idle_seconds,
+        )
+        runtime = cls(
+            hub,
+            ComputerPlayers(hub, settings.bot_threads),
+            GameAnalyses(hub, settings.review_budget),
+            redis,
+            runs_jobs,
+        )
+        await bus.start(hub.on_event)
+        await jobs.start(runtime.run if runs_jobs else None)
+        if runs_jobs:
+            await runtime.computers.resume()
+            await runtime.analyses.resume()
+        runtime._tasks.append(asyncio.create_task(runtime._evict()))
+        return runtime
+
+    async def run(self, job: Job) -> None:
+        """Do one job (the runner of the job queue)."""
+        log.info("%s job of game %s at revision %d", job.kind, job.game_id, job.revision)
+        if job.kind == "move":
+            await self.computers.move(job)
+        else:
+            await self.analyses.run(job)
+
+    async def _evict(self) -> None:
+        """Let idle games go, every so often (``Settings.idle_seconds``)."""
+        every = max(0.5, min(30.0, self.hub.idle_seconds / 2))
+        while True:
+            await asyncio.sleep(every)
+            self.hub.evict_idle()
+
+    async def healthy(self) -> None:
+        """Raise unless the database (and Redis, when there is one) answers."""
+        await self.hub.db(self.hub.store.ping)
+        if self.redis is not None:
+            await self.redis.ping()
+
+    async def stop(self) -> None:
+        """Finish what is being stored, stop the jobs (a job cut short is done again),
+        and close the connections."""
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self.analyses.cancelled.set()
+        await self.hub.jobs.close()
+        self.computers.close()
+        self.analyses.close()
+        await self.hub.drain()
+        await self.hub.bus.close()
+        self.hub.close()
+        if self.redis is not None:
+            with contextlib.suppress(Exception):
+                await self.redis.aclose()

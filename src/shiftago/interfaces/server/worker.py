@@ -1,0 +1,48 @@
+"""``shiftago worker``: a process that plays the computer's seats and makes the reviews
+of the games that serve processes hold, taking its jobs from Redis (:mod:`.jobs`).
+
+It is a serve process without sockets: the same hub stores each move only from the
+revision it was asked for and tells the serve processes through the bus. On SIGTERM or
+SIGINT it stops taking jobs and finishes storing; a job it was thinking on is done again
+by another worker once its lease runs out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+
+from shiftago.interfaces.server.runtime import Runtime
+from shiftago.interfaces.server.settings import Settings
+from shiftago.interfaces.server.store import Store, migrate, open_engine
+
+log = logging.getLogger("shiftago.worker")
+
+
+async def work(db_url: str, settings: Settings, stop: asyncio.Event | None = None) -> None:
+    """Run jobs until ``stop`` is set (or a SIGTERM/SIGINT arrives)."""
+    if not settings.redis_url:
+        raise ValueError("a worker takes its jobs from Redis: give --redis URL")
+    engine = open_engine(db_url)
+    migrate(engine)
+    store = Store(engine)
+    stop = stop if stop is not None else asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(signum, stop.set)
+    runtime = await Runtime.start(store, settings, runs_jobs=True)
+    log.info("worker %s takes jobs (%d at a time)", runtime.hub.bus.process, settings.bot_threads)
+    try:
+        await stop.wait()
+    finally:
+        await runtime.stop()
+        store.dispose()
+
+
+def run_worker(db_url: str, settings: Settings) -> None:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    print(f"Shiftago worker on {settings.redis_url}  (Ctrl+C stops it)", flush=True)
+    asyncio.run(work(db_url, settings))

@@ -1,0 +1,259 @@
+"""Several serve processes on one PostgreSQL and one Redis, and workers (issue 16).
+
+Real processes (``shiftago serve --redis``, ``shiftago worker``), a real PostgreSQL and a
+real Redis, real sockets: a game played across two processes, two processes racing for
+one version, a serve process and a worker killed with SIGKILL mid-game.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.sync.client import connect
+
+from server_support import fresh_database
+
+TIMEOUT = 30.0
+
+
+class Socket:
+    """A game socket on a real server, read with a timeout."""
+
+    def __init__(self, base: str, game_id: str, token: str | None = None, seen: int = 0) -> None:
+        self.ws = connect(base.replace("http", "ws", 1) + f"/ws/games/{game_id}", open_timeout=10)
+        self.events: list[dict[str, Any]] = []
+        self.send({"type": "hello", "token": token, "seen": seen})
+        self.welcome = self.until(lambda e: e["type"] == "welcome")
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.ws.send(json.dumps(message))
+
+    def receive(self, timeout: float = TIMEOUT) -> dict[str, Any]:
+        event: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
+        self.events.append(event)
+        return event
+
+    def until(self, wanted: Any, timeout: float = TIMEOUT) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while True:
+            event = self.receive(max(0.1, deadline - time.monotonic()))
+            if wanted(event):
+                return event
+
+    def action(self, version: int) -> dict[str, Any]:
+        """The action event of ``version``, received already or to come."""
+        for event in self.events:
+            if event["type"] == "action" and event["version"] == version:
+                return event
+        return self.until(lambda e: e["type"] == "action" and e["version"] == version)
+
+    def versions(self) -> list[int]:
+        return [e["version"] for e in self.events if e["type"] == "action"]
+
+    def close(self) -> None:
+        self.ws.close()
+
+
+class Worker:
+    """``shiftago worker`` in a subprocess."""
+
+    def __init__(self, home: Path, db_url: str, redis_url: str, lease: float = 30.0) -> None:
+        self.log_path = home / f"worker-{time.monotonic_ns()}.log"
+        with self.log_path.open("ab") as log:
+            self.process = subprocess.Popen(
+                [
+                    sys.executable, "-m", "shiftago", "worker", "--db", db_url,
+                    "--redis", redis_url, "--bot-delay", "0", "--lease", str(lease),
+                ],
+                stdout=log, stderr=log, env={**os.environ, "SHIFTAGO_HOME": str(home)},
+            )  # fmt: skip
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+    def wait_for(self, words: str, timeout: float = 60.0) -> None:
+        deadline = time.monotonic() + timeout
+        while words not in self.log():
+            assert self.process.poll() is None, self.log()
+            assert time.monotonic() < deadline, self.log()
+            time.sleep(0.05)
+
+    def kill(self) -> None:
+        self.process.kill()
+        self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+
+
+@pytest.fixture
+def deployment(request, tmp_path, redis_url, start_server):
+    """Two serve processes on one PostgreSQL database and one Redis, and a way to start
+    workers: ``(a, b, start_worker)``."""
+    db_url = fresh_database(request, "postgresql", tmp_path)
+    args = ("--redis", redis_url, "--games-per-minute", "1000")
+    a = start_server(db_url=db_url, args=args, bot_delay=0)
+    b = start_server(db_url=db_url, args=args, bot_delay=0)
+    workers: list[Worker] = []
+
+    def start_worker(lease: float = 30.0) -> Worker:
+        worker = Worker(tmp_path, db_url, redis_url, lease)
+        workers.append(worker)
+        return worker
+
+    yield a, b, start_worker
+    for worker in workers:
+        worker.stop()
+
+
+def create(server: Any, **body: Any) -> tuple[str, list[str | None]]:
+    body.setdefault("variant", "express")
+    body.setdefault("players", 2)
+    body.setdefault("seats", [{"kind": "human"}, {"kind": "human"}])
+    answer = server.api("POST", "/api/games", json=body)
+    assert answer.status_code == 201, answer.text
+    data = answer.json()
+    tokens = [s["join_url"].split("?seat=")[1] if "join_url" in s else None for s in data["seats"]]
+    return data["id"], tokens
+
+
+def stored_actions(server: Any, game_id: str) -> list[str]:
+    answer = server.api("GET", f"/api/games/{game_id}")
+    assert answer.status_code == 200, answer.text
+    actions: list[str] = answer.json()["actions"]
+    return actions
+
+
+def play(sockets: list[Socket], turn_of: list[int], count: int, start: int = 0) -> list[str]:
+    """Play ``count`` actions: each seat's socket acts in turn, every socket must see
+    every action once; the actions played."""
+    played: list[str] = []
+    sockets[0].send({"type": "sync", "seen": start})
+    state = sockets[0].until(lambda e: e["type"] == "state")["game"]
+    for version in range(start, start + count):
+        seat = [s["colour"] for s in state["seats"]].index(state["turn"])
+        socket = sockets[turn_of[seat]]
+        action = state["legal"][version % len(state["legal"])]
+        socket.send({"type": "act", "action": action, "seen": version})
+        for other in sockets:
+            event = other.action(version + 1)
+            assert event["action"] == action
+        state = event["game"]
+        played.append(action)
+    return played
+
+
+def test_a_game_is_played_across_two_processes(deployment):
+    a, b, _ = deployment
+    game_id, tokens = create(a)
+    first = Socket(a.url, game_id, tokens[0])
+    second = Socket(b.url, game_id, tokens[1])
+    watcher = Socket(b.url, game_id)
+    played = play([first, second], [0, 1], 12)
+    watcher.action(12)
+    watcher_versions = watcher.versions()
+    for socket in (first, second):
+        assert socket.versions() == list(range(1, 13))  # every action once, in order
+    assert watcher_versions == list(range(1, 13))
+    assert stored_actions(a, game_id) == played
+    assert stored_actions(b, game_id) == played
+
+
+def test_two_processes_never_both_accept_one_version(deployment):
+    a, b, _ = deployment
+    game_id, tokens = create(a)
+    on_a = Socket(a.url, game_id, tokens[0])
+    on_b = Socket(b.url, game_id, tokens[0])  # the same seat, on the other process
+    on_a.send({"type": "sync", "seen": 0})
+    legal = on_a.until(lambda e: e["type"] == "state")["game"]["legal"]
+    barrier = threading.Barrier(2)
+
+    def send(socket: Socket, action: str) -> None:
+        barrier.wait()
+        socket.send({"type": "act", "action": action, "seen": 0})
+
+    threads = [
+        threading.Thread(target=send, args=(on_a, legal[0])),
+        threading.Thread(target=send, args=(on_b, legal[1])),
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    seen_a = on_a.until(lambda e: e["type"] == "action")
+    seen_b = on_b.until(lambda e: e["type"] == "action")
+    assert seen_a["version"] == seen_b["version"] == 1
+    assert seen_a["action"] == seen_b["action"]  # both processes tell the one that won
+    assert stored_actions(a, game_id) == [seen_a["action"]]
+
+
+def test_a_serve_process_killed_mid_game_loses_nothing(deployment):
+    a, b, _ = deployment
+    game_id, tokens = create(a)
+    first = Socket(a.url, game_id, tokens[0])
+    second = Socket(b.url, game_id, tokens[1])
+    played = play([first, second], [0, 1], 6)
+    a.kill()
+    with pytest.raises(Exception):  # noqa: B017 - the socket of the killed process is gone
+        first.receive(timeout=5)
+    # the first player reconnects to the other process and gets on with the game
+    first = Socket(b.url, game_id, tokens[0], seen=6)
+    assert first.welcome["version"] == 6
+    played += play([first, second], [0, 1], 4, start=6)
+    assert stored_actions(b, game_id) == played
+
+
+def test_a_client_that_reconnects_elsewhere_gets_what_it_missed(deployment):
+    a, b, _ = deployment
+    game_id, tokens = create(a)
+    first = Socket(a.url, game_id, tokens[0])
+    second = Socket(a.url, game_id, tokens[1])
+    play([first, second], [0, 1], 3)
+    late = Socket(b.url, game_id, None, seen=1)
+    assert [late.action(2)["version"], late.action(3)["version"]] == [2, 3]
+
+
+def test_the_worker_plays_the_computer_and_a_killed_worker_job_is_done_again(deployment):
+    a, b, start_worker = deployment
+    body = {"seats": [{"kind": "human"}, {"kind": "computer", "level": 7}], "first": "o"}
+    game_id, tokens = create(a, **body)
+    person = Socket(b.url, game_id, tokens[0])
+    person.send({"type": "sync", "seen": 0})
+    state = person.until(lambda e: e["type"] == "state")["game"]
+    person.send({"type": "act", "action": state["legal"][0], "seen": 0})
+    person.action(1)
+    # nobody runs jobs yet: the computer's move waits in Redis
+    worker = start_worker(lease=2.0)
+    job = f"move job of game {game_id} at revision 1"
+    worker.wait_for(job)  # it thinks: level 7 takes a while
+    worker.kill()
+    assert stored_actions(a, game_id) == [state["legal"][0]]
+    second = start_worker(lease=2.0)
+    answer = person.action(2)
+    assert job in second.log()  # the dead worker's job, done again
+    assert answer["seat"] == 1
+    assert stored_actions(a, game_id)[1] == answer["action"]
+
+
+def test_healthz_answers_for_database_and_redis(deployment):
+    a, _, _ = deployment
+    answer = httpx.get(a.url + "/healthz", timeout=10)
+    assert answer.status_code == 200
+    data = answer.json()
+    assert data["ok"] is True
+    assert data["rss_mib"] > 0
