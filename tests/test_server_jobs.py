@@ -1,0 +1,136 @@
+"""The computer's jobs (issue 16): the fair order, memory that games leave and come back
+to, /healthz, and a graceful stop on SIGTERM."""
+
+from __future__ import annotations
+
+import json
+import signal
+import time
+
+import httpx
+import pytest
+from websockets.sync.client import connect as ws_connect
+
+from server_support import client_for, connect, create
+from shiftago.interfaces.server.jobs import FairQueue, Job
+
+
+def move(game: str, owner: str, revision: int = 0, not_before: float = 0.0) -> Job:
+    return Job("move", game, revision, owner, queued_at=0.0, not_before=not_before)
+
+
+def review(game: str, owner: str, analysis_id: int) -> Job:
+    return Job("review", game, 0, owner, analysis_id=analysis_id, queued_at=0.0)
+
+
+def test_one_owner_never_takes_every_slot_so_another_owner_starts_at_once():
+    queue = FairQueue(slots=4)
+    for n in range(48):  # one address's 48 self-playing games
+        queue.push(move(f"self{n}", "flood"))
+    started = [queue.pop() for _ in range(4)]
+    assert [s[0].owner for s in started if s] == ["flood"] * 3
+    assert started[3] is None  # the fourth slot waits for somebody else
+    queue.push(move("mine", "ann"))
+    job, _ = queue.pop()
+    assert job.game_id == "mine"
+
+
+def test_the_owner_with_fewest_jobs_running_goes_first_then_the_oldest():
+    queue = FairQueue(slots=3)
+    for n in range(3):
+        queue.push(move(f"a{n}", "a"))
+    queue.push(move("b0", "b"))
+    queue.push(move("b1", "b"))
+    order = [queue.pop()[0].game_id for _ in range(3)]
+    assert order == ["a0", "b0", "a1"]
+
+
+def test_moves_go_before_reviews_and_reviews_take_at_most_half_the_slots():
+    queue = FairQueue(slots=4)
+    for n in range(4):
+        queue.push(review(f"r{n}", f"o{n}", n))
+    queue.push(move("m", "x"))
+    first = queue.pop()[0]
+    assert first.kind == "move"
+    kinds = [queue.pop() for _ in range(3)]
+    assert [k[0].kind for k in kinds if k] == ["review", "review"]
+    assert kinds[2] is None
+    queue.done(first)
+    assert queue.pop() is None  # the free slot is kept for moves
+
+
+def test_a_job_waits_for_its_time_and_the_same_job_is_held_once():
+    queue = FairQueue(slots=2)
+    queue.push(move("g", "a", not_before=100.0), handle="first")
+    assert queue.push(move("g", "a", not_before=100.0), handle="second") == "first"
+    assert queue.pop(now=99.0) is None
+    assert queue.due(99.0) == 100.0
+    job, handle = queue.pop(now=100.0)
+    assert (job.game_id, handle) == ("g", "second")
+    assert len(queue) == 0
+
+
+def test_an_idle_game_leaves_memory_and_is_read_back(tmp_path):
+    db_url = f"sqlite:///{tmp_path / 'evict.db'}"
+    with client_for(db_url, idle_seconds=1000) as client:
+        hub = client.app.state.hub
+        game_id, (ann, ben) = create(client, first="o")
+        with connect(client, game_id) as o, connect(client, game_id) as g:
+            o.hello(ann)
+            g.hello(ben)
+            o.act("L3", 0)
+            assert hub.evict_idle(now=time.monotonic() + 10_000) == 0  # watched: it stays
+        assert game_id in hub.games
+        assert hub.evict_idle(now=time.monotonic() + 10) == 0  # used just now
+        assert hub.evict_idle(now=time.monotonic() + 10_000) == 1
+        assert game_id not in hub.games
+        game = client.get(f"/api/games/{game_id}").json()  # read back from the database
+        assert game["actions"] == ["L3"]
+        with connect(client, game_id) as g:
+            g.hello(ben, seen=1)
+            assert g.act("Td", 1)["version"] == 2
+
+
+def test_healthz_says_ok_with_the_process_figures(tmp_path):
+    with client_for(f"sqlite:///{tmp_path / 'h.db'}") as client:
+        answer = client.get("/healthz")
+        assert answer.status_code == 200
+        data = answer.json()
+        assert data["ok"] is True
+        assert data["games_in_memory"] == 0 and data["connections"] == 0
+
+
+def test_healthz_answers_503_when_the_database_is_gone(tmp_path):
+    with client_for(f"sqlite:///{tmp_path / 'h.db'}") as client:
+
+        def broken() -> None:
+            raise OSError("the disk is gone")
+
+        client.app.state.hub.store.ping = broken
+        answer = client.get("/healthz")
+        assert answer.status_code == 503
+        assert answer.json()["ok"] is False
+
+
+def test_sigterm_tells_sockets_to_reconnect_and_keeps_what_was_stored(start_server):
+    server = start_server()
+    game_id = server.api(
+        "POST", "/api/games", json={"variant": "express", "players": 2, "first": "o"}
+    ).json()["id"]
+    url = server.url.replace("http", "ws", 1) + f"/ws/games/{game_id}"
+    with ws_connect(url) as ws:
+        ws.send(json.dumps({"type": "hello", "seen": 0}))
+        assert json.loads(ws.recv(timeout=10))["type"] == "welcome"
+        assert server.process is not None
+        server.process.send_signal(signal.SIGTERM)
+        with pytest.raises(Exception) as closed:
+            while True:
+                ws.recv(timeout=15)
+        assert getattr(closed.value, "rcvd", None) is not None
+        assert closed.value.rcvd.code == 1012  # service restart: the page reconnects
+    server.process.wait(20)
+    server.process = None
+    with pytest.raises(httpx.TransportError):  # it takes no more connections
+        httpx.get(server.url + "/healthz", timeout=2)
+    server.start()
+    assert server.api("GET", f"/api/games/{game_id}").status_code == 200
