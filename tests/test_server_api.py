@@ -6,10 +6,12 @@ import random
 from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
 
 from server_support import client_for, create, fresh_database
 from shiftago import Game, Rules, Variant
 from shiftago.formats.record import Record, format_record, parse_record
+from shiftago.interfaces.server import create_app
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -166,10 +168,13 @@ def test_join_links_follow_public_url_or_forwarded_headers(tmp_path):
     with client_for(db, public_url="https://shiftago.example.org/") as client:
         answer = client.post("/api/games", json={"seats": [{}, {}]}).json()
         assert answer["watch_url"].startswith("https://shiftago.example.org/watch/")
-    with client_for(db) as client:
-        headers = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": "games.example.net"}
+    headers = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": "games.example.net"}
+    with TestClient(create_app(db), client=("127.0.0.1", 40000)) as client:  # a trusted proxy
         answer = client.post("/api/games", json={}, headers=headers).json()
         assert answer["seats"][0]["join_url"].startswith("https://games.example.net/play/")
+    with TestClient(create_app(db), client=("203.0.113.9", 40000)) as client:  # anyone else
+        answer = client.post("/api/games", json={}, headers=headers).json()
+        assert answer["seats"][0]["join_url"].startswith("http://testserver/play/")
 
 
 def test_pages_are_served_from_the_web_folder(tmp_path):

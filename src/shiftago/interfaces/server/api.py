@@ -134,15 +134,13 @@ def _seat(i: int, seat: SeatIn) -> SeatSpec:
 
 
 def base_url(request: Request) -> str:
-    """Where people reach the app: ``--public-url``, else what the proxy or browser says."""
+    """Where people reach the app: ``--public-url``, else the scheme and ``Host`` the
+    request came with (a trusted proxy's forwarded ones, applied by :mod:`.security`)."""
     public_url: str | None = request.app.state.public_url
     if public_url:
         return public_url.rstrip("/")
-    headers = request.headers
-    proto = headers.get("x-forwarded-proto", request.url.scheme).split(",")[0].strip()
-    host = headers.get("x-forwarded-host", headers.get("host", request.url.netloc))
-    host = host.split(",")[0].strip()
-    return f"{proto}://{host}{request.scope.get('root_path', '')}"
+    host = request.headers.get("host", request.url.netloc)
+    return f"{request.url.scheme}://{host}{request.scope.get('root_path', '')}"
 
 
 def created(request: Request, live: LiveGame, tokens: list[str | None]) -> JSONResponse:

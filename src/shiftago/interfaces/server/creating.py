@@ -14,6 +14,7 @@ from shiftago.core import Variant, draw_first_seat
 from shiftago.engine.levels import LEVELS
 from shiftago.formats.record import Record
 from shiftago.interfaces.server.live import COMPUTER_ONLY_ACTION_LIMIT, LiveGame
+from shiftago.interfaces.server.storable import check_storable
 from shiftago.interfaces.server.store import StoredGame, StoredSeat, now, token_hash
 
 
@@ -58,7 +59,8 @@ def build(spec: GameSpec) -> tuple[LiveGame, list[str | None]]:
     """The new game (not stored yet) and each seat's secret (None for a computer seat).
 
     Replays ``spec.actions`` through the rules, so an imported game that breaks a rule
-    raises the core's error here.
+    raises the core's error here, and one that its columns cannot hold raises
+    :class:`~.storable.Unstorable` (a ``ValueError``) before anything is stored.
     """
     tokens: list[str | None] = []
     seats = []
@@ -103,6 +105,7 @@ def build(spec: GameSpec) -> tuple[LiveGame, list[str | None]]:
     live = LiveGame.load(stored)
     stored.status = live.status()
     stored.finished = live.over
+    check_storable(stored)
     return live, tokens
 
 

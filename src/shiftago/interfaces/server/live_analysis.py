@@ -34,7 +34,7 @@ from shiftago.engine.mcts_bot import MctsBot
 from shiftago.interfaces.server.analysis import number
 from shiftago.interfaces.server.live import Connection
 from shiftago.interfaces.server.protocol import BadMessage, RateLimit, parse_json_message
-from shiftago.interfaces.server.ws import MAX_REFUSED, error, origin_allowed, write_queue
+from shiftago.interfaces.server.ws import MAX_REFUSED, error, write_queue
 
 #: The MCTS iterations of the first step; each step doubles them (docs/analysis.md).
 FIRST_ITERATIONS: Final = 1_000
@@ -209,9 +209,6 @@ async def _cancel(task: asyncio.Task[None] | None) -> None:
 async def analysis_socket(websocket: WebSocket) -> None:
     app_state = websocket.app.state
     service: LiveAnalysis = app_state.live_analysis
-    if not origin_allowed(websocket.headers, app_state.public_url):
-        await websocket.close(code=1008)  # before the upgrade: answered 403
-        return
     await websocket.accept()
     connection = Connection()
     writer = asyncio.create_task(write_queue(websocket, connection))

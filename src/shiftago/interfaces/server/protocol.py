@@ -3,13 +3,13 @@ and the per-connection rate limit. Anything that does not fit is a :class:`BadMe
 
 from __future__ import annotations
 
-import json
 import time
 from typing import Annotated, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
 from shiftago.engine.levels import level_name
+from shiftago.interfaces.server.strict_json import JsonRefused, loads
 
 MAX_MESSAGE_BYTES = 4096
 M = TypeVar("M")
@@ -92,9 +92,10 @@ def parse_json_message(text: str | bytes, adapter: TypeAdapter[M]) -> M:
     if len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES:
         raise BadMessage(f"a message is at most {MAX_MESSAGE_BYTES} bytes")
     try:
-        data = json.loads(text)
-    except ValueError:
-        raise BadMessage("a message is one JSON object") from None
+        data = loads(text)
+    except JsonRefused as refused:
+        where = "a message is one JSON object" if refused.field == "body" else refused.field
+        raise BadMessage(f"{where}: {refused.message}") from None
     if not isinstance(data, dict):
         raise BadMessage("a message is one JSON object")
     if not isinstance(data.get("type"), str):

@@ -1,7 +1,8 @@
 """The live protocol's endpoint, ``/ws/games/{id}`` (docs/web-protocol.md).
 
 It only translates: every message is checked (:mod:`.protocol`) and handed to the hub,
-whose refusals come back as ``error`` events that changed nothing.
+whose refusals come back as ``error`` events that changed nothing. Sockets from other
+sites' pages never get here (:mod:`.security` refuses them before the upgrade).
 """
 
 from __future__ import annotations
@@ -10,7 +11,6 @@ import asyncio
 import contextlib
 import json
 from typing import Any
-from urllib.parse import urlsplit
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -37,30 +37,6 @@ from shiftago.interfaces.server.views import game_view
 HELLO_TIMEOUT = 30.0
 #: Refused messages (over the rate) before the connection is closed with 1008.
 MAX_REFUSED = 10
-
-
-def origin_of(url: str) -> str:
-    parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc}".lower()
-
-
-def origin_allowed(headers: Any, public_url: str | None) -> bool:
-    """The app's own pages only: ``--public-url``'s origin or the host it was reached at.
-
-    A client that sends no Origin (a script, not a browser) is let in: the check is
-    against other sites' pages using a visitor's browser.
-    """
-    origin = headers.get("origin")
-    if origin is None:
-        return True
-    allowed = set()
-    if public_url:
-        allowed.add(origin_of(public_url))
-    for name in ("host", "x-forwarded-host"):
-        host = headers.get(name)
-        if host:
-            allowed |= {f"http://{host}".lower(), f"https://{host}".lower()}
-    return str(origin).rstrip("/").lower() in allowed
 
 
 def error(code: str, message: str) -> dict[str, Any]:
@@ -91,9 +67,6 @@ async def _receive(websocket: WebSocket) -> str | bytes:
 async def game_socket(websocket: WebSocket, game_id: str) -> None:
     state = websocket.app.state
     hub: Hub = state.hub
-    if not origin_allowed(websocket.headers, state.public_url):
-        await websocket.close(code=1008)  # before the upgrade: answered 403
-        return
     await websocket.accept()
     live = await hub.get(game_id)
     if live is None:

@@ -30,6 +30,13 @@ function svg(name, attrs = {}, parent = null) {
   return node;
 }
 
+/** A legend's colour key, coloured through the DOM (the CSP refuses style attributes). */
+function swatch(colour) {
+  const node = el("span", { class: "eg-swatch" });
+  node.style.background = colour;
+  return node;
+}
+
 /** A value in the review's unit, signed: +40, -12, +0.25. */
 export function formatValue(v) {
   if (v === null || v === undefined || Number.isNaN(+v)) return "?";
@@ -341,7 +348,7 @@ export class GameReview {
     } else {
       this.legend.replaceChildren(
         "Expected score of each player (top: a sure win, bottom: a sure loss): ",
-        ...colours.map((c) => el("span", { class: "eg-key" }, el("span", { class: "eg-swatch", style: `background:${LINE_INK[c]}` }), ` ${name(c)} `)),
+        ...colours.map((c) => el("span", { class: "eg-key" }, swatch(LINE_INK[c]), ` ${name(c)} `)),
       );
     }
   }
