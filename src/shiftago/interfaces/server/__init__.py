@@ -3,10 +3,12 @@
 Modules, one concept each: :mod:`.schema` (tables) and :mod:`.store` (database access
 and migrations), :mod:`.live` (a game in memory), :mod:`.creating` (new games),
 :mod:`.views` (the JSON shapes), :mod:`.hub` (every change: check, store, announce),
-:mod:`.bots` (computer seats), :mod:`.protocol` (client messages, rate limit),
+:mod:`.bus` (events between processes), :mod:`.jobs` (the computer's work, fairly
+ordered), :mod:`.bots` (computer seats), :mod:`.protocol` (client messages, rate limit),
 :mod:`.ws` (the socket), :mod:`.api` (HTTP routes), :mod:`.analysis` (a game's review)
-and :mod:`.analysis_api` (its routes), :mod:`.live_analysis` (the analysis socket) and
-:mod:`.settings` (what a process is told) and :mod:`.app` (the app, ``run``).
+and :mod:`.analysis_api` (its routes), :mod:`.live_analysis` (the analysis socket),
+:mod:`.settings` (what a process is told), :mod:`.runtime` (a process's working parts),
+:mod:`.worker` (``shiftago worker``) and :mod:`.app` (the app, ``run``).
 """
 
 from __future__ import annotations

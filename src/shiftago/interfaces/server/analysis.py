@@ -5,12 +5,12 @@ A review is a *job* of plain values (:class:`ReviewJob`: the positions and actio
 level, the review so far) that :func:`run_review` works through one action after another
 with the engine's reviewer (:func:`shiftago.engine.review.review_position`), storing the
 partial review and its progress after each action, so that a reader sees it grow and a
-restart goes on where it stopped. The job knows nothing of FastAPI or the event loop: a
-later worker process can run it from a queue just as well.
+restart goes on where it stopped. The job knows nothing of FastAPI or the event loop.
 
 :class:`GameAnalyses` is the app's side: one review per game and set of actions (their
-digest), stored before it starts, run in a thread pool of its own (one thread, so a
-review never takes the cores of the games' computers), and resumed on start-up.
+digest), stored before it starts, then queued as a review job (:mod:`.jobs`: after the
+computer's moves, on at most half of the slots) that this process or a ``shiftago
+worker`` runs in a thread pool of its own, and queued again on start-up.
 
 Every value of the object is a JSON number (never NaN or infinite); docs/analysis.md says
 what they mean.
