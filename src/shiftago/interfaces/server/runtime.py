@@ -19,11 +19,16 @@ from shiftago.interfaces.server.analysis import GameAnalyses
 from shiftago.interfaces.server.bots import ComputerPlayers
 from shiftago.interfaces.server.bus import Bus, RedisBus
 from shiftago.interfaces.server.hub import Hub
-from shiftago.interfaces.server.jobs import Job, Jobs, LocalJobs, RedisJobs
+from shiftago.interfaces.server.jobs import FairQueue, Job, Jobs, LocalJobs, RedisJobs
 from shiftago.interfaces.server.settings import Settings
 from shiftago.interfaces.server.store import Store
 
 log = logging.getLogger("shiftago.server")
+
+
+def jobs_review_slots(slots: int) -> int:
+    """The threads for reviews: as many as the job queue lets run at once."""
+    return FairQueue(slots).review_slots
 
 
 def connect_redis(url: str) -> Any:
@@ -62,7 +67,7 @@ class Runtime:
         runtime = cls(
             hub,
             ComputerPlayers(hub, settings.bot_threads),
-            GameAnalyses(hub, settings.review_budget),
+            GameAnalyses(hub, settings.review_budget, jobs_review_slots(settings.bot_threads)),
             redis,
             runs_jobs,
         )
