@@ -69,7 +69,7 @@ def open_page(context: Any, url: str) -> Any:
     page = context.new_page()
     page.goto(url)
     page.wait_for_function(
-        "document.querySelector('[data-testid=position]').textContent.trim() !== ''"
+        "() => document.querySelector('[data-testid=position]').textContent.trim() !== ''"
     )
     return page
 
@@ -195,7 +195,7 @@ def test_a_whole_game_against_the_computer(live_server: LiveServer, new_context:
     assert game["status"].startswith("over"), game["status"]
     shows(page, game["position"])
     page.wait_for_function(
-        "document.querySelector('[data-testid=status]').textContent.includes('Game over')"
+        "() => document.querySelector('[data-testid=status]').textContent.includes('Game over')"
     )
     assert playable(page) == []
     assert moves(page) == game["actions"]
@@ -230,7 +230,7 @@ def test_an_online_game_between_two_browsers_with_a_spectator(
     assert game["status"] == "over winner o"
     for page in (ann, ben, watcher):
         page.wait_for_function(
-            "document.querySelector('[data-testid=status]').textContent.includes('Ann')"
+            "() => document.querySelector('[data-testid=status]').textContent.includes('Ann')"
             " && document.querySelector('[data-testid=status]').textContent.includes('wins')"
         )
         assert moves(page) == script
@@ -319,7 +319,7 @@ def test_a_whole_game_by_keyboard_only(live_server: LiveServer, new_context: New
     assert game["status"] == "over winner o"
     shows(page, game["position"])
     page.wait_for_function(
-        "document.querySelector('[data-testid=status]').textContent.includes('wins')"
+        "() => document.querySelector('[data-testid=status]').textContent.includes('wins')"
     )
 
 
@@ -427,7 +427,7 @@ def test_the_server_killed_while_the_computer_thinks(
     page = open_page(new_context(), created["seats"][0]["join_url"])
     play(server, game_id, page, "L1")
     page.wait_for_function(
-        "document.querySelector('[data-testid=status]').textContent.includes('thinking')"
+        "() => document.querySelector('[data-testid=status]').textContent.includes('thinking')"
     )
     server.kill()
     server.start()

@@ -275,7 +275,7 @@ def test_the_score_phase_names_the_points_and_the_scoring_is_told(
     wait_until(lambda: read(live_server, game_id)["scores"] == [2, 0], what="the scoring")
     for p in (page, watcher):
         p.wait_for_function(
-            "document.querySelector('[data-testid=event]').textContent"
+            "() => document.querySelector('[data-testid=event]').textContent"
             ".includes('xa1-e1 for 2 points')"
         )
     assert page.is_hidden("[data-testid=score-choices]")
@@ -381,7 +381,9 @@ def test_an_unknown_event_is_logged(live_server: LiveServer, new_context: NewCon
     warnings: list[str] = []
     page.on("console", lambda m: warnings.append(m.text) if m.type == "warning" else None)
     page.goto(created["watch_url"])
-    page.wait_for_function("document.querySelector('[data-testid=position]').textContent !== ''")
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=position]').textContent !== ''"
+    )
     page.evaluate(
         """() => window.__sockets[0].dispatchEvent(
             new MessageEvent('message', {data: JSON.stringify({type: 'mystery'})}))"""
