@@ -288,3 +288,19 @@ def test_the_database_kinds_refuse_alike(tmp_path: Path, request: pytest.Fixture
             )
             answers.append((answer.status_code, answer.json()))
     assert answers[0] == answers[1] and answers[0][0] == 422
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/games/%00",
+        "/api/games/a%00b/record",
+        "/api/games/%ED%A0%80/steps",
+        "/api/games/" + "x" * 5000,
+        "/play/%00",
+        "/watch/" + "w" * 5000,
+    ],
+)
+def test_a_game_id_that_is_none_is_404(server: Server, path: str) -> None:
+    assert server.client.get(path).status_code == 404
+    assert server.client.post("/api/games/%00/analysis").status_code == 404
