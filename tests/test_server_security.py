@@ -18,6 +18,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from server_support import client_for, create
 from shiftago.interfaces.server import app as app_module
+from shiftago.interfaces.server import create_app
 from shiftago.interfaces.server.redaction import RedactSecrets
 from shiftago.interfaces.server.security import (
     CONTENT_SECURITY_POLICY,
@@ -143,9 +144,11 @@ def test_trusted_proxies_are_addresses_or_networks(entries, address, trusted):
     assert (address in Proxies(entries)) is trusted
 
 
-def test_a_trusted_proxy_that_is_no_address_is_an_error_at_start():
-    with pytest.raises(ValueError):
+def test_a_trusted_proxy_that_is_no_address_is_an_error_at_start(sqlite_url):
+    with pytest.raises(ValueError, match=r"proxy\.example"):
         Proxies(["proxy.example"])
+    with pytest.raises(ValueError, match="a trusted proxy is an address"):
+        create_app(sqlite_url, trusted_proxies=("127.0.0.1", "proxy.example"))
 
 
 # ---------------------------------------------------------------- the Origin check

@@ -107,13 +107,22 @@ class Proxies:
     def __init__(self, entries: Iterable[str]) -> None:
         entries = [e.strip() for e in entries]
         self.anyone = "*" in entries
-        self.networks = [ipaddress.ip_network(e, strict=False) for e in entries if e != "*"]
+        self.networks = [_network(e) for e in entries if e != "*"]
 
     def __contains__(self, address: object) -> bool:
         if self.anyone:
             return True
         ip = _ip(str(address))
         return ip is not None and any(ip in network for network in self.networks)
+
+
+def _network(text: str) -> ipaddress.IPv4Network | ipaddress.IPv6Network:
+    try:
+        return ipaddress.ip_network(text, strict=False)
+    except ValueError:
+        raise ValueError(
+            f"a trusted proxy is an address or a network (10.0.0.0/8), or *; not {text!r}"
+        ) from None
 
 
 def _ip(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
@@ -272,6 +281,7 @@ class Security:
 def protect(app: Starlette, settings: Settings) -> None:
     """Put the door in place: :class:`Security` first, then :class:`StrictJsonBodies`
     (so a refused body gets the headers too), and the secrets kept out of the logs."""
+    Proxies(settings.trusted_proxies)  # a wrong address is an error now, not at a request
     app.add_middleware(StrictJsonBodies)
     app.add_middleware(Security, settings=settings)  # added last: runs first
     redact_logs()
