@@ -813,7 +813,7 @@ def loadtest(
     Several URLs are processes of one deployment (one database, one Redis): each game is
     played across two of them. Exits with 1 when an action was lost or duplicated.
     """
-    from shiftago.interfaces.loadtest import LoadConfig, LoadError, format_report, main
+    from shiftago.interfaces.loadtest import LoadConfig, LoadError, format_report, run_command
 
     config = LoadConfig(
         urls=urls,
@@ -830,7 +830,7 @@ def loadtest(
         deflate=deflate,
     )
     try:
-        report = main(config)
+        report = run_command(config)
     except LoadError as e:
         click.echo(f"error: {e}", err=True)
         sys.exit(2)

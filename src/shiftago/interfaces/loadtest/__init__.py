@@ -1,0 +1,50 @@
+"""``shiftago loadtest``: many games played by scripted people against running serve
+processes, to measure latency, errors, lost and duplicated actions, and memory.
+
+It is a client like the browser: it knows the HTTP API and the live protocol
+(docs/web-protocol.md), never the server's code. Modules: :mod:`.players` (the sockets),
+:mod:`.run` (the games, the bounds, the check at the end), :mod:`.figures` (percentiles
+and the accounting of lost and duplicated actions) and :mod:`.report` (the table).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import resource
+import sys
+from typing import Any, TextIO
+
+from shiftago.interfaces.loadtest.report import format_report
+from shiftago.interfaces.loadtest.run import LoadConfig, LoadError, run_load
+
+__all__ = ["LoadConfig", "LoadError", "format_report", "run_command", "run_load"]
+
+
+def run_command(config: LoadConfig, err: TextIO = sys.stderr) -> dict[str, Any]:
+    """Run ``config`` on the fastest event loop there is (uvloop, with uvicorn) and
+    answer the report; Ctrl-C ends the run early with a report."""
+    sockets = config.games * (2 + config.watchers) + 64
+    _raise_open_files(sockets, err)
+    loop_factory: Any = None
+    try:
+        import uvloop
+
+        loop_factory = uvloop.new_event_loop
+    except ImportError:  # uvloop is not there on every platform
+        pass
+    with asyncio.Runner(loop_factory=loop_factory) as runner:
+        return runner.run(run_load(config, handle_signals=True))
+
+
+def _raise_open_files(wanted: int, err: TextIO) -> None:
+    """Every socket is a file: raise this process's limit as far as it may go."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < wanted and soft != hard:
+        target = hard if hard == resource.RLIM_INFINITY else min(hard, max(wanted, soft))
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+        soft = target
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        print(
+            f"note: {wanted} sockets wanted but this process may open {soft} files (ulimit -n)",
+            file=err,
+        )
