@@ -22,7 +22,8 @@ from websockets.asyncio.client import connect
 from shiftago.interfaces.cli import cli
 from shiftago.interfaces.loadtest import LoadConfig, format_report, run_load
 from shiftago.interfaces.loadtest.figures import Check, GameTrace, Stats, percentiles, reconcile
-from shiftago.interfaces.loadtest.players import GameRun, Person, Play, read_action
+from shiftago.interfaces.loadtest.players import GameRun, Person, Play
+from shiftago.interfaces.loadtest.protocol import read_action
 from shiftago.interfaces.server import create_app
 from web_fixtures import free_port
 

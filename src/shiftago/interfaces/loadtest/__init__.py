@@ -2,9 +2,10 @@
 processes, to measure latency, errors, lost and duplicated actions, and memory.
 
 It is a client like the browser: it knows the HTTP API and the live protocol
-(docs/web-protocol.md), never the server's code. Modules: :mod:`.players` (the sockets),
-:mod:`.run` (the games, the bounds, the check at the end), :mod:`.figures` (percentiles
-and the accounting of lost and duplicated actions) and :mod:`.report` (the table).
+(docs/web-protocol.md), never the server's code. Modules: :mod:`.protocol` (reading
+events lightly), :mod:`.players` (the sockets), :mod:`.run` (the games, the bounds, the
+check at the end), :mod:`.figures` (percentiles and the accounting of lost and
+duplicated actions) and :mod:`.report` (the table).
 """
 
 from __future__ import annotations

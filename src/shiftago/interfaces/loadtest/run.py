@@ -20,15 +20,8 @@ import httpx
 
 from shiftago.core import COLOURS
 from shiftago.interfaces.loadtest.figures import Check, GameTrace, Stats, percentiles, reconcile
-from shiftago.interfaces.loadtest.players import (
-    GameRun,
-    Person,
-    Play,
-    Socket,
-    Watcher,
-    clock,
-    retry_after,
-)
+from shiftago.interfaces.loadtest.players import GameRun, Person, Play, Socket, Watcher
+from shiftago.interfaces.loadtest.protocol import clock, retry_after
 
 #: How often a slot looks whether its game has stalled, and the loop's lag is sampled.
 STALL_CHECK = 5.0
