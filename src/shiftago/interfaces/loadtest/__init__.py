@@ -11,6 +11,7 @@ duplicated actions) and :mod:`.report` (the table).
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import resource
 import sys
 from typing import Any, TextIO
@@ -26,6 +27,7 @@ def run_command(config: LoadConfig, err: TextIO = sys.stderr) -> dict[str, Any]:
     answer the report; Ctrl-C ends the run early with a report."""
     sockets = config.games * (2 + config.watchers) + 64
     _raise_open_files(sockets, err)
+    _remember_missing("sniffio")
     loop_factory: Any = None
     try:
         import uvloop
@@ -35,6 +37,13 @@ def run_command(config: LoadConfig, err: TextIO = sys.stderr) -> dict[str, Any]:
         pass
     with asyncio.Runner(loop_factory=loop_factory) as runner:
         return runner.run(run_load(config, handle_signals=True))
+
+
+def _remember_missing(module: str) -> None:
+    """httpx's transport imports ``module`` (optional) on every request: where it is not
+    installed, Python searches the whole path each time. Remember its absence once."""
+    if module not in sys.modules and importlib.util.find_spec(module) is None:
+        sys.modules[module] = None  # type: ignore[assignment]  # "import module" fails at once
 
 
 def _raise_open_files(wanted: int, err: TextIO) -> None:

@@ -191,6 +191,7 @@ class Socket(abc.ABC):
             async with connect(
                 self.url,
                 compression="deflate" if self.play.deflate else None,
+                proxy=None,  # straight to the server: looking for a proxy costs each time
                 ping_interval=None,
                 open_timeout=30,
                 close_timeout=2,

@@ -30,8 +30,9 @@ LAG_STEP = 0.1
 MEMORY_STEP = 5.0
 #: After a game's end, how long its sockets may take to see the last event.
 SETTLE = 5.0
-#: Games read back at once at the end.
-READERS = 16
+#: Requests under way at once per URL: the tool waits for its turn itself, as httpx's
+#: pool spends time on every waiting request each time a connection frees.
+HTTP_AT_ONCE = 8
 #: What /healthz may tell of a process.
 HEALTH_FIELDS = ("ok", "rss_mib", "games_in_memory", "connections")
 
@@ -97,6 +98,7 @@ class Load:
         self.traces: list[GameTrace] = []
         self.active: set[GameRun] = set()
         self.http: dict[str, httpx.AsyncClient] = {}
+        self.gates = {url: asyncio.Semaphore(HTTP_AT_ONCE) for url in self.urls}
         self.memory: dict[str, dict[str, Any]] = {url: {} for url in self.urls}
         self.rss: dict[int, dict[str, float | None]] = {pid: {} for pid in config.pids}
         self.watcher_turn = 0
@@ -107,7 +109,7 @@ class Load:
 
     async def run(self, handle_signals: bool) -> dict[str, Any]:
         loop = asyncio.get_running_loop()
-        limits = httpx.Limits(max_connections=32, max_keepalive_connections=32)
+        limits = httpx.Limits(max_connections=HTTP_AT_ONCE, max_keepalive_connections=HTTP_AT_ONCE)
         async with contextlib.AsyncExitStack() as stack:
             for url in dict.fromkeys(self.urls):
                 client = httpx.AsyncClient(base_url=url, timeout=30.0, limits=limits)
@@ -139,6 +141,10 @@ class Load:
             await self.sample("end")
             check, checked, unreadable = await self.verify()
         return self.report(check, checked, unreadable, cpu, busy)
+
+    async def request(self, url: str, method: str, path: str, **options: Any) -> httpx.Response:
+        async with self.gates[url]:
+            return await self.http[url].request(method, path, **options)
 
     async def preflight(self) -> None:
         """Each URL answers as a Shiftago server and knows the computer's level."""
@@ -200,7 +206,7 @@ class Load:
         body["seed"] = self.rng.randrange(2**62)
         while not self.play.stopping:
             try:
-                answer = await self.http[url].post("/api/games", json=body)
+                answer = await self.request(url, "POST", "/api/games", json=body)
             except httpx.HTTPError as error:
                 self.stats.count(f"http:{type(error).__name__}")
                 await self.play.sleep(1.0)
@@ -278,14 +284,9 @@ class Load:
     # --- after the games ---------------------------------------------------------------
     async def verify(self) -> tuple[Check, int, int]:
         """Every game read back and checked: the sum, the games checked, those unreadable."""
-        gate = asyncio.Semaphore(READERS)
         total, checked, unreadable = Check(), 0, 0
 
-        async def one(trace: GameTrace) -> Check | None:
-            async with gate:
-                return await self.read_back(trace)
-
-        for result in await asyncio.gather(*(one(t) for t in self.traces)):
+        for result in await asyncio.gather(*(self.read_back(t) for t in self.traces)):
             if result is None:
                 unreadable += 1
             else:
@@ -295,7 +296,7 @@ class Load:
     async def read_back(self, trace: GameTrace) -> Check | None:
         for _ in range(5):
             try:
-                answer = await self.http[trace.url].get(f"/api/games/{trace.id}")
+                answer = await self.request(trace.url, "GET", f"/api/games/{trace.id}")
             except httpx.HTTPError as error:
                 self.stats.count(f"http:{type(error).__name__}")
                 await asyncio.sleep(1.0)
@@ -316,7 +317,7 @@ class Load:
 
         async def health(url: str) -> None:
             try:
-                answer = await self.http[url].get("/healthz", timeout=10.0)
+                answer = await self.request(url, "GET", "/healthz", timeout=10.0)
                 data = answer.json() if answer.status_code == 200 else {}
             except (httpx.HTTPError, ValueError):
                 data = {}
