@@ -14,6 +14,7 @@ of one depth. The answer therefore never waits for a depth to finish.
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -39,6 +40,22 @@ from .negamax import (
 TT_BITS = 19
 #: A new depth starts only while less than this share of ``movetime`` is spent.
 START_SHARE = 0.5
+
+
+#: Each thread's transposition table (keys, data), shared by its searchers one search at a
+#: time: a table is tens of MiB, and making a fresh one for each search cost more than
+#: the search itself at the low levels (docs/deploy.md, "The computer").
+_THREAD = threading.local()
+
+
+def _thread_table(tt_bits: int) -> tuple[np.ndarray, np.ndarray]:
+    table: tuple[np.ndarray, np.ndarray] | None = getattr(_THREAD, "table", None)
+    if table is None or table[0].shape[0] != 1 << tt_bits:
+        size = 1 << tt_bits
+        table = (np.zeros(size, dtype=np.uint64), np.zeros((size, 4), dtype=np.int64))
+        _THREAD.table = table
+        _THREAD.owner = None
+    return table
 
 
 @dataclass
@@ -68,9 +85,10 @@ class Searcher:
     def __init__(
         self, tt_bits: int = TT_BITS, use_tt: bool = True, reductions: bool = False
     ) -> None:
-        self.tables = new_tables(tt_bits)
+        self.tables = new_tables(tt_bits, _thread_table(tt_bits))
         self.tables[-1][USE_TT] = 1 if use_tt else 0
         self.tables[-1][REDUCE] = 1 if reductions else 0
+        _THREAD.owner = None  # the table may hold another searcher's entries
 
     def clear(self) -> None:
         """Forget earlier searches (table, killers, history): the next search is exactly
@@ -79,6 +97,13 @@ class Searcher:
         tt_key[:] = 0
         killers[:] = -1
         history[:] = 0
+        _THREAD.owner = self
+
+    def _own_table(self) -> None:
+        """The thread's table holds only this searcher's entries (cleared otherwise)."""
+        if getattr(_THREAD, "owner", None) is not self:
+            self.tables[4][:] = 0
+            _THREAD.owner = self
 
     def search(
         self,
@@ -93,6 +118,7 @@ class Searcher:
         stop_when_proven: bool = True,
     ) -> SearchResult:
         start = time.perf_counter() if started is None else started
+        self._own_table()
         tables = self.tables
         stack, moves, keys, frames, tt_key, tt_data, killers, history, info = tables
         stack[0] = state

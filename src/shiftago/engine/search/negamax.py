@@ -484,17 +484,22 @@ def principal_variation(
     return count
 
 
-def new_tables(tt_bits: int) -> tuple[np.ndarray, ...]:
+def new_tables(
+    tt_bits: int, table: tuple[np.ndarray, np.ndarray] | None = None
+) -> tuple[np.ndarray, ...]:
     """Fresh search tables: state stack, action rows, ordering keys, frames, the table's keys
-    and data (action, depth, bound, value), killers, history, info."""
+    and data (action, depth, bound, value), killers, history, info; ``table`` (keys, data)
+    is a transposition table to use instead of a new one."""
     size = 1 << tt_bits
+    if table is None:
+        table = (np.zeros(size, dtype=np.uint64), np.zeros((size, 4), dtype=np.int64))
     return (
         np.zeros((MAX_PLY + 2, 24), dtype=np.uint64),
         np.zeros((MAX_PLY + 1, MAX_ACTIONS), dtype=np.int64),
         np.zeros((MAX_PLY + 1, MAX_ACTIONS), dtype=np.int64),
         np.zeros((MAX_PLY + 2, FRAME_SIZE), dtype=np.int64),
-        np.zeros(size, dtype=np.uint64),
-        np.zeros((size, 4), dtype=np.int64),
+        table[0],
+        table[1],
         np.full((MAX_PLY + 1, 2), -1, dtype=np.int64),
         np.zeros((2, MAX_CODE), dtype=np.int64),
         np.zeros(INFO_SIZE, dtype=np.int64),
