@@ -7,8 +7,9 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
+from shiftago.interfaces.server import limits
 from shiftago.interfaces.server.analysis import GameAnalyses
-from shiftago.interfaces.server.api import found
+from shiftago.interfaces.server.api import LIMITED, found
 
 router = APIRouter(prefix="/api")
 
@@ -18,10 +19,19 @@ def analyses_of(request: Request) -> GameAnalyses:
     return analyses
 
 
-@router.post("/games/{game_id}/analysis", status_code=202, summary="Ask for the game's review")
+@router.post(
+    "/games/{game_id}/analysis",
+    status_code=202,
+    summary="Ask for the game's review",
+    responses=LIMITED,
+)
 async def ask_for_analysis(game_id: str, request: Request) -> JSONResponse:
     """The computer's review of the game's actions so far (finished or not): the one
     asked for before, or a new one that starts now."""
+    try:
+        await limits.count(request, "analyses")
+    except limits.Limited as limited:
+        return limited.response()
     live = await found(request, game_id)
     return JSONResponse(await analyses_of(request).request(live), status_code=202)
 

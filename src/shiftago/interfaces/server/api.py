@@ -17,6 +17,7 @@ from shiftago.engine.levels import LEVELS, default_level, level_name
 from shiftago.formats.record import format_record, parse_record
 from shiftago.formats.record_json import record_to_json
 from shiftago.formats.record_syntax import is_text_value
+from shiftago.interfaces.server import limits
 from shiftago.interfaces.server.creating import GameSpec, SeatSpec, spec_of_record
 from shiftago.interfaces.server.hub import Hub
 from shiftago.interfaces.server.live import LiveGame
@@ -172,16 +173,36 @@ class NotFound(Exception):
         super().__init__(f"there is no game {game_id!r}")
 
 
-@router.post("/games", status_code=201, summary="Create a game")
+#: The answer over a limit per address, for the OpenAPI page.
+LIMITED: dict[int | str, dict[str, Any]] = {
+    429: {"description": "over a limit per address; `Retry-After` says when to try again"}
+}
+
+
+@router.post("/games", status_code=201, summary="Create a game", responses=LIMITED)
 async def create_game(body: NewGame, request: Request) -> JSONResponse:
     """Create a game; each person's seat gets a join link with its secret (once)."""
-    live, tokens = await hub_of(request).create(spec_of(body))
+    try:
+        await limits.count(request, "games")
+        spec = spec_of(body)
+        spec.owner = limits.address_of(request)
+        async with limits.computer_game_room(request, spec):
+            live, tokens = await hub_of(request).create(spec)
+    except limits.Limited as limited:
+        return limited.response()
     return created(request, live, tokens)
 
 
-@router.post("/games/import", status_code=201, summary="Import a record as a new game")
+@router.post(
+    "/games/import", status_code=201, summary="Import a record as a new game", responses=LIMITED
+)
 async def import_game(body: ImportIn, request: Request) -> JSONResponse:
     """A game record (text) as a new game, to replay it or to play on from its end."""
+    try:
+        await limits.count(request, "imports")
+        await limits.count(request, "games")
+    except limits.Limited as limited:
+        return limited.response()
     level = body.level if body.level is not None else default_level()
     try:
         level_name(level)
@@ -190,9 +211,13 @@ async def import_game(body: ImportIn, request: Request) -> JSONResponse:
     try:
         record = parse_record(body.record)
         spec = spec_of_record(record, body.public, level)
-        live, tokens = await hub_of(request).create(spec)
+        spec.owner = limits.address_of(request)
+        async with limits.computer_game_room(request, spec):
+            live, tokens = await hub_of(request).create(spec)
     except (ShiftagoError, ValueError) as error:
         raise Invalid("record", str(error)) from None
+    except limits.Limited as limited:
+        return limited.response()
     return created(request, live, tokens)
 
 

@@ -45,6 +45,8 @@ class GameSpec:
     previous_id: str | None = None
     tournament_target: int | None = None
     tournament_wins: tuple[int, ...] | None = None
+    #: The address that asked for the game (the per-address limits count by it).
+    owner: str | None = None
 
 
 def new_id() -> str:
@@ -101,6 +103,7 @@ def build(spec: GameSpec) -> tuple[LiveGame, list[str | None]]:
         previous_id=spec.previous_id,
         tournament_target=spec.tournament_target,
         tournament_wins=spec.tournament_wins,
+        owner=spec.owner,
     )
     live = LiveGame.load(stored)
     stored.status = live.status()
@@ -159,6 +162,7 @@ def rematch_spec(live: LiveGame) -> GameSpec:
         previous_id=stored.id,
         tournament_target=None if score is None else score.target,
         tournament_wins=None if score is None else score.wins,
+        owner=stored.owner,
     )
 
 

@@ -31,7 +31,9 @@ from shiftago.engine.alphabeta import DEFAULT_DEPTH
 from shiftago.engine.bot import Analysis, Limits
 from shiftago.engine.levels import LevelBot, bot_for_level, default_level
 from shiftago.engine.mcts_bot import MctsBot
+from shiftago.interfaces.server import limits
 from shiftago.interfaces.server.analysis import number
+from shiftago.interfaces.server.limits import socket_slot
 from shiftago.interfaces.server.live import Connection
 from shiftago.interfaces.server.protocol import BadMessage, RateLimit, parse_json_message
 from shiftago.interfaces.server.ws import MAX_REFUSED, error, write_queue
@@ -207,6 +209,12 @@ async def _cancel(task: asyncio.Task[None] | None) -> None:
 
 
 async def analysis_socket(websocket: WebSocket) -> None:
+    async with socket_slot(websocket) as granted:  # refused before the upgrade if not
+        if granted:
+            await _analysis_socket(websocket)
+
+
+async def _analysis_socket(websocket: WebSocket) -> None:
     app_state = websocket.app.state
     service: LiveAnalysis = app_state.live_analysis
     await websocket.accept()
@@ -237,6 +245,12 @@ async def analysis_socket(websocket: WebSocket) -> None:
                     state, over = set_up(parsed.position)
                 except ShiftagoError as bad:  # the search under way goes on
                     connection.send(error("bad_position", str(bad)))
+                    continue
+                try:
+                    await limits.count(websocket, "live-analyses")
+                except limits.Limited as limited:  # the search under way goes on
+                    refusal = error(limited.code, limited.message)
+                    connection.send({**refusal, "retry_after": limited.retry_after})
                     continue
                 await _cancel(search)
                 search = asyncio.create_task(

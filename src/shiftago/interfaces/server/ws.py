@@ -16,6 +16,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from shiftago.core import COLOURS
 from shiftago.interfaces.server.hub import Hub, Refused
+from shiftago.interfaces.server.limits import socket_slot
 from shiftago.interfaces.server.live import Connection, LiveGame
 from shiftago.interfaces.server.protocol import (
     Act,
@@ -65,6 +66,12 @@ async def _receive(websocket: WebSocket) -> str | bytes:
 
 
 async def game_socket(websocket: WebSocket, game_id: str) -> None:
+    async with socket_slot(websocket) as granted:  # refused before the upgrade if not
+        if granted:
+            await _game_socket(websocket, game_id)
+
+
+async def _game_socket(websocket: WebSocket, game_id: str) -> None:
     state = websocket.app.state
     hub: Hub = state.hub
     await websocket.accept()

@@ -99,6 +99,14 @@ export function renderPlayers(v) {
       badges, stats),
     );
   });
+  const watching = spectators();
+  if (watching > 0) box.append(el("p", { class: "watching", "data-testid": "spectators", text: `${watching} watching` }));
+}
+
+/** How many watch the game (presence `spectators`, over every server process). */
+function spectators() {
+  const n = ctx.presence ? ctx.presence.spectators : 0;
+  return Number.isInteger(n) && n > 0 ? n : 0;
 }
 
 /** The score phase's choices as a list, each with its points (0-point lines apart). */

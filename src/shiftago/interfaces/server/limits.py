@@ -1,0 +1,290 @@
+"""Limits per address that keep a public server healthy (docs/web-protocol.md, "Limits
+and presence").
+
+- Rates: new games, imports and analyses each have a number per minute per address,
+  counted in a window of a minute from the address's first request in it. Over it, a
+  request is answered 429 with ``Retry-After`` (the seconds left in the window). One
+  process counts in memory; several count together in Redis (the app's
+  ``state.redis``), so that a second process is no second allowance.
+- Games without a person: an address may have a few unfinished ones, the server a
+  bounded number (each one keeps a computer thinking).
+- Sockets: an address may hold a number of open sockets (games and analyses together)
+  in one process.
+
+The address is ``request.client.host``: the security middleware has already put a
+trusted proxy's forwarded address there.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import math
+import time
+from collections import Counter
+from collections.abc import AsyncIterator, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+from fastapi.responses import JSONResponse
+from redis.exceptions import RedisError
+from starlette.requests import HTTPConnection
+from starlette.websockets import WebSocket
+
+from shiftago.interfaces.server.creating import GameSpec
+from shiftago.interfaces.server.hub import Hub
+from shiftago.interfaces.server.settings import Settings
+
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
+
+log = logging.getLogger("shiftago.server")
+
+#: The length of a rate window (seconds).
+WINDOW = 60
+#: Addresses the memory counter keeps at most; past it the oldest windows are forgotten
+#: early (an address forgotten only gets its allowance again a little sooner).
+MAX_TRACKED = 100_000
+#: Seconds a client is told to wait when a cap on games without a person refuses it.
+COMPUTER_GAMES_RETRY = 60
+
+#: What is counted: new games (imports included), imports, reviews of a game, and
+#: searches started on ``/ws/analysis``.
+Bucket = Literal["games", "imports", "analyses", "live-analyses"]
+
+#: Each bucket's setting and the words for it.
+BUCKETS: dict[Bucket, tuple[Callable[[Settings], int], str]] = {
+    "games": (lambda s: s.games_per_minute, "new games"),
+    "imports": (lambda s: s.imports_per_minute, "imported games"),
+    "analyses": (lambda s: s.analyses_per_minute, "reviews asked for"),
+    "live-analyses": (lambda s: s.analyses_per_minute, "analyses started"),
+}
+
+
+class Limited(Exception):
+    """A request over a limit: answered 429 with ``Retry-After`` and a ``code``."""
+
+    def __init__(self, code: str, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.retry_after = max(1, retry_after)
+
+    def response(self) -> JSONResponse:
+        return JSONResponse(
+            {"message": self.message, "code": self.code},
+            status_code=429,
+            headers={"Retry-After": str(self.retry_after)},
+        )
+
+
+class RateLimiter(Protocol):
+    async def hit(self, key: str, limit: int) -> int:
+        """Count one request under ``key``; 0 when it is within ``limit`` per window,
+        else the whole seconds until the window lets one in again."""
+        ...
+
+
+class MemoryLimiter:
+    """Counts in this process. Windows are kept in the order they began, so the ones
+    that have ended are forgotten from the front as time goes on: memory follows the
+    addresses of the last minute, and :data:`MAX_TRACKED` bounds even that."""
+
+    def __init__(
+        self, clock: Callable[[], float] = time.monotonic, max_tracked: int = MAX_TRACKED
+    ) -> None:
+        self.clock = clock
+        self.max_tracked = max_tracked
+        self.windows: dict[str, tuple[float, int]] = {}  # key -> (start, count)
+
+    async def hit(self, key: str, limit: int) -> int:
+        now = self.clock()
+        self._forget(now)
+        start, count = self.windows.get(key, (now, 0))
+        if now - start >= WINDOW:  # a new window, at the end of the order
+            del self.windows[key]
+            start, count = now, 0
+        self.windows[key] = (start, count + 1)  # an old key keeps its place
+        if count < limit:
+            return 0
+        return max(1, math.ceil(start + WINDOW - now))
+
+    def _forget(self, now: float) -> None:
+        windows = self.windows
+        while windows:
+            oldest = next(iter(windows))
+            if now - windows[oldest][0] < WINDOW and len(windows) < self.max_tracked:
+                return
+            del windows[oldest]
+
+
+#: One request counted in Redis: the count and the milliseconds left of its window,
+#: which the first request of a window starts.
+_HIT = """
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+end
+local left = redis.call('PTTL', KEYS[1])
+if left < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  left = tonumber(ARGV[1])
+end
+return {count, left}
+"""
+
+
+class RedisLimiter:
+    """Counts in Redis, shared by every process that uses it: one script per request
+    (``INCR``, the window's expiry set by its first request, what is left of it)."""
+
+    PREFIX = "shiftago:limit:"
+
+    def __init__(self, redis: Redis) -> None:
+        self.redis = redis
+        self.script = redis.register_script(_HIT)
+
+    async def hit(self, key: str, limit: int) -> int:
+        count, left = await self.script(keys=[self.PREFIX + key], args=[WINDOW * 1000])
+        if int(count) <= limit:
+            return 0
+        return math.ceil(int(left) / 1000)
+
+
+def limiter_for(app: Any) -> RateLimiter:
+    """The app's rate counter: in Redis when the app has one (``app.state.redis``),
+    else in memory; made once for each Redis client and kept on ``app.state``."""
+    redis = getattr(app.state, "redis", None)
+    cached: tuple[Any, RateLimiter] | None = getattr(app.state, "rate_limiter", None)
+    if cached is not None and cached[0] is redis:
+        return cached[1]
+    limiter: RateLimiter = MemoryLimiter() if redis is None else RedisLimiter(redis)
+    app.state.rate_limiter = (redis, limiter)
+    return limiter
+
+
+def address_of(connection: HTTPConnection) -> str:
+    client = connection.client
+    return client.host if client is not None and client.host else "unknown"
+
+
+def settings_of(app: Any) -> Settings:
+    settings: Settings = app.state.settings
+    return settings
+
+
+async def count(connection: HTTPConnection, bucket: Bucket) -> None:
+    """Count one request of ``bucket`` for the connection's address; :class:`Limited`
+    when it is over the number per minute. A Redis that does not answer lets the
+    request through: the limits guard the server, they are not its truth."""
+    setting, words = BUCKETS[bucket]
+    limit = setting(settings_of(connection.app))
+    key = f"{bucket}:{address_of(connection)}"
+    try:
+        wait = await limiter_for(connection.app).hit(key, limit)
+    except (RedisError, OSError) as error:  # Redis away: counted nowhere, not refused
+        log.warning("rate limits not counted: %s", error)
+        return
+    if wait:
+        raise Limited(
+            "rate_limited",
+            f"too many {words} from your address: at most {limit} a minute; try again in {wait} s",
+            wait,
+        )
+
+
+@contextlib.asynccontextmanager
+async def computer_game_room(connection: HTTPConnection, spec: GameSpec) -> AsyncIterator[None]:
+    """Room for ``spec`` under the caps on unfinished games without a person, held
+    until the game is stored (:class:`Limited` when there is none). A game with a
+    person needs no room. In one process, one game is counted and made at a time, so
+    that two requests at once cannot both take the last place."""
+    if any(seat.kind == "human" for seat in spec.seats):
+        yield
+        return
+    app = connection.app
+    settings = settings_of(app)
+    hub: Hub = app.state.hub
+    lock: asyncio.Lock | None = getattr(app.state, "computer_games_lock", None)
+    if lock is None:
+        lock = app.state.computer_games_lock = asyncio.Lock()
+    async with lock:
+        mine = await hub.db(hub.store.unfinished_without_human, spec.owner)
+        if mine >= settings.computer_games_per_address:
+            raise Limited(
+                "too_many_computer_games",
+                f"your address already has {mine} unfinished games without a person "
+                f"(at most {settings.computer_games_per_address}); finish one or wait",
+                COMPUTER_GAMES_RETRY,
+            )
+        everyone = await hub.db(hub.store.unfinished_without_human)
+        if everyone >= settings.computer_games_total:
+            raise Limited(
+                "too_many_computer_games",
+                f"the server already runs {everyone} unfinished games without a person "
+                f"(at most {settings.computer_games_total} in all); try again later",
+                COMPUTER_GAMES_RETRY,
+            )
+        yield
+
+
+class SocketCounts:
+    """The open sockets of each address in this process."""
+
+    def __init__(self) -> None:
+        self.open: Counter[str] = Counter()
+
+    @contextlib.contextmanager
+    def slot(self, address: str, limit: int) -> Iterator[bool]:
+        """Whether the address may open one more; if so, it is counted until the end."""
+        if self.open[address] >= limit:
+            yield False
+            return
+        self.open[address] += 1
+        try:
+            yield True
+        finally:
+            self.open[address] -= 1
+            if self.open[address] <= 0:
+                del self.open[address]
+
+
+def sockets_of(app: Any) -> SocketCounts:
+    counts: SocketCounts | None = getattr(app.state, "socket_counts", None)
+    if counts is None:
+        counts = app.state.socket_counts = SocketCounts()
+    return counts
+
+
+@contextlib.asynccontextmanager
+async def socket_slot(websocket: WebSocket) -> AsyncIterator[bool]:
+    """A place for the socket under the cap per address, held while it is open. Over the
+    cap it is refused before the upgrade, with 429 and ``code: too_many_sockets`` (403
+    where the server cannot answer a refused upgrade with a body), and False."""
+    limit = settings_of(websocket.app).sockets_per_address
+    with sockets_of(websocket.app).slot(address_of(websocket), limit) as granted:
+        if not granted:
+            refusal = Limited(
+                "too_many_sockets",
+                f"too many open connections from your address (at most {limit}); "
+                "close some pages of this site",
+                5,
+            )
+            try:
+                await websocket.send_denial_response(refusal.response())
+            except RuntimeError:  # no denial responses: a plain refused upgrade
+                await websocket.close(code=1008)
+        yield granted
+
+
+__all__ = [
+    "Limited",
+    "MemoryLimiter",
+    "RedisLimiter",
+    "SocketCounts",
+    "address_of",
+    "computer_game_room",
+    "count",
+    "limiter_for",
+    "socket_slot",
+]
