@@ -120,7 +120,7 @@ def test_a_killed_server_keeps_every_announced_action(start_server):
 
     def play(action: str, seen: int, until: str) -> None:
         url = server.url.replace("http", "ws") + f"/ws/games/{game_id}"
-        with ws_connect(url, origin=server.url) as ws:
+        with ws_connect(url, origin="http://127.0.0.1:1") as ws:  # the --public-url
             ws.send(json.dumps({"type": "hello", "token": token, "seen": seen}))
             ws.send(json.dumps({"type": "act", "action": action, "seen": seen}))
             while json.loads(ws.recv(timeout=20))["type"] != until:

@@ -233,6 +233,9 @@ def run(
         host=host,
         port=port,
         ws_max_size=64 * 1024,
+        # no per-message compression: deflating every event for every socket cost more
+        # CPU than anything else the server does per event (docs/deploy.md, "Sizing")
+        ws_per_message_deflate=False,
         proxy_headers=False,  # security.py believes forwarded headers of trusted proxies
         log_config=log_config(),  # seat secrets redacted (redaction.py)
         timeout_graceful_shutdown=10,

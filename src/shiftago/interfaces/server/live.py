@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -77,18 +78,19 @@ class Connection:
 
     Everything sent to a connection goes through its queue, written by one task, so
     events keep their order and a slow browser never holds up a game's lock. An ``int``
-    in the queue closes the socket with that code once what came before is sent.
+    in the queue closes the socket with that code once what came before is sent; a
+    ``str`` is a message serialised once for all the game's sockets (:meth:`LiveGame.broadcast`).
     """
 
     def __init__(self, seat: int | None = None, token: str | None = None) -> None:
         self.seat = seat
         self.token = token
-        self.queue: asyncio.Queue[dict[str, Any] | int] = asyncio.Queue()
+        self.queue: asyncio.Queue[dict[str, Any] | str | int] = asyncio.Queue()
         self.closed = False
         #: The game's presence change that this connection was last told of.
         self.presence_seen = -1
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: dict[str, Any] | str) -> None:
         if self.closed:
             return
         if self.queue.qsize() >= MAX_QUEUED:
@@ -347,5 +349,9 @@ class LiveGame:
         }
 
     def broadcast(self, message: dict[str, Any]) -> None:
+        """Send ``message`` to every socket of the game, serialised once."""
+        if not self.connections:
+            return
+        text = json.dumps(message, separators=(",", ":"))
         for connection in list(self.connections):
-            connection.send(message)
+            connection.send(text)
