@@ -50,12 +50,12 @@ class Socket:
             if wanted(event):
                 return event
 
-    def action(self, version: int) -> dict[str, Any]:
+    def action(self, version: int, timeout: float = TIMEOUT) -> dict[str, Any]:
         """The action event of ``version``, received already or to come."""
         for event in self.events:
             if event["type"] == "action" and event["version"] == version:
                 return event
-        return self.until(lambda e: e["type"] == "action" and e["version"] == version)
+        return self.until(lambda e: e["type"] == "action" and e["version"] == version, timeout)
 
     def versions(self) -> list[int]:
         return [e["version"] for e in self.events if e["type"] == "action"]
@@ -257,3 +257,42 @@ def test_healthz_answers_for_database_and_redis(deployment):
     data = answer.json()
     assert data["ok"] is True
     assert data["rss_mib"] > 0
+
+
+def test_a_redis_restart_loses_no_event_and_no_job(request, tmp_path, start_server):
+    """Redis restarted empty (no persistence) mid-game: the processes reconnect, the
+    events of both processes and the computer's jobs go on."""
+    import shutil
+
+    from web_fixtures import RedisServer
+
+    program = shutil.which("redis-server")
+    assert program is not None
+    redis = RedisServer(program)
+    redis.wait()
+    try:
+        db_url = fresh_database(request, "postgresql", tmp_path)
+        args = ("--redis", redis.url)
+        a = start_server(db_url=db_url, args=args, bot_delay=0)
+        b = start_server(db_url=db_url, args=args, bot_delay=0)
+        worker = Worker(tmp_path, db_url, redis.url, lease=2.0)
+        game_id, tokens = create(a)
+        first = Socket(a.url, game_id, tokens[0])
+        second = Socket(b.url, game_id, tokens[1])
+        played = play([first, second], [0, 1], 2)
+        redis.process.terminate()
+        redis.process.wait(10)
+        redis.process = RedisServer.spawn(program, redis.port, redis.dir)
+        redis.wait()
+        played += play([first, second], [0, 1], 4, start=2)
+        assert stored_actions(b, game_id) == played
+        body = {"seats": [{"kind": "human"}, {"kind": "computer", "level": 1}], "first": "o"}
+        computer_game, computer_tokens = create(b, **body)
+        person = Socket(a.url, computer_game, computer_tokens[0])
+        person.send({"type": "sync", "seen": 0})
+        legal = person.until(lambda e: e["type"] == "state")["game"]["legal"]
+        person.send({"type": "act", "action": legal[0], "seen": 0})
+        assert person.action(2, timeout=60)["seat"] == 1  # the worker took the job
+        worker.stop()
+    finally:
+        redis.stop()

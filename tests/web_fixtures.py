@@ -1,8 +1,9 @@
 """Pytest fixtures for the web app's tests: a PostgreSQL server, a live server, a browser.
 
 Loaded as a plugin by ``tests/conftest.py``. What they need from the system (Debian's
-``chromium``, ``postgresql`` and ``redis-server`` packages) is installed by ``scripts/test``; without it a
-test is skipped, and on CI (``CI=true``) it fails, saying what is missing.
+``chromium``, ``postgresql`` and ``redis-server`` packages) is installed by
+``scripts/test``; without it a test is skipped, and on CI (``CI=true``) it fails,
+saying what is missing.
 
 - ``postgres_url``: a throwaway PostgreSQL cluster for the session, as a SQLAlchemy URL
   (``postgresql+psycopg://postgres@127.0.0.1:PORT/shiftago``). ``SHIFTAGO_POSTGRES_URL``
@@ -162,25 +163,24 @@ class RedisServer:
     def __init__(self, program: str) -> None:
         self.dir = Path(tempfile.mkdtemp(prefix="shiftago-redis-"))
         self.port = free_port()
-        self.process = subprocess.Popen(
+        self.process = self.spawn(program, self.port, self.dir)
+
+    @staticmethod
+    def spawn(program: str, port: int, directory: Path) -> subprocess.Popen[bytes]:
+        """Start ``redis-server`` (again, after a stop: it comes back empty)."""
+        return subprocess.Popen(
             [
                 program,
-                "--port",
-                str(self.port),
-                "--bind",
-                "127.0.0.1",
-                "--dir",
-                str(self.dir),
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-                "--daemonize",
-                "no",
+                "--port", str(port),
+                "--bind", "127.0.0.1",
+                "--dir", str(directory),
+                "--save", "",
+                "--appendonly", "no",
+                "--daemonize", "no",
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
-        )
+        )  # fmt: skip
 
     @property
     def url(self) -> str:

@@ -450,8 +450,20 @@ def serve(
     metavar="SECONDS",
     help="A job that a worker has not vouched for this long (it died) is done again.",
 )
+@click.option(
+    "--name",
+    metavar="NAME",
+    help="The worker's name among the workers, the same across restarts (a systemd "
+    "instance: %H-%i): a restarted worker takes back its jobs at once instead of after "
+    "the lease. Default: a new name each start.",
+)
 def worker(
-    db_url: str | None, redis_url: str, threads: int, bot_delay: float, lease: float
+    db_url: str | None,
+    redis_url: str,
+    threads: int,
+    bot_delay: float,
+    lease: float,
+    name: str | None,
 ) -> None:
     """Take the computer's moves and the reviews from Redis and do them.
 
@@ -462,7 +474,11 @@ def worker(
     from shiftago.interfaces.server.worker import run_worker
 
     settings = Settings(
-        redis_url=redis_url, bot_threads=threads, bot_delay=bot_delay, job_lease_seconds=lease
+        redis_url=redis_url,
+        bot_threads=threads,
+        bot_delay=bot_delay,
+        job_lease_seconds=lease,
+        worker_name=name,
     )
     run_worker(_server_db(db_url), settings)
 
@@ -472,6 +488,8 @@ def _server_db(db_url: str | None) -> str:
     from shiftago.interfaces.autosave import data_dir
 
     if db_url is not None:
+        if not db_url.strip():
+            raise click.BadParameter("the database URL is empty", param_hint="--db")
         return db_url
     directory = data_dir()
     directory.mkdir(parents=True, exist_ok=True)

@@ -233,9 +233,7 @@ class GameAnalyses:
             self.store.request_analysis, live.id, key, len(job.actions), job.level, empty
         )
         if stored.status != "done":  # going on after the actions stored, if any
-            await self.hub.jobs.submit(
-                Job("review", live.id, revision, owner, analysis_id=stored.id)
-            )
+            await self.hub.submit(Job("review", live.id, revision, owner, analysis_id=stored.id))
         return view(stored)
 
     async def read(self, game_id: str) -> dict[str, Any] | None:
@@ -269,7 +267,7 @@ class GameAnalyses:
     async def resume(self) -> None:
         """Queue again every review that a stop (or a crash) left unfinished."""
         for stored in await self.hub.db(self.store.unfinished_analyses):
-            await self.hub.jobs.submit(
+            await self.hub.submit(
                 Job("review", stored.game_id, 0, stored.game_id, analysis_id=stored.id)
             )
 

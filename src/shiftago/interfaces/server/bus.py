@@ -85,8 +85,8 @@ class RedisBus(Bus):
                 answer = await self.redis.xread({EVENTS: last}, block=READ_BLOCK_MS, count=500)
             except asyncio.CancelledError:
                 raise
-            except Exception:  # Redis gone for a moment: read on from the same id
-                log.warning("reading the events from Redis failed; trying again", exc_info=True)
+            except Exception as error:  # Redis gone for a moment: read on from the same id
+                log.warning("reading the events from Redis failed; trying again: %s", error)
                 await asyncio.sleep(1.0)
                 continue
             for _stream, entries in answer or ():

@@ -166,12 +166,12 @@ class Hub:
         seat = live.game.turn
         live.thinking = seat
         live.broadcast({"type": "thinking", "seat": seat})
-        await self.bus.publish(
+        await self.publish(
             {"game": live.id, "revision": live.revision, "kind": "thinking", "seat": seat}
         )
         now = time.time()
         owner = live.stored.owner or live.id
-        await self.jobs.submit(
+        await self.submit(
             Job(
                 "move",
                 live.id,
@@ -181,6 +181,23 @@ class Hub:
                 not_before=now + self.bot_delay,
             )
         )
+
+    async def publish(self, event: Event) -> None:
+        """Tell the other processes of a stored change. The change stands if Redis cannot
+        be reached: the other processes read the game again at its next event or when a
+        change of theirs finds it moved on (a conflict)."""
+        try:
+            await self.bus.publish(event)
+        except Exception as error:
+            log.error("the event of game %s could not be published: %s", event["game"], error)
+
+    async def submit(self, job: Job) -> None:
+        """Queue a job; when Redis cannot be reached, the job is queued again by the next
+        worker that starts (it queues every unfinished game's computer move)."""
+        try:
+            await self.jobs.submit(job)
+        except Exception as error:
+            log.error("the %s job of game %s could not be queued: %s", job.kind, job.game_id, error)
 
     # --- what other processes did ---------------------------------------------------------
     async def on_event(self, event: Event) -> None:
@@ -338,7 +355,7 @@ class Hub:
             raise
         self._stored_action(live, str(action), revision + 1)
         self._announce_action(live, number, action, seat)
-        await self.bus.publish(
+        await self.publish(
             {
                 "game": live.id,
                 "revision": revision + 1,
@@ -380,7 +397,7 @@ class Hub:
         live.stored.revision += 1
         live.thinking = None
         live.last_used = time.monotonic()
-        await self.bus.publish({"game": live.id, "revision": live.revision, "kind": "change"})
+        await self.publish({"game": live.id, "revision": live.revision, "kind": "change"})
         return result
 
     async def resign(self, live: LiveGame, seat: int | None) -> None:
@@ -517,7 +534,7 @@ class Hub:
             if next_live is None:  # pragma: no cover - stored just now
                 raise Refused("not_allowed", "the rematch could not be made")
             self._announce_rematch(live, next_live.id)
-            await self.bus.publish(
+            await self.publish(
                 {
                     "game": live.id,
                     "revision": live.revision,

@@ -31,6 +31,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any, Final, Literal
 
+from shiftago.interfaces.server.bus import READ_BLOCK_MS
+
 log = logging.getLogger("shiftago.server")
 
 JobKind = Literal["move", "review"]
@@ -288,8 +290,7 @@ class RedisJobs(Jobs):
     async def start(self, runner: Runner | None) -> None:
         if runner is None:
             return
-        with contextlib.suppress(Exception):  # BUSYGROUP: another worker made it
-            await self.redis.xgroup_create(JOBS, GROUP, id="0", mkstream=True)
+        await self._make_group()
         self._dispatcher = _Dispatcher(self.slots, runner, self._ack)
         self._dispatcher.start()
         self._tasks = [
@@ -322,18 +323,32 @@ class RedisJobs(Jobs):
                 continue
             await self._dispatcher.add(job, (entry_id, job))
 
+    async def _make_group(self) -> None:
+        """The consumer group (again, after a Redis that kept nothing restarted)."""
+        with contextlib.suppress(Exception):  # BUSYGROUP: another worker made it
+            await self.redis.xgroup_create(JOBS, GROUP, id="0", mkstream=True)
+
     async def _read(self) -> None:
+        # first what this worker's name holds already (it was restarted), then new jobs
+        start = "0"
         while True:
             try:
                 answer = await self.redis.xreadgroup(
-                    GROUP, self.consumer, {JOBS: ">"}, count=200, block=5000
+                    GROUP, self.consumer, {JOBS: start}, count=200, block=READ_BLOCK_MS
                 )
-                for _stream, entries in answer or ():
-                    await self._take(entries)
+                entries = [e for _stream, batch in answer or () for e in batch]
+                await self._take(entries)
+                if start == "0" and not entries:
+                    start = ">"
+                elif start == "0":
+                    start = entries[-1][0]
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.warning("reading the jobs from Redis failed; trying again", exc_info=True)
+            except Exception as error:
+                if "NOGROUP" in str(error):
+                    await self._make_group()
+                    continue
+                log.warning("reading the jobs from Redis failed; trying again: %s", error)
                 await asyncio.sleep(1.0)
 
     async def _keep_and_reclaim(self) -> None:

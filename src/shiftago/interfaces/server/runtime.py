@@ -14,10 +14,11 @@ import contextlib
 import logging
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 from shiftago.interfaces.server.analysis import GameAnalyses
 from shiftago.interfaces.server.bots import ComputerPlayers
-from shiftago.interfaces.server.bus import Bus, RedisBus
+from shiftago.interfaces.server.bus import READ_BLOCK_MS, Bus, RedisBus
 from shiftago.interfaces.server.hub import Hub
 from shiftago.interfaces.server.jobs import FairQueue, Job, Jobs, LocalJobs, RedisJobs
 from shiftago.interfaces.server.settings import Settings
@@ -32,10 +33,30 @@ def jobs_review_slots(slots: int) -> int:
 
 
 def connect_redis(url: str) -> Any:
-    """An asyncio client of redis-py for ``url``."""
+    """An asyncio client of redis-py for ``url`` that outlives a restart of Redis: a
+    command on a connection that Redis closed is sent again on a new one (a few tries,
+    backing off), and a socket waits longer than the longest blocking read."""
     from redis import asyncio as aioredis
+    from redis.asyncio.retry import Retry
+    from redis.backoff import ExponentialBackoff
+    from redis.exceptions import ConnectionError, TimeoutError
 
-    return aioredis.Redis.from_url(url, health_check_interval=30)
+    return aioredis.Redis.from_url(
+        url,
+        health_check_interval=30,
+        socket_timeout=READ_BLOCK_MS / 1000 + 10,
+        retry=Retry(ExponentialBackoff(cap=2.0, base=0.05), retries=5),
+        retry_on_error=[ConnectionError, TimeoutError, ConnectionResetError],
+    )
+
+
+def shown_url(url: str) -> str:
+    """``url`` without its password, to be printed or logged."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return urlunsplit(parts._replace(netloc=netloc))
 
 
 @dataclass
@@ -52,7 +73,12 @@ class Runtime:
         redis = connect_redis(settings.redis_url) if settings.redis_url else None
         bus: Bus = RedisBus(redis) if redis is not None else Bus()
         jobs: Jobs = (
-            RedisJobs(redis, bus.process, settings.bot_threads, settings.job_lease_seconds)
+            RedisJobs(
+                redis,
+                settings.worker_name or bus.process,
+                settings.bot_threads,
+                settings.job_lease_seconds,
+            )
             if redis is not None
             else LocalJobs(settings.bot_threads)
         )

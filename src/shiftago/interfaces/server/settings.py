@@ -36,6 +36,9 @@ class Settings:
     idle_seconds: float = 300.0
     #: A worker's job that nobody has vouched for this long is done again by another.
     job_lease_seconds: float = 30.0
+    #: A worker's name among the workers, the same across its restarts (a restarted
+    #: worker takes back its jobs at once); None: a new name each start.
+    worker_name: str | None = None
 
     # --- the game --------------------------------------------------------------------
     #: Seconds before a computer acts, so that people can follow.

@@ -27,6 +27,7 @@ from sqlalchemy import (
     func,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.exc import IntegrityError
@@ -35,6 +36,8 @@ from sqlalchemy.orm import Session, sessionmaker
 from shiftago.interfaces.server.schema import ActionRow, AnalysisRow, GameRow, SeatRow
 
 MIGRATIONS = Path(__file__).with_name("migrations")
+#: The PostgreSQL advisory lock taken while migrating (any number; "shiftago" in ASCII).
+MIGRATION_LOCK = 0x73686966746167
 
 
 def now() -> dt.datetime:
@@ -93,6 +96,10 @@ def migrate(engine: Engine) -> None:
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            # processes starting at once on an empty database migrate one after another
+            # (held to the end of this transaction)
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
 
