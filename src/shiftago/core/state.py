@@ -80,6 +80,7 @@ class State:
         "outcome",
         "_legal",
         "_options",
+        "_position",
     )
     rules: Rules
     boards: tuple[int, ...]
@@ -91,6 +92,7 @@ class State:
     outcome: Outcome | None
     _legal: tuple[Action, ...] | None
     _options: list[ScoringOption] | None
+    _position: str | None
 
     def __init__(
         self,
@@ -113,6 +115,7 @@ class State:
         self.outcome = outcome
         self._legal = None
         self._options = None
+        self._position = None
 
     # --- construction -------------------------------------------------------------
     @classmethod
@@ -140,10 +143,12 @@ class State:
         return parse_position(position, rules)
 
     def position(self) -> str:
-        """The position string of PROTOCOL.md."""
-        from shiftago.core.position import format_position
+        """The position string of PROTOCOL.md (made once: a state never changes)."""
+        if self._position is None:
+            from shiftago.core.position import format_position
 
-        return format_position(self)
+            self._position = format_position(self)
+        return self._position
 
     def with_rules(self, rules: Rules) -> State:
         """This position under other settings (handicap, action limit) of its variant."""
