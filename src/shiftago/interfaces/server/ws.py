@@ -53,7 +53,8 @@ async def write_queue(websocket: WebSocket, connection: Connection) -> None:
             if isinstance(item, int):
                 await websocket.close(code=item)
                 return
-            await websocket.send_text(json.dumps(item, separators=(",", ":")))
+            text = item if isinstance(item, str) else json.dumps(item, separators=(",", ":"))
+            await websocket.send_text(text)
 
 
 async def _receive(websocket: WebSocket) -> str | bytes:
