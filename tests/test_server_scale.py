@@ -296,3 +296,27 @@ def test_a_redis_restart_loses_no_event_and_no_job(request, tmp_path, start_serv
         worker.stop()
     finally:
         redis.stop()
+
+
+def test_presence_is_the_same_on_every_process(deployment):
+    a, b, _ = deployment
+    game_id, tokens = create(a)
+    first = Socket(a.url, game_id, tokens[0])
+    second = Socket(b.url, game_id, tokens[1])
+    watchers = [Socket(b.url, game_id) for _ in range(3)]
+
+    def sees(socket: Socket, connected: list[bool], spectators: int) -> dict[str, Any]:
+        return socket.until(
+            lambda e: (
+                e["type"] == "presence"
+                and [s["connected"] for s in e["seats"]] == connected
+                and e.get("spectators") == spectators
+            )
+        )
+
+    sees(first, [True, True], 3)  # the other process's seat and watchers count
+    second.close()
+    for watcher in watchers:
+        watcher.close()
+    left = sees(first, [True, False], 0)
+    assert left["seats"][1]["away_since"] is not None

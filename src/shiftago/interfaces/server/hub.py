@@ -27,10 +27,11 @@ from typing import Any, TypeVar
 
 from shiftago.core import COLOURS, Action, ShiftagoError
 from shiftago.engine.levels import default_level
-from shiftago.interfaces.server.bus import Bus, Event
+from shiftago.interfaces.server.bus import Bus, Event, RedisBus
 from shiftago.interfaces.server.creating import GameSpec, build, rematch_spec
 from shiftago.interfaces.server.jobs import Job, Jobs, LocalJobs
 from shiftago.interfaces.server.live import Connection, LiveGame, previous_turn, result_token
+from shiftago.interfaces.server.presence import PresenceSummary
 from shiftago.interfaces.server.settings import Settings
 from shiftago.interfaces.server.store import Conflict, Store, StoredSeat
 from shiftago.interfaces.server.views import game_view
@@ -61,6 +62,7 @@ class Hub:
         bus: Bus | None = None,
         jobs: Jobs | None = None,
         idle_seconds: float = 300.0,
+        presence_interval: float = Settings.presence_interval,
     ) -> None:
         self.store = store
         self.grace_seconds = grace_seconds
@@ -68,6 +70,7 @@ class Hub:
         self.bus = bus if bus is not None else Bus()
         self.jobs = jobs if jobs is not None else LocalJobs(4)
         self.idle_seconds = idle_seconds
+        self.presence_interval = presence_interval
         sqlite = store.engine.dialect.name == "sqlite"
         self._db_pool = ThreadPoolExecutor(1 if sqlite else 4, thread_name_prefix="shiftago-db")
         self.games: dict[str, LiveGame] = {}
@@ -112,6 +115,8 @@ class Hub:
                     return None
                 live = LiveGame.load(stored)
                 self.games[game_id] = live
+                if isinstance(self.bus, RedisBus):  # who is at it on the other processes
+                    await self.publish({"game": game_id, "revision": 0, "kind": "presence?"})
         return live
 
     async def create(self, spec: GameSpec) -> tuple[LiveGame, list[str | None]]:
@@ -217,6 +222,13 @@ class Hub:
         if kind == "rematch":
             self._announce_rematch(live, str(event["next"]))
             return
+        if kind == "presence":
+            self._take_presence(live, event)
+            return
+        if kind == "presence?":  # a process that just loaded the game asks who is here
+            if live.connections:
+                await self._send_presence(live)
+            return
         async with live.lock:
             if revision <= live.revision:
                 return  # this process made or already read that change
@@ -233,6 +245,19 @@ class Hub:
                 self._announce_action(live, number, action, seat)
             else:
                 await self.reload(live)
+
+    def _take_presence(self, live: LiveGame, event: Event) -> None:
+        try:
+            summary = PresenceSummary.from_json(event.get("summary"))
+        except ValueError:
+            log.error("a presence event that cannot be read: %r", event)
+            return
+        process = str(event.get("process"))
+        if summary.seats or summary.spectators:
+            live.remote_presence[process] = summary
+        else:
+            live.remote_presence.pop(process, None)
+        self.presence(live)
 
     async def reload(self, live: LiveGame) -> None:
         """Read the game again from the database (under its lock) and tell its sockets
@@ -293,18 +318,52 @@ class Hub:
         the game's sockets hear of it once within the presence interval, however many
         came and went in it (docs/web-protocol.md, "Limits and presence")."""
         live.presence_changed()
-        interval: float = getattr(self, "presence_interval", Settings.presence_interval)
-        live.presence_out.request(interval, lambda: live.announce_presence(self.grace_seconds))
+        live.presence_out.request(
+            self.presence_interval, lambda: live.announce_presence(self.grace_seconds)
+        )
 
     async def join(self, live: LiveGame, connection: Connection) -> None:
         """The newcomer hears the presence at once; the others within the interval."""
         live.connections.add(connection)
         self.presence(live)
+        self.share_presence(live)
         live.send_presence(connection, self.grace_seconds)
 
     async def leave(self, live: LiveGame, connection: Connection) -> None:
         live.connections.discard(connection)
         self.presence(live)
+        self.share_presence(live)
+
+    def share_presence(self, live: LiveGame) -> None:
+        """Tell the other processes this one's part of the game's presence, at most once
+        per presence interval (nothing to do for one process alone)."""
+        if isinstance(self.bus, RedisBus):
+            live.presence_shared.request(
+                self.presence_interval, lambda: self._spawn(self._send_presence(live))
+            )
+
+    async def _send_presence(self, live: LiveGame) -> None:
+        await self.publish(
+            {
+                "game": live.id,
+                "revision": live.revision,
+                "kind": "presence",
+                "process": self.bus.process,
+                "summary": live.own_presence().to_json(),
+            }
+        )
+
+    def _spawn(self, change: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.ensure_future(change)
+        self._changes.add(task)
+        task.add_done_callback(self._changes.discard)
+
+    async def share_all_presence(self) -> None:
+        """Say again this process's part of every game it has sockets of (so that the
+        others keep believing it; :data:`.presence.SUMMARY_SECONDS`)."""
+        for live in list(self.games.values()):
+            if live.connections:
+                await self._send_presence(live)
 
     # --- playing -----------------------------------------------------------------------
     def check_can_act(self, live: LiveGame, seat: int | None, seen: int) -> None:

@@ -26,7 +26,7 @@ from shiftago.core import (
     seat_of_colour,
 )
 from shiftago.formats.record import Record, Seat, new_game
-from shiftago.interfaces.server.presence import Coalescer, PresenceSummary, merged
+from shiftago.interfaces.server.presence import SUMMARY_SECONDS, Coalescer, PresenceSummary, merged
 from shiftago.interfaces.server.store import StoredGame, token_hash
 
 #: A game without a human seat ends after this many actions (RULES.md section 7).
@@ -123,6 +123,8 @@ class LiveGame:
     remote_presence: dict[str, PresenceSummary] = field(default_factory=dict)
     #: Sends the game's ``presence`` at most once per interval.
     presence_out: Coalescer = field(default_factory=Coalescer)
+    #: Tells the other processes this one's part at most once per interval.
+    presence_shared: Coalescer = field(default_factory=Coalescer)
     #: Counts the changes of presence, so that nobody is told the same one twice.
     presence_changes: int = 0
     thinking: int | None = None
@@ -272,7 +274,14 @@ class LiveGame:
 
     def whole_presence(self) -> PresenceSummary:
         """The game's presence over every process: this one's and the others' summaries."""
-        return merged([self.own_presence(), *self.remote_presence.values()])
+        return merged([self.own_presence(), *self.fresh_remote_presence()])
+
+    def fresh_remote_presence(self) -> list[PresenceSummary]:
+        """The other processes' summaries that are recent enough to believe: a process
+        says its part again every so often, so that one that died stops counting
+        (:data:`.presence.SUMMARY_SECONDS`)."""
+        oldest = time.time() - SUMMARY_SECONDS
+        return [summary for summary in self.remote_presence.values() if summary.at >= oldest]
 
     def connected(self, seat: int) -> bool:
         """Whether the seat is played: by the computer, or by its person connected to
@@ -281,7 +290,7 @@ class LiveGame:
             return True
         if any(c.seat == seat and not c.closed for c in self.connections):
             return True
-        return any(seat in summary.seats for summary in self.remote_presence.values())
+        return any(seat in summary.seats for summary in self.fresh_remote_presence())
 
     def presence_changed(self) -> None:
         """People came or went: ``away_since`` follows, and the change is counted."""

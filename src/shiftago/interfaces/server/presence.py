@@ -18,7 +18,11 @@ import asyncio
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
+
+#: How long another process's summary is believed; each process says its part again at a
+#: third of it while it holds sockets of the game, so one that died stops counting.
+SUMMARY_SECONDS: Final = 60.0
 
 
 @dataclass(frozen=True)
@@ -96,4 +100,4 @@ class Coalescer:
             self._due = None
 
 
-__all__ = ["Coalescer", "PresenceSummary", "merged"]
+__all__ = ["SUMMARY_SECONDS", "Coalescer", "PresenceSummary", "merged"]

@@ -21,6 +21,7 @@ from shiftago.interfaces.server.bots import ComputerPlayers
 from shiftago.interfaces.server.bus import READ_BLOCK_MS, Bus, RedisBus
 from shiftago.interfaces.server.hub import Hub
 from shiftago.interfaces.server.jobs import FairQueue, Job, Jobs, LocalJobs, RedisJobs
+from shiftago.interfaces.server.presence import SUMMARY_SECONDS
 from shiftago.interfaces.server.settings import Settings
 from shiftago.interfaces.server.store import Store
 
@@ -89,6 +90,7 @@ class Runtime:
             bus=bus,
             jobs=jobs,
             idle_seconds=settings.idle_seconds,
+            presence_interval=settings.presence_interval,
         )
         runtime = cls(
             hub,
@@ -103,6 +105,8 @@ class Runtime:
             await runtime.computers.resume()
             await runtime.analyses.resume()
         runtime._tasks.append(asyncio.create_task(runtime._evict()))
+        if redis is not None:
+            runtime._tasks.append(asyncio.create_task(runtime._share_presence()))
         return runtime
 
     async def run(self, job: Job) -> None:
@@ -119,6 +123,13 @@ class Runtime:
         while True:
             await asyncio.sleep(every)
             self.hub.evict_idle()
+
+    async def _share_presence(self) -> None:
+        """Say this process's part of each game's presence again, so that the others keep
+        believing it (and stop when this process dies)."""
+        while True:
+            await asyncio.sleep(SUMMARY_SECONDS / 3)
+            await self.hub.share_all_presence()
 
     async def healthy(self) -> None:
         """Raise unless the database (and Redis, when there is one) answers."""
