@@ -98,7 +98,7 @@ def test_a_game_against_the_computer_from_the_home_page_and_watched(
         timeout=20_000,
     )
     game = live_server.api("GET", f"/api/games/{game_id}").json()
-    assert game["actions"][0] == action and len(game["actions"]) >= 2
+    assert action in game["actions"] and len(game["actions"]) >= 2  # who starts is drawn
 
     watcher = watched.open(f"{live_server.url}/watch/{game_id}")
     watcher.wait_for_function(
