@@ -21,6 +21,7 @@ from shiftago.interfaces.server import limits
 from shiftago.interfaces.server.creating import GameSpec, SeatSpec, spec_of_record
 from shiftago.interfaces.server.hub import Hub
 from shiftago.interfaces.server.live import LiveGame
+from shiftago.interfaces.server.security import client_address
 from shiftago.interfaces.server.views import game_view, summary_view
 
 router = APIRouter(prefix="/api")
@@ -185,7 +186,7 @@ async def create_game(body: NewGame, request: Request) -> JSONResponse:
     try:
         await limits.count(request, "games")
         spec = spec_of(body)
-        spec.owner = limits.address_of(request)
+        spec.owner = client_address(request)
         async with limits.computer_game_room(request, spec):
             live, tokens = await hub_of(request).create(spec)
     except limits.Limited as limited:
@@ -211,7 +212,7 @@ async def import_game(body: ImportIn, request: Request) -> JSONResponse:
     try:
         record = parse_record(body.record)
         spec = spec_of_record(record, body.public, level)
-        spec.owner = limits.address_of(request)
+        spec.owner = client_address(request)
         async with limits.computer_game_room(request, spec):
             live, tokens = await hub_of(request).create(spec)
     except (ShiftagoError, ValueError) as error:

@@ -11,8 +11,8 @@ and presence").
 - Sockets: an address may hold a number of open sockets (games and analyses together)
   in one process.
 
-The address is ``request.client.host``: the security middleware has already put a
-trusted proxy's forwarded address there.
+The address is :func:`.security.client_address`: the client's, or the one a trusted
+proxy forwards.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from starlette.websockets import WebSocket
 
 from shiftago.interfaces.server.creating import GameSpec
 from shiftago.interfaces.server.hub import Hub
+from shiftago.interfaces.server.security import client_address
 from shiftago.interfaces.server.settings import Settings
 
 if TYPE_CHECKING:
@@ -163,11 +164,6 @@ def limiter_for(app: Any) -> RateLimiter:
     return limiter
 
 
-def address_of(connection: HTTPConnection) -> str:
-    client = connection.client
-    return client.host if client is not None and client.host else "unknown"
-
-
 def settings_of(app: Any) -> Settings:
     settings: Settings = app.state.settings
     return settings
@@ -179,7 +175,7 @@ async def count(connection: HTTPConnection, bucket: Bucket) -> None:
     request through: the limits guard the server, they are not its truth."""
     setting, words = BUCKETS[bucket]
     limit = setting(settings_of(connection.app))
-    key = f"{bucket}:{address_of(connection)}"
+    key = f"{bucket}:{client_address(connection)}"
     try:
         wait = await limiter_for(connection.app).hit(key, limit)
     except (RedisError, OSError) as error:  # Redis away: counted nowhere, not refused
@@ -262,7 +258,7 @@ async def socket_slot(websocket: WebSocket) -> AsyncIterator[bool]:
     cap it is refused before the upgrade, with 429 and ``code: too_many_sockets`` (403
     where the server cannot answer a refused upgrade with a body), and False."""
     limit = settings_of(websocket.app).sockets_per_address
-    with sockets_of(websocket.app).slot(address_of(websocket), limit) as granted:
+    with sockets_of(websocket.app).slot(client_address(websocket), limit) as granted:
         if not granted:
             refusal = Limited(
                 "too_many_sockets",
@@ -282,7 +278,6 @@ __all__ = [
     "MemoryLimiter",
     "RedisLimiter",
     "SocketCounts",
-    "address_of",
     "computer_game_room",
     "count",
     "limiter_for",
