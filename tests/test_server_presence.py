@@ -379,24 +379,3 @@ def test_a_watcher_that_never_reads_is_closed_alone(sqlite_url, monkeypatch):
             await reader.ws.close()
 
         asyncio.run(run())
-
-
-# --- the page ----------------------------------------------------------------------------
-def test_the_game_page_shows_how_many_watch(live_server, new_context):
-    answer = live_server.api("POST", "/api/games", json={"first": "o", "seats": [{}, {}]})
-    assert answer.status_code == 201, answer.text
-    created = answer.json()
-    ann = new_context().new_page()
-    ann.goto(created["seats"][0]["join_url"])
-    watcher = new_context().new_page()
-    watcher.goto(created["watch_url"])
-    counted = "n => document.querySelector('[data-testid=spectators]')?.textContent === n"
-    for page in (ann, watcher):
-        page.wait_for_function(counted, arg="1 watching")
-    other = new_context().new_page()
-    other.goto(created["watch_url"])
-    ann.wait_for_function(counted, arg="2 watching")
-    other.close()
-    ann.wait_for_function(counted, arg="1 watching")
-    watcher.close()
-    ann.wait_for_function("() => !document.querySelector('[data-testid=spectators]')")
