@@ -83,6 +83,7 @@ def test_a_game_against_the_computer_from_the_home_page_and_watched(
     page = watched.open(live_server.url + "/")
     page.wait_for_selector("[data-testid=seat-level-1]")
     page.select_option("[data-testid=seat-level-1]", "1")
+    page.select_option("#first", "o")  # the person starts: one action, then the computer's
     page.click("[data-testid=start-game]")  # a POST from the page: its Origin is let in
     page.wait_for_url("**/play/**")
     game_id = page.url.split("/play/")[1].split("?")[0]
@@ -94,11 +95,11 @@ def test_a_game_against_the_computer_from_the_home_page_and_watched(
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     # the computer answers over the game's socket: two actions on the page's list
     page.wait_for_function(
-        "() => document.querySelectorAll('[data-testid=moves] .move').length >= 2",
+        "() => document.querySelectorAll('[data-testid=moves] .move').length === 2",
         timeout=20_000,
     )
     game = live_server.api("GET", f"/api/games/{game_id}").json()
-    assert action in game["actions"] and len(game["actions"]) >= 2  # who starts is drawn
+    assert game["actions"][0] == action and len(game["actions"]) == 2
 
     watcher = watched.open(f"{live_server.url}/watch/{game_id}")
     watcher.wait_for_function(
