@@ -36,7 +36,6 @@ from shiftago.engine.levels import bot_for_level, default_level
 from shiftago.engine.mcts_bot import MctsBot
 from shiftago.engine.review import MARKS, PlyReview, review_position
 from shiftago.formats.record_syntax import turn_numbers
-from shiftago.interfaces.server.bots import lower_priority
 from shiftago.interfaces.server.hub import Hub
 from shiftago.interfaces.server.jobs import Job
 from shiftago.interfaces.server.live import LiveGame
@@ -217,9 +216,7 @@ class GameAnalyses:
         self.hub = hub
         self.store: Store = hub.store
         self.budget = budget if budget is not None else ReviewBudget()
-        self.pool = ThreadPoolExecutor(
-            threads, thread_name_prefix="shiftago-review", initializer=lower_priority
-        )
+        self.pool = ThreadPoolExecutor(threads, thread_name_prefix="shiftago-review")
         self.cancelled = threading.Event()
 
     async def request(self, live: LiveGame) -> dict[str, Any]:

@@ -9,8 +9,10 @@ meanwhile drops it. :meth:`ComputerPlayers.resume` queues the move of every unfi
 game whose computer is to act, so a computer that was thinking when its process stopped
 (or was killed) thinks again.
 
-The threads run at a lower priority than the event loop (``nice``), so that searching
-computers never slow the people's actions down.
+A ``shiftago worker`` runs at a lower priority than the serve processes (``nice``), so
+that searching computers never slow the people's actions down. Inside one process the
+threads keep the event loop's priority: they share its GIL, and a thread held back by
+the system while it holds the GIL would hold the event loop back with it.
 """
 
 from __future__ import annotations
@@ -19,7 +21,6 @@ import asyncio
 import contextlib
 import logging
 import os
-import threading
 from concurrent.futures import ThreadPoolExecutor
 
 from shiftago.core import Action, State
@@ -30,8 +31,8 @@ from shiftago.interfaces.server.jobs import Job
 
 log = logging.getLogger("shiftago.server")
 
-#: How much lower than the event loop the computer's threads run (docs/deploy.md).
-THREAD_NICENESS = 10
+#: How much lower than the serve processes a worker runs (docs/deploy.md, "Sizing").
+WORKER_NICENESS = 10
 
 
 def choose(level: int, seed: int, state: State) -> Action:
@@ -40,18 +41,15 @@ def choose(level: int, seed: int, state: State) -> Action:
 
 
 def lower_priority() -> None:
-    """Run this thread at a lower priority (Linux sets it per thread); a no-op where the
-    system cannot."""
+    """Run this process at a lower priority (a worker); a no-op where the system cannot."""
     with contextlib.suppress(AttributeError, OSError):
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), THREAD_NICENESS)
+        os.nice(WORKER_NICENESS)
 
 
 class ComputerPlayers:
     def __init__(self, hub: Hub, threads: int = 4) -> None:
         self.hub = hub
-        self.pool = ThreadPoolExecutor(
-            threads, thread_name_prefix="shiftago-bot", initializer=lower_priority
-        )
+        self.pool = ThreadPoolExecutor(threads, thread_name_prefix="shiftago-bot")
 
     async def move(self, job: Job) -> None:
         """Play the computer's move of ``job``, unless the game has moved on."""

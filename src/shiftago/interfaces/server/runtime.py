@@ -33,6 +33,11 @@ def jobs_review_slots(slots: int) -> int:
     return FairQueue(slots).review_slots
 
 
+#: Connections to Redis per process: a command waits for a free one rather than failing
+#: when a burst of changes publishes at once (docs/deploy.md, "Redis").
+REDIS_CONNECTIONS = 32
+
+
 def connect_redis(url: str) -> Any:
     """An asyncio client of redis-py for ``url`` that outlives a restart of Redis: a
     command on a connection that Redis closed is sent again on a new one (a few tries,
@@ -42,10 +47,15 @@ def connect_redis(url: str) -> Any:
     from redis.backoff import ExponentialBackoff
     from redis.exceptions import ConnectionError, TimeoutError
 
-    return aioredis.Redis.from_url(
+    pool = aioredis.BlockingConnectionPool.from_url(
         url,
+        max_connections=REDIS_CONNECTIONS,
+        timeout=20,
         health_check_interval=30,
         socket_timeout=READ_BLOCK_MS / 1000 + 10,
+    )
+    return aioredis.Redis(
+        connection_pool=pool,
         retry=Retry(ExponentialBackoff(cap=2.0, base=0.05), retries=5),
         retry_on_error=[ConnectionError, TimeoutError, ConnectionResetError],
     )

@@ -14,6 +14,7 @@ import contextlib
 import logging
 import signal
 
+from shiftago.interfaces.server.bots import lower_priority
 from shiftago.interfaces.server.runtime import Runtime, shown_url
 from shiftago.interfaces.server.settings import Settings
 from shiftago.interfaces.server.store import Store, migrate, open_engine
@@ -43,6 +44,7 @@ async def work(db_url: str, settings: Settings, stop: asyncio.Event | None = Non
 
 
 def run_worker(db_url: str, settings: Settings) -> None:
+    lower_priority()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     shown = shown_url(settings.redis_url or "")
     print(f"Shiftago worker on {shown}  (Ctrl+C stops it)", flush=True)
