@@ -271,6 +271,17 @@ def analyse(
         sys.exit(2)
 
 
+#: ``--bot-delay``, the same for ``serve`` and ``worker``.
+bot_delay_option = click.option(
+    "--bot-delay",
+    type=click.FloatRange(0, 10),
+    default=0.4,
+    show_default=True,
+    metavar="SECONDS",
+    help="How long the computer waits before it acts, so that people can follow.",
+)
+
+
 @cli.command(short_help="Serve the web app: play in the browser, alone or with friends.")
 @click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
 @click.option(
@@ -293,14 +304,7 @@ def analyse(
     help="Where people reach the app (https://shiftago.example.org); join links and the "
     "allowed WebSocket origins follow from it. Default: the address a browser used.",
 )
-@click.option(
-    "--bot-delay",
-    type=click.FloatRange(0, 10),
-    default=0.4,
-    show_default=True,
-    metavar="SECONDS",
-    help="How long the computer waits before it acts, so that people can follow.",
-)
+@bot_delay_option
 @click.option(
     "--redis",
     "redis_url",
@@ -434,14 +438,7 @@ def serve(
     show_default=True,
     help="Jobs worked on at once (computer moves and reviews).",
 )
-@click.option(
-    "--bot-delay",
-    type=click.FloatRange(0, 10),
-    default=0.4,
-    show_default=True,
-    metavar="SECONDS",
-    help="How long the computer waits before it acts, so that people can follow.",
-)
+@bot_delay_option
 @click.option(
     "--lease",
     type=click.FloatRange(0.5, 3600),

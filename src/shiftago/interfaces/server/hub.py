@@ -43,6 +43,17 @@ T = TypeVar("T")
 MAX_REPLAYED = 20
 
 
+def action_event(live: LiveGame, number: int) -> dict[str, Any]:
+    """The ``action`` event of the game's action ``number`` (1-based), as it was sent."""
+    return {
+        "type": "action",
+        "version": number,
+        "action": str(live.game.history[number - 1]),
+        "seat": live.game.states[number - 1].turn,
+        "game": game_view(live, number),
+    }
+
+
 class Refused(Exception):
     """A message that changes nothing: its ``code`` and words for the ``error`` event."""
 
@@ -272,17 +283,8 @@ class Hub:
         live.thinking = None
         follows_on = after[: len(before)] == before and live.terminated == terminated
         if follows_on and 0 < len(after) - len(before) <= MAX_REPLAYED:
-            history = live.game.history
             for number in range(len(before) + 1, len(after) + 1):
-                live.broadcast(
-                    {
-                        "type": "action",
-                        "version": number,
-                        "action": str(history[number - 1]),
-                        "seat": live.game.states[number - 1].turn,
-                        "game": game_view(live, number),
-                    }
-                )
+                live.broadcast(action_event(live, number))
             return
         if before[: len(after)] == after and len(after) < len(before):
             live.broadcast({"type": "takeback", "version": len(after), "game": game_view(live)})
@@ -301,17 +303,8 @@ class Hub:
         if seen > version or version - seen > MAX_REPLAYED:
             connection.send({"type": "state", "version": version, "game": game_view(live)})
             return
-        history = live.game.history
         for number in range(seen + 1, version + 1):
-            connection.send(
-                {
-                    "type": "action",
-                    "version": number,
-                    "action": str(history[number - 1]),
-                    "seat": live.game.states[number - 1].turn,
-                    "game": game_view(live, number),
-                }
-            )
+            connection.send(action_event(live, number))
 
     def presence(self, live: LiveGame) -> None:
         """People came or went (here, or on another process: ``live.remote_presence``):
