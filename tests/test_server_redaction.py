@@ -62,6 +62,8 @@ def test_create_app_redacts_uvicorn_s_logs(tmp_path, caplog):
         pass
     caplog.set_level(logging.INFO)
     for name in ("uvicorn.access", "uvicorn.error"):
+        # another test's uvicorn may have left the logger at a higher level
+        caplog.set_level(logging.INFO, logger=name)
         logger = logging.getLogger(name)
         logger.addHandler(caplog.handler)  # uvicorn's loggers need not propagate
         try:
