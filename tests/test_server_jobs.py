@@ -134,3 +134,18 @@ def test_sigterm_tells_sockets_to_reconnect_and_keeps_what_was_stored(start_serv
         httpx.get(server.url + "/healthz", timeout=2)
     server.start()
     assert server.api("GET", f"/api/games/{game_id}").status_code == 200
+
+
+def test_a_move_job_made_for_an_older_revision_is_dropped(tmp_path):
+    with client_for(f"sqlite:///{tmp_path / 'j.db'}", bot_delay=60) as client:
+        seats = [{"kind": "human"}, {"kind": "computer", "level": 1}]
+        game_id, (ann, _) = create(client, first="o", seats=seats)
+        with connect(client, game_id) as o:
+            o.hello(ann)
+            o.act("L3", 0)  # the computer's job waits a minute (its delay)
+        computers = client.app.state.runtime.computers
+        revision = client.app.state.hub.games[game_id].revision
+        client.portal.call(computers.move, Job("move", game_id, revision - 1, "x"))
+        assert client.get(f"/api/games/{game_id}").json()["version"] == 1  # dropped
+        client.portal.call(computers.move, Job("move", game_id, revision, "x"))
+        assert client.get(f"/api/games/{game_id}").json()["version"] == 2
