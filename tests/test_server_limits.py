@@ -210,7 +210,7 @@ def test_reviews_over_the_rate_answer_429(sqlite_url):
 
 def test_live_analyses_over_the_rate_answer_an_error_and_the_socket_goes_on(sqlite_url):
     with (
-        client_for(sqlite_url, analyses_per_minute=1, live_analysis_cap=2_000) as client,
+        client_for(sqlite_url, live_analyses_per_minute=1, live_analysis_cap=2_000) as client,
         client.websocket_connect("/ws/analysis") as ws,
     ):
         player = Player(ws)

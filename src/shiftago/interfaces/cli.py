@@ -363,7 +363,14 @@ bot_delay_option = click.option(
     type=click.IntRange(1),
     default=Settings.analyses_per_minute,
     show_default=True,
-    help="Reviews and live analyses one address may ask for per minute.",
+    help="Reviews one address may ask for per minute.",
+)
+@click.option(
+    "--live-analyses-per-minute",
+    type=click.IntRange(1),
+    default=Settings.live_analyses_per_minute,
+    show_default=True,
+    help="Positions one address may start analysing per minute on the analysis board.",
 )
 @click.option(
     "--computer-games-per-address",

@@ -58,7 +58,7 @@ BUCKETS: dict[Bucket, tuple[Callable[[Settings], int], str]] = {
     "games": (lambda s: s.games_per_minute, "new games"),
     "imports": (lambda s: s.imports_per_minute, "imported games"),
     "analyses": (lambda s: s.analyses_per_minute, "reviews asked for"),
-    "live-analyses": (lambda s: s.analyses_per_minute, "analyses started"),
+    "live-analyses": (lambda s: s.live_analyses_per_minute, "analyses started"),
 }
 
 

@@ -60,8 +60,12 @@ class Settings:
     games_per_minute: int = 30
     #: Games one address may import per minute.
     imports_per_minute: int = 20
-    #: Reviews and live analyses one address may ask for per minute.
+    #: Reviews one address may ask for per minute.
     analyses_per_minute: int = 20
+    #: Positions one address may start analysing on the analysis board per minute: each
+    #: step through a game starts one (and stops the one before, so one runs at a time
+    #: per socket).
+    live_analyses_per_minute: int = 240
     #: Unfinished games without a human seat: per address, and on the whole server.
     computer_games_per_address: int = 4
     computer_games_total: int = 64
