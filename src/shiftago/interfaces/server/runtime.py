@@ -47,18 +47,17 @@ def connect_redis(url: str) -> Any:
     from redis.backoff import ExponentialBackoff
     from redis.exceptions import ConnectionError, TimeoutError
 
+    # the retry belongs to each connection (the pool hands it on), not to the client
     pool = aioredis.BlockingConnectionPool.from_url(
         url,
         max_connections=REDIS_CONNECTIONS,
         timeout=20,
         health_check_interval=30,
         socket_timeout=READ_BLOCK_MS / 1000 + 10,
-    )
-    return aioredis.Redis(
-        connection_pool=pool,
         retry=Retry(ExponentialBackoff(cap=2.0, base=0.05), retries=5),
         retry_on_error=[ConnectionError, TimeoutError, ConnectionResetError],
     )
+    return aioredis.Redis(connection_pool=pool)
 
 
 def shown_url(url: str) -> str:
