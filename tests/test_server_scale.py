@@ -176,7 +176,7 @@ def test_a_game_is_played_across_two_processes(deployment):
 
 def test_two_processes_never_both_accept_one_version(deployment):
     a, b, _ = deployment
-    game_id, tokens = create(a)
+    game_id, tokens = create(a, first="o")  # the seat of both sockets begins
     on_a = Socket(a.url, game_id, tokens[0])
     on_b = Socket(b.url, game_id, tokens[0])  # the same seat, on the other process
     on_a.send({"type": "sync", "seen": 0})
