@@ -350,7 +350,10 @@ def test_a_seat_away_is_handed_to_the_computer_at_the_level_chosen(
             Seat(ws, created["seats"][1]["join_url"].split("seat=")[1])
             time.sleep(0.3)
         levels = server.api("GET", "/api/levels").json()
-        select = page.wait_for_selector("[data-testid=claim-level]", timeout=15_000)
+        # a locator, not a handle: a presence that arrives late (within the presence
+        # interval) may show the seat back for a moment and draw its claim row anew
+        select = page.locator("[data-testid=claim-level]")
+        select.wait_for(timeout=15_000)
         page.wait_for_function(
             "n => document.querySelectorAll('[data-testid=claim-level] option').length === n",
             arg=len(levels["levels"]),
