@@ -97,10 +97,7 @@ class Hub:
     async def guarded(self, change: Coroutine[Any, Any, T]) -> T:
         """Run a change to the end even if the caller is cancelled (a closed socket, a
         shut-down): a stored action is then always also played and announced."""
-        task = asyncio.ensure_future(change)
-        self._changes.add(task)
-        task.add_done_callback(self._changes.discard)
-        return await asyncio.shield(task)
+        return await asyncio.shield(self._spawn(change))
 
     async def drain(self) -> None:
         """Wait for the changes under way (before shutting down)."""
@@ -331,9 +328,10 @@ class Hub:
         """Tell the other processes this one's part of the game's presence, at most once
         per presence interval (nothing to do for one process alone)."""
         if isinstance(self.bus, RedisBus):
-            live.presence_shared.request(
-                self.presence_interval, lambda: self._spawn(self._send_presence(live))
-            )
+            live.presence_shared.request(self.presence_interval, lambda: self._share_now(live))
+
+    def _share_now(self, live: LiveGame) -> None:
+        self._spawn(self._send_presence(live))
 
     async def _send_presence(self, live: LiveGame) -> None:
         await self.publish(
@@ -346,10 +344,12 @@ class Hub:
             }
         )
 
-    def _spawn(self, change: Coroutine[Any, Any, None]) -> None:
+    def _spawn(self, change: Coroutine[Any, Any, T]) -> asyncio.Future[T]:
+        """Run ``change`` as a task that :meth:`drain` waits for before shutting down."""
         task = asyncio.ensure_future(change)
         self._changes.add(task)
         task.add_done_callback(self._changes.discard)
+        return task
 
     async def share_all_presence(self) -> None:
         """Say again this process's part of every game it has sockets of (so that the
