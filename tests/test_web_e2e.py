@@ -15,6 +15,7 @@ import random
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from websockets.sync.client import ClientConnection, connect
@@ -72,6 +73,20 @@ def open_page(context: Any, url: str) -> Any:
         "() => document.querySelector('[data-testid=position]').textContent.trim() !== ''"
     )
     return page
+
+
+def hold_seat(context: Any, join_url: str) -> None:
+    """Opens a seat's link in `context` until the browser remembers the seat, then closes it.
+
+    The page shows the game (over HTTP) before its socket's welcome confirms the seat;
+    only the welcome stores the seat for the other pages of the browser.
+    """
+    page = open_page(context, join_url)
+    token = parse_qs(urlsplit(join_url).query)["seat"][0]
+    page.wait_for_function(
+        "(token) => (localStorage.getItem('shiftago.games') || '').includes(token)", arg=token
+    )
+    page.close()
 
 
 def position(page: Any) -> str:
@@ -295,7 +310,7 @@ def test_a_whole_game_by_keyboard_only(live_server: LiveServer, new_context: New
     game_id = created["id"]
     context = new_context()
     # Both seats in one browser (hotseat): the page then plays for whoever is to act.
-    open_page(context, created["seats"][0]["join_url"]).close()
+    hold_seat(context, created["seats"][0]["join_url"])
     page = open_page(context, created["seats"][1]["join_url"])
     script = ["L1", "L7", "L1", "L7", "L1", "L7", "L1", "L7", "L1"]
     for n, action in enumerate(script):

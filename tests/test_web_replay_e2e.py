@@ -27,6 +27,7 @@ from test_web_e2e import (
     PLAYABLE,
     Seat,
     create,
+    hold_seat,
     open_page,
     play,
     read,
@@ -229,7 +230,7 @@ def test_take_back_at_one_screen_one_action_at_a_time(
     game_id = created["id"]
     context = new_context()
     alone = open_page(new_context(), created["seats"][0]["join_url"])
-    open_page(context, created["seats"][0]["join_url"]).close()
+    hold_seat(context, created["seats"][0]["join_url"])
     page = open_page(context, created["seats"][1]["join_url"])  # holds both seats
     assert not page.is_visible("[data-testid=takeback]")  # nothing to take back
     for action in ("L1", "L7", "L2"):
