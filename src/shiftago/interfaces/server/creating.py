@@ -16,6 +16,7 @@ from shiftago.formats.record import Record
 from shiftago.interfaces.server.live import COMPUTER_ONLY_ACTION_LIMIT, LiveGame
 from shiftago.interfaces.server.storable import check_storable
 from shiftago.interfaces.server.store import StoredGame, StoredSeat, now, token_hash
+from shiftago.match.clock import TimeControl
 
 
 @dataclass
@@ -23,7 +24,8 @@ class SeatSpec:
     kind: str  # human | computer
     name: str
     level: int | None = None
-    token_hash: str | None = None  # a rematch keeps the seat's secret
+    token_hash: str | None = None  # a rematch (or a filled seek) gives the seat's secret
+    account_id: int | None = None
 
 
 @dataclass
@@ -47,6 +49,10 @@ class GameSpec:
     tournament_wins: tuple[int, ...] | None = None
     #: The address that asked for the game (the per-address limits count by it).
     owner: str | None = None
+    #: The time control (None: untimed); the hub starts the clock when it makes the game.
+    clock: TimeControl | None = None
+    #: Whether the game changes its accounts' ratings when it ends.
+    rated: bool = False
 
 
 def new_id() -> str:
@@ -75,7 +81,8 @@ def build(spec: GameSpec) -> tuple[LiveGame, list[str | None]]:
         tokens.append(token)
         if seat.kind != "human":
             digest = None
-        seats.append(StoredSeat(seat.kind, seat.name, seat.level, digest))
+        account = seat.account_id if seat.kind == "human" else None
+        seats.append(StoredSeat(seat.kind, seat.name, seat.level, digest, account))
     seed = spec.seed if spec.seed is not None else random.SystemRandom().randrange(2**32)
     first = spec.first
     if spec.position is None and first is None:
@@ -104,6 +111,7 @@ def build(spec: GameSpec) -> tuple[LiveGame, list[str | None]]:
         tournament_target=spec.tournament_target,
         tournament_wins=spec.tournament_wins,
         owner=spec.owner,
+        rated=spec.rated,
     )
     live = LiveGame.load(stored)
     stored.status = live.status()
@@ -144,7 +152,7 @@ def rematch_spec(live: LiveGame) -> GameSpec:
     the winner starts (the core's :class:`TournamentScore`), otherwise the lot decides."""
     stored = live.stored
     players = stored.players
-    seats = [SeatSpec(s.kind, s.name, s.level, s.token_hash) for s in stored.seats]
+    seats = [SeatSpec(s.kind, s.name, s.level, s.token_hash, s.account_id) for s in stored.seats]
     first = None
     score = live.tournament
     if score is not None:
@@ -163,6 +171,8 @@ def rematch_spec(live: LiveGame) -> GameSpec:
         tournament_target=None if score is None else score.target,
         tournament_wins=None if score is None else score.wins,
         owner=stored.owner,
+        clock=None if stored.clock is None else stored.clock.control,
+        rated=stored.rated,
     )
 
 

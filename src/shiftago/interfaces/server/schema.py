@@ -23,6 +23,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -71,6 +72,22 @@ class GameRow(Base):
     revision: Mapped[int] = mapped_column(Integer, server_default="0")
     # The address that created the game (limits and the computer's fair share).
     owner: Mapped[str | None] = mapped_column(String(64), index=True)
+    # Rated games change the ratings of the accounts in their seats when they end.
+    rated: Mapped[bool] = mapped_column(Boolean, server_default=false())
+    # The time control (docs/web-protocol.md, "Clocks"): initial seconds plus an increment
+    # per turn, or days per turn (correspondence); all None for an untimed game.
+    clock_initial: Mapped[float | None] = mapped_column(Float)
+    clock_increment: Mapped[float | None] = mapped_column(Float)
+    clock_days: Mapped[int | None] = mapped_column(Integer)
+    # The seconds left per seat ("299.5,300") when the clock of ``clock_running`` (None:
+    # stopped) last started, at ``clock_since``; ``clock_deadline`` is when its time runs
+    # out (the flag sweep looks for it).
+    clock_remaining: Mapped[str | None] = mapped_column(String(80))
+    clock_since: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
+    clock_running: Mapped[int | None] = mapped_column(Integer)
+    clock_deadline: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), index=True)
+    # The seat that offers a draw now (2 players), None when none does.
+    draw_offer: Mapped[int | None] = mapped_column(Integer)
 
 
 class SeatRow(Base):
@@ -84,6 +101,10 @@ class SeatRow(Base):
     name: Mapped[str] = mapped_column(String(80))
     level: Mapped[int | None] = mapped_column(Integer)
     token_hash: Mapped[str | None] = mapped_column(String(64), index=True)
+    # The account that holds the seat (None for a guest or the computer).
+    account_id: Mapped[int | None] = mapped_column(
+        Integer, ForeignKey("accounts.id", ondelete="SET NULL"), index=True
+    )
 
 
 class ActionRow(Base):
@@ -95,6 +116,8 @@ class ActionRow(Base):
     number: Mapped[int] = mapped_column(Integer, primary_key=True)  # 1, 2, ...
     notation: Mapped[str] = mapped_column(String(16))
     played: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    # The seconds left per seat right after this action, in a timed game ("299.5,300").
+    clock: Mapped[str | None] = mapped_column(String(80))
 
 
 class AnalysisRow(Base):
@@ -117,3 +140,126 @@ class AnalysisRow(Base):
     result: Mapped[str] = mapped_column(Text)
     created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
     updated: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class AccountRow(Base):
+    """A player's account: a name (lower case, unique) and the argon2 hash of the
+    password (never the password)."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(24), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(200))
+    created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class SessionRow(Base):
+    """A signed-in browser: the SHA-256 of its session cookie, and its CSRF token."""
+
+    __tablename__ = "sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    csrf: Mapped[str] = mapped_column(String(64))
+    created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    expires: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class RatingRow(Base):
+    """An account's rating in one category (``express-2``, ``expert-3``...): Glicko-2's
+    rating, deviation and volatility for 2 players; OpenSkill's mean and uncertainty,
+    on the same scale, in ``rating`` and ``deviation`` for 3-4 (volatility unused)."""
+
+    __tablename__ = "ratings"
+
+    account_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    category: Mapped[str] = mapped_column(String(16), primary_key=True)
+    rating: Mapped[float] = mapped_column(Float)
+    deviation: Mapped[float] = mapped_column(Float)
+    volatility: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    updated: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RatingChangeRow(Base):
+    """What one rated game did to one account's rating (the history and the change shown
+    at the end of the game); one per account and game, so a game is rated once."""
+
+    __tablename__ = "rating_changes"
+    __table_args__ = (UniqueConstraint("account_id", "game_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    account_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    game_id: Mapped[str] = mapped_column(
+        String(24), ForeignKey("games.id", ondelete="CASCADE"), index=True
+    )
+    category: Mapped[str] = mapped_column(String(16))
+    rating_before: Mapped[float] = mapped_column(Float)
+    rating_after: Mapped[float] = mapped_column(Float)
+    deviation_after: Mapped[float] = mapped_column(Float)
+    at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class SeekRow(Base):
+    """An open challenge of the lobby. ``seen`` is refreshed while its creator's page is
+    open; a seek not seen for a while is gone. The people who took a place are
+    :class:`SeekPlaceRow`; ``game_id`` is set when the last place is taken."""
+
+    __tablename__ = "seeks"
+
+    id: Mapped[str] = mapped_column(String(24), primary_key=True)
+    variant: Mapped[str] = mapped_column(String(16))
+    players: Mapped[int] = mapped_column(Integer)
+    clock_initial: Mapped[float | None] = mapped_column(Float)
+    clock_increment: Mapped[float | None] = mapped_column(Float)
+    clock_days: Mapped[int | None] = mapped_column(Integer)
+    rated: Mapped[bool] = mapped_column(Boolean)
+    rating_min: Mapped[int | None] = mapped_column(Integer)
+    rating_max: Mapped[int | None] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(8), index=True)  # open | filled | gone
+    game_id: Mapped[str | None] = mapped_column(String(24))
+    owner: Mapped[str | None] = mapped_column(String(64))
+    created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    seen: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class SeekPlaceRow(Base):
+    """One place taken in a seek (place 0 is its creator's): who, and the SHA-256 of the
+    place's secret, which becomes the secret of its seat in the game when the seek fills
+    (so the seat link is never stored)."""
+
+    __tablename__ = "seek_places"
+
+    seek_id: Mapped[str] = mapped_column(
+        String(24), ForeignKey("seeks.id", ondelete="CASCADE"), primary_key=True
+    )
+    place: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(80))
+    account_id: Mapped[int | None] = mapped_column(
+        Integer, ForeignKey("accounts.id", ondelete="SET NULL")
+    )
+    token_hash: Mapped[str] = mapped_column(String(64), index=True)
+    joined: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ChatRow(Base):
+    """A chat message of a game: ``room`` is ``players`` (the seats) or ``spectators``."""
+
+    __tablename__ = "chat"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(
+        String(24), ForeignKey("games.id", ondelete="CASCADE"), index=True
+    )
+    room: Mapped[str] = mapped_column(String(12))
+    seat: Mapped[int | None] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(80))
+    text: Mapped[str] = mapped_column(String(500))
+    at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))

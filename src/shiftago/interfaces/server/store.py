@@ -33,7 +33,14 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from shiftago.interfaces.server.schema import ActionRow, AnalysisRow, GameRow, SeatRow
+from shiftago.interfaces.server.schema import (
+    AccountRow,
+    ActionRow,
+    AnalysisRow,
+    GameRow,
+    SeatRow,
+)
+from shiftago.match.clock import Clock, TimeControl, parse_remaining, remaining_text
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 #: The PostgreSQL advisory lock taken while migrating (any number; "shiftago" in ASCII).
@@ -110,6 +117,9 @@ class StoredSeat:
     name: str
     level: int | None = None
     token_hash: str | None = None
+    #: The account that holds the seat, and its name (None for a guest or the computer).
+    account_id: int | None = None
+    account: str | None = None
 
 
 @dataclass
@@ -141,6 +151,55 @@ class StoredGame:
     revision: int = 0
     #: The address that created the game (limits, the computer's fair share).
     owner: str | None = None
+    #: Whether the game changes its accounts' ratings when it ends.
+    rated: bool = False
+    #: The game's clock as last stored (None for an untimed game).
+    clock: Clock | None = None
+    #: The seat that offers a draw now, if any.
+    draw_offer: int | None = None
+
+
+def epoch(value: dt.datetime) -> float:
+    return utc(value).timestamp()
+
+
+def from_epoch(seconds: float) -> dt.datetime:
+    return dt.datetime.fromtimestamp(seconds, dt.UTC)
+
+
+def clock_columns(clock: Clock | None) -> dict[str, Any]:
+    """The game row's columns of ``clock`` (all None for an untimed game)."""
+    if clock is None:
+        return {
+            "clock_initial": None,
+            "clock_increment": None,
+            "clock_days": None,
+            "clock_remaining": None,
+            "clock_since": None,
+            "clock_running": None,
+            "clock_deadline": None,
+        }
+    deadline = clock.deadline
+    return {
+        "clock_initial": clock.control.initial,
+        "clock_increment": clock.control.increment,
+        "clock_days": clock.control.days,
+        "clock_remaining": remaining_text(clock.remaining),
+        "clock_since": from_epoch(clock.since),
+        "clock_running": clock.running,
+        "clock_deadline": None if deadline is None else from_epoch(deadline),
+    }
+
+
+def _clock(row: GameRow) -> Clock | None:
+    if row.clock_remaining is None or row.clock_since is None:
+        return None
+    if row.clock_days is not None:
+        control = TimeControl(days=row.clock_days)
+    else:
+        control = TimeControl(row.clock_initial or 0.0, row.clock_increment or 0.0)
+    remaining = parse_remaining(row.clock_remaining)
+    return Clock(control, remaining, row.clock_running, epoch(row.clock_since))
 
 
 class Conflict(Exception):
@@ -222,6 +281,9 @@ class Store:
                     tournament_wins=_text(game.tournament_wins),
                     revision=game.revision,
                     owner=game.owner,
+                    rated=game.rated,
+                    draw_offer=game.draw_offer,
+                    **clock_columns(game.clock),
                 )
             )
             s.flush()  # the game row before the rows that refer to it
@@ -234,6 +296,7 @@ class Store:
                         name=seat.name,
                         level=seat.level,
                         token_hash=seat.token_hash,
+                        account_id=seat.account_id,
                     )
                 )
             for number, notation in enumerate(game.actions, 1):
@@ -247,15 +310,12 @@ class Store:
             row = s.get(GameRow, game_id)
             if row is None:
                 return None
-            seats = s.scalars(
-                select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)
-            ).all()
             actions = s.scalars(
                 select(ActionRow.notation)
                 .where(ActionRow.game_id == game_id)
                 .order_by(ActionRow.number)
             ).all()
-            return _stored(row, list(seats), list(actions))
+            return _stored(row, _seats(s, game_id), list(actions))
 
     @staticmethod
     def _advance(s: Session | Connection, game_id: str, revision: int, **values: Any) -> None:
@@ -384,10 +444,7 @@ class Store:
             rows = s.scalars(query.order_by(GameRow.updated.desc()).limit(limit)).all()
             games = []
             for row in rows:
-                seats = s.scalars(
-                    select(SeatRow).where(SeatRow.game_id == row.id).order_by(SeatRow.seat)
-                ).all()
-                game = _stored(row, list(seats), [])
+                game = _stored(row, _seats(s, row.id), [])
                 for seat in game.seats:
                     seat.token_hash = None
                 games.append(game)
@@ -490,7 +547,21 @@ class Store:
         self.engine.dispose()
 
 
-def _stored(row: GameRow, seats: list[SeatRow], actions: list[str]) -> StoredGame:
+def _seats(s: Session, game_id: str) -> list[StoredSeat]:
+    """A game's seats in seat order, with the names of their accounts."""
+    rows = s.execute(
+        select(SeatRow, AccountRow.name)
+        .outerjoin(AccountRow, AccountRow.id == SeatRow.account_id)
+        .where(SeatRow.game_id == game_id)
+        .order_by(SeatRow.seat)
+    ).all()
+    return [
+        StoredSeat(r.kind, r.name, r.level, r.token_hash, r.account_id, account)
+        for r, account in rows
+    ]
+
+
+def _stored(row: GameRow, seats: list[StoredSeat], actions: list[str]) -> StoredGame:
     return StoredGame(
         id=row.id,
         variant=row.variant,
@@ -503,7 +574,7 @@ def _stored(row: GameRow, seats: list[SeatRow], actions: list[str]) -> StoredGam
         public=row.public,
         created=utc(row.created),
         updated=utc(row.updated),
-        seats=[StoredSeat(r.kind, r.name, r.level, r.token_hash) for r in seats],
+        seats=seats,
         actions=actions,
         result=row.result,
         termination=row.termination,
@@ -515,6 +586,9 @@ def _stored(row: GameRow, seats: list[SeatRow], actions: list[str]) -> StoredGam
         finished=row.finished,
         revision=row.revision,
         owner=row.owner,
+        rated=row.rated,
+        clock=_clock(row),
+        draw_offer=row.draw_offer,
     )
 
 

@@ -1,0 +1,147 @@
+"""Game clocks: a time control and the seconds each seat has left.
+
+A clock holds no time of its own: every method takes ``now`` (seconds, from whatever
+source the caller trusts), so a server, a match runner and a test with a made-up time
+all use the same arithmetic. A turn is everything one seat does before another seat is
+to act: in Expert and Extreme a turn's scorings and the extra turn a scoring earns run
+on the same clock, and the increment is added once, when the turn passes (a handicap
+skip is not a turn of the skipped seat). In correspondence play each turn has a fixed
+number of days, not carried over.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+#: Seconds in a day of correspondence play.
+DAY = 86_400.0
+#: The time controls a player picks from: (initial minutes, increment seconds).
+PRESETS: tuple[tuple[int, int], ...] = ((1, 0), (3, 0), (3, 2), (5, 3), (10, 5), (15, 10))
+#: The days per turn a correspondence game may have.
+CORRESPONDENCE_DAYS: tuple[int, ...] = (1, 2, 3, 5, 7, 14)
+
+
+class TimeControlError(ValueError):
+    """A time control that cannot be played: the words say which part and why."""
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """Initial seconds plus an increment per turn, or ``days`` per turn."""
+
+    initial: float = 0.0
+    increment: float = 0.0
+    days: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.days is not None:
+            if not 1 <= self.days <= 30:
+                raise TimeControlError("days per turn must be 1 to 30")
+            if self.initial or self.increment:
+                raise TimeControlError("a correspondence clock has days, not initial time")
+            return
+        if not 10 <= self.initial <= 3 * 3600:
+            raise TimeControlError("initial time must be 10 seconds to 3 hours")
+        if not 0 <= self.increment <= 180:
+            raise TimeControlError("increment must be 0 to 180 seconds")
+
+    @property
+    def correspondence(self) -> bool:
+        return self.days is not None
+
+    @property
+    def turn_seconds(self) -> float:
+        """What a seat starts with (and, in correspondence, each turn starts with)."""
+        return self.days * DAY if self.days is not None else self.initial
+
+    @property
+    def speed(self) -> str:
+        """The kind of game by its expected length with 40 turns a seat, as sites name
+        them: bullet, blitz, rapid, classical or correspondence."""
+        if self.days is not None:
+            return "correspondence"
+        expected = self.initial + 40 * self.increment
+        if expected < 180:
+            return "bullet"
+        if expected < 480:
+            return "blitz"
+        if expected < 1500:
+            return "rapid"
+        return "classical"
+
+    def __str__(self) -> str:
+        """``3+2`` (minutes + seconds), ``0.5+0`` for 30 s, or ``2 days``."""
+        if self.days is not None:
+            return f"{self.days} day{'s' if self.days != 1 else ''}"
+        return f"{self.initial / 60:g}+{self.increment:g}"
+
+
+@dataclass(frozen=True)
+class Clock:
+    """The seconds left per seat (in seat order) at ``since``, and the seat whose clock
+    runs from then (None while stopped: before the start, or after the end)."""
+
+    control: TimeControl
+    remaining: tuple[float, ...]
+    running: int | None
+    since: float
+
+    @classmethod
+    def start(cls, control: TimeControl, players: int, first: int | None, now: float) -> Clock:
+        """A new game's clock: every seat has the initial time; ``first`` is to act."""
+        return cls(control, (control.turn_seconds,) * players, first, now)
+
+    def left(self, now: float) -> tuple[float, ...]:
+        """The seconds left per seat at ``now`` (never below 0)."""
+        if self.running is None:
+            return self.remaining
+        spent = max(0.0, now - self.since)
+        return tuple(
+            max(0.0, r - spent) if seat == self.running else r
+            for seat, r in enumerate(self.remaining)
+        )
+
+    @property
+    def deadline(self) -> float | None:
+        """When the running seat's time runs out (None while stopped)."""
+        if self.running is None:
+            return None
+        return self.since + self.remaining[self.running]
+
+    def flagged(self, now: float) -> int | None:
+        """The seat whose time has run out at ``now``, if any."""
+        deadline = self.deadline
+        return self.running if deadline is not None and now >= deadline else None
+
+    def after(self, seat: int, next_seat: int | None, now: float) -> Clock:
+        """The clock after ``seat`` acted at ``now`` and ``next_seat`` is to act (None: the
+        game is over). The time spent comes off ``seat``; when the turn passes to another
+        seat, ``seat`` gains the increment, and in correspondence the next seat's turn
+        starts with its days."""
+        left = list(self.left(now))
+        if next_seat != seat:
+            if self.control.correspondence:
+                if next_seat is not None:
+                    left[next_seat] = self.control.turn_seconds
+            else:
+                left[seat] += self.control.increment
+        return replace(self, remaining=tuple(left), running=next_seat, since=now)
+
+    def resumed(self, remaining: tuple[float, ...], running: int | None, now: float) -> Clock:
+        """The clock set back to ``remaining`` with ``running`` to act from ``now`` (a
+        take-back returns to the clocks stored with the action it keeps)."""
+        return replace(self, remaining=remaining, running=running, since=now)
+
+    def stopped(self, now: float) -> Clock:
+        """The clock at the end of the game: what was left, nobody running."""
+        return replace(self, remaining=self.left(now), running=None, since=now)
+
+
+def remaining_text(remaining: tuple[float, ...]) -> str:
+    """Seconds per seat as stored: ``299.5,300``, to the millisecond."""
+    return ",".join(f"{r:.3f}".rstrip("0").rstrip(".") for r in remaining)
+
+
+def parse_remaining(text: str) -> tuple[float, ...]:
+    """The seconds per seat of :func:`remaining_text`."""
+    return tuple(float(part) for part in text.split(","))
