@@ -20,7 +20,7 @@ import functools
 import logging
 import time
 from collections import Counter
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Any, TypeVar
@@ -34,6 +34,7 @@ from shiftago.interfaces.server.live import Connection, LiveGame, previous_turn,
 from shiftago.interfaces.server.presence import PresenceSummary
 from shiftago.interfaces.server.settings import Settings
 from shiftago.interfaces.server.store import Conflict, Store, StoredSeat
+from shiftago.interfaces.server.timesource import Now
 from shiftago.interfaces.server.views import game_view
 
 log = logging.getLogger("shiftago.server")
@@ -74,6 +75,7 @@ class Hub:
         jobs: Jobs | None = None,
         idle_seconds: float = 300.0,
         presence_interval: float = Settings.presence_interval,
+        now: Now = time.time,
     ) -> None:
         self.store = store
         self.grace_seconds = grace_seconds
@@ -89,6 +91,13 @@ class Hub:
         self.busy: Counter[str] = Counter()
         self._loading = asyncio.Lock()
         self._changes: set[asyncio.Future[Any]] = set()
+        #: The time of the clocks (tests move it: :mod:`.timesource`).
+        self.now = now
+        #: Called after a change that ended a game is stored (the ratings).
+        self.finish_hooks: list[Callable[[LiveGame], Awaitable[None]]] = []
+        #: Events of the other processes that are not a game's, by ``kind`` (the lobby,
+        #: chat): each goes to its hook.
+        self.event_hooks: dict[str, Callable[[Event], Awaitable[None]]] = {}
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
@@ -195,6 +204,15 @@ class Hub:
             )
         )
 
+    async def finished(self, live: LiveGame) -> None:
+        """A change that ended the game is stored: run the hooks (rating the game); a
+        hook that fails is logged, the game stays ended."""
+        for hook in self.finish_hooks:
+            try:
+                await hook(live)
+            except Exception:
+                log.exception("after the end of game %s", live.id)
+
     async def publish(self, event: Event) -> None:
         """Tell the other processes of a stored change. The change stands if Redis cannot
         be reached: the other processes read the game again at its next event or when a
@@ -217,10 +235,14 @@ class Hub:
         """Apply another process's change to the game, if this process holds it, and tell
         its sockets, in order: an action that follows on at once is played here; anything
         else (a gap, a take-back, an ending) reads the game again from the database."""
+        kind = event.get("kind")
+        hook = self.event_hooks.get(str(kind))
+        if hook is not None:
+            await hook(event)
+            return
         live = self.games.get(str(event.get("game")))
         if live is None:
             return
-        kind = event.get("kind")
         revision = int(event.get("revision", 0))
         if kind == "thinking":
             if revision == live.revision:
@@ -416,6 +438,8 @@ class Hub:
                 "action": str(action),
             }
         )
+        if finished:
+            await self.finished(live)
 
     @staticmethod
     def _stored_action(live: LiveGame, notation: str, revision: int) -> None:
@@ -477,6 +501,7 @@ class Hub:
             raise
         live.stored.status, live.stored.finished = status, True
         self.announce_state(live)
+        await self.finished(live)
 
     async def takeback(
         self, live: LiveGame, seat: int | None, tokens: tuple[str, ...] = ()

@@ -24,6 +24,7 @@ from shiftago.interfaces.server.jobs import FairQueue, Job, Jobs, LocalJobs, Red
 from shiftago.interfaces.server.presence import SUMMARY_SECONDS
 from shiftago.interfaces.server.settings import Settings
 from shiftago.interfaces.server.store import Store
+from shiftago.interfaces.server.timesource import time_source
 
 log = logging.getLogger("shiftago.server")
 
@@ -100,6 +101,7 @@ class Runtime:
             jobs=jobs,
             idle_seconds=settings.idle_seconds,
             presence_interval=settings.presence_interval,
+            now=time_source(settings.time_offset_file),
         )
         runtime = cls(
             hub,

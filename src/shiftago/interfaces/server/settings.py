@@ -54,6 +54,11 @@ class Settings:
     live_analysis_cap: int | None = None
     #: The pages' folder (tests use their own); None: the package's.
     web_dir: Path | None = None
+    #: Tests: a file holding seconds added to the real time of every clock (None: the
+    #: real time; :mod:`.timesource`).
+    time_offset_file: Path | None = None
+    #: How often (seconds) the flag sweep looks for timed games whose time ran out.
+    flag_sweep_seconds: float = 1.0
 
     # --- limits per address (docs/deploy.md, "Limits") ----------------------------------
     #: Games one address may create per minute (imports included).
