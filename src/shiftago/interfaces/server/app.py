@@ -18,7 +18,8 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
 from shiftago import __version__
-from shiftago.interfaces.server import analysis_api, api, positions
+from shiftago.interfaces.server import accounts_api, analysis_api, api, positions
+from shiftago.interfaces.server.csrf import CsrfCheck
 from shiftago.interfaces.server.hub import Hub, Refused
 from shiftago.interfaces.server.live_analysis import LiveAnalysis, analysis_socket
 from shiftago.interfaces.server.redaction import log_config
@@ -78,6 +79,7 @@ def create_app(
         summary="Play Shiftago in the browser; the stable part is in WEBAPI.md",
         lifespan=lifespan,
     )
+    app.add_middleware(CsrfCheck, settings=settings)  # added first: runs inside protect's
     protect(app, settings)  # forwarded headers, Origin, security headers, strict JSON, logs
     app.state.settings = settings
     app.state.public_url = public_url
@@ -86,6 +88,7 @@ def create_app(
     app.include_router(api.router)
     app.include_router(positions.router)
     app.include_router(analysis_api.router)
+    app.include_router(accounts_api.router)
     app.add_api_websocket_route("/ws/games/{game_id}", game_socket)
     app.add_api_websocket_route("/ws/analysis", analysis_socket)
     _errors(app, pages)

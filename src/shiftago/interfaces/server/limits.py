@@ -51,7 +51,7 @@ COMPUTER_GAMES_RETRY = 60
 
 #: What is counted: new games (imports included), imports, reviews of a game, and
 #: searches started on ``/ws/analysis``.
-Bucket = Literal["games", "imports", "analyses", "live-analyses"]
+Bucket = Literal["games", "imports", "analyses", "live-analyses", "logins"]
 
 #: Each bucket's setting and the words for it.
 BUCKETS: dict[Bucket, tuple[Callable[[Settings], int], str]] = {
@@ -59,6 +59,7 @@ BUCKETS: dict[Bucket, tuple[Callable[[Settings], int], str]] = {
     "imports": (lambda s: s.imports_per_minute, "imported games"),
     "analyses": (lambda s: s.analyses_per_minute, "reviews asked for"),
     "live-analyses": (lambda s: s.live_analyses_per_minute, "analyses started"),
+    "logins": (lambda s: s.logins_per_minute, "sign-in attempts"),
 }
 
 
@@ -169,13 +170,14 @@ def settings_of(app: Any) -> Settings:
     return settings
 
 
-async def count(connection: HTTPConnection, bucket: Bucket) -> None:
-    """Count one request of ``bucket`` for the connection's address; :class:`Limited`
-    when it is over the number per minute. A Redis that does not answer lets the
-    request through: the limits guard the server, they are not its truth."""
+async def count(connection: HTTPConnection, bucket: Bucket, who: str | None = None) -> None:
+    """Count one request of ``bucket`` for the connection's address (or for ``who``, such
+    as an account name); :class:`Limited` when it is over the number per minute. A Redis
+    that does not answer lets the request through: the limits guard the server, they are
+    not its truth."""
     setting, words = BUCKETS[bucket]
     limit = setting(settings_of(connection.app))
-    key = f"{bucket}:{client_address(connection)}"
+    key = f"{bucket}:{client_address(connection) if who is None else who}"
     try:
         wait = await limiter_for(connection.app).hit(key, limit)
     except (RedisError, OSError) as error:  # Redis away: counted nowhere, not refused
@@ -184,7 +186,8 @@ async def count(connection: HTTPConnection, bucket: Bucket) -> None:
     if wait:
         raise Limited(
             "rate_limited",
-            f"too many {words} from your address: at most {limit} a minute; try again in {wait} s",
+            f"too many {words} {'from your address' if who is None else 'for this account'}: "
+            f"at most {limit} a minute; try again in {wait} s",
             wait,
         )
 

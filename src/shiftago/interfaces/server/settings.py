@@ -65,6 +65,9 @@ class Settings:
     games_per_minute: int = 30
     #: Games one address may import per minute.
     imports_per_minute: int = 20
+    #: Sign-ins and sign-ups per minute, per address and per account name (a
+    #: guessed password costs a try).
+    logins_per_minute: int = 10
     #: Reviews one address may ask for per minute.
     analyses_per_minute: int = 20
     #: Positions one address may start analysing on the analysis board per minute: each

@@ -36,6 +36,7 @@ def game_view(live: LiveGame, upto: int | None = None) -> dict[str, Any]:
         "handicap": list(rules.handicap),
         "action_limit": rules.action_limit,
         "public": stored.public,
+        "rated": stored.rated,
         "seats": [
             {
                 "colour": COLOURS[i],
@@ -43,6 +44,7 @@ def game_view(live: LiveGame, upto: int | None = None) -> dict[str, Any]:
                 "kind": seat.kind,
                 "level": seat.level,
                 "connected": live.connected(i),
+                "account": seat.account,  # the account's name; None for a guest
             }
             for i, seat in enumerate(stored.seats)
         ],
