@@ -145,3 +145,21 @@ def remaining_text(remaining: tuple[float, ...]) -> str:
 def parse_remaining(text: str) -> tuple[float, ...]:
     """The seconds per seat of :func:`remaining_text`."""
     return tuple(float(part) for part in text.split(","))
+
+
+#: The share of its time left that a computer spends on one action, when it has no
+#: increment to live on: about 1/30, so that a whole game of ~40 turns a seat fits
+#: (docs/online.md, "How time works").
+SHARE_PER_ACTION = 1 / 30
+#: Seconds kept back for everything around the search (the queue, storing the action).
+SAFETY_SECONDS = 0.3
+
+
+def action_budget(left: float, increment: float) -> float:
+    """Seconds a computer may think on one action with ``left`` seconds on its clock
+    and ``increment`` per turn: a share of what is left plus most of the increment,
+    never more than a third of what is left after the safety margin (so that it never
+    loses on time while the margin covers the overhead), and at least 20 ms."""
+    usable = max(0.0, left - SAFETY_SECONDS)
+    budget = usable * SHARE_PER_ACTION + 0.8 * increment
+    return max(0.02, min(budget, usable / 3))

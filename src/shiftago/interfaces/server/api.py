@@ -23,6 +23,7 @@ from shiftago.interfaces.server.hub import Hub
 from shiftago.interfaces.server.live import LiveGame
 from shiftago.interfaces.server.security import client_address
 from shiftago.interfaces.server.views import game_view, summary_view
+from shiftago.match.clock import TimeControl, TimeControlError
 
 router = APIRouter(prefix="/api")
 
@@ -53,6 +54,29 @@ class SeatIn(BaseModel):
     level: int | None = None
 
 
+class ClockIn(BaseModel):
+    """A time control: ``initial`` seconds plus ``increment`` per turn, or ``days`` per
+    turn (correspondence)."""
+
+    model_config = ConfigDict(extra="forbid")
+    initial: Annotated[float, Field(allow_inf_nan=False)] | None = None
+    increment: Annotated[float, Field(allow_inf_nan=False)] = 0.0
+    days: int | None = None
+
+    def control(self, where: str = "clock") -> TimeControl:
+        """The time control, or :class:`Invalid` naming the field."""
+        if self.days is not None and self.initial is not None:
+            raise Invalid(where, "give initial (and increment) or days, not both")
+        if self.days is None and self.initial is None:
+            raise Invalid(where, "give initial seconds (and an increment) or days per turn")
+        try:
+            if self.days is not None:
+                return TimeControl(days=self.days)
+            return TimeControl(float(self.initial or 0.0), float(self.increment))
+        except TimeControlError as error:
+            raise Invalid(where, str(error)) from None
+
+
 class NewGame(BaseModel):
     """A new game, as ``POST /api/games`` takes it (WEBAPI.md)."""
 
@@ -66,6 +90,7 @@ class NewGame(BaseModel):
     seed: Annotated[int, Field(ge=0, lt=2**63)] | None = None
     tournament: bool = Field(False, description="Express only: a series to 10 game wins")
     tournament_target: Annotated[int, Field(ge=1, le=99)] = 10
+    clock: ClockIn | None = Field(None, description="a time control; untimed when absent")
 
     @field_validator("variant", mode="before")
     @classmethod
@@ -112,6 +137,7 @@ def spec_of(body: NewGame) -> GameSpec:
         public=body.public,
         tournament_target=body.tournament_target if body.tournament else None,
         tournament_wins=(0,) * players if body.tournament else None,
+        clock=None if body.clock is None else body.clock.control(),
     )
 
 

@@ -28,6 +28,8 @@ from shiftago.engine.bot import Limits
 from shiftago.engine.levels import bot_for_level, default_level
 from shiftago.interfaces.server.hub import Hub, Refused
 from shiftago.interfaces.server.jobs import Job
+from shiftago.interfaces.server.live import LiveGame
+from shiftago.match.clock import action_budget
 
 log = logging.getLogger("shiftago.server")
 
@@ -35,9 +37,11 @@ log = logging.getLogger("shiftago.server")
 WORKER_NICENESS = 10
 
 
-def choose(level: int, seed: int, state: State) -> Action:
-    """The bot's action (runs in a worker thread)."""
-    return bot_for_level(level, seed).choose(state, Limits())
+def choose(level: int, seed: int, state: State, movetime: float | None = None) -> Action:
+    """The bot's action (runs in a worker thread), within ``movetime`` seconds when the
+    game is timed."""
+    limits = Limits() if movetime is None else Limits(movetime_ms=max(1, int(movetime * 1000)))
+    return bot_for_level(level, seed).choose(state, limits)
 
 
 def lower_priority() -> None:
@@ -62,9 +66,19 @@ class ComputerPlayers:
             level = min(live.stored.seats[seat].level or default_level(), default_level())
             state = live.game.state
             seed = ((live.stored.seed or 0) * 1_000_003 + live.version) % 2**32
+            movetime = self._budget(live, seat)
             loop = asyncio.get_running_loop()
-            action = await loop.run_in_executor(self.pool, choose, level, seed, state)
+            action = await loop.run_in_executor(self.pool, choose, level, seed, state, movetime)
             await self.hub.guarded(self._commit(job, action))
+
+    def _budget(self, live: LiveGame, seat: int) -> float | None:
+        """Seconds the computer may think in a timed game (None: untimed, or days per
+        turn, where the level's own budget is far inside the time)."""
+        clock = live.stored.clock
+        if clock is None or clock.control.correspondence:
+            return None
+        left = clock.left(self.hub.now())[seat]
+        return action_budget(left, clock.control.increment)
 
     async def _commit(self, job: Job, action: Action) -> None:
         live = await self.hub.get(job.game_id)

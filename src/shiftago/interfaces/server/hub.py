@@ -30,12 +30,19 @@ from shiftago.engine.levels import default_level
 from shiftago.interfaces.server.bus import Bus, Event, RedisBus
 from shiftago.interfaces.server.creating import GameSpec, build, rematch_spec
 from shiftago.interfaces.server.jobs import Job, Jobs, LocalJobs
-from shiftago.interfaces.server.live import Connection, LiveGame, previous_turn, result_token
+from shiftago.interfaces.server.live import (
+    ABORTED,
+    Connection,
+    LiveGame,
+    previous_turn,
+    result_token,
+)
 from shiftago.interfaces.server.presence import PresenceSummary
 from shiftago.interfaces.server.settings import Settings
 from shiftago.interfaces.server.store import Conflict, Store, StoredSeat
 from shiftago.interfaces.server.timesource import Now
 from shiftago.interfaces.server.views import game_view
+from shiftago.match.clock import Clock
 
 log = logging.getLogger("shiftago.server")
 T = TypeVar("T")
@@ -131,13 +138,22 @@ class Hub:
                 if stored is None:
                     return None
                 live = LiveGame.load(stored)
+                live.now = self.now
                 self.games[game_id] = live
                 if isinstance(self.bus, RedisBus):  # who is at it on the other processes
                     await self.publish({"game": game_id, "revision": 0, "kind": "presence?"})
         return live
 
-    async def create(self, spec: GameSpec) -> tuple[LiveGame, list[str | None]]:
+    def build(self, spec: GameSpec) -> tuple[LiveGame, list[str | None]]:
+        """A new game of ``spec`` (not stored yet); a timed game's clock starts now."""
         live, tokens = build(spec)
+        live.now = self.now
+        if spec.clock is not None and not live.over:
+            live.stored.clock = Clock.start(spec.clock, spec.players, live.to_act, self.now())
+        return live, tokens
+
+    async def create(self, spec: GameSpec) -> tuple[LiveGame, list[str | None]]:
+        live, tokens = self.build(spec)
         await self.db(self.store.insert, live.stored)
         self.games[live.id] = live
         await self.after_change(live)
@@ -192,6 +208,8 @@ class Hub:
             {"game": live.id, "revision": live.revision, "kind": "thinking", "seat": seat}
         )
         now = time.time()
+        # the computer's delay is for people to follow; under a clock the time is theirs
+        delay = 0.0 if live.stored.clock is not None else self.bot_delay
         owner = live.stored.owner or live.id
         await self.submit(
             Job(
@@ -200,13 +218,16 @@ class Hub:
                 live.revision,
                 owner,
                 queued_at=now,
-                not_before=now + self.bot_delay,
+                not_before=now + delay,
             )
         )
 
     async def finished(self, live: LiveGame) -> None:
         """A change that ended the game is stored: run the hooks (rating the game); a
-        hook that fails is logged, the game stays ended."""
+        hook that fails is logged, the game stays ended. An aborted game has no result:
+        no hook runs (it is never rated)."""
+        if live.aborted:
+            return
         for hook in self.finish_hooks:
             try:
                 await hook(live)
@@ -263,7 +284,9 @@ class Hub:
             if revision <= live.revision:
                 return  # this process made or already read that change
             number = int(event.get("number", 0))
-            if kind == "action" and revision == live.revision + 1 and number == live.version + 1:
+            follows_on = revision == live.revision + 1 and number == live.version + 1
+            # a timed game's clock is read with the game (the event does not carry it)
+            if kind == "action" and follows_on and live.stored.clock is None:
                 try:
                     action = live.game.state.validate(Action.parse(str(event["action"])))
                 except ShiftagoError:
@@ -396,11 +419,14 @@ class Hub:
 
     async def act(self, live: LiveGame, seat: int | None, notation: str, seen: int) -> None:
         async with live.lock:
+            await self._flag_if_out_of_time(live)
             self.check_can_act(live, seat, seen)
             try:
                 action = live.game.state.validate(Action.parse(notation))
             except ShiftagoError as error:
                 raise Refused("illegal", str(error)) from None
+            if live.stored.draw_offer not in (None, seat):  # the offer lapses: stored first
+                await self._set_draw_offer(live, None)
             await self.commit(live, action)
             await self.after_change(live)
 
@@ -416,9 +442,19 @@ class Hub:
         revision = live.revision
         live.game.play(action)
         status, finished = live.status(), live.over
+        clock = live.stored.clock
+        if clock is not None:
+            clock = clock.after(seat, live.to_act, self.now())
         try:
             live.stored.updated = await self.db(
-                self.store.append_action, live.id, revision, number, str(action), status, finished
+                self.store.append_action,
+                live.id,
+                revision,
+                number,
+                str(action),
+                status,
+                finished,
+                clock,
             )
         except Conflict:
             live.game.undo()
@@ -427,6 +463,7 @@ class Hub:
         except BaseException:
             live.game.undo()
             raise
+        live.stored.clock = clock
         self._stored_action(live, str(action), revision + 1)
         self._announce_action(live, number, action, seat)
         await self.publish(
@@ -476,6 +513,28 @@ class Hub:
         await self.publish({"game": live.id, "revision": live.revision, "kind": "change"})
         return result
 
+    async def flag(self, live: LiveGame) -> bool:
+        """End the game if the running clock has run out (the flag sweep); whether it did."""
+        async with live.lock:
+            try:
+                await self._flag_if_out_of_time(live)
+            except Refused as refused:
+                return refused.code == "time"
+            return False
+
+    async def _flag_if_out_of_time(self, live: LiveGame) -> None:
+        """Under the game's lock: when the seat to act has no time left, the game ends
+        against it (its flag falls: ``result.reason`` "time") and the change that was
+        asked for is refused."""
+        clock = live.stored.clock
+        if clock is None or live.over:
+            return
+        seat = clock.flagged(self.now())
+        if seat is None:
+            return
+        await self._terminate(live, seat, "time")
+        raise Refused("time", f"{COLOURS[seat]}'s time has run out")
+
     async def resign(self, live: LiveGame, seat: int | None) -> None:
         async with live.lock:
             if seat is None:
@@ -484,21 +543,78 @@ class Hub:
                 raise Refused("over", "the game is over")
             await self._terminate(live, seat, "resignation")
 
-    async def _terminate(self, live: LiveGame, seat: int, termination: str) -> None:
-        """End the game against ``seat``: the others win (share a draw when several)."""
+    # --- draw offers and aborting (docs/web-protocol.md, "Draw offers and aborting") ---
+    async def offer_draw(self, live: LiveGame, seat: int | None) -> None:
+        async with live.lock:
+            seat = self._seated(live, seat)
+            refusal = live.draw_offer_refusal(seat)
+            if refusal is not None:
+                raise Refused("not_allowed", refusal)
+            await self._set_draw_offer(live, seat)
+            self.announce_state(live)
+
+    async def answer_draw(self, live: LiveGame, seat: int | None, accept: bool) -> None:
+        """Accept (the game ends, a draw shared by both) or decline the other's offer."""
+        async with live.lock:
+            seat = self._seated(live, seat)
+            offer = live.stored.draw_offer
+            if offer is None or offer == seat:
+                raise Refused("not_allowed", "there is no draw offer to answer")
+            if accept:
+                players = range(live.game.rules.players)
+                await self._terminate(live, seat, "agreement", result_token(tuple(players)))
+                return
+            await self._set_draw_offer(live, None)
+            live.draw_declined = (offer, live.version)
+            self.announce_state(live)
+
+    async def abort(self, live: LiveGame, seat: int | None) -> None:
+        """End the game without a result, before ``seat``'s first action."""
+        async with live.lock:
+            seat = self._seated(live, seat)
+            refusal = live.abort_refusal(seat)
+            if refusal is not None:
+                raise Refused("not_allowed", refusal)
+            await self._terminate(live, seat, ABORTED, "")
+
+    @staticmethod
+    def _seated(live: LiveGame, seat: int | None) -> int:
+        if seat is None:
+            raise Refused("not_seated", "spectators can only watch")
+        if live.over:
+            raise Refused("over", "the game is over")
+        return seat
+
+    async def _set_draw_offer(self, live: LiveGame, seat: int | None) -> None:
+        """Store who offers a draw now (a change of its own, through the revision gate)."""
+        live.stored.updated = await self._store_change(live, self.store.set_draw_offer, seat)
+        live.stored.draw_offer = seat
+        if seat is None:
+            live.draw_declined = None
+
+    async def _terminate(
+        self, live: LiveGame, seat: int, termination: str, result: str | None = None
+    ) -> None:
+        """End the game against ``seat``: the others win (share a draw when several);
+        or with ``result`` when given (a draw agreed, ``""`` when aborted)."""
         players = live.game.rules.players
-        result = result_token(tuple(s for s in range(players) if s != seat))
+        if result is None:
+            result = result_token(tuple(s for s in range(players) if s != seat))
         live.stored.result, live.stored.termination = result, termination
         status = live.status()
+        clock = live.stored.clock
+        if clock is not None:
+            clock = clock.stopped(self.now())
         try:
             live.stored.updated = await self._store_change(
-                live, self.store.terminate, result, termination, status
+                live, self.store.terminate, result, termination, status, clock
             )
         except Refused:
             raise  # read again from the database: nothing to put back
         except BaseException:
             live.stored.result = live.stored.termination = None
             raise
+        live.stored.clock = clock
         live.stored.status, live.stored.finished = status, True
         self.announce_state(live)
         await self.finished(live)
@@ -520,10 +636,15 @@ class Hub:
                 keep = self._turn_to_take_back(live, seat)
             else:
                 keep = self._action_to_take_back(live, tokens)
+            await self._flag_if_out_of_time(live)
             undone = [live.game.undo() for _ in range(live.version - keep)]
+            clock = live.stored.clock
+            if clock is not None:  # time spent stays spent; the seat to act runs now
+                now = self.now()
+                clock = clock.resumed(clock.left(now), live.to_act, now)
             try:
                 live.stored.updated = await self._store_change(
-                    live, self.store.truncate, keep, live.status()
+                    live, self.store.truncate, keep, live.status(), clock
                 )
             except Refused:
                 raise  # read again from the database: nothing to put back
@@ -531,6 +652,7 @@ class Hub:
                 for action in reversed(undone):
                     live.game.play(action)
                 raise
+            live.stored.clock = clock
             del live.stored.actions[keep:]
             live.stored.status, live.stored.finished = live.status(), False
             live.broadcast({"type": "takeback", "version": keep, "game": game_view(live)})
@@ -602,7 +724,7 @@ class Hub:
             if not live.over:
                 raise Refused("not_allowed", "a rematch follows a finished game")
             if live.stored.next_id is None:
-                new, _ = build(rematch_spec(live))
+                new, _ = self.build(rematch_spec(live))
                 next_id = await self.db(self.store.link_next, live.id, new.stored)
                 if next_id == new.id:
                     self.games[new.id] = new

@@ -11,7 +11,7 @@ import asyncio
 import datetime as dt
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -25,7 +25,7 @@ from shiftago.core import (
     Variant,
     seat_of_colour,
 )
-from shiftago.formats.record import Record, Seat, new_game
+from shiftago.formats.record import UNFINISHED, Record, Seat, new_game
 from shiftago.interfaces.server.presence import SUMMARY_SECONDS, Coalescer, PresenceSummary, merged
 from shiftago.interfaces.server.store import StoredGame, token_hash
 
@@ -33,6 +33,9 @@ from shiftago.interfaces.server.store import StoredGame, token_hash
 COMPUTER_ONLY_ACTION_LIMIT = 1000
 #: Events waiting for a slow connection before it is dropped.
 MAX_QUEUED = 500
+#: The termination of a game ended before it began: no result (stored as ``""``, a
+#: record's ``*``), nobody won or lost, never rated.
+ABORTED = "aborted"
 
 
 def rules_of(stored: StoredGame) -> Rules:
@@ -65,7 +68,9 @@ def previous_turn(states: Sequence[State], seat: int) -> int | None:
 
 
 def winners_of(result: str, players: int) -> tuple[int, ...]:
-    """The seats of a result token (``o`` or ``o=g``)."""
+    """The seats of a result token (``o`` or ``o=g``); none for ``""`` (aborted)."""
+    if not result:
+        return ()
     return tuple(seat_of_colour(c, players) for c in result.split("="))
 
 
@@ -128,6 +133,11 @@ class LiveGame:
     #: Counts the changes of presence, so that nobody is told the same one twice.
     presence_changes: int = 0
     thinking: int | None = None
+    #: The seat whose draw offer was declined, and the version then: it may offer again
+    #: once an action has been played (kept in memory only: it holds back repeats).
+    draw_declined: tuple[int, int] | None = None
+    #: The time of the game's clock (the hub's: tests move it).
+    now: Callable[[], float] = time.time
     #: When the game was last asked for or changed (``time.monotonic``): idle games
     #: leave memory (``Hub.evict_idle``).
     last_used: float = field(default_factory=time.monotonic)
@@ -170,6 +180,11 @@ class LiveGame:
     def terminated(self) -> bool:
         """Ended by people (a resignation, abandoned), not by the rules."""
         return self.stored.termination is not None
+
+    @property
+    def aborted(self) -> bool:
+        """Ended before it began (:data:`ABORTED`): no result, no winners, unrated."""
+        return self.stored.termination == ABORTED
 
     @property
     def over(self) -> bool:
@@ -231,6 +246,39 @@ class LiveGame:
         states = self.game.states[: (self.version if version is None else version) + 1]
         return previous_turn(states, seat) is not None
 
+    def has_acted(self, seat: int) -> bool:
+        """Whether ``seat`` has played an action in this game."""
+        return any(state.turn == seat for state in self.game.states[:-1])
+
+    def draw_offer_refusal(self, seat: int) -> str | None:
+        """Why the person at ``seat`` may not offer a draw now (None: they may). Only
+        between two people, one standing offer at a time, not again right after a
+        decline (docs/web-protocol.md, "Draw offers and aborting")."""
+        if self.over:
+            return "the game is over"
+        if self.game.rules.players != 2:
+            return "draws are offered only in 2-player games"
+        if any(s.kind != "human" for s in self.stored.seats):
+            return "the computer does not take draw offers"
+        if self.stored.draw_offer == seat:
+            return "your draw offer stands already"
+        if self.stored.draw_offer is not None:
+            return "answer the draw offer first"
+        if self.draw_declined == (seat, self.version):
+            return "your draw offer was declined: offer again after the next action"
+        return None
+
+    def abort_refusal(self, seat: int) -> str | None:
+        """Why the person at ``seat`` may not abort the game now (None: they may): only
+        before that seat's first action, and never a computer's seat."""
+        if self.over:
+            return "the game is over"
+        if self.stored.seats[seat].kind != "human":
+            return "only a person's seat aborts"
+        if self.has_acted(seat):
+            return "the game is under way: you have played already (resign instead)"
+        return None
+
     def winners(self) -> tuple[int, ...] | None:
         if self.stored.result is not None:
             return winners_of(self.stored.result, self.game.rules.players)
@@ -242,6 +290,8 @@ class LiveGame:
         winners = self.winners()
         if winners is None:
             return f"playing {COLOURS[self.game.turn]} {self.game.phase.value}"
+        if self.aborted:
+            return "over aborted"
         colours = " ".join(COLOURS[s] for s in winners)
         return f"over {'winner' if len(winners) == 1 else 'draw'} {colours}"
 
@@ -252,7 +302,7 @@ class LiveGame:
                 self.game,
                 seats=seats,
                 date=self.stored.created.date(),
-                result=self.stored.result,
+                result=self.stored.result or UNFINISHED,  # aborted: no result
                 termination=self.stored.termination,
             )
         return Record.from_game(self.game, seats=seats, date=self.stored.created.date())

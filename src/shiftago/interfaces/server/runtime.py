@@ -22,8 +22,9 @@ from shiftago.interfaces.server.bus import READ_BLOCK_MS, Bus, RedisBus
 from shiftago.interfaces.server.hub import Hub
 from shiftago.interfaces.server.jobs import FairQueue, Job, Jobs, LocalJobs, RedisJobs
 from shiftago.interfaces.server.presence import SUMMARY_SECONDS
+from shiftago.interfaces.server.seeks import Seeks
 from shiftago.interfaces.server.settings import Settings
-from shiftago.interfaces.server.store import Store
+from shiftago.interfaces.server.store import Store, from_epoch
 from shiftago.interfaces.server.timesource import time_source
 
 log = logging.getLogger("shiftago.server")
@@ -77,6 +78,8 @@ class Runtime:
     analyses: GameAnalyses
     redis: Any | None
     runs_jobs: bool
+    #: The open challenges, and this process's lobby sockets.
+    seeks: Seeks = field(init=False)
     _tasks: list[asyncio.Task[None]] = field(default_factory=list)
 
     @classmethod
@@ -110,12 +113,15 @@ class Runtime:
             redis,
             runs_jobs,
         )
+        runtime.seeks = Seeks(hub)  # hears the lobby's events from the start
         await bus.start(hub.on_event)
         await jobs.start(runtime.run if runs_jobs else None)
         if runs_jobs:
             await runtime.computers.resume()
             await runtime.analyses.resume()
         runtime._tasks.append(asyncio.create_task(runtime._evict()))
+        runtime._tasks.append(asyncio.create_task(runtime._sweep_flags(settings)))
+        runtime._tasks.append(asyncio.create_task(runtime.seeks.run()))
         if redis is not None:
             runtime._tasks.append(asyncio.create_task(runtime._share_presence()))
         return runtime
@@ -134,6 +140,30 @@ class Runtime:
         while True:
             await asyncio.sleep(every)
             self.hub.evict_idle()
+
+    async def _sweep_flags(self, settings: Settings) -> None:
+        """End the timed games whose running clock ran out, every so often, whether or
+        not anyone is connected (every process sweeps; the revision lets one end each)."""
+        while True:
+            await asyncio.sleep(settings.flag_sweep_seconds)
+            try:
+                await self.sweep_flags()
+            except Exception:
+                log.exception("the flag sweep failed")
+
+    async def sweep_flags(self) -> int:
+        """One sweep: the number of games whose flag fell."""
+        hub = self.hub
+        at = from_epoch(hub.now())
+        fallen = 0
+        for game_id in await hub.db(hub.store.out_of_time, at):
+            live = await hub.get(game_id)
+            if live is None:
+                continue
+            with hub.using(live):
+                if await hub.guarded(hub.flag(live)):
+                    fallen += 1
+        return fallen
 
     async def _share_presence(self) -> None:
         """Say this process's part of each game's presence again, so that the others keep
@@ -160,6 +190,7 @@ class Runtime:
         await self.hub.jobs.close()
         self.computers.close()
         self.analyses.close()
+        await self.seeks.close()
         await self.hub.drain()
         await self.hub.bus.close()
         self.hub.close()

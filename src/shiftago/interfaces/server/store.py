@@ -245,6 +245,13 @@ _ADVANCE_WITH_ACTION = (
         updated=bindparam("b_updated"),
     )
 )
+#: The same gate for an action of a timed game: the clock's columns change with it.
+_ADVANCE_WITH_TIMED_ACTION = _ADVANCE_WITH_ACTION.values(
+    clock_remaining=bindparam("b_clock_remaining"),
+    clock_since=bindparam("b_clock_since"),
+    clock_running=bindparam("b_clock_running"),
+    clock_deadline=bindparam("b_clock_deadline"),
+)
 _INSERT_ACTION = insert(_ACTIONS)
 
 
@@ -334,43 +341,72 @@ class Store:
             raise Conflict(f"game {game_id} is no longer at revision {revision}")
 
     def append_action(
-        self, game_id: str, revision: int, number: int, notation: str, status: str, finished: bool
+        self,
+        game_id: str,
+        revision: int,
+        number: int,
+        notation: str,
+        status: str,
+        finished: bool,
+        clock: Clock | None = None,
     ) -> dt.datetime:
-        """Store action ``number`` (1-based) on ``revision``; committed when this returns.
+        """Store action ``number`` (1-based) on ``revision``, with the game's ``clock``
+        right after it in a timed game; committed when this returns.
 
         The most frequent write, so it is two plain statements on a connection (the same
         revision gate as :meth:`_advance`), without the ORM's work per call."""
         stamp = now()
+        values = {
+            "b_id": game_id,
+            "b_revision": revision,
+            "b_next": revision + 1,
+            "b_version": number,
+            "b_status": status,
+            "b_finished": finished,
+            "b_updated": stamp,
+        }
+        statement = _ADVANCE_WITH_ACTION
+        if clock is not None:
+            statement = _ADVANCE_WITH_TIMED_ACTION
+            columns = clock_columns(clock)
+            for name in ("clock_remaining", "clock_since", "clock_running", "clock_deadline"):
+                values[f"b_{name}"] = columns[name]
         try:
             with self.engine.begin() as connection:
-                done = connection.execute(
-                    _ADVANCE_WITH_ACTION,
-                    {
-                        "b_id": game_id,
-                        "b_revision": revision,
-                        "b_next": revision + 1,
-                        "b_version": number,
-                        "b_status": status,
-                        "b_finished": finished,
-                        "b_updated": stamp,
-                    },
-                )
+                done = connection.execute(statement, values)
                 if done.rowcount != 1:
                     raise Conflict(f"game {game_id} is no longer at revision {revision}")
                 connection.execute(
                     _INSERT_ACTION,
-                    {"game_id": game_id, "number": number, "notation": notation, "played": stamp},
+                    {
+                        "game_id": game_id,
+                        "number": number,
+                        "notation": notation,
+                        "played": stamp,
+                        "clock": None if clock is None else remaining_text(clock.remaining),
+                    },
                 )
         except IntegrityError as error:  # the action's number is taken: the same race
             raise Conflict(f"action {number} of game {game_id} is stored already") from error
         return stamp
 
-    def truncate(self, game_id: str, revision: int, keep: int, status: str) -> dt.datetime:
-        """Take back every action after the first ``keep``."""
+    def truncate(
+        self, game_id: str, revision: int, keep: int, status: str, clock: Clock | None = None
+    ) -> dt.datetime:
+        """Take back every action after the first ``keep`` (with the game's ``clock`` then,
+        in a timed game)."""
         stamp = now()
+        timed = {} if clock is None else clock_columns(clock)
         with self.sessions.begin() as s:
             self._advance(
-                s, game_id, revision, version=keep, status=status, finished=False, updated=stamp
+                s,
+                game_id,
+                revision,
+                version=keep,
+                status=status,
+                finished=False,
+                updated=stamp,
+                **timed,
             )
             s.execute(
                 delete(ActionRow).where(ActionRow.game_id == game_id, ActionRow.number > keep)
@@ -378,10 +414,18 @@ class Store:
         return stamp
 
     def terminate(
-        self, game_id: str, revision: int, result: str, termination: str, status: str
+        self,
+        game_id: str,
+        revision: int,
+        result: str,
+        termination: str,
+        status: str,
+        clock: Clock | None = None,
     ) -> dt.datetime:
-        """End a game that the rules did not end (resignation, abandoned)."""
+        """End a game that the rules did not end (resignation, abandoned, time), with the
+        game's stopped ``clock`` in a timed game."""
         stamp = now()
+        timed = {} if clock is None else clock_columns(clock)
         with self.sessions.begin() as s:
             self._advance(
                 s,
@@ -392,6 +436,7 @@ class Store:
                 status=status,
                 finished=True,
                 updated=stamp,
+                **timed,
             )
         return stamp
 
@@ -403,6 +448,13 @@ class Store:
                 .where(SeatRow.game_id == game_id, SeatRow.seat == seat)
                 .values(kind=stored.kind, name=stored.name, level=stored.level)
             )
+
+    def set_draw_offer(self, game_id: str, revision: int, seat: int | None) -> dt.datetime:
+        """Store the seat that offers a draw now (None: no offer stands)."""
+        stamp = now()
+        with self.sessions.begin() as s:
+            self._advance(s, game_id, revision, draw_offer=seat, updated=stamp)
+        return stamp
 
     def revision_of(self, game_id: str) -> int | None:
         """The stored revision of a game (None if there is no such game)."""
@@ -449,6 +501,17 @@ class Store:
                     seat.token_hash = None
                 games.append(game)
             return games
+
+    def out_of_time(self, at: dt.datetime, limit: int = 100) -> list[str]:
+        """Unfinished timed games whose running clock ran out by ``at`` (the flag sweep)."""
+        with self.sessions() as s:
+            query = (
+                select(GameRow.id)
+                .where(GameRow.finished.is_(False), GameRow.clock_deadline <= at)
+                .order_by(GameRow.clock_deadline)
+                .limit(limit)
+            )
+            return list(s.scalars(query).all())
 
     def unfinished_with_computer(self) -> list[str]:
         """Games not over that have a computer seat (their computer may be to act)."""

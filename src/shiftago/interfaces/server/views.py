@@ -3,6 +3,7 @@ short summary of a listing. Only translation: every fact comes from the core."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -10,10 +11,12 @@ from shiftago.core import COLOURS, Action, EndReason, Phase, Scoring, State, cel
 from shiftago.formats.record_syntax import turn_numbers
 from shiftago.interfaces.server.live import LiveGame
 from shiftago.interfaces.server.store import StoredGame
+from shiftago.match.clock import Clock
 
 
-def game_view(live: LiveGame, upto: int | None = None) -> dict[str, Any]:
-    """``GAME``: the game after its first ``upto`` actions (all of them by default).
+def game_view(live: LiveGame, upto: int | None = None, now: float | None = None) -> dict[str, Any]:
+    """``GAME``: the game after its first ``upto`` actions (all of them by default),
+    its clocks as at ``now`` (the time of the clocks; the real time by default).
 
     Never holds a seat's secret.
     """
@@ -61,7 +64,9 @@ def game_view(live: LiveGame, upto: int | None = None) -> dict[str, Any]:
         "skipped_at_start": _skipped_at_start(live),
         "may": _may(live, state, version, over),
         "takeback": live.takeback_kind(version),
-        "analysable": over,
+        "analysable": over and not (current and live.aborted),
+        "draw_offer": _draw_offer(live, current and not over),
+        "clock": clock_view(live.stored.clock, live.now() if now is None else now),
     }
     if terminated:
         view.update(turn=None, phase=Phase.OVER.value, legal=[], scoring=[])
@@ -69,6 +74,24 @@ def game_view(live: LiveGame, upto: int | None = None) -> dict[str, Any]:
     elif view["result"] is not None:
         view["result"]["by"] = []
     return view
+
+
+def clock_view(clock: Clock | None, now: float | None = None) -> dict[str, Any] | None:
+    """A timed game's clocks (WEBAPI.md, "Clocks"): seconds left per seat at ``now``,
+    and the colour whose clock runs; None for an untimed game."""
+    if clock is None:
+        return None
+    control = clock.control
+    left = clock.left(time.time() if now is None else now)
+    return {
+        "initial": control.initial,
+        "increment": control.increment,
+        "days": control.days,
+        "remaining": [round(r, 3) for r in left],
+        "running": None if clock.running is None else COLOURS[clock.running],
+        "control": str(control),
+        "speed": control.speed,
+    }
 
 
 def position_view(states: Sequence[State], actions: Sequence[Action]) -> dict[str, Any]:
@@ -144,6 +167,7 @@ def _skipped_at_start(live: LiveGame) -> list[str]:
 def _may(live: LiveGame, state: State, version: int, over: bool) -> dict[str, dict[str, bool]]:
     """What the holder of each seat may do now (a computer's seat has no holder)."""
     may = {}
+    current = version == live.version
     for seat, stored in enumerate(live.stored.seats):
         person = stored.kind == "human"
         may[COLOURS[seat]] = {
@@ -151,8 +175,16 @@ def _may(live: LiveGame, state: State, version: int, over: bool) -> dict[str, di
             "resign": person and not over,
             "takeback": live.may_take_back(seat, version),
             "rematch": person and over,
+            "draw": person and current and live.draw_offer_refusal(seat) is None,
+            "abort": person and current and live.abort_refusal(seat) is None,
         }
     return may
+
+
+def _draw_offer(live: LiveGame, standing: bool) -> str | None:
+    """The colour that offers a draw now (None when none does or the game is over)."""
+    seat = live.stored.draw_offer
+    return COLOURS[seat] if standing and seat is not None else None
 
 
 def _status(live: LiveGame, state: State, terminated: bool) -> str:
@@ -194,7 +226,8 @@ def _terminated_result(live: LiveGame) -> dict[str, Any]:
         "winners": [COLOURS[s] for s in winners],
         "reason": live.stored.termination,
         "line": None,
-        "by": [COLOURS[s] for s in range(players) if s not in winners],
+        # an aborted game: nobody lost (nor won)
+        "by": [] if live.aborted else [COLOURS[s] for s in range(players) if s not in winners],
     }
 
 

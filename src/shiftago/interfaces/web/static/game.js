@@ -8,6 +8,7 @@ import { api, copyText, forgetToken, gameEntry, localPath, rememberGame, showNot
 import { Conn, showConnection } from "./connection.js";
 import { renderControls, renderShare, resigner, takebackMessage, takebackNow } from "./controls.js";
 import { renderMoves, scoringNews } from "./moves.js";
+import { controlText, renderClocks } from "./clock.js";
 import { renderPlayers, renderResult, renderScoreChoices, statusText } from "./panels.js";
 import { loadSteps, renderReplay, setStep, stepFromUrl, stepsReady, wireReplay } from "./replay.js";
 import { $, anyConn, connFor, ctx, held, heldThatMay, isOver, lastStep, may, replaying, shown, shownStep, who } from "./state.js";
@@ -217,7 +218,8 @@ function render(animate = null) {
   analyse.href = `/analysis?position=${encodeURIComponent(v.position || "")}`;
 
   const name = { express: "Express", expert: "Expert", extreme: "Extreme" }[g.variant] || g.variant;
-  $("game-title").textContent = `${name}, ${g.players} players`;
+  const control = controlText(g);
+  $("game-title").textContent = `${name}, ${g.players} players${control ? `, ${control}` : ""}${g.rated ? ", rated" : ""}`;
   document.title = `${can ? "Your turn · " : ""}Shiftago ${name}`;
 
   $("typed").hidden = ctx.mode === "watch" || !held().length || isOver();
@@ -226,6 +228,7 @@ function render(animate = null) {
   $("legal-list").textContent = can && (g.legal || []).length ? `Legal now: ${g.legal.join(" ")}` : "";
 
   renderPlayers(v);
+  renderClocks(g, v.final);
   renderScoreChoices(v, can, act);
   renderResult(v);
   renderReplay();

@@ -1,0 +1,95 @@
+// The clocks of a timed game: the seconds each seat has left, as the server said them
+// (GAME `clock`), counted down here for the seat whose clock runs. The server keeps the
+// time and decides when a flag falls; the page only shows it ticking and warns on low
+// time.
+import { el } from "./api.js";
+
+/** Below this share of the initial time (or 20 s) a running clock warns. */
+const LOW_SHARE = 0.1;
+const LOW_SECONDS = 20;
+
+let shown = null; // the GAME whose clocks are on the page
+let receivedAt = 0; // when it came (performance.now())
+let timer = null;
+
+/** "4:59", "0:09.3" under ten seconds, "2d 03:10" for days. */
+export function clockText(seconds) {
+  const s = Math.max(0, seconds);
+  if (s >= 86400) {
+    const d = Math.floor(s / 86400);
+    const h = Math.floor((s % 86400) / 3600);
+    const m = Math.floor((s % 3600) / 60);
+    return `${d}d ${String(h).padStart(2, "0")}:${String(m).padStart(2, "0")}`;
+  }
+  if (s >= 3600) {
+    const h = Math.floor(s / 3600);
+    const m = Math.floor((s % 3600) / 60);
+    return `${h}:${String(m).padStart(2, "0")}:${String(Math.floor(s % 60)).padStart(2, "0")}`;
+  }
+  if (s < 10) return `0:0${(Math.floor(s * 10) / 10).toFixed(1)}`;
+  const whole = Math.ceil(s);
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+}
+
+let colours = []; // the seats' colours, in seat order
+
+function left(clock, index, now) {
+  const base = clock.remaining[index] ?? 0;
+  return clock.running === colours[index] ? base - (now - receivedAt) / 1000 : base;
+}
+
+function isLow(clock, seconds) {
+  if (clock.days) return seconds < 3600;
+  return seconds < Math.max(LOW_SECONDS, clock.initial * LOW_SHARE) && seconds < clock.initial;
+}
+
+function tick() {
+  if (!shown || !shown.clock) return;
+  const clock = shown.clock;
+  const now = performance.now();
+  colours.forEach((colour, i) => {
+    const box = document.querySelector(`[data-testid=clock-${colour}]`);
+    if (!box) return;
+    const seconds = left(clock, i, now);
+    box.textContent = clockText(seconds);
+    box.dataset.seconds = String(Math.max(0, Math.round(seconds * 10) / 10));
+    const running = clock.running === colour;
+    box.classList.toggle("running", running);
+    box.classList.toggle("low", running && isLow(clock, seconds));
+    box.classList.toggle("flagged", seconds <= 0);
+  });
+}
+
+/**
+ * Put each seat's clock in its player card (`[data-testid=player-<colour>]`), for the
+ * game `g` at the last step (`final`); a replay of an earlier step shows no clocks.
+ */
+export function renderClocks(g, final) {
+  if (g !== shown) {
+    shown = g;
+    receivedAt = performance.now();
+  }
+  const clock = g && g.clock;
+  colours = (g && g.seats ? g.seats : []).map((s) => s.colour);
+  if (!clock || !final) {
+    clearInterval(timer);
+    timer = null;
+    return;
+  }
+  colours.forEach((colour) => {
+    const card = document.querySelector(`[data-testid=player-${colour}]`);
+    if (!card || card.querySelector(".clock")) return;
+    card.append(el("div", { class: "clock", "data-testid": `clock-${colour}`, role: "timer", "aria-label": `${colour} clock` }));
+  });
+  tick();
+  if (clock.running && !timer) timer = setInterval(tick, 100);
+  if (!clock.running && timer) {
+    clearInterval(timer);
+    timer = null;
+  }
+}
+
+/** The time control in words for the title line ("3+2", "2 days"). */
+export function controlText(g) {
+  return g && g.clock ? g.clock.control || "" : "";
+}
