@@ -282,6 +282,16 @@ bot_delay_option = click.option(
 )
 
 
+#: ``--time-offset-file``, for tests of timed games (hidden): the same for ``serve`` and
+#: ``worker``, so that every process reads the same time.
+time_offset_option = click.option(
+    "--time-offset-file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    hidden=True,
+    help="Tests: a file with seconds added to the real time of the clocks.",
+)
+
+
 @cli.command(short_help="Serve the web app: play in the browser, alone or with friends.")
 @click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
 @click.option(
@@ -393,6 +403,7 @@ bot_delay_option = click.option(
     show_default=True,
     help="Open WebSockets one address may have.",
 )
+@time_offset_option
 def serve(
     host: str,
     port: int,
@@ -402,6 +413,7 @@ def serve(
     redis_url: str | None,
     allowed_hosts: tuple[str, ...],
     trusted_proxies: tuple[str, ...],
+    time_offset_file: Path | None,
     **limits: Any,
 ) -> None:
     """Serve the web app: open the address it prints in a browser and play.
@@ -418,6 +430,7 @@ def serve(
         trusted_proxies=trusted_proxies or Settings.trusted_proxies,
         redis_url=redis_url,
         bot_delay=bot_delay,
+        time_offset_file=time_offset_file,
         **limits,
     )
     run(host=host, port=port, db_url=_server_db(db_url), settings=settings)
@@ -461,6 +474,7 @@ def serve(
     "instance: %H-%i): a restarted worker takes back its jobs at once instead of after "
     "the lease. Default: a new name each start.",
 )
+@time_offset_option
 def worker(
     db_url: str | None,
     redis_url: str,
@@ -468,6 +482,7 @@ def worker(
     bot_delay: float,
     lease: float,
     name: str | None,
+    time_offset_file: Path | None,
 ) -> None:
     """Take the computer's moves and the reviews from Redis and do them.
 
@@ -483,6 +498,7 @@ def worker(
         bot_delay=bot_delay,
         job_lease_seconds=lease,
         worker_name=name,
+        time_offset_file=time_offset_file,
     )
     run_worker(_server_db(db_url), settings)
 
