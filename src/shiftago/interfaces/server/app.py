@@ -18,10 +18,11 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
 from shiftago import __version__
-from shiftago.interfaces.server import accounts_api, analysis_api, api, positions
+from shiftago.interfaces.server import accounts_api, analysis_api, api, positions, seeks_api
 from shiftago.interfaces.server.csrf import CsrfCheck
 from shiftago.interfaces.server.hub import Hub, Refused
 from shiftago.interfaces.server.live_analysis import LiveAnalysis, analysis_socket
+from shiftago.interfaces.server.lobby import lobby_socket
 from shiftago.interfaces.server.redaction import log_config
 from shiftago.interfaces.server.runtime import Runtime
 from shiftago.interfaces.server.security import protect
@@ -62,6 +63,7 @@ def create_app(
         live_analysis = LiveAnalysis(settings.live_analysis_cap)
         app.state.runtime = runtime
         app.state.hub = runtime.hub
+        app.state.seeks = runtime.seeks
         app.state.redis = runtime.redis
         app.state.analyses = runtime.analyses
         app.state.live_analysis = live_analysis
@@ -89,8 +91,10 @@ def create_app(
     app.include_router(positions.router)
     app.include_router(analysis_api.router)
     app.include_router(accounts_api.router)
+    app.include_router(seeks_api.router)
     app.add_api_websocket_route("/ws/games/{game_id}", game_socket)
     app.add_api_websocket_route("/ws/analysis", analysis_socket)
+    app.add_api_websocket_route("/ws/lobby", lobby_socket)
     _errors(app, pages)
     _pages(app, pages)
     return app

@@ -51,7 +51,7 @@ COMPUTER_GAMES_RETRY = 60
 
 #: What is counted: new games (imports included), imports, reviews of a game, and
 #: searches started on ``/ws/analysis``.
-Bucket = Literal["games", "imports", "analyses", "live-analyses", "logins"]
+Bucket = Literal["games", "imports", "analyses", "live-analyses", "logins", "seeks"]
 
 #: Each bucket's setting and the words for it.
 BUCKETS: dict[Bucket, tuple[Callable[[Settings], int], str]] = {
@@ -60,6 +60,7 @@ BUCKETS: dict[Bucket, tuple[Callable[[Settings], int], str]] = {
     "analyses": (lambda s: s.analyses_per_minute, "reviews asked for"),
     "live-analyses": (lambda s: s.live_analyses_per_minute, "analyses started"),
     "logins": (lambda s: s.logins_per_minute, "sign-in attempts"),
+    "seeks": (lambda s: s.seeks_per_minute, "open challenges"),
 }
 
 

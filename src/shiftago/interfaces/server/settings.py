@@ -68,6 +68,8 @@ class Settings:
     #: Sign-ins and sign-ups per minute, per address and per account name (a
     #: guessed password costs a try).
     logins_per_minute: int = 10
+    #: Open challenges (seeks) one address may create per minute.
+    seeks_per_minute: int = 20
     #: Reviews one address may ask for per minute.
     analyses_per_minute: int = 20
     #: Positions one address may start analysing on the analysis board per minute: each
