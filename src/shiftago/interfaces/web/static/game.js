@@ -8,7 +8,7 @@ import { api, copyText, forgetToken, gameEntry, localPath, rememberGame, showNot
 import { Conn, showConnection } from "./connection.js";
 import { renderControls, renderShare, resigner, takebackMessage, takebackNow } from "./controls.js";
 import { renderMoves, scoringNews } from "./moves.js";
-import { controlText, renderClocks } from "./clock.js";
+import { controlText } from "./clock.js";
 import { renderPlayers, renderResult, renderScoreChoices, statusText } from "./panels.js";
 import { loadSteps, renderReplay, setStep, stepFromUrl, stepsReady, wireReplay } from "./replay.js";
 import { $, anyConn, connFor, ctx, held, heldThatMay, isOver, lastStep, may, replaying, shown, shownStep, who } from "./state.js";
@@ -228,7 +228,6 @@ function render(animate = null) {
   $("legal-list").textContent = can && (g.legal || []).length ? `Legal now: ${g.legal.join(" ")}` : "";
 
   renderPlayers(v);
-  renderClocks(g, v.final);
   renderScoreChoices(v, can, act);
   renderResult(v);
   renderReplay();

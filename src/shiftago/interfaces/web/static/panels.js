@@ -4,6 +4,7 @@
 // server's (GAME) or the step's position string.
 import { COLOURS, COLOUR_NAMES, marbleIcon } from "./board.js";
 import { el } from "./api.js";
+import { renderClocks } from "./clock.js";
 import { $, cap, ctx, held, heldThatMay, isOver, lastStep, nameOf, seatOf, who } from "./state.js";
 
 const ENDINGS = {
@@ -99,6 +100,7 @@ export function renderPlayers(v) {
       badges, stats),
     );
   });
+  renderClocks(g, v.final);
   const watching = spectators();
   if (watching > 0) box.append(el("p", { class: "watching", "data-testid": "spectators", text: `${watching} watching` }));
 }

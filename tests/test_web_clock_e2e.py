@@ -1,0 +1,68 @@
+"""Timed games in Chromium: each player's clock in their card, ticking for the seat to
+act, red when low, and the flag falling on the server's clock (moved by an offset file,
+never by sleeping) while the page looks on."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from test_web_e2e import create, open_page, play, read, wait_until
+from web_fixtures import StartServer
+
+
+def seconds(page: Any, colour: str) -> float:
+    return float(page.get_attribute(f"[data-testid=clock-{colour}]", "data-seconds") or "nan")
+
+
+def test_the_clocks_tick_and_the_flag_falls_on_the_page(
+    start_server: StartServer, new_context: Any, tmp_path: Path
+):
+    offset = tmp_path / "offset"
+    offset.write_text("0")
+    server = start_server(args=["--time-offset-file", str(offset)])
+    created = create(
+        server, variant="express", players=2, first="o", clock={"initial": 60, "increment": 1}
+    )
+    started = time.monotonic()
+    game_id = created["id"]
+    page = open_page(new_context(), created["seats"][0]["join_url"])
+    page.wait_for_selector("[data-testid=clock-o].running")
+    assert page.text_content("[data-testid=clock-g]").strip() == "1:00"
+    assert "1+1" in page.text_content("#game-title")
+    # o's clock counts down on the page
+    page.wait_for_function(
+        "() => Number(document.querySelector('[data-testid=clock-o]').dataset.seconds) < 59.5"
+    )
+    offset.write_text("45")  # 45 s pass on the server
+    play(server, game_id, page, "L1")
+    page.wait_for_selector("[data-testid=clock-g].running")
+    game = read(server, game_id)
+    took = time.monotonic() - started
+    o_left = game["clock"]["remaining"][0]
+    assert 16 - took <= o_left <= 16  # 60 - 45 - the real time taken, + 1 increment
+    assert abs(seconds(page, "o") - o_left) < 0.6
+    # g's turn: 61 s pass and nobody acts; the server's sweep ends the game on time
+    offset.write_text("106")
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=status]').textContent.includes('on time')"
+    )
+    game = wait_until(lambda: (g := read(server, game_id))["result"] and g, what="the flag")
+    assert game["result"]["reason"] == "time" and game["result"]["by"] == ["g"]
+    assert game["status"] == "over winner o"
+    assert page.get_attribute("[data-testid=clock-g]", "class") is not None
+    assert seconds(page, "g") == 0
+
+
+def test_a_low_clock_turns_red(start_server: StartServer, new_context: Any, tmp_path: Path):
+    offset = tmp_path / "offset"
+    offset.write_text("0")
+    server = start_server(args=["--time-offset-file", str(offset)])
+    created = create(server, players=2, first="g", clock={"initial": 60, "increment": 0})
+    page = open_page(new_context(), created["seats"][0]["join_url"])
+    page.wait_for_selector("[data-testid=clock-g].running")
+    assert "low" not in (page.get_attribute("[data-testid=clock-g]", "class") or "")
+    offset.write_text("50")
+    page.reload()  # the page reads the game again: 10 s left
+    page.wait_for_selector("[data-testid=clock-g].running.low")
