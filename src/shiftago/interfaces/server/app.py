@@ -18,7 +18,14 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
 from shiftago import __version__
-from shiftago.interfaces.server import accounts_api, analysis_api, api, positions, seeks_api
+from shiftago.interfaces.server import (
+    accounts_api,
+    analysis_api,
+    api,
+    players_api,
+    positions,
+    seeks_api,
+)
 from shiftago.interfaces.server.csrf import CsrfCheck
 from shiftago.interfaces.server.hub import Hub, Refused
 from shiftago.interfaces.server.live_analysis import LiveAnalysis, analysis_socket
@@ -91,6 +98,7 @@ def create_app(
     app.include_router(positions.router)
     app.include_router(analysis_api.router)
     app.include_router(accounts_api.router)
+    app.include_router(players_api.router)
     app.include_router(seeks_api.router)
     app.add_api_websocket_route("/ws/games/{game_id}", game_socket)
     app.add_api_websocket_route("/ws/analysis", analysis_socket)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from shiftago.interfaces.server import ratings
 from shiftago.interfaces.server.analysis import GameAnalyses
 from shiftago.interfaces.server.bots import ComputerPlayers
 from shiftago.interfaces.server.bus import READ_BLOCK_MS, Bus, RedisBus
@@ -106,6 +107,7 @@ class Runtime:
             presence_interval=settings.presence_interval,
             now=time_source(settings.time_offset_file),
         )
+        ratings.install(hub)  # rated games are rated as they end
         runtime = cls(
             hub,
             ComputerPlayers(hub, settings.bot_threads),
