@@ -66,3 +66,23 @@ def test_a_low_clock_turns_red(start_server: StartServer, new_context: Any, tmp_
     offset.write_text("50")
     page.reload()  # the page reads the game again: 10 s left
     page.wait_for_selector("[data-testid=clock-g].running.low")
+
+
+def test_a_timed_game_against_the_computer_from_the_home_page(
+    start_server: StartServer, new_context: Any
+):
+    server = start_server()
+    page = new_context().new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector("[data-testid=seat-level-1]")
+    page.select_option("[data-testid=seat-level-1]", "1")
+    page.select_option("#first", "g")  # the computer starts, under its clock
+    page.select_option("[data-testid=game-clock]", "180+2")
+    page.click("[data-testid=start-game]")
+    page.wait_for_url("**/play/**")
+    game_id = page.url.split("/play/")[1].split("?")[0]
+    game = wait_until(lambda: (g := read(server, game_id))["actions"] and g, what="its action")
+    assert game["clock"]["control"] == "3+2" and game["clock"]["running"] == "o"
+    assert game["clock"]["remaining"][1] > 170  # it thought within its share, + 2 s
+    page.wait_for_selector("[data-testid=clock-o].running")
+    assert "3+2" in page.text_content("#game-title")

@@ -1,10 +1,19 @@
 // The home page: start a game, my games, public games, import a record.
 import { COLOURS, COLOUR_NAMES, marbleIcon } from "./board.js";
 import { mountPrefs } from "./prefs.js";
+import { mountLobby } from "./lobby.js";
 import {
   VARIANTS, api, copyText, el, errorText, forgetGame, knownGames, levels, localPath,
   parseStatus, rememberGame, tokenOf,
 } from "./api.js";
+
+/** The clock of the form's choice: "180+2" (seconds + increment) or "3d" (days). */
+function clockOf(value) {
+  if (!value) return null;
+  if (value.endsWith("d")) return { days: Number(value.slice(0, -1)) };
+  const [initial, increment] = value.split("+").map(Number);
+  return { initial, increment };
+}
 
 const $ = (id) => document.getElementById(id);
 const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
@@ -112,6 +121,8 @@ async function startGame(e) {
   if (handicap.some((h) => h > 0)) body.handicap = handicap;
   if ($("first").value) body.first = $("first").value;
   if (variant === "express" && $("tournament").checked) body.tournament = true;
+  const clock = clockOf($("clock").value);
+  if (clock) body.clock = clock;
   const button = $("start");
   button.disabled = true;
   showError($("form-error"), "");
@@ -275,6 +286,7 @@ async function main() {
   });
   loadMine();
   loadPublic();
+  mountLobby();
   LEVELS = await levels();
   buildSeats();
 }
