@@ -1,0 +1,309 @@
+// The lobby on the home page: create an open challenge, see the open ones live, accept
+// one (docs/web-protocol.md, "Open challenges"). The server decides; this page shows
+// what the lobby's socket says and holds the secrets of its own places, so that the
+// server knows it is still here and tells it where its seat is when a challenge fills.
+import { VARIANTS, api, el, localPath, rememberGame, tokenOf } from "./api.js";
+
+const HELD = "shiftago.seeks"; // {seekId: {token, place}}: the places this browser holds
+const PRESETS = [[1, 0], [3, 0], [3, 2], [5, 3], [10, 5], [15, 10]];
+const DAYS = [1, 2, 3, 5, 7, 14];
+
+const $ = (id) => document.getElementById(id);
+let socket = null;
+let delay = 500;
+let leaving = false;
+const seeks = new Map(); // id -> the seek as listed
+
+function readHeld() {
+  try {
+    const data = JSON.parse(localStorage.getItem(HELD) || "{}");
+    return data && typeof data === "object" && !Array.isArray(data) ? data : {};
+  } catch {
+    return {};
+  }
+}
+
+function writeHeld(data) {
+  try {
+    localStorage.setItem(HELD, JSON.stringify(data));
+  } catch {
+    /* private mode: the place lives as long as this page */
+  }
+}
+
+function holdPlace(id, token, place = null) {
+  const data = readHeld();
+  data[id] = { token, place: place ?? data[id]?.place ?? null };
+  writeHeld(data);
+  send({ type: "hold", token });
+}
+
+function dropPlace(id) {
+  const data = readHeld();
+  delete data[id];
+  writeHeld(data);
+}
+
+function send(message) {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+}
+
+/** "3+2", "2 days a turn" or "untimed". */
+export function clockText(clock) {
+  if (!clock) return "untimed";
+  if (clock.days) return `${clock.days} day${clock.days > 1 ? "s" : ""} a turn`;
+  return `${+(clock.initial / 60).toFixed(2)}+${clock.increment}`;
+}
+
+// ---- the form ------------------------------------------------------------------------
+function buildForm(signedIn) {
+  const variant = $("seek-variant");
+  for (const [key, v] of Object.entries(VARIANTS)) variant.append(el("option", { value: key, text: v.name }));
+  const time = $("seek-time");
+  const timed = el("optgroup", { label: "Real time (minutes + seconds a turn)" });
+  for (const [m, s] of PRESETS) timed.append(el("option", { value: `${m}+${s}`, text: `${m}+${s}` }));
+  timed.append(el("option", { value: "custom", text: "Custom…" }));
+  const days = el("optgroup", { label: "Correspondence" });
+  for (const d of DAYS) days.append(el("option", { value: `days:${d}`, text: `${d} day${d > 1 ? "s" : ""} a turn` }));
+  time.append(timed, days, el("option", { value: "none", text: "Untimed" }));
+  time.value = "5+3";
+  const sync = () => {
+    $("seek-custom").hidden = time.value !== "custom";
+    $("seek-range").hidden = !$("seek-rated").checked;
+  };
+  time.addEventListener("change", sync);
+  $("seek-rated").addEventListener("change", sync);
+  $("seek-rated").disabled = !signedIn;
+  $("seek-rated-hint").hidden = signedIn;
+  $("seek-name-box").hidden = signedIn;
+  sync();
+  $("seek-form").addEventListener("submit", createSeek);
+}
+
+function clockOf() {
+  const value = $("seek-time").value;
+  if (value === "none") return null;
+  if (value.startsWith("days:")) return { days: +value.slice(5) };
+  if (value === "custom") return { initial: Math.round(+$("seek-minutes").value * 60), increment: +$("seek-increment").value };
+  const [m, s] = value.split("+").map(Number);
+  return { initial: m * 60, increment: s };
+}
+
+async function createSeek(e) {
+  e.preventDefault();
+  const body = {
+    variant: $("seek-variant").value,
+    players: +$("seek-players").value,
+    clock: clockOf(),
+    rated: $("seek-rated").checked,
+  };
+  const name = $("seek-name").value.trim();
+  if (name && !$("seek-name-box").hidden) body.name = name;
+  if (body.rated && ($("seek-min").value || $("seek-max").value)) {
+    body.rating_range = [+($("seek-min").value || 0), +($("seek-max").value || 4000)];
+  }
+  const button = $("seek-create");
+  button.disabled = true;
+  showError("");
+  try {
+    const made = await api("/api/seeks", { method: "POST", body });
+    holdPlace(made.id, made.token, 0);
+    render();
+  } catch (err) {
+    showError(`Could not create the challenge: ${err.message}`);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+function showError(text) {
+  $("seek-error").textContent = text;
+  $("seek-error").hidden = !text;
+}
+
+// ---- accepting and cancelling ----------------------------------------------------------
+async function accept(id) {
+  showError("");
+  const body = {};
+  const name = $("seek-name").value.trim();
+  if (name && !$("seek-name-box").hidden) body.name = name;
+  try {
+    const answer = await api(`/api/seeks/${encodeURIComponent(id)}/accept`, { method: "POST", body });
+    if (answer.status === "open") {
+      holdPlace(id, answer.token);
+      render();
+      return;
+    }
+    enterGame(answer);
+  } catch (err) {
+    showError(`Could not accept: ${err.message}`);
+  }
+}
+
+/** A game answered as POST /api/games answers it: remember this browser's seat, go there. */
+function enterGame(game) {
+  const seat = (game.seats || []).find((s) => s.join_url);
+  if (!seat) return;
+  rememberGame(game.id, { tokens: { [seat.colour]: tokenOf(seat.join_url) } });
+  leaving = true;
+  location.href = localPath(seat.join_url);
+}
+
+async function cancel(id) {
+  const held = readHeld()[id];
+  if (!held) return;
+  try {
+    await api(`/api/seeks/${encodeURIComponent(id)}?token=${encodeURIComponent(held.token)}`, { method: "DELETE" });
+  } catch (err) {
+    if (err.status !== 409 && err.status !== 404) {
+      showError(`Could not cancel: ${err.message}`);
+      return;
+    }
+  }
+  dropPlace(id);
+  seeks.delete(id);
+  render();
+}
+
+/** The seek filled: find this browser's seat (its colour) and go to the game. */
+async function filled(message) {
+  const held = readHeld()[message.seek];
+  dropPlace(message.seek);
+  leaving = true;
+  if (held) {
+    try {
+      const status = await api(`/api/seeks/${encodeURIComponent(message.seek)}?token=${encodeURIComponent(held.token)}`);
+      if (status.game) {
+        enterGame(status.game);
+        return;
+      }
+    } catch {
+      /* go anyway: the link is the seat */
+    }
+  }
+  location.href = message.url;
+}
+
+// ---- the list ----------------------------------------------------------------------------
+function describe(seek) {
+  const variant = VARIANTS[seek.variant] ? VARIANTS[seek.variant].name : seek.variant;
+  const kind = seek.rated ? "rated" : "casual";
+  const range = seek.rating_range ? ` ${seek.rating_range[0]}-${seek.rating_range[1]}` : "";
+  return `${variant} · ${seek.players} players · ${clockText(seek.clock)} · ${kind}${range}`;
+}
+
+function placesText(seek) {
+  const names = seek.places.map((p) => (p.rating != null ? `${p.name} (${Math.round(p.rating)})` : p.name));
+  return `${names.join(", ")} · ${seek.places.length}/${seek.players}`;
+}
+
+function render() {
+  const list = $("seek-list");
+  const held = readHeld();
+  list.replaceChildren();
+  const sorted = [...seeks.values()].sort((a, b) => String(a.created).localeCompare(String(b.created)));
+  for (const seek of sorted) {
+    const mine = held[seek.id];
+    let action;
+    if (!mine) {
+      action = el("button", { type: "button", class: "small primary", text: "Accept", "data-testid": "accept-seek" });
+      action.addEventListener("click", () => {
+        action.disabled = true;
+        accept(seek.id).finally(() => (action.disabled = false));
+      });
+    } else if (mine.place === 0) {
+      action = el("span", { class: "seek-mine" },
+        el("span", { class: "seek-waiting", text: "Waiting for players…", "data-testid": "seek-waiting" }));
+      const button = el("button", { type: "button", class: "small", text: "Cancel", "data-testid": "cancel-seek" });
+      button.addEventListener("click", () => cancel(seek.id));
+      action.append(button);
+    } else {
+      action = el("span", { class: "seek-waiting", text: "Joined: waiting for more players…", "data-testid": "seek-waiting" });
+    }
+    list.append(
+      el("li", { class: mine ? "seek mine" : "seek", "data-testid": "seek", "data-seek": seek.id },
+        el("span", { class: "seek-what", text: describe(seek) }),
+        el("span", { class: "seek-who", text: placesText(seek) }),
+        action),
+    );
+  }
+  $("seek-empty").hidden = seeks.size > 0;
+}
+
+// ---- the socket ----------------------------------------------------------------------------
+function onMessage(message) {
+  switch (message.type) {
+    case "seeks":
+      seeks.clear();
+      for (const seek of message.seeks) seeks.set(seek.id, seek);
+      break;
+    case "seek":
+      seeks.set(message.seek.id, message.seek);
+      break;
+    case "seek_gone":
+    case "seek_filled":
+      seeks.delete(message.id);
+      if (message.type === "seek_gone") dropPlace(message.id);
+      break;
+    case "held": {
+      const data = readHeld();
+      if (data[message.seek]) {
+        data[message.seek].place = message.place;
+        writeHeld(data);
+      }
+      break;
+    }
+    case "filled":
+      filled(message);
+      return;
+    case "error":
+      if (message.code === "not_found") forgetUnknown();
+      return;
+    default:
+      return;
+  }
+  render();
+}
+
+/** Held secrets the server no longer knows: forget those of seeks that are not listed. */
+function forgetUnknown() {
+  const data = readHeld();
+  for (const id of Object.keys(data)) if (!seeks.has(id)) delete data[id];
+  writeHeld(data);
+}
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  const ws = new WebSocket(`${scheme}//${location.host}/ws/lobby`);
+  socket = ws;
+  ws.addEventListener("open", () => {
+    delay = 500;
+    $("lobby").dataset.live = "true";
+    for (const { token } of Object.values(readHeld())) if (token) ws.send(JSON.stringify({ type: "hold", token }));
+  });
+  ws.addEventListener("message", (e) => {
+    try {
+      onMessage(JSON.parse(e.data));
+    } catch (err) {
+      console.warn("shiftago: a lobby message that could not be read", err);
+    }
+  });
+  ws.addEventListener("close", () => {
+    $("lobby").dataset.live = "false";
+    if (socket !== ws || leaving) return;
+    setTimeout(connect, delay);
+    delay = Math.min(delay * 2, 5000);
+  });
+}
+
+export async function mountLobby() {
+  let signedIn = false;
+  try {
+    signedIn = !!(await api("/api/session")).name;
+  } catch {
+    signedIn = false;
+  }
+  buildForm(signedIn);
+  render();
+  connect();
+}
