@@ -1,0 +1,72 @@
+"""The lobby in Chromium (issue 17, "Open challenges"): a 3-player challenge opened in
+one browser and accepted from two others; all three pages land in the game, each on its
+own seat. ``shiftago serve`` runs in a subprocess; every wait is on a condition."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from web_fixtures import LiveServer, NewContext
+
+PLAY = re.compile(r".*/play/[^/?]+\?seat=.+")
+
+
+def home(new_context: NewContext, server: LiveServer) -> Any:
+    page = new_context().new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector("#lobby[data-live=true]")
+    return page
+
+
+def seat_of(page: Any) -> tuple[str, str]:
+    """The game and the seat's secret of a page that plays."""
+    parts = urlsplit(page.url)
+    return parts.path.rsplit("/", 1)[1], parse_qs(parts.query)["seat"][0]
+
+
+def test_a_three_player_challenge_filled_from_three_browsers(
+    live_server: LiveServer, new_context: NewContext
+):
+    ann = home(new_context, live_server)
+    ben = home(new_context, live_server)
+    cid = home(new_context, live_server)
+
+    ann.select_option("[data-testid=seek-players]", "3")
+    ann.select_option("[data-testid=seek-time]", "3+2")
+    ann.fill("[data-testid=seek-name]", "Ann")
+    ann.click("[data-testid=create-seek]")
+    ann.wait_for_selector("[data-testid=seek] [data-testid=cancel-seek]")
+
+    ben.fill("[data-testid=seek-name]", "Ben")
+    ben.click("[data-testid=seek] [data-testid=accept-seek]")
+    ben.wait_for_selector("[data-testid=seek] [data-testid=seek-waiting]")
+    ann.wait_for_function(
+        "() => document.querySelector('[data-testid=seek]')?.textContent.includes('2/3')"
+    )
+    assert live_server.api("GET", "/api/games?public=true").json()["games"] == []
+
+    cid.wait_for_function(
+        "() => document.querySelector('[data-testid=seek]')?.textContent.includes('Ben')"
+    )
+    cid.fill("[data-testid=seek-name]", "Cid")
+    cid.click("[data-testid=seek] [data-testid=accept-seek]")
+
+    for page in (ann, ben, cid):
+        page.wait_for_url(PLAY)
+        page.wait_for_selector("[data-testid=status]")
+    seats = [seat_of(page) for page in (ann, ben, cid)]
+    assert len({game for game, _ in seats}) == 1
+    assert len({secret for _, secret in seats}) == 3
+    game_id = seats[0][0]
+
+    game = live_server.api("GET", f"/api/games/{game_id}").json()
+    assert sorted(s["name"] for s in game["seats"]) == ["Ann", "Ben", "Cid"]
+    assert game["clock"]["initial"] == 180 and game["clock"]["increment"] == 2
+    for page, (_, secret) in zip((ann, ben, cid), seats, strict=True):
+        remembered = page.evaluate(
+            "(id) => JSON.parse(localStorage.getItem('shiftago.games') || '{}')[id]", game_id
+        )
+        assert secret in remembered["tokens"].values()
+    assert live_server.api("GET", "/api/seeks").json()["seeks"] == []
