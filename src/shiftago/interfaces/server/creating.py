@@ -26,6 +26,8 @@ class SeatSpec:
     level: int | None = None
     token_hash: str | None = None  # a rematch (or a filled seek) gives the seat's secret
     account_id: int | None = None
+    #: The account's name (shown with the seat; None for a guest or the computer).
+    account: str | None = None
 
 
 @dataclass
@@ -81,8 +83,9 @@ def build(spec: GameSpec) -> tuple[LiveGame, list[str | None]]:
         tokens.append(token)
         if seat.kind != "human":
             digest = None
-        account = seat.account_id if seat.kind == "human" else None
-        seats.append(StoredSeat(seat.kind, seat.name, seat.level, digest, account))
+        person = seat.kind == "human"
+        account_id, account = (seat.account_id, seat.account) if person else (None, None)
+        seats.append(StoredSeat(seat.kind, seat.name, seat.level, digest, account_id, account))
     seed = spec.seed if spec.seed is not None else random.SystemRandom().randrange(2**32)
     first = spec.first
     if spec.position is None and first is None:
@@ -152,7 +155,10 @@ def rematch_spec(live: LiveGame) -> GameSpec:
     the winner starts (the core's :class:`TournamentScore`), otherwise the lot decides."""
     stored = live.stored
     players = stored.players
-    seats = [SeatSpec(s.kind, s.name, s.level, s.token_hash, s.account_id) for s in stored.seats]
+    seats = [
+        SeatSpec(s.kind, s.name, s.level, s.token_hash, s.account_id, s.account)
+        for s in stored.seats
+    ]
     first = None
     score = live.tournament
     if score is not None:

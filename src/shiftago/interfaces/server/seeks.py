@@ -296,7 +296,13 @@ class Seeks:
             variant=Variant.parse(seek.variant),
             players=seek.players,
             seats=[
-                SeatSpec("human", p.name, token_hash=p.token_hash, account_id=p.account_id)
+                SeatSpec(
+                    "human",
+                    p.name,
+                    token_hash=p.token_hash,
+                    account_id=p.account_id,
+                    account=p.name if p.account_id is not None else None,
+                )
                 for p in places
             ],
             public=True,
