@@ -211,6 +211,14 @@ def _pages(app: FastAPI, web: Path) -> None:
             return JSONResponse({"ok": False, "error": str(error), **figures}, status_code=503)
         return JSONResponse({"ok": True, **figures})
 
+    @app.get("/players/{name}", include_in_schema=False)
+    async def player(name: str) -> Response:
+        return page("players.html")  # an unknown name: the page says so (its API is 404)
+
+    @app.get("/leaderboard", include_in_schema=False)
+    async def leaderboard() -> Response:
+        return page("leaderboard.html")
+
     @app.get("/how-to-play", include_in_schema=False)
     async def how_to_play() -> Response:
         return page("howto.html")

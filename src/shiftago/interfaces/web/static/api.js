@@ -78,8 +78,16 @@ export function localPath(url) {
   }
 }
 
+/** The CSRF token of the signed-in session (the `csrf` cookie), or "". */
+export function csrfToken() {
+  const found = document.cookie.split("; ").find((c) => c.startsWith("csrf="));
+  return found ? decodeURIComponent(found.slice(5)) : "";
+}
+
 export async function api(path, { method = "GET", body = undefined, accept = "application/json" } = {}) {
   const init = { method, headers: { Accept: accept } };
+  // a change made with the session cookie shows the CSRF token (docs/web-protocol.md)
+  if (method !== "GET" && csrfToken()) init.headers["X-CSRF-Token"] = csrfToken();
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);

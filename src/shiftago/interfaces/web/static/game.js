@@ -14,6 +14,7 @@ import { loadSteps, renderReplay, setStep, stepFromUrl, stepsReady, wireReplay }
 import { $, anyConn, connFor, ctx, held, heldThatMay, isOver, lastStep, may, replaying, shown, shownStep, who } from "./state.js";
 import { GameReview } from "./review.js";
 import { mountPrefs, playSound } from "./prefs.js";
+import { ratingsOnGame, showRatings } from "./rated.js";
 
 if (ctx.fast) document.documentElement.classList.add("reduced-motion");
 
@@ -74,6 +75,9 @@ function handle(conn, msg) {
       else notice(msg.message || `Refused: ${msg.code}`);
       render();
       break;
+    case "rated":
+      showRatings(msg.changes);
+      break;
     case "pong":
       break;
     default:
@@ -108,6 +112,7 @@ function applyGame(g, v, info) {
   }
   ctx.game = g;
   ctx.version = version;
+  ratingsOnGame(g);
   let animate = null;
   if (info && info.action) {
     ctx.lastBoard = before;

@@ -1,0 +1,126 @@
+// The account widget of every page's header: sign up, sign in, sign out, the name
+// linked to the profile, and adopting the games this browser holds (docs/web-protocol.md,
+// "Accounts and ratings"). Playing never needs it.
+
+import { api, el, errorText, knownGames } from "./api.js";
+
+const state = { name: null };
+
+/** The signed-in name, or null (after the widget has asked the server). */
+export function signedInName() {
+  return state.name;
+}
+
+function slot() {
+  let box = document.getElementById("account");
+  if (box) return box;
+  const header = document.querySelector("header.top");
+  if (!header) return null;
+  box = el("span", { id: "account", class: "account", "data-testid": "account" });
+  const nav = header.querySelector("nav");
+  header.insertBefore(box, nav);
+  return box;
+}
+
+/** The seat secrets this browser holds (localStorage), for adopting. */
+function heldTokens() {
+  const tokens = [];
+  for (const entry of Object.values(knownGames())) {
+    if (entry && entry.tokens && typeof entry.tokens === "object") {
+      for (const t of Object.values(entry.tokens)) if (typeof t === "string" && t) tokens.push(t);
+    }
+  }
+  return tokens;
+}
+
+function signedOut(box) {
+  const name = el("input", { type: "text", name: "name", autocomplete: "username", placeholder: "name", "aria-label": "Account name", required: true, maxlength: "20" });
+  const password = el("input", { type: "password", name: "password", autocomplete: "current-password", placeholder: "password", "aria-label": "Password", required: true });
+  const error = el("p", { class: "error", role: "alert", hidden: true, "data-testid": "account-error" });
+  const form = el("form", { class: "account-form", hidden: true, "data-testid": "account-form" });
+  const submit = (path) => async (event) => {
+    event.preventDefault();
+    error.hidden = true;
+    try {
+      const answer = await api(path, { method: "POST", body: { name: name.value, password: password.value } });
+      state.name = answer.name;
+      render();
+    } catch (err) {
+      error.textContent = err.status === 429 ? errorText(err.data) || "Too many tries: wait a minute." : errorText(err.data) || err.message;
+      error.hidden = false;
+    }
+  };
+  form.append(
+    name,
+    password,
+    el("button", { type: "submit", class: "small primary", "data-testid": "sign-in", onclick: submit("/api/session") }, "Sign in"),
+    el("button", { type: "button", class: "small", "data-testid": "sign-up", onclick: submit("/api/accounts") }, "Create account"),
+    el("p", { class: "hint", text: "Names: 3-20 of a-z 0-9 _ -. Passwords: 8 or more characters. Playing needs no account." }),
+    error,
+  );
+  const toggle = el("button", { type: "button", class: "small", "data-testid": "account-open", "aria-expanded": "false" }, "Sign in");
+  toggle.addEventListener("click", () => {
+    form.hidden = !form.hidden;
+    toggle.setAttribute("aria-expanded", String(!form.hidden));
+    if (!form.hidden) name.focus();
+  });
+  box.replaceChildren(toggle, form);
+}
+
+function signedIn(box) {
+  const who = el("a", { href: `/players/${encodeURIComponent(state.name)}`, class: "account-name", "data-testid": "account-name", text: state.name });
+  const note = el("span", { class: "account-note", role: "status", "aria-live": "polite" });
+  const tokens = heldTokens();
+  const adopt = tokens.length
+    ? el("button", {
+        type: "button",
+        class: "small",
+        "data-testid": "adopt",
+        title: "Add the games this browser holds to my account",
+        onclick: async () => {
+          try {
+            const answer = await api("/api/session/adopt", { method: "POST", body: { tokens } });
+            const n = (answer.games || []).length;
+            note.textContent = n ? `${n} game${n === 1 ? "" : "s"} added` : "Nothing new to add";
+          } catch (err) {
+            note.textContent = errorText(err.data) || err.message;
+          }
+        },
+      }, "Add this browser's games")
+    : null;
+  const out = el("button", {
+    type: "button",
+    class: "small",
+    "data-testid": "sign-out",
+    onclick: async () => {
+      try {
+        await api("/api/session", { method: "DELETE" });
+      } finally {
+        state.name = null;
+        render();
+      }
+    },
+  }, "Sign out");
+  box.replaceChildren(who, adopt, out, note);
+}
+
+function render() {
+  const box = slot();
+  if (!box) return;
+  if (state.name) signedIn(box);
+  else signedOut(box);
+  document.dispatchEvent(new CustomEvent("shiftago:account", { detail: { name: state.name } }));
+}
+
+async function start() {
+  try {
+    const answer = await api("/api/session");
+    state.name = answer && answer.name ? answer.name : null;
+  } catch {
+    state.name = null;
+  }
+  render();
+}
+
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+else start();

@@ -1,0 +1,124 @@
+// A player's profile (/players/{name}): ratings per category, a rating-history plot
+// (SVG drawn here), and recent games with their results.
+
+import { api, el, errorText } from "./api.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+const OUTCOMES = { win: "Won", loss: "Lost", draw: "Draw" };
+
+function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  for (const c of children) node.append(c);
+  return node;
+}
+
+const mark = (r) => `${Math.round(r.rating)}${r.provisional ? "?" : ""}`;
+
+function renderRatings(ratings) {
+  const rows = Object.entries(ratings);
+  const table = document.getElementById("ratings");
+  document.getElementById("no-ratings").hidden = rows.length > 0;
+  table.hidden = rows.length === 0;
+  table.tBodies[0].replaceChildren(
+    ...rows.map(([category, r]) =>
+      el(
+        "tr",
+        { "data-category": category },
+        el("td", { text: category }),
+        el("td", { class: "strong", text: mark(r), title: r.provisional ? "provisional" : null }),
+        el("td", { text: `±${Math.round(r.deviation)}` }),
+        el("td", { text: r.games }),
+      ),
+    ),
+  );
+}
+
+/** The plot of ratings after each game: a line and a band of ±deviation. */
+export function plot(points) {
+  const width = 640;
+  const height = 220;
+  const pad = { left: 46, right: 12, top: 12, bottom: 24 };
+  const box = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": "Rating after each rated game", class: "plot" });
+  if (!points.length) return box;
+  const all = [1500, ...points.flatMap((p) => [p.rating - p.deviation, p.rating + p.deviation, p.before])];
+  let low = Math.floor(Math.min(...all) / 50) * 50;
+  let high = Math.ceil(Math.max(...all) / 50) * 50;
+  if (high - low < 100) high = low + 100;
+  const n = points.length;
+  const x = (i) => pad.left + ((width - pad.left - pad.right) * (n === 1 ? 0.5 : i / (n - 1)));
+  const y = (r) => pad.top + (height - pad.top - pad.bottom) * (1 - (r - low) / (high - low));
+  const step = (high - low) / 4;
+  for (let k = 0; k <= 4; k++) {
+    const value = low + k * step;
+    box.append(
+      svg("line", { x1: pad.left, x2: width - pad.right, y1: y(value), y2: y(value), class: "grid" }),
+      svg("text", { x: pad.left - 6, y: y(value) + 4, "text-anchor": "end", class: "axis" }, document.createTextNode(String(Math.round(value)))),
+    );
+  }
+  const upper = points.map((p, i) => `${x(i)},${y(p.rating + p.deviation)}`);
+  const lower = points.map((p, i) => `${x(i)},${y(p.rating - p.deviation)}`).reverse();
+  box.append(svg("polygon", { points: [...upper, ...lower].join(" "), class: "band" }));
+  box.append(svg("polyline", { points: points.map((p, i) => `${x(i)},${y(p.rating)}`).join(" "), class: "line" }));
+  points.forEach((p, i) => {
+    const dot = svg("circle", { cx: x(i), cy: y(p.rating), r: 3.5, class: "dot" });
+    dot.append(svg("title", {}, document.createTextNode(`${Math.round(p.rating)} after game ${p.game}`)));
+    box.append(dot);
+  });
+  box.append(svg("text", { x: width - pad.right, y: height - 6, "text-anchor": "end", class: "axis" }, document.createTextNode(`${n} rated game${n === 1 ? "" : "s"}`)));
+  return box;
+}
+
+async function renderHistory(name, categories) {
+  const card = document.getElementById("history-card");
+  card.hidden = categories.length === 0;
+  if (!categories.length) return;
+  const select = document.getElementById("history-category");
+  select.replaceChildren(...categories.map((c) => el("option", { value: c, text: c })));
+  const draw = async () => {
+    const answer = await api(`/api/players/${encodeURIComponent(name)}/history?category=${encodeURIComponent(select.value)}`);
+    document.getElementById("history-plot").replaceChildren(plot(answer.history || []));
+  };
+  select.addEventListener("change", draw);
+  await draw();
+}
+
+function renderGames(games) {
+  const table = document.getElementById("games");
+  document.getElementById("no-games").hidden = games.length > 0;
+  table.hidden = games.length === 0;
+  table.tBodies[0].replaceChildren(
+    ...games.map((g) => {
+      const change = g.rating_after !== null && g.rating_before !== null ? Math.round(g.rating_after) - Math.round(g.rating_before) : null;
+      return el(
+        "tr",
+        {},
+        el("td", {}, el("a", { href: g.watch_url, text: new Date(g.created).toLocaleDateString() })),
+        el("td", { text: `${g.category}${g.rated ? " rated" : ""}` }),
+        el("td", { text: (g.opponents || []).join(", ") }),
+        el("td", { text: g.outcome ? OUTCOMES[g.outcome] : g.finished ? "—" : "Playing" }),
+        el("td", { text: change === null ? "" : `${Math.round(g.rating_after)} (${change >= 0 ? "+" : "−"}${Math.abs(change)})` }),
+      );
+    }),
+  );
+}
+
+async function start() {
+  const name = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
+  const title = document.getElementById("player-name");
+  try {
+    const player = await api(`/api/players/${encodeURIComponent(name)}`);
+    title.textContent = player.name;
+    document.title = `${player.name} · Shiftago`;
+    renderRatings(player.ratings || {});
+    const recent = await api(`/api/players/${encodeURIComponent(name)}/games`);
+    renderGames(recent.games || []);
+    await renderHistory(player.name, Object.keys(player.ratings || {}));
+  } catch (err) {
+    const box = document.getElementById("player-error");
+    box.textContent = err.status === 404 ? `There is no player ${name}.` : errorText(err.data) || err.message;
+    box.hidden = false;
+  }
+}
+
+start();

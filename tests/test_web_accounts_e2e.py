@@ -1,0 +1,106 @@
+"""End to end (issue 17): the account widget in headless Chromium: signing up shows the
+name, linked to the profile; the browser's games are added to the account (a change made
+with the session cookie, so the page sends the CSRF token); the profile page shows the
+ratings and draws their history; the leaderboard lists settled ratings."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+from shiftago.interfaces.server.accounts import find_account
+from shiftago.interfaces.server.schema import RatingChangeRow, RatingRow
+from shiftago.interfaces.server.store import Store, open_engine
+from test_web_e2e import create
+from web_fixtures import LiveServer, NewContext
+
+
+def give_rating(
+    server: LiveServer, name: str, game_id: str, rating: float, deviation: float
+) -> None:
+    """An express-2 rating and one history point, as a rated game would leave them."""
+    store = Store(open_engine(server.db_url))
+    try:
+        account = find_account(store, name)
+        assert account is not None
+        stamp = dt.datetime.now(dt.UTC)
+        with store.sessions.begin() as s:
+            s.add(
+                RatingRow(
+                    account_id=account.id,
+                    category="express-2",
+                    rating=rating,
+                    deviation=deviation,
+                    volatility=0.06,
+                    games=1,
+                    updated=stamp,
+                )
+            )
+            s.add(
+                RatingChangeRow(
+                    account_id=account.id,
+                    game_id=game_id,
+                    category="express-2",
+                    rating_before=1500.0,
+                    rating_after=rating,
+                    deviation_after=deviation,
+                    at=stamp,
+                )
+            )
+    finally:
+        store.dispose()
+
+
+def test_sign_up_adopt_and_the_profile(live_server: LiveServer, new_context: NewContext):
+    game = create(live_server, variant="express", players=2)
+    token = game["seats"][0]["join_url"].split("?seat=")[1]
+    context = new_context()
+    page = context.new_page()
+    page.goto(live_server.url + "/")
+    # the browser holds a seat of the game (as after playing it here)
+    page.evaluate(
+        "entry => localStorage.setItem('shiftago.games', entry)",
+        json.dumps({game["id"]: {"tokens": {"o": token}}}),
+    )
+    page.reload()
+    page.click("[data-testid=account-open]")
+    page.fill("[data-testid=account-form] input[name=name]", "Ann")
+    page.fill("[data-testid=account-form] input[name=password]", "correct horse")
+    page.click("[data-testid=sign-up]")
+    name = page.locator("[data-testid=account-name]")
+    name.wait_for()
+    assert name.text_content() == "ann"
+    assert name.get_attribute("href") == "/players/ann"
+    cookies = {c["name"]: c for c in context.cookies()}
+    assert (
+        cookies["shiftago_session"]["httpOnly"] and cookies["shiftago_session"]["sameSite"] == "Lax"
+    )
+
+    page.click("[data-testid=adopt]")
+    page.wait_for_function(
+        "() => document.querySelector('.account-note').textContent === '1 game added'"
+    )
+    seats = live_server.api("GET", f"/api/games/{game['id']}").json()["seats"]
+    assert [s["account"] for s in seats] == ["ann", None]
+
+    give_rating(live_server, "ann", game["id"], 1662.5, 90.0)
+    name.click()
+    page.wait_for_url("**/players/ann")
+    row = page.locator("[data-testid=ratings] tr[data-category=express-2]")
+    row.wait_for()
+    assert row.locator("td").all_text_contents() == ["express-2", "1663", "±90", "1"]
+    page.locator("[data-testid=history-plot] circle").wait_for()
+    assert page.locator("[data-testid=history-plot] circle").count() == 1
+    games = page.locator("[data-testid=games] tbody tr")
+    assert games.count() == 1
+
+    page.goto(live_server.url + "/leaderboard")
+    first = page.locator("[data-testid=leaderboard] tbody tr").first
+    first.wait_for()
+    assert first.locator("td").all_text_contents() == ["1", "ann", "1663", "±90", "1"]
+
+    # signing out from the widget forgets the session
+    page.click("[data-testid=sign-out]")
+    page.locator("[data-testid=account-open]").wait_for()
+    assert live_server.api("GET", "/api/session").json() == {"name": None}
+    assert "shiftago_session" not in {c["name"] for c in context.cookies()}
