@@ -198,7 +198,7 @@ def test_reconnect_gets_the_missed_actions_or_the_state(db_url):
             assert [e["type"] for e in o.flush()] == ["state"]
         with connect(client, game_id) as g:
             events = g.hello(ben, seen=7)  # more than the server has: the whole state
-            assert [e["type"] for e in events] == ["welcome", "state", "presence"]
+            assert [e["type"] for e in events] == ["welcome", "state", "chat_history", "presence"]
 
 
 def test_resign_ends_the_game_for_the_others(db_url):

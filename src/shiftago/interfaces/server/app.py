@@ -26,6 +26,7 @@ from shiftago.interfaces.server import (
     positions,
     seeks_api,
 )
+from shiftago.interfaces.server.chat import Chat
 from shiftago.interfaces.server.csrf import CsrfCheck
 from shiftago.interfaces.server.hub import Hub, Refused
 from shiftago.interfaces.server.live_analysis import LiveAnalysis, analysis_socket
@@ -70,6 +71,7 @@ def create_app(
         live_analysis = LiveAnalysis(settings.live_analysis_cap)
         app.state.runtime = runtime
         app.state.hub = runtime.hub
+        app.state.chat = Chat(runtime.hub)  # also hears other processes' messages
         app.state.seeks = runtime.seeks
         app.state.redis = runtime.redis
         app.state.analyses = runtime.analyses

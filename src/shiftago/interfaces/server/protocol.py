@@ -6,7 +6,16 @@ from __future__ import annotations
 import time
 from typing import Annotated, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    TypeAdapter,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from shiftago.engine.levels import level_name
 from shiftago.interfaces.server.strict_json import JsonRefused, loads
@@ -74,7 +83,50 @@ class Ping(_Message):
     type: Literal["ping"]
 
 
-ClientMessage = Hello | Act | Sync | Resign | Takeback | Claim | Rematch | Ping
+#: The longest chat message, in characters after stripping the spaces around it.
+MAX_CHAT = 300
+
+
+class ChatLine(_Message):
+    """A chat message to the connection's room (the seats', or the spectators')."""
+
+    type: Literal["chat"]
+    text: Annotated[str, Field(strict=True, max_length=MAX_CHAT + 200)]
+
+    @field_validator("text")
+    @classmethod
+    def _one_short_line(cls, text: str) -> str:
+        text = text.strip()
+        if not text:
+            raise ValueError("say something")
+        if len(text) > MAX_CHAT:
+            raise ValueError(f"a chat message is at most {MAX_CHAT} characters")
+        if not text.isprintable():  # a line break, a tab, a control character
+            raise ValueError("a chat message is one line of printable text")
+        return text
+
+
+class Draw(_Message):
+    """Offer a draw (``offer``), or answer the other seat's offer (``accept``)."""
+
+    type: Literal["draw"]
+    offer: Literal[True] | None = None
+    accept: StrictBool | None = None
+
+    @model_validator(mode="after")
+    def _offer_or_answer(self) -> Draw:
+        if (self.offer is None) == (self.accept is None):
+            raise ValueError("give either offer: true or accept: true/false")
+        return self
+
+
+class Abort(_Message):
+    type: Literal["abort"]
+
+
+ClientMessage = (
+    Hello | Act | Sync | Resign | Takeback | Claim | Rematch | Ping | ChatLine | Draw | Abort
+)
 _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(
     Annotated[ClientMessage, Field(discriminator="type")]
 )

@@ -15,14 +15,19 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from shiftago.core import COLOURS
+from shiftago.interfaces.server.accounts import signed_in
+from shiftago.interfaces.server.chat import GUEST, Chat, Speaker, seat_name
 from shiftago.interfaces.server.hub import Hub, Refused
 from shiftago.interfaces.server.limits import socket_slot
 from shiftago.interfaces.server.live import Connection, LiveGame
 from shiftago.interfaces.server.protocol import (
+    Abort,
     Act,
     BadMessage,
+    ChatLine,
     Claim,
     ClientMessage,
+    Draw,
     Hello,
     Ping,
     RateLimit,
@@ -84,6 +89,8 @@ async def _game_socket(websocket: WebSocket, game_id: str) -> None:
     connection = Connection()
     writer = asyncio.create_task(write_queue(websocket, connection))
     limit = RateLimit(state.rate, state.burst)
+    chat: Chat = state.chat
+    speaker = Speaker()
     joined = False
     try:
         while not connection.closed:
@@ -102,8 +109,12 @@ async def _game_socket(websocket: WebSocket, game_id: str) -> None:
                 if not joined:
                     if not isinstance(message, Hello):
                         raise BadMessage("the first message is hello")
-                    await _hello(hub, live, connection, message)
+                    await _hello(hub, chat, live, connection, message)
                     joined = True
+                    speaker.name = await _speaker_name(websocket, live, connection)
+                    continue
+                if isinstance(message, ChatLine):
+                    await chat.say(live, connection, speaker, message.text)
                     continue
                 await _handle(hub, live, connection, message)
             except BadMessage as bad:
@@ -120,7 +131,9 @@ async def _game_socket(websocket: WebSocket, game_id: str) -> None:
             await writer
 
 
-async def _hello(hub: Hub, live: LiveGame, connection: Connection, hello: Hello) -> None:
+async def _hello(
+    hub: Hub, chat: Chat, live: LiveGame, connection: Connection, hello: Hello
+) -> None:
     async with live.lock:
         if hello.token:
             seat = live.seat_of_token(hello.token)
@@ -140,9 +153,19 @@ async def _hello(hub: Hub, live: LiveGame, connection: Connection, hello: Hello)
             }
         )
         hub.catch_up(live, connection, hello.seen)
+        # under the lock that chat messages are stored and sent under: none is missed
+        await chat.send_history(live, connection)
         await hub.join(live, connection)
         if live.thinking is not None:
             connection.send({"type": "thinking", "seat": live.thinking})
+
+
+async def _speaker_name(websocket: WebSocket, live: LiveGame, connection: Connection) -> str:
+    """The name the connection chats under: its seat's, else the signed-in account's."""
+    if connection.seat is not None:
+        return seat_name(live, connection.seat)
+    account = await signed_in(websocket)
+    return GUEST if account is None else account.name
 
 
 async def _handle(hub: Hub, live: LiveGame, connection: Connection, message: ClientMessage) -> None:
@@ -165,6 +188,13 @@ async def _handle(hub: Hub, live: LiveGame, connection: Connection, message: Cli
         await hub.guarded(hub.claim(live, seat, message.seat, message.to, message.level))
     elif isinstance(message, Rematch):
         await hub.guarded(hub.rematch(live, seat))
+    elif isinstance(message, Draw):
+        if message.offer:
+            await hub.guarded(hub.offer_draw(live, seat))
+        else:
+            await hub.guarded(hub.answer_draw(live, seat, bool(message.accept)))
+    elif isinstance(message, Abort):
+        await hub.guarded(hub.abort(live, seat))
     elif isinstance(message, Hello):
         raise BadMessage("hello comes once, first")
     else:  # pragma: no cover - the parser knows no other type
