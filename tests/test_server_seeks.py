@@ -5,6 +5,7 @@ for, refused, left, and swept."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 import threading
 import time
 from collections.abc import Iterator
@@ -17,6 +18,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
+from websockets.sync.client import connect as ws_connect
 
 from server_support import Player, client_for, connect, fresh_database
 from shiftago.interfaces.server import seeks as seeks_module
@@ -429,3 +431,58 @@ def test_seek_creation_is_limited_per_address(sqlite_url):
         new_seek(client)
         answer = client.post("/api/seeks", json={})
         assert answer.status_code == 429 and "Retry-After" in answer.headers
+
+
+class LobbySocket:
+    """A lobby socket on a real server, read with a timeout."""
+
+    def __init__(self, base: str) -> None:
+        self.ws = ws_connect(base.replace("http", "ws", 1) + "/ws/lobby", open_timeout=10)
+        self.listing = self.until(lambda e: e["type"] == "seeks")["seeks"]
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.ws.send(json.dumps(message))
+
+    def until(self, wanted: Any, timeout: float = 30.0) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while True:
+            event: dict[str, Any] = json.loads(
+                self.ws.recv(timeout=max(0.1, deadline - time.monotonic()))
+            )
+            if wanted(event):
+                return event
+
+    def close(self) -> None:
+        self.ws.close()
+
+
+def test_seeks_across_two_processes(request, tmp_path, redis_url, start_server):
+    """Made on one process, seen, accepted and left on the other (PostgreSQL, Redis)."""
+    db_url = fresh_database(request, "postgresql", tmp_path)
+    a = start_server(db_url=db_url, args=("--redis", redis_url), bot_delay=0)
+    b = start_server(db_url=db_url, args=("--redis", redis_url), bot_delay=0)
+    watcher = LobbySocket(b.url)
+    creator = LobbySocket(a.url)
+    try:
+        made = a.api("POST", "/api/seeks", json={"players": 2, "clock": {"days": 2}}).json()
+        seen = watcher.until(lambda e: e["type"] == "seek")["seek"]
+        assert seen["id"] == made["id"] and seen["clock"] == {"days": 2}
+        creator.send({"type": "hold", "token": made["token"]})
+        assert creator.until(lambda e: e["type"] == "held")["place"] == 0
+
+        game = b.api("POST", f"/api/seeks/{made['id']}/accept", json={"name": "Ben"})
+        assert game.status_code == 201, game.text
+        game_id = game.json()["id"]
+        filled = creator.until(lambda e: e["type"] == "filled")
+        assert filled["url"] == f"/play/{game_id}?seat={made['token']}"
+        assert watcher.until(lambda e: e["type"] == "seek_filled")["game"] == game_id
+
+        left = a.api("POST", "/api/seeks", json={}).json()
+        creator.send({"type": "hold", "token": left["token"]})
+        creator.until(lambda e: e["type"] == "held")
+        creator.close()  # the creator's page on process a goes away
+        gone = watcher.until(lambda e: e["type"] == "seek_gone")
+        assert gone["id"] == left["id"]
+        assert b.api("GET", "/api/seeks").json()["seeks"] == []
+    finally:
+        watcher.close()
