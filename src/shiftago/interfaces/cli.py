@@ -383,6 +383,13 @@ time_offset_option = click.option(
     help="Positions one address may start analysing per minute on the analysis board.",
 )
 @click.option(
+    "--logins-per-minute",
+    type=click.IntRange(1),
+    default=Settings.logins_per_minute,
+    show_default=True,
+    help="Sign-in and sign-up attempts per minute, per address and per account name.",
+)
+@click.option(
     "--computer-games-per-address",
     type=click.IntRange(0),
     default=Settings.computer_games_per_address,
