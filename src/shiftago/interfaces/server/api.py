@@ -65,7 +65,7 @@ class ClockIn(BaseModel):
 
     def control(self, where: str = "clock") -> TimeControl:
         """The time control, or :class:`Invalid` naming the field."""
-        if self.days is not None and self.initial is not None:
+        if self.days is not None and (self.initial is not None or self.increment):
             raise Invalid(where, "give initial (and increment) or days, not both")
         if self.days is None and self.initial is None:
             raise Invalid(where, "give initial seconds (and an increment) or days per turn")

@@ -14,12 +14,12 @@ from shiftago.core import COLOURS, Variant
 from shiftago.formats.record_syntax import is_text_value
 from shiftago.interfaces.server import limits
 from shiftago.interfaces.server.accounts import SESSION_COOKIE, Account, signed_in
-from shiftago.interfaces.server.api import LIMITED, Invalid, base_url, hub_of
+from shiftago.interfaces.server.api import LIMITED, ClockIn, Invalid, base_url, hub_of
 from shiftago.interfaces.server.live import LiveGame
 from shiftago.interfaces.server.security import client_address
 from shiftago.interfaces.server.seeks import NewSeek, SeekRefused, Seeks
 from shiftago.interfaces.server.store import token_hash
-from shiftago.match.clock import TimeControl, TimeControlError
+from shiftago.match.clock import TimeControl
 
 router = APIRouter(prefix="/api")
 
@@ -29,15 +29,6 @@ RATING_LIMITS = (0, 4000)
 GUEST = "Guest"
 
 Secret = Annotated[str, Field(min_length=1, max_length=200)]
-
-
-class ClockIn(BaseModel):
-    """Initial seconds and an increment, or days per turn (correspondence)."""
-
-    model_config = ConfigDict(extra="forbid")
-    initial: float | None = Field(None, description="seconds each seat starts with")
-    increment: float | None = Field(None, description="seconds added after each turn")
-    days: int | None = Field(None, description="days per turn (correspondence)")
 
 
 class SeekIn(BaseModel):
@@ -81,18 +72,8 @@ def refused(refusal: SeekRefused) -> JSONResponse:
 
 
 def control_of(clock: ClockIn | None) -> TimeControl | None:
-    if clock is None:
-        return None
-    try:
-        if clock.days is not None:
-            if clock.initial is not None or clock.increment is not None:
-                raise TimeControlError("a correspondence clock has days, not initial time")
-            return TimeControl(days=clock.days)
-        if clock.initial is None:
-            raise TimeControlError("initial time (seconds) or days per turn")
-        return TimeControl(clock.initial, clock.increment or 0.0)
-    except TimeControlError as error:
-        raise Invalid("clock", str(error)) from None
+    """The time control asked for (None: untimed), or :class:`Invalid` naming ``clock``."""
+    return None if clock is None else clock.control()
 
 
 def player_name(given: str | None, account: Account | None) -> str:
