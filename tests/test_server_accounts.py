@@ -170,6 +170,10 @@ def test_a_cookie_change_needs_the_csrf_token_or_the_app_s_origin(sqlite_url):
         client.cookies.set("csrf", "planted", domain="testserver.local")
         planted = client.post("/api/games", json=body, headers={"X-CSRF-Token": "planted"})
         assert planted.status_code == 403
+        # the token the session was given is what counts, with or without its cookie
+        client.cookies.delete("csrf")
+        alone = client.post("/api/games", json=body, headers={"X-CSRF-Token": real})
+        assert alone.status_code == 201, alone.text
         client.cookies.set("csrf", real, domain="testserver.local")
         assert client.delete("/api/session").status_code == 403  # signing out too
         assert client.get("/api/session").json()["name"] == "ann"

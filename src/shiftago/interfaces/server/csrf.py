@@ -5,10 +5,10 @@ page makes it send. So a change under ``/api`` (POST, PUT, PATCH, DELETE) that c
 a valid session cookie is let in only when it shows it comes from the app's pages:
 either its ``Origin`` is the app's own (a browser always sends ``Origin`` with such
 requests, and :class:`.security.Security`, which runs first, already refused foreign
-ones), or its ``X-CSRF-Token`` header equals the ``csrf`` cookie set at sign-in, which
-only the app's own scripts can read. Anything else answers 403. Requests without a
-session cookie (or with one of no valid session) are a guest's and pass: they act for
-nobody.
+ones), or its ``X-CSRF-Token`` header equals the token of the ``csrf`` cookie set at
+sign-in (kept with the session), which only the app's own scripts can read. Anything
+else answers 403. Requests without a session cookie (or with one of no valid session)
+are a guest's and pass: they act for nobody.
 """
 
 from __future__ import annotations
@@ -19,12 +19,7 @@ from starlette.requests import HTTPConnection
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from shiftago.interfaces.server.accounts import (
-    CSRF_COOKIE,
-    CSRF_HEADER,
-    SESSION_COOKIE,
-    session_of,
-)
+from shiftago.interfaces.server.accounts import CSRF_HEADER, SESSION_COOKIE, session_of
 from shiftago.interfaces.server.security import SAFE_METHODS, origin_allowed
 from shiftago.interfaces.server.settings import Settings
 
@@ -64,8 +59,7 @@ class CsrfCheck:
         session = await session_of(conn)
         if session is None:
             return True  # no session: the request acts for nobody
+        # the token given at sign-in (the csrf cookie's value, kept with the session): a
+        # cookie planted by another site holds some other value
         header = conn.headers.get(CSRF_HEADER, "")
-        cookie = conn.cookies.get(CSRF_COOKIE, "")
-        return bool(header) and all(
-            hmac.compare_digest(header.encode(), value.encode()) for value in (cookie, session.csrf)
-        )
+        return bool(header) and hmac.compare_digest(header.encode(), session.csrf.encode())
