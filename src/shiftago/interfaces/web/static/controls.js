@@ -39,8 +39,30 @@ export function renderControls(send) {
   if (!canResign) $("resign-confirm").hidden = true;
   $("resign").textContent = held().length > 1 && r ? `Resign (${COLOUR_NAMES[r]})` : "Resign";
   renderClaims(send);
-  const shown = ["takeback", "resign", "resign-confirm"].some((id) => !$(id).hidden) || $("claims").children.length > 0;
+  renderDrawAndAbort(send);
+  const shown = ["takeback", "resign", "resign-confirm", "offer-draw", "abort", "draw-offered"].some((id) => !$(id).hidden) || $("claims").children.length > 0;
   $("controls").hidden = !shown;
+}
+
+/** Draw offers (GAME `draw_offer`, `may.draw`) and aborting (`may.abort`); the server decides. */
+function renderDrawAndAbort(send) {
+  const g = ctx.game;
+  const over = isOver();
+  const offerer = over ? null : heldThatMay("draw")[0] || null;
+  $("offer-draw").hidden = !offerer;
+  $("offer-draw").onclick = () => offerer && send({ type: "draw", offer: true }, offerer);
+  const offer = over ? null : g.draw_offer || null;
+  const mine = held();
+  const answerer = offer ? mine.find((c) => c !== offer) || null : null;
+  $("draw-offered").hidden = !offer || !mine.length;
+  $("draw-offered-text").textContent = !offer ? "" : mine.includes(offer) && !answerer ? "You offered a draw." : `${who(offer)} offers a draw.`;
+  $("accept-draw").hidden = !answerer;
+  $("decline-draw").hidden = !answerer;
+  $("accept-draw").onclick = () => answerer && send({ type: "draw", accept: true }, answerer);
+  $("decline-draw").onclick = () => answerer && send({ type: "draw", accept: false }, answerer);
+  const aborter = over ? null : heldThatMay("abort")[0] || null;
+  $("abort").hidden = !aborter;
+  $("abort").onclick = () => aborter && send({ type: "abort" }, aborter);
 }
 
 /** GET /api/levels, once: {levels: [{level, name}], default}. */

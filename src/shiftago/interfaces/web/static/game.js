@@ -14,6 +14,8 @@ import { loadSteps, renderReplay, setStep, stepFromUrl, stepsReady, wireReplay }
 import { $, anyConn, connFor, ctx, held, heldThatMay, isOver, lastStep, may, replaying, shown, shownStep, who } from "./state.js";
 import { GameReview } from "./review.js";
 import { mountPrefs, playSound } from "./prefs.js";
+import { ChatPanel } from "./chat.js";
+import { followTurn, onSeen, pageTitle, renderNotify } from "./turn.js";
 import { ratingsOnGame, showRatings } from "./rated.js";
 
 if (ctx.fast) document.documentElement.classList.add("reduced-motion");
@@ -77,6 +79,12 @@ function handle(conn, msg) {
       break;
     case "rated":
       showRatings(msg.changes);
+      break;
+    case "chat":
+      if (ctx.chat) ctx.chat.add(msg);
+      break;
+    case "chat_history":
+      if (ctx.chat) ctx.chat.history(msg);
       break;
     case "pong":
       break;
@@ -225,7 +233,11 @@ function render(animate = null) {
   const name = { express: "Express", expert: "Expert", extreme: "Extreme" }[g.variant] || g.variant;
   const control = controlText(g);
   $("game-title").textContent = `${name}, ${g.players} players${control ? `, ${control}` : ""}${g.rated ? ", rated" : ""}`;
-  document.title = `${can ? "Your turn · " : ""}Shiftago ${name}`;
+  const mine = !isOver() && held().includes(g.turn) && may(g.turn, "act");
+  followTurn(mine, wasMine, g); // the title's prefix, the sound, a notification
+  wasMine = mine;
+  document.title = pageTitle(`Shiftago ${name}`);
+  renderNotify($("notify"), g, held().length > 0);
 
   $("typed").hidden = ctx.mode === "watch" || !held().length || isOver();
   $("action-input").disabled = !can;
@@ -246,10 +258,6 @@ function render(animate = null) {
   drawMoves();
   $("download-record").href = `/api/games/${encodeURIComponent(ctx.gameId)}/record`;
   $("download-record").setAttribute("download", `shiftago-${ctx.gameId}.txt`);
-
-  const mine = !isOver() && held().includes(g.turn) && may(g.turn, "act");
-  if (mine && wasMine === false) playSound("turn");
-  wasMine = mine;
 }
 
 /** On a narrow screen the board shows only up to its arrows and labels (larger arrows). */
@@ -347,6 +355,8 @@ function start() {
   }
   ctx.step = stepFromUrl();
   wire();
+  ctx.chat = new ChatPanel($("chat"), { send: (obj) => !!anyConn() && anyConn().send(obj) });
+  onSeen(() => render());
   const tokens = new Set();
   if (ctx.mode === "play") {
     const fromUrl = ctx.params.get("seat");

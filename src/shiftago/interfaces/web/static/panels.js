@@ -13,6 +13,7 @@ const ENDINGS = {
   resignation: " by resignation",
   abandoned: " (the others left the game)",
   time: " on time",
+  agreement: " by agreement",
   "board full": " (the board is full)",
   "no marbles": " (no marbles left to play)",
   "action limit": " (the action limit is reached)",
@@ -22,6 +23,7 @@ function resultText(result) {
   const r = result || {};
   const winners = r.winners || [];
   const why = ENDINGS[r.reason] || "";
+  if (r.reason === "aborted") return "the game was aborted (no result).";
   if (winners.length > 1) return `draw between ${winners.map(who).join(" and ")}${why}.`;
   if (winners.length === 1) return `${who(winners[0])} wins${why}.`;
   return "nobody wins.";

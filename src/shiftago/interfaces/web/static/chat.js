@@ -1,0 +1,125 @@
+// The game's chat panel (docs/web-protocol.md, "Chat"): the messages of this page's room
+// (the players', or the spectators'), a line to write in, and a toggle that hides the
+// chat, remembered in localStorage. Every text is the person's own: it is shown with
+// textContent, never as HTML. A page that holds several seats hears each message once
+// per seat: messages are kept by their id, so each shows once.
+
+const HIDDEN_KEY = "shiftago.chat";
+const MAX_LENGTH = 300;
+const KEPT = 200;
+
+function read() {
+  try {
+    return localStorage.getItem(HIDDEN_KEY);
+  } catch {
+    return null;
+  }
+}
+
+function write(value) {
+  try {
+    localStorage.setItem(HIDDEN_KEY, value);
+  } catch {
+    /* private mode: the choice lasts for this page only */
+  }
+}
+
+/** Whether this browser hides the chat. */
+export function chatHidden() {
+  return read() === "off";
+}
+
+function node(tag, attrs = {}, text = null) {
+  const n = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
+  if (text !== null) n.textContent = text;
+  return n;
+}
+
+function clock(at) {
+  const d = new Date(at);
+  return Number.isNaN(d.getTime()) ? "" : d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+}
+
+export class ChatPanel {
+  /**
+   * @param {HTMLElement} box  the panel's section (data-testid "chat")
+   * @param {{send: (msg) => boolean}} hooks  send a message on the page's socket
+   */
+  constructor(box, hooks) {
+    this.box = box;
+    this.hooks = hooks;
+    this.messages = new Map(); // id -> message, in the order they came
+    this.room = null;
+    box.setAttribute("data-testid", "chat");
+    const head = node("div", { class: "chat-head" });
+    this.title = node("h2", { id: "chat-title" }, "Chat");
+    this.toggle = node("button", { type: "button", class: "small", "data-testid": "chat-mute" });
+    this.toggle.addEventListener("click", () => {
+      write(chatHidden() ? "on" : "off");
+      this.show();
+    });
+    head.append(this.title, this.toggle);
+    this.body = node("div", { class: "chat-body" });
+    this.list = node("ol", { class: "chat-list", "aria-live": "polite", "aria-labelledby": "chat-title" });
+    this.form = node("form", { class: "chat-form", autocomplete: "off" });
+    this.input = node("input", {
+      type: "text", maxlength: String(MAX_LENGTH), "data-testid": "chat-input",
+      "aria-label": "Your message", placeholder: "Say something",
+    });
+    const go = node("button", { type: "submit" }, "Send");
+    this.form.append(this.input, go);
+    this.form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      const text = this.input.value.trim();
+      if (!text) return;
+      if (this.hooks.send({ type: "chat", text: text.slice(0, MAX_LENGTH) })) this.input.value = "";
+    });
+    this.body.append(this.list, this.form);
+    box.append(head, this.body);
+    window.addEventListener("storage", (e) => {
+      if (e.key === HIDDEN_KEY) this.show();
+    });
+    this.show();
+  }
+
+  /** A `chat_history` event: the room's last messages. */
+  history(msg) {
+    this.room = msg.room || this.room;
+    for (const m of msg.messages || []) this.keep(m);
+    this.draw();
+  }
+
+  /** A `chat` event. */
+  add(msg) {
+    this.room = msg.room || this.room;
+    this.keep(msg);
+    this.draw();
+  }
+
+  keep(m) {
+    if (!m || typeof m.text !== "string") return;
+    this.messages.set(m.id ?? `${m.at}:${m.name}:${m.text}`, m);
+    while (this.messages.size > KEPT) this.messages.delete(this.messages.keys().next().value);
+  }
+
+  draw() {
+    this.title.textContent = this.room === "spectators" ? "Spectators' chat" : this.room === "players" ? "Players' chat" : "Chat";
+    const items = [...this.messages.values()].map((m) => {
+      const li = node("li", { "data-testid": "chat-message", class: m.seat ? `chat-seat-${m.seat}` : "chat-spectator" });
+      li.append(node("time", { datetime: m.at || "" }, clock(m.at)), " ", node("b", {}, m.name || "Guest"), " ", node("span", { class: "chat-text" }, m.text));
+      return li;
+    });
+    const atEnd = this.list.scrollTop + this.list.clientHeight >= this.list.scrollHeight - 4;
+    this.list.replaceChildren(...items);
+    if (atEnd) this.list.scrollTop = this.list.scrollHeight;
+  }
+
+  show() {
+    const hidden = chatHidden();
+    this.body.hidden = hidden;
+    this.box.classList.toggle("chat-hidden", hidden);
+    this.toggle.textContent = hidden ? "Show chat" : "Hide chat";
+    this.toggle.setAttribute("aria-pressed", hidden ? "true" : "false");
+  }
+}

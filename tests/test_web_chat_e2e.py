@@ -1,0 +1,69 @@
+"""Talking on the game page (issue 17), in Chromium: the chat shows text as text and can
+be hidden, a draw offered and accepted ends the game, and the title calls on one's turn.
+
+Browser tests live in files of their own that run after the others: the session's
+browser keeps an event loop running in the main thread, which ``asyncio.run`` refuses.
+"""
+
+from __future__ import annotations
+
+TITLE_CALLS = "() => document.title.startsWith('● Your turn')"
+CONNECTED = (
+    "() => document.querySelector('[data-testid=connection]')?.dataset.state === 'connected'"
+)
+
+
+def two_players(live_server, new_context):
+    answer = live_server.api(
+        "POST",
+        "/api/games",
+        json={"first": "o", "seats": [{"name": "Ann"}, {"name": "Ben"}]},
+    )
+    assert answer.status_code == 201, answer.text
+    created = answer.json()
+    pages = []
+    for seat in created["seats"]:
+        page = new_context().new_page()
+        page.goto(seat["join_url"])
+        page.wait_for_function(CONNECTED)
+        pages.append(page)
+    return created, pages
+
+
+def test_chat_shows_markup_as_text_and_hides_on_mute(live_server, new_context):
+    _, (ann, ben) = two_players(live_server, new_context)
+    ann.get_by_test_id("chat-input").fill("<b>x</b>")
+    ann.get_by_test_id("chat-input").press("Enter")
+    message = ben.get_by_test_id("chat-message").first
+    message.wait_for()
+    assert "<b>x</b>" in message.inner_text()
+    assert message.locator("b", has_text="x").count() == 0  # the name's <b> only
+    assert ben.locator("[data-testid=chat-message] .chat-text").first.inner_text() == "<b>x</b>"
+    ben.get_by_test_id("chat-mute").click()
+    ben.wait_for_function(
+        "() => !document.querySelector('[data-testid=chat-message]')?.checkVisibility()"
+    )
+    ben.reload()
+    ben.get_by_test_id("chat-mute").wait_for()
+    assert ben.get_by_test_id("chat-mute").inner_text() == "Show chat"  # remembered
+    ben.get_by_test_id("chat-mute").click()
+    ben.get_by_test_id("chat-message").first.wait_for()
+
+
+def test_title_calls_on_ones_turn_and_an_accepted_draw_ends_the_game(live_server, new_context):
+    _, (ann, ben) = two_players(live_server, new_context)
+    ann.wait_for_function("() => window.shiftago.game && window.shiftago.game.may.o.act")
+    assert not ben.evaluate(TITLE_CALLS)
+    ann.evaluate("() => document.querySelector('[data-testid=action-input]').value = 'L3'")
+    ann.locator("#action-go").click()
+    ben.wait_for_function(TITLE_CALLS)
+    ann.wait_for_function("() => !document.title.startsWith('● Your turn')")
+    ann.get_by_test_id("offer-draw").click()
+    ben.get_by_test_id("accept-draw").click()
+    for page in (ann, ben):
+        page.wait_for_function(
+            "() => window.shiftago.game && window.shiftago.game.status === 'over draw o g'"
+        )
+        page.get_by_test_id("result").wait_for()
+        assert "agreement" in page.get_by_test_id("result").inner_text()
+    ben.wait_for_function("() => !document.title.startsWith('● Your turn')")
