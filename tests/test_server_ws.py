@@ -455,9 +455,9 @@ def test_a_thinking_computer_does_not_stall_other_games(sqlite_url, monkeypatch)
     release = threading.Event()
     real_choose = bots.choose
 
-    def slow_choose(level, seed, state):
+    def slow_choose(level, seed, state, movetime=None):
         assert release.wait(20), "the test never let the computer go on"
-        return real_choose(level, seed, state)
+        return real_choose(level, seed, state, movetime)
 
     monkeypatch.setattr(bots, "choose", slow_choose)
     with client_for(sqlite_url) as client:
