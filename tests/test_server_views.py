@@ -124,35 +124,43 @@ def test_handicap_skips_are_named_where_they_happen(
         assert used == sum(handicap) - sum(game["skips"])
 
 
+#: A person's seat before it has acted, in a game between two people: it may offer a
+#: draw and abort; nobody may do either once the game is over.
+EARLY = {"draw": True, "abort": True}
+NONE = {"draw": False, "abort": False}
+
+
 def test_may_and_takeback_between_people(sqlite_url):
     with client_for(sqlite_url) as client:
         game_id, (ann, _) = create(client, first="o")
         start = client.get(f"/api/games/{game_id}").json()
         assert start["takeback"] is None and start["analysable"] is False
         assert start["may"] == {
-            "o": {"act": True, "resign": True, "takeback": False, "rematch": False},
-            "g": {"act": False, "resign": True, "takeback": False, "rematch": False},
+            "o": {"act": True, "resign": True, "takeback": False, "rematch": False, **EARLY},
+            "g": {"act": False, "resign": True, "takeback": False, "rematch": False, **EARLY},
         }
         with connect(client, game_id) as o:
             o.hello(ann)
             played = o.act("L3", 0)["game"]
             assert played["takeback"] == "action"
             assert played["may"] == {
-                "o": {"act": False, "resign": True, "takeback": True, "rematch": False},
-                "g": {"act": True, "resign": True, "takeback": True, "rematch": False},
+                # o has acted: o may no longer abort, g still may
+                "o": {"act": False, "resign": True, "takeback": True, "rematch": False}
+                | {"draw": True, "abort": False},
+                "g": {"act": True, "resign": True, "takeback": True, "rematch": False, **EARLY},
             }
             o.send({"type": "resign"})
             over = o.until_type("state")["game"]
         assert over["takeback"] is None and over["analysable"] is True
         assert over["may"] == {
-            colour: {"act": False, "resign": False, "takeback": False, "rematch": True}
+            colour: {"act": False, "resign": False, "takeback": False, "rematch": True} | NONE
             for colour in "og"
         }
 
 
 def test_may_and_takeback_against_the_computer(sqlite_url):
     seats = [{"kind": "human"}, {"kind": "computer", "level": 1}]
-    nobody = {"act": False, "resign": False, "takeback": False, "rematch": False}
+    nobody = {"act": False, "resign": False, "takeback": False, "rematch": False, **NONE}
     with client_for(sqlite_url) as client:
         game_id, (ann, _) = create(client, first="o", seats=seats)
         with connect(client, game_id) as o:
@@ -165,6 +173,8 @@ def test_may_and_takeback_against_the_computer(sqlite_url):
             "resign": True,
             "takeback": True,
             "rematch": False,
+            "draw": False,  # no draw offers to the computer
+            "abort": False,
         }
         assert answered["may"]["g"] == nobody  # a computer's seat has no holder
         # The computer began: after its first action the person has no turn to go back to.
