@@ -89,3 +89,10 @@ def test_a_rated_blitz_game_lost_on_time_rates_both_players(
         assert rating["rating"] == round(expected.rating, 2)
         assert rating["deviation"] == round(expected.deviation, 2)
         assert player["games"] == [game_id]
+    # each page shows the change under the result: the winner up, the loser down
+    delta = round(won.rating) - 1500
+    for page in pages.values():
+        page.wait_for_selector("[data-testid=rating-changes] li >> nth=1")
+        shown = page.text_content("[data-testid=rating-changes]")
+        assert f"{names[winner]} {round(won.rating)}? (+{delta})" in shown
+        assert f"{names[loser]} {round(lost.rating)}? (\u2212{delta})" in shown  # a minus sign
