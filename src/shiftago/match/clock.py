@@ -45,6 +45,18 @@ class TimeControl:
         if not 0 <= self.increment <= 180:
             raise TimeControlError("increment must be 0 to 180 seconds")
 
+    @classmethod
+    def from_columns(
+        cls, initial: float | None, increment: float | None, days: int | None
+    ) -> TimeControl | None:
+        """The control stored as three columns (days, else initial and increment), or
+        None for an untimed game."""
+        if days is not None:
+            return cls(days=days)
+        if initial is None:
+            return None
+        return cls(initial, increment or 0.0)
+
     @property
     def correspondence(self) -> bool:
         return self.days is not None

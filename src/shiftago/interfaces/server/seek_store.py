@@ -263,12 +263,7 @@ def _places(s: Session, seek_ids: list[str]) -> dict[str, list[StoredPlace]]:
 
 
 def _stored(row: SeekRow, places: list[StoredPlace]) -> StoredSeek:
-    if row.clock_days is not None:
-        control: TimeControl | None = TimeControl(days=row.clock_days)
-    elif row.clock_initial is not None:
-        control = TimeControl(row.clock_initial, row.clock_increment or 0.0)
-    else:
-        control = None
+    control = TimeControl.from_columns(row.clock_initial, row.clock_increment, row.clock_days)
     return StoredSeek(
         id=row.id,
         variant=row.variant,

@@ -192,12 +192,9 @@ def clock_columns(clock: Clock | None) -> dict[str, Any]:
 
 
 def _clock(row: GameRow) -> Clock | None:
-    if row.clock_remaining is None or row.clock_since is None:
+    control = TimeControl.from_columns(row.clock_initial, row.clock_increment, row.clock_days)
+    if control is None or row.clock_remaining is None or row.clock_since is None:
         return None
-    if row.clock_days is not None:
-        control = TimeControl(days=row.clock_days)
-    else:
-        control = TimeControl(row.clock_initial or 0.0, row.clock_increment or 0.0)
     remaining = parse_remaining(row.clock_remaining)
     return Clock(control, remaining, row.clock_running, epoch(row.clock_since))
 
