@@ -9,7 +9,9 @@ the web app and tests alike. Each bot documents the unit of its values in
 from __future__ import annotations
 
 import math
+import threading
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from shiftago.core import Action, Rules, State
@@ -17,21 +19,54 @@ from shiftago.core import Action, Rules, State
 
 @dataclass(frozen=True)
 class Limits:
-    """How much a bot may think; ``None`` leaves that limit to the bot.
+    """How much a bot may think, with what, and who listens; ``None`` leaves a limit to
+    the bot.
 
     ``movetime_ms`` is a hard limit on the wall-clock time of the answer; ``depth`` and
     ``nodes`` bound the search independently of the machine's speed (so results repeat).
+    ``clock_ms`` is the mover's remaining time (with ``increment_ms`` gained after each
+    of its actions and ``moves_to_go`` actions until the clock is topped up): the bot
+    decides how much of it to spend (:mod:`shiftago.engine.timing`), and ``movetime_ms``
+    wins where both are given. ``infinite`` searches until ``stop`` is set (analysis).
+
+    ``threads`` is how many search threads the bot may run and ``hash_mib`` the size of
+    its transposition table (None: the bot's default); bots without such things ignore
+    them. ``stop``, once set, ends the search at once: the bot answers with its best so
+    far. ``progress`` is called from the searching thread each time the search finishes
+    a step (a depth), so that a caller can show it thinking; bots that have no steps
+    never call it.
     """
 
     movetime_ms: int | None = None
     depth: int | None = None
     nodes: int | None = None
+    clock_ms: int | None = None
+    increment_ms: int = 0
+    moves_to_go: int | None = None
+    infinite: bool = False
+    threads: int = 1
+    hash_mib: int | None = None
+    stop: threading.Event | None = field(default=None, compare=False)
+    progress: Callable[[Progress], None] | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
-        for name in ("movetime_ms", "depth", "nodes"):
+        for name in ("movetime_ms", "depth", "nodes", "moves_to_go", "hash_mib"):
             value = getattr(self, name)
             if value is not None and value < 1:
                 raise ValueError(f"the limit {name} must be at least 1, not {value}")
+        if self.clock_ms is not None and self.clock_ms < 0:
+            raise ValueError(f"the clock must be at least 0 ms, not {self.clock_ms}")
+        if self.increment_ms < 0:
+            raise ValueError(f"the increment must be at least 0 ms, not {self.increment_ms}")
+        if self.threads < 1:
+            raise ValueError(f"threads must be at least 1, not {self.threads}")
+        if self.infinite and self.stop is None:
+            raise ValueError("an infinite search needs a stop event to end it")
+
+    @property
+    def timed(self) -> bool:
+        """Whether the wall clock bounds this search (a movetime or a clock)."""
+        return self.movetime_ms is not None or self.clock_ms is not None
 
 
 #: No limits at all: the bot's own default.
@@ -66,6 +101,31 @@ class RankedAction:
         """The engine protocol's ``analyse`` line: ``ACTION VALUE PV...``."""
         pv = " ".join(str(a) for a in self.pv)
         return f"{self.action} {format_value(self.value)}" + (f" {pv}" if pv else "")
+
+
+@dataclass(frozen=True)
+class Progress:
+    """One finished step of a search (a depth of an alpha-beta search), as a bot reports
+    it to :attr:`Limits.progress` while it thinks.
+
+    ``lines`` is the ranking after this step, best first: in an analysis every legal
+    action with its value at this depth, in a ``choose`` at least the best one (the
+    values of the others may be bounds). ``value`` is the best line's value in the bot's
+    unit; ``proven`` is ``+n`` when it proves a win for the mover after ``n`` more
+    actions in all, ``-n`` a loss, 0 for a heuristic value or a draw. ``nodes`` and
+    ``seconds`` count from the start of the search (all threads together)."""
+
+    depth: int
+    value: float
+    proven: int
+    nodes: int
+    seconds: float
+    lines: tuple[RankedAction, ...]
+
+    @property
+    def pv(self) -> tuple[Action, ...]:
+        """The best line's principal variation."""
+        return self.lines[0].pv if self.lines else ()
 
 
 #: A bot's judgement of a state: one :class:`RankedAction` per legal action, best first.

@@ -62,6 +62,10 @@ WINNERS: Final = 22
 REASON: Final = 23
 STATE_SIZE: Final = 24
 
+#: Action codes below this are insertions (one per lane end: L1..L7, R1..R7, Ta..Tg,
+#: Ba..Bg); this one and above are scorings (see the module text).
+INSERTIONS: Final = 28
+
 INSERT: Final = 0
 SCORE_PHASE: Final = 1
 OVER: Final = 2
@@ -150,3 +154,5 @@ def _segments() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndar
 #: length]`` finds a segment by its direction index, lowest cell and length.
 SEG_MASK, SEG_LO, SEG_HI, SEG_LEN, SEG_ID = _segments()
 SEGMENTS: Final = len(SEG_MASK)
+#: One more than the largest action code: the insertions, then two scorings per segment.
+ACTION_CODES: Final = INSERTIONS + 2 * SEGMENTS
