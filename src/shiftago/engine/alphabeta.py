@@ -28,10 +28,21 @@ from typing import Final
 
 from shiftago.core import Action, Rules, State, Variant
 from shiftago.engine import kernel
-from shiftago.engine.bot import NO_LIMITS, Analysis, Bot, Limits, RankedAction, logistic, smaller
+from shiftago.engine.bot import (
+    NO_LIMITS,
+    Analysis,
+    Bot,
+    Limits,
+    Progress,
+    RankedAction,
+    logistic,
+    smaller,
+)
 from shiftago.engine.greedy import GreedyBot
-from shiftago.engine.search import MAX_HEURISTIC, Searcher, SearchResult
+from shiftago.engine.search import MAX_HEURISTIC, PROVEN, WIN, Searcher, SearchResult
 from shiftago.engine.search.driver import TT_BITS
+from shiftago.engine.search.ttable import bits_for_mib
+from shiftago.engine.timing import budget
 
 #: The depth searched when neither the level nor the caller limits it.
 DEFAULT_DEPTH = 60
@@ -123,26 +134,65 @@ class AlphaBetaBot(Bot):
         s = kernel.from_state(state)
         codes = kernel.legal_codes(s)
         random.Random(f"alphabeta {self.seed} {state.position()}").shuffle(codes)
-        if self._searcher is None:
-            self._searcher = Searcher(self.tt_bits, self.use_tt, self.reductions)
-        else:
-            self._searcher.clear()  # each search on its own: the same seed plays the same
+        tt_bits = self.tt_bits if limits.hash_mib is None else bits_for_mib(limits.hash_mib)
+        if self._searcher is None or self._searcher.tt_bits != tt_bits:
+            self._searcher = Searcher(tt_bits, self.use_tt, self.reductions)
+        elif not (limits.timed or limits.infinite):
+            # each search on its own: the same seed plays the same; a timed search is not
+            # repeatable anyway and keeps what the last one found
+            self._searcher.clear()
+        players = state.players
+
+        def ranked(result: SearchResult) -> list[RankedAction]:
+            return [
+                RankedAction(
+                    kernel.to_action(code, players),
+                    value,
+                    tuple(kernel.to_action(c, players) for c in pv),
+                )
+                for code, value, pv in zip(result.codes, result.values, result.pvs, strict=False)
+            ]
+
+        on_depth = None
+        if limits.progress is not None:
+            report = limits.progress
+
+            def on_depth(result: SearchResult) -> None:
+                lines = ranked(result) if exact_all else ranked(result)[:1]
+                value = result.values[0]
+                report(
+                    Progress(
+                        result.depth,
+                        value,
+                        self._plies(value),
+                        result.nodes,
+                        result.seconds,
+                        tuple(lines),
+                    )
+                )
+
         result = self._searcher.search(
             s,
             codes,
             depth=smaller(self.depth, limits.depth) or DEFAULT_DEPTH,
             nodes=smaller(self.nodes, limits.nodes),
-            movetime_ms=limits.movetime_ms,
+            budget=budget(limits),
             exact_all=exact_all,
             started=started,
+            threads=limits.threads,
+            stop=limits.stop,
+            on_depth=on_depth,
         )
+        if limits.infinite and limits.stop is not None:
+            limits.stop.wait()  # an infinite analysis answers only when stopped
         self.last = result
-        players = state.players
-        return [
-            RankedAction(
-                kernel.to_action(code, players),
-                value,
-                tuple(kernel.to_action(c, players) for c in pv),
-            )
-            for code, value, pv in zip(result.codes, result.values, result.pvs, strict=True)
-        ]
+        return ranked(result)
+
+    @staticmethod
+    def _plies(value: int) -> int:
+        """A proven value as ``Progress.proven``: +n a win after n actions, -n a loss."""
+        if value >= PROVEN:
+            return WIN - value
+        if value <= -PROVEN:
+            return -(WIN + value)
+        return 0

@@ -47,7 +47,9 @@ class Level:
     move reductions), ``iterations`` the 3-4 player MCTS; ``greedy`` levels play the
     greedy bot (``looks_ahead`` as named). ``nodes`` and ``iterations`` are the Express
     budgets (see :data:`NODE_SHARE`). In the variants of ``mcts_with_two`` the level
-    plays the MCTS with 2 players as well."""
+    plays the MCTS with 2 players as well. A level that ``spends_time`` (the top one)
+    keeps its budget only for searches without a time limit: given a ``movetime`` or a
+    clock it searches as long as the time manager lets it."""
 
     number: int
     name: str
@@ -58,6 +60,7 @@ class Level:
     looks_ahead: bool = True
     reductions: bool = False
     mcts_with_two: frozenset[Variant] = frozenset()
+    spends_time: bool = False
 
 
 LADDER: Final[tuple[Level, ...]] = (
@@ -74,6 +77,7 @@ LADDER: Final[tuple[Level, ...]] = (
         iterations=200_000,
         reductions=True,
         mcts_with_two=frozenset({Variant.EXTREME}),
+        spends_time=True,
     ),
 )
 
@@ -227,7 +231,9 @@ class LevelBot(Bot):
     def limits_for(self, state: State, limits: Limits) -> Limits:
         """The caller's ``limits`` lowered to this level's budget in ``state``'s variant."""
         budget = self.budget(state)
-        return limits if budget is None else replace(limits, nodes=smaller(limits.nodes, budget))
+        if budget is None or (self.rung.spends_time and (limits.timed or limits.infinite)):
+            return limits
+        return replace(limits, nodes=smaller(limits.nodes, budget))
 
     def choose(self, state: State, limits: Limits = NO_LIMITS) -> Action:
         return self.for_rules(state.rules).choose(state, self.limits_for(state, limits))

@@ -6,9 +6,11 @@ It converts a core state to the kernel's array, runs the MCTS for every variant 
 Limits: ``iterations`` is the bot's own limit (its level); :attr:`Limits.nodes
 <shiftago.engine.bot.Limits.nodes>` counts iterations too (one iteration: one path
 from the root, one expansion, one playout), and the smaller of the two applies.
-``Limits.movetime_ms`` is a hard cap on top. ``Limits.depth`` is ignored: a tree
-search has no depth to limit. With no limit at all the bot runs
-:data:`DEFAULT_ITERATIONS` iterations.
+``Limits.movetime_ms`` is a hard cap on top; with a clock (``Limits.clock_ms``) the
+tree searches for the time manager's target (:mod:`shiftago.engine.timing`), and
+``Limits.stop`` ends it at once. ``Limits.depth`` is ignored: a tree search has no
+depth to limit; so are ``threads`` and ``hash_mib``, and it reports no progress. With
+no limit at all the bot runs :data:`DEFAULT_ITERATIONS` iterations.
 
 Value unit (:attr:`MctsBot.value_unit`), from the mover's point of view: the mover's
 mean reward in [0, 1] over the iterations through the action (a win counts 1, a loss
@@ -46,6 +48,7 @@ from shiftago.engine.mcts import (
     Mcts,
     MctsResult,
 )
+from shiftago.engine.timing import budget
 
 #: Iterations when neither the bot nor the caller sets a limit.
 DEFAULT_ITERATIONS = 50_000
@@ -129,7 +132,10 @@ class MctsBot(Bot):
         if state.is_over:
             return []
         iterations = smaller(self.iterations, limits.nodes)
-        if iterations is None and limits.movetime_ms is None:
+        # a tree has no depths to stop between: a clock gives it its target time
+        time_budget = budget(limits)
+        movetime_ms = None if time_budget is None else time_budget.target_ms
+        if iterations is None and movetime_ms is None and not limits.infinite:
             iterations = DEFAULT_ITERATIONS
         seed = random.Random(f"mcts {self.seed} {state.position()}").randrange(2**63)
         self.mcts.c = self.multi_player_c if state.players > 2 else self.c
@@ -137,8 +143,9 @@ class MctsBot(Bot):
             kernel.from_state(state),
             seed,
             iterations=iterations,
-            movetime_ms=limits.movetime_ms,
+            movetime_ms=movetime_ms,
             started=started,
+            stop=limits.stop,
         )
         self.last = result
         players = state.players

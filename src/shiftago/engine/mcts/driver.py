@@ -12,6 +12,7 @@ same seed (the generator lives in the tree).
 from __future__ import annotations
 
 import math
+import threading
 import time
 from dataclasses import dataclass
 
@@ -104,18 +105,21 @@ class Mcts:
         iterations: int | None = None,
         movetime_ms: float | None = None,
         started: float | None = None,
+        stop: threading.Event | None = None,
     ) -> MctsResult:
         """Search ``state`` (a kernel array, not over) for at most ``iterations``
         iterations and ``movetime_ms`` milliseconds from ``started`` (a
-        ``time.perf_counter()`` value; now by default). One of the two is needed."""
+        ``time.perf_counter()`` value; now by default), or until ``stop`` is set. One of
+        the three is needed."""
         start = time.perf_counter() if started is None else started
-        if iterations is None and movetime_ms is None:
-            raise ValueError("an MCTS needs an iteration limit or a time limit")
+        if iterations is None and movetime_ms is None and stop is None:
+            raise ValueError("an MCTS needs an iteration limit, a time limit or a stop")
         tree = self._tree(iterations)
         reset(*tree, np.uint64(seed_of(seed % 2**63)))
         alarm = None
-        if movetime_ms is not None:
-            alarm = Alarm(tree.info, STOP, hard_deadline(start, movetime_ms), value=1)
+        if movetime_ms is not None or stop is not None:
+            at = None if movetime_ms is None else hard_deadline(start, movetime_ms)
+            alarm = Alarm(tree.info, STOP, at, value=1, stop=stop)
         try:
             limit = (1 << 62) if iterations is None else iterations
             done = int(iterate(*tree, state, limit, self.c, self.solver, self.greedy))

@@ -1,26 +1,40 @@
-"""Iterative deepening and time management around :func:`.negamax.search_root`.
+"""Iterative deepening, time management and parallel search around
+:func:`.negamax.search_root`.
 
 Numba code cannot read the clock cheaply, so the clock stays in Python. Each depth is
-one compiled call that runs without the GIL; with a ``movetime`` an alarm thread
+one compiled call that runs without the GIL; an alarm thread
 (:mod:`shiftago.engine.alarm`) lowers the search's node limit to zero at the hard
-deadline (``movetime`` less a margin for Python's own work), and the search stops at
-its next node. A new depth starts only while less than :data:`START_SHARE` of the time
-is spent, since it would rarely finish otherwise. When a depth is cut off the search
-keeps the result of the last finished depth, improved by any action of the cut-off
-depth that was searched to the end and beat it (the best so far). An analysis
-(``exact_all``) keeps the last finished depth alone, so that its ranking compares values
-of one depth. The answer therefore never waits for a depth to finish.
+deadline (``movetime`` less a margin for Python's own work, or the hard limit of a
+clock's :class:`~shiftago.engine.timing.TimeBudget`) or when the caller's stop event is
+set, and the search stops at its next node.
+
+* With ``movetime`` the search uses its time: new depths start until the alarm stops
+  it. With a clock it stops after a finished depth once it has spent a share of its
+  target, stretched where the position needs it (:func:`shiftago.engine.timing.stretch`).
+* When a depth is cut off the search keeps the result of the last finished depth,
+  improved by any action of the cut-off depth that was searched to the end and beat it
+  (the best so far). An analysis (``exact_all``) keeps the last finished depth alone,
+  so that its ranking compares values of one depth. The answer never waits for a depth
+  to finish.
+* ``threads`` > 1 runs a Lazy SMP search: helper threads search the same root over the
+  same transposition table (:mod:`.ttable`), every other one a depth ahead, each with
+  its own stack, killers and history. They fill the table with results the main thread
+  then finds; the answer is the deepest finished depth of any thread.
+* ``on_depth`` hears of each depth the main thread finishes (the progress of a search
+  that thinks aloud).
 """
 
 from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from shiftago.engine.alarm import Alarm, hard_deadline
+from shiftago.engine.timing import NEW_DEPTH_SHARE, TimeBudget, stretch
 
 from .endgame import plies_left
 from .negamax import (
@@ -35,15 +49,16 @@ from .negamax import (
     principal_variation,
     search_root,
 )
+from .ttable import new_table
 
-#: Transposition-table entries: ``2 ** TT_BITS`` (about 40 bytes each).
+#: Transposition-table slots of a search by default: ``2 ** TT_BITS`` (16 bytes each,
+#: 8 MiB; the levels' play depends on it, so it stays fixed).
 TT_BITS = 19
-#: A new depth starts only while less than this share of ``movetime`` is spent.
-START_SHARE = 0.5
-
+#: No node limit.
+UNLIMITED = 1 << 62
 
 #: Each thread's transposition table (keys, data), shared by its searchers one search at a
-#: time: a table is tens of MiB, and making a fresh one for each search cost more than
+#: time: a table is several MiB, and making a fresh one for each search cost more than
 #: the search itself at the low levels (docs/deploy.md, "The computer").
 _THREAD = threading.local()
 
@@ -51,8 +66,7 @@ _THREAD = threading.local()
 def _thread_table(tt_bits: int) -> tuple[np.ndarray, np.ndarray]:
     table: tuple[np.ndarray, np.ndarray] | None = getattr(_THREAD, "table", None)
     if table is None or table[0].shape[0] != 1 << tt_bits:
-        size = 1 << tt_bits
-        table = (np.zeros(size, dtype=np.uint64), np.zeros((size, 4), dtype=np.int64))
+        table = new_table(tt_bits)
         _THREAD.table = table
         _THREAD.owner = None
     return table
@@ -62,7 +76,8 @@ def _thread_table(tt_bits: int) -> tuple[np.ndarray, np.ndarray]:
 class SearchResult:
     """What a search found: the root actions (kernel codes) best first with their
     values (see :mod:`.negamax`; exact for the best, and for all with ``exact_all``)
-    and principal variations, the depth finished and the nodes visited."""
+    and principal variations (for the first ``len(pvs)`` actions), the depth finished
+    and the nodes visited (all threads)."""
 
     codes: list[int]
     values: list[int]
@@ -71,6 +86,15 @@ class SearchResult:
     nodes: int
     seconds: float
     depths: list[tuple[int, int]] = field(default_factory=list)  # (depth, nodes)
+
+
+@dataclass
+class _Finished:
+    """A thread's last finished depth: its ranking."""
+
+    depth: int = 0
+    codes: list[int] = field(default_factory=list)
+    values: list[int] = field(default_factory=list)
 
 
 class Searcher:
@@ -85,25 +109,45 @@ class Searcher:
     def __init__(
         self, tt_bits: int = TT_BITS, use_tt: bool = True, reductions: bool = False
     ) -> None:
-        self.tables = new_tables(tt_bits, _thread_table(tt_bits))
+        self.tt_bits = tt_bits
+        self.tables = new_tables(_thread_table(tt_bits))
         self.tables[-1][USE_TT] = 1 if use_tt else 0
         self.tables[-1][REDUCE] = 1 if reductions else 0
+        #: The helper threads' own tables around the same transposition table.
+        self._helpers: list[tuple[np.ndarray, ...]] = []
         _THREAD.owner = None  # the table may hold another searcher's entries
 
     def clear(self) -> None:
         """Forget earlier searches (table, killers, history): the next search is exactly
         that of a new searcher, without paying again for the table's fresh memory."""
-        _, _, _, _, tt_key, _, killers, history, _ = self.tables
-        tt_key[:] = 0
-        killers[:] = -1
-        history[:] = 0
+        for tables in (self.tables, *self._helpers):
+            _, _, _, _, tt_key, tt_data, killers, history, _ = tables
+            tt_key[:] = 0
+            tt_data[:] = 0
+            killers[:] = -1
+            history[:] = 0
         _THREAD.owner = self
 
     def _own_table(self) -> None:
-        """The thread's table holds only this searcher's entries (cleared otherwise)."""
+        """The thread's table holds only this searcher's entries (cleared otherwise), and
+        the searcher uses the calling thread's table."""
+        table = _thread_table(self.tt_bits)
+        if self.tables[4] is not table[0]:
+            self.tables = (*self.tables[:4], table[0], table[1], *self.tables[6:])
+            self._helpers = []
         if getattr(_THREAD, "owner", None) is not self:
-            self.tables[4][:] = 0
+            table[0][:] = 0
+            table[1][:] = 0
             _THREAD.owner = self
+
+    def _helper_tables(self, count: int) -> list[tuple[np.ndarray, ...]]:
+        main_info = self.tables[-1]
+        while len(self._helpers) < count:
+            tables = new_tables((self.tables[4], self.tables[5]))
+            tables[-1][USE_TT] = main_info[USE_TT]
+            tables[-1][REDUCE] = main_info[REDUCE]
+            self._helpers.append(tables)
+        return self._helpers[:count]
 
     def search(
         self,
@@ -113,43 +157,61 @@ class Searcher:
         depth: int | None = None,
         nodes: int | None = None,
         movetime_ms: float | None = None,
+        budget: TimeBudget | None = None,
         exact_all: bool = False,
         started: float | None = None,
         stop_when_proven: bool = True,
+        threads: int = 1,
+        stop: threading.Event | None = None,
+        on_depth: Callable[[SearchResult], None] | None = None,
     ) -> SearchResult:
+        """Search ``state`` (not over) to ``depth``, within ``nodes`` (of the main
+        thread) and the time of ``movetime_ms`` or ``budget`` from ``started``, until
+        ``stop`` is set; whichever comes first."""
         start = time.perf_counter() if started is None else started
+        if movetime_ms is not None:
+            budget = TimeBudget(float(movetime_ms), float(movetime_ms), fill=True)
         self._own_table()
-        tables = self.tables
-        stack, moves, keys, frames, tt_key, tt_data, killers, history, info = tables
+        stack, moves, keys, frames, tt_key, tt_data, killers, history, info = self.tables
         stack[0] = state
         info[NODES] = 1  # the root
         info[STOPPED] = 0
         # a depth that reaches the end of every game is exact: deeper is the same
         max_depth = min(depth or MAX_PLY - 1, MAX_PLY - 1, max(plies_left(state), 1))
+        helpers = self._helper_tables(threads - 1) if threads > 1 else []
         codes = list(order)
         values = [0] * len(codes)
         finished = 0
         depths: list[tuple[int, int]] = []
         buffer = np.empty(len(codes), dtype=np.int64)
+        infos = [info] + [h[-1] for h in helpers]
+        deadline = None if budget is None else hard_deadline(start, budget.hard_ms)
         alarm: Alarm | None = None
+        if helpers or stop is not None:
+            alarm = Alarm(infos, NODE_LIMIT, deadline, stop=stop)
+        helper_results = [_Finished() for _ in helpers]
+        workers: list[threading.Thread] = []
+        factor = 1.0
         try:
             for d in range(1, max_depth + 1):
-                limit = 1 << 62  # depth 1 is always finished: a few dozen nodes
+                limit = UNLIMITED  # depth 1 is always finished: a few dozen nodes
                 if d > 1 and nodes is not None:
                     limit = nodes
                 if int(info[NODES]) >= limit:
                     break
-                if d > 1 and movetime_ms is not None:
-                    spent_ms = (time.perf_counter() - start) * 1000
-                    if spent_ms >= START_SHARE * movetime_ms:
+                if d > 1 and budget is not None:
+                    if _spent(budget, start, factor):
                         break
                     if alarm is None:
-                        alarm = Alarm(info, NODE_LIMIT, hard_deadline(start, movetime_ms))
+                        alarm = Alarm(infos, NODE_LIMIT, deadline, stop=stop)
                 if alarm is None:
                     info[NODE_LIMIT] = limit
                 elif not alarm.set(limit):
                     break
-                root = np.array(codes, dtype=np.int64)
+                if d == 2 and helpers:
+                    workers = self._start_helpers(
+                        helpers, helper_results, state, codes, max_depth, exact_all, alarm
+                    )
                 done = search_root(
                     stack,
                     moves,
@@ -160,15 +222,22 @@ class Searcher:
                     killers,
                     history,
                     info,
-                    root,
+                    np.array(codes, dtype=np.int64),
                     buffer,
                     d,
                     exact_all,
                 )
                 if done == len(codes):
+                    previous_best, previous_value = codes[0], values[0]
                     codes, values = _sorted(codes, [int(v) for v in buffer])
                     finished = d
-                    depths.append((d, int(info[NODES])))
+                    depths.append((d, _total(infos)))
+                    if d > 1:
+                        factor = stretch(codes[0] != previous_best, previous_value - values[0])
+                    if on_depth is not None:
+                        on_depth(
+                            self._result(state, codes, values, d, infos, start, depths, exact_all)
+                        )
                     if stop_when_proven and abs(values[0]) >= PROVEN:
                         break
                     continue
@@ -183,16 +252,64 @@ class Searcher:
                 break
         finally:
             if alarm is not None:
+                if workers:
+                    alarm.ring()
                 alarm.cancel()
-        pvs = self._pvs(state, codes)
+            for worker in workers:
+                worker.join()
+        for other in helper_results:
+            if other.depth > finished:
+                finished, codes, values = other.depth, other.codes, other.values
+        return self._result(state, codes, values, finished, infos, start, depths, True)
+
+    def _start_helpers(
+        self,
+        helpers: list[tuple[np.ndarray, ...]],
+        results: list[_Finished],
+        state: np.ndarray,
+        codes: list[int],
+        max_depth: int,
+        exact_all: bool,
+        alarm: Alarm,
+    ) -> list[threading.Thread]:
+        workers = []
+        for k, (tables, result) in enumerate(zip(helpers, results, strict=True)):
+            # every other helper a depth ahead; the others try the root in another order
+            first = 2 + (k + 1) % 2
+            root = list(codes)
+            if k % 2 == 1 and len(root) > 2:
+                shift = 1 + k // 2 % (len(root) - 1)
+                root = [root[0], *root[1:][shift:], *root[1:][:shift]]
+            worker = threading.Thread(
+                target=_helper_search,
+                args=(tables, result, state, root, first, max_depth, exact_all, alarm),
+                name=f"search-helper-{k + 1}",
+                daemon=True,
+            )
+            worker.start()
+            workers.append(worker)
+        return workers
+
+    def _result(
+        self,
+        state: np.ndarray,
+        codes: list[int],
+        values: list[int],
+        depth: int,
+        infos: list[np.ndarray],
+        start: float,
+        depths: list[tuple[int, int]],
+        all_pvs: bool,
+    ) -> SearchResult:
+        pvs = self._pvs(state, codes if all_pvs else codes[:1])
         return SearchResult(
-            codes,
-            values,
+            list(codes),
+            list(values),
             pvs,
-            finished,
-            int(info[NODES]),
+            depth,
+            _total(infos),
             time.perf_counter() - start,
-            depths,
+            list(depths),
         )
 
     def _pvs(self, state: np.ndarray, codes: list[int]) -> list[list[int]]:
@@ -208,6 +325,65 @@ class Searcher:
             n = principal_variation(s, tt_key, tt_data, out)
             pvs.append([code, *(int(c) for c in out[:n])])
         return pvs
+
+
+def _helper_search(
+    tables: tuple[np.ndarray, ...],
+    result: _Finished,
+    state: np.ndarray,
+    root: list[int],
+    first: int,
+    max_depth: int,
+    exact_all: bool,
+    alarm: Alarm,
+) -> None:
+    """A Lazy SMP helper: deepen from ``first`` until the alarm stops it, keeping the
+    ranking of the last depth it finished."""
+    stack, moves, keys, frames, tt_key, tt_data, killers, history, info = tables
+    stack[0] = state
+    info[NODES] = 0
+    info[STOPPED] = 0
+    codes = list(root)
+    buffer = np.empty(len(codes), dtype=np.int64)
+    for d in range(first, max_depth + 1):
+        if not alarm.set(UNLIMITED, info):
+            return
+        done = search_root(
+            stack,
+            moves,
+            keys,
+            frames,
+            tt_key,
+            tt_data,
+            killers,
+            history,
+            info,
+            np.array(codes, dtype=np.int64),
+            buffer,
+            d,
+            exact_all,
+        )
+        if done < len(codes):
+            return
+        codes, values = _sorted(codes, [int(v) for v in buffer])
+        result.depth, result.codes, result.values = d, codes, values
+        if abs(values[0]) >= PROVEN:
+            return
+
+
+def _spent(budget: TimeBudget, start: float, factor: float) -> bool:
+    """Whether a search with ``budget`` that began at ``start`` should start no new depth:
+    at the hard limit, or (unless it fills its time) past a share of its target,
+    stretched by ``factor``."""
+    spent_ms = (time.perf_counter() - start) * 1000
+    if spent_ms >= budget.hard_ms:
+        return True
+    aim = min(budget.target_ms * factor, budget.hard_ms)
+    return not budget.fill and spent_ms >= NEW_DEPTH_SHARE * aim
+
+
+def _total(infos: list[np.ndarray]) -> int:
+    return sum(int(info[NODES]) for info in infos)
 
 
 def _sorted(codes: list[int], values: list[int]) -> tuple[list[int], list[int]]:

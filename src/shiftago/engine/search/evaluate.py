@@ -26,17 +26,17 @@ import numpy as np
 from numba import njit
 
 from shiftago.engine.kernel.moves import (
+    after_insertion,
     has_run,
     occupied,
     popcount,
     push_run,
-    shifted,
 )
 from shiftago.engine.kernel.tables import (
     BOARD,
     DIRS,
-    ENTRY_BIT,
     EXPRESS,
+    INSERTIONS,
     LANE_MASK,
     PHASE,
     POINTS,
@@ -150,10 +150,9 @@ def immediate_win(s: np.ndarray) -> int:
     if occ == me:
         return 0  # the special case restricts the insertions: leave it to the search
     express = variant == EXPRESS
-    for i in range(28):
+    for i in range(INSERTIONS):
         if LANE_MASK[i] & ~occ:
-            moved = me & push_run(i, occ)
-            b = (me ^ moved) | shifted(moved, i) | ENTRY_BIT[i]
+            b = after_insertion(me, push_run(i, occ), i)
             if express:
                 if has_run(b, 5):
                     return 1

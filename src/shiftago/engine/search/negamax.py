@@ -40,18 +40,23 @@ from numba import njit
 
 from shiftago.engine.kernel.moves import apply_action, legal_actions
 from shiftago.engine.kernel.tables import (
+    ACTION_CODES,
+    INSERTIONS,
     MAX_ACTIONS,
     OVER,
     PHASE,
     SCORE_PHASE,
     SEG_LEN,
-    SEGMENTS,
+    STATE_SIZE,
     TURN,
     WINNERS,
 )
 
 from .endgame import LEAF_SOLVE_PLIES, plies_left
 from .evaluate import evaluate, immediate_win
+from .ttable import EXACT, LOWER, UPPER, entry_bound, entry_depth, entry_move, entry_value
+from .ttable import probe as tt_probe
+from .ttable import store as tt_store
 from .zobrist import zobrist
 
 WIN: Final = 10000
@@ -59,7 +64,6 @@ WIN: Final = 10000
 PROVEN: Final = WIN - 1000
 INF: Final = 30000
 MAX_PLY: Final = 64
-MAX_CODE: Final = 28 + 2 * SEGMENTS
 
 # info slots
 NODES: Final = 0
@@ -75,13 +79,13 @@ LMR_FROM: Final = 2
 LMR_DEPTH: Final = 3
 LMR_DEEP_FROM: Final = 6
 LMR_DEEP_DEPTH: Final = 4
+#: Move-ordering keys (:func:`order_actions`), highest first: the table's action, then
+#: scorings (longest line first), the two killers, then quiet insertions by history.
+KEY_TABLE_MOVE: Final = 1 << 40
+KEY_SCORING: Final = 1 << 30
+KEY_KILLER: Final = 1 << 29
 #: Ordering keys below this are quiet insertions (no table action, killer or scoring).
-QUIET_BELOW: Final = (1 << 29) - 1
-
-# transposition-table bounds
-EXACT: Final = 0
-LOWER: Final = 1
-UPPER: Final = 2
+QUIET_BELOW: Final = KEY_KILLER - 1
 
 _OVER = np.uint64(OVER)
 
@@ -135,10 +139,60 @@ F_BEST_MOVE: Final = 4
 F_NEXT: Final = 5
 F_COUNT: Final = 6
 F_ALPHA0: Final = 7
-F_STAGE: Final = 8  # 0 full window, 1 null window, 2 re-search, 3 reduced null window
+F_STAGE: Final = 8  # how the current child is being searched: a STAGE_ value
 F_MOVER: Final = 9
 F_SAME: Final = 10  # the child's seat to act is this node's
 FRAME_SIZE: Final = 11
+
+# search stages of a child (``F_STAGE``)
+STAGE_FULL: Final = 0  # the full window (the first action, or a finished game)
+STAGE_NULL: Final = 1  # a null window at full depth (principal variation search)
+STAGE_RESEARCH: Final = 2  # the full window again, after the null window failed high
+STAGE_REDUCED: Final = 3  # a null window one or two plies shallower (late move reduction)
+
+
+@njit(cache=True, nogil=True)
+def order_actions(
+    row: np.ndarray,
+    order: np.ndarray,
+    n: int,
+    tt_move: int,
+    killers: np.ndarray,
+    history: np.ndarray,
+) -> None:
+    """The move picker's keys (``order[j]`` for ``row[j]``): the table's action first,
+    then scorings (longest line first), the two killers of this ply, then the other
+    insertions by the mover's ``history``."""
+    for j in range(n):
+        code = row[j]
+        if code == tt_move:
+            order[j] = KEY_TABLE_MOVE
+        elif code >= INSERTIONS:
+            order[j] = KEY_SCORING + SEG_LEN[(code - INSERTIONS) >> 1]
+        elif code == killers[0]:
+            order[j] = KEY_KILLER
+        elif code == killers[1]:
+            order[j] = KEY_KILLER - 1
+        else:
+            order[j] = history[code]
+
+
+@njit(cache=True, nogil=True)
+def pick_next(row: np.ndarray, order: np.ndarray, j: int, n: int) -> int:
+    """The move picker: swap the best-keyed action of ``row[j:n]`` into place ``j`` (ties:
+    the lower index, so a search repeats) and return it."""
+    top = j
+    for t in range(j + 1, n):
+        if order[t] > order[top]:
+            top = t
+    code = row[top]
+    row[top] = row[j]
+    row[j] = code
+    key = order[top]
+    order[top] = order[j]
+    order[j] = key
+    return code
+
 
 _ENTER = 0
 _NEXT = 1
@@ -168,7 +222,6 @@ def negamax(
     functions): ``_ENTER`` a node, try its ``_NEXT`` action, ``_RETURN`` a node's value
     to its parent, which takes in the ``_CHILD`` value."""
     use_tt = info[USE_TT] != 0
-    mask = np.uint64(tt_key.shape[0] - 1)
     ply = 1
     f = frames[1]
     f[F_DEPTH] = depth
@@ -199,13 +252,12 @@ def negamax(
             mover = np.int64(s[TURN])
             tt_move = -1
             if use_tt:
-                key = zobrist(s)
-                slot = np.int64(key & mask)
-                if tt_key[slot] == key:
-                    tt_move = tt_data[slot, 0]
-                    if tt_data[slot, 1] >= d:
-                        v = from_tt(tt_data[slot, 3], ply)
-                        bound = tt_data[slot, 2]
+                hit, entry = tt_probe(tt_key, tt_data, zobrist(s))
+                if hit:
+                    tt_move = entry_move(entry)
+                    if entry_depth(entry) >= d:
+                        v = from_tt(entry_value(entry), ply)
+                        bound = entry_bound(entry)
                         if (
                             bound == EXACT
                             or (bound == LOWER and v >= f[F_BETA])
@@ -215,20 +267,8 @@ def negamax(
                             mode = _RETURN
                             continue
             row = moves[ply]
-            order = keys[ply]
             n = legal_actions(s, row)
-            for j in range(n):
-                code = row[j]
-                if code == tt_move:
-                    order[j] = 1 << 40
-                elif code >= 28:
-                    order[j] = (1 << 30) + SEG_LEN[(code - 28) >> 1]
-                elif code == killers[ply, 0]:
-                    order[j] = 1 << 29
-                elif code == killers[ply, 1]:
-                    order[j] = (1 << 29) - 1
-                else:
-                    order[j] = history[mover, code]
+            order_actions(row, keys[ply], n, tt_move, killers[ply], history[mover])
             f[F_BEST] = -INF
             f[F_BEST_MOVE] = row[0]
             f[F_NEXT] = 0
@@ -242,34 +282,23 @@ def negamax(
             if j >= n:
                 value = f[F_BEST]
                 if use_tt:
-                    s = stack[ply]
-                    key = zobrist(s)
-                    slot = np.int64(key & mask)
                     bound = EXACT
                     if value <= f[F_ALPHA0]:
                         bound = UPPER
                     elif value >= f[F_BETA]:
                         bound = LOWER
-                    tt_key[slot] = key
-                    tt_data[slot, 0] = f[F_BEST_MOVE]
-                    tt_data[slot, 1] = f[F_DEPTH]
-                    tt_data[slot, 2] = bound
-                    tt_data[slot, 3] = to_tt(value, ply)
+                    tt_store(
+                        tt_key,
+                        tt_data,
+                        zobrist(stack[ply]),
+                        f[F_BEST_MOVE],
+                        f[F_DEPTH],
+                        bound,
+                        to_tt(value, ply),
+                    )
                 mode = _RETURN
                 continue
-            # the best-ordered action left (ties: the lower index, so it repeats)
-            row = moves[ply]
-            order = keys[ply]
-            top = j
-            for t in range(j + 1, n):
-                if order[t] > order[top]:
-                    top = t
-            code = row[top]
-            row[top] = row[j]
-            row[j] = code
-            tmp = order[top]
-            order[top] = order[j]
-            order[j] = tmp
+            code = pick_next(moves[ply], keys[ply], j, n)
             f[F_NEXT] = j + 1
             child = stack[ply + 1]
             child[:] = stack[ply]
@@ -281,11 +310,11 @@ def negamax(
             mover = f[F_MOVER]
             if child[PHASE] == _OVER:
                 value = terminal_value(child, mover, ply + 1)
-                f[F_STAGE] = 0
+                f[F_STAGE] = STAGE_FULL
                 mode = _CHILD
                 continue
             f[F_SAME] = 1 if np.int64(child[TURN]) == mover else 0
-            f[F_STAGE] = 0 if j == 0 else 1
+            f[F_STAGE] = STAGE_FULL if j == 0 else STAGE_NULL
             a = f[F_ALPHA]
             b = f[F_BETA] if j == 0 else a + 1
             g = frames[ply + 1]
@@ -299,7 +328,7 @@ def negamax(
                 and not f[F_SAME]
                 and not threatens(child, mover)
             ):
-                f[F_STAGE] = 3
+                f[F_STAGE] = STAGE_REDUCED
                 g[F_DEPTH] -= 2 if j >= LMR_DEEP_FROM and d >= LMR_DEEP_DEPTH else 1
             if f[F_SAME]:
                 g[F_ALPHA] = a
@@ -319,9 +348,9 @@ def negamax(
             mode = _CHILD
         else:  # _CHILD: ``value`` is the last child's value for this node's mover
             v = value
-            if f[F_STAGE] == 3 and v > f[F_ALPHA]:
+            if f[F_STAGE] == STAGE_REDUCED and v > f[F_ALPHA]:
                 # the reduced search failed high: search again to the full depth
-                f[F_STAGE] = 1
+                f[F_STAGE] = STAGE_NULL
                 g = frames[ply + 1]
                 g[F_DEPTH] = f[F_DEPTH] - 1
                 g[F_ALPHA] = -f[F_ALPHA] - 1
@@ -329,9 +358,9 @@ def negamax(
                 ply += 1
                 mode = _ENTER
                 continue
-            if f[F_STAGE] == 1 and f[F_ALPHA] < v < f[F_BETA]:
+            if f[F_STAGE] == STAGE_NULL and f[F_ALPHA] < v < f[F_BETA]:
                 # the null window failed high: search again with the full window
-                f[F_STAGE] = 2
+                f[F_STAGE] = STAGE_RESEARCH
                 g = frames[ply + 1]
                 g[F_DEPTH] = f[F_DEPTH] - 1
                 if f[F_SAME]:
@@ -351,7 +380,7 @@ def negamax(
                 if v > f[F_ALPHA]:
                     f[F_ALPHA] = v
                     if v >= f[F_BETA]:
-                        if code < 28:
+                        if code < INSERTIONS:
                             if killers[ply, 0] != code:
                                 killers[ply, 1] = killers[ply, 0]
                                 killers[ply, 0] = code
@@ -424,13 +453,7 @@ def search_root(
             alpha = v
             best_move = code
     if info[USE_TT]:
-        key = zobrist(s)
-        slot = np.int64(key & np.uint64(tt_key.shape[0] - 1))
-        tt_key[slot] = key
-        tt_data[slot, 0] = best_move
-        tt_data[slot, 1] = depth
-        tt_data[slot, 2] = EXACT
-        tt_data[slot, 3] = alpha
+        tt_store(tt_key, tt_data, zobrist(s), best_move, depth, EXACT, alpha)
     return n
 
 
@@ -463,13 +486,12 @@ def principal_variation(
     row = np.empty(MAX_ACTIONS, dtype=np.int64)
     count = 0
     while count < out.shape[0] and s[PHASE] != _OVER:
-        key = zobrist(s)
-        slot = np.int64(key & np.uint64(tt_key.shape[0] - 1))
         code = -1
+        hit, entry = tt_probe(tt_key, tt_data, zobrist(s))
         if immediate_win(s):
             code = winning_action(s, row)
-        elif tt_key[slot] == key:
-            code = tt_data[slot, 0]
+        elif hit:
+            code = entry_move(entry)
             n = legal_actions(s, row)
             legal = False
             for j in range(n):
@@ -484,23 +506,18 @@ def principal_variation(
     return count
 
 
-def new_tables(
-    tt_bits: int, table: tuple[np.ndarray, np.ndarray] | None = None
-) -> tuple[np.ndarray, ...]:
-    """Fresh search tables: state stack, action rows, ordering keys, frames, the table's keys
-    and data (action, depth, bound, value), killers, history, info; ``table`` (keys, data)
-    is a transposition table to use instead of a new one."""
-    size = 1 << tt_bits
-    if table is None:
-        table = (np.zeros(size, dtype=np.uint64), np.zeros((size, 4), dtype=np.int64))
+def new_tables(table: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, ...]:
+    """Fresh search tables of one search thread around the transposition table
+    ``table`` (keys, data; :mod:`.ttable`), which threads may share: state stack, action
+    rows, ordering keys, frames, the table's keys and data, killers, history, info."""
     return (
-        np.zeros((MAX_PLY + 2, 24), dtype=np.uint64),
+        np.zeros((MAX_PLY + 2, STATE_SIZE), dtype=np.uint64),
         np.zeros((MAX_PLY + 1, MAX_ACTIONS), dtype=np.int64),
         np.zeros((MAX_PLY + 1, MAX_ACTIONS), dtype=np.int64),
         np.zeros((MAX_PLY + 2, FRAME_SIZE), dtype=np.int64),
         table[0],
         table[1],
         np.full((MAX_PLY + 1, 2), -1, dtype=np.int64),
-        np.zeros((2, MAX_CODE), dtype=np.int64),
+        np.zeros((2, ACTION_CODES), dtype=np.int64),
         np.zeros(INFO_SIZE, dtype=np.int64),
     )
