@@ -1,11 +1,12 @@
 """The live analysis socket ``/ws/analysis`` (docs/web-protocol.md, "Live analysis of a
-position"): lines as the computer thinks, final when proven or the budget is spent, bad
-input answered with an error, a new position replaces the search, stop ends it. The
-searches are capped by nodes (``live_analysis_cap``), not time."""
+position"): lines as the computer thinks, each depth of one alpha-beta search as it ends,
+final when proven or the budget is spent, bad input answered with an error, a new
+position replaces the search and stops it in its thread, stop ends it. The searches are
+capped by nodes (``live_analysis_cap``), not time; :class:`SteppingBot` stands in for the
+alpha-beta bot where a test needs to hold a search at a depth."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -14,16 +15,19 @@ from typing import Any
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
-from server_support import Player, client_for
+from server_support import TIMEOUT, Player, client_for
 from shiftago.core import Game, Rules, State, Variant
-from shiftago.engine.levels import bot_for_level
-from shiftago.interfaces.server.live_analysis import parse
+from shiftago.engine.alphabeta import AlphaBetaBot
+from shiftago.engine.bot import NO_LIMITS, Analysis, Limits, Progress, RankedAction
+from shiftago.engine.levels import bot_for_level, default_level
+from shiftago.engine.search import SearchResult
+from shiftago.interfaces.server.live_analysis import LiveAnalysis, parse
 from shiftago.interfaces.server.protocol import BadMessage
 
 #: Orange wins at once with L1 or Be.
 CHANCE = "express 2 7/7/7/7/7/g6/oooo3 o insert 18,21 0,0 0,0"
 START = State.initial(Rules(Variant.EXPRESS, 2), 0).position()
-#: The live searches' cap in these tests: a few steps, a fraction of a second.
+#: The live searches' cap in these tests: a few depths, a fraction of a second.
 CAP = 6_000
 
 
@@ -57,13 +61,82 @@ def warm(player: Player) -> None:
     stream(player, CHANCE)
 
 
-def test_a_win_in_one_comes_first_quickly_and_is_final(sqlite_url):
+def service(client: Any) -> LiveAnalysis:
+    live: LiveAnalysis = client.app.state.live_analysis
+    return live
+
+
+def count_searches(live: LiveAnalysis) -> list[Limits]:
+    """The limits of every search of the 2-player judge from now on (one per search)."""
+    calls: list[Limits] = []
+    judge = live.bot.alphabeta
+    real = judge.analyse
+
+    def counted(state: State, limits: Limits = NO_LIMITS) -> Analysis:
+        calls.append(limits)
+        return real(state, limits)
+
+    judge.analyse = counted  # type: ignore[method-assign]
+    return calls
+
+
+def pool_is_free(live: LiveAnalysis) -> bool:
+    """Whether the analysis thread takes a new job: the search before it has ended."""
+    return live.pool.submit(lambda: True).result(timeout=TIMEOUT)
+
+
+def shown(event: dict[str, Any]) -> list[tuple[str, int]]:
+    return [(line["action"], line["value"]) for line in event["lines"]]
+
+
+class SteppingBot(AlphaBetaBot):
+    """A stand-in for the alpha-beta bot: it reports ``depths`` depths, the ``i``-th
+    legal action valued ``10 * depth - i`` at each, and answers the last one; in the
+    position ``hold`` it waits for the stop event after depth 2, and notes whether the
+    stop came (:attr:`stopped`)."""
+
+    def __init__(self, depths: int = 4, hold: str | None = None) -> None:
+        super().__init__(0)
+        self.depths = depths
+        self.hold = hold
+        self.calls: list[Limits] = []
+        self.stopped: list[bool] = []
+
+    def analyse(self, state: State, limits: Limits = NO_LIMITS) -> Analysis:
+        self.calls.append(limits)
+        legal = state.legal_actions()
+        ranked: list[RankedAction] = []
+        depth = 0
+        while depth < self.depths and not (limits.stop is not None and limits.stop.is_set()):
+            depth += 1
+            ranked = [RankedAction(a, 10 * depth - i, (a,)) for i, a in enumerate(legal)]
+            if limits.progress is not None:
+                progress = Progress(depth, ranked[0].value, 0, 100 * depth, 0.0, tuple(ranked))
+                limits.progress(progress)
+            if depth == 2 and state.position() == self.hold:
+                assert limits.stop is not None
+                self.stopped.append(limits.stop.wait(TIMEOUT))
+        self.last = SearchResult([], [], [], depth, 100 * depth, 0.0)
+        return ranked
+
+
+@contextmanager
+def stepping(client: Any, bot: SteppingBot) -> Iterator[SteppingBot]:
+    """``bot`` judges the 2-player positions of the client's live analysis."""
+    live = service(client)
+    real = live.bot.alphabeta
+    live.bot.alphabeta = bot
+    try:
+        yield bot
+    finally:
+        live.bot.alphabeta = real
+
+
+def test_a_win_in_one_comes_first_and_is_final(sqlite_url):
     with client_for(sqlite_url, live_analysis_cap=CAP) as client, analysis_socket(client) as p:
         warm(p)
-        started = time.monotonic()
         p.send({"type": "analyse", "position": CHANCE, "lines": 3})
         first = p.receive()
-        assert time.monotonic() - started < 0.5
         assert first["type"] == "lines" and first["position"] == CHANCE
         assert first["final"] is True and first["depth"] == 1 and first["nodes"] > 0
         assert first["unit"].startswith("centi-units")
@@ -71,21 +144,96 @@ def test_a_win_in_one_comes_first_quickly_and_is_final(sqlite_url):
         assert best["action"] in {"L1", "Be"} and best["value"] > 999
         assert best["expected"] == 1.0 and best["pv"][0] == best["action"]
         assert len(first["lines"]) == 3
+        p.send({"type": "ping"})
+        assert p.receive() == {"type": "pong"}  # nothing after the final event
 
 
-def test_lines_deepen_until_the_budget_is_spent(sqlite_url):
+def test_lines_deepen_in_one_search_until_the_budget_is_spent(sqlite_url):
     with client_for(sqlite_url, live_analysis_cap=CAP) as client, analysis_socket(client) as p:
+        searches = count_searches(service(client))
         p.send({"type": "analyse", "position": START, "lines": 2})
         events = stream(p, START)
+    assert len(searches) == 1 and searches[0].nodes == CAP  # one search, not one per depth
     depths = [e["depth"] for e in events]
     assert depths[:-1] == list(range(1, len(events))) and len(events) >= 3
-    assert depths[-1] in (len(events) - 1, len(events))  # the last step, or the one before
+    assert depths[-1] == depths[-2]  # the answer: the last depth the budget finished
+    assert shown(events[-1]) == shown(events[-2])
+    nodes = [e["nodes"] for e in events]
+    assert nodes == sorted(nodes) and nodes[-1] <= CAP + 1_000  # counted from the start
     assert all(not e["final"] for e in events[:-1])
     for event in events:
         assert len(event["lines"]) == 2
         for line in event["lines"]:
             assert isinstance(line["value"], int) and 0 < line["expected"] < 1
             assert line["pv"][0] == line["action"]
+
+
+def test_each_depth_shows_what_a_search_to_that_depth_finds(sqlite_url):
+    with client_for(sqlite_url, live_analysis_cap=CAP) as client, analysis_socket(client) as p:
+        p.send({"type": "analyse", "position": START, "lines": 8})
+        events = stream(p, START)
+    state = State.from_position(START)
+    for event in events[:-1]:
+        alone = bot_for_level(default_level(), 0).analyse(
+            state, Limits(depth=event["depth"], nodes=CAP)
+        )
+        assert shown(event) == [(str(r.action), int(r.value)) for r in alone[:8]], event["depth"]
+
+
+def test_the_depths_of_one_search_are_sent_in_order_then_its_answer(sqlite_url):
+    with (
+        client_for(sqlite_url) as client,
+        analysis_socket(client) as p,
+        stepping(client, SteppingBot(depths=4)) as fake,
+    ):
+        p.send({"type": "analyse", "position": START, "lines": 2})
+        events = stream(p, START)
+    assert len(fake.calls) == 1 and fake.calls[0].progress is not None
+    assert [(e["depth"], e["nodes"], e["final"]) for e in events] == [
+        (1, 100, False),
+        (2, 200, False),
+        (3, 300, False),
+        (4, 400, False),
+        (4, 400, True),
+    ]
+    legal = [str(a) for a in State.from_position(START).legal_actions()]
+    for event in events:
+        assert shown(event) == [
+            (legal[0], 10 * event["depth"]),
+            (legal[1], 10 * event["depth"] - 1),
+        ]
+
+
+def test_a_new_position_stops_the_search_in_its_thread(sqlite_url):
+    with (
+        client_for(sqlite_url) as client,
+        analysis_socket(client) as p,
+        stepping(client, SteppingBot(depths=4, hold=START)) as fake,
+    ):
+        p.send({"type": "analyse", "position": START, "lines": 1})
+        assert [p.receive()["depth"] for _ in range(2)] == [1, 2]  # held after depth 2
+        p.send({"type": "analyse", "position": CHANCE, "lines": 1})
+        events = stream(p, CHANCE)  # the one thread searched it: the first search ended
+        assert fake.stopped == [True]
+        assert fake.calls[0].stop is not None and fake.calls[0].stop.is_set()
+        assert len(fake.calls) == 2 and [e["depth"] for e in events][-1] == 4
+        p.send({"type": "ping"})
+        assert p.receive() == {"type": "pong"}  # nothing more of the stopped search
+
+
+def test_stop_and_a_closed_socket_stop_the_search_in_its_thread(sqlite_url):
+    with client_for(sqlite_url) as client, stepping(client, SteppingBot(4, START)) as fake:
+        with analysis_socket(client) as p:
+            p.send({"type": "analyse", "position": START, "lines": 1})
+            assert [p.receive()["depth"] for _ in range(2)] == [1, 2]
+            p.send({"type": "stop"})
+            p.send({"type": "ping"})
+            assert p.receive() == {"type": "pong"}
+            assert pool_is_free(service(client)) and fake.stopped == [True]
+            p.send({"type": "analyse", "position": START, "lines": 1})
+            assert [p.receive()["depth"] for _ in range(2)] == [1, 2]
+        assert pool_is_free(service(client)) and fake.stopped == [True, True]
+    assert all(call.stop is not None and call.stop.is_set() for call in fake.calls)
 
 
 def test_three_players_double_the_mcts_iterations(sqlite_url):
@@ -95,9 +243,21 @@ def test_three_players_double_the_mcts_iterations(sqlite_url):
         game.play(bot.choose(game.state))
     position = game.position()
     with client_for(sqlite_url, live_analysis_cap=4_000) as client, analysis_socket(client) as p:
+        mcts = service(client).bot.mcts
+        real = mcts.analyse
+        calls: list[Limits] = []
+
+        def counted(state: State, limits: Limits = NO_LIMITS) -> Analysis:
+            calls.append(limits)
+            return real(state, limits)
+
+        mcts.analyse = counted  # type: ignore[method-assign]
         p.send({"type": "analyse", "position": position, "lines": 8})
         events = stream(p, position)
     assert [e["nodes"] for e in events] == [1_000, 2_000, 4_000]
+    assert [call.nodes for call in calls] == [1_000, 2_000, 4_000]
+    assert len({id(call.stop) for call in calls}) == 1  # one stop event for the position
+    assert all(call.stop is not None and call.stop.is_set() for call in calls)  # ended
     assert "mean reward" in events[0]["unit"]
     for line in events[-1]["lines"]:
         assert line["expected"] == line["value"] and 0 <= line["value"] <= 1
@@ -157,7 +317,7 @@ def test_a_new_position_replaces_the_search_and_stop_ends_it(sqlite_url):
         p.send({"type": "ping"})
         while (event := p.receive())["type"] != "pong":  # lines sent before the stop
             assert event["position"] == START and not event["final"]
-        time.sleep(0.5)
+        assert pool_is_free(service(client))
         p.send({"type": "ping"})
         assert p.receive() == {"type": "pong"}  # the search ended: no more lines
 

@@ -35,6 +35,22 @@ window.WebSocket = class extends Native {
   constructor(...args) { super(...args); window.__sockets.push(this); }
 };
 """
+# Keeps the ``lines`` events the page hears on its sockets.
+LINES_HOOK = """
+window.__lines = [];
+const NativeSocket = window.WebSocket;
+window.WebSocket = class extends NativeSocket {
+  constructor(...args) {
+    super(...args);
+    this.addEventListener("message", (e) => {
+      const m = JSON.parse(e.data);
+      if (m.type === "lines") window.__lines.push(m);
+    });
+  }
+};
+"""
+# The first search waits for the engine's warm-up, and then searches the level's budget.
+DEEPEN_TIMEOUT_MS = 60_000
 # A review waits for the computer; its level's budget per action is short in Express.
 REVIEW_TIMEOUT_MS = 90_000
 
@@ -112,6 +128,37 @@ def test_the_analysis_board_lists_a_winning_action_first(
     shows(page, after(WIN_IN_ONE, "Td"))
     page.wait_for_selector("[data-testid=engine-line]", timeout=20_000)
     assert page.evaluate("window.__sockets.length") >= 2
+
+
+def test_the_analysis_board_shows_each_depth_then_the_answer(
+    live_server: LiveServer, page: Any
+) -> None:
+    page.add_init_script(LINES_HOOK)
+    page.goto(analysis_url(live_server, START))
+    shows(page, START)
+    page.wait_for_function(
+        "p => window.__lines.some(m => m.position === p && m.final)",
+        arg=START,
+        timeout=DEEPEN_TIMEOUT_MS,
+    )
+    events = page.evaluate("p => window.__lines.filter(m => m.position === p)", START)
+    *thinking, answer = events
+    # one search's depths, in order, then its answer: the last depth it finished
+    assert [e["depth"] for e in thinking] == list(range(1, len(thinking) + 1))
+    assert len(thinking) >= 2 and not any(e["final"] for e in thinking)
+    assert answer["depth"] == thinking[-1]["depth"]
+    nodes = [e["nodes"] for e in events]
+    assert nodes == sorted(nodes)
+    # the board lists the answer's lines, best first
+    best = [line["action"] for line in answer["lines"]]
+    page.wait_for_function(
+        "best => JSON.stringify([...document.querySelectorAll('[data-testid=engine-line]')]"
+        ".map(l => l.dataset.action)) === JSON.stringify(best)",
+        arg=best,
+    )
+    assert best and all(
+        a in {str(x) for x in State.from_position(START).legal_actions()} for a in best
+    )
 
 
 def test_an_action_tried_on_the_analysis_board_is_taken_back(

@@ -9,6 +9,10 @@ meanwhile drops it. :meth:`ComputerPlayers.resume` queues the move of every unfi
 game whose computer is to act, so a computer that was thinking when its process stopped
 (or was killed) thinks again.
 
+Each seat searches with ``engine_threads`` threads of its own (:class:`.settings.Settings`,
+1 unless configured), so a process with ``bot_threads`` seats thinking at once keeps at
+most ``bot_threads * engine_threads`` search threads busy.
+
 A ``shiftago worker`` runs at a lower priority than the serve processes (``nice``), so
 that searching computers never slow the people's actions down. Inside one process the
 threads keep the event loop's priority: they share its GIL, and a thread held back by
@@ -24,7 +28,7 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 
 from shiftago.core import Action, State
-from shiftago.engine.bot import Limits
+from shiftago.engine.bot import NO_LIMITS, Limits
 from shiftago.engine.levels import bot_for_level, default_level
 from shiftago.interfaces.server.hub import Hub, Refused
 from shiftago.interfaces.server.jobs import Job
@@ -37,10 +41,16 @@ log = logging.getLogger("shiftago.server")
 WORKER_NICENESS = 10
 
 
-def choose(level: int, seed: int, state: State, movetime: float | None = None) -> Action:
-    """The bot's action (runs in a worker thread), within ``movetime`` seconds when the
-    game is timed."""
-    limits = Limits() if movetime is None else Limits(movetime_ms=max(1, int(movetime * 1000)))
+def seat_limits(movetime: float | None, threads: int = 1) -> Limits:
+    """A computer seat's limits: ``threads`` search threads, and ``movetime`` seconds
+    when the game is timed (None: the level's own budget alone)."""
+    if movetime is None:
+        return Limits(threads=threads)
+    return Limits(movetime_ms=max(1, int(movetime * 1000)), threads=threads)
+
+
+def choose(level: int, seed: int, state: State, limits: Limits = NO_LIMITS) -> Action:
+    """The bot's action within ``limits`` (runs in a worker thread)."""
     return bot_for_level(level, seed).choose(state, limits)
 
 
@@ -51,8 +61,14 @@ def lower_priority() -> None:
 
 
 class ComputerPlayers:
-    def __init__(self, hub: Hub, threads: int = 4) -> None:
+    """The computer seats of the games this process works on: ``threads`` seats think
+    at once, each with ``engine_threads`` search threads of its own."""
+
+    def __init__(self, hub: Hub, threads: int = 4, engine_threads: int = 1) -> None:
+        if engine_threads < 1:
+            raise ValueError(f"engine threads must be at least 1, not {engine_threads}")
         self.hub = hub
+        self.engine_threads = engine_threads
         self.pool = ThreadPoolExecutor(threads, thread_name_prefix="shiftago-bot")
 
     async def move(self, job: Job) -> None:
@@ -66,9 +82,9 @@ class ComputerPlayers:
             level = min(live.stored.seats[seat].level or default_level(), default_level())
             state = live.game.state
             seed = ((live.stored.seed or 0) * 1_000_003 + live.version) % 2**32
-            movetime = self._budget(live, seat)
+            limits = seat_limits(self._budget(live, seat), self.engine_threads)
             loop = asyncio.get_running_loop()
-            action = await loop.run_in_executor(self.pool, choose, level, seed, state, movetime)
+            action = await loop.run_in_executor(self.pool, choose, level, seed, state, limits)
             await self.hub.guarded(self._commit(job, action))
 
     def _budget(self, live: LiveGame, seat: int) -> float | None:

@@ -2,23 +2,33 @@
 "Live analysis of a position").
 
 The client sends ``analyse`` with a position; the server answers ``lines`` events as the
-computer thinks: searches of growing size by the top level's bot for the game (alpha-beta:
-depth 1, 2, 3, ...; MCTS: :data:`FIRST_ITERATIONS` iterations, then twice as many each
-time), each sending the best lines, until the level's budget for the game
-(:meth:`~shiftago.engine.levels.LevelBot.budget`) is spent or the best value is proven
-(``final``). A new ``analyse`` replaces the search under way and ``stop`` ends it; the
-search in the thread stops at its next step, as one step is never interrupted.
+computer thinks, with the top level's bot for the game, until the level's budget for the
+game (:meth:`~shiftago.engine.levels.LevelBot.budget`) is spent or the best value is
+proven (``final``):
 
-The searches run in :class:`LiveAnalysis`'s own pool of one thread, one step at a time
-(so several sockets take turns, and the games' computers keep their own threads), and
-each socket has at most one search. This module only translates: positions are read by
-the core, values judged by the bots.
+* alpha-beta (2 players): one search per position, deepening under the whole budget; the
+  search reports each finished depth (:attr:`~shiftago.engine.bot.Limits.progress`,
+  called in the search's thread) and the event loop sends its lines, then its answer as
+  the final event;
+* MCTS (3-4 players, and 2 in the variants the top level plays it): searches of growing
+  size, :data:`FIRST_ITERATIONS` iterations and then twice as many each time, each
+  sending its lines.
+
+A new ``analyse``, a ``stop`` or a closed socket sets the search's stop event
+(:attr:`~shiftago.engine.bot.Limits.stop`): the search in the thread answers at once, so
+the thread is free for the next one.
+
+The searches run in :class:`LiveAnalysis`'s own pool of one thread (so the games'
+computers keep their own threads), one at a time, and each socket has at most one. This
+module only translates: positions are read by the core, values judged by the bots.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import threading
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Annotated, Any, Final, Literal
@@ -26,9 +36,9 @@ from typing import Annotated, Any, Final, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from shiftago.core import ShiftagoError, State
-from shiftago.engine.alphabeta import DEFAULT_DEPTH
-from shiftago.engine.bot import Analysis, Limits
+from shiftago.core import Rules, ShiftagoError, State
+from shiftago.engine.alphabeta import AlphaBetaBot
+from shiftago.engine.bot import Bot, Limits, Progress, RankedAction
 from shiftago.engine.levels import LevelBot, bot_for_level, default_level
 from shiftago.engine.mcts_bot import MctsBot
 from shiftago.interfaces.server import limits
@@ -91,9 +101,10 @@ def set_up(text: str) -> tuple[State, bool]:
 
 @dataclass(frozen=True)
 class Step:
-    """One search's answer: the ranked actions, the depth reached, the nodes spent."""
+    """What a search has found so far: the ranked actions, the depth reached, the nodes
+    spent."""
 
-    ranked: Analysis
+    ranked: Sequence[RankedAction]
     depth: int
     nodes: int
 
@@ -121,83 +132,116 @@ class LiveAnalysis:
         return budget if self.cap is None else max(1, min(budget, self.cap))
 
     def search(self, state: State, limits: Limits) -> Step:
-        """One step (runs in the pool's thread)."""
+        """One search's answer (runs in the pool's thread)."""
         judge = self.bot.for_rules(state.rules)
         ranked = self.bot.analyse(state, limits)
+        depth, nodes = 0, 0
         if isinstance(judge, MctsBot):
-            result = judge.last
-            nodes = 0 if result is None else result.iterations
+            nodes = 0 if judge.last is None else judge.last.iterations
             depth = len(ranked[0].pv) if ranked else 0
-        else:
-            found = self.bot.alphabeta.last
-            nodes = 0 if found is None else found.nodes
-            depth = 0 if found is None else found.depth
+        elif isinstance(judge, AlphaBetaBot) and judge.last is not None:
+            depth, nodes = judge.last.depth, judge.last.nodes
         return Step(ranked, depth, nodes)
 
     async def stream(
         self, state: State, lines: int, connection: Connection, *, over: bool = False
     ) -> None:
         """Send ``lines`` events for ``state`` until the budget is spent or proven; one
-        final event without lines when the game is ``over`` there."""
-        loop = asyncio.get_running_loop()
+        final event without lines when the game is ``over`` there. Cancelling it stops
+        the search in the thread."""
         position = state.position()
         if over and not state.is_over:  # set up to insert: written back as over
             fields = position.split()
             position = " ".join([*fields[:4], "over", *fields[5:]])
-        judge = self.bot.for_rules(state.rules)
-        rules = state.rules
-
-        def event(step: Step | None, final: bool) -> dict[str, Any]:
-            shown = [] if step is None else step.ranked[:lines]
-            return {
-                "type": "lines",
-                "position": position,
-                "depth": 0 if step is None else step.depth,
-                "nodes": 0 if step is None else step.nodes,
-                "final": final,
-                "unit": judge.value_unit,
-                "lines": [
-                    {
-                        "action": str(r.action),
-                        "value": number(r.value),
-                        "expected": round(judge.expectation(r.value, rules), 4),
-                        "pv": [str(a) for a in r.pv],
-                    }
-                    for r in shown
-                ],
-            }
-
+        events = _Events(position, lines, self.bot.for_rules(state.rules), state.rules)
         if over or state.is_over:
-            connection.send(event(None, True))
+            connection.send(events.event(None, True))
             return
-        budget = self.budget(state)
-        mcts = isinstance(judge, MctsBot)
-        spent, depth, size = 0, 1, FIRST_ITERATIONS
-        previous: Step | None = None
-        while True:
-            if mcts:
-                limits = Limits(nodes=min(size, budget))
+        stop = threading.Event()
+        try:
+            if isinstance(events.judge, MctsBot):
+                await self._grow(state, stop, events, connection)
             else:
-                limits = Limits(depth=depth, nodes=max(1, budget - spent))
-            step = await loop.run_in_executor(self.pool, self.search, state, limits)
-            spent += step.nodes
-            if not mcts and step.depth < depth and previous is not None:
-                # cut short by the nodes left: it answers a shallower depth than shown
-                connection.send(event(previous, True))
+                await self._deepen(state, stop, events, connection)
+        finally:
+            stop.set()  # replaced, stopped or closed: the thread is freed at once
+
+    async def _deepen(
+        self, state: State, stop: threading.Event, events: _Events, connection: Connection
+    ) -> None:
+        """One alpha-beta search under the whole budget, its depths sent as they end."""
+        loop = asyncio.get_running_loop()
+        finished: asyncio.Queue[Progress | None] = asyncio.Queue()
+
+        def report(progress: Progress) -> None:  # in the search's thread
+            if stop.is_set():
                 return
-            proven = bool(step.ranked) and judge.proven(step.ranked[0].value) != 0
-            if mcts:
-                final = proven or size >= budget
-            else:
-                final = proven or spent >= budget or depth >= DEFAULT_DEPTH
-            connection.send(event(step, final))
-            previous = step
+            with contextlib.suppress(RuntimeError):  # the loop closed: nobody listens
+                loop.call_soon_threadsafe(finished.put_nowait, progress)
+
+        within = Limits(nodes=self.budget(state), stop=stop, progress=report)
+        thinking = loop.run_in_executor(self.pool, self.search, state, within)
+        # the depths reach the loop before the answer: both come in the order sent
+        thinking.add_done_callback(lambda _: finished.put_nowait(None))
+        while (progress := await finished.get()) is not None:
+            proven = progress.proven != 0
+            connection.send(
+                events.event(Step(progress.lines, progress.depth, progress.nodes), proven)
+            )
+            if proven:
+                return
+        connection.send(events.event(await thinking, True))
+
+    async def _grow(
+        self, state: State, stop: threading.Event, events: _Events, connection: Connection
+    ) -> None:
+        """MCTS searches of doubling size, each sent as it ends."""
+        loop = asyncio.get_running_loop()
+        budget = self.budget(state)
+        size = FIRST_ITERATIONS
+        while True:
+            within = Limits(nodes=min(size, budget), stop=stop)
+            step = await loop.run_in_executor(self.pool, self.search, state, within)
+            proven = bool(step.ranked) and events.judge.proven(step.ranked[0].value) != 0
+            final = proven or size >= budget
+            connection.send(events.event(step, final))
             if final:
                 return
-            depth, size = depth + 1, size * 2
+            size *= 2
 
     def close(self) -> None:
         self.pool.shutdown(wait=False, cancel_futures=True)
+
+
+@dataclass(frozen=True)
+class _Events:
+    """The ``lines`` events of one position: its first ``lines`` lines as ``judge``
+    values them."""
+
+    position: str
+    lines: int
+    judge: Bot
+    rules: Rules
+
+    def event(self, step: Step | None, final: bool) -> dict[str, Any]:
+        shown = [] if step is None else step.ranked[: self.lines]
+        return {
+            "type": "lines",
+            "position": self.position,
+            "depth": 0 if step is None else step.depth,
+            "nodes": 0 if step is None else step.nodes,
+            "final": final,
+            "unit": self.judge.value_unit,
+            "lines": [
+                {
+                    "action": str(r.action),
+                    "value": number(r.value),
+                    "expected": round(self.judge.expectation(r.value, self.rules), 4),
+                    "pv": [str(a) for a in r.pv],
+                }
+                for r in shown
+            ],
+        }
 
 
 async def _cancel(task: asyncio.Task[None] | None) -> None:

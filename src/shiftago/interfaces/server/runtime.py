@@ -110,7 +110,7 @@ class Runtime:
         ratings.install(hub)  # rated games are rated as they end
         runtime = cls(
             hub,
-            ComputerPlayers(hub, settings.bot_threads),
+            ComputerPlayers(hub, settings.bot_threads, settings.engine_threads),
             GameAnalyses(hub, settings.review_budget, jobs_review_slots(settings.bot_threads)),
             redis,
             runs_jobs,

@@ -1,6 +1,7 @@
 """Everything a serve process (and a worker) can be told, in one frozen value.
 
 ``shiftago serve`` and ``shiftago worker`` turn their options into :class:`Settings`;
+the few settings without an option read the environment (``$SHIFTAGO_ENGINE_THREADS``);
 tests build one with the few fields they change. The defaults are those of the embedded
 default (one process, SQLite) and of a small public server; docs/deploy.md says how to
 size them.
@@ -8,12 +9,38 @@ size them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:  # the engine is imported only by the app, not by the command line
     from shiftago.interfaces.server.analysis import ReviewBudget
+
+
+#: The environment variable of :attr:`Settings.engine_threads` (no option sets it).
+ENGINE_THREADS_VARIABLE: Final = "SHIFTAGO_ENGINE_THREADS"
+#: The most search threads a computer seat may have.
+MAX_ENGINE_THREADS: Final = 64
+
+
+def engine_threads_from(environment: Mapping[str, str]) -> int:
+    """The search threads of each computer seat that ``environment`` asks for (1 when it
+    does not); raises ``ValueError`` in words for a value that is not 1 to 64."""
+    text = environment.get(ENGINE_THREADS_VARIABLE, "").strip()
+    if not text:
+        return 1
+    try:
+        threads = int(text)
+    except ValueError:
+        threads = 0
+    if not 1 <= threads <= MAX_ENGINE_THREADS:
+        raise ValueError(
+            f"${ENGINE_THREADS_VARIABLE} must be a whole number from 1 to "
+            f"{MAX_ENGINE_THREADS}, not {text!r}"
+        )
+    return threads
 
 
 @dataclass(frozen=True)
@@ -32,6 +59,8 @@ class Settings:
     redis_url: str | None = None
     #: Computer seats thinking at once in this process (when it does that work itself).
     bot_threads: int = 4
+    #: Search threads of each thinking computer seat (``$SHIFTAGO_ENGINE_THREADS``, else 1).
+    engine_threads: int = field(default_factory=lambda: engine_threads_from(os.environ))
     #: A game nobody watches and nothing works on leaves memory after this many seconds.
     idle_seconds: float = 300.0
     #: A worker's job that nobody has vouched for this long is done again by another.
@@ -83,6 +112,12 @@ class Settings:
     sockets_per_address: int = 64
     #: Presence goes out at most this often per game (seconds), however many come and go.
     presence_interval: float = 0.5
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.engine_threads <= MAX_ENGINE_THREADS:
+            raise ValueError(
+                f"engine threads must be from 1 to {MAX_ENGINE_THREADS}, not {self.engine_threads}"
+            )
 
     def with_options(self, **options: Any) -> Settings:
         """A copy with ``options`` (field names) changed; an unknown name is an error."""

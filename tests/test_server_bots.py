@@ -1,0 +1,89 @@
+"""Computer seats (:mod:`shiftago.interfaces.server.bots`): each thinks with the search
+threads of the settings (``$SHIFTAGO_ENGINE_THREADS``, 1 unless configured) and within
+the clock's movetime when the game is timed; a bad thread count is refused in words."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from server_support import TIMEOUT, client_for, create
+from shiftago.core import Action, State
+from shiftago.engine.bot import Limits
+from shiftago.interfaces.server import bots
+from shiftago.interfaces.server.settings import (
+    ENGINE_THREADS_VARIABLE,
+    Settings,
+    engine_threads_from,
+)
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'bots.db'}"
+
+
+@pytest.mark.parametrize(
+    ("environment", "threads"),
+    [({}, 1), ({ENGINE_THREADS_VARIABLE: ""}, 1), ({ENGINE_THREADS_VARIABLE: " 3 "}, 3)],
+)
+def test_the_engine_threads_come_from_the_environment(environment, threads):
+    assert engine_threads_from(environment) == threads
+
+
+@pytest.mark.parametrize("text", ["0", "-2", "65", "two", "1.5"])
+def test_a_bad_engine_thread_count_is_refused_in_words(text):
+    with pytest.raises(ValueError, match=ENGINE_THREADS_VARIABLE) as refused:
+        engine_threads_from({ENGINE_THREADS_VARIABLE: text})
+    assert repr(text) in str(refused.value) and "1 to 64" in str(refused.value)
+
+
+def test_settings_read_the_engine_threads_once_and_check_them(monkeypatch):
+    monkeypatch.delenv(ENGINE_THREADS_VARIABLE, raising=False)
+    assert Settings().engine_threads == 1
+    monkeypatch.setenv(ENGINE_THREADS_VARIABLE, "2")
+    settings = Settings()
+    assert settings.engine_threads == 2
+    monkeypatch.setenv(ENGINE_THREADS_VARIABLE, "5")
+    assert settings.with_options(rate=1.0).engine_threads == 2  # a copy keeps its value
+    assert Settings(engine_threads=4).engine_threads == 4
+    with pytest.raises(ValueError, match="engine threads must be from 1 to 64, not 0"):
+        Settings(engine_threads=0)
+
+
+def test_a_seat_s_limits_carry_its_threads_and_its_movetime():
+    assert bots.seat_limits(None) == Limits()
+    assert bots.seat_limits(None, 3) == Limits(threads=3)
+    assert bots.seat_limits(1.5, 2) == Limits(movetime_ms=1500, threads=2)
+    assert bots.seat_limits(0.0001).movetime_ms == 1  # never below a millisecond
+
+
+def thinks_with(sqlite_url: str, monkeypatch: Any, **options: Any) -> Limits:
+    """The limits the computer seat of a new game thinks within (it acts first)."""
+    seen: list[Limits] = []
+    thought = threading.Event()
+    real_choose = bots.choose
+
+    def recording(level: int, seed: int, state: State, limits: Limits) -> Action:
+        seen.append(limits)
+        thought.set()
+        return real_choose(level, seed, state, limits)
+
+    monkeypatch.setattr(bots, "choose", recording)
+    with client_for(sqlite_url, **options) as client:
+        create(client, first="g", seats=[{"kind": "human"}, {"kind": "computer", "level": 1}])
+        assert thought.wait(TIMEOUT), "the computer never thought"
+    return seen[0]
+
+
+def test_a_computer_seat_thinks_with_one_thread_unless_configured(sqlite_url, monkeypatch):
+    monkeypatch.delenv(ENGINE_THREADS_VARIABLE, raising=False)
+    assert thinks_with(sqlite_url, monkeypatch) == Limits(threads=1)
+
+
+def test_a_computer_seat_thinks_with_the_configured_threads(sqlite_url, monkeypatch):
+    monkeypatch.setenv(ENGINE_THREADS_VARIABLE, "3")  # as a serve process is told
+    assert thinks_with(sqlite_url, monkeypatch) == Limits(threads=3)
