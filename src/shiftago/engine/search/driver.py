@@ -39,6 +39,7 @@ from shiftago.engine.timing import NEW_DEPTH_SHARE, TimeBudget, stretch
 from .endgame import plies_left
 from .negamax import (
     MAX_PLY,
+    NO_GUESS,
     NODE_LIMIT,
     NODES,
     PROVEN,
@@ -226,6 +227,7 @@ class Searcher:
                     buffer,
                     d,
                     exact_all,
+                    values[0] if finished else NO_GUESS,
                 )
                 if done == len(codes):
                     previous_best, previous_value = codes[0], values[0]
@@ -345,6 +347,7 @@ def _helper_search(
     info[STOPPED] = 0
     codes = list(root)
     buffer = np.empty(len(codes), dtype=np.int64)
+    guess = NO_GUESS
     for d in range(first, max_depth + 1):
         if not alarm.set(UNLIMITED, info):
             return
@@ -362,10 +365,12 @@ def _helper_search(
             buffer,
             d,
             exact_all,
+            guess,
         )
         if done < len(codes):
             return
         codes, values = _sorted(codes, [int(v) for v in buffer])
+        guess = values[0]
         result.depth, result.codes, result.values = d, codes, values
         if abs(values[0]) >= PROVEN:
             return

@@ -79,6 +79,12 @@ LMR_FROM: Final = 2
 LMR_DEPTH: Final = 3
 LMR_DEEP_FROM: Final = 6
 LMR_DEEP_DEPTH: Final = 4
+#: The root searches its first action within this window around the last depth's
+#: value, from this depth on (docs/strength.md, "The search"); NO_GUESS: no value yet.
+ASPIRATION: Final = 20
+ASPIRATION_DEPTH: Final = 4
+NO_GUESS: Final = -INF - 1
+
 #: Move-ordering keys (:func:`order_actions`), highest first: the table's action, then
 #: scorings (longest line first), the two killers, then quiet insertions by history.
 KEY_TABLE_MOVE: Final = 1 << 40
@@ -389,6 +395,34 @@ def negamax(
 
 
 @njit(cache=True, nogil=True)
+def child_value(
+    stack: np.ndarray,
+    moves: np.ndarray,
+    keys: np.ndarray,
+    frames: np.ndarray,
+    tt_key: np.ndarray,
+    tt_data: np.ndarray,
+    killers: np.ndarray,
+    history: np.ndarray,
+    info: np.ndarray,
+    mover: int,
+    depth: int,
+    low: int,
+    high: int,
+) -> int:
+    """The value of the root's child ``stack[1]`` (not over) for the root's ``mover``,
+    searched to ``depth`` within the window ``(low, high)`` of the mover's values; the
+    sign flips only when the seat to act changes (not after a scoring)."""
+    if np.int64(stack[1][TURN]) == mover:
+        return negamax(
+            stack, moves, keys, frames, tt_key, tt_data, killers, history, info, depth, low, high
+        )
+    return -negamax(
+        stack, moves, keys, frames, tt_key, tt_data, killers, history, info, depth, -high, -low
+    )
+
+
+@njit(cache=True, nogil=True)
 def search_root(
     stack: np.ndarray,
     moves: np.ndarray,
@@ -403,18 +437,25 @@ def search_root(
     values: np.ndarray,
     depth: int,
     exact_all: bool,
+    guess: int,
 ) -> int:
     """Search each of ``root_moves`` (from ``stack[0]``, not over) to ``depth`` in
     order and write its value into ``values``: exact for the first (and, with
     ``exact_all``, for every action), else exact when it is better than the best so
     far and an upper bound otherwise. Returns how many actions were finished (fewer
-    than all when the node limit stopped the search)."""
+    than all when the node limit stopped the search).
+
+    Without ``exact_all`` the first action is searched within an aspiration window
+    around ``guess`` (the last depth's value; :data:`NO_GUESS` for none) and again with
+    the full window when its value falls outside, and the others with a null window
+    first (principal variation search), again only when they beat the best."""
     s = stack[0]
     mover = np.int64(s[TURN])
     child = stack[1]
     alpha = -INF
     best_move = root_moves[0]
     n = root_moves.shape[0]
+    tables = (stack, moves, keys, frames, tt_key, tt_data, killers, history, info)
     for j in range(n):
         code = root_moves[j]
         child[:] = s
@@ -423,29 +464,22 @@ def search_root(
         if info[NODES] >= info[NODE_LIMIT]:
             info[STOPPED] = 1
             return j
+        d = depth - 1
         if child[PHASE] == _OVER:
             v = terminal_value(child, mover, 1)
+        elif exact_all:
+            v = child_value(*tables, mover, d, -INF, INF)
+        elif j == 0:
+            low, high = -INF, INF
+            if guess != NO_GUESS and depth >= ASPIRATION_DEPTH and abs(guess) < PROVEN:
+                low, high = guess - ASPIRATION, guess + ASPIRATION
+            v = child_value(*tables, mover, d, low, high)
+            if (v <= low or v >= high) and not info[STOPPED]:
+                v = child_value(*tables, mover, d, -INF, INF)
         else:
-            a = -INF if exact_all or j == 0 else alpha
-            # The value flips sign only when the mover changes (not after a scoring).
-            if np.int64(child[TURN]) == mover:
-                sign, low, high = 1, a, INF
-            else:
-                sign, low, high = -1, -INF, -a
-            v = sign * negamax(
-                stack,
-                moves,
-                keys,
-                frames,
-                tt_key,
-                tt_data,
-                killers,
-                history,
-                info,
-                depth - 1,
-                low,
-                high,
-            )
+            v = child_value(*tables, mover, d, alpha, alpha + 1)
+            if v > alpha and not info[STOPPED]:
+                v = child_value(*tables, mover, d, alpha, INF)
         if info[STOPPED]:
             return j
         values[j] = v
