@@ -111,7 +111,30 @@ def test_arena_refuses_bad_input(tmp_path):
     assert run.exit_code == 2 and "SPRT compares two participants" in run.output
     run = arena("greedy", "level:2", "--sprt", "10,0", "--results", results)
     assert run.exit_code == 2 and "elo0 must be below elo1" in run.output
+    run = arena("greedy", "level:2", "--clock", "3+2", "--movetime", "100", "--results", results)
+    assert run.exit_code == 2 and "--clock and --movetime do not go together" in run.output
+    run = arena("greedy", "level:2", "--clock", "3+2", "--timeout", "5", "--results", results)
+    assert run.exit_code == 2 and "--clock and --timeout do not go together" in run.output
+    run = arena("greedy@movetime=50", "level:2", "--clock", "1+0", "--results", results)
+    assert run.exit_code == 2 and "greedy@movetime=50: a clock and a movetime" in run.output
+    run = arena("greedy", "level:2", "--clock", "3 minutes", "--results", results)
+    assert run.exit_code == 2 and "minutes+seconds, such as 3+2" in run.output
+    run = arena("greedy", "level:2", "--clock", "2 days", "--results", results)
+    assert run.exit_code == 2 and "a match clock is minutes+seconds" in run.output
     assert not Path(results).exists()
+
+
+def test_arena_with_a_clock_prints_it_and_the_losses_on_time(tmp_path):
+    results = tmp_path / "r.jsonl"
+    run = arena(*FAST, "--games", "2", "--clock", "1+0", "--results", str(results))
+    assert run.exit_code == 0, run.output
+    summary, header = run.stdout.splitlines()[:2]
+    assert summary.startswith("express, 2 players, clock 1+0: 2 of 2 games")
+    assert header.split()[5:] == ["losses", "lost", "on", "time", "score", "ms/move"]
+    line = json.loads(results.read_text().splitlines()[0])
+    assert line["key"].endswith(" clock=1+0")
+    assert line["reason"] is not None and len(line["clock_left_s"]) == 2
+    assert "clock 1+0" in (tmp_path / "r-records" / line["record_file"]).read_text()
 
 
 def test_arena_through_a_real_process(tmp_path):

@@ -113,3 +113,38 @@ def test_a_whole_game_of_budgets_fits_in_the_clock():
             left -= action_budget(left, control.increment) + 0.1
             assert left > 0
             left += control.increment
+
+
+@pytest.mark.parametrize(
+    ("text", "control"),
+    [
+        ("3+2", TimeControl(180, 2)),
+        ("1+0", TimeControl(60, 0)),
+        (" 0.5+0.1 ", TimeControl(30, 0.1)),
+        ("10+5", TimeControl(600, 5)),
+        ("2 days", TimeControl(days=2)),
+        ("1 day", TimeControl(days=1)),
+    ],
+)
+def test_a_time_control_reads_from_its_text(text, control):
+    assert TimeControl.parse(text) == control
+    assert TimeControl.parse(str(control)) == control
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("3", "minutes\\+seconds"),
+        ("3+", "minutes\\+seconds"),
+        ("three+2", "minutes\\+seconds"),
+        ("3+2+1", "minutes\\+seconds"),
+        ("inf+0", "minutes\\+seconds"),
+        ("0.1+0", "initial time must be 10 seconds"),
+        ("3+200", "increment must be 0 to 180"),
+        ("two days", "whole number"),
+        ("40 days", "days per turn must be 1 to 30"),
+    ],
+)
+def test_a_time_control_that_does_not_read_says_why(text, message):
+    with pytest.raises(TimeControlError, match=message):
+        TimeControl.parse(text)

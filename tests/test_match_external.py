@@ -2,29 +2,37 @@
 
 from __future__ import annotations
 
+import re
 import shlex
 import sys
 import time
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from shiftago.core import Game, Rules, State, Variant
 from shiftago.engine.bot import Limits
 from shiftago.formats.record import parse_record
+from shiftago.interfaces.cli import cli
 from shiftago.match import (
     EngineCrash,
+    EngineOptionError,
     EngineProtocolError,
     EngineTimeout,
     ExternalEngine,
     MatchConfig,
+    TimeControl,
     run_match,
 )
+from shiftago.match.external import CLOCK_GRACE
 
 ENGINE = [sys.executable, "-m", "shiftago", "engine"]
 
 #: A fake engine: plays the first legal action, or fails at its first ``go`` as
-#: ``sys.argv[1]`` says (sleep, crash, crash-once, garbage, illegal, refuse).
+#: ``sys.argv[1]`` says (sleep, crash, crash-once, garbage, illegal, refuse); ``log``
+#: writes every command it reads to the file ``sys.argv[2]``, ``no-options`` refuses
+#: every ``setoption``.
 FAKE = r"""
 import sys, time
 from pathlib import Path
@@ -40,6 +48,9 @@ for line in sys.stdin:
     words = line.split()
     if not words:
         continue
+    if mode == "log":
+        with marker.open("a") as log:
+            log.write(line)
     if words[0] == "protocol_version":
         reply("1")
     elif words[0] == "setposition":
@@ -63,6 +74,9 @@ for line in sys.stdin:
             sys.stdout.flush()
         else:
             reply(str(state.legal_actions()[0]))
+    elif words[0] == "setoption" and mode == "no-options":
+        sys.stdout.write("? unknown option " + words[1] + "\n\n")
+        sys.stdout.flush()
     elif words[0] == "quit":
         reply()
         break
@@ -219,3 +233,54 @@ def test_three_players_share_the_game_a_failing_engine_loses(tmp_path, fake):
         loser = game.seats.index(result.participants[0].key)
         assert game.points[loser] == 0
         assert sorted(game.points) == [0.0, 0.5, 0.5]
+
+
+def test_an_engine_under_a_clock_gets_its_time_left_and_its_options(tmp_path, fake):
+    log = tmp_path / "commands.txt"
+    engine = spec(fake("log", str(log)), "threads=2,hash=16,name=logger")
+    result = run_match(
+        MatchConfig(
+            participants=(engine, "greedy@depth=1"),
+            games=2,
+            clock=TimeControl(60, 2),
+            results=tmp_path / "r.jsonl",
+            date="2026-01-02",
+        )
+    )
+    assert all(g.termination is None and g.clock_left_s is not None for g in result.games)
+    commands = log.read_text().splitlines()
+    assert commands[:3] == ["protocol_version", "setoption Threads 2", "setoption Hash 16"]
+    assert commands.count("setoption Threads 2") == 1  # started once, kept for both games
+    goes = [c for c in commands if c.startswith("go")]
+    assert len(goes) == sum(
+        g.moves[g.seats.index(result.participants[0].key)] for g in result.games
+    )
+    for go in goes:
+        match = re.fullmatch(r"go clock=(\d+) increment=2000", go)
+        assert match is not None, go
+        assert int(match.group(1)) <= 60_000 + 2000 * len(goes)
+    assert goes[0] == "go clock=60000 increment=2000"  # the first action of the first game
+
+
+def test_an_engine_that_refuses_an_option_stops_the_match_before_it_starts(tmp_path, fake):
+    engine = spec(fake("no-options"), "hash=16,name=stubborn")
+    config = MatchConfig(
+        participants=(engine, "greedy@depth=1"), games=2, results=tmp_path / "r.jsonl"
+    )
+    with pytest.raises(EngineOptionError, match=r"stubborn refused 'setoption Hash 16'.*unknown"):
+        run_match(config)
+    assert not (tmp_path / "r.jsonl").exists()
+    run = CliRunner().invoke(
+        cli, ["arena", engine, "greedy", "--results", str(tmp_path / "r.jsonl")]
+    )
+    assert run.exit_code == 1
+    assert "stubborn refused 'setoption Hash 16'" in run.output
+    assert not (tmp_path / "r.jsonl").exists()
+
+
+def test_the_timeout_under_a_clock_is_the_time_left_and_a_grace():
+    engine = ExternalEngine(["x"])
+    assert engine.timeout_for(Limits(clock_ms=2500)) == pytest.approx(2.5 + CLOCK_GRACE)
+    assert engine.timeout_for(Limits(clock_ms=0)) == pytest.approx(CLOCK_GRACE)
+    words = engine._limit_words(Limits(clock_ms=1234, increment_ms=500, depth=3), level=True)
+    assert words == " depth=3 clock=1234 increment=500"

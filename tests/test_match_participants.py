@@ -26,6 +26,13 @@ from shiftago.match.participants import (
         ("level:7@movetime=100", "level:7@movetime=100", Limits(movetime_ms=100), 7),
         ("level:7@nodes=5000,depth=4", "level:7@depth=4,nodes=5000", Limits(None, 4, 5000), 7),
         ("greedy@DEPTH=1", "greedy@depth=1", Limits(depth=1), None),
+        (
+            "level:7@hash=64,threads=2,depth=5",
+            "level:7@depth=5,threads=2,hash=64",
+            Limits(depth=5, threads=2, hash_mib=64),
+            7,
+        ),
+        ("level:7@threads=1", "level:7@threads=1", Limits(), 7),
     ],
 )
 def test_built_in_specs(text, spec, limits, level):
@@ -65,6 +72,23 @@ def test_external_spec_with_options():
         p.make_bot(0)
 
 
+def test_threads_and_hash_of_an_external_engine_become_its_options():
+    p = parse_participant("cmd:engine -q@hash=128,level=3,threads=4")
+    assert p.spec == "cmd:engine -q@level=3,threads=4,hash=128"
+    assert p.engine_options == (("Threads", 4), ("Hash", 128))
+    assert (p.threads, p.hash_mib) == (4, 128)
+    assert parse_participant("cmd:engine@threads=1").engine_options == (("Threads", 1),)
+    assert parse_participant("cmd:engine").engine_options == ()
+    assert parse_participant("level:3@threads=2").engine_options == (("Threads", 2),)
+
+
+def test_default_threads_and_hash_fill_the_spec_like_the_other_limits():
+    p = parse_participant("level:5@hash=8", Limits(threads=2, hash_mib=32))
+    assert p.spec == "level:5@threads=2,hash=8"
+    assert (p.limits.threads, p.limits.hash_mib) == (2, 8)
+    assert parse_participant("level:5", Limits(threads=1)).spec == "level:5"
+
+
 def test_external_command_may_hold_an_at_sign():
     p = parse_participant("cmd:engine --user=a@b")
     assert p.command == ("engine", "--user=a@b")
@@ -100,6 +124,10 @@ def test_defaults_fill_only_the_open_limits():
         ("greedy@speed=2", "unknown option"),
         ("greedy@depth=2,depth=3", "given twice"),
         ("greedy@level=2", "for external engines"),
+        ("level:7@threads=0", "threads= needs a whole number from 1"),
+        ("level:7@hash=lots", "hash= needs a whole number from 1"),
+        ("level:7@hash=1,hash=2", "given twice"),
+        ("level:7@cores=2", "allowed: movetime=, depth=, nodes=, level=, threads=, hash="),
         ("cmd:", "needs the engine's command line"),
     ],
 )

@@ -11,7 +11,7 @@ import pytest
 from shiftago.core import Variant
 from shiftago.engine.bot import Limits
 from shiftago.formats.record import parse_record
-from shiftago.match import MatchConfig, SprtSettings, run_match
+from shiftago.match import MatchConfig, SprtSettings, TimeControl, run_match
 from shiftago.match.games import GameResult
 from shiftago.match.report import format_standings
 from shiftago.match.results import ResultsFile
@@ -126,6 +126,14 @@ def test_parallel_play_gives_the_same_games(tmp_path):
     assert len(lines(tmp_path / "two" / "m.jsonl")) == 6
 
 
+def test_worker_processes_keep_the_clocks_too(tmp_path):
+    result = run_match(config(tmp_path, games=2, jobs=2, clock=TimeControl(60, 1)))
+    for game in result.games:
+        assert game.key.endswith(" clock=1+1")
+        assert game.clock_left_s is not None and len(game.clock_left_s) == 2
+        assert game.reason is not None
+
+
 def test_progress_reports_every_game(tmp_path):
     seen: list[tuple[GameResult | None, int, int]] = []
     run_match(config(tmp_path, games=4), lambda g, done, total: seen.append((g, done, total)))
@@ -219,3 +227,41 @@ def test_default_limits_apply_to_every_participant(tmp_path):
 def test_bad_configurations_are_refused(tmp_path, changes, message):
     with pytest.raises(ValueError, match=message):
         run_match(config(tmp_path, **changes))
+
+
+def test_a_results_file_written_before_reasons_and_clocks_still_resumes(tmp_path):
+    first = run_match(config(tmp_path, games=2))
+    path = tmp_path / "m.jsonl"
+    assert all(line["reason"] in ("line", "action limit") for line in lines(path))
+    # The lines as they were written before the reason and the clocks were kept.
+    old = [
+        {k: v for k, v in line.items() if k not in ("reason", "clock_left_s")}
+        for line in lines(path)
+    ]
+    path.write_text("".join(json.dumps(line) + "\n" for line in old))
+    again = run_match(config(tmp_path, games=4))
+    assert (again.resumed, again.played) == (2, 2)
+    for before, after in zip(first.games, again.games[:2], strict=True):
+        assert after == replace(before, reason=None)
+        assert after.clock_left_s is None and after.lost_on_time is None
+    assert [r.time_losses for r in again.standings.rows] == [0, 0]
+
+
+def test_an_old_line_lost_on_time_counts_as_a_loss_on_time():
+    line = {
+        "key": "k",
+        "opening": 0,
+        "group": 0,
+        "rotation": 0,
+        "seats": ["a", "b"],
+        "result": "g",
+        "termination": "time forfeit",
+        "points": [0.0, 1.0],
+        "actions": 9,
+        "think_s": [1.5, 0.5],
+        "moves": [4, 3],
+        "detail": "a did not answer 'go' in time",
+        "record_file": None,
+    }
+    game = GameResult.from_json(line)
+    assert game.reason == "time forfeit" and game.lost_on_time == 0

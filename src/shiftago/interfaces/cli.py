@@ -13,12 +13,15 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from shiftago import __version__
 from shiftago.interfaces.server.settings import Settings
+
+if TYPE_CHECKING:  # the match package loads the engine: imported when a match is played
+    from shiftago.match.clock import TimeControl
 
 FC = TypeVar("FC", bound=Callable[..., object])
 
@@ -564,6 +567,20 @@ def _sprt(
     return elo0, elo1
 
 
+def _clock(ctx: click.Context, param: click.Parameter, value: str | None) -> TimeControl | None:
+    if not value:
+        return None
+    from shiftago.match.clock import TimeControl
+
+    try:
+        control = TimeControl.parse(value)
+    except ValueError as e:
+        raise click.BadParameter(str(e)) from None
+    if control.correspondence:
+        raise click.BadParameter(f"{value!r}: a match clock is minutes+seconds, such as 3+2")
+    return control
+
+
 @cli.command(short_help="Play a match between bots and/or external engines.")
 @click.argument("participants", metavar="PARTICIPANT...", nargs=-1, required=True)
 @click.option(
@@ -606,6 +623,13 @@ def _sprt(
     show_default=True,
     help="The action limit of every game (RULES.md section 7).",
 )
+@click.option(
+    "--clock",
+    metavar="MIN+SEC",
+    callback=_clock,
+    help="A clock for every seat of every game: minutes plus an increment in seconds per "
+    "turn, such as 1+0 or 3+2. A side whose time runs out loses on time.",
+)
 @click.option("--movetime", type=click.IntRange(min=1), metavar="MS", help="Default movetime.")
 @click.option("--depth", type=click.IntRange(min=1), help="Default depth limit.")
 @click.option("--nodes", type=click.IntRange(min=1), help="Default node limit.")
@@ -614,7 +638,7 @@ def _sprt(
     type=click.FloatRange(min=0, min_open=True),
     metavar="SECONDS",
     help="Hard limit of an external engine's move; an engine that answers later loses "
-    "the game. Default: its movetime + 1 s, else 60 s.",
+    "the game. Default: its movetime + 1 s, else 60 s; under --clock its time left + 1 s.",
 )
 @click.option(
     "--jobs",
@@ -669,6 +693,7 @@ def arena(
     seed: int,
     handicap: tuple[int, ...],
     limit: int,
+    clock: TimeControl | None,
     movetime: int | None,
     depth: int | None,
     nodes: int | None,
@@ -687,10 +712,11 @@ def arena(
 
     A PARTICIPANT is a built-in bot (greedy, level:1 .. level:7, random, mcts,
     baseline) or cmd:COMMAND, an engine speaking STP. Options follow an @
-    (movetime=MS, depth=N, nodes=N, level=N for engines, name=TEXT):
+    (movetime=MS, depth=N, nodes=N, level=N for engines, threads=N, hash=MIB,
+    name=TEXT):
 
     \b
-        level:7@movetime=100  greedy@depth=1
+        level:7@movetime=100  greedy@depth=1  level:7@threads=2,hash=64
         "cmd:shiftago engine@level=3,name=stp3"
 
     Each opening is played from every seat. Run the same command again to resume
@@ -700,9 +726,20 @@ def arena(
 
     from shiftago.core import Variant
     from shiftago.engine.bot import Limits
-    from shiftago.match import MatchConfig, SprtSettings, run_match
+    from shiftago.match import EngineError, MatchConfig, SprtSettings, run_match
+    from shiftago.match.external import CLOCK_GRACE
     from shiftago.match.games import GameResult
 
+    if clock is not None and movetime is not None:
+        raise click.UsageError(
+            "--clock and --movetime do not go together: under a clock each side decides "
+            "how long to think"
+        )
+    if clock is not None and timeout is not None:
+        raise click.UsageError(
+            "--clock and --timeout do not go together: under a clock an engine may take "
+            f"its time left (plus {CLOCK_GRACE:g} s) before it is stopped"
+        )
     try:
         config = MatchConfig(
             participants=participants,
@@ -714,6 +751,7 @@ def arena(
             handicap=handicap,
             action_limit=limit,
             limits=Limits(movetime, depth, nodes),
+            clock=clock,
             timeout=timeout,
             jobs=jobs,
             results=results,
@@ -746,6 +784,8 @@ def arena(
             outcome = run_match(config, progress)
         except ValueError as e:
             raise click.UsageError(str(e)) from None
+        except EngineError as e:
+            raise click.ClickException(str(e)) from None
         except KeyboardInterrupt:
             stack.close()
             click.echo(

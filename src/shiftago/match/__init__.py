@@ -3,15 +3,18 @@
 :func:`run_match` plays a :class:`MatchConfig` and returns a :class:`MatchResult`;
 ``shiftago arena`` is its command line (docs/cli.md). The pieces, one per module:
 participant specs and the bot registry (:mod:`.participants`), external STP engines
-(:mod:`.external`), the schedule of openings and seatings (:mod:`.schedule`), playing
-one game (:mod:`.games`), the resumable results file (:mod:`.results`), statistics as
-pure functions (:mod:`.stats`), OpenSkill ratings (:mod:`.ratings`), the standings
-(:mod:`.standings`) and their table (:mod:`.report`).
+(:mod:`.external`), time controls and clocks (:mod:`.clock`), the schedule of openings
+and seatings (:mod:`.schedule`), playing one game (:mod:`.games`), the resumable
+results file (:mod:`.results`), statistics as pure functions (:mod:`.stats`),
+OpenSkill ratings (:mod:`.ratings`), the standings (:mod:`.standings`) and their table
+(:mod:`.report`).
 """
 
+from shiftago.match.clock import TimeControl
 from shiftago.match.external import (
     EngineCrash,
     EngineError,
+    EngineOptionError,
     EngineProtocolError,
     EngineTimeout,
     ExternalEngine,
@@ -25,6 +28,7 @@ __all__ = [
     "BOTS",
     "EngineCrash",
     "EngineError",
+    "EngineOptionError",
     "EngineProtocolError",
     "EngineTimeout",
     "ExternalEngine",
@@ -34,6 +38,7 @@ __all__ = [
     "Participant",
     "SprtSettings",
     "Standings",
+    "TimeControl",
     "parse_participant",
     "run_match",
 ]

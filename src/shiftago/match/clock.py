@@ -11,6 +11,7 @@ number of days, not carried over.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 
 #: Seconds in a day of correspondence play.
@@ -56,6 +57,33 @@ class TimeControl:
         if initial is None:
             return None
         return cls(initial, increment or 0.0)
+
+    @classmethod
+    def parse(cls, text: str) -> TimeControl:
+        """The control written as :meth:`__str__` writes it: ``3+2`` (minutes + seconds,
+        either may have decimals) or ``2 days``; the inverse of ``str``.
+
+        >>> TimeControl.parse("3+2")
+        TimeControl(initial=180.0, increment=2.0, days=None)
+        >>> TimeControl.parse("0.5+0.1").initial
+        30.0
+        """
+        words = text.split()
+        if len(words) == 2 and words[1].lower() in ("day", "days"):
+            if not words[0].isdigit():
+                raise TimeControlError(f"{text!r}: days per turn are a whole number: 2 days")
+            return cls(days=int(words[0]))
+        minutes, _, seconds = text.strip().partition("+")
+        try:
+            initial, increment = float(minutes), float(seconds)
+        except ValueError:
+            initial = increment = math.nan
+        if not math.isfinite(initial) or not math.isfinite(increment):
+            raise TimeControlError(
+                f"{text!r}: a time control is minutes+seconds, such as 3+2 or 1+0"
+            )
+        # Milliseconds at most, so that the text a control prints reads back the same.
+        return cls(round(initial * 60, 3), round(increment, 3))
 
     @property
     def correspondence(self) -> bool:

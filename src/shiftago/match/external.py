@@ -1,13 +1,14 @@
 """An engine in another process, spoken to in STP (PROTOCOL.md), as a :class:`Bot`.
 
-The arena's side of the protocol: start the process, check ``protocol_version``, and
-for every move send ``setposition`` with the position string and ``go`` with the
-limits, then read the ``= ACTION`` reply. Each game starts with ``newgame`` so that a
-seeded engine plays repeatably; the action limit stays with the arena (``setposition``
-would restart the engine's count). A reply is read with a hard wall-clock timeout:
-an engine that answers too late, exits, or answers nonsense raises an
-:class:`EngineError` whose :attr:`~EngineError.termination` is the record's word for
-it, and is stopped; the next request starts it afresh.
+The arena's side of the protocol: start the process, check ``protocol_version``, set
+the engine's options (``setoption Threads 2``), and for every move send
+``setposition`` with the position string and ``go`` with the limits (a clock as
+``clock=MS increment=MS``), then read the ``= ACTION`` reply. Each game starts with
+``newgame`` so that a seeded engine plays repeatably; the action limit stays with the
+arena (``setposition`` would restart the engine's count). A reply is read with a hard
+wall-clock timeout: an engine that answers too late, exits, or answers nonsense raises
+an :class:`EngineError` whose :attr:`~EngineError.termination` is the record's word
+for it, and is stopped; the next request starts it afresh.
 """
 
 from __future__ import annotations
@@ -32,6 +33,9 @@ from shiftago.engine.bot import NO_LIMITS, Analysis, Bot, Limits, RankedAction
 DEFAULT_MOVE_TIMEOUT: Final = 60.0
 #: How much longer than its movetime an engine may take to answer (seconds).
 MOVETIME_MARGIN: Final = 1.0
+#: How much longer than its remaining clock an engine may take before it is killed
+#: (seconds); an answer in this grace still loses on time, but the engine lives on.
+CLOCK_GRACE: Final = 1.0
 #: How long the start (and the protocol_version handshake) may take (seconds).
 STARTUP_TIMEOUT: Final = 120.0
 #: How long any other command may take (seconds).
@@ -64,13 +68,18 @@ class EngineProtocolError(EngineError):
     termination = "engine error"
 
 
+class EngineOptionError(EngineProtocolError):
+    """The engine refused an option it was given (``setoption`` answered ``?``)."""
+
+
 class ExternalEngine(Bot):
     """A :class:`Bot` that asks an STP engine in a subprocess.
 
     ``command`` is the command line (a string is split as a shell would); ``level`` is
-    sent as ``go level=N``. ``move_timeout`` is the hard limit of a ``go`` in seconds;
-    by default the movetime plus :data:`MOVETIME_MARGIN`, or
-    :data:`DEFAULT_MOVE_TIMEOUT` without a movetime.
+    sent as ``go level=N``; ``options`` are sent as ``setoption NAME VALUE`` each time
+    the process starts. ``move_timeout`` is the hard limit of a ``go`` in seconds; by
+    default the remaining clock plus :data:`CLOCK_GRACE`, else the movetime plus
+    :data:`MOVETIME_MARGIN`, else :data:`DEFAULT_MOVE_TIMEOUT`.
     """
 
     value_unit = "the external engine's own unit"
@@ -81,6 +90,7 @@ class ExternalEngine(Bot):
         *,
         name: str | None = None,
         level: int | None = None,
+        options: Sequence[tuple[str, int | str]] = (),
         move_timeout: float | None = None,
         startup_timeout: float = STARTUP_TIMEOUT,
     ) -> None:
@@ -89,6 +99,7 @@ class ExternalEngine(Bot):
             raise ValueError("an external engine needs a command line")
         self.name = name if name is not None else shlex.join(self.command)
         self.level = level
+        self.options = tuple(options)
         self.move_timeout = move_timeout
         self.startup_timeout = startup_timeout
         self._process: subprocess.Popen[str] | None = None
@@ -136,6 +147,8 @@ class ExternalEngine(Bot):
         """The hard limit of one move in seconds."""
         if self.move_timeout is not None:
             return self.move_timeout
+        if limits.clock_ms is not None and limits.movetime_ms is None:
+            return limits.clock_ms / 1000 + CLOCK_GRACE
         if limits.movetime_ms is not None:
             return limits.movetime_ms / 1000 + MOVETIME_MARGIN
         return DEFAULT_MOVE_TIMEOUT
@@ -146,7 +159,8 @@ class ExternalEngine(Bot):
         return self._process is not None and self._process.poll() is None
 
     def start(self) -> None:
-        """Start the process (if it is not running) and check its protocol version."""
+        """Start the process (if it is not running), check its protocol version and set
+        its options; an option it refuses raises :class:`EngineOptionError`."""
         if self.running:
             return
         self.stop()
@@ -174,6 +188,11 @@ class ExternalEngine(Bot):
         if version[0] != "1":
             self.stop()
             raise EngineProtocolError(f"{self.name} speaks protocol {version[0]!r}, not 1")
+        for name, value in self.options:
+            try:
+                self.send(f"setoption {name} {value}")
+            except EngineProtocolError as error:
+                raise EngineOptionError(str(error)) from None
 
     def send(self, command: str, timeout: float = COMMAND_TIMEOUT) -> list[str]:
         """Send one command and return its payload lines (the ``=`` line's text first).
@@ -236,10 +255,14 @@ class ExternalEngine(Bot):
     # --- helpers ---------------------------------------------------------------------
     def _limit_words(self, limits: Limits, *, level: bool) -> str:
         words = ""
+        clock = limits.clock_ms is not None
         for key, value in (
             ("movetime", limits.movetime_ms),
             ("depth", limits.depth),
             ("nodes", limits.nodes),
+            ("clock", limits.clock_ms),
+            ("increment", limits.increment_ms if clock else None),
+            ("moves", limits.moves_to_go if clock else None),
             ("level", self.level if level else None),
         ):
             if value is not None:

@@ -6,6 +6,12 @@ function plays it in the main process or in a worker of a process pool; it retur
 external engine that fails (timeout, crash, a reply that is not a legal action)
 loses the game: with two players the other seat wins, with three or four the other
 seats share a draw, and the record says why in its ``Termination`` header.
+
+Under a time control each seat has a :class:`~shiftago.match.clock.Clock` of its own,
+kept by the arena as the web app keeps its games' clocks: the time from just before a
+participant is asked to its answer comes off its clock, the increment comes on once
+its turn passes, and a participant whose answer comes when its time has run out loses
+on time (``time forfeit``), as after any other forfeit.
 """
 
 from __future__ import annotations
@@ -14,21 +20,28 @@ import contextlib
 import multiprocessing.util
 import signal
 import time
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any, Final
 
 from shiftago.core import COLOURS, Game, Rules
 from shiftago.core.errors import ShiftagoError
 from shiftago.engine import warm_up as warm_up_searches
-from shiftago.engine.bot import Bot
+from shiftago.engine.bot import Bot, Limits
 from shiftago.formats.record import Record, Seat
-from shiftago.match.external import EngineError, ExternalEngine
+from shiftago.match.clock import Clock, TimeControl
+from shiftago.match.external import EngineError, EngineTimeout, ExternalEngine
 from shiftago.match.participants import Participant
 from shiftago.match.schedule import Slot
 from shiftago.match.stats import game_points
 
 #: The record's reason for a game lost by an illegal action.
-ILLEGAL_ACTION = "illegal action"
+ILLEGAL_ACTION: Final = "illegal action"
+#: The record's reason for a game lost on time (a clock run out, or no answer at all).
+TIME_FORFEIT: Final = EngineTimeout.termination
+
+#: Seconds from a fixed but unknown start, as :func:`time.perf_counter` gives them.
+Timer = Callable[[], float]
 
 
 @dataclass(frozen=True)
@@ -45,6 +58,8 @@ class GameTask:
     date: str
     #: The hard limit of one move of an external engine (None: its default).
     timeout: float | None = None
+    #: Each seat's clock (None: no clock, only the participants' own limits).
+    clock: TimeControl | None = None
 
 
 @dataclass(frozen=True)
@@ -53,6 +68,9 @@ class GameResult:
 
     ``points`` are 1 for a win, a draw shared equally, 0 for a loss; ``think_s`` and
     ``moves`` count only the actions the participants chose (not the opening).
+    ``reason`` says why the game ended: the rules' reason (``line``, ``points``, ``board
+    full``, ...) or the ``termination`` of a forfeit (``time forfeit``, ...).
+    ``clock_left_s`` is each seat's time left at the end, in a game with a clock.
     ``record`` is the game record's text (kept out of the results file, which names
     the ``record_file`` instead).
     """
@@ -71,6 +89,8 @@ class GameResult:
     detail: str | None = None
     record: str = field(default="", compare=False)
     record_file: str | None = None
+    reason: str | None = None
+    clock_left_s: tuple[float, ...] | None = None
 
     @property
     def unit(self) -> tuple[int, int]:
@@ -81,6 +101,13 @@ class GameResult:
     def winners(self) -> tuple[int, ...]:
         """The seats that won or share the draw."""
         return tuple(seat for seat, p in enumerate(self.points) if p > 0)
+
+    @property
+    def lost_on_time(self) -> int | None:
+        """The seat that lost on time, if one did (the one seat a forfeit leaves at 0)."""
+        if self.termination != TIME_FORFEIT:
+            return None
+        return next((seat for seat, p in enumerate(self.points) if p == 0), None)
 
     def to_json(self) -> dict[str, Any]:
         """The results file's line (without the record text)."""
@@ -98,11 +125,18 @@ class GameResult:
             "moves": list(self.moves),
             "detail": self.detail,
             "record_file": self.record_file,
+            "reason": self.reason,
+            "clock_left_s": None if self.clock_left_s is None else list(self.clock_left_s),
         }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GameResult:
-        """A result read back from its line; raises ``KeyError``/``TypeError`` if broken."""
+        """A result read back from its line; raises ``KeyError``/``TypeError`` if broken.
+
+        Lines written before a field existed read with its default: no ``reason`` (then
+        the termination, if any) and no ``clock_left_s``.
+        """
+        left = data.get("clock_left_s")
         return cls(
             key=str(data["key"]),
             opening=int(data["opening"]),
@@ -117,6 +151,8 @@ class GameResult:
             moves=tuple(int(m) for m in data["moves"]),
             detail=data.get("detail"),
             record_file=data.get("record_file"),
+            reason=data.get("reason", data.get("termination")),
+            clock_left_s=None if left is None else tuple(float(t) for t in left),
         )
 
 
@@ -137,6 +173,7 @@ class EnginePool:
                 participant.command,
                 name=participant.name,
                 level=participant.engine_level,
+                options=participant.engine_options,
                 move_timeout=timeout,
             )
             self._engines[participant.key] = engine
@@ -150,8 +187,11 @@ class EnginePool:
                 engine.close()
 
 
-def play_game(task: GameTask, engines: EnginePool) -> GameResult:
-    """Play one game from its opening to the end (or a forfeit)."""
+def play_game(task: GameTask, engines: EnginePool, timer: Timer = time.perf_counter) -> GameResult:
+    """Play one game from its opening to the end (or a forfeit).
+
+    ``timer`` measures the thinking time and runs the clocks (a test passes a fake one).
+    """
     rules = task.rules
     game = Game(rules, first=0)
     for move in task.opening:
@@ -171,30 +211,46 @@ def play_game(task: GameTask, engines: EnginePool) -> GameResult:
                 forfeit = forfeit or (seat, error.termination, str(error))
         else:
             bots.append(participant.make_bot(task.seeds[seat]))
+    clock = None if task.clock is None else Clock.start(task.clock, players, None, timer())
     while forfeit is None and not game.is_over:
         seat = game.turn
-        started = time.perf_counter()
+        name = task.participants[seat].name
+        limits = task.participants[seat].limits
+        started = timer()
+        if clock is not None:
+            clock = clock.resumed(clock.remaining, seat, started)
+            limits = _on_the_clock(limits, clock)
+        failure: EngineError | None = None
         try:
-            action = bots[seat].choose(game.state, task.participants[seat].limits)
+            action = bots[seat].choose(game.state, limits)
         except EngineError as error:
-            forfeit = (seat, error.termination, str(error))
-            break
-        finally:
-            think[seat] += time.perf_counter() - started
-            moves[seat] += 1
-        try:
-            game.play(action)
-        except ShiftagoError as error:
-            name = task.participants[seat].name
-            forfeit = (seat, ILLEGAL_ACTION, f"{name} played {action}: {error}")
+            failure = error
+        answered = timer()
+        think[seat] += answered - started
+        moves[seat] += 1
+        if clock is not None and clock.flagged(answered) is not None:
+            forfeit = (seat, TIME_FORFEIT, _flag_text(name, clock, answered - started))
+        elif failure is not None:
+            forfeit = (seat, failure.termination, str(failure))
+        else:
+            try:
+                game.play(action)
+            except ShiftagoError as error:
+                forfeit = (seat, ILLEGAL_ACTION, f"{name} played {action}: {error}")
+        if clock is not None:
+            # The increment comes on only when the turn passes to another seat.
+            passed = forfeit is None and not game.is_over and game.turn != seat
+            clock = clock.after(seat, game.turn if passed else seat, answered).stopped(answered)
     seats = tuple(Seat(p.name, "computer", p.level) for p in task.participants)
     if forfeit is None:
         assert game.outcome is not None
         winners = game.outcome.winners
         termination = detail = None
+        reason: str = game.outcome.reason.value
     else:
         loser, termination, detail = forfeit
         winners = tuple(s for s in range(players) if s != loser)
+        reason = termination
     result = "=".join(COLOURS[s] for s in winners)
     record = Record.from_game(
         game,
@@ -218,7 +274,25 @@ def play_game(task: GameTask, engines: EnginePool) -> GameResult:
         moves=tuple(moves),
         detail=detail,
         record=str(record),
+        reason=reason,
+        clock_left_s=None if clock is None else tuple(round(t, 6) for t in clock.remaining),
     )
+
+
+def _on_the_clock(limits: Limits, clock: Clock) -> Limits:
+    """A participant's own limits with the running seat's clock added, in milliseconds."""
+    assert clock.running is not None
+    return replace(
+        limits,
+        clock_ms=int(clock.remaining[clock.running] * 1000),
+        increment_ms=round(clock.control.increment * 1000),
+    )
+
+
+def _flag_text(name: str, clock: Clock, spent: float) -> str:
+    assert clock.running is not None
+    left = clock.remaining[clock.running]
+    return f"{name} ran out of time: it took {spent:.3f} s with {left:.3f} s on its clock"
 
 
 # --- worker processes ---------------------------------------------------------------

@@ -6,14 +6,18 @@ line::
     SPEC    = BODY [ "@" OPTION { "," OPTION } ]
     BODY    = NAME [ ":" ARGUMENT ]          a built-in bot of :data:`BOTS`
             | "cmd:" COMMAND LINE            an external engine speaking STP
-    OPTION  = movetime=MS | depth=N | nodes=N | level=N | name=TEXT
+    OPTION  = movetime=MS | depth=N | nodes=N | level=N | threads=N | hash=MIB
+            | name=TEXT
 
 Examples: ``greedy``, ``level:3``, ``level:7@movetime=100``, ``level:7@depth=4``,
-``cmd:shiftago engine@level=2,name=stp-2``. ``movetime``, ``depth`` and ``nodes`` are
-the limits of every move (:class:`~shiftago.engine.bot.Limits`); ``level`` is sent to
-an external engine as ``go level=N``; ``name`` is the name in tables and records
-(default: the spec itself). The options come after the last ``@``, so a command line
-may hold an ``@`` of its own.
+``level:7@threads=2,hash=64``, ``cmd:shiftago engine@level=2,name=stp-2``.
+``movetime``, ``depth`` and ``nodes`` are the limits of every move
+(:class:`~shiftago.engine.bot.Limits`); ``level`` is sent to an external engine as
+``go level=N``; ``threads`` and ``hash`` (search threads, transposition table in MiB)
+go to a built-in bot in its limits and to an external engine as ``setoption Threads N``
+and ``setoption Hash MIB`` once it has started; ``name`` is the name in tables and
+records (default: the spec itself). The options come after the last ``@``, so a
+command line may hold an ``@`` of its own.
 
 Built-in bots come from :data:`BOTS`, a plain dict from a name to a factory
 ``(argument, seed) -> Bot``: adding a bot to the arena is one line there.
@@ -38,7 +42,7 @@ BotFactory = Callable[[str | None, int], Bot]
 #: The body prefix of an external engine's command line.
 EXTERNAL: Final = "cmd:"
 #: The spec options in their canonical order (``name`` is not part of the spec).
-LIMIT_OPTIONS: Final = ("movetime", "depth", "nodes", "level")
+LIMIT_OPTIONS: Final = ("movetime", "depth", "nodes", "level", "threads", "hash")
 _OPTIONS: Final = re.compile(r"@([a-z]+=[^,@]+(?:,[a-z]+=[^,@]+)*)\s*$", re.IGNORECASE)
 
 
@@ -127,7 +131,9 @@ class Participant:
 
     ``spec`` is the canonical spec (what plays, limits included, name left out) and
     ``key`` identifies the participant in results files: the spec, with ``#2``, ``#3``
-    appended when the same spec plays more than once in a match.
+    appended when the same spec plays more than once in a match. ``threads`` and
+    ``hash_mib`` are None where the spec leaves them to the bot or engine (a built-in
+    bot's ``limits`` then hold its defaults).
     """
 
     spec: str
@@ -137,6 +143,8 @@ class Participant:
     command: tuple[str, ...] = ()
     limits: Limits = field(default_factory=Limits)
     engine_level: int | None = None
+    threads: int | None = None
+    hash_mib: int | None = None
     key: str = ""
 
     def __post_init__(self) -> None:
@@ -155,6 +163,12 @@ class Participant:
             return int(self.argument)
         return self.engine_level
 
+    @property
+    def engine_options(self) -> tuple[tuple[str, int], ...]:
+        """The ``setoption NAME VALUE`` pairs an external engine gets after it starts."""
+        options = (("Threads", self.threads), ("Hash", self.hash_mib))
+        return tuple((name, value) for name, value in options if value is not None)
+
     def make_bot(self, seed: int) -> Bot:
         """A new built-in bot for one game (external engines are made elsewhere)."""
         if self.bot is None:
@@ -170,14 +184,21 @@ def parse_participant(text: str, defaults: Limits = NO_LIMITS) -> Participant:
     ('level:7@movetime=100', 100, 7)
     >>> parse_participant("cmd:shiftago engine@level=2,name=stp").command
     ('shiftago', 'engine')
+    >>> parse_participant("level:7@hash=64,threads=2").spec
+    'level:7@threads=2,hash=64'
     """
     body, options = _split(text.strip())
     name = options.pop("name", None)
     values = {key: _whole(key, value) for key, value in options.items()}
+    # A default of one thread is no default: Limits cannot say "the bot's own".
+    threads = values.get("threads", defaults.threads if defaults.threads > 1 else None)
+    hash_mib = values.get("hash", defaults.hash_mib)
     limits = Limits(
         values.get("movetime", defaults.movetime_ms),
         values.get("depth", defaults.depth),
         values.get("nodes", defaults.nodes),
+        threads=threads or 1,
+        hash_mib=hash_mib,
     )
     if body[: len(EXTERNAL)].lower() == EXTERNAL:
         command = tuple(shlex.split(body[len(EXTERNAL) :]))
@@ -200,7 +221,8 @@ def parse_participant(text: str, defaults: Limits = NO_LIMITS) -> Participant:
         participant = Participant("", "", bot=bot, argument=argument.strip() or None, limits=limits)
         body = bot if participant.argument is None else f"{bot}:{participant.argument}"
         participant.make_bot(0)  # checks the argument and that the bot exists, now
-    spec = body + _option_text(limits, participant.engine_level)
+    participant = replace(participant, threads=threads, hash_mib=hash_mib)
+    spec = body + _option_text(participant)
     return replace(participant, spec=spec, name=name.strip() if name else spec, key=spec)
 
 
@@ -245,7 +267,15 @@ def _whole(key: str, value: str) -> int:
     return int(value)
 
 
-def _option_text(limits: Limits, level: int | None) -> str:
-    values = (limits.movetime_ms, limits.depth, limits.nodes, level)
+def _option_text(participant: Participant) -> str:
+    limits = participant.limits
+    values = (
+        limits.movetime_ms,
+        limits.depth,
+        limits.nodes,
+        participant.engine_level,
+        participant.threads,
+        participant.hash_mib,
+    )
     options = [f"{k}={v}" for k, v in zip(LIMIT_OPTIONS, values, strict=True) if v is not None]
     return "@" + ",".join(options) if options else ""

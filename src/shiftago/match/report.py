@@ -15,7 +15,8 @@ def format_standings(standings: Standings, *, ratings: bool | None = None) -> st
     """The table, best first, then the Elo line (two participants) and the SPRT line.
 
     ``ratings`` shows the OpenSkill columns; by default when the match has more than
-    two participants or more than two players.
+    two participants or more than two players. The losses on time have a column of
+    their own when the games had a clock or someone lost on time.
     """
     rows = list(standings.rows)
     if ratings is None:
@@ -26,12 +27,15 @@ def format_standings(standings: Standings, *, ratings: bool | None = None) -> st
         rows.sort(key=lambda r: r.score, reverse=True)
     fair = _percent(standings.fair_share)
     score_title = "score" if standings.players == 2 else f"score (fair {fair})"
-    header = ["rank", "participant", "games", "wins", "draws", "losses", score_title, "ms/move"]
+    on_time = standings.timed or any(r.time_losses for r in rows)
+    header = ["rank", "participant", "games", "wins", "draws", "losses"]
+    header += ["lost on time"] if on_time else []
+    header += [score_title, "ms/move"]
     if ratings:
         header += ["ordinal", "mu", "sigma"]
     table = [header]
     for rank, row in enumerate(rows, 1):
-        table.append(_cells(rank, row, ratings))
+        table.append(_cells(rank, row, ratings, on_time))
     widths = [max(len(line[i]) for line in table) for i in range(len(header))]
     lines = []
     for line in table:
@@ -76,18 +80,11 @@ def format_sprt(status: SprtStatus) -> str:
     )
 
 
-def _cells(rank: int, row: Standing, ratings: bool) -> list[str]:
+def _cells(rank: int, row: Standing, ratings: bool, on_time: bool) -> list[str]:
     ms = row.ms_per_move
-    cells = [
-        str(rank),
-        row.name,
-        str(row.games),
-        str(row.wins),
-        str(row.draws),
-        str(row.losses),
-        _percent(row.score) if row.games else "-",
-        "-" if ms is None else f"{ms:.1f}",
-    ]
+    cells = [str(rank), row.name, str(row.games), str(row.wins), str(row.draws), str(row.losses)]
+    cells += [str(row.time_losses)] if on_time else []
+    cells += [_percent(row.score) if row.games else "-", "-" if ms is None else f"{ms:.1f}"]
     if ratings:
         r = row.rating
         cells += [f"{r.ordinal:.2f}", f"{r.mu:.2f}", f"{r.sigma:.2f}"]

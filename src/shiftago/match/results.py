@@ -17,18 +17,29 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from shiftago.core import Rules
+from shiftago.match.clock import TimeControl
 from shiftago.match.games import GameResult
 from shiftago.match.participants import Participant
 from shiftago.match.schedule import Slot
 
 
-def game_key(rules: Rules, plies: int, seed: int, slot: Slot, seats: Sequence[Participant]) -> str:
-    """What identifies a game across runs: the settings, the opening and the seating.
+def game_key(
+    rules: Rules,
+    plies: int,
+    seed: int,
+    slot: Slot,
+    seats: Sequence[Participant],
+    clock: TimeControl | None = None,
+) -> str:
+    """What identifies a game across runs: the settings, the opening, the seating and
+    the time control (left out without one, so that untimed keys stay as they were).
 
     >>> from shiftago.match.participants import parse_participants
     >>> a, b = parse_participants(["greedy", "level:2"])
     >>> game_key(Rules(), 2, 0, Slot(3, 0, 1, (1, 0)), [b, a])
     'express 2p limit=- plies=2 seed=0 opening=3 rotation=1 seats=level:2|greedy handicap=0,0'
+    >>> game_key(Rules(), 2, 0, Slot(3, 0, 1, (1, 0)), [b, a], TimeControl(180, 2))[-22:]
+    'handicap=0,0 clock=3+2'
     """
     limit = "-" if rules.action_limit is None else str(rules.action_limit)
     return (
@@ -36,6 +47,7 @@ def game_key(rules: Rules, plies: int, seed: int, slot: Slot, seats: Sequence[Pa
         f"opening={slot.opening} rotation={slot.rotation} "
         f"seats={'|'.join(p.key for p in seats)} "
         f"handicap={','.join(map(str, rules.handicap))}"
+        + ("" if clock is None else f" clock={clock}")
     )
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, replace
@@ -20,10 +21,13 @@ from typing import Any
 from shiftago.core import Action, Rules, Variant
 from shiftago.engine import warm_up as warm_up_searches
 from shiftago.engine.bot import NO_LIMITS, Limits
+from shiftago.match.clock import TimeControl
+from shiftago.match.external import CLOCK_GRACE
 from shiftago.match.games import (
     EnginePool,
     GameResult,
     GameTask,
+    Timer,
     init_worker,
     play_game,
     play_in_worker,
@@ -51,10 +55,13 @@ class MatchConfig:
     ``games`` is rounded up to whole openings (every group of participants, every
     rotation). ``handicap`` gives each participant (in order) its skipped turns, which
     go with it from seat to seat. ``limits`` fill the limits a spec leaves open.
-    ``timeout`` is the hard limit of an external engine's move in seconds (default:
-    its movetime plus one second, else 60). ``results`` is the results file (None:
-    nothing is kept, nothing resumed); ``records`` the records directory (None: beside
-    the results file, when there is one).
+    ``clock`` gives every seat of every game a clock of its own (minutes+seconds; no
+    movetime then: each side spends its own time). ``timeout`` is the hard limit of an
+    external engine's move in seconds (default: its movetime plus one second, else 60;
+    under a clock its remaining time plus :data:`~.external.CLOCK_GRACE`, and no
+    ``timeout`` may be given). ``results`` is the results file (None: nothing is kept,
+    nothing resumed); ``records`` the records directory (None: beside the results file,
+    when there is one).
     """
 
     participants: tuple[str, ...]
@@ -66,6 +73,7 @@ class MatchConfig:
     handicap: tuple[int, ...] = ()
     action_limit: int | None = 1000
     limits: Limits = NO_LIMITS
+    clock: TimeControl | None = None
     timeout: float | None = None
     jobs: int = 1
     results: Path | None = None
@@ -85,6 +93,21 @@ class MatchConfig:
         if self.sprt is not None and (len(self.participants) != 2 or self.players != 2):
             raise ValueError("the SPRT compares two participants in 2-player games")
         Rules(self.variant, self.players, action_limit=self.action_limit)  # checks them
+        if self.clock is not None:
+            if self.clock.correspondence:
+                raise ValueError(
+                    f"a match clock is minutes+seconds (such as 3+2), not {self.clock}"
+                )
+            if self.limits.movetime_ms is not None:
+                raise ValueError(
+                    "a clock and a movetime do not go together: under a clock each side "
+                    "decides how long to think"
+                )
+            if self.timeout is not None:
+                raise ValueError(
+                    "a clock and a timeout do not go together: under a clock an engine "
+                    f"may answer until its time has run out (plus {CLOCK_GRACE:g} s)"
+                )
 
     @property
     def records_dir(self) -> Path | None:
@@ -113,8 +136,10 @@ class MatchResult:
     def summary(self) -> str:
         """One line: what was played, how much of it now, and whether the SPRT stopped it."""
         c = self.config
+        clock = "" if c.clock is None else f", clock {c.clock}"
         text = (
-            f"{c.variant.value}, {c.players} players: {len(self.games)} of {self.scheduled} "
+            f"{c.variant.value}, {c.players} players{clock}: "
+            f"{len(self.games)} of {self.scheduled} "
             f"games ({_count(self.openings, 'opening')} of "
             f"{_count(c.opening_plies, 'random action')}, "
             f"seed {c.seed}); {self.played} played now"
@@ -142,6 +167,7 @@ class MatchResult:
                 "seed": c.seed,
                 "handicap": list(c.handicap),
                 "action_limit": c.action_limit,
+                "clock": None if c.clock is None else str(c.clock),
                 "results": None if c.results is None else str(c.results),
                 "records": None if c.records_dir is None else str(c.records_dir),
             },
@@ -153,9 +179,26 @@ class MatchResult:
         }
 
 
-def run_match(config: MatchConfig, progress: Progress | None = None) -> MatchResult:
-    """Play (or resume) a match and return its result."""
+def run_match(
+    config: MatchConfig, progress: Progress | None = None, *, timer: Timer | None = None
+) -> MatchResult:
+    """Play (or resume) a match and return its result.
+
+    ``timer`` replaces the wall clock that times the actions and runs the clocks (a
+    test's fake time); it needs ``jobs=1``. An external engine that refuses its
+    options (``threads=``, ``hash=``) stops the match before the first game with an
+    :class:`~.external.EngineError`.
+    """
+    if timer is not None and config.jobs != 1:
+        raise ValueError("a timer of its own needs the games played in this process (jobs=1)")
     participants = parse_participants(config.participants, config.limits)
+    if config.clock is not None:
+        for p in participants:
+            if p.limits.movetime_ms is not None:
+                raise ValueError(
+                    f"{p.name}: a clock and a movetime do not go together: under a clock "
+                    "each side decides how long to think"
+                )
     openings = openings_for(config.games, len(participants), config.players)
     tasks = _tasks(config, participants, schedule(len(participants), config.players, openings))
     store = ResultsFile(config.results) if config.results is not None else None
@@ -191,13 +234,22 @@ def run_match(config: MatchConfig, progress: Progress | None = None) -> MatchRes
     stopped = decided()
     if todo and not stopped:
         warm = any(not p.external for p in participants)
-        run = _run_inline if config.jobs == 1 else _run_pool
-        stopped = run(todo, config.jobs, warm, accept)
+        engines = EnginePool()  # the pool's workers start engines of their own
+        try:
+            _set_engine_options(participants, engines, config.timeout)
+            if config.jobs == 1:
+                stopped = _run_inline(todo, engines, warm, accept, timer or time.perf_counter)
+        finally:
+            engines.close()
+        if config.jobs != 1:
+            stopped = _run_pool(todo, config.jobs, warm, accept)
     return MatchResult(
         config=config,
         participants=tuple(participants),
         games=tuple(finished[t.key] for t in tasks if t.key in finished),
-        standings=compute_standings(participants, games(), config.players, config.sprt),
+        standings=compute_standings(
+            participants, games(), config.players, config.sprt, timed=config.clock is not None
+        ),
         scheduled=len(tasks),
         openings=openings,
         resumed=resumed,
@@ -226,36 +278,50 @@ def _tasks(
         actions = tuple(str(a) for a in openings[slot.opening, rules])
         seats = tuple(participants[i] for i in slot.seats)
         shown = " ".join(actions) if actions else "none"
+        clock = "" if config.clock is None else f", clock {config.clock}"
         tasks.append(
             GameTask(
                 slot=slot,
-                key=game_key(rules, config.opening_plies, config.seed, slot, seats),
+                key=game_key(rules, config.opening_plies, config.seed, slot, seats, config.clock),
                 rules=rules,
                 participants=seats,
                 opening=actions,
                 seeds=tuple(bot_seed(config.seed, slot, s) for s in range(config.players)),
                 event=(
-                    f"shiftago arena, seed {config.seed}, opening {slot.opening} ({shown}), "
+                    f"shiftago arena{clock}, seed {config.seed}, "
+                    f"opening {slot.opening} ({shown}), "
                     f"rotation {slot.rotation}"
                 ),
                 date=date,
                 timeout=config.timeout,
+                clock=config.clock,
             )
         )
     return tasks
 
 
+def _set_engine_options(
+    participants: list[Participant], engines: EnginePool, timeout: float | None
+) -> None:
+    """Start each external engine that has options to set, so that one that refuses
+    them (:class:`~.external.EngineOptionError`) stops the match now rather than
+    losing every game."""
+    for p in participants:
+        if p.external and p.engine_options:
+            engines.get(p, timeout).start()
+
+
 def _run_inline(
-    todo: list[GameTask], jobs: int, warm: bool, accept: Callable[[GameResult], bool]
+    todo: list[GameTask],
+    engines: EnginePool,
+    warm: bool,
+    accept: Callable[[GameResult], bool],
+    timer: Timer,
 ) -> bool:
     """Play the games one after the other in this process; True if stopped early."""
-    engines = EnginePool()
-    try:
-        if warm:
-            warm_up_searches()
-        return any(accept(play_game(task, engines)) for task in todo)
-    finally:
-        engines.close()
+    if warm:
+        warm_up_searches()
+    return any(accept(play_game(task, engines, timer)) for task in todo)
 
 
 def _run_pool(

@@ -1,4 +1,5 @@
-"""The standings of a match: per participant counts, score, time per move, ratings.
+"""The standings of a match: per participant counts, score, losses on time, time per
+move, ratings.
 
 With exactly two participants, the first is measured against the second: its Elo
 difference with a 95% interval from the pentanomial model (the standard error of the
@@ -60,7 +61,8 @@ class SprtStatus:
 
 @dataclass(frozen=True)
 class Standing:
-    """One participant's line of the table."""
+    """One participant's line of the table; ``time_losses`` counts the ``losses`` that
+    were on time (a clock run out, or an engine that did not answer in time)."""
 
     key: str
     name: str
@@ -72,6 +74,7 @@ class Standing:
     moves: int
     think_s: float
     rating: Rating
+    time_losses: int = 0
 
     @property
     def score(self) -> float:
@@ -99,13 +102,14 @@ class HeadToHead:
 
 @dataclass(frozen=True)
 class Standings:
-    """Everything the final table shows."""
+    """Everything the final table shows; ``timed`` when the games had a clock."""
 
     players: int
     games: int
     rows: tuple[Standing, ...]
     head_to_head: HeadToHead | None
     sprt: SprtStatus | None
+    timed: bool = False
 
     @property
     def fair_share(self) -> float:
@@ -126,6 +130,7 @@ class Standings:
                     "wins": r.wins,
                     "draws": r.draws,
                     "losses": r.losses,
+                    "time_losses": r.time_losses,
                     "points": r.points,
                     "score": r.score,
                     "moves": r.moves,
@@ -184,8 +189,10 @@ def compute_standings(
     games: Sequence[GameResult],
     players: int,
     sprt: SprtSettings | None = None,
+    *,
+    timed: bool = False,
 ) -> Standings:
-    """The standings after ``games`` (in schedule order)."""
+    """The standings after ``games`` (in schedule order); ``timed``: under a clock."""
     ratings = rate([p.key for p in participants], games)
     rows = []
     for p in participants:
@@ -204,6 +211,7 @@ def compute_standings(
                 moves=sum(g.moves[seat] for g, seat in played),
                 think_s=math.fsum(g.think_s[seat] for g, seat in played),
                 rating=ratings[p.key],
+                time_losses=sum(1 for g, seat in played if g.lost_on_time == seat),
             )
         )
     h2h = status = None
@@ -221,7 +229,7 @@ def compute_standings(
             status = sprt_status(pairs, sprt)
     elif sprt is not None:
         status = sprt_status([], sprt)
-    return Standings(players, len(games), tuple(rows), h2h, status)
+    return Standings(players, len(games), tuple(rows), h2h, status, timed)
 
 
 def sprt_status(pairs: Sequence[float], settings: SprtSettings) -> SprtStatus:
