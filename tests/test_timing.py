@@ -1,0 +1,158 @@
+"""The time manager and the search's use of time, stops, progress and threads.
+
+The budgets are pure arithmetic. The searches here are bounded by depth or nodes,
+except where the point is how a search ends under a clock or a stop: those assert that
+it ends (and never past its clock), not how fast."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from shiftago.core import Game, Rules, State
+from shiftago.engine import kernel
+from shiftago.engine.alphabeta import AlphaBetaBot
+from shiftago.engine.bench import middle_game_positions
+from shiftago.engine.bot import Limits, Progress
+from shiftago.engine.levels import bot_for_level
+from shiftago.engine.search import Searcher
+from shiftago.engine.timing import CLOCK_SAFETY_MS, TimeBudget, budget, stretch
+
+
+def test_movetime_is_the_whole_budget_and_wins_over_a_clock() -> None:
+    assert budget(Limits(movetime_ms=300)) == TimeBudget(300.0, 300.0, fill=True)
+    assert budget(Limits(movetime_ms=300, clock_ms=60_000)) == TimeBudget(300.0, 300.0, fill=True)
+    assert budget(Limits(depth=5)) is None
+
+
+@pytest.mark.parametrize("clock", [0, 5, 50, 400, 3_000, 60_000, 180_000])
+@pytest.mark.parametrize("increment", [0, 100, 2_000])
+@pytest.mark.parametrize("moves", [None, 1, 5, 40])
+def test_a_clock_budget_stays_inside_the_clock(
+    clock: int, increment: int, moves: int | None
+) -> None:
+    got = budget(Limits(clock_ms=clock, increment_ms=increment, moves_to_go=moves))
+    assert got is not None and not got.fill
+    assert got.target_ms <= got.hard_ms
+    # never the whole clock: a safety margin (or a share of a tiny clock) stays free
+    assert got.hard_ms <= max(clock - min(CLOCK_SAFETY_MS, 0.2 * clock), 1.0)
+
+
+def test_a_clock_is_spread_over_the_actions_to_come() -> None:
+    many = budget(Limits(clock_ms=60_000, moves_to_go=30))
+    few = budget(Limits(clock_ms=60_000, moves_to_go=3))
+    last = budget(Limits(clock_ms=60_000, moves_to_go=1))
+    assert many is not None and few is not None and last is not None
+    assert many.target_ms < few.target_ms < last.target_ms
+    with_increment = budget(Limits(clock_ms=60_000, increment_ms=2_000))
+    without = budget(Limits(clock_ms=60_000))
+    assert with_increment is not None and without is not None
+    assert with_increment.target_ms > without.target_ms
+
+
+def test_the_target_stretches_where_the_position_needs_it() -> None:
+    assert stretch(False, 0) == 1.0
+    assert stretch(True, 0) > 1.0 and stretch(False, 100) > 1.0
+    assert stretch(True, 100) > stretch(True, 0)
+
+
+def test_a_fast_game_on_clocks_never_runs_out_of_time() -> None:
+    # 2 s each and 50 ms a move, both sides the top level: far faster than any real
+    # game, so the whole game checks that the hard limit stays inside the clock.
+    game = Game(Rules(), first=0)
+    bots = [bot_for_level(7, 1), bot_for_level(7, 2)]
+    clocks = [2_000.0, 2_000.0]
+    while not game.is_over and len(game.history) < 60:
+        seat = game.turn
+        started = time.perf_counter()
+        action = bots[seat].choose(game.state, Limits(clock_ms=int(clocks[seat]), increment_ms=50))
+        clocks[seat] -= (time.perf_counter() - started) * 1000
+        assert clocks[seat] > 0, f"seat {seat} ran out of time at action {len(game.history)}"
+        clocks[seat] += 50
+        game.play(action)
+
+
+def test_progress_reports_each_finished_depth_in_order() -> None:
+    seen: list[Progress] = []
+    position = kernel.to_state(middle_game_positions(1, seed=3)[0])
+    bot = AlphaBetaBot(1)
+    ranked = bot.analyse(position, Limits(depth=5, progress=seen.append))
+    assert [p.depth for p in seen] == [1, 2, 3, 4, 5]
+    assert all(len(p.lines) == len(position.legal_actions()) for p in seen)
+    assert [p.nodes for p in seen] == sorted(p.nodes for p in seen)
+    # the last report is the answer
+    assert [r.action for r in seen[-1].lines] == [r.action for r in ranked]
+    assert seen[-1].value == ranked[0].value and seen[-1].pv == ranked[0].pv
+
+
+def test_progress_of_a_proven_win_counts_the_actions() -> None:
+    seen: list[Progress] = []
+    win_in_1 = State.from_position("express 2 7/7/7/7/7/g6/oooo3 o insert 18,21 0,0 0,0")
+    AlphaBetaBot(1).choose(win_in_1, Limits(depth=3, progress=seen.append))
+    assert seen and seen[-1].proven == 1 and str(seen[-1].pv[0]) in {"L1", "R1"}
+
+
+def test_no_progress_without_a_listener_and_none_from_a_single_action() -> None:
+    bot = AlphaBetaBot(1)
+    position = kernel.to_state(middle_game_positions(1, seed=4)[0])
+    bot.choose(position, Limits(depth=3))  # nothing to call: no error
+
+
+def test_stop_ends_an_infinite_analysis_with_its_best_so_far() -> None:
+    stop = threading.Event()
+    seen: list[Progress] = []
+    answer: list[object] = []
+    position = kernel.to_state(middle_game_positions(1, seed=6)[0])
+    bot = bot_for_level(7, 1)
+    limits = Limits(infinite=True, stop=stop, progress=seen.append)
+    worker = threading.Thread(target=lambda: answer.append(bot.analyse(position, limits)))
+    worker.start()
+    for _ in range(3000):  # up to 30 s for the first depths on a busy machine
+        if len(seen) >= 3:
+            break
+        time.sleep(0.01)
+    assert worker.is_alive(), "an infinite analysis answered before it was stopped"
+    stop.set()
+    worker.join(timeout=30)
+    assert not worker.is_alive()
+    ranked = answer[0]
+    assert isinstance(ranked, list) and len(ranked) == len(position.legal_actions())
+
+
+def test_an_infinite_analysis_needs_a_stop() -> None:
+    with pytest.raises(ValueError, match="stop"):
+        Limits(infinite=True)
+
+
+@pytest.mark.parametrize("seed", [3, 8, 21])
+def test_parallel_search_returns_legal_sound_results(seed: int) -> None:
+    # Two and three threads over one table: every root action once, a value that a
+    # one-thread search of the same depth agrees with on proven positions, and the
+    # best action never worse than the one-thread search's at that depth.
+    row = middle_game_positions(1, seed=seed)[0]
+    codes = kernel.legal_codes(row)
+    single = Searcher(tt_bits=16).search(row, codes, depth=5, exact_all=True)
+    for threads in (2, 3):
+        parallel = Searcher(tt_bits=16).search(row, codes, depth=5, exact_all=True, threads=threads)
+        assert sorted(parallel.codes) == sorted(codes)
+        assert parallel.depth >= 5
+        if parallel.depth == 5:
+            assert parallel.values[0] == single.values[0]
+        assert parallel.values == sorted(parallel.values, reverse=True)
+
+
+def test_a_thread_count_below_one_is_refused() -> None:
+    with pytest.raises(ValueError, match="threads"):
+        Limits(threads=0)
+
+
+def test_a_timed_search_keeps_its_table_for_the_next_action() -> None:
+    # A timed search is not repeatable anyway: it keeps what it found for the next one.
+    # A depth-limited one starts afresh, so the same seed plays the same.
+    position = kernel.to_state(middle_game_positions(1, seed=9)[0])
+    bot = AlphaBetaBot(1, nodes=20_000)
+    first = bot.analyse(position, Limits(depth=4))
+    again = bot.analyse(position, Limits(depth=4))
+    assert first == again
