@@ -39,6 +39,10 @@ ALL_COMMANDS = [
     "analyse",
     "levels",
     "quit",
+    "isready",
+    "stop",
+    "options",
+    "setoption",
 ]
 CANONICAL = [f"L{i}" for i in range(1, 8)] + [f"R{i}" for i in range(1, 8)]
 CANONICAL += [f"T{f}" for f in "abcdefg"] + [f"B{f}" for f in "abcdefg"]
@@ -604,6 +608,108 @@ def test_analyse_ranks_every_legal_action_best_first(engine: Engine) -> None:
     assert engine.ok("go") in {"Bb", "Bc", "Bd", "Be"}
     assert len(engine.lines("analyse depth=1 nodes=50 movetime=1000")) == len(legal)
     assert "unknown option" in engine.fail("analyse bogus=1")
+
+
+# --- version 1.1: clocks, info lines, stop, options ------------------------------------------
+INFO = re.compile(
+    r"info depth (\d+) value (-?\d+|win \d+|loss \d+) nodes \d+ nps \d+ time \d+ pv( \S+)+"
+)
+
+
+def read_thinking(engine: Engine) -> tuple[list[str], Response]:
+    """The info lines and then the response of a search that thinks aloud."""
+    infos: list[str] = []
+    line = engine.readline()
+    while line.startswith("info "):
+        infos.append(line)
+        line = engine.readline()
+    lines = [line]
+    while lines[-1] != "":
+        lines.append(engine.readline())
+    return infos, Response(lines[:-1])
+
+
+def test_go_with_a_clock_answers_a_legal_action(engine: Engine) -> None:
+    engine.ok("newgame express 2 seed=4")
+    engine.ok("play Td")
+    legal = engine.ok("legal").split()
+    for options in ("clock=3000", "clock=2000 increment=200", "clock=6000 moves=40", "clock=0"):
+        assert engine.ok(f"go {options}") in legal
+    assert engine.ok("go level=4 clock=2000 movetime=50") in legal
+
+
+def test_go_thinks_aloud_one_line_per_depth(engine: Engine) -> None:
+    engine.ok("newgame express 2 first=o")
+    engine.ok("play Td")
+    legal = engine.ok("legal").split()
+    engine.write(b"3 go depth=4 info=1\n")
+    infos, response = read_thinking(engine)
+    assert (response.ok, response.id) == (True, "3")
+    matches = [INFO.fullmatch(line) for line in infos]
+    assert all(matches), infos
+    assert [int(m.group(1)) for m in matches if m] == [1, 2, 3, 4]
+    assert all(line.split(" pv ")[1].split()[0] in legal for line in infos)
+    assert infos[-1].split(" pv ")[1].split()[0] == response.text
+    assert engine.ok("go depth=4") == response.text  # and without info=1, no info line
+
+
+def test_analyse_infinite_runs_until_stop(engine: Engine) -> None:
+    engine.ok("newgame expert 2 first=o")
+    engine.write(b"5 analyse infinite info=1\n")
+    assert INFO.fullmatch(engine.readline())  # it thinks
+    engine.write(b"6 isready\n")
+    line = engine.readline()
+    while line.startswith("info "):
+        line = engine.readline()
+    assert (line, engine.readline()) == ("=6 ready", "")
+    engine.write(b"7 stop\n")
+    infos, response = read_thinking(engine)
+    assert all(INFO.fullmatch(line) for line in infos)
+    assert (response.ok, response.id) == (True, "5")
+    assert sorted(line.split()[0] for line in response.lines) == sorted(CANONICAL)
+    assert (engine.read_response().id, engine.send("8 stop").id) == ("7", "8")
+    assert engine.ok("status") == "playing o insert"
+
+
+def test_quit_ends_an_infinite_analysis_then_the_engine(engine: Engine) -> None:
+    engine.write(b"analyse infinite\n")
+    assert engine.send("isready").text == "ready"
+    engine.write(b"quit\n")
+    assert len(engine.read_response().lines) == len(CANONICAL)
+    assert engine.read_response().text == ""
+    assert engine.proc.wait(timeout=TIMEOUT) == 0
+
+
+def test_the_end_of_input_ends_an_infinite_analysis() -> None:
+    code, out, _ = transcript(b"analyse infinite\n")
+    assert code == 0
+    assert out.startswith("=\n") and out.endswith("\n\n") and out.count("\n\n") == 1
+    assert len(out.splitlines()) == 1 + len(CANONICAL) + 1
+
+
+def test_options_of_the_built_in_engine(engine: Engine) -> None:
+    top = LEVELS[-1][0]
+    assert engine.lines("options") == [
+        "Threads int 1 1 64",
+        "Hash int 8 1 16384",
+        f"Level int {top} 1 {top}",
+    ]
+    engine.ok("setoption Threads 2")
+    engine.ok("setoption hash 16")
+    engine.ok("newgame express 2 seed=6")
+    assert engine.ok("go depth=3") in engine.ok("legal").split()
+    assert "1 to 16384" in engine.fail("setoption Hash 0")
+    assert f"Level must be 1 to {top}" in engine.fail(f"setoption Level {top + 1}")
+
+
+def test_the_level_option_is_the_level_of_a_search_that_names_none(engine: Engine) -> None:
+    engine.ok("newgame expert 2 seed=8")
+    engine.ok("play Td")
+    greedy = engine.lines("analyse level=1")
+    engine.ok("newgame expert 2 seed=8")
+    engine.ok("play Td")
+    engine.ok("setoption Level 1")
+    assert engine.lines("analyse") == greedy
 
 
 # --- in-process: the loop and internal errors ----------------------------------------------

@@ -1,0 +1,71 @@
+"""The engine protocol's ladders and options (Threads, Hash, Level)."""
+
+from __future__ import annotations
+
+import pytest
+
+from shiftago.engine.levels import LEVELS, default_level
+from shiftago.engine.search.driver import TT_BITS
+from shiftago.engine.search.ttable import MAX_BITS, SLOT_BYTES, bits_for_mib
+from shiftago.interfaces.stp import CommandError, Ladder
+from shiftago.interfaces.stp.options import (
+    DEFAULT_HASH_MIB,
+    MOST_HASH_MIB,
+    EngineOptions,
+)
+from stp_bots import SteppingBot
+
+
+def test_hash_numbers_are_the_searchs_own() -> None:
+    assert DEFAULT_HASH_MIB * (1 << 20) == (1 << TT_BITS) * SLOT_BYTES
+    assert MOST_HASH_MIB * (1 << 20) == (1 << MAX_BITS) * SLOT_BYTES
+    assert bits_for_mib(DEFAULT_HASH_MIB) == TT_BITS
+    assert bits_for_mib(MOST_HASH_MIB) == MAX_BITS
+
+
+def test_the_built_in_ladder_is_the_levels() -> None:
+    ladder = Ladder.built_in()
+    assert list(ladder.levels) == LEVELS and ladder.default == default_level()
+    options = EngineOptions(ladder)
+    last = LEVELS[-1][0]
+    assert options.listing().splitlines()[-1] == f"Level int {default_level()} 1 {last}"
+    assert options.level == default_level()
+    options.set("LEVEL", "2")
+    assert options.level == 2
+
+
+def test_a_served_bot_is_the_only_level() -> None:
+    bot = SteppingBot()
+    ladder = Ladder.of(bot)
+    assert ladder.levels == ((1, "stepper"),)
+    assert ladder.make(1, 99) is bot and ladder.check(1) == 1
+    with pytest.raises(CommandError, match="unknown level 2: the levels are 1"):
+        ladder.check(2)
+
+
+def test_defaults_and_set_values() -> None:
+    options = EngineOptions(Ladder.of(SteppingBot()))
+    assert (options.threads, options.hash_mib, options.level) == (1, None, 1)
+    options.set("threads", "4")
+    options.set("Hash", str(DEFAULT_HASH_MIB))
+    assert (options.threads, options.hash_mib) == (4, DEFAULT_HASH_MIB)
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "words"),
+    [
+        ("Threads", "0", "Threads must be 1 to 64, not 0"),
+        ("Threads", "65", "Threads must be 1 to 64, not 65"),
+        ("Hash", "-1", "whole number"),
+        ("Hash", "1.5", "whole number"),
+        ("Level", "0", "Level must be 1 to 7"),
+        ("Ponder", "1", "unknown option 'Ponder': the options are Threads, Hash, Level"),
+    ],
+)
+def test_a_bad_value_is_refused_and_changes_nothing(name: str, value: str, words: str) -> None:
+    options = EngineOptions(Ladder.built_in())
+    options.set("Threads", "3")
+    before = options.listing(), options.threads, options.hash_mib, options.level
+    with pytest.raises(CommandError, match=words):
+        options.set(name, value)
+    assert (options.listing(), options.threads, options.hash_mib, options.level) == before

@@ -1,0 +1,81 @@
+"""``go``/``analyse`` options as limits, and progress as ``info`` lines."""
+
+from __future__ import annotations
+
+import pytest
+
+from shiftago.core import Action
+from shiftago.engine.bot import Progress, RankedAction
+from shiftago.interfaces.stp import CommandError
+from shiftago.interfaces.stp.search import SearchRequest, info_line
+
+
+@pytest.mark.parametrize(
+    ("words", "fields"),
+    [
+        ("", {"movetime_ms": None, "clock_ms": None, "increment_ms": 0, "infinite": False}),
+        ("movetime=250 depth=3 nodes=9", {"movetime_ms": 250, "depth": 3, "nodes": 9}),
+        ("clock=0", {"clock_ms": 0, "increment_ms": 0, "moves_to_go": None}),
+        ("CLOCK=61000 Increment=0 moves=40", {"clock_ms": 61000, "moves_to_go": 40}),
+        ("clock=900 movetime=100", {"clock_ms": 900, "movetime_ms": 100}),
+        ("INFINITE", {"infinite": True, "depth": None}),
+    ],
+)
+def test_options_become_limits(words: str, fields: dict[str, object]) -> None:
+    request = SearchRequest.parse(words.split(), "go")
+    for name, value in fields.items():
+        assert getattr(request.limits, name) == value
+    assert request.limits.stop is not None and not request.limits.stop.is_set()
+    assert (request.level, request.info) == (None, False)
+
+
+def test_level_and_info() -> None:
+    request = SearchRequest.parse(["info=1", "level=3"], "analyse")
+    assert (request.level, request.info) == (3, True)
+    assert SearchRequest.parse(["info=0"], "go").info is False
+
+
+def test_every_search_has_its_own_stop() -> None:
+    one, two = (SearchRequest.parse([], "go") for _ in range(2))
+    assert one.limits.stop is not two.limits.stop
+
+
+@pytest.mark.parametrize(
+    ("words", "message"),
+    [
+        ("infinite nodes=5", "infinite searches until stop: it takes no nodes="),
+        ("increment=5 moves=3", "increment= moves= only go with clock="),
+        ("movetime=0", "movetime must be at least 1, not 0"),
+        ("depth=", "option depth= needs a value"),
+        ("clock=1 clock=2", "option clock= given twice"),
+        ("ponder", "unknown option for analyse: 'ponder'"),
+    ],
+)
+def test_bad_options_are_refused(words: str, message: str) -> None:
+    with pytest.raises(CommandError, match=message):
+        SearchRequest.parse(words.split(), "analyse")
+
+
+LINE = (RankedAction(Action.parse("Td"), 34, (Action.parse("Td"), Action.parse("L3"))),)
+
+
+@pytest.mark.parametrize(
+    ("progress", "expected"),
+    [
+        (
+            Progress(9, 34, 0, 1830211, 0.586, LINE),
+            "info depth 9 value 34 nodes 1830211 nps 3123227 time 586 pv Td L3",
+        ),
+        (Progress(2, 0.25, 0, 10, 0.004, ()), "info depth 2 value 0.250 nodes 10 nps 2500 time 4"),
+        (
+            Progress(7, 990, 7, 5, 0.0, LINE),
+            "info depth 7 value win 7 nodes 5 nps 0 time 0 pv Td L3",
+        ),
+        (
+            Progress(4, -996, -4, 8, 2.0, LINE),
+            "info depth 4 value loss 4 nodes 8 nps 4 time 2000 pv Td L3",
+        ),
+    ],
+)
+def test_info_lines(progress: Progress, expected: str) -> None:
+    assert info_line(progress) == expected
