@@ -3,7 +3,7 @@
 :class:`StpEngine` (:mod:`.commands`) answers one command line at a time and holds the
 game; :func:`run` (:mod:`.session`) is the loop that reads commands, runs searches in
 their own thread and serves ``stop`` while they think; :func:`serve` puts any
-:class:`~shiftago.engine.bot.Bot` behind the protocol, for bot authors (docs/bots.md).
+:class:`~shiftago.engine.bot.Bot` behind the protocol, for bot authors (docs/engine.md).
 :mod:`.search` turns ``go``/``analyse`` options into limits and progress into ``info``
 lines, :mod:`.options` holds the levels and the ``setoption`` values, :mod:`.words`
 reads command lines.

@@ -142,7 +142,7 @@ def run(
 
 def serve(bot: Bot, *, name: str | None = None, version: str | None = None) -> int:
     """Speak the engine protocol for ``bot`` on standard input and output until ``quit``
-    or the end of the input; the exit status (docs/bots.md).
+    or the end of the input; the exit status (docs/engine.md).
 
     The bot is the engine's one level: ``go`` asks its :meth:`~Bot.choose`, ``analyse``
     its :meth:`~Bot.analyse`, with the limits the controller gives (clocks, ``stop``,
