@@ -119,14 +119,11 @@ class Searcher:
         _THREAD.owner = None  # the table may hold another searcher's entries
 
     def clear(self) -> None:
-        """Forget earlier searches (table, killers, history): the next search is exactly
-        that of a new searcher, without paying again for the table's fresh memory."""
-        for tables in (self.tables, *self._helpers):
-            _, _, _, _, tt_key, tt_data, killers, history, _ = tables
-            tt_key[:] = 0
-            tt_data[:] = 0
-            killers[:] = -1
-            history[:] = 0
+        """Forget earlier searches (the table; killers and history start afresh in every
+        search): the next search is exactly that of a new searcher, without paying again
+        for the table's fresh memory."""
+        self.tables[4][:] = 0
+        self.tables[5][:] = 0
         _THREAD.owner = self
 
     def _own_table(self) -> None:
@@ -174,12 +171,17 @@ class Searcher:
             budget = TimeBudget(float(movetime_ms), float(movetime_ms), fill=True)
         self._own_table()
         stack, moves, keys, frames, tt_key, tt_data, killers, history, info = self.tables
+        helpers = self._helper_tables(threads - 1) if threads > 1 else []
+        for tables in (self.tables, *helpers):
+            # the ordering tables start afresh: killers belong to plies of one root, and
+            # history summed over many searches would outgrow the ordering keys
+            tables[6][:] = -1
+            tables[7][:] = 0
         stack[0] = state
         info[NODES] = 1  # the root
         info[STOPPED] = 0
         # a depth that reaches the end of every game is exact: deeper is the same
         max_depth = min(depth or MAX_PLY - 1, MAX_PLY - 1, max(plies_left(state), 1))
-        helpers = self._helper_tables(threads - 1) if threads > 1 else []
         codes = list(order)
         values = [0] * len(codes)
         finished = 0
