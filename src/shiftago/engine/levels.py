@@ -22,10 +22,9 @@ answers in about half a second in every variant. With 4 players the low levels o
 Express search more (:data:`FOUR_PLAYER_LOW_ITERATION_SHARE`), to stay above the greedy
 bot.
 
-The depths were chosen by matches of 200 games per step in 2-player Express so that
-each level is at least 150 Elo above the one below it (``docs/strength.md``): depth 1
-plays barely better than the greedy bot, depth 4 too close to depth 3 and depth 7 to
-depth 6, so none of them is a level.
+The depths are those of matches in 2-player Express that keep each level at least 150
+Elo above the one below it; the depths left out were too close to a neighbour
+(``docs/strength.md``, "The ladder of levels").
 """
 
 from __future__ import annotations
@@ -82,14 +81,11 @@ LADDER: Final[tuple[Level, ...]] = (
 )
 
 #: The share of the top level's budget (its nodes with 2 players, its iterations with 3-4)
-#: that it searches in each variant; the MCTS levels below may keep more of theirs
-#: (:data:`LOW_ITERATION_SHARE`). The budgets are set for
-#: Express; a node or a playout costs more in Expert and Extreme (longer games, scoring
-#: choices): with the full budget the top level took 1.8 s a move in 2-player Expert and
-#: 5.5 s in 3-player Extreme, timed with three searches sharing two cores (about 1.2 s and
-#: 3.6 s alone). The greedy playouts of Expert (:mod:`shiftago.engine.mcts.rollout`)
-#: cost more again, so the MCTS share there went from a half to a quarter. With these
-#: shares it answers in about half a second in every variant (``docs/strength.md``).
+#: that it searches in each variant when it has no time limit; the MCTS levels below may
+#: keep more of theirs (:data:`LOW_ITERATION_SHARE`). The budgets are set for Express; a
+#: node or a playout costs more in Expert and Extreme, and these shares keep the top
+#: level's answer near half a second in every variant (docs/strength.md, "Figures behind
+#: the constants").
 NODE_SHARE: Final[dict[Variant, float]] = {
     Variant.EXPRESS: 1.0,
     Variant.EXPERT: 0.4,
@@ -102,25 +98,16 @@ ITERATION_SHARE: Final[dict[Variant, float]] = {
 }
 #: The share of its budget that the smallest MCTS level (level 3) searches in each
 #: variant; the levels between it and the top level get a share between the two
-#: (:func:`scaled_budget`). The share is there for time, and only the top levels are
-#: slow, but the ladder needs room too. In Expert level 3 searches all of its 1,000
-#: iterations: cut to a quarter (250) it played no better than the greedy bot below it
-#: with 3 players; kept whole, it scored 26.4% to the greedy bot's 5.6% in a round robin
-#: with the next two levels. In Extreme the flat share (150 iterations) already plays far
-#: above the greedy bot, and a larger one crowded levels 4-7 together (41.7 / 45.0 /
-#: 45.0 / 46.7% in a 3-player round robin, against 20.0 / 46.7 / 58.3 / 65.0% with the
-#: flat share; ``docs/strength.md``).
+#: (:func:`scaled_budget`), so that every level stays above the one below it
+#: (docs/strength.md, "Figures behind the constants").
 LOW_ITERATION_SHARE: Final[dict[Variant, float]] = {
     Variant.EXPRESS: 1.0,
     Variant.EXPERT: 1.0,
     Variant.EXTREME: 0.15,
 }
-#: :data:`LOW_ITERATION_SHARE` with 4 players. In 4-player Express level 3 searches twice
-#: its 1,000 iterations (a share above 1): at 1,000 it scored below the greedy bot in
-#: every 4-player Express match (13.0 / 13.9 / 15.8% against 16.2 / 19.7 / 19.0%, 240
-#: games each); with 2,000 it scored 17.1% to the greedy bot's 15.8% with the levels
-#: above it (about 5,200 / 14,800 / 49,400 iterations) in order, and 16.4% to 16.9% in
-#: the round robin of all the levels: level with the greedy bot (``docs/strength.md``).
+#: :data:`LOW_ITERATION_SHARE` with 4 players: level 3 of 4-player Express searches
+#: twice its budget (a share above 1) to stay level with the greedy bot below it
+#: (docs/strength.md, "Figures behind the constants").
 FOUR_PLAYER_LOW_ITERATION_SHARE: Final[dict[Variant, float]] = {
     **LOW_ITERATION_SHARE,
     Variant.EXPRESS: 2.0,

@@ -69,13 +69,9 @@ class MctsBot(Bot):
     :data:`~shiftago.engine.mcts.PLAIN_C` without), ``greedy`` the playout policy
     (:mod:`shiftago.engine.mcts.rollout`: a win at once ends an Express playout, the
     longest line worth points is made and scored in Expert and Extreme; by default on
-    with the solver, off without), ``max_nodes`` the tree's memory cap.
-
-    Measured, the solver on: in 2-player Express the greedy playouts beat plain ones
-    59-41 over 100 games at 20k iterations (``c = sqrt(2)``; they run about as fast).
-    In Expert and Extreme they lifted the top level with 3 players against two plain
-    MCTS at ``movetime=200`` from 40.0% to 48.3% (Expert) and from 35.0% to 68.3%
-    (Extreme), 60 games each (``docs/strength.md``)."""
+    with the solver, off without; they are the stronger policy in every variant, see
+    docs/strength.md, "Figures behind the constants"), ``max_nodes`` the tree's memory
+    cap."""
 
     name = "mcts"
     value_unit = (

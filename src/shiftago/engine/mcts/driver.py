@@ -25,17 +25,11 @@ from shiftago.engine.kernel.tables import MAX_ACTIONS, PLAYERS, TURN
 from .search import best_line, iterate
 from .tree import ROOT, STOP, Tree, new_tree, reset, share
 
-#: The exploration constant of UCT with the solver and greedy playouts: measured in
-#: 2-player Express at 20k iterations, 0.7 beat ``sqrt(2)`` 78-22 over 100 games, and
-#: 0.2, 0.4, 0.5 and 0.7 played about even.
+#: The exploration constant of UCT with the solver and greedy playouts, 2 players
+#: (docs/strength.md, "Figures behind the constants").
 DEFAULT_C = 0.5
-#: The exploration constant with the solver in 3- and 4-player games. With 4 players,
-#: against three greedy bots the top level scored 51.8% with 1.0 against 35.2% with 0.5
-#: (Express, 96 games), against three plain MCTS at ``movetime=200`` 49.0 / 59.0 / 72.9%
-#: against 38.0 / 50.7 / 58.3% (Express / Expert / Extreme, 48 games each); 2.0 did no
-#: better than 1.0 (Express, 96 games). With 3 players, the top level with 1.0 against
-#: itself with 0.5 and level 6 in the same games: 46.7% to 25.8% (Expert, 60 games) and
-#: 45.0% to 36.7% (Extreme, 60) (``docs/strength.md``).
+#: The exploration constant with the solver in 3- and 4-player games (docs/strength.md,
+#: "Figures behind the constants").
 MULTI_PLAYER_C = 1.0
 #: The textbook exploration constant for rewards in [0, 1], of plain UCT.
 PLAIN_C = math.sqrt(2)
