@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from shiftago.core.actions import INSERTIONS, Action, Insertion, Scoring
+from shiftago.core.actions import INSERTIONS as INSERTION_ACTIONS
+from shiftago.core.actions import Action, Insertion, Scoring
 from shiftago.core.outcome import Outcome
 from shiftago.core.rules import Rules
 from shiftago.core.state import Phase, State
@@ -12,6 +13,7 @@ from shiftago.core.state import Phase, State
 from .tables import (
     BOARD,
     COUNT,
+    INSERTIONS,
     LIMIT,
     OVER,
     PHASE,
@@ -97,9 +99,9 @@ def outcome_of(s: np.ndarray) -> Outcome | None:
 
 def to_action(code: int, players: int) -> Action:
     """The core action of a kernel action code (2-player scorings canonically spelt)."""
-    if code < 28:
-        return INSERTIONS[code]
-    seg, end = divmod(code - 28, 2)
+    if code < INSERTIONS:
+        return INSERTION_ACTIONS[code]
+    seg, end = divmod(code - INSERTIONS, 2)
     lo, hi = int(SEG_LO[seg]), int(SEG_HI[seg])
     if players == 2:
         return Scoring(lo, hi).canonical_for_two()
@@ -120,4 +122,4 @@ def from_action(action: Action | str, players: int) -> int:
     lo, hi = sorted((action.keep, action.other))
     seg = _SEGMENT_BY_ENDS[(lo, hi)]
     end = 1 if players > 2 and action.keep == hi else 0
-    return 28 + 2 * seg + end
+    return INSERTIONS + 2 * seg + end

@@ -20,6 +20,7 @@ from .tables import (
     EXPRESS,
     FULL,
     INSERT,
+    INSERTIONS,
     LANE_MASK,
     LIMIT,
     MIN_LINE,
@@ -122,16 +123,36 @@ def push_run(i: int, occ: np.uint64) -> np.uint64:
 
 @njit(cache=True, nogil=True)
 def shifted(bits: np.uint64, i: int) -> np.uint64:
+    """``bits`` moved one step the way insertion ``i`` pushes."""
     if STEP_UP[i]:
         return bits << STEP_SIZE[i]
     return bits >> STEP_SIZE[i]
 
 
 @njit(cache=True, nogil=True)
+def after_push(bits: np.uint64, run: np.uint64, i: int) -> np.uint64:
+    """A seat's board ``bits`` after insertion ``i`` pushes ``run`` (its
+    :func:`push_run`): the seat's marbles in the run move one step along the lane."""
+    moved = bits & run
+    return (bits ^ moved) | shifted(moved, i)
+
+
+@njit(cache=True, nogil=True)
+def after_insertion(mine: np.uint64, run: np.uint64, i: int) -> np.uint64:
+    """The mover's board ``mine`` after its insertion ``i`` pushes ``run`` (its
+    :func:`push_run`): pushed like every board, plus the new marble at the lane's end.
+
+    The one place that says what an insertion does to a board, for the transition and
+    for every test that looks one insertion ahead (the special case, greedy playouts,
+    the immediate-win test of the search)."""
+    return after_push(mine, run, i) | ENTRY_BIT[i]
+
+
+@njit(cache=True, nogil=True)
 def gen_insertions(s: np.ndarray, out: np.ndarray) -> int:
     occ = occupied(s)
     n = 0
-    for i in range(28):
+    for i in range(INSERTIONS):
         if LANE_MASK[i] & ~occ:
             out[n] = i
             n += 1
@@ -142,9 +163,7 @@ def gen_insertions(s: np.ndarray, out: np.ndarray) -> int:
         k = 0
         for j in range(n):
             i = out[j]
-            run = push_run(i, occ)
-            moved = mine & run
-            b = (mine ^ moved) | shifted(moved, i) | ENTRY_BIT[i]
+            b = after_insertion(mine, push_run(i, occ), i)
             if (b & (b << U1)) == U0 and (b & (b << np.uint64(8))) == U0:
                 out[k] = i
                 k += 1
@@ -172,7 +191,7 @@ def gen_scorings(s: np.ndarray, out: np.ndarray) -> int:
             while pos < 64 and (mine >> np.uint64(pos)) & U1:
                 length += 1
                 pos += np.int64(d)
-            code = 28 + 2 * SEG_ID[k, cell, length]
+            code = INSERTIONS + 2 * SEG_ID[k, cell, length]
             out[n] = code
             n += 1
             if many:
@@ -250,10 +269,9 @@ def apply_insertion(s: np.ndarray, i: int) -> None:
     mover = np.int64(s[TURN])
     run = push_run(i, occupied(s))
     for seat in range(players):
-        moved = s[BOARD + seat] & run
-        if moved != U0:
-            s[BOARD + seat] = (s[BOARD + seat] ^ moved) | shifted(moved, i)
-    mine = s[BOARD + mover] | ENTRY_BIT[i]
+        if seat != mover:
+            s[BOARD + seat] = after_push(s[BOARD + seat], run, i)
+    mine = after_insertion(s[BOARD + mover], run, i)
     s[BOARD + mover] = mine
     s[SUPPLY + mover] -= U1
     at_limit = count_action(s)
@@ -272,7 +290,7 @@ def apply_insertion(s: np.ndarray, i: int) -> None:
 @njit(cache=True, nogil=True)
 def scored_cells(players: int, code: int) -> np.uint64:
     """The marbles scoring ``code`` takes off the board."""
-    k = code - 28
+    k = code - INSERTIONS
     seg = k >> 1
     lo = U1 << np.uint64(SEG_LO[seg])
     hi = U1 << np.uint64(SEG_HI[seg])
@@ -290,7 +308,8 @@ def apply_scoring(s: np.ndarray, code: int) -> None:
     removed = scored_cells(players, code)
     s[BOARD + mover] &= ~removed
     s[SUPPLY + mover] += np.uint64(popcount(removed))
-    points = POINTS[np.int64(s[VARIANT]), 1 if players > 2 else 0, SEG_LEN[(code - 28) >> 1]]
+    length = SEG_LEN[(code - INSERTIONS) >> 1]
+    points = POINTS[np.int64(s[VARIANT]), 1 if players > 2 else 0, length]
     s[SCORE + mover] += np.uint64(points)
     at_limit = count_action(s)
     if s[SCORE + mover] >= np.uint64(WIN_POINTS):
@@ -302,7 +321,7 @@ def apply_scoring(s: np.ndarray, code: int) -> None:
 @njit(cache=True, nogil=True)
 def apply_action(s: np.ndarray, code: int) -> None:
     """Play a legal action (not checked) on ``s`` in place."""
-    if code < 28:
+    if code < INSERTIONS:
         apply_insertion(s, code)
     else:
         apply_scoring(s, code)
