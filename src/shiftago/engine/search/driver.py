@@ -212,6 +212,7 @@ class Searcher:
                 elif not alarm.set(limit):
                     break
                 if d == 2 and helpers:
+                    assert alarm is not None  # made above whenever there are helpers
                     workers = self._start_helpers(
                         helpers, helper_results, state, codes, max_depth, exact_all, alarm
                     )

@@ -67,22 +67,22 @@ def pack(move: int, depth: int, bound: int, value: int) -> np.uint64:
 
 
 @njit(cache=True, nogil=True)
-def entry_move(data: np.uint64) -> int:
+def entry_move(data: np.uint64) -> np.int64:
     return np.int64((data >> _MOVE_SHIFT) & _BYTE)
 
 
 @njit(cache=True, nogil=True)
-def entry_depth(data: np.uint64) -> int:
+def entry_depth(data: np.uint64) -> np.int64:
     return np.int64((data >> _DEPTH_SHIFT) & _BYTE)
 
 
 @njit(cache=True, nogil=True)
-def entry_bound(data: np.uint64) -> int:
+def entry_bound(data: np.uint64) -> np.int64:
     return np.int64((data >> _BOUND_SHIFT) & _TWO_BITS)
 
 
 @njit(cache=True, nogil=True)
-def entry_value(data: np.uint64) -> int:
+def entry_value(data: np.uint64) -> np.int64:
     v = np.int64(data >> _VALUE_SHIFT)
     return v - (np.int64(1) << 32) if v >= (np.int64(1) << 31) else v
 
