@@ -170,7 +170,7 @@ class Searcher:
         if movetime_ms is not None:
             budget = TimeBudget(float(movetime_ms), float(movetime_ms), fill=True)
         self._own_table()
-        stack, moves, keys, frames, tt_key, tt_data, killers, history, info = self.tables
+        stack, info = self.tables[0], self.tables[-1]
         helpers = self._helper_tables(threads - 1) if threads > 1 else []
         for tables in (self.tables, *helpers):
             # the ordering tables start afresh: killers belong to plies of one root, and
@@ -216,22 +216,8 @@ class Searcher:
                     workers = self._start_helpers(
                         helpers, helper_results, state, codes, max_depth, exact_all, alarm
                     )
-                done = search_root(
-                    stack,
-                    moves,
-                    keys,
-                    frames,
-                    tt_key,
-                    tt_data,
-                    killers,
-                    history,
-                    info,
-                    np.array(codes, dtype=np.int64),
-                    buffer,
-                    d,
-                    exact_all,
-                    values[0] if finished else NO_GUESS,
-                )
+                guess = values[0] if finished else NO_GUESS
+                done = _search_depth(self.tables, codes, buffer, d, exact_all, guess)
                 if done == len(codes):
                     previous_best, previous_value = codes[0], values[0]
                     codes, values = _sorted(codes, [int(v) for v in buffer])
@@ -344,7 +330,7 @@ def _helper_search(
 ) -> None:
     """A Lazy SMP helper: deepen from ``first`` until the alarm stops it, keeping the
     ranking of the last depth it finished."""
-    stack, moves, keys, frames, tt_key, tt_data, killers, history, info = tables
+    stack, info = tables[0], tables[-1]
     stack[0] = state
     info[NODES] = 0
     info[STOPPED] = 0
@@ -354,7 +340,30 @@ def _helper_search(
     for d in range(first, max_depth + 1):
         if not alarm.set(UNLIMITED, info):
             return
-        done = search_root(
+        done = _search_depth(tables, codes, buffer, d, exact_all, guess)
+        if done < len(codes):
+            return
+        codes, values = _sorted(codes, [int(v) for v in buffer])
+        guess = values[0]
+        result.depth, result.codes, result.values = d, codes, values
+        if abs(values[0]) >= PROVEN:
+            return
+
+
+def _search_depth(
+    tables: tuple[np.ndarray, ...],
+    codes: list[int],
+    buffer: np.ndarray,
+    depth: int,
+    exact_all: bool,
+    guess: int,
+) -> int:
+    """One depth of one thread's search of the root actions ``codes`` in that order
+    (their values into ``buffer``); how many it finished (:func:`.negamax.search_root`)."""
+    stack, moves, keys, frames, tt_key, tt_data, killers, history, info = tables
+    root = np.array(codes, dtype=np.int64)
+    return int(
+        search_root(
             stack,
             moves,
             keys,
@@ -364,19 +373,13 @@ def _helper_search(
             killers,
             history,
             info,
-            np.array(codes, dtype=np.int64),
+            root,
             buffer,
-            d,
+            depth,
             exact_all,
             guess,
         )
-        if done < len(codes):
-            return
-        codes, values = _sorted(codes, [int(v) for v in buffer])
-        guess = values[0]
-        result.depth, result.codes, result.values = d, codes, values
-        if abs(values[0]) >= PROVEN:
-            return
+    )
 
 
 def _spent(budget: TimeBudget, start: float, factor: float) -> bool:
