@@ -16,7 +16,7 @@ from shiftago.engine.kernel import (
     to_position,
 )
 from shiftago.engine.kernel.check import RARE, report, run_games
-from shiftago.engine.kernel.tables import COUNT, LIMIT, SEGMENTS
+from shiftago.engine.kernel.tables import ACTION_CODES, COUNT, INSERTIONS, LIMIT, SEGMENTS
 
 
 def test_kernel_plays_as_the_core_and_meets_every_rare_rule() -> None:
@@ -28,9 +28,11 @@ def test_kernel_plays_as_the_core_and_meets_every_rare_rule() -> None:
 
 @pytest.mark.parametrize("players", (2, 3))
 def test_action_codes_round_trip_through_notation(players: int) -> None:
-    codes = list(range(28)) + [28 + 2 * seg + end for seg in range(SEGMENTS) for end in (0, 1)]
+    scorings = [INSERTIONS + 2 * seg + end for seg in range(SEGMENTS) for end in (0, 1)]
+    codes = list(range(INSERTIONS)) + scorings
+    assert len(codes) == ACTION_CODES
     if players == 2:
-        codes = [c for c in codes if c < 28 or (c - 28) % 2 == 0]
+        codes = [c for c in codes if c < INSERTIONS or (c - INSERTIONS) % 2 == 0]
     for code in codes:
         action = to_action(code, players)
         assert from_action(str(action), players) == code, str(action)
@@ -40,7 +42,7 @@ def test_position_round_trip_and_initial_actions() -> None:
     state = State.initial(Rules(Variant.EXPERT, 3, handicap=(0, 2, 1)), 0)
     s = from_state(state)
     assert to_position(s) == state.position()
-    assert legal_codes(s) == list(range(28))
+    assert legal_codes(s) == list(range(INSERTIONS))
 
 
 @pytest.mark.parametrize("players", (2, 3, 4))

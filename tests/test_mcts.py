@@ -16,6 +16,7 @@ from shiftago.engine import kernel
 from shiftago.engine.alphabeta import AlphaBetaBot
 from shiftago.engine.bot import Limits
 from shiftago.engine.greedy import GreedyBot
+from shiftago.engine.kernel.policy import can_win, longest_scoring, near_run
 from shiftago.engine.kernel.tables import SCORE
 from shiftago.engine.mcts import (
     BENCH_POSITION,
@@ -25,7 +26,7 @@ from shiftago.engine.mcts import (
     Mcts,
     bench_iterations,
 )
-from shiftago.engine.mcts.rollout import can_win, longest_scoring, near_run, playout
+from shiftago.engine.mcts.rollout import playout
 from shiftago.engine.mcts_bot import MctsBot
 from shiftago.engine.search import PROVEN
 

@@ -44,7 +44,7 @@ from numba import njit
 from shiftago.core import IllegalActionError, State, Variant
 from shiftago.engine.kernel.convert import action_text, from_state
 from shiftago.engine.kernel.moves import apply_action, legal_actions, lowest_index
-from shiftago.engine.kernel.playout import pick, seed_of, xorshift
+from shiftago.engine.kernel.rng import pick, seed_of, xorshift
 from shiftago.engine.kernel.tables import (
     BOARD,
     COUNT,

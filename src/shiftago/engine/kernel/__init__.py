@@ -4,7 +4,9 @@ It plays exactly the rules of :mod:`shiftago.core` on the same bitboard layout, 
 every variant, 2-4 players, handicap skips, the special case and the scoring choices;
 ``tests/test_kernel_diff.py`` and ``scripts/kernel_check.py`` check it against the core
 action by action. The state array and the action codes are described in
-:mod:`.tables`; :mod:`.convert` maps them to and from the core.
+:mod:`.tables`; :mod:`.convert` maps them to and from the core. :mod:`.moves` generates
+and plays actions; :mod:`.playout` plays games out under the policies of :mod:`.policy`
+with the generator of :mod:`.rng`.
 """
 
 from __future__ import annotations

@@ -1,22 +1,44 @@
-"""Random playouts that own their whole loop, and the move-generation count of the bench.
+"""Playouts: games played to the end from a kernel state, and the bench's counts.
 
-The generator is xorshift64 (13, 7, 17) inside numba; a choice among ``n`` actions is
-``((x >> 32) * n) >> 32``, as in ``../shared/bench/cref_playouts.c``. Results are
-counted per seat: ``out[seat]`` single wins, ``out[4]`` draws (shared results),
-``out[5]`` actions played.
+:func:`play_out` is the one loop that plays a game out, under a policy of
+:mod:`.policy` (random for :func:`random_playouts` and the bench, greedy for the MCTS's
+:mod:`shiftago.engine.mcts.rollout`) with the generator of :mod:`.rng`. 2-player Express
+takes a fast path on two local bitboards (:func:`express2_loop`) where it plays exactly
+as the general loop: the same games from the same generator value.
+
+Numba inlines the loops into their callers (``inline="always"``), where the policy is
+known, so that a random playout is compiled without the greedy tests: one source, and
+each caller as fast as its own loop would be.
+
+:func:`random_playouts` counts the results of many random games per seat: ``out[seat]``
+single wins, ``out[DRAWS]`` draws (shared results), ``out[ACTIONS]`` actions played.
 """
 
 from __future__ import annotations
 
+from typing import Final
+
 import numpy as np
 from numba import njit
 
-from .moves import U0, U1, apply_action, legal_actions, occupied
+from .moves import (
+    U0,
+    U1,
+    after_insertion,
+    after_push,
+    apply_action,
+    legal_actions,
+    occupied,
+    push_run,
+)
+from .policy import GREEDY, GREEDY_MASK, RANDOM, can_win, longest_scoring, near_run
+from .rng import pick, seed_of, xorshift
 from .tables import (
     BOARD,
     COUNT,
     EXPRESS,
     FULL,
+    INSERTIONS,
     LANE_MASK,
     LIMIT,
     MAX_ACTIONS,
@@ -31,36 +53,19 @@ from .tables import (
     WINNERS,
 )
 
-U7 = np.uint64(7)
-U13 = np.uint64(13)
-U17 = np.uint64(17)
-U32 = np.uint64(32)
-DRAWS = 4
-ACTIONS = 5
-
-
-@njit(cache=True, nogil=True)
-def xorshift(x: np.uint64) -> np.uint64:
-    x ^= x << U13
-    x ^= x >> U7
-    x ^= x << U17
-    return x
-
-
-@njit(cache=True, nogil=True)
-def pick(x: np.uint64, n: int) -> int:
-    """A number below ``n`` from the generator value ``x``."""
-    return np.int64(((x >> U32) * np.uint64(n)) >> U32)
-
-
-@njit(cache=True, nogil=True)
-def seed_of(seed: int) -> np.uint64:
-    x = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(88172645463325252)
-    return x if x != U0 else U1
+#: Slots of :func:`random_playouts`' counts after the four seats' wins.
+DRAWS: Final = 4
+ACTIONS: Final = 5
+#: The winners mask of a 2-player draw.
+BOTH: Final = 3
+#: The line of a 2-player Express win.
+FIVE: Final = 5
+_OVER = np.uint64(OVER)
 
 
 @njit(cache=True, nogil=True)
 def tally(out: np.ndarray, winners: int) -> None:
+    """Count one game's ``winners`` mask into ``out``: a sole winner or a draw."""
     if winners & (winners - 1):
         out[DRAWS] += 1
     else:
@@ -83,6 +88,7 @@ def express2_fast(s: np.ndarray) -> bool:
 
 @njit(cache=True, nogil=True)
 def has_five(b: np.uint64) -> bool:
+    """Whether ``b`` holds a straight line of five (the 2-player Express win)."""
     for d in (np.uint64(1), np.uint64(8), np.uint64(9), np.uint64(7)):
         two = b & (b >> d)
         if two & (two >> (np.uint64(2) * d)) & (b >> (np.uint64(4) * d)):
@@ -90,10 +96,13 @@ def has_five(b: np.uint64) -> bool:
     return False
 
 
-@njit(cache=True, nogil=True)
-def playout_express2(s: np.ndarray, x: np.uint64, moves: np.ndarray) -> tuple[int, np.uint64, int]:
-    """One random 2-player Express game from ``s`` (see :func:`express2_fast`):
-    the winners mask, the generator and the actions played."""
+@njit(cache=True, nogil=True, inline="always")
+def express2_loop(
+    s: np.ndarray, x: np.uint64, moves: np.ndarray, win_first: bool
+) -> tuple[int, np.uint64, int]:
+    """:func:`play_out` where :func:`express2_fast` holds, on two local bitboards
+    (``s`` is read, not changed); ``win_first`` is the greedy policy's rule (a win at
+    once ends the game as that win), a constant in each of the two functions below."""
     turn = np.int64(s[TURN])
     me = s[BOARD + turn]
     opp = s[BOARD + 1 - turn]
@@ -105,47 +114,84 @@ def playout_express2(s: np.ndarray, x: np.uint64, moves: np.ndarray) -> tuple[in
     while True:
         occ = me | opp
         if occ == FULL or my_supply == U0 or (limit != U0 and count >= limit and played > 0):
-            return 3, x, played
+            return BOTH, x, played
         n = 0
-        for i in range(28):
+        for i in range(INSERTIONS):
             if LANE_MASK[i] & ~occ:
                 moves[n] = i
                 n += 1
+        if win_first and near_run(me, FIVE):
+            for j in range(n):
+                i = moves[j]
+                if has_five(after_insertion(me, push_run(i, occ), i)):
+                    return 1 << turn, x, played
         x = xorshift(x)
         i = moves[pick(x, n)]
-        mask = LANE_MASK[i]
-        free = mask & ~occ
-        lane = i % 7
-        if i < 7:
-            run = ((free & (~free + U1)) - U1) & mask
-            me = (me & ~run) | ((me & run) << U1) | (U1 << np.uint64(8 * lane))
-            opp = (opp & ~run) | ((opp & run) << U1)
-        elif i < 14:
-            f = free | (free >> U1)
-            f |= f >> np.uint64(2)
-            f |= f >> np.uint64(4)
-            run = mask & ~f
-            me = (me & ~run) | ((me & run) >> U1) | (U1 << np.uint64(8 * lane + 6))
-            opp = (opp & ~run) | ((opp & run) >> U1)
-        elif i < 21:
-            f = free | (free >> np.uint64(8))
-            f |= f >> np.uint64(16)
-            f |= f >> U32
-            run = mask & ~f
-            me = (me & ~run) | ((me & run) >> np.uint64(8)) | (U1 << np.uint64(48 + lane))
-            opp = (opp & ~run) | ((opp & run) >> np.uint64(8))
-        else:
-            run = ((free & (~free + U1)) - U1) & mask
-            me = (me & ~run) | ((me & run) << np.uint64(8)) | (U1 << np.uint64(lane))
-            opp = (opp & ~run) | ((opp & run) << np.uint64(8))
+        run = push_run(i, occ)
+        me = after_insertion(me, run, i)
+        opp = after_push(opp, run, i)
         my_supply -= U1
         count += U1
         played += 1
         if has_five(me):
-            return (1 << turn), x, played
+            return 1 << turn, x, played
         me, opp = opp, me
         my_supply, opp_supply = opp_supply, my_supply
         turn = 1 - turn
+
+
+@njit(cache=True, nogil=True)
+def express2_random(s: np.ndarray, x: np.uint64, moves: np.ndarray) -> tuple[int, np.uint64, int]:
+    """:func:`express2_loop` under the random policy."""
+    return express2_loop(s, x, moves, False)
+
+
+@njit(cache=True, nogil=True)
+def express2_win_first(
+    s: np.ndarray, x: np.uint64, moves: np.ndarray
+) -> tuple[int, np.uint64, int]:
+    """:func:`express2_loop` under the greedy policy."""
+    return express2_loop(s, x, moves, True)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def play_out(
+    s: np.ndarray, x: np.uint64, moves: np.ndarray, policy: int, fast: bool = True
+) -> tuple[int, np.uint64, int]:
+    """Play the game of ``s`` to its end under ``policy`` (:mod:`.policy`), drawing from
+    the generator value ``x``: the winners mask, the generator and the actions played.
+
+    ``s`` is scratch (what it holds afterwards is not the final state on the fast path
+    or after a greedy win at once); ``moves`` is room for the legal actions;
+    ``fast=False`` turns the 2-player Express fast path off."""
+    if s[PHASE] == _OVER:
+        return np.int64(s[WINNERS]), x, 0
+    greedy = policy == GREEDY
+    if fast and express2_fast(s):
+        if greedy:
+            return express2_win_first(s, x, moves)
+        return express2_random(s, x, moves)
+    express = np.int64(s[VARIANT]) == EXPRESS
+    always = np.int64(s[PLAYERS]) == 2  # the greedy scoring rule: every time, or 3 in 4
+    played = 0
+    while s[PHASE] != _OVER:
+        n = legal_actions(s, moves)
+        j = -1
+        if greedy:
+            if express:
+                if can_win(s, moves, n):
+                    return 1 << np.int64(s[TURN]), x, played
+            else:
+                if not always:
+                    x = xorshift(x)
+                if always or x & GREEDY_MASK:
+                    j = longest_scoring(s, moves, n)
+        if j < 0:
+            x = xorshift(x)
+            j = pick(x, n)
+        apply_action(s, moves[j])
+        played += 1
+    return np.int64(s[WINNERS]), x, played
 
 
 @njit(cache=True, nogil=True)
@@ -154,29 +200,20 @@ def random_playouts(
 ) -> np.ndarray:
     """Play ``games`` uniformly random games from ``start``; counts as in the module doc.
 
-    2-player Express takes a fast path where it plays exactly as the general loop
-    (the same games from the same seed); ``allow_fast=False`` turns it off."""
+    ``allow_fast=False`` turns the 2-player Express fast path off (the same games)."""
     out = np.zeros(6, dtype=np.int64)
     moves = np.empty(MAX_ACTIONS, dtype=np.int64)
     s = np.empty(STATE_SIZE, dtype=np.uint64)
     x = seed_of(seed)
     fast = allow_fast and express2_fast(start)
     for _ in range(games):
-        if start[PHASE] == np.uint64(OVER):
-            tally(out, np.int64(start[WINNERS]))
-            continue
-        if fast:
-            winners, x, played = playout_express2(start, x, moves)
-            tally(out, winners)
-            out[ACTIONS] += played
-            continue
-        s[:] = start
-        while s[PHASE] != np.uint64(OVER):
-            n = legal_actions(s, moves)
-            x = xorshift(x)
-            apply_action(s, moves[pick(x, n)])
-            out[ACTIONS] += 1
-        tally(out, np.int64(s[WINNERS]))
+        if fast:  # decided once: the fast path only reads the start, so no copy per game
+            winners, x, played = express2_random(start, x, moves)
+        else:
+            s[:] = start
+            winners, x, played = play_out(s, x, moves, RANDOM, False)
+        tally(out, winners)
+        out[ACTIONS] += played
     return out
 
 

@@ -38,7 +38,7 @@ import numpy as np
 from numba import njit
 
 from shiftago.engine.kernel.moves import apply_action, legal_actions
-from shiftago.engine.kernel.playout import pick, xorshift
+from shiftago.engine.kernel.rng import pick, xorshift
 from shiftago.engine.kernel.tables import (
     MAX_ACTIONS,
     OVER,
