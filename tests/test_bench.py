@@ -1,11 +1,18 @@
-"""``shiftago bench``'s figures exist and are counted from real games (not timed here)."""
+"""``shiftago bench``'s figures exist and are counted from real games (not timed here),
+and its signature is the pinned node count."""
 
 from __future__ import annotations
 
 import importlib.util
+from concurrent.futures import ThreadPoolExecutor
 
 from shiftago.core import Variant
-from shiftago.engine.bench import CORE_CONFIGS, random_game_actions, run_bench
+from shiftago.engine.bench import (
+    CORE_CONFIGS,
+    bench_signature,
+    random_game_actions,
+    run_bench,
+)
 from shiftago.engine.testpositions import KINDS
 from shiftago.env.bench import AEC_KEY, batched_keys, env_figures
 
@@ -18,8 +25,20 @@ def test_random_game_actions_counts_every_action_of_whole_games() -> None:
     assert random_game_actions(Variant.EXPRESS, 2, 10, seed=2) >= 90
 
 
+#: The node count of the bench signature's searches. It changes only on purpose: a
+#: commit that changes the search's node counts updates it and says so in its message.
+EXPECTED_SIGNATURE = 1_298_040
+
+
+def test_bench_signature_is_the_pinned_node_count_on_any_thread() -> None:
+    """A worker thread has its own transposition table; the count is the same."""
+    with ThreadPoolExecutor(1) as pool:
+        assert pool.submit(bench_signature).result() == EXPECTED_SIGNATURE
+
+
 def test_bench_reports_every_core_figure() -> None:
     figures = run_bench(runs=1, quick=True)
+    assert figures["bench_signature"] == EXPECTED_SIGNATURE
     for variant, players in CORE_CONFIGS:
         assert figures[f"core_actions_per_s_{variant.value}_{players}p"] > 0
     for key in (

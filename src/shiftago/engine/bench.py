@@ -1,7 +1,13 @@
-"""Speed figures for ``shiftago bench``: measured, never asserted.
+"""Speed figures for ``shiftago bench``: measured, never asserted; and the bench signature.
 
 Each figure is the median of several timed runs. Keys are stable so that figures can
 be compared between commits and machines.
+
+The bench signature (:func:`bench_signature`, key ``bench_signature``) is not a speed:
+it is the total node count of a fixed set of fixed-depth alpha-beta searches, the same
+on every machine, under any load and with any thread count. It changes exactly when
+the search visits other nodes (move ordering, pruning, reductions, evaluation, the
+kernel's rules), so a commit that changes it changes the search, and says so.
 """
 
 from __future__ import annotations
@@ -226,9 +232,55 @@ def test_position_figures(quick: bool = False) -> dict[str, float]:
     return {"test_positions_solved_at_500ms": sum(right), "test_positions_total": len(right)}
 
 
+#: The positions of :func:`bench_signature`: 2-player test positions of every kind that
+#: takes some search (:mod:`.testpositions`, copied here so that a new test set leaves
+#: the signature alone), openings and middle games of Express, Expert and Extreme.
+SIGNATURE_POSITIONS: tuple[str, ...] = (
+    "express 2 g1ogggo/o1gog1o/o2oo1g/3gg2/3ooo1/2ogggo/gggooo1 g insert 6,7 0,0 0,0",
+    "express 2 o2g1og/4ogg/ooggggo/ogooggo/g5o/3ooog/3g2g o insert 8,7 0,0 0,0",
+    "express 2 o1og1gg/o3goo/go3g1/go4g/ogoo2o/go4g/1g3og o insert 9,9 0,0 0,0",
+    "express 2 ogggoog/og2g1o/g6/7/gogoooo/g5o/5g1 g insert 11,11 0,0 0,0",
+    "express 2 oooogog/2ggo1g/2oo3/2ogggo/2g3g/7/o6 g insert 11,12 0,0 0,0",
+    "express 2 googggg/gg4o/1o1o2g/1g1o3/1g1o3/o1oo1go/g1og3 o insert 10,9 0,0 0,0",
+    "express 2 2ggg2/4g2/7/4o2/4o2/4o2/4o2 g insert 18,18 0,0 0,0",
+    "express 2 g6/7/7/5oo/1g2o2/go1ggo1/1o1ggoo g insert 14,15 0,0 0,0",
+    "express 2 4o2/4o2/gg2g2/1o5/oggggo1/ogo4/oo5 g insert 13,14 0,0 0,0",
+    "express 2 1oogggo/4ogg/5gg/7/7/6o/3o3 o insert 16,15 0,0 0,0",
+    "express 2 3gogg/4g1o/4o1o/o6/oo5/gg5/4ogg o insert 14,14 0,0 0,0",
+    "express 2 o5o/7/g6/7/5og/7/1g5 o insert 19,19 0,0 0,0",
+    "express 2 7/7/7/7/7/7/7 o insert 22,22 0,0 0,0",
+    "expert 2 7/7/7/7/7/7/7 o insert 22,22 0,0 0,0",
+    "expert 2 4g2/7/7/7/6o/7/go5 o insert 20,20 0,0 0,0",
+    "expert 2 gggooog/2oogo1/4g2/oo1g2g/3o3/3o1g1/2ogogg o insert 10,10 0,0 0,0",
+    "extreme 2 gogg1oo/3o1og/5og/go4o/g5g/5og/ggo1ooo o insert 9,11 0,0 0,0",
+)
+#: The depth of every search of :func:`bench_signature` (about a second in all).
+SIGNATURE_DEPTH = 8
+
+
+def bench_signature() -> int:
+    """The total nodes of fixed-depth searches of :data:`SIGNATURE_POSITIONS`.
+
+    Each position is searched to :data:`SIGNATURE_DEPTH` as the top level searches
+    (late move reductions on) by a new :class:`~shiftago.engine.search.Searcher`
+    (a fresh table), on one thread, without a time or node limit: the count depends on
+    the search's code alone."""
+    from shiftago.engine.kernel import from_state, legal_codes
+    from shiftago.engine.search import Searcher
+
+    total = 0
+    for position in SIGNATURE_POSITIONS:
+        s = from_state(State.from_position(position))
+        result = Searcher(reductions=True).search(s, legal_codes(s), depth=SIGNATURE_DEPTH)
+        total += result.nodes
+    return total
+
+
 def run_bench(runs: int = 5, quick: bool = False) -> dict[str, float]:
-    """Every figure of ``shiftago bench``; ``quick`` measures less (for smoke tests)."""
-    figures = core_figures(runs=runs, games=20 if quick else 600)
+    """Every figure of ``shiftago bench`` and the bench signature (the same with
+    ``quick``, which measures less: for smoke tests)."""
+    figures: dict[str, float] = {"bench_signature": bench_signature()}
+    figures.update(core_figures(runs=runs, games=20 if quick else 600))
     figures.update(kernel_figures(runs=runs, quick=quick))
     figures.update(search_figures(runs=runs, quick=quick))
     figures.update(mcts_figures(quick=quick))
