@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from shiftago.engine.alarm import Alarm, hard_deadline
-from shiftago.engine.kernel.playout import seed_of
+from shiftago.engine.kernel.rng import seed_of
 from shiftago.engine.kernel.tables import MAX_ACTIONS, PLAYERS, TURN
 
 from .search import best_line, iterate
