@@ -5,6 +5,7 @@ the clock's movetime when the game is timed; a bad thread count is refused in wo
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -87,3 +88,45 @@ def test_a_computer_seat_thinks_with_one_thread_unless_configured(sqlite_url, mo
 def test_a_computer_seat_thinks_with_the_configured_threads(sqlite_url, monkeypatch):
     monkeypatch.setenv(ENGINE_THREADS_VARIABLE, "3")  # as a serve process is told
     assert thinks_with(sqlite_url, monkeypatch) == Limits(threads=3)
+
+
+def test_a_computer_move_whose_job_failed_is_made_by_the_sweep(sqlite_url, monkeypatch):
+    calls: list[int] = []
+    real_choose = bots.choose
+
+    def fails_once(level: int, seed: int, state: State, limits: Limits) -> Action:
+        calls.append(level)
+        if len(calls) == 1:
+            raise RuntimeError("the first search breaks")
+        return real_choose(level, seed, state, limits)
+
+    monkeypatch.setattr(bots, "choose", fails_once)
+    with client_for(sqlite_url, computer_sweep_seconds=0.2) as client:
+        game_id, _ = create(
+            client, first="g", seats=[{"kind": "human"}, {"kind": "computer", "level": 1}]
+        )
+        deadline = time.monotonic() + TIMEOUT
+        while (game := client.get(f"/api/games/{game_id}").json())["version"] == 0:
+            assert time.monotonic() < deadline, "the computer never moved"
+            time.sleep(0.05)
+    assert len(calls) == 2 and game["version"] == 1 and game["turn"] == "o"
+
+
+def test_without_the_sweep_a_failed_computer_move_stays_unmade(sqlite_url, monkeypatch):
+    calls: list[int] = []
+
+    def fails(level: int, seed: int, state: State, limits: Limits) -> Action:
+        calls.append(level)
+        raise RuntimeError("every search breaks")
+
+    monkeypatch.setattr(bots, "choose", fails)
+    with client_for(sqlite_url, computer_sweep_seconds=3600) as client:
+        game_id, _ = create(
+            client, first="g", seats=[{"kind": "human"}, {"kind": "computer", "level": 1}]
+        )
+        deadline = time.monotonic() + TIMEOUT
+        while not calls:
+            assert time.monotonic() < deadline, "the computer never thought"
+            time.sleep(0.05)
+        time.sleep(0.5)
+        assert calls == [1] and client.get(f"/api/games/{game_id}").json()["version"] == 0

@@ -25,10 +25,13 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return fresh_database(request, request.param, tmp_path)
 
 
-def wait_for(read: Any, done: Any, seconds: float = 30.0) -> Any:
+def wait_for(read: Any, done: Any, seconds: float = 30.0, log: Any = None) -> Any:
+    """The first value of ``read()`` that is ``done`` within ``seconds`` (on failure the
+    tail of ``log()``, the server's output, says why)."""
     deadline = time.monotonic() + seconds
     while not done(value := read()):
-        assert time.monotonic() < deadline, f"still {value!r}"
+        printed = "" if log is None else f"\nthe server printed:\n{log()[-6000:]}"
+        assert time.monotonic() < deadline, f"still {value!r}{printed}"
         time.sleep(0.05)
     return value
 
@@ -132,12 +135,12 @@ def test_a_killed_server_keeps_every_announced_action(start_server):
     play("L3", 0, "thinking")
     server.kill()  # while the computer thinks
     server.start()
-    game = wait_for(read, lambda g: g["version"] == 2)
+    game = wait_for(read, lambda g: g["version"] == 2, log=server.log)
     assert game["actions"][0] == "L3" and game["turn"] == "o"
     play(game["legal"][0], 2, "action")
     server.kill()
     server.start()
-    game = wait_for(read, lambda g: g["version"] == 4)
+    game = wait_for(read, lambda g: g["version"] == 4, log=server.log)
     assert game["turn"] == "o"
 
 

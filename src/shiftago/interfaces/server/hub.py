@@ -172,14 +172,16 @@ class Hub:
             live.last_used = time.monotonic()
 
     def evict_idle(self, now: float | None = None) -> int:
-        """Let go of the games that nobody watches, nothing works on and nothing changed
-        for ``idle_seconds``; the number let go. They are read back when needed."""
+        """Let go of the games that nobody watches, nothing works on, no computer is to act
+        in and nothing changed for ``idle_seconds``; the number let go. They are read
+        back when needed."""
         now = time.monotonic() if now is None else now
         idle = [
             game_id
             for game_id, live in self.games.items()
             if not live.connections
             and game_id not in self.busy
+            and not live.computer_to_act  # its move job may be lost: the sweep needs it
             and not live.lock.locked()
             and now - live.last_used >= self.idle_seconds
         ]
@@ -207,19 +209,16 @@ class Hub:
         await self.publish(
             {"game": live.id, "revision": live.revision, "kind": "thinking", "seat": seat}
         )
-        now = time.time()
         # the computer's delay is for people to follow; under a clock the time is theirs
-        delay = 0.0 if live.stored.clock is not None else self.bot_delay
+        await self.queue_move(live, 0.0 if live.stored.clock is not None else self.bot_delay)
+
+    async def queue_move(self, live: LiveGame, delay: float = 0.0) -> None:
+        """Queue the move job of the computer to act in ``live``, to start in ``delay``
+        seconds (the same job queued twice is one job)."""
+        now = time.time()
         owner = live.stored.owner or live.id
         await self.submit(
-            Job(
-                "move",
-                live.id,
-                live.revision,
-                owner,
-                queued_at=now,
-                not_before=now + delay,
-            )
+            Job("move", live.id, live.revision, owner, queued_at=now, not_before=now + delay)
         )
 
     async def finished(self, live: LiveGame) -> None:

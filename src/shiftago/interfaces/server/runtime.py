@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime as dt
 import logging
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,7 +26,7 @@ from shiftago.interfaces.server.jobs import FairQueue, Job, Jobs, LocalJobs, Red
 from shiftago.interfaces.server.presence import SUMMARY_SECONDS
 from shiftago.interfaces.server.seeks import Seeks
 from shiftago.interfaces.server.settings import Settings
-from shiftago.interfaces.server.store import Store, from_epoch
+from shiftago.interfaces.server.store import Store, from_epoch, now
 from shiftago.interfaces.server.timesource import time_source
 
 log = logging.getLogger("shiftago.server")
@@ -123,6 +124,10 @@ class Runtime:
             await runtime.analyses.resume()
         runtime._tasks.append(asyncio.create_task(runtime._evict()))
         runtime._tasks.append(asyncio.create_task(runtime._sweep_flags(settings)))
+        if runs_jobs:
+            runtime._tasks.append(
+                asyncio.create_task(runtime._sweep_computers(settings.computer_sweep_seconds))
+            )
         runtime._tasks.append(asyncio.create_task(runtime.seeks.run()))
         if redis is not None:
             runtime._tasks.append(asyncio.create_task(runtime._share_presence()))
@@ -166,6 +171,33 @@ class Runtime:
                 if await hub.guarded(hub.flag(live)):
                     fallen += 1
         return fallen
+
+    async def _sweep_computers(self, every: float) -> None:
+        """Every ``every`` seconds, queue again the moves that no job made (see
+        :meth:`sweep_computers`)."""
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.sweep_computers(every)
+            except Exception:
+                log.exception("the computer sweep failed")
+
+    async def sweep_computers(self, stale: float) -> int:
+        """Queue the move of each game in memory whose computer is to act and that has
+        not changed for ``stale`` seconds: a job that failed, or was lost with a process
+        or a Redis, is done again (a job that is queued or running stays one job). The
+        number queued."""
+        hub = self.hub
+        before = now() - dt.timedelta(seconds=stale)  # stored times are the real time
+        stalled = [
+            live
+            for live in list(hub.games.values())
+            if live.computer_to_act and live.stored.updated <= before
+        ]
+        for live in stalled:
+            log.info("the computer of game %s is queued again", live.id)
+            await hub.queue_move(live)
+        return len(stalled)
 
     async def _share_presence(self) -> None:
         """Say this process's part of each game's presence again, so that the others keep

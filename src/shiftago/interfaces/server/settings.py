@@ -88,6 +88,10 @@ class Settings:
     time_offset_file: Path | None = None
     #: How often (seconds) the flag sweep looks for timed games whose time ran out.
     flag_sweep_seconds: float = 1.0
+    #: How often (seconds) a process that runs jobs queues again the move of each game in
+    #: its memory whose computer is to act and that has not changed for as long (a job
+    #: that failed or was lost); queuing a job that is queued or running does nothing.
+    computer_sweep_seconds: float = 15.0
 
     # --- limits per address (docs/deploy.md, "Limits") ----------------------------------
     #: Games one address may create per minute (imports included).
