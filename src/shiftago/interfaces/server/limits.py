@@ -7,7 +7,8 @@ and presence").
   process counts in memory; several count together in Redis (the app's
   ``state.redis``), so that a second process is no second allowance.
 - Games without a person: an address may have a few unfinished ones, the server a
-  bounded number (each one keeps a computer thinking).
+  bounded number (each one keeps a computer thinking). The database counts them, under
+  a lock of every process when there is Redis.
 - Sockets: an address may hold a number of open sockets (games and analyses together)
   in one process.
 
@@ -48,6 +49,15 @@ WINDOW = 60
 MAX_TRACKED = 100_000
 #: Seconds a client is told to wait when a cap on games without a person refuses it.
 COMPUTER_GAMES_RETRY = 60
+#: The Redis lock under which every process counts and stores games without a person.
+COMPUTER_GAMES_LOCK = "shiftago:lock:computer-games"
+#: Seconds the Redis lock is held at most: a holder that was killed frees it then.
+LOCK_TIMEOUT = 10.0
+#: Seconds a request waits for the Redis lock; longer than :data:`LOCK_TIMEOUT`, so that
+#: only a lock that is taken again and again, not a dead holder, makes it give up.
+LOCK_WAIT = 15.0
+#: Seconds between two tries to take the Redis lock.
+LOCK_POLL = 0.02
 
 #: What is counted: new games (imports included), imports, reviews of a game, and
 #: searches started on ``/ws/analysis``.
@@ -197,8 +207,9 @@ async def count(connection: HTTPConnection, bucket: Bucket, who: str | None = No
 async def computer_game_room(connection: HTTPConnection, spec: GameSpec) -> AsyncIterator[None]:
     """Room for ``spec`` under the caps on unfinished games without a person, held
     until the game is stored (:class:`Limited` when there is none). A game with a
-    person needs no room. In one process, one game is counted and made at a time, so
-    that two requests at once cannot both take the last place."""
+    person needs no room. One game is counted and made at a time: in this process under
+    an asyncio lock, and with Redis under a lock of every process (:func:`redis_lock`),
+    so that two requests at once cannot both take the last place."""
     if any(seat.kind == "human" for seat in spec.seats):
         yield
         return
@@ -208,7 +219,7 @@ async def computer_game_room(connection: HTTPConnection, spec: GameSpec) -> Asyn
     lock: asyncio.Lock | None = getattr(app.state, "computer_games_lock", None)
     if lock is None:
         lock = app.state.computer_games_lock = asyncio.Lock()
-    async with lock:
+    async with lock, redis_lock(getattr(app.state, "redis", None), COMPUTER_GAMES_LOCK):
         mine = await hub.db(hub.store.unfinished_without_human, spec.owner)
         if mine >= settings.computer_games_per_address:
             raise Limited(
@@ -226,6 +237,37 @@ async def computer_game_room(connection: HTTPConnection, spec: GameSpec) -> Asyn
                 COMPUTER_GAMES_RETRY,
             )
         yield
+
+
+@contextlib.asynccontextmanager
+async def redis_lock(redis: Redis | None, name: str) -> AsyncIterator[bool]:
+    """Hold the Redis lock ``name`` (redis-py's) for the block; whether it was had. It
+    expires after :data:`LOCK_TIMEOUT`, so that a killed holder frees it. Without Redis,
+    or when Redis does not answer or the lock is not had within :data:`LOCK_WAIT`, the
+    block runs without it (the caller's process lock still holds), with a warning: the
+    limits guard the server, a Redis away must not stop it."""
+    if redis is None:
+        yield False
+        return
+    lock = redis.lock(
+        name, timeout=LOCK_TIMEOUT, sleep=LOCK_POLL, blocking_timeout=LOCK_WAIT, thread_local=False
+    )
+    try:
+        held = bool(await lock.acquire())
+    except (RedisError, OSError) as error:
+        log.warning("going on without the Redis lock %s: %s", name, error)
+        held = False
+    else:
+        if not held:
+            log.warning("going on without the Redis lock %s: not had in %g s", name, LOCK_WAIT)
+    try:
+        yield held
+    finally:
+        if held:
+            try:
+                await lock.release()
+            except (RedisError, OSError) as error:  # expired meanwhile, or Redis away
+                log.warning("the lock %s could not be let go: %s", name, error)
 
 
 class SocketCounts:
@@ -285,5 +327,6 @@ __all__ = [
     "computer_game_room",
     "count",
     "limiter_for",
+    "redis_lock",
     "socket_slot",
 ]
