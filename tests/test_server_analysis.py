@@ -192,15 +192,17 @@ def test_progress_then_done(sqlite_url, monkeypatch):
 def test_an_interrupted_review_resumes_after_a_restart(db_url, monkeypatch):
     calls: list[int] = []
     review = analysis.review_position
+    stopped = threading.Event()
 
-    def crashing(*args: Any, **kwargs: Any) -> Any:
-        if len(calls) == 4:
-            raise RuntimeError("the server dies here")
+    def interrupted(*args: Any, **kwargs: Any) -> Any:
+        if len(calls) == 4:  # the server stops during this search, which never answers
+            stopped.wait(20)
+            raise RuntimeError("the search was cut short")
         calls.append(1)
         return review(*args, **kwargs)
 
     game = played(Rules(Variant.EXPRESS, 2), 2, 5, actions=10)
-    monkeypatch.setattr(analysis, "review_position", crashing)
+    monkeypatch.setattr(analysis, "review_position", interrupted)
     with client_for(db_url, review_budget=BUDGET) as client:
         game_id = imported(client, Record.from_game(game))
         client.post(f"/api/games/{game_id}/analysis")
@@ -208,9 +210,8 @@ def test_an_interrupted_review_resumes_after_a_restart(db_url, monkeypatch):
         while (body := client.get(f"/api/games/{game_id}/analysis").json())["progress"] < 0.4:
             assert time.monotonic() < deadline
             time.sleep(0.02)
-        time.sleep(0.1)
-        body = client.get(f"/api/games/{game_id}/analysis").json()
         assert body["status"] == "running" and len(body["actions"]) == 4
+    stopped.set()
     calls.clear()
     monkeypatch.setattr(
         analysis, "review_position", lambda *a, **k: calls.append(1) or review(*a, **k)
@@ -250,3 +251,113 @@ def test_an_unfinished_game_with_more_actions_gets_a_new_review(sqlite_url):
         assert [a["action"] for a in body["actions"]] == ["L3", "Td"]
         assert body["actions"][1]["turn"] == 2
     assert rows(sqlite_url) == 2
+
+
+# --- reviews that fail -----------------------------------------------------------------
+def settled(client: Any, game_id: str, seconds: float = 30.0) -> dict[str, Any]:
+    """The review once it is done or failed."""
+    deadline = time.monotonic() + seconds
+    while (body := client.get(f"/api/games/{game_id}/analysis").json())["status"] in (
+        "pending",
+        "running",
+    ):
+        assert time.monotonic() < deadline, body["status"]
+        time.sleep(0.02)
+    return body
+
+
+def failing_at(monkeypatch: pytest.MonkeyPatch, index: int) -> list[int]:
+    """The search raises at action ``index`` (0-based); the calls are counted."""
+    calls: list[int] = []
+    review = analysis.review_position
+
+    def search(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        if len(calls) == index + 1:
+            raise RuntimeError("the search broke")
+        return review(*args, **kwargs)
+
+    monkeypatch.setattr(analysis, "review_position", search)
+    return calls
+
+
+def test_a_review_whose_search_fails_is_failed_with_a_reason(sqlite_url, monkeypatch):
+    failing_at(monkeypatch, 2)
+    game = played(Rules(Variant.EXPRESS, 2), 2, 5, actions=6)
+    with client_for(sqlite_url, review_budget=BUDGET) as client:
+        game_id = imported(client, Record.from_game(game))
+        client.post(f"/api/games/{game_id}/analysis")
+        body = settled(client, game_id)
+    assert body["status"] == "failed"
+    third = str(game.history[2])
+    assert body["error"] == f"the computer's search failed at action 3 ({third}): RuntimeError"
+    assert [a["index"] for a in body["actions"]] == [0, 1]  # what was made stays
+    assert body["progress"] == round(2 / 6, 4)
+
+
+def test_asking_again_after_a_failure_starts_it_again(db_url, monkeypatch):
+    review = analysis.review_position
+    calls = failing_at(monkeypatch, 2)
+    game = played(Rules(Variant.EXPRESS, 2), 2, 5, actions=6)
+    with client_for(db_url, review_budget=BUDGET) as client:
+        game_id = imported(client, Record.from_game(game))
+        client.post(f"/api/games/{game_id}/analysis")
+        failed = settled(client, game_id)
+        assert failed["status"] == "failed"
+        assert client.get(f"/api/games/{game_id}/analysis").json() == failed  # it stays
+        calls.clear()
+        monkeypatch.setattr(
+            analysis, "review_position", lambda *a, **k: calls.append(1) or review(*a, **k)
+        )
+        again = client.post(f"/api/games/{game_id}/analysis")
+        assert again.status_code == 202
+        assert again.json()["status"] in ("pending", "running", "done")
+        assert again.json()["error"] is None
+        body = done(client, game_id)
+    assert len(calls) == 4  # on from where it failed
+    assert body["actions"][:2] == failed["actions"] and body["error"] is None
+    check_shape(body, 2, [str(a) for a in game.history])
+    assert rows(db_url) == 1
+
+
+def test_a_failed_review_is_not_resumed_by_a_restart(sqlite_url, monkeypatch):
+    failing_at(monkeypatch, 0)
+    game = played(Rules(Variant.EXPRESS, 2), 2, 5, actions=4)
+    with client_for(sqlite_url, review_budget=BUDGET) as client:
+        game_id = imported(client, Record.from_game(game))
+        client.post(f"/api/games/{game_id}/analysis")
+        assert settled(client, game_id)["status"] == "failed"
+        analyses = client.app.state.analyses
+        queued: list[Any] = []
+
+        async def submit(job: Any) -> None:
+            queued.append(job)
+
+        monkeypatch.setattr(analyses.hub, "submit", submit)
+        client.portal.call(analyses.resume)  # what a start-up queues again
+        assert queued == []
+        assert client.get(f"/api/games/{game_id}/analysis").json()["status"] == "failed"
+
+
+def test_a_game_that_cannot_be_read_fails_its_review(sqlite_url, monkeypatch):
+    from shiftago.core import ShiftagoError
+    from shiftago.interfaces.server.jobs import Job
+
+    game = played(Rules(Variant.EXPRESS, 2), 2, 5, actions=4)
+    with client_for(sqlite_url, review_budget=BUDGET) as client:
+        game_id = imported(client, Record.from_game(game))
+        analyses = client.app.state.analyses
+        hub = analyses.hub
+        stored, _ = client.portal.call(
+            hub.db, hub.store.request_analysis, game_id, "x" * 64, 4, 7, '{"actions": []}'
+        )
+
+        async def unreadable(game_id: str) -> Any:
+            raise ShiftagoError("a position that breaks the rules")
+
+        monkeypatch.setattr(hub, "get", unreadable)
+        client.portal.call(analyses.run, Job("review", game_id, 0, game_id, stored.id))
+        monkeypatch.undo()
+        body = client.get(f"/api/games/{game_id}/analysis").json()
+    assert body["status"] == "failed"
+    assert body["error"] == "the game cannot be read: a position that breaks the rules"

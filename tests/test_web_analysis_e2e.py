@@ -278,6 +278,31 @@ def test_a_finished_game_is_analysed_from_its_page(
     assert other.is_hidden("[data-testid=analyse]")
 
 
+def test_a_failed_review_says_so_and_can_be_asked_for_again(
+    live_server: LiveServer, new_context: NewContext
+) -> None:
+    game = import_game(live_server, BLUNDER_GAME)
+    failed = {
+        "status": "failed", "progress": 0.2, "version": len(BLUNDER_GAME), "level": 7,
+        "unit": "points", "scale": "expected score", "actions": [], "summary": [],
+        "error": "the computer's search failed at action 3 (L1): RuntimeError",
+    }  # fmt: skip
+    page = new_context().new_page()
+    path = f"**/api/games/{game['id']}/analysis"
+    page.route(path, lambda route: route.fulfill(json=failed))
+    page.goto(f"{live_server.url}/watch/{game['id']}")
+    error = page.wait_for_selector("[data-testid=review-error]:not([hidden])")
+    assert "The review failed" in error.text_content()
+    assert "at action 3 (L1)" in error.text_content()
+    assert page.is_hidden(".review progress")  # no progress that never moves
+    again = page.locator("[data-testid=analyse]")
+    assert again.is_visible() and again.text_content() == "Try the review again"
+    page.unroute(path)
+    again.click()  # the server's own review now
+    page.wait_for_selector(".review progress:not([hidden]), .review-table", state="attached")
+    assert page.is_hidden("[data-testid=review-error]")
+
+
 # ------------------------------------------------------------------ 404 and the theme
 
 

@@ -10,7 +10,9 @@ restart goes on where it stopped. The job knows nothing of FastAPI or the event 
 :class:`GameAnalyses` is the app's side: one review per game and set of actions (their
 digest), stored before it starts, then queued as a review job (:mod:`.jobs`: after the
 computer's moves, on at most half of the slots) that this process or a ``shiftago
-worker`` runs in a thread pool of its own, and queued again on start-up.
+worker`` runs in a thread pool of its own, and queued again on start-up. A job that
+fails (the search raises, or the game cannot be read) leaves its review ``failed``, with
+a short reason in ``error``; asking for it again starts it again where it stopped.
 
 Every value of the object is a JSON number (never NaN or infinite); docs/analysis.md says
 what they mean.
@@ -26,7 +28,7 @@ import math
 import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from shiftago.core import COLOURS, Action, Rules, State
@@ -58,6 +60,14 @@ SCALE: Final = (
     "expected score of each seat in [0, 1], seat order: 1 a win, 0 a loss, a draw "
     "shared by its winners; proven results are exact, others the computer's estimate"
 )
+#: The status of a review whose job failed; asked for again, it starts again.
+FAILED: Final = "failed"
+#: The longest reason of a failure that is stored and shown.
+MAX_REASON: Final = 200
+
+
+class ReviewFailed(Exception):
+    """A review that cannot go on; the message says why, in words for the page."""
 
 
 @dataclass(frozen=True)
@@ -195,10 +205,15 @@ def run_review(
     for index in range(len(entries), len(job.actions)):
         if cancelled is not None and cancelled.is_set():
             return
-        review = review_position(
-            level_bot, job.states[index], job.actions[index], number=index + 1, limits=limits
-        )
-        entries.append(entry(review, judge, job.rules, index, turns[index]))
+        action = job.actions[index]
+        try:
+            review = review_position(
+                level_bot, job.states[index], action, number=index + 1, limits=limits
+            )
+            entries.append(entry(review, judge, job.rules, index, turns[index]))
+        except Exception as error:
+            reason = f"the computer's search failed at action {index + 1} ({action})"
+            raise ReviewFailed(f"{reason}: {type(error).__name__}") from error
         status = "done" if len(entries) == len(job.actions) else "running"
         doc = document(job, status, entries, judge.value_unit)
         store.save_analysis(job.analysis_id, status, doc["progress"], _dump(doc))
@@ -229,6 +244,8 @@ class GameAnalyses:
         stored, _ = await self.hub.db(
             self.store.request_analysis, live.id, key, len(job.actions), job.level, empty
         )
+        if stored.status == FAILED:  # asked again: it starts again where it stopped
+            stored = await self.hub.db(_again, self.store, stored)
         if stored.status != "done":  # going on after the actions stored, if any
             await self.hub.submit(Job("review", live.id, revision, owner, analysis_id=stored.id))
         return view(stored)
@@ -239,11 +256,23 @@ class GameAnalyses:
         return None if stored is None else view(stored)
 
     async def run(self, job: Job) -> None:
-        """Make the review of a job, from where the stored review stopped."""
+        """Make the review of a job, from where the stored review stopped; a failure
+        leaves it :data:`FAILED` (a stop leaves it to be resumed)."""
         if job.analysis_id is None:
             return
-        stored = await self.hub.db(self.store.analysis, job.analysis_id)
-        if stored is None or stored.status == "done":
+        try:
+            await self._run(job.analysis_id)
+        except Exception as error:
+            if self.cancelled.is_set():  # stopping: the restart goes on with it
+                raise
+            log.error(
+                "the review %d of game %s failed", job.analysis_id, job.game_id, exc_info=error
+            )
+            await self.hub.db(_fail, self.store, job.analysis_id, reason(error))
+
+    async def _run(self, analysis_id: int) -> None:
+        stored = await self.hub.db(self.store.analysis, analysis_id)
+        if stored is None or stored.status in ("done", FAILED):
             return
         live = await self.hub.get(stored.game_id)
         if live is None:
@@ -262,8 +291,11 @@ class GameAnalyses:
         )
 
     async def resume(self) -> None:
-        """Queue again every review that a stop (or a crash) left unfinished."""
+        """Queue again every review that a stop (or a crash) left unfinished (not those
+        that failed: they start again when asked for again)."""
         for stored in await self.hub.db(self.store.unfinished_analyses):
+            if stored.status == FAILED:
+                continue
             await self.hub.submit(
                 Job("review", stored.game_id, 0, stored.game_id, analysis_id=stored.id)
             )
@@ -283,8 +315,40 @@ def _job(live: LiveGame, analysis_id: int, level: int, version: int | None = Non
 
 
 def view(stored: StoredAnalysis) -> dict[str, Any]:
-    """The analysis object as the API answers it."""
+    """The analysis object as the API answers it (``error``: why it failed, else None)."""
     doc: dict[str, Any] = json.loads(stored.result)
     doc["status"] = stored.status
     doc["progress"] = stored.progress
+    doc["error"] = doc.get("error") if stored.status == FAILED else None
     return doc
+
+
+def reason(error: Exception) -> str:
+    """Why a review failed, in a few words for the page (the log has the rest)."""
+    if isinstance(error, ReviewFailed):
+        words = str(error)
+    elif isinstance(error, ValueError):  # the core's words about the stored game
+        words = f"the game cannot be read: {error}"
+    else:
+        words = f"the review failed: {type(error).__name__}"
+    return words if len(words) <= MAX_REASON else words[: MAX_REASON - 1] + "…"
+
+
+def _fail(store: Store, analysis_id: int, why: str) -> None:
+    """Store the review as :data:`FAILED`, with the entries made and ``why``."""
+    stored = store.analysis(analysis_id)
+    if stored is None:
+        return
+    doc = json.loads(stored.result)
+    doc["status"], doc["error"] = FAILED, why
+    store.save_analysis(analysis_id, FAILED, stored.progress, _dump(doc))
+
+
+def _again(store: Store, stored: StoredAnalysis) -> StoredAnalysis:
+    """A failed review pending again, with the entries it had made."""
+    doc = json.loads(stored.result)
+    doc.pop("error", None)
+    doc["status"] = "pending"
+    result = _dump(doc)
+    store.save_analysis(stored.id, "pending", stored.progress, result)
+    return replace(stored, status="pending", result=result)

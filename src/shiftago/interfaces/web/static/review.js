@@ -1,7 +1,8 @@
 // The computer's review of a game, on the game page (docs/web-protocol.md, "The game's
 // analysis"): the "Analyse" button, the progress, the evaluation graph, each seat's
 // summary, and the computer's best action at the step shown (in words and as an arrow
-// on the board). The server reviews and judges; this module only draws its answer.
+// on the board). The server reviews and judges; this module only draws its answer. A
+// review that failed says why (`[data-testid=review-error]`) and may be asked for again.
 //
 //   const review = new GameReview({ gameId, container, board, onStep, onUpdate });
 //   review.setGame(game, heldColours)   on every render of the game
@@ -70,7 +71,7 @@ export class GameReview {
     this.button.addEventListener("click", () => this.analyse());
     this.progress = el("progress", { max: 1, value: 0, "aria-label": "Review progress", hidden: true });
     this.progressText = el("span", { class: "hint review-progress", "aria-live": "polite" });
-    this.error = el("p", { class: "error", role: "alert", hidden: true });
+    this.error = el("p", { class: "error", role: "alert", "data-testid": "review-error", hidden: true });
     this.graphBox = el("div", { class: "eval-graph-box", hidden: true });
     this.legend = el("p", { class: "eval-legend hint" });
     this.best = el("p", { class: "best-action", "data-testid": "best-action", "aria-live": "polite", hidden: true });
@@ -158,14 +159,18 @@ export class GameReview {
     if (review.status === "pending" || review.status === "running") {
       this.timer = setTimeout(() => this.fetch(), POLL_MS);
     }
+    // a failed review says so (and stops polling); asked again, the words go
+    if (review.status === "failed") this.fail(`The review failed: ${review.error || "the computer could not finish it"}.`, "failed");
+    else if (this.error.dataset.kind === "failed") this.fail("");
     this.render();
     if (this.step !== null) this.showStep(this.step);
     if (this.onUpdate) this.onUpdate();
   }
 
-  fail(message) {
+  fail(message, kind = "") {
     this.error.textContent = message;
     this.error.hidden = !message;
+    this.error.dataset.kind = message ? kind : "";
   }
 
   done() {
@@ -236,7 +241,8 @@ export class GameReview {
     const running = r && (r.status === "pending" || r.status === "running");
     const current = r && r.status === "done" && (r.version === undefined || r.version >= n);
     this.button.hidden = !canAsk || running || current;
-    if (r && r.status === "done" && !current) this.button.textContent = "Analyse again";
+    if (r && r.status === "failed") this.button.textContent = "Try the review again";
+    else this.button.textContent = r && r.status === "done" ? "Analyse again" : "Analyse";
     this.progress.hidden = !running;
     this.head.hidden = this.button.hidden && !running;
     if (running) {
