@@ -1,6 +1,8 @@
 """The HTTP routes of a game's analysis: ``POST`` asks for the computer's review of the
 game's actions so far (202), ``GET`` answers the newest one asked for (404 before any).
-The object is :mod:`.analysis`'s (docs/web-protocol.md, "The game's analysis")."""
+The object is :mod:`.analysis`'s (docs/web-protocol.md, "The game's analysis"); a review
+whose job failed says ``"status": "failed"`` with an ``error``, and ``POST`` starts it
+again."""
 
 from __future__ import annotations
 
@@ -27,7 +29,7 @@ def analyses_of(request: Request) -> GameAnalyses:
 )
 async def ask_for_analysis(game_id: str, request: Request) -> JSONResponse:
     """The computer's review of the game's actions so far (finished or not): the one
-    asked for before, or a new one that starts now."""
+    asked for before (started again if it failed), or a new one that starts now."""
     try:
         await limits.count(request, "analyses")
     except limits.Limited as limited:
@@ -38,7 +40,8 @@ async def ask_for_analysis(game_id: str, request: Request) -> JSONResponse:
 
 @router.get("/games/{game_id}/analysis", summary="The game's review")
 async def read_analysis(game_id: str, request: Request) -> JSONResponse:
-    """The newest review asked for, done or growing; 404 when none was asked for."""
+    """The newest review asked for, done, growing or failed (with its ``error``); 404
+    when none was asked for."""
     await found(request, game_id)
     body = await analyses_of(request).read(game_id)
     if body is None:
