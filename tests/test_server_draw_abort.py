@@ -157,7 +157,12 @@ def test_aborting_before_ones_first_action_ends_without_a_result(db_url):
             assert answer(o, ABORT)["code"] == "not_allowed"  # o has played
             game = answer(g, ABORT)
             assert game["status"] == "over aborted"
-            assert game["result"] == {"winners": [], "reason": "aborted", "line": None, "by": []}
+            assert game["result"] == {
+                "winners": [],
+                "reason": "aborted",
+                "line": None,
+                "by": ["g"],  # the seat that aborted, stored with the game
+            }
             assert game["turn"] is None and game["analysable"] is False
             assert game["may"]["g"]["abort"] is False and game["may"]["g"]["rematch"] is True
             assert o.until_type("state")["game"]["status"] == "over aborted"
@@ -173,6 +178,9 @@ def test_aborting_before_ones_first_action_ends_without_a_result(db_url):
         assert as_json.status_code == 200
         stored = hub.store.load(game_id)
         assert stored.result == "" and stored.termination == "aborted" and stored.finished
+        assert stored.ended_by == 1
+    with client_for(db_url) as client:  # read back by a new app: who aborted stays
+        assert client.get(f"/api/games/{game_id}").json()["result"]["by"] == ["g"]
 
 
 def test_a_spectator_never_aborts_and_a_resignation_still_runs_the_hooks(sqlite_url):
@@ -209,3 +217,22 @@ def test_a_stale_revision_is_refused_and_the_offer_is_read_again(sqlite_url):
             assert o.until_type("state")["game"]["draw_offer"] == "g"
             assert o.until_type("error")["code"] == "stale"
             assert answer(o, ACCEPT)["status"] == "over draw o g"
+
+
+def test_a_declined_offer_holds_back_a_repeat_on_another_process(sqlite_url):
+    """Two apps on one database: the decline is stored, so the process the offering
+    seat asks next refuses the repeat too, until an action has been played."""
+    with client_for(sqlite_url) as first, client_for(sqlite_url) as second:
+        game_id, (ann, ben) = create(first, first="o")
+        with connect(first, game_id) as o, connect(first, game_id) as g:
+            o.hello(ann)
+            g.hello(ben)
+            answer(o, OFFER)
+            assert answer(g, DECLINE)["draw_offer"] is None
+        assert first.app.state.hub.store.load(game_id).draw_declined == (0, 0)
+        assert second.get(f"/api/games/{game_id}").json()["may"]["o"]["draw"] is False
+        with connect(second, game_id) as o:
+            o.hello(ann)
+            refused = answer(o, OFFER)
+            assert refused["code"] == "not_allowed" and "declined" in refused["message"]
+            assert o.act("L3", 0)["game"]["may"]["o"]["draw"] is True

@@ -21,6 +21,7 @@ from sqlalchemy.exc import IntegrityError
 from websockets.sync.client import connect as ws_connect
 
 from server_support import Player, client_for, connect, fresh_database
+from shiftago.interfaces.server import lobby_feed
 from shiftago.interfaces.server import seeks as seeks_module
 from shiftago.interfaces.server.schema import RatingRow
 from shiftago.interfaces.server.seek_store import SeekStore, _place_row
@@ -336,7 +337,7 @@ def test_rated_seeks_list_ratings_and_take_them_into_account(sqlite_url):
 
 
 def test_the_creator_leaving_makes_the_seek_gone_and_a_reload_keeps_it(sqlite_url, monkeypatch):
-    monkeypatch.setattr(seeks_module, "LEAVE_GRACE", 0.2)
+    monkeypatch.setattr(lobby_feed, "LEAVE_GRACE", 0.2)
     with client_for(sqlite_url) as client:
         kept, kept_token = new_seek(client)
         left, left_token = new_seek(client)
@@ -353,7 +354,7 @@ def test_the_creator_leaving_makes_the_seek_gone_and_a_reload_keeps_it(sqlite_ur
                 }
                 listed = [s["id"] for s in client.get("/api/seeks").json()["seeks"]]
                 assert listed == [kept]
-                assert kept not in seeks_of(client)._graces
+                assert kept not in seeks_of(client).feed._graces
         status = client.get(f"/api/seeks/{left}", params={"token": left_token}).json()
         assert status["status"] == "gone"
         again = client.post(f"/api/seeks/{left}/accept", json={})
@@ -385,12 +386,64 @@ def test_the_sweep_ends_seeks_nobody_has_seen(sqlite_url):
             # time passes: the page's hold is refreshed, the script asks for its status
             with pytest.MonkeyPatch.context() as patch:
                 patch.setattr(seeks.hub, "now", lambda: later)
-                client.portal.call(seeks.refresh)  # type: ignore[union-attr]
+                client.portal.call(seeks.feed.refresh)  # type: ignore[union-attr]
                 client.get(f"/api/seeks/{polled}", params={"token": polled_token})
                 assert client.portal.call(seeks.sweep) == 1  # type: ignore[union-attr]
             assert watcher.until(lambda e: e["type"] == "seek_gone")["id"] == unseen
         listed = sorted(s["id"] for s in client.get("/api/seeks").json()["seeks"])
         assert listed == sorted([held, polled])
+
+
+def test_an_acceptor_who_left_frees_the_place_and_the_seek_stays_open(sqlite_url):
+    """A 4-player seek: Ben's page left, Cid's script asks about it; once nobody has
+    seen Ben's place for a while, the sweep frees it (the lobby hears the seek with
+    fewer places), the others keep theirs, and newcomers fill it."""
+    with client_for(sqlite_url) as client:
+        seeks = seeks_of(client)
+        seek_id, ann = new_seek(client, players=4, name="Ann")
+        taken = {}
+        for name in ("Ben", "Cid"):
+            answer = client.post(f"/api/seeks/{seek_id}/accept", json={"name": name})
+            assert answer.status_code == 202, answer.text
+            taken[name] = answer.json()["token"]
+        with lobby(client) as watcher, lobby(client) as ann_page:
+            assert hold(ann_page, ann)["place"] == 0
+            with lobby(client) as ben_page:
+                assert hold(ben_page, taken["Ben"])["place"] == 1
+            left = time.time()
+
+            def time_passes(to: float) -> int:
+                """At ``to``: the pages' holds refreshed, Cid asks; what the sweep did."""
+                patch.setattr(seeks.hub, "now", lambda: to)
+                client.portal.call(seeks.feed.refresh)  # type: ignore[union-attr]
+                asked = client.get(f"/api/seeks/{seek_id}", params={"token": taken["Cid"]})
+                assert asked.json()["status"] == "open"
+                return int(client.portal.call(seeks.sweep))  # type: ignore[union-attr]
+
+            with pytest.MonkeyPatch.context() as patch:
+                unseen = seeks_module.UNSEEN_SECONDS
+                assert time_passes(left + unseen - 1) == 0  # Ben's page held it just now
+                assert time_passes(left + unseen + 1) == 1
+            update = watcher.until(lambda e: e["type"] == "seek")["seek"]
+            assert update["id"] == seek_id
+            assert [p["name"] for p in update["places"]] == ["Ann", "Cid"]
+            listed = client.get("/api/seeks").json()["seeks"]
+            assert [[p["name"] for p in s["places"]] for s in listed] == [["Ann", "Cid"]]
+            gone = client.get(f"/api/seeks/{seek_id}", params={"token": taken["Ben"]})
+            assert gone.status_code == 403  # Ben holds no place now
+            with lobby(client) as ben_again:  # Ben's page comes back: told which seek
+                ben_again.send({"type": "hold", "token": taken["Ben"], "seek": seek_id})
+                refused = ben_again.until(lambda e: e["type"] == "error")
+                assert refused["code"] == "not_found" and refused["seek"] == seek_id
+
+            assert (
+                client.post(f"/api/seeks/{seek_id}/accept", json={"name": "Dan"}).status_code == 202
+            )
+            game = client.post(f"/api/seeks/{seek_id}/accept", json={"name": "Eve"})
+            assert game.status_code == 201, game.text
+            view = client.get(f"/api/games/{game.json()['id']}").json()
+            assert sorted(s["name"] for s in view["seats"]) == ["Ann", "Cid", "Dan", "Eve"]
+            assert ann_page.until(lambda e: e["type"] == "filled")["game"] == game.json()["id"]
 
 
 def test_nothing_secret_is_listed(sqlite_url):

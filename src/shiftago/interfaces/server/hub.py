@@ -563,8 +563,7 @@ class Hub:
                 players = range(live.game.rules.players)
                 await self._terminate(live, seat, "agreement", result_token(tuple(players)))
                 return
-            await self._set_draw_offer(live, None)
-            live.draw_declined = (offer, live.version)
+            await self._set_draw_offer(live, None, declined=(offer, live.version))
             self.announce_state(live)
 
     async def abort(self, live: LiveGame, seat: int | None) -> None:
@@ -584,12 +583,17 @@ class Hub:
             raise Refused("over", "the game is over")
         return seat
 
-    async def _set_draw_offer(self, live: LiveGame, seat: int | None) -> None:
-        """Store who offers a draw now (a change of its own, through the revision gate)."""
-        live.stored.updated = await self._store_change(live, self.store.set_draw_offer, seat)
+    async def _set_draw_offer(
+        self, live: LiveGame, seat: int | None, declined: tuple[int, int] | None = None
+    ) -> None:
+        """Store who offers a draw now, and the declined offer that holds back a repeat
+        (a change of its own, through the revision gate; stored, so every process
+        refuses the repeat)."""
+        live.stored.updated = await self._store_change(
+            live, self.store.set_draw_offer, seat, declined
+        )
         live.stored.draw_offer = seat
-        if seat is None:
-            live.draw_declined = None
+        live.stored.draw_declined = declined
 
     async def _terminate(
         self, live: LiveGame, seat: int, termination: str, result: str | None = None
@@ -600,18 +604,19 @@ class Hub:
         if result is None:
             result = result_token(tuple(s for s in range(players) if s != seat))
         live.stored.result, live.stored.termination = result, termination
+        live.stored.ended_by = seat
         status = live.status()
         clock = live.stored.clock
         if clock is not None:
             clock = clock.stopped(self.now())
         try:
             live.stored.updated = await self._store_change(
-                live, self.store.terminate, result, termination, status, clock
+                live, self.store.terminate, result, termination, status, clock, seat
             )
         except Refused:
             raise  # read again from the database: nothing to put back
         except BaseException:
-            live.stored.result = live.stored.termination = None
+            live.stored.result = live.stored.termination = live.stored.ended_by = None
             raise
         live.stored.clock = clock
         live.stored.status, live.stored.finished = status, True

@@ -133,9 +133,6 @@ class LiveGame:
     #: Counts the changes of presence, so that nobody is told the same one twice.
     presence_changes: int = 0
     thinking: int | None = None
-    #: The seat whose draw offer was declined, and the version then: it may offer again
-    #: once an action has been played (kept in memory only: it holds back repeats).
-    draw_declined: tuple[int, int] | None = None
     #: The time of the game's clock (the hub's: tests move it).
     now: Callable[[], float] = time.time
     #: When the game was last asked for or changed (``time.monotonic``): idle games
@@ -264,7 +261,7 @@ class LiveGame:
             return "your draw offer stands already"
         if self.stored.draw_offer is not None:
             return "answer the draw offer first"
-        if self.draw_declined == (seat, self.version):
+        if self.stored.draw_declined == (seat, self.version):
             return "your draw offer was declined: offer again after the next action"
         return None
 

@@ -3,8 +3,8 @@
 On connect it sends the open seeks (``seeks``), then each change as it happens
 (``seek``, ``seek_gone``, ``seek_filled``). A page that holds a seek's secret says
 ``hold``: it then hears ``filled`` with the link of its own seat when the seek fills,
-and while it is the creator's page the seek stays open (:mod:`.seeks`). Only
-translation: the seeks decide.
+and while it holds it the place stays (the creator's: the seek stays open;
+:mod:`.lobby_feed`). Only translation: the seeks decide.
 """
 
 from __future__ import annotations
@@ -18,8 +18,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from shiftago.interfaces.server.limits import socket_slot
 from shiftago.interfaces.server.live import Connection
+from shiftago.interfaces.server.lobby_feed import Listener
 from shiftago.interfaces.server.protocol import BadMessage, RateLimit, parse_json_message
-from shiftago.interfaces.server.seeks import Listener, Seeks
+from shiftago.interfaces.server.seeks import Seeks
 from shiftago.interfaces.server.ws import MAX_REFUSED, _receive, error, write_queue
 
 #: Seeks one socket may hold at once (a page holds its own and the ones it accepted).
@@ -33,6 +34,8 @@ class _Message(BaseModel):
 class Hold(_Message):
     type: Literal["hold"]
     token: Annotated[str, Field(strict=True, min_length=1, max_length=200)]
+    #: The seek the page holds the secret for: a refusal names it back.
+    seek: Annotated[str, Field(strict=True, min_length=1, max_length=24)] | None = None
 
 
 class Ping(_Message):
@@ -58,6 +61,7 @@ async def lobby_socket(websocket: WebSocket) -> None:
 async def _lobby_socket(websocket: WebSocket) -> None:
     state = websocket.app.state
     seeks: Seeks = state.seeks
+    feed = seeks.feed
     await websocket.accept()
     connection = Connection()
     writer = asyncio.create_task(write_queue(websocket, connection))
@@ -65,7 +69,7 @@ async def _lobby_socket(websocket: WebSocket) -> None:
     early: list[dict[str, Any]] = []
     listener = Listener(early.append)
     limit = RateLimit(state.rate, state.burst)
-    seeks.join(listener)
+    feed.join(listener)
     try:
         connection.send({"type": "seeks", "seeks": await seeks.listing()})
         for event in early:
@@ -85,13 +89,13 @@ async def _lobby_socket(websocket: WebSocket) -> None:
                 elif len(listener.holds) >= MAX_HELD:
                     raise BadMessage(f"a page holds at most {MAX_HELD} challenges")
                 else:
-                    await seeks.hold(listener, message.token)
+                    await feed.hold(listener, message.token, message.seek)
             except BadMessage as bad:
                 connection.send(error("bad_message", str(bad)))
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
-        seeks.leave(listener)
+        feed.leave(listener)
         connection.close()
         with contextlib.suppress(Exception):
             await writer

@@ -14,7 +14,7 @@ from shiftago.interfaces.server import ratings
 from shiftago.interfaces.server.accounts import Account, find_account
 from shiftago.interfaces.server.api import Invalid, hub_of
 from shiftago.interfaces.server.schema import GameRow, RatingChangeRow, SeatRow
-from shiftago.interfaces.server.store import Store, StoredGame, _seats, _stored
+from shiftago.interfaces.server.store import Store, StoredGame
 
 router = APIRouter(prefix="/api")
 
@@ -46,30 +46,20 @@ def recent_games_of(
 ) -> list[tuple[StoredGame, float | None, float | None]]:
     """The account's newest games (seats without their secrets, no actions), each with
     its rating before and after the game when it was rated."""
+    games = store.games_of_account(account_id, limit)
     with store.sessions() as s:
-        rows = s.execute(
-            select(GameRow, RatingChangeRow.rating_before, RatingChangeRow.rating_after)
-            .join(SeatRow, SeatRow.game_id == GameRow.id)
-            .outerjoin(
-                RatingChangeRow,
-                (RatingChangeRow.game_id == GameRow.id)
-                & (RatingChangeRow.account_id == account_id),
+        found = s.execute(
+            select(
+                RatingChangeRow.game_id, RatingChangeRow.rating_before, RatingChangeRow.rating_after
+            ).where(
+                RatingChangeRow.account_id == account_id,
+                RatingChangeRow.game_id.in_([game.id for game in games]),
             )
-            .where(SeatRow.account_id == account_id)
-            .order_by(GameRow.created.desc(), GameRow.id)
-            .limit(limit)
         ).all()
-        games: list[tuple[StoredGame, float | None, float | None]] = []
-        seen = set()
-        for row, before, after in rows:
-            if row.id in seen:  # two seats of one account in a game
-                continue
-            seen.add(row.id)
-            game = _stored(row, _seats(s, row.id), [])
-            for seat in game.seats:
-                seat.token_hash = None
-            games.append((game, before, after))
-        return games
+    changes: dict[str, tuple[float | None, float | None]] = {
+        game_id: (before, after) for game_id, before, after in found
+    }
+    return [(game, *changes.get(game.id, (None, None))) for game in games]
 
 
 async def _account(request: Request, name: str) -> Account | None:

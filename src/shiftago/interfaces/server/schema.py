@@ -88,6 +88,12 @@ class GameRow(Base):
     clock_deadline: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), index=True)
     # The seat that offers a draw now (2 players), None when none does.
     draw_offer: Mapped[int | None] = mapped_column(Integer)
+    # The seat whose draw offer was declined, and the game's version then: it offers
+    # again only after an action (kept here so that every process refuses the repeat).
+    draw_declined: Mapped[int | None] = mapped_column(Integer)
+    draw_declined_version: Mapped[int | None] = mapped_column(Integer)
+    # The seat that ended a game the rules did not end (resigned, aborted, flagged...).
+    ended_by: Mapped[int | None] = mapped_column(Integer)
 
 
 class SeatRow(Base):
@@ -247,6 +253,9 @@ class SeekPlaceRow(Base):
     )
     token_hash: Mapped[str] = mapped_column(String(64), index=True)
     joined: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    # When a page or script of the place's holder was last there: an acceptor's place
+    # that nobody has seen for a while is freed (the creator's is the seek's ``seen``).
+    seen: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
 
 
 class ChatRow(Base):

@@ -3,7 +3,9 @@
 A seek lives in the database, not in a process, so that every serve process lists the
 same ones and a seek survives the process that took it. Each place (place 0 is the
 creator's) keeps only the SHA-256 of its secret: the secret becomes its seat's secret
-when the seek fills, so nothing secret is stored here.
+when the seek fills, so nothing secret is stored here. Each place also keeps when its
+holder was last there (``seen``): an acceptor's place nobody has seen for a while is
+freed for others (:meth:`SeekStore.free_place`).
 
 Taking a place locks the seek's row (``SELECT ... FOR UPDATE`` on PostgreSQL; SQLite
 takes one writer at a time), so places are taken one after another and exactly one
@@ -16,10 +18,10 @@ values.
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Final
 
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -39,6 +41,7 @@ class StoredPlace:
     account_id: int | None
     token_hash: str
     joined: dt.datetime
+    seen: dt.datetime
 
 
 @dataclass(frozen=True)
@@ -190,7 +193,7 @@ class SeekStore:
             return int(getattr(s.execute(query.values(status="gone")), "rowcount", 0)) == 1
 
     def touch(self, seek_ids: list[str], at: dt.datetime) -> None:
-        """The seeks' holders are still there at ``at``."""
+        """The seeks' creators are still there at ``at``."""
         if not seek_ids:
             return
         with self.sessions.begin() as s:
@@ -199,6 +202,57 @@ class SeekStore:
                 .where(SeekRow.id.in_(seek_ids), SeekRow.status == "open")
                 .values(seen=at)
             )
+
+    def touch_places(self, places: list[tuple[str, int]], at: dt.datetime) -> None:
+        """The holders of the places (seek id, place number) are still there at ``at``."""
+        by_number: dict[int, list[str]] = {}
+        for seek_id, number in places:
+            by_number.setdefault(number, []).append(seek_id)
+        if not by_number:
+            return
+        with self.sessions.begin() as s:
+            for number, seek_ids in sorted(by_number.items()):
+                s.execute(
+                    update(SeekPlaceRow)
+                    .where(SeekPlaceRow.place == number, SeekPlaceRow.seek_id.in_(seek_ids))
+                    .values(seen=at)
+                )
+
+    def unseen_places(self, before: dt.datetime) -> list[tuple[str, int]]:
+        """The acceptors' places (not the creators') of open seeks not seen since
+        ``before``: (seek id, place number)."""
+        with self.sessions() as s:
+            rows = s.execute(
+                select(SeekPlaceRow.seek_id, SeekPlaceRow.place)
+                .join(SeekRow, SeekRow.id == SeekPlaceRow.seek_id)
+                .where(
+                    SeekRow.status == "open",
+                    SeekPlaceRow.place > 0,
+                    SeekPlaceRow.seen < before,
+                )
+                .order_by(SeekPlaceRow.seek_id, SeekPlaceRow.place)
+            ).all()
+            return [(seek_id, place) for seek_id, place in rows]
+
+    def free_place(self, seek_id: str, number: int, before: dt.datetime) -> StoredSeek | None:
+        """Free an acceptor's place of the open seek if still not seen since ``before``
+        (its holder left); the seek after it, or None when this call freed nothing. The
+        seek's row is locked as :meth:`take_place` locks it, so a place is never freed
+        from under the taker of the last one."""
+        with self.sessions.begin() as s:
+            row = s.scalar(select(SeekRow).where(SeekRow.id == seek_id).with_for_update())
+            if row is None or row.status != "open" or number == 0:
+                return None
+            done = s.execute(
+                delete(SeekPlaceRow).where(
+                    SeekPlaceRow.seek_id == seek_id,
+                    SeekPlaceRow.place == number,
+                    SeekPlaceRow.seen < before,
+                )
+            )
+            if int(getattr(done, "rowcount", 0)) != 1:
+                return None
+            return _stored(row, _places(s, [seek_id])[seek_id])
 
     def unseen(self, before: dt.datetime) -> list[str]:
         """The open seeks not seen since ``before``, and the filled ones whose game was
@@ -231,7 +285,7 @@ class SeekStore:
 
 
 def _numbered(place: StoredPlace, number: int) -> StoredPlace:
-    return StoredPlace(number, place.name, place.account_id, place.token_hash, place.joined)
+    return replace(place, place=number)
 
 
 def _place_row(seek_id: str, place: StoredPlace) -> SeekPlaceRow:
@@ -242,6 +296,7 @@ def _place_row(seek_id: str, place: StoredPlace) -> SeekPlaceRow:
         account_id=place.account_id,
         token_hash=place.token_hash,
         joined=place.joined,
+        seen=place.seen,
     )
 
 
@@ -257,7 +312,14 @@ def _places(s: Session, seek_ids: list[str]) -> dict[str, list[StoredPlace]]:
     ).all()
     for row in rows:
         found[row.seek_id].append(
-            StoredPlace(row.place, row.name, row.account_id, row.token_hash, utc(row.joined))
+            StoredPlace(
+                row.place,
+                row.name,
+                row.account_id,
+                row.token_hash,
+                utc(row.joined),
+                utc(row.seen),
+            )
         )
     return found
 

@@ -8,15 +8,16 @@ so the link to the game (``/play/{game}?seat={secret}``) is one its holder can m
 itself: nothing secret is kept anywhere. A signed-in player's secret is derived from
 the session cookie (an HMAC), so that the same session finds its link again.
 
-Who is still there: the pages that hold a seek's secret say so on the lobby's socket
-(:class:`Listener`, :mod:`.lobby`). While the creator's page holds it, its ``seen`` is
-refreshed; when that page leaves, the seek is gone after :data:`LEAVE_GRACE` unless a
-page holds it again (a reload); a sweep marks gone the seeks nobody has seen for
-:data:`UNSEEN_SECONDS` (a process that died). A script keeps its seek open by asking
-for its status (``GET /api/seeks/{id}``) as often.
+Who is still there: the pages that hold a place's secret say so on the lobby's socket
+(:class:`.lobby_feed.Listener`, :mod:`.lobby`), and the place's ``seen`` (the seek's,
+for its creator) is refreshed while they do. When the creator's page leaves, the seek
+is gone after :data:`.lobby_feed.LEAVE_GRACE` unless a page holds it again; a sweep
+marks gone the seeks whose creator nobody has seen for :data:`UNSEEN_SECONDS` (a
+process that died), and frees the places of acceptors nobody has seen for as long (the
+seek stays open for others). A script keeps its place by asking for the seek's status
+(``GET /api/seeks/{id}``) as often.
 
-Every change is stored first, then announced to this process's lobby sockets and, over
-the bus, to the other processes' (``kind: lobby`` events, :meth:`Hub.on_event`).
+Every change is stored first, then announced (:mod:`.lobby_feed`).
 """
 
 from __future__ import annotations
@@ -28,16 +29,15 @@ import hashlib
 import hmac
 import logging
 import random
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
 from shiftago.core import Variant
 from shiftago.interfaces.server.accounts import Account
-from shiftago.interfaces.server.bus import Event
 from shiftago.interfaces.server.creating import GameSpec, SeatSpec, new_id, new_token
 from shiftago.interfaces.server.hub import Hub
 from shiftago.interfaces.server.live import LiveGame
+from shiftago.interfaces.server.lobby_feed import LobbyFeed
 from shiftago.interfaces.server.seek_store import (
     PlaceTaken,
     SeekClosed,
@@ -50,11 +50,10 @@ from shiftago.match.clock import TimeControl
 
 log = logging.getLogger("shiftago.server")
 
-#: Seconds a seek outlives its creator's page (a reload holds it again in time).
-LEAVE_GRACE: Final = 5.0
 #: How often the held seeks are marked seen, and the sweep looks for unseen ones.
 REFRESH_SECONDS: Final = 10.0
-#: A seek nobody has held or asked about for this long is gone.
+#: A seek whose creator nobody has seen for this long is gone; an acceptor's place
+#: nobody has seen for as long is freed.
 UNSEEN_SECONDS: Final = 30.0
 #: The open seeks listed at most.
 MAX_LISTED: Final = 200
@@ -92,15 +91,6 @@ class Accepted:
     seek: StoredSeek
     token: str
     game: LiveGame | None
-
-
-class Listener:
-    """A lobby socket as the seeks see it: where its events go, and the seeks whose
-    secrets its page holds (seek id -> (secret, place))."""
-
-    def __init__(self, send: Callable[[dict[str, Any]], None]) -> None:
-        self.send = send
-        self.holds: dict[str, tuple[str, int]] = {}
 
 
 def place_token(session: str | None, seek_id: str) -> str:
@@ -144,15 +134,13 @@ def seek_view(seek: StoredSeek, ratings: dict[int, float]) -> dict[str, Any]:
 
 
 class Seeks:
-    """The seeks of the server, and this process's lobby sockets."""
+    """The seeks of the server: their rules, and who is still at them."""
 
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
         self.store = SeekStore(hub.store)
-        self.listeners: set[Listener] = set()
-        self._graces: dict[str, asyncio.TimerHandle] = {}
-        self._checks: set[asyncio.Task[None]] = set()
-        hub.event_hooks["lobby"] = self._on_event
+        #: This process's lobby sockets: the places they hold, and what they hear.
+        self.feed = LobbyFeed(hub, self.store)
 
     def _now(self) -> dt.datetime:
         return from_epoch(self.hub.now())
@@ -185,7 +173,7 @@ class Seeks:
         self, seek_id: str, token: str | None, account: Account | None, session: str | None
     ) -> tuple[StoredSeek, StoredPlace, str | None]:
         """The seek, the place of the asker (by its secret, or by its account) and the
-        place's secret where the asker has it; a creator who asks is still there."""
+        place's secret where the asker has it; one who asks is still there."""
         seek = await self.load(seek_id)
         place = None
         if token:
@@ -197,8 +185,8 @@ class Seeks:
                 token = None  # another session: the place is the account's, the link not here
         if place is None:
             raise SeekRefused(403, "not_yours", "you hold no place in this challenge")
-        if place.place == 0 and seek.status == "open":
-            await self.hub.db(self.store.touch, [seek.id], self._now())
+        if seek.status == "open":
+            await self.feed.still_there([(seek.id, place.place)])
         return seek, place, token
 
     # --- changing ----------------------------------------------------------------------
@@ -209,7 +197,7 @@ class Seeks:
         stamp = self._now()
         low, high = new.rating_range if new.rating_range is not None else (None, None)
         account_id = None if new.account is None else new.account.id
-        place = StoredPlace(0, new.name, account_id, token_hash(token), stamp)
+        place = StoredPlace(0, new.name, account_id, token_hash(token), stamp, stamp)
         seek = StoredSeek(
             id=seek_id,
             variant=new.variant.value,
@@ -226,7 +214,7 @@ class Seeks:
             places=(place,),
         )
         await self.hub.db(self.store.insert, seek)
-        await self.announce({"event": "seek", "seek": await self.view(seek)})
+        await self.feed.seek(await self.view(seek))
         return seek, token
 
     async def accept(
@@ -258,12 +246,12 @@ class Seeks:
                     f"yours in {seek.category} is {rating:.0f}",
                 )
         token = place_token(session, seek.id)
-        mine = StoredPlace(
-            0, name, None if account is None else account.id, token_hash(token), self._now()
-        )
+        stamp = self._now()
+        account_id = None if account is None else account.id
+        mine = StoredPlace(0, name, account_id, token_hash(token), stamp, stamp)
         seek, filled = await self._take(seek, mine)
         if not filled:
-            await self.announce({"event": "seek", "seek": await self.view(seek)})
+            await self.feed.seek(await self.view(seek))
             return Accepted(seek, token, None)
         return Accepted(seek, token, await self._fill(seek))
 
@@ -317,13 +305,13 @@ class Seeks:
             await self._abandon_now(seek.id)
             raise
         await self.hub.db(self.store.set_game, seek.id, live.id)
-        await self.announce({"event": "filled", "id": seek.id, "game": live.id})
+        await self.feed.filled(seek.id, live.id)
         return live
 
     async def _abandon_now(self, seek_id: str) -> None:
         """A filled seek whose game could not be made is gone."""
         if await self.hub.db(self.store.abandon, seek_id, self._now() + dt.timedelta(days=1)):
-            await self.announce({"event": "gone", "id": seek_id})
+            await self.feed.gone(seek_id)
 
     async def cancel(self, seek_id: str, place: StoredPlace) -> None:
         """The creator takes the seek back (place 0); it is gone for everyone."""
@@ -331,143 +319,47 @@ class Seeks:
             raise SeekRefused(403, "not_creator", "only the challenge's creator cancels it")
         if not await self.hub.db(self.store.close, seek_id, None):
             self._check_open(await self.load(seek_id))
-        await self.announce({"event": "gone", "id": seek_id})
+        await self.feed.gone(seek_id)
 
-    # --- who is there --------------------------------------------------------------------
-    async def hold(self, listener: Listener, token: str) -> None:
-        """A page holds a seek's secret: it hears when the seek fills (at once when it
-        has), and while it is the creator's, the seek stays."""
-        seek = await self.hub.db(self.store.of_token, token_hash(token))
-        place = None if seek is None else seek.place_of(token_hash(token))
-        if seek is None or place is None:
-            listener.send(
-                {"type": "error", "code": "not_found", "message": "no challenge has this secret"}
-            )
-            return
-        if seek.status == "gone":
-            listener.send({"type": "seek_gone", "id": seek.id})
-            return
-        listener.holds[seek.id] = (token, place.place)
-        if place.place == 0:
-            grace = self._graces.pop(seek.id, None)
-            if grace is not None:
-                grace.cancel()
-            await self.hub.db(self.store.touch, [seek.id], self._now())
-        listener.send({"type": "held", "seek": seek.id, "place": place.place})
-        again = await self.hub.db(self.store.load, seek.id)  # a fill announced meanwhile
-        if again is not None and again.status == "filled" and again.game_id is not None:
-            self._tell_filled(listener, seek.id, again.game_id)
-
-    def join(self, listener: Listener) -> None:
-        self.listeners.add(listener)
-
-    def leave(self, listener: Listener) -> None:
-        """A lobby socket closed: the seeks its page created are gone after the grace,
-        unless a page holds them again by then (here or on another process)."""
-        self.listeners.discard(listener)
-        left = self._now()
-        loop = asyncio.get_running_loop()
-        for seek_id, (_token, place) in listener.holds.items():
-            if place == 0 and seek_id not in self._graces:
-                self._graces[seek_id] = loop.call_later(
-                    LEAVE_GRACE, self._grace_over, seek_id, left
-                )
-        listener.holds.clear()
-
-    def _grace_over(self, seek_id: str, left: dt.datetime) -> None:
-        self._graces.pop(seek_id, None)
-        task = asyncio.create_task(self._gone_if_left(seek_id, left))
-        self._checks.add(task)
-        task.add_done_callback(self._checks.discard)
-
-    async def _gone_if_left(self, seek_id: str, left: dt.datetime) -> None:
-        if any(listener.holds.get(seek_id, ("", -1))[1] == 0 for listener in self.listeners):
-            return  # held again here
-        # held again elsewhere: that page's hold marked it seen after ``left``
-        if await self.hub.db(self.store.close, seek_id, left):
-            await self.announce({"event": "gone", "id": seek_id})
-
-    async def refresh(self) -> None:
-        """Mark seen the seeks whose creator's page is here."""
-        held = {
-            seek_id
-            for listener in self.listeners
-            for seek_id, (_token, place) in listener.holds.items()
-            if place == 0
-        }
-        await self.hub.db(self.store.touch, sorted(held), self._now())
-
+    # --- the sweep -----------------------------------------------------------------------
     async def sweep(self, now: float | None = None) -> int:
-        """Mark gone the seeks nobody has seen for :data:`UNSEEN_SECONDS` (at ``now``, the
-        time of the hub's clocks by default); how many this call marked."""
+        """Mark gone the seeks whose creator nobody has seen for :data:`UNSEEN_SECONDS`
+        (at ``now``, the time of the hub's clocks by default), and free the acceptors'
+        places nobody has seen for as long (each seek stays open for others); how many
+        seeks and places this call changed."""
         before = from_epoch((self.hub.now() if now is None else now) - UNSEEN_SECONDS)
-        gone = 0
+        changed = 0
         for seek_id in await self.hub.db(self.store.unseen, before):
             if await self.hub.db(self.store.abandon, seek_id, before):
-                await self.announce({"event": "gone", "id": seek_id})
-                gone += 1
-        return gone
+                await self.feed.gone(seek_id)
+                changed += 1
+        for seek_id, place in await self.hub.db(self.store.unseen_places, before):
+            seek = await self.hub.db(self.store.free_place, seek_id, place, before)
+            if seek is not None:
+                log.info("place %d of challenge %s is freed: nobody was there", place, seek_id)
+                await self.feed.seek(await self.view(seek))
+                changed += 1
+        return changed
 
     async def run(self) -> None:
-        """Refresh the held seeks and sweep the unseen ones, every so often (a task of
-        the runtime; every process does it, and each seek is marked gone once)."""
+        """Refresh the held places and sweep the unseen ones, every so often (a task of
+        the runtime; every process does it, and each change is made once)."""
         while True:
             await asyncio.sleep(REFRESH_SECONDS)
             try:
-                await self.refresh()
+                await self.feed.refresh()
                 await self.sweep()
             except Exception:
                 log.exception("the seeks' sweep failed")
 
     async def close(self) -> None:
-        """Stop the grace timers and wait for the checks under way (shutting down)."""
-        for grace in self._graces.values():
-            grace.cancel()
-        self._graces.clear()
-        if self._checks:
-            await asyncio.gather(*self._checks, return_exceptions=True)
-
-    # --- telling the lobby --------------------------------------------------------------
-    async def announce(self, event: Event) -> None:
-        """Tell this process's lobby sockets, then the other processes'."""
-        self._deliver(event)
-        await self.hub.publish({"game": "", "revision": 0, "kind": "lobby", **event})
-
-    async def _on_event(self, event: Event) -> None:
-        self._deliver(event)
-
-    def _deliver(self, event: Event) -> None:
-        what = event.get("event")
-        if what == "seek":
-            message: dict[str, Any] = {"type": "seek", "seek": event["seek"]}
-        elif what == "gone":
-            message = {"type": "seek_gone", "id": str(event["id"])}
-        elif what == "filled":
-            message = {"type": "seek_filled", "id": str(event["id"]), "game": str(event["game"])}
-        else:
-            log.error("a lobby event that cannot be read: %r", event)
-            return
-        for listener in list(self.listeners):
-            listener.send(message)
-            if what == "filled":
-                self._tell_filled(listener, message["id"], message["game"])
-            elif what == "gone":
-                listener.holds.pop(message["id"], None)
-
-    @staticmethod
-    def _tell_filled(listener: Listener, seek_id: str, game_id: str) -> None:
-        """A holder of the filled seek hears where its own seat is."""
-        held = listener.holds.pop(seek_id, None)
-        if held is not None:
-            url = f"/play/{game_id}?seat={held[0]}"
-            listener.send({"type": "filled", "seek": seek_id, "game": game_id, "url": url})
+        """Stop the lobby's timers (shutting down)."""
+        await self.feed.close()
 
 
 __all__ = [
-    "LEAVE_GRACE",
     "UNSEEN_SECONDS",
     "Accepted",
-    "Listener",
     "NewSeek",
     "SeekRefused",
     "Seeks",

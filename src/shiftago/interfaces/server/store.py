@@ -157,6 +157,11 @@ class StoredGame:
     clock: Clock | None = None
     #: The seat that offers a draw now, if any.
     draw_offer: int | None = None
+    #: The seat whose draw offer was declined and the game's version then: it may offer
+    #: again once an action has been played.
+    draw_declined: tuple[int, int] | None = None
+    #: The seat that ended a game the rules did not end (resigned, aborted, flagged).
+    ended_by: int | None = None
 
 
 def epoch(value: dt.datetime) -> float:
@@ -287,6 +292,8 @@ class Store:
                     owner=game.owner,
                     rated=game.rated,
                     draw_offer=game.draw_offer,
+                    **_declined_columns(game.draw_declined),
+                    ended_by=game.ended_by,
                     **clock_columns(game.clock),
                 )
             )
@@ -418,9 +425,10 @@ class Store:
         termination: str,
         status: str,
         clock: Clock | None = None,
+        by: int | None = None,
     ) -> dt.datetime:
-        """End a game that the rules did not end (resignation, abandoned, time), with the
-        game's stopped ``clock`` in a timed game."""
+        """End a game that the rules did not end (resignation, abandoned, time, aborted)
+        against the seat ``by``, with the game's stopped ``clock`` in a timed game."""
         stamp = now()
         timed = {} if clock is None else clock_columns(clock)
         with self.sessions.begin() as s:
@@ -430,6 +438,7 @@ class Store:
                 revision,
                 result=result,
                 termination=termination,
+                ended_by=by,
                 status=status,
                 finished=True,
                 updated=stamp,
@@ -446,11 +455,25 @@ class Store:
                 .values(kind=stored.kind, name=stored.name, level=stored.level)
             )
 
-    def set_draw_offer(self, game_id: str, revision: int, seat: int | None) -> dt.datetime:
-        """Store the seat that offers a draw now (None: no offer stands)."""
+    def set_draw_offer(
+        self,
+        game_id: str,
+        revision: int,
+        seat: int | None,
+        declined: tuple[int, int] | None = None,
+    ) -> dt.datetime:
+        """Store the seat that offers a draw now (None: no offer stands) and the declined
+        offer that holds back a repeat (its seat and the version then; None: none)."""
         stamp = now()
         with self.sessions.begin() as s:
-            self._advance(s, game_id, revision, draw_offer=seat, updated=stamp)
+            self._advance(
+                s,
+                game_id,
+                revision,
+                draw_offer=seat,
+                **_declined_columns(declined),
+                updated=stamp,
+            )
         return stamp
 
     def revision_of(self, game_id: str) -> int | None:
@@ -491,13 +514,22 @@ class Store:
             if finished is not None:
                 query = query.where(GameRow.finished.is_(finished))
             rows = s.scalars(query.order_by(GameRow.updated.desc()).limit(limit)).all()
-            games = []
-            for row in rows:
-                game = _stored(row, _seats(s, row.id), [])
-                for seat in game.seats:
-                    seat.token_hash = None
-                games.append(game)
-            return games
+            return [_summary(s, row) for row in rows]
+
+    def games_of_account(self, account_id: int, limit: int) -> list[StoredGame]:
+        """The newest games with a seat of the account, newest first, each once (seats
+        without their token hashes, no actions)."""
+        with self.sessions() as s:
+            ids = (
+                select(SeatRow.game_id).where(SeatRow.account_id == account_id).distinct()
+            ).scalar_subquery()
+            rows = s.scalars(
+                select(GameRow)
+                .where(GameRow.id.in_(ids))
+                .order_by(GameRow.created.desc(), GameRow.id)
+                .limit(limit)
+            ).all()
+            return [_summary(s, row) for row in rows]
 
     def out_of_time(self, at: dt.datetime, limit: int = 100) -> list[str]:
         """Unfinished timed games whose running clock ran out by ``at`` (the flag sweep)."""
@@ -621,6 +653,19 @@ def _seats(s: Session, game_id: str) -> list[StoredSeat]:
     ]
 
 
+def _summary(s: Session, row: GameRow) -> StoredGame:
+    """A game of a listing: its seats without their token hashes, no actions."""
+    game = _stored(row, _seats(s, row.id), [])
+    for seat in game.seats:
+        seat.token_hash = None
+    return game
+
+
+def _declined_columns(declined: tuple[int, int] | None) -> dict[str, int | None]:
+    seat, version = (None, None) if declined is None else declined
+    return {"draw_declined": seat, "draw_declined_version": version}
+
+
 def _stored(row: GameRow, seats: list[StoredSeat], actions: list[str]) -> StoredGame:
     return StoredGame(
         id=row.id,
@@ -649,6 +694,12 @@ def _stored(row: GameRow, seats: list[StoredSeat], actions: list[str]) -> Stored
         rated=row.rated,
         clock=_clock(row),
         draw_offer=row.draw_offer,
+        draw_declined=(
+            None
+            if row.draw_declined is None or row.draw_declined_version is None
+            else (row.draw_declined, row.draw_declined_version)
+        ),
+        ended_by=row.ended_by,
     )
 
 

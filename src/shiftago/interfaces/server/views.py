@@ -219,15 +219,19 @@ def _result(states: Sequence[State], actions: Sequence[Action]) -> dict[str, Any
 
 
 def _terminated_result(live: LiveGame) -> dict[str, Any]:
-    """The result of a game that people ended: resigned or abandoned."""
+    """The result of a game that people ended: resigned, abandoned, aborted."""
     players = live.game.rules.players
     winners = live.winners() or ()
+    if live.aborted:  # nobody lost (nor won): ``by`` names the seat that aborted
+        aborter = live.stored.ended_by
+        by = [] if aborter is None else [COLOURS[aborter]]
+    else:
+        by = [COLOURS[s] for s in range(players) if s not in winners]
     return {
         "winners": [COLOURS[s] for s in winners],
         "reason": live.stored.termination,
         "line": None,
-        # an aborted game: nobody lost (nor won)
-        "by": [] if live.aborted else [COLOURS[s] for s in range(players) if s not in winners],
+        "by": by,
     }
 
 

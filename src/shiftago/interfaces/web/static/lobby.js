@@ -35,7 +35,7 @@ function holdPlace(id, token, place = null) {
   const data = readHeld();
   data[id] = { token, place: place ?? data[id]?.place ?? null };
   writeHeld(data);
-  send({ type: "hold", token });
+  send({ type: "hold", token, seek: id });
 }
 
 function dropPlace(id) {
@@ -257,8 +257,12 @@ function onMessage(message) {
       filled(message);
       return;
     case "error":
-      if (message.code === "not_found") forgetUnknown();
-      return;
+      if (message.code !== "not_found") return;
+      // a place the server no longer knows (the challenge ended, or the place was freed
+      // while nobody was here): this browser holds it no more
+      if (message.seek) dropPlace(message.seek);
+      else forgetUnknown();
+      break;
     default:
       return;
   }
@@ -279,7 +283,7 @@ function connect() {
   ws.addEventListener("open", () => {
     delay = 500;
     $("lobby").dataset.live = "true";
-    for (const { token } of Object.values(readHeld())) if (token) ws.send(JSON.stringify({ type: "hold", token }));
+    for (const [id, { token }] of Object.entries(readHeld())) if (token) ws.send(JSON.stringify({ type: "hold", token, seek: id }));
   });
   ws.addEventListener("message", (e) => {
     try {
