@@ -4,6 +4,8 @@ changes, the sign-in rate limit, and adopting a browser's seats."""
 
 from __future__ import annotations
 
+import datetime as dt
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -11,9 +13,11 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import select, update
 
 from server_support import create, fresh_database
 from shiftago.interfaces.server import create_app
+from shiftago.interfaces.server.accounts import delete_expired_sessions
 from shiftago.interfaces.server.schema import AccountRow, SessionRow
 from shiftago.interfaces.server.store import Store, open_engine, token_hash
 
@@ -85,6 +89,52 @@ def test_the_database_keeps_hashes_not_secrets(sqlite_url):
     assert account.password_hash.startswith("$argon2id$")
     assert PASSWORD not in account.password_hash
     assert session.token_hash == token_hash(cookie)
+
+
+def test_expired_sessions_are_swept_without_a_sign_in(db_url):
+    """The runtime's sweep deletes the sessions that expired, of accounts that never
+    sign in again; a session still valid stays and still signs in."""
+    with client_for(db_url, session_sweep_seconds=0.1) as client:
+        sign_up(client, "ann")
+        client.cookies.clear()
+        sign_up(client, "bob")
+        bob_cookie = client.cookies["shiftago_session"]
+        store = client.app.state.hub.store
+        past = dt.datetime.now(dt.UTC) - dt.timedelta(minutes=1)
+        with store.sessions.begin() as s:  # ann's session ran out a minute ago
+            s.execute(
+                update(SessionRow)
+                .where(
+                    SessionRow.account_id
+                    == select(AccountRow.id).where(AccountRow.name == "ann").scalar_subquery()
+                )
+                .values(expires=past)
+            )
+
+        def names() -> list[str]:
+            with store.sessions() as s:
+                query = select(AccountRow.name).join(
+                    SessionRow, SessionRow.account_id == AccountRow.id
+                )
+                return sorted(s.scalars(query).all())
+
+        deadline = time.monotonic() + 10
+        while names() != ["bob"]:
+            assert time.monotonic() < deadline, names()
+            time.sleep(0.05)
+        client.cookies.set("shiftago_session", bob_cookie)
+        assert client.get("/api/session").json()["name"] == "bob"
+
+
+def test_deleting_expired_sessions_counts_them(sqlite_url):
+    with client_for(sqlite_url) as client:
+        sign_up(client, "ann")
+        store = client.app.state.hub.store
+        assert delete_expired_sessions(store) == 0
+        with store.sessions.begin() as s:
+            s.execute(update(SessionRow).values(expires=dt.datetime.now(dt.UTC)))
+        assert delete_expired_sessions(store) == 1
+        assert client.get("/api/session").json() == {"name": None}
 
 
 def test_a_taken_name_is_refused_whatever_its_case(sqlite_url):

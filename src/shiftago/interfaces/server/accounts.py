@@ -6,6 +6,9 @@ of which the database keeps only the SHA-256, and a CSRF token in the ``csrf`` c
 kept beside it (:mod:`.csrf` checks it). Playing needs no account: an account only puts
 a name and a rating on the seats it holds.
 
+Expired sessions are deleted by a sweep of every process (:func:`sweep_sessions`,
+``Settings.session_sweep_seconds``), whether or not their accounts sign in again.
+
 The store functions are synchronous (the app runs them in its database thread through
 ``hub.db``); hashing and checking a password are slow on purpose, so the app runs them
 in another thread (:func:`hash_password`, :func:`password_matches`), never in the
@@ -14,11 +17,13 @@ database's or on the event loop.
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
+import logging
 import re
 import secrets
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -29,6 +34,11 @@ from starlette.responses import Response
 
 from shiftago.interfaces.server.schema import AccountRow, SessionRow
 from shiftago.interfaces.server.store import Store, now, token_hash, utc
+
+if TYPE_CHECKING:
+    from shiftago.interfaces.server.hub import Hub
+
+log = logging.getLogger("shiftago.server")
 
 #: The session cookie (its value is the session's secret).
 SESSION_COOKIE: Final = "shiftago_session"
@@ -158,6 +168,26 @@ def find_session(store: Store, token: str) -> Session | None:
 def delete_session(store: Store, token: str) -> None:
     with store.sessions.begin() as s:
         s.execute(delete(SessionRow).where(SessionRow.token_hash == token_hash(token)))
+
+
+def delete_expired_sessions(store: Store) -> int:
+    """Delete every session that has expired; how many."""
+    with store.sessions.begin() as s:
+        done = s.execute(delete(SessionRow).where(SessionRow.expires <= now()))
+        return int(getattr(done, "rowcount", 0))
+
+
+async def sweep_sessions(hub: Hub, every: float) -> None:
+    """Delete the expired sessions every ``every`` seconds (a task of the runtime; every
+    process does it, and a session is deleted once)."""
+    while True:
+        await asyncio.sleep(every)
+        try:
+            swept = await hub.db(delete_expired_sessions, hub.store)
+            if swept:
+                log.info("%d expired sessions deleted", swept)
+        except Exception:
+            log.exception("the sessions' sweep failed")
 
 
 # --- the connection's side ---------------------------------------------------------------

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from shiftago.interfaces.server import ratings
+from shiftago.interfaces.server import accounts, ratings
 from shiftago.interfaces.server.analysis import GameAnalyses
 from shiftago.interfaces.server.bots import ComputerPlayers
 from shiftago.interfaces.server.bus import READ_BLOCK_MS, Bus, RedisBus
@@ -129,6 +129,9 @@ class Runtime:
                 asyncio.create_task(runtime._sweep_computers(settings.computer_sweep_seconds))
             )
         runtime._tasks.append(asyncio.create_task(runtime.seeks.run()))
+        runtime._tasks.append(
+            asyncio.create_task(accounts.sweep_sessions(hub, settings.session_sweep_seconds))
+        )
         if redis is not None:
             runtime._tasks.append(asyncio.create_task(runtime._share_presence()))
         return runtime

@@ -92,6 +92,8 @@ class Settings:
     #: its memory whose computer is to act and that has not changed for as long (a job
     #: that failed or was lost); queuing a job that is queued or running does nothing.
     computer_sweep_seconds: float = 15.0
+    #: How often (seconds) each process deletes the sessions (sign-ins) that expired.
+    session_sweep_seconds: float = 3600.0
 
     # --- limits per address (docs/deploy.md, "Limits") ----------------------------------
     #: Games one address may create per minute (imports included).
