@@ -55,12 +55,29 @@ def imported(client: Any, record: Record) -> str:
     return str(answer.json()["id"])
 
 
-def done(client: Any, game_id: str, seconds: float = 30.0) -> dict[str, Any]:
+def settled(client: Any, game_id: str, seconds: float = 30.0) -> dict[str, Any]:
+    """The review once it is done or failed."""
     deadline = time.monotonic() + seconds
-    while (body := client.get(f"/api/games/{game_id}/analysis").json())["status"] != "done":
+    while (body := client.get(f"/api/games/{game_id}/analysis").json())["status"] in (
+        "pending",
+        "running",
+    ):
         assert time.monotonic() < deadline, body["status"]
         time.sleep(0.02)
     return body
+
+
+def done(client: Any, game_id: str, seconds: float = 30.0) -> dict[str, Any]:
+    body = settled(client, game_id, seconds)
+    assert body["status"] == "done", body["error"]
+    return body
+
+
+def reviewed(client: Any, game: Game) -> tuple[str, dict[str, Any]]:
+    """The game imported, its review asked for and settled: the game's id and the review."""
+    game_id = imported(client, Record.from_game(game))
+    assert client.post(f"/api/games/{game_id}/analysis").status_code == 202
+    return game_id, settled(client, game_id)
 
 
 def rows(db_url: str) -> int:
@@ -254,18 +271,6 @@ def test_an_unfinished_game_with_more_actions_gets_a_new_review(sqlite_url):
 
 
 # --- reviews that fail -----------------------------------------------------------------
-def settled(client: Any, game_id: str, seconds: float = 30.0) -> dict[str, Any]:
-    """The review once it is done or failed."""
-    deadline = time.monotonic() + seconds
-    while (body := client.get(f"/api/games/{game_id}/analysis").json())["status"] in (
-        "pending",
-        "running",
-    ):
-        assert time.monotonic() < deadline, body["status"]
-        time.sleep(0.02)
-    return body
-
-
 def failing_at(monkeypatch: pytest.MonkeyPatch, index: int) -> list[int]:
     """The search raises at action ``index`` (0-based); the calls are counted."""
     calls: list[int] = []
@@ -285,9 +290,7 @@ def test_a_review_whose_search_fails_is_failed_with_a_reason(sqlite_url, monkeyp
     failing_at(monkeypatch, 2)
     game = played(Rules(Variant.EXPRESS, 2), 2, 5, actions=6)
     with client_for(sqlite_url, review_budget=BUDGET) as client:
-        game_id = imported(client, Record.from_game(game))
-        client.post(f"/api/games/{game_id}/analysis")
-        body = settled(client, game_id)
+        _, body = reviewed(client, game)
     assert body["status"] == "failed"
     third = str(game.history[2])
     assert body["error"] == f"the computer's search failed at action 3 ({third}): RuntimeError"
@@ -300,9 +303,7 @@ def test_asking_again_after_a_failure_starts_it_again(db_url, monkeypatch):
     calls = failing_at(monkeypatch, 2)
     game = played(Rules(Variant.EXPRESS, 2), 2, 5, actions=6)
     with client_for(db_url, review_budget=BUDGET) as client:
-        game_id = imported(client, Record.from_game(game))
-        client.post(f"/api/games/{game_id}/analysis")
-        failed = settled(client, game_id)
+        game_id, failed = reviewed(client, game)
         assert failed["status"] == "failed"
         assert client.get(f"/api/games/{game_id}/analysis").json() == failed  # it stays
         calls.clear()
@@ -324,9 +325,8 @@ def test_a_failed_review_is_not_resumed_by_a_restart(sqlite_url, monkeypatch):
     failing_at(monkeypatch, 0)
     game = played(Rules(Variant.EXPRESS, 2), 2, 5, actions=4)
     with client_for(sqlite_url, review_budget=BUDGET) as client:
-        game_id = imported(client, Record.from_game(game))
-        client.post(f"/api/games/{game_id}/analysis")
-        assert settled(client, game_id)["status"] == "failed"
+        game_id, failed = reviewed(client, game)
+        assert failed["status"] == "failed"
         analyses = client.app.state.analyses
         queued: list[Any] = []
 
