@@ -23,7 +23,10 @@ function resultText(result) {
   const r = result || {};
   const winners = r.winners || [];
   const why = ENDINGS[r.reason] || "";
-  if (r.reason === "aborted") return "the game was aborted (no result).";
+  if (r.reason === "aborted") {
+    const by = (r.by || []).map(who).join(" and ");
+    return by ? `the game was aborted by ${by} (no result).` : "the game was aborted (no result).";
+  }
   if (winners.length > 1) return `draw between ${winners.map(who).join(" and ")}${why}.`;
   if (winners.length === 1) return `${who(winners[0])} wins${why}.`;
   return "nobody wins.";
