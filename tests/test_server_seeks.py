@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from alembic import command
+from alembic.config import Config
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
@@ -26,7 +28,7 @@ from shiftago.interfaces.server import seeks as seeks_module
 from shiftago.interfaces.server.schema import RatingRow
 from shiftago.interfaces.server.seek_store import SeekStore, _place_row
 from shiftago.interfaces.server.seeks import Seeks
-from shiftago.interfaces.server.store import token_hash
+from shiftago.interfaces.server.store import MIGRATIONS, Store, migrate, open_engine, token_hash
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -394,11 +396,11 @@ def test_the_sweep_ends_seeks_nobody_has_seen(sqlite_url):
         assert listed == sorted([held, polled])
 
 
-def test_an_acceptor_who_left_frees_the_place_and_the_seek_stays_open(sqlite_url):
+def test_an_acceptor_who_left_frees_the_place_and_the_seek_stays_open(db_url):
     """A 4-player seek: Ben's page left, Cid's script asks about it; once nobody has
     seen Ben's place for a while, the sweep frees it (the lobby hears the seek with
     fewer places), the others keep theirs, and newcomers fill it."""
-    with client_for(sqlite_url) as client:
+    with client_for(db_url) as client:
         seeks = seeks_of(client)
         seek_id, ann = new_seek(client, players=4, name="Ann")
         taken = {}
@@ -444,6 +446,35 @@ def test_an_acceptor_who_left_frees_the_place_and_the_seek_stays_open(sqlite_url
             view = client.get(f"/api/games/{game.json()['id']}").json()
             assert sorted(s["name"] for s in view["seats"]) == ["Ann", "Cid", "Dan", "Eve"]
             assert ann_page.until(lambda e: e["type"] == "filled")["game"] == game.json()["id"]
+
+
+def test_places_stored_before_their_seen_column_count_as_seen_when_they_joined(db_url):
+    """Migration 0005 gives the places already stored the time they joined."""
+    engine = open_engine(db_url)
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    joined = dt.datetime(2026, 11, 23, 12, 0, tzinfo=dt.UTC)
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0004")
+        connection.execute(
+            text(
+                "INSERT INTO seeks (id, variant, players, rated, status, created, seen) "
+                "VALUES ('old', 'express', 3, false, 'open', :at, :at)"
+            ),
+            {"at": joined},
+        )
+        connection.execute(
+            text(
+                "INSERT INTO seek_places (seek_id, place, name, token_hash, joined) "
+                "VALUES ('old', 0, 'Ann', 'x', :at)"
+            ),
+            {"at": joined},
+        )
+    migrate(engine)
+    seek = SeekStore(Store(engine)).load("old")
+    engine.dispose()
+    assert seek is not None and seek.places[0].seen == joined
 
 
 def test_nothing_secret_is_listed(sqlite_url):
