@@ -13,7 +13,6 @@ from __future__ import annotations
 import random
 import re
 import sys
-import time
 from typing import Any
 from urllib.parse import quote
 
@@ -349,7 +348,13 @@ def test_a_seat_away_is_handed_to_the_computer_at_the_level_chosen(
         page = open_page(new_context(), created["seats"][0]["join_url"])
         with connect(f"ws://127.0.0.1:{server.port}/ws/games/{game_id}", origin=server.url) as ws:
             Seat(ws, created["seats"][1]["join_url"].split("seat=")[1])
-            time.sleep(0.3)
+            # the page hears the seat come (presence is coalesced): the time the seat may
+            # be claimed then counts from its leaving, as the server counts it; a page
+            # that missed the visit would offer the claim before the server allows it
+            page.wait_for_function(
+                "() => document.querySelector('[data-testid=presence-g]')?.textContent"
+                " === 'connected'"
+            )
         levels = server.api("GET", "/api/levels").json()
         # a locator, not a handle: a presence that arrives late (within the presence
         # interval) may show the seat back for a moment and draw its claim row anew

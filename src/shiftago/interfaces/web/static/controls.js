@@ -77,7 +77,14 @@ function claimButtons(colour, send) {
   levelList().then((data) => {
     const list = (data && data.levels) || [];
     select.replaceChildren(...list.map((l) => el("option", { value: l.level, text: l.name ? `Level ${l.level}: ${l.name}` : `Level ${l.level}` })));
-    if (data && data.default !== null && data.default !== undefined) select.value = String(data.default);
+    // a level chosen earlier for this seat survives the row being drawn anew (a late
+    // presence may show the seat back for a moment)
+    const chosen = ctx.claimLevels[colour];
+    if (chosen !== undefined && list.some((l) => String(l.level) === chosen)) select.value = chosen;
+    else if (data && data.default !== null && data.default !== undefined) select.value = String(data.default);
+  });
+  select.addEventListener("change", () => {
+    ctx.claimLevels[colour] = select.value;
   });
   return el("span", { class: "claim-buttons" },
     el("button", {

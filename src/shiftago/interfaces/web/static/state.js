@@ -22,6 +22,7 @@ export const ctx = {
   steps: null, // GET /api/games/{id}/steps: [{step, position, last}] of a finished game
   step: null, // the step shown in the replay of a finished game (null: the last)
   levels: null, // GET /api/levels (a promise)
+  claimLevels: {}, // colour -> the computer level chosen in that seat's claim row
   boardView: null,
   review: null,
 };
