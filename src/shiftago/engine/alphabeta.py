@@ -63,7 +63,8 @@ class AlphaBetaBot(Bot):
     ``depth`` and ``nodes`` are the bot's own limits (its level); the caller's
     :class:`Limits` can only lower them. ``reductions`` turns on late move reductions
     (the top level's): deeper in the same time, but a depth no longer covers every
-    line of its length."""
+    line of its length. ``tuned`` values positions by the tuned evaluation (the top
+    level's, see :mod:`shiftago.engine.search.evaluate`)."""
 
     name = "alphabeta"
     value_unit = (
@@ -81,6 +82,7 @@ class AlphaBetaBot(Bot):
         tt_bits: int = TT_BITS,
         use_tt: bool = True,
         reductions: bool = False,
+        tuned: bool = False,
     ) -> None:
         self.seed: int = seed if seed is not None else random.SystemRandom().randrange(2**63)
         self.depth = depth
@@ -90,6 +92,7 @@ class AlphaBetaBot(Bot):
         self.tt_bits = tt_bits
         self.use_tt = use_tt
         self.reductions = reductions
+        self.tuned = tuned
         self._greedy = GreedyBot(self.seed)
         #: The last search's result (for benchmarks and tests).
         self.last: SearchResult | None = None
@@ -136,7 +139,7 @@ class AlphaBetaBot(Bot):
         random.Random(f"alphabeta {self.seed} {state.position()}").shuffle(codes)
         tt_bits = self.tt_bits if limits.hash_mib is None else bits_for_mib(limits.hash_mib)
         if self._searcher is None or self._searcher.tt_bits != tt_bits:
-            self._searcher = Searcher(tt_bits, self.use_tt, self.reductions)
+            self._searcher = Searcher(tt_bits, self.use_tt, self.reductions, self.tuned)
         elif not (limits.timed or limits.infinite):
             # each search on its own: the same seed plays the same; a timed search is not
             # repeatable anyway and keeps what the last one found

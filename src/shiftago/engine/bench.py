@@ -150,7 +150,7 @@ def search_figures(runs: int = 5, quick: bool = False) -> dict[str, float]:
     figures: dict[str, float] = {"search_nodes_per_s": round(median_rate(search, runs))}
     count, seed = DEPTH_POSITIONS
     depths = [  # searched as the top level searches: with late move reductions
-        Searcher(reductions=True)
+        Searcher(reductions=True, tuned=True)
         .search(row, legal_codes(row), movetime_ms=50 if quick else 1000)
         .depth
         for row in middle_game_positions(2 if quick else count, seed=seed)
@@ -262,17 +262,17 @@ def bench_signature() -> int:
     """The total nodes of fixed-depth searches of :data:`SIGNATURE_POSITIONS`.
 
     Each position is searched to :data:`SIGNATURE_DEPTH` as the top level searches
-    (late move reductions on) by a new :class:`~shiftago.engine.search.Searcher`
-    (a fresh table), on one thread, without a time or node limit: the count depends on
-    the search's code alone."""
+    (late move reductions on, the tuned evaluation) by a new
+    :class:`~shiftago.engine.search.Searcher` (a fresh table), on one thread, without a
+    time or node limit: the count depends on the search's code alone."""
     from shiftago.engine.kernel import from_state, legal_codes
     from shiftago.engine.search import Searcher
 
     total = 0
     for position in SIGNATURE_POSITIONS:
         s = from_state(State.from_position(position))
-        result = Searcher(reductions=True).search(s, legal_codes(s), depth=SIGNATURE_DEPTH)
-        total += result.nodes
+        searcher = Searcher(reductions=True, tuned=True)
+        total += searcher.search(s, legal_codes(s), depth=SIGNATURE_DEPTH).nodes
     return total
 
 

@@ -43,7 +43,8 @@ class Level:
     """One rung of the ladder: its number, its name for people, and what it searches.
 
     ``depth``/``nodes`` bound the 2-player alpha-beta search (``reductions``: with late
-    move reductions), ``iterations`` the 3-4 player MCTS; ``greedy`` levels play the
+    move reductions; ``tuned``: valuing positions by the tuned evaluation),
+    ``iterations`` the 3-4 player MCTS; ``greedy`` levels play the
     greedy bot (``looks_ahead`` as named). ``nodes`` and ``iterations`` are the Express
     budgets (see :data:`NODE_SHARE`). In the variants of ``mcts_with_two`` the level
     plays the MCTS with 2 players as well. A level that ``spends_time`` (the top one)
@@ -58,6 +59,7 @@ class Level:
     greedy: bool = False
     looks_ahead: bool = True
     reductions: bool = False
+    tuned: bool = False
     mcts_with_two: frozenset[Variant] = frozenset()
     spends_time: bool = False
 
@@ -75,6 +77,7 @@ LADDER: Final[tuple[Level, ...]] = (
         nodes=2_000_000,
         iterations=200_000,
         reductions=True,
+        tuned=True,
         mcts_with_two=frozenset({Variant.EXTREME}),
         spends_time=True,
     ),
@@ -182,7 +185,12 @@ class LevelBot(Bot):
         self.name = rung.name
         self.rung = rung
         self.alphabeta = AlphaBetaBot(
-            seed, depth=rung.depth, nodes=rung.nodes, name=rung.name, reductions=rung.reductions
+            seed,
+            depth=rung.depth,
+            nodes=rung.nodes,
+            name=rung.name,
+            reductions=rung.reductions,
+            tuned=rung.tuned,
         )
         self.seed: int = self.alphabeta.seed
         # No cap of its own: every search gets the level's budget for its game through

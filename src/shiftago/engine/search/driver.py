@@ -45,6 +45,7 @@ from .negamax import (
     PROVEN,
     REDUCE,
     STOPPED,
+    TUNED,
     USE_TT,
     new_tables,
     principal_variation,
@@ -105,15 +106,21 @@ class Searcher:
     the sort is stable, so equal values keep it). ``use_tt=False`` turns the
     transposition table off (for tests); ``reductions=True`` turns late move
     reductions on (see :mod:`.negamax`), so that a depth no longer means every line of
-    that length."""
+    that length. ``tuned=True`` values the leaves by the tuned evaluation (see
+    :mod:`.evaluate`)."""
 
     def __init__(
-        self, tt_bits: int = TT_BITS, use_tt: bool = True, reductions: bool = False
+        self,
+        tt_bits: int = TT_BITS,
+        use_tt: bool = True,
+        reductions: bool = False,
+        tuned: bool = False,
     ) -> None:
         self.tt_bits = tt_bits
         self.tables = new_tables(_thread_table(tt_bits))
         self.tables[-1][USE_TT] = 1 if use_tt else 0
         self.tables[-1][REDUCE] = 1 if reductions else 0
+        self.tables[-1][TUNED] = 1 if tuned else 0
         #: The helper threads' own tables around the same transposition table.
         self._helpers: list[tuple[np.ndarray, ...]] = []
         _THREAD.owner = None  # the table may hold another searcher's entries
@@ -144,6 +151,7 @@ class Searcher:
             tables = new_tables((self.tables[4], self.tables[5]))
             tables[-1][USE_TT] = main_info[USE_TT]
             tables[-1][REDUCE] = main_info[REDUCE]
+            tables[-1][TUNED] = main_info[TUNED]
             self._helpers.append(tables)
         return self._helpers[:count]
 

@@ -12,6 +12,15 @@ scale that stays within ``±MAX_HEURISTIC`` (999): proven results lie outside it
   as made) and the marbles in supply (a seat that runs out ends the game);
 * a small bonus for the seat to act (the tempo).
 
+The top level plays 2-player Express with the *tuned* evaluation (``tuned=True``): the
+same open windows counted by the number of marbles in them, each count for each side
+with its own weight, marbles by the cell they stand on (ten classes of cells alike
+under the board's symmetries, :data:`CELL_CLASSES`), and a penalty when the opponent
+could win at once if it were its turn. Its weights
+are fitted to the results of self-play games (logistic "Texel" tuning,
+``scripts/tune_eval.py``; docs/strength.md, "The tuned evaluation"). The levels below
+keep the classic one, so that their figures stay true.
+
 :func:`immediate_win` says whether the seat to act wins with its next action (an
 insertion that makes a winning line in Express, or a line whose points reach 10 in
 Expert and Extreme, scored at once), looking only at the mover's own board after each
@@ -73,10 +82,40 @@ W5: Final = _window_starts()
 U0 = np.uint64(0)
 
 
+def _cell_classes() -> np.ndarray:
+    """Cells alike under the symmetries of the board, by their distances from the
+    centre file and rank (the smaller first): (0,0) the centre, (0,1), (0,2), (0,3)
+    the middle of an edge, (1,1), (1,2), (1,3), (2,2), (2,3), (3,3) a corner."""
+    pairs = [(i, j) for i in range(4) for j in range(i, 4)]
+    masks = np.zeros(len(pairs), dtype=np.uint64)
+    for rank in range(7):
+        for file in range(7):
+            near, far = sorted((abs(rank - 3), abs(file - 3)))
+            masks[pairs.index((near, far))] |= np.uint64(1 << (8 * rank + file))
+    return masks
+
+
+#: ``CELL_CLASSES[c]``: the cells of class ``c`` (see :func:`_cell_classes`).
+CELL_CLASSES: Final = _cell_classes()
+
+# The tuned evaluation's weights (centi-units), fitted by scripts/tune_eval.py
+# (docs/strength.md, "The tuned evaluation").
+#: Open windows of the seat to act by the marbles in them (index 1-4; 0 unused).
+TUNED_MINE: Final = np.array([0, -17, -20, -11, 5], dtype=np.int64)
+#: Open windows of the opponent by the marbles in them.
+TUNED_THEIRS: Final = np.array([0, 17, 23, 19, -23], dtype=np.int64)
+#: A marble on a cell of each class (the seat to act's counts, the opponent's against).
+TUNED_CELL: Final = np.array([28, 27, 13, -11, 38, 12, -9, 3, -25, -48], dtype=np.int64)
+#: The opponent could win at once if it were its turn.
+TUNED_THREAT: Final = -96
+TUNED_TEMPO: Final = 3
+
+
 @njit(cache=True, nogil=True)
-def windows(me: np.uint64, op: np.uint64, to_move: bool) -> int:
-    """The open-window value of ``me`` against ``op``."""
-    total = 0
+def window_counts(me: np.uint64, op: np.uint64) -> tuple[int, int, int, int]:
+    """How many open windows of ``me`` against ``op`` hold 1, 2, 3 and 4 of its marbles
+    (a window of five cells is open when it holds none of ``op``'s)."""
+    c1 = c2 = c3 = c4 = 0
     for k in range(4):
         d = DIRS[k]
         starts = W5[k]
@@ -94,17 +133,51 @@ def windows(me: np.uint64, op: np.uint64, to_move: bool) -> int:
             fours |= carry2
             blocked |= op >> shift
         open_ = starts & ~blocked
-        c1 = open_ & ones & ~twos & ~fours
-        c2 = open_ & ~ones & twos & ~fours
-        c3 = open_ & ones & twos & ~fours
-        c4 = open_ & ~ones & ~twos & fours
-        total += WINDOW_WEIGHT[1] * popcount(c1) + WINDOW_WEIGHT[2] * popcount(c2)
-        total += WINDOW_WEIGHT[3] * popcount(c3)
-        n4 = popcount(c4)
-        total += WINDOW_WEIGHT[4] * n4
-        if to_move:
-            total += THREAT_TO_MOVE * n4
+        c1 += popcount(open_ & ones & ~twos & ~fours)
+        c2 += popcount(open_ & ~ones & twos & ~fours)
+        c3 += popcount(open_ & ones & twos & ~fours)
+        c4 += popcount(open_ & ~ones & ~twos & fours)
+    return c1, c2, c3, c4
+
+
+@njit(cache=True, nogil=True)
+def windows(me: np.uint64, op: np.uint64, to_move: bool) -> int:
+    """The classic open-window value of ``me`` against ``op``."""
+    c1, c2, c3, c4 = window_counts(me, op)
+    total = WINDOW_WEIGHT[1] * c1 + WINDOW_WEIGHT[2] * c2 + WINDOW_WEIGHT[3] * c3
+    total += WINDOW_WEIGHT[4] * c4
+    if to_move:
+        total += THREAT_TO_MOVE * c4
     return total
+
+
+@njit(cache=True, nogil=True)
+def winning_insertions(b: np.uint64, occ: np.uint64, most: int) -> int:
+    """How many insertions (up to ``most``) would give ``b`` a line of five, on a board
+    whose occupied cells are ``occ`` (2-player Express)."""
+    found = 0
+    for i in range(INSERTIONS):
+        if LANE_MASK[i] & ~occ and has_run(after_insertion(b, push_run(i, occ), i), 5):
+            found += 1
+            if found >= most:
+                break
+    return found
+
+
+@njit(cache=True, nogil=True)
+def tuned_express(me: np.uint64, op: np.uint64, occ: np.uint64) -> int:
+    """The tuned value of a 2-player Express position for the seat to act (``me``),
+    who has no win at once."""
+    m1, m2, m3, m4 = window_counts(me, op)
+    t1, t2, t3, t4 = window_counts(op, me)
+    value = TUNED_MINE[1] * m1 + TUNED_MINE[2] * m2 + TUNED_MINE[3] * m3 + TUNED_MINE[4] * m4
+    value += TUNED_THEIRS[1] * t1 + TUNED_THEIRS[2] * t2 + TUNED_THEIRS[3] * t3
+    value += TUNED_THEIRS[4] * t4
+    for c in range(CELL_CLASSES.shape[0]):
+        value += TUNED_CELL[c] * (popcount(me & CELL_CLASSES[c]) - popcount(op & CELL_CLASSES[c]))
+    if winning_insertions(op, occ, 1):
+        value += TUNED_THREAT
+    return value + TUNED_TEMPO
 
 
 @njit(cache=True, nogil=True)
@@ -119,13 +192,18 @@ def best_points(b: np.uint64, variant: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def evaluate(s: np.ndarray) -> int:
-    """The heuristic value of a 2-player state (not over) for the seat to act."""
+def evaluate(s: np.ndarray, tuned: bool = False) -> int:
+    """The heuristic value of a 2-player state (not over) for the seat to act, whose
+    win at once the search has ruled out; ``tuned``: by the tuned evaluation in
+    Express (the classic one otherwise)."""
     mover = np.int64(s[TURN])
     me = s[BOARD + mover]
     op = s[BOARD + 1 - mover]
-    value = windows(me, op, True) - windows(op, me, False) + TEMPO
     variant = np.int64(s[VARIANT])
+    if tuned and variant == EXPRESS and np.int64(s[PHASE]) != SCORE_PHASE:
+        value = tuned_express(me, op, occupied(s))
+        return max(-MAX_HEURISTIC, min(MAX_HEURISTIC, value))
+    value = windows(me, op, True) - windows(op, me, False) + TEMPO
     if variant != EXPRESS:
         mine = np.int64(s[SCORE + mover])
         if np.int64(s[PHASE]) == SCORE_PHASE:
@@ -149,13 +227,12 @@ def immediate_win(s: np.ndarray) -> int:
     occ = occupied(s)
     if occ == me:
         return 0  # the special case restricts the insertions: leave it to the search
-    express = variant == EXPRESS
+    if variant == EXPRESS:
+        return 1 if winning_insertions(me, occ, 1) else 0
     for i in range(INSERTIONS):
-        if LANE_MASK[i] & ~occ:
-            b = after_insertion(me, push_run(i, occ), i)
-            if express:
-                if has_run(b, 5):
-                    return 1
-            elif best_points(b, variant) >= need:
-                return 2
+        if (
+            LANE_MASK[i] & ~occ
+            and best_points(after_insertion(me, push_run(i, occ), i), variant) >= need
+        ):
+            return 2
     return 0

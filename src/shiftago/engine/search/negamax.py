@@ -24,6 +24,8 @@ transposition table and the move-ordering tables between the calls.
   one or two plies shallower, and again to the full depth only when it beats alpha.
   With them a depth no longer means every line of that length, so the depth-limited
   levels search without them.
+* Leaves are valued by the classic evaluation, or by the tuned one with
+  ``info[TUNED]`` (the top level's, see :mod:`.evaluate`).
 * A leaf whose game can last only a few more actions (:mod:`.endgame`) is searched to
   the end instead of evaluated: in late 2-player Express the values are exact.
 * A node is a position the search visits: the root and every state it makes by playing
@@ -71,7 +73,8 @@ NODE_LIMIT: Final = 1
 STOPPED: Final = 2
 USE_TT: Final = 3
 REDUCE: Final = 4  # late move reductions on (1) or off (0)
-INFO_SIZE: Final = 5
+TUNED: Final = 5  # the tuned evaluation (1) or the classic one (0), see .evaluate
+INFO_SIZE: Final = 6
 
 #: Late move reductions: quiet insertions from this index on, at this depth or more,
 #: are first searched one ply shallower (two from :data:`LMR_DEEP_FROM` on).
@@ -228,6 +231,7 @@ def negamax(
     functions): ``_ENTER`` a node, try its ``_NEXT`` action, ``_RETURN`` a node's value
     to its parent, which takes in the ``_CHILD`` value."""
     use_tt = info[USE_TT] != 0
+    tuned = info[TUNED] != 0
     ply = 1
     f = frames[1]
     f[F_DEPTH] = depth
@@ -252,7 +256,7 @@ def negamax(
                     d = left
                     f[F_DEPTH] = d
             if d <= 0 or ply >= MAX_PLY:
-                value = evaluate(s)
+                value = evaluate(s, tuned)
                 mode = _RETURN
                 continue
             mover = np.int64(s[TURN])

@@ -1,0 +1,197 @@
+"""Tune the top level's evaluation on positions from self-play (logistic "Texel" tuning).
+
+Two steps, each a command:
+
+    python scripts/tune_eval.py generate --games 4000 --depth 5 --seed 1 d1.npz
+    python scripts/tune_eval.py generate --games 3000 --depth 7 --seed 2 d2.npz
+    python scripts/tune_eval.py fit d1.npz d2.npz
+
+``generate`` plays 2-player Express games of the top level's search (late move
+reductions, classic evaluation, a fixed depth) from openings of 2 to 8 random actions
+and stores every position before an action with the game's result for the seat to act
+(1 a win, 0 a loss, ½ a draw). ``fit`` keeps the quiet positions (the seat to act has no
+win at once: the search never evaluates the others), splits them by game (a fifth of
+the games for the test), and fits the weights of the terms of
+:func:`shiftago.engine.search.evaluate.tuned_express` so that ``sigmoid(value / K)``
+predicts the result, ``K`` being the scale that fits the classic evaluation best (the
+tuned values keep the classic scale, which the search's windows and margins assume).
+It prints the test log-loss of the classic evaluation, of the fit, and of the tuned
+evaluation as the engine computes it, and the weights to put into ``evaluate.py``.
+
+A term for the first player's advantage (the seat to act has fewer marbles on the board
+when it moves second) is fitted too, so that no other weight stands in for it, and then
+left out: every leaf of a search would get it alike for each seat. docs/strength.md,
+"The tuned evaluation", has the data and the result of the last tuning.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from shiftago.core import Rules, State, Variant
+from shiftago.engine import kernel
+from shiftago.engine.kernel.moves import occupied, popcount
+from shiftago.engine.kernel.tables import BOARD, OVER, PHASE, TURN, WINNERS
+from shiftago.engine.search import Searcher
+from shiftago.engine.search.evaluate import (
+    CELL_CLASSES,
+    evaluate,
+    immediate_win,
+    window_counts,
+    winning_insertions,
+)
+
+#: Feature columns: the seat to act's open windows holding 1-4 marbles, the opponent's,
+#: marbles by cell class (the seat to act's less the opponent's), the opponent's win at
+#: once, the constant (tempo) and the first player's advantage (fitted, not used).
+NAMES = (
+    [f"mine{k}" for k in range(1, 5)]
+    + [f"theirs{k}" for k in range(1, 5)]
+    + [f"cell{c}" for c in range(len(CELL_CLASSES))]
+    + ["threat", "tempo", "seat"]
+)
+SEAT = len(NAMES) - 1
+
+
+def generate(games: int, depth: int, seed: int, out: Path) -> None:
+    """Self-play positions with the results of their games."""
+    rng = random.Random(seed)
+    states: list[np.ndarray] = []
+    results: list[float] = []
+    game_ids: list[int] = []
+    for game in range(games):
+        s = kernel.from_state(State.initial(Rules(Variant.EXPRESS, 2), 0))
+        for _ in range(rng.randint(2, 8)):
+            if int(s[PHASE]) != OVER:
+                kernel.apply_action(s, rng.choice(kernel.legal_codes(s)))
+        searcher = Searcher(reductions=True)
+        seen: list[np.ndarray] = []
+        while int(s[PHASE]) != OVER:
+            seen.append(s.copy())
+            result = searcher.search(s, kernel.legal_codes(s), depth=depth)
+            kernel.apply_action(s, result.codes[0])
+        winners = int(s[WINNERS])
+        for position in seen:
+            mine = winners >> int(position[TURN]) & 1
+            states.append(position)
+            results.append(0.5 if winners == 0b11 else float(mine))
+            game_ids.append(seed * 1_000_000 + game)
+        if game % 500 == 499:
+            print(f"{game + 1} games, {len(states)} positions", file=sys.stderr)
+    np.savez(out, states=np.array(states), results=np.array(results), games=np.array(game_ids))
+
+
+@njit(cache=False)
+def _features(states: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    n = states.shape[0]
+    classes = CELL_CLASSES.shape[0]
+    x = np.zeros((n, 8 + classes + 3), dtype=np.float64)
+    classic = np.zeros(n, dtype=np.float64)
+    tuned = np.zeros(n, dtype=np.float64)
+    quiet = np.zeros(n, dtype=np.bool_)
+    for i in range(n):
+        s = states[i]
+        mover = np.int64(s[TURN])
+        me = s[BOARD + mover]
+        op = s[BOARD + 1 - mover]
+        counts = window_counts(me, op)
+        for k in range(4):
+            x[i, k] = counts[k]
+        counts = window_counts(op, me)
+        for k in range(4):
+            x[i, 4 + k] = counts[k]
+        for c in range(classes):
+            x[i, 8 + c] = popcount(me & CELL_CLASSES[c]) - popcount(op & CELL_CLASSES[c])
+        x[i, 8 + classes] = 1.0 if winning_insertions(op, occupied(s), 1) else 0.0
+        x[i, 9 + classes] = 1.0
+        x[i, 10 + classes] = 1.0 if mover == 0 else -1.0
+        quiet[i] = immediate_win(s) == 0
+        if quiet[i]:
+            classic[i] = evaluate(s, False)
+            tuned[i] = evaluate(s, True)
+    return x, classic, tuned, quiet
+
+
+def log_loss(values: np.ndarray, results: np.ndarray, scale: float) -> float:
+    p = np.clip(1.0 / (1.0 + np.exp(-values / scale)), 1e-9, 1 - 1e-9)
+    return float(-np.mean(results * np.log(p) + (1 - results) * np.log(1 - p)))
+
+
+def fit_weights(x: np.ndarray, results: np.ndarray, scale: float, l2: float) -> np.ndarray:
+    """Newton's method on the mean log-loss of ``sigmoid(x @ w / scale)``, with a small
+    L2 penalty (the cell counts and the window counts are nearly collinear)."""
+    w = np.zeros(x.shape[1])
+    n = len(results)
+    for _ in range(50):
+        p = 1.0 / (1.0 + np.exp(-(x @ w) / scale))
+        gradient = x.T @ (p - results) / (n * scale) + 2 * l2 * w
+        hessian = (x.T * (p * (1 - p))) @ x / (n * scale * scale) + 2 * l2 * np.eye(len(w))
+        step = np.linalg.solve(hessian, gradient)
+        w -= step
+        if np.max(np.abs(step)) < 1e-4:
+            break
+    return w
+
+
+def fit(paths: list[Path], l2: float) -> None:
+    data = [np.load(path) for path in paths]
+    states = np.concatenate([d["states"] for d in data])
+    results = np.concatenate([d["results"] for d in data])
+    games = np.concatenate([d["games"] for d in data])
+    x, classic, tuned, quiet = _features(states)
+    x, classic, tuned, results, games = (
+        x[quiet],
+        classic[quiet],
+        tuned[quiet],
+        results[quiet],
+        games[quiet],
+    )
+    rng = np.random.default_rng(0)
+    unique = np.unique(games)
+    test = np.isin(games, rng.choice(unique, len(unique) // 5, replace=False))
+    train = ~test
+    print(f"{len(unique)} games, {len(results)} quiet positions ({test.sum()} for the test)")
+    scales = np.arange(20.0, 400.0, 0.5)
+    scale = float(scales[np.argmin([log_loss(classic[train], results[train], k) for k in scales])])
+    w = fit_weights(x[train], results[train], scale, l2)
+    used = w.copy()
+    used[SEAT] = 0.0
+    print(f"scale K = {scale}")
+    print("test log-loss:")
+    for label, values in (
+        ("classic evaluation", classic),
+        ("fitted weights", x @ w),
+        ("fitted, without the seat term", x @ used),
+        ("tuned evaluation of evaluate.py now", tuned),
+    ):
+        print(f"  {label:36} {log_loss(values[test], results[test], scale):.4f}")
+    for name, weight in zip(NAMES, w, strict=True):
+        print(f"  {name:8} {weight:8.1f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    gen = commands.add_parser("generate", help="play self-play games and store their positions")
+    gen.add_argument("--games", type=int, default=1000)
+    gen.add_argument("--depth", type=int, default=5)
+    gen.add_argument("--seed", type=int, default=1)
+    gen.add_argument("out", type=Path)
+    fitting = commands.add_parser("fit", help="fit the weights to stored positions")
+    fitting.add_argument("--l2", type=float, default=1e-6)
+    fitting.add_argument("data", type=Path, nargs="+")
+    args = parser.parse_args()
+    if args.command == "generate":
+        generate(args.games, args.depth, args.seed, args.out)
+    else:
+        fit(args.data, args.l2)
+
+
+if __name__ == "__main__":
+    main()

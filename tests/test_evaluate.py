@@ -1,0 +1,145 @@
+"""The static evaluations of the 2-player search: the window counts, the cell classes and
+the opponent's win at once checked against plain coordinate counts and the core's rules,
+the tuned value as the sum of its weighted terms, and which levels use which evaluation."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from shiftago.core import Action, Rules, State, Variant
+from shiftago.engine import kernel
+from shiftago.engine.bench import middle_game_positions
+from shiftago.engine.kernel.moves import occupied
+from shiftago.engine.kernel.tables import BOARD, TURN
+from shiftago.engine.levels import LEVELS, bot_for_level
+from shiftago.engine.search import MAX_HEURISTIC, WIN, Searcher, evaluate
+from shiftago.engine.search.evaluate import (
+    CELL_CLASSES,
+    TUNED_CELL,
+    TUNED_MINE,
+    TUNED_TEMPO,
+    TUNED_THEIRS,
+    TUNED_THREAT,
+    immediate_win,
+    tuned_express,
+    window_counts,
+    winning_insertions,
+)
+
+MUST_BLOCK = "express 2 7/7/7/7/7/7/1gggg2 o insert 22,18 0,0 0,0"
+WIN_IN_3 = "express 2 gog1ooo/1g5/og5/go3gg/oogoggg/o5g/1o2g1o o insert 10,9 0,0 0,0"
+
+
+def cells(board: int) -> set[tuple[int, int]]:
+    return {(f, r) for f in range(7) for r in range(7) if board >> (8 * r + f) & 1}
+
+
+def coordinate_window_counts(me: int, op: int) -> tuple[int, int, int, int]:
+    """Open windows of five by the marbles of ``me`` in them, from coordinates."""
+    mine, theirs = cells(me), cells(op)
+    counts = [0] * 5
+    for file in range(7):
+        for rank in range(7):
+            for df, dr in ((1, 0), (0, 1), (1, 1), (-1, 1)):
+                window = [(file + k * df, rank + k * dr) for k in range(5)]
+                if not all(0 <= f < 7 and 0 <= r < 7 for f, r in window):
+                    continue
+                if not any(c in theirs for c in window):
+                    counts[sum(c in mine for c in window)] += 1
+    return counts[1], counts[2], counts[3], counts[4]
+
+
+def positions(count: int, seed: int) -> list[np.ndarray]:
+    return list(middle_game_positions(count, seed=seed))
+
+
+def test_window_counts_match_a_coordinate_count() -> None:
+    for s in positions(30, seed=3):
+        a, b = int(s[BOARD]), int(s[BOARD + 1])
+        assert window_counts(np.uint64(a), np.uint64(b)) == coordinate_window_counts(a, b)
+        assert window_counts(np.uint64(b), np.uint64(a)) == coordinate_window_counts(b, a)
+
+
+def symmetries(f: int, r: int) -> set[tuple[int, int]]:
+    images = set()
+    for _ in range(4):
+        f, r = r, 6 - f  # a quarter turn
+        images |= {(f, r), (6 - f, r)}  # and its mirror image
+    return images
+
+
+def test_cell_classes_split_the_board_into_cells_alike_under_its_symmetries() -> None:
+    classes = [cells(int(mask)) for mask in CELL_CLASSES]
+    assert sum(len(c) for c in classes) == 49
+    assert set().union(*classes) == {(f, r) for f in range(7) for r in range(7)}
+    for members in classes:
+        f, r = next(iter(members))
+        assert members == symmetries(f, r)  # a whole orbit, and nothing else
+    assert classes[0] == {(3, 3)} and len(classes[-1]) == 4  # the centre; the corners
+
+
+def test_winning_insertions_agree_with_the_rules() -> None:
+    """The opponent's wins at once, counted by the kernel, are the insertions after which
+    the core says it has won, had it the turn."""
+    for s in positions(40, seed=5):
+        mover = int(s[TURN])
+        fields = kernel.to_position(s).split()
+        fields[3] = "og"[1 - mover]  # the same board, the opponent to act
+        other = State.from_position(" ".join(fields))
+        winning = [
+            a
+            for a in other.legal_actions()
+            if (o := other.after(a).outcome) and o.winners == (1 - mover,)
+        ]
+        found = winning_insertions(s[BOARD + 1 - mover], occupied(s), 28)
+        assert found == len(winning)
+        assert winning_insertions(s[BOARD + 1 - mover], occupied(s), 1) == min(found, 1)
+
+
+def test_the_tuned_value_is_the_sum_of_its_weighted_terms() -> None:
+    seen_threat = False
+    for s in positions(40, seed=9):
+        if immediate_win(s):
+            continue
+        mover = int(s[TURN])
+        me, op = int(s[BOARD + mover]), int(s[BOARD + 1 - mover])
+        expected = TUNED_TEMPO
+        mine = coordinate_window_counts(me, op)
+        theirs = coordinate_window_counts(op, me)
+        expected += sum(int(TUNED_MINE[k + 1]) * mine[k] for k in range(4))
+        expected += sum(int(TUNED_THEIRS[k + 1]) * theirs[k] for k in range(4))
+        for c, mask in enumerate(CELL_CLASSES):
+            expected += int(TUNED_CELL[c]) * (
+                len(cells(me & int(mask))) - len(cells(op & int(mask)))
+            )
+        if winning_insertions(np.uint64(op), occupied(s), 1):
+            expected += TUNED_THREAT
+            seen_threat = True
+        assert tuned_express(np.uint64(me), np.uint64(op), occupied(s)) == expected
+        assert evaluate(s, True) == max(-MAX_HEURISTIC, min(MAX_HEURISTIC, expected))
+    assert seen_threat
+
+
+@pytest.mark.parametrize("variant", [Variant.EXPERT, Variant.EXTREME])
+def test_expert_and_extreme_keep_the_classic_evaluation(variant: Variant) -> None:
+    s = kernel.from_state(State.initial(Rules(variant, 2), 0))
+    for code in (0, 9, 15, 22, 3):
+        kernel.apply_action(s, code)
+        assert evaluate(s, True) == evaluate(s, False)
+
+
+def test_only_the_top_level_uses_the_tuned_evaluation() -> None:
+    """The levels below keep the evaluation their ladder figures were measured with."""
+    tuned = [n for n, _ in LEVELS[2:] if bot_for_level(n, 1).for_rules(Rules()).tuned]
+    assert tuned == [LEVELS[-1][0]]
+
+
+def test_a_tuned_search_finds_wins_and_blocks() -> None:
+    s = kernel.from_state(State.from_position(WIN_IN_3))
+    result = Searcher(reductions=True, tuned=True).search(s, kernel.legal_codes(s), depth=5)
+    assert result.values[0] == WIN - 5
+    s = kernel.from_state(State.from_position(MUST_BLOCK))
+    result = Searcher(reductions=True, tuned=True).search(s, kernel.legal_codes(s), depth=4)
+    assert kernel.action_text(result.codes[0], 2) in {"Bb", "Bc", "Bd", "Be"}
+    assert isinstance(kernel.to_action(result.codes[0], 2), Action)
