@@ -14,7 +14,7 @@ import pytest
 from shiftago.core import Action, Game, Phase, Rules, State, Variant
 from shiftago.engine import kernel
 from shiftago.engine.alphabeta import AlphaBetaBot
-from shiftago.engine.bot import Limits
+from shiftago.engine.bot import Limits, Progress
 from shiftago.engine.greedy import GreedyBot
 from shiftago.engine.kernel.policy import can_win, longest_scoring, near_run
 from shiftago.engine.kernel.tables import SCORE
@@ -174,6 +174,21 @@ def test_same_seed_same_analysis() -> None:
     limited = bot.analyse(state, Limits(nodes=1000, depth=1))
     assert bot.last is not None and bot.last.iterations == 1000
     assert limited[0].action == MctsBot(4, iterations=1000).choose(state)
+
+
+def test_progress_comes_after_doubling_chunks_and_changes_nothing() -> None:
+    """Reports after 1,024 and 3,072 iterations (the next chunk ends the search), and
+    the chunked search is the search of one call: the same ranking."""
+    state = State.from_position(BENCH_POSITION)
+    heard: list[Progress] = []
+    with_progress = MctsBot(4, iterations=5000).analyse(state, Limits(progress=heard.append))
+    assert [p.nodes for p in heard] == [1024, 3072]
+    assert all(p.proven == 0 and p.lines and p.depth == len(p.pv) >= 1 for p in heard)
+    assert heard[-1].seconds >= heard[0].seconds
+    plain = MctsBot(4, iterations=5000).analyse(state)
+    assert [(r.action, r.value, r.pv) for r in with_progress] == [
+        (r.action, r.value, r.pv) for r in plain
+    ]
 
 
 CONFIGS = [(v, n) for v in Variant for n in (2, 3, 4)]

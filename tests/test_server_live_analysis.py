@@ -236,7 +236,7 @@ def test_stop_and_a_closed_socket_stop_the_search_in_its_thread(sqlite_url):
     assert all(call.stop is not None and call.stop.is_set() for call in fake.calls)
 
 
-def test_three_players_double_the_mcts_iterations(sqlite_url):
+def test_three_players_hear_one_mcts_search_in_doubling_chunks(sqlite_url):
     game = Game(Rules(Variant.EXPERT, 3), first=1)
     bot = bot_for_level(2, 1)
     for _ in range(6):
@@ -254,9 +254,10 @@ def test_three_players_double_the_mcts_iterations(sqlite_url):
         mcts.analyse = counted  # type: ignore[method-assign]
         p.send({"type": "analyse", "position": position, "lines": 8})
         events = stream(p, position)
-    assert [e["nodes"] for e in events] == [1_000, 2_000, 4_000]
-    assert [call.nodes for call in calls] == [1_000, 2_000, 4_000]
-    assert len({id(call.stop) for call in calls}) == 1  # one stop event for the position
+    # chunks of 1,024 and 2,048 iterations, then the answer at the budget
+    assert [e["nodes"] for e in events] == [1_024, 3_072, 4_000]
+    assert [e["final"] for e in events] == [False, False, True]
+    assert [call.nodes for call in calls] == [4_000]  # one search
     assert all(call.stop is not None and call.stop.is_set() for call in calls)  # ended
     assert "mean reward" in events[0]["unit"]
     for line in events[-1]["lines"]:

@@ -653,6 +653,22 @@ def test_go_thinks_aloud_one_line_per_depth(engine: Engine) -> None:
     assert engine.ok("go depth=4") == response.text  # and without info=1, no info line
 
 
+def test_the_mcts_thinks_aloud_after_doubling_chunks(engine: Engine) -> None:
+    engine.ok("newgame express 3 first=o")
+    legal = engine.ok("legal").split()
+    engine.write(b"4 go nodes=5000 info=1\n")
+    infos, response = read_thinking(engine)
+    assert (response.ok, response.id) == (True, "4")
+    # the value in the MCTS's unit: the mover's mean reward
+    mcts_info = re.compile(
+        r"info depth \d+ value [01](\.\d+)? nodes \d+ nps \d+ time \d+ pv( \S+)+"
+    )
+    assert all(mcts_info.fullmatch(line) for line in infos), infos
+    assert [int(line.split(" nodes ")[1].split()[0]) for line in infos] == [1024, 3072]
+    assert all(line.split(" pv ")[1].split()[0] in legal for line in infos)
+    assert response.text in legal
+
+
 def test_analyse_infinite_runs_until_stop(engine: Engine) -> None:
     engine.ok("newgame expert 2 first=o")
     engine.write(b"5 analyse infinite info=1\n")

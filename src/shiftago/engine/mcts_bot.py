@@ -9,8 +9,11 @@ from the root, one expansion, one playout), and the smaller of the two applies.
 ``Limits.movetime_ms`` is a hard cap on top; with a clock (``Limits.clock_ms``) the
 tree searches for the time manager's target (:mod:`shiftago.engine.timing`), and
 ``Limits.stop`` ends it at once. ``Limits.depth`` is ignored: a tree search has no
-depth to limit; so are ``threads`` and ``hash_mib``, and it reports no progress. With
-no limit at all the bot runs :data:`DEFAULT_ITERATIONS` iterations.
+depth to limit; so are ``threads`` and ``hash_mib``. Its progress (``Limits.progress``)
+comes after chunks of iterations that double (1,024, then 2,048 more, ...): the
+``depth`` of a report is the length of the best line's principal variation, its
+``nodes`` the iterations so far. With no limit at all the bot runs
+:data:`DEFAULT_ITERATIONS` iterations.
 
 Value unit (:attr:`MctsBot.value_unit`), from the mover's point of view: the mover's
 mean reward in [0, 1] over the iterations through the action (a win counts 1, a loss
@@ -39,7 +42,15 @@ import time
 
 from shiftago.core import Action, Rules, State
 from shiftago.engine import kernel
-from shiftago.engine.bot import NO_LIMITS, Analysis, Bot, Limits, RankedAction, smaller
+from shiftago.engine.bot import (
+    NO_LIMITS,
+    Analysis,
+    Bot,
+    Limits,
+    Progress,
+    RankedAction,
+    smaller,
+)
 from shiftago.engine.mcts import (
     DEFAULT_C,
     DEFAULT_MAX_NODES,
@@ -135,6 +146,23 @@ class MctsBot(Bot):
             iterations = DEFAULT_ITERATIONS
         seed = random.Random(f"mcts {self.seed} {state.position()}").randrange(2**63)
         self.mcts.c = self.multi_player_c if state.players > 2 else self.c
+        on_progress = None
+        if limits.progress is not None:
+            report = limits.progress
+
+            def on_progress(so_far: MctsResult) -> None:
+                lines = tuple(ranked for ranked, _ in self._ranking(so_far, state.players))
+                report(
+                    Progress(
+                        len(lines[0].pv),
+                        lines[0].value,
+                        0,
+                        so_far.iterations,
+                        so_far.seconds,
+                        lines,
+                    )
+                )
+
         result = self.mcts.search(
             kernel.from_state(state),
             seed,
@@ -142,9 +170,15 @@ class MctsBot(Bot):
             movetime_ms=movetime_ms,
             started=started,
             stop=limits.stop,
+            on_progress=on_progress,
         )
         self.last = result
-        players = state.players
+        pairs = self._ranking(result, state.players)
+        self.last_values = [values for _, values in pairs]
+        return pairs
+
+    @staticmethod
+    def _ranking(result: MctsResult, players: int) -> list[tuple[RankedAction, tuple[float, ...]]]:
         pairs = []
         for code, values, proof, pv in zip(
             result.codes, result.values, result.proofs, result.pvs, strict=True
@@ -158,7 +192,6 @@ class MctsBot(Bot):
                 values if players > 2 else None,
             )
             pairs.append((ranked, values))
-        self.last_values = [values for _, values in pairs]
         return pairs
 
     def proven(self, value: float) -> int:

@@ -7,6 +7,10 @@ the tree's stop slot at the hard deadline (``movetime`` less a margin for Python
 work); the search stops after its current iteration. ``movetime`` is therefore a hard
 limit however busy the machine is. An iteration limit alone repeats exactly with the
 same seed (the generator lives in the tree).
+
+A search that reports its progress runs its iterations in chunks that double
+(:data:`FIRST_CHUNK`, twice that, ...) and reports the result after each; the tree and
+its generator carry over from chunk to chunk, so the search is the same as in one call.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from __future__ import annotations
 import math
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -42,6 +47,8 @@ MIN_NODES = MAX_ACTIONS + 1
 NODES_PER_ITERATION = 32
 #: The longest deepest line kept as a principal variation.
 MAX_PV = 64
+#: The iterations before a search's first progress report (each next chunk doubles).
+FIRST_CHUNK = 1024
 
 
 @dataclass
@@ -100,11 +107,13 @@ class Mcts:
         movetime_ms: float | None = None,
         started: float | None = None,
         stop: threading.Event | None = None,
+        on_progress: Callable[[MctsResult], None] | None = None,
     ) -> MctsResult:
         """Search ``state`` (a kernel array, not over) for at most ``iterations``
         iterations and ``movetime_ms`` milliseconds from ``started`` (a
         ``time.perf_counter()`` value; now by default), or until ``stop`` is set. One of
-        the three is needed."""
+        the three is needed. ``on_progress`` hears the result so far after each chunk
+        of iterations that does not end the search."""
         start = time.perf_counter() if started is None else started
         if iterations is None and movetime_ms is None and stop is None:
             raise ValueError("an MCTS needs an iteration limit, a time limit or a stop")
@@ -116,7 +125,17 @@ class Mcts:
             alarm = Alarm(tree.info, STOP, at, value=1, stop=stop)
         try:
             limit = (1 << 62) if iterations is None else iterations
-            done = int(iterate(*tree, state, limit, self.c, self.solver, self.greedy))
+            chunk = limit if on_progress is None else FIRST_CHUNK
+            done = 0
+            while done < limit:
+                want = min(chunk, limit - done)
+                ran = int(iterate(*tree, state, want, self.c, self.solver, self.greedy))
+                done += ran
+                if ran < want or done >= limit:
+                    break  # stopped, proven, or the iterations all done
+                if on_progress is not None:
+                    on_progress(_result(tree, state, done, time.perf_counter() - start))
+                chunk *= 2
         finally:
             if alarm is not None:
                 alarm.cancel()

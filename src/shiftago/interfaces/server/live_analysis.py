@@ -6,13 +6,11 @@ computer thinks, with the top level's bot for the game, until the level's budget
 game (:meth:`~shiftago.engine.levels.LevelBot.budget`) is spent or the best value is
 proven (``final``):
 
-* alpha-beta (2 players): one search per position, deepening under the whole budget; the
-  search reports each finished depth (:attr:`~shiftago.engine.bot.Limits.progress`,
-  called in the search's thread) and the event loop sends its lines, then its answer as
-  the final event;
-* MCTS (3-4 players, and 2 in the variants the top level plays it): searches of growing
-  size, :data:`FIRST_ITERATIONS` iterations and then twice as many each time, each
-  sending its lines.
+one search per position under the whole budget, which reports each step it finishes
+(:attr:`~shiftago.engine.bot.Limits.progress`, called in the search's thread: a depth of
+the alpha-beta search with 2 players, a chunk of iterations of the MCTS, 1,024 and then
+twice the last each time); the event loop sends the lines of each step, then the
+search's answer as the final event.
 
 A new ``analyse``, a ``stop`` or a closed socket sets the search's stop event
 (:attr:`~shiftago.engine.bot.Limits.stop`): the search in the thread answers at once, so
@@ -48,8 +46,6 @@ from shiftago.interfaces.server.live import Connection
 from shiftago.interfaces.server.protocol import BadMessage, RateLimit, parse_json_message
 from shiftago.interfaces.server.ws import MAX_REFUSED, error, write_queue
 
-#: The MCTS iterations of the first step; each step doubles them (docs/analysis.md).
-FIRST_ITERATIONS: Final = 1_000
 #: The longest position string a client may send (a 4-player position is under 100).
 MAX_POSITION_CHARS: Final = 400
 
@@ -159,17 +155,14 @@ class LiveAnalysis:
             return
         stop = threading.Event()
         try:
-            if isinstance(events.judge, MctsBot):
-                await self._grow(state, stop, events, connection)
-            else:
-                await self._deepen(state, stop, events, connection)
+            await self._think(state, stop, events, connection)
         finally:
             stop.set()  # replaced, stopped or closed: the thread is freed at once
 
-    async def _deepen(
+    async def _think(
         self, state: State, stop: threading.Event, events: _Events, connection: Connection
     ) -> None:
-        """One alpha-beta search under the whole budget, its depths sent as they end."""
+        """One search under the whole budget, its steps sent as they end."""
         loop = asyncio.get_running_loop()
         finished: asyncio.Queue[Progress | None] = asyncio.Queue()
 
@@ -191,23 +184,6 @@ class LiveAnalysis:
             if proven:
                 return
         connection.send(events.event(await thinking, True))
-
-    async def _grow(
-        self, state: State, stop: threading.Event, events: _Events, connection: Connection
-    ) -> None:
-        """MCTS searches of doubling size, each sent as it ends."""
-        loop = asyncio.get_running_loop()
-        budget = self.budget(state)
-        size = FIRST_ITERATIONS
-        while True:
-            within = Limits(nodes=min(size, budget), stop=stop)
-            step = await loop.run_in_executor(self.pool, self.search, state, within)
-            proven = bool(step.ranked) and events.judge.proven(step.ranked[0].value) != 0
-            final = proven or size >= budget
-            connection.send(events.event(step, final))
-            if final:
-                return
-            size *= 2
 
     def close(self) -> None:
         self.pool.shutdown(wait=False, cancel_futures=True)
