@@ -44,6 +44,9 @@ def test_bench_reports_every_core_figure() -> None:
     for key in (
         "search_nodes_per_s",
         "depth_at_1s_median",
+        "time_to_depth_s_1_thread",
+        "time_to_depth_s_2_threads",
+        "smp_speedup_2_threads",
         "go_movetime_100_max_ms",
         "mcts_iterations_per_s",
     ):

@@ -17,7 +17,7 @@ from shiftago.engine.alphabeta import AlphaBetaBot
 from shiftago.engine.bench import middle_game_positions
 from shiftago.engine.bot import Limits, Progress
 from shiftago.engine.levels import bot_for_level
-from shiftago.engine.search import Searcher
+from shiftago.engine.search import Searcher, warm_up
 from shiftago.engine.timing import CLOCK_SAFETY_MS, TimeBudget, budget, stretch
 
 
@@ -60,7 +60,9 @@ def test_the_target_stretches_where_the_position_needs_it() -> None:
 
 def test_a_fast_game_on_clocks_never_runs_out_of_time() -> None:
     # 2 s each and 50 ms a move, both sides the top level: far faster than any real
-    # game, so the whole game checks that the hard limit stays inside the clock.
+    # game, so the whole game checks that the hard limit stays inside the clock. The
+    # search is compiled first, as an engine does before its first timed search.
+    warm_up()
     game = Game(Rules(), first=0)
     bots = [bot_for_level(7, 1), bot_for_level(7, 2)]
     clocks = [2_000.0, 2_000.0]

@@ -127,6 +127,8 @@ def kernel_figures(runs: int = 5, quick: bool = False) -> dict[str, float]:
 SEARCH_POSITIONS = (8, 1, 7)
 #: Positions (count, seed) of ``depth_at_1s_median``.
 DEPTH_POSITIONS = (5, 2)
+#: The searches of ``smp_speedup_2_threads``: positions, seed and depth.
+SMP_POSITIONS = (20, 11, 10)
 
 
 def search_figures(runs: int = 5, quick: bool = False) -> dict[str, float]:
@@ -134,7 +136,9 @@ def search_figures(runs: int = 5, quick: bool = False) -> dict[str, float]:
     searches of fixed 2-player Express middle-game positions, each with a fresh
     table), ``depth_at_1s_median`` (the depth the top level's iterative deepening, with
     its late move reductions, finishes in one second, median over fixed positions; 50 ms
-    when ``quick``) and
+    when ``quick``), ``time_to_depth_s_1_thread`` and ``time_to_depth_s_2_threads`` (the
+    seconds the top level's search takes to a fixed depth of fixed positions, with one
+    and two threads) and their ratio ``smp_speedup_2_threads``, and
     ``go_movetime_100_max_ms`` (:func:`go_movetime_max_ms`)."""
     from shiftago.engine.kernel import legal_codes
     from shiftago.engine.search import Searcher, warm_up
@@ -156,6 +160,20 @@ def search_figures(runs: int = 5, quick: bool = False) -> dict[str, float]:
         for row in middle_game_positions(2 if quick else count, seed=seed)
     ]
     figures["depth_at_1s_median"] = statistics.median(depths)
+    count, seed, depth = SMP_POSITIONS
+    rows = middle_game_positions(2 if quick else count, seed=seed)
+
+    def time_to_depth(threads: int) -> float:
+        start = time.perf_counter()
+        for row in rows:
+            searcher = Searcher(reductions=True, tuned=True)
+            searcher.search(row, legal_codes(row), depth=5 if quick else depth, threads=threads)
+        return time.perf_counter() - start
+
+    one, two = time_to_depth(1), time_to_depth(2)
+    figures["time_to_depth_s_1_thread"] = round(one, 3)
+    figures["time_to_depth_s_2_threads"] = round(two, 3)
+    figures["smp_speedup_2_threads"] = round(one / two, 2)
     figures["go_movetime_100_max_ms"] = round(go_movetime_max_ms(3 if quick else 20), 1)
     return figures
 

@@ -337,7 +337,8 @@ def _helper_search(
     alarm: Alarm,
 ) -> None:
     """A Lazy SMP helper: deepen from ``first`` until the alarm stops it, keeping the
-    ranking of the last depth it finished."""
+    ranking of the last depth it finished; the first thread to finish the search's
+    last depth ends the search."""
     stack, info = tables[0], tables[-1]
     stack[0] = state
     info[NODES] = 0
@@ -354,6 +355,9 @@ def _helper_search(
         codes, values = _sorted(codes, [int(v) for v in buffer])
         guess = values[0]
         result.depth, result.codes, result.values = d, codes, values
+        if d == max_depth:
+            alarm.ring()  # the last depth is done: the main thread need not finish it too
+            return
         if abs(values[0]) >= PROVEN:
             return
 
