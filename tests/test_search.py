@@ -312,6 +312,22 @@ def test_a_level_searches_its_budget_even_above_its_express_budget() -> None:
     assert novice.mcts.last.iterations == novice.rung.iterations
 
 
+def test_the_top_level_keeps_its_node_budget_only_without_a_time_limit() -> None:
+    """Untimed, every search of the top level gets its node budget for the variant; with
+    a clock or a movetime nothing caps its nodes, neither the limits nor the bot."""
+    top = search_level(LEVELS[-1][0])
+    two = State.initial(Rules(), 0)
+    budget = top.budget(two)
+    assert budget == top.rung.nodes
+    assert top.limits_for(two, Limits()).nodes == budget
+    for timed in (Limits(movetime_ms=5_000), Limits(clock_ms=180_000, increment_ms=2_000)):
+        assert top.limits_for(two, timed).nodes is None
+    assert top.alphabeta.nodes is None  # the bot itself adds no cap of its own
+    # a node limit still stops an untimed search there (depth 1 always finishes)
+    top.choose(State.from_position(MUST_BLOCK), Limits(nodes=3_000))
+    assert top.alphabeta.last is not None and top.alphabeta.last.nodes <= 3_000 + 200
+
+
 def test_a_scaled_budget_moves_geometrically_from_one_share_to_the_other() -> None:
     assert scaled_budget(1_000, 1.0, 0.25, 1_000, 100_000) == 1_000
     assert scaled_budget(100_000, 1.0, 0.25, 1_000, 100_000) == 25_000

@@ -184,10 +184,12 @@ class LevelBot(Bot):
 
         self.name = rung.name
         self.rung = rung
+        # No node cap of its own either: limits_for gives each search the level's node
+        # budget for its variant, and none to a timed search of a level that spends its
+        # time (a cap here stopped the top level at 2 M nodes under any clock).
         self.alphabeta = AlphaBetaBot(
             seed,
             depth=rung.depth,
-            nodes=rung.nodes,
             name=rung.name,
             reductions=rung.reductions,
             tuned=rung.tuned,
