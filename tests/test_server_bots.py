@@ -12,8 +12,9 @@ from typing import Any
 import pytest
 
 from server_support import TIMEOUT, client_for, create
-from shiftago.core import Action, State
-from shiftago.engine.bot import Limits
+from shiftago.core import Action, Rules, State
+from shiftago.engine.bot import NO_LIMITS, Limits
+from shiftago.engine.levels import LEVELS, LevelBot, bot_for_level
 from shiftago.interfaces.server import bots
 from shiftago.interfaces.server.settings import (
     ENGINE_THREADS_VARIABLE,
@@ -130,3 +131,26 @@ def test_without_the_sweep_a_failed_computer_move_stays_unmade(sqlite_url, monke
             time.sleep(0.05)
         time.sleep(0.5)
         assert calls == [1] and client.get(f"/api/games/{game_id}").json()["version"] == 0
+
+
+def test_a_timed_seat_searches_no_more_than_its_level_untimed(monkeypatch):
+    """The top level spends a share of its clock where it is told one; a seat of the
+    web app keeps its level's budget inside the clock's movetime instead."""
+    seen: list[Limits] = []
+
+    def recording(self: LevelBot, state: State, limits: Limits = NO_LIMITS) -> Action:
+        seen.append(self.limits_for(state, limits))
+        return state.legal_actions()[0]
+
+    monkeypatch.setattr(LevelBot, "choose", recording)
+    state = State.initial(Rules(), 0)
+    top = bot_for_level(LEVELS[-1][0], 1)
+    assert isinstance(top, LevelBot)
+    bots.choose(top.rung.number, 1, state, bots.seat_limits(40.0))
+    bots.choose(top.rung.number, 1, state, bots.seat_limits(None))
+    bots.choose(top.rung.number, 1, state, Limits(movetime_ms=40_000, nodes=1_000))
+    assert [(limits.movetime_ms, limits.nodes) for limits in seen] == [
+        (40_000, top.budget(state)),
+        (None, top.budget(state)),
+        (40_000, 1_000),
+    ]

@@ -26,10 +26,11 @@ import contextlib
 import logging
 import os
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 
 from shiftago.core import Action, State
-from shiftago.engine.bot import NO_LIMITS, Limits
-from shiftago.engine.levels import bot_for_level, default_level
+from shiftago.engine.bot import NO_LIMITS, Limits, smaller
+from shiftago.engine.levels import LevelBot, bot_for_level, default_level
 from shiftago.interfaces.server.hub import Hub, Refused
 from shiftago.interfaces.server.jobs import Job
 from shiftago.interfaces.server.live import LiveGame
@@ -50,8 +51,14 @@ def seat_limits(movetime: float | None, threads: int = 1) -> Limits:
 
 
 def choose(level: int, seed: int, state: State, limits: Limits = NO_LIMITS) -> Action:
-    """The bot's action within ``limits`` (runs in a worker thread)."""
-    return bot_for_level(level, seed).choose(state, limits)
+    """The bot's action within ``limits`` (runs in a worker thread). A seat never
+    searches more than its level's budget, also in a timed game where the top level
+    would otherwise spend its share of the clock (tens of seconds at 15+10, holding a
+    thread that other games' computers wait for)."""
+    bot = bot_for_level(level, seed)
+    if isinstance(bot, LevelBot) and limits.timed:
+        limits = replace(limits, nodes=smaller(limits.nodes, bot.budget(state)))
+    return bot.choose(state, limits)
 
 
 def lower_priority() -> None:
