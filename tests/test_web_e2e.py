@@ -459,7 +459,7 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobil
 
 
 def test_on_a_touch_screen_a_tap_previews_and_a_second_tap_plays(
-    live_server: LiveServer, new_context: NewContext
+    live_server: LiveServer, new_context: NewContext, seat: OpenSeat
 ):
     created = create(
         live_server,
@@ -477,6 +477,13 @@ def test_on_a_touch_screen_a_tap_previews_and_a_second_tap_plays(
     page.wait_for_selector('[data-preview="L3"]', state="attached")
     time.sleep(0.3)
     assert read(live_server, game_id)["actions"] == []  # a first tap only previews
+    # the other player comes: the page draws the same position again (presence), and
+    # the first tap stays armed through it
+    seat(live_server, created["seats"][1]["join_url"], game_id)
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=presence-g]')?.textContent === 'connected'"
+    )
+    page.wait_for_selector('[data-preview="L3"]', state="attached")
     page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     game = wait_until(lambda: (g := read(live_server, game_id))["actions"] and g, what="L3")
     assert game["actions"] == ["L3"]

@@ -110,6 +110,12 @@ export function pushMoves(board, action) {
   return { moves, entry: lane[0] };
 }
 
+/** What a view shows to play from: the same key, the same position and seat to act. */
+function positionKey(view) {
+  const cells = [...(view.board || new Map()).entries()].map(([cell, colour]) => `${cell}${colour}`).sort();
+  return `${cells.join(",")} ${view.turn} ${view.phase} ${view.active ? 1 : 0}`;
+}
+
 /** The board after a push (for previews and replays of boards only). */
 export function applyPush(board, action, colour) {
   const push = pushMoves(board, action);
@@ -390,6 +396,10 @@ export class BoardView {
 
   /** Draw a view; `animate` (the action that led here, and the board before it) slides marbles in. */
   update(view, { animate = null } = {}) {
+    // A redraw of the same position (a presence or clock event) keeps what the player
+    // is previewing, and a touch screen's first tap stays armed for the second.
+    const kept = { action: this.previewed, armed: this.armed };
+    const same = !animate && this.view && positionKey(this.view) === positionKey(view);
     this.clearPreview();
     this.view = view;
     const board = view.board || new Map();
@@ -503,6 +513,10 @@ export class BoardView {
     const choices = view.scoring || [];
     if (choices.length) this.drawScoring(choices, players, !!view.active && this.interactive);
     if (this.hint) this.setHint(this.hint); // the hint stays on top of what was drawn
+    if (same && kept.action && this.canPlay(kept.action)) {
+      this.preview(kept.action);
+      this.armed = kept.armed;
+    }
   }
 
   bar(cells, cls) {
