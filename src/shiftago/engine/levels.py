@@ -184,9 +184,9 @@ class LevelBot(Bot):
 
         self.name = rung.name
         self.rung = rung
-        # No node cap of its own either: limits_for gives each search the level's node
-        # budget for its variant, and none to a timed search of a level that spends its
-        # time (a cap here stopped the top level at 2 M nodes under any clock).
+        # Neither bot has a cap of its own: limits_for gives every search the level's
+        # budget for its game (above the Express budget where the share is above 1),
+        # and none to a timed search of a level that spends its time.
         self.alphabeta = AlphaBetaBot(
             seed,
             depth=rung.depth,
@@ -195,8 +195,6 @@ class LevelBot(Bot):
             tuned=rung.tuned,
         )
         self.seed: int = self.alphabeta.seed
-        # No cap of its own: every search gets the level's budget for its game through
-        # limits_for, which may be above ``rung.iterations`` (a share above 1).
         self.mcts = MctsBot(self.seed, name=rung.name)
         with_two = ", ".join(v.value.capitalize() for v in Variant if v in rung.mcts_with_two)
         mcts_games = f"3-4 players, and 2 in {with_two}" if with_two else "3-4 players"

@@ -200,7 +200,7 @@ def evaluate(s: np.ndarray, tuned: bool = False) -> int:
     me = s[BOARD + mover]
     op = s[BOARD + 1 - mover]
     variant = np.int64(s[VARIANT])
-    if tuned and variant == EXPRESS and np.int64(s[PHASE]) != SCORE_PHASE:
+    if tuned and variant == EXPRESS:
         value = tuned_express(me, op, occupied(s))
         return max(-MAX_HEURISTIC, min(MAX_HEURISTIC, value))
     value = windows(me, op, True) - windows(op, me, False) + TEMPO

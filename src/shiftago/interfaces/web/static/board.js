@@ -110,7 +110,8 @@ export function pushMoves(board, action) {
   return { moves, entry: lane[0] };
 }
 
-/** What a view shows to play from: the same key, the same position and seat to act. */
+/** Views with the same key show the same position to play from: board, seat to act,
+ *  phase, and whether this page may act. */
 function positionKey(view) {
   const cells = [...(view.board || new Map()).entries()].map(([cell, colour]) => `${cell}${colour}`).sort();
   return `${cells.join(",")} ${view.turn} ${view.phase} ${view.active ? 1 : 0}`;
