@@ -21,6 +21,7 @@ from shiftago.interfaces.server import accounts, ratings
 from shiftago.interfaces.server.analysis import GameAnalyses
 from shiftago.interfaces.server.bots import ComputerPlayers
 from shiftago.interfaces.server.bus import READ_BLOCK_MS, Bus, RedisBus
+from shiftago.interfaces.server.collector import Collector
 from shiftago.interfaces.server.hub import Hub
 from shiftago.interfaces.server.jobs import FairQueue, Job, Jobs, LocalJobs, RedisJobs
 from shiftago.interfaces.server.presence import SUMMARY_SECONDS
@@ -134,6 +135,7 @@ class Runtime:
         )
         if redis is not None:
             runtime._tasks.append(asyncio.create_task(runtime._share_presence()))
+        runtime._tasks.append(asyncio.create_task(Collector().run()))
         return runtime
 
     async def run(self, job: Job) -> None:
