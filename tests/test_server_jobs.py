@@ -3,16 +3,19 @@ to, /healthz, and a graceful stop on SIGTERM."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import signal
 import time
+from typing import Any
 
 import httpx
 import pytest
 from websockets.sync.client import connect as ws_connect
 
 from server_support import client_for, connect, create
-from shiftago.interfaces.server.jobs import FairQueue, Job
+from shiftago.interfaces.server.jobs import FairQueue, Job, RedisJobs
 
 
 def move(game: str, owner: str, revision: int = 0, not_before: float = 0.0) -> Job:
@@ -68,6 +71,65 @@ def test_a_job_waits_for_its_time_and_the_same_job_is_held_once():
     job, handle = queue.pop(now=100.0)
     assert (job.game_id, handle) == ("g", "second")
     assert len(queue) == 0
+
+
+def test_a_job_queued_again_while_it_runs_waits_for_that_run_then_runs():
+    queue = FairQueue(slots=2)
+    queue.push(review("g", "a", 7))
+    running, _ = queue.pop()
+    queue.push(review("g", "a", 7), handle="again")  # the run is ending without the review
+    assert queue.pop() is None  # not beside the run of the same job
+    queue.done(running)
+    job, handle = queue.pop()
+    assert (job.analysis_id, handle) == (7, "again")
+
+
+def run_redis_jobs(redis_url: str, runner_body: Any, until: int) -> list[Job]:
+    """Run a worker's :class:`RedisJobs` on ``redis_url`` with a runner that records each
+    job and then calls ``runner_body(jobs, job, runs so far)``, until ``until`` runs were
+    recorded."""
+    from redis import asyncio as aioredis
+
+    async def main() -> list[Job]:
+        redis = aioredis.Redis.from_url(redis_url)
+        jobs = RedisJobs(redis, "w1", slots=2)
+        ran: list[Job] = []
+        enough = asyncio.Event()
+
+        async def runner(job: Job) -> None:
+            ran.append(job)
+            await runner_body(jobs, job, len(ran))
+            if len(ran) >= until:
+                enough.set()
+
+        await jobs.start(runner)
+        await jobs.submit(review("g", "a", 7))
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(enough.wait(), 10)
+        await asyncio.sleep(0.3)  # a copy too many would run now
+        await jobs.close()
+        await redis.aclose()
+        return ran
+
+    return asyncio.run(main())
+
+
+def test_a_review_that_fails_and_is_asked_again_at_once_runs_again(redis_url):
+    async def fail_then_ask_again(jobs: RedisJobs, job: Job, runs: int) -> None:
+        if runs == 1:
+            await jobs.release(job)  # as a failed review does before storing "failed"
+            await jobs.submit(review("g", "a", 7))  # the page asks again, before the ack
+
+    ran = run_redis_jobs(redis_url, fail_then_ask_again, until=2)
+    assert len(ran) == 2 and ran[0].token != ran[1].token
+
+
+def test_without_a_release_the_same_job_queued_while_it_runs_is_one_job(redis_url):
+    async def ask_again(jobs: RedisJobs, job: Job, runs: int) -> None:
+        await jobs.submit(review("g", "a", 7))  # asked twice while it runs
+
+    ran = run_redis_jobs(redis_url, ask_again, until=1)
+    assert len(ran) == 1
 
 
 def test_an_idle_game_leaves_memory_and_is_read_back(tmp_path):

@@ -268,6 +268,7 @@ class GameAnalyses:
             log.error(
                 "the review %d of game %s failed", job.analysis_id, job.game_id, exc_info=error
             )
+            await self.hub.jobs.release(job)  # asked again on seeing it failed: a new job
             await self.hub.db(_fail, self.store, job.analysis_id, reason(error))
 
     async def _run(self, analysis_id: int) -> None:

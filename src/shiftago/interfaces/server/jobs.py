@@ -26,9 +26,10 @@ import itertools
 import json
 import logging
 import time
+import uuid
 from collections import Counter
 from collections.abc import Awaitable, Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Final, Literal
 
 from shiftago.interfaces.server.bus import READ_BLOCK_MS
@@ -62,6 +63,9 @@ class Job:
     analysis_id: int | None = None
     queued_at: float = field(default_factory=time.time)
     not_before: float = 0.0
+    #: Which queued copy this is, where the queue keeps one copy per key (Redis): only
+    #: this copy's end lets the key go.
+    token: str = ""
 
     @property
     def key(self) -> str:
@@ -84,6 +88,7 @@ class Job:
             analysis_id=None if data.get("analysis_id") is None else int(data["analysis_id"]),
             queued_at=float(data.get("queued_at") or time.time()),
             not_before=float(data.get("not_before") or 0.0),
+            token=str(data.get("token") or ""),
         )
 
 
@@ -111,9 +116,9 @@ class FairQueue:
 
     def push(self, job: Job, handle: Any = None) -> Any:
         """Hold ``job``; the handle of a job it replaces (the same job twice) comes back,
-        for its caller to let go (None when none)."""
-        if job.key in self.running:
-            return handle  # it runs already: this copy is let go at once
+        for its caller to let go (None when none). A job queued again while it runs
+        waits until that run is done: the run may be ending without having done it (a
+        review that failed and was asked for again at once)."""
         old = self.waiting.get(job.key)
         self.waiting[job.key] = _Waiting(job, handle, next(self._order))
         return None if old is None else old.handle
@@ -137,7 +142,7 @@ class FairQueue:
         best_rank: tuple[int, int, int] | None = None
         for waiting in self.waiting.values():
             job = waiting.job
-            if job.not_before > now:
+            if job.not_before > now or job.key in self.running:
                 continue
             if job.kind == "review" and reviews >= self.review_slots:
                 continue
@@ -171,6 +176,12 @@ class Jobs:
 
     async def start(self, runner: Runner | None) -> None:
         """Begin running jobs with ``runner`` (None: this process only queues them)."""
+
+    async def release(self, job: Job) -> None:
+        """Let the same job be queued again at once, before its run ends: a run that
+        stores an outcome that invites asking again (a review that failed) releases its
+        job first, so that the request that comes on seeing it is not taken for the
+        job it replaces."""
 
     async def close(self) -> None:
         """Stop taking jobs; those running are cancelled (and done again later)."""
@@ -269,6 +280,20 @@ class LocalJobs(Jobs):
             await self._dispatcher.close()
 
 
+#: Deletes a job's key if it still belongs to the copy whose token is given (a copy
+#: queued again after a release owns the key then).
+RELEASE_SCRIPT: Final = """
+if redis.call('get', KEYS[1]) == ARGV[1] then
+    return redis.call('del', KEYS[1])
+end
+return 0
+"""
+
+
+def _key(job: Job) -> str:
+    return f"shiftago:job:{job.key}"
+
+
 class RedisJobs(Jobs):
     """Jobs in a Redis stream: serve processes queue them, workers run them."""
 
@@ -281,11 +306,16 @@ class RedisJobs(Jobs):
         self.lease = lease
         self._dispatcher: _Dispatcher | None = None
         self._tasks: list[asyncio.Task[None]] = []
+        self._release = redis.register_script(RELEASE_SCRIPT)
 
     async def submit(self, job: Job) -> None:
-        fresh = await self.redis.set(f"shiftago:job:{job.key}", "1", nx=True, ex=JOB_KEY_SECONDS)
+        token = uuid.uuid4().hex
+        fresh = await self.redis.set(_key(job), token, nx=True, ex=JOB_KEY_SECONDS)
         if fresh:
-            await self.redis.xadd(JOBS, {"j": job.dump()})
+            await self.redis.xadd(JOBS, {"j": replace(job, token=token).dump()})
+
+    async def release(self, job: Job) -> None:
+        await self._release(keys=[_key(job)], args=[job.token])
 
     async def start(self, runner: Runner | None) -> None:
         if runner is None:
@@ -306,7 +336,7 @@ class RedisJobs(Jobs):
             pipe = self.redis.pipeline(transaction=False)
             pipe.xack(JOBS, GROUP, entry_id)
             pipe.xdel(JOBS, entry_id)
-            pipe.delete(f"shiftago:job:{job.key}")
+            await self._release(keys=[_key(job)], args=[job.token], client=pipe)
             await pipe.execute()
 
     async def _take(self, entries: Any) -> None:

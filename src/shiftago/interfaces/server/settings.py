@@ -90,7 +90,8 @@ class Settings:
     flag_sweep_seconds: float = 1.0
     #: How often (seconds) a process that runs jobs queues again the move of each game in
     #: its memory whose computer is to act and that has not changed for as long (a job
-    #: that failed or was lost); queuing a job that is queued or running does nothing.
+    #: that failed or was lost); a job that is queued stays one job, and one queued
+    #: again while it runs waits for that run (and is dropped if the game moved on).
     computer_sweep_seconds: float = 15.0
     #: How often (seconds) each process deletes the sessions (sign-ins) that expired.
     session_sweep_seconds: float = 3600.0
