@@ -1,11 +1,10 @@
 """Keeps Python's garbage collector from pausing a busy process for long.
 
 A full collection looks at every object the process holds, and a busy serve process
-holds hundreds of thousands (each open socket some two hundred): on a small machine it
-stopped everything for 100-400 ms several times a minute, and those pauses made the
-slowest hundredth of the actions (docs/deploy.md, "Garbage collection"). Nearly all of
-these objects live for minutes (sockets, games) or die by their reference count; very
-few become garbage in a cycle, the only kind the collector is needed for.
+holds many (every open socket brings its own): its pauses stop everything, long enough
+to make the slowest actions (docs/deploy.md, "Garbage collection", has the figures).
+Nearly all of these objects live for minutes (sockets, games) or die by their reference
+count; very few become garbage in a cycle, the only kind the collector is needed for.
 
 So every :data:`FREEZE_SECONDS` the young objects are collected (a short pause) and what
 survives is frozen (``gc.freeze``): later collections no longer look at it. Frozen
