@@ -172,6 +172,87 @@ def test_a_game_is_played_across_two_processes(deployment):
     assert watcher_versions == list(range(1, 13))
     assert stored_actions(a, game_id) == played
     assert stored_actions(b, game_id) == played
+    # each action's view carries the time it was stored, on both processes alike
+    for version in range(1, 13):
+        stamps = {s.action(version)["game"]["updated"] for s in (first, second, watcher)}
+        assert len(stamps) == 1, (version, stamps)
+    stamps = [first.action(version)["game"]["updated"] for version in range(1, 13)]
+    assert stamps == sorted(stamps) and len(set(stamps)) == 12
+
+
+def test_a_process_reads_only_the_events_of_the_games_it_holds(redis_url):
+    """The bus skips another process's events of games this one does not hold, and
+    hands on those of games it holds and those that name no game (the lobby's)."""
+    import asyncio
+
+    from redis import asyncio as aioredis
+
+    from shiftago.interfaces.server.bus import RedisBus
+
+    async def main() -> list[dict[str, Any]]:
+        redis = aioredis.Redis.from_url(redis_url)
+        sender, reader = RedisBus(redis), RedisBus(redis)
+        heard: list[dict[str, Any]] = []
+        done = asyncio.Event()
+
+        async def handler(event: dict[str, Any]) -> None:
+            heard.append(event)
+            if event.get("kind") == "last":
+                done.set()
+
+        await reader.start(handler, holds=lambda game: game == "held")
+        for event in (
+            {"game": "elsewhere", "revision": 1, "kind": "action", "action": "L1"},
+            {"game": "held", "revision": 1, "kind": "action", "action": "L1"},
+            {"game": "", "revision": 0, "kind": "lobby"},
+            {"game": "elsewhere", "revision": 2, "kind": "change"},
+            {"game": "held", "revision": 2, "kind": "last"},
+        ):
+            await sender.publish(event)
+        await asyncio.wait_for(done.wait(), 10)
+        await reader.close()
+        await redis.aclose()
+        return heard
+
+    heard = asyncio.run(main())
+    assert [(e["game"], e["kind"]) for e in heard] == [
+        ("held", "action"),
+        ("", "lobby"),
+        ("held", "last"),
+    ]
+
+
+def test_a_bus_stops_when_closed_while_it_asks_for_events(redis_url):
+    """Closing the bus (as SIGTERM does) ends its reader even when the cancellation
+    reaches it in the middle of an XREAD, where redis-py may answer it with a
+    TimeoutError instead of letting it through."""
+    import asyncio
+
+    from redis import asyncio as aioredis
+
+    from shiftago.interfaces.server.bus import RedisBus
+
+    async def main() -> bool:
+        redis = aioredis.Redis.from_url(redis_url)
+        sender, reader = RedisBus(redis), RedisBus(redis)
+        heard = asyncio.Event()
+
+        async def handler(event: dict[str, Any]) -> None:
+            heard.set()
+
+        await reader.start(handler)
+        await sender.publish({"game": "", "revision": 0, "kind": "lobby"})
+        await asyncio.wait_for(heard.wait(), 10)
+        # the reader has gone on to its next XREAD: cancel it there, as close() does
+        reading = reader._reader
+        assert reading is not None
+        reading.cancel()
+        ended, _ = await asyncio.wait({reading}, timeout=10)
+        await reader.close()
+        await redis.aclose()
+        return reading in ended
+
+    assert asyncio.run(main())
 
 
 def test_two_processes_never_both_accept_one_version(deployment):

@@ -208,3 +208,42 @@ def test_past_steps_show_the_game_as_it_was(sqlite_url):
         assert [c for c, may in view["may"].items() if may["act"]] == ([turn] if turn else [])
     assert replayed[-1]["game"]["result"]["reason"] == "points"
     assert replayed[-1]["game"]["result"]["line"]
+
+
+def test_the_history_kept_between_views_is_the_history_made_afresh():
+    """Each view makes only the new actions' entries (views.HistoryEntries); after every
+    action, a take-back and other actions, a view of a past step and a game read again,
+    the history is the one made from nothing."""
+    from shiftago.interfaces.server.creating import GameSpec, SeatSpec, build
+    from shiftago.interfaces.server.live import rebuild
+    from shiftago.interfaces.server.views import game_view, history_view
+
+    spec = GameSpec(Variant.EXPERT, 2, [SeatSpec("human", "a"), SeatSpec("human", "b")], seed=4)
+    live, _ = build(spec)
+    rng = random.Random(5)
+
+    def afresh(upto: int | None = None) -> list[dict]:
+        n = live.version if upto is None else upto
+        return history_view(live.game.states[: n + 1], live.game.history[:n])
+
+    checked = 0
+    for step in range(1, 80):
+        if live.over:
+            break
+        live.game.play(rng.choice(live.game.state.legal_actions()))
+        live.stored.actions.append(str(live.game.history[-1]))
+        assert game_view(live)["history"] == afresh()
+        if step % 7 == 0:  # take back two, go on otherwise
+            for _ in range(2):
+                live.game.undo()
+                live.stored.actions.pop()
+            assert game_view(live)["history"] == afresh()
+        if step % 5 == 0:  # a past step, then the game as it is
+            assert game_view(live, live.version // 2)["history"] == afresh(live.version // 2)
+            assert game_view(live)["history"] == afresh()
+        if step % 11 == 0:  # read again: other state objects, the same game
+            live.game = rebuild(live.stored)
+            assert game_view(live)["history"] == afresh()
+        checked += 1
+    assert checked > 20
+    assert any(entry["points"] is not None for entry in afresh()), "the game has scorings"

@@ -10,20 +10,22 @@ reads the game again from the database.
 events in a Redis stream (``XADD`` with a bounded length, read by every process with
 ``XREAD`` from the last id it saw), so a process whose connection to Redis drops for a
 moment reads on where it stopped instead of missing events, as it would with pub/sub.
-docs/deploy.md says why streams.
+docs/deploy.md says why streams. An event of a game carries the game's id beside its
+JSON, so a process skips the events of games it does not hold without reading them.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import os
 import socket
 import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
+
+import orjson
 
 log = logging.getLogger("shiftago.server")
 
@@ -37,6 +39,8 @@ READ_BLOCK_MS: Final = 5_000
 
 Event = dict[str, Any]
 Handler = Callable[[Event], Awaitable[None]]
+#: Whether this process holds the game of this id (its events matter here).
+Holds = Callable[[str], bool]
 
 
 def process_name() -> str:
@@ -50,11 +54,13 @@ class Bus:
     def __init__(self) -> None:
         self.process = process_name()
 
-    async def start(self, handler: Handler) -> None:
-        """Begin handing other processes' events to ``handler``, in their order."""
+    async def start(self, handler: Handler, holds: Holds | None = None) -> None:
+        """Begin handing other processes' events to ``handler``, in their order: those of
+        games that ``holds`` (when given), and every event that names no game."""
 
     async def publish(self, event: Event) -> None:
-        """Tell the other processes (after the change is stored)."""
+        """Tell the other processes (after the change is stored). An event whose ``game``
+        names a game reaches only the processes that hold that game."""
 
     async def close(self) -> None:
         """Stop reading."""
@@ -68,24 +74,26 @@ class RedisBus(Bus):
         self.redis = redis
         self._reader: asyncio.Task[None] | None = None
 
-    async def start(self, handler: Handler) -> None:
+    async def start(self, handler: Handler, holds: Holds | None = None) -> None:
         newest = await self.redis.xrevrange(EVENTS, count=1)
         last = newest[0][0] if newest else b"0-0"
-        self._reader = asyncio.create_task(self._read(last, handler))
+        self._reader = asyncio.create_task(self._read(last, handler, holds))
 
     async def publish(self, event: Event) -> None:
-        data = json.dumps(event, separators=(",", ":"))
-        await self.redis.xadd(
-            EVENTS, {"p": self.process, "e": data}, maxlen=EVENTS_KEPT, approximate=True
-        )
+        fields = {"p": self.process, "e": orjson.dumps(event)}
+        game = event.get("game")
+        if isinstance(game, str) and game:
+            fields["g"] = game
+        await self.redis.xadd(EVENTS, fields, maxlen=EVENTS_KEPT, approximate=True)
 
-    async def _read(self, last: bytes | str, handler: Handler) -> None:
+    async def _read(self, last: bytes | str, handler: Handler, holds: Holds | None) -> None:
         while True:
             try:
                 answer = await self.redis.xread({EVENTS: last}, block=READ_BLOCK_MS, count=500)
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # Redis gone for a moment: read on from the same id
+                raise_if_cancelled()
                 log.warning("reading the events from Redis failed; trying again: %s", error)
                 await asyncio.sleep(1.0)
                 continue
@@ -94,18 +102,33 @@ class RedisBus(Bus):
                     last = entry_id
                     if _text(fields.get(b"p")) == self.process:
                         continue
+                    game = fields.get(b"g")
+                    if game is not None and holds is not None and not holds(_text(game)):
+                        continue
                     try:
-                        await handler(json.loads(fields[b"e"]))
+                        await handler(orjson.loads(fields[b"e"]))
                     except asyncio.CancelledError:
                         raise
                     except Exception:
+                        raise_if_cancelled()
                         log.exception("an event from another process could not be applied")
 
     async def close(self) -> None:
+        """Stop reading: at once, or where redis-py lets a cancellation through as a
+        TimeoutError, when the XREAD under way ends (``READ_BLOCK_MS`` at most)."""
         if self._reader is not None:
             self._reader.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._reader
+
+
+def raise_if_cancelled() -> None:
+    """End a retrying loop whose task is being cancelled. redis-py can answer the
+    cancellation of a command waiting for its reply with a TimeoutError instead of the
+    CancelledError; a loop that retries on errors would then never stop."""
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        raise asyncio.CancelledError
 
 
 def _text(value: Any) -> str:

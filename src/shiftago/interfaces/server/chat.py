@@ -12,7 +12,6 @@ general rate of messages.
 from __future__ import annotations
 
 import datetime as dt
-import json
 import time
 from collections import deque
 from collections.abc import Callable
@@ -24,7 +23,7 @@ from sqlalchemy import select
 from shiftago.core import COLOURS
 from shiftago.interfaces.server.bus import Event
 from shiftago.interfaces.server.hub import Hub, Refused
-from shiftago.interfaces.server.live import Connection, LiveGame
+from shiftago.interfaces.server.live import Connection, LiveGame, message_text
 from shiftago.interfaces.server.schema import ChatRow
 from shiftago.interfaces.server.store import Store, now, utc
 
@@ -193,7 +192,7 @@ class Chat:
         text: str | None = None
         for connection in list(live.connections):
             if room_of(connection) == message.room:
-                text = text or json.dumps(message.to_json(), separators=(",", ":"))
+                text = text or message_text(message.to_json())
                 connection.send(text)
 
     async def on_event(self, event: Event) -> None:

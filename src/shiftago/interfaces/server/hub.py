@@ -15,6 +15,7 @@ once idle (:meth:`Hub.evict_idle`); it is read back from the database when neede
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
 import functools
 import logging
@@ -251,6 +252,11 @@ class Hub:
             log.error("the %s job of game %s could not be queued: %s", job.kind, job.game_id, error)
 
     # --- what other processes did ---------------------------------------------------------
+    def holds(self, game_id: str) -> bool:
+        """Whether the game is in memory here (the other processes' events of a game
+        matter only then: one read later comes from the database as it is)."""
+        return game_id in self.games
+
     async def on_event(self, event: Event) -> None:
         """Apply another process's change to the game, if this process holds it, and tell
         its sockets, in order: an action that follows on at once is played here; anything
@@ -293,6 +299,7 @@ class Hub:
                     return
                 seat = live.game.turn
                 live.game.play(action)
+                live.stored.updated = _stamp(event.get("updated"), live.stored.updated)
                 self._stored_action(live, str(action), revision)
                 self._announce_action(live, number, action, seat)
             else:
@@ -472,6 +479,7 @@ class Hub:
                 "kind": "action",
                 "number": number,
                 "action": str(action),
+                "updated": live.stored.updated.isoformat(),
             }
         )
         if finished:
@@ -757,3 +765,11 @@ class Hub:
             else:
                 url = f"/watch/{next_id}"
             connection.send({"type": "rematch", "id": next_id, "url": url})
+
+
+def _stamp(text: Any, otherwise: dt.datetime) -> dt.datetime:
+    """The time an event says a change was stored (``otherwise`` when it says none)."""
+    if isinstance(text, str):
+        with contextlib.suppress(ValueError):
+            return dt.datetime.fromisoformat(text)
+    return otherwise

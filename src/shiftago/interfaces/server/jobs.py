@@ -32,7 +32,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Final, Literal
 
-from shiftago.interfaces.server.bus import READ_BLOCK_MS
+from shiftago.interfaces.server.bus import READ_BLOCK_MS, raise_if_cancelled
 
 log = logging.getLogger("shiftago.server")
 
@@ -375,6 +375,7 @@ class RedisJobs(Jobs):
             except asyncio.CancelledError:
                 raise
             except Exception as error:
+                raise_if_cancelled()
                 if "NOGROUP" in str(error):
                     await self._make_group()
                     continue
@@ -402,6 +403,7 @@ class RedisJobs(Jobs):
             except asyncio.CancelledError:
                 raise
             except Exception:
+                raise_if_cancelled()
                 log.warning("renewing or reclaiming jobs failed", exc_info=True)
             await asyncio.sleep(self.lease / 3)
 

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
+
+import orjson
 
 from shiftago.core import (
     COLOURS,
@@ -78,6 +79,13 @@ def result_token(winners: tuple[int, ...]) -> str:
     return "=".join(COLOURS[s] for s in sorted(winners))
 
 
+def message_text(message: dict[str, Any]) -> str:
+    """The text of a message to the sockets: compact JSON (orjson: the game's view is
+    serialised after every action, and :mod:`json` took a third of that work; see
+    docs/deploy.md). Integer keys become strings, as :mod:`json` makes them."""
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
 class Connection:
     """One open WebSocket: its seat (None for a spectator) and its outgoing queue.
 
@@ -138,6 +146,9 @@ class LiveGame:
     #: When the game was last asked for or changed (``time.monotonic``): idle games
     #: leave memory (``Hub.evict_idle``).
     last_used: float = field(default_factory=time.monotonic)
+    #: What :mod:`.views` made of this game and keeps for the next view (the history
+    #: entries: each made once, not at every action).
+    views: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.away_since:
@@ -408,6 +419,6 @@ class LiveGame:
         """Send ``message`` to every socket of the game, serialised once."""
         if not self.connections:
             return
-        text = json.dumps(message, separators=(",", ":"))
+        text = message_text(message)
         for connection in list(self.connections):
             connection.send(text)

@@ -161,10 +161,14 @@ class LobbyFeed:
     async def announce(self, event: Event) -> None:
         """Tell this process's lobby sockets, then the other processes'."""
         self._deliver(event)
-        await self.hub.publish({"game": "", "revision": 0, "kind": "lobby", **event})
+        # the lobby's event goes inside: its own fields (a filled seek's "game") must not
+        # read as the bus event's, whose "game" sends it only to processes holding that game
+        await self.hub.publish({"game": "", "revision": 0, "kind": "lobby", "lobby": event})
 
     async def _on_event(self, event: Event) -> None:
-        self._deliver(event)
+        lobby = event.get("lobby")
+        if isinstance(lobby, dict):
+            self._deliver(lobby)
 
     def _deliver(self, event: Event) -> None:
         what = event.get("event")

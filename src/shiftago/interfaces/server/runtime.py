@@ -20,7 +20,7 @@ from urllib.parse import urlsplit, urlunsplit
 from shiftago.interfaces.server import accounts, ratings
 from shiftago.interfaces.server.analysis import GameAnalyses
 from shiftago.interfaces.server.bots import ComputerPlayers
-from shiftago.interfaces.server.bus import READ_BLOCK_MS, Bus, RedisBus
+from shiftago.interfaces.server.bus import READ_BLOCK_MS, Bus, RedisBus, raise_if_cancelled
 from shiftago.interfaces.server.collector import Collector
 from shiftago.interfaces.server.hub import Hub
 from shiftago.interfaces.server.jobs import FairQueue, Job, Jobs, LocalJobs, RedisJobs
@@ -118,7 +118,7 @@ class Runtime:
             runs_jobs,
         )
         runtime.seeks = Seeks(hub)  # hears the lobby's events from the start
-        await bus.start(hub.on_event)
+        await bus.start(hub.on_event, hub.holds)
         await jobs.start(runtime.run if runs_jobs else None)
         if runs_jobs:
             await runtime.computers.resume()
@@ -161,6 +161,7 @@ class Runtime:
             try:
                 await self.sweep_flags()
             except Exception:
+                raise_if_cancelled()
                 log.exception("the flag sweep failed")
 
     async def sweep_flags(self) -> int:
@@ -185,6 +186,7 @@ class Runtime:
             try:
                 await self.sweep_computers(every)
             except Exception:
+                raise_if_cancelled()
                 log.exception("the computer sweep failed")
 
     async def sweep_computers(self, stale: float) -> int:

@@ -34,6 +34,7 @@ from typing import Any, Final
 
 from shiftago.core import Variant
 from shiftago.interfaces.server.accounts import Account
+from shiftago.interfaces.server.bus import raise_if_cancelled
 from shiftago.interfaces.server.creating import GameSpec, SeatSpec, new_id, new_token
 from shiftago.interfaces.server.hub import Hub
 from shiftago.interfaces.server.live import LiveGame
@@ -350,6 +351,7 @@ class Seeks:
                 await self.feed.refresh()
                 await self.sweep()
             except Exception:
+                raise_if_cancelled()
                 log.exception("the seeks' sweep failed")
 
     async def close(self) -> None:

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from shiftago.core import COLOURS, Action, EndReason, Phase, Scoring, State, cell_name
-from shiftago.formats.record_syntax import turn_numbers
+from shiftago.formats.record_syntax import starts_turn
 from shiftago.interfaces.server.live import LiveGame
 from shiftago.interfaces.server.store import StoredGame
 from shiftago.match.clock import Clock
@@ -60,7 +60,7 @@ def game_view(live: LiveGame, upto: int | None = None, now: float | None = None)
         "previous": stored.previous_id,
         "next": stored.next_id,
         "tournament": tournament_view(live, counted=current),
-        "history": history_view(states, actions),
+        "history": _history_entries(live).upto(states, actions),
         "skipped_at_start": _skipped_at_start(live),
         "may": _may(live, state, version, over),
         "takeback": live.takeback_kind(version),
@@ -114,16 +114,55 @@ def position_view(states: Sequence[State], actions: Sequence[Action]) -> dict[st
     }
 
 
+def _history_entries(live: LiveGame) -> HistoryEntries:
+    entries = live.views.get("history")
+    if not isinstance(entries, HistoryEntries):
+        entries = live.views["history"] = HistoryEntries()
+    return entries
+
+
 def history_view(states: Sequence[State], actions: Sequence[Action]) -> list[dict[str, Any]]:
     """One entry per action: its record turn number, who made it, the points of a
     scoring, and whose turns their handicap skipped right after it."""
-    entries = []
-    for index, (action, turn) in enumerate(zip(actions, turn_numbers(actions), strict=True)):
-        before, after = states[index], states[index + 1]
+    return HistoryEntries().upto(states, actions)
+
+
+class HistoryEntries:
+    """The history entries made so far along one game's states, each made once.
+
+    An entry depends only on the states and actions up to it, so a game that goes on
+    only adds entries: a view after each action makes one entry instead of all of them.
+    An entry is used only while the state after it is still the game's (identity: a
+    take-back or a game read again brings other states, and the entries from there are
+    made again).
+    """
+
+    __slots__ = ("_after", "_entries")
+
+    def __init__(self) -> None:
+        self._after: list[State] = []
+        self._entries: list[dict[str, Any]] = []
+
+    def upto(self, states: Sequence[State], actions: Sequence[Action]) -> list[dict[str, Any]]:
+        """The entries of ``actions`` (``states`` from the first, one more than them)."""
+        valid = min(len(self._after), len(actions))
+        while valid and self._after[valid - 1] is not states[valid]:
+            valid -= 1
+        if valid < len(actions):
+            del self._after[valid:], self._entries[valid:]
+            for index in range(valid, len(actions)):
+                self._add(states, actions, index)
+        return self._entries[: len(actions)]
+
+    def _add(self, states: Sequence[State], actions: Sequence[Action], index: int) -> None:
+        action, before, after = actions[index], states[index], states[index + 1]
+        previous = self._entries[index - 1]["turn"] if index else 0
+        turn = previous + starts_turn(actions[index - 1] if index else None, action)
         points = None
         if isinstance(action, Scoring):
             points = next(o.points for o in before.scoring_options() if o.action == action)
-        entries.append(
+        self._after.append(after)
+        self._entries.append(
             {
                 "index": index,
                 "turn": turn,
@@ -133,7 +172,6 @@ def history_view(states: Sequence[State], actions: Sequence[Action]) -> list[dic
                 "skipped": _skipped(before.skips, after.skips, (before.turn + 1) % before.players),
             }
         )
-    return entries
 
 
 def _skipped(before: tuple[int, ...], after: tuple[int, ...], start: int) -> list[str]:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -19,7 +18,7 @@ from shiftago.interfaces.server.accounts import signed_in
 from shiftago.interfaces.server.chat import GUEST, Chat, Speaker, seat_name
 from shiftago.interfaces.server.hub import Hub, Refused
 from shiftago.interfaces.server.limits import socket_slot
-from shiftago.interfaces.server.live import Connection, LiveGame
+from shiftago.interfaces.server.live import Connection, LiveGame, message_text
 from shiftago.interfaces.server.protocol import (
     Abort,
     Act,
@@ -58,7 +57,7 @@ async def write_queue(websocket: WebSocket, connection: Connection) -> None:
             if isinstance(item, int):
                 await websocket.close(code=item)
                 return
-            text = item if isinstance(item, str) else json.dumps(item, separators=(",", ":"))
+            text = item if isinstance(item, str) else message_text(item)
             await websocket.send_text(text)
 
 
