@@ -145,6 +145,40 @@ def test_parallel_search_returns_legal_sound_results(seed: int) -> None:
         assert parallel.values == sorted(parallel.values, reverse=True)
 
 
+@pytest.mark.parametrize("seed", [11, 12])
+def test_the_helper_thread_never_repeats_a_depth_the_main_thread_has_begun(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Lazy SMP with two threads: the helper keeps ahead of the main thread instead of
+    # searching the depth the main thread searches (docs/strength.md, "Two threads").
+    from shiftago.engine.search import driver
+
+    searched = driver._search_depth
+    main_started: list[int] = []
+    helper_starts: list[tuple[int, int]] = []  # (depth, the main thread's depth then)
+    lock = threading.Lock()
+
+    def traced(tables, codes, buffer, depth, exact_all, guess):  # type: ignore[no-untyped-def]
+        with lock:
+            if threading.current_thread().name.startswith("search-helper"):
+                helper_starts.append((depth, max(main_started, default=0)))
+            else:
+                main_started.append(depth)
+        return searched(tables, codes, buffer, depth, exact_all, guess)
+
+    monkeypatch.setattr(driver, "_search_depth", traced)
+    row = middle_game_positions(20, seed=seed)[0]
+    result = Searcher(reductions=True, tuned=True).search(
+        row, kernel.legal_codes(row), depth=10, threads=2
+    )
+    assert result.depth == 10
+    # deep enough that a depth takes the main thread milliseconds: it cannot begin one
+    # between the helper's choice and its start
+    deep = [(d, main) for d, main in helper_starts if 7 <= d < 10]
+    assert deep, helper_starts
+    assert all(main < d for d, main in deep), helper_starts
+
+
 def test_a_thread_count_below_one_is_refused() -> None:
     with pytest.raises(ValueError, match="threads"):
         Limits(threads=0)

@@ -17,8 +17,9 @@ set, and the search stops at its next node.
   so that its ranking compares values of one depth. The answer never waits for a depth
   to finish.
 * ``threads`` > 1 runs a Lazy SMP search: helper threads search the same root over the
-  same transposition table (:mod:`.ttable`), every other one a depth ahead, each with
-  its own stack, killers and history. They fill the table with results the main thread
+  same transposition table (:mod:`.ttable`), every other one ahead of the main thread
+  (the next depth that the main thread is not about to search), each with its own
+  stack, killers and history. They fill the table with results the main thread
   then finds; the answer is the deepest finished depth of any thread.
 * ``on_depth`` hears of each depth the main thread finishes (the progress of a search
   that thinks aloud).
@@ -97,6 +98,13 @@ class _Finished:
     depth: int = 0
     codes: list[int] = field(default_factory=list)
     values: list[int] = field(default_factory=list)
+
+
+@dataclass
+class _MainDepth:
+    """The depth the main thread searches now (the helpers keep ahead of it)."""
+
+    depth: int = 0
 
 
 class Searcher:
@@ -201,6 +209,7 @@ class Searcher:
         if helpers or stop is not None:
             alarm = Alarm(infos, NODE_LIMIT, deadline, stop=stop)
         helper_results = [_Finished() for _ in helpers]
+        main = _MainDepth()
         workers: list[threading.Thread] = []
         factor = 1.0
         try:
@@ -219,10 +228,11 @@ class Searcher:
                     info[NODE_LIMIT] = limit
                 elif not alarm.set(limit):
                     break
+                main.depth = d
                 if d == 2 and helpers:
                     assert alarm is not None  # made above whenever there are helpers
                     workers = self._start_helpers(
-                        helpers, helper_results, state, codes, max_depth, exact_all, alarm
+                        helpers, helper_results, main, state, codes, max_depth, exact_all, alarm
                     )
                 guess = values[0] if finished else NO_GUESS
                 done = _search_depth(self.tables, codes, buffer, d, exact_all, guess)
@@ -265,6 +275,7 @@ class Searcher:
         self,
         helpers: list[tuple[np.ndarray, ...]],
         results: list[_Finished],
+        main: _MainDepth,
         state: np.ndarray,
         codes: list[int],
         max_depth: int,
@@ -273,15 +284,17 @@ class Searcher:
     ) -> list[threading.Thread]:
         workers = []
         for k, (tables, result) in enumerate(zip(helpers, results, strict=True)):
-            # every other helper a depth ahead; the others try the root in another order
-            first = 2 + (k + 1) % 2
+            # every other helper ahead of the main thread; the others search its depths
+            # with the root in another order
+            ahead = k % 2 == 0
+            first = 3 if ahead else 2
             root = list(codes)
             if k % 2 == 1 and len(root) > 2:
                 shift = 1 + k // 2 % (len(root) - 1)
                 root = [root[0], *root[1:][shift:], *root[1:][:shift]]
             worker = threading.Thread(
                 target=_helper_search,
-                args=(tables, result, state, root, first, max_depth, exact_all, alarm),
+                args=(tables, result, main, ahead, state, root, first, max_depth, exact_all, alarm),
                 name=f"search-helper-{k + 1}",
                 daemon=True,
             )
@@ -329,6 +342,8 @@ class Searcher:
 def _helper_search(
     tables: tuple[np.ndarray, ...],
     result: _Finished,
+    main: _MainDepth,
+    ahead: bool,
     state: np.ndarray,
     root: list[int],
     first: int,
@@ -337,8 +352,8 @@ def _helper_search(
     alarm: Alarm,
 ) -> None:
     """A Lazy SMP helper: deepen from ``first`` until the alarm stops it, keeping the
-    ranking of the last depth it finished; the first thread to finish the search's
-    last depth ends the search."""
+    ranking of the last depth it finished (``ahead``: keeping ahead of the main
+    thread); the first thread to finish the search's last depth ends the search."""
     stack, info = tables[0], tables[-1]
     stack[0] = state
     info[NODES] = 0
@@ -346,7 +361,8 @@ def _helper_search(
     codes = list(root)
     buffer = np.empty(len(codes), dtype=np.int64)
     guess = NO_GUESS
-    for d in range(first, max_depth + 1):
+    d = first
+    while d <= max_depth:
         if not alarm.set(UNLIMITED, info):
             return
         done = _search_depth(tables, codes, buffer, d, exact_all, guess)
@@ -360,6 +376,12 @@ def _helper_search(
             return
         if abs(values[0]) >= PROVEN:
             return
+        d += 1
+        if ahead and main.depth >= d - 1:
+            # the main thread is at this depth still and searches the next one soon:
+            # searching that one too, in the same order, would mostly repeat its work
+            # (docs/strength.md, "Two threads")
+            d = min(main.depth + 2, max_depth)
 
 
 def _search_depth(
