@@ -289,7 +289,7 @@ class Searcher:
             ahead = k % 2 == 0
             first = 3 if ahead else 2
             root = list(codes)
-            if k % 2 == 1 and len(root) > 2:
+            if not ahead and len(root) > 2:
                 shift = 1 + k // 2 % (len(root) - 1)
                 root = [root[0], *root[1:][shift:], *root[1:][:shift]]
             worker = threading.Thread(
