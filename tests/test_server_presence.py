@@ -29,7 +29,12 @@ from shiftago.core import Variant
 from shiftago.interfaces.server import create_app, live
 from shiftago.interfaces.server.creating import GameSpec, SeatSpec, build
 from shiftago.interfaces.server.live import Connection
-from shiftago.interfaces.server.presence import Coalescer, PresenceSummary, merged
+from shiftago.interfaces.server.presence import (
+    SUMMARY_SECONDS,
+    Coalescer,
+    PresenceSummary,
+    merged,
+)
 from shiftago.interfaces.server.settings import Settings
 
 #: The presence interval of these tests: the default.
@@ -115,6 +120,30 @@ def test_a_seat_connected_on_another_process_is_connected_and_not_claimable():
     assert game.claimable_at(1, 0) == away
     game.presence_changed()
     assert game.away_since[1] == away  # away since it was first missed
+
+
+def test_another_process_saying_its_part_again_changes_nothing_until_it_changes():
+    """Each process repeats its part every third of SUMMARY_SECONDS for every game it
+    holds sockets of; only a part that differs (or revives an expired one) is news for
+    the game's sockets."""
+    game, _ = build(two_people())
+    now = time.time()
+    part = PresenceSummary(frozenset({1}), 2, now)
+    assert game.take_remote_presence("p2", part)  # first heard
+    assert not game.take_remote_presence("p2", PresenceSummary(frozenset({1}), 2, now + 20))
+    assert game.remote_presence["p2"].at == now + 20  # renewed all the same
+    assert game.take_remote_presence("p2", PresenceSummary(frozenset({1}), 3, now + 21))
+    assert game.take_remote_presence("p2", PresenceSummary(frozenset(), 3, now + 22))
+    assert game.take_remote_presence("p3", PresenceSummary(frozenset({0}), 0, now))
+    # an expired part said again counts anew
+    game.remote_presence["p3"] = PresenceSummary(frozenset({0}), 0, now - SUMMARY_SECONDS - 1)
+    assert not game.connected(0)
+    assert game.take_remote_presence("p3", PresenceSummary(frozenset({0}), 0, now))
+    assert game.connected(0)
+    # a process that holds nobody any more leaves; saying nothing again is no news
+    assert game.take_remote_presence("p3", PresenceSummary(frozenset(), 0, now + 1))
+    assert "p3" not in game.remote_presence
+    assert not game.take_remote_presence("p3", PresenceSummary(frozenset(), 0, now + 2))
 
 
 def test_a_connection_too_far_behind_is_dropped_alone(monkeypatch):

@@ -222,6 +222,46 @@ def test_a_process_reads_only_the_events_of_the_games_it_holds(redis_url):
     ]
 
 
+def test_events_published_in_a_batch_arrive_in_order_and_filtered(redis_url):
+    """``publish_many`` (the presence every process repeats) sends its events in
+    batches of round trips; each arrives once, in order, skipped where not held."""
+    import asyncio
+
+    from redis import asyncio as aioredis
+
+    from shiftago.interfaces.server import bus
+    from shiftago.interfaces.server.bus import RedisBus
+
+    count = bus.PUBLISHED_PER_ROUND_TRIP * 2 + 7  # three batches, the last one short
+    held = [n for n in range(count) if n % 3 != 1]
+
+    async def main() -> list[dict[str, Any]]:
+        redis = aioredis.Redis.from_url(redis_url)
+        sender, reader = RedisBus(redis), RedisBus(redis)
+        heard: list[dict[str, Any]] = []
+        done = asyncio.Event()
+
+        async def handler(event: dict[str, Any]) -> None:
+            heard.append(event)
+            if len(heard) == len(held):
+                done.set()
+
+        await reader.start(handler, holds=lambda game: game != "elsewhere")
+        events = [
+            {"game": "elsewhere" if n % 3 == 1 else f"g{n}", "revision": n, "kind": "presence"}
+            for n in range(count)
+        ]
+        await sender.publish_many(events)
+        await asyncio.wait_for(done.wait(), 10)
+        await asyncio.sleep(0.2)  # nothing more comes
+        await reader.close()
+        await redis.aclose()
+        return heard
+
+    heard = asyncio.run(main())
+    assert [e["revision"] for e in heard] == held
+
+
 def test_a_bus_stops_when_closed_while_it_asks_for_events(redis_url):
     """Closing the bus (as SIGTERM does) ends its reader even when the cancellation
     reaches it in the middle of an XREAD, where redis-py may answer it with a

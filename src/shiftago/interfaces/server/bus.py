@@ -36,6 +36,8 @@ EVENTS: Final = "shiftago:events"
 EVENTS_KEPT: Final = 100_000
 #: How long one read waits for new events (milliseconds) before it reads again.
 READ_BLOCK_MS: Final = 5_000
+#: Events of one :meth:`RedisBus.publish_many` sent to Redis in one round trip.
+PUBLISHED_PER_ROUND_TRIP: Final = 200
 
 Event = dict[str, Any]
 Handler = Callable[[Event], Awaitable[None]]
@@ -62,6 +64,9 @@ class Bus:
         """Tell the other processes (after the change is stored). An event whose ``game``
         names a game reaches only the processes that hold that game."""
 
+    async def publish_many(self, events: list[Event]) -> None:
+        """Publish ``events`` in their order, as :meth:`publish` does each."""
+
     async def close(self) -> None:
         """Stop reading."""
 
@@ -80,11 +85,22 @@ class RedisBus(Bus):
         self._reader = asyncio.create_task(self._read(last, handler, holds))
 
     async def publish(self, event: Event) -> None:
-        fields = {"p": self.process, "e": orjson.dumps(event)}
+        await self.redis.xadd(EVENTS, self._fields(event), maxlen=EVENTS_KEPT, approximate=True)
+
+    async def publish_many(self, events: list[Event]) -> None:
+        for start in range(0, len(events), PUBLISHED_PER_ROUND_TRIP):
+            pipeline = self.redis.pipeline(transaction=False)
+            for event in events[start : start + PUBLISHED_PER_ROUND_TRIP]:
+                pipeline.xadd(EVENTS, self._fields(event), maxlen=EVENTS_KEPT, approximate=True)
+            await pipeline.execute()
+
+    def _fields(self, event: Event) -> dict[str, Any]:
+        """The stream entry of ``event``: the sender, the JSON, and the game it is of."""
+        fields: dict[str, Any] = {"p": self.process, "e": orjson.dumps(event)}
         game = event.get("game")
         if isinstance(game, str) and game:
             fields["g"] = game
-        await self.redis.xadd(EVENTS, fields, maxlen=EVENTS_KEPT, approximate=True)
+        return fields
 
     async def _read(self, last: bytes | str, handler: Handler, holds: Holds | None) -> None:
         while True:

@@ -311,12 +311,8 @@ class Hub:
         except ValueError:
             log.error("a presence event that cannot be read: %r", event)
             return
-        process = str(event.get("process"))
-        if summary.seats or summary.spectators:
-            live.remote_presence[process] = summary
-        else:
-            live.remote_presence.pop(process, None)
-        self.presence(live)
+        if live.take_remote_presence(str(event.get("process")), summary):
+            self.presence(live)
 
     async def reload(self, live: LiveGame) -> None:
         """Read the game again from the database (under its lock) and tell its sockets
@@ -385,15 +381,16 @@ class Hub:
         self._spawn(self._send_presence(live))
 
     async def _send_presence(self, live: LiveGame) -> None:
-        await self.publish(
-            {
-                "game": live.id,
-                "revision": live.revision,
-                "kind": "presence",
-                "process": self.bus.process,
-                "summary": live.own_presence().to_json(),
-            }
-        )
+        await self.publish(self._presence_event(live))
+
+    def _presence_event(self, live: LiveGame) -> dict[str, Any]:
+        return {
+            "game": live.id,
+            "revision": live.revision,
+            "kind": "presence",
+            "process": self.bus.process,
+            "summary": live.own_presence().to_json(),
+        }
 
     def _spawn(self, change: Coroutine[Any, Any, T]) -> asyncio.Future[T]:
         """Run ``change`` as a task that :meth:`drain` waits for before shutting down."""
@@ -404,10 +401,15 @@ class Hub:
 
     async def share_all_presence(self) -> None:
         """Say again this process's part of every game it has sockets of (so that the
-        others keep believing it; :data:`.presence.SUMMARY_SECONDS`)."""
-        for live in list(self.games.values()):
-            if live.connections:
-                await self._send_presence(live)
+        others keep believing it; :data:`.presence.SUMMARY_SECONDS`), in batches: one
+        round trip to Redis per batch instead of one per game."""
+        events = [
+            self._presence_event(live) for live in list(self.games.values()) if live.connections
+        ]
+        try:
+            await self.bus.publish_many(events)
+        except Exception as error:
+            log.error("the presence of %d games could not be published: %s", len(events), error)
 
     # --- playing -----------------------------------------------------------------------
     def check_can_act(self, live: LiveGame, seat: int | None, seen: int) -> None:

@@ -341,6 +341,21 @@ class LiveGame:
         oldest = time.time() - SUMMARY_SECONDS
         return [summary for summary in self.remote_presence.values() if summary.at >= oldest]
 
+    def take_remote_presence(self, process: str, summary: PresenceSummary) -> bool:
+        """Keep another process's part of the presence; whether the game's presence
+        changed. The same part said again (each process repeats its part every third of
+        :data:`.presence.SUMMARY_SECONDS`) only renews it: nobody needs to hear of it."""
+        previous = self.remote_presence.get(process)
+        if summary.seats or summary.spectators:
+            self.remote_presence[process] = summary
+        else:
+            self.remote_presence.pop(process, None)
+        if previous is None:
+            return bool(summary.seats or summary.spectators)
+        believed = previous.at >= time.time() - SUMMARY_SECONDS
+        same = previous.seats == summary.seats and previous.spectators == summary.spectators
+        return not (believed and same)
+
     def connected(self, seat: int) -> bool:
         """Whether the seat is played: by the computer, or by its person connected to
         this process or to another one."""
