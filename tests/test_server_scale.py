@@ -180,9 +180,15 @@ def test_a_game_is_played_across_two_processes(deployment):
     assert stamps == sorted(stamps) and len(set(stamps)) == 12
 
 
-def test_a_process_reads_only_the_events_of_the_games_it_holds(redis_url):
-    """The bus skips another process's events of games this one does not hold, and
-    hands on those of games it holds and those that name no game (the lobby's)."""
+def heard_through_the_bus(
+    redis_url: str,
+    send: Any,
+    holds: Any,
+    expected: int,
+) -> list[dict[str, Any]]:
+    """The events one :class:`RedisBus` hands on (``holds`` deciding which games it
+    holds) after ``send(sender)`` published through another, once ``expected`` arrived
+    and a moment passed in which no more came."""
     import asyncio
 
     from redis import asyncio as aioredis
@@ -197,10 +203,25 @@ def test_a_process_reads_only_the_events_of_the_games_it_holds(redis_url):
 
         async def handler(event: dict[str, Any]) -> None:
             heard.append(event)
-            if event.get("kind") == "last":
+            if len(heard) >= expected:
                 done.set()
 
-        await reader.start(handler, holds=lambda game: game == "held")
+        await reader.start(handler, holds=holds)
+        await send(sender)
+        await asyncio.wait_for(done.wait(), 10)
+        await asyncio.sleep(0.2)  # nothing more comes
+        await reader.close()
+        await redis.aclose()
+        return heard
+
+    return asyncio.run(main())
+
+
+def test_a_process_reads_only_the_events_of_the_games_it_holds(redis_url):
+    """The bus skips another process's events of games this one does not hold, and
+    hands on those of games it holds and those that name no game (the lobby's)."""
+
+    async def send(sender: Any) -> None:
         for event in (
             {"game": "elsewhere", "revision": 1, "kind": "action", "action": "L1"},
             {"game": "held", "revision": 1, "kind": "action", "action": "L1"},
@@ -209,12 +230,8 @@ def test_a_process_reads_only_the_events_of_the_games_it_holds(redis_url):
             {"game": "held", "revision": 2, "kind": "last"},
         ):
             await sender.publish(event)
-        await asyncio.wait_for(done.wait(), 10)
-        await reader.close()
-        await redis.aclose()
-        return heard
 
-    heard = asyncio.run(main())
+    heard = heard_through_the_bus(redis_url, send, lambda game: game == "held", 3)
     assert [(e["game"], e["kind"]) for e in heard] == [
         ("held", "action"),
         ("", "lobby"),
@@ -225,40 +242,20 @@ def test_a_process_reads_only_the_events_of_the_games_it_holds(redis_url):
 def test_events_published_in_a_batch_arrive_in_order_and_filtered(redis_url):
     """``publish_many`` (the presence every process repeats) sends its events in
     batches of round trips; each arrives once, in order, skipped where not held."""
-    import asyncio
-
-    from redis import asyncio as aioredis
-
     from shiftago.interfaces.server import bus
-    from shiftago.interfaces.server.bus import RedisBus
 
     count = bus.PUBLISHED_PER_ROUND_TRIP * 2 + 7  # three batches, the last one short
     held = [n for n in range(count) if n % 3 != 1]
 
-    async def main() -> list[dict[str, Any]]:
-        redis = aioredis.Redis.from_url(redis_url)
-        sender, reader = RedisBus(redis), RedisBus(redis)
-        heard: list[dict[str, Any]] = []
-        done = asyncio.Event()
+    async def send(sender: Any) -> None:
+        await sender.publish_many(
+            [
+                {"game": "elsewhere" if n % 3 == 1 else f"g{n}", "revision": n, "kind": "presence"}
+                for n in range(count)
+            ]
+        )
 
-        async def handler(event: dict[str, Any]) -> None:
-            heard.append(event)
-            if len(heard) == len(held):
-                done.set()
-
-        await reader.start(handler, holds=lambda game: game != "elsewhere")
-        events = [
-            {"game": "elsewhere" if n % 3 == 1 else f"g{n}", "revision": n, "kind": "presence"}
-            for n in range(count)
-        ]
-        await sender.publish_many(events)
-        await asyncio.wait_for(done.wait(), 10)
-        await asyncio.sleep(0.2)  # nothing more comes
-        await reader.close()
-        await redis.aclose()
-        return heard
-
-    heard = asyncio.run(main())
+    heard = heard_through_the_bus(redis_url, send, lambda game: game != "elsewhere", len(held))
     assert [e["revision"] for e in heard] == held
 
 
