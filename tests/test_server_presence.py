@@ -125,7 +125,7 @@ def test_a_seat_connected_on_another_process_is_connected_and_not_claimable():
 def test_another_process_saying_its_part_again_changes_nothing_until_it_changes():
     """Each process repeats its part every third of SUMMARY_SECONDS for every game it
     holds sockets of; only a part that differs (or revives an expired one) is news for
-    the game's sockets."""
+    the game's sockets, and a part older than the one held is dropped."""
     game, _ = build(two_people())
     now = time.time()
     part = PresenceSummary(frozenset({1}), 2, now)
@@ -140,10 +140,16 @@ def test_another_process_saying_its_part_again_changes_nothing_until_it_changes(
     assert not game.connected(0)
     assert game.take_remote_presence("p3", PresenceSummary(frozenset({0}), 0, now))
     assert game.connected(0)
-    # a process that holds nobody any more leaves; saying nothing again is no news
+    # a process that holds nobody any more says so; saying nothing again is no news
     assert game.take_remote_presence("p3", PresenceSummary(frozenset(), 0, now + 1))
-    assert "p3" not in game.remote_presence
+    assert not game.connected(0)
     assert not game.take_remote_presence("p3", PresenceSummary(frozenset(), 0, now + 2))
+    # a renewal made before that (sent in a batch, overtaken) does not bring the seat back
+    assert not game.take_remote_presence("p3", PresenceSummary(frozenset({0}), 0, now + 0.5))
+    assert not game.connected(0)
+    # nor does an old renewal undo a newer part of the other process
+    assert not game.take_remote_presence("p2", PresenceSummary(frozenset({1}), 2, now + 5))
+    assert game.remote_presence["p2"].spectators == 3
 
 
 def test_a_connection_too_far_behind_is_dropped_alone(monkeypatch):

@@ -343,18 +343,19 @@ class LiveGame:
 
     def take_remote_presence(self, process: str, summary: PresenceSummary) -> bool:
         """Keep another process's part of the presence; whether the game's presence
-        changed. The same part said again (each process repeats its part every third of
-        :data:`.presence.SUMMARY_SECONDS`) only renews it: nobody needs to hear of it."""
+        changed. A part made before the one held is dropped (renewals sent in a batch
+        can arrive after a change made meanwhile); the same part said again (each
+        process repeats its part every third of :data:`.presence.SUMMARY_SECONDS`)
+        only renews it: nobody needs to hear of it. An empty part is kept too, as that
+        process's latest word, until it expires."""
         previous = self.remote_presence.get(process)
-        if summary.seats or summary.spectators:
-            self.remote_presence[process] = summary
-        else:
-            self.remote_presence.pop(process, None)
-        if previous is None:
-            return bool(summary.seats or summary.spectators)
-        believed = previous.at >= time.time() - SUMMARY_SECONDS
-        same = previous.seats == summary.seats and previous.spectators == summary.spectators
-        return not (believed and same)
+        if previous is not None and summary.at < previous.at:
+            return False
+        oldest = time.time() - SUMMARY_SECONDS
+        for other in [p for p, held in self.remote_presence.items() if held.at < oldest]:
+            del self.remote_presence[other]  # expired: that process has died or left
+        self.remote_presence[process] = summary
+        return _believed(previous, oldest) != _believed(summary, oldest)
 
     def connected(self, seat: int) -> bool:
         """Whether the seat is played: by the computer, or by its person connected to
@@ -437,3 +438,10 @@ class LiveGame:
         text = message_text(message)
         for connection in list(self.connections):
             connection.send(text)
+
+
+def _believed(summary: PresenceSummary | None, oldest: float) -> tuple[frozenset[int], int]:
+    """What a process's part says if it is recent enough to believe (else nothing)."""
+    if summary is None or summary.at < oldest:
+        return frozenset(), 0
+    return summary.seats, summary.spectators
