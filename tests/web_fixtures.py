@@ -359,9 +359,11 @@ def chromium_path() -> str | None:
     return path if Path(path).exists() else None
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """Headless Chromium (Debian's), driven by Playwright, for the whole session."""
+    """Headless Chromium (Debian's), driven by Playwright, for one test module: while
+    Playwright's sync API is open, its event loop runs in the main thread, where the
+    tests of other modules that call ``asyncio.run`` could not start theirs."""
     path = chromium_path()
     if path is None:
         missing("Chromium not found (Debian package chromium, or set SHIFTAGO_CHROMIUM)")
