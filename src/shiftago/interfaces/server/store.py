@@ -395,9 +395,9 @@ class Store:
             "b_finished": finished,
             "b_updated": stamp,
         }
-        statement = _ADVANCE_WITH_ACTION
+        advance, advance_and_insert = _ADVANCE_WITH_ACTION, _STORE_ACTION
         if clock is not None:
-            statement = _ADVANCE_WITH_TIMED_ACTION
+            advance, advance_and_insert = _ADVANCE_WITH_TIMED_ACTION, _STORE_TIMED_ACTION
             columns = clock_columns(clock)
             for name in ("clock_remaining", "clock_since", "clock_running", "clock_deadline"):
                 values[f"b_{name}"] = columns[name]
@@ -410,13 +410,12 @@ class Store:
         }
         try:
             if self.one_statement_actions:
-                one = _STORE_ACTION if clock is None else _STORE_TIMED_ACTION
                 with self._autocommit.connect() as connection:
-                    if connection.execute(one, values | row).first() is None:
+                    if connection.execute(advance_and_insert, values | row).first() is None:
                         raise Conflict(f"game {game_id} is no longer at revision {revision}")
                 return stamp
             with self.engine.begin() as connection:
-                done = connection.execute(statement, values)
+                done = connection.execute(advance, values)
                 if done.rowcount != 1:
                     raise Conflict(f"game {game_id} is no longer at revision {revision}")
                 connection.execute(_INSERT_ACTION, row)
