@@ -6,9 +6,11 @@ it ends (and never past its clock), not how fast."""
 
 from __future__ import annotations
 
+import itertools
 import threading
 import time
 
+import numpy as np
 import pytest
 
 from shiftago.core import Game, Rules, State
@@ -149,8 +151,9 @@ def test_parallel_search_returns_legal_sound_results(seed: int) -> None:
 def test_the_helper_thread_never_repeats_a_depth_the_main_thread_has_begun(
     seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Lazy SMP with two threads: the helper keeps ahead of the main thread instead of
-    # searching the depth the main thread searches (docs/strength.md, "Two threads").
+    # Lazy SMP with two threads: the helper keeps one depth beyond the main thread's
+    # instead of searching the depth the main thread searches, and no further (a depth
+    # two beyond is seldom finished in time; docs/strength.md, "Two threads").
     from shiftago.engine.search import driver
 
     searched = driver._search_depth
@@ -177,6 +180,39 @@ def test_the_helper_thread_never_repeats_a_depth_the_main_thread_has_begun(
     deep = [(d, main) for d, main in helper_starts if 7 <= d < 10]
     assert deep, helper_starts
     assert all(main < d for d, main in deep), helper_starts
+    for (before, _), (d, main) in itertools.pairwise(helper_starts):
+        if 7 <= d < 10:
+            assert d == max(before + 1, main + 1), helper_starts
+
+
+def test_a_cut_off_depth_puts_first_only_an_action_that_beat_the_first() -> None:
+    from shiftago.engine.search.driver import _beaten
+
+    codes, values = [10, 11, 12, 13], [50, 40, 30, 20]
+    # at the cut-off depth the first action is worth 45 and the third beat it with 60
+    assert _beaten(codes, values, np.array([45, 44, 60]), 3) == (
+        [12, 10, 11, 13],
+        [60, 50, 40, 20],
+        True,
+    )
+    # nothing beat the first there: the finished depth's ranking stands
+    assert _beaten(codes, values, np.array([45, 44, 45]), 3) == (codes, values, False)
+    # only the first action was finished: nothing to compare it with
+    assert _beaten(codes, values, np.array([45]), 1) == (codes, values, False)
+    assert codes == [10, 11, 12, 13] and values == [50, 40, 30, 20]  # not changed
+
+
+def test_the_answer_is_the_ranking_of_the_thread_that_knows_most() -> None:
+    from shiftago.engine.search.driver import _best_known, _Finished
+
+    main = _Finished(8, [1, 2], [5, 4])
+    beaten = _Finished(8, [2, 1], [9, 5], beaten=True)
+    deeper = _Finished(9, [2, 1], [7, 3])
+    assert _best_known(main, [beaten, deeper]) is deeper
+    assert _best_known(main, [beaten]) is beaten
+    assert _best_known(main, [_Finished(7, [2, 1], [9, 5], beaten=True)]) is main
+    main_beaten = _Finished(8, [1, 2], [6, 4], beaten=True)
+    assert _best_known(main_beaten, [beaten]) is main_beaten  # a tie: the main thread's
 
 
 def test_a_thread_count_below_one_is_refused() -> None:

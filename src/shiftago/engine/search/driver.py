@@ -17,10 +17,10 @@ set, and the search stops at its next node.
   so that its ranking compares values of one depth. The answer never waits for a depth
   to finish.
 * ``threads`` > 1 runs a Lazy SMP search: helper threads search the same root over the
-  same transposition table (:mod:`.ttable`), every other one ahead of the main thread
-  (the next depth that the main thread is not about to search), each with its own
-  stack, killers and history. They fill the table with results the main thread
-  then finds; the answer is the deepest finished depth of any thread.
+  same transposition table (:mod:`.ttable`), every other one a depth beyond the main
+  thread's, each with its own stack, killers and history. They fill the table with
+  results the main thread then finds; the answer is the deepest finished depth of any
+  thread, improved as above by its cut-off next depth.
 * ``on_depth`` hears of each depth the main thread finishes (the progress of a search
   that thinks aloud).
 """
@@ -93,18 +93,22 @@ class SearchResult:
 
 @dataclass
 class _Finished:
-    """A thread's last finished depth: its ranking."""
+    """A thread's last finished depth: its ranking; ``beaten``: the depth after it, cut
+    off, found an action better than that ranking's first (now first)."""
 
     depth: int = 0
     codes: list[int] = field(default_factory=list)
     values: list[int] = field(default_factory=list)
+    beaten: bool = False
 
 
 @dataclass
 class _MainDepth:
-    """The depth the main thread searches now (the helpers keep ahead of it)."""
+    """The depth the main thread searches now (the helpers keep ahead of it), and
+    whether its cut-off last depth found a better action (see :class:`_Finished`)."""
 
     depth: int = 0
+    beaten: bool = False
 
 
 class Searcher:
@@ -251,13 +255,8 @@ class Searcher:
                         break
                     continue
                 # cut off: keep the last depth, unless an action of this one beat it
-                partial = [int(v) for v in buffer[:done]]
-                if done > 1 and not exact_all:
-                    best = max(range(done), key=lambda j: (partial[j], -j))
-                    if partial[best] > partial[0]:
-                        codes.insert(0, codes.pop(best))
-                        values.pop(best)
-                        values.insert(0, partial[best])
+                if not exact_all:
+                    codes, values, main.beaten = _beaten(codes, values, buffer, done)
                 break
         finally:
             if alarm is not None:
@@ -266,10 +265,10 @@ class Searcher:
                 alarm.cancel()
             for worker in workers:
                 worker.join()
-        for other in helper_results:
-            if other.depth > finished:
-                finished, codes, values = other.depth, other.codes, other.values
-        return self._result(state, codes, values, finished, infos, start, depths, True)
+        known = _best_known(_Finished(finished, codes, values, main.beaten), helper_results)
+        return self._result(
+            state, known.codes, known.values, known.depth, infos, start, depths, True
+        )
 
     def _start_helpers(
         self,
@@ -367,6 +366,10 @@ def _helper_search(
             return
         done = _search_depth(tables, codes, buffer, d, exact_all, guess)
         if done < len(codes):
+            if result.depth and not exact_all:
+                result.codes, result.values, result.beaten = _beaten(
+                    result.codes, result.values, buffer, done
+                )
             return
         codes, values = _sorted(codes, [int(v) for v in buffer])
         guess = values[0]
@@ -377,11 +380,11 @@ def _helper_search(
         if abs(values[0]) >= PROVEN:
             return
         d += 1
-        if ahead and main.depth >= d - 1:
-            # the main thread is at this depth still and searches the next one soon:
-            # searching that one too, in the same order, would mostly repeat its work
-            # (docs/strength.md, "Two threads")
-            d = min(main.depth + 2, max_depth)
+        if ahead:
+            # one depth beyond the main thread's: searching its depth too, in the same
+            # order, would mostly repeat its work, and a depth further on is seldom
+            # finished in time (docs/strength.md, "Two threads")
+            d = max(d, min(main.depth + 1, max_depth))
 
 
 def _search_depth(
@@ -429,6 +432,34 @@ def _spent(budget: TimeBudget, start: float, factor: float) -> bool:
 
 def _total(infos: list[np.ndarray]) -> int:
     return sum(int(info[NODES]) for info in infos)
+
+
+def _best_known(main: _Finished, helpers: list[_Finished]) -> _Finished:
+    """The ranking of the thread that knows most: the deepest finished depth, and of
+    those one whose cut-off next depth found a better action; the main thread's on a
+    tie."""
+    return max([main, *helpers], key=lambda known: (known.depth, known.beaten))
+
+
+def _beaten(
+    codes: list[int], values: list[int], buffer: np.ndarray, done: int
+) -> tuple[list[int], list[int], bool]:
+    """The ranking ``codes``/``values`` of a finished depth after the next depth was cut
+    off with ``done`` of its actions (in that order) valued in ``buffer``: the same, or
+    with the action that beat the first there moved to the front with its value; and
+    whether one did. The first action's value at the cut-off depth is exact, so a
+    better one is the better action at that depth."""
+    partial = [int(v) for v in buffer[:done]]
+    if done < 2:
+        return codes, values, False
+    best = max(range(done), key=lambda j: (partial[j], -j))
+    if partial[best] <= partial[0]:
+        return codes, values, False
+    codes, values = list(codes), list(values)
+    codes.insert(0, codes.pop(best))
+    values.pop(best)
+    values.insert(0, partial[best])
+    return codes, values, True
 
 
 def _sorted(codes: list[int], values: list[int]) -> tuple[list[int], list[int]]:
