@@ -93,8 +93,8 @@ class SearchResult:
 
 @dataclass
 class _Finished:
-    """A thread's last finished depth: its ranking; ``beaten``: the depth after it, cut
-    off, found an action better than that ranking's first (now first)."""
+    """A thread's last finished depth: its ranking; ``beaten``: a deeper depth, cut off,
+    found an action better than that ranking's first (now first)."""
 
     depth: int = 0
     codes: list[int] = field(default_factory=list)
