@@ -104,11 +104,9 @@ class _Finished:
 
 @dataclass
 class _MainDepth:
-    """The depth the main thread searches now (the helpers keep ahead of it), and
-    whether its cut-off last depth found a better action (see :class:`_Finished`)."""
+    """The depth the main thread searches now (the helpers keep ahead of it)."""
 
     depth: int = 0
-    beaten: bool = False
 
 
 class Searcher:
@@ -205,6 +203,7 @@ class Searcher:
         codes = list(order)
         values = [0] * len(codes)
         finished = 0
+        beaten = False  # the cut-off last depth found a better action (_Finished)
         depths: list[tuple[int, int]] = []
         buffer = np.empty(len(codes), dtype=np.int64)
         infos = [info] + [h[-1] for h in helpers]
@@ -256,7 +255,7 @@ class Searcher:
                     continue
                 # cut off: keep the last depth, unless an action of this one beat it
                 if not exact_all:
-                    codes, values, main.beaten = _beaten(codes, values, buffer, done)
+                    codes, values, beaten = _beaten(codes, values, buffer, done)
                 break
         finally:
             if alarm is not None:
@@ -265,7 +264,7 @@ class Searcher:
                 alarm.cancel()
             for worker in workers:
                 worker.join()
-        known = _best_known(_Finished(finished, codes, values, main.beaten), helper_results)
+        known = _best_known(_Finished(finished, codes, values, beaten), helper_results)
         return self._result(
             state, known.codes, known.values, known.depth, infos, start, depths, True
         )
