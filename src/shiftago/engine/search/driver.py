@@ -16,11 +16,12 @@ set, and the search stops at its next node.
   (the best so far). An analysis (``exact_all``) keeps the last finished depth alone,
   so that its ranking compares values of one depth. The answer never waits for a depth
   to finish.
-* ``threads`` > 1 runs a Lazy SMP search: helper threads search the same root over the
-  same transposition table (:mod:`.ttable`), every other one a depth beyond the main
-  thread's, each with its own stack, killers and history. They fill the table with
-  results the main thread then finds; the answer is the deepest finished depth of any
-  thread, improved as above by its cut-off next depth.
+* ``threads`` > 1 runs a parallel search: helper threads search the same root to the
+  main thread's depth over the same transposition table (:mod:`.ttable`), each with its
+  own stack, killers and history, and share a table of the actions each is in, so that
+  one puts off what another is searching (simplified ABDADA, :mod:`.negamax`). They
+  fill the table with results the others then find; the answer is the deepest finished
+  depth of any thread, improved as above by its cut-off next depth.
 * ``on_depth`` hears of each depth the main thread finishes (the progress of a search
   that thinks aloud).
 """
@@ -39,6 +40,7 @@ from shiftago.engine.timing import NEW_DEPTH_SHARE, TimeBudget, stretch
 
 from .endgame import plies_left
 from .negamax import (
+    DEFER,
     MAX_PLY,
     NO_GUESS,
     NODE_LIMIT,
@@ -104,7 +106,8 @@ class _Finished:
 
 @dataclass
 class _MainDepth:
-    """The depth the main thread searches now (the helpers keep ahead of it)."""
+    """The depth the main thread searches now (the helpers never search one it has
+    passed)."""
 
     depth: int = 0
 
@@ -158,7 +161,7 @@ class Searcher:
     def _helper_tables(self, count: int) -> list[tuple[np.ndarray, ...]]:
         main_info = self.tables[-1]
         while len(self._helpers) < count:
-            tables = new_tables((self.tables[4], self.tables[5]))
+            tables = new_tables((self.tables[4], self.tables[5]), busy=self.tables[9])
             tables[-1][USE_TT] = main_info[USE_TT]
             tables[-1][REDUCE] = main_info[REDUCE]
             tables[-1][TUNED] = main_info[TUNED]
@@ -195,6 +198,8 @@ class Searcher:
             # history summed over many searches would outgrow the ordering keys
             tables[6][:] = -1
             tables[7][:] = 0
+            tables[-1][DEFER] = 1 if helpers else 0
+        self.tables[9][:] = 0  # no thread is in any action yet
         stack[0] = state
         info[NODES] = 1  # the root
         info[STOPPED] = 0
@@ -282,17 +287,9 @@ class Searcher:
     ) -> list[threading.Thread]:
         workers = []
         for k, (tables, result) in enumerate(zip(helpers, results, strict=True)):
-            # every other helper ahead of the main thread; the others search its depths
-            # with the root in another order
-            ahead = k % 2 == 0
-            first = 3 if ahead else 2
-            root = list(codes)
-            if not ahead and len(root) > 2:
-                shift = 1 + k // 2 % (len(root) - 1)
-                root = [root[0], *root[1:][shift:], *root[1:][:shift]]
             worker = threading.Thread(
                 target=_helper_search,
-                args=(tables, result, main, ahead, state, root, first, max_depth, exact_all, alarm),
+                args=(tables, result, main, state, list(codes), max_depth, exact_all, alarm),
                 name=f"search-helper-{k + 1}",
                 daemon=True,
             )
@@ -341,17 +338,15 @@ def _helper_search(
     tables: tuple[np.ndarray, ...],
     result: _Finished,
     main: _MainDepth,
-    ahead: bool,
     state: np.ndarray,
     root: list[int],
-    first: int,
     max_depth: int,
     exact_all: bool,
     alarm: Alarm,
 ) -> None:
-    """A Lazy SMP helper: deepen from ``first`` until the alarm stops it, keeping the
-    ranking of the last depth it finished (``ahead``: keeping ahead of the main
-    thread); the first thread to finish the search's last depth ends the search."""
+    """A helper thread: deepen from depth 2 until the alarm stops it, keeping the
+    ranking of the last depth it finished; the first thread to finish the search's last
+    depth ends the search."""
     stack, info = tables[0], tables[-1]
     stack[0] = state
     info[NODES] = 0
@@ -359,7 +354,7 @@ def _helper_search(
     codes = list(root)
     buffer = np.empty(len(codes), dtype=np.int64)
     guess = NO_GUESS
-    d = first
+    d = 2
     while d <= max_depth:
         if not alarm.set(UNLIMITED, info):
             return
@@ -379,11 +374,9 @@ def _helper_search(
         if abs(values[0]) >= PROVEN:
             return
         d += 1
-        if ahead:
-            # one depth beyond the main thread's: searching its depth too, in the same
-            # order, would mostly repeat its work, and a depth further on is seldom
-            # finished in time (docs/strength.md, "Two threads")
-            d = max(d, min(main.depth + 1, max_depth))
+        # the main thread's depth when it is further on: a depth it has passed would only
+        # fill the table with what it knows (docs/strength.md, "Two threads")
+        d = max(d, main.depth)
 
 
 def _search_depth(
@@ -396,7 +389,7 @@ def _search_depth(
 ) -> int:
     """One depth of one thread's search of the root actions ``codes`` in that order
     (their values into ``buffer``); how many it finished (:func:`.negamax.search_root`)."""
-    stack, moves, keys, frames, tt_key, tt_data, killers, history, info = tables
+    stack, moves, keys, frames, tt_key, tt_data, killers, history, deferred, busy, info = tables
     root = np.array(codes, dtype=np.int64)
     return int(
         search_root(
@@ -408,6 +401,8 @@ def _search_depth(
             tt_data,
             killers,
             history,
+            deferred,
+            busy,
             info,
             root,
             buffer,

@@ -74,7 +74,8 @@ STOPPED: Final = 2
 USE_TT: Final = 3
 REDUCE: Final = 4  # late move reductions on (1) or off (0)
 TUNED: Final = 5  # the tuned evaluation (1) or the classic one (0), see .evaluate
-INFO_SIZE: Final = 6
+DEFER: Final = 6  # other threads search the same tree: defer their actions (1) or not (0)
+INFO_SIZE: Final = 7
 
 #: Late move reductions: quiet insertions from this index on, at this depth or more,
 #: are first searched one ply shallower (two from :data:`LMR_DEEP_FROM` on).
@@ -87,6 +88,15 @@ LMR_DEEP_DEPTH: Final = 4
 ASPIRATION: Final = 20
 ASPIRATION_DEPTH: Final = 4
 NO_GUESS: Final = -INF - 1
+
+#: Deferring (with ``info[DEFER]``): a node this many plies from the leaves or more puts
+#: off an action, other than its first, that another thread is searching from the same
+#: position, and searches it after the others (docs/strength.md, "Two threads").
+DEFER_DEPTH: Final = 3
+#: Slots of the table of the (position, action) pairs the threads are searching.
+BUSY_SLOTS: Final = 1 << 10
+#: An odd constant that spreads action codes over the bits of a position's key.
+_ACTION_SPREAD: Final = -7046029254386353131  # 0x9E3779B97F4A7C15 as int64
 
 #: Move-ordering keys (:func:`order_actions`), highest first: the table's action, then
 #: scorings (longest line first), the two killers, then quiet insertions by history.
@@ -151,7 +161,12 @@ F_ALPHA0: Final = 7
 F_STAGE: Final = 8  # how the current child is being searched: a STAGE_ value
 F_MOVER: Final = 9
 F_SAME: Final = 10  # the child's seat to act is this node's
-FRAME_SIZE: Final = 11
+F_CUR: Final = 11  # the row position of the child being searched
+F_KEY: Final = 12  # the node's position key (with deferring)
+F_MARK: Final = 13  # the busy mark of the child being searched; 0: none
+F_DEFERRED: Final = 14  # how many actions this node put off
+F_REDO: Final = 15  # -1 in the first pass; then the next put-off action's index
+FRAME_SIZE: Final = 16
 
 # search stages of a child (``F_STAGE``)
 STAGE_FULL: Final = 0  # the full window (the first action, or a finished game)
@@ -203,6 +218,26 @@ def pick_next(row: np.ndarray, order: np.ndarray, j: int, n: int) -> int:
     return code
 
 
+@njit(cache=True, nogil=True)
+def busy_mark(key: int, code: int) -> int:
+    """The busy table's mark of searching action ``code`` from the position with
+    ``key``: never 0 (the empty slot)."""
+    mark = key ^ ((code + 1) * _ACTION_SPREAD)
+    return mark if mark != 0 else 1
+
+
+@njit(cache=True, nogil=True)
+def clear_marks(frames: np.ndarray, busy: np.ndarray, ply: int) -> None:
+    """Take the marks of a stopped search's plies ``1..ply`` out of the busy table."""
+    for p in range(1, ply + 1):
+        mark = frames[p, F_MARK]
+        if mark != 0:
+            slot = mark & (busy.shape[0] - 1)
+            if busy[slot] == mark:
+                busy[slot] = 0
+            frames[p, F_MARK] = 0
+
+
 _ENTER = 0
 _NEXT = 1
 _RETURN = 2
@@ -219,6 +254,8 @@ def negamax(
     tt_data: np.ndarray,
     killers: np.ndarray,
     history: np.ndarray,
+    deferred: np.ndarray,
+    busy: np.ndarray,
     info: np.ndarray,
     depth: int,
     alpha: int,
@@ -229,9 +266,16 @@ def negamax(
 
     Written as a loop over an explicit stack of frames (numba cannot cache recursive
     functions): ``_ENTER`` a node, try its ``_NEXT`` action, ``_RETURN`` a node's value
-    to its parent, which takes in the ``_CHILD`` value."""
+    to its parent, which takes in the ``_CHILD`` value.
+
+    With ``info[DEFER]`` the threads that search the same tree share ``busy`` (the
+    marks of the (position, action) pairs they are in): an action another thread is in
+    waits in the node's row of ``deferred`` until the node's other actions are done
+    (simplified ABDADA)."""
     use_tt = info[USE_TT] != 0
     tuned = info[TUNED] != 0
+    defer = info[DEFER] != 0
+    busy_mask = busy.shape[0] - 1
     ply = 1
     f = frames[1]
     f[F_DEPTH] = depth
@@ -261,8 +305,9 @@ def negamax(
                 continue
             mover = np.int64(s[TURN])
             tt_move = -1
+            key = zobrist(s) if use_tt or defer else np.uint64(0)
             if use_tt:
-                hit, entry = tt_probe(tt_key, tt_data, zobrist(s))
+                hit, entry = tt_probe(tt_key, tt_data, key)
                 if hit:
                     tt_move = entry_move(entry)
                     if entry_depth(entry) >= d:
@@ -285,11 +330,18 @@ def negamax(
             f[F_COUNT] = n
             f[F_ALPHA0] = f[F_ALPHA]
             f[F_MOVER] = mover
+            f[F_KEY] = np.int64(key)
+            f[F_MARK] = 0
+            f[F_DEFERRED] = 0
+            f[F_REDO] = -1
             mode = _NEXT
         elif mode == _NEXT:
             j = f[F_NEXT]
             n = f[F_COUNT]
-            if j >= n:
+            if j >= n and f[F_REDO] < 0 and f[F_DEFERRED] > 0:
+                f[F_REDO] = 0  # the second pass: the actions put off
+            redo = f[F_REDO]
+            if (j >= n and redo < 0) or (redo >= 0 and redo >= f[F_DEFERRED]):
                 value = f[F_BEST]
                 if use_tt:
                     bound = EXACT
@@ -300,7 +352,7 @@ def negamax(
                     tt_store(
                         tt_key,
                         tt_data,
-                        zobrist(stack[ply]),
+                        np.uint64(f[F_KEY]),
                         f[F_BEST_MOVE],
                         f[F_DEPTH],
                         bound,
@@ -308,14 +360,31 @@ def negamax(
                     )
                 mode = _RETURN
                 continue
-            code = pick_next(moves[ply], keys[ply], j, n)
-            f[F_NEXT] = j + 1
+            if redo >= 0:
+                j = deferred[ply, redo]
+                f[F_REDO] = redo + 1
+                code = moves[ply, j]
+            else:
+                code = pick_next(moves[ply], keys[ply], j, n)
+                f[F_NEXT] = j + 1
+                if defer and j > 0 and f[F_DEPTH] >= DEFER_DEPTH:
+                    mark = busy_mark(f[F_KEY], code)
+                    slot = mark & busy_mask
+                    if busy[slot] == mark:
+                        deferred[ply, f[F_DEFERRED]] = j
+                        f[F_DEFERRED] += 1
+                        continue
+                    busy[slot] = mark
+                    f[F_MARK] = mark
+            f[F_CUR] = j
             child = stack[ply + 1]
             child[:] = stack[ply]
             apply_action(child, code)
             info[NODES] += 1
             if info[NODES] >= info[NODE_LIMIT]:
                 info[STOPPED] = 1
+                if defer:
+                    clear_marks(frames, busy, ply)
                 return 0
             mover = f[F_MOVER]
             if child[PHASE] == _OVER:
@@ -383,8 +452,13 @@ def negamax(
                 mode = _ENTER
                 continue
             mode = _NEXT
+            mark = f[F_MARK]
+            if mark != 0:
+                if busy[mark & busy_mask] == mark:
+                    busy[mark & busy_mask] = 0
+                f[F_MARK] = 0
             if v > f[F_BEST]:
-                code = moves[ply, f[F_NEXT] - 1]
+                code = moves[ply, f[F_CUR]]
                 f[F_BEST] = v
                 f[F_BEST_MOVE] = code
                 if v > f[F_ALPHA]:
@@ -395,7 +469,10 @@ def negamax(
                                 killers[ply, 1] = killers[ply, 0]
                                 killers[ply, 0] = code
                             history[f[F_MOVER], code] += f[F_DEPTH] * f[F_DEPTH]
-                        f[F_NEXT] = f[F_COUNT]  # a cut: no more actions here
+                        # a cut: no more actions here, put off or not
+                        f[F_NEXT] = f[F_COUNT]
+                        f[F_DEFERRED] = 0
+                        f[F_REDO] = 0
 
 
 @njit(cache=True, nogil=True)
@@ -408,6 +485,8 @@ def child_value(
     tt_data: np.ndarray,
     killers: np.ndarray,
     history: np.ndarray,
+    deferred: np.ndarray,
+    busy: np.ndarray,
     info: np.ndarray,
     mover: int,
     depth: int,
@@ -417,13 +496,10 @@ def child_value(
     """The value of the root's child ``stack[1]`` (not over) for the root's ``mover``,
     searched to ``depth`` within the window ``(low, high)`` of the mover's values; the
     sign flips only when the seat to act changes (not after a scoring)."""
+    tables = (stack, moves, keys, frames, tt_key, tt_data, killers, history, deferred, busy, info)
     if np.int64(stack[1][TURN]) == mover:
-        return negamax(
-            stack, moves, keys, frames, tt_key, tt_data, killers, history, info, depth, low, high
-        )
-    return -negamax(
-        stack, moves, keys, frames, tt_key, tt_data, killers, history, info, depth, -high, -low
-    )
+        return negamax(*tables, depth, low, high)
+    return -negamax(*tables, depth, -high, -low)
 
 
 @njit(cache=True, nogil=True)
@@ -436,6 +512,8 @@ def search_root(
     tt_data: np.ndarray,
     killers: np.ndarray,
     history: np.ndarray,
+    deferred: np.ndarray,
+    busy: np.ndarray,
     info: np.ndarray,
     root_moves: np.ndarray,
     values: np.ndarray,
@@ -459,7 +537,7 @@ def search_root(
     alpha = -INF
     best_move = root_moves[0]
     n = root_moves.shape[0]
-    tables = (stack, moves, keys, frames, tt_key, tt_data, killers, history, info)
+    tables = (stack, moves, keys, frames, tt_key, tt_data, killers, history, deferred, busy, info)
     for j in range(n):
         code = root_moves[j]
         child[:] = s
@@ -544,10 +622,13 @@ def principal_variation(
     return count
 
 
-def new_tables(table: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, ...]:
+def new_tables(
+    table: tuple[np.ndarray, np.ndarray], busy: np.ndarray | None = None
+) -> tuple[np.ndarray, ...]:
     """Fresh search tables of one search thread around the transposition table
-    ``table`` (keys, data; :mod:`.ttable`), which threads may share: state stack, action
-    rows, ordering keys, frames, the table's keys and data, killers, history, info."""
+    ``table`` (keys, data; :mod:`.ttable`) and the ``busy`` table (fresh if None), which
+    threads may share: state stack, action rows, ordering keys, frames, the table's keys
+    and data, killers, history, put-off actions, busy marks, info."""
     return (
         np.zeros((MAX_PLY + 2, STATE_SIZE), dtype=np.uint64),
         np.zeros((MAX_PLY + 1, MAX_ACTIONS), dtype=np.int64),
@@ -557,5 +638,7 @@ def new_tables(table: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, ...]:
         table[1],
         np.full((MAX_PLY + 1, 2), -1, dtype=np.int64),
         np.zeros((2, ACTION_CODES), dtype=np.int64),
+        np.zeros((MAX_PLY + 1, MAX_ACTIONS), dtype=np.int64),
+        np.zeros(BUSY_SLOTS, dtype=np.int64) if busy is None else busy,
         np.zeros(INFO_SIZE, dtype=np.int64),
     )
