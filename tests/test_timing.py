@@ -240,6 +240,42 @@ def test_the_helper_thread_searches_the_main_thread_s_depth_or_its_own_next(
             assert d == max(before + 1, main), helper_starts
 
 
+def test_a_depth_only_a_helper_finished_is_announced_before_the_answer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The main thread's depth 4 waits until the helper has finished the search's last
+    # depth, and is then cut off: the answer is the helper's depth 6, and the progress
+    # says so before it, as the last depth it hears of.
+    from shiftago.engine.search import driver
+
+    searched = driver._search_depth
+    helper_done = threading.Event()
+
+    def traced(tables, codes, buffer, depth, exact_all, guess):  # type: ignore[no-untyped-def]
+        helper = threading.current_thread().name.startswith("search-helper")
+        if not helper and depth >= 4:
+            assert helper_done.wait(30)
+            return 0  # cut off before it finished an action
+        done = searched(tables, codes, buffer, depth, exact_all, guess)
+        if helper and depth == 6 and done == len(codes):
+            helper_done.set()
+        return done
+
+    monkeypatch.setattr(driver, "_search_depth", traced)
+    row = middle_game_positions(1, seed=7)[0]
+    heard: list[tuple[int, int]] = []
+    result = Searcher(reductions=True, tuned=True).search(
+        row,
+        kernel.legal_codes(row),
+        depth=6,
+        threads=2,
+        on_depth=lambda r: heard.append((r.depth, r.codes[0])),
+    )
+    assert result.depth == 6
+    assert [d for d, _ in heard] == [1, 2, 3, 6]
+    assert heard[-1] == (6, result.codes[0])
+
+
 def test_a_cut_off_depth_puts_first_only_an_action_that_beat_the_first() -> None:
     from shiftago.engine.search.driver import _beaten
 

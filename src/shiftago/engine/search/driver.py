@@ -23,7 +23,7 @@ set, and the search stops at its next node.
   fill the table with results the others then find; the answer is the deepest finished
   depth of any thread, improved as above by its cut-off next depth.
 * ``on_depth`` hears of each depth the main thread finishes (the progress of a search
-  that thinks aloud).
+  that thinks aloud), and of a deeper one a helper finished, before the answer.
 """
 
 from __future__ import annotations
@@ -270,9 +270,12 @@ class Searcher:
             for worker in workers:
                 worker.join()
         known = _best_known(_Finished(finished, codes, values, beaten), helper_results)
-        return self._result(
+        result = self._result(
             state, known.codes, known.values, known.depth, infos, start, depths, True
         )
+        if on_depth is not None and known.depth > finished:
+            on_depth(result)  # a helper finished a depth the main thread did not
+        return result
 
     def _start_helpers(
         self,
