@@ -199,7 +199,8 @@ class Searcher:
             tables[6][:] = -1
             tables[7][:] = 0
             tables[-1][DEFER] = 1 if helpers else 0
-        self.tables[9][:] = 0  # no thread is in any action yet
+        if helpers:
+            self.tables[9][:] = 0  # no thread is in any action yet (one never marks)
         stack[0] = state
         info[NODES] = 1  # the root
         info[STOPPED] = 0

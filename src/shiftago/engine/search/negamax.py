@@ -227,15 +227,22 @@ def busy_mark(key: int, code: int) -> int:
 
 
 @njit(cache=True, nogil=True)
+def release_mark(frame: np.ndarray, busy: np.ndarray) -> None:
+    """Take the mark of the child ``frame``'s node is searching, if any, out of the busy
+    table (unless another pair's mark has taken its slot since)."""
+    mark = frame[F_MARK]
+    if mark != 0:
+        slot = mark & (busy.shape[0] - 1)
+        if busy[slot] == mark:
+            busy[slot] = 0
+        frame[F_MARK] = 0
+
+
+@njit(cache=True, nogil=True)
 def clear_marks(frames: np.ndarray, busy: np.ndarray, ply: int) -> None:
     """Take the marks of a stopped search's plies ``1..ply`` out of the busy table."""
     for p in range(1, ply + 1):
-        mark = frames[p, F_MARK]
-        if mark != 0:
-            slot = mark & (busy.shape[0] - 1)
-            if busy[slot] == mark:
-                busy[slot] = 0
-            frames[p, F_MARK] = 0
+        release_mark(frames[p], busy)
 
 
 _ENTER = 0
@@ -338,10 +345,10 @@ def negamax(
         elif mode == _NEXT:
             j = f[F_NEXT]
             n = f[F_COUNT]
-            if j >= n and f[F_REDO] < 0 and f[F_DEFERRED] > 0:
-                f[F_REDO] = 0  # the second pass: the actions put off
+            if j >= n and f[F_REDO] < 0:
+                f[F_REDO] = 0  # the second pass: the actions put off, if any
             redo = f[F_REDO]
-            if (j >= n and redo < 0) or (redo >= 0 and redo >= f[F_DEFERRED]):
+            if redo >= f[F_DEFERRED]:  # never in the first pass (-1)
                 value = f[F_BEST]
                 if use_tt:
                     bound = EXACT
@@ -452,11 +459,7 @@ def negamax(
                 mode = _ENTER
                 continue
             mode = _NEXT
-            mark = f[F_MARK]
-            if mark != 0:
-                if busy[mark & busy_mask] == mark:
-                    busy[mark & busy_mask] = 0
-                f[F_MARK] = 0
+            release_mark(f, busy)
             if v > f[F_BEST]:
                 code = moves[ply, f[F_CUR]]
                 f[F_BEST] = v
@@ -472,7 +475,6 @@ def negamax(
                         # a cut: no more actions here, put off or not
                         f[F_NEXT] = f[F_COUNT]
                         f[F_DEFERRED] = 0
-                        f[F_REDO] = 0
 
 
 @njit(cache=True, nogil=True)
