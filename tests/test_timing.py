@@ -160,7 +160,7 @@ def _root_values(
     from shiftago.engine.search.zobrist import zobrist
 
     tables = nm.new_tables(new_table(10))
-    stack, killers, busy, info = tables[0], tables[6], tables[9], tables[-1]
+    stack, killers, busy, info = tables.stack, tables.killers, tables.busy, tables.info
     codes = kernel.legal_codes(row)
     for code in codes:
         child = row.copy()

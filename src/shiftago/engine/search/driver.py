@@ -50,6 +50,7 @@ from .negamax import (
     STOPPED,
     TUNED,
     USE_TT,
+    SearchTables,
     new_tables,
     principal_variation,
     search_root,
@@ -131,40 +132,39 @@ class Searcher:
     ) -> None:
         self.tt_bits = tt_bits
         self.tables = new_tables(_thread_table(tt_bits))
-        self.tables[-1][USE_TT] = 1 if use_tt else 0
-        self.tables[-1][REDUCE] = 1 if reductions else 0
-        self.tables[-1][TUNED] = 1 if tuned else 0
+        self.tables.info[USE_TT] = 1 if use_tt else 0
+        self.tables.info[REDUCE] = 1 if reductions else 0
+        self.tables.info[TUNED] = 1 if tuned else 0
         #: The helper threads' own tables around the same transposition table.
-        self._helpers: list[tuple[np.ndarray, ...]] = []
+        self._helpers: list[SearchTables] = []
         _THREAD.owner = None  # the table may hold another searcher's entries
 
     def clear(self) -> None:
         """Forget earlier searches (the table; killers and history start afresh in every
         search): the next search is exactly that of a new searcher, without paying again
         for the table's fresh memory."""
-        self.tables[4][:] = 0
-        self.tables[5][:] = 0
+        self.tables.tt_key[:] = 0
+        self.tables.tt_data[:] = 0
         _THREAD.owner = self
 
     def _own_table(self) -> None:
         """The thread's table holds only this searcher's entries (cleared otherwise), and
         the searcher uses the calling thread's table."""
         table = _thread_table(self.tt_bits)
-        if self.tables[4] is not table[0]:
-            self.tables = (*self.tables[:4], table[0], table[1], *self.tables[6:])
+        if self.tables.tt_key is not table[0]:
+            self.tables = self.tables._replace(tt_key=table[0], tt_data=table[1])
             self._helpers = []
         if getattr(_THREAD, "owner", None) is not self:
             table[0][:] = 0
             table[1][:] = 0
             _THREAD.owner = self
 
-    def _helper_tables(self, count: int) -> list[tuple[np.ndarray, ...]]:
-        main_info = self.tables[-1]
+    def _helper_tables(self, count: int) -> list[SearchTables]:
+        main_info = self.tables.info
         while len(self._helpers) < count:
-            tables = new_tables((self.tables[4], self.tables[5]), busy=self.tables[9])
-            tables[-1][USE_TT] = main_info[USE_TT]
-            tables[-1][REDUCE] = main_info[REDUCE]
-            tables[-1][TUNED] = main_info[TUNED]
+            tables = new_tables((self.tables.tt_key, self.tables.tt_data), busy=self.tables.busy)
+            for switch in (USE_TT, REDUCE, TUNED):
+                tables.info[switch] = main_info[switch]
             self._helpers.append(tables)
         return self._helpers[:count]
 
@@ -191,16 +191,16 @@ class Searcher:
         if movetime_ms is not None:
             budget = TimeBudget(float(movetime_ms), float(movetime_ms), fill=True)
         self._own_table()
-        stack, info = self.tables[0], self.tables[-1]
+        stack, info = self.tables.stack, self.tables.info
         helpers = self._helper_tables(threads - 1) if threads > 1 else []
         for tables in (self.tables, *helpers):
             # the ordering tables start afresh: killers belong to plies of one root, and
             # history summed over many searches would outgrow the ordering keys
-            tables[6][:] = -1
-            tables[7][:] = 0
-            tables[-1][DEFER] = 1 if helpers else 0
+            tables.killers[:] = -1
+            tables.history[:] = 0
+            tables.info[DEFER] = 1 if helpers else 0
         if helpers:
-            self.tables[9][:] = 0  # no thread is in any action yet (one never marks)
+            self.tables.busy[:] = 0  # no thread is in any action yet (one never marks)
         stack[0] = state
         info[NODES] = 1  # the root
         info[STOPPED] = 0
@@ -212,7 +212,7 @@ class Searcher:
         beaten = False  # the cut-off last depth found a better action (_Finished)
         depths: list[tuple[int, int]] = []
         buffer = np.empty(len(codes), dtype=np.int64)
-        infos = [info] + [h[-1] for h in helpers]
+        infos = [info] + [h.info for h in helpers]
         deadline = None if budget is None else hard_deadline(start, budget.hard_ms)
         alarm: Alarm | None = None
         if helpers or stop is not None:
@@ -280,7 +280,7 @@ class Searcher:
 
     def _start_helpers(
         self,
-        helpers: list[tuple[np.ndarray, ...]],
+        helpers: list[SearchTables],
         results: list[_Finished],
         main: _MainDepth,
         state: np.ndarray,
@@ -327,7 +327,7 @@ class Searcher:
         """Each root action followed by the table's best line after it."""
         from shiftago.engine.kernel import apply_action
 
-        tt_key, tt_data = self.tables[4], self.tables[5]
+        tt_key, tt_data = self.tables.tt_key, self.tables.tt_data
         out = np.empty(MAX_PLY, dtype=np.int64)
         pvs = []
         for code in codes:
@@ -339,7 +339,7 @@ class Searcher:
 
 
 def _helper_search(
-    tables: tuple[np.ndarray, ...],
+    tables: SearchTables,
     result: _Finished,
     main: _MainDepth,
     state: np.ndarray,
@@ -351,7 +351,7 @@ def _helper_search(
     """A helper thread: deepen from depth 2 until the alarm stops it, keeping the
     ranking of the last depth it finished; the first thread to finish the search's last
     depth ends the search."""
-    stack, info = tables[0], tables[-1]
+    stack, info = tables.stack, tables.info
     stack[0] = state
     info[NODES] = 0
     info[STOPPED] = 0
@@ -384,7 +384,7 @@ def _helper_search(
 
 
 def _search_depth(
-    tables: tuple[np.ndarray, ...],
+    tables: SearchTables,
     codes: list[int],
     buffer: np.ndarray,
     depth: int,
@@ -393,28 +393,8 @@ def _search_depth(
 ) -> int:
     """One depth of one thread's search of the root actions ``codes`` in that order
     (their values into ``buffer``); how many it finished (:func:`.negamax.search_root`)."""
-    stack, moves, keys, frames, tt_key, tt_data, killers, history, deferred, busy, info = tables
     root = np.array(codes, dtype=np.int64)
-    return int(
-        search_root(
-            stack,
-            moves,
-            keys,
-            frames,
-            tt_key,
-            tt_data,
-            killers,
-            history,
-            deferred,
-            busy,
-            info,
-            root,
-            buffer,
-            depth,
-            exact_all,
-            guess,
-        )
-    )
+    return int(search_root(*tables, root, buffer, depth, exact_all, guess))
 
 
 def _spent(budget: TimeBudget, start: float, factor: float) -> bool:

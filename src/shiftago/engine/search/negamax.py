@@ -35,7 +35,7 @@ transposition table and the move-ordering tables between the calls.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, NamedTuple
 
 import numpy as np
 from numba import njit
@@ -374,7 +374,7 @@ def negamax(
             else:
                 code = pick_next(moves[ply], keys[ply], j, n)
                 f[F_NEXT] = j + 1
-                if defer and j > 0 and f[F_DEPTH] >= DEFER_DEPTH:
+                if defer and f[F_DEPTH] >= DEFER_DEPTH:
                     mark = busy_mark(f[F_KEY], code)
                     slot = mark & busy_mask
                     if busy[slot] == mark:
@@ -624,23 +624,40 @@ def principal_variation(
     return count
 
 
+class SearchTables(NamedTuple):
+    """One search thread's tables, in the order the compiled functions take them
+    (``search_root(*tables, ...)``). The transposition table (``tt_key``,
+    ``tt_data``; :mod:`.ttable`) and ``busy`` may be shared between threads; the rest
+    is the thread's own."""
+
+    stack: np.ndarray  # the state at each ply (row 0: the root)
+    moves: np.ndarray  # the actions of each ply's node
+    keys: np.ndarray  # their ordering keys (:func:`order_actions`)
+    frames: np.ndarray  # each ply's frame (the ``F_`` slots)
+    tt_key: np.ndarray
+    tt_data: np.ndarray
+    killers: np.ndarray  # two killer actions per ply
+    history: np.ndarray  # per seat and action: how often it cut
+    deferred: np.ndarray  # the actions each ply's node put off (row positions)
+    busy: np.ndarray  # the marks of the (position, action) pairs the threads are in
+    info: np.ndarray  # the ``info`` slots (nodes, limits, switches)
+
+
 def new_tables(
     table: tuple[np.ndarray, np.ndarray], busy: np.ndarray | None = None
-) -> tuple[np.ndarray, ...]:
+) -> SearchTables:
     """Fresh search tables of one search thread around the transposition table
-    ``table`` (keys, data; :mod:`.ttable`) and the ``busy`` table (fresh if None), which
-    threads may share: state stack, action rows, ordering keys, frames, the table's keys
-    and data, killers, history, put-off actions, busy marks, info."""
-    return (
-        np.zeros((MAX_PLY + 2, STATE_SIZE), dtype=np.uint64),
-        np.zeros((MAX_PLY + 1, MAX_ACTIONS), dtype=np.int64),
-        np.zeros((MAX_PLY + 1, MAX_ACTIONS), dtype=np.int64),
-        np.zeros((MAX_PLY + 2, FRAME_SIZE), dtype=np.int64),
-        table[0],
-        table[1],
-        np.full((MAX_PLY + 1, 2), -1, dtype=np.int64),
-        np.zeros((2, ACTION_CODES), dtype=np.int64),
-        np.zeros((MAX_PLY + 1, MAX_ACTIONS), dtype=np.int64),
-        np.zeros(BUSY_SLOTS, dtype=np.int64) if busy is None else busy,
-        np.zeros(INFO_SIZE, dtype=np.int64),
+    ``table`` (keys, data) and the ``busy`` table (fresh if None)."""
+    return SearchTables(
+        stack=np.zeros((MAX_PLY + 2, STATE_SIZE), dtype=np.uint64),
+        moves=np.zeros((MAX_PLY + 1, MAX_ACTIONS), dtype=np.int64),
+        keys=np.zeros((MAX_PLY + 1, MAX_ACTIONS), dtype=np.int64),
+        frames=np.zeros((MAX_PLY + 2, FRAME_SIZE), dtype=np.int64),
+        tt_key=table[0],
+        tt_data=table[1],
+        killers=np.full((MAX_PLY + 1, 2), -1, dtype=np.int64),
+        history=np.zeros((2, ACTION_CODES), dtype=np.int64),
+        deferred=np.zeros((MAX_PLY + 1, MAX_ACTIONS), dtype=np.int64),
+        busy=np.zeros(BUSY_SLOTS, dtype=np.int64) if busy is None else busy,
+        info=np.zeros(INFO_SIZE, dtype=np.int64),
     )
