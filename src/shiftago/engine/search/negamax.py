@@ -374,7 +374,7 @@ def negamax(
             else:
                 code = pick_next(moves[ply], keys[ply], j, n)
                 f[F_NEXT] = j + 1
-                if defer and f[F_DEPTH] >= DEFER_DEPTH:
+                if defer and j > 0 and f[F_DEPTH] >= DEFER_DEPTH:
                     mark = busy_mark(f[F_KEY], code)
                     slot = mark & busy_mask
                     if busy[slot] == mark:
