@@ -20,10 +20,11 @@ from click.testing import CliRunner
 from websockets.asyncio.client import connect
 
 from shiftago.interfaces.cli import cli
-from shiftago.interfaces.loadtest import LoadConfig, format_report, run_load
+from shiftago.interfaces.loadtest import LoadConfig, LoadError, format_report, run_load
 from shiftago.interfaces.loadtest.figures import Check, GameTrace, Stats, percentiles, reconcile
 from shiftago.interfaces.loadtest.players import GameRun, Person, Play
 from shiftago.interfaces.loadtest.protocol import read_action
+from shiftago.interfaces.loadtest.run import socket_urls
 from shiftago.interfaces.server import create_app
 from web_fixtures import free_port
 
@@ -226,6 +227,38 @@ def test_percentiles_are_samples_in_order() -> None:
     assert figures == {"count": 100, "p50": 50.0, "p95": 95.0, "p99": 99.0, "max": 100.0}
     assert percentiles([])["p99"] is None
     assert percentiles([0.25])["p50"] == percentiles([0.25])["max"] == 250.0
+
+
+def test_a_game_is_played_across_two_processes_or_on_its_own() -> None:
+    urls = ["http://a", "http://b", "http://c"]
+    assert [socket_urls(urls, i, "across") for i in range(4)] == [
+        ("http://a", "http://b"),
+        ("http://b", "http://c"),
+        ("http://c", "http://a"),
+        ("http://a", "http://b"),
+    ]
+    assert [socket_urls(urls, i, "by-game") for i in range(4)] == [
+        ("http://a", "http://a"),
+        ("http://b", "http://b"),
+        ("http://c", "http://c"),
+        ("http://a", "http://a"),
+    ]
+    with pytest.raises(LoadError, match="sockets"):
+        LoadConfig(urls=tuple(urls), sockets="anywhere")
+
+
+def test_the_report_says_how_the_sockets_were_spread(server_url: str) -> None:
+    result = CliRunner().invoke(
+        cli,
+        [
+            "loadtest", server_url, server_url.replace("127.0.0.1", "localhost"),
+            "--games", "2", "--actions", "10", "--pace", "0.01-0.02", "--ramp", "0",
+            "--duration", "30", "--sockets", "by-game",
+        ],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "on 2 processes (each game on one)" in result.output
+    assert "lost 0, duplicated 0" in result.output
 
 
 @pytest.mark.parametrize(("share", "games", "computer"), [(0, 10, 0), (0.1, 200, 20), (1, 7, 7)])

@@ -876,6 +876,14 @@ def _pace(ctx: click.Context, param: click.Parameter, value: str) -> tuple[float
     show_default=True,
     help="Compress the sockets' messages, as browsers do.",
 )
+@click.option(
+    "--sockets",
+    type=click.Choice(["across", "by-game"]),
+    default="across",
+    show_default=True,
+    help="With several URLs: each game's two people on two processes (across), or every "
+    "socket of a game on the game's process (by-game), as behind a proxy that routes by game.",
+)
 @click.option("--json", "json_output", is_flag=True, help="Print the report as one JSON object.")
 def loadtest(
     urls: tuple[str, ...],
@@ -890,13 +898,15 @@ def loadtest(
     seed: int,
     pids: tuple[int, ...],
     deflate: bool,
+    sockets: str,
     json_output: bool,
 ) -> None:
     """Play games of scripted people against serve processes; print latency, errors,
     lost and duplicated actions, and the processes' memory (docs/cli.md).
 
     Several URLs are processes of one deployment (one database, one Redis): each game is
-    played across two of them. Exits with 1 when an action was lost or duplicated.
+    played across two of them, or on one (--sockets by-game). Exits with 1 when an
+    action was lost or duplicated.
     """
     from shiftago.interfaces.loadtest import LoadConfig, LoadError, format_report, run_command
 
@@ -913,6 +923,7 @@ def loadtest(
         seed=seed,
         pids=pids,
         deflate=deflate,
+        sockets=sockets,
     )
     try:
         report = run_command(config)

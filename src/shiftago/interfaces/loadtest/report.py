@@ -29,6 +29,13 @@ def _phases(entry: dict[str, Any], name: str) -> str:
     return " / ".join(_number((entry.get(p) or {}).get(name)) for p in PHASES)
 
 
+def _spread(report: dict[str, Any], processes: int) -> str:
+    """How the games' sockets were spread over several processes."""
+    if processes < 2:
+        return ""
+    return " (each game on one)" if report["sockets"] == "by-game" else " (each game across two)"
+
+
 def format_report(report: dict[str, Any]) -> str:
     urls = report["urls"]
     processes = len(dict.fromkeys(urls))
@@ -36,7 +43,8 @@ def format_report(report: dict[str, Any]) -> str:
         f"shiftago loadtest: {report['games']} games at once "
         f"({report['computer_games']} against the computer at level {report['computer_level']}, "
         f"{report['watchers']} watchers each) on {processes} "
-        f"process{'es' if processes > 1 else ''}, {report['elapsed_s']} s",
+        f"process{'es' if processes > 1 else ''}{_spread(report, processes)}, "
+        f"{report['elapsed_s']} s",
     ]
     played, actions = report["played"], report["actions"]
     lines.append(

@@ -3,7 +3,9 @@ time and in actions, then every game read back through the API and checked.
 
 Game ``i`` is created on URL ``i % n``; its first person connects there and its second
 to URL ``(i + 1) % n``, so with several processes every game is played across two of
-them. When a game ends its slot starts a new one, until the run stops.
+them (``sockets="across"``, the most work for the processes), or there too
+(``sockets="by-game"``: as behind a proxy that sends each game's sockets to one
+process). When a game ends its slot starts a new one, until the run stops.
 """
 
 from __future__ import annotations
@@ -37,6 +39,23 @@ HTTP_AT_ONCE = 8
 HEALTH_FIELDS = ("ok", "rss_mib", "games_in_memory", "connections")
 
 
+class LoadError(Exception):
+    """A run that cannot go on: a wrong URL, or a request the server will always refuse."""
+
+
+#: The ways a game's sockets are spread over the URLs (``LoadConfig.sockets``).
+SOCKET_SPREADS = ("across", "by-game")
+
+
+def socket_urls(urls: list[str], i: int, sockets: str) -> tuple[str, str]:
+    """The URLs of game ``i``'s first and second person: its own process (``i % n``)
+    for the first; for the second the next process (``across``) or the same
+    (``by-game``)."""
+    n = len(urls)
+    here = urls[i % n]
+    return here, here if sockets == "by-game" else urls[(i + 1) % n]
+
+
 @dataclass(frozen=True)
 class LoadConfig:
     """What ``shiftago loadtest`` is told (docs/cli.md)."""
@@ -65,15 +84,18 @@ class LoadConfig:
     drain: float = 15.0
     #: A game in which nothing happens this long is left (and counted as stalled).
     stall: float = 60.0
+    #: Where a game's sockets go with several URLs: ``across`` two processes, or all to
+    #: the game's own (``by-game``), see :func:`socket_urls`.
+    sockets: str = "across"
+
+    def __post_init__(self) -> None:
+        if self.sockets not in SOCKET_SPREADS:
+            raise LoadError(f"sockets: {self.sockets!r} is not one of {', '.join(SOCKET_SPREADS)}")
 
     def is_computer_game(self, slot: int) -> bool:
         """Whether slot ``slot`` plays against the computer: the share spread evenly."""
         share = self.computer_share
         return int((slot + 1) * share + 1e-9) > int(slot * share + 1e-9)
-
-
-class LoadError(Exception):
-    """A run that cannot go on: a wrong URL, or a request the server will always refuse."""
 
 
 async def run_load(config: LoadConfig, *, handle_signals: bool = False) -> dict[str, Any]:
@@ -228,7 +250,7 @@ class Load:
 
     async def play_game(self, i: int, game_id: str, tokens: list[str | None]) -> None:
         n = len(self.urls)
-        here, there = self.urls[i % n], self.urls[(i + 1) % n]
+        here, there = socket_urls(self.urls, i, self.config.sockets)
         people = [seat for seat, token in enumerate(tokens) if token is not None]
         computer = next((seat for seat, token in enumerate(tokens) if token is None), None)
         trace = GameTrace(game_id, here, frozenset(people))
@@ -242,7 +264,8 @@ class Load:
             game.people.append(person)
             sockets.append(person)
         for _ in range(self.config.watchers):
-            sockets.append(Watcher(self.play, game, self.urls[self.watcher_turn % n], None))
+            watched = here if self.config.sockets == "by-game" else self.urls[self.watcher_turn % n]
+            sockets.append(Watcher(self.play, game, watched, None))
             self.watcher_turn += 1
         tasks = [asyncio.create_task(s.run()) for s in sockets]
         self.active.add(game)
@@ -347,6 +370,7 @@ class Load:
         acknowledged = sum(len(t.acknowledged) for t in self.traces)
         return {
             "urls": self.urls,
+            "sockets": config.sockets,
             "games": config.games,
             "computer_games": sum(config.is_computer_game(i) for i in range(config.games)),
             "computer_level": config.computer_level,
