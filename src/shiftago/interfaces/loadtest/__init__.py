@@ -16,6 +16,7 @@ import resource
 import sys
 from typing import Any, TextIO
 
+from shiftago.interfaces.eventloop import fast_loop_factory
 from shiftago.interfaces.loadtest.report import format_report
 from shiftago.interfaces.loadtest.run import LoadConfig, LoadError, run_load
 
@@ -28,14 +29,7 @@ def run_command(config: LoadConfig, err: TextIO = sys.stderr) -> dict[str, Any]:
     sockets = config.games * (2 + config.watchers) + 64
     _raise_open_files(sockets, err)
     _remember_missing("sniffio")
-    loop_factory: Any = None
-    try:
-        import uvloop
-
-        loop_factory = uvloop.new_event_loop
-    except ImportError:  # uvloop is not there on every platform
-        pass
-    with asyncio.Runner(loop_factory=loop_factory) as runner:
+    with asyncio.Runner(loop_factory=fast_loop_factory()) as runner:
         return runner.run(run_load(config, handle_signals=True))
 
 

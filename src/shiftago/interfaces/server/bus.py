@@ -36,6 +36,10 @@ EVENTS: Final = "shiftago:events"
 EVENTS_KEPT: Final = 100_000
 #: How long one read waits for new events (milliseconds) before it reads again.
 READ_BLOCK_MS: Final = 5_000
+#: After a read that brought events, how long a process lets the next ones gather before
+#: it reads again (seconds): under load one read then brings several events instead of
+#: one, for a few milliseconds more on the way (docs/deploy.md, "Measured").
+READ_GATHER_S: Final = 0.005
 #: Events of one :meth:`RedisBus.publish_many` sent to Redis in one round trip.
 PUBLISHED_PER_ROUND_TRIP: Final = 200
 
@@ -128,6 +132,8 @@ class RedisBus(Bus):
                     except Exception:
                         raise_if_cancelled()
                         log.exception("an event from another process could not be applied")
+            if answer:
+                await asyncio.sleep(READ_GATHER_S)
 
     async def close(self) -> None:
         """Stop reading: at once, or where redis-py lets a cancellation through as a

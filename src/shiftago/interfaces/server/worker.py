@@ -14,6 +14,7 @@ import contextlib
 import logging
 import signal
 
+from shiftago.interfaces.eventloop import fast_loop_factory
 from shiftago.interfaces.server.bots import lower_priority
 from shiftago.interfaces.server.runtime import Runtime, shown_url
 from shiftago.interfaces.server.settings import Settings
@@ -48,4 +49,5 @@ def run_worker(db_url: str, settings: Settings) -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     shown = shown_url(settings.redis_url or "")
     print(f"Shiftago worker on {shown}  (Ctrl+C stops it)", flush=True)
-    asyncio.run(work(db_url, settings))
+    with asyncio.Runner(loop_factory=fast_loop_factory()) as runner:
+        runner.run(work(db_url, settings))
