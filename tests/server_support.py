@@ -15,6 +15,8 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
+from websockets.sync.client import ClientConnection
+from websockets.sync.client import connect as ws_connect
 
 from shiftago.interfaces.server import create_app
 
@@ -115,3 +117,9 @@ class Player:
 def connect(client: TestClient, game_id: str, **kwargs: Any) -> Iterator[Player]:
     with client.websocket_connect(f"/ws/games/{game_id}", **kwargs) as ws:
         yield Player(ws)
+
+
+def open_socket(url: str) -> ClientConnection:
+    """A socket to a real server (``ws://...``), opened as websockets wants it (17.1
+    warns of a connection used outside its context); ``close()`` closes it."""
+    return ws_connect(url, open_timeout=10).__enter__()

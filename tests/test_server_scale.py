@@ -19,9 +19,8 @@ from typing import Any
 
 import httpx
 import pytest
-from websockets.sync.client import connect
 
-from server_support import fresh_database
+from server_support import fresh_database, open_socket
 
 TIMEOUT = 30.0
 
@@ -30,7 +29,7 @@ class Socket:
     """A game socket on a real server, read with a timeout."""
 
     def __init__(self, base: str, game_id: str, token: str | None = None, seen: int = 0) -> None:
-        self.ws = connect(base.replace("http", "ws", 1) + f"/ws/games/{game_id}", open_timeout=10)
+        self.ws = open_socket(base.replace("http", "ws", 1) + f"/ws/games/{game_id}")
         self.events: list[dict[str, Any]] = []
         self.send({"type": "hello", "token": token, "seen": seen})
         self.welcome = self.until(lambda e: e["type"] == "welcome")

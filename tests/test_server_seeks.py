@@ -20,9 +20,8 @@ from alembic.config import Config
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
-from websockets.sync.client import connect as ws_connect
 
-from server_support import Player, client_for, connect, fresh_database
+from server_support import Player, client_for, connect, fresh_database, open_socket
 from shiftago.interfaces.server import lobby_feed
 from shiftago.interfaces.server import seeks as seeks_module
 from shiftago.interfaces.server.schema import RatingRow
@@ -521,7 +520,7 @@ class LobbySocket:
     """A lobby socket on a real server, read with a timeout."""
 
     def __init__(self, base: str) -> None:
-        self.ws = ws_connect(base.replace("http", "ws", 1) + "/ws/lobby", open_timeout=10)
+        self.ws = open_socket(base.replace("http", "ws", 1) + "/ws/lobby")
         self.listing = self.until(lambda e: e["type"] == "seeks")["seeks"]
 
     def send(self, message: dict[str, Any]) -> None:
