@@ -258,6 +258,62 @@ def test_events_published_in_a_batch_arrive_in_order_and_filtered(redis_url):
     assert [e["revision"] for e in heard] == held
 
 
+def test_an_event_that_waits_holds_up_only_its_own_games_events():
+    """A game's events are handled in order; another game's go on meanwhile (reading a
+    game again from the database must not stop every game), and an event that fails is
+    logged without stopping the ones after it."""
+    import asyncio
+
+    from shiftago.interfaces.server.bus import GameLanes
+
+    async def main() -> list[str]:
+        handled: list[str] = []
+        release = asyncio.Event()
+
+        async def handler(event: dict[str, Any]) -> None:
+            if event["name"] == "a1":
+                await release.wait()  # as a reload from the database waits
+            if event["name"] == "b2":
+                raise RuntimeError("cannot be applied")
+            handled.append(event["name"])
+
+        lanes = GameLanes(handler)
+        for lane, name in (("a", "a1"), ("b", "b1"), ("a", "a2"), ("b", "b2"), ("b", "b3")):
+            lanes.submit(lane, {"name": name})
+        for _ in range(20):
+            await asyncio.sleep(0)
+        before = list(handled)
+        release.set()
+        for _ in range(20):
+            await asyncio.sleep(0)
+        await lanes.close()
+        return [*before, "|", *handled[len(before) :]]
+
+    assert asyncio.run(main()) == ["b1", "b3", "|", "a1", "a2"]
+
+
+def test_closing_the_lanes_stops_the_events_under_way():
+    import asyncio
+
+    from shiftago.interfaces.server.bus import GameLanes
+
+    async def main() -> list[str]:
+        handled: list[str] = []
+
+        async def handler(event: dict[str, Any]) -> None:
+            await asyncio.Event().wait()  # never ends by itself
+            handled.append(event["name"])
+
+        lanes = GameLanes(handler)
+        lanes.submit("a", {"name": "a1"})
+        lanes.submit("a", {"name": "a2"})
+        await asyncio.sleep(0)
+        await asyncio.wait_for(lanes.close(), 5)
+        return handled
+
+    assert asyncio.run(main()) == []
+
+
 def test_a_bus_stops_when_closed_while_it_asks_for_events(redis_url):
     """Closing the bus (as SIGTERM does) ends its reader even when the cancellation
     reaches it in the middle of an XREAD, where redis-py may answer it with a

@@ -12,6 +12,9 @@ events in a Redis stream (``XADD`` with a bounded length, read by every process 
 moment reads on where it stopped instead of missing events, as it would with pub/sub.
 docs/deploy.md says why streams. An event of a game carries the game's id beside its
 JSON, so a process skips the events of games it does not hold without reading them.
+A process applies the events of one game in their order, and those of different games
+independently (:class:`GameLanes`): an event whose handling waits (reading a game
+again from the database, answering with a publish) holds up only its own game's.
 """
 
 from __future__ import annotations
@@ -75,6 +78,45 @@ class Bus:
         """Stop reading."""
 
 
+class GameLanes:
+    """Handles events in order per game and games independently: an event waits only
+    for the earlier events of its own game (its lane, by the game's id; events of no game
+    share one)."""
+
+    def __init__(self, handler: Handler) -> None:
+        self.handler = handler
+        #: The last event's task of each lane that has one under way.
+        self._tails: dict[str, asyncio.Task[None]] = {}
+
+    def submit(self, lane: str, event: Event) -> None:
+        """Handle ``event`` after the earlier events of ``lane``."""
+        previous = self._tails.get(lane)
+        task = asyncio.create_task(self._handle(previous, event))
+        self._tails[lane] = task
+        task.add_done_callback(lambda done: self._forget(lane, done))
+
+    def _forget(self, lane: str, done: asyncio.Task[None]) -> None:
+        if self._tails.get(lane) is done:
+            del self._tails[lane]
+
+    async def _handle(self, previous: asyncio.Task[None] | None, event: Event) -> None:
+        if previous is not None and not previous.done():
+            await asyncio.wait([previous])  # its failure is its own (logged there)
+        try:
+            await self.handler(event)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("an event from another process could not be applied")
+
+    async def close(self) -> None:
+        """Stop the events under way (the process is stopping)."""
+        tasks = list(self._tails.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
 class RedisBus(Bus):
     """The events of every process, through one Redis stream."""
 
@@ -82,11 +124,13 @@ class RedisBus(Bus):
         super().__init__()
         self.redis = redis
         self._reader: asyncio.Task[None] | None = None
+        self._lanes: GameLanes | None = None
 
     async def start(self, handler: Handler, holds: Holds | None = None) -> None:
         newest = await self.redis.xrevrange(EVENTS, count=1)
         last = newest[0][0] if newest else b"0-0"
-        self._reader = asyncio.create_task(self._read(last, handler, holds))
+        self._lanes = GameLanes(handler)
+        self._reader = asyncio.create_task(self._read(last, self._lanes, holds))
 
     async def publish(self, event: Event) -> None:
         await self.redis.xadd(EVENTS, self._fields(event), maxlen=EVENTS_KEPT, approximate=True)
@@ -106,7 +150,7 @@ class RedisBus(Bus):
             fields["g"] = game
         return fields
 
-    async def _read(self, last: bytes | str, handler: Handler, holds: Holds | None) -> None:
+    async def _read(self, last: bytes | str, lanes: GameLanes, holds: Holds | None) -> None:
         while True:
             try:
                 answer = await self.redis.xread({EVENTS: last}, block=READ_BLOCK_MS, count=500)
@@ -126,12 +170,11 @@ class RedisBus(Bus):
                     if game is not None and holds is not None and not holds(_text(game)):
                         continue
                     try:
-                        await handler(orjson.loads(fields[b"e"]))
-                    except asyncio.CancelledError:
-                        raise
-                    except Exception:
-                        raise_if_cancelled()
-                        log.exception("an event from another process could not be applied")
+                        event = orjson.loads(fields[b"e"])
+                    except orjson.JSONDecodeError:
+                        log.error("an event from another process that is not JSON: %r", fields)
+                        continue
+                    lanes.submit("" if game is None else _text(game), event)
             if answer:
                 await asyncio.sleep(READ_GATHER_S)
 
@@ -142,6 +185,8 @@ class RedisBus(Bus):
             self._reader.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._reader
+        if self._lanes is not None:
+            await self._lanes.close()
 
 
 def raise_if_cancelled() -> None:
