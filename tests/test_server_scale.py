@@ -414,6 +414,8 @@ def test_the_worker_plays_the_computer_and_a_killed_worker_job_is_done_again(dep
     worker = start_worker(lease=2.0)
     job = f"move job of game {game_id} at revision 1"
     worker.wait_for(job)  # it thinks: level 7 takes a while
+    # the searches were loaded before it took the job (a fresh install compiles them)
+    assert worker.log().index("loading the engine's searches") < worker.log().index(job)
     worker.kill()
     assert stored_actions(a, game_id) == [state["legal"][0]]
     second = start_worker(lease=2.0)

@@ -2,7 +2,8 @@
 of the games that serve processes hold, taking its jobs from Redis (:mod:`.jobs`).
 
 It is a serve process without sockets: the same hub stores each move only from the
-revision it was asked for and tells the serve processes through the bus. On SIGTERM or
+revision it was asked for and tells the serve processes through the bus. It loads the
+engine's compiled searches before it takes its first job. On SIGTERM or
 SIGINT it stops taking jobs and finishes storing; a job it was thinking on is done again
 by another worker once its lease runs out.
 """
@@ -14,6 +15,7 @@ import contextlib
 import logging
 import signal
 
+from shiftago.engine import warm_up
 from shiftago.interfaces.eventloop import fast_loop_factory
 from shiftago.interfaces.server.bots import lower_priority
 from shiftago.interfaces.server.runtime import Runtime, shown_url
@@ -35,6 +37,10 @@ async def work(db_url: str, settings: Settings, stop: asyncio.Event | None = Non
     for signum in (signal.SIGTERM, signal.SIGINT):
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(signum, stop.set)
+    # compile (or load from numba's cache) the searches before taking a job: on a fresh
+    # install the first search of a level would take its job 15 s or more
+    log.info("loading the engine's searches")
+    await asyncio.to_thread(warm_up)
     runtime = await Runtime.start(store, settings, runs_jobs=True)
     log.info("worker %s takes jobs (%d at a time)", runtime.hub.bus.process, settings.bot_threads)
     try:
