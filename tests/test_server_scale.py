@@ -314,6 +314,41 @@ def test_closing_the_lanes_stops_the_events_under_way():
     assert asyncio.run(main()) == []
 
 
+def test_events_stuck_behind_a_wait_stop_the_reading_at_a_bound():
+    """Events whose handling waits (a database that does not answer) pile up only to
+    ``most``; reading goes on when half of them are done."""
+    import asyncio
+
+    from shiftago.interfaces.server.bus import GameLanes
+
+    async def main() -> tuple[bool, bool, bool]:
+        release = asyncio.Event()
+
+        async def handler(event: dict[str, Any]) -> None:
+            await release.wait()
+
+        async def has_room() -> bool:
+            waiting = asyncio.ensure_future(lanes.room())
+            for _ in range(5):
+                await asyncio.sleep(0)
+            waiting.cancel()
+            return waiting.done() and not waiting.cancelled()
+
+        lanes = GameLanes(handler, most=4)
+        for n in range(3):
+            lanes.submit(f"g{n}", {})
+        before = await has_room()
+        lanes.submit("g3", {})
+        full = not await has_room()
+        release.set()
+        await asyncio.wait_for(lanes.room(), 5)
+        after = await has_room()
+        await lanes.close()
+        return before, full, after
+
+    assert asyncio.run(main()) == (True, True, True)
+
+
 def test_a_bus_stops_when_closed_while_it_asks_for_events(redis_url):
     """Closing the bus (as SIGTERM does) ends its reader even when the cancellation
     reaches it in the middle of an XREAD, where redis-py may answer it with a

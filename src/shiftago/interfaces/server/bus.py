@@ -43,6 +43,9 @@ READ_BLOCK_MS: Final = 5_000
 #: it reads again (seconds): under load one read then brings several events instead of
 #: one, for a few milliseconds more on the way (docs/deploy.md, "Measured").
 READ_GATHER_S: Final = 0.005
+#: Events being applied at once (:class:`GameLanes`) past which a process reads no more
+#: until half of them are done.
+LANES_MOST: Final = 10_000
 #: Events of one :meth:`RedisBus.publish_many` sent to Redis in one round trip.
 PUBLISHED_PER_ROUND_TRIP: Final = 200
 
@@ -83,21 +86,38 @@ class GameLanes:
     for the earlier events of its own game (its lane, by the game's id; events of no game
     share one)."""
 
-    def __init__(self, handler: Handler) -> None:
+    def __init__(self, handler: Handler, most: int = LANES_MOST) -> None:
         self.handler = handler
+        self.most = most
         #: The last event's task of each lane that has one under way.
         self._tails: dict[str, asyncio.Task[None]] = {}
+        #: Every event's task under way, and whether there is room for more.
+        self._pending: set[asyncio.Task[None]] = set()
+        self._room = asyncio.Event()
+        self._room.set()
 
     def submit(self, lane: str, event: Event) -> None:
         """Handle ``event`` after the earlier events of ``lane``."""
         previous = self._tails.get(lane)
         task = asyncio.create_task(self._handle(previous, event))
         self._tails[lane] = task
+        self._pending.add(task)
+        if len(self._pending) >= self.most:
+            self._room.clear()
         task.add_done_callback(lambda done: self._forget(lane, done))
+
+    async def room(self) -> None:
+        """Wait while ``most`` events are under way (until half of them are done), so
+        that events stuck behind a database that does not answer do not pile up
+        without end."""
+        await self._room.wait()
 
     def _forget(self, lane: str, done: asyncio.Task[None]) -> None:
         if self._tails.get(lane) is done:
             del self._tails[lane]
+        self._pending.discard(done)
+        if len(self._pending) <= self.most // 2:
+            self._room.set()
 
     async def _handle(self, previous: asyncio.Task[None] | None, event: Event) -> None:
         if previous is not None and not previous.done():
@@ -111,7 +131,7 @@ class GameLanes:
 
     async def close(self) -> None:
         """Stop the events under way (the process is stopping)."""
-        tasks = list(self._tails.values())
+        tasks = list(self._pending)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -174,6 +194,7 @@ class RedisBus(Bus):
                     except orjson.JSONDecodeError:
                         log.error("an event from another process that is not JSON: %r", fields)
                         continue
+                    await lanes.room()
                     lanes.submit("" if game is None else _text(game), event)
             if answer:
                 await asyncio.sleep(READ_GATHER_S)
