@@ -271,7 +271,9 @@ def test_the_score_phase_names_the_points_and_the_scoring_is_told(
     assert "2 points" in choice.text_content()
     labels = page.eval_on_selector_all(".points-label", "ns => ns.map(n => n.textContent.trim())")
     assert labels == ["+2"]
-    choice.click()  # the list's button plays too
+    # the list's button plays too; found again at the click, as the page may have drawn
+    # the list anew meanwhile (on an event such as a change of who is there)
+    page.locator("[data-testid=score-choices] [data-action=xa1-e1]").click()
     wait_until(lambda: read(live_server, game_id)["scores"] == [2, 0], what="the scoring")
     for p in (page, watcher):
         p.wait_for_function(
