@@ -342,7 +342,13 @@ def test_the_dark_theme(live_server: LiveServer, new_context: NewContext) -> Non
     board_dark = cell.evaluate("n => getComputedStyle(n).fill")
     light.click("[data-testid=theme-toggle]")  # dark -> auto: the light system again
     assert light.get_attribute("html", "data-theme") is None
-    assert cell.evaluate("n => getComputedStyle(n).fill") != board_dark
+    # the cells' fill changes over a 150 ms transition
+    light.wait_for_function(
+        "old => getComputedStyle("
+        "document.querySelector('.board-box [data-cell=\"d4\"]')).fill !== old",
+        arg=board_dark,
+        timeout=5000,
+    )
     # the sound toggle is a pressed/unpressed button, remembered too
     sound = light.locator("[data-testid=sound-toggle]")
     assert sound.get_attribute("aria-pressed") == "false"
