@@ -186,8 +186,8 @@ class RedisBus(Bus):
                     last = entry_id
                     if _text(fields.get(b"p")) == self.process:
                         continue
-                    game = fields.get(b"g")
-                    if game is not None and holds is not None and not holds(_text(game)):
+                    game = _text(fields.get(b"g", b""))  # "": an event of no game
+                    if game and holds is not None and not holds(game):
                         continue
                     try:
                         event = orjson.loads(fields[b"e"])
@@ -195,7 +195,7 @@ class RedisBus(Bus):
                         log.error("an event from another process that is not JSON: %r", fields)
                         continue
                     await lanes.room()
-                    lanes.submit("" if game is None else _text(game), event)
+                    lanes.submit(game, event)
             if answer:
                 await asyncio.sleep(READ_GATHER_S)
 
