@@ -7,6 +7,8 @@ The framework modules import their framework, so they are loaded only when asked
 
 from __future__ import annotations
 
+from shiftago.engine import compiled_cache  # noqa: F401  (before any compiled module)
+
 from .spaces import (
     ACTION_COUNT,
     action_mask,

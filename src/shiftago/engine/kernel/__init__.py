@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from shiftago.engine import compiled_cache  # noqa: F401  (before any compiled module)
+
 from .convert import (
     action_text,
     from_action,

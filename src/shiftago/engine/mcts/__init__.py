@@ -12,6 +12,8 @@ from __future__ import annotations
 import time
 from typing import Final
 
+from shiftago.engine import compiled_cache  # noqa: F401  (before any compiled module)
+
 from .driver import DEFAULT_C, DEFAULT_MAX_NODES, MULTI_PLAYER_C, PLAIN_C, Mcts, MctsResult
 from .tree import Tree, new_tree
 

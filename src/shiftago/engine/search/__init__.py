@@ -6,6 +6,8 @@ transposition table, and the iterative-deepening driver with time management.
 
 from __future__ import annotations
 
+from shiftago.engine import compiled_cache  # noqa: F401  (before any compiled module)
+
 from .driver import Searcher, SearchResult
 from .evaluate import MAX_HEURISTIC, evaluate, immediate_win
 from .negamax import PROVEN, WIN
