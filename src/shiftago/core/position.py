@@ -21,12 +21,20 @@ from shiftago.core.state import Phase, State, begin_turn
 
 def format_board(boards: tuple[int, ...]) -> str:
     """The board field: ranks 7 to 1 joined by ``/``, empty runs as digits."""
+    # the letter of each occupied cell's bit, found once per marble (the web app writes
+    # the position after every action); a cell on two boards, never so in a valid state,
+    # shows the lower seat's letter
+    letters: dict[int, str] = {}
+    for seat, board in reversed(list(enumerate(boards))):
+        while board:
+            bit = board & -board
+            letters[bit] = COLOURS[seat]
+            board ^= bit
     ranks = []
     for r in reversed(range(SIZE)):
         text, empty = "", 0
         for f in range(SIZE):
-            bit = 1 << cell_of(f, r)
-            letter = next((COLOURS[s] for s, b in enumerate(boards) if b & bit), None)
+            letter = letters.get(1 << cell_of(f, r))
             if letter is None:
                 empty += 1
                 continue
