@@ -88,16 +88,21 @@ def test_sign_up_adopt_and_the_profile(live_server: LiveServer, new_context: New
     page.wait_for_url("**/players/ann")
     row = page.locator("[data-testid=ratings] tr[data-category=express-2]")
     row.wait_for()
-    assert row.locator("td").all_text_contents() == ["express-2", "1663", "±90", "1"]
+    assert row.locator("td").all_text_contents() == ["Express, 2 players", "1663", "±90", "1"]
     page.locator("[data-testid=history-plot] circle").wait_for()
     assert page.locator("[data-testid=history-plot] circle").count() == 1
     games = page.locator("[data-testid=games] tbody tr")
     assert games.count() == 1
 
-    page.goto(live_server.url + "/leaderboard")
+    page.goto(live_server.url + "/")
+    page.click("header nav >> text=Leaderboard")  # the home page links to it
+    page.wait_for_url("**/leaderboard")
     first = page.locator("[data-testid=leaderboard] tbody tr").first
     first.wait_for()
     assert first.locator("td").all_text_contents() == ["1", "ann", "1663", "±90", "1"]
+    category = page.locator("[data-testid=category]")
+    assert category.input_value() == "express-2"
+    assert category.locator("option:checked").inner_text() == "Express, 2 players"
 
     # signing out from the widget forgets the session
     page.click("[data-testid=sign-out]")

@@ -8,6 +8,13 @@ export const VARIANTS = {
   extreme: { name: "Extreme", summary: "As Expert, but shorter lines must be scored too (for 0 points)." },
 };
 
+/** A rating category ("express-2") in words ("Express, 2 players"); an unknown one as it is. */
+export function categoryName(category) {
+  const [variant, players] = String(category).split("-");
+  const known = VARIANTS[variant];
+  return known && /^[2-4]$/.test(players || "") ? `${known.name}, ${players} players` : String(category);
+}
+
 function readStore() {
   try {
     const data = JSON.parse(localStorage.getItem(STORE) || "{}");

@@ -1,7 +1,7 @@
 // The leaderboard (/leaderboard): the best settled ratings of a category, picked here
 // (the choice is kept in the address's #fragment).
 
-import { api, el, errorText } from "./api.js";
+import { api, categoryName, el, errorText } from "./api.js";
 
 const select = document.getElementById("category");
 
@@ -11,7 +11,7 @@ async function show(category) {
   try {
     const answer = await api(`/api/leaderboard/${encodeURIComponent(category)}`);
     if (!select.options.length) {
-      select.replaceChildren(...answer.categories.map((c) => el("option", { value: c, text: c })));
+      select.replaceChildren(...answer.categories.map((c) => el("option", { value: c, text: categoryName(c) })));
     }
     select.value = answer.category;
     const players = answer.players || [];

@@ -1,7 +1,7 @@
 // A player's profile (/players/{name}): ratings per category, a rating-history plot
 // (SVG drawn here), and recent games with their results.
 
-import { api, el, errorText } from "./api.js";
+import { api, categoryName, el, errorText } from "./api.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const OUTCOMES = { win: "Won", loss: "Lost", draw: "Draw" };
@@ -25,7 +25,7 @@ function renderRatings(ratings) {
       el(
         "tr",
         { "data-category": category },
-        el("td", { text: category }),
+        el("td", { text: categoryName(category) }),
         el("td", { class: "strong", text: mark(r), title: r.provisional ? "provisional" : null }),
         el("td", { text: `±${Math.round(r.deviation)}` }),
         el("td", { text: r.games }),
@@ -74,7 +74,7 @@ async function renderHistory(name, categories) {
   card.hidden = categories.length === 0;
   if (!categories.length) return;
   const select = document.getElementById("history-category");
-  select.replaceChildren(...categories.map((c) => el("option", { value: c, text: c })));
+  select.replaceChildren(...categories.map((c) => el("option", { value: c, text: categoryName(c) })));
   const draw = async () => {
     const answer = await api(`/api/players/${encodeURIComponent(name)}/history?category=${encodeURIComponent(select.value)}`);
     document.getElementById("history-plot").replaceChildren(plot(answer.history || []));
