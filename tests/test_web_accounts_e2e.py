@@ -109,3 +109,14 @@ def test_sign_up_adopt_and_the_profile(live_server: LiveServer, new_context: New
     page.locator("[data-testid=account-open]").wait_for()
     assert live_server.api("GET", "/api/session").json() == {"name": None}
     assert "shiftago_session" not in {c["name"] for c in context.cookies()}
+
+
+def test_the_page_of_a_player_who_does_not_exist(live_server: LiveServer, new_context: NewContext):
+    page = new_context().new_page()
+    page.goto(live_server.url + "/players/nobody-here")
+    error = page.locator("#player-error")
+    error.wait_for()
+    assert error.inner_text() == "There is no player nobody-here."
+    for part in ("#ratings-part", "#games-card"):  # there, and hidden
+        assert page.locator(part).count() == 1
+        assert page.locator(part).is_hidden()

@@ -94,7 +94,7 @@ function renderGames(games) {
         "tr",
         {},
         el("td", {}, el("a", { href: g.watch_url, text: new Date(g.created).toLocaleDateString() })),
-        el("td", { text: `${g.category}${g.rated ? " rated" : ""}` }),
+        el("td", { text: `${categoryName(g.category)}${g.rated ? ", rated" : ""}` }),
         el("td", { text: (g.opponents || []).join(", ") }),
         el("td", { text: g.outcome ? OUTCOMES[g.outcome] : g.finished ? "—" : "Playing" }),
         el("td", { text: change === null ? "" : `${Math.round(g.rating_after)} (${change >= 0 ? "+" : "−"}${Math.abs(change)})` }),
@@ -118,6 +118,11 @@ async function start() {
     const box = document.getElementById("player-error");
     box.textContent = err.status === 404 ? `There is no player ${name}.` : errorText(err.data) || err.message;
     box.hidden = false;
+    if (err.status === 404) {
+      // nothing to show of a player who does not exist
+      document.getElementById("ratings-part").hidden = true;
+      document.getElementById("games-card").hidden = true;
+    }
   }
 }
 
