@@ -152,6 +152,20 @@ def test_the_stop_slot_ends_the_search_after_its_first_iteration() -> None:
     assert iterate(*tree, s, 1000, 0.5, True, True) == 1000
 
 
+def test_a_search_stopped_before_it_starts_still_runs_its_first_iterations() -> None:
+    import threading
+
+    from shiftago.engine.mcts.driver import ALWAYS_ITERATIONS
+
+    s = kernel.from_state(State.from_position(BENCH_POSITION))
+    stop = threading.Event()
+    stop.set()
+    result = Mcts().search(s, 3, stop=stop)
+    # the first iterations, then at least one more until the stop is seen
+    assert ALWAYS_ITERATIONS < result.iterations == sum(result.visits)
+    assert min(result.visits) >= 1  # every root action has a value of its own
+
+
 def test_movetime_stops_a_search_that_has_no_other_limit() -> None:
     # without the alarm this search would run 2**62 iterations
     s = kernel.from_state(State.from_position(BENCH_POSITION))

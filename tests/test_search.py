@@ -388,6 +388,23 @@ def test_movetime_stops_a_search_that_has_no_other_limit() -> None:
     assert sorted(result.codes) == sorted(codes)
 
 
+def test_a_search_stopped_before_it_starts_still_finishes_depth_1() -> None:
+    # a controller's stop (or quit) can come before the search has begun: the answer
+    # is then depth 1's, with the values it found, not the actions unsearched
+    import threading
+
+    row = middle_game_positions(1, seed=5)[0]
+    codes = kernel.legal_codes(row)
+    stop = threading.Event()
+    stop.set()
+    for threads in (1, 2):
+        stopped = Searcher().search(row, codes, depth=8, stop=stop, threads=threads)
+        one = Searcher().search(row, codes, depth=1)
+        assert stopped.depth == 1
+        assert (stopped.codes, stopped.values) == (one.codes, one.values)
+        assert len(set(stopped.values)) > 1  # depth 1 tells the actions apart here
+
+
 def test_a_cleared_searcher_searches_like_a_new_one() -> None:
     first, second = middle_game_positions(2, seed=13)
     reused = Searcher()

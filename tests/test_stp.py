@@ -565,6 +565,29 @@ def test_go_finds_the_win(engine: Engine) -> None:
     assert after.outcome is not None and after.outcome.winners == (0,)
 
 
+@pytest.mark.parametrize(
+    ("position", "wins"),
+    [
+        ("express 2 7/7/7/7/7/g6/oooo3 o insert 18,21 0,0 0,0", {"L1", "Be"}),
+        ("express 3 7/7/7/7/7/g6/ooo4 o insert 19,21,22 0,0,0 0,0,0", {"L1", "Bd"}),
+    ],
+)
+def test_a_search_ended_at_once_by_quit_still_answers_what_it_found(
+    position: str, wins: set[str]
+) -> None:
+    # A script that asks and quits in one go: the quit, read while the analysis runs,
+    # ends it at once (PROTOCOL.md 1.1); its answer is still a search's (alpha-beta's
+    # first depth, the MCTS's first iterations), here with a win at once first, not
+    # the actions unsearched with a value of 0.
+    code, out, _ = transcript(f"setposition {position}\nanalyse depth=30\nquit\n".encode())
+    assert code == 0
+    set_up, analysis, quit_answer, rest = out.split("\n\n")
+    assert (set_up, quit_answer, rest) == ("=", "=", "")
+    lines = [line.split() for line in analysis.splitlines()[1:]]
+    assert lines[0][0] in wins
+    assert len({float(line[1]) for line in lines}) > 1
+
+
 def test_go_is_repeatable_with_the_same_seed() -> None:
     script = b"newgame express 2 seed=31\n" + b"go\nplay L4\ngo\nplay Tc\ngo\ngo\n"
     script += b"go level=1\ngo level=1\n"

@@ -6,7 +6,9 @@ one call, and with a ``movetime`` an alarm thread (:mod:`shiftago.engine.alarm`)
 the tree's stop slot at the hard deadline (``movetime`` less a margin for Python's own
 work); the search stops after its current iteration. ``movetime`` is therefore a hard
 limit however busy the machine is. An iteration limit alone repeats exactly with the
-same seed (the generator lives in the tree).
+same seed (the generator lives in the tree). The first :data:`ALWAYS_ITERATIONS` run
+before the alarm starts, so that a search stopped before it began still answers with
+values it found.
 
 A search that reports its progress runs its iterations in chunks that double
 (:data:`FIRST_CHUNK`, twice that, ...) and reports the result after each; the tree and
@@ -49,6 +51,10 @@ NODES_PER_ITERATION = 32
 MAX_PV = 64
 #: The iterations before a search's first progress report (each next chunk doubles).
 FIRST_CHUNK = 1024
+#: The iterations every search runs before a stop or an alarm can end it (each of the 28
+#: insertions tried about twice, a millisecond or two): even a search stopped at once
+#: answers with values it found.
+ALWAYS_ITERATIONS = 64
 
 
 @dataclass
@@ -119,16 +125,22 @@ class Mcts:
             raise ValueError("an MCTS needs an iteration limit, a time limit or a stop")
         tree = self._tree(iterations)
         reset(*tree, np.uint64(seed_of(seed % 2**63)))
+        limit = (1 << 62) if iterations is None else iterations
+        first = min(ALWAYS_ITERATIONS, limit)
+        done = int(iterate(*tree, state, first, self.c, self.solver, self.greedy))
+        if done < first or done >= limit:  # proven, or the iterations all done
+            return _result(tree, state, done, time.perf_counter() - start)
         alarm = None
         if movetime_ms is not None or stop is not None:
             at = None if movetime_ms is None else hard_deadline(start, movetime_ms)
             alarm = Alarm(tree.info, STOP, at, value=1, stop=stop)
         try:
-            limit = (1 << 62) if iterations is None else iterations
-            chunk = limit if on_progress is None else FIRST_CHUNK
-            done = 0
+            # the reports come after FIRST_CHUNK iterations in all, then after chunks
+            # that double (the first iterations above count in the first chunk)
+            chunk = FIRST_CHUNK
+            goal = limit if on_progress is None else min(chunk, limit)
             while done < limit:
-                want = min(chunk, limit - done)
+                want = goal - done
                 ran = int(iterate(*tree, state, want, self.c, self.solver, self.greedy))
                 done += ran
                 if ran < want or done >= limit:
@@ -136,6 +148,7 @@ class Mcts:
                 if on_progress is not None:
                     on_progress(_result(tree, state, done, time.perf_counter() - start))
                 chunk *= 2
+                goal = min(done + chunk, limit)
         finally:
             if alarm is not None:
                 alarm.cancel()

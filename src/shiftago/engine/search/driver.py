@@ -15,7 +15,8 @@ set, and the search stops at its next node.
   improved by any action of the cut-off depth that was searched to the end and beat it
   (the best so far). An analysis (``exact_all``) keeps the last finished depth alone,
   so that its ranking compares values of one depth. The answer never waits for a depth
-  to finish.
+  to finish, except depth 1 (a few dozen nodes), which no alarm or stop can cut: a
+  search stopped before it began still answers with the values of depth 1.
 * ``threads`` > 1 runs a parallel search: helper threads search the same root to the
   main thread's depth over the same transposition table (:mod:`.ttable`), each with its
   own stack, killers and history, and share a table of the actions each is in, so that
@@ -214,24 +215,24 @@ class Searcher:
         buffer = np.empty(len(codes), dtype=np.int64)
         infos = [info] + [h.info for h in helpers]
         deadline = None if budget is None else hard_deadline(start, budget.hard_ms)
+        # the alarm starts with depth 2: depth 1 is always finished (a few dozen nodes),
+        # so that even a search stopped at once answers with values it found
         alarm: Alarm | None = None
-        if helpers or stop is not None:
-            alarm = Alarm(infos, NODE_LIMIT, deadline, stop=stop)
         helper_results = [_Finished() for _ in helpers]
         main = _MainDepth()
         workers: list[threading.Thread] = []
         factor = 1.0
         try:
             for d in range(1, max_depth + 1):
-                limit = UNLIMITED  # depth 1 is always finished: a few dozen nodes
+                limit = UNLIMITED
                 if d > 1 and nodes is not None:
                     limit = nodes
                 if int(info[NODES]) >= limit:
                     break
-                if d > 1 and budget is not None:
-                    if _spent(budget, start, factor):
+                if d > 1:
+                    if budget is not None and _spent(budget, start, factor):
                         break
-                    if alarm is None:
+                    if alarm is None and (budget is not None or helpers or stop is not None):
                         alarm = Alarm(infos, NODE_LIMIT, deadline, stop=stop)
                 if alarm is None:
                     info[NODE_LIMIT] = limit
