@@ -4,8 +4,8 @@
 :class:`SteppingBot` thinks in numbered steps that cost nothing: it reports each step
 to ``Limits.progress``, stops after ``Limits.depth`` steps (three unless given), and in
 an infinite search steps on until its stop event is set. It ranks the legal actions in
-canonical order and keeps every ``Limits`` it was given, so tests can see what reached
-it.
+canonical order and keeps every ``Limits`` it was given, and the thread each search ran
+in, so tests can see what reached it and where.
 """
 
 from __future__ import annotations
@@ -29,11 +29,13 @@ class SteppingBot(Bot):
 
     def __init__(self) -> None:
         self.seen: list[Limits] = []
+        self.threads: list[threading.Thread] = []
         #: Set while a search is thinking, for tests that must act during one.
         self.thinking = threading.Event()
 
     def analyse(self, state: State, limits: Limits = NO_LIMITS) -> Analysis:
         self.seen.append(limits)
+        self.threads.append(threading.current_thread())
         actions = state.legal_actions()
         if not actions:
             return []

@@ -69,3 +69,22 @@ def test_a_bad_value_is_refused_and_changes_nothing(name: str, value: str, words
     with pytest.raises(CommandError, match=words):
         options.set(name, value)
     assert (options.listing(), options.threads, options.hash_mib, options.level) == before
+
+
+def test_setting_hash_makes_the_table_before_it_answers() -> None:
+    # The table of a Hash of some hundred MiB takes longer to make than a short
+    # movetime: it is made (in the search thread, where the searches find it) before
+    # setoption answers, and again cleared at newgame, never at the next go.
+    from shiftago.engine.search import driver
+    from shiftago.interfaces.stp import StpEngine
+
+    engine = StpEngine()
+
+    def slots_there() -> int:
+        table = getattr(driver._THREAD, "table", None)
+        return 0 if table is None else int(table[0].shape[0])
+
+    assert engine.handle("setoption Hash 64") == "=\n\n"
+    assert engine.search_thread.submit(slots_there).result() == 1 << bits_for_mib(64)
+    assert engine.handle("setoption Hash 32") == "=\n\n"
+    assert engine.search_thread.submit(slots_there).result() == 1 << bits_for_mib(32)

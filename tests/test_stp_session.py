@@ -131,6 +131,17 @@ def test_without_info_no_info_line_is_written(talk: Conversation) -> None:
     assert talk.bot.seen[-1].progress is None
 
 
+def test_every_search_runs_in_the_engines_one_search_thread(talk: Conversation) -> None:
+    # a bot's table is kept per thread: in one thread it is made once, not at every go
+    assert talk.ask("go depth=1") == ["= L1"]
+    assert talk.ask("analyse depth=1")[0] == "="
+    assert talk.ask("go depth=2") == ["= L1"]
+    first, *others = talk.bot.threads
+    assert others and all(thread is first for thread in others)
+    assert first is not threading.current_thread() and first is not talk._thread
+    assert first.name.startswith("stp-search")
+
+
 def test_no_info_line_after_the_answer(talk: Conversation) -> None:
     # A helper thread of a bot may report a step late; the answer has ended the search.
     talk.send("go depth=1 info=1")

@@ -68,6 +68,8 @@ UNLIMITED = 1 << 62
 #: time: a table is several MiB, and making a fresh one for each search cost more than
 #: the search itself at the low levels (docs/deploy.md, "The computer").
 _THREAD = threading.local()
+#: The owner of a table just made: all zero, no searcher's entries (nothing to clear).
+_FRESH = object()
 
 
 def _thread_table(tt_bits: int) -> tuple[np.ndarray, np.ndarray]:
@@ -75,7 +77,7 @@ def _thread_table(tt_bits: int) -> tuple[np.ndarray, np.ndarray]:
     if table is None or table[0].shape[0] != 1 << tt_bits:
         table = new_table(tt_bits)
         _THREAD.table = table
-        _THREAD.owner = None
+        _THREAD.owner = _FRESH
     return table
 
 
@@ -138,7 +140,8 @@ class Searcher:
         self.tables.info[TUNED] = 1 if tuned else 0
         #: The helper threads' own tables around the same transposition table.
         self._helpers: list[SearchTables] = []
-        _THREAD.owner = None  # the table may hold another searcher's entries
+        if getattr(_THREAD, "owner", None) is not _FRESH:
+            _THREAD.owner = None  # the table may hold another searcher's entries
 
     def clear(self) -> None:
         """Forget earlier searches (the table; killers and history start afresh in every
@@ -155,9 +158,11 @@ class Searcher:
         if self.tables.tt_key is not table[0]:
             self.tables = self.tables._replace(tt_key=table[0], tt_data=table[1])
             self._helpers = []
-        if getattr(_THREAD, "owner", None) is not self:
-            table[0][:] = 0
-            table[1][:] = 0
+        owner = getattr(_THREAD, "owner", None)
+        if owner is not self:
+            if owner is not _FRESH:
+                table[0][:] = 0
+                table[1][:] = 0
             _THREAD.owner = self
 
     def _helper_tables(self, count: int) -> list[SearchTables]:

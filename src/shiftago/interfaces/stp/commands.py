@@ -3,8 +3,11 @@ at a time.
 
 :class:`StpEngine` turns one command line into one response text and holds the game.
 ``go`` and ``analyse`` become a :class:`~.search.Search` that :meth:`StpEngine.accept`
-hands back unrun, so that the input loop (:mod:`.session`) can run it in a thread of
-its own and still serve ``stop``; :meth:`StpEngine.handle` runs it at once. A failing
+hands back unrun, so that the input loop (:mod:`.session`) can run it in the engine's
+search thread and still serve ``stop``; :meth:`StpEngine.handle` runs it at once. Every
+search of a session runs in that one thread: a bot's transposition table is kept per
+thread, so it is made once, not at every ``go`` (a table of some hundred MiB takes
+longer to make than a short ``movetime``). A failing
 command answers ``?`` and changes nothing; no input makes the engine crash.
 
 Response framing: ``=`` or ``?``, the id if one was given, then a space and a one-line
@@ -19,12 +22,13 @@ from __future__ import annotations
 import sys
 import traceback
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from typing import Literal, TextIO
 
 from shiftago import __version__
 from shiftago.core import COLOURS, Game, Rules, State, Variant, seat_of_colour
-from shiftago.engine.bot import Bot
+from shiftago.engine.bot import Bot, Limits
 from shiftago.formats.text_board import render_plain_grid
 
 from .options import EngineOptions, Ladder
@@ -85,6 +89,8 @@ class StpEngine:
         #: The seed of the last ``newgame`` (or the one it drew), for repeatable bots.
         self.seed: int | None = None
         self._bots: dict[int, Bot] = {}
+        #: The thread that runs every search of the input loop (and :meth:`prepare`).
+        self.search_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="stp-search")
         self._commands: dict[str, Command] = {
             "protocol_version": self._protocol_version,
             "name": self._name,
@@ -214,6 +220,7 @@ class StpEngine:
         game = Game(Rules(variant, players, handicap, limit), first=first, seed=seed)
         self.game, self.limit, self.seed = game, limit, game.seed
         self._bots.clear()
+        self.prepare()  # the new bots' table, which a larger Hash makes slow to clear
         return Reply()
 
     def _setposition(self, args: list[str], rest: str) -> Reply:
@@ -296,7 +303,30 @@ class StpEngine:
         if len(args) != 2:
             raise CommandError("setoption needs a name and a value, such as setoption Hash 64")
         self.options.set(args[0], args[1])
+        if args[0].lower() in ("hash", "level"):
+            self.prepare()
         return Reply()
+
+    def prepare(self) -> None:
+        """Once ``Hash`` is set: make the table the searches of the set level need, in
+        the search thread, before ``setoption`` or ``newgame`` answers, so that the next
+        ``go`` does not pay for making or clearing it (a second or more for a few GiB).
+
+        A one-node analysis of the start of a 2-player game does it (the table is the
+        2-player search's, the one ``Hash`` sizes). It only saves time: a bot that fails
+        at it is logged and plays on."""
+        if self.options.hash_mib is None:
+            return  # the bots' default table: small, made in milliseconds
+        bot = self._bot(self.options.level)
+        limits = Limits(
+            depth=1, nodes=1, threads=self.options.threads, hash_mib=self.options.hash_mib
+        )
+        start = Game(Rules(), first=0).state
+        try:
+            self.search_thread.submit(bot.analyse, start, limits).result()
+        except Exception:
+            traceback.print_exc(file=self.log)
+            self.log.flush()
 
     # --- helpers ------------------------------------------------------------------------
     def _search(self, command: Literal["go", "analyse"], args: list[str]) -> Search:
@@ -305,13 +335,17 @@ class StpEngine:
         level = self.ladder.check(
             request.level if request.level is not None else self.options.level
         )
-        bot = self._bots.get(level)
-        if bot is None:
-            bot = self._bots[level] = self.ladder.make(level, self.seed)
         limits = replace(
             request.limits, threads=self.options.threads, hash_mib=self.options.hash_mib
         )
-        return Search(command, bot, self.game.state, replace(request, limits=limits))
+        return Search(command, self._bot(level), self.game.state, replace(request, limits=limits))
+
+    def _bot(self, level: int) -> Bot:
+        """The bot of ``level``, made at its first use (and again after ``newgame``)."""
+        bot = self._bots.get(level)
+        if bot is None:
+            bot = self._bots[level] = self.ladder.make(level, self.seed)
+        return bot
 
 
 def frame(status: str, ident: str, payload: str) -> str:

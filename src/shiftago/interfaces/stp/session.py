@@ -2,13 +2,14 @@
 that thinks while the loop goes on reading (PROTOCOL.md, "Version 1.1 additions").
 
 A reader thread hands each input line to the loop, which answers the commands in the
-order they came. A ``go`` or ``analyse`` runs in a thread of its own, writing its
-``info`` lines as it goes. While it runs, ``isready`` answers at once, and ``stop`` and
-``quit`` end it as soon as they are read: the search answers with its best so far,
-then they answer. Any other command waits until the search has answered; a ``stop`` or
-``quit`` read behind such a command still ends the running search at once (it is the
-only one it can mean), and answers in its turn. At the end of the input an infinite
-search is stopped, as no ``stop`` can come any more; a finite one finishes and answers.
+order they came. A ``go`` or ``analyse`` runs in the engine's search thread (one for
+all searches, see :mod:`.commands`), writing its ``info`` lines as it goes. While it
+runs, ``isready`` answers at once, and ``stop`` and ``quit`` end it as soon as they are
+read: the search answers with its best so far, then they answer. Any other command
+waits until the search has answered; a ``stop`` or ``quit`` read behind such a command
+still ends the running search at once (it is the only one it can mean), and answers in
+its turn. At the end of the input an infinite search is stopped, as no ``stop`` can
+come any more; a finite one finishes and answers.
 
 Only responses and ``info`` lines go to standard output, each flushed at once; logs go
 to standard error.
@@ -113,7 +114,7 @@ class Session:
         self._running = search
         if self._quitting or (self._input_ended and search.infinite):
             search.halt()
-        threading.Thread(target=self._think, args=(search,), name="stp-search", daemon=True).start()
+        self.engine.search_thread.submit(self._think, search)
 
     # --- the search thread ---------------------------------------------------------------
     def _think(self, search: Search) -> None:
