@@ -188,3 +188,12 @@ def test_sprt_verdict():
     assert sprt_verdict(2.9) is None
     assert sprt_verdict(-2.9) is None
     assert sprt_verdict(2.0, alpha=0.2, beta=0.2) == "H1"  # bounds +-log(4) = 1.386
+
+
+def test_an_even_match_reads_plus_zero_not_minus_zero():
+    from shiftago.match.report import format_head_to_head
+    from shiftago.match.standings import HeadToHead
+
+    estimate = elo_estimate([0.5, 0.5])  # two pairs, each won once by each side
+    h2h = HeadToHead("a", "b", estimate, "pentanomial", 2, (0, 0, 2, 0, 0))
+    assert format_head_to_head(h2h).startswith("a vs b: +0.0 Elo (95%: +0.0 to +0.0), ")

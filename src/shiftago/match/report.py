@@ -96,6 +96,8 @@ def _percent(value: float) -> str:
 
 
 def _elo(value: float) -> str:
+    """``+12.3``; ``+0.0`` for an even score (never ``-0.0``)."""
     if math.isinf(value):
         return "+inf" if value > 0 else "-inf"
-    return f"{value:+.1f}"
+    text = f"{value:+.1f}"
+    return "+0.0" if text == "-0.0" else text
