@@ -75,7 +75,7 @@ class _WholeSourcesStamp:
 
 
 def _numba_class(name: str) -> Any:
-    """One of numba's caching classes (named with a leading ``_`` before numba 0.62)."""
+    """One of numba's caching classes (older releases name them with a leading ``_``)."""
     return getattr(caching, name, None) or getattr(caching, "_" + name)
 
 
