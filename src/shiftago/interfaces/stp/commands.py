@@ -4,11 +4,11 @@ at a time.
 :class:`StpEngine` turns one command line into one response text and holds the game.
 ``go`` and ``analyse`` become a :class:`~.search.Search` that :meth:`StpEngine.accept`
 hands back unrun, so that the input loop (:mod:`.session`) can run it in the engine's
-search thread and still serve ``stop``; :meth:`StpEngine.handle` runs it at once. Every
-search of a session runs in that one thread: a bot's transposition table is kept per
-thread, so it is made once, not at every ``go`` (a table of some hundred MiB takes
-longer to make than a short ``movetime``). A failing
-command answers ``?`` and changes nothing; no input makes the engine crash.
+search thread and still serve ``stop``; :meth:`StpEngine.handle` runs it there at once
+and waits. Every search runs in that one thread: a bot's transposition table is kept
+per thread, so it is made once, not at every ``go`` (a table of some hundred MiB takes
+longer to make than a short ``movetime``). A failing command answers ``?`` and changes
+nothing; no input makes the engine crash.
 
 Response framing: ``=`` or ``?``, the id if one was given, then a space and a one-line
 payload, then an empty line. An empty payload is written as a bare ``=`` (no space).
@@ -131,7 +131,7 @@ class StpEngine:
         if accepted.infinite:
             return frame("?", accepted.ident, "infinite needs the input loop, which reads stop")
         infos: list[str] = []
-        response = self.finish(accepted, infos.append)
+        response = self.search_thread.submit(self.finish, accepted, infos.append).result()
         return "".join(f"{info}\n" for info in infos) + response
 
     def accept(self, line: str) -> str | Search | None:
