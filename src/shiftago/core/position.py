@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 from shiftago.core.errors import InvalidPositionError, ParseError
-from shiftago.core.geometry import SIZE, cell_of, has_run
+from shiftago.core.geometry import SIZE, cell_of, has_run, iter_bits
 from shiftago.core.rules import (
     COLOURS,
     MARBLES_PER_PLAYER,
@@ -21,20 +21,18 @@ from shiftago.core.state import Phase, State, begin_turn
 
 def format_board(boards: tuple[int, ...]) -> str:
     """The board field: ranks 7 to 1 joined by ``/``, empty runs as digits."""
-    # the letter of each occupied cell's bit, found once per marble (the web app writes
-    # the position after every action); a cell on two boards, never so in a valid state,
+    # the letter of each occupied cell, found once per marble (the web app writes the
+    # position after every action); a cell on two boards, never so in a valid state,
     # shows the lower seat's letter
     letters: dict[int, str] = {}
     for seat, board in reversed(list(enumerate(boards))):
-        while board:
-            bit = board & -board
-            letters[bit] = COLOURS[seat]
-            board ^= bit
+        for cell in iter_bits(board):
+            letters[cell] = COLOURS[seat]
     ranks = []
     for r in reversed(range(SIZE)):
         text, empty = "", 0
         for f in range(SIZE):
-            letter = letters.get(1 << cell_of(f, r))
+            letter = letters.get(cell_of(f, r))
             if letter is None:
                 empty += 1
                 continue
