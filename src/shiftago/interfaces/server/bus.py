@@ -127,6 +127,7 @@ class GameLanes:
         except asyncio.CancelledError:
             raise
         except Exception:
+            raise_if_cancelled()  # redis-py may answer a cancellation with a TimeoutError
             log.exception("an event from another process could not be applied")
 
     async def close(self) -> None:
