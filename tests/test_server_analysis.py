@@ -136,6 +136,7 @@ def test_a_finished_express_game_has_the_contract_shape(sqlite_url):
         game_id = imported(client, Record.from_game(game))
         client.post(f"/api/games/{game_id}/analysis")
         body = done(client, game_id)
+        assert client.get(f"/api/games/{game_id}/analysis?probe=1").json() == body
     check_shape(body, 2, [str(a) for a in game.history])
     last = body["actions"][-1]
     winner = "og"[game.outcome.winners[0]] if game.outcome else None
@@ -247,8 +248,11 @@ def test_unknown_games_and_games_never_analysed_are_404(sqlite_url):
     with client_for(sqlite_url, review_budget=BUDGET) as client:
         game_id, _ = create(client)
         assert client.get(f"/api/games/{game_id}/analysis").status_code == 404
+        probed = client.get(f"/api/games/{game_id}/analysis?probe=1")
+        assert probed.status_code == 200 and probed.json() is None
         for bad in ("x", "nosuchgame12", "a" * 30, "..%2F..%2Fetc"):
             assert client.get(f"/api/games/{bad}/analysis").status_code == 404
+            assert client.get(f"/api/games/{bad}/analysis?probe=1").status_code == 404
             assert client.post(f"/api/games/{bad}/analysis").status_code == 404
 
 

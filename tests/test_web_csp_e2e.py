@@ -51,6 +51,11 @@ class Watched:
         refused = [m for m in self.console if "Content Security Policy" in m]
         assert self.violations == [] and refused == [], (self.violations, self.console)
 
+    def silent(self) -> None:
+        """No console error of any kind (a failed request is one: a game never reviewed
+        must not answer the page's first look at its review with a 404)."""
+        assert self.violations == [] and self.console == [], (self.violations, self.console)
+
 
 @pytest.fixture
 def watched(new_context: NewContext) -> Iterator[Watched]:
@@ -106,7 +111,7 @@ def test_a_game_against_the_computer_from_the_home_page_and_watched(
         "(p) => document.querySelector('[data-testid=position]').textContent.trim() === p",
         arg=game["position"],
     )
-    watched.clean()
+    watched.silent()
 
 
 def test_the_not_found_page(live_server: LiveServer, watched: Watched) -> None:

@@ -125,7 +125,10 @@ export class GameReview {
 
   async fetch(first = false) {
     try {
-      const review = await api(`/api/games/${encodeURIComponent(this.gameId)}/analysis`);
+      // the first look asks with ?probe=1: no review yet is a null, not a 404
+      const probe = first ? "?probe=1" : "";
+      const review = await api(`/api/games/${encodeURIComponent(this.gameId)}/analysis${probe}`);
+      if (review === null) return;
       this.apply(review);
     } catch (err) {
       if (err.status === 404) {
