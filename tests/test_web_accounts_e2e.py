@@ -111,6 +111,21 @@ def test_sign_up_adopt_and_the_profile(live_server: LiveServer, new_context: New
     assert "shiftago_session" not in {c["name"] for c in context.cookies()}
 
 
+def test_signing_up_in_a_browser_that_holds_no_game(
+    live_server: LiveServer, new_context: NewContext
+):
+    page = new_context().new_page()
+    page.goto(live_server.url + "/")
+    page.click("[data-testid=account-open]")
+    page.fill("[data-testid=account-form] input[name=name]", "Bea")
+    page.fill("[data-testid=account-form] input[name=password]", "correct horse")
+    page.click("[data-testid=sign-up]")
+    page.locator("[data-testid=account-name]").wait_for()
+    # the name and the sign-out button, nothing offered to add and no stray text
+    assert page.locator("[data-testid=adopt]").count() == 0
+    assert page.inner_text("[data-testid=account]").split() == ["bea", "Sign", "out"]
+
+
 def test_the_page_of_a_player_who_does_not_exist(live_server: LiveServer, new_context: NewContext):
     page = new_context().new_page()
     page.goto(live_server.url + "/players/nobody-here")

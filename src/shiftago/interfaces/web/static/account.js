@@ -101,7 +101,7 @@ function signedIn(box) {
       }
     },
   }, "Sign out");
-  box.replaceChildren(who, adopt, out, note);
+  box.replaceChildren(...[who, adopt, out, note].filter(Boolean)); // no adopt button: nothing (a null would read "null")
 }
 
 function render() {
