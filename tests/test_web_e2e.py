@@ -526,6 +526,10 @@ def test_express_tournament_shows_the_score_between_games(
     )
     game_id = created["id"]
     page = open_page(new_context(), created["seats"][0]["join_url"])
+    # before anybody has won: the heading and the score, nothing else (no stray "null")
+    page.wait_for_selector("#tournament:not([hidden]) [data-testid=tournament-score]")
+    lines = [line for line in page.inner_text("#tournament").split("\n") if line]
+    assert lines == ["Tournament to 10 wins", "Ann 0 · Ben 0"]
     ben = seat(live_server, created["seats"][1]["join_url"], game_id)
     for _ in range(4):  # orange builds a1-e1 while green plays on rank 7
         play(live_server, game_id, page, "L1")

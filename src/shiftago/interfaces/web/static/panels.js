@@ -162,10 +162,11 @@ function renderTournament(t) {
   const wins = (c, i) => (Array.isArray(t.wins) ? t.wins[i] : t.wins && t.wins[c]) ?? 0;
   const line = seats.map((s, i) => `${nameOf(s.colour)} ${wins(s.colour, i)}`).join(" · ");
   const target = Number.isFinite(t.target) ? t.target : null;
-  box.replaceChildren(
+  const parts = [
     el("h2", { text: target ? `Tournament to ${target} wins` : "Tournament" }),
     el("p", { "data-testid": "tournament-score", text: line }),
-    t.winner ? el("p", { class: "strong", text: `${cap(nameOf(t.winner))} wins the tournament!` }) : null,
-  );
+  ];
+  if (t.winner) parts.push(el("p", { class: "strong", text: `${cap(nameOf(t.winner))} wins the tournament!` }));
+  box.replaceChildren(...parts);
   box.hidden = false;
 }
