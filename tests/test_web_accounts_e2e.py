@@ -111,7 +111,7 @@ def test_sign_up_adopt_and_the_profile(live_server: LiveServer, new_context: New
     assert "shiftago_session" not in {c["name"] for c in context.cookies()}
 
 
-def test_signing_up_in_a_browser_that_holds_no_game(
+def test_signing_up_in_a_browser_that_holds_no_game_then_starting_games(
     live_server: LiveServer, new_context: NewContext
 ):
     page = new_context().new_page()
@@ -124,6 +124,28 @@ def test_signing_up_in_a_browser_that_holds_no_game(
     # the name and the sign-out button, nothing offered to add and no stray text
     assert page.locator("[data-testid=adopt]").count() == 0
     assert page.inner_text("[data-testid=account]").split() == ["bea", "Sign", "out"]
+
+    # a game started here against the computer is hers at once: on her page, her seat's
+    page.select_option("[data-testid=seat-kind-1]", "computer")
+    assert page.get_attribute("[data-testid=seat-name-0]", "placeholder") == "bea"
+    page.click("[data-testid=start-game]")
+    page.wait_for_url("**/play/**")
+    game_id = page.url.split("/play/")[1].split("?")[0]
+    seats = live_server.api("GET", f"/api/games/{game_id}").json()["seats"]
+    assert [(s["name"], s["account"]) for s in seats] == [("bea", "bea"), ("Computer", None)]
+    assert live_server.api("GET", "/api/players/bea").json()["games"] == [game_id]
+
+    # two seats at this screen (taking turns): whose each is, the page cannot tell
+    page.goto(live_server.url + "/")
+    page.locator("[data-testid=account-name]").wait_for()
+    page.select_option("[data-testid=seat-kind-1]", "here")
+    assert page.get_attribute("[data-testid=seat-name-0]", "placeholder") == "Orange"
+    page.click("[data-testid=start-game]")
+    page.wait_for_url("**/play/**")
+    shared = page.url.split("/play/")[1].split("?")[0]
+    seats = live_server.api("GET", f"/api/games/{shared}").json()["seats"]
+    assert [(s["name"], s["account"]) for s in seats] == [("Orange", None), ("Green", None)]
+    assert live_server.api("GET", "/api/players/bea").json()["games"] == [game_id]
 
 
 def test_the_page_of_a_player_who_does_not_exist(live_server: LiveServer, new_context: NewContext):

@@ -2,6 +2,7 @@
 import { COLOURS, COLOUR_NAMES, marbleIcon } from "./board.js";
 import { mountPrefs } from "./prefs.js";
 import { mountLobby } from "./lobby.js";
+import { signedInName } from "./account.js";
 import {
   VARIANTS, api, copyText, el, errorText, forgetGame, knownGames, levels, localPath,
   parseStatus, rememberGame, tokenOf,
@@ -66,7 +67,6 @@ function buildSeats() {
     level.value = String(st.level ?? LEVELS[LEVELS.length - 1].level);
     const name = el("input", {
       id: `${id}-name`, type: "text", class: "seat-name", maxlength: 40, autocomplete: "off",
-      placeholder: st.kind === "computer" ? "Computer" : cap(COLOUR_NAMES[colour]),
       "aria-label": `${cap(COLOUR_NAMES[colour])}: name`, "data-testid": `seat-name-${i}`,
     });
     name.value = st.name;
@@ -80,7 +80,7 @@ function buildSeats() {
       st.level = +level.value;
       st.handicap = +handicap.value;
       levelBox.hidden = kind.value !== "computer";
-      name.placeholder = kind.value === "computer" ? "Computer" : cap(COLOUR_NAMES[colour]);
+      showDefaultNames(); // one seat's kind can change the others' (defaultName)
     };
     for (const c of [kind, level, name, handicap]) c.addEventListener("change", sync);
     name.addEventListener("input", sync);
@@ -92,6 +92,7 @@ function buildSeats() {
         kind, levelBox, name, handicap),
     );
   }
+  showDefaultNames();
   const first = $("first");
   const keep = first.value;
   first.replaceChildren(el("option", { value: "", text: "Drawn by lot" }));
@@ -104,6 +105,24 @@ function showError(box, message) {
   box.hidden = !message;
 }
 
+/** The name seat `i` goes by when none is typed: "Computer", the signed-in name for the
+ * one seat played at this screen, else its colour. */
+function defaultName(i) {
+  const st = seatState[i];
+  if (st.kind === "computer") return "Computer";
+  const here = seatState.slice(0, playerCount()).filter((s) => s.kind === "here").length;
+  if (st.kind === "here" && here === 1 && signedInName()) return signedInName();
+  return cap(COLOUR_NAMES[COLOURS[i]]);
+}
+
+/** Each seat's name field shows its default name as its placeholder. */
+function showDefaultNames() {
+  for (const input of document.querySelectorAll("input.seat-name")) {
+    const i = Number(input.closest("[data-seat]").dataset.seat);
+    input.placeholder = defaultName(i);
+  }
+}
+
 async function startGame(e) {
   e.preventDefault();
   const n = playerCount();
@@ -111,7 +130,7 @@ async function startGame(e) {
   const seats = [];
   for (let i = 0; i < n; i++) {
     const st = seatState[i];
-    const name = st.name.trim() || (st.kind === "computer" ? "Computer" : cap(COLOUR_NAMES[COLOURS[i]]));
+    const name = st.name.trim() || defaultName(i);
     const seat = { name, kind: st.kind === "computer" ? "computer" : "human" };
     if (st.kind === "computer") seat.level = st.level ?? LEVELS[LEVELS.length - 1].level;
     seats.push(seat);
@@ -128,7 +147,7 @@ async function startGame(e) {
   showError($("form-error"), "");
   try {
     const game = await api("/api/games", { method: "POST", body });
-    afterCreate(game, seatState.slice(0, n).map((s) => s.kind));
+    await afterCreate(game, seatState.slice(0, n).map((s) => s.kind), true);
   } catch (err) {
     showError($("form-error"), `Could not start the game: ${err.message}`);
   } finally {
@@ -136,8 +155,23 @@ async function startGame(e) {
   }
 }
 
-/** Remember the seats played here; go to the first, or show friends' links first. */
-function afterCreate(game, kinds) {
+/** The one seat this browser plays becomes the signed-in account's, as if adopted: the
+ * game then shows on the player's page. With several seats played here (players taking
+ * turns at one screen) none does: whose each is, the page cannot tell. */
+async function adoptOwnSeat(tokens) {
+  const held = Object.values(tokens);
+  if (!signedInName() || held.length !== 1) return;
+  try {
+    await api("/api/session/adopt", { method: "POST", body: { tokens: held } });
+  } catch {
+    // the game is there all the same; "Add this browser's games" can do it later
+  }
+}
+
+/** Remember the seats played here (the one seat of a game started here becomes the
+ * signed-in account's with `adopt`, not for an imported record); go to the first seat, or
+ * show friends' links first. */
+async function afterCreate(game, kinds, adopt = false) {
   const tokens = {};
   const invites = {};
   let firstHere = null;
@@ -151,6 +185,7 @@ function afterCreate(game, kinds) {
     }
   });
   rememberGame(game.id, { tokens, invites: Object.keys(invites).length ? invites : null });
+  if (adopt) await adoptOwnSeat(tokens);
   const target = firstHere || localPath(game.watch_url || `/watch/${game.id}`);
   if (!Object.keys(invites).length) {
     location.href = target;
@@ -273,6 +308,7 @@ async function main() {
   buildVariants();
   buildSeats();
   for (const r of document.querySelectorAll('input[name="players"]')) r.addEventListener("change", buildSeats);
+  document.addEventListener("shiftago:account", showDefaultNames); // signed in or out
   const syncTournament = () => {
     $("tournament-box").hidden = document.querySelector('input[name="variant"]:checked').value !== "express";
   };
