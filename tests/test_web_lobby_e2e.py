@@ -70,3 +70,44 @@ def test_a_three_player_challenge_filled_from_three_browsers(
         )
         assert secret in remembered["tokens"].values()
     assert live_server.api("GET", "/api/seeks").json()["seeks"] == []
+
+
+def sign_up(page: Any, name: str) -> None:
+    page.click("[data-testid=account-open]")
+    page.fill("[data-testid=account-form] input[name=name]", name)
+    page.fill("[data-testid=account-form] input[name=password]", "correct horse")
+    page.click("[data-testid=sign-up]")
+    page.locator("[data-testid=account-name]").wait_for()
+
+
+def test_signed_up_on_the_home_page_two_players_meet_in_a_rated_challenge(
+    live_server: LiveServer, new_context: NewContext
+):
+    ann = home(new_context, live_server)
+    ben = home(new_context, live_server)
+    assert ann.is_disabled("[data-testid=seek-rated]")  # a guest plays casual games
+    for page, name in ((ann, "ann"), (ben, "ben")):
+        sign_up(page, name)  # no reload: the form follows the header's account
+        assert page.is_enabled("[data-testid=seek-rated]")
+        assert page.is_hidden("[data-testid=seek-name]")
+
+    ann.check("[data-testid=seek-rated]")
+    ann.click("[data-testid=create-seek]")
+    ann.wait_for_selector("[data-testid=seek] [data-testid=cancel-seek]")
+    ben.click("[data-testid=seek] [data-testid=accept-seek]")
+    for page in (ann, ben):
+        page.wait_for_url(PLAY)
+    game_id = seat_of(ann)[0]
+    game = live_server.api("GET", f"/api/games/{game_id}").json()
+    assert game["rated"] is True
+    assert sorted(s["account"] for s in game["seats"]) == ["ann", "ben"]
+
+    # signing out takes the rated choice away again
+    ann.goto(live_server.url + "/")
+    ann.wait_for_selector("#lobby[data-live=true]")
+    ann.check("[data-testid=seek-rated]")
+    ann.click("[data-testid=sign-out]")
+    ann.locator("[data-testid=account-open]").wait_for()
+    assert ann.is_disabled("[data-testid=seek-rated]")
+    assert not ann.is_checked("[data-testid=seek-rated]")
+    assert ann.is_visible("[data-testid=seek-name]")

@@ -73,11 +73,21 @@ function buildForm(signedIn) {
   };
   time.addEventListener("change", sync);
   $("seek-rated").addEventListener("change", sync);
-  $("seek-rated").disabled = !signedIn;
+  showSignedIn(signedIn);
+  sync();
+  // signing in or out in the header changes what the form offers, without a reload
+  document.addEventListener("shiftago:account", (e) => showSignedIn(!!(e.detail && e.detail.name)));
+  $("seek-form").addEventListener("submit", createSeek);
+}
+
+/** Rated challenges for a signed-in player; a name field for a guest. */
+function showSignedIn(signedIn) {
+  const rated = $("seek-rated");
+  rated.disabled = !signedIn;
+  if (!signedIn) rated.checked = false;
   $("seek-rated-hint").hidden = signedIn;
   $("seek-name-box").hidden = signedIn;
-  sync();
-  $("seek-form").addEventListener("submit", createSeek);
+  $("seek-range").hidden = !rated.checked;
 }
 
 function clockOf() {
