@@ -288,7 +288,7 @@ def test_a_failed_review_says_so_and_can_be_asked_for_again(
         "error": "the computer's search failed at action 3 (L1): RuntimeError",
     }  # fmt: skip
     page = new_context().new_page()
-    path = f"**/api/games/{game['id']}/analysis"
+    path = f"**/api/games/{game['id']}/analysis*"  # the page's first look adds ?probe=1
     page.route(path, lambda route: route.fulfill(json=failed))
     page.goto(f"{live_server.url}/watch/{game['id']}")
     error = page.wait_for_selector("[data-testid=review-error]:not([hidden])")
