@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from typing import Any
 
 from shiftago.interfaces.server.accounts import find_account
 from shiftago.interfaces.server.schema import RatingChangeRow, RatingRow
@@ -51,6 +52,22 @@ def give_rating(
         store.dispose()
 
 
+def sign_up(page: Any, name: str) -> None:
+    """Sign up as a new user does: the header's account widget, on the page as it is."""
+    page.click("[data-testid=account-open]")
+    page.fill("[data-testid=account-form] input[name=name]", name)
+    page.fill("[data-testid=account-form] input[name=password]", "correct horse")
+    page.click("[data-testid=sign-up]")
+    page.locator("[data-testid=account-name]").wait_for()
+
+
+def start_from_home(page: Any) -> str:
+    """Start the game the home page's form describes; the new game's id."""
+    page.click("[data-testid=start-game]")
+    page.wait_for_url("**/play/**")
+    return str(page.url.split("/play/")[1].split("?")[0])
+
+
 def test_sign_up_adopt_and_the_profile(live_server: LiveServer, new_context: NewContext):
     game = create(live_server, variant="express", players=2)
     token = game["seats"][0]["join_url"].split("?seat=")[1]
@@ -63,12 +80,8 @@ def test_sign_up_adopt_and_the_profile(live_server: LiveServer, new_context: New
         json.dumps({game["id"]: {"tokens": {"o": token}}}),
     )
     page.reload()
-    page.click("[data-testid=account-open]")
-    page.fill("[data-testid=account-form] input[name=name]", "Ann")
-    page.fill("[data-testid=account-form] input[name=password]", "correct horse")
-    page.click("[data-testid=sign-up]")
+    sign_up(page, "Ann")
     name = page.locator("[data-testid=account-name]")
-    name.wait_for()
     assert name.text_content() == "ann"
     assert name.get_attribute("href") == "/players/ann"
     cookies = {c["name"]: c for c in context.cookies()}
@@ -116,11 +129,7 @@ def test_signing_up_in_a_browser_that_holds_no_game_then_starting_games(
 ):
     page = new_context().new_page()
     page.goto(live_server.url + "/")
-    page.click("[data-testid=account-open]")
-    page.fill("[data-testid=account-form] input[name=name]", "Bea")
-    page.fill("[data-testid=account-form] input[name=password]", "correct horse")
-    page.click("[data-testid=sign-up]")
-    page.locator("[data-testid=account-name]").wait_for()
+    sign_up(page, "Bea")
     # the name and the sign-out button, nothing offered to add and no stray text
     assert page.locator("[data-testid=adopt]").count() == 0
     assert page.inner_text("[data-testid=account]").split() == ["bea", "Sign", "out"]
@@ -128,9 +137,7 @@ def test_signing_up_in_a_browser_that_holds_no_game_then_starting_games(
     # a game started here against the computer is hers at once: on her page, her seat's
     page.select_option("[data-testid=seat-kind-1]", "computer")
     assert page.get_attribute("[data-testid=seat-name-0]", "placeholder") == "bea"
-    page.click("[data-testid=start-game]")
-    page.wait_for_url("**/play/**")
-    game_id = page.url.split("/play/")[1].split("?")[0]
+    game_id = start_from_home(page)
     seats = live_server.api("GET", f"/api/games/{game_id}").json()["seats"]
     assert [(s["name"], s["account"]) for s in seats] == [("bea", "bea"), ("Computer", None)]
     assert live_server.api("GET", "/api/players/bea").json()["games"] == [game_id]
@@ -140,9 +147,7 @@ def test_signing_up_in_a_browser_that_holds_no_game_then_starting_games(
     page.locator("[data-testid=account-name]").wait_for()
     page.select_option("[data-testid=seat-kind-1]", "here")
     assert page.get_attribute("[data-testid=seat-name-0]", "placeholder") == "Orange"
-    page.click("[data-testid=start-game]")
-    page.wait_for_url("**/play/**")
-    shared = page.url.split("/play/")[1].split("?")[0]
+    shared = start_from_home(page)
     seats = live_server.api("GET", f"/api/games/{shared}").json()["seats"]
     assert [(s["name"], s["account"]) for s in seats] == [("Orange", None), ("Green", None)]
     assert live_server.api("GET", "/api/players/bea").json()["games"] == [game_id]

@@ -8,6 +8,7 @@ import re
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from test_web_accounts_e2e import sign_up
 from web_fixtures import LiveServer, NewContext
 
 PLAY = re.compile(r".*/play/[^/?]+\?seat=.+")
@@ -72,12 +73,17 @@ def test_a_three_player_challenge_filled_from_three_browsers(
     assert live_server.api("GET", "/api/seeks").json()["seeks"] == []
 
 
-def sign_up(page: Any, name: str) -> None:
-    page.click("[data-testid=account-open]")
-    page.fill("[data-testid=account-form] input[name=name]", name)
-    page.fill("[data-testid=account-form] input[name=password]", "correct horse")
-    page.click("[data-testid=sign-up]")
-    page.locator("[data-testid=account-name]").wait_for()
+def meet_in_a_rated_challenge(creator: Any, acceptor: Any) -> str:
+    """``creator`` opens a rated challenge (as the form stands), ``acceptor`` takes it;
+    both pages land on their seats. The game's id."""
+    creator.wait_for_selector("[data-testid=seek-rated]:not([disabled])")
+    creator.check("[data-testid=seek-rated]")
+    creator.click("[data-testid=create-seek]")
+    creator.wait_for_selector("[data-testid=seek] [data-testid=cancel-seek]")
+    acceptor.click("[data-testid=seek] [data-testid=accept-seek]")
+    for page in (creator, acceptor):
+        page.wait_for_url(PLAY)
+    return seat_of(creator)[0]
 
 
 def test_signed_up_on_the_home_page_two_players_meet_in_a_rated_challenge(
@@ -91,13 +97,7 @@ def test_signed_up_on_the_home_page_two_players_meet_in_a_rated_challenge(
         assert page.is_enabled("[data-testid=seek-rated]")
         assert page.is_hidden("[data-testid=seek-name]")
 
-    ann.check("[data-testid=seek-rated]")
-    ann.click("[data-testid=create-seek]")
-    ann.wait_for_selector("[data-testid=seek] [data-testid=cancel-seek]")
-    ben.click("[data-testid=seek] [data-testid=accept-seek]")
-    for page in (ann, ben):
-        page.wait_for_url(PLAY)
-    game_id = seat_of(ann)[0]
+    game_id = meet_in_a_rated_challenge(ann, ben)
     game = live_server.api("GET", f"/api/games/{game_id}").json()
     assert game["rated"] is True
     assert sorted(s["account"] for s in game["seats"]) == ["ann", "ben"]

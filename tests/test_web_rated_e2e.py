@@ -10,7 +10,7 @@ from typing import Any
 
 from shiftago.match.glicko2 import Glicko, rate_game
 from test_web_e2e import play, read, wait_until
-from test_web_lobby_e2e import PLAY, seat_of
+from test_web_lobby_e2e import meet_in_a_rated_challenge, seat_of
 from web_fixtures import LiveServer, NewContext, StartServer
 
 
@@ -50,14 +50,7 @@ def test_a_rated_blitz_game_lost_on_time_rates_both_players(
     ben = in_context(signed_up(new_context, server, "ben"), server)
 
     ann.select_option("[data-testid=seek-time]", "3+2")
-    ann.wait_for_selector("[data-testid=seek-rated]:not([disabled])")
-    ann.check("[data-testid=seek-rated]")
-    ann.click("[data-testid=create-seek]")
-    ann.wait_for_selector("[data-testid=seek] [data-testid=cancel-seek]")
-    ben.click("[data-testid=seek] [data-testid=accept-seek]")
-    for page in (ann, ben):
-        page.wait_for_url(PLAY)
-    game_id, _ = seat_of(ann)
+    game_id = meet_in_a_rated_challenge(ann, ben)
     game = read(server, game_id)
     assert game["rated"] is True and game["clock"]["control"] == "3+2"
     pages = {colour_of(page, game_id): page for page in (ann, ben)}
