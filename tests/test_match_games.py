@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from shiftago.core import State, Variant
+from shiftago.core import Phase, State, Variant
 from shiftago.engine.bot import NO_LIMITS, Analysis, Bot, Limits, RankedAction
 from shiftago.formats.record import parse_record
 from shiftago.match import MatchConfig, TimeControl, run_match
@@ -27,6 +27,8 @@ class FakeTime:
     bots: list[Thinker] = field(default_factory=list)
     #: Every action asked for: the bot and the limits it was given, in order.
     log: list[tuple[Thinker, Limits]] = field(default_factory=list)
+    #: Whether each action asked for was a scoring (the position's phase).
+    scoring: list[bool] = field(default_factory=list)
 
     def __call__(self) -> float:
         return self.now
@@ -46,6 +48,7 @@ class Thinker(Bot):
     def analyse(self, state: State, limits: Limits = NO_LIMITS) -> Analysis:
         self.asked.append(limits)
         self.time.log.append((self, limits))
+        self.time.scoring.append(state.phase is Phase.SCORE)
         self.time.now += self.seconds
         return [RankedAction(a, 0.0) for a in state.legal_actions()]
 
@@ -205,3 +208,10 @@ def test_a_turn_with_a_scoring_gains_the_increment_once(tmp_path, fake_time):
                 assert limits.clock_ms - clock == 5000 - 1000 * bot.seconds
         last[bot] = index, limits.clock_ms
     assert same_turn > 0 and new_turn > 0
+    # a scoring never ends the turn, so an engine is told it gains nothing after it
+    # (PROTOCOL.md's increment is what the clock gains after the action asked for)
+    told = {
+        (scoring, limits.increment_ms)
+        for (_, limits), scoring in zip(fake_time.log, fake_time.scoring, strict=True)
+    }
+    assert told == {(True, 0), (False, 5000)}

@@ -7,14 +7,18 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from sqlalchemy import select
 
 from server_support import client_for, connect, create, fresh_database
+from shiftago.core import Game, Phase, Rules, Variant
+from shiftago.interfaces.server.bots import ComputerPlayers
 from shiftago.interfaces.server.schema import ActionRow
 from shiftago.interfaces.server.store import open_engine
+from shiftago.match.clock import Clock, TimeControl, action_budget
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -205,3 +209,27 @@ def test_a_clock_that_cannot_be_played_is_refused_naming_the_field(db_url, clock
         answer = client.post("/api/games", json={"clock": clock})
         assert answer.status_code == 422
         assert answer.json()["field"].startswith("clock") and words in answer.json()["message"]
+
+
+def test_the_computer_counts_on_no_increment_before_a_scoring() -> None:
+    """A scoring never ends the turn: the computer's budget for it has no increment."""
+    game = Game(Rules(Variant.EXPERT, 2), first=0)
+    for _ in range(4):  # orange builds a1-e1 while green plays on rank 7
+        game.play("L1")
+        game.play("L7")
+    inserting = game.state
+    game.play("L1")
+    assert game.state.phase is Phase.SCORE
+    control = TimeControl(60, 5)
+    hub = SimpleNamespace(now=lambda: 0.0)
+    players = ComputerPlayers(hub)  # type: ignore[arg-type]
+    try:
+        for state, increment in ((inserting, 5.0), (game.state, 0.0)):
+            live = SimpleNamespace(
+                stored=SimpleNamespace(clock=Clock.start(control, 2, 0, 0.0)),
+                game=SimpleNamespace(state=state),
+            )
+            budget = players._budget(live, 0)  # type: ignore[arg-type]
+            assert budget == pytest.approx(action_budget(60.0, increment))
+    finally:
+        players.pool.shutdown()

@@ -10,8 +10,9 @@ seats share a draw, and the record says why in its ``Termination`` header.
 Under a time control each seat has a :class:`~shiftago.match.clock.Clock` of its own,
 kept by the arena as the web app keeps its games' clocks: the time from just before a
 participant is asked to its answer comes off its clock, the increment comes on once
-its turn passes, and a participant whose answer comes when its time has run out loses
-on time (``time forfeit``), as after any other forfeit.
+its turn passes (a participant asked for a scoring, which never ends the turn, is told
+it gains nothing after it), and a participant whose answer comes when its time has run
+out loses on time (``time forfeit``), as after any other forfeit.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
-from shiftago.core import COLOURS, Game, Rules
+from shiftago.core import COLOURS, Game, Phase, Rules
 from shiftago.core.errors import ShiftagoError
 from shiftago.engine import warm_up as warm_up_searches
 from shiftago.engine.bot import Bot, Limits
@@ -219,7 +220,7 @@ def play_game(task: GameTask, engines: EnginePool, timer: Timer = time.perf_coun
         started = timer()
         if clock is not None:
             clock = clock.resumed(clock.remaining, seat, started)
-            limits = _on_the_clock(limits, clock)
+            limits = _on_the_clock(limits, clock, game.state.phase is Phase.SCORE)
         failure: EngineError | None = None
         try:
             action = bots[seat].choose(game.state, limits)
@@ -279,13 +280,15 @@ def play_game(task: GameTask, engines: EnginePool, timer: Timer = time.perf_coun
     )
 
 
-def _on_the_clock(limits: Limits, clock: Clock) -> Limits:
-    """A participant's own limits with the running seat's clock added, in milliseconds."""
+def _on_the_clock(limits: Limits, clock: Clock, scoring: bool) -> Limits:
+    """A participant's own limits with the running seat's clock added, in milliseconds.
+    The increment is what the clock gains after the action asked for (PROTOCOL.md): 0
+    for a scoring, which never ends the turn."""
     assert clock.running is not None
     return replace(
         limits,
         clock_ms=int(clock.remaining[clock.running] * 1000),
-        increment_ms=round(clock.control.increment * 1000),
+        increment_ms=0 if scoring else round(clock.control.increment * 1000),
     )
 
 

@@ -28,7 +28,7 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
-from shiftago.core import Action, State
+from shiftago.core import Action, Phase, State
 from shiftago.engine.bot import NO_LIMITS, Limits, smaller
 from shiftago.engine.levels import LevelBot, bot_for_level, default_level
 from shiftago.interfaces.server.hub import Hub, Refused
@@ -96,12 +96,14 @@ class ComputerPlayers:
 
     def _budget(self, live: LiveGame, seat: int) -> float | None:
         """Seconds the computer may think in a timed game (None: untimed, or days per
-        turn, where the level's own budget is far inside the time)."""
+        turn, where the level's own budget is far inside the time). A scoring never ends
+        the turn, so the clock gains no increment after it and the budget counts none."""
         clock = live.stored.clock
         if clock is None or clock.control.correspondence:
             return None
         left = clock.left(self.hub.now())[seat]
-        return action_budget(left, clock.control.increment)
+        scoring = live.game.state.phase is Phase.SCORE
+        return action_budget(left, 0.0 if scoring else clock.control.increment)
 
     async def _commit(self, job: Job, action: Action) -> None:
         live = await self.hub.get(job.game_id)
