@@ -2,8 +2,9 @@
 (``python tests/stp_bots.py``), the way a bot author would.
 
 :class:`SteppingBot` thinks in numbered steps that cost nothing: it reports each step
-to ``Limits.progress``, stops after ``Limits.depth`` steps (three unless given), and in
-an infinite search steps on until its stop event is set. It ranks the legal actions in
+to ``Limits.progress``, stops after ``Limits.depth`` steps (three unless given; with a
+closed ``gate`` it then waits for the gate or a stop), and in an infinite search steps
+on until its stop event is set. It ranks the legal actions in
 canonical order and keeps every ``Limits`` it was given, and the thread each search ran
 in, so tests can see what reached it and where.
 """
@@ -32,6 +33,9 @@ class SteppingBot(Bot):
         self.threads: list[threading.Thread] = []
         #: Set while a search is thinking, for tests that must act during one.
         self.thinking = threading.Event()
+        #: With a gate, a finite search answers only once it is open (or on a stop), so
+        #: that a test can send commands while one runs.
+        self.gate: threading.Event | None = None
 
     def analyse(self, state: State, limits: Limits = NO_LIMITS) -> Analysis:
         self.seen.append(limits)
@@ -55,12 +59,18 @@ class SteppingBot(Bot):
                 if limits.stop is not None and limits.stop.is_set():
                     break
                 if not limits.infinite and step >= steps:
+                    self._hold(limits)
                     break
                 if limits.infinite and limits.stop is not None:
                     limits.stop.wait(0.01)  # a step of thought between reports
         finally:
             self.thinking.clear()
         return ranked
+
+    def _hold(self, limits: Limits) -> None:
+        while self.gate is not None and not self.gate.wait(0.01):
+            if limits.stop is not None and limits.stop.is_set():
+                return
 
 
 if __name__ == "__main__":

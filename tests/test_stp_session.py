@@ -14,6 +14,7 @@ import queue
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,6 +23,7 @@ import pytest
 import shiftago
 from shiftago.engine.bot import Progress
 from shiftago.interfaces.stp import Ladder, StpEngine, run
+from shiftago.interfaces.stp.session import Session
 from stp_bots import DEFAULT_STEPS, SteppingBot
 
 TIMEOUT = 20.0
@@ -56,12 +58,13 @@ class Conversation:
         self._input = os.fdopen(write_end, "w")
         self._stdin = os.fdopen(read_end, "r")
         self.out = Sink()
+        self.session = Session(self.engine, self._stdin, self.out)
         self.exit_codes: list[int] = []
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()
 
     def _run(self) -> None:
-        self.exit_codes.append(run(self._stdin, self.out, engine=self.engine))
+        self.exit_codes.append(self.session.run())
 
     def send(self, line: str) -> None:
         self._input.write(line + "\n")
@@ -88,6 +91,13 @@ class Conversation:
         infos, lines = self.response()
         assert infos == []
         return lines
+
+    def queued(self, count: int) -> None:
+        """Wait until ``count`` commands wait for the running search (read, not answered)."""
+        deadline = time.monotonic() + TIMEOUT
+        while len(self.session._waiting) < count:
+            assert time.monotonic() < deadline, "the commands were not read"
+            time.sleep(0.001)
 
     def close(self) -> int:
         if not self._input.closed:
@@ -197,6 +207,43 @@ def test_a_stop_behind_a_waiting_command_ends_the_running_search(talk: Conversat
     assert talk.response()[1][0] == "="
     assert talk.response() == ([], ["= L1"])
     assert talk.response() == ([], ["="])
+
+
+def test_commands_piped_in_at_once_answer_in_order_each_search_in_full(
+    talk: Conversation,
+) -> None:
+    talk.bot.gate = threading.Event()
+    talk.send("1 go depth=4 info=1")
+    assert talk.bot.thinking.wait(TIMEOUT)
+    talk.send("2 go depth=2 info=1")
+    talk.send("3 quit")  # behind a waiting command: it waits its turn
+    talk.queued(2)
+    talk.bot.gate.set()
+    assert talk.response() == ([info(step) for step in range(1, 5)], ["=1 L1"])
+    assert talk.response() == ([info(1), info(2)], ["=2 L1"])
+    assert talk.response() == ([], ["=3"])
+    assert not any(limits.stop.is_set() for limits in talk.bot.seen if limits.stop)
+    talk._thread.join(TIMEOUT)
+    assert talk.exit_codes == [0]
+
+
+def test_a_stop_behind_waiting_commands_ends_an_infinite_search_before_it(
+    talk: Conversation,
+) -> None:
+    talk.bot.gate = threading.Event()
+    talk.send("1 go depth=2")
+    assert talk.bot.thinking.wait(TIMEOUT)
+    talk.send("2 analyse infinite")  # nothing but the stop behind it could end it
+    talk.send("3 stop")
+    talk.queued(2)
+    talk.bot.gate.set()
+    assert talk.response() == ([], ["=1 L1"])
+    _, lines = talk.response()
+    assert lines[0] == "=2" and len(lines) == 1 + 28
+    assert talk.response() == ([], ["=3"])
+    first, second = talk.bot.seen
+    assert first.stop is not None and not first.stop.is_set()
+    assert second.infinite and second.stop is not None and second.stop.is_set()
 
 
 def test_quit_ends_the_search_then_the_engine(talk: Conversation) -> None:

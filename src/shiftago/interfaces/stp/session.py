@@ -6,10 +6,12 @@ order they came. A ``go`` or ``analyse`` runs in the engine's search thread (one
 all searches, see :mod:`.commands`), writing its ``info`` lines as it goes. While it
 runs, ``isready`` answers at once, and ``stop`` and ``quit`` end it as soon as they are
 read: the search answers with its best so far, then they answer. Any other command
-waits until the search has answered; a ``stop`` or ``quit`` read behind such a command
-still ends the running search at once (it is the only one it can mean), and answers in
-its turn. At the end of the input an infinite search is stopped, as no ``stop`` can
-come any more; a finite one finishes and answers.
+waits until the search has answered, and the commands answer in the order they came: a
+``stop`` or ``quit`` read behind a waiting command waits its turn too, so that a script
+of commands piped in at once gets every finite search in full. Only an infinite search
+before it ends at once, the running one or one that starts from the queue, as nothing
+else could end it. At the end of the input an infinite search is stopped too, as no
+``stop`` can come any more; a finite one finishes and answers.
 
 Only responses and ``info`` lines go to standard output, each flushed at once; logs go
 to standard error.
@@ -51,7 +53,6 @@ class Session:
         #: Lines read while a search thinks, to answer once it has answered.
         self._waiting: deque[str] = deque()
         self._input_ended = False
-        self._quitting = False
 
     def run(self) -> int:
         """Answer commands until end of input or ``quit``; the exit status."""
@@ -84,9 +85,9 @@ class Session:
         if self._running is None:
             self._dispatch(line)
             return
-        if parsed.name in ("stop", "quit") and not (parsed.name == "stop" and parsed.args):
-            self._running.halt()
-            self._quitting = self._quitting or parsed.name == "quit"
+        if _ends_a_search(parsed):
+            if not self._waiting or self._running.infinite:
+                self._running.halt()
         elif parsed.name == "isready" and not parsed.args and not self._waiting:
             self._write(frame("=", parsed.ident, "ready"))
             return
@@ -112,9 +113,13 @@ class Session:
 
     def _start(self, search: Search) -> None:
         self._running = search
-        if self._quitting or (self._input_ended and search.infinite):
+        if search.infinite and (self._input_ended or self._stop_waiting()):
             search.halt()
         self.engine.search_thread.submit(self._think, search)
+
+    def _stop_waiting(self) -> bool:
+        """Whether a ``stop`` or ``quit`` waits in the queue (for the search before it)."""
+        return any(_ends_a_search(CommandLine.parse(line)) for line in self._waiting)
 
     # --- the search thread ---------------------------------------------------------------
     def _think(self, search: Search) -> None:
@@ -130,6 +135,14 @@ class Session:
         with self._output:
             self.stdout.write(text)
             self.stdout.flush()
+
+
+def _ends_a_search(parsed: CommandLine | None) -> bool:
+    """Whether a command line is a ``stop`` or ``quit`` (a ``stop`` with arguments is an
+    error, answered in its turn)."""
+    if parsed is None:
+        return False
+    return parsed.name == "quit" or (parsed.name == "stop" and not parsed.args)
 
 
 def run(
