@@ -27,7 +27,7 @@ EXPERT_3 = Rules(Variant.EXPERT, 3)
 
 @pytest.mark.parametrize(
     ("value", "expected"),
-    [(10000 - 1, 1.0), (10000 - 37, 1.0), (1 - 10000, 0.0), (0, 0.5), (50, 1 / (1 + math.e**-1))],
+    [(10000 - 1, 1.0), (10000 - 37, 1.0), (1 - 10000, 0.0), (0, 0.5), (65, 1 / (1 + math.e**-1))],
 )
 def test_alphabeta_expectation_proven_draw_and_heuristic(value: float, expected: float) -> None:
     assert AlphaBetaBot(1).expectation(value, EXPRESS) == pytest.approx(expected)
@@ -73,7 +73,7 @@ def test_logistic_never_overflows() -> None:
 def test_seat_expectations_two_players_share_the_rest() -> None:
     ranked = RankedAction(Action.parse("L3"), 50)
     before = seat_expectations(AlphaBetaBot(1), ranked, 1, EXPRESS)
-    assert before[1] == pytest.approx(logistic(50, 50)) and sum(before) == pytest.approx(1)
+    assert before[1] == pytest.approx(logistic(50, HEURISTIC_SCALE[Variant.EXPRESS])) and sum(before) == pytest.approx(1)
 
 
 def test_seat_expectations_use_the_mcts_seat_values() -> None:

@@ -51,7 +51,7 @@ DEFAULT_DEPTH = 60
 #: logistic of the value over this scale, fitted to the outcomes of self-play games
 #: (docs/analysis.md). Express's heuristic has no points term, so its values stay small.
 HEURISTIC_SCALE: Final[dict[Variant, float]] = {
-    Variant.EXPRESS: 50.0,
+    Variant.EXPRESS: 65.0,
     Variant.EXPERT: 200.0,
     Variant.EXTREME: 200.0,
 }
