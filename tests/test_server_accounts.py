@@ -300,6 +300,14 @@ def test_adopt_gives_the_account_the_seats_of_the_browser(sqlite_url):
         assert client.post("/api/session/adopt", json={"tokens": [orange or ""]}).status_code == 401
         sign_up(client, "ann")
         headers = csrf_headers(client)
+        ask = {"tokens": [orange, "not-a-seat"], "check": True}
+        for _ in range(2):  # asking changes nothing
+            checked = client.post("/api/session/adopt", json=ask, headers=headers)
+            assert checked.status_code == 200 and checked.json() == {"games": [game]}
+        assert [s.get("account") for s in client.get(f"/api/games/{game}").json()["seats"]] == [
+            None,
+            None,
+        ]
         answer = client.post(
             "/api/session/adopt", json={"tokens": [orange, "not-a-seat"]}, headers=headers
         )
@@ -307,6 +315,8 @@ def test_adopt_gives_the_account_the_seats_of_the_browser(sqlite_url):
         assert answer.json() == {"games": [game]}
         seats = client.get(f"/api/games/{game}").json()["seats"]
         assert [s.get("account") for s in seats] == ["ann", None]
+        checked = client.post("/api/session/adopt", json=ask, headers=headers)
+        assert checked.json() == {"games": []}  # nothing left to add
         # a seat with an account keeps it
         client.post("/api/session", json={"name": "ann", "password": PASSWORD}, headers=headers)
         client.cookies.clear()

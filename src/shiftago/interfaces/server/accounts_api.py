@@ -15,7 +15,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import update
+from sqlalchemy import select, update
 
 from shiftago.interfaces.server import limits
 from shiftago.interfaces.server.accounts import (
@@ -55,6 +55,8 @@ class Credentials(BaseModel):
 class Adopt(BaseModel):
     model_config = ConfigDict(extra="forbid")
     tokens: Annotated[list[Annotated[str, Field(max_length=100)]], Field(max_length=MAX_ADOPT)]
+    #: Only say which games adopting would add (the widget offers its button only then).
+    check: bool = False
 
 
 async def _slow(request: Request, fn: Any, *args: Any) -> Any:
@@ -154,6 +156,15 @@ async def who(request: Request) -> dict[str, Any]:
     return {"name": session.account.name, "csrf": session.csrf}
 
 
+def _unowned(hashes: list[str]) -> tuple[Any, ...]:
+    """The conditions of a human seat held by one of ``hashes`` without an account."""
+    return (
+        SeatRow.token_hash.in_(hashes),
+        SeatRow.kind == "human",
+        SeatRow.account_id.is_(None),
+    )
+
+
 def adopt_seats(store: Store, account_id: int, tokens: list[str]) -> list[str]:
     """Give the account the human seats these secrets hold that have no account yet; the
     ids of their games."""
@@ -163,25 +174,33 @@ def adopt_seats(store: Store, account_id: int, tokens: list[str]) -> list[str]:
     with store.sessions.begin() as s:
         done = s.execute(
             update(SeatRow)
-            .where(
-                SeatRow.token_hash.in_(hashes),
-                SeatRow.kind == "human",
-                SeatRow.account_id.is_(None),
-            )
+            .where(*_unowned(hashes))
             .values(account_id=account_id)
             .returning(SeatRow.game_id)
         )
         return sorted(set(done.scalars().all()))
 
 
+def adoptable_games(store: Store, tokens: list[str]) -> list[str]:
+    """The ids of the games whose human seats these secrets hold without an account."""
+    hashes = sorted({token_hash(t) for t in tokens if t})
+    if not hashes:
+        return []
+    with store.sessions.begin() as s:
+        found = s.execute(select(SeatRow.game_id).where(*_unowned(hashes)))
+        return sorted(set(found.scalars().all()))
+
+
 @router.post("/session/adopt", summary="Add the games this browser holds to the account")
 async def adopt(body: Adopt, request: Request) -> JSONResponse:
     """The human seats held by ``tokens`` (seat secrets) that have no account yet become
-    the signed-in account's."""
+    the signed-in account's; with ``check``, only which games that would add."""
     session = await session_of(request)
     if session is None:
         return JSONResponse({"message": "sign in first", "code": "signed_out"}, status_code=401)
     hub = hub_of(request)
+    if body.check:
+        return JSONResponse({"games": await hub.db(adoptable_games, hub.store, body.tokens)})
     account = session.account
     games = await hub.db(adopt_seats, hub.store, account.id, body.tokens)
     hashes = {token_hash(t) for t in body.tokens}

@@ -67,27 +67,43 @@ function signedOut(box) {
   box.replaceChildren(toggle, form);
 }
 
+const games = (n) => `${n} game${n === 1 ? "" : "s"}`;
+
+/** The button that adds the browser's games to the account, offered only when the server
+ * says some of the seats this browser holds have no account yet (how many, in words). */
+async function offerAdopting(box, note) {
+  const tokens = heldTokens();
+  if (!tokens.length) return;
+  let count = 0;
+  try {
+    const answer = await api("/api/session/adopt", { method: "POST", body: { tokens, check: true } });
+    count = (answer.games || []).length;
+  } catch {
+    return; // nothing offered: the games stay where they are
+  }
+  if (!count || !box.isConnected || box.querySelector("[data-testid=adopt]")) return;
+  const adopt = el("button", {
+    type: "button",
+    class: "small",
+    "data-testid": "adopt",
+    title: "Add the games this browser holds to my account",
+    onclick: async () => {
+      try {
+        const answer = await api("/api/session/adopt", { method: "POST", body: { tokens } });
+        const n = (answer.games || []).length;
+        note.textContent = n ? `${games(n)} added` : "Nothing new to add";
+        adopt.remove();
+      } catch (err) {
+        note.textContent = errorText(err.data) || err.message;
+      }
+    },
+  }, `Add ${games(count)} from this browser`);
+  box.insertBefore(adopt, box.querySelector("[data-testid=sign-out]"));
+}
+
 function signedIn(box) {
   const who = el("a", { href: `/players/${encodeURIComponent(state.name)}`, class: "account-name", "data-testid": "account-name", text: state.name });
   const note = el("span", { class: "account-note", role: "status", "aria-live": "polite" });
-  const tokens = heldTokens();
-  const adopt = tokens.length
-    ? el("button", {
-        type: "button",
-        class: "small",
-        "data-testid": "adopt",
-        title: "Add the games this browser holds to my account",
-        onclick: async () => {
-          try {
-            const answer = await api("/api/session/adopt", { method: "POST", body: { tokens } });
-            const n = (answer.games || []).length;
-            note.textContent = n ? `${n} game${n === 1 ? "" : "s"} added` : "Nothing new to add";
-          } catch (err) {
-            note.textContent = errorText(err.data) || err.message;
-          }
-        },
-      }, "Add this browser's games")
-    : null;
   const out = el("button", {
     type: "button",
     class: "small",
@@ -101,7 +117,8 @@ function signedIn(box) {
       }
     },
   }, "Sign out");
-  box.replaceChildren(...[who, adopt, out, note].filter(Boolean)); // no adopt button: nothing (a null would read "null")
+  box.replaceChildren(who, out, note);
+  offerAdopting(box, note);
 }
 
 function render() {
