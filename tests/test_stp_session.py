@@ -92,12 +92,19 @@ class Conversation:
         assert infos == []
         return lines
 
-    def queued(self, count: int) -> None:
-        """Wait until ``count`` commands wait for the running search (read, not answered)."""
+    def behind_a_search(self, search: str, *queued: str) -> None:
+        """Send ``search`` (finite) and, while it thinks, the ``queued`` lines; let the
+        search answer once the loop has read them all (they wait for it)."""
+        self.bot.gate = threading.Event()
+        self.send(search)
+        assert self.bot.thinking.wait(TIMEOUT)
+        for line in queued:
+            self.send(line)
         deadline = time.monotonic() + TIMEOUT
-        while len(self.session._waiting) < count:
+        while len(self.session._waiting) < len(queued):
             assert time.monotonic() < deadline, "the commands were not read"
             time.sleep(0.001)
+        self.bot.gate.set()
 
     def close(self) -> int:
         if not self._input.closed:
@@ -212,13 +219,8 @@ def test_a_stop_behind_a_waiting_command_ends_the_running_search(talk: Conversat
 def test_commands_piped_in_at_once_answer_in_order_each_search_in_full(
     talk: Conversation,
 ) -> None:
-    talk.bot.gate = threading.Event()
-    talk.send("1 go depth=4 info=1")
-    assert talk.bot.thinking.wait(TIMEOUT)
-    talk.send("2 go depth=2 info=1")
-    talk.send("3 quit")  # behind a waiting command: it waits its turn
-    talk.queued(2)
-    talk.bot.gate.set()
+    # the quit is behind a waiting command: it waits its turn
+    talk.behind_a_search("1 go depth=4 info=1", "2 go depth=2 info=1", "3 quit")
     assert talk.response() == ([info(step) for step in range(1, 5)], ["=1 L1"])
     assert talk.response() == ([info(1), info(2)], ["=2 L1"])
     assert talk.response() == ([], ["=3"])
@@ -230,13 +232,8 @@ def test_commands_piped_in_at_once_answer_in_order_each_search_in_full(
 def test_a_stop_behind_waiting_commands_ends_an_infinite_search_before_it(
     talk: Conversation,
 ) -> None:
-    talk.bot.gate = threading.Event()
-    talk.send("1 go depth=2")
-    assert talk.bot.thinking.wait(TIMEOUT)
-    talk.send("2 analyse infinite")  # nothing but the stop behind it could end it
-    talk.send("3 stop")
-    talk.queued(2)
-    talk.bot.gate.set()
+    # nothing but the stop behind the analysis could end it
+    talk.behind_a_search("1 go depth=2", "2 analyse infinite", "3 stop")
     assert talk.response() == ([], ["=1 L1"])
     _, lines = talk.response()
     assert lines[0] == "=2" and len(lines) == 1 + 28
