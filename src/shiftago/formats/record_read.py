@@ -128,7 +128,11 @@ def build(draft: Draft) -> Record:
         raise RecordError("a game set up from a Position has no First", headers.line("First"))
     if start is None and first is None:
         if seed is None:
-            raise RecordError("the record needs First, Seed or Position", draft.line)
+            raise RecordError(
+                "the record needs First, Seed or Position: where the game starts, such as "
+                '[First "o"] for orange first on the empty board',
+                draft.line,
+            )
         first = draw_first_seat(players, seed)
     position = None if start is None else position_text(start)
     seats = tuple(_seat(headers, seat, players) for seat in range(len(SEAT_HEADERS)))
@@ -200,7 +204,11 @@ def _replay(
                     pending[1],
                 )
             if pending[0] != turn:
-                raise RecordError(f"turn number {pending[0]}. where turn {turn} begins", pending[1])
+                raise RecordError(
+                    f"turn number {pending[0]}. where turn {turn} begins (every seat's turn "
+                    "has a number of its own: 1. L1 2. R7 3. L2)",
+                    pending[1],
+                )
             pending = None
         play(game, action, len(game.history) + 1, turn, line)
         previous = action

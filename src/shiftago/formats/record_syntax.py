@@ -220,8 +220,11 @@ def scan(text: str) -> list[Draft]:
     if comment is not None:
         raise RecordError("this comment's '{' is never closed by '}'", comment)
     if draft is not None and not draft.ended:
+        last = f": its last word is {draft.tokens[-1][0]!r}" if draft.tokens else ""
         raise RecordError(
-            "the record ends without a result token (* for a game that is not over)",
+            f"the record ends without a result token{last}; a result is * (a game that is "
+            "not over), the winner's colour such as o, or the colours sharing a draw such "
+            "as o=g",
             draft.last_line(),
         )
     return drafts
