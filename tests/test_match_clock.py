@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from shiftago.core import Phase
 from shiftago.match.clock import (
     DAY,
     Clock,
@@ -148,3 +149,9 @@ def test_a_time_control_reads_from_its_text(text, control):
 def test_a_time_control_that_does_not_read_says_why(text, message):
     with pytest.raises(TimeControlError, match=message):
         TimeControl.parse(text)
+
+
+def test_no_increment_is_counted_on_after_a_scoring() -> None:
+    control = TimeControl(60, 5)
+    assert control.increment_after(Phase.INSERT) == 5.0
+    assert control.increment_after(Phase.SCORE) == 0.0  # the turn goes on after it

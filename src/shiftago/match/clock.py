@@ -14,6 +14,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
+from shiftago.core import Phase
+
 #: Seconds in a day of correspondence play.
 DAY = 86_400.0
 #: The time controls a player picks from: (initial minutes, increment seconds).
@@ -88,6 +90,12 @@ class TimeControl:
     @property
     def correspondence(self) -> bool:
         return self.days is not None
+
+    def increment_after(self, phase: Phase) -> float:
+        """The seconds the mover's clock gains after its action in ``phase``, as far as
+        is known before it: none after a scoring, which never ends the turn; otherwise
+        the increment (it comes when the turn passes)."""
+        return 0.0 if phase is Phase.SCORE else self.increment
 
     @property
     def turn_seconds(self) -> float:

@@ -220,7 +220,7 @@ def play_game(task: GameTask, engines: EnginePool, timer: Timer = time.perf_coun
         started = timer()
         if clock is not None:
             clock = clock.resumed(clock.remaining, seat, started)
-            limits = _on_the_clock(limits, clock, game.state.phase is Phase.SCORE)
+            limits = _on_the_clock(limits, clock, game.state.phase)
         failure: EngineError | None = None
         try:
             action = bots[seat].choose(game.state, limits)
@@ -280,15 +280,15 @@ def play_game(task: GameTask, engines: EnginePool, timer: Timer = time.perf_coun
     )
 
 
-def _on_the_clock(limits: Limits, clock: Clock, scoring: bool) -> Limits:
+def _on_the_clock(limits: Limits, clock: Clock, phase: Phase) -> Limits:
     """A participant's own limits with the running seat's clock added, in milliseconds.
     The increment is what the clock gains after the action asked for (PROTOCOL.md): 0
-    for a scoring, which never ends the turn."""
+    for a scoring, which never ends the turn (:meth:`TimeControl.increment_after`)."""
     assert clock.running is not None
     return replace(
         limits,
         clock_ms=int(clock.remaining[clock.running] * 1000),
-        increment_ms=0 if scoring else round(clock.control.increment * 1000),
+        increment_ms=round(clock.control.increment_after(phase) * 1000),
     )
 
 

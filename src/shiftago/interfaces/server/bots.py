@@ -28,7 +28,7 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
-from shiftago.core import Action, Phase, State
+from shiftago.core import Action, State
 from shiftago.engine.bot import NO_LIMITS, Limits, smaller
 from shiftago.engine.levels import LevelBot, bot_for_level, default_level
 from shiftago.interfaces.server.hub import Hub, Refused
@@ -102,8 +102,7 @@ class ComputerPlayers:
         if clock is None or clock.control.correspondence:
             return None
         left = clock.left(self.hub.now())[seat]
-        scoring = live.game.state.phase is Phase.SCORE
-        return action_budget(left, 0.0 if scoring else clock.control.increment)
+        return action_budget(left, clock.control.increment_after(live.game.state.phase))
 
     async def _commit(self, job: Job, action: Action) -> None:
         live = await self.hub.get(job.game_id)
