@@ -156,8 +156,12 @@ async def who(request: Request) -> dict[str, Any]:
     return {"name": session.account.name, "csrf": session.csrf}
 
 
-def _unowned(hashes: list[str]) -> tuple[Any, ...]:
-    """The conditions of a human seat held by one of ``hashes`` without an account."""
+def _unowned(tokens: list[str]) -> tuple[Any, ...] | None:
+    """The conditions of a human seat held by one of these secrets without an account;
+    None when no secret is given."""
+    hashes = sorted({token_hash(t) for t in tokens if t})
+    if not hashes:
+        return None
     return (
         SeatRow.token_hash.in_(hashes),
         SeatRow.kind == "human",
@@ -168,26 +172,21 @@ def _unowned(hashes: list[str]) -> tuple[Any, ...]:
 def adopt_seats(store: Store, account_id: int, tokens: list[str]) -> list[str]:
     """Give the account the human seats these secrets hold that have no account yet; the
     ids of their games."""
-    hashes = sorted({token_hash(t) for t in tokens if t})
-    if not hashes:
+    if (unowned := _unowned(tokens)) is None:
         return []
     with store.sessions.begin() as s:
         done = s.execute(
-            update(SeatRow)
-            .where(*_unowned(hashes))
-            .values(account_id=account_id)
-            .returning(SeatRow.game_id)
+            update(SeatRow).where(*unowned).values(account_id=account_id).returning(SeatRow.game_id)
         )
         return sorted(set(done.scalars().all()))
 
 
 def adoptable_games(store: Store, tokens: list[str]) -> list[str]:
     """The ids of the games whose human seats these secrets hold without an account."""
-    hashes = sorted({token_hash(t) for t in tokens if t})
-    if not hashes:
+    if (unowned := _unowned(tokens)) is None:
         return []
     with store.sessions.begin() as s:
-        found = s.execute(select(SeatRow.game_id).where(*_unowned(hashes)))
+        found = s.execute(select(SeatRow.game_id).where(*unowned))
         return sorted(set(found.scalars().all()))
 
 
