@@ -1,8 +1,9 @@
-"""The transposition table shared by the search threads: one entry per slot.
+"""The transposition table shared by the search threads: buckets of two slots.
 
-A slot is two ``uint64`` words in two arrays, ``keys[slot]`` and ``data[slot]``; the
-slot of a position is the low bits of its Zobrist key (:mod:`.zobrist`). The data word
-packs one entry:
+A slot is two ``uint64`` words in two arrays, ``keys[slot]`` and ``data[slot]``, and
+holds one entry. A position's bucket is the slots ``2k`` and ``2k + 1``, ``2k`` being
+the low bits of its Zobrist key (:mod:`.zobrist`) with the lowest bit cleared; its
+entry may be in either. The data word packs one entry:
 
 =============  ==================================================================
 bits  0-7      the best action found (a kernel action code, below 256)
@@ -13,8 +14,11 @@ bits 32-63     the value (two's complement), proven results counted from this no
 
 The key word holds the Zobrist key XOR the data word. Threads write the two words
 without a lock; a slot whose words come from two different writes fails the check
-(:func:`probe`) and reads as empty, so a torn entry is never used. Entries are always
-replaced.
+(:func:`probe`) and reads as empty, so a torn entry is never used. A new entry replaces
+its position's own entry, else the shallower of the bucket's two (the one searched to
+fewer plies, which cost less to find again): a deep entry survives a shallow one that
+falls into its bucket, which a table of one entry per slot lost (docs/strength.md,
+"The transposition table").
 """
 
 from __future__ import annotations
@@ -88,11 +92,20 @@ def entry_value(data: np.uint64) -> np.int64:
 
 
 @njit(cache=True, nogil=True)
+def bucket(keys: np.ndarray, key: np.uint64) -> np.int64:
+    """The first slot of ``key``'s bucket (the second is the one after it)."""
+    return np.int64(key & np.uint64(keys.shape[0] - 2))
+
+
+@njit(cache=True, nogil=True)
 def probe(keys: np.ndarray, data: np.ndarray, key: np.uint64) -> tuple[bool, np.uint64]:
     """Whether the table holds an entry for ``key``, and its data word."""
-    slot = np.int64(key & np.uint64(keys.shape[0] - 1))
+    slot = bucket(keys, key)
     word = data[slot]
-    return (keys[slot] ^ word) == key, word
+    if (keys[slot] ^ word) == key:
+        return True, word
+    word = data[slot + 1]
+    return (keys[slot + 1] ^ word) == key, word
 
 
 @njit(cache=True, nogil=True)
@@ -105,8 +118,14 @@ def store(
     bound: int,
     value: int,
 ) -> None:
-    """Write an entry for ``key`` (replacing whatever the slot held)."""
-    slot = np.int64(key & np.uint64(keys.shape[0] - 1))
+    """Write an entry for ``key`` over its own entry, else over the shallower of its
+    bucket's two (the first at equal depth)."""
+    slot = bucket(keys, key)
+    first, second = data[slot], data[slot + 1]
+    if (keys[slot] ^ first) != key and (
+        (keys[slot + 1] ^ second) == key or entry_depth(second) < entry_depth(first)
+    ):
+        slot += 1
     word = pack(move, depth, bound, value)
     data[slot] = word
     keys[slot] = key ^ word
