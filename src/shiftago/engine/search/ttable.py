@@ -14,7 +14,9 @@ bits 32-63     the value (two's complement), proven results counted from this no
 
 The key word holds the Zobrist key XOR the data word. Threads write the two words
 without a lock; a slot whose words come from two different writes fails the check
-(:func:`probe`) and reads as empty, so a torn entry is never used. A new entry replaces
+(:func:`probe`) and reads as empty, so a torn entry is never used; two threads storing
+one position at once may leave it in both slots, and a probe and the position's next
+entry then use the first (the second stays until replaced). A new entry replaces
 its position's own entry, else the shallower of the bucket's two (the one searched to
 fewer plies, which cost less to find again): a deep entry survives a shallow one that
 falls into its bucket, which a table of one entry per slot lost (docs/strength.md,
