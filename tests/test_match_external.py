@@ -26,6 +26,7 @@ from shiftago.match import (
     run_match,
 )
 from shiftago.match.external import CLOCK_GRACE
+from shiftago.match.report import format_standings
 
 ENGINE = [sys.executable, "-m", "shiftago", "engine"]
 
@@ -197,6 +198,14 @@ def test_a_failing_engine_loses_the_game(tmp_path, fake, mode, termination):
     assert len(result.games) == 2
     bad, good = result.standings.rows
     assert (bad.losses, good.wins) == (2, 2)
+    assert (bad.forfeits, good.forfeits) == (2, 0)
+    forfeits = result.standings.forfeits
+    assert [(f.name, f.termination) for f in forfeits] == [("bad", termination)] * 2
+    assert [f.record_file for f in forfeits] == [g.record_file for g in result.games]
+    table = format_standings(result.standings).splitlines()
+    at = table.index("lost by a forfeit: 2 games (each in the results file):")
+    for line, game in zip(table[at + 1 : at + 3], result.games, strict=True):
+        assert line == f"  bad, {termination}: {game.detail} ({game.record_file})"
     for game in result.games:
         assert game.termination == termination
         assert game.detail is not None and "bad" in game.detail

@@ -15,7 +15,8 @@ from shiftago.formats.record import parse_record
 from shiftago.match import MatchConfig, TimeControl, run_match
 from shiftago.match import participants as registry
 from shiftago.match.games import TIME_FORFEIT, GameResult
-from shiftago.match.report import format_standings
+from shiftago.match.report import format_forfeits, format_standings
+from shiftago.match.standings import Forfeit
 
 
 @dataclass
@@ -102,6 +103,25 @@ def test_a_side_that_thinks_too_long_loses_on_time(tmp_path, fake_time):
     table = format_standings(result.standings)
     assert "lost on time" in table.splitlines()[0]
     assert result.to_json()["participants"][0]["time_losses"] == 2
+    assert (rows[slow.key].forfeits, rows[quick.key].forfeits) == (2, 0)
+    listed = result.to_json()["forfeits"]
+    assert [(f["participant"], f["termination"]) for f in listed] == [
+        ("think:25", TIME_FORFEIT)
+    ] * 2
+    assert all("ran out of time" in f["detail"] for f in listed)
+    assert "lost by a forfeit: 2 games" in table
+
+
+def test_the_table_lists_the_first_forfeits_and_says_how_many_there_were() -> None:
+    forfeits = [Forfeit("bad", "engine crash", f"crash {n}", f"game-{n}.txt") for n in range(7)]
+    lines = format_forfeits(forfeits)
+    assert lines[0] == "lost by a forfeit: 7 games, the first 5 (each in the results file):"
+    assert lines[1:] == [f"  bad, engine crash: crash {n} (game-{n}.txt)" for n in range(5)]
+    one = format_forfeits([Forfeit("bad", "engine error", None, None)])
+    assert one == [
+        "lost by a forfeit: 1 game (each in the results file):",
+        "  bad, engine error: no detail",
+    ]
 
 
 def test_the_clock_reaches_the_bot_and_gains_the_increment_when_the_turn_passes(

@@ -104,11 +104,17 @@ class GameResult:
         return tuple(seat for seat, p in enumerate(self.points) if p > 0)
 
     @property
-    def lost_on_time(self) -> int | None:
-        """The seat that lost on time, if one did (the one seat a forfeit leaves at 0)."""
-        if self.termination != TIME_FORFEIT:
+    def forfeited_by(self) -> int | None:
+        """The seat that lost by a forfeit (its time ran out, its engine crashed, erred or
+        chose an illegal action), if one did: the one seat a forfeit leaves at 0."""
+        if self.termination is None:
             return None
         return next((seat for seat, p in enumerate(self.points) if p == 0), None)
+
+    @property
+    def lost_on_time(self) -> int | None:
+        """The seat that lost on time, if one did."""
+        return self.forfeited_by if self.termination == TIME_FORFEIT else None
 
     def to_json(self) -> dict[str, Any]:
         """The results file's line (without the record text)."""

@@ -7,12 +7,18 @@ and people the table, from the same values.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from typing import Final
 
-from shiftago.match.standings import HeadToHead, SprtStatus, Standing, Standings
+from shiftago.match.standings import Forfeit, HeadToHead, SprtStatus, Standing, Standings
+
+#: How many forfeits the table's notes list (the results file has every one).
+LISTED_FORFEITS: Final = 5
 
 
 def format_standings(standings: Standings, *, ratings: bool | None = None) -> str:
-    """The table, best first, then the Elo line (two participants) and the SPRT line.
+    """The table, best first, then the forfeits (what went wrong in the games lost by a
+    crash, an error or the clock), the Elo line (two participants) and the SPRT line.
 
     ``ratings`` shows the OpenSkill columns; by default when the match has more than
     two participants or more than two players. The losses on time have a column of
@@ -44,11 +50,27 @@ def format_standings(standings: Standings, *, ratings: bool | None = None) -> st
             for i, (cell, width) in enumerate(zip(line, widths, strict=True))
         ]
         lines.append("  ".join(cells).rstrip())
+    if standings.forfeits:
+        lines += ["", *format_forfeits(standings.forfeits)]
     if standings.head_to_head is not None:
         lines += ["", format_head_to_head(standings.head_to_head)]
     if standings.sprt is not None:
         lines.append(format_sprt(standings.sprt))
     return "\n".join(lines)
+
+
+def format_forfeits(forfeits: Sequence[Forfeit]) -> list[str]:
+    """A heading and one line per forfeit, the first :data:`LISTED_FORFEITS` of them:
+    who lost, how, the engine's words and the game's record file."""
+    count = len(forfeits)
+    shown = forfeits[:LISTED_FORFEITS]
+    games = "game" if count == 1 else "games"
+    first = "" if count <= LISTED_FORFEITS else f", the first {LISTED_FORFEITS}"
+    lines = [f"lost by a forfeit: {count} {games}{first} (each in the results file):"]
+    for f in shown:
+        where = f" ({f.record_file})" if f.record_file else ""
+        lines.append(f"  {f.name}, {f.termination}: {f.detail or 'no detail'}{where}")
+    return lines
 
 
 def format_head_to_head(h2h: HeadToHead) -> str:

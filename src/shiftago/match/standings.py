@@ -75,6 +75,8 @@ class Standing:
     think_s: float
     rating: Rating
     time_losses: int = 0
+    #: The losses by a forfeit of any kind (``time_losses`` among them).
+    forfeits: int = 0
 
     @property
     def score(self) -> float:
@@ -101,8 +103,20 @@ class HeadToHead:
 
 
 @dataclass(frozen=True)
+class Forfeit:
+    """A game a participant lost by a forfeit, not by the rules: what happened, in the
+    results file's words (``termination``, ``detail``), and the game's record file."""
+
+    name: str
+    termination: str
+    detail: str | None
+    record_file: str | None
+
+
+@dataclass(frozen=True)
 class Standings:
-    """Everything the final table shows; ``timed`` when the games had a clock."""
+    """Everything the final table shows; ``timed`` when the games had a clock;
+    ``forfeits`` in the order the games were scheduled."""
 
     players: int
     games: int
@@ -110,6 +124,7 @@ class Standings:
     head_to_head: HeadToHead | None
     sprt: SprtStatus | None
     timed: bool = False
+    forfeits: tuple[Forfeit, ...] = ()
 
     @property
     def fair_share(self) -> float:
@@ -131,6 +146,7 @@ class Standings:
                     "draws": r.draws,
                     "losses": r.losses,
                     "time_losses": r.time_losses,
+                    "forfeits": r.forfeits,
                     "points": r.points,
                     "score": r.score,
                     "moves": r.moves,
@@ -155,6 +171,15 @@ class Standings:
                 "pairs": h2h.pairs,
                 "pentanomial": list(h2h.pentanomial),
             },
+            "forfeits": [
+                {
+                    "participant": f.name,
+                    "termination": f.termination,
+                    "detail": f.detail,
+                    "record_file": f.record_file,
+                }
+                for f in self.forfeits
+            ],
             "sprt": None
             if self.sprt is None
             else {
@@ -212,8 +237,17 @@ def compute_standings(
                 think_s=math.fsum(g.think_s[seat] for g, seat in played),
                 rating=ratings[p.key],
                 time_losses=sum(1 for g, seat in played if g.lost_on_time == seat),
+                forfeits=sum(1 for g, seat in played if g.forfeited_by == seat),
             )
         )
+    names = {p.key: p.name for p in participants}
+    forfeits = tuple(
+        Forfeit(names[g.seats[seat]], g.termination, g.detail, g.record_file)
+        for g in games
+        if g.termination is not None
+        and (seat := g.forfeited_by) is not None
+        and g.seats[seat] in names
+    )
     h2h = status = None
     if len(participants) == 2 and games:
         first, second = participants
@@ -229,7 +263,7 @@ def compute_standings(
             status = sprt_status(pairs, sprt)
     elif sprt is not None:
         status = sprt_status([], sprt)
-    return Standings(players, len(games), tuple(rows), h2h, status, timed)
+    return Standings(players, len(games), tuple(rows), h2h, status, timed, forfeits)
 
 
 def sprt_status(pairs: Sequence[float], settings: SprtSettings) -> SprtStatus:
