@@ -16,7 +16,7 @@ from click.testing import CliRunner, Result
 from shiftago import __version__
 from shiftago.core import Game, Rules, Variant
 from shiftago.formats.record import Record, format_record, format_records
-from shiftago.interfaces.cli import cli
+from shiftago.interfaces.cli import cli, figure_text
 
 POSITION = "expert 2 gggg3/7/7/7/7/7/o3o2 o insert 20,18 2,0 0,0"
 MOVES = ["L1", "L7", "L1", "L7", "L1", "L7", "L1", "L7", "L1", "xa1-e1", "L4", "L7"]
@@ -259,3 +259,14 @@ def test_bench_text() -> None:
     result = invoke("bench", "--quick", "--runs", "1")
     assert result.exit_code == 0, result.output
     assert "core_actions_per_s_express_2p" in result.output
+    # a ratio and a time keep their decimals (they once printed as whole numbers)
+    assert re.search(r"^smp_speedup_2_threads +\d+\.\d+$", result.stdout, re.M)
+    assert re.search(r"^time_to_depth_s_1_thread +\d+\.\d+$", result.stdout, re.M)
+    assert re.search(r"^bench_signature +\d{1,3}(,\d{3})+$", result.stdout, re.M)
+
+
+def test_bench_figures_print_as_the_bench_rounded_them() -> None:
+    assert figure_text(1_584_374) == "1,584,374"
+    assert figure_text(1.57) == "1.57"
+    assert figure_text(0.351) == "0.351"
+    assert figure_text(93.4) == "93.4"

@@ -550,7 +550,13 @@ def bench(json_output: bool, runs: int, quick: bool) -> None:
         return
     width = max((len(k) for k in figures), default=0)
     for key, value in figures.items():
-        click.echo(f"{key:<{width}}  {value:,.0f}")
+        click.echo(f"{key:<{width}}  {figure_text(value)}")
+
+
+def figure_text(value: float) -> str:
+    """A bench figure as the bench rounded it: a count with thousands separators
+    (``1,584,374``), a time or a ratio with its decimals (``0.351``, ``1.57``)."""
+    return f"{value:,}"
 
 
 def _sprt(
