@@ -3,14 +3,15 @@
 // finished game an entry is a button that shows the position after it.
 import { COLOUR_NAMES, marbleIcon } from "./board.js";
 import { el } from "./api.js";
-import { $, ctx, history, isOver, shownStep, who } from "./state.js";
+import { $, ctx, history, isOver, nameOf, shownStep, who } from "./state.js";
 
 function pointsText(points) {
   return points > 0 ? ` +${points}` : ` ${points}`;
 }
 
+/** The turns a handicap skipped, by the skipping seats' names ("Green skips"). */
 function skipNode(colours) {
-  const words = `${colours.join(", ")} skip${colours.length === 1 ? "s" : ""}`;
+  const words = `${colours.map(nameOf).join(", ")} skip${colours.length === 1 ? "s" : ""}`;
   return el("span", {
     class: "skip", "data-testid": "skip", title: colours.map((c) => `${COLOUR_NAMES[c]} skips a turn (handicap)`).join("; "),
   }, ...colours.map((c) => marbleIcon(c, 12)), words);
