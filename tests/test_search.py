@@ -312,16 +312,29 @@ def test_a_level_searches_its_budget_even_above_its_express_budget() -> None:
     assert novice.mcts.last.iterations == novice.rung.iterations
 
 
-def test_the_top_level_keeps_its_node_budget_only_without_a_time_limit() -> None:
-    """Untimed, every search of the top level gets its node budget for the variant; with
-    a clock or a movetime nothing caps its nodes, neither the limits nor the bot."""
+def test_the_top_level_keeps_its_node_budget_only_without_a_limit() -> None:
+    """Given no limit, every search of the top level gets its node budget for the
+    variant; with a clock, a movetime or a depth nothing caps its nodes, neither the
+    limits nor the bot, and nodes it is given it searches, also above its budget."""
     top = search_level(LEVELS[-1][0])
     two = State.initial(Rules(), 0)
     budget = top.budget(two)
     assert budget == top.rung.nodes
     assert top.limits_for(two, Limits()).nodes == budget
-    for timed in (Limits(movetime_ms=5_000), Limits(clock_ms=180_000, increment_ms=2_000)):
-        assert top.limits_for(two, timed).nodes is None
+    for bounded in (
+        Limits(movetime_ms=5_000),
+        Limits(clock_ms=180_000, increment_ms=2_000),
+        Limits(depth=12),
+    ):
+        assert top.limits_for(two, bounded) == bounded
+    assert top.limits_for(two, Limits(nodes=3 * budget)).nodes == 3 * budget
+    # the MCTS (3-4 players) has no depths: a depth alone leaves its budget in place
+    three = State.initial(Rules(players=3), 0)
+    assert top.limits_for(three, Limits(depth=12)).nodes == top.budget(three)
+    assert top.limits_for(three, Limits(nodes=5)).nodes == 5
+    # a level below the top keeps its budget whatever the caller gives
+    casual = search_level(4)
+    assert casual.limits_for(three, Limits(depth=12)).nodes == casual.budget(three)
     assert top.alphabeta.nodes is None  # the bot itself adds no cap of its own
     # a node limit still stops an untimed search there (depth 1 always finishes)
     top.choose(State.from_position(MUST_BLOCK), Limits(nodes=3_000))

@@ -48,8 +48,9 @@ class Level:
     greedy bot (``looks_ahead`` as named). ``nodes`` and ``iterations`` are the Express
     budgets (see :data:`NODE_SHARE`). In the variants of ``mcts_with_two`` the level
     plays the MCTS with 2 players as well. A level that ``spends_time`` (the top one)
-    keeps its budget only for searches without a time limit: given a ``movetime`` or a
-    clock it searches as long as the time manager lets it."""
+    keeps its budget only for searches given no limit: given a ``movetime`` or a clock
+    it searches as long as the time manager lets it, given ``nodes`` or (alpha-beta) a
+    ``depth`` that far."""
 
     number: int
     name: str
@@ -224,11 +225,20 @@ class LevelBot(Bot):
         return scaled_budget(full, low, top, kind[0], kind[-1])
 
     def limits_for(self, state: State, limits: Limits) -> Limits:
-        """The caller's ``limits`` lowered to this level's budget in ``state``'s variant."""
+        """The caller's ``limits`` lowered to this level's budget in ``state``'s variant;
+        for the top level the budget is only the default of a search the caller does
+        not bound."""
         budget = self.budget(state)
-        if budget is None or (self.rung.spends_time and (limits.timed or limits.infinite)):
+        if budget is None or (self.rung.spends_time and self._bounded(state, limits)):
             return limits
         return replace(limits, nodes=smaller(limits.nodes, budget))
+
+    def _bounded(self, state: State, limits: Limits) -> bool:
+        """Whether ``limits`` end a search of ``state`` on their own: a time, a stop,
+        nodes, or a depth where the search has depths (the alpha-beta's)."""
+        if limits.timed or limits.infinite or limits.nodes is not None:
+            return True
+        return limits.depth is not None and self.for_rules(state.rules) is self.alphabeta
 
     def choose(self, state: State, limits: Limits = NO_LIMITS) -> Action:
         return self.for_rules(state.rules).choose(state, self.limits_for(state, limits))
