@@ -191,18 +191,24 @@ def test_same_seed_same_analysis() -> None:
 
 
 def test_progress_comes_after_doubling_chunks_and_changes_nothing() -> None:
-    """Reports after 1,024 and 3,072 iterations (the next chunk ends the search), and
-    the chunked search is the search of one call: the same ranking."""
+    """Reports after 1,024 and 3,072 iterations (the next chunk ends the search), a
+    final one of the answer's 5,000, and the chunked search is the search of one call:
+    the same ranking."""
     state = State.from_position(BENCH_POSITION)
     heard: list[Progress] = []
     with_progress = MctsBot(4, iterations=5000).analyse(state, Limits(progress=heard.append))
-    assert [p.nodes for p in heard] == [1024, 3072]
+    assert [(p.nodes, p.final) for p in heard] == [(1024, False), (3072, False), (5000, True)]
     assert all(p.proven == 0 and p.lines and p.depth == len(p.pv) >= 1 for p in heard)
     assert heard[-1].seconds >= heard[0].seconds
     plain = MctsBot(4, iterations=5000).analyse(state)
     assert [(r.action, r.value, r.pv) for r in with_progress] == [
         (r.action, r.value, r.pv) for r in plain
     ]
+    assert heard[-1].lines == tuple(with_progress)  # the final report is the answer's
+    # the chunk that ends a search is its final report
+    heard.clear()
+    MctsBot(4, iterations=3072).analyse(state, Limits(progress=heard.append))
+    assert [(p.nodes, p.final) for p in heard] == [(1024, False), (3072, True)]
 
 
 CONFIGS = [(v, n) for v in Variant for n in (2, 3, 4)]

@@ -92,6 +92,20 @@ def test_progress_reports_each_finished_depth_in_order() -> None:
     assert seen[-1].value == ranked[0].value and seen[-1].pv == ranked[0].pv
 
 
+@pytest.mark.parametrize(("seed", "index", "nodes"), [(1, 0, 2_000), (2, 1, 5_000)])
+def test_the_last_report_of_a_choice_is_its_answer(seed: int, index: int, nodes: int) -> None:
+    """In these searches the node limit cuts a depth short after one of its actions beat
+    the last finished depth's best: the answer is that action, and a final report says
+    so after the depths' reports."""
+    seen: list[Progress] = []
+    position = kernel.to_state(middle_game_positions(4, seed=seed)[index])
+    answer = bot_for_level(7, 1).choose(position, Limits(nodes=nodes, progress=seen.append))
+    *depths, last = seen
+    assert not any(p.final for p in depths) and last.final
+    assert last.pv[0] == answer != depths[-1].pv[0]
+    assert last.depth == depths[-1].depth and last.nodes >= depths[-1].nodes
+
+
 def test_progress_of_a_proven_win_counts_the_actions() -> None:
     seen: list[Progress] = []
     win_in_1 = State.from_position("express 2 7/7/7/7/7/g6/oooo3 o insert 18,21 0,0 0,0")

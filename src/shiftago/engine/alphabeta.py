@@ -157,10 +157,12 @@ class AlphaBetaBot(Bot):
             ]
 
         on_depth = None
+        reported: list[int] = []  # the first action of the last report
         if limits.progress is not None:
             report = limits.progress
 
-            def on_depth(result: SearchResult) -> None:
+            def on_depth(result: SearchResult, final: bool = False) -> None:
+                reported[:] = result.codes[:1]
                 lines = ranked(result) if exact_all else ranked(result)[:1]
                 value = result.values[0]
                 report(
@@ -171,6 +173,7 @@ class AlphaBetaBot(Bot):
                         result.nodes,
                         result.seconds,
                         tuple(lines),
+                        final,
                     )
                 )
 
@@ -186,6 +189,8 @@ class AlphaBetaBot(Bot):
             stop=limits.stop,
             on_depth=on_depth,
         )
+        if on_depth is not None and result.codes[:1] != reported:
+            on_depth(result, final=True)  # a depth cut short found a better action
         if limits.infinite and limits.stop is not None:
             limits.stop.wait()  # an infinite analysis answers only when stopped
         self.last = result

@@ -113,7 +113,11 @@ class Progress:
     values of the others may be bounds). ``value`` is the best line's value in the bot's
     unit; ``proven`` is ``+n`` when it proves a win for the mover after ``n`` more
     actions in all, ``-n`` a loss, 0 for a heuristic value or a draw. ``nodes`` and
-    ``seconds`` count from the start of the search (all threads together)."""
+    ``seconds`` count from the start of the search (all threads together).
+
+    ``final`` marks the one report a search may add as it ends, where its answer is not
+    what its last step reported (an MCTS's iterations since, a better action found in
+    a depth cut short), so that the last report a listener sees is the answer's."""
 
     depth: int
     value: float
@@ -121,6 +125,7 @@ class Progress:
     nodes: int
     seconds: float
     lines: tuple[RankedAction, ...]
+    final: bool = False
 
     @property
     def pv(self) -> tuple[Action, ...]:

@@ -10,10 +10,11 @@ from the root, one expansion, one playout), and the smaller of the two applies.
 tree searches for the time manager's target (:mod:`shiftago.engine.timing`), and
 ``Limits.stop`` ends it at once. ``Limits.depth`` is ignored: a tree search has no
 depth to limit; so are ``threads`` and ``hash_mib``. Its progress (``Limits.progress``)
-comes after chunks of iterations that double (1,024, then 2,048 more, ...): the
-``depth`` of a report is the length of the best line's principal variation, its
-``nodes`` the iterations so far. With no limit at all the bot runs
-:data:`DEFAULT_ITERATIONS` iterations.
+comes after chunks of iterations that double (1,024, then 2,048 more, ...), and once
+more at the end for the iterations since (``Progress.final``): the ``depth`` of a
+report is the length of the best line's principal variation, its ``nodes`` the
+iterations so far. With no limit at all the bot runs :data:`DEFAULT_ITERATIONS`
+iterations.
 
 Value unit (:attr:`MctsBot.value_unit`), from the mover's point of view: the mover's
 mean reward in [0, 1] over the iterations through the action (a win counts 1, a loss
@@ -147,10 +148,12 @@ class MctsBot(Bot):
         seed = random.Random(f"mcts {self.seed} {state.position()}").randrange(2**63)
         self.mcts.c = self.multi_player_c if state.players > 2 else self.c
         on_progress = None
+        reported = [0]  # the iterations of the last report
         if limits.progress is not None:
             report = limits.progress
 
-            def on_progress(so_far: MctsResult) -> None:
+            def on_progress(so_far: MctsResult, final: bool = False) -> None:
+                reported[0] = so_far.iterations
                 lines = tuple(ranked for ranked, _ in self._ranking(so_far, state.players))
                 report(
                     Progress(
@@ -160,6 +163,7 @@ class MctsBot(Bot):
                         so_far.iterations,
                         so_far.seconds,
                         lines,
+                        final,
                     )
                 )
 
@@ -172,6 +176,8 @@ class MctsBot(Bot):
             stop=limits.stop,
             on_progress=on_progress,
         )
+        if on_progress is not None and result.iterations != reported[0]:
+            on_progress(result, final=True)
         self.last = result
         pairs = self._ranking(result, state.players)
         self.last_values = [values for _, values in pairs]

@@ -167,8 +167,8 @@ class LiveAnalysis:
         finished: asyncio.Queue[Progress | None] = asyncio.Queue()
 
         def report(progress: Progress) -> None:  # in the search's thread
-            if stop.is_set():
-                return
+            if stop.is_set() or progress.final:
+                return  # a final report is the answer, sent as the final event
             with contextlib.suppress(RuntimeError):  # the loop closed: nobody listens
                 loop.call_soon_threadsafe(finished.put_nowait, progress)
 
