@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import io
+
+import numpy as np
 import pytest
 
+from shiftago.core import State
+from shiftago.engine.bot import NO_LIMITS, Analysis, Limits
 from shiftago.engine.levels import LEVELS, default_level
 from shiftago.engine.search.driver import TT_BITS
 from shiftago.engine.search.ttable import MAX_BITS, SLOT_BYTES, bits_for_mib
@@ -88,3 +93,44 @@ def test_setting_hash_makes_the_table_before_it_answers() -> None:
     assert engine.search_thread.submit(slots_there).result() == 1 << bits_for_mib(64)
     assert engine.handle("setoption Hash 32") == "=\n\n"
     assert engine.search_thread.submit(slots_there).result() == 1 << bits_for_mib(32)
+
+
+def test_a_hash_the_memory_cannot_hold_is_refused_and_changes_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from shiftago.engine.search import driver
+    from shiftago.interfaces.stp import StpEngine
+
+    engine = StpEngine(io.StringIO())
+    assert engine.handle("setoption Hash 16") == "=\n\n"
+    made = driver.new_table
+    too_large = bits_for_mib(32)
+
+    def short_of_memory(bits: int) -> tuple[np.ndarray, np.ndarray]:
+        if bits >= too_large:
+            raise MemoryError(f"Unable to allocate {1 << bits} slots")
+        return made(bits)
+
+    monkeypatch.setattr(driver, "new_table", short_of_memory)
+    refused = engine.handle("setoption Hash 64")
+    assert (
+        refused
+        == "? not enough memory for the table of Hash 64 MiB: the options stay as they were\n\n"
+    )
+    assert engine.options.hash_mib == 16
+    answer = engine.handle("go depth=2")
+    assert answer is not None and answer.startswith("= ")
+
+
+class _ShortOfMemory(SteppingBot):
+    def analyse(self, state: State, limits: Limits = NO_LIMITS) -> Analysis:
+        raise MemoryError("Unable to allocate 8.00 GiB")
+
+
+def test_a_search_short_of_memory_says_so_and_the_engine_plays_on() -> None:
+    from shiftago.interfaces.stp import StpEngine
+
+    engine = StpEngine(io.StringIO(), ladder=Ladder.of(_ShortOfMemory()))
+    assert engine.handle("go") == "? not enough memory for the search\n\n"
+    assert engine.handle("setoption Threads 2") == "=\n\n"
+    assert engine.handle("position") is not None

@@ -168,6 +168,10 @@ class StpEngine:
             reply = produce()
         except ValueError as error:  # CommandError, ShiftagoError: the input is wrong
             return frame("?", ident, _one_line(str(error)))
+        except MemoryError:  # a Hash larger than the machine holds
+            hash_mib = self.options.hash_mib
+            advice = "" if hash_mib is None else f" with Hash {hash_mib} MiB: set a smaller Hash"
+            return frame("?", ident, f"not enough memory for the search{advice}")
         except Exception as error:  # an engine bug must not end the session
             traceback.print_exc(file=self.log)
             self.log.flush()
@@ -302,19 +306,29 @@ class StpEngine:
     def _setoption(self, args: list[str], rest: str) -> Reply:
         if len(args) != 2:
             raise CommandError("setoption needs a name and a value, such as setoption Hash 64")
+        before = self.options.values()
         self.options.set(args[0], args[1])
         if args[0].lower() in ("hash", "level"):
-            self.prepare()
+            hash_mib = self.options.hash_mib
+            try:
+                self.prepare(strict=True)
+            except MemoryError:
+                self.options.restore(before)
+                raise CommandError(
+                    f"not enough memory for the table of Hash {hash_mib} MiB:"
+                    " the options stay as they were"
+                ) from None
         return Reply()
 
-    def prepare(self) -> None:
+    def prepare(self, *, strict: bool = False) -> None:
         """Once ``Hash`` is set: make the table the searches of the set level need, in
         the search thread, before ``setoption`` or ``newgame`` answers, so that the next
         ``go`` does not pay for making or clearing it (a second or more for a few GiB).
 
         A one-node analysis of the start of a 2-player game does it (the table is the
         2-player search's, the one ``Hash`` sizes). It only saves time: a bot that fails
-        at it is logged and plays on."""
+        at it is logged and plays on, except that with ``strict`` a table too large for
+        the memory raises the :class:`MemoryError`."""
         if self.options.hash_mib is None:
             return  # the bots' default table: small, made in milliseconds
         bot = self._bot(self.options.level)
@@ -324,6 +338,11 @@ class StpEngine:
         start = Game(Rules(), first=0).state
         try:
             self.search_thread.submit(bot.analyse, start, limits).result()
+        except MemoryError:
+            if strict:
+                raise
+            traceback.print_exc(file=self.log)
+            self.log.flush()
         except Exception:
             traceback.print_exc(file=self.log)
             self.log.flush()

@@ -111,6 +111,14 @@ class EngineOptions:
             self.ladder.check(value)
         self._values[option.name.lower()] = value
 
+    def values(self) -> dict[str, int]:
+        """The values set so far (for :meth:`restore`)."""
+        return dict(self._values)
+
+    def restore(self, values: dict[str, int]) -> None:
+        """Go back to the values of an earlier :meth:`values`."""
+        self._values = dict(values)
+
     def _value(self, name: str) -> int:
         return self._values.get(name, self._options[name].default)
 
