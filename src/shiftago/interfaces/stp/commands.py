@@ -338,12 +338,9 @@ class StpEngine:
         start = Game(Rules(), first=0).state
         try:
             self.search_thread.submit(bot.analyse, start, limits).result()
-        except MemoryError:
-            if strict:
+        except Exception as error:
+            if strict and isinstance(error, MemoryError):
                 raise
-            traceback.print_exc(file=self.log)
-            self.log.flush()
-        except Exception:
             traceback.print_exc(file=self.log)
             self.log.flush()
 
