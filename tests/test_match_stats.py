@@ -197,3 +197,19 @@ def test_an_even_match_reads_plus_zero_not_minus_zero():
     estimate = elo_estimate([0.5, 0.5])  # two pairs, each won once by each side
     h2h = HeadToHead("a", "b", estimate, "pentanomial", 2, (0, 0, 2, 0, 0))
     assert format_head_to_head(h2h).startswith("a vs b: +0.0 Elo (95%: +0.0 to +0.0), ")
+
+
+@pytest.mark.parametrize(
+    ("scores", "words"),
+    [
+        ([1.0, 1.0], "+inf Elo (every point to a: no interval)"),
+        ([0.0, 0.0], "-inf Elo (every point to b: no interval)"),
+    ],
+)
+def test_a_clean_sweep_has_no_interval(scores: list[float], words: str) -> None:
+    from shiftago.match.report import format_head_to_head
+    from shiftago.match.standings import HeadToHead
+
+    pairs = (0, 0, 0, 0, 2) if scores[0] else (2, 0, 0, 0, 0)
+    h2h = HeadToHead("a", "b", elo_estimate(scores), "pentanomial", 2, pairs)
+    assert format_head_to_head(h2h).startswith(f"a vs b: {words}, score ")

@@ -81,9 +81,13 @@ def format_head_to_head(h2h: HeadToHead) -> str:
         basis = f"pentanomial over {h2h.pairs} game pairs [{counts}]"
     else:
         basis = "per game (fewer than 2 complete pairs)"
+    if math.isinf(e.elo):  # a clean sweep: every interval around it is infinite too
+        spread = f"every point to {h2h.first if e.elo > 0 else h2h.second}: no interval"
+    else:
+        spread = f"95%: {_elo(e.low)} to {_elo(e.high)}"
     return (
-        f"{h2h.first} vs {h2h.second}: {_elo(e.elo)} Elo "
-        f"(95%: {_elo(e.low)} to {_elo(e.high)}), score {_percent(e.score)}, {basis}"
+        f"{h2h.first} vs {h2h.second}: {_elo(e.elo)} Elo ({spread}), "
+        f"score {_percent(e.score)}, {basis}"
     )
 
 
