@@ -221,6 +221,15 @@ def test_show_an_empty_file(tmp_path: Path) -> None:
     assert result.stderr.startswith(f"error: {path}")
 
 
+@pytest.mark.parametrize("command", ["show", "analyse"])
+def test_a_file_that_is_not_text_is_named_so(tmp_path: Path, command: str) -> None:
+    path = tmp_path / "photo.jpg"
+    path.write_bytes(b"[Va\xd7\x01\xff")
+    result = invoke(command, str(path))
+    assert result.exit_code == 2
+    assert result.stderr == f"error: cannot read {path}: not UTF-8 text (byte 0xd7 at offset 3)\n"
+
+
 def test_show_through_a_real_process(tmp_path: Path) -> None:
     done = run_shiftago("show", "--final", str(record_file(tmp_path)))
     assert done.returncode == 0, done.stderr

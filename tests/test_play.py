@@ -242,6 +242,14 @@ def test_bad_options(home: Path, args: list[str], message: str) -> None:
     assert "Traceback" not in result.output
 
 
+def test_a_record_file_that_is_not_text_is_named_so(home: Path, tmp_path: Path) -> None:
+    path = tmp_path / "binary.dat"
+    path.write_bytes(b"\xff\xfe")
+    result = play(home, ["--load", str(path)], [])
+    assert result.exit_code == 2, result.output
+    assert f"cannot read {path}: not UTF-8 text (byte 0xff at offset 0)" in result.output
+
+
 # --- autosave and resume --------------------------------------------------------------
 def test_end_of_input_saves_and_the_next_session_resumes(home: Path) -> None:
     first = play(home, ["--first", "o"], ["L1", "L7"])

@@ -21,6 +21,20 @@ class SourceError(ValueError):
     """Something that cannot be read; the message names the place and the problem."""
 
 
+def read_text(path: Path) -> str:
+    """The text of a file of records or positions; a :class:`SourceError` naming the file
+    and what is wrong (it cannot be opened, or it is not UTF-8 text)."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        byte = e.object[e.start]
+        raise SourceError(
+            f"cannot read {path}: not UTF-8 text (byte 0x{byte:02x} at offset {e.start})"
+        ) from None
+    except OSError as e:
+        raise SourceError(f"cannot read {path}: {e.strerror or e}") from None
+
+
 def load_source(target: str, stdin: TextIO | None = None) -> tuple[str, list[Record] | State]:
     """What ``target`` names: ``-`` (standard input), a file, or a position string.
 
@@ -30,11 +44,7 @@ def load_source(target: str, stdin: TextIO | None = None) -> tuple[str, list[Rec
         return "<stdin>", parse_source_text((stdin or sys.stdin).read(), "<stdin>")
     path = Path(target).expanduser()
     if path.is_file():
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as e:
-            raise SourceError(f"cannot read {path}: {e}") from None
-        return str(path), parse_source_text(text, str(path))
+        return str(path), parse_source_text(read_text(path), str(path))
     if len(target.split()) < 2:
         raise SourceError(f"{target}: no such file (a position string has 8 fields)")
     try:

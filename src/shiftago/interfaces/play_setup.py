@@ -14,6 +14,7 @@ from shiftago.core.rules import seat_of_colour
 from shiftago.engine.bot import Bot
 from shiftago.engine.levels import bot_for_level, default_level
 from shiftago.formats.record import Record, RecordError, parse_record, parse_records
+from shiftago.formats.source import SourceError, read_text
 from shiftago.formats.text_board import use_color
 from shiftago.interfaces.autosave import Autosave
 from shiftago.interfaces.play import LineReader, Session
@@ -63,9 +64,9 @@ def parse_colour(text: str, players: int) -> int:
 def read_record_file(path: Path, game_number: int = 1) -> Record:
     """Game ``game_number`` (from 1) of a record file; errors name the file and the line."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise SetupError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
+        text = read_text(path)
+    except SourceError as e:
+        raise SetupError(str(e)) from None
     try:
         records = parse_records(text)
     except RecordError as e:
