@@ -291,20 +291,70 @@ def test_a_depth_only_a_helper_finished_is_announced_before_the_answer(
 
 
 def test_a_cut_off_depth_puts_first_only_an_action_that_beat_the_first() -> None:
-    from shiftago.engine.search.driver import _beaten
+    from shiftago.engine.search.driver import _beaten, _searched
 
     codes, values = [10, 11, 12, 13], [50, 40, 30, 20]
     # at the cut-off depth the first action is worth 45 and the third beat it with 60
-    assert _beaten(codes, values, np.array([45, 44, 60]), 3) == (
-        [12, 10, 11, 13],
-        [60, 50, 40, 20],
-        True,
-    )
+    searched = _searched(codes, np.array([45, 44, 60, 0]), 3)
+    assert searched == {10: 45, 11: 44, 12: 60}
+    assert _beaten(codes, values, searched) == ([12, 10, 11, 13], [60, 50, 40, 20], True)
     # nothing beat the first there: the finished depth's ranking stands
-    assert _beaten(codes, values, np.array([45, 44, 45]), 3) == (codes, values, False)
+    assert _beaten(codes, values, {10: 45, 11: 44, 12: 45}) == (codes, values, False)
     # only the first action was finished: nothing to compare it with
-    assert _beaten(codes, values, np.array([45]), 1) == (codes, values, False)
+    assert _beaten(codes, values, {10: 45}) == (codes, values, False)
+    # a helper searched in its meeting order: the last action beat the first
+    assert _beaten(codes, values, {10: 45, 13: 70}) == ([13, 10, 11, 12], [70, 50, 40, 30], True)
+    # of two that beat it equally, the first searched
+    assert _beaten(codes, values, {10: 45, 13: 70, 11: 70})[0][0] == 13
     assert codes == [10, 11, 12, 13] and values == [50, 40, 30, 20]  # not changed
+
+
+def test_a_helper_meets_the_main_thread_in_the_middle_of_the_root_actions() -> None:
+    from shiftago.engine.search.driver import _meeting_order
+
+    assert _meeting_order([7, 3, 9, 1, 4]) == [7, 4, 1, 9, 3]
+    assert _meeting_order([7]) == [7]
+
+
+def _shared_root_search(row: np.ndarray, depth: int, root_best: int) -> tuple[list[int], int]:
+    """One thread's depth of ``row`` with deferring on (as with other threads), the
+    shared root best set to ``root_best`` beforehand: the root values and the shared
+    best after."""
+    from shiftago.engine.search import negamax as nm
+    from shiftago.engine.search.ttable import new_table
+
+    tables = nm.new_tables(new_table(12))
+    tables.killers[:] = -1
+    tables.stack[0] = row
+    tables.info[nm.USE_TT] = 1
+    tables.info[nm.DEFER] = 1
+    tables.info[nm.NODE_LIMIT] = 1 << 62
+    tables.root_best[depth] = root_best
+    codes = kernel.legal_codes(row)
+    values = np.zeros(len(codes), dtype=np.int64)
+    nm.search_root(*tables, np.array(codes), values, depth, False, nm.NO_GUESS)
+    return [int(v) for v in values], int(tables.root_best[depth])
+
+
+def test_threads_share_the_best_root_action_of_a_depth() -> None:
+    from shiftago.engine.search import negamax as nm
+
+    row = middle_game_positions(1, seed=5)[0]
+    codes = kernel.legal_codes(row)
+    # alone, a thread publishes its best action and value
+    values, shared = _shared_root_search(row, 4, 0)
+    best = max(range(len(codes)), key=lambda j: values[j])
+    assert nm.unpack_root_best(shared) == (values[best], codes[best])
+    # a better one another thread published is taken: it comes first, with its value
+    other = codes[-1] if best != len(codes) - 1 else codes[0]
+    taken = values[best] + 500
+    better = nm.pack_root_best(taken, other)
+    values, shared = _shared_root_search(row, 4, better)
+    assert max(values) == values[codes.index(other)] == taken
+    assert shared == better  # and stays the shared best
+    # packed numbers order as their values, whatever the actions
+    assert nm.pack_root_best(-3, 600) < nm.pack_root_best(-2, 0) < nm.pack_root_best(5, 1)
+    assert nm.unpack_root_best(nm.pack_root_best(-29_999, 667)) == (-29_999, 667)
 
 
 def test_the_answer_is_the_ranking_of_the_thread_that_knows_most() -> None:

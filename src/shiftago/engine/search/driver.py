@@ -20,9 +20,11 @@ set, and the search stops at its next node.
 * ``threads`` > 1 runs a parallel search: helper threads search the same root to the
   main thread's depth over the same transposition table (:mod:`.ttable`), each with its
   own stack, killers and history, and share a table of the actions each is in, so that
-  one puts off what another is searching (simplified ABDADA, :mod:`.negamax`). They
-  fill the table with results the others then find; the answer is the deepest finished
-  depth of any thread, improved as above by its cut-off next depth.
+  one puts off what another is searching (simplified ABDADA, :mod:`.negamax`), and the
+  best root action of each depth so far. A helper takes the root actions after the
+  first from the last, so that it and the main thread meet somewhere in the middle.
+  They fill the table with results the others then find; the answer is the deepest
+  finished depth of any thread, improved as above by its cut-off next depth.
 * ``on_depth`` hears of each depth the main thread finishes (the progress of a search
   that thinks aloud), and of a deeper one a helper finished, before the answer.
 """
@@ -168,7 +170,7 @@ class Searcher:
     def _helper_tables(self, count: int) -> list[SearchTables]:
         main_info = self.tables.info
         while len(self._helpers) < count:
-            tables = new_tables((self.tables.tt_key, self.tables.tt_data), busy=self.tables.busy)
+            tables = new_tables((self.tables.tt_key, self.tables.tt_data), shared=self.tables)
             for switch in (USE_TT, REDUCE, TUNED):
                 tables.info[switch] = main_info[switch]
             self._helpers.append(tables)
@@ -207,6 +209,7 @@ class Searcher:
             tables.info[DEFER] = 1 if helpers else 0
         if helpers:
             self.tables.busy[:] = 0  # no thread is in any action yet (one never marks)
+            self.tables.root_best[:] = 0  # nor has any found a best
         stack[0] = state
         info[NODES] = 1  # the root
         info[STOPPED] = 0
@@ -267,7 +270,7 @@ class Searcher:
                     continue
                 # cut off: keep the last depth, unless an action of this one beat it
                 if not exact_all:
-                    codes, values, beaten = _beaten(codes, values, buffer, done)
+                    codes, values, beaten = _beaten(codes, values, _searched(codes, buffer, done))
                 break
         finally:
             if alarm is not None:
@@ -368,14 +371,15 @@ def _helper_search(
     while d <= max_depth:
         if not alarm.set(UNLIMITED, info):
             return
-        done = _search_depth(tables, codes, buffer, d, exact_all, guess)
+        order = _meeting_order(codes)
+        done = _search_depth(tables, order, buffer, d, exact_all, guess)
         if done < len(codes):
             if result.depth and not exact_all:
                 result.codes, result.values, result.beaten = _beaten(
-                    result.codes, result.values, buffer, done
+                    result.codes, result.values, _searched(order, buffer, done)
                 )
             return
-        codes, values = _sorted(codes, [int(v) for v in buffer])
+        codes, values = _sorted(order, [int(v) for v in buffer])
         guess = values[0]
         result.depth, result.codes, result.values = d, codes, values
         if d == max_depth:
@@ -387,6 +391,15 @@ def _helper_search(
         # the main thread's depth when it is further on: a depth it has passed would only
         # fill the table with what it knows (docs/strength.md, "Two threads")
         d = max(d, main.depth)
+
+
+def _meeting_order(codes: list[int]) -> list[int]:
+    """A helper's order of the root actions ranked ``codes``: the first (whose tree the
+    threads split by putting off), then the others from the last, so that the main
+    thread, which goes on from the second, and the helper meet somewhere in the middle
+    and each other root action's tree is mostly one thread's (docs/strength.md, "Two
+    threads")."""
+    return codes[:1] + codes[:0:-1]
 
 
 def _search_depth(
@@ -425,24 +438,31 @@ def _best_known(main: _Finished, helpers: list[_Finished]) -> _Finished:
     return max([main, *helpers], key=lambda known: (known.depth, known.beaten))
 
 
+def _searched(order: list[int], buffer: np.ndarray, done: int) -> dict[int, int]:
+    """The actions a cut-off depth finished (the first ``done`` of ``order``, the order
+    it searched them in) with their values in ``buffer``, in that order."""
+    return {code: int(value) for code, value in zip(order[:done], buffer[:done], strict=True)}
+
+
 def _beaten(
-    codes: list[int], values: list[int], buffer: np.ndarray, done: int
+    codes: list[int], values: list[int], searched: dict[int, int]
 ) -> tuple[list[int], list[int], bool]:
     """The ranking ``codes``/``values`` of a finished depth after the next depth was cut
-    off with ``done`` of its actions (in that order) valued in ``buffer``: the same, or
-    with the action that beat the first there moved to the front with its value; and
-    whether one did. The first action's value at the cut-off depth is exact, so a
-    better one is the better action at that depth."""
-    partial = [int(v) for v in buffer[:done]]
-    if done < 2:
+    off with the actions of ``searched`` valued (in the order searched, the ranking's
+    first action first): the same, or with the action that beat the first there moved
+    to the front with its value; and whether one did. The first action's value at the
+    cut-off depth is exact, so a better one is the better action at that depth."""
+    if len(searched) < 2 or codes[0] not in searched:
         return codes, values, False
-    best = max(range(done), key=lambda j: (partial[j], -j))
-    if partial[best] <= partial[0]:
+    first = searched[codes[0]]
+    best = max(searched, key=lambda code: searched[code])  # the first searched of equals
+    if searched[best] <= first:
         return codes, values, False
+    at = codes.index(best)
     codes, values = list(codes), list(values)
-    codes.insert(0, codes.pop(best))
-    values.pop(best)
-    values.insert(0, partial[best])
+    codes.insert(0, codes.pop(at))
+    values.pop(at)
+    values.insert(0, searched[best])
     return codes, values, True
 
 

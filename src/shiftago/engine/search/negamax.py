@@ -15,9 +15,9 @@ transposition table and the move-ordering tables between the calls.
 * Every node first tests whether the seat to act wins at once
   (:func:`.evaluate.immediate_win`); at depth 0 that is all the tactics there is, which
   is enough to see a threat that must be blocked one ply earlier.
-* Principal variation search with a transposition table (Zobrist keys, one entry per
-  slot, always replaced), the table's action first, then wins found by the table,
-  killer actions and a history table.
+* Principal variation search with a transposition table (Zobrist keys, buckets of two
+  entries, :mod:`.ttable`), the table's action first, then scorings, killer actions
+  and a history table.
 * Late move reductions (on with ``info[REDUCE]``, for the top level only): a quiet
   insertion tried late (not the table's action, a killer or a scoring, and not one
   after which the mover threatens to win at once) is first searched with a null window
@@ -95,6 +95,10 @@ NO_GUESS: Final = -INF - 1
 DEFER_DEPTH: Final = 3
 #: Slots of the table of the (position, action) pairs the threads are searching.
 BUSY_SLOTS: Final = 1 << 10
+#: :func:`pack_root_best` puts the value (made positive by the offset) above the
+#: action's code, so that packed numbers compare as their values do.
+_ROOT_VALUE_SHIFT: Final = 20
+_ROOT_VALUE_OFFSET: Final = 1 << 20
 #: An odd constant that spreads action codes over the bits of a position's key.
 _ACTION_SPREAD: Final = -7046029254386353131  # 0x9E3779B97F4A7C15 as int64
 
@@ -243,6 +247,22 @@ def clear_marks(frames: np.ndarray, busy: np.ndarray, ply: int) -> None:
     """Take the marks of a stopped search's plies ``1..ply`` out of the busy table."""
     for p in range(1, ply + 1):
         release_mark(frames[p], busy)
+
+
+@njit(cache=True, nogil=True)
+def pack_root_best(value: int, code: int) -> int:
+    """One number for a root action and its exact value (never 0, the empty slot),
+    ordered by value: a thread publishes its best with a single write another thread
+    cannot see half done."""
+    return ((value + _ROOT_VALUE_OFFSET) << _ROOT_VALUE_SHIFT) | code
+
+
+@njit(cache=True, nogil=True)
+def unpack_root_best(packed: int) -> tuple[int, int]:
+    """The value and action of :func:`pack_root_best`."""
+    return (packed >> _ROOT_VALUE_SHIFT) - _ROOT_VALUE_OFFSET, packed & (
+        (1 << _ROOT_VALUE_SHIFT) - 1
+    )
 
 
 _ENTER = 0
@@ -517,6 +537,7 @@ def search_root(
     deferred: np.ndarray,
     busy: np.ndarray,
     info: np.ndarray,
+    root_best: np.ndarray,
     root_moves: np.ndarray,
     values: np.ndarray,
     depth: int,
@@ -532,16 +553,31 @@ def search_root(
     Without ``exact_all`` the first action is searched within an aspiration window
     around ``guess`` (the last depth's value; :data:`NO_GUESS` for none) and again with
     the full window when its value falls outside, and the others with a null window
-    first (principal variation search), again only when they beat the best."""
+    first (principal variation search), again only when they beat the best.
+
+    With ``info[DEFER]`` (other threads search the same root) the threads share their
+    best so far of each depth in ``root_best``: a thread starts each action after the
+    first from the better of its own best and the others', so that all ask their
+    null-window searches against one bound and find each other's answers in the table;
+    a best taken from another thread is the one this thread returns first, with its
+    value."""
     s = stack[0]
     mover = np.int64(s[TURN])
     child = stack[1]
     alpha = -INF
     best_move = root_moves[0]
+    taken = False  # the best is another thread's
+    share = info[DEFER] != 0 and not exact_all
     n = root_moves.shape[0]
     tables = (stack, moves, keys, frames, tt_key, tt_data, killers, history, deferred, busy, info)
     for j in range(n):
         code = root_moves[j]
+        if share and j > 0 and root_best[depth] != 0:
+            other, other_move = unpack_root_best(root_best[depth])
+            if other > alpha:
+                alpha = other
+                best_move = other_move
+                taken = True
         child[:] = s
         apply_action(child, code)
         info[NODES] += 1
@@ -570,6 +606,15 @@ def search_root(
         if v > alpha:
             alpha = v
             best_move = code
+            taken = False
+            if share:
+                packed = pack_root_best(v, code)
+                if packed > root_best[depth]:
+                    root_best[depth] = packed
+    if taken:
+        for j in range(n):
+            if root_moves[j] == best_move:
+                values[j] = alpha
     if info[USE_TT]:
         tt_store(tt_key, tt_data, zobrist(s), best_move, depth, EXACT, alpha)
     return n
@@ -641,13 +686,15 @@ class SearchTables(NamedTuple):
     deferred: np.ndarray  # the actions each ply's node put off (row positions)
     busy: np.ndarray  # the marks of the (position, action) pairs the threads are in
     info: np.ndarray  # the ``info`` slots (nodes, limits, switches)
+    root_best: np.ndarray  # the threads' best root action of each depth (packed)
 
 
 def new_tables(
-    table: tuple[np.ndarray, np.ndarray], busy: np.ndarray | None = None
+    table: tuple[np.ndarray, np.ndarray], shared: SearchTables | None = None
 ) -> SearchTables:
     """Fresh search tables of one search thread around the transposition table
-    ``table`` (keys, data) and the ``busy`` table (fresh if None)."""
+    ``table`` (keys, data), with the ``busy`` and ``root_best`` tables of the thread
+    whose tables are ``shared`` (fresh ones if None)."""
     return SearchTables(
         stack=np.zeros((MAX_PLY + 2, STATE_SIZE), dtype=np.uint64),
         moves=np.zeros((MAX_PLY + 1, MAX_ACTIONS), dtype=np.int64),
@@ -658,6 +705,7 @@ def new_tables(
         killers=np.full((MAX_PLY + 1, 2), -1, dtype=np.int64),
         history=np.zeros((2, ACTION_CODES), dtype=np.int64),
         deferred=np.zeros((MAX_PLY + 1, MAX_ACTIONS), dtype=np.int64),
-        busy=np.zeros(BUSY_SLOTS, dtype=np.int64) if busy is None else busy,
+        busy=np.zeros(BUSY_SLOTS, dtype=np.int64) if shared is None else shared.busy,
         info=np.zeros(INFO_SIZE, dtype=np.int64),
+        root_best=np.zeros(MAX_PLY + 1, dtype=np.int64) if shared is None else shared.root_best,
     )
