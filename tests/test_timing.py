@@ -332,8 +332,8 @@ def _shared_root_search(row: np.ndarray, depth: int, root_best: int) -> tuple[li
     tables.root_best[depth] = root_best
     codes = kernel.legal_codes(row)
     values = np.zeros(len(codes), dtype=np.int64)
-    nm.search_root(*tables, np.array(codes), values, depth, False, nm.NO_GUESS)
-    return [int(v) for v in values], int(tables.root_best[depth])
+    done = nm.search_root(*tables, np.array(codes), values, depth, False, nm.NO_GUESS)
+    return [int(v) for v in values[:done]], int(tables.root_best[depth])
 
 
 def test_threads_share_the_best_root_action_of_a_depth() -> None:

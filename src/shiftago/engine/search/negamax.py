@@ -602,7 +602,10 @@ def search_root(
                 v = child_value(*tables, mover, d, alpha, INF)
         if info[STOPPED]:
             return j
-        values[j] = v
+        # a value that failed low against another thread's best is only a bound above
+        # it: kept below the first action's exact value, so that a depth cut off
+        # afterwards never takes it for a better action (driver._beaten)
+        values[j] = min(v, values[0]) if taken and v <= alpha else v
         if v > alpha:
             alpha = v
             best_move = code
