@@ -27,7 +27,8 @@ def test_selfplay_value_quick_run_prints_the_arena_tables() -> None:
     # The baseline before training, then both matches after it, each with the arena's
     # table (a row per participant) and its head-to-head Elo line.
     for first, second in (("untrained", "greedy"), ("valuenet", "random"), ("valuenet", "greedy")):
-        assert re.search(rf"^{first} vs {second}: [+-]\S+ Elo \(95%: ", out, re.MULTILINE), out
+        line = rf"^{first} vs {second}: [+-]\S+ Elo \((95%: |every point to )"
+        assert re.search(line, out, re.MULTILINE), out
     assert out.count("rank  participant  games  wins  draws  losses") == 3
     rows = re.findall(r"^\s+[12]\s+(\S+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s", out, re.MULTILINE)
     assert len(rows) == 6
