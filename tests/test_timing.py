@@ -383,3 +383,30 @@ def test_a_timed_search_keeps_its_table_for_the_next_action() -> None:
     first = bot.analyse(position, Limits(depth=4))
     again = bot.analyse(position, Limits(depth=4))
     assert first == again
+
+
+def test_a_cut_off_depth_never_takes_a_bound_below_another_thread_s_best_for_better() -> None:
+    # After taking another thread's better root best, the actions that fail low against
+    # it have only bounds above them; a depth cut off then must not rank any of them
+    # above the first action, whose value is exact (driver._beaten relies on it).
+    from shiftago.engine.search import negamax as nm
+    from shiftago.engine.search.ttable import new_table
+
+    game = Game(Rules(), first=0)
+    for text in ("Td", "Tc", "L4", "R4"):
+        game.play(next(a for a in game.legal_actions() if str(a) == text))
+    row = kernel.from_state(game.state)
+    codes = kernel.legal_codes(row)
+    depth = 7
+    tables = nm.new_tables(new_table(14))
+    tables.killers[:] = -1
+    tables.stack[0] = row
+    tables.info[nm.USE_TT] = 1
+    tables.info[nm.DEFER] = 1
+    tables.info[nm.TUNED] = 1
+    tables.info[nm.NODE_LIMIT] = 100_000  # stops after a few root actions
+    tables.root_best[depth] = nm.pack_root_best(300, codes[-1])
+    values = np.zeros(len(codes), dtype=np.int64)
+    done = nm.search_root(*tables, np.array(codes), values, depth, False, nm.NO_GUESS)
+    assert 2 <= done < len(codes)
+    assert max(values[:done]) == values[0], values[:done]
