@@ -49,6 +49,19 @@ window.WebSocket = class extends NativeSocket {
   }
 };
 """
+# Drops the ``lines`` events once ``window.__mute`` is set, as if the computer were slow.
+MUTE_HOOK = """
+window.__mute = false;
+const QuietSocket = window.WebSocket;
+window.WebSocket = class extends QuietSocket {
+  constructor(...args) {
+    super(...args);
+    this.addEventListener("message", (e) => {
+      if (window.__mute && JSON.parse(e.data).type === "lines") e.stopImmediatePropagation();
+    });
+  }
+};
+"""
 # The first search waits for the engine's warm-up, and then searches the level's budget.
 DEEPEN_TIMEOUT_MS = 60_000
 # A review waits for the computer; its level's budget per action is short in Express.
@@ -188,6 +201,24 @@ def test_an_action_tried_on_the_analysis_board_is_taken_back(
     page.keyboard.press("Enter")
     page.wait_for_selector("#notice:not([hidden])")
     shows(page, two)
+
+
+def test_the_editor_stays_put_while_the_computer_s_lines_come_and_go(
+    live_server: LiveServer, page: Any
+) -> None:
+    # The lines' box keeps its height, so that a click meant for the editor's board
+    # below it never lands elsewhere because the lines arrived or were cleared.
+    page.add_init_script(MUTE_HOOK)
+    page.goto(analysis_url(live_server))
+    page.click("#editor-box summary")
+    page.wait_for_selector("[data-testid=engine-line]", timeout=DEEPEN_TIMEOUT_MS)
+    board = page.locator(".editor-board")
+    with_lines = board.bounding_box()
+    page.evaluate("() => { window.__mute = true; }")
+    click_action(page, "L4")  # a new position: the lines are cleared, none come
+    shows(page, after(START, "L4"))
+    page.wait_for_selector("[data-testid=engine-line]", state="detached")
+    assert board.bounding_box() == with_lines
 
 
 def test_the_editor_refuses_an_impossible_position(live_server: LiveServer, page: Any) -> None:

@@ -194,7 +194,7 @@ function drawLines(msg) {
       go,
       el("span", { class: "line-value", title: "value", text: formatValue(line.value) }),
       el("span", { class: "line-expected", title: "expected score", text: percent(line.expected) }),
-      el("code", { class: "line-pv", text: pv.join(" ") }));
+      el("code", { class: "line-pv", title: pv.join(" "), text: pv.join(" ") }));
     item.addEventListener("pointerenter", () => boardView.setHint(line.action));
     item.addEventListener("pointerleave", () => boardView.setHint(engineLines[0] ? engineLines[0].action : null));
     list.append(item);
@@ -305,7 +305,13 @@ function wire() {
       if ($("notice").hidden) $("action-input").value = "";
     });
   });
-  $("line-count").addEventListener("change", () => engine.send());
+  // the lines' box keeps the height of the lines chosen (style.css, .engine-lines)
+  const reserveLines = () => $("lines").style.setProperty("--count", String(engine.lines()));
+  reserveLines();
+  $("line-count").addEventListener("change", () => {
+    reserveLines();
+    engine.send();
+  });
   $("copy-position").addEventListener("click", async (e) => {
     const ok = await copyText(current() ? current().position : "");
     e.target.textContent = ok ? "Copied" : "Copy failed";
