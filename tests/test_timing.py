@@ -366,8 +366,12 @@ def test_the_answer_is_the_ranking_of_the_thread_that_knows_most() -> None:
     assert _best_known(main, [beaten, deeper]) is deeper
     assert _best_known(main, [beaten]) is beaten
     assert _best_known(main, [_Finished(7, [2, 1], [9, 5], beaten=True)]) is main
+    # both cut-off depths found a better action: the better of the two (exact values of
+    # the same depth), and the main thread's on a tie
     main_beaten = _Finished(8, [1, 2], [6, 4], beaten=True)
-    assert _best_known(main_beaten, [beaten]) is main_beaten  # a tie: the main thread's
+    assert _best_known(main_beaten, [beaten]) is beaten
+    main_beaten_more = _Finished(8, [3, 2], [9, 4], beaten=True)
+    assert _best_known(main_beaten_more, [beaten]) is main_beaten_more
 
 
 def test_a_thread_count_below_one_is_refused() -> None:

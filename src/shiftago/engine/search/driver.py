@@ -433,9 +433,14 @@ def _total(infos: list[np.ndarray]) -> int:
 
 def _best_known(main: _Finished, helpers: list[_Finished]) -> _Finished:
     """The ranking of the thread that knows most: the deepest finished depth, and of
-    those one whose cut-off next depth found a better action; the main thread's on a
-    tie."""
-    return max([main, *helpers], key=lambda known: (known.depth, known.beaten))
+    those one whose cut-off next depth found a better action, the best of such actions
+    (their values are exact values of that next depth, so they compare); the main
+    thread's on a tie."""
+
+    def knowledge(known: _Finished) -> tuple[int, bool, int]:
+        return known.depth, known.beaten, known.values[0] if known.beaten else 0
+
+    return max([main, *helpers], key=knowledge)
 
 
 def _searched(order: list[int], buffer: np.ndarray, done: int) -> dict[int, int]:
