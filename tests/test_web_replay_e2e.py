@@ -35,6 +35,12 @@ from test_web_e2e import (
 )
 from web_fixtures import LiveServer, NewContext
 
+# Where the board's box sits on the page (not in the window, which a click may scroll).
+BOARD_TOP = """() => {
+  const r = document.getElementById("board").getBoundingClientRect();
+  return [r.left + scrollX, r.top + scrollY, r.width, r.height];
+}"""
+
 # ---------------------------------------------------------------- games to replay
 
 
@@ -258,6 +264,8 @@ def test_the_score_phase_names_the_points_and_the_scoring_is_told(
     game_id = created["id"]
     page = open_page(new_context(), created["seats"][0]["join_url"])
     watcher = open_page(new_context(), created["watch_url"])
+    page.wait_for_selector(PLAYABLE)
+    board = page.evaluate(BOARD_TOP)
     with connect(
         f"ws://127.0.0.1:{live_server.port}/ws/games/{game_id}", origin=live_server.url
     ) as ws:
@@ -281,6 +289,8 @@ def test_the_score_phase_names_the_points_and_the_scoring_is_told(
             ".includes('xa1-e1 for 2 points')"
         )
     assert page.is_hidden("[data-testid=score-choices]")
+    # the news line had its room before it had news: the board has not moved
+    assert page.evaluate(BOARD_TOP) == board
 
 
 def test_arrows_are_coloured_only_on_the_screen_that_may_act(

@@ -222,9 +222,13 @@ function render(animate = null) {
   document.body.dataset.version = String(ctx.version);
 
   setStatus(statusText(v, can));
+  // in a variant that scores the news line keeps its room when empty, so that the board
+  // below it never moves under the pointer as scorings come and go
   const news = scoringNews();
-  $("event").textContent = news;
-  $("event").hidden = !news;
+  const keep = g.variant !== "express";
+  $("event").textContent = news || (keep ? "\u00a0" : "");
+  $("event").hidden = !news && !keep;
+  $("event").classList.toggle("idle", !news);
   $("position").textContent = v.position || "";
   const analyse = $("analyse-here");
   analyse.hidden = !(isOver() || !held().length);
