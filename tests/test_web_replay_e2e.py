@@ -293,6 +293,29 @@ def test_the_score_phase_names_the_points_and_the_scoring_is_told(
     assert page.evaluate(BOARD_TOP) == board
 
 
+def test_the_board_stays_put_when_the_game_ends_and_the_result_is_beside_it(
+    live_server: LiveServer, new_context: NewContext
+):
+    created = create(live_server, variant="express", players=2, first="o")
+    game_id = created["id"]
+    page = open_page(new_context(), created["seats"][0]["join_url"])
+    page.wait_for_selector(PLAYABLE)
+    board = page.evaluate(BOARD_TOP)
+    with connect(
+        f"ws://127.0.0.1:{live_server.port}/ws/games/{game_id}", origin=live_server.url
+    ) as ws:
+        ben = Seat(ws, created["seats"][1]["join_url"].split("seat=")[1])
+        for _ in range(4):
+            play(live_server, game_id, page, "L1")
+            ben.act("L7", live_server, game_id)
+        play(live_server, game_id, page, "L1")  # five in row 1: Orange wins
+    rematch = page.wait_for_selector("[data-testid=rematch]")
+    assert page.evaluate(BOARD_TOP) == board
+    # the result and its rematch head the side column, in the window (1280 x 800)
+    box = rematch.bounding_box()
+    assert box and box["x"] >= board[0] + board[2] and box["y"] + box["height"] <= 800, box
+
+
 def test_arrows_are_coloured_only_on_the_screen_that_may_act(
     live_server: LiveServer, new_context: NewContext
 ):
