@@ -257,6 +257,20 @@ def test_take_back_at_one_screen_one_action_at_a_time(
     assert read(live_server, game_id)["actions"] == ["L3"]
 
 
+def orange_fills_row_one(live_server: LiveServer, created: dict[str, Any], page: Any) -> None:
+    """Orange (``page``) pushes L1 five times and Green (a socket) L7 in between: five
+    of Orange's marbles in row 1, a win in Express and a line to score in Expert."""
+    game_id = created["id"]
+    with connect(
+        f"ws://127.0.0.1:{live_server.port}/ws/games/{game_id}", origin=live_server.url
+    ) as ws:
+        ben = Seat(ws, created["seats"][1]["join_url"].split("seat=")[1])
+        for _ in range(4):
+            play(live_server, game_id, page, "L1")
+            ben.act("L7", live_server, game_id)
+        play(live_server, game_id, page, "L1")
+
+
 def test_the_score_phase_names_the_points_and_the_scoring_is_told(
     live_server: LiveServer, new_context: NewContext
 ):
@@ -266,14 +280,7 @@ def test_the_score_phase_names_the_points_and_the_scoring_is_told(
     watcher = open_page(new_context(), created["watch_url"])
     page.wait_for_selector(PLAYABLE)
     board = page.evaluate(BOARD_TOP)
-    with connect(
-        f"ws://127.0.0.1:{live_server.port}/ws/games/{game_id}", origin=live_server.url
-    ) as ws:
-        ben = Seat(ws, created["seats"][1]["join_url"].split("seat=")[1])
-        for _ in range(4):
-            play(live_server, game_id, page, "L1")
-            ben.act("L7", live_server, game_id)
-        play(live_server, game_id, page, "L1")
+    orange_fills_row_one(live_server, created, page)
     page.wait_for_selector('[data-action="xa1-e1"][tabindex="0"]', state="attached")
     choice = page.wait_for_selector("[data-testid=score-choices] [data-action=xa1-e1]")
     assert "2 points" in choice.text_content()
@@ -297,18 +304,10 @@ def test_the_board_stays_put_when_the_game_ends_and_the_result_is_beside_it(
     live_server: LiveServer, new_context: NewContext
 ):
     created = create(live_server, variant="express", players=2, first="o")
-    game_id = created["id"]
     page = open_page(new_context(), created["seats"][0]["join_url"])
     page.wait_for_selector(PLAYABLE)
     board = page.evaluate(BOARD_TOP)
-    with connect(
-        f"ws://127.0.0.1:{live_server.port}/ws/games/{game_id}", origin=live_server.url
-    ) as ws:
-        ben = Seat(ws, created["seats"][1]["join_url"].split("seat=")[1])
-        for _ in range(4):
-            play(live_server, game_id, page, "L1")
-            ben.act("L7", live_server, game_id)
-        play(live_server, game_id, page, "L1")  # five in row 1: Orange wins
+    orange_fills_row_one(live_server, created, page)  # in Express: Orange wins
     rematch = page.wait_for_selector("[data-testid=rematch]")
     assert page.evaluate(BOARD_TOP) == board
     # the result and its rematch head the side column, in the window (1280 x 800)
