@@ -316,6 +316,21 @@ def test_a_helper_meets_the_main_thread_in_the_middle_of_the_root_actions() -> N
     assert _meeting_order([7]) == [7]
 
 
+def test_a_depth_s_aspiration_window_is_centred_on_the_value_of_two_depths_before() -> None:
+    # the first root action's value alternates with the depth's parity, so the depth
+    # of the same parity is the better guess (docs/strength.md, "The aspiration window")
+    from shiftago.engine.search.driver import _aspiration_guess
+    from shiftago.engine.search.negamax import NO_GUESS
+
+    firsts = {1: 40, 2: -10, 3: 35, 4: -20}
+    assert _aspiration_guess(firsts, 5) == 35
+    assert _aspiration_guess(firsts, 6) == -20
+    # a depth two before that is not finished (a helper skipped it): the deepest one
+    assert _aspiration_guess({1: 40, 3: 35}, 5) == 35
+    assert _aspiration_guess({1: 40, 3: 35}, 6) == 35
+    assert _aspiration_guess({}, 2) == NO_GUESS
+
+
 def _shared_root_search(row: np.ndarray, depth: int, root_best: int) -> tuple[list[int], int]:
     """One thread's depth of ``row`` with deferring on (as with other threads), the
     shared root best set to ``root_best`` beforehand: the root values and the shared

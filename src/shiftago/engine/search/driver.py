@@ -230,6 +230,7 @@ class Searcher:
         main = _MainDepth()
         workers: list[threading.Thread] = []
         factor = 1.0
+        firsts: dict[int, int] = {}  # the first value of each finished depth
         try:
             for d in range(1, max_depth + 1):
                 limit = UNLIMITED
@@ -252,12 +253,13 @@ class Searcher:
                     workers = self._start_helpers(
                         helpers, helper_results, main, state, codes, max_depth, exact_all, alarm
                     )
-                guess = values[0] if finished else NO_GUESS
+                guess = _aspiration_guess(firsts, d)
                 done = _search_depth(self.tables, codes, buffer, d, exact_all, guess)
                 if done == len(codes):
                     previous_best, previous_value = codes[0], values[0]
                     codes, values = _sorted(codes, [int(v) for v in buffer])
                     finished = d
+                    firsts[d] = values[0]
                     depths.append((d, _total(infos)))
                     if d > 1:
                         factor = stretch(codes[0] != previous_best, previous_value - values[0])
@@ -366,13 +368,13 @@ def _helper_search(
     info[STOPPED] = 0
     codes = list(root)
     buffer = np.empty(len(codes), dtype=np.int64)
-    guess = NO_GUESS
+    firsts: dict[int, int] = {}
     d = 2
     while d <= max_depth:
         if not alarm.set(UNLIMITED, info):
             return
         order = _meeting_order(codes)
-        done = _search_depth(tables, order, buffer, d, exact_all, guess)
+        done = _search_depth(tables, order, buffer, d, exact_all, _aspiration_guess(firsts, d))
         if done < len(codes):
             if result.depth and not exact_all:
                 result.codes, result.values, result.beaten = _beaten(
@@ -380,7 +382,7 @@ def _helper_search(
                 )
             return
         codes, values = _sorted(order, [int(v) for v in buffer])
-        guess = values[0]
+        firsts[d] = values[0]
         result.depth, result.codes, result.values = d, codes, values
         if d == max_depth:
             alarm.ring()  # the last depth is done: the main thread need not finish it too
@@ -400,6 +402,16 @@ def _meeting_order(codes: list[int]) -> list[int]:
     and each other root action's tree is mostly one thread's (docs/strength.md, "Two
     threads")."""
     return codes[:1] + codes[:0:-1]
+
+
+def _aspiration_guess(firsts: dict[int, int], depth: int) -> int:
+    """The value the first root action of ``depth`` is searched around, from the first
+    values ``firsts`` of the finished depths: that of two depths before, as the values
+    alternate with the depth's parity (docs/strength.md, "The aspiration window"), else the
+    deepest one's, else :data:`.negamax.NO_GUESS`."""
+    if depth - 2 in firsts:
+        return firsts[depth - 2]
+    return firsts[max(firsts)] if firsts else NO_GUESS
 
 
 def _search_depth(

@@ -83,8 +83,9 @@ LMR_FROM: Final = 2
 LMR_DEPTH: Final = 3
 LMR_DEEP_FROM: Final = 6
 LMR_DEEP_DEPTH: Final = 4
-#: The root searches its first action within this window around the last depth's
-#: value, from this depth on (docs/strength.md, "The search"); NO_GUESS: no value yet.
+#: The root searches its first action within this window around a guess (the driver's:
+#: the value of two depths before), from this depth on (docs/strength.md, "The
+#: aspiration window"); NO_GUESS: none.
 ASPIRATION: Final = 20
 ASPIRATION_DEPTH: Final = 4
 NO_GUESS: Final = -INF - 1
@@ -551,7 +552,7 @@ def search_root(
     than all when the node limit stopped the search).
 
     Without ``exact_all`` the first action is searched within an aspiration window
-    around ``guess`` (the last depth's value; :data:`NO_GUESS` for none) and again with
+    around ``guess`` (an earlier depth's value; :data:`NO_GUESS` for none) and again with
     the full window when its value falls outside, and the others with a null window
     first (principal variation search), again only when they beat the best.
 
