@@ -221,6 +221,25 @@ def test_the_editor_stays_put_while_the_computer_s_lines_come_and_go(
     assert board.bounding_box() == with_lines
 
 
+def test_a_finished_position_keeps_no_room_for_lines(live_server: LiveServer, page: Any) -> None:
+    # no lines come for a position whose game is over: their box keeps no empty room,
+    # and has it again for a position that gets lines
+    lines_height = "() => document.getElementById('lines').getBoundingClientRect().height"
+    page.goto(analysis_url(live_server, WIN_IN_ONE))
+    shows(page, WIN_IN_ONE)
+    reserved = page.evaluate(lines_height)
+    assert reserved > 100  # three lines' room by default
+    click_action(page, "L1")  # the win
+    shows(page, after(WIN_IN_ONE, "L1"))
+    page.wait_for_function(
+        "() => document.getElementById('engine-info').textContent.includes('game is over')"
+    )
+    assert page.evaluate(lines_height) == 0
+    page.click("[data-testid=back]")
+    shows(page, WIN_IN_ONE)
+    assert page.evaluate(lines_height) == reserved
+
+
 def test_the_editor_refuses_an_impossible_position(live_server: LiveServer, page: Any) -> None:
     page.goto(analysis_url(live_server))
     shows(page, START)

@@ -175,6 +175,9 @@ function drawLines(msg) {
   const list = $("lines");
   const v = current();
   list.replaceChildren();
+  // a finished position gets no lines: no room kept for them (it changes only with the
+  // position, which the user changes, never under the pointer)
+  list.classList.toggle("over", !!(v && v.result));
   if (!msg) {
     $("engine-info").textContent = v && v.result ? "The game is over in this position." : "Thinking…";
     return;
