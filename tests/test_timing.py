@@ -331,6 +331,18 @@ def test_a_depth_s_aspiration_window_is_centred_on_the_value_of_two_depths_befor
     assert _aspiration_guess({}, 2) == NO_GUESS
 
 
+def test_a_value_falls_against_the_depth_of_the_same_parity() -> None:
+    # the values alternate with the depth's parity: a fall of the first value, which
+    # stretches a clock's target, is measured against two depths before
+    from shiftago.engine.search.driver import _fall
+
+    firsts = {1: 10, 2: -40, 3: 15, 4: -45, 5: -30}
+    assert _fall(firsts, 4) == 5  # -40 to -45: not the 60 from depth 3
+    assert _fall(firsts, 5) == 45  # 15 to -30
+    assert _fall({1: 10, 2: -40}, 2) == 50  # no depth two before: the depth before
+    assert _fall({1: 10}, 1) == 0
+
+
 def _shared_root_search(row: np.ndarray, depth: int, root_best: int) -> tuple[list[int], int]:
     """One thread's depth of ``row`` with deferring on (as with other threads), the
     shared root best set to ``root_best`` beforehand: the root values and the shared

@@ -256,13 +256,13 @@ class Searcher:
                 guess = _aspiration_guess(firsts, d)
                 done = _search_depth(self.tables, codes, buffer, d, exact_all, guess)
                 if done == len(codes):
-                    previous_best, previous_value = codes[0], values[0]
+                    previous_best = codes[0]
                     codes, values = _sorted(codes, [int(v) for v in buffer])
                     finished = d
                     firsts[d] = values[0]
                     depths.append((d, _total(infos)))
                     if d > 1:
-                        factor = stretch(codes[0] != previous_best, previous_value - values[0])
+                        factor = stretch(codes[0] != previous_best, _fall(firsts, d))
                     if on_depth is not None:
                         on_depth(
                             self._result(state, codes, values, d, infos, start, depths, exact_all)
@@ -412,6 +412,14 @@ def _aspiration_guess(firsts: dict[int, int], depth: int) -> int:
     if depth - 2 in firsts:
         return firsts[depth - 2]
     return firsts[max(firsts)] if firsts else NO_GUESS
+
+
+def _fall(firsts: dict[int, int], depth: int) -> int:
+    """How far the first value of the finished ``depth`` fell (positive: it fell) from
+    that of two depths before, of the same parity (the values alternate with it,
+    docs/strength.md, "The aspiration window"), else from the depth before."""
+    before = firsts.get(depth - 2, firsts.get(depth - 1, firsts[depth]))
+    return before - firsts[depth]
 
 
 def _search_depth(
