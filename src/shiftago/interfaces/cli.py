@@ -609,9 +609,15 @@ def _clock(ctx: click.Context, param: click.Parameter, value: str | None) -> Tim
 @click.option(
     "--opening-plies",
     type=click.IntRange(min=0),
-    default=2,
-    show_default=True,
-    help="Random actions of each opening.",
+    help="Random actions of each opening.  [default: 2]",
+)
+@click.option(
+    "--openings",
+    "book_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    metavar="FILE",
+    help="Take the openings from FILE in order instead: one opening per line, its actions "
+    "from the empty board (L3 Tc); # starts a comment.",
 )
 @click.option(
     "--seed", type=int, default=0, show_default=True, help="Seed of the openings and the bots."
@@ -695,7 +701,8 @@ def arena(
     variant: str,
     players: int,
     games: int,
-    opening_plies: int,
+    opening_plies: int | None,
+    book_path: Path | None,
     seed: int,
     handicap: tuple[int, ...],
     limit: int,
@@ -733,6 +740,7 @@ def arena(
     from shiftago.core import Variant
     from shiftago.engine.bot import Limits
     from shiftago.match import EngineError, MatchConfig, SprtSettings, run_match
+    from shiftago.match.book import read_book
     from shiftago.match.external import CLOCK_GRACE
     from shiftago.match.games import GameResult
 
@@ -746,13 +754,18 @@ def arena(
             "--clock and --timeout do not go together: under a clock an engine may take "
             f"its time left (plus {CLOCK_GRACE:g} s) before it is stopped"
         )
+    if book_path is not None and opening_plies is not None:
+        raise click.UsageError(
+            "--openings and --opening-plies do not go together: the book's lines are the openings"
+        )
     try:
         config = MatchConfig(
             participants=participants,
             variant=Variant.parse(variant),
             players=players,
             games=games,
-            opening_plies=opening_plies,
+            opening_plies=2 if opening_plies is None else opening_plies,
+            book=None if book_path is None else read_book(book_path),
             seed=seed,
             handicap=handicap,
             action_limit=limit,

@@ -4,10 +4,10 @@
 ``shiftago arena`` is its command line (docs/cli.md). The pieces, one per module:
 participant specs and the bot registry (:mod:`.participants`), external STP engines
 (:mod:`.external`), time controls and clocks (:mod:`.clock`), the schedule of openings
-and seatings (:mod:`.schedule`), playing one game (:mod:`.games`), the resumable
-results file (:mod:`.results`), statistics as pure functions (:mod:`.stats`),
-OpenSkill ratings (:mod:`.ratings`), the standings (:mod:`.standings`) and their table
-(:mod:`.report`).
+and seatings (:mod:`.schedule`), opening books (:mod:`.book`), playing one game
+(:mod:`.games`), the resumable results file (:mod:`.results`), statistics as pure
+functions (:mod:`.stats`), OpenSkill ratings (:mod:`.ratings`), the standings
+(:mod:`.standings`) and their table (:mod:`.report`).
 """
 
 from shiftago.match.clock import TimeControl

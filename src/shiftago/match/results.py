@@ -30,9 +30,13 @@ def game_key(
     slot: Slot,
     seats: Sequence[Participant],
     clock: TimeControl | None = None,
+    *,
+    book: str | None = None,
 ) -> str:
     """What identifies a game across runs: the settings, the opening, the seating and
     the time control (left out without one, so that untimed keys stay as they were).
+    An opening from a book is named by ``book``, the digest of its actions, in place
+    of the random actions' count.
 
     >>> from shiftago.match.participants import parse_participants
     >>> a, b = parse_participants(["greedy", "level:2"])
@@ -40,10 +44,13 @@ def game_key(
     'express 2p limit=- plies=2 seed=0 opening=3 rotation=1 seats=level:2|greedy handicap=0,0'
     >>> game_key(Rules(), 2, 0, Slot(3, 0, 1, (1, 0)), [b, a], TimeControl(180, 2))[-22:]
     'handicap=0,0 clock=3+2'
+    >>> game_key(Rules(), 2, 0, Slot(3, 0, 1, (1, 0)), [b, a], book="0123456789")[:49]
+    'express 2p limit=- book=0123456789 seed=0 opening'
     """
     limit = "-" if rules.action_limit is None else str(rules.action_limit)
+    source = f"plies={plies}" if book is None else f"book={book}"
     return (
-        f"{rules.variant.value} {rules.players}p limit={limit} plies={plies} seed={seed} "
+        f"{rules.variant.value} {rules.players}p limit={limit} {source} seed={seed} "
         f"opening={slot.opening} rotation={slot.rotation} "
         f"seats={'|'.join(p.key for p in seats)} "
         f"handicap={','.join(map(str, rules.handicap))}"

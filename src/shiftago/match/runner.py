@@ -21,6 +21,7 @@ from typing import Any
 from shiftago.core import Action, Rules, Variant
 from shiftago.engine import warm_up as warm_up_searches
 from shiftago.engine.bot import NO_LIMITS, Limits
+from shiftago.match.book import OpeningBook, book_opening
 from shiftago.match.clock import TimeControl
 from shiftago.match.external import CLOCK_GRACE
 from shiftago.match.games import (
@@ -53,8 +54,10 @@ class MatchConfig:
     """What to play. ``participants`` are specs (:mod:`.participants`).
 
     ``games`` is rounded up to whole openings (every group of participants, every
-    rotation). ``handicap`` gives each participant (in order) its skipped turns, which
-    go with it from seat to seat. ``limits`` fill the limits a spec leaves open.
+    rotation). The openings are ``opening_plies`` random actions each, drawn from
+    ``seed``, or the first lines of ``book`` (:mod:`.book`). ``handicap`` gives each
+    participant (in order) its skipped turns, which go with it from seat to seat.
+    ``limits`` fill the limits a spec leaves open.
     ``clock`` gives every seat of every game a clock of its own (minutes+seconds; no
     movetime then: each side spends its own time). ``timeout`` is the hard limit of an
     external engine's move in seconds (default: its movetime plus one second, else 60;
@@ -70,6 +73,7 @@ class MatchConfig:
     games: int = 2
     opening_plies: int = 2
     seed: int = 0
+    book: OpeningBook | None = None
     handicap: tuple[int, ...] = ()
     action_limit: int | None = 1000
     limits: Limits = NO_LIMITS
@@ -93,6 +97,13 @@ class MatchConfig:
         if self.sprt is not None and (len(self.participants) != 2 or self.players != 2):
             raise ValueError("the SPRT compares two participants in 2-player games")
         Rules(self.variant, self.players, action_limit=self.action_limit)  # checks them
+        if self.book is not None:
+            needed = openings_for(self.games, len(self.participants), self.players)
+            if needed > len(self.book):
+                raise ValueError(
+                    f"{self.book.name} has {_count(len(self.book), 'opening')}; "
+                    f"{self.games} games need {needed} (every seating of every opening)"
+                )
         if self.clock is not None:
             if self.clock.correspondence:
                 raise ValueError(
@@ -140,8 +151,7 @@ class MatchResult:
         text = (
             f"{c.variant.value}, {c.players} players{clock}: "
             f"{len(self.games)} of {self.scheduled} "
-            f"games ({_count(self.openings, 'opening')} of "
-            f"{_count(c.opening_plies, 'random action')}, "
+            f"games ({_count(self.openings, 'opening')} {self._openings_source()}, "
             f"seed {c.seed}); {self.played} played now"
         )
         if self.resumed:
@@ -149,6 +159,12 @@ class MatchResult:
         if self.stopped_early:
             text += "; stopped early by the SPRT"
         return text
+
+    def _openings_source(self) -> str:
+        c = self.config
+        if c.book is not None:
+            return f"from {c.book.name}"
+        return f"of {_count(c.opening_plies, 'random action')}"
 
     def table(self) -> str:
         """The standings as the text table."""
@@ -163,7 +179,8 @@ class MatchResult:
                 "variant": c.variant.value,
                 "players": c.players,
                 "openings": self.openings,
-                "opening_plies": c.opening_plies,
+                "opening_plies": None if c.book is not None else c.opening_plies,
+                "book": None if c.book is None else c.book.name,
                 "seed": c.seed,
                 "handicap": list(c.handicap),
                 "action_limit": c.action_limit,
@@ -272,24 +289,38 @@ def _tasks(
         handicap = tuple(config.handicap[i] for i in slot.seats) if config.handicap else ()
         rules = Rules(config.variant, config.players, handicap, config.action_limit)
         if (slot.opening, rules) not in openings:
-            openings[slot.opening, rules] = opening(
-                rules, config.opening_plies, config.seed, slot.opening
+            openings[slot.opening, rules] = (
+                opening(rules, config.opening_plies, config.seed, slot.opening)
+                if config.book is None
+                else book_opening(config.book, rules, slot.opening)
             )
         actions = tuple(str(a) for a in openings[slot.opening, rules])
         seats = tuple(participants[i] for i in slot.seats)
         shown = " ".join(actions) if actions else "none"
+        source = ""
+        if config.book is not None:
+            entry = config.book.lines[slot.opening]
+            source = f" of {Path(config.book.name).name} line {entry.line}"
         clock = "" if config.clock is None else f", clock {config.clock}"
         tasks.append(
             GameTask(
                 slot=slot,
-                key=game_key(rules, config.opening_plies, config.seed, slot, seats, config.clock),
+                key=game_key(
+                    rules,
+                    config.opening_plies,
+                    config.seed,
+                    slot,
+                    seats,
+                    config.clock,
+                    book=None if config.book is None else config.book.lines[slot.opening].digest,
+                ),
                 rules=rules,
                 participants=seats,
                 opening=actions,
                 seeds=tuple(bot_seed(config.seed, slot, s) for s in range(config.players)),
                 event=(
                     f"shiftago arena{clock}, seed {config.seed}, "
-                    f"opening {slot.opening} ({shown}), "
+                    f"opening {slot.opening}{source} ({shown}), "
                     f"rotation {slot.rotation}"
                 ),
                 date=date,
