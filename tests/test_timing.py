@@ -325,7 +325,9 @@ def test_a_depth_s_aspiration_window_is_centred_on_the_value_of_two_depths_befor
     firsts = {1: 40, 2: -10, 3: 35, 4: -20}
     assert _aspiration_guess(firsts, 5) == 35
     assert _aspiration_guess(firsts, 6) == -20
-    # a depth two before that is not finished (a helper skipped it): the deepest one
+    # a depth two before that is not finished (a helper skipped it): the deepest one of
+    # the same parity, else the deepest one
+    assert _aspiration_guess({1: 40, 2: -10, 3: 35}, 6) == -10
     assert _aspiration_guess({1: 40, 3: 35}, 5) == 35
     assert _aspiration_guess({1: 40, 3: 35}, 6) == 35
     assert _aspiration_guess({}, 2) == NO_GUESS

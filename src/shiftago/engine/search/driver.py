@@ -113,9 +113,11 @@ class _Finished:
 @dataclass
 class _MainDepth:
     """The depth the main thread searches now (the helpers never search one it has
-    passed)."""
+    passed), and the first value of each depth it finished (a helper that skipped a
+    depth centres its aspiration window on the main thread's value of it)."""
 
     depth: int = 0
+    firsts: dict[int, int] = field(default_factory=dict)
 
 
 class Searcher:
@@ -230,7 +232,7 @@ class Searcher:
         main = _MainDepth()
         workers: list[threading.Thread] = []
         factor = 1.0
-        firsts: dict[int, int] = {}  # the first value of each finished depth
+        firsts = main.firsts  # the first value of each finished depth
         try:
             for d in range(1, max_depth + 1):
                 limit = UNLIMITED
@@ -374,7 +376,8 @@ def _helper_search(
         if not alarm.set(UNLIMITED, info):
             return
         order = _meeting_order(codes)
-        done = _search_depth(tables, order, buffer, d, exact_all, _aspiration_guess(firsts, d))
+        guess = _aspiration_guess({**main.firsts, **firsts}, d)
+        done = _search_depth(tables, order, buffer, d, exact_all, guess)
         if done < len(codes):
             if result.depth and not exact_all:
                 result.codes, result.values, result.beaten = _beaten(
@@ -406,11 +409,13 @@ def _meeting_order(codes: list[int]) -> list[int]:
 
 def _aspiration_guess(firsts: dict[int, int], depth: int) -> int:
     """The value the first root action of ``depth`` is searched around, from the first
-    values ``firsts`` of the finished depths: that of two depths before, as the values
-    alternate with the depth's parity (docs/strength.md, "The aspiration window"), else the
-    deepest one's, else :data:`.negamax.NO_GUESS`."""
-    if depth - 2 in firsts:
-        return firsts[depth - 2]
+    values ``firsts`` of the finished depths: that of the deepest one of the same parity
+    (two depths before, unless a helper skipped it), as the values alternate with the
+    depth's parity (docs/strength.md, "The aspiration window"), else the deepest one's,
+    else :data:`.negamax.NO_GUESS`."""
+    same_parity = [d for d in firsts if d < depth and (depth - d) % 2 == 0]
+    if same_parity:
+        return firsts[max(same_parity)]
     return firsts[max(firsts)] if firsts else NO_GUESS
 
 
