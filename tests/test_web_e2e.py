@@ -490,6 +490,29 @@ def test_on_a_touch_screen_a_tap_previews_and_a_second_tap_plays(
     shows(page, game["position"])
 
 
+def test_on_a_phone_the_result_is_said_once_above_the_board(
+    live_server: LiveServer, new_context: NewContext, seat: OpenSeat
+):
+    created = create(
+        live_server,
+        variant="express",
+        players=2,
+        first="o",
+        seats=[{"name": "Ann", "kind": "human"}, {"name": "Ben", "kind": "human"}],
+    )
+    game_id = created["id"]
+    page = open_page(new_context(**PHONE), created["seats"][0]["join_url"])
+    seat(live_server, created["seats"][1]["join_url"], game_id).send({"type": "resign"})
+    page.wait_for_selector("[data-testid=result]", state="visible")
+    status = page.inner_text("[data-testid=status]")
+    assert status.startswith("Game over: Ann") and "wins" in status, status
+    assert page.is_visible("[data-testid=rematch]")
+    assert not page.is_visible("#result-text")  # the status line right below says it
+    wide = open_page(new_context(), created["seats"][0]["join_url"])
+    wide.wait_for_selector("[data-testid=result]", state="visible")
+    assert wide.is_visible("#result-text")  # beside the board, the card says it itself
+
+
 @pytest.mark.parametrize("path", ["/", "/how-to-play", "game"])
 def test_phone_sized_pages_do_not_scroll_sideways(
     live_server: LiveServer, new_context: NewContext, path: str
