@@ -60,6 +60,18 @@ def create(server: LiveServer, **spec: Any) -> dict[str, Any]:
     return response.json()
 
 
+def ann_and_ben(server: LiveServer, **spec: Any) -> dict[str, Any]:
+    """A 2-player Express game between two people, Ann (orange, first) and Ben."""
+    return create(
+        server,
+        variant="express",
+        players=2,
+        first="o",
+        seats=[{"name": "Ann", "kind": "human"}, {"name": "Ben", "kind": "human"}],
+        **spec,
+    )
+
+
 def read(server: LiveServer, game_id: str) -> dict[str, Any]:
     response = server.api("GET", f"/api/games/{game_id}")
     assert response.status_code == 200, response.text
@@ -219,13 +231,7 @@ def test_a_whole_game_against_the_computer(live_server: LiveServer, new_context:
 def test_an_online_game_between_two_browsers_with_a_spectator(
     live_server: LiveServer, new_context: NewContext
 ):
-    created = create(
-        live_server,
-        variant="express",
-        players=2,
-        first="o",
-        seats=[{"name": "Ann", "kind": "human"}, {"name": "Ben", "kind": "human"}],
-    )
+    created = ann_and_ben(live_server)
     game_id = created["id"]
     ann = open_page(new_context(), created["seats"][0]["join_url"])
     ben = open_page(new_context(), created["seats"][1]["join_url"])
@@ -461,13 +467,7 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobil
 def test_on_a_touch_screen_a_tap_previews_and_a_second_tap_plays(
     live_server: LiveServer, new_context: NewContext, seat: OpenSeat
 ):
-    created = create(
-        live_server,
-        variant="express",
-        players=2,
-        first="o",
-        seats=[{"name": "Ann", "kind": "human"}, {"name": "Ben", "kind": "human"}],
-    )
+    created = ann_and_ben(live_server)
     game_id = created["id"]
     page = open_page(new_context(**PHONE), created["seats"][0]["join_url"])
     arrow = page.wait_for_selector('[data-action="L3"][tabindex="0"]')
@@ -493,13 +493,7 @@ def test_on_a_touch_screen_a_tap_previews_and_a_second_tap_plays(
 def test_on_a_phone_the_result_is_said_once_above_the_board(
     live_server: LiveServer, new_context: NewContext, seat: OpenSeat
 ):
-    created = create(
-        live_server,
-        variant="express",
-        players=2,
-        first="o",
-        seats=[{"name": "Ann", "kind": "human"}, {"name": "Ben", "kind": "human"}],
-    )
+    created = ann_and_ben(live_server)
     game_id = created["id"]
     page = open_page(new_context(**PHONE), created["seats"][0]["join_url"])
     seat(live_server, created["seats"][1]["join_url"], game_id).send({"type": "resign"})
@@ -539,14 +533,7 @@ def test_phone_sized_pages_do_not_scroll_sideways(
 def test_express_tournament_shows_the_score_between_games(
     live_server: LiveServer, new_context: NewContext, seat: OpenSeat
 ):
-    created = create(
-        live_server,
-        variant="express",
-        players=2,
-        first="o",
-        tournament=True,
-        seats=[{"name": "Ann", "kind": "human"}, {"name": "Ben", "kind": "human"}],
-    )
+    created = ann_and_ben(live_server, tournament=True)
     game_id = created["id"]
     page = open_page(new_context(), created["seats"][0]["join_url"])
     # before anybody has won: the heading and the score, nothing else (no stray "null")
