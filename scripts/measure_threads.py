@@ -10,6 +10,11 @@ threads").
         actions first), each searched at ``movetime`` by one thread and by two: the
         time at which the main thread finished the deepest depth (6 or more) both
         finished, one thread's over two threads' (geometric mean).
+    python scripts/measure_threads.py depth [--games 20] [--positions 150] [--movetime 300]
+        The first ``positions`` positions of those games that one thread does not
+        prove at ``movetime``, each searched by one thread at ``movetime``, 1.6 times
+        and twice it, and by two threads at ``movetime``: the mean depth each finished
+        (which time one thread needs to search as deep as two).
 
 Run it on an otherwise idle machine; only figures taken one after the other compare.
 """
@@ -30,6 +35,7 @@ from shiftago.engine.bench import SMP_POSITIONS, middle_game_positions
 from shiftago.engine.bot import Limits
 from shiftago.engine.levels import bot_for_level
 from shiftago.engine.search import Searcher, SearchResult, warm_up
+from shiftago.engine.search.negamax import PROVEN
 
 
 def fixed_depth(runs: int) -> None:
@@ -99,18 +105,41 @@ def under_a_clock(games: int, movetime_ms: int) -> None:
     )
 
 
+def depth_by_time(games: int, positions: int, movetime_ms: int) -> None:
+    configs = [(1, movetime_ms), (2, movetime_ms), (1, movetime_ms * 1.6), (1, movetime_ms * 2)]
+    depths: list[list[int]] = [[] for _ in configs]
+    for row in game_positions(games):
+        if len(depths[0]) == positions:
+            break
+        legal = kernel.legal_codes(row)
+        first = Searcher(reductions=True, tuned=True).search(row, legal, movetime_ms=movetime_ms)
+        if len(legal) < 2 or abs(first.values[0]) >= PROVEN:
+            continue
+        for found, (threads, ms) in zip(depths, configs, strict=True):
+            searcher = Searcher(reductions=True, tuned=True)
+            found.append(searcher.search(row, legal, movetime_ms=ms, threads=threads).depth)
+    for found, (threads, ms) in zip(depths, configs, strict=True):
+        print(
+            f"{threads} thread{'s' if threads > 1 else ''} at {ms:.0f} ms: mean depth "
+            f"{statistics.mean(found):.2f} over {len(found)} positions"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("measure", choices=["fixed", "clock"])
+    parser.add_argument("measure", choices=["fixed", "clock", "depth"])
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--games", type=int, default=8)
-    parser.add_argument("--movetime", type=int, default=600)
+    parser.add_argument("--games", type=int, default=None)
+    parser.add_argument("--movetime", type=int, default=None)
+    parser.add_argument("--positions", type=int, default=150)
     args = parser.parse_args()
     warm_up()
     if args.measure == "fixed":
         fixed_depth(args.runs)
+    elif args.measure == "clock":
+        under_a_clock(args.games or 8, args.movetime or 600)
     else:
-        under_a_clock(args.games, args.movetime)
+        depth_by_time(args.games or 20, args.positions, args.movetime or 300)
 
 
 if __name__ == "__main__":
