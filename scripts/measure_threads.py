@@ -34,8 +34,7 @@ from shiftago.engine import kernel
 from shiftago.engine.bench import SMP_POSITIONS, middle_game_positions
 from shiftago.engine.bot import Limits
 from shiftago.engine.levels import bot_for_level
-from shiftago.engine.search import Searcher, SearchResult, warm_up
-from shiftago.engine.search.negamax import PROVEN
+from shiftago.engine.search import PROVEN, Searcher, SearchResult, warm_up
 
 
 def fixed_depth(runs: int) -> None:
@@ -112,10 +111,14 @@ def depth_by_time(games: int, positions: int, movetime_ms: int) -> None:
         if len(depths[0]) == positions:
             break
         legal = kernel.legal_codes(row)
-        first = Searcher(reductions=True, tuned=True).search(row, legal, movetime_ms=movetime_ms)
-        if len(legal) < 2 or abs(first.values[0]) >= PROVEN:
+        if len(legal) < 2:
             continue
-        for found, (threads, ms) in zip(depths, configs, strict=True):
+        # one thread at movetime: the figure of the first row, and the test of a proof
+        first = Searcher(reductions=True, tuned=True).search(row, legal, movetime_ms=movetime_ms)
+        if abs(first.values[0]) >= PROVEN:
+            continue
+        depths[0].append(first.depth)
+        for found, (threads, ms) in zip(depths[1:], configs[1:], strict=True):
             searcher = Searcher(reductions=True, tuned=True)
             found.append(searcher.search(row, legal, movetime_ms=ms, threads=threads).depth)
     for found, (threads, ms) in zip(depths, configs, strict=True):
