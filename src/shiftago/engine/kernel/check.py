@@ -31,7 +31,7 @@ from shiftago.core.state import open_insertions
 
 from .convert import action_text, from_state, to_position
 from .moves import apply_action, legal_actions
-from .tables import MAX_ACTIONS, WINNERS
+from .tables import INSERTIONS, MAX_ACTIONS, WINNERS
 
 #: The rare rules whose use is counted (each must be met in a test run).
 RARE = (
@@ -73,7 +73,7 @@ class Chooser:
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
         self.style = rng.choice(self.STYLES)
-        self.favourites = set(rng.sample(range(28), rng.randint(2, 5)))
+        self.favourites = set(rng.sample(range(INSERTIONS), rng.randint(2, 5)))
 
     def choose(self, state: State, legal: list[str]) -> str:
         rng = self.rng
@@ -161,7 +161,7 @@ def _note_state(state: State, seen: Counter[str]) -> None:
     """Count the rare rules that the state to act in meets."""
     if state.phase is Phase.INSERT:
         occ = state.occupied
-        if len(open_insertions(occ)) < 28:
+        if len(open_insertions(occ)) < INSERTIONS:
             seen["full lane"] += 1
         if occ and occ == state.boards[state.turn]:
             apart = "kept apart" if _apart_exists(occ) else "nothing apart"
