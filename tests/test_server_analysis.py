@@ -365,3 +365,21 @@ def test_a_game_that_cannot_be_read_fails_its_review(sqlite_url, monkeypatch):
         body = client.get(f"/api/games/{game_id}/analysis").json()
     assert body["status"] == "failed"
     assert body["error"] == "the game cannot be read: a position that breaks the rules"
+
+
+def test_a_take_back_drops_the_review_of_the_actions_taken_back(sqlite_url):
+    with client_for(sqlite_url, review_budget=BUDGET) as client:
+        game_id, (ann, _) = create(
+            client, first="o", seats=[{"kind": "human"}, {"kind": "computer", "level": 1}]
+        )
+        with connect(client, game_id) as o:
+            o.hello(ann)
+            o.act("L3", 0)
+            o.until(lambda e: e["type"] == "action" and e["version"] == 2)
+            assert client.post(f"/api/games/{game_id}/analysis").status_code == 202
+            assert done(client, game_id)["version"] == 2
+            o.send({"type": "takeback"})
+            assert o.until_type("takeback")["version"] == 0
+        assert client.get(f"/api/games/{game_id}/analysis").status_code == 404
+        assert client.get(f"/api/games/{game_id}/analysis?probe=1").json() is None
+    assert rows(sqlite_url) == 0

@@ -257,6 +257,31 @@ def test_take_back_at_one_screen_one_action_at_a_time(
     assert read(live_server, game_id)["actions"] == ["L3"]
 
 
+def test_a_take_back_drops_the_review_of_the_actions_taken_back(
+    live_server: LiveServer, new_context: NewContext
+):
+    created = create(live_server, variant="express", players=2, first="o")
+    game_id = created["id"]
+    context = new_context()
+    hold_seat(context, created["seats"][0]["join_url"])
+    page = open_page(context, created["seats"][1]["join_url"])  # holds both seats
+    for action in ("L1", "L7") * 4 + ("L1",):  # orange's five in row 1 win
+        page.wait_for_selector(PLAYABLE)
+        play(live_server, game_id, page, action)
+    page.click("[data-testid=analyse]")
+    page.wait_for_selector(".review-table", timeout=90_000)
+    assert page.is_visible("[data-testid=eval-graph]")
+    page.click("[data-testid=takeback]")
+    page.wait_for_selector("[data-testid=eval-graph]", state="hidden")
+    assert page.is_hidden(".review-table") and page.is_hidden("[data-testid=best-action]")
+    assert page.locator("[data-testid=moves] [data-judgement=blunder]").count() == 0
+    assert live_server.api("GET", f"/api/games/{game_id}/analysis").status_code == 404
+    page.wait_for_selector(PLAYABLE)
+    play(live_server, game_id, page, "L1")  # the same win again: a new review is offered
+    page.wait_for_selector("[data-testid=analyse]:not([hidden])")
+    assert page.text_content("[data-testid=analyse]") == "Analyse"
+
+
 def orange_fills_row_one(live_server: LiveServer, created: dict[str, Any], page: Any) -> None:
     """Orange (``page``) pushes L1 five times and Green (a socket) L7 in between: five
     of Orange's marbles in row 1, a win in Express and a line to score in Expert."""

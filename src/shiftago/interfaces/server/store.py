@@ -427,7 +427,8 @@ class Store:
         self, game_id: str, revision: int, keep: int, status: str, clock: Clock | None = None
     ) -> dt.datetime:
         """Take back every action after the first ``keep`` (with the game's ``clock`` then,
-        in a timed game)."""
+        in a timed game), and the reviews of actions taken back: they judge a game that
+        is no longer this one."""
         stamp = now()
         timed = {} if clock is None else clock_columns(clock)
         with self.sessions.begin() as s:
@@ -443,6 +444,11 @@ class Store:
             )
             s.execute(
                 delete(ActionRow).where(ActionRow.game_id == game_id, ActionRow.number > keep)
+            )
+            s.execute(
+                delete(AnalysisRow).where(
+                    AnalysisRow.game_id == game_id, AnalysisRow.version > keep
+                )
             )
         return stamp
 

@@ -116,6 +116,16 @@ export class GameReview {
   setGame(game, heldColours = []) {
     this.game = game;
     this.held = heldColours || [];
+    const r = this.review;
+    if (r && r.version !== undefined && r.version > this.actionCount()) {
+      // actions it judged were taken back: the server dropped that review, so must we
+      clearTimeout(this.timer);
+      this.review = null;
+      this.fail("");
+      this.loaded = false;
+      if (this.step !== null) this.showStep(this.step);
+      if (this.onUpdate) this.onUpdate();
+    }
     if (!this.loaded && this.gameId) {
       this.loaded = true;
       this.fetch(true);
