@@ -270,6 +270,33 @@ def test_the_editor_refuses_an_impossible_position(live_server: LiveServer, page
     assert page.is_hidden("[data-testid=editor-error]")
 
 
+def test_a_position_typed_in_is_taken_at_the_first_click(
+    live_server: LiveServer, page: Any
+) -> None:
+    page.goto(analysis_url(live_server))
+    shows(page, START)
+    page.click("#editor-box summary")
+    field, use, error = (f"[data-testid=editor-{n}]" for n in ("position", "use", "error"))
+    page.fill(field, "express 2 garbage")
+    page.click(use)
+    page.wait_for_selector(f"{error}:not([hidden])")
+    shows(page, START)
+    # the field's change, when the click takes its focus, would hide the error and add
+    # two seats: the button would move from under the pointer between press and release
+    four = "express 4 7/7/7/7/7/7/obgw3 o insert 21,21,21,21 0,0,0,0 0,0,0,0"
+    page.fill(field, four)
+    page.click(use)
+    shows(page, four)
+    assert page.is_hidden(error)
+    assert page.locator(".editor-seat:not(.head)").count() == 4
+    # a string typed in goes as typed (Enter uses it too): the core's words are about it
+    page.fill(field, "expresso 2 7/7/7/7/7/7/7 o insert 22,22 0,0 0,0")
+    page.press(field, "Enter")
+    page.wait_for_selector(f"{error}:not([hidden])")
+    assert "unknown variant 'expresso'" in text(page, error)
+    shows(page, four)
+
+
 # ------------------------------------------------------------------ the game's review
 
 

@@ -6,6 +6,7 @@ import { BoardView, COLOURS, COLOUR_NAMES, FILES, marbleIcon, parsePosition } fr
 import { VARIANTS, el } from "./api.js";
 
 const MARBLES = 22;
+const FIELDS = "A position has 8 fields: variant players board turn phase supplies scores skips.";
 const cap = (s) => (s ? s.charAt(0).toUpperCase() + s.slice(1) : "");
 
 /** The board field of a position string from a Map cell -> colour. */
@@ -89,6 +90,13 @@ export class PositionEditor {
       this.set.supplies = this.set.supplies.map(() => MARBLES);
       this.refresh();
     });
+    // A press on a button keeps the focus in the position string: were the field to lose
+    // it, its change would redraw the editor (hiding an error line, adding seats) and
+    // move the button from under the pointer before the click; use() reads the string.
+    for (const button of [use, reset, clear]) button.addEventListener("mousedown", (e) => e.preventDefault());
+    this.text.addEventListener("keydown", (e) => {
+      if (e.key === "Enter") this.use(use);
+    });
     container.append(
       el("p", { class: "hint", text: "Choose a colour (or Remove), then click cells. Placing or removing a marble takes it from or gives it back to that colour's supply." }),
       this.palette,
@@ -113,7 +121,7 @@ export class PositionEditor {
   fromText(text) {
     const p = parsePosition(text);
     if (!p) {
-      this.showError("A position has 8 fields: variant players board turn phase supplies scores skips.");
+      this.showError(FIELDS);
       return;
     }
     const n = [2, 3, 4].includes(p.players) ? p.players : 2;
@@ -174,11 +182,19 @@ export class PositionEditor {
     this.error.hidden = !text;
   }
 
+  /** Hand the position string to the page as it stands: the editor's redraws write it,
+   * and one typed in goes as typed, so that the server's answer is about what was typed. */
   async use(button) {
+    const text = this.text.value.trim();
+    if (!parsePosition(text)) {
+      this.showError(FIELDS);
+      return;
+    }
     button.disabled = true;
     this.showError("");
     try {
-      await this.onUse(this.position());
+      await this.onUse(text);
+      this.load(this.current());
     } catch (err) {
       this.showError(`Refused: ${err.message}`);
     } finally {
