@@ -88,6 +88,10 @@ def test_the_abort_button_before_ones_first_action_ends_the_game_on_both_pages(
         page.get_by_test_id("abort").wait_for(state="hidden")
     game = read(live_server, game_id)
     assert game["result"] == {"winners": [], "reason": "aborted", "line": None, "by": ["g"]}
+    ben.goto(live_server.url)  # the home page lists it among Ben's finished games
+    listed = ben.locator(f'#mine-over [data-game="{game_id}"] .g-state')
+    listed.wait_for()
+    assert listed.inner_text() == "aborted"
 
 
 def notifications(page: Any) -> list[dict[str, Any]]:

@@ -146,11 +146,12 @@ export async function levels() {
   return [{ level: 1, name: "" }];
 }
 
-/** The status words of a GAME: {over, turn, phase, winners, draw}. */
+/** The status words of a GAME: {over, aborted, draw, winners, turn, phase}. */
 export function parseStatus(game) {
   const words = String(game.status || "").split(/\s+/);
   if (words[0] === "over") {
-    return { over: true, draw: words[1] === "draw", winners: words.slice(2), turn: null, phase: "over" };
+    // "over winner o", "over draw o g", or "over aborted" (nobody won)
+    return { over: true, aborted: words[1] === "aborted", draw: words[1] === "draw", winners: words.slice(2), turn: null, phase: "over" };
   }
   return { over: false, draw: false, winners: [], turn: words[1] || game.turn || null, phase: words[2] || game.phase || "insert" };
 }

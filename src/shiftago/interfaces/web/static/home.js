@@ -219,7 +219,9 @@ function describe(game) {
       const s = (game.seats || []).find((x) => x.colour === c);
       return s ? s.name || COLOUR_NAMES[c] : COLOUR_NAMES[c];
     };
-    state = st.draw ? `draw (${st.winners.map(who).join(", ")})` : `${st.winners.map(who).join(", ")} won`;
+    if (st.aborted) state = "aborted";
+    else if (st.draw) state = `draw (${st.winners.map(who).join(", ")})`;
+    else state = `${st.winners.map(who).join(", ")} won`;
   } else {
     const acts = Array.isArray(game.actions) ? `${game.actions.length} actions, ` : "";
     state = `${acts}${cap(COLOUR_NAMES[st.turn] || "")} to play`;
