@@ -5,12 +5,11 @@ A reader thread hands each input line to the loop, which answers the commands in
 order they came. A ``go`` or ``analyse`` runs in the engine's search thread (one for
 all searches, see :mod:`.commands`), writing its ``info`` lines as it goes. While it
 runs, ``isready`` answers at once, and ``stop`` and ``quit`` end it as soon as they are
-read: the search answers with its best so far, then they answer. Any other command
-waits until the search has answered, and the commands answer in the order they came: a
-``stop`` or ``quit`` read behind a waiting command waits its turn too, so that a script
-of commands piped in at once gets every finite search in full. Only an infinite search
-before it ends at once, the running one or one that starts from the queue, as nothing
-else could end it. At the end of the input an infinite search is stopped too, as no
+read, whatever waits before them: the search answers with its best so far. Any other
+command waits until the search has answered, and the waiting commands answer in the
+order they came, the ``stop`` or ``quit`` in its turn. A search that starts from the
+queue with a ``stop`` or ``quit`` waiting behind it ends at once too: they were sent
+after it, to end it. At the end of the input an infinite search is stopped, as no
 ``stop`` can come any more; a finite one finishes and answers.
 
 Only responses and ``info`` lines go to standard output, each flushed at once; logs go
@@ -86,9 +85,8 @@ class Session:
             self._dispatch(line)
             return
         if _ends_a_search(parsed):
-            if not self._waiting or self._running.infinite:
-                self._running.halt()
-        elif parsed.name == "isready" and not parsed.args and not self._waiting:
+            self._running.halt()
+        elif parsed.name == "isready" and not parsed.args:
             self._write(frame("=", parsed.ident, "ready"))
             return
         self._waiting.append(line)
@@ -113,12 +111,12 @@ class Session:
 
     def _start(self, search: Search) -> None:
         self._running = search
-        if search.infinite and (self._input_ended or self._stop_waiting()):
+        if self._stop_waiting() or (search.infinite and self._input_ended):
             search.halt()
         self.engine.search_thread.submit(self._think, search)
 
     def _stop_waiting(self) -> bool:
-        """Whether a ``stop`` or ``quit`` waits in the queue (for the search before it)."""
+        """Whether a ``stop`` or ``quit`` waits in the queue (to end the search before it)."""
         return any(_ends_a_search(CommandLine.parse(line)) for line in self._waiting)
 
     # --- the search thread ---------------------------------------------------------------
