@@ -367,3 +367,30 @@ def test_games_of_three_and_four_explore_more_unless_c_is_given() -> None:
             bot.analyse(state)
             assert bot.mcts.c == c_more
     assert MULTI_PLAYER_C > DEFAULT_C
+
+
+@pytest.mark.parametrize(
+    ("position", "proven"),
+    [
+        # three players: orange's fourth marble in row 7 wins at once (L7 or Td)
+        ("express 3 ooo4/7/7/7/7/7/7 o insert 19,22,22 0,0,0 0,0,0", 1),
+        # two players, Extreme: a line of five, then its 2 points reach 11
+        ("extreme 2 oooo3/7/7/7/7/7/7 o insert 18,22 9,0 0,0", 2),
+    ],
+)
+def test_a_proven_line_reports_its_distance_to_the_end(position: str, proven: int) -> None:
+    reports: list[Progress] = []
+    state = State.from_position(position)
+    MctsBot(0, iterations=2000).analyse(state, Limits(progress=reports.append))
+    last = reports[-1]
+    assert last.value == 1.0 and last.proven == proven and len(last.pv) == proven
+    for action in last.pv:
+        state = state.after(action)
+    assert state.outcome is not None and state.outcome.winners == (0,)
+
+
+def test_an_unproven_line_reports_no_distance() -> None:
+    reports: list[Progress] = []
+    state = State.from_position("express 3 7/7/7/7/7/7/7 o insert 22,22,22 0,0,0 0,0,0")
+    MctsBot(0, iterations=2000).analyse(state, Limits(progress=reports.append))
+    assert reports and all(report.proven == 0 for report in reports)

@@ -693,6 +693,15 @@ def test_the_mcts_thinks_aloud_after_doubling_chunks(engine: Engine) -> None:
     assert response.text == infos[-1].split(" pv ")[1].split()[0]
 
 
+def test_the_mcts_says_a_proven_win_as_a_distance(engine: Engine) -> None:
+    # PROTOCOL 1.1: "a proven result as value win 7", with 3 players too
+    engine.ok("setposition express 3 ooo4/7/7/7/7/7/7 o insert 19,22,22 0,0,0 0,0,0")
+    engine.write(b"go nodes=2000 info=1\n")
+    infos, response = read_thinking(engine)
+    assert response.ok and response.text in {"L7", "Td"}
+    assert infos and infos[-1].startswith("info depth 1 value win 1 ")
+
+
 def test_analyse_infinite_runs_until_stop(engine: Engine) -> None:
     engine.ok("newgame expert 2 first=o")
     engine.write(b"5 analyse infinite info=1\n")

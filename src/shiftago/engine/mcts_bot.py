@@ -13,8 +13,9 @@ depth to limit; so are ``threads`` and ``hash_mib``. Its progress (``Limits.prog
 comes after chunks of iterations that double (1,024, then 2,048 more, ...), and once
 more at the end for the iterations since (``Progress.final``): the ``depth`` of a
 report is the length of the best line's principal variation, its ``nodes`` the
-iterations so far. With no limit at all the bot runs :data:`DEFAULT_ITERATIONS`
-iterations.
+iterations so far, and its ``proven`` the distance to the end of a proven best line
+whose principal variation ends the game (``info ... value win 2`` in the protocol).
+With no limit at all the bot runs :data:`DEFAULT_ITERATIONS` iterations.
 
 Value unit (:attr:`MctsBot.value_unit`), from the mover's point of view: the mover's
 mean reward in [0, 1] over the iterations through the action (a win counts 1, a loss
@@ -159,7 +160,7 @@ class MctsBot(Bot):
                     Progress(
                         len(lines[0].pv),
                         lines[0].value,
-                        0,
+                        _proven(state, lines[0]),
                         so_far.iterations,
                         so_far.seconds,
                         lines,
@@ -206,3 +207,20 @@ class MctsBot(Bot):
     def expectation(self, value: float, rules: Rules) -> float:
         # The unit is already an expected score: a mean reward, or a proven one.
         return min(max(float(value), 0.0), 1.0)
+
+
+def _proven(state: State, line: RankedAction) -> int:
+    """``Progress.proven`` of a line: ``+n`` or ``-n`` when its value is a proven win or
+    loss (1 or 0) and its principal variation ends the game after ``n`` actions; 0 for
+    any other (a line the solver proved from a position it did not expand is shorter
+    than the game, and its length is not the distance to the end)."""
+    if line.value not in (0.0, 1.0):
+        return 0
+    after = state
+    for action in line.pv:
+        if after.is_over:
+            return 0
+        after = after.after(action)
+    if not after.is_over:
+        return 0
+    return len(line.pv) if line.value == 1.0 else -len(line.pv)
