@@ -5,6 +5,8 @@ stops a search (they assert that it stops, not how fast)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from shiftago.core import Action, Game, Rules, State, Variant
@@ -435,3 +437,25 @@ def test_an_analysis_cut_off_by_its_node_limit_ranks_by_one_depth() -> None:
         for nodes in (5_000, 20_000, 60_000):
             values = [ranked.value for ranked in bot.analyse(position, Limits(nodes=nodes))]
             assert values == sorted(values, reverse=True), (nodes, values)
+
+
+@pytest.mark.parametrize(
+    ("cores", "asked", "searched"), [(2, 64, 2), (2, 2, 2), (4, 3, 3), (1, 2, 1)]
+)
+def test_threads_beyond_the_cores_search_with_one_a_core(
+    monkeypatch: pytest.MonkeyPatch, cores: int, asked: int, searched: int
+) -> None:
+    from shiftago.engine import alphabeta
+
+    monkeypatch.setattr(alphabeta, "usable_cores", lambda: cores)
+    seen: list[int] = []
+    search = Searcher.search
+
+    def spy(self: Searcher, *args: Any, **kwargs: Any) -> Any:
+        seen.append(kwargs["threads"])
+        return search(self, *args, **kwargs)
+
+    monkeypatch.setattr(Searcher, "search", spy)
+    start = Game(Rules(), first=0).state
+    assert AlphaBetaBot(1, depth=2).choose(start, Limits(threads=asked)) in start.legal_actions()
+    assert seen == [searched]

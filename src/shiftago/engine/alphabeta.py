@@ -18,10 +18,16 @@ With 3 or 4 players (until a multi-player search exists) it plays as the greedy 
 The search is deterministic: the same seed, state and depth or node limits give the
 same action. The seed only fixes the first order of the root actions (and so which of
 equally good actions is played), drawn from the seed and the position.
+
+``Limits.threads`` beyond the cores the process may run on search with one thread a
+core: more threads would only share the cores, and their Python work between depths
+queues on the GIL, so that the last of them ends after ``movetime`` (docs/engine.md,
+"Options").
 """
 
 from __future__ import annotations
 
+import os
 import random
 import time
 from typing import Final
@@ -43,6 +49,14 @@ from shiftago.engine.search import MAX_HEURISTIC, PROVEN, WIN, Searcher, SearchR
 from shiftago.engine.search.driver import TT_BITS
 from shiftago.engine.search.ttable import bits_for_mib
 from shiftago.engine.timing import budget
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity, where the system has one)."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(len(os.sched_getaffinity(0)), 1)
+    return os.cpu_count() or 1
+
 
 #: The depth searched when neither the level nor the caller limits it.
 DEFAULT_DEPTH = 60
@@ -185,7 +199,7 @@ class AlphaBetaBot(Bot):
             budget=budget(limits),
             exact_all=exact_all,
             started=started,
-            threads=limits.threads,
+            threads=min(limits.threads, usable_cores()),
             stop=limits.stop,
             on_depth=on_depth,
         )
