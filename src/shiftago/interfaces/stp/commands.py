@@ -24,7 +24,7 @@ import traceback
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
-from typing import Literal, TextIO
+from typing import Final, Literal, TextIO
 
 from shiftago import __version__
 from shiftago.core import COLOURS, Game, Rules, State, Variant, seat_of_colour
@@ -146,7 +146,9 @@ class StpEngine:
             return frame("?", ident, "missing command after the id")
         command = self._commands.get(command_line.name)
         if command is None:
-            return frame("?", ident, f"unknown command: {line.split()[1 if ident else 0]}")
+            return frame(
+                "?", ident, _one_line(f"unknown command: {line.split()[1 if ident else 0]}")
+            )
         return self._respond(ident, lambda: command(list(command_line.args), command_line.rest))
 
     def finish(self, search: Search, emit: Callable[[str], None]) -> str:
@@ -369,5 +371,14 @@ def frame(status: str, ident: str, payload: str) -> str:
     return f"{status}{ident} {payload}\n\n" if payload else f"{status}{ident}\n\n"
 
 
+#: The longest word of a failure's line: longer ones (a pasted line quoted back) are cut.
+LONGEST_WORD: Final = 60
+
+
 def _one_line(text: str) -> str:
-    return " ".join(text.split()) or "error"
+    """A failure's words on one readable line: whitespace runs as one space, characters
+    that cannot be shown as ``?``, and each word of more than :data:`LONGEST_WORD`
+    characters cut to that length with an ellipsis."""
+    shown = "".join(ch if ch.isprintable() else "?" for ch in text.replace("\t", " "))
+    words = [w if len(w) <= LONGEST_WORD else w[: LONGEST_WORD - 1] + "…" for w in shown.split()]
+    return " ".join(words) or "error"
