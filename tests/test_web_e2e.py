@@ -530,6 +530,54 @@ def test_phone_sized_pages_do_not_scroll_sideways(
     assert overflow <= 0, f"{path} scrolls sideways by {overflow}px at 390px wide"
 
 
+def test_on_a_phone_a_player_page_fits_and_its_plot_is_readable(
+    live_server: LiveServer, new_context: NewContext
+):
+    # the player's answers as the API gives them after a few rated games (routed, so
+    # that the test needs no rated games)
+    player = {
+        "name": "ben2594",
+        "ratings": {"express-2": {"rating": 1338.2, "deviation": 290.1, "games": 3}},
+    }
+    games = [
+        {
+            "id": f"game{n:07d}",
+            "watch_url": f"/watch/game{n:07d}",
+            "created": "2026-11-29T08:00:00+00:00",
+            "category": "express-2",
+            "rated": True,
+            "opponents": ["ann2594"],
+            "outcome": "loss",
+            "finished": True,
+            "rating_before": 1500.0,
+            "rating_after": 1338.2,
+        }
+        for n in range(3)
+    ]
+    history = [
+        {"game": f"game{n:07d}", "before": 1500.0 - 60 * n, "rating": 1440.0 - 60 * n,
+         "deviation": 300.0 - 5 * n}
+        for n in range(3)
+    ]  # fmt: skip
+    page = new_context(**PHONE).new_page()
+    base = "**/api/players/ben2594"
+    page.route(base, lambda route: route.fulfill(json=player))
+    page.route(base + "/games*", lambda route: route.fulfill(json={"games": games}))
+    page.route(base + "/history*", lambda route: route.fulfill(json={"history": history}))
+    page.goto(live_server.url + "/players/ben2594")
+    page.wait_for_selector("[data-testid=games] tbody tr")
+    page.wait_for_selector("[data-testid=history-plot] circle", state="attached")
+    overflow = page.evaluate(
+        "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    )
+    assert overflow <= 0, f"the player page scrolls sideways by {overflow}px at 390px wide"
+    label_heights = page.eval_on_selector_all(
+        "[data-testid=history-plot] text",
+        "nodes => nodes.map(n => n.getBBox().height * n.ownerSVGElement.getScreenCTM().a)",
+    )
+    assert label_heights and min(label_heights) >= 10, label_heights
+
+
 def test_express_tournament_shows_the_score_between_games(
     live_server: LiveServer, new_context: NewContext, seat: OpenSeat
 ):

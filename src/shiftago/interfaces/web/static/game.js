@@ -117,6 +117,8 @@ function applyGame(g, v, info) {
   if (version !== ctx.version) {
     ctx.thinking = null;
     ctx.pending = null;
+    // an error was about the game as it stood (a refused action): the game has moved on
+    if ($("notice").classList.contains("error")) notice("");
   }
   ctx.game = g;
   ctx.version = version;

@@ -34,9 +34,9 @@ function renderRatings(ratings) {
   );
 }
 
-/** The plot of ratings after each game: a line and a band of ±deviation. */
-export function plot(points) {
-  const width = 640;
+/** The plot of ratings after each game: a line and a band of ±deviation, drawn `width`
+ * pixels wide (its box's width, so that its labels keep their size on a phone). */
+export function plot(points, width = 640) {
   const height = 220;
   const pad = { left: 46, right: 12, top: 12, bottom: 24 };
   const box = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": "Rating after each rated game", class: "plot" });
@@ -75,11 +75,23 @@ async function renderHistory(name, categories) {
   if (!categories.length) return;
   const select = document.getElementById("history-category");
   select.replaceChildren(...categories.map((c) => el("option", { value: c, text: categoryName(c) })));
+  const box = document.getElementById("history-plot");
+  let points = [];
+  const width = () => Math.round(Math.min(720, Math.max(280, box.clientWidth || 640)));
+  let drawnWidth = 0;
+  const redraw = () => {
+    drawnWidth = width();
+    box.replaceChildren(plot(points, drawnWidth));
+  };
   const draw = async () => {
     const answer = await api(`/api/players/${encodeURIComponent(name)}/history?category=${encodeURIComponent(select.value)}`);
-    document.getElementById("history-plot").replaceChildren(plot(answer.history || []));
+    points = answer.history || [];
+    redraw();
   };
   select.addEventListener("change", draw);
+  window.addEventListener("resize", () => {
+    if (width() !== drawnWidth) redraw();
+  });
   await draw();
 }
 
@@ -93,7 +105,7 @@ function renderGames(games) {
       return el(
         "tr",
         {},
-        el("td", {}, el("a", { href: g.watch_url, text: new Date(g.created).toLocaleDateString() })),
+        el("td", {}, el("a", { href: g.watch_url, text: new Date(g.created).toLocaleDateString(undefined, { dateStyle: "short" }) })),
         el("td", { text: `${categoryName(g.category)}${g.rated ? ", rated" : ""}` }),
         el("td", { text: (g.opponents || []).join(", ") }),
         el("td", { text: g.outcome ? OUTCOMES[g.outcome] : g.finished ? "—" : "Playing" }),
