@@ -530,6 +530,21 @@ def test_phone_sized_pages_do_not_scroll_sideways(
     assert overflow <= 0, f"{path} scrolls sideways by {overflow}px at 390px wide"
 
 
+def test_an_error_notice_goes_when_the_game_moves_on(
+    live_server: LiveServer, new_context: NewContext
+):
+    created = ann_and_ben(live_server)
+    game_id = created["id"]
+    page = open_page(new_context(), created["seats"][0]["join_url"])
+    page.wait_for_selector(PLAYABLE)
+    page.fill("[data-testid=action-input]", "Q9")
+    page.press("[data-testid=action-input]", "Enter")
+    notice = page.wait_for_selector("#notice.error:not([hidden])")
+    assert "'Q9' is not an action" in (notice.text_content() or "")
+    play(live_server, game_id, page, "L4")
+    page.wait_for_selector("#notice", state="hidden", timeout=2000)  # not its own 6 s
+
+
 def test_on_a_phone_a_player_page_fits_and_its_plot_is_readable(
     live_server: LiveServer, new_context: NewContext
 ):
