@@ -530,6 +530,25 @@ def test_phone_sized_pages_do_not_scroll_sideways(
     assert overflow <= 0, f"{path} scrolls sideways by {overflow}px at 390px wide"
 
 
+def test_a_wrong_seat_link_says_what_the_browser_does_instead(
+    live_server: LiveServer, new_context: NewContext
+):
+    created = ann_and_ben(live_server)
+    wrong = f"{live_server.url}/play/{created['id']}?seat=not-a-seat-token"
+    stranger = new_context().new_page()
+    stranger.goto(wrong)
+    said = stranger.wait_for_selector("#notice:not([hidden])").text_content() or ""
+    assert said.endswith("not valid for this game; you are watching.")
+    assert playable(stranger) == []
+    ann = new_context()
+    hold_seat(ann, created["seats"][0]["join_url"])
+    page = ann.new_page()
+    page.goto(wrong)
+    said = page.wait_for_selector("#notice:not([hidden])").text_content() or ""
+    assert said.endswith("you play the seats this browser already holds.")
+    page.wait_for_selector(PLAYABLE)  # Ann's seat, to act
+
+
 def test_an_error_notice_goes_when_the_game_moves_on(
     live_server: LiveServer, new_context: NewContext
 ):

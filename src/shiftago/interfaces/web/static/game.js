@@ -101,7 +101,8 @@ function welcome(conn, msg) {
     conn.invalid = true;
     conn.close();
     if (!ctx.conns.some((c) => !c.invalid)) ctx.conns.push(newConn(null));
-    notice("That seat link is not valid for this game; you are watching.", "info");
+    const seated = ctx.conns.some((c) => !c.invalid && c.token);
+    notice(`That seat link is not valid for this game; ${seated ? "you play the seats this browser already holds" : "you are watching"}.`, "info");
   } else if (conn.token) {
     conn.seat = msg.seat;
     conn.colour = msg.colour || COLOURS[msg.seat];
