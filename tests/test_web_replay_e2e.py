@@ -152,6 +152,29 @@ def test_the_replay_of_a_finished_game_follows_every_step(
     shows_step(other, 19, states[19].position())
 
 
+def test_in_a_replay_the_computer_to_act_is_not_thinking(
+    live_server: LiveServer, new_context: NewContext
+):
+    computer = {"kind": "computer", "level": 1}
+    created = create(live_server, variant="express", players=2, first="o", seats=[computer] * 2)
+    game = wait_until(
+        lambda: (g := read(live_server, created["id"]))["status"].startswith("over") and g,
+        timeout=60,
+        what="the computers' game to end",
+    )
+    replayed = Game(Rules(), first=0)
+    for action in game["actions"][:2]:
+        replayed.play(action)
+    page = open_page(new_context(), created["watch_url"])
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    shows_step(page, 2, replayed.state.position())
+    turns = page.eval_on_selector_all(".player .turn", "ns => ns.map(n => n.textContent)")
+    assert "thinking…" not in turns and "to play" in turns, turns
+    assert "thinking" not in page.text_content("[data-testid=status]")
+
+
 def test_the_action_list_numbers_turns_as_the_record_does(
     live_server: LiveServer, new_context: NewContext, expert_game: Game
 ):

@@ -91,7 +91,9 @@ export function renderPlayers(v) {
       badges.append(el("span", { class: `badge ${connected ? "here" : "away"}`, "data-testid": `presence-${colour}`, text }));
     }
     let turnText = "";
-    if (toAct) turnText = ctx.thinking === colour || seat.kind === "computer" ? "thinking…" : v.phase === "score" ? "to score" : "to play";
+    // a computer thinks only in the game as it stands, never at a step of the replay
+    const thinks = v.final && (ctx.thinking === colour || seat.kind === "computer");
+    if (toAct) turnText = thinks ? "thinking…" : v.phase === "score" ? "to score" : "to play";
     if (isWinner) turnText = winners.length > 1 ? "draw" : "winner";
     box.append(
       el("article", {
