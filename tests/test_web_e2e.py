@@ -507,6 +507,32 @@ def test_on_a_phone_the_result_is_said_once_above_the_board(
     assert wide.is_visible("#result-text")  # beside the board, the card says it itself
 
 
+@pytest.mark.parametrize(
+    ("players", "said"),
+    [
+        (2, "ann (orange) wins by resignation."),
+        (3, "ann (orange) and Cat (blue) share the win by resignation."),
+    ],
+)
+def test_the_result_card_keeps_names_as_written(
+    live_server: LiveServer, new_context: NewContext, seat: OpenSeat, players: int, said: str
+):
+    names = ["ann", "Ben", "Cat"][:players]
+    created = create(
+        live_server,
+        variant="express",
+        players=players,
+        first="o",
+        seats=[{"name": name, "kind": "human"} for name in names],
+    )
+    game_id = created["id"]
+    page = open_page(new_context(), created["seats"][0]["join_url"])
+    seat(live_server, created["seats"][1]["join_url"], game_id).send({"type": "resign"})
+    page.wait_for_selector("#result-text", state="visible")
+    assert page.inner_text("#result-text") == said
+    assert status(page) == f"Game over: {said}"
+
+
 @pytest.mark.parametrize("path", ["/", "/how-to-play", "game"])
 def test_phone_sized_pages_do_not_scroll_sideways(
     live_server: LiveServer, new_context: NewContext, path: str

@@ -5,7 +5,7 @@
 import { COLOURS, COLOUR_NAMES, marbleIcon } from "./board.js";
 import { el } from "./api.js";
 import { renderClocks } from "./clock.js";
-import { $, cap, ctx, held, heldThatMay, isOver, lastStep, nameOf, seatOf, who } from "./state.js";
+import { $, ctx, held, heldThatMay, isOver, lastStep, nameOf, seatOf, who } from "./state.js";
 
 const ENDINGS = {
   line: " with a line",
@@ -19,17 +19,25 @@ const ENDINGS = {
   "action limit": " (the action limit is reached)",
 };
 
-function resultText(result) {
+// Endings where, with 3-4 players, the seats left share the win (WEBAPI.md, clocks)
+const SHARED_WINS = new Set(["resignation", "abandoned", "time"]);
+
+/** The result in words; `sentence` starts them with a capital (a name keeps its case). */
+function resultText(result, sentence = false) {
   const r = result || {};
   const winners = r.winners || [];
   const why = ENDINGS[r.reason] || "";
+  const first = (words) => (sentence ? words.replace(/^./, (c) => c.toUpperCase()) : words);
   if (r.reason === "aborted") {
     const by = (r.by || []).map(who).join(" and ");
-    return by ? `the game was aborted by ${by} (no result).` : "the game was aborted (no result).";
+    return first(by ? `the game was aborted by ${by} (no result).` : "the game was aborted (no result).");
   }
-  if (winners.length > 1) return `draw between ${winners.map(who).join(" and ")}${why}.`;
-  if (winners.length === 1) return `${who(winners[0])} wins${why}.`;
-  return "nobody wins.";
+  const names = winners.map(who);
+  const together = names.length > 2 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : names.join(" and ");
+  if (winners.length > 1 && SHARED_WINS.has(r.reason)) return `${together} share the win${why}.`;
+  if (winners.length > 1) return first(`draw between ${together}${why}.`);
+  if (winners.length === 1) return `${names[0]} wins${why}.`;
+  return first("nobody wins.");
 }
 
 /** The status line for the view `v` (see state.shown). */
@@ -142,7 +150,7 @@ export function renderResult(v) {
   const g = ctx.game;
   const showing = v.final && v.over;
   $("result").hidden = !showing;
-  if (showing) $("result-text").textContent = resultText(v.result).replace(/^./, (c) => c.toUpperCase());
+  if (showing) $("result-text").textContent = resultText(v.result, true);
   const t = g.tournament && typeof g.tournament === "object" ? g.tournament : null;
   const done = !!(t && t.winner);
   const rematchers = heldThatMay("rematch");
@@ -168,7 +176,7 @@ function renderTournament(t) {
     el("h2", { text: target ? `Tournament to ${target} wins` : "Tournament" }),
     el("p", { "data-testid": "tournament-score", text: line }),
   ];
-  if (t.winner) parts.push(el("p", { class: "strong", text: `${cap(nameOf(t.winner))} wins the tournament!` }));
+  if (t.winner) parts.push(el("p", { class: "strong", text: `${nameOf(t.winner)} wins the tournament!` }));
   box.replaceChildren(...parts);
   box.hidden = false;
 }
