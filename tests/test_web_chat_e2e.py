@@ -67,3 +67,14 @@ def test_title_calls_on_ones_turn_and_an_accepted_draw_ends_the_game(live_server
         page.get_by_test_id("result").wait_for()
         assert "agreement" in page.get_by_test_id("result").inner_text()
     ben.wait_for_function("() => !document.title.startsWith('● Your turn')")
+
+
+def test_the_player_whose_draw_offer_is_declined_is_told(live_server, new_context):
+    _, (ann, ben) = two_players(live_server, new_context)
+    ann.wait_for_function("() => window.shiftago.game && window.shiftago.game.may.o.draw")
+    ann.get_by_test_id("offer-draw").click()
+    ben.get_by_test_id("decline-draw").click()
+    ann.wait_for_function("() => window.shiftago.game && !window.shiftago.game.draw_offer")
+    said = ann.wait_for_selector("#notice:not([hidden])").text_content()
+    assert said == "Your draw offer was declined."
+    assert ben.is_hidden("#notice")  # Ben, who declined, needs no telling

@@ -45,7 +45,11 @@ function handle(conn, msg) {
       welcome(conn, msg);
       break;
     case "state":
-      if (msg.game) applyGame(msg.game, msg.version, null);
+      if (msg.game) {
+        const declined = offerDeclined(msg.game, msg.version);
+        applyGame(msg.game, msg.version, null);
+        if (declined) notice("Your draw offer was declined.", "info");
+      }
       break;
     case "action":
       if (typeof msg.version !== "number") break;
@@ -91,6 +95,14 @@ function handle(conn, msg) {
     default:
       console.warn(`shiftago: unknown event type ${JSON.stringify(msg.type)}`, msg);
   }
+}
+
+/** Whether GAME (at `version`) is this browser's draw offer declined: the offer gone
+ * with no action played (the opponent's action lets it lapse) and the game going on. */
+function offerDeclined(game, version) {
+  const before = ctx.game;
+  if (!before || !before.draw_offer || !held().includes(before.draw_offer)) return false;
+  return !game.draw_offer && version === ctx.version && !String(game.status || "").startsWith("over");
 }
 
 function welcome(conn, msg) {
