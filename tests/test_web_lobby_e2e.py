@@ -111,3 +111,29 @@ def test_signed_up_on_the_home_page_two_players_meet_in_a_rated_challenge(
     assert ann.is_disabled("[data-testid=seek-rated]")
     assert not ann.is_checked("[data-testid=seek-rated]")
     assert ann.is_visible("[data-testid=seek-name]")
+
+
+def test_a_custom_time_out_of_range_is_refused_in_its_own_words(
+    live_server: LiveServer, new_context: NewContext
+):
+    page = home(new_context, live_server)
+    page.select_option("[data-testid=seek-time]", "custom")
+    error = page.locator("#seek-error")
+    for minutes, increment, said in (
+        ("0.1", "3", "minutes of a custom time are a whole number from 1 to 180"),
+        ("500", "3", "minutes of a custom time are a whole number from 1 to 180"),
+        ("5", "-1", "increment of a custom time is a whole number of seconds"),
+    ):
+        page.fill("#seek-minutes", minutes)
+        page.fill("#seek-increment", increment)
+        page.click("[data-testid=create-seek]")
+        error.wait_for()
+        assert said in error.inner_text()
+    assert live_server.api("GET", "/api/seeks").json()["seeks"] == []  # nothing was made
+    page.fill("#seek-minutes", "7")
+    page.fill("#seek-increment", "2")
+    page.click("[data-testid=create-seek]")
+    page.wait_for_selector("[data-testid=seek] [data-testid=cancel-seek]")
+    assert error.is_hidden()
+    [seek] = live_server.api("GET", "/api/seeks").json()["seeks"]
+    assert seek["clock"]["initial"] == 420 and seek["clock"]["increment"] == 2

@@ -99,8 +99,23 @@ function clockOf() {
   return { initial: m * 60, increment: s };
 }
 
+/** What is wrong with the custom time's fields (their own limits), or "". */
+function customTimeError() {
+  if ($("seek-time").value !== "custom") return "";
+  const whole = (id, low, high) => {
+    const text = $(id).value.trim();
+    return /^\d+$/.test(text) && +text >= low && +text <= high;
+  };
+  if (!whole("seek-minutes", 1, 180)) return "The minutes of a custom time are a whole number from 1 to 180.";
+  if (!whole("seek-increment", 0, 180)) return "The increment of a custom time is a whole number of seconds from 0 to 180.";
+  return "";
+}
+
 async function createSeek(e) {
   e.preventDefault();
+  const wrong = customTimeError();
+  showError(wrong);
+  if (wrong) return;
   const body = {
     variant: $("seek-variant").value,
     players: +$("seek-players").value,
