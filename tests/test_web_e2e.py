@@ -556,6 +556,31 @@ def test_phone_sized_pages_do_not_scroll_sideways(
     assert overflow <= 0, f"{path} scrolls sideways by {overflow}px at 390px wide"
 
 
+def test_a_game_with_a_friend_started_on_the_home_page(
+    live_server: LiveServer, new_context: NewContext
+):
+    page = new_context().new_page()
+    page.goto(live_server.url + "/")
+    page.fill("[data-testid=seat-name-0]", "Ann")
+    page.select_option("[data-testid=seat-kind-1]", "friend")
+    page.fill("[data-testid=seat-name-1]", "Ben")
+    page.select_option("#first", "o")
+    page.click("[data-testid=start-game]")
+    page.wait_for_selector("#invites:not([hidden])")
+    assert page.inner_text("#invite-list .invite-name") == "Ben (green)"
+    link = page.input_value("[data-testid=invite-g]")
+    page.click("#go-game")
+    page.wait_for_selector(PLAYABLE)  # Ann, at this screen, moves first
+    ben = open_page(new_context(), link)
+    game_id = urlsplit(link).path.rsplit("/", 1)[1]
+    seats = read(live_server, game_id)["seats"]
+    assert [s["name"] for s in seats] == ["Ann", "Ben"]
+    play(live_server, game_id, page, "L4")
+    ben.wait_for_selector(PLAYABLE)  # now Ben's turn, on his link
+    play(live_server, game_id, ben, "R4")
+    assert read(live_server, game_id)["actions"] == ["L4", "R4"]
+
+
 def test_a_wrong_seat_link_says_what_the_browser_does_instead(
     live_server: LiveServer, new_context: NewContext
 ):

@@ -147,7 +147,7 @@ async function startGame(e) {
   showError($("form-error"), "");
   try {
     const game = await api("/api/games", { method: "POST", body });
-    await afterCreate(game, seatState.slice(0, n).map((s) => s.kind), true);
+    await afterCreate(game, seatState.slice(0, n).map((s) => s.kind), true, seats.map((s) => s.name));
   } catch (err) {
     showError($("form-error"), `Could not start the game: ${err.message}`);
   } finally {
@@ -170,8 +170,8 @@ async function adoptOwnSeat(tokens) {
 
 /** Remember the seats played here (the one seat of a game started here becomes the
  * signed-in account's with `adopt`, not for an imported record); go to the first seat, or
- * show friends' links first. */
-async function afterCreate(game, kinds, adopt = false) {
+ * show friends' links first, each under the name given for its seat (`names`). */
+async function afterCreate(game, kinds, adopt = false, names = null) {
   const tokens = {};
   const invites = {};
   let firstHere = null;
@@ -199,7 +199,11 @@ async function afterCreate(game, kinds, adopt = false) {
     copy.addEventListener("click", async () => {
       copy.textContent = (await copyText(url)) ? "Copied" : "Copy failed";
     });
-    list.append(el("li", { class: "invite" }, marbleIcon(colour, 22), el("span", { class: "invite-name", text: cap(COLOUR_NAMES[colour]) }), input, copy));
+    const i = (game.seats || []).findIndex((seat) => seat.colour === colour);
+    const name = names && names[i] ? names[i] : "";
+    const label = !name || name.toLowerCase() === COLOUR_NAMES[colour] ? cap(COLOUR_NAMES[colour]) : `${name} (${COLOUR_NAMES[colour]})`;
+    input.setAttribute("aria-label", `Link for ${label}`);
+    list.append(el("li", { class: "invite" }, marbleIcon(colour, 22), el("span", { class: "invite-name", text: label }), input, copy));
   }
   $("go-game").href = target;
   $("watch-link").href = localPath(game.watch_url || `/watch/${game.id}`);
