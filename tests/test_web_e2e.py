@@ -311,6 +311,11 @@ def tab_to(page: Any, selector: str, limit: int = 120) -> None:
     raise AssertionError(f"Tab never reached {selector}")
 
 
+def focused_action(page: Any) -> str | None:
+    found: str | None = page.evaluate("() => document.activeElement?.dataset.action ?? null")
+    return found
+
+
 def test_a_whole_game_by_keyboard_only(live_server: LiveServer, new_context: NewContext):
     created = create(live_server, variant="express", players=2, first="o")
     game_id = created["id"]
@@ -327,12 +332,15 @@ def test_a_whole_game_by_keyboard_only(live_server: LiveServer, new_context: New
             tab_to(page, "[data-testid=action-input]:not([disabled])")
             page.keyboard.type(action.lower())
             page.keyboard.press("Enter")
-        else:  # chosen among the arrows with the arrow keys
-            tab_to(page, PLAYABLE)
-            for _ in range(40):
-                if page.evaluate("() => document.activeElement.dataset.action") == action:
-                    break
-                page.keyboard.press("ArrowRight")
+        else:  # chosen among the arrows with the arrow keys, which go where they point
+            tab_to(page, '[data-action="L1"][tabindex="0"]')
+            page.keyboard.press("ArrowUp")
+            assert focused_action(page) == "L2"  # the arrow above
+            page.keyboard.press("ArrowDown")
+            assert focused_action(page) == "L1"
+            for _ in range(6):
+                page.keyboard.press("ArrowUp")
+            assert focused_action(page) == action  # L7, six rows up
             page.keyboard.press("Enter")
         wait_until(lambda n=n: len(read(live_server, game_id)["actions"]) == n + 1, what=action)
     game = read(live_server, game_id)

@@ -347,7 +347,7 @@ export class BoardView {
         if (this.canPlay(action)) this.choose(action);
       } else if (["ArrowRight", "ArrowDown", "ArrowLeft", "ArrowUp"].includes(e.key)) {
         e.preventDefault();
-        this.moveFocus(node, e.key === "ArrowRight" || e.key === "ArrowDown" ? 1 : -1);
+        this.moveFocus(node, e.key);
       } else if (e.key === "Escape") {
         this.clearPreview();
       }
@@ -369,11 +369,31 @@ export class BoardView {
     return [...this.svg.querySelectorAll('[data-action][tabindex="0"]')];
   }
 
-  moveFocus(from, step) {
+  /** Focus the action nearest `from` in the direction of the arrow `key` (along it,
+   * twice as far across it counting); where none lies that way, the next one round the
+   * board in reading order (Right and Down forward, Left and Up back). */
+  moveFocus(from, key) {
     const list = this.focusables();
     if (!list.length) return;
-    const i = list.indexOf(from);
-    const next = list[(i + step + list.length) % list.length];
+    const [dx, dy] = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1] }[key];
+    const centre = (node) => {
+      const r = node.getBoundingClientRect();
+      return [r.left + r.width / 2, r.top + r.height / 2];
+    };
+    const [x, y] = centre(from);
+    let next = null;
+    let nearest = Infinity;
+    for (const node of list) {
+      const [nx, ny] = centre(node);
+      const along = (nx - x) * dx + (ny - y) * dy;
+      if (node === from || along < 1) continue;
+      const distance = along + 2 * (Math.abs((nx - x) * dy) + Math.abs((ny - y) * dx));
+      if (distance < nearest) [next, nearest] = [node, distance];
+    }
+    if (!next) {
+      const step = dx + dy > 0 ? 1 : -1;
+      next = list[(list.indexOf(from) + step + list.length) % list.length];
+    }
     next.focus();
   }
 
