@@ -497,7 +497,8 @@ def test_a_finished_game(engine: Engine) -> None:
     assert (response.ok, response.text, response.lines) == (True, "", [])
     assert engine.fail("play R5").startswith("the game is over")
     assert engine.fail("go").startswith("the game is over")
-    assert engine.lines("analyse") == []
+    assert engine.fail("analyse") == "the game is over: there is no action to analyse"
+    assert engine.fail("analyse infinite info=1").startswith("the game is over")
     engine.ok("undo")
     assert engine.ok("status") == "playing o insert"
 

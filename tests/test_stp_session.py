@@ -366,12 +366,12 @@ def test_search_errors_answer_at_once_and_ask_no_bot(
     assert talk.bot.seen == []
 
 
-def test_go_in_a_finished_game_fails_before_searching(talk: Conversation) -> None:
+def test_a_search_in_a_finished_game_fails_before_searching(talk: Conversation) -> None:
     talk.ask("setposition express 2 7/7/7/7/7/g6/oooo3 o insert 18,21 0,0 0,0")
     talk.ask("play L1")
     assert talk.ask("go info=1") == ["? the game is over: there is no action to choose"]
-    assert talk.ask("analyse infinite") == ["="]
-    assert talk.bot.seen[-1].infinite
+    assert talk.ask("analyse infinite") == ["? the game is over: there is no action to analyse"]
+    assert talk.bot.seen == []
 
 
 def test_a_bot_that_fails_answers_with_a_failure_and_the_loop_goes_on(

@@ -92,8 +92,9 @@ class Search:
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def __post_init__(self) -> None:
-        if self.command == "go" and self.state.is_over:
-            raise GameOverError("the game is over: there is no action to choose")
+        if self.state.is_over:  # analyse fails here as go does: no action to rank
+            verb = "choose" if self.command == "go" else "analyse"
+            raise GameOverError(f"the game is over: there is no action to {verb}")
 
     @property
     def infinite(self) -> bool:
