@@ -49,6 +49,8 @@ def test_every_search_has_its_own_stop() -> None:
         ("depth=", "option depth= needs a value"),
         ("clock=1 clock=2", "option clock= given twice"),
         ("ponder", "unknown option for analyse: 'ponder'"),
+        ("depth=" + "9" * 5000, "depth must be at least 1, not a number of 5000 digits"),
+        ("depth=x9", "depth must be a whole number, not 'x9'"),
     ],
 )
 def test_bad_options_are_refused(words: str, message: str) -> None:

@@ -51,11 +51,13 @@ def is_number(word: str) -> bool:
 def whole_number(text: str, what: str, *, lowest: int, highest: int | None = None) -> int:
     """``text`` as a whole number from ``lowest`` to ``highest`` (if given); else a
     :class:`CommandError` that names ``what``."""
-    if not is_number(text) or len(text) > 30:
+    bounds = f"{lowest} to {highest}" if highest is not None else f"at least {lowest}"
+    if not is_number(text):
         raise CommandError(f"{what} must be a whole number, not {text!r}")
+    if len(text.lstrip("0")) > 30:  # not worth reading in full: far out of any range
+        raise CommandError(f"{what} must be {bounds}, not a number of {len(text)} digits")
     value = int(text)
     if value < lowest or (highest is not None and value > highest):
-        bounds = f"{lowest} to {highest}" if highest is not None else f"at least {lowest}"
         raise CommandError(f"{what} must be {bounds}, not {value}")
     return value
 
