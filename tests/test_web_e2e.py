@@ -411,6 +411,26 @@ def test_a_dropped_connection_loses_and_repeats_nothing(
     assert moves(page) == game["actions"]
 
 
+def test_a_resignation_while_the_page_is_offline_is_shown_when_it_is_back(
+    live_server: LiveServer, new_context: NewContext, seat: OpenSeat
+):
+    # a resignation changes no count of actions: the page must still learn of it
+    created = ann_and_ben(live_server)
+    game_id = created["id"]
+    context = new_context()
+    context.add_init_script(SOCKET_HOOK)
+    page = open_page(context, created["seats"][0]["join_url"])
+    wait_until(lambda: connected(page), what="the page to connect")
+    context.set_offline(True)
+    drop_sockets(page)
+    wait_until(lambda: not connected(page), what="the page to notice")
+    seat(live_server, created["seats"][1]["join_url"], game_id).send({"type": "resign"})
+    wait_until(lambda: read(live_server, game_id)["status"] == "over winner o", what="Ben out")
+    context.set_offline(False)
+    page.wait_for_selector("[data-testid=result]", state="visible")
+    assert status(page).startswith("Game over: Ann (orange) wins by resignation")
+
+
 @pytest.mark.parametrize("database", ["sqlite", "postgresql"])
 def test_the_server_killed_and_restarted_mid_game(
     database: str,

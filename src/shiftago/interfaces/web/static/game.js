@@ -120,6 +120,10 @@ function welcome(conn, msg) {
     conn.colour = msg.colour || COLOURS[msg.seat];
     rememberGame(ctx.gameId, { tokens: { [conn.colour]: conn.token } });
   }
+  // The same count of actions does not mean the same game: a resignation, an abort, a
+  // draw agreed or a seat handed on while this page was not connected (or before its
+  // first socket was) changes no count. Asked to sync, the server sends the game.
+  if (ctx.game && !conn.invalid && msg.version === ctx.version) conn.send({ type: "sync", seen: Math.max(ctx.version, 0) });
   if (!ctx.game) loadOverHttp();
   render();
 }
