@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from test_web_e2e import create, open_page, play, read, wait_until
+from test_web_e2e import PHONE, create, open_page, play, read, wait_until
 from web_fixtures import StartServer
 
 
@@ -86,3 +86,24 @@ def test_a_timed_game_against_the_computer_from_the_home_page(
     assert game["clock"]["remaining"][1] > 170  # it thought within its share, + 2 s
     page.wait_for_selector("[data-testid=clock-o].running")
     assert "3+2" in page.text_content("#game-title")
+
+
+def test_on_a_phone_the_clocks_are_above_the_board_too(start_server: StartServer, new_context: Any):
+    server = start_server()
+    created = create(
+        server, variant="express", players=2, first="o", clock={"initial": 180, "increment": 2}
+    )
+    phone = open_page(new_context(**PHONE), created["seats"][0]["join_url"])
+    strip = phone.locator("[data-testid=clock-strip]")
+    strip.wait_for()
+    above = phone.evaluate(
+        "() => document.querySelector('[data-testid=clock-strip]').getBoundingClientRect()"
+        ".bottom <= document.getElementById('board').getBoundingClientRect().top"
+    )
+    assert above
+    phone.wait_for_selector("[data-testid=clock-strip] [data-clock=o].running")
+    assert strip.locator("[data-clock=g]").inner_text() == "3:00"
+    assert phone.text_content("[data-testid=clock-g]") == "3:00"  # the card's, the same
+    desk = open_page(new_context(), created["seats"][0]["join_url"])
+    desk.wait_for_selector("[data-testid=clock-o].running")
+    assert desk.locator("[data-testid=clock-strip]").is_hidden()  # beside the board there

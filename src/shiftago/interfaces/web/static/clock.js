@@ -3,6 +3,7 @@
 // time and decides when a flag falls; the page only shows it ticking and warns on low
 // time.
 import { el } from "./api.js";
+import { marbleIcon } from "./board.js";
 
 /** Below this share of the initial time (or 20 s) a running clock warns. */
 const LOW_SHARE = 0.1;
@@ -48,21 +49,22 @@ function tick() {
   const clock = shown.clock;
   const now = performance.now();
   colours.forEach((colour, i) => {
-    const box = document.querySelector(`[data-testid=clock-${colour}]`);
-    if (!box) return;
     const seconds = left(clock, i, now);
-    box.textContent = clockText(seconds);
-    box.dataset.seconds = String(Math.max(0, Math.round(seconds * 10) / 10));
     const running = clock.running === colour;
-    box.classList.toggle("running", running);
-    box.classList.toggle("low", running && isLow(clock, seconds));
-    box.classList.toggle("flagged", seconds <= 0);
+    for (const box of document.querySelectorAll(`[data-clock="${colour}"]`)) {
+      box.textContent = clockText(seconds);
+      box.dataset.seconds = String(Math.max(0, Math.round(seconds * 10) / 10));
+      box.classList.toggle("running", running);
+      box.classList.toggle("low", running && isLow(clock, seconds));
+      box.classList.toggle("flagged", seconds <= 0);
+    }
   });
 }
 
 /**
- * Put each seat's clock in its player card (`[data-testid=player-<colour>]`), for the
- * game `g` at the last step (`final`); a replay of an earlier step shows no clocks.
+ * Put each seat's clock in its player card (`[data-testid=player-<colour>]`), and all of
+ * them in the strip above the board that a phone shows, for the game `g` at the last
+ * step (`final`); a replay of an earlier step shows no clocks.
  */
 export function renderClocks(g, final) {
   if (g !== shown) {
@@ -71,6 +73,8 @@ export function renderClocks(g, final) {
   }
   const clock = g && g.clock;
   colours = (g && g.seats ? g.seats : []).map((s) => s.colour);
+  const strip = document.getElementById("clock-strip");
+  if (strip) strip.hidden = !clock || !final;
   if (!clock || !final) {
     clearInterval(timer);
     timer = null;
@@ -79,8 +83,12 @@ export function renderClocks(g, final) {
   colours.forEach((colour) => {
     const card = document.querySelector(`[data-testid=player-${colour}]`);
     if (!card || card.querySelector(".clock")) return;
-    card.append(el("div", { class: "clock", "data-testid": `clock-${colour}`, role: "timer", "aria-label": `${colour} clock` }));
+    card.append(el("div", { class: "clock", "data-testid": `clock-${colour}`, "data-clock": colour, role: "timer", "aria-label": `${colour} clock` }));
   });
+  // on a phone the cards are below the board: the strip above it repeats the clocks
+  if (strip && strip.childElementCount !== colours.length) {
+    strip.replaceChildren(...colours.map((colour) => el("span", { class: "strip-seat" }, marbleIcon(colour, 16), el("span", { class: "clock", "data-clock": colour, "aria-hidden": "true" }))));
+  }
   tick();
   if (clock.running && !timer) timer = setInterval(tick, 100);
   if (!clock.running && timer) {
