@@ -232,3 +232,26 @@ def test_render_modes(capsys: pytest.CaptureFixture[str]) -> None:
     capsys.readouterr()
     human.step(np.int64(index_of("Bg", 2)))
     assert "orange (o) to insert" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("opponent", ["random", "level:3", 2])
+def test_pickled_mid_game_it_plays_on_the_same(opponent: str | int) -> None:
+    import importlib
+    import pickle
+
+    # the module as imported now (a test above imports it again)
+    env = importlib.import_module("shiftago.env.single").ShiftagoEnv(
+        "express", 2, opponent=opponent
+    )
+    obs, _ = env.reset(seed=4)
+    for _ in range(3):
+        obs, *_ = env.step(np.int64(np.flatnonzero(obs["action_mask"])[0]))
+    copy = pickle.loads(pickle.dumps(env))
+    for _ in range(3):
+        action = np.int64(np.flatnonzero(obs["action_mask"])[-1])
+        obs, reward, terminated, _, _ = env.step(action)
+        twin, twin_reward, twin_terminated, _, _ = copy.step(action)
+        assert np.array_equal(obs["observation"], twin["observation"])
+        assert (reward, terminated) == (twin_reward, twin_terminated)
+        if terminated:
+            break

@@ -299,3 +299,32 @@ def test_human_render_prints(capsys: pytest.CaptureFixture[str]) -> None:
     assert raw.render() is None
     printed = capsys.readouterr().out
     assert "1 . . .[o]. . ." in printed and "to act: player_1" in printed
+
+
+@pytest.mark.parametrize("make", [shiftago_v0.raw_env, shiftago_v0.env])
+def test_a_deep_copy_is_the_game_as_it_stands(make: Any) -> None:
+    import copy
+
+    env = make(variant="expert", players=3)
+    env.reset(options={"first": 2})
+    for action in (0, 7, 14):
+        env.step(action)
+    twin = copy.deepcopy(env)
+    raw, twin_raw = env.unwrapped, twin.unwrapped
+    assert twin_raw.history == raw.history == [0, 7, 14]
+    assert twin_raw.game_state() == raw.game_state() and twin.agent_selection == env.agent_selection
+    twin.step(21)  # the copy goes its own way; the original stays
+    assert raw.history == [0, 7, 14] and twin_raw.history == [0, 7, 14, 21]
+
+
+def test_stepping_after_every_agent_is_done_says_so() -> None:
+    from shiftago.core import GameOverError
+
+    env = shiftago_v0.raw_env()
+    env.reset()
+    while not all(env.terminations.values()):
+        env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
+    while env.agents:
+        env.step(None)
+    with pytest.raises(GameOverError, match="every agent is done"):
+        env.step(None)

@@ -19,6 +19,7 @@ action outside the space fails an assertion, and the order of calls is enforced.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from typing import Any, Final, TypeAlias
 
@@ -28,7 +29,7 @@ from gymnasium.utils import EzPickle, seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from shiftago.core.errors import IllegalActionError
+from shiftago.core.errors import GameOverError, IllegalActionError
 from shiftago.core.rules import Variant
 from shiftago.core.state import State
 from shiftago.engine.kernel.convert import action_text, from_state, outcome_of, to_state
@@ -126,6 +127,16 @@ class raw_env(ShiftagoAEC, EzPickle):
         self.np_random, self.np_random_seed = seeding.np_random(None)
         self.reset()
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> raw_env:
+        """The game as it stands, for a search that copies the environment to look
+        ahead (pickling, like PettingZoo's classic environments, makes a fresh one from
+        the constructor's arguments)."""
+        clone = self.__class__.__new__(self.__class__)
+        memo[id(self)] = clone
+        for name, value in self.__dict__.items():
+            setattr(clone, name, copy.deepcopy(value, memo))
+        return clone
+
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
 
@@ -149,6 +160,8 @@ class raw_env(ShiftagoAEC, EzPickle):
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
+        if not self.agents:
+            raise GameOverError("the game is over and every agent is done: reset() starts anew")
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return

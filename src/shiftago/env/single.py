@@ -19,6 +19,7 @@ settings all environments share are in :mod:`.settings`.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, Final
 
 import gymnasium
@@ -59,33 +60,58 @@ Policy = Callable[[np.ndarray, np.ndarray], int]
 
 
 # --- opponents -----------------------------------------------------------------------
+# Plain classes, not closures, so that an environment with any opponent pickles.
 _Player = Callable[[np.ndarray], int]  # kernel state (opponent to act) -> action index
-_Factory = Callable[[Rules, int], _Player]  # (rules, seed) -> player for one seat
 
 
-def _bot_player(bot: Bot, rules: Rules) -> _Player:
-    def play(s: np.ndarray) -> int:
-        return index_of(bot.choose(to_state(s, rules)), rules.players)
+@dataclass(frozen=True)
+class _BotPlayer:
+    """A bot playing one seat."""
 
-    return play
+    bot: Bot
+    rules: Rules
 
-
-def _policy_player(policy: Policy) -> _Player:
-    def play(s: np.ndarray) -> int:
-        return action_index(policy(observe(s, int(s[TURN])), action_mask(s)))
-
-    return play
+    def __call__(self, s: np.ndarray) -> int:
+        return index_of(self.bot.choose(to_state(s, self.rules)), self.rules.players)
 
 
-def _opponent_factory(opponent: str | int | Policy | Bot) -> _Factory:
+@dataclass(frozen=True)
+class _PolicyPlayer:
+    """A policy ``(observation, mask) -> action`` playing one seat."""
+
+    policy: Policy
+
+    def __call__(self, s: np.ndarray) -> int:
+        return action_index(self.policy(observe(s, int(s[TURN])), action_mask(s)))
+
+
+@dataclass(frozen=True)
+class _Opponents:
+    """What plays the opponent seats: one of a given ``bot``, a random bot, the level
+    ``number``'s bot (seeded per seat) or a ``policy``."""
+
+    bot: Bot | None = None
+    number: int | None = None
+    policy: Policy | None = None
+
+    def __call__(self, rules: Rules, seed: int) -> _Player:
+        if self.bot is not None:
+            return _BotPlayer(self.bot, rules)
+        if self.number is not None:
+            return _BotPlayer(bot_for_level(self.number, seed), rules)
+        if self.policy is not None:
+            return _PolicyPlayer(self.policy)
+        return _BotPlayer(RandomBot(seed), rules)
+
+
+def _opponent_factory(opponent: str | int | Policy | Bot) -> _Opponents:
     """What plays the opponent seats; checked when the environment is made."""
     if isinstance(opponent, Bot):
-        bot = opponent
-        return lambda rules, seed: _bot_player(bot, rules)
+        return _Opponents(bot=opponent)
     if isinstance(opponent, str):
         text = opponent.strip().lower()
         if text == "random":
-            return lambda rules, seed: _bot_player(RandomBot(seed), rules)
+            return _Opponents()
         digits = text.removeprefix("level:")
         if digits != text and digits.isdigit():
             opponent = int(digits)
@@ -95,11 +121,9 @@ def _opponent_factory(opponent: str | int | Policy | Bot) -> _Factory:
                 "number, a Bot or a policy(observation, mask) -> action"
             )
     if isinstance(opponent, int) and not isinstance(opponent, bool):
-        number = level(opponent).number  # raises for a level that does not exist
-        return lambda rules, seed: _bot_player(bot_for_level(number, seed), rules)
+        return _Opponents(number=level(opponent).number)  # raises for an unknown level
     if callable(opponent):
-        policy = opponent
-        return lambda rules, seed: _policy_player(policy)
+        return _Opponents(policy=opponent)
     raise ValueError(f"unknown opponent {opponent!r}")
 
 
