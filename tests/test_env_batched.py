@@ -266,3 +266,11 @@ def test_score_phase_plane_follows_the_phase() -> None:
         np.testing.assert_array_equal(env.observations[:, plane].max(axis=(1, 2)), scoring)
         seen |= bool(scoring.any())
     assert seen
+
+
+def test_legal_actions_of_a_slot_that_is_not_there_is_an_error() -> None:
+    env = BatchedEnv(3, "express", 2, seed=1)
+    assert env.legal_actions(2) == env.legal_actions(np.int64(2))
+    for slot, error in ((3, IndexError), (-1, IndexError), (1.0, TypeError)):
+        with pytest.raises(error):
+            env.legal_actions(slot)  # type: ignore[arg-type]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import numpy as np
 import pytest
@@ -186,3 +187,20 @@ def test_outcome_rewards_of_a_played_game_follow_its_outcome() -> None:
         assert game.outcome is not None
         expected = [2 * r - 1 for r in game.outcome.returns()]
         np.testing.assert_allclose(outcome_rewards(s), expected, atol=1e-6)
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "words"),
+    [
+        (lambda: action_of(5.0, 2), TypeError, "whole number, not 5.0"),  # type: ignore[arg-type]
+        (lambda: action_of(True, 2), TypeError, "whole number, not True"),
+        (lambda: action_of(3, 5), ValueError, "players is 2, 3 or 4, not 5"),
+        (lambda: index_of("L3", 1), ValueError, "players is 2, 3 or 4, not 1"),
+    ],
+)
+def test_the_converters_refuse_what_is_not_an_index_or_a_player_count(
+    call: Any, error: type[Exception], words: str
+) -> None:
+    with pytest.raises(error, match=words):
+        call()
+    assert action_of(np.int64(3), 2) == action_of(3, 2)  # numpy's integers are whole numbers

@@ -419,6 +419,10 @@ class BatchedEnv:
 
     def legal_actions(self, slot: int) -> list[int]:
         """The legal action indices of one slot (kernel order)."""
+        if isinstance(slot, bool) or not isinstance(slot, int | np.integer):
+            raise TypeError(f"a slot is a whole number, not {slot!r}")
+        if not 0 <= slot < self.batch:
+            raise IndexError(f"the slots are 0-{self.batch - 1}, not {slot}")
         return [int(c) for c in self._moves[slot, : self._counts[slot]]]
 
     def _illegal(self, slot: int, action: int) -> IllegalBatchActionError:

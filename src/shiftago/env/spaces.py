@@ -74,15 +74,28 @@ def observation_shape(players: int) -> tuple[int, int, int]:
     return (plane_count(players), SIDE, SIDE)
 
 
+def _checked_players(players: object) -> int:
+    if isinstance(players, bool) or not isinstance(players, int | np.integer):
+        raise TypeError(f"players is a whole number 2-4, not {players!r}")
+    if not 2 <= players <= 4:
+        raise ValueError(f"players is 2, 3 or 4, not {players}")
+    return int(players)
+
+
 def action_of(index: int, players: int) -> Action:
-    """The core action of an action index (raises ``ValueError`` when out of range)."""
+    """The core action of an action index (raises ``ValueError`` when out of range, and
+    ``TypeError`` for an index or a number of players that is not a whole number)."""
+    if isinstance(index, bool) or not isinstance(index, int | np.integer):
+        raise TypeError(f"an action index is a whole number, not {index!r}")
+    players = _checked_players(players)
     if not 0 <= index < ACTION_COUNT:
         raise ValueError(f"an action index is 0-{ACTION_COUNT - 1}, not {index}")
-    return to_action(index, players)
+    return to_action(int(index), players)
 
 
 def index_of(action: Action | str, players: int) -> int:
     """The action index of a core action or of its notation (``L3``, ``xc3-g3``)."""
+    players = _checked_players(players)
     try:
         return from_action(action, players)
     except KeyError:
