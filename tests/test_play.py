@@ -285,6 +285,20 @@ def test_resume_and_new_flags_answer_without_asking(home: Path) -> None:
     assert "1. Td" in (home / "autosave.txt").read_text()
 
 
+def test_a_script_for_a_new_game_is_stopped_at_the_question_not_spent_on_it(
+    home: Path,
+) -> None:
+    play(home, ["--first", "o"], ["L1"])
+    for first_line in ("L1", "save game.txt", "position"):
+        result = play(home, ["--first", "o"], [first_line, "L7", "quit"])
+        assert result.exit_code == 2, result.output
+        assert "give --resume to go on with it, or --new" in result.output
+        assert "Please answer y or n." not in result.output
+    assert "1. L1" in (home / "autosave.txt").read_text()  # the saved game is kept
+    left = play(home, [], ["quit"])  # quit at the question leaves it, keeping the game
+    assert left.exit_code == 0 and (home / "autosave.txt").exists()
+
+
 def test_end_of_input_at_the_question_keeps_the_game(home: Path) -> None:
     play(home, ["--first", "o"], ["L1"])
     result = play(home, [], [])

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from shiftago.core import COLOUR_NAMES, COLOURS, Game, Rules, ShiftagoError, State, Variant
+from shiftago.core import COLOUR_NAMES, COLOURS, Action, Game, Rules, ShiftagoError, State, Variant
 from shiftago.core.rules import seat_of_colour
 from shiftago.engine.bot import Bot
 from shiftago.engine.levels import bot_for_level, default_level
@@ -130,7 +130,7 @@ def _resume(
         return None
     if setup.resume is None:
         when = autosave.saved_at().strftime("%Y-%m-%d %H:%M")
-        answer = reader.ask_yes_no(f"Resume the unfinished game from {when}?")
+        answer = _ask_to_resume(reader, when)
         if answer is None:
             return False
         if not answer:
@@ -145,6 +145,45 @@ def _resume(
         out.write(f"The saved game cannot be read ({e}); it was moved to {broken}.\n")
         return None
     return record
+
+
+#: The words of the game's own commands (play.Session.handle), which answer no question.
+_GAME_WORDS = frozenset(
+    ("quit", "exit", "q", "help", "?", "h", "legal", "undo", "save", "board", "show", "position")
+)
+
+
+def _ask_to_resume(reader: LineReader, when: str) -> bool | None:
+    """Whether to resume the autosave of ``when``; None at the end of the input or at
+    ``quit``. A line meant for the game (an action or a command) is no answer: a script
+    written for a new game would otherwise spend every line on the question, so it ends
+    the setup with a :class:`SetupError` that names ``--resume`` and ``--new``."""
+    while True:
+        answer = reader.read(f"Resume the unfinished game from {when}? [Y/n] ")
+        if answer is None:
+            return None
+        word = answer.strip().lower()
+        if word in ("", "y", "yes"):
+            return True
+        if word in ("n", "no"):
+            return False
+        if word in ("quit", "exit", "q"):
+            return None
+        if word.split()[0] in _GAME_WORDS or _is_action(word):
+            raise SetupError(
+                f"an unfinished game from {when} is saved, and {answer.strip()!r} does not say "
+                "whether to go on with it: give --resume to go on with it, or --new to start "
+                "a new game (which replaces it at its first move)"
+            )
+        reader.out.write("Please answer y or n.\n")
+
+
+def _is_action(text: str) -> bool:
+    try:
+        Action.parse(text)
+    except ShiftagoError:
+        return False
+    return True
 
 
 def prepare(
