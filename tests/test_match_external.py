@@ -293,3 +293,14 @@ def test_the_timeout_under_a_clock_is_the_time_left_and_a_grace():
     assert engine.timeout_for(Limits(clock_ms=0)) == pytest.approx(CLOCK_GRACE)
     words = engine._limit_words(Limits(clock_ms=1234, increment_ms=500, depth=3), level=True)
     assert words == " depth=3 clock=1234 increment=500"
+
+
+def test_an_engine_that_cannot_start_stops_the_match_before_it_starts(tmp_path):
+    config = MatchConfig(
+        participants=("cmd:/nonexistent/engine", "greedy@depth=1"),
+        games=2,
+        results=tmp_path / "r.jsonl",
+    )
+    with pytest.raises(EngineCrash, match="could not start"):
+        run_match(config)
+    assert not (tmp_path / "r.jsonl").exists()  # no game was played and lost for it

@@ -202,9 +202,9 @@ def run_match(
     """Play (or resume) a match and return its result.
 
     ``timer`` replaces the wall clock that times the actions and runs the clocks (a
-    test's fake time); it needs ``jobs=1``. An external engine that refuses its
-    options (``threads=``, ``hash=``) stops the match before the first game with an
-    :class:`~.external.EngineError`.
+    test's fake time); it needs ``jobs=1``. An external engine that cannot start, does
+    not speak the protocol or refuses its options (``threads=``, ``hash=``) stops the
+    match before the first game with an :class:`~.external.EngineError`.
     """
     if timer is not None and config.jobs != 1:
         raise ValueError("a timer of its own needs the games played in this process (jobs=1)")
@@ -253,7 +253,7 @@ def run_match(
         warm = any(not p.external for p in participants)
         engines = EnginePool()  # the pool's workers start engines of their own
         try:
-            _set_engine_options(participants, engines, config.timeout)
+            _start_engines(participants, engines, config.timeout)
             if config.jobs == 1:
                 stopped = _run_inline(todo, engines, warm, accept, timer or time.perf_counter)
         finally:
@@ -331,14 +331,15 @@ def _tasks(
     return tasks
 
 
-def _set_engine_options(
+def _start_engines(
     participants: list[Participant], engines: EnginePool, timeout: float | None
 ) -> None:
-    """Start each external engine that has options to set, so that one that refuses
-    them (:class:`~.external.EngineOptionError`) stops the match now rather than
-    losing every game."""
+    """Start each external engine (its handshake, its options), so that one that cannot
+    start, does not speak the protocol or refuses its options (an
+    :class:`~.external.EngineError`) stops the match now rather than losing every
+    game."""
     for p in participants:
-        if p.external and p.engine_options:
+        if p.external:
             engines.get(p, timeout).start()
 
 
