@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from shiftago.core import Game, State
+from shiftago.core import Game, Rules, State
 from shiftago.engine.bot import NO_LIMITS, Analysis, Bot, Limits, RankedAction, format_value
 from shiftago.engine.levels import bot_for_level, default_level
 from shiftago.engine.review import iter_review
@@ -264,8 +264,24 @@ def test_values_per_seat_are_shown_where_the_bot_gives_them(tmp_path: Path) -> N
     game.play("L3")  # the third legal action: worth 0.02 less than the best
     out = io.StringIO()
     reviews = iter_review(bot, zip(game.states, game.history, strict=False), threshold=0.03)
-    write_record(out, "game", game, reviews, bot, settings, 1)
+    write_record(out, "game", Record.from_game(game), game, reviews, bot, settings, 1)
     text = out.getvalue()
     assert "(only the mover's" not in text
     assert "?! inaccuracy (by more than 0.015)" in text
     assert "  1. orange L3        +0.480 ?!  [o +0.480, g +0.250, b +0.270] best L1" in text
+
+
+def test_a_record_ended_by_a_resignation_says_so(tmp_path: Path) -> None:
+    game = Game(Rules(), first=0)
+    for action in ("L1", "L7", "L1"):
+        game.play(action)
+    path = tmp_path / "resigned.txt"
+    record = Record.from_game(game, result="o", termination="resignation")
+    path.write_text(format_record(record) + "\n")
+    analysed = invoke(str(path), *FAST)
+    assert analysed.exit_code == 0, analysed.output
+    assert "o won (resignation)" in analysed.stdout.splitlines()
+    assert "not over" not in analysed.stdout
+    shown = CliRunner().invoke(cli, ["show", str(path)])
+    assert shown.exit_code == 0, shown.output
+    assert shown.output.rstrip().endswith("ended: o won (resignation)")

@@ -252,6 +252,21 @@ def describe(outcome: Outcome) -> str:
     return f"{outcome.result()} won ({outcome.reason.value})"
 
 
+def result_words(record: Record, game: Game) -> str:
+    """The result of a record in words: the rules' outcome (:func:`describe`), else the
+    result its termination gave (``o won (resignation)``, ``no result (aborted)``),
+    else ``not over``."""
+    if game.outcome is not None:
+        return describe(game.outcome)
+    if record.termination is None:
+        return "not over"
+    if record.result in (UNFINISHED, ""):
+        return f"no result ({record.termination})"
+    if "=" in record.result:
+        return f"a draw of {record.result} ({record.termination})"
+    return f"{record.result} won ({record.termination})"
+
+
 def result_problem(game: Game, result: str, termination: str | None) -> str | None:
     """What is wrong with ``result`` for the replayed ``game``, or None."""
     outcome = game.outcome

@@ -25,7 +25,7 @@ from shiftago.core import COLOUR_NAMES, COLOURS, Game, Rules, ShiftagoError, Sta
 from shiftago.engine.bot import Bot, Limits, RankedAction, format_value
 from shiftago.engine.levels import bot_for_level, level_name
 from shiftago.engine.review import MARKS, PlyReview, iter_review
-from shiftago.formats.record import Record, describe, turn_numbers
+from shiftago.formats.record import Record, describe, result_words, turn_numbers
 from shiftago.formats.source import SourceError, load_source
 from shiftago.formats.text_board import render_text, use_color
 
@@ -97,7 +97,7 @@ def analyse(
     if as_json:
         _write_json(out, record_document(name, record, list(reviews), bot, settings))
     else:
-        write_record(out, name, game, reviews, bot, settings, len(loaded))
+        write_record(out, name, record, game, reviews, bot, settings, len(loaded))
 
 
 # --- positions ----------------------------------------------------------------------
@@ -169,6 +169,7 @@ def record_document(
 def write_record(
     out: TextIO,
     name: str,
+    record: Record,
     game: Game,
     reviews: Iterator[PlyReview],
     bot: Bot,
@@ -206,8 +207,7 @@ def write_record(
         if review.mark:
             key = (review.seat, review.mark)
             counts[key] = counts.get(key, 0) + 1
-    result = describe(game.outcome) if game.outcome is not None else "not over"
-    out.write(f"\n{result}\n")
+    out.write(f"\n{result_words(record, game)}\n")
     for seat in range(rules.players):
         marks = [_count(counts.get((seat, mark), 0), word) for mark, word in MARKS.items()]
         out.write(f"{COLOUR_NAMES[seat]}: {', '.join(marks)}\n")

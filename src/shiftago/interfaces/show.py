@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TextIO
 
 from shiftago.core import COLOUR_NAMES, Action, Game, ShiftagoError, State
-from shiftago.formats.record import Record
+from shiftago.formats.record import Record, result_words
 from shiftago.formats.source import SourceError, load_source
 from shiftago.formats.svg_board import render_svg
 from shiftago.formats.text_board import render_status, render_text, use_color
@@ -157,3 +157,5 @@ def show(
     if header is not None:
         out.write(header + "\n\n")
     show_text(steps, out, final=final, color=color, titles=header is not None)
+    if header is not None and record.termination is not None:  # the rules did not end it
+        out.write(f"ended: {result_words(record, record.to_game())}\n")
