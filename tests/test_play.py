@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from shiftago.core import Game, Rules, Variant
-from shiftago.formats.record import parse_record
+from shiftago.formats.record import Record, format_record, parse_record
 from shiftago.interfaces.cli import cli
 
 START_EXPRESS = "express 2 7/7/7/7/7/7/7 o insert 22,22 0,0 0,0"
@@ -428,3 +428,37 @@ def test_load_one_game_of_several(home: Path, tmp_path: Path) -> None:
     result = play(home, ["--load", str(two), "--game", "3"], [])
     assert result.exit_code == 2
     assert "holds 2 game(s), not a game 3" in result.output
+
+
+def test_options_a_loaded_game_would_not_use_are_refused(home: Path, tmp_path: Path) -> None:
+    game = Game(Rules(), first=0)
+    game.play("L1")
+    path = tmp_path / "game.txt"
+    path.write_text(format_record(Record.from_game(game)) + "\n")
+    for extra, words in (
+        (["--variant", "expert"], "--variant set up a new game; --load takes them"),
+        (["--players", "4", "--first", "g"], "--players, --first set up a new game"),
+        (["--limit", "3"], "--limit applies to a new game or a --position"),
+    ):
+        result = play(home, ["--load", str(path), *extra], ["position"])
+        assert result.exit_code == 2 and words in result.output, result.output
+    at = play(home, ["--position", START_EXPRESS, "--handicap", "0,2"], [])
+    assert at.exit_code == 2 and "--handicap set up a new game; --position" in at.output
+
+
+def test_a_game_that_a_termination_ended_is_not_played_on(home: Path, tmp_path: Path) -> None:
+    game = Game(Rules(), first=0)
+    game.play("L1")
+    path = tmp_path / "resigned.txt"
+    record = Record.from_game(game, result="g", termination="resignation")
+    path.write_text(format_record(record) + "\n")
+    result = play(home, ["--load", str(path)], ["L7"])
+    assert result.exit_code == 2
+    assert "the game ended (g won (resignation)); there is nothing to play on" in result.output
+
+
+def test_new_game_options_with_a_game_resumed_are_said_to_be_unused(home: Path) -> None:
+    play(home, ["--first", "o"], ["L1"])
+    result = play(home, ["--variant", "expert"], ["y", "position", "quit"])
+    assert "Resuming the game: 1 action played." in result.output
+    assert "(--variant: for a new game, not used for the game resumed.)" in result.output

@@ -148,9 +148,16 @@ def play(
     for its commands: legal, undo, save FILE, board, position, quit.
     """
     from shiftago.interfaces.autosave import Autosave
-    from shiftago.interfaces.play_setup import PlaySetup, SetupError, prepare
+    from shiftago.interfaces.play_setup import NEW_GAME_OPTIONS, PlaySetup, SetupError, prepare
 
+    context = click.get_current_context()
+    given = tuple(
+        name
+        for name in NEW_GAME_OPTIONS
+        if context.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT
+    )
     setup = PlaySetup(
+        given=given,
         variant=variant,
         players=players,
         handicap=handicap,

@@ -13,7 +13,13 @@ from shiftago.core import COLOUR_NAMES, COLOURS, Action, Game, Rules, ShiftagoEr
 from shiftago.core.rules import seat_of_colour
 from shiftago.engine.bot import Bot
 from shiftago.engine.levels import bot_for_level, default_level
-from shiftago.formats.record import Record, RecordError, parse_record, parse_records
+from shiftago.formats.record import (
+    Record,
+    RecordError,
+    parse_record,
+    parse_records,
+    result_words,
+)
 from shiftago.formats.source import SourceError, read_text
 from shiftago.formats.text_board import use_color
 from shiftago.interfaces.autosave import Autosave
@@ -28,9 +34,14 @@ class SetupError(ValueError):
     """Options that do not make a game; the message says why in one line."""
 
 
+#: The options that make a new game (their names as ``shiftago play`` spells them).
+NEW_GAME_OPTIONS = ("variant", "players", "handicap", "first")
+
+
 @dataclass(frozen=True)
 class PlaySetup:
-    """The options of ``shiftago play``."""
+    """The options of ``shiftago play``; ``given`` names those of
+    :data:`NEW_GAME_OPTIONS` that were given (not left at their defaults)."""
 
     variant: str = "express"
     players: int = 2
@@ -47,6 +58,7 @@ class PlaySetup:
     position: str | None = None
     #: True: resume the autosave without asking; False: start anew; None: ask.
     resume: bool | None = None
+    given: tuple[str, ...] = ()
 
 
 def parse_colour(text: str, players: int) -> int:
@@ -186,6 +198,17 @@ def _is_action(text: str) -> bool:
     return True
 
 
+def _refuse_unused_options(setup: PlaySetup) -> None:
+    """Options that a game from a record or a position would not use (with the autosave
+    they make the game started when there is none to resume)."""
+    options = ", ".join(f"--{name}" for name in setup.given)
+    source = "--load" if setup.load is not None else "--position" if setup.position else None
+    if source is not None and options:
+        raise SetupError(f"{options} set up a new game; {source} takes them from the game")
+    if setup.load is not None and setup.limit is not None:
+        raise SetupError("--limit applies to a new game or a --position, not to --load")
+
+
 def prepare(
     setup: PlaySetup, inp: TextIO, out: TextIO, autosave: Autosave | None = None
 ) -> Session | None:
@@ -193,12 +216,18 @@ def prepare(
     reader = LineReader(inp, out)
     if setup.load is not None and setup.position is not None:
         raise SetupError("give either --load or --position, not both")
+    _refuse_unused_options(setup)
     record: Record | None = None
     record_date = None
     resumed_autosave = False
     if setup.load is not None:
         record = read_record_file(setup.load, setup.game_number)
         game = _game_of(record, str(setup.load))
+        if record.termination is not None:
+            raise SetupError(
+                f"{setup.load}: the game ended ({result_words(record, game)}); "
+                "there is nothing to play on"
+            )
     elif setup.position is not None:
         game = game_from_position(setup, setup.position)
     else:
@@ -210,7 +239,11 @@ def prepare(
             game = resumed.to_game()
             record_date = resumed.date
             resumed_autosave = True
-            out.write(f"Resuming the game: {len(game.history)} actions played.\n")
+            played = len(game.history)
+            out.write(f"Resuming the game: {played} action{'' if played == 1 else 's'} played.\n")
+            if setup.given:
+                options = ", ".join(f"--{name}" for name in setup.given)
+                out.write(f"({options}: for a new game, not used for the game resumed.)\n")
         else:
             game = new_game(setup)
     players = game.rules.players
