@@ -462,3 +462,12 @@ def test_new_game_options_with_a_game_resumed_are_said_to_be_unused(home: Path) 
     result = play(home, ["--variant", "expert"], ["y", "position", "quit"])
     assert "Resuming the game: 1 action played." in result.output
     assert "(--variant: for a new game, not used for the game resumed.)" in result.output
+
+
+def test_a_long_or_unprintable_line_comes_back_short(home: Path) -> None:
+    result = play(home, ["--new", "--first", "o"], ["L" + "1" * 5000, "fo\x01o", "position"])
+    errors = [line for line in result.output.splitlines() if "error: " in line]
+    assert len(errors) == 2 and all(len(line) < 400 for line in errors), errors
+    assert "'L" + "1" * 197 + "… is not an action" in errors[0]
+    assert "\\x01" in errors[1] and "\x01" not in errors[1]  # escaped, never raw
+    assert positions(result.output) == [START_EXPRESS]  # nothing was played

@@ -28,6 +28,7 @@ from shiftago.engine.bot import Bot, Limits
 from shiftago.formats.record import Record, format_record
 from shiftago.formats.text_board import render_status, render_text
 from shiftago.interfaces.autosave import Autosave, write_atomically
+from shiftago.interfaces.message import one_line
 
 HELP = """\
 Type an action or a command (case does not matter):
@@ -251,7 +252,7 @@ class Session:
         return True
 
     def error(self, message: str) -> None:
-        self.say(f"error: {message}")
+        self.say(f"error: {one_line(message)}")
 
     # --- actions --------------------------------------------------------------------
     def human_action(self, text: str) -> None:

@@ -24,12 +24,13 @@ import traceback
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
-from typing import Final, Literal, TextIO
+from typing import Literal, TextIO
 
 from shiftago import __version__
 from shiftago.core import COLOURS, Game, Rules, State, Variant, seat_of_colour
 from shiftago.engine.bot import Bot, Limits
 from shiftago.formats.text_board import render_plain_grid
+from shiftago.interfaces.message import one_line
 
 from .options import EngineOptions, Ladder
 from .search import Search, SearchRequest
@@ -147,7 +148,7 @@ class StpEngine:
         command = self._commands.get(command_line.name)
         if command is None:
             return frame(
-                "?", ident, _one_line(f"unknown command: {line.split()[1 if ident else 0]}")
+                "?", ident, one_line(f"unknown command: {line.split()[1 if ident else 0]}")
             )
         return self._respond(ident, lambda: command(list(command_line.args), command_line.rest))
 
@@ -169,7 +170,7 @@ class StpEngine:
         try:
             reply = produce()
         except ValueError as error:  # CommandError, ShiftagoError: the input is wrong
-            return frame("?", ident, _one_line(str(error)))
+            return frame("?", ident, one_line(str(error)))
         except MemoryError:  # a Hash larger than the machine holds
             hash_mib = self.options.hash_mib
             advice = "" if hash_mib is None else f" with Hash {hash_mib} MiB: set a smaller Hash"
@@ -177,7 +178,7 @@ class StpEngine:
         except Exception as error:  # an engine bug must not end the session
             traceback.print_exc(file=self.log)
             self.log.flush()
-            return frame("?", ident, _one_line(f"internal error: {type(error).__name__}: {error}"))
+            return frame("?", ident, one_line(f"internal error: {type(error).__name__}: {error}"))
         if isinstance(reply, Search):
             reply.ident = ident
             return reply
@@ -369,16 +370,3 @@ class StpEngine:
 def frame(status: str, ident: str, payload: str) -> str:
     """A one-line response: ``=`` or ``?``, the id, the payload, then the empty line."""
     return f"{status}{ident} {payload}\n\n" if payload else f"{status}{ident}\n\n"
-
-
-#: The longest word of a failure's line: longer ones (a pasted line quoted back) are cut.
-LONGEST_WORD: Final = 60
-
-
-def _one_line(text: str) -> str:
-    """A failure's words on one readable line: whitespace runs as one space, characters
-    that cannot be shown as ``?``, and each word of more than :data:`LONGEST_WORD`
-    characters cut to that length with an ellipsis."""
-    shown = "".join(ch if ch.isprintable() else "?" for ch in text.replace("\t", " "))
-    words = [w if len(w) <= LONGEST_WORD else w[: LONGEST_WORD - 1] + "…" for w in shown.split()]
-    return " ".join(words) or "error"

@@ -1,0 +1,27 @@
+"""An error message fit to show a person or a program on one line.
+
+Messages quote the input they refuse, and input can be anything: a pasted page, control
+bytes, text that is not UTF-8. :func:`one_line` keeps the words and drops the rest.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+#: The longest word kept whole (a long file path fits): a longer one, such as a pasted
+#: line quoted back, is cut.
+LONGEST_WORD: Final = 200
+
+
+def one_line(text: str) -> str:
+    """``text`` on one readable line: whitespace runs as one space, characters that
+    cannot be shown as ``?``, and each word of more than :data:`LONGEST_WORD`
+    characters cut to that length with an ellipsis.
+
+    >>> said = one_line("'" + "x" * 300 + "' is not\\tan action\\x00")
+    >>> said == "'" + "x" * 198 + "… is not an action?"
+    True
+    """
+    shown = "".join(ch if ch.isprintable() else "?" for ch in text.replace("\t", " "))
+    words = [w if len(w) <= LONGEST_WORD else w[: LONGEST_WORD - 1] + "…" for w in shown.split()]
+    return " ".join(words) or "error"
