@@ -279,3 +279,28 @@ def test_bench_figures_print_as_the_bench_rounded_them() -> None:
     assert figure_text(1.57) == "1.57"
     assert figure_text(0.351) == "0.351"
     assert figure_text(93.4) == "93.4"
+
+
+def test_show_and_play_read_the_json_form_of_a_record(tmp_path: Path) -> None:
+    import json as json_module
+
+    from shiftago.formats.record_json import record_to_json
+
+    game = Game(Rules(), first=0)
+    for action in ("L1", "L7", "L2"):
+        game.play(action)
+    path = tmp_path / "game.json"
+    path.write_text(json_module.dumps(record_to_json(Record.from_game(game))))
+    shown = invoke("show", "--final", str(path))
+    assert shown.exit_code == 0, shown.output
+    assert "3 actions" in shown.output
+    played = CliRunner().invoke(
+        cli,
+        ["play", "--load", str(path)],
+        input="position\nquit\n",
+        env={"SHIFTAGO_HOME": str(tmp_path / "home")},
+    )
+    assert played.exit_code == 0, played.output
+    assert game.position() in played.output
+    folder = invoke("show", str(tmp_path))
+    assert folder.exit_code != 0 and "a directory, not a file" in folder.output

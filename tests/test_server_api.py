@@ -156,6 +156,22 @@ def test_import_a_record_as_a_new_game(db_url):
         assert bad.status_code == 422 and bad.json()["field"] == "record"
 
 
+def test_import_takes_the_json_form_the_api_gives(tmp_path: Path):
+    sqlite_url = f"sqlite:///{tmp_path / 'api.db'}"
+    with client_for(sqlite_url) as client:
+        record = '[Variant "express"]\n[Players "2"]\n[First "o"]\n\n1. L3 2. Td 3. R5 *\n'
+        first = client.post("/api/games/import", json={"record": record}).json()["id"]
+        as_json = client.get(f"/api/games/{first}/record", headers={"Accept": "application/json"})
+        again = client.post("/api/games/import", json={"record": as_json.text})
+        assert again.status_code == 201, again.text
+        game = client.get(f"/api/games/{again.json()['id']}").json()
+        assert game["actions"] == ["L3", "Td", "R5"]
+        two = client.post("/api/games/import", json={"record": f"[{as_json.text}, {as_json.text}]"})
+        assert two.status_code == 422 and "import one at a time" in two.json()["message"]
+        broken = client.post("/api/games/import", json={"record": '{"variant": "express",'})
+        assert broken.status_code == 422 and "not JSON" in broken.json()["message"]
+
+
 def test_levels_and_openapi_docs(db_url):
     with client_for(db_url) as client:
         levels = client.get("/api/levels").json()

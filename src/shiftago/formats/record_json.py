@@ -10,6 +10,8 @@ each field by name, and replays the actions like the text reader does.
 from __future__ import annotations
 
 import dataclasses
+import json
+import re
 from collections.abc import Callable, Mapping
 from typing import Any, Final, TypeVar
 
@@ -18,7 +20,7 @@ from shiftago.core.errors import ShiftagoError
 from shiftago.core.game import draw_first_seat
 from shiftago.core.rules import COLOURS, Rules, Variant, seat_of_colour
 from shiftago.core.state import State
-from shiftago.formats.record import KINDS, Record, Seat
+from shiftago.formats.record import KINDS, Record, Seat, parse_records
 from shiftago.formats.record_syntax import RecordError, parse_date, parse_result
 
 T = TypeVar("T")
@@ -178,3 +180,27 @@ def _seat(item: object, i: int) -> Seat:
     if kind is not None and kind not in KINDS:
         raise RecordError(f"{where}kind: expected human or computer, got {kind!r}")
     return _field(f"seats[{i}]", lambda: Seat(name, kind, level))
+
+
+def parse_records_of_either_form(text: str) -> list[Record]:
+    """The records of ``text``: the text form (docs/records.md), or the JSON form, one
+    object or a list of them (text that starts with ``{``, or ``[`` then ``{``). A broken one
+    raises :class:`RecordError` (the JSON's line where the JSON itself is broken)."""
+    stripped = text.lstrip()
+    # a text record starts with a header, [Variant "express"]: "[" then a letter
+    if not (stripped.startswith("{") or re.match(r"\[\s*[{\]]", stripped)):
+        return parse_records(text)
+    try:
+        data = json.loads(stripped)
+    except json.JSONDecodeError as error:
+        raise RecordError(f"not JSON: {error.msg} (column {error.colno})", error.lineno) from None
+    objects = data if isinstance(data, list) else [data]
+    records = []
+    for number, obj in enumerate(objects, start=1):
+        try:
+            records.append(record_from_json(obj))
+        except RecordError as error:
+            if len(objects) == 1:
+                raise
+            raise RecordError(f"game {number}: {error.problem}") from None
+    return records

@@ -1,10 +1,10 @@
 """What a command-line argument names: a position string, a record file, or ``-``.
 
 ``shiftago show`` and ``shiftago analyse`` both take one argument that is either a
-position string (PROTOCOL.md) or a file holding game records (docs/records.md) or one
-position string; ``-`` reads that text from standard input. :func:`load_source` tells
-them apart and reads it; :class:`SourceError` says what is wrong, naming the file and
-line where there is one.
+position string (PROTOCOL.md) or a file holding game records (docs/records.md, the
+text or the JSON form) or one position string; ``-`` reads that text from standard
+input. :func:`load_source` tells them apart and reads it; :class:`SourceError` says
+what is wrong, naming the file and line where there is one.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import TextIO
 
 from shiftago.core import ShiftagoError, State
-from shiftago.formats.record import Record, RecordError, parse_records
+from shiftago.formats.record import Record, RecordError
+from shiftago.formats.record_json import parse_records_of_either_form
 
 
 class SourceError(ValueError):
@@ -45,6 +46,8 @@ def load_source(target: str, stdin: TextIO | None = None) -> tuple[str, list[Rec
     path = Path(target).expanduser()
     if path.is_file():
         return str(path), parse_source_text(read_text(path), str(path))
+    if path.is_dir():
+        raise SourceError(f"{target}: a directory, not a file of records or a position")
     if len(target.split()) < 2:
         raise SourceError(f"{target}: no such file (a position string has 8 fields)")
     try:
@@ -62,7 +65,7 @@ def parse_source_text(text: str, name: str) -> list[Record] | State:
         except ShiftagoError:
             pass  # not a position: read it as a record and report that error
     try:
-        records = parse_records(text)
+        records = parse_records_of_either_form(text)
     except RecordError as e:
         where = name if e.line is None else f"{name}:{e.line}"
         raise SourceError(f"{where}: {e.problem}") from None

@@ -13,13 +13,8 @@ from shiftago.core import COLOUR_NAMES, COLOURS, Action, Game, Rules, ShiftagoEr
 from shiftago.core.rules import seat_of_colour
 from shiftago.engine.bot import Bot
 from shiftago.engine.levels import bot_for_level, default_level
-from shiftago.formats.record import (
-    Record,
-    RecordError,
-    parse_record,
-    parse_records,
-    result_words,
-)
+from shiftago.formats.record import Record, RecordError, parse_record, result_words
+from shiftago.formats.record_json import parse_records_of_either_form
 from shiftago.formats.source import SourceError, read_text
 from shiftago.formats.text_board import use_color
 from shiftago.interfaces.autosave import Autosave
@@ -80,7 +75,7 @@ def read_record_file(path: Path, game_number: int = 1) -> Record:
     except SourceError as e:
         raise SetupError(str(e)) from None
     try:
-        records = parse_records(text)
+        records = parse_records_of_either_form(text)
     except RecordError as e:
         where = f"{path}:{e.line}" if e.line is not None else str(path)
         raise SetupError(f"{where}: {e.problem}") from None

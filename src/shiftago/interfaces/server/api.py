@@ -14,8 +14,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from shiftago.core import COLOUR_NAMES, COLOURS, ShiftagoError, Variant
 from shiftago.engine.levels import LEVELS, default_level, level_name
-from shiftago.formats.record import format_record, parse_record
-from shiftago.formats.record_json import record_to_json
+from shiftago.formats.record import format_record
+from shiftago.formats.record_json import parse_records_of_either_form, record_to_json
 from shiftago.formats.record_syntax import is_text_value
 from shiftago.interfaces.server import limits
 from shiftago.interfaces.server.creating import GameSpec, SeatSpec, spec_of_record
@@ -224,7 +224,8 @@ async def create_game(body: NewGame, request: Request) -> JSONResponse:
     "/games/import", status_code=201, summary="Import a record as a new game", responses=LIMITED
 )
 async def import_game(body: ImportIn, request: Request) -> JSONResponse:
-    """A game record (text) as a new game, to replay it or to play on from its end."""
+    """A game record (the text or the JSON form) as a new game, to replay it or to play
+    on from its end."""
     try:
         await limits.count(request, "imports")
         await limits.count(request, "games")
@@ -236,8 +237,14 @@ async def import_game(body: ImportIn, request: Request) -> JSONResponse:
     except ValueError as error:
         raise Invalid("level", str(error)) from None
     try:
-        record = parse_record(body.record)
-        spec = spec_of_record(record, body.public, level)
+        records = parse_records_of_either_form(body.record)
+        if len(records) != 1:
+            raise ValueError(
+                "there is no game record in the text"
+                if not records
+                else f"the text holds {len(records)} games: import one at a time"
+            )
+        spec = spec_of_record(records[0], body.public, level)
         spec.owner = client_address(request)
         async with limits.computer_game_room(request, spec):
             live, tokens = await hub_of(request).create(spec)
