@@ -471,3 +471,19 @@ def test_a_long_or_unprintable_line_comes_back_short(home: Path) -> None:
     assert "'L" + "1" * 197 + "… is not an action" in errors[0]
     assert "\\x01" in errors[1] and "\x01" not in errors[1]  # escaped, never raw
     assert positions(result.output) == [START_EXPRESS]  # nothing was played
+
+
+def test_commands_take_no_stray_words_and_save_takes_a_quoted_name(
+    home: Path, tmp_path: Path
+) -> None:
+    target = tmp_path / "a b.txt"
+    result = play(home, ["--new", "--first", "o"], ["legal extra", "position x", "L1",
+                                                    f'save "{target}"', "quit"])  # fmt: skip
+    assert "error: legal takes nothing after it, got 'extra'" in result.output
+    assert "error: position takes nothing after it, got 'x'" in result.output
+    assert target.exists() and "1. L1" in target.read_text()
+
+
+def test_a_level_that_does_not_exist_is_refused_without_a_computer_seat(home: Path) -> None:
+    result = play(home, ["--level", "99"], [])
+    assert result.exit_code == 2 and "unknown level 99" in result.output

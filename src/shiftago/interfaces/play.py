@@ -234,7 +234,9 @@ class Session:
             if not self.game.is_over:
                 self._say_saved("Leaving")
             return False
-        if command in ("help", "?", "h"):
+        if command in ("help", "?", "h", "legal", "undo", "board", "show", "position") and rest:
+            self.error(f"{command} takes nothing after it, got {rest!r}")
+        elif command in ("help", "?", "h"):
             self.say(HELP)
         elif command == "legal":
             legal = self.game.legal_actions()
@@ -326,6 +328,8 @@ class Session:
         self._after_change()
 
     def save(self, filename: str) -> None:
+        if len(filename) >= 2 and filename[0] == filename[-1] and filename[0] in "'\"":
+            filename = filename[1:-1]  # a name quoted as in a shell: the quotes are not in it
         if not filename:
             self.error("save needs a file name: save FILE")
             return

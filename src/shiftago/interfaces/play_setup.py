@@ -13,6 +13,7 @@ from shiftago.core import COLOUR_NAMES, COLOURS, Action, Game, Rules, ShiftagoEr
 from shiftago.core.rules import seat_of_colour
 from shiftago.engine.bot import Bot
 from shiftago.engine.levels import bot_for_level, default_level
+from shiftago.engine.levels import level as level_of
 from shiftago.formats.record import Record, RecordError, parse_record, result_words
 from shiftago.formats.record_json import parse_records_of_either_form
 from shiftago.formats.source import SourceError, read_text
@@ -212,6 +213,11 @@ def prepare(
     if setup.load is not None and setup.position is not None:
         raise SetupError("give either --load or --position, not both")
     _refuse_unused_options(setup)
+    if setup.level is not None:
+        try:
+            level_of(setup.level)  # a level that does not exist, with or without -c
+        except ValueError as e:
+            raise SetupError(str(e)) from None
     record: Record | None = None
     record_date = None
     resumed_autosave = False
