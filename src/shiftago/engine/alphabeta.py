@@ -81,9 +81,11 @@ class AlphaBetaBot(Bot):
     level's, see :mod:`shiftago.engine.search.evaluate`)."""
 
     name = "alphabeta"
+    # the 2-player search's unit (with 3-4 players it plays as the greedy bot, in that
+    # bot's unit, but no level asks it to: they play the MCTS there)
     value_unit = (
         "centi-units: heuristic within +-999; 10000-n wins and n-10000 loses after n "
-        "more actions; 0 a draw (3-4 players: the greedy bot's unit)"
+        "more actions; 0 a draw"
     )
 
     def __init__(
