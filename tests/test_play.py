@@ -203,6 +203,13 @@ def test_save_to_an_unwritable_place_is_an_error(home: Path, tmp_path: Path) -> 
     assert "green plays L7" in result.output
 
 
+def test_save_into_a_folder_that_is_not_there_is_an_error(home: Path, tmp_path: Path) -> None:
+    missing = tmp_path / "no such folder" / "game.txt"
+    result = play(home, ["--new", "--first", "o"], ["L1", f"save {missing}", "quit"])
+    assert f"error: cannot write {missing}: there is no folder {missing.parent}" in result.output
+    assert not missing.parent.exists()  # not made behind the player's back
+
+
 def test_load_a_broken_record_names_the_line(home: Path, tmp_path: Path) -> None:
     broken = tmp_path / "broken.txt"
     broken.write_text('[Variant "express"]\n[Players "2"]\n[First "o"]\n\n1. Td 2. Q9 *\n')

@@ -334,6 +334,9 @@ class Session:
             self.error("save needs a file name: save FILE")
             return
         path = Path(filename).expanduser()
+        if not path.parent.is_dir():  # a mistyped folder is not made: it is said
+            self.error(f"cannot write {path}: there is no folder {path.parent}")
+            return
         try:
             write_atomically(path, self.record_text())
         except OSError as e:
