@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 from datetime import date
 from pathlib import Path
-from typing import TextIO
+from typing import Final, TextIO
 
 from shiftago.core import (
     COLOUR_NAMES,
@@ -29,6 +29,13 @@ from shiftago.formats.record import Record, format_record
 from shiftago.formats.text_board import render_status, render_text
 from shiftago.interfaces.autosave import Autosave, write_atomically
 from shiftago.interfaces.message import one_line
+
+#: The words of the game's commands: those that leave, those that take nothing after
+#: them, and ``save FILE``. Any other line is an action.
+QUIT_WORDS: Final = frozenset(("quit", "exit", "q"))
+HELP_WORDS: Final = frozenset(("help", "?", "h"))
+BARE_COMMANDS: Final = HELP_WORDS | {"legal", "undo", "board", "show", "position"}
+COMMAND_WORDS: Final = QUIT_WORDS | BARE_COMMANDS | {"save"}
 
 HELP = """\
 Type an action or a command (case does not matter):
@@ -230,13 +237,13 @@ class Session:
         word, _, rest = text.partition(" ")
         command = word.lower()
         rest = rest.strip()
-        if command in ("quit", "exit", "q"):
+        if command in QUIT_WORDS:
             if not self.game.is_over:
                 self._say_saved("Leaving")
             return False
-        if command in ("help", "?", "h", "legal", "undo", "board", "show", "position") and rest:
+        if command in BARE_COMMANDS and rest:
             self.error(f"{command} takes nothing after it, got {rest!r}")
-        elif command in ("help", "?", "h"):
+        elif command in HELP_WORDS:
             self.say(HELP)
         elif command == "legal":
             legal = self.game.legal_actions()

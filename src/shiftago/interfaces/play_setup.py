@@ -19,7 +19,7 @@ from shiftago.formats.record_json import parse_records_of_either_form
 from shiftago.formats.source import SourceError, read_text
 from shiftago.formats.text_board import use_color
 from shiftago.interfaces.autosave import Autosave
-from shiftago.interfaces.play import LineReader, Session
+from shiftago.interfaces.play import COMMAND_WORDS, QUIT_WORDS, LineReader, Session
 
 #: A new game that only the computer plays ends after this many actions (Extreme may
 #: otherwise go on and on): the optional limit RULES.md section 7 allows automated play.
@@ -155,12 +155,6 @@ def _resume(
     return record
 
 
-#: The words of the game's own commands (play.Session.handle), which answer no question.
-_GAME_WORDS = frozenset(
-    ("quit", "exit", "q", "help", "?", "h", "legal", "undo", "save", "board", "show", "position")
-)
-
-
 def _ask_to_resume(reader: LineReader, when: str) -> bool | None:
     """Whether to resume the autosave of ``when``; None at the end of the input or at
     ``quit``. A line meant for the game (an action or a command) is no answer: a script
@@ -175,9 +169,9 @@ def _ask_to_resume(reader: LineReader, when: str) -> bool | None:
             return True
         if word in ("n", "no"):
             return False
-        if word in ("quit", "exit", "q"):
+        if word in QUIT_WORDS:
             return None
-        if word.split()[0] in _GAME_WORDS or _is_action(word):
+        if word.split()[0] in COMMAND_WORDS or _is_action(word):
             raise SetupError(
                 f"an unfinished game from {when} is saved, and {answer.strip()!r} does not say "
                 "whether to go on with it: give --resume to go on with it, or --new to start "
