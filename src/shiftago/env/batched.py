@@ -65,7 +65,7 @@ from shiftago.engine.kernel.tables import (
 )
 
 from .settings import checked_weight, game_rules
-from .spaces import ACTION_COUNT, MAX_SKIPS, SIDE, plane_count
+from .spaces import ACTION_COUNT, MAX_SKIPS, SIDE, is_whole_number, plane_count
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
@@ -419,7 +419,7 @@ class BatchedEnv:
 
     def legal_actions(self, slot: int) -> list[int]:
         """The legal action indices of one slot (kernel order)."""
-        if isinstance(slot, bool) or not isinstance(slot, int | np.integer):
+        if not is_whole_number(slot):
             raise TypeError(f"a slot is a whole number, not {slot!r}")
         if not 0 <= slot < self.batch:
             raise IndexError(f"the slots are 0-{self.batch - 1}, not {slot}")

@@ -74,8 +74,13 @@ def observation_shape(players: int) -> tuple[int, int, int]:
     return (plane_count(players), SIDE, SIDE)
 
 
+def is_whole_number(value: object) -> bool:
+    """Whether ``value`` is an integer, Python's or numpy's (``True`` is not one here)."""
+    return isinstance(value, int | np.integer) and not isinstance(value, bool)
+
+
 def _checked_players(players: object) -> int:
-    if isinstance(players, bool) or not isinstance(players, int | np.integer):
+    if not is_whole_number(players):
         raise TypeError(f"players is a whole number 2-4, not {players!r}")
     if not 2 <= players <= 4:
         raise ValueError(f"players is 2, 3 or 4, not {players}")
@@ -85,7 +90,7 @@ def _checked_players(players: object) -> int:
 def action_of(index: int, players: int) -> Action:
     """The core action of an action index (raises ``ValueError`` when out of range, and
     ``TypeError`` for an index or a number of players that is not a whole number)."""
-    if isinstance(index, bool) or not isinstance(index, int | np.integer):
+    if not is_whole_number(index):
         raise TypeError(f"an action index is a whole number, not {index!r}")
     players = _checked_players(players)
     if not 0 <= index < ACTION_COUNT:
