@@ -28,7 +28,7 @@ planes                 meaning
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final, TypeGuard
 
 import numpy as np
 from numba import njit
@@ -74,7 +74,7 @@ def observation_shape(players: int) -> tuple[int, int, int]:
     return (plane_count(players), SIDE, SIDE)
 
 
-def is_whole_number(value: object) -> bool:
+def is_whole_number(value: object) -> TypeGuard[int | np.integer[Any]]:
     """Whether ``value`` is an integer, Python's or numpy's (``True`` is not one here)."""
     return isinstance(value, int | np.integer) and not isinstance(value, bool)
 
