@@ -247,9 +247,7 @@ def position_text(state: State) -> str:
 # --- results ------------------------------------------------------------------------
 def describe(outcome: Outcome) -> str:
     """An outcome in words: ``o won (line)``, ``a draw of o=g (board full)``."""
-    if outcome.is_draw:
-        return f"a draw of {outcome.result()} ({outcome.reason.value})"
-    return f"{outcome.result()} won ({outcome.reason.value})"
+    return _result_phrase(outcome.result(), outcome.reason.value)
 
 
 def result_words(record: Record, game: Game) -> str:
@@ -260,11 +258,17 @@ def result_words(record: Record, game: Game) -> str:
         return describe(game.outcome)
     if record.termination is None:
         return "not over"
-    if record.result in (UNFINISHED, ""):
-        return f"no result ({record.termination})"
-    if "=" in record.result:
-        return f"a draw of {record.result} ({record.termination})"
-    return f"{record.result} won ({record.termination})"
+    return _result_phrase(record.result, record.termination)
+
+
+def _result_phrase(result: str, why: str) -> str:
+    """A result token in words with the reason: ``o won (why)``, ``a draw of o=g (why)``,
+    ``no result (why)`` for none."""
+    if result in (UNFINISHED, ""):
+        return f"no result ({why})"
+    if "=" in result:
+        return f"a draw of {result} ({why})"
+    return f"{result} won ({why})"
 
 
 def result_problem(game: Game, result: str, termination: str | None) -> str | None:

@@ -147,7 +147,8 @@ def show(
         prefix = "game" if name == "<stdin>" else Path(name).stem
         if len(loaded) > 1:
             prefix += f"-{game_number}"
-        header = describe(record, record.to_game())
+        game = record.to_game()
+        header = describe(record, game)
     if svg_dir is not None:
         written = write_svgs(steps, svg_dir, final=final or header is None, prefix=prefix)
         out.write(f"wrote {len(written)} SVG file(s) to {svg_dir}\n")
@@ -158,4 +159,4 @@ def show(
         out.write(header + "\n\n")
     show_text(steps, out, final=final, color=color, titles=header is not None)
     if header is not None and record.termination is not None:  # the rules did not end it
-        out.write(f"ended: {result_words(record, record.to_game())}\n")
+        out.write(f"ended: {result_words(record, game)}\n")
