@@ -1,6 +1,6 @@
 """Self-play on the batched environment: a small value network learns Shiftago Express.
 
-Run it from the repository (``pip install shiftago[examples]`` brings scikit-learn)::
+Run it from the repository (``.venv/bin/pip install -e ".[examples]"`` brings scikit-learn)::
 
     python examples/selfplay_value.py              # 3 minutes of training, 3.5 in all
     python examples/selfplay_value.py --minutes 10 --games 200 --seed 1 --save net.pickle

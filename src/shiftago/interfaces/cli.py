@@ -236,7 +236,7 @@ def show(target: str, final: bool, svg_dir: Path | None, game_number: int) -> No
     type=click.FloatRange(min=0),
     help="A record's action worse than the best by more than this (in the bot's unit) is "
     "a mistake (?), by more than half of it an inaccuracy (?!). Default: the bot's own "
-    "(100 for the levels of today).",
+    "(100 for the greedy and alpha-beta levels, 0.1 for the MCTS).",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="The bot's seed.")
 @click.option("--json", "json_output", is_flag=True, help="Print one JSON document.")
