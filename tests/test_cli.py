@@ -102,6 +102,16 @@ def test_show_a_position() -> None:
     )
 
 
+def test_show_and_analyse_the_end_of_a_game() -> None:
+    over = "expert 2 7/7/7/7/7/7/1gg4 g over 20,19 3,10 0,0"
+    result = invoke("show", over)
+    assert result.exit_code == 0, result.output
+    assert "Expert, 2 players: game over, green (g) wins (points)\n" in result.output
+    result = invoke("analyse", over)
+    assert result.exit_code == 2
+    assert "the game is over: g won (points); nothing to analyse" in result.output
+
+
 def test_show_replays_a_record_action_by_action(tmp_path: Path) -> None:
     result = invoke("show", str(record_file(tmp_path)))
     assert result.exit_code == 0, result.output

@@ -180,6 +180,12 @@ def test_random_games_end_with_a_valid_outcome(setting: Setting, rng: random.Ran
     assert game.legal_actions() == []
     position = game.position()
     assert position.split()[4] == "over"
+    # the end of a game reads back as written, with its result (show and analysis)
+    again = State.from_position(position, finished=True)
+    assert again == game.state and again.position() == position
+    assert again.outcome is not None and again.outcome.winners == outcome.winners
+    if outcome.reason is not EndReason.ACTION_LIMIT:  # a position does not carry the limit
+        assert again.outcome.reason is outcome.reason
     players = setting.players
     scores, supplies = numbers(position, 6), numbers(position, 5)
     assert outcome.winners and set(outcome.winners) <= set(range(players))

@@ -1240,3 +1240,37 @@ def test_setposition_refusals(text: str, error: type[Exception]) -> None:
 )
 def test_setposition_accepts_valid_positions(text: str) -> None:
     assert State.from_position(text).position() == text
+
+
+@pytest.mark.parametrize(
+    ("text", "winners", "reason"),
+    [
+        ("express 2 7/7/7/7/7/7/ooooo2 o over 17,22 0,0 0,0", (0,), EndReason.LINE),
+        ("express 3 7/7/7/7/7/7/1bbbb2 b over 22,22,18 0,0,0 0,0,0", (2,), EndReason.LINE),
+        ("expert 2 7/7/7/7/7/7/1gg4 g over 20,19 3,10 0,0", (1,), EndReason.POINTS),
+        ("extreme 2 7/7/7/7/7/7/1gg4 o over 0,19 3,4 0,0", (1,), EndReason.NO_MARBLES),
+        ("express 2 7/7/7/7/7/7/1gg4 o over 9,19 0,0 0,0", (0, 1), EndReason.ACTION_LIMIT),
+    ],
+)
+def test_the_end_of_a_game_is_read_for_showing_and_never_set_up(
+    text: str, winners: tuple[int, ...], reason: EndReason
+) -> None:
+    state = State.from_position(text, finished=True)
+    assert state.is_over and state.position() == text and state.legal_actions() == []
+    assert state.outcome is not None
+    assert (state.outcome.winners, state.outcome.reason) == (winners, reason)
+    with pytest.raises(ParseError, match="the game is over in this position"):
+        State.from_position(text)  # setposition: nothing to play
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "expert 2 7/7/7/7/7/7/1gg4 o over 20,19 3,10 0,0",  # a winning score not the last mover's
+        "expert 2 7/7/7/7/7/7/1gg4 g over 20,19 10,10 0,0",
+        "expert 2 7/7/7/7/7/7/1gg4 g ended 20,19 3,10 0,0",
+    ],
+)
+def test_an_impossible_end_of_a_game_is_refused(text: str) -> None:
+    with pytest.raises(ShiftagoError):
+        State.from_position(text, finished=True)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from server_support import client_for
-from shiftago import Action, State
+from shiftago import Action, Game, State
 
 START = "express 2 7/7/7/7/7/7/7 o insert 22,22 0,0 0,0"
 #: Orange to score a line of five at the bottom; 8 points already with 3 players.
@@ -77,6 +77,20 @@ def test_a_position_over_at_once_has_its_result(client):
     view = client.post("/api/positions", json={"position": full}).json()
     assert view["phase"] == "over" and view["turn"] is None and view["legal"] == []
     assert view["result"] == {"winners": ["o", "g"], "reason": "no marbles", "line": None}
+
+
+def test_the_last_step_of_a_finished_game_opens_on_the_analysis_board(client):
+    # "Analyse from here" at a game's last step sends the position the core wrote there
+    game = Game(position="expert 2 7/7/7/7/7/7/oooo3 o insert 18,22 8,0 0,0")
+    game.play("L1")
+    game.play("xa1-e1")
+    assert game.is_over and game.position().split()[4] == "over"
+    view = client.post("/api/positions", json={"position": game.position()}).json()
+    assert view["position"] == game.position() and view["phase"] == "over"
+    assert view["legal"] == [] and view["result"]["winners"] == ["o"]
+    assert view["result"]["reason"] == "points"
+    refused = client.post("/api/positions/play", json={"position": game.position(), "action": "L1"})
+    assert refused.status_code == 422 and refused.json()["field"] == "action"
 
 
 @pytest.mark.parametrize(

@@ -240,6 +240,24 @@ def test_a_finished_position_keeps_no_room_for_lines(live_server: LiveServer, pa
     assert page.evaluate(lines_height) == reserved
 
 
+def test_the_end_of_a_game_opens_and_reloads_on_the_analysis_board(
+    live_server: LiveServer, page: Any
+) -> None:
+    # a game's last step ("Analyse from here") and the address after a winning action
+    # both carry a position whose phase is over: the board shows it, with its result
+    expert_end = after("expert 2 7/7/7/7/7/7/oooo3 o insert 18,22 8,0 0,0", "L1", "xa1-e1")
+    assert expert_end.split()[4] == "over"
+    for position in (expert_end, after(WIN_IN_ONE, "L1")):
+        page.goto(analysis_url(live_server, position))
+        shows(page, position)
+        page.wait_for_function(
+            "() => document.getElementById('engine-info').textContent.includes('game is over')"
+        )
+        assert "cannot be set up" not in page.inner_text("body")
+    page.reload()
+    shows(page, after(WIN_IN_ONE, "L1"))
+
+
 def test_the_editor_refuses_an_impossible_position(live_server: LiveServer, page: Any) -> None:
     page.goto(analysis_url(live_server))
     shows(page, START)

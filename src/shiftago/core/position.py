@@ -6,7 +6,8 @@
 from __future__ import annotations
 
 from shiftago.core.errors import InvalidPositionError, ParseError
-from shiftago.core.geometry import SIZE, cell_of, has_run, iter_bits
+from shiftago.core.geometry import BOARD_MASK, SIZE, cell_of, has_run, iter_bits
+from shiftago.core.outcome import EndReason, Outcome
 from shiftago.core.rules import (
     COLOURS,
     MARBLES_PER_PLAYER,
@@ -16,7 +17,7 @@ from shiftago.core.rules import (
     Variant,
     seat_of_colour,
 )
-from shiftago.core.state import Phase, State, begin_turn
+from shiftago.core.state import Phase, State, begin_turn, final_winners
 
 
 def format_board(boards: tuple[int, ...]) -> str:
@@ -98,11 +99,14 @@ def _numbers(text: str, players: int, what: str) -> tuple[int, ...]:
     return tuple(int(p) for p in parts)
 
 
-def parse_position(text: str, rules: Rules | None = None) -> State:
+def parse_position(text: str, rules: Rules | None = None, *, finished: bool = False) -> State:
     """Set up a state from a position string, refusing exactly what PROTOCOL.md refuses.
 
     ``rules`` may carry a handicap and an action limit for the game that goes on from
     the position; its variant and player count must match the position's.
+    ``finished=True`` also reads the end of a game as the core writes it (phase
+    ``over``, :func:`finished_outcome`), for showing and analysing a position; playing
+    from one (``setposition``) still refuses it.
     """
     if not isinstance(text, str):
         raise ParseError("a position is a line of text")
@@ -118,8 +122,11 @@ def parse_position(text: str, rules: Rules | None = None) -> State:
     players = int(fields[1])
     boards = parse_board(fields[2], players)
     turn = seat_of_colour(fields[3], players)
-    if fields[4] not in ("insert", "score"):
-        raise ParseError(f"the phase of a position to set up is insert or score, got {fields[4]!r}")
+    phases = ("insert", "score", "over") if finished else ("insert", "score")
+    if fields[4] not in phases:
+        if fields[4] == "over":
+            raise ParseError("the game is over in this position: there is nothing to play")
+        raise ParseError(f"the phase of a position is insert, score or over, got {fields[4]!r}")
     phase = Phase(fields[4])
     supplies = _numbers(fields[5], players, "supplies")
     scores = _numbers(fields[6], players, "scores")
@@ -140,15 +147,49 @@ def parse_position(text: str, rules: Rules | None = None) -> State:
         rules = Rules(variant, players)
     elif rules.variant is not variant or rules.players != players:
         raise InvalidPositionError("the position's variant and players differ from the rules")
-    if variant is not Variant.EXPRESS and max(scores) >= WINNING_POINTS:
+    # only the end of a game may hold a winning score: its last mover's
+    others = [p for seat, p in enumerate(scores) if seat != turn or phase is not Phase.OVER]
+    if variant is not Variant.EXPRESS and max(others, default=0) >= WINNING_POINTS:
         raise InvalidPositionError(
-            f"a score of {max(scores)} has already won: scores must be below 10"
+            f"a score of {max(others)} has already won: scores must be below 10"
         )
     if phase is Phase.SCORE and (
         variant is Variant.EXPRESS or not has_run(boards[turn], rules.min_line)
     ):
         raise InvalidPositionError(f"phase score, but {COLOURS[turn]} has no line to score")
+    if phase is Phase.OVER:
+        outcome = finished_outcome(rules, boards, turn, supplies, scores)
+        return State(rules, boards, turn, phase, supplies, scores, skips, outcome)
     return _settle(State(rules, boards, turn, phase, supplies, scores, skips))
+
+
+def finished_outcome(
+    rules: Rules,
+    boards: tuple[int, ...],
+    last: int,
+    supplies: tuple[int, ...],
+    scores: tuple[int, ...],
+) -> Outcome:
+    """How a game whose position is ``over`` with ``last`` the seat that acted last
+    ended, as far as the position shows it: a winning line or score of ``last``, else a
+    full board or an empty supply; else the action limit (which a position does not
+    carry). A resignation or a loss on time leaves the position as it was, never
+    ``over``."""
+    if rules.variant is Variant.EXPRESS:
+        if has_run(boards[last], rules.win_length):
+            return Outcome((last,), rules.players, EndReason.LINE)
+    elif scores[last] >= WINNING_POINTS:
+        return Outcome((last,), rules.players, EndReason.POINTS)
+    occupied = 0
+    for board in boards:
+        occupied |= board
+    if occupied == BOARD_MASK:
+        reason = EndReason.BOARD_FULL
+    elif 0 in supplies:
+        reason = EndReason.NO_MARBLES
+    else:
+        reason = EndReason.ACTION_LIMIT
+    return Outcome(final_winners(rules, scores), rules.players, reason)
 
 
 def _settle(state: State) -> State:

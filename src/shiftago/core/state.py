@@ -136,11 +136,14 @@ class State:
         )
 
     @classmethod
-    def from_position(cls, position: str, rules: Rules | None = None) -> State:
-        """Set up the state of a position string (PROTOCOL.md); see :mod:`position`."""
+    def from_position(
+        cls, position: str, rules: Rules | None = None, *, finished: bool = False
+    ) -> State:
+        """Set up the state of a position string (PROTOCOL.md); with ``finished`` also
+        the end of a game (phase ``over``); see :mod:`position`."""
         from shiftago.core.position import parse_position
 
-        return parse_position(position, rules)
+        return parse_position(position, rules, finished=finished)
 
     def position(self) -> str:
         """The position string of PROTOCOL.md (made once: a state never changes)."""
@@ -466,11 +469,11 @@ def begin_turn(
         supplies,
         scores,
         skips,
-        Outcome(_final_winners(rules, scores), rules.players, reason),
+        Outcome(final_winners(rules, scores), rules.players, reason),
     )
 
 
-def _final_winners(rules: Rules, scores: tuple[int, ...]) -> tuple[int, ...]:
+def final_winners(rules: Rules, scores: tuple[int, ...]) -> tuple[int, ...]:
     """Who wins when the game ends without a win: nobody in Express, top points otherwise."""
     if rules.variant is Variant.EXPRESS:
         return tuple(range(rules.players))

@@ -51,7 +51,7 @@ def load_source(target: str, stdin: TextIO | None = None) -> tuple[str, list[Rec
     if len(target.split()) < 2:
         raise SourceError(f"{target}: no such file (a position string has 8 fields)")
     try:
-        return "position", State.from_position(target)
+        return "position", State.from_position(target, finished=True)
     except ShiftagoError as e:
         raise SourceError(f"bad position: {e}") from None
 
@@ -61,7 +61,7 @@ def parse_source_text(text: str, name: str) -> list[Record] | State:
     lines = [line for line in text.splitlines() if line.strip()]
     if len(lines) == 1 and len(lines[0].split()) == 8:
         try:
-            return State.from_position(lines[0])
+            return State.from_position(lines[0], finished=True)
         except ShiftagoError:
             pass  # not a position: read it as a record and report that error
     try:

@@ -79,20 +79,10 @@ def parse(text: str | bytes) -> AnalysisMessage:
     return parse_json_message(text, _ADAPTER)
 
 
-def set_up(text: str) -> tuple[State, bool]:
-    """The state of a position string and whether the game is over there. The core sets
-    up positions to play from only; a finished one (phase ``over``, as the core writes
-    the end of a game) is checked as the same position to insert in, and answered as
-    over. Raises the core's :class:`ShiftagoError` for anything else it refuses."""
-    try:
-        state = State.from_position(text)
-        return state, state.is_over
-    except ShiftagoError:
-        fields = text.split()
-        if len(fields) != 8 or fields[4] != "over":
-            raise
-    state = State.from_position(" ".join([*fields[:4], "insert", *fields[5:]]))
-    return state, True
+def set_up(text: str) -> State:
+    """The state of a position string, the end of a game too. Raises the core's
+    :class:`ShiftagoError` for anything it refuses."""
+    return State.from_position(text, finished=True)
 
 
 @dataclass(frozen=True)
@@ -139,18 +129,12 @@ class LiveAnalysis:
             depth, nodes = judge.last.depth, judge.last.nodes
         return Step(ranked, depth, nodes)
 
-    async def stream(
-        self, state: State, lines: int, connection: Connection, *, over: bool = False
-    ) -> None:
+    async def stream(self, state: State, lines: int, connection: Connection) -> None:
         """Send ``lines`` events for ``state`` until the budget is spent or proven; one
-        final event without lines when the game is ``over`` there. Cancelling it stops
-        the search in the thread."""
-        position = state.position()
-        if over and not state.is_over:  # set up to insert: written back as over
-            fields = position.split()
-            position = " ".join([*fields[:4], "over", *fields[5:]])
-        events = _Events(position, lines, self.bot.for_rules(state.rules), state.rules)
-        if over or state.is_over:
+        final event without lines when the game is over there. Cancelling it stops the
+        search in the thread."""
+        events = _Events(state.position(), lines, self.bot.for_rules(state.rules), state.rules)
+        if state.is_over:
             connection.send(events.event(None, True))
             return
         stop = threading.Event()
@@ -262,7 +246,7 @@ async def _analysis_socket(websocket: WebSocket) -> None:
                     await _cancel(search)
                     continue
                 try:
-                    state, over = set_up(parsed.position)
+                    state = set_up(parsed.position)
                 except ShiftagoError as bad:  # the search under way goes on
                     connection.send(error("bad_position", str(bad)))
                     continue
@@ -273,9 +257,7 @@ async def _analysis_socket(websocket: WebSocket) -> None:
                     connection.send({**refusal, "retry_after": limited.retry_after})
                     continue
                 await _cancel(search)
-                search = asyncio.create_task(
-                    service.stream(state, parsed.lines, connection, over=over)
-                )
+                search = asyncio.create_task(service.stream(state, parsed.lines, connection))
             except BadMessage as bad:
                 connection.send(error("bad_message", str(bad)))
     except (WebSocketDisconnect, RuntimeError):

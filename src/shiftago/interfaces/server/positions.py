@@ -34,9 +34,10 @@ class PlayIn(PositionIn):
 
 
 def set_up(text: str) -> State:
-    """The state of a position string; the core's refusal as a 422 on ``position``."""
+    """The state of a position string, the end of a game too (the last step of a game
+    opens here); the core's refusal as a 422 on ``position``."""
     try:
-        return State.from_position(text)
+        return State.from_position(text, finished=True)
     except ValueError as error:
         raise Invalid("position", str(error)) from None
 
