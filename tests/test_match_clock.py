@@ -66,13 +66,23 @@ def test_a_stopped_clock_keeps_what_was_left():
         (TimeControl(60, 0), "1+0", "bullet"),
         (TimeControl(180, 2), "3+2", "blitz"),
         (TimeControl(600, 5), "10+5", "rapid"),
-        (TimeControl(30, 0), "0.5+0", "bullet"),
+        (TimeControl(30, 0), "0:30+0", "bullet"),
+        (TimeControl(10, 2), "0:10+2", "bullet"),
+        (TimeControl(90, 2), "1:30+2", "bullet"),
+        (TimeControl(65.5, 0.5), "1:05.5+0.5", "bullet"),
         (TimeControl(1800, 20), "30+20", "classical"),
         (TimeControl(days=3), "3 days", "correspondence"),
     ],
 )
 def test_time_controls_read_as_sites_write_them(control, text, speed):
     assert str(control) == text and control.speed == speed
+    assert TimeControl.parse(text) == control
+
+
+@pytest.mark.parametrize("text", ["1:60+2", "a:10+2", ":10+2", "1:10:5+2", "1.5:10+0"])
+def test_a_control_with_seconds_that_do_not_read_is_refused(text):
+    with pytest.raises(TimeControlError):
+        TimeControl.parse(text)
 
 
 @pytest.mark.parametrize(

@@ -98,3 +98,13 @@ def test_a_rated_challenge_played_until_a_flag_falls_rates_both_by_glicko2(
         by_name = {c["name"]: c for c in changes}
         assert by_name[winner_name]["after"] > by_name[winner_name]["before"] == 1500
         assert by_name[loser_name]["after"] < 1500
+        # a rated challenge lists its player's rating as the player's page shows it
+        headers = {"ann": ann, "ben": ben}[winner_name]
+        again = client.post(
+            "/api/seeks",
+            json={"variant": "express", "players": 2, "clock": None, "rated": True},
+            headers=headers,
+        )
+        assert again.status_code == 201, again.text
+        [listed] = client.get("/api/seeks").json()["seeks"]
+        assert listed["places"][0]["rating"] == round(won.rating, 2) != won.rating

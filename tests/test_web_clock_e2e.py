@@ -77,7 +77,7 @@ def test_a_timed_game_against_the_computer_from_the_home_page(
     page.wait_for_selector("[data-testid=seat-level-1]")
     page.select_option("[data-testid=seat-level-1]", "1")
     page.select_option("#first", "g")  # the computer starts, under its clock
-    page.select_option("[data-testid=game-clock]", "180+2")
+    page.select_option("[data-testid=game-clock]", "3+2")
     page.click("[data-testid=start-game]")
     page.wait_for_url("**/play/**")
     game_id = page.url.split("/play/")[1].split("?")[0]
@@ -86,6 +86,29 @@ def test_a_timed_game_against_the_computer_from_the_home_page(
     assert game["clock"]["remaining"][1] > 170  # it thought within its share, + 2 s
     page.wait_for_selector("[data-testid=clock-o].running")
     assert "3+2" in page.text_content("#game-title")
+
+
+def test_a_custom_clock_of_seconds_from_the_home_page(start_server: StartServer, new_context: Any):
+    server = start_server()
+    page = new_context().new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector("[data-testid=seat-level-1]")
+    page.select_option("[data-testid=game-clock]", "custom")
+    page.fill("#game-minutes", "0")
+    page.fill("#game-seconds", "5")
+    page.click("[data-testid=start-game]")
+    page.locator("#form-error").wait_for()
+    assert "10 seconds to 3 hours" in page.inner_text("#form-error")
+    assert "/play/" not in page.url  # nothing was made
+    page.fill("#game-seconds", "45")
+    page.fill("#game-increment", "2")
+    page.click("[data-testid=start-game]")
+    page.wait_for_url("**/play/**")
+    game_id = page.url.split("/play/")[1].split("?")[0]
+    clock = read(server, game_id)["clock"]
+    assert (clock["initial"], clock["increment"], clock["control"]) == (45, 2, "0:45+2")
+    title = "() => document.getElementById('game-title').textContent"
+    page.wait_for_function(f"() => ({title})().includes('0:45+2')")
 
 
 def test_on_a_phone_the_clocks_are_above_the_board_too(start_server: StartServer, new_context: Any):

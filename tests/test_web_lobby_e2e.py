@@ -119,21 +119,27 @@ def test_a_custom_time_out_of_range_is_refused_in_its_own_words(
     page = home(new_context, live_server)
     page.select_option("[data-testid=seek-time]", "custom")
     error = page.locator("#seek-error")
-    for minutes, increment, said in (
-        ("0.1", "3", "minutes of a custom time are a whole number from 1 to 180"),
-        ("500", "3", "minutes of a custom time are a whole number from 1 to 180"),
-        ("5", "-1", "increment of a custom time is a whole number of seconds"),
+    for minutes, seconds, increment, said in (
+        ("0.1", "0", "3", "minutes of a custom time are a whole number from 0 to 180"),
+        ("500", "0", "3", "minutes of a custom time are a whole number from 0 to 180"),
+        ("0", "60", "3", "seconds of a custom time are a whole number from 0 to 59"),
+        ("0", "9", "3", "A custom time is 10 seconds to 3 hours"),
+        ("180", "1", "3", "A custom time is 10 seconds to 3 hours"),
+        ("5", "0", "-1", "increment of a custom time is a whole number of seconds"),
     ):
         page.fill("#seek-minutes", minutes)
+        page.fill("#seek-seconds", seconds)
         page.fill("#seek-increment", increment)
         page.click("[data-testid=create-seek]")
         error.wait_for()
         assert said in error.inner_text()
     assert live_server.api("GET", "/api/seeks").json()["seeks"] == []  # nothing was made
-    page.fill("#seek-minutes", "7")
+    page.fill("#seek-minutes", "0")
+    page.fill("#seek-seconds", "30")
     page.fill("#seek-increment", "2")
     page.click("[data-testid=create-seek]")
     page.wait_for_selector("[data-testid=seek] [data-testid=cancel-seek]")
     assert error.is_hidden()
+    assert "0:30+2" in page.inner_text("[data-testid=seek]")
     [seek] = live_server.api("GET", "/api/seeks").json()["seeks"]
-    assert seek["clock"]["initial"] == 420 and seek["clock"]["increment"] == 2
+    assert seek["clock"]["initial"] == 30 and seek["clock"]["increment"] == 2

@@ -63,12 +63,15 @@ class TimeControl:
     @classmethod
     def parse(cls, text: str) -> TimeControl:
         """The control written as :meth:`__str__` writes it: ``3+2`` (minutes + seconds,
-        either may have decimals) or ``2 days``; the inverse of ``str``.
+        either may have decimals; the minutes also as ``minutes:seconds``) or ``2 days``;
+        the inverse of ``str``.
 
         >>> TimeControl.parse("3+2")
         TimeControl(initial=180.0, increment=2.0, days=None)
         >>> TimeControl.parse("0.5+0.1").initial
         30.0
+        >>> TimeControl.parse("1:30+2").initial
+        90.0
         """
         words = text.split()
         if len(words) == 2 and words[1].lower() in ("day", "days"):
@@ -76,8 +79,13 @@ class TimeControl:
                 raise TimeControlError(f"{text!r}: days per turn are a whole number: 2 days")
             return cls(days=int(words[0]))
         minutes, _, seconds = text.strip().partition("+")
+        whole, colon, part = minutes.partition(":")
         try:
-            initial, increment = float(minutes), float(seconds)
+            initial, increment = float(whole), float(seconds)
+            if colon:
+                if not whole.isdigit() or not 0 <= float(part) < 60:
+                    raise ValueError(part)
+                initial += float(part) / 60
         except ValueError:
             initial = increment = math.nan
         if not math.isfinite(initial) or not math.isfinite(increment):
@@ -118,10 +126,13 @@ class TimeControl:
         return "classical"
 
     def __str__(self) -> str:
-        """``3+2`` (minutes + seconds), ``0.5+0`` for 30 s, or ``2 days``."""
+        """``3+2`` (minutes + seconds), ``0:30+0`` for 30 s, ``1:30+2`` for 90 s, or
+        ``2 days``."""
         if self.days is not None:
             return f"{self.days} day{'s' if self.days != 1 else ''}"
-        return f"{self.initial / 60:g}+{self.increment:g}"
+        minutes, seconds = divmod(self.initial, 60)
+        start = f"{minutes:g}" if not seconds else f"{minutes:g}:{seconds:06.3f}".rstrip("0")
+        return f"{start.rstrip('.')}+{self.increment:g}"
 
 
 @dataclass(frozen=True)

@@ -117,7 +117,8 @@ def seek_view(seek: StoredSeek, ratings: dict[int, float]) -> dict[str, Any]:
     for place in seek.places:
         entry: dict[str, Any] = {"name": place.name}
         if seek.rated:
-            entry["rating"] = None if place.account_id is None else ratings.get(place.account_id)
+            rating = None if place.account_id is None else ratings.get(place.account_id)
+            entry["rating"] = None if rating is None else round(rating, 2)  # as players show it
         places.append(entry)
     has_range = seek.rating_min is not None and seek.rating_max is not None
     return {

@@ -2,23 +2,17 @@
 import { COLOURS, COLOUR_NAMES, marbleIcon } from "./board.js";
 import { mountPrefs } from "./prefs.js";
 import { mountLobby } from "./lobby.js";
+import { mountTimeControl } from "./timecontrol.js";
 import { signedInName } from "./account.js";
 import {
   VARIANTS, api, copyText, el, errorText, forgetGame, knownGames, levels, localPath,
   parseStatus, rememberGame, tokenOf,
 } from "./api.js";
 
-/** The clock of the form's choice: "180+2" (seconds + increment) or "3d" (days). */
-function clockOf(value) {
-  if (!value) return null;
-  if (value.endsWith("d")) return { days: Number(value.slice(0, -1)) };
-  const [initial, increment] = value.split("+").map(Number);
-  return { initial, increment };
-}
-
 const $ = (id) => document.getElementById(id);
 const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 let LEVELS = [{ level: 1, name: "" }];
+let timeControl = null; // the form's choice of time (timecontrol.js)
 
 // ---- new game form -----------------------------------------------------------
 function buildVariants() {
@@ -140,11 +134,13 @@ async function startGame(e) {
   if (handicap.some((h) => h > 0)) body.handicap = handicap;
   if ($("first").value) body.first = $("first").value;
   if (variant === "express" && $("tournament").checked) body.tournament = true;
-  const clock = clockOf($("clock").value);
+  const wrongTime = timeControl.error();
+  showError($("form-error"), wrongTime);
+  if (wrongTime) return;
+  const clock = timeControl.clock();
   if (clock) body.clock = clock;
   const button = $("start");
   button.disabled = true;
-  showError($("form-error"), "");
   try {
     const game = await api("/api/games", { method: "POST", body });
     await afterCreate(game, seatState.slice(0, n).map((s) => s.kind), true, seats.map((s) => s.name));
@@ -313,6 +309,7 @@ async function main() {
   mountPrefs($("prefs"));
   buildVariants();
   buildSeats();
+  timeControl = mountTimeControl("clock", "game", { untimedFirst: true });
   for (const r of document.querySelectorAll('input[name="players"]')) r.addEventListener("change", buildSeats);
   document.addEventListener("shiftago:account", showDefaultNames); // signed in or out
   const syncTournament = () => {

@@ -3,13 +3,13 @@
 // what the lobby's socket says and holds the secrets of its own places, so that the
 // server knows it is still here and tells it where its seat is when a challenge fills.
 import { VARIANTS, api, el, localPath, rememberGame, tokenOf } from "./api.js";
+import { controlLabel, mountTimeControl } from "./timecontrol.js";
 
 const HELD = "shiftago.seeks"; // {seekId: {token, place}}: the places this browser holds
-const PRESETS = [[1, 0], [3, 0], [3, 2], [5, 3], [10, 5], [15, 10]];
-const DAYS = [1, 2, 3, 5, 7, 14];
 
 const $ = (id) => document.getElementById(id);
 let socket = null;
+let timeControl = null; // the form's choice of time (timecontrol.js)
 let delay = 500;
 let leaving = false;
 const seeks = new Map(); // id -> the seek as listed
@@ -48,30 +48,14 @@ function send(message) {
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
 }
 
-/** "3+2", "2 days a turn" or "untimed". */
-export function clockText(clock) {
-  if (!clock) return "untimed";
-  if (clock.days) return `${clock.days} day${clock.days > 1 ? "s" : ""} a turn`;
-  return `${+(clock.initial / 60).toFixed(2)}+${clock.increment}`;
-}
-
 // ---- the form ------------------------------------------------------------------------
 function buildForm(signedIn) {
   const variant = $("seek-variant");
   for (const [key, v] of Object.entries(VARIANTS)) variant.append(el("option", { value: key, text: v.name }));
-  const time = $("seek-time");
-  const timed = el("optgroup", { label: "Real time (minutes + seconds a turn)" });
-  for (const [m, s] of PRESETS) timed.append(el("option", { value: `${m}+${s}`, text: `${m}+${s}` }));
-  timed.append(el("option", { value: "custom", text: "Custom…" }));
-  const days = el("optgroup", { label: "Correspondence" });
-  for (const d of DAYS) days.append(el("option", { value: `days:${d}`, text: `${d} day${d > 1 ? "s" : ""} a turn` }));
-  time.append(timed, days, el("option", { value: "none", text: "Untimed" }));
-  time.value = "5+3";
+  timeControl = mountTimeControl("seek-time", "seek", { initial: "5+3" });
   const sync = () => {
-    $("seek-custom").hidden = time.value !== "custom";
     $("seek-range").hidden = !$("seek-rated").checked;
   };
-  time.addEventListener("change", sync);
   $("seek-rated").addEventListener("change", sync);
   showSignedIn(signedIn);
   sync();
@@ -90,36 +74,15 @@ function showSignedIn(signedIn) {
   $("seek-range").hidden = !rated.checked;
 }
 
-function clockOf() {
-  const value = $("seek-time").value;
-  if (value === "none") return null;
-  if (value.startsWith("days:")) return { days: +value.slice(5) };
-  if (value === "custom") return { initial: Math.round(+$("seek-minutes").value * 60), increment: +$("seek-increment").value };
-  const [m, s] = value.split("+").map(Number);
-  return { initial: m * 60, increment: s };
-}
-
-/** What is wrong with the custom time's fields (their own limits), or "". */
-function customTimeError() {
-  if ($("seek-time").value !== "custom") return "";
-  const whole = (id, low, high) => {
-    const text = $(id).value.trim();
-    return /^\d+$/.test(text) && +text >= low && +text <= high;
-  };
-  if (!whole("seek-minutes", 1, 180)) return "The minutes of a custom time are a whole number from 1 to 180.";
-  if (!whole("seek-increment", 0, 180)) return "The increment of a custom time is a whole number of seconds from 0 to 180.";
-  return "";
-}
-
 async function createSeek(e) {
   e.preventDefault();
-  const wrong = customTimeError();
+  const wrong = timeControl.error();
   showError(wrong);
   if (wrong) return;
   const body = {
     variant: $("seek-variant").value,
     players: +$("seek-players").value,
-    clock: clockOf(),
+    clock: timeControl.clock(),
     rated: $("seek-rated").checked,
   };
   const name = $("seek-name").value.trim();
@@ -214,7 +177,7 @@ function describe(seek) {
   const variant = VARIANTS[seek.variant] ? VARIANTS[seek.variant].name : seek.variant;
   const kind = seek.rated ? "rated" : "casual";
   const range = seek.rating_range ? ` ${seek.rating_range[0]}-${seek.rating_range[1]}` : "";
-  return `${variant} · ${seek.players} players · ${clockText(seek.clock)} · ${kind}${range}`;
+  return `${variant} · ${seek.players} players · ${controlLabel(seek.clock)} · ${kind}${range}`;
 }
 
 function placesText(seek) {
