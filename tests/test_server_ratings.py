@@ -25,6 +25,9 @@ from shiftago.interfaces.server.schema import RatingChangeRow, RatingRow
 from shiftago.interfaces.server.store import Store, open_engine
 from shiftago.match.glicko2 import Glicko, rate_game
 
+#: The rating categories: a variant and a number of players.
+CATEGORIES = {f"{v}-{n}" for v in ("express", "expert", "extreme") for n in (2, 3, 4)}
+
 #: Any argon2 hash will do: these tests never sign in.
 HASH = "$argon2id$v=19$m=65536,t=3,p=4$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA"
 
@@ -115,18 +118,14 @@ def test_a_rated_two_player_game_moves_both_ratings_by_glicko_2(db_url):
         ]
         assert client.get(f"/api/games/{live.id}/ratings").json() == {"changes": event["changes"]}
         answer = client.get("/api/players/ann").json()
-        assert answer == {
-            "name": "ann",
-            "ratings": {
-                "express-2": {
-                    "rating": round(won.rating, 2),
-                    "deviation": round(won.deviation, 2),
-                    "games": 1,
-                    "provisional": True,
-                }
-            },
-            "games": [live.id],
+        assert answer == {"name": "ann", "ratings": answer["ratings"], "games": [live.id]}
+        assert answer["ratings"]["express-2"] == {
+            "rating": round(won.rating, 2),
+            "deviation": round(won.deviation, 2),
+            "games": 1,
+            "provisional": True,
         }
+        assert all(r["games"] == 0 for c, r in answer["ratings"].items() if c != "express-2")
     rows, changes = rating_rows(db_url)
     assert changes == 2
     assert rows == [
@@ -154,7 +153,13 @@ def test_an_unrated_game_changes_nothing(sqlite_url):
         events = resign(client, live, tokens[1], wait_rated=False)
         assert "rated" not in [e["type"] for e in events]
         assert client.get(f"/api/games/{live.id}/ratings").json() == {"changes": []}
-        assert client.get("/api/players/ann").json()["ratings"] == {}
+        # every category is listed, each where every rating starts (WEBAPI.md, "Players")
+        standing = client.get("/api/players/ann").json()["ratings"]
+        assert set(standing) == CATEGORIES
+        assert all(
+            r == {"rating": 1500.0, "deviation": 350.0, "games": 0, "provisional": True}
+            for r in standing.values()
+        )
         assert client.get("/api/players/ann").json()["games"] == [live.id]
     assert rating_rows(sqlite_url) == ([], 0)
 
@@ -181,8 +186,10 @@ def test_a_three_player_rated_game_moves_openskill_ratings(sqlite_url):
         assert after[0] == after[1] > 1500 > after[2]
         assert all(c["deviation"] < 350 for c in event["changes"])
         answer = client.get("/api/players/cid").json()
-        assert set(answer["ratings"]) == {"expert-3"}
+        played = {c for c, r in answer["ratings"].items() if r["games"]}
+        assert played == {"expert-3"} and set(answer["ratings"]) == CATEGORIES
         assert answer["ratings"]["expert-3"]["provisional"] is True
+        assert answer["ratings"]["expert-3"]["rating"] == after[2]
 
 
 def test_openskill_is_on_the_glicko_scale():

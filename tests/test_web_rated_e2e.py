@@ -74,7 +74,10 @@ def test_a_rated_blitz_game_lost_on_time_rates_both_players(
     for colour, expected in ((winner, won), (loser, lost)):
         player = wait_until(
             lambda colour=colour: (
-                (p := server.api("GET", f"/api/players/{names[colour]}").json())["ratings"] and p
+                (p := server.api("GET", f"/api/players/{names[colour]}").json())["ratings"][
+                    "express-2"
+                ]["games"]
+                and p
             ),
             what=f"{names[colour]}'s rating",
         )

@@ -95,16 +95,20 @@ def _outcome(game: StoredGame, account: str) -> tuple[str | None, str | None]:
 @router.get("/players/{name}", summary="A player's ratings and games")
 async def player(name: str, request: Request) -> Any:
     """``{"name", "ratings": {category: {"rating", "deviation", "games", "provisional"}},
-    "games": [ids, newest first]}``; 404 for an unknown name."""
+    "games": [ids, newest first]}``, every category (one not played yet at its start, 0
+    games); 404 for an unknown name."""
     account = await _account(request, name)
     if account is None:
         return _no_player(name)
     hub = hub_of(request)
     standings = await hub.db(ratings.ratings_of, hub.store, account.id)
     games = await hub.db(game_ids_of, hub.store, account.id, GAMES_LISTED)
+    played = {r.category: r.view() for r in standings}
     return {
         "name": account.name,
-        "ratings": {r.category: r.view() for r in standings},
+        "ratings": {
+            category: played.get(category) or ratings.unplayed_view() for category in CATEGORIES
+        },
         "games": games,
     }
 

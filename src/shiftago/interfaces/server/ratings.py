@@ -221,6 +221,16 @@ class Standing:
         }
 
 
+def unplayed_view() -> dict[str, Any]:
+    """The rating of a category an account has not played: where every rating starts."""
+    return {
+        "rating": START.rating,
+        "deviation": START.deviation,
+        "games": 0,
+        "provisional": provisional(START.deviation),
+    }
+
+
 def ratings_of(store: Store, account_id: int) -> list[Standing]:
     with store.sessions() as s:
         rows = s.execute(

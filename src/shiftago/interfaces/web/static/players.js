@@ -15,8 +15,11 @@ function svg(tag, attrs = {}, ...children) {
 
 const mark = (r) => `${Math.round(r.rating)}${r.provisional ? "?" : ""}`;
 
+/** The categories played (the API lists every one, those not played at 0 games). */
+const played = (ratings) => Object.entries(ratings).filter(([, r]) => r.games > 0);
+
 function renderRatings(ratings) {
-  const rows = Object.entries(ratings);
+  const rows = played(ratings);
   const table = document.getElementById("ratings");
   document.getElementById("no-ratings").hidden = rows.length > 0;
   table.hidden = rows.length === 0;
@@ -125,7 +128,7 @@ async function start() {
     renderRatings(player.ratings || {});
     const recent = await api(`/api/players/${encodeURIComponent(name)}/games`);
     renderGames(recent.games || []);
-    await renderHistory(player.name, Object.keys(player.ratings || {}));
+    await renderHistory(player.name, played(player.ratings || {}).map(([category]) => category));
   } catch (err) {
     const box = document.getElementById("player-error");
     box.textContent = err.status === 404 ? `There is no player ${name}.` : errorText(err.data) || err.message;
