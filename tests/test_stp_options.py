@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import os
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,6 +15,7 @@ from shiftago.engine.levels import LEVELS, default_level
 from shiftago.engine.search.driver import TT_BITS
 from shiftago.engine.search.ttable import MAX_BITS, SLOT_BYTES, bits_for_mib
 from shiftago.interfaces.stp import CommandError, Ladder
+from shiftago.interfaces.stp.memory import available_memory
 from shiftago.interfaces.stp.options import (
     DEFAULT_HASH_MIB,
     MOST_HASH_MIB,
@@ -93,6 +96,63 @@ def test_setting_hash_makes_the_table_before_it_answers() -> None:
     assert engine.search_thread.submit(slots_there).result() == 1 << bits_for_mib(64)
     assert engine.handle("setoption Hash 32") == "=\n\n"
     assert engine.search_thread.submit(slots_there).result() == 1 << bits_for_mib(32)
+
+
+def resident_bytes() -> int:
+    """The memory this process holds now (Linux's /proc/self/statm, in pages)."""
+    pages = int(Path("/proc/self/statm").read_text().split()[1])
+    return pages * os.sysconf("SC_PAGE_SIZE")
+
+
+def test_the_table_of_a_hash_is_the_process_s_memory_before_setoption_answers() -> None:
+    # a table only reserved would be paid for by the first timed go, page by page
+    from shiftago.interfaces.stp import StpEngine
+
+    engine = StpEngine()
+    before = resident_bytes()
+    assert engine.handle("setoption Hash 256") == "=\n\n"
+    assert resident_bytes() - before > 200 << 20
+
+
+def test_a_hash_beyond_the_memory_available_is_refused_before_it_is_made(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from shiftago.interfaces.stp import StpEngine, commands
+
+    engine = StpEngine(io.StringIO())
+    assert engine.handle("setoption Hash 64") == "=\n\n"
+    monkeypatch.setattr(commands, "available_memory", lambda: 40 << 20)
+    refused = engine.handle("setoption Hash 128")
+    assert refused.startswith("? not enough memory for the table of Hash 128 MiB")
+    assert engine.options.hash_mib == 64
+    # the table in use is not made again: nothing more is asked of the memory
+    assert engine.handle("setoption Hash 64") == "=\n\n"
+    assert engine.handle("setoption Hash 32") == "=\n\n"
+
+
+def test_the_memory_available_is_read_from_meminfo(tmp_path: Path) -> None:
+    meminfo = tmp_path / "meminfo"
+    meminfo.write_text("MemTotal:       24000000 kB\nMemAvailable:    1500 kB\n")
+    assert available_memory(meminfo) == 1500 * 1024
+    meminfo.write_text("MemTotal:       24000000 kB\n")
+    assert available_memory(meminfo) is None
+    assert available_memory(tmp_path / "absent") is None
+
+
+class _WantsStop(SteppingBot):
+    def analyse(self, state: State, limits: Limits = NO_LIMITS) -> Analysis:
+        assert limits.stop is not None, "an event is never None when the protocol calls"
+        return super().analyse(state, limits)
+
+
+def test_a_served_bot_gets_a_stop_event_when_its_table_is_made() -> None:
+    from shiftago.interfaces.stp import StpEngine
+
+    log = io.StringIO()
+    engine = StpEngine(log, ladder=Ladder.of(_WantsStop()))
+    for line in ("setoption Hash 16", "setoption Level 1", "newgame express 2"):
+        assert engine.handle(line) == "=\n\n"
+    assert "Traceback" not in log.getvalue()
 
 
 def test_a_hash_the_memory_cannot_hold_is_refused_and_changes_nothing(

@@ -50,9 +50,19 @@ _LOW32 = np.int64(0xFFFFFFFF)
 
 
 def new_table(bits: int) -> tuple[np.ndarray, np.ndarray]:
-    """An empty table of ``2 ** bits`` slots: (keys, data)."""
+    """An empty table of ``2 ** bits`` slots: (keys, data), written through once, so
+    that its memory is the process's now and the first search does not pay for it
+    (docs/engine.md, "Options")."""
     size = 1 << bits
-    return np.zeros(size, dtype=np.uint64), np.zeros(size, dtype=np.uint64)
+    keys, data = np.empty(size, dtype=np.uint64), np.empty(size, dtype=np.uint64)
+    keys.fill(0)
+    data.fill(0)
+    return keys, data
+
+
+def table_bytes(mib: int) -> int:
+    """The memory of the table that ``Hash`` ``mib`` makes (:func:`bits_for_mib`)."""
+    return (1 << bits_for_mib(mib)) * SLOT_BYTES
 
 
 def bits_for_mib(mib: int) -> int:

@@ -20,6 +20,7 @@ none). ``info`` lines, asked for with ``info=1``, come before the answer they le
 from __future__ import annotations
 
 import sys
+import threading
 import traceback
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -29,9 +30,11 @@ from typing import Literal, TextIO
 from shiftago import __version__
 from shiftago.core import COLOURS, Game, Rules, State, Variant, seat_of_colour
 from shiftago.engine.bot import Bot, Limits
+from shiftago.engine.search.ttable import table_bytes
 from shiftago.formats.text_board import render_plain_grid
 from shiftago.interfaces.message import one_line
 
+from .memory import available_memory
 from .options import EngineOptions, Ladder
 from .search import Search, SearchRequest
 from .words import CommandError, CommandLine, key_values, no_arguments, whole_number
@@ -90,6 +93,8 @@ class StpEngine:
         #: The seed of the last ``newgame`` (or the one it drew), for repeatable bots.
         self.seed: int | None = None
         self._bots: dict[int, Bot] = {}
+        #: The ``Hash`` of the table :meth:`prepare` last made (None: the default one).
+        self._table_mib: int | None = None
         #: The thread that runs every search of the input loop (and :meth:`prepare`).
         self.search_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="stp-search")
         self._commands: dict[str, Command] = {
@@ -332,11 +337,23 @@ class StpEngine:
         2-player search's, the one ``Hash`` sizes). It only saves time: a bot that fails
         at it is logged and plays on, except that with ``strict`` a table too large for
         the memory raises the :class:`MemoryError`."""
-        if self.options.hash_mib is None:
+        hash_mib = self.options.hash_mib
+        if hash_mib is None:
             return  # the bots' default table: small, made in milliseconds
+        # a table of another size is made beside the one in use: it must fit in what is
+        # left, or writing it through may get a process killed for memory
+        made = table_bytes(self._table_mib) if self._table_mib is not None else None
+        available = available_memory()
+        needed = table_bytes(hash_mib)
+        if strict and needed != made and available is not None and needed > available:
+            raise MemoryError(f"{available} bytes available")
         bot = self._bot(self.options.level)
         limits = Limits(
-            depth=1, nodes=1, threads=self.options.threads, hash_mib=self.options.hash_mib
+            depth=1,
+            nodes=1,
+            threads=self.options.threads,
+            hash_mib=hash_mib,
+            stop=threading.Event(),  # never set: a bot may count on an event (serve)
         )
         start = Game(Rules(), first=0).state
         try:
@@ -346,6 +363,8 @@ class StpEngine:
                 raise
             traceback.print_exc(file=self.log)
             self.log.flush()
+        else:
+            self._table_mib = hash_mib
 
     # --- helpers ------------------------------------------------------------------------
     def _search(self, command: Literal["go", "analyse"], args: list[str]) -> Search:
