@@ -12,6 +12,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
 from server_support import Player, client_for, connect, create, fresh_database
+from shiftago.interfaces.server.api import MAX_RECORD_CHARS
+from shiftago.interfaces.server.body_size import MAX_BODY_BYTES
 from shiftago.interfaces.server.protocol import MAX_MESSAGE_BYTES
 from shiftago.interfaces.server.schema import GameRow, SeatRow
 from shiftago.interfaces.server.strict_json import MAX_DEPTH, JsonRefused, loads
@@ -111,6 +113,34 @@ def test_non_finite_numbers_and_lone_surrogates_anywhere_are_422(
 def test_the_body_as_a_whole_is_422(server: Server, content: str, words: str) -> None:
     for url in ("/api/games", "/api/games/import", "/api/positions"):
         refused(server.post(url, content), "body", words)
+
+
+def test_a_body_over_the_bound_is_413_before_it_is_read(server: Server) -> None:
+    words = "body: a request body is at most 2 MiB"
+    games = server.client.get("/api/games").json()
+    large = '{"players": 2, "pad": "' + "x" * MAX_BODY_BYTES + '"}'
+    answer = server.post("/api/games", large)
+    assert answer.status_code == 413 and answer.json() == {"message": words, "field": "body"}
+
+    def chunks() -> Iterator[bytes]:  # no Content-Length: counted as it comes
+        yield b'{"players": 2, "pad": "'
+        for _ in range(MAX_BODY_BYTES // 65536 + 1):
+            yield b"x" * 65536
+        yield b'"}'
+
+    streamed = server.client.post(
+        "/api/games/import", content=chunks(), headers={"content-type": "application/json"}
+    )
+    assert streamed.status_code == 413 and streamed.json()["field"] == "body"
+    assert server.client.get("/api/games").json() == games  # nothing was made
+
+
+def test_the_longest_field_the_api_takes_fits_the_bound(server: Server) -> None:
+    # an imported record at its length limit, each character escaped in JSON (six bytes)
+    content = '{"record": "' + "\\u00e9" * MAX_RECORD_CHARS + '"}'
+    assert MAX_RECORD_CHARS * 6 < len(content) < MAX_BODY_BYTES
+    answer = server.post("/api/games/import", content)
+    assert answer.status_code == 422 and answer.json()["field"] == "record"  # read, not 413
 
 
 def test_raw_bytes_that_are_no_utf8_are_422(server: Server) -> None:

@@ -508,6 +508,43 @@ def test_a_redis_restart_loses_no_event_and_no_job(request, tmp_path, start_serv
         redis.stop()
 
 
+def test_actions_stored_while_redis_is_away_reach_every_process(request, tmp_path, start_server):
+    """Redis away while each process stores an action: a socket that has seen more than
+    its process holds makes it read the game again, and the events that Redis could not
+    take are published once it is back, so that no process keeps an old copy."""
+    import shutil
+
+    from web_fixtures import RedisServer
+
+    program = shutil.which("redis-server")
+    assert program is not None
+    redis = RedisServer(program)
+    redis.wait()
+    try:
+        db_url = fresh_database(request, "postgresql", tmp_path)
+        args = ("--redis", redis.url)
+        a = start_server(db_url=db_url, args=args, bot_delay=0)
+        b = start_server(db_url=db_url, args=args, bot_delay=0)
+        game_id, tokens = create(a, first="o")
+        first = Socket(a.url, game_id, tokens[0])  # orange, on a
+        second = Socket(b.url, game_id, tokens[1])  # green, on b
+        redis.process.terminate()
+        redis.process.wait(10)
+        first.send({"type": "act", "action": "L1", "seen": 0})
+        assert first.action(1)["action"] == "L1"
+        with pytest.raises(TimeoutError):
+            second.action(1, timeout=3)  # b cannot hear of it while Redis is away
+        second.send({"type": "act", "action": "L7", "seen": 1})  # green saw it on the page
+        assert second.action(1)["action"] == "L1" and second.action(2)["action"] == "L7"
+        redis.process = RedisServer.spawn(program, redis.port, redis.dir)
+        redis.wait()
+        assert first.action(2, timeout=30)["action"] == "L7"  # published once Redis is back
+        assert first.versions() == [1, 2] and second.versions() == [1, 2]
+        assert stored_actions(a, game_id) == stored_actions(b, game_id) == ["L1", "L7"]
+    finally:
+        redis.stop()
+
+
 def test_presence_is_the_same_on_every_process(deployment):
     a, b, _ = deployment
     game_id, tokens = create(a)

@@ -63,6 +63,9 @@ def process_name() -> str:
 class Bus:
     """One process alone: events go nowhere, as there is nobody else to tell."""
 
+    #: Whether other processes may change the games too (their copies in memory may lag).
+    shared = False
+
     def __init__(self) -> None:
         self.process = process_name()
 
@@ -140,6 +143,8 @@ class GameLanes:
 
 class RedisBus(Bus):
     """The events of every process, through one Redis stream."""
+
+    shared = True
 
     def __init__(self, redis: Any) -> None:
         super().__init__()

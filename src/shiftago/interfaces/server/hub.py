@@ -20,7 +20,7 @@ import datetime as dt
 import functools
 import logging
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -50,6 +50,12 @@ T = TypeVar("T")
 
 #: A client that missed more actions than this gets one ``state`` instead of each action.
 MAX_REPLAYED = 20
+#: Events that could not be published (Redis away) kept to publish again, oldest
+#: dropped beyond it: each says only "game G is at revision R", so a process that misses
+#: one finds a gap at the next and reads the game again (docs/deploy.md).
+UNPUBLISHED_KEPT = 10_000
+#: How often the events kept are offered to Redis again (seconds).
+REPUBLISH_SECONDS = 1.0
 
 
 def action_event(live: LiveGame, number: int) -> dict[str, Any]:
@@ -106,6 +112,9 @@ class Hub:
         #: Events of the other processes that are not a game's, by ``kind`` (the lobby,
         #: chat): each goes to its hook.
         self.event_hooks: dict[str, Callable[[Event], Awaitable[None]]] = {}
+        #: Events that Redis did not take, in order, and the task that offers them again.
+        self._unpublished: deque[Event] = deque()
+        self._republisher: asyncio.Task[None] | None = None
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
@@ -120,6 +129,10 @@ class Hub:
         """Wait for the changes under way (before shutting down)."""
         while self._changes:
             await asyncio.gather(*list(self._changes), return_exceptions=True)
+        if self._republisher is not None:
+            self._republisher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._republisher
 
     def close(self) -> None:
         self._db_pool.shutdown(wait=True)
@@ -236,12 +249,39 @@ class Hub:
 
     async def publish(self, event: Event) -> None:
         """Tell the other processes of a stored change. The change stands if Redis cannot
-        be reached: the other processes read the game again at its next event or when a
-        change of theirs finds it moved on (a conflict)."""
+        be reached: the event is kept and published again, in order, once Redis takes
+        events again (a process that held the game would otherwise keep its old copy
+        until another event of the game came, and none may come)."""
+        if self._unpublished:  # behind the events still waiting: the order stays
+            self._keep_unpublished(event)
+            return
         try:
             await self.bus.publish(event)
         except Exception as error:
             log.error("the event of game %s could not be published: %s", event["game"], error)
+            self._keep_unpublished(event)
+
+    def _keep_unpublished(self, event: Event) -> None:
+        self._unpublished.append(event)
+        if len(self._unpublished) > UNPUBLISHED_KEPT:
+            self._unpublished.popleft()
+        if self._republisher is None or self._republisher.done():
+            self._republisher = asyncio.create_task(self._republish())
+
+    async def _republish(self) -> None:
+        """Offer the kept events to Redis every :data:`REPUBLISH_SECONDS` until it takes
+        them all."""
+        while self._unpublished:
+            await asyncio.sleep(REPUBLISH_SECONDS)
+            events = list(self._unpublished)
+            try:
+                await self.bus.publish_many(events)
+            except Exception as error:
+                log.warning("%d events still wait for Redis: %s", len(events), error)
+                continue
+            for _ in range(min(len(events), len(self._unpublished))):
+                self._unpublished.popleft()
+            log.info("%d events published once Redis was back", len(events))
 
     async def submit(self, job: Job) -> None:
         """Queue a job; when Redis cannot be reached, the job is queued again by the next
@@ -425,8 +465,15 @@ class Hub:
         if live.to_act != seat:
             raise Refused("not_your_turn", f"it is {COLOURS[live.game.turn]}'s turn")
 
+    async def reload_if_behind(self, live: LiveGame, seen: int) -> None:
+        """Read the game again (its lock held) when a socket has seen more actions than
+        this process holds: another process's event did not reach this one."""
+        if seen > live.version:
+            await self.reload(live)
+
     async def act(self, live: LiveGame, seat: int | None, notation: str, seen: int) -> None:
         async with live.lock:
+            await self.reload_if_behind(live, seen)
             await self._flag_if_out_of_time(live)
             self.check_can_act(live, seat, seen)
             try:

@@ -29,6 +29,7 @@ from starlette.requests import HTTPConnection
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from shiftago.interfaces.server.body_size import BodySizeLimit
 from shiftago.interfaces.server.redaction import redact_logs
 from shiftago.interfaces.server.settings import Settings
 from shiftago.interfaces.server.strict_json import StrictJsonBodies
@@ -279,9 +280,11 @@ class Security:
 
 
 def protect(app: Starlette, settings: Settings) -> None:
-    """Put the door in place: :class:`Security` first, then :class:`StrictJsonBodies`
-    (so a refused body gets the headers too), and the secrets kept out of the logs."""
+    """Put the door in place: :class:`Security` first, then :class:`BodySizeLimit` and
+    :class:`StrictJsonBodies` (so a refused body gets the headers too), and the secrets
+    kept out of the logs."""
     Proxies(settings.trusted_proxies)  # a wrong address is an error now, not at a request
     app.add_middleware(StrictJsonBodies)
+    app.add_middleware(BodySizeLimit)
     app.add_middleware(Security, settings=settings)  # added last: runs first
     redact_logs()

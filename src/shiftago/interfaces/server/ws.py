@@ -134,6 +134,7 @@ async def _hello(
     hub: Hub, chat: Chat, live: LiveGame, connection: Connection, hello: Hello
 ) -> None:
     async with live.lock:
+        await hub.reload_if_behind(live, hello.seen)
         if hello.token:
             seat = live.seat_of_token(hello.token)
             if seat is None:
@@ -175,6 +176,8 @@ async def _handle(hub: Hub, live: LiveGame, connection: Connection, message: Cli
         await hub.guarded(hub.act(live, seat, message.action, message.seen))
     elif isinstance(message, Sync):
         async with live.lock:
+            if hub.bus.shared:  # to be sure: other processes change the game too
+                await hub.reload(live)
             if message.seen == live.version:  # nothing missed: the state, to be sure
                 connection.send({"type": "state", "version": live.version, "game": game_view(live)})
             else:
