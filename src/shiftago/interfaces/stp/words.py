@@ -54,8 +54,11 @@ def whole_number(text: str, what: str, *, lowest: int, highest: int | None = Non
     bounds = f"{lowest} to {highest}" if highest is not None else f"at least {lowest}"
     if not is_number(text):
         raise CommandError(f"{what} must be a whole number, not {text!r}")
-    if len(text.lstrip("0")) > 30:  # not worth reading in full: far out of any range
-        raise CommandError(f"{what} must be {bounds}, not a number of {len(text)} digits")
+    digits = len(text.lstrip("0"))
+    if digits > 30:  # not worth reading in full: far out of any range
+        if highest is None:
+            raise CommandError(f"{what} is far too large: a number of {digits} digits")
+        raise CommandError(f"{what} must be {bounds}, not a number of {digits} digits")
     value = int(text)
     if value < lowest or (highest is not None and value > highest):
         raise CommandError(f"{what} must be {bounds}, not {value}")
