@@ -17,9 +17,10 @@ from typing import Final
 
 import numpy as np
 
-#: Kept free of ``movetime`` for Python's work after the search (ms, and a share).
-TIME_MARGIN_MS: Final = 8.0
-TIME_MARGIN_SHARE: Final = 0.05
+#: Kept free of ``movetime`` for Python's work after the search (ms, and a share;
+#: docs/strength.md, "Time used by the top level now").
+TIME_MARGIN_MS: Final = 6.0
+TIME_MARGIN_SHARE: Final = 0.04
 #: How often (seconds) the alarm looks at a caller's stop event.
 STOP_POLL_SECONDS: Final = 0.002
 
