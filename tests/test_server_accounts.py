@@ -151,6 +151,7 @@ def test_a_taken_name_is_refused_whatever_its_case(sqlite_url):
     [
         ({"name": "an", "password": PASSWORD}, "name"),
         ({"name": "a" * 21, "password": PASSWORD}, "name"),
+        ({"name": "a" * 100_000, "password": PASSWORD}, "name"),
         ({"name": "ann ann", "password": PASSWORD}, "name"),
         ({"name": "änn", "password": PASSWORD}, "name"),
         ({"name": "ann", "password": "short"}, "password"),
@@ -164,6 +165,8 @@ def test_bad_names_and_passwords_answer_422_naming_the_field(sqlite_url, body, f
             answer = client.post(path, json=body)
             assert answer.status_code == 422, answer.text
             assert answer.json()["field"] == field
+            if field == "name":  # the rule itself, at any length
+                assert "3 to 20 letters a-z" in answer.json()["message"]
 
 
 def cookie_flags(answer: Any) -> dict[str, str]:

@@ -248,11 +248,18 @@ def test_history_and_recent_games_of_a_player(sqlite_url):
         assert [h["game"] for h in history] == games  # oldest first, for the plot
         assert history[0]["rating"] > 1500 and history[1]["rating"] < history[0]["rating"]
         assert history[1]["before"] == history[0]["rating"]
+        aborted, tokens = new_game(client, [ann, bob])
+        with connect(client, aborted.id) as player:
+            player.hello(tokens[0])
+            player.send({"type": "abort"})
+            assert player.until_type("state")["game"]["status"] == "over aborted"
         recent = client.get("/api/players/ann/games").json()["games"]
         assert [(g["id"], g["outcome"], g["colour"]) for g in recent] == [
+            (aborted.id, "aborted", "o"),
             (games[1], "loss", "o"),
             (games[0], "win", "o"),
         ]
+        recent = recent[1:]
         assert recent[0]["opponents"] == ["bob"] and recent[0]["rated"] is True
         assert recent[0]["rating_before"] == history[1]["before"]
 

@@ -143,3 +143,22 @@ def test_a_custom_time_out_of_range_is_refused_in_its_own_words(
     assert "0:30+2" in page.inner_text("[data-testid=seek]")
     [seek] = live_server.api("GET", "/api/seeks").json()["seeks"]
     assert seek["clock"]["initial"] == 30 and seek["clock"]["increment"] == 2
+
+
+def test_a_guest_is_asked_to_sign_in_to_accept_a_rated_challenge(
+    live_server: LiveServer, new_context: NewContext
+):
+    dee = home(new_context, live_server)
+    guest = home(new_context, live_server)
+    sign_up(dee, "dee")
+    dee.check("[data-testid=seek-rated]")
+    dee.click("[data-testid=create-seek]")
+    dee.wait_for_selector("[data-testid=seek] [data-testid=cancel-seek]")
+    offer = guest.locator("[data-testid=seek] [data-testid=accept-needs-account]")
+    offer.wait_for()
+    assert offer.inner_text() == "Sign in to accept"
+    assert guest.locator("[data-testid=seek] [data-testid=accept-seek]").count() == 0
+    sign_up(guest, "eve")  # no reload: the list follows the header's account
+    guest.click("[data-testid=seek] [data-testid=accept-seek]")
+    for page in (dee, guest):
+        page.wait_for_url(PLAY)

@@ -48,7 +48,8 @@ MAX_ADOPT = 200
 
 class Credentials(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    name: Annotated[str, Field(max_length=40)]
+    # the name's own check says what a name is, at any length (the body is bounded)
+    name: str
     password: Annotated[str, Field(max_length=1000)]
 
 

@@ -13,6 +13,7 @@ from shiftago.core import COLOURS
 from shiftago.interfaces.server import ratings
 from shiftago.interfaces.server.accounts import Account, find_account
 from shiftago.interfaces.server.api import Invalid, hub_of
+from shiftago.interfaces.server.live import ABORTED
 from shiftago.interfaces.server.schema import GameRow, RatingChangeRow, SeatRow
 from shiftago.interfaces.server.store import Store, StoredGame
 
@@ -79,11 +80,13 @@ def _category(text: str) -> str:
 
 
 def _outcome(game: StoredGame, account: str) -> tuple[str | None, str | None]:
-    """The account's colour in the game and how it ended for it: win, loss, draw, or
-    None (not over, or aborted)."""
+    """The account's colour in the game and how it ended for it: win, loss, draw,
+    aborted, or None (not over)."""
     colours = [COLOURS[i] for i, s in enumerate(game.seats) if s.account == account]
     colour = colours[0] if colours else None
     words = game.status.split()
+    if game.finished and words[1:2] == [ABORTED]:
+        return colour, ABORTED
     if not game.finished or len(words) < 3 or words[1] not in ("winner", "draw"):
         return colour, None
     winners = words[2:]

@@ -10,6 +10,7 @@ const HELD = "shiftago.seeks"; // {seekId: {token, place}}: the places this brow
 const $ = (id) => document.getElementById(id);
 let socket = null;
 let timeControl = null; // the form's choice of time (timecontrol.js)
+let signedInNow = false; // whether a rated challenge may be accepted here
 let delay = 500;
 let leaving = false;
 const seeks = new Map(); // id -> the seek as listed
@@ -66,6 +67,8 @@ function buildForm(signedIn) {
 
 /** Rated challenges for a signed-in player; a name field for a guest. */
 function showSignedIn(signedIn) {
+  signedInNow = signedIn;
+  render(); // a rated challenge can be accepted only when signed in
   const rated = $("seek-rated");
   rated.disabled = !signedIn;
   if (!signedIn) rated.checked = false;
@@ -193,7 +196,9 @@ function render() {
   for (const seek of sorted) {
     const mine = held[seek.id];
     let action;
-    if (!mine) {
+    if (!mine && seek.rated && !signedInNow) {
+      action = el("span", { class: "hint", text: "Sign in to accept", "data-testid": "accept-needs-account" });
+    } else if (!mine) {
       action = el("button", { type: "button", class: "small primary", text: "Accept", "data-testid": "accept-seek" });
       action.addEventListener("click", () => {
         action.disabled = true;

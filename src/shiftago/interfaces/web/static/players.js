@@ -4,7 +4,7 @@
 import { api, categoryName, el, errorText } from "./api.js";
 
 const SVG = "http://www.w3.org/2000/svg";
-const OUTCOMES = { win: "Won", loss: "Lost", draw: "Draw" };
+const OUTCOMES = { win: "Won", loss: "Lost", draw: "Draw", aborted: "Aborted" };
 
 function svg(tag, attrs = {}, ...children) {
   const node = document.createElementNS(SVG, tag);
@@ -108,7 +108,7 @@ function renderGames(games) {
       return el(
         "tr",
         {},
-        el("td", {}, el("a", { href: g.watch_url, text: new Date(g.created).toLocaleDateString(undefined, { dateStyle: "short" }) })),
+        el("td", {}, el("a", { href: g.watch_url, text: new Date(g.created).toLocaleString(undefined, { dateStyle: "short", timeStyle: "short" }) })),
         el("td", { text: `${categoryName(g.category)}${g.rated ? ", rated" : ""}` }),
         el("td", { text: (g.opponents || []).join(", ") }),
         el("td", { text: g.outcome ? OUTCOMES[g.outcome] : g.finished ? "—" : "Playing" }),
