@@ -45,8 +45,9 @@ GROUP: Final = "workers"
 #: twice (a restart queues every unfinished game's move again) (seconds).
 JOB_KEY_SECONDS: Final = 600
 #: How long a worker keeps a job without saying it still has it before another worker
-#: may take it (seconds); the holder says so every third of it (docs/deploy.md).
-LEASE_SECONDS: Final = 30.0
+#: may take it (seconds); the holder says so every third of it (docs/deploy.md, "The
+#: lease").
+LEASE_SECONDS: Final = 6.0
 
 
 @dataclass(frozen=True)

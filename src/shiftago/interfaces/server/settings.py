@@ -15,6 +15,8 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
+from shiftago.interfaces.server.jobs import LEASE_SECONDS
+
 if TYPE_CHECKING:  # the engine is imported only by the app, not by the command line
     from shiftago.interfaces.server.analysis import ReviewBudget
 
@@ -63,8 +65,9 @@ class Settings:
     engine_threads: int = field(default_factory=lambda: engine_threads_from(os.environ))
     #: A game nobody watches and nothing works on leaves memory after this many seconds.
     idle_seconds: float = 300.0
-    #: A worker's job that nobody has vouched for this long is done again by another.
-    job_lease_seconds: float = 30.0
+    #: A worker's job that nobody has vouched for this long is done again by another
+    #: (the computer's clock runs meanwhile: docs/deploy.md, "The lease").
+    job_lease_seconds: float = LEASE_SECONDS
     #: A worker's name among the workers, the same across its restarts (a restarted
     #: worker takes back its jobs at once); None: a new name each start.
     worker_name: str | None = None
