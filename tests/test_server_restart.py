@@ -13,11 +13,12 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import inspect, update
+from sqlalchemy.exc import OperationalError
 from websockets.sync.client import connect as ws_connect
 
 from server_support import client_for, connect, create, fresh_database
 from shiftago.interfaces.server.schema import Base, SeatRow
-from shiftago.interfaces.server.store import migrate, open_engine
+from shiftago.interfaces.server.store import DATABASE_AWAY_WORDS, Store, migrate, open_engine
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -148,3 +149,32 @@ def test_a_plain_postgresql_url_uses_psycopg_3():
     engine = open_engine("postgresql://someone@localhost/shiftago")
     assert engine.dialect.driver == "psycopg"
     engine.dispose()
+
+
+def _database_away(*args: Any, **kwargs: Any) -> None:
+    raise OperationalError("INSERT ...", {}, ConnectionRefusedError("the database is down"))
+
+
+def test_while_the_database_is_away_changes_answer_503_and_the_socket_stays(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with client_for(f"sqlite:///{tmp_path / 'away.db'}") as client:
+        game_id, tokens = create(client, first="o")
+        with monkeypatch.context() as away:
+            away.setattr(Store, "insert", _database_away)
+            away.setattr(Store, "append_action", _database_away)
+            answer = client.post("/api/games", json={"variant": "express", "players": 2})
+            assert answer.status_code == 503 and answer.headers["retry-after"] == "5"
+            assert answer.json() == {"message": DATABASE_AWAY_WORDS, "code": "unavailable"}
+            with connect(client, game_id) as player:
+                player.hello(tokens[0])
+                refused = player.act("L1", 0)
+                assert refused == {
+                    "type": "error",
+                    "code": "unavailable",
+                    "message": DATABASE_AWAY_WORDS,
+                }
+                # the same socket plays once the database is back
+                away.undo()
+                assert player.act("L1", 0)["action"] == "L1"
+        assert client.get(f"/api/games/{game_id}").json()["actions"] == ["L1"]

@@ -35,7 +35,13 @@ from shiftago.interfaces.server.redaction import log_config
 from shiftago.interfaces.server.runtime import Runtime
 from shiftago.interfaces.server.security import protect
 from shiftago.interfaces.server.settings import Settings
-from shiftago.interfaces.server.store import Store, migrate, open_engine
+from shiftago.interfaces.server.store import (
+    DATABASE_AWAY,
+    DATABASE_AWAY_WORDS,
+    Store,
+    migrate,
+    open_engine,
+)
 from shiftago.interfaces.server.ws import game_socket
 
 #: The pages and their scripts, written as plain files (no build step).
@@ -128,6 +134,13 @@ def _errors(app: FastAPI, web: Path) -> None:
     @app.exception_handler(api.NotFound)
     async def _not_found(request: Request, exc: api.NotFound) -> Response:
         return JSONResponse({"message": str(exc), "detail": str(exc)}, status_code=404)
+
+    async def _database_away(request: Request, exc: Exception) -> Response:
+        answer = {"message": DATABASE_AWAY_WORDS, "code": "unavailable"}
+        return JSONResponse(answer, status_code=503, headers={"Retry-After": "5"})
+
+    for away in DATABASE_AWAY:
+        app.add_exception_handler(away, _database_away)
 
     @app.exception_handler(Refused)
     async def _refused(request: Request, exc: Refused) -> Response:

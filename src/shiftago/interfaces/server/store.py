@@ -30,7 +30,8 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.orm import Session, sessionmaker
 
 from shiftago.interfaces.server.schema import (
@@ -202,6 +203,14 @@ def _clock(row: GameRow) -> Clock | None:
         return None
     remaining = parse_remaining(row.clock_remaining)
     return Clock(control, remaining, row.clock_running, epoch(row.clock_since))
+
+
+#: What the database driver raises when the database cannot be reached (down, the
+#: connection dropped, no connection free in time): nothing was stored, and the same
+#: change may succeed later.
+DATABASE_AWAY: tuple[type[Exception], ...] = (OperationalError, InterfaceError, PoolTimeout)
+#: The words for a change refused because of it (HTTP 503, socket error ``unavailable``).
+DATABASE_AWAY_WORDS = "the database cannot be reached now: nothing was stored; try again"
 
 
 class Conflict(Exception):

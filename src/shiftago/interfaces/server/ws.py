@@ -36,6 +36,7 @@ from shiftago.interfaces.server.protocol import (
     Takeback,
     parse_message,
 )
+from shiftago.interfaces.server.store import DATABASE_AWAY, DATABASE_AWAY_WORDS
 from shiftago.interfaces.server.views import game_view
 
 #: How long a new connection may take to say hello (seconds).
@@ -120,6 +121,8 @@ async def _game_socket(websocket: WebSocket, game_id: str) -> None:
                 connection.send(error("bad_message", str(bad)))
             except Refused as refused:
                 connection.send(error(refused.code, refused.message))
+            except DATABASE_AWAY:  # nothing was stored or shown; the socket stays
+                connection.send(error("unavailable", DATABASE_AWAY_WORDS))
     except (WebSocketDisconnect, TimeoutError, RuntimeError):
         pass
     finally:
