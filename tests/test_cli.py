@@ -314,3 +314,26 @@ def test_show_and_play_read_the_json_form_of_a_record(tmp_path: Path) -> None:
     assert game.position() in played.output
     folder = invoke("show", str(tmp_path))
     assert folder.exit_code != 0 and "a directory, not a file" in folder.output
+
+
+# --- serve and worker: what they check before they start --------------------------------
+def test_serve_and_worker_say_in_one_line_what_does_not_answer(tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        port = taken.getsockname()[1]  # bound, so another bind fails
+        db = f"sqlite:///{tmp_path / 'games.db'}"
+        for args, said in (
+            (
+                ["serve", "--db", "postgresql://ann:secret@127.0.0.1:1/x"],
+                "cannot reach the database postgresql://ann:***@127.0.0.1:1/x: ",
+            ),
+            (["serve", "--db", db, "--redis", "redis://127.0.0.1:1"], "cannot reach Redis"),
+            (["worker", "--db", db, "--redis", "redis://127.0.0.1:1"], "cannot reach Redis"),
+            (["serve", "--db", db, "--port", str(port)], f"cannot serve on 127.0.0.1:{port}: "),
+        ):
+            result = invoke(*args)
+            assert result.exit_code == 1, result.output
+            assert result.output.startswith(f"error: {said}"), result.output
+            assert "Traceback" not in result.output and "served at" not in result.output

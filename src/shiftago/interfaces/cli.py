@@ -440,6 +440,7 @@ def serve(
     Several processes on one PostgreSQL and one Redis serve the same games: docs/deploy.md.
     """
     from shiftago.interfaces.server import run
+    from shiftago.interfaces.server.startup import StartupError
 
     settings = Settings(
         public_url=public_url,
@@ -450,7 +451,11 @@ def serve(
         time_offset_file=time_offset_file,
         **limits,
     )
-    run(host=host, port=port, db_url=_server_db(db_url), settings=settings)
+    try:
+        run(host=host, port=port, db_url=_server_db(db_url), settings=settings)
+    except StartupError as error:
+        click.echo(f"error: {error}", err=True)
+        sys.exit(1)
 
 
 @cli.command(short_help="Play the computer's seats and make reviews for serve processes.")
@@ -507,6 +512,7 @@ def worker(
     worker killed mid-job loses nothing: its job is done again by another once its lease
     runs out.
     """
+    from shiftago.interfaces.server.startup import StartupError
     from shiftago.interfaces.server.worker import run_worker
 
     settings = Settings(
@@ -517,7 +523,11 @@ def worker(
         worker_name=name,
         time_offset_file=time_offset_file,
     )
-    run_worker(_server_db(db_url), settings)
+    try:
+        run_worker(_server_db(db_url), settings)
+    except StartupError as error:
+        click.echo(f"error: {error}", err=True)
+        sys.exit(1)
 
 
 def _server_db(db_url: str | None) -> str:

@@ -35,6 +35,7 @@ from shiftago.interfaces.server.redaction import log_config
 from shiftago.interfaces.server.runtime import Runtime
 from shiftago.interfaces.server.security import protect
 from shiftago.interfaces.server.settings import Settings
+from shiftago.interfaces.server.startup import check_services, listen
 from shiftago.interfaces.server.store import (
     DATABASE_AWAY,
     DATABASE_AWAY_WORDS,
@@ -258,15 +259,19 @@ def run(
     db_url: str = "sqlite:///shiftago.db",
     settings: Settings | None = None,
 ) -> None:
-    """Serve the app with uvicorn until interrupted (or told to stop with SIGTERM)."""
+    """Serve the app with uvicorn until interrupted (or told to stop with SIGTERM); a
+    database or Redis that does not answer, or an address that cannot be listened on,
+    raises :class:`.startup.StartupError` first."""
     import uvicorn
 
     settings = settings or Settings(bot_delay=0.4)
+    check_services(db_url, settings.redis_url)
+    listening = listen(host, port)
     app = create_app(db_url, settings=settings)
     public_url = settings.public_url
     shown = public_url or f"http://{'localhost' if host in ('127.0.0.1', '::1') else host}:{port}"
     print(f"Shiftago is served at {shown}  (Ctrl+C stops it)", flush=True)
-    uvicorn.run(
+    config = uvicorn.Config(
         app,
         host=host,
         port=port,
@@ -279,3 +284,4 @@ def run(
         timeout_graceful_shutdown=10,
         log_level="info",
     )
+    uvicorn.Server(config).run(sockets=[listening])

@@ -20,6 +20,7 @@ from shiftago.interfaces.eventloop import fast_loop_factory
 from shiftago.interfaces.server.bots import lower_priority
 from shiftago.interfaces.server.runtime import Runtime, shown_url
 from shiftago.interfaces.server.settings import Settings
+from shiftago.interfaces.server.startup import check_services
 from shiftago.interfaces.server.store import Store, migrate, open_engine
 
 log = logging.getLogger("shiftago.worker")
@@ -51,6 +52,9 @@ async def work(db_url: str, settings: Settings, stop: asyncio.Event | None = Non
 
 
 def run_worker(db_url: str, settings: Settings) -> None:
+    """Work until stopped; a database or Redis that does not answer raises
+    :class:`.startup.StartupError` first."""
+    check_services(db_url, settings.redis_url)
     lower_priority()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     shown = shown_url(settings.redis_url or "")

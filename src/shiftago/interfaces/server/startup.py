@@ -1,0 +1,57 @@
+"""What ``shiftago serve`` and ``shiftago worker`` check before they start: that the
+database and Redis answer, and that the address can be listened on, so that a wrong
+setting ends with one line that says which, not a traceback or a banner for an address
+that is not served."""
+
+from __future__ import annotations
+
+import socket
+
+from shiftago.interfaces.server.runtime import shown_url
+from shiftago.interfaces.server.store import DATABASE_AWAY, open_engine
+
+#: How long a start waits for Redis to answer (seconds).
+REDIS_WAIT_SECONDS = 5.0
+
+
+class StartupError(Exception):
+    """The process cannot start: the words say what to fix."""
+
+
+def check_services(db_url: str, redis_url: str | None) -> None:
+    """Raise :class:`StartupError` unless the database, and Redis when given, answer."""
+    from sqlalchemy import text
+
+    engine = open_engine(db_url)
+    try:
+        with engine.connect() as connection:
+            connection.execute(text("SELECT 1"))
+    except DATABASE_AWAY as error:
+        reason = str(getattr(error, "orig", error)).splitlines()[0]
+        raise StartupError(f"cannot reach the database {shown_url(db_url)}: {reason}") from None
+    finally:
+        engine.dispose()
+    if redis_url:
+        import redis
+
+        client = redis.Redis.from_url(redis_url, socket_connect_timeout=REDIS_WAIT_SECONDS)
+        try:
+            client.ping()
+        except redis.RedisError as error:
+            raise StartupError(f"cannot reach Redis {shown_url(redis_url)}: {error}") from None
+        finally:
+            client.close()
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host``:``port`` for the server to accept on."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    listening = socket.socket(family, socket.SOCK_STREAM)
+    listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listening.bind((host, port))
+    except OSError as error:
+        listening.close()
+        raise StartupError(f"cannot serve on {host}:{port}: {error.strerror or error}") from None
+    listening.set_inheritable(True)
+    return listening
