@@ -43,8 +43,8 @@ def sqlite_url(tmp_path: Path) -> str:
 
 
 @contextmanager
-def client_for(db_url: str) -> Iterator[TestClient]:
-    with TestClient(create_app(db_url, bot_delay=0)) as client:
+def client_for(db_url: str, **options: Any) -> Iterator[TestClient]:
+    with TestClient(create_app(db_url, bot_delay=0, **options)) as client:
         yield client
 
 
@@ -171,6 +171,22 @@ def test_a_rated_game_with_a_guest_is_not_rated(sqlite_url):
         resign(client, live, tokens[1], wait_rated=False)
         hub = hub_of(client)
         assert ratings.rate_stored_game(hub.store, live.id, "express", (0,)) is None
+    assert rating_rows(sqlite_url) == ([], 0)
+
+
+def test_a_seat_handed_to_the_computer_makes_a_rated_game_unrated(sqlite_url):
+    with client_for(sqlite_url, grace_seconds=0) as client:
+        ann, bob = accounts(client, "ann", "bob")
+        live, tokens = new_game(client, [ann, bob])
+        assert client.get(f"/api/games/{live.id}").json()["rated"] is True
+        with connect(client, live.id) as orange:  # bob is away from the start
+            orange.hello(tokens[0])
+            orange.send({"type": "claim", "seat": 1, "to": "computer"})
+            game = orange.until_type("state")["game"]
+            assert game["seats"][1]["kind"] == "computer" and game["rated"] is False
+        assert client.get(f"/api/games/{live.id}").json()["rated"] is False
+        resign(client, live, tokens[0], wait_rated=False)
+        assert client.get(f"/api/games/{live.id}/ratings").json() == {"changes": []}
     assert rating_rows(sqlite_url) == ([], 0)
 
 

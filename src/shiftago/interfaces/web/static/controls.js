@@ -88,7 +88,9 @@ function claimButtons(colour, send) {
   });
   return el("span", { class: "claim-buttons" },
     el("button", {
-      type: "button", "data-claim": "computer", "data-seat": idx, text: "Let the computer play",
+      type: "button", "data-claim": "computer", "data-seat": idx,
+      // a game with a computer is never rated: ending it is what gives a rated result
+      text: ctx.game && ctx.game.rated ? "Let the computer play (the game is then unrated)" : "Let the computer play",
       onclick: () => send({ type: "claim", seat: idx, to: "computer", level: +select.value || undefined }),
     }),
     " at ", select, " ",
