@@ -29,7 +29,8 @@ HORIZON: Final = 18
 INCREMENT_SHARE: Final = 0.8
 #: The hard limit of one action: this many targets...
 HARD_TARGETS: Final = 4.0
-#: ...and never more than this share of what is left on the clock (without ``moves=1``).
+#: ...and never more than this share of what is left on the clock, plus the increment
+#: that comes after the action (without ``moves=1``, where the whole clock is usable).
 HARD_CLOCK_SHARE: Final = 0.4
 #: A new depth starts only while less than this share of the stretched target is spent:
 #: the next depth costs a few times the last one.
