@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -469,22 +472,42 @@ def test_healthz_answers_for_database_and_redis(deployment):
     assert data["rss_mib"] > 0
 
 
-def test_a_redis_restart_loses_no_event_and_no_job(request, tmp_path, start_server):
-    """Redis restarted empty (no persistence) mid-game: the processes reconnect, the
-    events of both processes and the computer's jobs go on."""
-    import shutil
-
+@contextmanager
+def own_redis(request: Any, tmp_path: Path, start_server: Any) -> Iterator[Any]:
+    """A Redis of the test's own (to stop and restart), and two serve processes on it and
+    one PostgreSQL database: ``(redis, db_url, a, b)``."""
     from web_fixtures import RedisServer
 
-    program = shutil.which("redis-server")
-    assert program is not None
-    redis = RedisServer(program)
+    redis = RedisServer(redis_program())
     redis.wait()
     try:
         db_url = fresh_database(request, "postgresql", tmp_path)
         args = ("--redis", redis.url)
         a = start_server(db_url=db_url, args=args, bot_delay=0)
         b = start_server(db_url=db_url, args=args, bot_delay=0)
+        yield redis, db_url, a, b
+    finally:
+        redis.stop()
+
+
+def restart(redis: Any) -> None:
+    """Start the stopped Redis again, empty, on its port."""
+    from web_fixtures import RedisServer
+
+    redis.process = RedisServer.spawn(redis_program(), redis.port, redis.dir)
+    redis.wait()
+
+
+def redis_program() -> str:
+    program = shutil.which("redis-server")
+    assert program is not None
+    return program
+
+
+def test_a_redis_restart_loses_no_event_and_no_job(request, tmp_path, start_server):
+    """Redis restarted empty (no persistence) mid-game: the processes reconnect, the
+    events of both processes and the computer's jobs go on."""
+    with own_redis(request, tmp_path, start_server) as (redis, db_url, a, b):
         worker = Worker(tmp_path, db_url, redis.url, lease=2.0)
         game_id, tokens = create(a)
         first = Socket(a.url, game_id, tokens[0])
@@ -492,8 +515,7 @@ def test_a_redis_restart_loses_no_event_and_no_job(request, tmp_path, start_serv
         played = play([first, second], [0, 1], 2)
         redis.process.terminate()
         redis.process.wait(10)
-        redis.process = RedisServer.spawn(program, redis.port, redis.dir)
-        redis.wait()
+        restart(redis)
         played += play([first, second], [0, 1], 4, start=2)
         assert stored_actions(b, game_id) == played
         body = {"seats": [{"kind": "human"}, {"kind": "computer", "level": 1}], "first": "o"}
@@ -504,27 +526,13 @@ def test_a_redis_restart_loses_no_event_and_no_job(request, tmp_path, start_serv
         person.send({"type": "act", "action": legal[0], "seen": 0})
         assert person.action(2, timeout=60)["seat"] == 1  # the worker took the job
         worker.stop()
-    finally:
-        redis.stop()
 
 
 def test_actions_stored_while_redis_is_away_reach_every_process(request, tmp_path, start_server):
     """Redis away while each process stores an action: a socket that has seen more than
     its process holds makes it read the game again, and the events that Redis could not
     take are published once it is back, so that no process keeps an old copy."""
-    import shutil
-
-    from web_fixtures import RedisServer
-
-    program = shutil.which("redis-server")
-    assert program is not None
-    redis = RedisServer(program)
-    redis.wait()
-    try:
-        db_url = fresh_database(request, "postgresql", tmp_path)
-        args = ("--redis", redis.url)
-        a = start_server(db_url=db_url, args=args, bot_delay=0)
-        b = start_server(db_url=db_url, args=args, bot_delay=0)
+    with own_redis(request, tmp_path, start_server) as (redis, _, a, b):
         game_id, tokens = create(a, first="o")
         first = Socket(a.url, game_id, tokens[0])  # orange, on a
         second = Socket(b.url, game_id, tokens[1])  # green, on b
@@ -536,13 +544,10 @@ def test_actions_stored_while_redis_is_away_reach_every_process(request, tmp_pat
             second.action(1, timeout=3)  # b cannot hear of it while Redis is away
         second.send({"type": "act", "action": "L7", "seen": 1})  # green saw it on the page
         assert second.action(1)["action"] == "L1" and second.action(2)["action"] == "L7"
-        redis.process = RedisServer.spawn(program, redis.port, redis.dir)
-        redis.wait()
+        restart(redis)
         assert first.action(2, timeout=30)["action"] == "L7"  # published once Redis is back
         assert first.versions() == [1, 2] and second.versions() == [1, 2]
         assert stored_actions(a, game_id) == stored_actions(b, game_id) == ["L1", "L7"]
-    finally:
-        redis.stop()
 
 
 def test_presence_is_the_same_on_every_process(deployment):

@@ -308,11 +308,18 @@ def test_run_leaves_forwarded_headers_to_the_app_and_redacts_its_logs(monkeypatc
     import uvicorn
 
     seen: dict[str, Any] = {}
-    monkeypatch.setattr(uvicorn, "run", lambda app, **options: seen.update(options))
-    app_module.run(db_url=sqlite_url, settings=Settings(trusted_proxies=("10.0.0.0/8",)))
-    assert seen["proxy_headers"] is False
-    assert "forwarded_allow_ips" not in seen
-    config = seen["log_config"]
+
+    def served(server: uvicorn.Server, sockets: list[Any]) -> None:
+        seen.update(config=server.config, sockets=sockets)
+
+    monkeypatch.setattr(uvicorn.Server, "run", served)
+    settings = Settings(trusted_proxies=("10.0.0.0/8",))
+    app_module.run(port=0, db_url=sqlite_url, settings=settings)
+    [listening] = seen["sockets"]  # bound before the banner: the address is served
+    assert listening.getsockname()[0] == "127.0.0.1"
+    listening.close()
+    assert seen["config"].proxy_headers is False
+    config = seen["config"].log_config
     assert config["filters"]["redact_secrets"]["()"] is RedactSecrets
     assert all("redact_secrets" in h["filters"] for h in config["handlers"].values())
 
