@@ -451,3 +451,24 @@ def test_the_dark_theme(live_server: LiveServer, new_context: NewContext) -> Non
     assert sound.get_attribute("aria-pressed") == "true"
     light.reload()
     assert light.get_attribute("[data-testid=sound-toggle]", "aria-pressed") == "true"
+
+
+def test_every_keep_marker_can_be_clicked_where_several_share_an_end(
+    live_server: LiveServer, page: Any
+) -> None:
+    # 3-player Extreme, orange to score: eight scorings, two pairs of which keep the
+    # same end (b4 and d6), so that two markers sit by one marble
+    position = "extreme 3 2bbg1o/oogo2o/2oo3/1ooob2/2g1o2/o5o/o5o o score 7,19,19 8,5,0 0,0,0"
+    page.goto(analysis_url(live_server, position))
+    shows(page, position)
+    page.wait_for_selector(".choice-keep")
+    hits = page.evaluate(
+        """() => [...document.querySelectorAll('.choice-keep')].map(node => {
+             const box = node.querySelector('.keep-marker').getBoundingClientRect();
+             const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+             const owner = hit && hit.closest('[data-action]');
+             return [node.dataset.action, owner ? owner.dataset.action : null];
+           })"""
+    )
+    assert len(hits) == 8 and {"xb4-d4", "xb4-d6", "xd6-b4", "xd6-d4"} <= {a for a, _ in hits}
+    assert all(action == hit for action, hit in hits), hits

@@ -590,6 +590,13 @@ export class BoardView {
   /** One clickable element per scoring action: a bar (2 players) or a "keep" marker on the end that stays. */
   drawScoring(choices, players, active) {
     const seenLines = new Set();
+    // how many "keep" markers sit on each kept end: several move further along their
+    // lines and shrink, so that none covers another (a marker per line direction)
+    const keptAt = new Map();
+    for (const choice of choices) {
+      const kept = choice.action.toLowerCase().slice(1).split("-")[0];
+      keptAt.set(kept, (keptAt.get(kept) || 0) + 1);
+    }
     for (const choice of choices) {
       const cells = choice.cells && choice.cells.length ? choice.cells : scoringCells(choice.action, players).cells;
       const key = [...cells].sort().join(",");
@@ -635,10 +642,11 @@ export class BoardView {
         const [ax, ay] = this.centre(a);
         const [bx, by] = this.centre(b);
         const len = Math.hypot(bx - ax, by - ay) || 1;
-        const off = C * 0.3;
+        const crowded = keptAt.get(a) > 1;
+        const off = C * (crowded ? 0.6 : 0.3);
         const x = ax + ((bx - ax) / len) * off;
         const y = ay + ((by - ay) / len) * off;
-        el("circle", { cx: x, cy: y, r: C * 0.26, class: "keep-marker" }, node);
+        el("circle", { cx: x, cy: y, r: C * (crowded ? 0.2 : 0.26), class: "keep-marker" }, node);
         const t = el("text", { x, y: y + 3.5, "text-anchor": "middle", class: "keep-text", "aria-hidden": "true" }, node);
         t.textContent = "keep";
       }
