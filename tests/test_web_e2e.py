@@ -352,6 +352,36 @@ def test_a_whole_game_by_keyboard_only(live_server: LiveServer, new_context: New
     )
 
 
+def test_after_a_scoring_by_keyboard_the_focus_stays_on_the_board(
+    live_server: LiveServer, new_context: NewContext
+):
+    created = create(live_server, variant="expert", players=2, first="o")
+    game_id = created["id"]
+    context = new_context()
+    hold_seat(context, created["seats"][0]["join_url"])
+    page = open_page(context, created["seats"][1]["join_url"])
+    # orange makes a row a1-e1 and a column a1-a5 at once with L1
+    script = "Ta Tg Ta Tf Ta Tg Ta Ta Bb Ta Bc Tf Bd Tg Be Tf L1".split()  # noqa: SIM905
+    for n, action in enumerate(script):
+        page.fill("[data-testid=action-input]", action)
+        page.keyboard.press("Enter")
+        wait_until(lambda n=n: len(read(live_server, game_id)["actions"]) == n + 1, what=action)
+    for scoring, then in (("xa1-e1", "Tg"), ("xa1-a5", None)):
+        shows(page, read(live_server, game_id)["position"])
+        tab_to(page, f'[data-action="{scoring}"][tabindex="0"]')
+        page.keyboard.press("Space")
+        wait_until(lambda s=scoring: read(live_server, game_id)["actions"][-1] == s, what=scoring)
+        shows(page, read(live_server, game_id)["position"])
+        # the next action is one key away: the focus is on a playable element of the board
+        page.wait_for_function(
+            "() => document.activeElement?.matches('.shiftago-board [data-action][tabindex=\"0\"]')"
+        )
+        if then is not None:  # the column a1-a5 is still there, to score after Tg
+            page.fill("[data-testid=action-input]", then)
+            page.keyboard.press("Enter")
+            wait_until(lambda t=then: read(live_server, game_id)["actions"][-1] == t, what=then)
+
+
 def drop_sockets(page: Any) -> None:
     page.evaluate("() => window.__sockets.forEach(s => s.close())")
 

@@ -403,6 +403,19 @@ export class BoardView {
     if (list.length) list[0].focus();
   }
 
+  /** After a redraw took the focused element away: focus the element of `action` if it
+   * is there again, else the first playable one, else the board itself. */
+  refocus(action) {
+    const again = this.svg.querySelector(`[data-action="${action}"][tabindex="0"]`);
+    const target = again || this.focusables()[0];
+    if (target) {
+      target.focus({ preventScroll: true });
+      return;
+    }
+    if (!this.svg.hasAttribute("tabindex")) this.svg.setAttribute("tabindex", "-1");
+    this.svg.focus({ preventScroll: true });
+  }
+
   marblePlace(node, cell) {
     const [x, y] = this.centre(cell);
     node.style.transform = `translate(${x}px, ${y}px)`;
@@ -529,10 +542,15 @@ export class BoardView {
       g.querySelector("title").textContent = words;
     }
 
-    // scoring choices
+    // scoring choices (a focused one is drawn anew: the keyboard's place stays on the
+    // board, on the same choice or the first playable element, not on the page's body;
+    // the board itself holds it while nothing is playable, as while an action is sent)
+    const active = document.activeElement;
+    const focused = this.scoreLayer.contains(active) || active === this.svg ? active : null;
     this.scoreLayer.replaceChildren();
     const choices = view.scoring || [];
     if (choices.length) this.drawScoring(choices, players, !!view.active && this.interactive);
+    if (focused) this.refocus(focused.getAttribute("data-action"));
     if (this.hint) this.setHint(this.hint); // the hint stays on top of what was drawn
     if (same && kept.action && this.canPlay(kept.action)) {
       this.preview(kept.action);
