@@ -515,3 +515,20 @@ def test_on_a_phone_the_arrows_are_a_finger_wide_and_the_result_is_above_the_boa
     box = rematch.bounding_box()
     board = page.query_selector("#board").bounding_box()
     assert box and board and box["y"] + box["height"] <= 844 and box["y"] < board["y"]
+
+
+def test_a_game_won_on_points_when_the_marbles_run_out_says_so(
+    live_server: LiveServer, new_context: NewContext
+):
+    # Expert from a set-up position: orange's last marble, then green to move with none
+    game = Game(position="expert 2 7/7/7/7/7/7/7 o insert 1,0 3,2 0,0")
+    game.play("L1")
+    assert game.outcome is not None and game.outcome.reason.value == "no marbles"
+    created, _ = import_game(live_server, game)
+    page = open_page(new_context(), created["watch_url"])
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=status]').textContent.includes('wins')"
+    )
+    assert page.text_content("[data-testid=status]").strip() == (
+        "Game over: Player 1 (orange) wins on points (the player to move has no marble left)."
+    )

@@ -15,12 +15,14 @@ const ENDINGS = {
   time: " on time",
   agreement: " by agreement",
   "board full": " (the board is full)",
-  "no marbles": " (no marbles left to play)",
+  "no marbles": " (the player to move has no marble left)",
   "action limit": " (the action limit is reached)",
 };
 
 // Endings where, with 3-4 players, the seats left share the win (WEBAPI.md, clocks)
 const SHARED_WINS = new Set(["resignation", "abandoned", "time"]);
+// Endings that the most points decide in Expert and Extreme (RULES.md section 7)
+const ON_POINTS = new Set(["board full", "no marbles", "action limit"]);
 
 /** The result in words; `sentence` starts them with a capital (a name keeps its case). */
 function resultText(result, sentence = false) {
@@ -36,7 +38,8 @@ function resultText(result, sentence = false) {
   const together = names.length > 2 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : names.join(" and ");
   if (winners.length > 1 && SHARED_WINS.has(r.reason)) return `${together} share the win${why}.`;
   if (winners.length > 1) return first(`draw between ${together}${why}.`);
-  if (winners.length === 1) return `${names[0]} wins${why}.`;
+  const byPoints = ctx.game && ctx.game.variant !== "express" && ON_POINTS.has(r.reason);
+  if (winners.length === 1) return `${names[0]} wins${byPoints ? " on points" : ""}${why}.`;
   return first("nobody wins.");
 }
 
