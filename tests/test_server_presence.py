@@ -28,6 +28,7 @@ from server_support import client_for, connect, create
 from shiftago.core import Variant
 from shiftago.interfaces.server import create_app, live
 from shiftago.interfaces.server.creating import GameSpec, SeatSpec, build
+from shiftago.interfaces.server.hub import Refused
 from shiftago.interfaces.server.live import Connection
 from shiftago.interfaces.server.presence import (
     SUMMARY_SECONDS,
@@ -414,3 +415,35 @@ def test_a_watcher_that_never_reads_is_closed_alone(sqlite_url, monkeypatch):
             await reader.ws.close()
 
         asyncio.run(run())
+
+
+def test_a_seat_handed_to_the_computer_no_longer_obeys_its_old_link(sqlite_url):
+    with client_for(sqlite_url, grace_seconds=0, bot_delay=5) as client:
+        game_id, (ann, ben) = create(client, first="o")
+        hub = client.app.state.hub
+        with connect(client, game_id) as orange:
+            orange.hello(ann)
+            assert orange.act("L1", 0)["type"] == "action"
+            orange.send({"type": "claim", "seat": 1, "to": "computer", "level": 1})
+            assert orange.until_type("state")["game"]["seats"][1]["kind"] == "computer"
+        # the old link now only watches
+        with connect(client, game_id) as former:
+            events = former.hello(ben)
+            refused = next(e for e in events if e["type"] == "error")
+            assert refused["code"] == "not_seated" and "computer plays g" in refused["message"]
+            assert next(e for e in events if e["type"] == "welcome")["seat"] is None
+        # and a connection that held the seat before the claim (on another process, say)
+        # can change nothing for it
+        held = hub.games[game_id]
+        for change in (
+            lambda: hub.act(held, 1, "Bg", 1),
+            lambda: hub.resign(held, 1),
+            lambda: hub.offer_draw(held, 1),
+            lambda: hub.takeback(held, 1),
+            lambda: hub.claim(held, 1, 0, "end"),
+        ):
+            with pytest.raises(Refused) as refusal:
+                client.portal.call(change)
+            assert refusal.value.code == "not_seated"
+        game = client.get(f"/api/games/{game_id}").json()
+        assert game["actions"] == ["L1"] and game["result"] is None

@@ -453,8 +453,7 @@ class Hub:
 
     # --- playing -----------------------------------------------------------------------
     def check_can_act(self, live: LiveGame, seat: int | None, seen: int) -> None:
-        if seat is None:
-            raise Refused("not_seated", "spectators can only watch")
+        seat = person(live, seat)
         if live.over:
             raise Refused("over", "the game is over")
         if seen != live.version:
@@ -593,8 +592,7 @@ class Hub:
 
     async def resign(self, live: LiveGame, seat: int | None) -> None:
         async with live.lock:
-            if seat is None:
-                raise Refused("not_seated", "spectators can only watch")
+            seat = person(live, seat)
             if live.over:
                 raise Refused("over", "the game is over")
             await self._terminate(live, seat, "resignation")
@@ -634,8 +632,7 @@ class Hub:
 
     @staticmethod
     def _seated(live: LiveGame, seat: int | None) -> int:
-        if seat is None:
-            raise Refused("not_seated", "spectators can only watch")
+        seat = person(live, seat)
         if live.over:
             raise Refused("over", "the game is over")
         return seat
@@ -722,8 +719,7 @@ class Hub:
     @staticmethod
     def _turn_to_take_back(live: LiveGame, seat: int | None) -> int:
         """Against the computer: the actions kept, up to ``seat``'s previous turn."""
-        if seat is None:
-            raise Refused("not_seated", "spectators can only watch")
+        seat = person(live, seat)
         keep = previous_turn(live.game.states, seat)
         if keep is None:
             raise Refused("not_allowed", "you have no action to take back")
@@ -750,8 +746,7 @@ class Hub:
         """Hand a seat whose person is away past the grace time to the computer (at
         ``level``, the default level when None), or end the game."""
         async with live.lock:
-            if by is None:
-                raise Refused("not_seated", "spectators can only watch")
+            by = person(live, by)
             if live.over:
                 raise Refused("over", "the game is over")
             if not 0 <= seat < len(live.stored.seats) or seat == by:
@@ -780,8 +775,7 @@ class Hub:
     async def rematch(self, live: LiveGame, seat: int | None) -> LiveGame:
         """The next game with the same seats, made once however many ask for it."""
         async with live.lock:
-            if seat is None:
-                raise Refused("not_seated", "spectators can only watch")
+            seat = person(live, seat)
             if not live.over:
                 raise Refused("not_allowed", "a rematch follows a finished game")
             if live.stored.next_id is None:
@@ -814,6 +808,16 @@ class Hub:
             else:
                 url = f"/watch/{next_id}"
             connection.send({"type": "rematch", "id": next_id, "url": url})
+
+
+def person(live: LiveGame, seat: int | None) -> int:
+    """``seat`` when a person holds it; a connection without a seat, or one whose seat
+    was handed to the computer since (a claim), may only watch."""
+    if seat is None:
+        raise Refused("not_seated", "spectators can only watch")
+    if live.stored.seats[seat].kind != "human":
+        raise Refused("not_seated", f"the computer plays {COLOURS[seat]} now; you watch")
+    return seat
 
 
 def _stamp(text: Any, otherwise: dt.datetime) -> dt.datetime:

@@ -144,6 +144,10 @@ async def _hello(
                 connection.send(
                     error("not_seated", "this seat link is not one of this game's; you watch")
                 )
+            elif live.stored.seats[seat].kind != "human":  # handed to the computer
+                connection.send(
+                    error("not_seated", f"the computer plays {COLOURS[seat]} now; you watch")
+                )
             else:
                 connection.seat, connection.token = seat, hello.token
         seat = connection.seat
