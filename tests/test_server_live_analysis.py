@@ -344,3 +344,26 @@ def test_too_many_messages_are_refused_then_the_socket_closed(sqlite_url):
                 codes.append(event.get("code", event["type"]))
         assert closed.value.code == 1008
         assert codes[:2] == ["pong", "pong"] and set(codes[2:]) == {"rate_limited"}
+
+
+def test_one_address_has_at_most_two_searches_at_once(sqlite_url):
+    # the searches share one thread: a third socket of the same address waits its turn
+    # by being refused, not by holding everyone else's analysis back
+    with (
+        client_for(sqlite_url) as client,
+        stepping(client, SteppingBot(depths=4, hold=START)),
+        analysis_socket(client) as first,
+        analysis_socket(client) as second,
+        analysis_socket(client) as third,
+    ):
+        first.send({"type": "analyse", "position": START, "lines": 1})
+        assert first.receive()["depth"] == 1  # running, held in the thread
+        second.send({"type": "analyse", "position": CHANCE, "lines": 1})  # waiting
+        third.send({"type": "analyse", "position": CHANCE, "lines": 1})
+        refused = third.until_type("error")
+        assert refused["code"] == "busy" and "at most 2 analyses at once" in refused["message"]
+        first.send({"type": "stop"})  # one of the two ends: the third may start
+        first.send({"type": "ping"})
+        assert first.until_type("pong") == {"type": "pong"}  # the stop is done
+        third.send({"type": "analyse", "position": CHANCE, "lines": 1})
+        assert stream(third, CHANCE)[-1]["final"] is True

@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
+from collections import Counter
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -44,10 +45,15 @@ from shiftago.interfaces.server.analysis import number
 from shiftago.interfaces.server.limits import socket_slot
 from shiftago.interfaces.server.live import Connection
 from shiftago.interfaces.server.protocol import BadMessage, RateLimit, parse_json_message
+from shiftago.interfaces.server.security import client_address
 from shiftago.interfaces.server.ws import MAX_REFUSED, error, write_queue
 
 #: The longest position string a client may send (a 4-player position is under 100).
 MAX_POSITION_CHARS: Final = 400
+#: Searches one address may have running or waiting at once in a process: they share
+#: one thread, first come first served, so one client's many sockets would hold everyone
+#: else's analysis back (docs/web-protocol.md, "The analysis board").
+SEARCHES_PER_ADDRESS: Final = 2
 
 
 class _Message(BaseModel):
@@ -106,6 +112,8 @@ class LiveAnalysis:
         self.bot = bot  # used in the pool's one thread only
         self.cap = cap
         self.pool = ThreadPoolExecutor(1, thread_name_prefix="shiftago-analysis")
+        #: The searches running or waiting, by the address that asked for them.
+        self.searching: Counter[str] = Counter()
 
     def warm_up(self) -> None:
         """Compile (or load) the searches in the pool's thread before the first socket."""
@@ -226,6 +234,7 @@ async def _analysis_socket(websocket: WebSocket) -> None:
     writer = asyncio.create_task(write_queue(websocket, connection))
     limit = RateLimit(app_state.rate, app_state.burst)
     search: asyncio.Task[None] | None = None
+    address = client_address(websocket)
     try:
         while not connection.closed:
             message = await websocket.receive()
@@ -256,8 +265,14 @@ async def _analysis_socket(websocket: WebSocket) -> None:
                     refusal = error(limited.code, limited.message)
                     connection.send({**refusal, "retry_after": limited.retry_after})
                     continue
-                await _cancel(search)
+                await _cancel(search)  # this socket's own search makes room for the new one
+                if service.searching[address] >= SEARCHES_PER_ADDRESS:
+                    words = f"at most {SEARCHES_PER_ADDRESS} analyses at once from your address"
+                    connection.send(error("busy", words))
+                    continue
                 search = asyncio.create_task(service.stream(state, parsed.lines, connection))
+                service.searching[address] += 1
+                search.add_done_callback(lambda _: service.searching.subtract([address]))
             except BadMessage as bad:
                 connection.send(error("bad_message", str(bad)))
     except (WebSocketDisconnect, RuntimeError):
