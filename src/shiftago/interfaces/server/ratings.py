@@ -285,12 +285,27 @@ def rated_message(changes: Sequence[Change]) -> dict[str, Any]:
     return {"type": "rated", "changes": [c.view() for c in changes]}
 
 
+def never_started(live: LiveGame) -> bool:
+    """Whether the game ended on time against a seat that never acted in it: a player
+    who never came (a challenge or a rematch whose clock started without them). As an
+    abort, it is not rated, so that nobody gains a rating from an absent opponent."""
+    stored = live.stored
+    return (
+        stored.termination == "time"
+        and stored.ended_by is not None
+        and not live.has_acted(stored.ended_by)
+    )
+
+
 async def rate_finished(hub: Hub, live: LiveGame) -> None:
     """The finish hook: rate the game if it is to be rated, then tell its sockets here and
     (through the bus) in the other processes."""
     stored = live.stored
     winners = live.winners()
     if not stored.rated or stored.termination == "aborted" or not winners:
+        return
+    if never_started(live):
+        log.info("game %s not rated: its flag fell before its first action", live.id)
         return
     changes = await hub.db(rate_stored_game, hub.store, live.id, stored.variant, winners)
     if not changes:
