@@ -78,3 +78,20 @@ def test_the_player_whose_draw_offer_is_declined_is_told(live_server, new_contex
     said = ann.wait_for_selector("#notice:not([hidden])").text_content()
     assert said == "Your draw offer was declined."
     assert ben.is_hidden("#notice")  # Ben, who declined, needs no telling
+
+
+def test_a_message_refused_for_coming_too_fast_stays_in_the_box(live_server, new_context):
+    _, (ann, _) = two_players(live_server, new_context)
+    box = ann.get_by_test_id("chat-input")
+    for n in range(5):  # the most a player may say in 10 seconds
+        box.fill(f"message {n}")
+        box.press("Enter")
+    ann.wait_for_function(
+        "() => document.querySelectorAll('[data-testid=chat-message]').length === 5"
+    )
+    box.fill("one too many")
+    box.press("Enter")
+    ann.wait_for_function("() => document.body.textContent.includes('at most 5 chat messages')")
+    ann.wait_for_function(
+        "() => document.querySelector('[data-testid=chat-input]').value === 'one too many'"
+    )

@@ -73,7 +73,10 @@ export class ChatPanel {
       e.preventDefault();
       const text = this.input.value.trim();
       if (!text) return;
-      if (this.hooks.send({ type: "chat", text: text.slice(0, MAX_LENGTH) })) this.input.value = "";
+      if (this.hooks.send({ type: "chat", text: text.slice(0, MAX_LENGTH) })) {
+        this.unsent = text; // until the room echoes it: a refusal gives it back (restore)
+        this.input.value = "";
+      }
     });
     this.body.append(this.list, this.form);
     box.append(head, this.body);
@@ -92,9 +95,16 @@ export class ChatPanel {
 
   /** A `chat` event. */
   add(msg) {
+    if (msg && msg.text === this.unsent) this.unsent = null;
     this.room = msg.room || this.room;
     this.keep(msg);
     this.draw();
+  }
+
+  /** The last message sent was refused (too many at once): put it back to send again. */
+  restore() {
+    if (this.unsent && !this.input.value) this.input.value = this.unsent;
+    this.unsent = null;
   }
 
   keep(m) {

@@ -79,6 +79,7 @@ function handle(conn, msg) {
       ctx.pending = null;
       if (msg.code === "stale") conn.send({ type: "sync", seen: Math.max(ctx.version, 0) });
       else notice(msg.message || `Refused: ${msg.code}`);
+      if (msg.code === "rate_limited" && ctx.chat) ctx.chat.restore(); // the text is not lost
       render();
       break;
     case "rated":
