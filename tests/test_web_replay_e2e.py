@@ -460,6 +460,37 @@ def test_a_seat_away_is_handed_to_the_computer_at_the_level_chosen(
         server.stop()
 
 
+def test_ending_a_game_of_a_player_who_left_names_who_left(
+    new_context: NewContext, tmp_path_factory: pytest.TempPathFactory
+):
+    server = QuickGraceServer(tmp_path_factory.mktemp("grace-end"))
+    server.start()
+    try:
+        created = create(server, variant="express", players=2, first="o")
+        game_id = created["id"]
+        page = open_page(new_context(), created["seats"][0]["join_url"])
+        with connect(f"ws://127.0.0.1:{server.port}/ws/games/{game_id}", origin=server.url) as ws:
+            Seat(ws, created["seats"][1]["join_url"].split("seat=")[1])
+            page.wait_for_function(
+                "() => document.querySelector('[data-testid=presence-g]')?.textContent"
+                " === 'connected'"
+            )
+        page.locator("[data-claim=end]").click(timeout=15_000)
+        game = wait_until(
+            lambda: (g := read(server, game_id))["status"].startswith("over") and g,
+            what="the game ended",
+        )
+        assert game["result"]["reason"] == "abandoned" and game["result"]["by"] == ["g"]
+        page.wait_for_function(
+            "() => document.querySelector('[data-testid=status]').textContent.includes('left')"
+        )
+        assert page.text_content("[data-testid=status]").strip() == (
+            "Game over: Orange wins (Green left the game)."
+        )
+    finally:
+        server.stop()
+
+
 def test_an_unknown_event_is_logged(live_server: LiveServer, new_context: NewContext):
     created = create(live_server, variant="express", players=2, first="o")
     context = new_context()

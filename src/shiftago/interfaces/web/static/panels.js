@@ -34,6 +34,13 @@ function resultText(result, sentence = false) {
     const by = (r.by || []).map(who).join(" and ");
     return first(by ? `the game was aborted by ${by} (no result).` : "the game was aborted (no result).");
   }
+  if (r.reason === "abandoned" && (r.by || []).length) {
+    // the one who left is named: "the others" reads wrong when there is one
+    const left = r.by.map(who).join(" and ");
+    const names = winners.map(who);
+    const together = names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)} share the win` : `${names[0]} wins`;
+    return `${together} (${left} left the game).`;
+  }
   const names = winners.map(who);
   const together = names.length > 2 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : names.join(" and ");
   if (winners.length > 1 && SHARED_WINS.has(r.reason)) return `${together} share the win${why}.`;
