@@ -23,6 +23,10 @@ TOKEN = new_token()
         (f"/play/AbCdEfGhIjKl?seat={TOKEN}", "/play/AbCdEfGhIjKl?seat=…"),
         (f"/play/AbCdEfGhIjKl?step=3&seat={TOKEN}&x=1", "/play/AbCdEfGhIjKl?step=3&seat=…&x=1"),
         (f"/anything?TOKEN={TOKEN}", "/anything?TOKEN=…"),
+        # a name with letters percent-encoded, which the server reads as the same name
+        ("/play/AbCdEfGhIjKl?%73eat=short", "/play/AbCdEfGhIjKl?%73eat=…"),
+        ("/api/seeks/x?to%6Ben=short", "/api/seeks/x?to%6Ben=…"),
+        ("/api/seeks/x?%54%4F%4B%45%4E=short", "/api/seeks/x?%54%4F%4B%45%4E=…"),
         (f"/play/{TOKEN}", "/play/…"),
         (f"/play/{TOKEN}/more?a=b", "/play/…/more?a=b"),
         ("/play/AbCdEfGhIjKl", "/play/AbCdEfGhIjKl"),  # a game's id is no secret

@@ -17,8 +17,18 @@ from typing import Any, Final
 #: The loggers whose records may hold a requested path: uvicorn's access log, and its
 #: main log, which names each WebSocket's path.
 LOGGERS: Final = ("uvicorn.access", "uvicorn.error")
+
+
+def _name(word: str) -> str:
+    """A pattern of a query parameter's name with any of its letters percent-encoded, as
+    the server reads ``?%73eat=`` as ``?seat=``."""
+    return "".join(f"(?:{c}|%{ord(c.lower()):02x}|%{ord(c.upper()):02x})" for c in word)
+
+
 #: A secret's value in a query string.
-SECRET_PARAMETER = re.compile(r"([?&;](?:seat|token)=)[^&;#\s\"']*", re.IGNORECASE)
+SECRET_PARAMETER = re.compile(
+    rf"([?&;](?:{_name('seat')}|{_name('token')})=)[^&;#\s\"']*", re.IGNORECASE
+)
 #: A path part as long as a secret (``secrets.token_urlsafe(24)``: 32 characters); game
 #: ids are 12 characters, so nothing the app names in a path looks like one.
 SECRET_PART = re.compile(r"(?<=/)[A-Za-z0-9_-]{32,}(?=[/?#;\s\"']|$)")
