@@ -101,6 +101,15 @@ def hold_seat(context: Any, join_url: str) -> None:
     page.close()
 
 
+def hotseat(server: LiveServer, new_context: NewContext, variant: str) -> tuple[str, Any]:
+    """A 2-player game, orange first, with both seats in one browser (people taking turns
+    at one screen: the page plays for whoever is to act): its id and the page."""
+    created = create(server, variant=variant, players=2, first="o")
+    context = new_context()
+    hold_seat(context, created["seats"][0]["join_url"])
+    return created["id"], open_page(context, created["seats"][1]["join_url"])
+
+
 def position(page: Any) -> str:
     return page.text_content("[data-testid=position]").strip()
 
@@ -317,12 +326,7 @@ def focused_action(page: Any) -> str | None:
 
 
 def test_a_whole_game_by_keyboard_only(live_server: LiveServer, new_context: NewContext):
-    created = create(live_server, variant="express", players=2, first="o")
-    game_id = created["id"]
-    context = new_context()
-    # Both seats in one browser (hotseat): the page then plays for whoever is to act.
-    hold_seat(context, created["seats"][0]["join_url"])
-    page = open_page(context, created["seats"][1]["join_url"])
+    game_id, page = hotseat(live_server, new_context, "express")
     script = ["L1", "L7", "L1", "L7", "L1", "L7", "L1", "L7", "L1"]
     for n, action in enumerate(script):
         game = read(live_server, game_id)
@@ -355,11 +359,7 @@ def test_a_whole_game_by_keyboard_only(live_server: LiveServer, new_context: New
 def test_after_a_scoring_by_keyboard_the_focus_stays_on_the_board(
     live_server: LiveServer, new_context: NewContext
 ):
-    created = create(live_server, variant="expert", players=2, first="o")
-    game_id = created["id"]
-    context = new_context()
-    hold_seat(context, created["seats"][0]["join_url"])
-    page = open_page(context, created["seats"][1]["join_url"])
+    game_id, page = hotseat(live_server, new_context, "expert")
     # orange makes a row a1-e1 and a column a1-a5 at once with L1
     script = "Ta Tg Ta Tf Ta Tg Ta Ta Bb Ta Bc Tf Bd Tg Be Tf L1".split()  # noqa: SIM905
     for n, action in enumerate(script):

@@ -27,6 +27,7 @@ from test_web_e2e import (
     Seat,
     create,
     hold_seat,
+    hotseat,
     open_page,
     play,
     read,
@@ -283,11 +284,7 @@ def test_take_back_at_one_screen_one_action_at_a_time(
 def test_a_take_back_drops_the_review_of_the_actions_taken_back(
     live_server: LiveServer, new_context: NewContext
 ):
-    created = create(live_server, variant="express", players=2, first="o")
-    game_id = created["id"]
-    context = new_context()
-    hold_seat(context, created["seats"][0]["join_url"])
-    page = open_page(context, created["seats"][1]["join_url"])  # holds both seats
+    game_id, page = hotseat(live_server, new_context, "express")
     for action in ("L1", "L7") * 4 + ("L1",):  # orange's five in row 1 win
         page.wait_for_selector(PLAYABLE)
         play(live_server, game_id, page, action)
@@ -419,76 +416,75 @@ class QuickGraceServer(LiveServer):
         return [sys.executable, "-c", code, str(self.port), self.db_url]
 
 
-def test_a_seat_away_is_handed_to_the_computer_at_the_level_chosen(
-    new_context: NewContext, tmp_path_factory: pytest.TempPathFactory
-):
+@pytest.fixture(scope="module")
+def quick_grace(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """A :class:`QuickGraceServer` for the tests of this module."""
     server = QuickGraceServer(tmp_path_factory.mktemp("grace"))
     server.start()
-    try:
-        created = create(server, variant="express", players=2, first="o")
-        game_id = created["id"]
-        page = open_page(new_context(), created["seats"][0]["join_url"])
-        with connect(f"ws://127.0.0.1:{server.port}/ws/games/{game_id}", origin=server.url) as ws:
-            Seat(ws, created["seats"][1]["join_url"].split("seat=")[1])
-            # the page hears the seat come (presence is coalesced): the time the seat may
-            # be claimed then counts from its leaving, as the server counts it; a page
-            # that missed the visit would offer the claim before the server allows it
-            page.wait_for_function(
-                "() => document.querySelector('[data-testid=presence-g]')?.textContent"
-                " === 'connected'"
-            )
-        levels = server.api("GET", "/api/levels").json()
-        # a locator, not a handle: a presence that arrives late (within the presence
-        # interval) may show the seat back for a moment and draw its claim row anew
-        select = page.locator("[data-testid=claim-level]")
-        select.wait_for(timeout=15_000)
+    yield server
+    server.stop()
+
+
+def green_came_and_left(server: LiveServer, new_context: NewContext) -> tuple[str, Any]:
+    """A 2-player game on ``server`` whose green seat came and left: its id, and orange's
+    page, which may claim green's seat once the grace time is over."""
+    created = create(server, variant="express", players=2, first="o")
+    game_id = created["id"]
+    page = open_page(new_context(), created["seats"][0]["join_url"])
+    with connect(f"ws://127.0.0.1:{server.port}/ws/games/{game_id}", origin=server.url) as ws:
+        Seat(ws, created["seats"][1]["join_url"].split("seat=")[1])
+        # the page hears the seat come (presence is coalesced): the time the seat may be
+        # claimed then counts from its leaving, as the server counts it; a page that
+        # missed the visit would offer the claim before the server allows it
         page.wait_for_function(
-            "n => document.querySelectorAll('[data-testid=claim-level] option').length === n",
-            arg=len(levels["levels"]),
+            "() => document.querySelector('[data-testid=presence-g]')?.textContent === 'connected'"
         )
-        assert select.input_value() == str(levels["default"])
-        level = levels["levels"][0]["level"]
-        select.select_option(str(level))
-        page.click("[data-claim=computer]")
-        game = wait_until(
-            lambda: (g := read(server, game_id))["seats"][1]["kind"] == "computer" and g,
-            what="the seat handed to the computer",
-        )
-        assert game["seats"][1]["level"] == level
-        page.wait_for_selector("[data-testid=claim-level]", state="detached")
-    finally:
-        server.stop()
+    return game_id, page
+
+
+def test_a_seat_away_is_handed_to_the_computer_at_the_level_chosen(
+    new_context: NewContext, quick_grace: LiveServer
+):
+    server = quick_grace
+    game_id, page = green_came_and_left(server, new_context)
+    levels = server.api("GET", "/api/levels").json()
+    # a locator, not a handle: a presence that arrives late (within the presence
+    # interval) may show the seat back for a moment and draw its claim row anew
+    select = page.locator("[data-testid=claim-level]")
+    select.wait_for(timeout=15_000)
+    page.wait_for_function(
+        "n => document.querySelectorAll('[data-testid=claim-level] option').length === n",
+        arg=len(levels["levels"]),
+    )
+    assert select.input_value() == str(levels["default"])
+    level = levels["levels"][0]["level"]
+    select.select_option(str(level))
+    page.click("[data-claim=computer]")
+    game = wait_until(
+        lambda: (g := read(server, game_id))["seats"][1]["kind"] == "computer" and g,
+        what="the seat handed to the computer",
+    )
+    assert game["seats"][1]["level"] == level
+    page.wait_for_selector("[data-testid=claim-level]", state="detached")
 
 
 def test_ending_a_game_of_a_player_who_left_names_who_left(
-    new_context: NewContext, tmp_path_factory: pytest.TempPathFactory
+    new_context: NewContext, quick_grace: LiveServer
 ):
-    server = QuickGraceServer(tmp_path_factory.mktemp("grace-end"))
-    server.start()
-    try:
-        created = create(server, variant="express", players=2, first="o")
-        game_id = created["id"]
-        page = open_page(new_context(), created["seats"][0]["join_url"])
-        with connect(f"ws://127.0.0.1:{server.port}/ws/games/{game_id}", origin=server.url) as ws:
-            Seat(ws, created["seats"][1]["join_url"].split("seat=")[1])
-            page.wait_for_function(
-                "() => document.querySelector('[data-testid=presence-g]')?.textContent"
-                " === 'connected'"
-            )
-        page.locator("[data-claim=end]").click(timeout=15_000)
-        game = wait_until(
-            lambda: (g := read(server, game_id))["status"].startswith("over") and g,
-            what="the game ended",
-        )
-        assert game["result"]["reason"] == "abandoned" and game["result"]["by"] == ["g"]
-        page.wait_for_function(
-            "() => document.querySelector('[data-testid=status]').textContent.includes('left')"
-        )
-        assert page.text_content("[data-testid=status]").strip() == (
-            "Game over: Orange wins (Green left the game)."
-        )
-    finally:
-        server.stop()
+    server = quick_grace
+    game_id, page = green_came_and_left(server, new_context)
+    page.locator("[data-claim=end]").click(timeout=15_000)
+    game = wait_until(
+        lambda: (g := read(server, game_id))["status"].startswith("over") and g,
+        what="the game ended",
+    )
+    assert game["result"]["reason"] == "abandoned" and game["result"]["by"] == ["g"]
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=status]').textContent.includes('left')"
+    )
+    assert page.text_content("[data-testid=status]").strip() == (
+        "Game over: Orange wins (Green left the game)."
+    )
 
 
 def test_an_unknown_event_is_logged(live_server: LiveServer, new_context: NewContext):
