@@ -7,6 +7,7 @@ cell bit ``8 * rank_index + file_index``. Every table here is computed once at i
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Final
 
 SIZE: Final = 7
@@ -47,6 +48,14 @@ def file_index(cell: int) -> int:
 
 def rank_index(cell: int) -> int:
     return cell // 8
+
+
+def union(boards: Iterable[int]) -> int:
+    """The cells that any of ``boards`` holds (the occupied cells of a position)."""
+    occupied = 0
+    for board in boards:
+        occupied |= board
+    return occupied
 
 
 def iter_bits(bits: int) -> list[int]:

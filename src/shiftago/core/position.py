@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 from shiftago.core.errors import InvalidPositionError, ParseError
-from shiftago.core.geometry import BOARD_MASK, SIZE, cell_of, has_run, iter_bits
+from shiftago.core.geometry import BOARD_MASK, SIZE, cell_of, has_run, iter_bits, union
 from shiftago.core.outcome import EndReason, Outcome
 from shiftago.core.rules import (
     COLOURS,
@@ -180,10 +180,7 @@ def finished_outcome(
             return Outcome((last,), rules.players, EndReason.LINE)
     elif scores[last] >= WINNING_POINTS:
         return Outcome((last,), rules.players, EndReason.POINTS)
-    occupied = 0
-    for board in boards:
-        occupied |= board
-    if occupied == BOARD_MASK:
+    if union(boards) == BOARD_MASK:
         reason = EndReason.BOARD_FULL
     elif 0 in supplies:
         reason = EndReason.NO_MARBLES

@@ -22,6 +22,7 @@ from shiftago.core.geometry import (
     push_run,
     runs,
     shifted,
+    union,
 )
 from shiftago.core.outcome import EndReason, Outcome
 from shiftago.core.rules import COLOURS, WINNING_POINTS, Rules, Variant
@@ -169,10 +170,7 @@ class State:
 
     @property
     def occupied(self) -> int:
-        occ = 0
-        for b in self.boards:
-            occ |= b
-        return occ
+        return union(self.boards)
 
     @property
     def is_over(self) -> bool:
@@ -226,9 +224,7 @@ class State:
         """The action as it is played (2-player scorings in canonical spelling) and the
         state after it; raises :class:`IllegalActionError` saying why when not legal."""
         if type(action) is Insertion and self.phase is Phase.INSERT:
-            occ = 0
-            for b in self.boards:
-                occ |= b
+            occ = union(self.boards)
             run = push_run(action.index, occ)
             if run < 0:
                 raise IllegalActionError(f"illegal move: {action} (lane full)")
@@ -286,9 +282,7 @@ class State:
             return ()
         if self.phase is Phase.SCORE:
             return tuple(sorted((o.action for o in self.scoring_options()), key=sort_key))
-        occ = 0
-        for b in self.boards:
-            occ |= b
+        occ = union(self.boards)
         open_lanes = open_insertions(occ)
         if occ and occ == self.boards[self.turn]:
             # The special case: while only the mover's marbles are on the board, they
@@ -449,9 +443,7 @@ def begin_turn(
             pending[seat] -= 1
             seat = (seat + 1) % rules.players
         skips = tuple(pending)
-    occ = 0
-    for b in boards:
-        occ |= b
+    occ = union(boards)
     reason = None
     if occ == BOARD_MASK:
         reason = EndReason.BOARD_FULL

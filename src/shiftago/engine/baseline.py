@@ -40,7 +40,7 @@ import time
 from typing import Final
 
 from shiftago.core import Action, State, Variant
-from shiftago.core.geometry import CELLS, DIRECTIONS
+from shiftago.core.geometry import CELLS, DIRECTIONS, union
 from shiftago.engine.bot import NO_LIMITS, Analysis, Bot, Limits, RankedAction
 
 #: The depth searched unless the bot or the caller's limits say otherwise.
@@ -98,9 +98,7 @@ def window_scores(boards: tuple[int, ...], windows: tuple[int, ...]) -> list[int
             elif b:
                 second += weight[b.bit_count()]
         return [first, second]
-    occupied = 0
-    for board in boards:
-        occupied |= board
+    occupied = union(boards)
     totals = [0] * len(boards)
     for window in windows:
         inside = occupied & window
