@@ -42,11 +42,16 @@ def analysis_socket(client: Any, **kwargs: Any) -> Iterator[Player]:
         yield Player(ws)
 
 
-def stream(player: Player, position: str) -> list[dict[str, Any]]:
+#: How long the first search may wait for the engine's warm-up: with numba's cache cold
+#: (a fresh checkout, or a change to a compiled source) it compiles for 25 s or more.
+WARM_UP_SECONDS = 180.0
+
+
+def stream(player: Player, position: str, timeout: float = TIMEOUT) -> list[dict[str, Any]]:
     """The ``lines`` events of ``position`` up to the final one."""
     events = []
     while True:
-        event = player.receive()
+        event = player.receive(timeout)
         assert event["type"] == "lines", event
         if event["position"] != position:
             continue
@@ -58,7 +63,7 @@ def stream(player: Player, position: str) -> list[dict[str, Any]]:
 def warm(player: Player) -> None:
     """Wait for the engine's warm-up (the first search waits for it in the same thread)."""
     player.send({"type": "analyse", "position": CHANCE, "lines": 1})
-    stream(player, CHANCE)
+    stream(player, CHANCE, WARM_UP_SECONDS)
 
 
 def service(client: Any) -> LiveAnalysis:
@@ -367,3 +372,8 @@ def test_one_address_has_at_most_two_searches_at_once(sqlite_url):
         assert first.until_type("pong") == {"type": "pong"}  # the stop is done
         third.send({"type": "analyse", "position": CHANCE, "lines": 1})
         assert stream(third, CHANCE)[-1]["final"] is True
+        second.send({"type": "stop"})
+        for player in (second, third):
+            player.send({"type": "ping"})
+            assert player.until_type("pong") == {"type": "pong"}
+        assert not service(client).searching  # no search left: no address counted

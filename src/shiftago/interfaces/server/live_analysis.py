@@ -115,6 +115,18 @@ class LiveAnalysis:
         #: The searches running or waiting, by the address that asked for them.
         self.searching: Counter[str] = Counter()
 
+    def began(self, address: str, search: asyncio.Task[None]) -> None:
+        """Count ``search`` against ``address`` until it ends (an address that has none
+        left leaves the count: a public server sees many)."""
+        self.searching[address] += 1
+
+        def ended(_: asyncio.Task[None]) -> None:
+            self.searching[address] -= 1
+            if self.searching[address] <= 0:
+                del self.searching[address]
+
+        search.add_done_callback(ended)
+
     def warm_up(self) -> None:
         """Compile (or load) the searches in the pool's thread before the first socket."""
         from shiftago.engine import warm_up
@@ -271,8 +283,7 @@ async def _analysis_socket(websocket: WebSocket) -> None:
                     connection.send(error("busy", words))
                     continue
                 search = asyncio.create_task(service.stream(state, parsed.lines, connection))
-                service.searching[address] += 1
-                search.add_done_callback(lambda _: service.searching.subtract([address]))
+                service.began(address, search)
             except BadMessage as bad:
                 connection.send(error("bad_message", str(bad)))
     except (WebSocketDisconnect, RuntimeError):
