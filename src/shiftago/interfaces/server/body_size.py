@@ -8,6 +8,7 @@ arrived pass :data:`MAX_BODY_BYTES`, before any route reads it.
 
 from __future__ import annotations
 
+import math
 from typing import Final
 
 from starlette.responses import JSONResponse
@@ -33,6 +34,45 @@ def declared_length(scope: Scope) -> int | None:
     return None
 
 
+class BodyTooLarge(Exception):
+    """A request body passed the bound it was read with."""
+
+
+async def read_body(receive: Receive, most: float = math.inf) -> tuple[list[Message], bytes]:
+    """A request's body, read to its end (or to a disconnect): the messages to hand on,
+    one message with the whole body when it came whole, and the body;
+    :class:`BodyTooLarge` as soon as it passes ``most`` bytes."""
+    messages: list[Message] = []
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        messages.append(message)
+        if message["type"] != "http.request":
+            break
+        chunk = message.get("body", b"")
+        chunks.append(chunk)
+        size += len(chunk)
+        if size > most:
+            raise BodyTooLarge
+        if not message.get("more_body", False):
+            break
+    body = b"".join(chunks)
+    if messages[-1]["type"] == "http.request":
+        messages = [{"type": "http.request", "body": body, "more_body": False}]
+    return messages, body
+
+
+def replaying(messages: list[Message], receive: Receive) -> Receive:
+    """A ``receive`` that hands on ``messages`` first (a body read already), then
+    ``receive``'s."""
+
+    async def replay() -> Message:
+        return messages.pop(0) if messages else await receive()
+
+    return replay
+
+
 class BodySizeLimit:
     """ASGI middleware: an HTTP request whose body passes :data:`MAX_BODY_BYTES` is
     answered 413 and read no further; every other request goes on with its body."""
@@ -46,24 +86,11 @@ class BodySizeLimit:
             await self.app(scope, receive, send)
             return
         declared = declared_length(scope)
-        if declared is not None and declared > self.most:
+        try:
+            if declared is not None and declared > self.most:
+                raise BodyTooLarge
+            messages, _ = await read_body(receive, self.most)
+        except BodyTooLarge:
             await too_large()(scope, receive, send)
             return
-        messages: list[Message] = []
-        size = 0
-        while True:
-            message = await receive()
-            messages.append(message)
-            if message["type"] != "http.request":
-                break
-            size += len(message.get("body", b""))
-            if size > self.most:
-                await too_large()(scope, receive, send)
-                return
-            if not message.get("more_body", False):
-                break
-
-        async def replay() -> Message:
-            return messages.pop(0) if messages else await receive()
-
-        await self.app(scope, replay, send)
+        await self.app(scope, replaying(messages, receive), send)

@@ -16,7 +16,9 @@ import math
 from typing import Any, Final
 
 from starlette.responses import JSONResponse
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from shiftago.interfaces.server.body_size import read_body, replaying
 
 #: Deeper than any message or body of the API (a new game's seats are 3 levels deep).
 MAX_DEPTH: Final = 32
@@ -114,17 +116,7 @@ class StrictJsonBodies:
         ):
             await self.app(scope, receive, send)
             return
-        messages: list[Message] = []
-        chunks: list[bytes] = []
-        while True:
-            message = await receive()
-            messages.append(message)
-            if message["type"] != "http.request":
-                break
-            chunks.append(message.get("body", b""))
-            if not message.get("more_body", False):
-                break
-        body = b"".join(chunks)
+        messages, body = await read_body(receive)  # bounded before (body_size)
         if body and messages[-1]["type"] == "http.request":
             try:
                 loads(body)
@@ -133,9 +125,4 @@ class StrictJsonBodies:
                 answer = {"message": f"{field}: {refused.message}", "field": field}
                 await JSONResponse(answer, status_code=422)(scope, receive, send)
                 return
-            messages = [{"type": "http.request", "body": body, "more_body": False}]
-
-        async def replay() -> Message:
-            return messages.pop(0) if messages else await receive()
-
-        await self.app(scope, replay, send)
+        await self.app(scope, replaying(messages, receive), send)
