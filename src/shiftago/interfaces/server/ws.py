@@ -16,7 +16,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from shiftago.core import COLOURS
 from shiftago.interfaces.server.accounts import signed_in
 from shiftago.interfaces.server.chat import GUEST, Chat, Speaker, seat_name
-from shiftago.interfaces.server.hub import Hub, Refused
+from shiftago.interfaces.server.hub import Hub, Refused, person
 from shiftago.interfaces.server.limits import socket_slot
 from shiftago.interfaces.server.live import Connection, LiveGame, message_text
 from shiftago.interfaces.server.protocol import (
@@ -144,12 +144,12 @@ async def _hello(
                 connection.send(
                     error("not_seated", "this seat link is not one of this game's; you watch")
                 )
-            elif live.stored.seats[seat].kind != "human":  # handed to the computer
-                connection.send(
-                    error("not_seated", f"the computer plays {COLOURS[seat]} now; you watch")
-                )
             else:
-                connection.seat, connection.token = seat, hello.token
+                try:  # a seat handed to the computer since: its link only watches
+                    connection.seat = person(live, seat)
+                    connection.token = hello.token
+                except Refused as refused:
+                    connection.send(error(refused.code, refused.message))
         seat = connection.seat
         connection.send(
             {
