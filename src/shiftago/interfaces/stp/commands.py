@@ -343,10 +343,11 @@ class StpEngine:
         # a table of another size is made beside the one in use: it must fit in what is
         # left, or writing it through may get a process killed for memory
         made = table_bytes(self._table_mib) if self._table_mib is not None else None
-        available = available_memory()
         needed = table_bytes(hash_mib)
-        if strict and needed != made and available is not None and needed > available:
-            raise MemoryError(f"{available} bytes available")
+        if strict and needed != made:
+            available = available_memory()
+            if available is not None and needed > available:
+                raise MemoryError(f"{available} bytes available")
         bot = self._bot(self.options.level)
         limits = Limits(
             depth=1,
