@@ -28,18 +28,12 @@ const ON_POINTS = new Set(["board full", "no marbles", "action limit"]);
 function resultText(result, sentence = false) {
   const r = result || {};
   const winners = r.winners || [];
-  const why = ENDINGS[r.reason] || "";
+  const by = (r.by || []).map(who).join(" and ");
+  // who left is named where known: "the others" reads wrong when there is one
+  const why = r.reason === "abandoned" && by ? ` (${by} left the game)` : ENDINGS[r.reason] || "";
   const first = (words) => (sentence ? words.replace(/^./, (c) => c.toUpperCase()) : words);
   if (r.reason === "aborted") {
-    const by = (r.by || []).map(who).join(" and ");
     return first(by ? `the game was aborted by ${by} (no result).` : "the game was aborted (no result).");
-  }
-  if (r.reason === "abandoned" && (r.by || []).length) {
-    // the one who left is named: "the others" reads wrong when there is one
-    const left = r.by.map(who).join(" and ");
-    const names = winners.map(who);
-    const together = names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)} share the win` : `${names[0]} wins`;
-    return `${together} (${left} left the game).`;
   }
   const names = winners.map(who);
   const together = names.length > 2 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : names.join(" and ");
