@@ -213,6 +213,15 @@ class LiveGame:
         return any(s.kind == "computer" for s in self.stored.seats)
 
     @property
+    def rated(self) -> bool:
+        """Whether the game counts for the ratings: made rated, and every seat still a
+        person with an account (a seat handed to the computer since makes it unrated;
+        docs/web-protocol.md, "What is rated")."""
+        return self.stored.rated and all(
+            s.kind == "human" and s.account_id is not None for s in self.stored.seats
+        )
+
+    @property
     def has_human(self) -> bool:
         return any(s.kind == "human" for s in self.stored.seats)
 

@@ -39,10 +39,7 @@ def game_view(live: LiveGame, upto: int | None = None, now: float | None = None)
         "handicap": list(rules.handicap),
         "action_limit": rules.action_limit,
         "public": stored.public,
-        # it counts for the ratings only while every seat is a person with an account (a
-        # seat handed to the computer makes it unrated: docs/web-protocol.md)
-        "rated": stored.rated
-        and all(s.kind == "human" and s.account_id is not None for s in stored.seats),
+        "rated": live.rated,
         "seats": [
             {
                 "colour": COLOURS[i],
