@@ -332,3 +332,25 @@ def test_adopt_gives_the_account_the_seats_of_the_browser(sqlite_url):
         assert sorted(again.json()["games"]) == sorted([game, other])
         seats = client.get(f"/api/games/{game}").json()["seats"]
         assert [s.get("account") for s in seats] == ["ann", "bob"]
+
+
+def test_a_profile_lists_an_unlisted_game_to_its_player_only(sqlite_url):
+    """A game made without ``public`` (against the computer, with a friend) stays off
+    the player's public profile unless rated; the player signed in sees it there."""
+    with client_for(sqlite_url) as client:
+        unlisted, (orange, _) = create(client)
+        listed, (listed_orange, _) = create(client, public=True)
+        sign_up(client, "ann")
+        adopted = client.post(
+            "/api/session/adopt",
+            json={"tokens": [orange, listed_orange]},
+            headers=csrf_headers(client),
+        )
+        assert sorted(adopted.json()["games"]) == sorted([unlisted, listed])
+        own = client.get("/api/players/ann").json()["games"]
+        assert sorted(own) == sorted([unlisted, listed])
+        recent = [g["id"] for g in client.get("/api/players/ann/games").json()["games"]]
+        assert sorted(recent) == sorted([unlisted, listed])
+        client.cookies.clear()  # anybody else
+        assert client.get("/api/players/ann").json()["games"] == [listed]
+        assert [g["id"] for g in client.get("/api/players/ann/games").json()["games"]] == [listed]

@@ -160,7 +160,8 @@ def test_an_unrated_game_changes_nothing(sqlite_url):
             r == {"rating": 1500.0, "deviation": 350.0, "games": 0, "provisional": True}
             for r in standing.values()
         )
-        assert client.get("/api/players/ann").json()["games"] == [live.id]
+        # unrated and unlisted: not on the profile (only its player sees it there)
+        assert client.get("/api/players/ann").json()["games"] == []
     assert rating_rows(sqlite_url) == ([], 0)
 
 

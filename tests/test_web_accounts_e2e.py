@@ -148,7 +148,10 @@ def test_signing_up_in_a_browser_that_holds_no_game_then_starting_games(
     game_id = start_from_home(page)
     seats = live_server.api("GET", f"/api/games/{game_id}").json()["seats"]
     assert [(s["name"], s["account"]) for s in seats] == [("bea", "bea"), ("Computer", None)]
-    assert live_server.api("GET", "/api/players/bea").json()["games"] == [game_id]
+    own = page.request.get(live_server.url + "/api/players/bea").json()
+    assert own["games"] == [game_id]
+    # not listed publicly: on her page for her only
+    assert live_server.api("GET", "/api/players/bea").json()["games"] == []
 
     # two seats at this screen (taking turns): whose each is, the page cannot tell
     page.goto(live_server.url + "/")
@@ -158,7 +161,8 @@ def test_signing_up_in_a_browser_that_holds_no_game_then_starting_games(
     shared = start_from_home(page)
     seats = live_server.api("GET", f"/api/games/{shared}").json()["seats"]
     assert [(s["name"], s["account"]) for s in seats] == [("Orange", None), ("Green", None)]
-    assert live_server.api("GET", "/api/players/bea").json()["games"] == [game_id]
+    own = page.request.get(live_server.url + "/api/players/bea").json()
+    assert own["games"] == [game_id]
 
 
 def test_the_page_of_a_player_who_does_not_exist(live_server: LiveServer, new_context: NewContext):

@@ -11,11 +11,11 @@ from sqlalchemy import select
 
 from shiftago.core import COLOURS
 from shiftago.interfaces.server import ratings
-from shiftago.interfaces.server.accounts import Account, find_account
+from shiftago.interfaces.server.accounts import Account, find_account, signed_in
 from shiftago.interfaces.server.api import Invalid, hub_of
 from shiftago.interfaces.server.live import ABORTED
-from shiftago.interfaces.server.schema import GameRow, RatingChangeRow, SeatRow
-from shiftago.interfaces.server.store import Store, StoredGame
+from shiftago.interfaces.server.schema import GameRow, RatingChangeRow
+from shiftago.interfaces.server.store import Store, StoredGame, profile_games
 
 router = APIRouter(prefix="/api")
 
@@ -27,15 +27,13 @@ GAMES_LISTED = 100
 LEADERS = 50
 
 
-def game_ids_of(store: Store, account_id: int, limit: int) -> list[str]:
-    """The ids of the games with a seat of the account, newest first."""
+def game_ids_of(store: Store, account_id: int, limit: int, every: bool) -> list[str]:
+    """The ids of the games a profile lists (``store.profile_games``), newest first."""
     with store.sessions() as s:
         return list(
             s.scalars(
                 select(GameRow.id)
-                .join(SeatRow, SeatRow.game_id == GameRow.id)
-                .where(SeatRow.account_id == account_id)
-                .group_by(GameRow.id, GameRow.created)
+                .where(profile_games(account_id, every))
                 .order_by(GameRow.created.desc(), GameRow.id)
                 .limit(limit)
             ).all()
@@ -43,11 +41,11 @@ def game_ids_of(store: Store, account_id: int, limit: int) -> list[str]:
 
 
 def recent_games_of(
-    store: Store, account_id: int, limit: int
+    store: Store, account_id: int, limit: int, every: bool
 ) -> list[tuple[StoredGame, float | None, float | None]]:
-    """The account's newest games (seats without their secrets, no actions), each with
-    its rating before and after the game when it was rated."""
-    games = store.games_of_account(account_id, limit)
+    """The account's newest games that its profile lists (seats without their secrets,
+    no actions), each with its rating before and after the game when it was rated."""
+    games = store.games_of_account(account_id, limit, every)
     with store.sessions() as s:
         found = s.execute(
             select(
@@ -66,6 +64,12 @@ def recent_games_of(
 async def _account(request: Request, name: str) -> Account | None:
     hub = hub_of(request)
     return await hub.db(find_account, hub.store, name) if len(name) <= 40 else None
+
+
+async def _own(request: Request, account: Account) -> bool:
+    """Whether the player asks about themself: their unlisted games are theirs to see."""
+    signed = await signed_in(request)
+    return signed is not None and signed.id == account.id
 
 
 def _no_player(name: str) -> JSONResponse:
@@ -105,7 +109,8 @@ async def player(name: str, request: Request) -> Any:
         return _no_player(name)
     hub = hub_of(request)
     standings = await hub.db(ratings.ratings_of, hub.store, account.id)
-    games = await hub.db(game_ids_of, hub.store, account.id, GAMES_LISTED)
+    every = await _own(request, account)
+    games = await hub.db(game_ids_of, hub.store, account.id, GAMES_LISTED, every)
     played = {r.category: r.view() for r in standings}
     return {
         "name": account.name,
@@ -140,7 +145,8 @@ async def recent(
     if account is None:
         return _no_player(name)
     hub = hub_of(request)
-    found = await hub.db(recent_games_of, hub.store, account.id, limit)
+    every = await _own(request, account)
+    found = await hub.db(recent_games_of, hub.store, account.id, limit, every)
     games = []
     for game, before, after in found:
         colour, outcome = _outcome(game, account.name)

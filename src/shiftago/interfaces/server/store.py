@@ -17,15 +17,18 @@ from typing import Any
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import (
+    ColumnElement,
     Connection,
     Engine,
     Table,
+    and_,
     bindparam,
     create_engine,
     delete,
     event,
     func,
     insert,
+    or_,
     select,
     text,
     update,
@@ -59,6 +62,14 @@ def utc(value: dt.datetime) -> dt.datetime:
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def profile_games(account_id: int, every: bool) -> ColumnElement[bool]:
+    """The games with a seat of the account; unless ``every``, only those its profile
+    lists to anybody: public or rated (an unlisted game stays its players' own)."""
+    ids = select(SeatRow.game_id).where(SeatRow.account_id == account_id).scalar_subquery()
+    held = GameRow.id.in_(ids)
+    return held if every else and_(held, or_(GameRow.public.is_(True), GameRow.rated.is_(True)))
 
 
 def open_engine(url: str) -> Engine:
@@ -560,16 +571,16 @@ class Store:
             rows = s.scalars(query.order_by(GameRow.updated.desc()).limit(limit)).all()
             return [_summary(s, row) for row in rows]
 
-    def games_of_account(self, account_id: int, limit: int) -> list[StoredGame]:
+    def games_of_account(
+        self, account_id: int, limit: int, every: bool = False
+    ) -> list[StoredGame]:
         """The newest games with a seat of the account, newest first, each once (seats
-        without their token hashes, no actions)."""
+        without their token hashes, no actions): only those listed on a profile (public
+        or rated) unless ``every``."""
         with self.sessions() as s:
-            ids = (
-                select(SeatRow.game_id).where(SeatRow.account_id == account_id).distinct()
-            ).scalar_subquery()
             rows = s.scalars(
                 select(GameRow)
-                .where(GameRow.id.in_(ids))
+                .where(profile_games(account_id, every))
                 .order_by(GameRow.created.desc(), GameRow.id)
                 .limit(limit)
             ).all()
