@@ -36,6 +36,24 @@ def fresh_database(request: pytest.FixtureRequest, kind: str, tmp_path: Path) ->
     return make_url(server_url).set(database=name).render_as_string(hide_password=False)
 
 
+def addressed(app: Any) -> Any:
+    """The app with each request's address taken from the test's ``x-test-address``
+    header (as the security middleware takes it from a trusted proxy)."""
+
+    async def wrapped(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] in ("http", "websocket"):
+            for name, value in scope["headers"]:
+                if name == b"x-test-address":
+                    scope = {**scope, "client": (value.decode(), 1234)}
+        await app(scope, receive, send)
+
+    return wrapped
+
+
+def at(address: str) -> dict[str, str]:
+    return {"x-test-address": address}
+
+
 @contextmanager
 def client_for(db_url: str, **options: Any) -> Iterator[TestClient]:
     """The app on ``db_url`` with its start-up and shut-down, as a test client."""

@@ -5,8 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
 
-from server_support import client_for, connect, create, fresh_database
+from server_support import addressed, at, client_for, connect, create, fresh_database
+from shiftago.interfaces.server import create_app
 from shiftago.interfaces.server.chat import CHAT_BURST, HISTORY, ChatLimit
 
 
@@ -98,22 +100,34 @@ def test_the_history_is_the_last_hundred(sqlite_url):
             assert texts[0] == "m5" and texts[-1] == f"m{HISTORY + 4}"
 
 
-def test_chat_is_rate_limited_per_connection_and_refused_messages_are_not_stored(sqlite_url):
-    with client_for(sqlite_url) as client:
+def test_chat_is_rate_limited_per_address_and_refused_messages_are_not_stored(sqlite_url):
+    """An address's sockets share one allowance (more sockets are no more messages);
+    another address has its own."""
+    app = create_app(sqlite_url, bot_delay=0)
+    with TestClient(addressed(app)) as client:
         game_id, (ann, ben) = create(client)
-        with connect(client, game_id) as o, connect(client, game_id) as g:
+        with (
+            connect(client, game_id, headers=at("10.0.0.1")) as o,
+            connect(client, game_id, headers=at("10.0.0.1")) as watcher,
+            connect(client, game_id, headers=at("10.0.0.2")) as g,
+        ):
             joined(o, ann)
+            joined(watcher)
             joined(g, ben)
             for n in range(CHAT_BURST):
                 assert say(o, f"m{n}")["type"] == "chat"
             refused = say(o, "one too many")
             assert refused["type"] == "error" and refused["code"] == "rate_limited"
-            # another connection has its own allowance; the socket stays open for play
+            refused = say(watcher, "from my other socket")
+            assert refused["type"] == "error" and refused["code"] == "rate_limited"
+            # another address has its own allowance; the socket stays open for play
             assert say(g, "my turn to talk")["type"] == "chat"
             assert o.act("L3", 0)["type"] in ("action", "error")
         with connect(client, game_id) as o:
             texts = [m["text"] for m in joined(o, ann)["messages"]]
             assert "one too many" not in texts and len(texts) == CHAT_BURST + 1
+        with connect(client, game_id) as w:
+            assert joined(w)["messages"] == []
 
 
 def test_the_chat_limit_is_a_sliding_window():

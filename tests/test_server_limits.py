@@ -15,7 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketDenialResponse
 
-from server_support import Player, create
+from server_support import Player, addressed, at, create
 from shiftago.core import Variant
 from shiftago.interfaces.server import create_app
 from shiftago.interfaces.server.creating import GameSpec, SeatSpec, build, rematch_spec
@@ -36,20 +36,6 @@ def sqlite_url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'limits.db'}"
 
 
-def addressed(app: Any) -> Any:
-    """The app with each request's address taken from the test's ``x-test-address``
-    header (as the security middleware takes it from a trusted proxy)."""
-
-    async def wrapped(scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] in ("http", "websocket"):
-            for name, value in scope["headers"]:
-                if name == b"x-test-address":
-                    scope = {**scope, "client": (value.decode(), 1234)}
-        await app(scope, receive, send)
-
-    return wrapped
-
-
 @contextmanager
 def client_for(db_url: str, **options: Any) -> Iterator[TestClient]:
     options.setdefault("bot_delay", 0)
@@ -57,10 +43,6 @@ def client_for(db_url: str, **options: Any) -> Iterator[TestClient]:
     with TestClient(addressed(app)) as client:
         client.app_state = app.state  # type: ignore[attr-defined]
         yield client
-
-
-def at(address: str) -> dict[str, str]:
-    return {"x-test-address": address}
 
 
 def assert_limited(answer: Any, code: str) -> int:

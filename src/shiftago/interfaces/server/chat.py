@@ -4,9 +4,9 @@
 who watches; as on Lichess, players never see the spectators' room (nor spectators the
 players'). A message is stored with the game (the ``chat`` table, never the record)
 before anybody hears of it, then sent to the room's sockets here and, through the bus,
-on the other processes (:meth:`Chat.on_event`, the hub's ``chat`` hook). Each socket
-may say :data:`CHAT_BURST` messages per :data:`CHAT_WINDOW` seconds, apart from the
-general rate of messages.
+on the other processes (:meth:`Chat.on_event`, the hub's ``chat`` hook). Each address
+may say :data:`CHAT_BURST` messages per :data:`CHAT_WINDOW` seconds in a process, over
+all its sockets, apart from each socket's general rate of messages.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import datetime as dt
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Final
 
 from sqlalchemy import select
@@ -31,10 +31,12 @@ PLAYERS: Final = "players"
 SPECTATORS: Final = "spectators"
 #: The messages of its room a connection gets when it joins.
 HISTORY: Final = 100
-#: A socket may send this many chat messages ...
+#: An address may send this many chat messages ...
 CHAT_BURST: Final = 5
 #: ... in any window of this many seconds.
 CHAT_WINDOW: Final = 10.0
+#: Addresses whose chat rate a process counts before it forgets the idle ones.
+MAX_TRACKED: Final = 10_000
 #: The name of a spectator who is not signed in.
 GUEST: Final = "Guest"
 
@@ -109,7 +111,7 @@ class ChatStore:
 
 
 class ChatLimit:
-    """At most ``burst`` messages in any ``window`` seconds (one socket's chat)."""
+    """At most ``burst`` messages in any ``window`` seconds (one address's chat)."""
 
     def __init__(
         self,
@@ -131,13 +133,18 @@ class ChatLimit:
         self.said.append(moment)
         return True
 
+    def idle(self) -> bool:
+        """Whether nothing said is left in the window (the limit may be forgotten)."""
+        return not self.said or self.clock() - self.said[-1] >= self.window
+
 
 @dataclass
 class Speaker:
-    """One socket's part in the chat: the name it speaks under, and its rate."""
+    """One socket's part in the chat: the name it speaks under, and the address whose
+    rate it counts in."""
 
+    address: str
     name: str = GUEST
-    limit: ChatLimit = field(default_factory=ChatLimit)
 
 
 class Chat:
@@ -146,14 +153,25 @@ class Chat:
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
         self.store = ChatStore(hub.store)
+        self.limits: dict[str, ChatLimit] = {}
         hub.event_hooks["chat"] = self.on_event
+
+    def limit_of(self, address: str) -> ChatLimit:
+        """The address's rate, shared by its sockets; the idle ones are forgotten once
+        :data:`MAX_TRACKED` addresses are counted."""
+        limit = self.limits.get(address)
+        if limit is None:
+            if len(self.limits) >= MAX_TRACKED:
+                self.limits = {a: kept for a, kept in self.limits.items() if not kept.idle()}
+            limit = self.limits[address] = ChatLimit()
+        return limit
 
     async def say(
         self, live: LiveGame, connection: Connection, speaker: Speaker, text: str
     ) -> None:
         """Store ``text`` (checked by the protocol) in the connection's room, then send
         it to the room: here, and through the bus on the other processes."""
-        if not speaker.limit.allow():
+        if not self.limit_of(speaker.address).allow():
             raise Refused(
                 "rate_limited",
                 f"at most {CHAT_BURST} chat messages in {CHAT_WINDOW:g} seconds; wait a little",

@@ -36,6 +36,7 @@ from shiftago.interfaces.server.protocol import (
     Takeback,
     parse_message,
 )
+from shiftago.interfaces.server.security import client_address
 from shiftago.interfaces.server.store import DATABASE_AWAY, DATABASE_AWAY_WORDS
 from shiftago.interfaces.server.views import game_view
 
@@ -90,7 +91,7 @@ async def _game_socket(websocket: WebSocket, game_id: str) -> None:
     writer = asyncio.create_task(write_queue(websocket, connection))
     limit = RateLimit(state.rate, state.burst)
     chat: Chat = state.chat
-    speaker = Speaker()
+    speaker = Speaker(client_address(websocket))
     joined = False
     try:
         while not connection.closed:
