@@ -11,14 +11,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
-from server_support import client_for, connect, create, fresh_database
+from server_support import addressed, at, client_for, connect, create, fresh_database
 from shiftago.core import Game, Rules, Variant
 from shiftago.engine.accuracy import action_accuracy
 from shiftago.engine.levels import bot_for_level
 from shiftago.formats.record import Record, format_record
-from shiftago.interfaces.server import analysis
+from shiftago.interfaces.server import analysis, create_app
 from shiftago.interfaces.server.analysis import ReviewBudget
 from shiftago.interfaces.server.schema import AnalysisRow
 from shiftago.interfaces.server.store import open_engine
@@ -383,3 +384,36 @@ def test_a_take_back_drops_the_review_of_the_actions_taken_back(sqlite_url):
         assert client.get(f"/api/games/{game_id}/analysis").status_code == 404
         assert client.get(f"/api/games/{game_id}/analysis?probe=1").json() is None
     assert rows(sqlite_url) == 0
+
+
+def test_a_long_review_makes_way_for_a_short_one_asked_after_it(sqlite_url, monkeypatch):
+    """A review runs :data:`analysis.REVIEW_CHUNK` actions at a time, then queues itself
+    again: another address's short review, asked while a long one holds the only review
+    slot, is done before the long one."""
+    gate = threading.Event()
+    review = analysis.review_position
+
+    def paced(*args: Any, **kwargs: Any) -> Any:
+        gate.wait(20)  # the long review waits for the short one to be asked
+        time.sleep(0.05)
+        return review(*args, **kwargs)
+
+    monkeypatch.setattr(analysis, "review_position", paced)
+    monkeypatch.setattr(analysis, "REVIEW_CHUNK", 2)
+    long_game = played(Rules(Variant.EXPRESS, 2), 2, 5, actions=16)
+    short_game = played(Rules(Variant.EXPRESS, 2), 2, 6, actions=2)
+    app = create_app(sqlite_url, bot_delay=0, review_budget=BUDGET, bot_threads=2)
+    with TestClient(addressed(app)) as client:
+        long_id = imported(client, Record.from_game(long_game))
+        short_id = imported(client, Record.from_game(short_game))
+        assert client.post(f"/api/games/{long_id}/analysis", headers=at("10.0.0.1")).is_success
+        deadline = time.monotonic() + 20
+        while not any(t.name.startswith("shiftago-review") for t in threading.enumerate()):
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        assert client.post(f"/api/games/{short_id}/analysis", headers=at("10.0.0.2")).is_success
+        gate.set()
+        done(client, short_id)
+        long_review = client.get(f"/api/games/{long_id}/analysis").json()
+        assert long_review["status"] == "running" and long_review["progress"] < 1
+        assert done(client, long_id)["version"] == 16

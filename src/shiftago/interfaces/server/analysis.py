@@ -26,6 +26,7 @@ import json
 import logging
 import math
 import threading
+import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -53,6 +54,10 @@ REVIEW_NODES: Final = 1_000_000
 REVIEW_ITERATIONS: Final = 20_000
 #: The hard cap on one position's search, whatever the machine (docs/analysis.md).
 REVIEW_MOVETIME_MS: Final = 450
+#: The actions a review job reviews before it queues itself again behind the jobs
+#: waiting, so that a long game's review holds a slot for seconds, not minutes
+#: (docs/deploy.md, "Jobs").
+REVIEW_CHUNK: Final = 20
 #: The seed of the reviewing bot: the same game under the same limits reviews the same.
 REVIEW_SEED: Final = 0
 #: Words for ``expected_before`` and ``expected_after`` (docs/analysis.md).
@@ -190,9 +195,11 @@ def run_review(
     store: Store,
     budget: ReviewBudget,
     cancelled: threading.Event | None = None,
-) -> None:
-    """Review the job's actions after those done, storing the review after each (runs in
-    a worker thread; stops between two actions once ``cancelled`` is set)."""
+    most: int | None = None,
+) -> bool:
+    """Review the job's actions after those done, at most ``most`` of them (None: all),
+    storing the review after each (runs in a worker thread; stops between two actions
+    once ``cancelled`` is set); whether the review is done."""
     level_bot = bot_for_level(job.level, REVIEW_SEED)
     judge = level_bot.for_rules(job.rules)
     limits = budget.limits(judge)
@@ -201,10 +208,12 @@ def run_review(
     if not job.actions:
         doc = document(job, "done", [], judge.value_unit)
         store.save_analysis(job.analysis_id, "done", 1.0, _dump(doc))
-        return
-    for index in range(len(entries), len(job.actions)):
+        return True
+    start = len(entries)
+    end = len(job.actions) if most is None else min(len(job.actions), start + most)
+    for index in range(start, end):
         if cancelled is not None and cancelled.is_set():
-            return
+            return False
         action = job.actions[index]
         try:
             review = review_position(
@@ -217,6 +226,7 @@ def run_review(
         status = "done" if len(entries) == len(job.actions) else "running"
         doc = document(job, status, entries, judge.value_unit)
         store.save_analysis(job.analysis_id, status, doc["progress"], _dump(doc))
+    return len(entries) == len(job.actions)
 
 
 def _dump(doc: dict[str, Any]) -> str:
@@ -234,11 +244,12 @@ class GameAnalyses:
         self.pool = ThreadPoolExecutor(threads, thread_name_prefix="shiftago-review")
         self.cancelled = threading.Event()
 
-    async def request(self, live: LiveGame) -> dict[str, Any]:
-        """The review of the game's actions now: the one asked for before, or a new one."""
+    async def request(self, live: LiveGame, asker: str) -> dict[str, Any]:
+        """The review of the game's actions now: the one asked for before, or a new one,
+        counted in the job queue's fair share of ``asker`` (the address that asks)."""
         async with live.lock:
             job = _job(live, 0, default_level())
-            revision, owner = live.revision, live.stored.owner or live.id
+            revision, owner = live.revision, asker
         key = digest(job.actions)
         empty = _dump(document(job, "pending", [], unit_of(job.level, job.rules)))
         stored, _ = await self.hub.db(
@@ -256,12 +267,15 @@ class GameAnalyses:
         return None if stored is None else view(stored)
 
     async def run(self, job: Job) -> None:
-        """Make the review of a job, from where the stored review stopped; a failure
+        """Make :data:`REVIEW_CHUNK` more actions of a job's review, from where the stored
+        review stopped, then queue the job again while actions are left; a failure
         leaves it :data:`FAILED` (a stop leaves it to be resumed)."""
         if job.analysis_id is None:
             return
         try:
-            await self._run(job.analysis_id)
+            if not await self._run(job.analysis_id) and not self.cancelled.is_set():
+                await self.hub.jobs.release(job)  # the copy queued now is the one to run
+                await self.hub.submit(replace(job, queued_at=time.time()))
         except Exception as error:
             if self.cancelled.is_set():  # stopping: the restart goes on with it
                 raise
@@ -271,24 +285,25 @@ class GameAnalyses:
             await self.hub.jobs.release(job)  # asked again on seeing it failed: a new job
             await self.hub.db(_fail, self.store, job.analysis_id, reason(error))
 
-    async def _run(self, analysis_id: int) -> None:
+    async def _run(self, analysis_id: int) -> bool:
+        """Review a chunk of the stored review's actions; whether nothing is left."""
         stored = await self.hub.db(self.store.analysis, analysis_id)
         if stored is None or stored.status in ("done", FAILED):
-            return
+            return True
         live = await self.hub.get(stored.game_id)
         if live is None:
-            return
+            return True
         with self.hub.using(live):
             async with live.lock:
                 review = _job(live, stored.id, stored.level, stored.version)
         if len(review.actions) != stored.version or digest(review.actions) != stored.digest:
             # the actions reviewed were taken back since: nothing left to review
             await self.hub.db(self.store.delete_analysis, stored.id)
-            return
+            return True
         review.done = list(json.loads(stored.result).get("actions", []))
         loop = asyncio.get_running_loop()
-        await loop.run_in_executor(
-            self.pool, run_review, review, self.store, self.budget, self.cancelled
+        return await loop.run_in_executor(
+            self.pool, run_review, review, self.store, self.budget, self.cancelled, REVIEW_CHUNK
         )
 
     async def resume(self) -> None:

@@ -12,6 +12,7 @@ from fastapi.responses import JSONResponse
 from shiftago.interfaces.server import limits
 from shiftago.interfaces.server.analysis import GameAnalyses
 from shiftago.interfaces.server.api import LIMITED, found
+from shiftago.interfaces.server.security import client_address
 
 router = APIRouter(prefix="/api")
 
@@ -35,7 +36,8 @@ async def ask_for_analysis(game_id: str, request: Request) -> JSONResponse:
     except limits.Limited as limited:
         return limited.response()
     live = await found(request, game_id)
-    return JSONResponse(await analyses_of(request).request(live), status_code=202)
+    review = await analyses_of(request).request(live, client_address(request))
+    return JSONResponse(review, status_code=202)
 
 
 @router.get("/games/{game_id}/analysis", summary="The game's review")
