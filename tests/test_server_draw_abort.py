@@ -168,6 +168,7 @@ def test_aborting_before_ones_first_action_ends_without_a_result(db_url):
             assert o.until_type("state")["game"]["status"] == "over aborted"
             assert answer(o, ABORT)["code"] == "over"
             g.send({"type": "rematch"})
+            o.send({"type": "rematch"})
             assert g.until_type("rematch")["id"]
         assert ended == []  # an aborted game is never rated: no hook ran
         text = client.get(f"/api/games/{game_id}/record").text

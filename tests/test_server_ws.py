@@ -405,7 +405,16 @@ def test_rematch_keeps_the_seats_and_each_holder_gets_a_link(db_url):
             o.send({"type": "rematch"})
             assert o.until_type("error")["code"] == "not_allowed"  # not over yet
             o.send({"type": "resign"})
-            g.send({"type": "rematch"})
+            for player in (o, g):
+                assert player.until_type("state")["game"]["rematch_asked"] == []
+            g.send({"type": "rematch"})  # green asks: shown to both, no game made yet
+            for player in (o, g):
+                asked = player.until_type("state")["game"]
+                assert asked["rematch_asked"] == ["g"] and asked["next"] is None
+            g.send({"type": "rematch"})  # asking again changes nothing
+            assert g.flush() == []
+            assert client.get(f"/api/games/{game_id}").json()["rematch_asked"] == ["g"]
+            o.send({"type": "rematch"})  # orange agrees: the next game
             mine = o.until_type("rematch")
             theirs = g.until_type("rematch")
             assert mine["id"] == theirs["id"] != game_id
@@ -420,7 +429,7 @@ def test_rematch_keeps_the_seats_and_each_holder_gets_a_link(db_url):
 
 def test_express_tournament_counts_wins_and_the_next_after_the_winner_starts(sqlite_url):
     with client_for(sqlite_url) as client:
-        game_id, (_, ben) = create(client, first="o", tournament=True)
+        game_id, (ann, ben) = create(client, first="o", tournament=True)
         assert client.get(f"/api/games/{game_id}").json()["tournament"] == {
             "wins": [0, 0],
             "target": 10,
@@ -431,7 +440,10 @@ def test_express_tournament_counts_wins_and_the_next_after_the_winner_starts(sql
             g.send({"type": "resign"})
             assert g.until_type("state")["game"]["tournament"]["wins"] == [1, 0]
             g.send({"type": "rematch"})
-            next_id = g.until_type("rematch")["id"]
+            with connect(client, game_id) as o:
+                o.hello(ann)
+                o.send({"type": "rematch"})
+                next_id = g.until_type("rematch")["id"]
         nxt = client.get(f"/api/games/{next_id}").json()
         assert nxt["tournament"]["wins"] == [1, 0] and nxt["turn"] == "g"
 
@@ -473,3 +485,32 @@ def test_a_thinking_computer_does_not_stall_other_games(sqlite_url, monkeypatch)
             assert b.act("L3", 0)["version"] == 1  # while the computer still thinks
             release.set()
             assert o.until_type("action")["version"] == 2
+
+
+def test_a_rematch_waits_for_every_person_and_the_asks_survive_a_restart(db_url):
+    """One player's ask is stored and shown, not a game: a player who has left is not
+    put on a running clock. Against the computer one ask is all it takes."""
+    with client_for(db_url) as client:
+        game_id, (ann, ben) = create(client, first="o", clock={"initial": 60, "increment": 0})
+        with connect(client, game_id) as o:
+            o.hello(ann)
+            o.send({"type": "resign"})
+            o.until_type("state")
+            o.send({"type": "rematch"})
+            assert o.until_type("state")["game"]["rematch_asked"] == ["o"]
+    with client_for(db_url) as client:  # a restart: the ask is kept, still no game
+        game = client.get(f"/api/games/{game_id}").json()
+        assert game["rematch_asked"] == ["o"] and game["next"] is None
+        with connect(client, game_id) as g:
+            g.hello(ben)
+            g.send({"type": "rematch"})
+            next_id = g.until_type("rematch")["id"]
+        assert client.get(f"/api/games/{game_id}").json()["next"] == next_id
+        assert client.get(f"/api/games/{next_id}").json()["rematch_asked"] == []
+        alone, (cid, _) = create(client, seats=[{"kind": "human"}, {"kind": "computer"}])
+        with connect(client, alone) as o:
+            o.hello(cid)
+            o.send({"type": "resign"})
+            o.until_type("state")
+            o.send({"type": "rematch"})
+            assert o.until_type("rematch")["id"]

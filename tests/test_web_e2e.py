@@ -354,6 +354,11 @@ def test_a_whole_game_by_keyboard_only(live_server: LiveServer, new_context: New
     page.wait_for_function(
         "() => document.querySelector('[data-testid=status]').textContent.includes('wins')"
     )
+    # both seats at this screen: one press of Rematch asks for both, and the game starts
+    tab_to(page, "[data-testid=rematch]")
+    page.keyboard.press("Enter")
+    following = wait_until(lambda: read(live_server, game_id)["next"], what="the rematch")
+    page.wait_for_url(f"**/play/{following}?seat=*")
 
 
 def test_after_a_scoring_by_keyboard_the_focus_stays_on_the_board(
@@ -739,8 +744,23 @@ def test_express_tournament_shows_the_score_between_games(
     assert read(live_server, game_id)["status"] == "over winner o"
     score = page.wait_for_selector("[data-testid=tournament-score]")
     wait_until(lambda: "Ann 1" in score.text_content() and "Ben 0" in score.text_content())
+    # one player's ask is not a game: the page waits for the other
+    ben_page = open_page(new_context(), created["seats"][1]["join_url"])
     page.click("#next-game")
+    page.wait_for_selector("#next-game:disabled")
+    assert page.inner_text("#next-game") == "Next game asked"
+    note = page.locator("[data-testid=rematch-note]")
+    waiting = "Waiting for Ben (green) to agree to the next game."
+    wait_until(lambda: note.text_content() == waiting, what=waiting)
+    ben_note = ben_page.locator("[data-testid=rematch-note]")
+    asking = "Ann (orange) asks for the next game."
+    wait_until(lambda: ben_note.text_content() == asking, what=asking)
+    assert ben_page.inner_text("#next-game") == "Accept the next game"
+    assert read(live_server, game_id)["next"] is None
+    ben_page.click("#next-game")
     following = wait_until(lambda: read(live_server, game_id)["next"], what="the next game")
+    for shown in (page, ben_page):  # both pages move on to it
+        shown.wait_for_url(f"**/play/{following}?seat=*")
     nxt = read(live_server, following)
     assert nxt["tournament"]["wins"] == [1, 0]
     assert nxt["status"] == "playing g insert"  # the player after the winner starts

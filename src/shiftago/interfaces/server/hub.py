@@ -772,13 +772,25 @@ class Hub:
             self.presence(live)
             await self.after_change(live)
 
-    async def rematch(self, live: LiveGame, seat: int | None) -> LiveGame:
-        """The next game with the same seats, made once however many ask for it."""
+    async def rematch(self, live: LiveGame, seat: int | None) -> LiveGame | None:
+        """Ask for the next game with the same seats: it is made, once however many ask,
+        when every seat a person holds has asked (the computer's seats always agree);
+        until then the asks are stored and shown. The next game, or None while seats
+        have still to ask."""
         async with live.lock:
             seat = person(live, seat)
             if not live.over:
                 raise Refused("not_allowed", "a rematch follows a finished game")
             if live.stored.next_id is None:
+                asks = live.stored.rematch_asks | {seat}
+                if live.people() - asks:
+                    if asks != live.stored.rematch_asks:
+                        live.stored.updated = await self._store_change(
+                            live, self.store.set_rematch_asks, asks
+                        )
+                        live.stored.rematch_asks = asks
+                        self.announce_state(live)
+                    return None
                 new, _ = self.build(rematch_spec(live))
                 next_id = await self.db(self.store.link_next, live.id, new.stored)
                 if next_id == new.id:

@@ -212,6 +212,10 @@ class LiveGame:
     def has_computer(self) -> bool:
         return any(s.kind == "computer" for s in self.stored.seats)
 
+    def people(self) -> frozenset[int]:
+        """The seats a person holds (the computer's are the others)."""
+        return frozenset(i for i, s in enumerate(self.stored.seats) if s.kind == "human")
+
     @property
     def rated(self) -> bool:
         """Whether the game counts for the ratings: made rated, and every seat still a

@@ -287,8 +287,9 @@ def rated_message(changes: Sequence[Change]) -> dict[str, Any]:
 
 def never_started(live: LiveGame) -> bool:
     """Whether the game ended on time against a seat that never acted in it: a player
-    who never came (a challenge or a rematch whose clock started without them). As an
-    abort, it is not rated, so that nobody gains a rating from an absent opponent."""
+    who never came (a challenge whose clock started without them, or who left after
+    agreeing to a rematch). As an abort, it is not rated, so that nobody gains a rating
+    from an absent opponent."""
     stored = live.stored
     return (
         stored.termination == "time"

@@ -94,6 +94,8 @@ class GameRow(Base):
     draw_declined_version: Mapped[int | None] = mapped_column(Integer)
     # The seat that ended a game the rules did not end (resigned, aborted, flagged...).
     ended_by: Mapped[int | None] = mapped_column(Integer)
+    # The seats that asked for a rematch, a bit each (bit 0: the first seat); None: none.
+    rematch_asked: Mapped[int | None] = mapped_column(Integer)
 
 
 class SeatRow(Base):

@@ -174,6 +174,8 @@ class StoredGame:
     draw_declined: tuple[int, int] | None = None
     #: The seat that ended a game the rules did not end (resigned, aborted, flagged).
     ended_by: int | None = None
+    #: The seats whose holders asked for a rematch (the game is over, none made yet).
+    rematch_asks: frozenset[int] = frozenset()
 
 
 def epoch(value: dt.datetime) -> float:
@@ -339,6 +341,7 @@ class Store:
                     draw_offer=game.draw_offer,
                     **_declined_columns(game.draw_declined),
                     ended_by=game.ended_by,
+                    rematch_asked=_bits(game.rematch_asks),
                     **clock_columns(game.clock),
                 )
             )
@@ -460,6 +463,7 @@ class Store:
                 status=status,
                 finished=False,
                 updated=stamp,
+                rematch_asked=None,
                 **timed,
             )
             s.execute(
@@ -529,6 +533,13 @@ class Store:
                 **_declined_columns(declined),
                 updated=stamp,
             )
+        return stamp
+
+    def set_rematch_asks(self, game_id: str, revision: int, seats: frozenset[int]) -> dt.datetime:
+        """Store the seats whose holders asked for a rematch."""
+        stamp = now()
+        with self.sessions.begin() as s:
+            self._advance(s, game_id, revision, rematch_asked=_bits(seats), updated=stamp)
         return stamp
 
     def revision_of(self, game_id: str) -> int | None:
@@ -716,6 +727,11 @@ def _summary(s: Session, row: GameRow) -> StoredGame:
     return game
 
 
+def _bits(seats: frozenset[int]) -> int | None:
+    """Seats as the bits of a column (None: no seat)."""
+    return sum(1 << seat for seat in seats) or None
+
+
 def _declined_columns(declined: tuple[int, int] | None) -> dict[str, int | None]:
     seat, version = (None, None) if declined is None else declined
     return {"draw_declined": seat, "draw_declined_version": version}
@@ -755,6 +771,9 @@ def _stored(row: GameRow, seats: list[StoredSeat], actions: list[str]) -> Stored
             else (row.draw_declined, row.draw_declined_version)
         ),
         ended_by=row.ended_by,
+        rematch_asks=frozenset(
+            seat for seat in range(len(seats)) if (row.rematch_asked or 0) >> seat & 1
+        ),
     )
 
 

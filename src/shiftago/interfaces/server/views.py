@@ -66,6 +66,9 @@ def game_view(live: LiveGame, upto: int | None = None, now: float | None = None)
         "takeback": live.takeback_kind(version),
         "analysable": over and not (current and live.aborted),
         "draw_offer": _draw_offer(live, current and not over),
+        "rematch_asked": [
+            COLOURS[seat] for seat in sorted(stored.rematch_asks) if current and over
+        ],
         "clock": clock_view(live.stored.clock, live.now() if now is None else now),
     }
     if terminated:

@@ -9,7 +9,7 @@ import { Conn, showConnection } from "./connection.js";
 import { renderControls, renderShare, resigner, takebackMessage, takebackNow } from "./controls.js";
 import { renderMoves, scoringNews } from "./moves.js";
 import { controlText } from "./clock.js";
-import { renderPlayers, renderResult, renderScoreChoices, statusText } from "./panels.js";
+import { rematchOffer, renderPlayers, renderResult, renderScoreChoices, statusText } from "./panels.js";
 import { loadSteps, renderReplay, setStep, stepFromUrl, stepsReady, wireReplay } from "./replay.js";
 import { $, anyConn, connFor, ctx, held, heldThatMay, isOver, lastStep, may, replaying, shown, shownStep, who } from "./state.js";
 import { GameReview } from "./review.js";
@@ -324,7 +324,11 @@ function wire() {
     const tb = takebackNow();
     if (tb) send(takebackMessage(tb), tb.colour);
   });
-  const rematch = () => send({ type: "rematch" }, heldThatMay("rematch")[0] || null);
+  // each seat held here asks (a page that holds every seat starts the game at once)
+  const rematch = () => {
+    const { asked } = rematchOffer();
+    for (const colour of heldThatMay("rematch")) if (!asked.includes(colour)) send({ type: "rematch" }, colour);
+  };
   $("rematch").addEventListener("click", rematch);
   $("next-game").addEventListener("click", rematch);
   $("copy-position").addEventListener("click", async () => {

@@ -158,12 +158,39 @@ export function renderResult(v) {
   const t = g.tournament && typeof g.tournament === "object" ? g.tournament : null;
   const done = !!(t && t.winner);
   const rematchers = heldThatMay("rematch");
-  $("rematch").hidden = !(showing && rematchers.length && !g.next && (!t || done));
-  $("next-game").hidden = !(showing && rematchers.length && !g.next && t && !done);
+  const offer = rematchOffer(rematchers);
+  const rematch = $("rematch");
+  const nextGame = $("next-game");
+  rematch.hidden = !(showing && rematchers.length && !g.next && (!t || done));
+  nextGame.hidden = !(showing && rematchers.length && !g.next && t && !done);
+  rematch.textContent = offer.mineAsked ? "Rematch asked" : offer.others.length ? "Accept the rematch" : "Rematch";
+  nextGame.textContent = offer.mineAsked ? "Next game asked" : offer.others.length ? "Accept the next game" : "Next game";
+  rematch.disabled = nextGame.disabled = offer.mineAsked;
+  const note = $("rematch-note");
+  note.textContent = showing && !g.next ? offer.words : "";
+  note.hidden = !note.textContent;
   const follow = $("follow-next");
   follow.hidden = !(showing && g.next);
   if (g.next) follow.href = `/${held().length ? "play" : "watch"}/${encodeURIComponent(g.next)}`;
   renderTournament(t);
+}
+
+/** Who asked for the next game (GAME's rematch_asked) as this page sees it: whether
+ *  its own seats have all asked, the others that have, and words for the result card. */
+export function rematchOffer(rematchers = heldThatMay("rematch")) {
+  const g = ctx.game || {};
+  const asked = Array.isArray(g.rematch_asked) ? g.rematch_asked : [];
+  const mine = held();
+  const mineAsked = rematchers.length > 0 && rematchers.every((c) => asked.includes(c));
+  const others = asked.filter((c) => !mine.includes(c));
+  const waiting = (g.seats || []).filter((s) => s.kind === "human" && !asked.includes(s.colour) && !mine.includes(s.colour));
+  const names = (colours) => colours.map(who).join(" and ");
+  const t = g.tournament && typeof g.tournament === "object" ? g.tournament : null;
+  const what = t && !t.winner ? "the next game" : "a rematch";
+  let words = "";
+  if (mineAsked && waiting.length) words = `Waiting for ${names(waiting.map((s) => s.colour))} to agree to ${what}.`;
+  else if (others.length && !mineAsked) words = `${names(others)} ${others.length > 1 ? "ask" : "asks"} for ${what}.`;
+  return { asked, mineAsked, others, words };
 }
 
 function renderTournament(t) {
