@@ -107,7 +107,13 @@ def hotseat(server: LiveServer, new_context: NewContext, variant: str) -> tuple[
     created = create(server, variant=variant, players=2, first="o")
     context = new_context()
     hold_seat(context, created["seats"][0]["join_url"])
-    return created["id"], open_page(context, created["seats"][1]["join_url"])
+    return created["id"], both_seats_here(open_page(context, created["seats"][1]["join_url"]))
+
+
+def both_seats_here(page: Any) -> Any:
+    """Answers the page's question about a link to a second seat: play both here."""
+    page.click("[data-testid=another-seat-both]")
+    return page
 
 
 def position(page: Any) -> str:
@@ -642,6 +648,21 @@ def test_a_game_with_a_friend_started_on_the_home_page(
     ben.wait_for_selector(PLAYABLE)  # now Ben's turn, on his link
     play(live_server, game_id, ben, "R4")
     assert read(live_server, game_id)["actions"] == ["L4", "R4"]
+
+    # Ann opens Ben's link in her own browser (to check it): asked, not added quietly
+    mine = page.context.new_page()
+    mine.goto(link)
+    mine.wait_for_selector("[data-testid=another-seat]:not([hidden])")
+    words = mine.inner_text("#another-seat-text")
+    assert "already plays orange" in words and "this link is for green" in words, words
+    mine.click("[data-testid=another-seat-keep]")
+    assert "seat=" not in mine.url
+    mine.wait_for_selector(PLAYABLE)  # her own turn: she plays orange here, green is Ben's
+    stored = mine.evaluate("JSON.parse(localStorage.getItem('shiftago.games'))")
+    assert list(stored[game_id]["tokens"]) == ["o"]
+    assert not mine.is_visible("[data-testid=takeback]")  # not every seat: no take-back
+    play(live_server, game_id, mine, "L5")
+    ben.wait_for_selector(PLAYABLE)
 
 
 def test_a_wrong_seat_link_says_what_the_browser_does_instead(

@@ -25,6 +25,7 @@ from test_web_e2e import (
     PHONE,
     PLAYABLE,
     Seat,
+    both_seats_here,
     create,
     hold_seat,
     hotseat,
@@ -260,7 +261,7 @@ def test_take_back_at_one_screen_one_action_at_a_time(
     context = new_context()
     alone = open_page(new_context(), created["seats"][0]["join_url"])
     hold_seat(context, created["seats"][0]["join_url"])
-    page = open_page(context, created["seats"][1]["join_url"])  # holds both seats
+    page = both_seats_here(open_page(context, created["seats"][1]["join_url"]))
     assert not page.is_visible("[data-testid=takeback]")  # nothing to take back
     for action in ("L1", "L7", "L2"):
         page.wait_for_selector(PLAYABLE)

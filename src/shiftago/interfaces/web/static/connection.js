@@ -78,11 +78,44 @@ export function showConnection(box, conns, watching) {
   const wanted = conns.filter((c) => !c.invalid);
   const open = wanted.filter((c) => c.isOpen()).length;
   let state;
-  if (wanted.length && open === wanted.length) state = "connected";
+  if (!wanted.length) state = "waiting"; // no socket yet (the page asks something first)
+  else if (open === wanted.length) state = "connected";
   else if (open) state = "partly";
   else state = "reconnecting";
   box.dataset.state = state;
   box.setAttribute("data-testid", "connection");
-  if (state === "connected") box.textContent = watching ? "Watching live" : "Connected";
-  else box.textContent = state === "partly" ? "Reconnecting some seats…" : "Reconnecting…";
+  const words = { waiting: "Not connected yet", partly: "Reconnecting some seats…", reconnecting: "Reconnecting…" };
+  box.textContent = state === "connected" ? (watching ? "Watching live" : "Connected") : words[state];
+}
+
+/**
+ * The seat a link's token holds in a game: its number, null when it holds none, or
+ * undefined when the server could not be asked. Asked over a socket of its own that
+ * says hello and closes at the welcome, before the page holds the seat.
+ */
+export function seatOfToken(gameId, token) {
+  return new Promise((resolve) => {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    const ws = new WebSocket(`${scheme}//${location.host}/ws/games/${encodeURIComponent(gameId)}`);
+    let answered = false;
+    const answer = (seat) => {
+      if (answered) return;
+      answered = true;
+      clearTimeout(timer);
+      resolve(seat);
+      if (ws.readyState <= WebSocket.OPEN) ws.close();
+    };
+    const timer = setTimeout(() => answer(undefined), 10000);
+    ws.addEventListener("open", () => ws.send(JSON.stringify({ type: "hello", token, seen: 0 })));
+    ws.addEventListener("message", (e) => {
+      let msg;
+      try {
+        msg = JSON.parse(e.data);
+      } catch {
+        return;
+      }
+      if (msg && msg.type === "welcome") answer(Number.isInteger(msg.seat) ? msg.seat : null);
+    });
+    ws.addEventListener("close", () => answer(undefined));
+  });
 }

@@ -3,9 +3,9 @@
 // game's replay at step k. The wiring: the sockets' events update the shared state
 // (state.js) and everything is drawn again from it. The page draws, the server
 // decides: turns, legal actions, points, skips and permissions all come from GAME.
-import { BoardView, COLOURS, parsePosition } from "./board.js";
+import { BoardView, COLOURS, COLOUR_NAMES, parsePosition } from "./board.js";
 import { api, copyText, forgetToken, gameEntry, localPath, rememberGame, showNotice, tokenOf } from "./api.js";
-import { Conn, showConnection } from "./connection.js";
+import { Conn, seatOfToken, showConnection } from "./connection.js";
 import { renderControls, renderShare, resigner, takebackMessage, takebackNow } from "./controls.js";
 import { renderMoves, scoringNews } from "./moves.js";
 import { controlText } from "./clock.js";
@@ -385,15 +385,49 @@ function start() {
   wire();
   ctx.chat = new ChatPanel($("chat"), { send: (obj) => !!anyConn() && anyConn().send(obj) });
   onSeen(() => render());
-  const tokens = new Set();
-  if (ctx.mode === "play") {
-    const fromUrl = ctx.params.get("seat");
-    if (fromUrl) tokens.add(fromUrl);
-    for (const t of Object.values(gameEntry(ctx.gameId).tokens || {})) if (t) tokens.add(t);
-  }
-  if (tokens.size) for (const t of tokens) ctx.conns.push(newConn(t));
-  else ctx.conns.push(newConn(null));
+  const fromUrl = ctx.mode === "play" ? ctx.params.get("seat") : null;
+  const heldTokens = ctx.mode === "play" ? Object.values(gameEntry(ctx.gameId).tokens || {}).filter(Boolean) : [];
   loadOverHttp();
+  if (fromUrl && heldTokens.length && !heldTokens.includes(fromUrl)) askAboutAnotherSeat(fromUrl, heldTokens);
+  else connect(fromUrl ? [fromUrl, ...heldTokens] : heldTokens);
+}
+
+/** Open a socket per seat token (one for a spectator when there is none). */
+function connect(tokens) {
+  const unique = [...new Set(tokens)];
+  if (unique.length) for (const t of unique) ctx.conns.push(newConn(t));
+  else ctx.conns.push(newConn(null));
+  render();
+}
+
+/** A link to another seat of a game this browser already plays (often the link made
+ *  for a friend, opened here): held only when the person says so, before any socket. */
+async function askAboutAnotherSeat(token, heldTokens) {
+  const seat = await seatOfToken(ctx.gameId, token);
+  if (seat === null) {
+    connect([token, ...heldTokens]); // not a seat of this game: the usual notice
+    return;
+  }
+  const mine = Object.keys(gameEntry(ctx.gameId).tokens || {}).filter((c) => COLOURS.includes(c));
+  const names = (colours) => colours.map((c) => COLOUR_NAMES[c]).join(" and ");
+  const theirs = seat === undefined ? "another seat" : COLOUR_NAMES[COLOURS[seat]];
+  $("another-seat-text").textContent =
+    `This browser already plays ${names(mine) || "a seat"} in this game, and this link is for ${theirs}. ` +
+    "If you made it for a friend, send it to them; play it here only if both seats are played on this screen.";
+  const box = $("another-seat");
+  box.hidden = false;
+  const answer = (both) => {
+    box.hidden = true;
+    if (!both) {
+      const url = new URL(location.href);
+      url.searchParams.delete("seat");
+      history.replaceState(null, "", url);
+    }
+    connect(both ? [token, ...heldTokens] : heldTokens);
+  };
+  $("another-seat-both").onclick = () => answer(true);
+  $("another-seat-keep").onclick = () => answer(false);
+  $("another-seat-keep").focus();
 }
 
 start();
