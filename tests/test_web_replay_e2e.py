@@ -220,6 +220,12 @@ def test_the_action_list_numbers_turns_as_the_record_does(
     assert skipped == [["g"], ["g"]]
     green = next(seat["name"] for seat in game["seats"] if seat["colour"] == "g")
     assert skips == [f"{green} skips"] * 2
+    # shown at the step after a skip, the news line says so
+    after = next(i for i, e in enumerate(game["history"]) if e["skipped"]) + 1
+    page.goto(f"{live_server.url}/watch/{created['id']}?step={after}")
+    page.wait_for_selector(f"[data-testid=replay-step]:text-is('{after}')")
+    news = page.text_content("[data-testid=event]") or ""
+    assert f"{green} (green) skips a turn (handicap)." in news, news
 
     # the numbers are text, wholly visible even with three digits
     widths = page.eval_on_selector_all(

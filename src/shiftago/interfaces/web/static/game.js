@@ -7,7 +7,7 @@ import { BoardView, COLOURS, COLOUR_NAMES, parsePosition } from "./board.js";
 import { api, copyText, forgetToken, gameEntry, localPath, rememberGame, showNotice, tokenOf } from "./api.js";
 import { Conn, seatOfToken, showConnection } from "./connection.js";
 import { renderControls, renderShare, resigner, takebackMessage, takebackNow } from "./controls.js";
-import { renderMoves, scoringNews } from "./moves.js";
+import { actionNews, renderMoves } from "./moves.js";
 import { controlText } from "./clock.js";
 import { rematchOffer, renderPlayers, renderResult, renderScoreChoices, statusText } from "./panels.js";
 import { loadSteps, renderReplay, setStep, stepFromUrl, stepsReady, wireReplay } from "./replay.js";
@@ -242,10 +242,10 @@ function render(animate = null) {
   document.body.dataset.version = String(ctx.version);
 
   setStatus(statusText(v, can));
-  // in a variant that scores the news line keeps its room when empty, so that the board
-  // below it never moves under the pointer as scorings come and go
-  const news = scoringNews();
-  const keep = g.variant !== "express";
+  // in a variant that scores, or with a handicap, the news line keeps its room when
+  // empty, so that the board below it never moves under the pointer as news come and go
+  const news = actionNews();
+  const keep = g.variant !== "express" || (g.handicap || []).some((n) => n > 0);
   $("event").textContent = news || (keep ? "\u00a0" : "");
   $("event").hidden = !news && !keep;
   $("event").classList.toggle("idle", !news);

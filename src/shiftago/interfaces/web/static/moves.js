@@ -67,8 +67,9 @@ export function renderMoves({ onJump }) {
   if (cur && box.scrollHeight > box.clientHeight) box.scrollTop = cur.offsetTop - box.clientHeight / 2;
 }
 
-/** Words for the last scoring, while its turn lasts (up to the step shown), or "". */
-export function scoringNews() {
+/** What the last action shown did beside its marble: a scoring (kept through the
+ *  scorer's extra insertion) and the turns a handicap skipped right after it. */
+export function actionNews() {
   const hist = history();
   const step = shownStep();
   const last = hist[step - 1];
@@ -76,8 +77,17 @@ export function scoringNews() {
   let s = null;
   if (last && last.points !== null && last.points !== undefined) s = last;
   else if (last && before && before.points !== null && before.points !== undefined && before.seat === last.seat) s = before;
-  if (!s) return "";
-  const by = s.seat ? who(s.seat) : "The mover";
-  if (s.points === 0) return `${by} scored ${s.action}, a line worth 0 points.`;
-  return `${by} scored ${s.action} for ${s.points} point${s.points === 1 ? "" : "s"}.`;
+  const skipped = step === 0 ? ctx.game.skipped_at_start || [] : (last && last.skipped) || [];
+  const news = [];
+  if (s) {
+    const by = s.seat ? who(s.seat) : "The mover";
+    if (s.points === 0) news.push(`${by} scored ${s.action}, a line worth 0 points.`);
+    else news.push(`${by} scored ${s.action} for ${s.points} point${s.points === 1 ? "" : "s"}.`);
+  }
+  if (skipped.length) {
+    const names = skipped.map(who);
+    const together = names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : names[0];
+    news.push(`${together} ${skipped.length > 1 ? "skip" : "skips"} a turn (handicap).`);
+  }
+  return news.join(" ");
 }
