@@ -76,7 +76,12 @@ def test_the_abort_button_before_ones_first_action_ends_the_game_on_both_pages(
     ann.wait_for_function("() => window.shiftago.game && window.shiftago.game.version === 1")
     ann.get_by_test_id("abort").wait_for(state="hidden")  # Ann has played
     ben.wait_for_function("() => window.shiftago.game && window.shiftago.game.version === 1")
+    ben.get_by_test_id("abort").click()  # asked first: "No" keeps the game
+    ben.locator("#abort-no").click()
+    ben.get_by_test_id("abort").wait_for()
+    assert read(live_server, game_id)["status"] == "playing g insert"
     ben.get_by_test_id("abort").click()
+    ben.get_by_test_id("abort-confirm").click()
     for page in (ann, ben):
         page.wait_for_function(
             "() => window.shiftago.game && window.shiftago.game.status === 'over aborted'"
@@ -92,6 +97,21 @@ def test_the_abort_button_before_ones_first_action_ends_the_game_on_both_pages(
     listed = ben.locator(f'#mine-over [data-game="{game_id}"] .g-state')
     listed.wait_for()
     assert listed.inner_text() == "aborted"
+
+
+def test_resigning_asks_first_and_ends_the_game(live_server: LiveServer, new_context: NewContext):
+    game_id, (ann, ben) = seat_pages(live_server, new_context)
+    ann.get_by_test_id("resign").click()
+    ann.locator("#resign-no").click()  # "No": the button is back, the game goes on
+    ann.get_by_test_id("resign").wait_for()
+    assert read(live_server, game_id)["status"] == "playing o insert"
+    ann.get_by_test_id("resign").click()
+    ann.get_by_test_id("resign-confirm").click()
+    ben.wait_for_function(
+        "() => window.shiftago.game && window.shiftago.game.status === 'over winner g'"
+    )
+    assert read(live_server, game_id)["result"]["reason"] == "resignation"
+    ann.get_by_test_id("resign").wait_for(state="hidden")
 
 
 def notifications(page: Any) -> list[dict[str, Any]]:

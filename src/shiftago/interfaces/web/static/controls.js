@@ -40,7 +40,7 @@ export function renderControls(send) {
   $("resign").textContent = held().length > 1 && r ? `Resign (${COLOUR_NAMES[r]})` : "Resign";
   renderClaims(send);
   renderDrawAndAbort(send);
-  const shown = ["takeback", "resign", "resign-confirm", "offer-draw", "abort", "draw-offered"].some((id) => !$(id).hidden) || $("claims").children.length > 0;
+  const shown = ["takeback", "resign", "resign-confirm", "offer-draw", "abort", "abort-confirm", "draw-offered"].some((id) => !$(id).hidden) || $("claims").children.length > 0;
   $("controls").hidden = !shown;
 }
 
@@ -61,8 +61,8 @@ function renderDrawAndAbort(send) {
   $("accept-draw").onclick = () => answerer && send({ type: "draw", accept: true }, answerer);
   $("decline-draw").onclick = () => answerer && send({ type: "draw", accept: false }, answerer);
   const aborter = over ? null : heldThatMay("abort")[0] || null;
-  $("abort").hidden = !aborter;
-  $("abort").onclick = () => aborter && send({ type: "abort" }, aborter);
+  $("abort").hidden = !aborter || !$("abort-confirm").hidden;
+  if (!aborter) $("abort-confirm").hidden = true;
 }
 
 /** GET /api/levels, once: {levels: [{level, name}], default}. */

@@ -302,23 +302,36 @@ function fitBoard() {
 }
 
 // ---- start -------------------------------------------------------------------------
+/** A button `id` that asks first: it gives way to `id-confirm` (yes: `id-yes`, then
+ *  `onYes`; no: `id-no`, back to the button). */
+function confirmed(id, onYes) {
+  const [button, box, yes, no] = [id, `${id}-confirm`, `${id}-yes`, `${id}-no`].map($);
+  button.addEventListener("click", () => {
+    button.hidden = true;
+    box.hidden = false;
+    yes.focus();
+  });
+  no.addEventListener("click", () => {
+    box.hidden = true;
+    button.hidden = false;
+    button.focus();
+  });
+  yes.addEventListener("click", () => {
+    box.hidden = true;
+    onYes();
+    render();
+  });
+}
+
 function wire() {
   $("typed").addEventListener("submit", typed);
-  $("resign").addEventListener("click", () => {
-    $("resign").hidden = true;
-    $("resign-confirm").hidden = false;
-    $("resign-yes").focus();
-  });
-  $("resign-no").addEventListener("click", () => {
-    $("resign-confirm").hidden = true;
-    $("resign").hidden = false;
-    $("resign").focus();
-  });
-  $("resign-yes").addEventListener("click", () => {
-    $("resign-confirm").hidden = true;
+  confirmed("resign", () => {
     const colour = resigner();
     if (colour) send({ type: "resign" }, colour);
-    render();
+  });
+  confirmed("abort", () => {
+    const colour = heldThatMay("abort")[0];
+    if (colour) send({ type: "abort" }, colour);
   });
   $("takeback").addEventListener("click", () => {
     const tb = takebackNow();
