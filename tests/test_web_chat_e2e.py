@@ -46,8 +46,21 @@ def test_chat_shows_markup_as_text_and_hides_on_mute(live_server, new_context):
     ben.reload()
     ben.get_by_test_id("chat-mute").wait_for()
     assert ben.get_by_test_id("chat-mute").inner_text() == "Show chat"  # remembered
-    ben.get_by_test_id("chat-mute").click()
+    # what comes while the chat is hidden is counted on its button (not the history)
+    for text in ("still there?", "your turn"):
+        ann.get_by_test_id("chat-input").fill(text)
+        ann.get_by_test_id("chat-input").press("Enter")
+        ann.locator(".chat-text", has_text=text).wait_for()
+    mute = ben.get_by_test_id("chat-mute")
+    ben.wait_for_function(
+        "() => document.querySelector('[data-testid=chat-mute]').textContent"
+        " === 'Show chat (2 new)'"
+    )
+    mute.click()
     ben.get_by_test_id("chat-message").first.wait_for()
+    assert ben.locator("[data-testid=chat-message]").count() == 3
+    mute.click()
+    assert mute.inner_text() == "Show chat"  # read: the count starts again
 
 
 def test_title_calls_on_ones_turn_and_an_accepted_draw_ends_the_game(live_server, new_context):

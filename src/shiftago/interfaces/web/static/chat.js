@@ -51,6 +51,7 @@ export class ChatPanel {
     this.hooks = hooks;
     this.messages = new Map(); // id -> message, in the order they came
     this.room = null;
+    this.unread = 0; // messages that came while the chat was hidden
     box.setAttribute("data-testid", "chat");
     const head = node("div", { class: "chat-head" });
     this.title = node("h2", { id: "chat-title" }, "Chat");
@@ -97,7 +98,10 @@ export class ChatPanel {
   add(msg) {
     if (msg && msg.text === this.unsent) this.unsent = null;
     this.room = msg.room || this.room;
-    this.keep(msg);
+    if (this.keep(msg) && chatHidden()) {
+      this.unread += 1;
+      this.show();
+    }
     this.draw();
   }
 
@@ -107,10 +111,15 @@ export class ChatPanel {
     this.unsent = null;
   }
 
+  /** Keep a message once (a page that holds several seats hears it once per seat);
+   *  whether it is new. */
   keep(m) {
-    if (!m || typeof m.text !== "string") return;
-    this.messages.set(m.id ?? `${m.at}:${m.name}:${m.text}`, m);
+    if (!m || typeof m.text !== "string") return false;
+    const id = m.id ?? `${m.at}:${m.name}:${m.text}`;
+    if (this.messages.has(id)) return false;
+    this.messages.set(id, m);
     while (this.messages.size > KEPT) this.messages.delete(this.messages.keys().next().value);
+    return true;
   }
 
   draw() {
@@ -129,7 +138,9 @@ export class ChatPanel {
     const hidden = chatHidden();
     this.body.hidden = hidden;
     this.box.classList.toggle("chat-hidden", hidden);
-    this.toggle.textContent = hidden ? "Show chat" : "Hide chat";
+    if (!hidden) this.unread = 0;
+    const unread = this.unread ? ` (${this.unread} new)` : "";
+    this.toggle.textContent = hidden ? `Show chat${unread}` : "Hide chat";
     this.toggle.setAttribute("aria-pressed", hidden ? "true" : "false");
   }
 }
