@@ -4,7 +4,7 @@
 // page draws it, keeps the variation tried from the start position, and hands a
 // position set up in the editor to the server, which accepts or refuses it.
 import { BoardView, COLOURS, COLOUR_NAMES, marbleIcon, parsePosition } from "./board.js";
-import { VARIANTS, api, copyText, el, showNotice } from "./api.js";
+import { VARIANTS, api, copyText, el, onJson, openSocket, showNotice } from "./api.js";
 import { mountPrefs, playSound } from "./prefs.js";
 import { formatValue } from "./review.js";
 import { PositionEditor } from "./editor.js";
@@ -226,10 +226,9 @@ class EngineSocket {
   }
 
   connect() {
-    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     let ws;
     try {
-      ws = new WebSocket(`${scheme}//${location.host}/ws/analysis`);
+      ws = openSocket("/ws/analysis");
     } catch {
       return this.retry();
     }
@@ -239,13 +238,7 @@ class EngineSocket {
       this.state("Computer ready", "connected");
       this.send();
     });
-    ws.addEventListener("message", (e) => {
-      let msg;
-      try {
-        msg = JSON.parse(e.data);
-      } catch {
-        return;
-      }
+    onJson(ws, (msg) => {
       const v = current();
       if (msg.type === "lines") {
         if (v && msg.position && msg.position !== v.position) return; // an older search

@@ -199,3 +199,23 @@ export function showNotice(box, text, kind = "error") {
   clearTimeout(noticeTimers.get(box));
   if (text) noticeTimers.set(box, setTimeout(() => (box.hidden = true), 6000));
 }
+
+/** A WebSocket to `path` on this host (wss: under https:). */
+export function openSocket(path) {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  return new WebSocket(`${scheme}//${location.host}${path}`);
+}
+
+/** Hand each JSON object that `ws` receives to `handle` (anything else is dropped). */
+export function onJson(ws, handle) {
+  ws.addEventListener("message", (e) => {
+    let msg;
+    try {
+      msg = JSON.parse(e.data);
+    } catch {
+      console.warn("shiftago: a message that is not JSON", e.data);
+      return;
+    }
+    if (msg && typeof msg === "object") handle(msg);
+  });
+}

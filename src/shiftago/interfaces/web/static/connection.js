@@ -3,6 +3,8 @@
 // message to the page, and reconnects by itself (300 ms, doubling up to 5 s) until the
 // page closes it or the game turns out not to exist.
 
+import { onJson, openSocket } from "./api.js";
+
 export class Conn {
   /**
    * @param {string} gameId
@@ -28,24 +30,14 @@ export class Conn {
   }
 
   connect() {
-    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    const ws = new WebSocket(`${scheme}//${location.host}/ws/games/${encodeURIComponent(this.gameId)}`);
+    const ws = openSocket(`/ws/games/${encodeURIComponent(this.gameId)}`);
     this.ws = ws;
     this.welcomed = false;
     ws.addEventListener("open", () => {
       this.delay = 300;
       ws.send(JSON.stringify({ type: "hello", token: this.token, seen: Math.max(this.hooks.seen(), 0) }));
     });
-    ws.addEventListener("message", (e) => {
-      let msg;
-      try {
-        msg = JSON.parse(e.data);
-      } catch {
-        console.warn("shiftago: a message that is not JSON", e.data);
-        return;
-      }
-      if (msg && typeof msg === "object") this.hooks.onMessage(this, msg);
-    });
+    onJson(ws, (msg) => this.hooks.onMessage(this, msg));
     ws.addEventListener("close", (e) => {
       this.welcomed = false;
       if (this.ws !== ws) return;
@@ -95,8 +87,7 @@ export function showConnection(box, conns, watching) {
  */
 export function seatOfToken(gameId, token) {
   return new Promise((resolve) => {
-    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    const ws = new WebSocket(`${scheme}//${location.host}/ws/games/${encodeURIComponent(gameId)}`);
+    const ws = openSocket(`/ws/games/${encodeURIComponent(gameId)}`);
     let answered = false;
     const answer = (seat) => {
       if (answered) return;
@@ -107,14 +98,8 @@ export function seatOfToken(gameId, token) {
     };
     const timer = setTimeout(() => answer(undefined), 10000);
     ws.addEventListener("open", () => ws.send(JSON.stringify({ type: "hello", token, seen: 0 })));
-    ws.addEventListener("message", (e) => {
-      let msg;
-      try {
-        msg = JSON.parse(e.data);
-      } catch {
-        return;
-      }
-      if (msg && msg.type === "welcome") answer(Number.isInteger(msg.seat) ? msg.seat : null);
+    onJson(ws, (msg) => {
+      if (msg.type === "welcome") answer(Number.isInteger(msg.seat) ? msg.seat : null);
     });
     ws.addEventListener("close", () => answer(undefined));
   });

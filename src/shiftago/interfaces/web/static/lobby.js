@@ -2,7 +2,7 @@
 // one (docs/web-protocol.md, "Open challenges"). The server decides; this page shows
 // what the lobby's socket says and holds the secrets of its own places, so that the
 // server knows it is still here and tells it where its seat is when a challenge fills.
-import { VARIANTS, api, el, localPath, rememberGame, tokenOf } from "./api.js";
+import { VARIANTS, api, el, localPath, onJson, openSocket, rememberGame, tokenOf } from "./api.js";
 import { controlLabel, mountTimeControl } from "./timecontrol.js";
 
 const HELD = "shiftago.seeks"; // {seekId: {token, place}}: the places this browser holds
@@ -270,21 +270,14 @@ function forgetUnknown() {
 }
 
 function connect() {
-  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-  const ws = new WebSocket(`${scheme}//${location.host}/ws/lobby`);
+  const ws = openSocket("/ws/lobby");
   socket = ws;
   ws.addEventListener("open", () => {
     delay = 500;
     $("lobby").dataset.live = "true";
     for (const [id, { token }] of Object.entries(readHeld())) if (token) ws.send(JSON.stringify({ type: "hold", token, seek: id }));
   });
-  ws.addEventListener("message", (e) => {
-    try {
-      onMessage(JSON.parse(e.data));
-    } catch (err) {
-      console.warn("shiftago: a lobby message that could not be read", err);
-    }
-  });
+  onJson(ws, onMessage);
   ws.addEventListener("close", () => {
     $("lobby").dataset.live = "false";
     if (socket !== ws || leaving) return;
