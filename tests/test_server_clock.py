@@ -142,6 +142,27 @@ def test_an_action_after_the_flag_fell_is_refused_and_ends_the_game(db_url, cloc
         assert game["actions"] == [] and game["result"]["reason"] == "time"
 
 
+def test_an_action_after_another_process_flagged_the_game_is_refused_on_time(db_url, clock_time):
+    """The flag fell and another process stored it, but its event has not come here
+    yet: the late action is refused with ``time`` (not as a stale game)."""
+    slow_sweep = {**options(clock_time), "flag_sweep_seconds": 3600}
+    with client_for(db_url, **slow_sweep) as client:
+        game_id, (ann, _) = create(client, first="o", clock={"initial": 60, "increment": 0})
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        live = hub.games[game_id]
+        with connect(client, game_id) as o:
+            o.hello(ann)
+            clock_time.forward(60.5)
+            stopped = live.stored.clock.stopped(hub.now())
+            hub.store.terminate(game_id, live.revision, "g", "time", "over winner g", stopped, 0)
+            o.send({"type": "act", "action": "L1", "seen": 0})
+            answer = o.until(lambda e: e["type"] == "error")
+            assert answer["code"] == "time", answer
+            assert "o's time has run out" in answer["message"]
+        game = read(client, game_id)
+        assert game["actions"] == [] and game["result"]["reason"] == "time"
+
+
 def test_clocks_survive_a_restart(db_url, clock_time):
     with client_for(db_url, **options(clock_time)) as client:
         game_id, (ann, _) = create(client, first="o", clock={"initial": 300, "increment": 0})

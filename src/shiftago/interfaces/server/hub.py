@@ -587,7 +587,14 @@ class Hub:
         seat = clock.flagged(self.now())
         if seat is None:
             return
-        await self._terminate(live, seat, "time")
+        try:
+            await self._terminate(live, seat, "time")
+        except Refused:
+            # another process stored the flag first (its sweep): the game, read again,
+            # says so, and the change asked for is refused on time all the same
+            if live.stored.termination != "time" or live.stored.ended_by is None:
+                raise
+            seat = live.stored.ended_by
         raise Refused("time", f"{COLOURS[seat]}'s time has run out")
 
     async def resign(self, live: LiveGame, seat: int | None) -> None:
