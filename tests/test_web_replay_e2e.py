@@ -256,6 +256,29 @@ def test_an_extreme_zero_point_line_shows_its_zero(
     assert node.query_selector(".pts.zero")
 
 
+def test_the_news_line_names_every_scoring_of_the_turn(
+    live_server: LiveServer, new_context: NewContext
+):
+    """A turn that scores three times (Extreme: scoring, insertion, ...): shown at its
+    last action, the news line names all three, in order."""
+    game = random_game(Variant.EXTREME, 2, (0, 0), 0)
+    created, _ = import_game(live_server, game)
+    history = read(live_server, created["id"])["history"]
+    turns = [
+        [h for h in history if h["turn"] == turn and h["seat"] == seat]
+        for turn, seat in {(h["turn"], h["seat"]): None for h in history}
+    ]
+    turn = next(t for t in turns if sum(h["points"] is not None for h in t) >= 3)
+    after = history.index(turn[-1]) + 1
+    page = new_context().new_page()
+    page.goto(f"{live_server.url}/watch/{created['id']}?step={after}")
+    page.wait_for_selector(f"[data-testid=replay-step]:text-is('{after}')")
+    news = page.text_content("[data-testid=event]") or ""
+    scored = [h["action"] for h in turn if h["points"] is not None]
+    assert all(action in news for action in scored), news
+    assert [news.index(action) for action in scored] == sorted(news.index(a) for a in scored)
+
+
 # ---------------------------------------------------------------- playing
 
 

@@ -67,27 +67,32 @@ export function renderMoves({ onJump }) {
   if (cur && box.scrollHeight > box.clientHeight) box.scrollTop = cur.offsetTop - box.clientHeight / 2;
 }
 
-/** What the last action shown did beside its marble: a scoring (kept through the
- *  scorer's extra insertion) and the turns a handicap skipped right after it. */
+/** What the last action shown did beside its marble: the scorings of its turn so far
+ *  (kept through the scorer's extra insertion) and the turns a handicap skipped right
+ *  after it. */
 export function actionNews() {
   const hist = history();
   const step = shownStep();
   const last = hist[step - 1];
-  const before = hist[step - 2];
-  let s = null;
-  if (last && last.points !== null && last.points !== undefined) s = last;
-  else if (last && before && before.points !== null && before.points !== undefined && before.seat === last.seat) s = before;
+  const scored = (h) => h.points !== null && h.points !== undefined;
+  // the scorings of the last action's turn so far (a scorer's turn goes on: a computer
+  // may score twice before a person sees the board)
+  const run = [];
+  for (let i = step - 1; last && i >= 0 && hist[i].seat === last.seat && hist[i].turn === last.turn; i--) {
+    if (scored(hist[i])) run.unshift(hist[i]);
+  }
   const skipped = step === 0 ? ctx.game.skipped_at_start || [] : (last && last.skipped) || [];
   const news = [];
-  if (s) {
-    const by = s.seat ? who(s.seat) : "The mover";
-    if (s.points === 0) news.push(`${by} scored ${s.action}, a line worth 0 points.`);
-    else news.push(`${by} scored ${s.action} for ${s.points} point${s.points === 1 ? "" : "s"}.`);
+  if (run.length) {
+    const by = run[0].seat ? who(run[0].seat) : "The mover";
+    const one = (s) => (s.points === 0 ? `${s.action}, a line worth 0 points` : `${s.action} for ${s.points} point${s.points === 1 ? "" : "s"}`);
+    news.push(`${by} scored ${together(run.map(one))}.`);
   }
-  if (skipped.length) {
-    const names = skipped.map(who);
-    const together = names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : names[0];
-    news.push(`${together} ${skipped.length > 1 ? "skip" : "skips"} a turn (handicap).`);
-  }
+  if (skipped.length) news.push(`${together(skipped.map(who))} ${skipped.length > 1 ? "skip" : "skips"} a turn (handicap).`);
   return news.join(" ");
+}
+
+/** "a", "a and b", "a, b and c". */
+function together(words) {
+  return words.length > 1 ? `${words.slice(0, -1).join(", ")} and ${words.at(-1)}` : words[0] || "";
 }
