@@ -54,7 +54,7 @@ def test_hotseat_express_game_to_the_end(home: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "orange plays L1" in result.output
     assert "green plays L7" in result.output
-    assert "Game over: orange wins (line)." in result.output
+    assert "Game over: orange wins with a line." in result.output
     assert not (home / "autosave.txt").exists()
     record = parse_record((home / "last-game.txt").read_text())
     assert record.result == "o"
@@ -121,6 +121,16 @@ def test_handicap_skips_are_announced(home: Path) -> None:
     result = play(home, ["--first", "o", "--handicap", "0,2"], ["Td", "Ta", "Tg", "position"])
     assert result.output.count("green skips a turn") == 2
     assert positions(result.output) == ["express 2 o2o2o/7/7/7/7/7/7 g insert 19,22 0,0 0,0"]
+
+
+def test_skips_before_the_first_action_are_announced(home: Path) -> None:
+    """Orange, asked to start, skips at once: said before the board, not only seen."""
+    result = play(home, ["--new", "--first", "o", "--handicap", "2,0"], ["quit"])
+    out = result.output
+    assert "orange skips a turn (handicap, 1 more to come)" in out
+    assert out.index("orange skips a turn") < out.index("green to insert>")
+    three = play(home, ["--new", "--players", "3", "--first", "o", "--handicap", "1,1,1"], [])
+    assert three.output.count("skips a turn (handicap, 0 more to come)") == 3
 
 
 # --- invalid input ------------------------------------------------------------------
@@ -192,7 +202,11 @@ def test_save_then_load_and_continue(home: Path, tmp_path: Path) -> None:
     second = play(home, ["--load", str(saved)], ORANGE_WINS[5:])
     assert second.exit_code == 0, second.output
     assert "Resume the unfinished" not in second.output
-    assert "Game over: orange wins (line)." in second.output
+    # the unfinished game of the autosave is not replaced by the loaded one: kept aside
+    kept = sorted(home.glob("autosave-*.txt"))
+    assert len(kept) == 1 and f"is kept in {kept[0]}" in second.output
+    assert [str(a) for a in parse_record(kept[0].read_text()).actions] == ORANGE_WINS[:5]
+    assert "Game over: orange wins with a line." in second.output
 
 
 def test_save_to_an_unwritable_place_is_an_error(home: Path, tmp_path: Path) -> None:
@@ -337,8 +351,23 @@ def test_an_unreadable_autosave_is_moved_aside(home: Path) -> None:
     (home / "autosave.txt").write_text("this is no record\n")
     result = play(home, ["--resume", "--first", "o"], ["position"])
     assert "The saved game cannot be read" in result.output
-    assert (home / "autosave.broken").exists()
+    assert (home / "autosave-broken.txt").exists()
     assert positions(result.output) == [START_EXPRESS]
+    # not UTF-8, and then a second broken one: each kept, the first not replaced
+    (home / "autosave.txt").write_bytes(b"\xff\xfe\x00garbage\x80")
+    again = play(home, ["--resume", "--first", "o"], ["position"])
+    assert again.exit_code == 0, again.output
+    assert "not UTF-8 text" in again.output
+    assert (home / "autosave-broken-2.txt").read_bytes().startswith(b"\xff")
+    assert (home / "autosave-broken.txt").read_text() == "this is no record\n"
+    # a save naming a computer level that does not exist is set aside too
+    play(home, ["--new", "--first", "o", "--computer", "g", "--seed", "2"], ["L1"])
+    saved = (home / "autosave.txt").read_text()
+    level = next(line for line in saved.splitlines() if line.startswith("[GreenLevel"))
+    (home / "autosave.txt").write_text(saved.replace(level, '[GreenLevel "99"]'))
+    third = play(home, ["--resume", "--first", "o"], ["position"])
+    assert "The saved game cannot be read (unknown level 99" in third.output, third.output
+    assert positions(third.output) == [START_EXPRESS]
 
 
 def test_xdg_data_home_is_the_default_place(tmp_path: Path) -> None:
@@ -489,6 +518,46 @@ def test_commands_take_no_stray_words_and_save_takes_a_quoted_name(
     assert "error: legal takes nothing after it, got 'extra'" in result.output
     assert "error: position takes nothing after it, got 'x'" in result.output
     assert target.exists() and "1. L1" in target.read_text()
+
+
+def test_a_finished_game_is_not_loaded_and_the_last_game_stays(home: Path, tmp_path: Path) -> None:
+    play(home, ["--new", "--first", "o"], ORANGE_WINS)
+    last = (home / "last-game.txt").read_text()
+    finished = tmp_path / "finished.txt"
+    other = Game(Rules(), first=0)
+    for action in ["L2", "L6", "L2", "L6", "L2", "L6", "L2", "L6", "L2"]:
+        other.play(action)
+    finished.write_text(format_record(Record.from_game(other)) + "\n")
+    result = play(home, ["--load", str(finished)], [])
+    assert result.exit_code == 2 and "the game ended (o won (line))" in result.output
+    assert "nothing to play on" in result.output
+    assert (home / "last-game.txt").read_text() == last
+
+
+def test_a_loaded_record_keeps_its_names_event_date_and_levels(home: Path, tmp_path: Path) -> None:
+    game = Game(Rules(Variant.EXPRESS, 3), first=0)
+    game.play("L1")
+    record = Record.from_game(
+        game, names=["Ann", "Bot one", "Bot five"], levels=[None, 1, 5], date="2025-01-02",
+        event="Club night",
+    )  # fmt: skip
+    source = tmp_path / "club.txt"
+    source.write_text(format_record(record) + "\n")
+    saved = tmp_path / "again.txt"
+    play(home, ["--load", str(source), "--seed", "1"], ["L2", f"save {saved}", "quit"])
+    again = parse_record(saved.read_text())
+    assert again.names == ("Ann", "Bot one", "Bot five")
+    assert again.levels == (None, 1, 5)  # each computer seat at its own level
+    assert again.event == "Club night" and again.date == "2025-01-02"
+    assert saved.stat().st_mode & 0o044  # an export others may read (the umask allowing)
+
+
+def test_level_without_a_computer_seat_and_resume_without_a_save(home: Path) -> None:
+    result = play(home, ["--new", "--level", "2"], [])
+    assert result.exit_code == 2
+    assert "--level is the level of the computer's seats: give them with -c" in result.output
+    fresh = play(home, ["--resume", "--first", "o"], ["quit"])
+    assert "There is no unfinished game to resume: a new game starts." in fresh.output
 
 
 def test_a_level_that_does_not_exist_is_refused_without_a_computer_seat(home: Path) -> None:

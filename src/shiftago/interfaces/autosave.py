@@ -13,6 +13,8 @@ import tempfile
 from datetime import datetime
 from pathlib import Path
 
+from shiftago.formats.source import read_text
+
 AUTOSAVE_NAME = "autosave.txt"
 LAST_GAME_NAME = "last-game.txt"
 
@@ -27,13 +29,18 @@ def data_dir() -> Path:
     return base / "shiftago"
 
 
-def write_atomically(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` so that a reader (or a kill) never sees half a file."""
+def write_atomically(path: Path, text: str, private: bool = True) -> None:
+    """Write ``text`` to ``path`` so that a reader (or a kill) never sees half a file;
+    readable by its owner only when ``private``, else as the umask says (an export)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
+        if not private:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -58,7 +65,8 @@ class Autosave:
         return self.path.is_file()
 
     def read(self) -> str:
-        return self.path.read_text(encoding="utf-8")
+        """The saved record's text (a :class:`SourceError` when it cannot be read)."""
+        return read_text(self.path)
 
     def saved_at(self) -> datetime:
         """When the autosave was last written (local time)."""
@@ -69,6 +77,18 @@ class Autosave:
 
     def clear(self) -> None:
         self.path.unlink(missing_ok=True)
+
+    def set_aside(self, suffix: str) -> Path:
+        """Move the autosave to a file of its own beside it (``autosave-SUFFIX.txt``,
+        numbered when taken) that nothing replaces; its path."""
+        stem, ext = self.path.stem, self.path.suffix
+        kept = self.directory / f"{stem}-{suffix}{ext}"
+        number = 1
+        while kept.exists():
+            number += 1
+            kept = self.directory / f"{stem}-{suffix}-{number}{ext}"
+        self.path.replace(kept)
+        return kept
 
     def finish(self, text: str) -> Path:
         """A game ended: keep its record as the last game and drop the autosave."""

@@ -9,6 +9,7 @@ game has been saved. The game in progress is saved after every action (see
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
 from typing import Final, TextIO
@@ -107,11 +108,23 @@ def colour_name(seat: int) -> str:
     return COLOUR_NAMES[seat]
 
 
+#: How a winner won, by the outcome's reason: the end checks that points decide say
+#: what ended the game after "on points" (docs/cli.md).
+WON: Final = {
+    "line": "with a line",
+    "points": "on points",
+    "board full": "on points (the board is full)",
+    "no marbles": "on points (the player to move has no marble left)",
+    "action limit": "on points (the action limit is reached)",
+}
+
+
 def describe_outcome(outcome: Outcome) -> str:
-    """The result in words: ``orange wins (line)``, ``draw between orange and green``."""
+    """The result in words: ``orange wins with a line``, ``draw between orange and
+    green (board full)``."""
     reason = outcome.reason.value
     if outcome.winner is not None:
-        return f"{colour_name(outcome.winner)} wins ({reason})"
+        return f"{colour_name(outcome.winner)} wins {WON.get(reason, f'({reason})')}"
     if len(outcome.winners) == outcome.players:
         return f"the game is a draw ({reason})"
     names = [colour_name(s) for s in outcome.winners]
@@ -148,6 +161,7 @@ class Session:
         color: bool = False,
         record_date: str | None = None,
         saved: bool = False,
+        source: Record | None = None,
     ) -> None:
         self.game = game
         self.reader = reader
@@ -161,6 +175,9 @@ class Session:
         self._finished = False
         #: Whether the autosave holds this game (it was resumed, or saved since).
         self._saved = saved
+        #: The record the game goes on from (loaded or resumed): its names and event
+        #: stay in the records written.
+        self.source = source
 
     # --- output ---------------------------------------------------------------------
     def say(self, text: str = "") -> None:
@@ -193,9 +210,15 @@ class Session:
 
     def record(self) -> Record:
         seats = range(self.game.rules.players)
-        names = tuple("shiftago" if seat in self.levels else None for seat in seats)
         levels = tuple(self.levels.get(seat) for seat in seats)
-        return Record.from_game(self.game, names=names, levels=levels, date=self.date)
+        names = [("shiftago" if seat in self.levels else None) for seat in seats]
+        source = self.source
+        if source is not None:
+            for seat, (name, level) in enumerate(zip(source.names, source.levels, strict=True)):
+                if name is not None and (level is None) == (seat not in self.levels):
+                    names[seat] = name  # the same kind of player as the record says
+        event = None if source is None else source.event
+        return Record.from_game(self.game, names=names, levels=levels, date=self.date, event=event)
 
     def record_text(self) -> str:
         return format_record(self.record()) + "\n"
@@ -211,6 +234,7 @@ class Session:
             return 130
 
     def _loop(self) -> int:
+        self._announce_start_skips()
         self.show()
         self._check_finished()
         while True:
@@ -308,11 +332,22 @@ class Session:
                 f"{who} scores {action}: {gained} points, {after.scores[mover]} in all"
                 + ("; moves again" if after.phase is not Phase.OVER else "")
             )
-        for seat in range(after.players):
-            used = before.skips[seat] - after.skips[seat]
-            for n in range(used):
-                left = before.skips[seat] - n - 1
-                self.say(f"{colour_name(seat)} skips a turn (handicap, {left} more to come)")
+        self._announce_skips(before.skips, after.skips)
+
+    def _announce_start_skips(self) -> None:
+        """At the start of a new game, the turns its handicaps skipped before the first
+        action (the first seat's among them)."""
+        game = self.game
+        if game.history or game.first is None:
+            return
+        start = game.start
+        self._announce_skips(start.rules.handicap, start.skips)
+
+    def _announce_skips(self, before: Sequence[int], after: Sequence[int]) -> None:
+        """The turns a handicap skipped, from the skips left ``before`` to ``after``."""
+        for seat, (had, left) in enumerate(zip(before, after, strict=True)):
+            for n in range(had - left):
+                self.say(f"{colour_name(seat)} skips a turn (handicap, {had - n - 1} more to come)")
 
     def undo(self) -> None:
         game = self.game
@@ -345,7 +380,7 @@ class Session:
             self.error(f"cannot write {path}: there is no folder {path.parent}")
             return
         try:
-            write_atomically(path, self.record_text())
+            write_atomically(path, self.record_text(), private=False)
         except OSError as e:
             self.error(f"cannot write {path}: {e.strerror or e}")
             return

@@ -116,25 +116,31 @@ def game_from_position(setup: PlaySetup, position: str) -> Game:
 
 
 def make_bots(
-    seats: list[int], level: int | None, seed: int | None
+    levels: dict[int, int | None], seed: int | None
 ) -> tuple[dict[int, Bot], dict[int, int]]:
-    """One bot per computer seat, with the level each plays."""
-    chosen = default_level() if level is None else level
+    """One bot per computer seat (``levels``: each seat's level, None for the default),
+    with the level each plays."""
     bots: dict[int, Bot] = {}
-    for seat in seats:
+    chosen: dict[int, int] = {}
+    for seat, level in levels.items():
+        chosen[seat] = default_level() if level is None else level
         bot_seed = None if seed is None else seed + seat
         try:
-            bots[seat] = bot_for_level(chosen, bot_seed)
+            bots[seat] = bot_for_level(chosen[seat], bot_seed)
         except ValueError as e:
             raise SetupError(str(e)) from None
-    return bots, dict.fromkeys(seats, chosen)
+    return bots, chosen
 
 
 def _resume(
     setup: PlaySetup, autosave: Autosave, reader: LineReader, out: TextIO
 ) -> Record | bool | None:
     """The autosaved record to go on from; None: start anew; False: the input ended."""
-    if not autosave.exists() or setup.resume is False:
+    if not autosave.exists():
+        if setup.resume:
+            out.write("There is no unfinished game to resume: a new game starts.\n")
+        return None
+    if setup.resume is False:
         return None
     if setup.resume is None:
         when = autosave.saved_at().strftime("%Y-%m-%d %H:%M")
@@ -147,12 +153,27 @@ def _resume(
     try:
         record = parse_record(autosave.read())
         record.to_game()
-    except (OSError, ShiftagoError) as e:
-        broken = autosave.path.with_suffix(".broken")
-        autosave.path.replace(broken)
+        for level in record.levels:
+            if level is not None:
+                level_of(level)
+    except (OSError, ShiftagoError, ValueError) as e:
+        broken = autosave.set_aside("broken")
         out.write(f"The saved game cannot be read ({e}); it was moved to {broken}.\n")
         return None
     return record
+
+
+def _keep_unfinished(autosave: Autosave | None, out: TextIO) -> None:
+    """A game from ``--load`` or ``--position`` is autosaved in the autosave's place:
+    the unfinished game there is moved to a file of its own first, and said where."""
+    if autosave is None or not autosave.exists():
+        return
+    when = autosave.saved_at()
+    kept = autosave.set_aside(when.strftime("%Y%m%d-%H%M%S"))
+    out.write(
+        f"The unfinished game from {when:%Y-%m-%d %H:%M} is kept in {kept} "
+        f"(shiftago play --load {kept} goes on with it).\n"
+    )
 
 
 def _ask_to_resume(reader: LineReader, when: str) -> bool | None:
@@ -218,13 +239,16 @@ def prepare(
     if setup.load is not None:
         record = read_record_file(setup.load, setup.game_number)
         game = _game_of(record, str(setup.load))
-        if record.termination is not None:
+        if record.termination is not None or game.is_over:
             raise SetupError(
                 f"{setup.load}: the game ended ({result_words(record, game)}); "
                 "there is nothing to play on"
             )
+        record_date = record.date
+        _keep_unfinished(autosave, out)
     elif setup.position is not None:
         game = game_from_position(setup, setup.position)
+        _keep_unfinished(autosave, out)
     else:
         resumed = None if autosave is None else _resume(setup, autosave, reader, out)
         if resumed is False:
@@ -248,11 +272,13 @@ def prepare(
         seats = [s for s, level in enumerate(record.levels) if level is not None]
     else:
         seats = []
-    level = setup.level
-    if level is None and record is not None and not setup.computer and seats:
-        level = record.levels[seats[0]]
+    if setup.level is not None and not seats:
+        raise SetupError("--level is the level of the computer's seats: give them with -c")
+    wanted: dict[int, int | None] = dict.fromkeys(seats, setup.level)
+    if setup.level is None and record is not None and not setup.computer:
+        wanted = {seat: record.levels[seat] for seat in seats}  # each seat's own level
     seed = setup.seed if setup.seed is not None else random.randrange(2**31)
-    bots, levels = make_bots(seats, level, seed)
+    bots, levels = make_bots(wanted, seed)
     return Session(
         game,
         reader,
@@ -263,6 +289,7 @@ def prepare(
         color=use_color(out),
         record_date=record_date,
         saved=resumed_autosave,
+        source=record,
     )
 
 
