@@ -229,6 +229,9 @@ def test_first_seat_fixed_or_random() -> None:
     assert set(seats.tolist()) == {0, 1, 2, 3}
     with pytest.raises(ValueError, match="first seat"):
         BatchedEnv(2, "express", 2, first=2)
+    with pytest.raises(ValueError, match="first seat"):
+        BatchedEnv(2, "express", 2, first=True)
+    assert (BatchedEnv(2, "express", 2, first=np.int64(1)).first_seats == 1).all()
     with pytest.raises(ValueError, match="batch"):
         BatchedEnv(0)
 

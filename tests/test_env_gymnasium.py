@@ -183,6 +183,30 @@ def test_bad_opponent_policy_is_an_error_not_a_learner_loss() -> None:
         env.reset(seed=0)
 
 
+def test_an_opponent_that_fails_mid_episode_ends_it() -> None:
+    """The learner's action was played before the opponent failed: the episode ends
+    there, and no later step plays for the opponent's seat."""
+    env = ShiftagoEnv("express", 2, opponent=lambda obs, mask: 0)  # always L1
+    env.reset(seed=0)
+    l1 = np.int64(index_of("L1", 2))
+    with pytest.raises(IllegalActionError, match="opponent at seat 1"):
+        for _ in range(4):  # rank 1 fills up: the opponent's fourth L1 is illegal
+            env.step(l1)
+    with pytest.raises(GameOverError, match="reset"):
+        env.step(np.int64(index_of("L2", 2)))
+    assert env.history == [0] * 7
+
+
+def test_seats_are_whole_numbers() -> None:
+    for bad in (True, 1.5, "1"):
+        with pytest.raises(ValueError, match="first seat"):
+            ShiftagoEnv().reset(options={"first": bad})
+    with pytest.raises(ValueError, match="learner_seat"):
+        ShiftagoEnv(learner_seat=True)  # type: ignore[arg-type]
+    _, info = ShiftagoEnv(learner_seat=np.int64(1)).reset(options={"first": np.int64(1)})
+    assert info["seat"] == 1
+
+
 def test_opponent_bot_and_levels_play() -> None:
     bot_env = ShiftagoEnv("expert", 2, opponent=GreedyBot(seed=1))
     obs, _ = bot_env.reset(seed=0)

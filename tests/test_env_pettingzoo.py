@@ -44,6 +44,12 @@ def test_pettingzoo_api_seed_and_render(variant: str, players: int) -> None:
 
 
 @_quiet
+def test_the_first_seat_is_a_whole_number() -> None:
+    for bad in (1.5, True, 2):
+        with pytest.raises(ValueError, match="first seat"):
+            shiftago_v0.raw_env(players=2).reset(options={"first": bad})
+
+
 def test_pettingzoo_api_with_a_handicap_and_another_first_seat() -> None:
     env = shiftago_v0.env(variant="expert", players=3, handicap=(0, 2, 1))
     api_test(env, num_cycles=300)

@@ -302,7 +302,7 @@ class BatchedEnv:
         if batch < 1:
             raise ValueError(f"a batch has at least one game, not {batch}")
         self.rules = game_rules(variant, players, handicap, action_limit)
-        if first != "random" and not (isinstance(first, int) and 0 <= first < players):
+        if first != "random" and not (is_whole_number(first) and 0 <= first < players):
             raise ValueError(f"the first seat is 0-{players - 1} or 'random', not {first!r}")
         points_weight = checked_weight(points_weight)
         self.batch = batch

@@ -47,7 +47,7 @@ from .settings import (
     phase_name,
     points_shaping,
 )
-from .spaces import ACTION_COUNT, action_mask, observe, outcome_rewards
+from .spaces import ACTION_COUNT, action_mask, first_seat, observe, outcome_rewards
 
 __all__ = ["env", "raw_env"]
 
@@ -147,8 +147,7 @@ class raw_env(ShiftagoAEC, EzPickle):
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self.np_random, self.np_random_seed = seeding.np_random(seed)
-        first = (options or {}).get("first", 0)
-        self._s = from_state(State.initial(self.rules, int(first)))
+        self._s = from_state(State.initial(self.rules, first_seat(options, self.rules.players)))
         self.history: list[int] = []
         self.agents: list[str] = self.possible_agents[:]
         self.rewards: dict[str, float] = dict.fromkeys(self.agents, 0.0)

@@ -48,7 +48,15 @@ from .settings import (
     phase_name,
     points_shaping,
 )
-from .spaces import ACTION_COUNT, action_mask, index_of, observe, outcome_rewards
+from .spaces import (
+    ACTION_COUNT,
+    action_mask,
+    first_seat,
+    index_of,
+    is_whole_number,
+    observe,
+    outcome_rewards,
+)
 
 __all__ = ["ENV_ID", "Policy", "ShiftagoEnv"]
 
@@ -175,7 +183,7 @@ class ShiftagoEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self.points_weight = checked_weight(points_weight)
         self._factory = _opponent_factory(opponent)
         if learner_seat != "random" and (
-            not isinstance(learner_seat, int | np.integer) or not 0 <= learner_seat < players
+            not is_whole_number(learner_seat) or not 0 <= learner_seat < players
         ):
             raise ValueError(f"learner_seat is 'random' or a seat 0-{players - 1}")
         self.learner_choice = learner_seat
@@ -196,9 +204,7 @@ class ShiftagoEnv(gymnasium.Env[dict[str, Any], np.int64]):
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         super().reset(seed=seed)
         n = self.rules.players
-        first = int((options or {}).get("first", 0))
-        if not 0 <= first < n:
-            raise ValueError(f"the first seat is 0-{n - 1}, not {first}")
+        first = first_seat(options, n)
         if self.learner_choice == "random":
             self.learner = int(self.np_random.integers(n))
         else:
@@ -212,7 +218,7 @@ class ShiftagoEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self._s = from_state(State.initial(self.rules, first))
         self.history = []
         self._done = False
-        self._play_opponents()
+        self._play_opponents_or_end()
         if self._over():
             raise ValueError(
                 "the game ended before the learner's first turn: raise the action limit"
@@ -229,7 +235,7 @@ class ShiftagoEnv(gymnasium.Env[dict[str, Any], np.int64]):
             self._done = True
             return self._observation(), -1.0, True, False, self._info(illegal=True)
         reward = self._play(code)
-        reward += self._play_opponents()
+        reward += self._play_opponents_or_end()
         if self._over():
             self._done = True
             reward += float(outcome_rewards(self._s)[self.learner])
@@ -286,6 +292,16 @@ class ShiftagoEnv(gymnasium.Env[dict[str, Any], np.int64]):
         if not (gained and self.points_weight):
             return 0.0
         return points_shaping(self.rules.players, seat, gained, self.points_weight)[self.learner]
+
+    def _play_opponents_or_end(self) -> float:
+        """The opponents' actions; an opponent that fails (an illegal action, an error
+        of its own) ends the episode before its error goes up, so that no step plays
+        for it afterwards."""
+        try:
+            return self._play_opponents()
+        except BaseException:
+            self._done = True
+            raise
 
     def _play_opponents(self) -> float:
         reward = 0.0

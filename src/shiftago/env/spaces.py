@@ -79,6 +79,15 @@ def is_whole_number(value: object) -> TypeGuard[int | np.integer[Any]]:
     return isinstance(value, int | np.integer) and not isinstance(value, bool)
 
 
+def first_seat(options: dict[str, Any] | None, players: int) -> int:
+    """The first seat that ``reset(options={"first": seat})`` asks for (0 when not
+    given): a whole number 0 to ``players - 1``, Python's or numpy's."""
+    first = (options or {}).get("first", 0)
+    if not is_whole_number(first) or not 0 <= first < players:
+        raise ValueError(f"the first seat is a whole number 0-{players - 1}, not {first!r}")
+    return int(first)
+
+
 def _checked_players(players: object) -> int:
     if not is_whole_number(players):
         raise TypeError(f"players is a whole number 2-4, not {players!r}")
