@@ -334,6 +334,8 @@ ERRORS = [
     ("open comment", "3. L1", "3. { note", 6, "never closed"),
     ("stray brace", "3. L1", "} 3. L1", 6, "'}' closes no comment"),
     ("moves then headers", "10. L7 *\n", '10. L7\n\n[Variant "expert"]\n', 9, "no result token"),
+    ("unknown escape", "[First", '[Event "A \\n B"]\n[First', 3, "the escape '\\\\n'"),
+    ("text after a header", '[First "o"]', '[First "o"] L1', 3, "a header is"),
 ]
 
 
@@ -360,6 +362,12 @@ def test_the_base_record_reads() -> None:
 def test_comments_and_spellings_are_accepted() -> None:
     text = BASE.replace("1. L1", "; a comment line\n1.l1 { a comment\n[over lines] ; }")
     text = text.replace("xa1-e1", "XE1-A1 ;").replace("L4", "\nl4")
+    assert parse_record(text) == parse_record(BASE)
+
+
+def test_a_comment_may_follow_a_header_on_its_line() -> None:
+    text = BASE.replace('[Variant "expert"]', '[Variant "expert"] ; the variant', 1)
+    text = text.replace('[First "o"]', '[First "o"] {orange} ; starts', 1)
     assert parse_record(text) == parse_record(BASE)
 
 

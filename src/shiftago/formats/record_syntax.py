@@ -46,6 +46,12 @@ _KNOWN: Final[dict[str, str]] = {
 }
 
 _HEADER_LINE: Final = re.compile(r'\[\s*([A-Za-z]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
+#: What may follow a header on its line: a comment (``;`` to the end of the line, or a
+#: ``{...}`` closed on the line) or nothing.
+_AFTER_HEADER: Final = re.compile(r"\s*(\{[^}]*\}\s*)*(;.*)?")
+#: An escape in a header's value: a backslash and the character after it (only a quote
+#: or a backslash may follow).
+_ESCAPE: Final = re.compile(r"\\(.)")
 _PIECE: Final = re.compile(r"[{};]|[^\s{};]+")
 _NUMBER: Final = re.compile(r"(\d+)\.(.*)")
 _RESULT: Final = re.compile(r"\*|[ogbw](?:=[ogbw])*", re.IGNORECASE)
@@ -140,8 +146,8 @@ class Draft:
     ended: bool = False  # the result token has been read
 
     def add_header(self, text: str, line: int) -> None:
-        match = _HEADER_LINE.fullmatch(text.strip())
-        if match is None:
+        match = _HEADER_LINE.match(text.strip())
+        if match is None or not _AFTER_HEADER.fullmatch(text.strip()[match.end() :]):
             raise RecordError(f'a header is [Name "value"], not {text.strip()!r}', line)
         name = _KNOWN.get(match.group(1).lower())
         if name is None:
@@ -153,7 +159,14 @@ class Draft:
                 "game's headers)",
                 line,
             )
-        value = re.sub(r"\\(.)", r"\1", match.group(2))
+        for escape in _ESCAPE.finditer(match.group(2)):
+            if escape.group(1) not in '"\\':
+                raise RecordError(
+                    f"the {name} header has the escape {escape.group()!r}: inside the quotes "
+                    'only \\" (a quote) and \\\\ (a backslash) are escapes',
+                    line,
+                )
+        value = _ESCAPE.sub(r"\1", match.group(2))
         if not value.strip():
             raise RecordError(f"the {name} header has no value", line)
         self.headers[name] = (value, line)
