@@ -31,7 +31,9 @@ from shiftago.match.report import format_standings
 ENGINE = [sys.executable, "-m", "shiftago", "engine"]
 
 #: A fake engine: plays the first legal action, or fails at its first ``go`` as
-#: ``sys.argv[1]`` says (sleep, crash, crash-once, garbage, illegal, refuse); ``log``
+#: ``sys.argv[1]`` says (sleep, crash, crash-once, garbage, illegal, refuse, no-blank:
+#: no empty line after its answer, with-id: an id it was not sent, twice: two answers
+#: to one ``go``); ``log``
 #: writes every command it reads to the file ``sys.argv[2]``, ``no-options`` refuses
 #: every ``setoption``.
 FAKE = r"""
@@ -73,6 +75,15 @@ for line in sys.stdin:
         elif mode == "refuse":
             sys.stdout.write("? no idea\n\n")
             sys.stdout.flush()
+        elif mode == "no-blank":
+            sys.stdout.write("= " + str(state.legal_actions()[0]) + "\n")
+            sys.stdout.flush()
+        elif mode == "with-id":
+            sys.stdout.write("=99 " + str(state.legal_actions()[0]) + "\n\n")
+            sys.stdout.flush()
+        elif mode == "twice":
+            reply(str(state.legal_actions()[0]))
+            reply(str(state.legal_actions()[0]))
         else:
             reply(str(state.legal_actions()[0]))
     elif words[0] == "setoption" and mode == "no-options":
@@ -166,6 +177,40 @@ def test_failing_engines_raise_and_restart(fake, mode, error, message):
         engine.choose(state)  # started afresh for the next request
     assert engine.starts == 2
     engine.close()
+
+
+@pytest.mark.parametrize(
+    ("mode", "message"),
+    [
+        ("no-blank", "answered 'go' with '= L1' but never ended the answer with an empty line"),
+        ("with-id", "answered 'go' with '=99 L1'"),
+    ],
+)
+def test_an_answer_out_of_the_protocol_s_shape_is_the_engine_s_error(fake, mode, message):
+    engine = ExternalEngine(fake(mode), move_timeout=0.5)
+    with pytest.raises(EngineProtocolError, match=re.escape(message)):
+        engine.choose(State.initial(Rules(), 0))
+    assert not engine.running
+
+
+def test_output_nobody_asked_for_is_named_before_the_next_command(fake):
+    engine = ExternalEngine(fake("twice"))
+    state = State.initial(Rules(), 0)
+    assert str(engine.choose(state)) == "L1"
+    time.sleep(0.3)  # the second answer arrives
+    with pytest.raises(EngineProtocolError, match="wrote '= L1' after its last answer"):
+        engine.choose(state)
+    engine.close()
+
+
+def test_a_crash_message_has_only_the_words_of_the_process_that_crashed(fake):
+    engine = ExternalEngine(fake("crash"))
+    state = State.initial(Rules(), 0)
+    for _ in range(3):
+        with pytest.raises(EngineCrash) as crashed:
+            engine.choose(state)
+    assert str(crashed.value).count("out of luck") == 1, str(crashed.value)
+    assert engine.starts == 3
 
 
 def test_an_engine_that_cannot_start():

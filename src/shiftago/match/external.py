@@ -105,6 +105,7 @@ class ExternalEngine(Bot):
         self._process: subprocess.Popen[str] | None = None
         self._lines: queue.Queue[str | None] = queue.Queue()
         self._stderr: deque[str] = deque(maxlen=STDERR_LINES)
+        self._answered = False
         #: How many times the process was started (a restart after a failure counts).
         self.starts = 0
 
@@ -178,12 +179,15 @@ class ExternalEngine(Bot):
         except OSError as error:
             raise EngineCrash(f"{self.name} could not start: {error}") from None
         self._process = process
+        self._answered = False  # nothing asked of this process yet
         self.starts += 1
         lines: queue.Queue[str | None] = queue.Queue()
         self._lines = lines
         assert process.stdout is not None and process.stderr is not None
         _pump(process.stdout, lines.put, lambda: lines.put(None))
-        _pump(process.stderr, self._stderr.append)
+        stderr: deque[str] = deque(maxlen=STDERR_LINES)  # this process's words only
+        self._stderr = stderr
+        _pump(process.stderr, stderr.append)
         version = self.send("protocol_version", self.startup_timeout)
         if version[0] != "1":
             self.stop()
@@ -201,6 +205,7 @@ class ExternalEngine(Bot):
         """
         if not self.running:
             self.start()
+        self._check_quiet(command)
         process = self._process
         assert process is not None and process.stdin is not None
         try:
@@ -210,15 +215,22 @@ class ExternalEngine(Bot):
             raise self._crashed(command) from None
         deadline = time.monotonic() + timeout
         head = self._read_line(command, deadline)
-        if not head or head[0] not in "=?":
+        if not head or head[0] not in "=?" or head[1:2].isdigit():  # the arena sends no id
             self.stop()
             raise EngineProtocolError(f"{self.name} answered {command!r} with {head!r}")
-        payload = [head[1:].lstrip("0123456789").strip()]
-        while (line := self._read_line(command, deadline)) != "":
-            payload.append(line)
+        payload = [head[1:].strip()]
+        try:
+            while (line := self._read_line(command, deadline)) != "":
+                payload.append(line)
+        except EngineTimeout:
+            raise EngineProtocolError(
+                f"{self.name} answered {command!r} with {head!r} but never ended the answer "
+                "with an empty line"
+            ) from None
         if head[0] == "?":
             self.stop()
             raise EngineProtocolError(f"{self.name} refused {command!r}: {' '.join(payload)}")
+        self._answered = True
         return payload
 
     def stop(self) -> None:
@@ -278,6 +290,24 @@ class ExternalEngine(Bot):
         if line is None:
             raise self._crashed(command)
         return line.rstrip("\r\n")
+
+    def _check_quiet(self, command: str) -> None:
+        """Before a command: anything the engine wrote since its last answer was asked
+        for by nobody (a second answer, an ``info`` line after it) and would be taken
+        for this command's answer; it is the engine's error, named as such."""
+        while self._answered:
+            try:
+                line = self._lines.get_nowait()
+            except queue.Empty:
+                return
+            if line is None:
+                raise self._crashed(command)
+            if line.strip():
+                self.stop()
+                raise EngineProtocolError(
+                    f"{self.name} wrote {line.strip()!r} after its last answer, before "
+                    f"{command!r} was sent"
+                )
 
     def _crashed(self, command: str) -> EngineCrash:
         process = self._process
