@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from shiftago import Game, IllegalActionError, Tournament, TournamentScore
+from shiftago import Game, IllegalActionError, Rules, Tournament, TournamentScore, Variant
 
 
 def play_randomly(game: Game, rng: random.Random) -> None:
@@ -127,3 +127,8 @@ def test_tournament_keeps_its_score_as_the_value() -> None:
         assert tournament.score == expected
         assert tournament.wins == list(expected.wins)
     assert tournament.winner == expected.champion is not None
+
+
+def test_a_tournament_takes_its_number_of_players() -> None:
+    with pytest.raises(TypeError, match="number of players"):
+        Tournament(Rules(Variant.EXPRESS, 2))  # type: ignore[arg-type]

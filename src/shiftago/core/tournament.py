@@ -94,6 +94,8 @@ class Tournament:
         seed: int | None = None,
         target: int = TOURNAMENT_WINS,
     ) -> None:
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise TypeError(f"a tournament takes its number of players (2-4), not {players!r}")
         self.rules = Rules(Variant.EXPRESS, players, handicap)
         self.score = TournamentScore.start(players, target)
         self.seed = seed if seed is not None else random.SystemRandom().randrange(2**32)
