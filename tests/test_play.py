@@ -5,6 +5,7 @@ Each test points ``SHIFTAGO_HOME`` at its own directory, so the autosave is priv
 
 from __future__ import annotations
 
+import io
 import os
 import signal
 import subprocess
@@ -16,8 +17,10 @@ import pytest
 from click.testing import CliRunner, Result
 
 from shiftago.core import Game, Rules, Variant
+from shiftago.engine.levels import bot_for_level
 from shiftago.formats.record import Record, format_record, parse_record
 from shiftago.interfaces.cli import cli
+from shiftago.interfaces.play import LineReader, Session
 
 START_EXPRESS = "express 2 7/7/7/7/7/7/7 o insert 22,22 0,0 0,0"
 #: Orange fills rank 1 from the left while green fills rank 7: orange's 5th L1 wins.
@@ -563,3 +566,17 @@ def test_level_without_a_computer_seat_and_resume_without_a_save(home: Path) -> 
 def test_a_level_that_does_not_exist_is_refused_without_a_computer_seat(home: Path) -> None:
     result = play(home, ["--level", "99"], [])
     assert result.exit_code == 2 and "unknown level 99" in result.output
+
+
+def test_at_a_terminal_the_computer_says_it_is_thinking() -> None:
+    """Piped sessions stay as they are; at a terminal a search of seconds is announced."""
+    for interactive in (False, True):
+        out = io.StringIO()
+        reader = LineReader(io.StringIO("L1\nquit\n"), out)
+        if interactive:  # as at a terminal, without reading the test's own stdin
+            reader.interactive = True
+            typed = iter(["L1", "quit"])
+            reader.read = lambda prompt, typed=typed: next(typed, None)  # type: ignore[method-assign]
+        bots = {1: bot_for_level(1, 0)}
+        Session(Game(Rules(), first=1), reader, out, bots=bots, levels={1: 1}).run()
+        assert ("green (computer) is thinking…" in out.getvalue()) is interactive

@@ -301,6 +301,8 @@ class Session:
 
     def computer_move(self) -> None:
         seat = self.game.turn
+        if self.reader.interactive:  # at a terminal a search of seconds needs a word
+            self.say(f"{self.seat_label(seat)} is thinking…")
         try:
             action = self.bots[seat].choose(self.game.state, Limits())
         except ValueError as e:  # a bot that fails must not lose the human's game
