@@ -151,3 +151,20 @@ def test_bad_threshold_and_a_finished_game() -> None:
     game.play("L1")
     with pytest.raises(ValueError, match="over"):
         review_position(GreedyBot(1), game.state, Action.parse("L2"))
+
+
+def test_every_action_that_wins_at_once_is_a_proven_win_with_three_players() -> None:
+    """Green's two scorings of one line (each end kept) both reach 10 points. The MCTS
+    solver stops at the first proven win and never tries the other, which must still
+    read as a proven win, not as the search's mean, and is no blunder."""
+    state = State.from_position(
+        "expert 3 bgb2ob/b4b1/4bb1/g6/goo3o/go1o3/gobboob g score 13,17,12 6,8,4 0,0,0"
+    )
+    bot = bot_for_level(5, 0)
+    ranked = bot.analyse(state, Limits(nodes=2_000))
+    assert sorted(str(r.action) for r in ranked) == ["xa1-a4", "xa4-a1"]
+    assert [r.value for r in ranked] == [1, 1]
+    assert all(r.seat_values == (0.0, 1.0, 0.0) for r in ranked)
+    for action in ("xa1-a4", "xa4-a1"):
+        review = review_position(bot, state, Action.parse(action), limits=Limits(nodes=2_000))
+        assert review.mark == "" and review.loss == 0, review

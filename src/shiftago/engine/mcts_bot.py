@@ -21,7 +21,8 @@ Value unit (:attr:`MctsBot.value_unit`), from the mover's point of view: the mov
 mean reward in [0, 1] over the iterations through the action (a win counts 1, a loss
 0, a draw ``1 / k`` to each of its ``k`` winners), or, when the MCTS-Solver proved the
 action, its exact reward: 1 a proven win, 0 a proven loss, ``1 / k`` a proven draw. An
-action the search never tried gets the mean of the whole search. An unproven mean is
+action that ends the game has its exact reward whether or not the search tried it; any
+other action the search never tried gets the mean of the whole search. An unproven mean is
 reported within [0.001, 0.999], so that 1 and 0 always mean proven (see
 :meth:`MctsBot.proven`). Every legal action is
 listed: a proven win first, then by visits, proven losses last; the principal
@@ -155,7 +156,7 @@ class MctsBot(Bot):
 
             def on_progress(so_far: MctsResult, final: bool = False) -> None:
                 reported[0] = so_far.iterations
-                lines = tuple(ranked for ranked, _ in self._ranking(so_far, state.players))
+                lines = tuple(ranked for ranked, _ in self._ranking(so_far, state))
                 report(
                     Progress(
                         len(lines[0].pv),
@@ -180,18 +181,27 @@ class MctsBot(Bot):
         if on_progress is not None and result.iterations != reported[0]:
             on_progress(result, final=True)
         self.last = result
-        pairs = self._ranking(result, state.players)
+        pairs = self._ranking(result, state)
         self.last_values = [values for _, values in pairs]
         return pairs
 
     @staticmethod
-    def _ranking(result: MctsResult, players: int) -> list[tuple[RankedAction, tuple[float, ...]]]:
+    def _ranking(result: MctsResult, state: State) -> list[tuple[RankedAction, tuple[float, ...]]]:
+        """The search's actions with their values, best first. An action that ends the
+        game gets its exact reward even where the search never tried it (the solver
+        stops at the first proven win, and an untried action would get the search's
+        mean), so that two winning actions both read as proven wins."""
+        players = state.players
         pairs = []
         for code, values, proof, pv in zip(
             result.codes, result.values, result.proofs, result.pvs, strict=True
         ):
             if not proof:
-                values = tuple(min(max(v, UNPROVEN_MIN), UNPROVEN_MAX) for v in values)
+                ending = state.after(kernel.to_action(code, players)).outcome
+                if ending is not None:
+                    values, pv = ending.returns(), (code,)
+                else:
+                    values = tuple(min(max(v, UNPROVEN_MIN), UNPROVEN_MAX) for v in values)
             ranked = RankedAction(
                 kernel.to_action(code, players),
                 values[result.mover],
@@ -199,6 +209,8 @@ class MctsBot(Bot):
                 values if players > 2 else None,
             )
             pairs.append((ranked, values))
+        # proven wins first and proven losses last, each group in the search's order
+        pairs.sort(key=lambda pair: 0 if pair[0].value == 1 else 2 if pair[0].value == 0 else 1)
         return pairs
 
     def proven(self, value: float) -> int:
