@@ -332,6 +332,33 @@ def test_a_take_back_drops_the_review_of_the_actions_taken_back(
     assert page.text_content("[data-testid=analyse]") == "Analyse"
 
 
+def test_an_unfinished_import_held_here_can_be_studied(
+    live_server: LiveServer, new_context: NewContext
+):
+    """An unfinished record imported on the home page: the browser holds every seat,
+    nobody else plays, so the review and "Analyse from here" are offered (not during a
+    game against another person)."""
+    game = Game(Rules(Variant.EXPERT, 2), first=0)
+    for action in ("Td", "L1", "Tc", "L2"):
+        game.play(action)
+    page = new_context().new_page()
+    page.goto(live_server.url + "/")
+    page.fill("#import-text", format_record(Record.from_game(game)))
+    page.click("#import-go")
+    page.wait_for_url("**/play/**")
+    page.wait_for_selector(PLAYABLE)
+    assert page.is_visible("#analyse-here")
+    page.click("[data-testid=analyse]")
+    page.wait_for_selector(".review-table", timeout=90_000)
+    assert page.is_visible("[data-testid=eval-graph]")
+    # one seat of a game between people in progress: neither is offered
+    created = create(live_server, variant="express", players=2, first="o")
+    alone = open_page(new_context(), created["seats"][0]["join_url"])
+    play(live_server, created["id"], alone, "L1")
+    alone.wait_for_selector("[data-testid=replay-step]", state="attached")
+    assert alone.is_hidden("#analyse-here") and alone.is_hidden("[data-testid=analyse]")
+
+
 def orange_fills_row_one(live_server: LiveServer, created: dict[str, Any], page: Any) -> None:
     """Orange (``page``) pushes L1 five times and Green (a socket) L7 in between: five
     of Orange's marbles in row 1, a win in Express and a line to score in Expert."""

@@ -11,7 +11,7 @@ import { actionNews, renderMoves } from "./moves.js";
 import { controlText } from "./clock.js";
 import { rematchOffer, renderPlayers, renderResult, renderScoreChoices, statusText } from "./panels.js";
 import { loadSteps, renderReplay, setStep, stepFromUrl, stepsReady, wireReplay } from "./replay.js";
-import { $, anyConn, connFor, ctx, held, heldThatMay, isOver, lastStep, may, replaying, shown, shownStep, who } from "./state.js";
+import { $, anyConn, connFor, ctx, held, heldThatMay, holdsEveryPerson, isOver, lastStep, may, replaying, shown, shownStep, who } from "./state.js";
 import { GameReview } from "./review.js";
 import { mountPrefs, playSound } from "./prefs.js";
 import { ChatPanel } from "./chat.js";
@@ -251,7 +251,7 @@ function render(animate = null) {
   $("event").classList.toggle("idle", !news);
   $("position").textContent = v.position || "";
   const analyse = $("analyse-here");
-  analyse.hidden = !(isOver() || !held().length);
+  analyse.hidden = !(isOver() || !held().length || holdsEveryPerson());
   analyse.href = `/analysis?position=${encodeURIComponent(v.position || "")}`;
 
   const name = { express: "Express", expert: "Expert", extreme: "Extreme" }[g.variant] || g.variant;
@@ -274,7 +274,7 @@ function render(animate = null) {
   renderReplay();
   renderControls(send);
   renderShare();
-  ctx.review.setGame(g, held());
+  ctx.review.setGame(g, held(), holdsEveryPerson());
   if (reviewStep !== v.step) {
     reviewStep = v.step;
     ctx.review.showStep(v.step);

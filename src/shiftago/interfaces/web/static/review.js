@@ -5,7 +5,7 @@
 // review that failed says why (`[data-testid=review-error]`) and may be asked for again.
 //
 //   const review = new GameReview({ gameId, container, board, onStep, onUpdate });
-//   review.setGame(game, heldColours)   on every render of the game
+//   review.setGame(game, heldColours, alone)  on every render (alone: every person seat is held)
 //   review.showStep(k)                  the page shows step k (0 = the start)
 //   review.judgementOf(index)           {judgement, mark} of action `index`, or null
 //
@@ -113,9 +113,10 @@ export class GameReview {
   }
 
   /** The game as the page has it now, and the colours this browser holds. */
-  setGame(game, heldColours = []) {
+  setGame(game, heldColours = [], alone = false) {
     this.game = game;
     this.held = heldColours || [];
+    this.alone = alone; // the page holds every person's seat: a review helps nobody cheat
     const r = this.review;
     if (r && r.version !== undefined && r.version > this.actionCount()) {
       // actions it judged were taken back: the server dropped that review, so must we
@@ -250,7 +251,8 @@ export class GameReview {
     const n = this.actionCount();
     const inProgress = this.game && !this.over();
     const holder = this.held.length > 0 && inProgress;
-    const canAsk = !!(this.game && this.game.analysable) && !holder;
+    const studying = !!this.alone && inProgress && n > 0;
+    const canAsk = (!!(this.game && this.game.analysable) && !holder) || studying;
     const running = r && (r.status === "pending" || r.status === "running");
     const current = r && r.status === "done" && (r.version === undefined || r.version >= n);
     this.button.hidden = !canAsk || running || current;

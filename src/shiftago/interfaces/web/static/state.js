@@ -90,6 +90,14 @@ export function heldThatMay(what) {
   return held().filter((c) => may(c, what));
 }
 
+/** Whether this page holds every seat a person plays (an imported game, people taking
+ *  turns at one screen): nobody else plays, so the computer's help is no one's harm. */
+export function holdsEveryPerson() {
+  const people = ((ctx.game && ctx.game.seats) || []).filter((s) => s.kind === "human");
+  const mine = held();
+  return people.length > 0 && people.every((s) => mine.includes(s.colour));
+}
+
 export function isOver() {
   return !!ctx.game && (ctx.game.phase === "over" || !!ctx.game.result);
 }
