@@ -199,7 +199,7 @@ class MctsBot(Bot):
             if not proof:
                 ending = state.after(kernel.to_action(code, players)).outcome
                 if ending is not None:
-                    values, pv = ending.returns(), (code,)
+                    values, pv = ending.returns(), [code]
                 else:
                     values = tuple(min(max(v, UNPROVEN_MIN), UNPROVEN_MAX) for v in values)
             ranked = RankedAction(
