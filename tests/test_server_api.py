@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -154,6 +155,23 @@ def test_import_a_record_as_a_new_game(db_url):
         assert game["actions"] == ["L3", "Td", "R5"] and game["turn"] == "g"
         bad = client.post("/api/games/import", json={"record": record.replace("R5", "Q9")})
         assert bad.status_code == 422 and bad.json()["field"] == "record"
+
+
+def test_an_imported_record_comes_back_as_it_was_imported(db_url):
+    """Its Event and Date stay (a restart too), and no Seed is made up beside its First
+    (a seed that would draw another first seat)."""
+    record = (
+        '[Event "Club night"]\n[Date "2025-01-02"]\n[Variant "expert"]\n[Players "3"]\n'
+        '[Handicap "0,2,0"]\n[First "o"]\n\n1. Td 2. L1 3. L7 *\n'
+    )
+    with client_for(db_url) as client:
+        game_id = client.post("/api/games/import", json={"record": record}).json()["id"]
+    with client_for(db_url) as client:
+        text = client.get(f"/api/games/{game_id}/record").text
+    assert '[Event "Club night"]' in text and '[Date "2025-01-02"]' in text
+    assert "[Seed" not in text
+    back, sent = parse_record(text), parse_record(record)
+    assert replace(back, seats=()) == replace(sent, seats=())  # seats get names here
 
 
 def test_import_takes_the_json_form_the_api_gives(tmp_path: Path):

@@ -21,6 +21,7 @@ from shiftago.interfaces.server.strict_json import MAX_DEPTH, JsonRefused, loads
 START = "express 2 7/7/7/7/7/7/7 o insert 22,22 0,0 0,0"
 NAME_LENGTH = SeatRow.__table__.c.name.type.length
 TERMINATION_LENGTH = GameRow.__table__.c.termination.type.length
+EVENT_LENGTH = GameRow.__table__.c.event.type.length
 
 
 class Server:
@@ -47,7 +48,8 @@ def server(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Server]:
     db_url = fresh_database(request, request.param, tmp_path_factory.mktemp("inputs"))
-    with client_for(db_url) as client:
+    # the module's many games within a minute are no crowd: the rate limit has its own tests
+    with client_for(db_url, games_per_minute=1_000, imports_per_minute=1_000) as client:
         yield Server(client, db_url)
 
 
@@ -194,6 +196,7 @@ def import_(server: Server, text_: str) -> Any:
             {"Termination": "t" * (TERMINATION_LENGTH + 1), "Result": "g"},
             f"Termination is longer than {TERMINATION_LENGTH}",
         ),
+        ({"Event": "e" * (EVENT_LENGTH + 1)}, f"Event is longer than {EVENT_LENGTH}"),
         ({"ActionLimit": str(2**31)}, "ActionLimit is not from"),
         ({"ActionLimit": str(2**63)}, "ActionLimit is not from"),
         ({"Seed": str(2**63)}, "Seed is not from"),
@@ -214,6 +217,7 @@ def test_an_imported_record_that_its_columns_cannot_hold_is_422(
     [
         {"Orange": "A" * NAME_LENGTH, "Green": "B" * NAME_LENGTH},
         {"Termination": "t" * TERMINATION_LENGTH, "Result": "g"},
+        {"Event": "e" * EVENT_LENGTH},
         {"ActionLimit": str(2**31 - 1)},
         {"Seed": str(2**63 - 1)},
     ],

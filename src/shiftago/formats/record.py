@@ -16,7 +16,7 @@ from typing import Final, Literal
 
 from shiftago.core.actions import Action, Scoring
 from shiftago.core.errors import ShiftagoError
-from shiftago.core.game import Game
+from shiftago.core.game import Game, draw_first_seat
 from shiftago.core.outcome import Outcome
 from shiftago.core.rules import COLOURS, Rules
 from shiftago.core.state import Phase, State
@@ -167,7 +167,7 @@ class Record:
             tuple(game.history),
             first=game.first,
             position=None if game.first is not None else position_text(game.start),
-            seed=game.seed,
+            seed=lot_seed(game),
             seats=tuple(seats),
             date=date.isoformat() if isinstance(date, datetime.date) else date,
             event=event,
@@ -212,6 +212,16 @@ class Record:
 
 
 # --- replaying ----------------------------------------------------------------------
+def lot_seed(game: Game) -> int | None:
+    """The game's seed as a record's ``Seed``: the seed of the lot that drew its first
+    seat. A game whose first seat was chosen (its seed then serves something else, such
+    as a computer's play) or that starts from a position has none to write."""
+    seed = game.seed
+    if seed is None or game.first is None:
+        return None
+    return seed if draw_first_seat(game.rules.players, seed) == game.first else None
+
+
 def new_game(rules: Rules, first: int | None, position: str | None, seed: int | None) -> Game:
     """A game from the empty board with ``first`` to start, or from a set-up position."""
     if position is None:

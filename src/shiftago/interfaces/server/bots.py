@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import os
 from concurrent.futures import ThreadPoolExecutor
@@ -34,6 +35,7 @@ from shiftago.engine.levels import LevelBot, bot_for_level, default_level
 from shiftago.interfaces.server.hub import Hub, Refused
 from shiftago.interfaces.server.jobs import Job
 from shiftago.interfaces.server.live import LiveGame
+from shiftago.interfaces.server.store import StoredGame
 from shiftago.match.clock import action_budget
 
 log = logging.getLogger("shiftago.server")
@@ -67,6 +69,14 @@ def lower_priority() -> None:
         os.nice(WORKER_NICENESS)
 
 
+def game_seed(stored: StoredGame) -> int:
+    """The seed of a game's computer play: the game's seed, or, for a game whose first
+    seat was chosen (it has no lot, so no seed), a number drawn from its id."""
+    if stored.seed is not None:
+        return stored.seed
+    return int.from_bytes(hashlib.sha256(stored.id.encode()).digest()[:4], "big")
+
+
 class ComputerPlayers:
     """The computer seats of the games this process works on: ``threads`` seats think
     at once, each with ``engine_threads`` search threads of its own."""
@@ -88,7 +98,7 @@ class ComputerPlayers:
             # a game stored when the ladder had more levels plays on at the top one
             level = min(live.stored.seats[seat].level or default_level(), default_level())
             state = live.game.state
-            seed = ((live.stored.seed or 0) * 1_000_003 + live.version) % 2**32
+            seed = (game_seed(live.stored) * 1_000_003 + live.version) % 2**32
             limits = seat_limits(self._budget(live, seat), self.engine_threads)
             loop = asyncio.get_running_loop()
             action = await loop.run_in_executor(self.pool, choose, level, seed, state, limits)

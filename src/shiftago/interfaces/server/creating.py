@@ -55,6 +55,9 @@ class GameSpec:
     clock: TimeControl | None = None
     #: Whether the game changes its accounts' ratings when it ends.
     rated: bool = False
+    #: An imported record's Event and Date headers, kept for its record.
+    event: str | None = None
+    record_date: str | None = None
 
 
 def new_id() -> str:
@@ -86,9 +89,13 @@ def build(spec: GameSpec) -> tuple[LiveGame, list[str | None]]:
         person = seat.kind == "human"
         account_id, account = (seat.account_id, seat.account) if person else (None, None)
         seats.append(StoredSeat(seat.kind, seat.name, seat.level, digest, account_id, account))
-    seed = spec.seed if spec.seed is not None else random.SystemRandom().randrange(2**32)
+    # a seed is the lot's for the first seat (RULES.md section 1): a game whose first
+    # seat is chosen, or set up from a position, has one only when it was given one
+    seed = spec.seed
     first = spec.first
     if spec.position is None and first is None:
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**32)
         first = draw_first_seat(spec.players, seed)
     limit = spec.action_limit
     if limit is None and not any(s.kind == "human" for s in spec.seats):
@@ -115,6 +122,8 @@ def build(spec: GameSpec) -> tuple[LiveGame, list[str | None]]:
         tournament_wins=spec.tournament_wins,
         owner=spec.owner,
         rated=spec.rated,
+        event=spec.event,
+        record_date=spec.record_date,
     )
     live = LiveGame.load(stored)
     stored.status = live.status()
@@ -147,6 +156,8 @@ def spec_of_record(record: Record, public: bool, level: int) -> GameSpec:
         actions=[str(a) for a in record.actions],
         result=record.result if terminated else None,
         termination=record.termination if terminated else None,
+        event=record.event,
+        record_date=record.date,
     )
 
 

@@ -317,16 +317,20 @@ class LiveGame:
         return f"over {'winner' if len(winners) == 1 else 'draw'} {colours}"
 
     def record(self) -> Record:
-        seats = tuple(Seat(s.name, s.kind, s.level) for s in self.stored.seats)  # type: ignore[arg-type]
+        """The game's record: an imported one keeps its Event and Date headers."""
+        stored = self.stored
+        seats = tuple(Seat(s.name, s.kind, s.level) for s in stored.seats)  # type: ignore[arg-type]
+        date = stored.record_date or stored.created.date()
         if self.terminated:
             return Record.from_game(
                 self.game,
                 seats=seats,
-                date=self.stored.created.date(),
-                result=self.stored.result or UNFINISHED,  # aborted: no result
-                termination=self.stored.termination,
+                date=date,
+                event=stored.event,
+                result=stored.result or UNFINISHED,  # aborted: no result
+                termination=stored.termination,
             )
-        return Record.from_game(self.game, seats=seats, date=self.stored.created.date())
+        return Record.from_game(self.game, seats=seats, date=date, event=stored.event)
 
     # --- the people ------------------------------------------------------------------
     def seat_of_token(self, token: str) -> int | None:

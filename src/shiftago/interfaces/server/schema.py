@@ -96,6 +96,9 @@ class GameRow(Base):
     ended_by: Mapped[int | None] = mapped_column(Integer)
     # The seats that asked for a rematch, a bit each (bit 0: the first seat); None: none.
     rematch_asked: Mapped[int | None] = mapped_column(Integer)
+    # An imported record's Event and Date (YYYY-MM-DD) headers; None for a game made here.
+    event: Mapped[str | None] = mapped_column(String(200))
+    record_date: Mapped[str | None] = mapped_column(String(10))
 
 
 class SeatRow(Base):

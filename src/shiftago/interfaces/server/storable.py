@@ -26,6 +26,8 @@ TAGS: Final = {
     "action_limit": "ActionLimit",
     "result": "Result",
     "termination": "Termination",
+    "event": "Event",
+    "record_date": "Date",
 }
 #: The range of each kind of integer column (signed, as both databases store them).
 RANGES: Final = ((BigInteger, 63), (Integer, 31))

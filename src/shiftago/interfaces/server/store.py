@@ -176,6 +176,9 @@ class StoredGame:
     ended_by: int | None = None
     #: The seats whose holders asked for a rematch (the game is over, none made yet).
     rematch_asks: frozenset[int] = frozenset()
+    #: An imported record's Event and Date headers (None for a game made here).
+    event: str | None = None
+    record_date: str | None = None
 
 
 def epoch(value: dt.datetime) -> float:
@@ -342,6 +345,8 @@ class Store:
                     **_declined_columns(game.draw_declined),
                     ended_by=game.ended_by,
                     rematch_asked=_bits(game.rematch_asks),
+                    event=game.event,
+                    record_date=game.record_date,
                     **clock_columns(game.clock),
                 )
             )
@@ -771,6 +776,8 @@ def _stored(row: GameRow, seats: list[StoredSeat], actions: list[str]) -> Stored
             else (row.draw_declined, row.draw_declined_version)
         ),
         ended_by=row.ended_by,
+        event=row.event,
+        record_date=row.record_date,
         rematch_asks=frozenset(
             seat for seat in range(len(seats)) if (row.rematch_asked or 0) >> seat & 1
         ),
