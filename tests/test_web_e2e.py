@@ -220,6 +220,8 @@ def test_a_whole_game_against_the_computer(live_server: LiveServer, new_context:
     )
     game_id = created["id"]
     page = open_page(new_context(), created["seats"][0]["join_url"])
+    page.wait_for_selector("[data-testid=connection][data-state=connected]")
+    page.evaluate(LIVE_REGION_WRITES)
     chooser = random.Random(3)
     deadline = time.monotonic() + 60  # at most 22 actions each, the computer's 0.4 s apart
     while time.monotonic() < deadline:
@@ -241,6 +243,25 @@ def test_a_whole_game_against_the_computer(live_server: LiveServer, new_context:
     )
     assert playable(page) == []
     assert moves(page) == game["actions"]
+    # a screen reader hears each change once: no live region is told the same words twice
+    said = page.evaluate("() => window.__said")
+    assert said["conn"] == [], said["conn"]  # connected all along: nothing to say
+    for region in ("status", "event"):
+        twice = [a for a, b in zip(said[region], said[region][1:], strict=False) if a == b]
+        assert twice == [], (region, twice)
+    assert said["status"].count(said["status"][-1]) == 1  # the result, said once
+
+
+#: Records every text each live region of the game page is given, from now on.
+LIVE_REGION_WRITES = """() => {
+  window.__said = {};
+  for (const id of ["conn", "status", "event"]) {
+    const node = document.getElementById(id);
+    window.__said[id] = [];
+    new MutationObserver(() => window.__said[id].push(node.textContent))
+      .observe(node, { childList: true, characterData: true, subtree: true });
+  }
+}"""
 
 
 def test_an_online_game_between_two_browsers_with_a_spectator(
@@ -353,6 +374,10 @@ def test_a_whole_game_by_keyboard_only(live_server: LiveServer, new_context: New
             assert focused_action(page) == action  # L7, six rows up
             page.keyboard.press("Enter")
         wait_until(lambda n=n: len(read(live_server, game_id)["actions"]) == n + 1, what=action)
+        if n % 2 == 0 and n + 1 < len(script):  # typed and played: the focus stays there
+            page.wait_for_function(f"() => window.shiftago.version === {n + 1}")
+            focused = page.evaluate("() => document.activeElement.outerHTML.slice(0, 80)")
+            assert 'id="action-input"' in focused, focused
     game = read(live_server, game_id)
     assert game["actions"] == script
     assert game["status"] == "over winner o"

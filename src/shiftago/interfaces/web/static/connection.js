@@ -77,7 +77,8 @@ export function showConnection(box, conns, watching) {
   box.dataset.state = state;
   box.setAttribute("data-testid", "connection");
   const words = { waiting: "Not connected yet", partly: "Reconnecting some seats…", reconnecting: "Reconnecting…" };
-  box.textContent = state === "connected" ? (watching ? "Watching live" : "Connected") : words[state];
+  const text = state === "connected" ? (watching ? "Watching live" : "Connected") : words[state];
+  if (box.textContent !== text) box.textContent = text; // a live region: said once
 }
 
 /**

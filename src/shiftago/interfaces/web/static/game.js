@@ -11,7 +11,7 @@ import { actionNews, renderMoves } from "./moves.js";
 import { controlText } from "./clock.js";
 import { rematchOffer, renderPlayers, renderResult, renderScoreChoices, statusText } from "./panels.js";
 import { loadSteps, renderReplay, setStep, stepFromUrl, stepsReady, wireReplay } from "./replay.js";
-import { $, anyConn, connFor, ctx, held, heldThatMay, holdsEveryPerson, isOver, lastStep, may, replaying, shown, shownStep, who } from "./state.js";
+import { $, anyConn, connFor, ctx, held, heldThatMay, holdsEveryPerson, isOver, lastStep, may, replaying, setText, shown, shownStep, who } from "./state.js";
 import { GameReview } from "./review.js";
 import { mountPrefs, playSound } from "./prefs.js";
 import { ChatPanel } from "./chat.js";
@@ -30,7 +30,7 @@ function notice(text, kind = "error") {
 }
 
 function setStatus(text) {
-  $("status").textContent = text;
+  setText("status", text);
 }
 
 function send(obj, colour = null) {
@@ -246,7 +246,7 @@ function render(animate = null) {
   // empty, so that the board below it never moves under the pointer as news come and go
   const news = actionNews();
   const keep = g.variant !== "express" || (g.handicap || []).some((n) => n > 0);
-  $("event").textContent = news || (keep ? "\u00a0" : "");
+  setText("event", news || (keep ? "\u00a0" : ""));
   $("event").hidden = !news && !keep;
   $("event").classList.toggle("idle", !news);
   $("position").textContent = v.position || "";
@@ -264,7 +264,10 @@ function render(animate = null) {
   renderNotify($("notify"), g, held().length > 0);
 
   $("typed").hidden = ctx.mode === "watch" || !held().length || isOver();
-  $("action-input").disabled = !can;
+  // read-only, not disabled, while it is not this page's turn: a disabled field would
+  // drop the keyboard focus after every action typed in it
+  $("action-input").readOnly = !can;
+  $("action-input").setAttribute("aria-disabled", String(!can));
   $("action-go").disabled = !can;
   $("legal-list").textContent = can && (g.legal || []).length ? `Legal now: ${g.legal.join(" ")}` : "";
 

@@ -5,7 +5,7 @@
 import { COLOURS, COLOUR_NAMES, marbleIcon } from "./board.js";
 import { el } from "./api.js";
 import { renderClocks } from "./clock.js";
-import { $, ctx, held, heldThatMay, isOver, lastStep, nameOf, seatOf, who } from "./state.js";
+import { $, ctx, held, heldThatMay, isOver, lastStep, nameOf, seatOf, setText, who } from "./state.js";
 
 const ENDINGS = {
   line: " with a line",
@@ -154,7 +154,7 @@ export function renderResult(v) {
   const g = ctx.game;
   const showing = v.final && v.over;
   $("result").hidden = !showing;
-  if (showing) $("result-text").textContent = resultText(v.result, true);
+  if (showing) setText("result-text", resultText(v.result, true));
   const t = g.tournament && typeof g.tournament === "object" ? g.tournament : null;
   const done = !!(t && t.winner);
   const rematchers = heldThatMay("rematch");
@@ -166,9 +166,8 @@ export function renderResult(v) {
   rematch.textContent = offer.mineAsked ? "Rematch asked" : offer.others.length ? "Accept the rematch" : "Rematch";
   nextGame.textContent = offer.mineAsked ? "Next game asked" : offer.others.length ? "Accept the next game" : "Next game";
   rematch.disabled = nextGame.disabled = offer.mineAsked;
-  const note = $("rematch-note");
-  note.textContent = showing && !g.next ? offer.words : "";
-  note.hidden = !note.textContent;
+  setText("rematch-note", showing && !g.next ? offer.words : "");
+  $("rematch-note").hidden = !$("rematch-note").textContent;
   const follow = $("follow-next");
   follow.hidden = !(showing && g.next);
   if (g.next) follow.href = `/${held().length ? "play" : "watch"}/${encodeURIComponent(g.next)}`;
@@ -208,6 +207,10 @@ function renderTournament(t) {
     el("p", { "data-testid": "tournament-score", text: line }),
   ];
   if (t.winner) parts.push(el("p", { class: "strong", text: `${nameOf(t.winner)} wins the tournament!` }));
-  box.replaceChildren(...parts);
+  const words = parts.map((p) => p.textContent).join("\n");
+  if (box.dataset.words !== words) {  // a live region: the same words are not said again
+    box.dataset.words = words;
+    box.replaceChildren(...parts);
+  }
   box.hidden = false;
 }

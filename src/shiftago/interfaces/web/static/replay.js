@@ -2,7 +2,7 @@
 // in the URL (`?step=k`, so a link opens at that step); the positions come from
 // GET /api/games/{id}/steps. Buttons, the slider and the keys Left/Right/Home/End step.
 import { api } from "./api.js";
-import { $, ctx, isOver, lastStep, shownStep } from "./state.js";
+import { $, ctx, isOver, lastStep, setText, shownStep } from "./state.js";
 
 let loadingFor = null;
 let failedFor = null; // the game's length when the steps could not be read (no retry)
@@ -60,8 +60,8 @@ export function renderReplay() {
   const k = shownStep();
   $("rp-range").max = String(n);
   $("rp-range").value = String(k);
-  $("rp-step").textContent = String(k);
-  $("rp-total").textContent = String(n);
+  setText("rp-step", String(k));
+  setText("rp-total", String(n));
   $("rp-where").setAttribute("aria-label", `Showing the position after ${k} of ${n} actions`);
   $("rp-first").disabled = k === 0;
   $("rp-prev").disabled = k === 0;

@@ -28,6 +28,13 @@ export const ctx = {
 };
 
 export const $ = (id) => document.getElementById(id);
+
+/** Set the text of the element `id` only when it changes: a live region told the same
+ *  words again would have a screen reader say them again. */
+export function setText(id, text) {
+  const node = $(id);
+  if (node.textContent !== text) node.textContent = text;
+}
 export const cap = (s) => (s ? s.charAt(0).toUpperCase() + s.slice(1) : "");
 
 export function seatOf(colour) {
