@@ -132,6 +132,44 @@ def test_without_a_release_the_same_job_queued_while_it_runs_is_one_job(redis_ur
     assert len(ran) == 1
 
 
+def test_a_worker_restarted_under_its_name_runs_what_it_held_then_new_jobs(redis_url):
+    """A worker killed while it held jobs leaves them pending under its name; started
+    again under that name it runs them at once, then goes on to new jobs (it once kept
+    reading its own empty history, and never took another job)."""
+    from redis import asyncio as aioredis
+
+    from shiftago.interfaces.server.jobs import GROUP, JOBS
+
+    async def main() -> list[str]:
+        redis = aioredis.Redis.from_url(redis_url)
+        first = RedisJobs(redis, "w1", slots=2)
+        await first._make_group()
+        for game in ("held-1", "held-2"):
+            await first.submit(move(game, "a"))
+        # the worker read them, then died before it ran them: pending under "w1"
+        await redis.xreadgroup(GROUP, "w1", {JOBS: ">"}, count=10)
+        again = RedisJobs(redis, "w1", slots=2)
+        ran: list[str] = []
+        three = asyncio.Event()
+
+        async def runner(job: Job) -> None:
+            ran.append(job.game_id)
+            if len(ran) == 3:
+                three.set()
+
+        await again.start(runner)
+        await asyncio.sleep(0.5)
+        await again.submit(move("new", "a"))
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(three.wait(), 10)
+        await again.close()
+        await redis.aclose()
+        return ran
+
+    ran = asyncio.run(main())
+    assert sorted(ran[:2]) == ["held-1", "held-2"] and ran[2:] == ["new"]
+
+
 def test_an_idle_game_leaves_memory_and_is_read_back(tmp_path):
     db_url = f"sqlite:///{tmp_path / 'evict.db'}"
     with client_for(db_url, idle_seconds=1000) as client:

@@ -369,10 +369,8 @@ class RedisJobs(Jobs):
                 )
                 entries = [e for _stream, batch in answer or () for e in batch]
                 await self._take(entries)
-                if start == "0" and not entries:
-                    start = ">"
-                elif start == "0":
-                    start = entries[-1][0]
+                if start != ">":  # paging through what it holds, to its end
+                    start = entries[-1][0] if entries else ">"
             except asyncio.CancelledError:
                 raise
             except Exception as error:
