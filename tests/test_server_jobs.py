@@ -212,6 +212,34 @@ def test_healthz_answers_503_when_the_database_is_gone(tmp_path):
         assert answer.json()["ok"] is False
 
 
+def test_healthz_answers_503_in_time_when_a_service_hangs(tmp_path, monkeypatch):
+    """A database or Redis that accepts and never answers is as away as one that
+    refuses: 503 within the health time, not an answer never given."""
+    from shiftago.interfaces.server import runtime
+
+    monkeypatch.setattr(runtime, "HEALTH_SECONDS", 0.3)
+
+    class HungRedis:
+        async def ping(self) -> None:
+            await asyncio.sleep(30)
+
+        async def aclose(self) -> None:
+            return None
+
+    with client_for(f"sqlite:///{tmp_path / 'h.db'}") as client:
+        state = client.app.state
+        started = time.monotonic()
+        state.runtime.redis = HungRedis()
+        answer = client.get("/healthz")
+        assert answer.status_code == 503 and time.monotonic() - started < 5
+        assert answer.json()["error"] == "Redis did not answer within 0.3 s"
+        state.runtime.redis = None
+        state.hub.store.ping = lambda: time.sleep(2)
+        answer = client.get("/healthz")
+        assert answer.status_code == 503
+        assert answer.json()["error"] == "the database did not answer within 0.3 s"
+
+
 def test_sigterm_tells_sockets_to_reconnect_and_keeps_what_was_stored(start_server):
     server = start_server()
     game_id = server.api(

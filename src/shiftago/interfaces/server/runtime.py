@@ -38,6 +38,9 @@ def jobs_review_slots(slots: int) -> int:
     return FairQueue(slots).review_slots
 
 
+#: How long ``/healthz`` waits for the database and for Redis, each (seconds): a
+#: monitor's own timeout should be longer (docs/deploy.md, "Health checks").
+HEALTH_SECONDS = 5.0
 #: Connections to Redis per process: a command waits for a free one rather than failing
 #: when a burst of changes publishes at once (docs/deploy.md, "Redis").
 REDIS_CONNECTIONS = 32
@@ -214,10 +217,18 @@ class Runtime:
             await self.hub.share_all_presence()
 
     async def healthy(self) -> None:
-        """Raise unless the database (and Redis, when there is one) answers."""
-        await self.hub.db(self.hub.store.ping)
+        """Raise unless the database (and Redis, when there is one) answers, each
+        within :data:`HEALTH_SECONDS` (a service that hangs is as away as one that
+        refuses, and a monitor must hear so in time)."""
+        try:
+            await asyncio.wait_for(self.hub.db(self.hub.store.ping), HEALTH_SECONDS)
+        except TimeoutError:
+            raise TimeoutError(f"the database did not answer within {HEALTH_SECONDS:g} s") from None
         if self.redis is not None:
-            await self.redis.ping()
+            try:
+                await asyncio.wait_for(self.redis.ping(), HEALTH_SECONDS)
+            except TimeoutError:
+                raise TimeoutError(f"Redis did not answer within {HEALTH_SECONDS:g} s") from None
 
     async def stop(self) -> None:
         """Finish what is being stored, stop the jobs (a job cut short is done again),
