@@ -167,6 +167,17 @@ def test_new_games_over_the_rate_answer_429_with_retry_after(sqlite_url):
         assert client.post("/api/games", json={}, headers=at("10.0.0.2")).status_code == 201
 
 
+def test_an_ipv6_client_moving_within_its_64_is_one_address(sqlite_url):
+    with client_for(sqlite_url, games_per_minute=2) as client:
+        for host in ("1", "2"):
+            created = client.post("/api/games", json={}, headers=at(f"2001:db8:1:2::{host}"))
+            assert created.status_code == 201
+        refused = client.post("/api/games", json={}, headers=at("2001:db8:1:2:ffff::3"))
+        assert_limited(refused, "rate_limited")
+        other = client.post("/api/games", json={}, headers=at("2001:db8:1:3::1"))
+        assert other.status_code == 201  # another /64: another client
+
+
 def test_imports_count_as_imports_and_as_new_games(sqlite_url):
     with client_for(sqlite_url, games_per_minute=3, imports_per_minute=1) as client:
         game_id, _ = create(client)

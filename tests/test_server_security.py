@@ -27,6 +27,7 @@ from shiftago.interfaces.server.security import (
     Security,
     client_address,
     is_local_host,
+    limit_key,
     origin_allowed,
     origin_of,
 )
@@ -360,3 +361,18 @@ def test_the_served_database_is_its_owner_s_only(sqlite_url, tmp_path):
 def test_an_in_memory_database_is_left_alone():
     open_engine("sqlite://").dispose()
     open_engine("sqlite:///:memory:").dispose()
+
+
+@pytest.mark.parametrize(
+    ("address", "key"),
+    [
+        ("198.51.100.7", "198.51.100.7"),
+        ("2001:db8:1:2::17", "2001:db8:1:2::/64"),
+        ("2001:db8:1:2:ffff:1:2:3", "2001:db8:1:2::/64"),
+        ("2001:db8:1:3::1", "2001:db8:1:3::/64"),
+        ("::ffff:198.51.100.7", "198.51.100.7"),
+        ("testclient", "testclient"),
+    ],
+)
+def test_an_ipv6_client_counts_by_its_64_network(address, key):
+    assert limit_key(address) == key

@@ -90,12 +90,32 @@ HOST = re.compile(r"(?:[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?|\[[0-9A-Fa-f:.]
 DEFAULT_PORTS: Final = {"http": 80, "https": 443, "ws": 80, "wss": 443}
 
 
+#: The length of the IPv6 prefix that counts as one address in the limits: a client
+#: gets a whole /64 and can take any address in it (docs/security.md, "Limits").
+IPV6_PREFIX: Final = 64
+
+
 def client_address(connection: Scope | HTTPConnection) -> str:
     """The client's address, after the forwarded headers of a trusted proxy: the key of
-    every per-address limit (``unknown`` when the server was not told one)."""
+    every per-address limit (``unknown`` when the server was not told one). An IPv6
+    client counts by its /64 network (``2001:db8:1:2::/64``), so that moving from one
+    of its addresses to the next is no new allowance; an IPv4-mapped one by its IPv4."""
     scope = connection.scope if isinstance(connection, HTTPConnection) else connection
     client = scope.get("client")
-    return str(client[0]) if client else "unknown"
+    return limit_key(str(client[0])) if client else "unknown"
+
+
+def limit_key(address: str) -> str:
+    """The key of ``address`` in the limits (see :func:`client_address`)."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address  # not an address (a test client's name): itself
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network(f"{ip}/{IPV6_PREFIX}", strict=False))
+    return address
 
 
 # ---------------------------------------------------------------- forwarded headers
