@@ -240,6 +240,34 @@ def test_healthz_answers_503_in_time_when_a_service_hangs(tmp_path, monkeypatch)
         assert answer.json()["error"] == "the database did not answer within 0.3 s"
 
 
+def test_healthz_shows_the_jobs_waiting_for_a_worker(tmp_path, redis_url):
+    """With Redis the computer's moves wait for a ``shiftago worker``: /healthz shows
+    them and how many workers read the stream, so that a monitor sees none runs."""
+    from redis import asyncio as aioredis
+
+    from shiftago.interfaces.server.jobs import queue_figures
+
+    with client_for(f"sqlite:///{tmp_path / 'h.db'}", redis_url=redis_url) as client:
+        quiet = client.get("/healthz").json()
+        assert (quiet["jobs_waiting"], quiet["jobs_held"], quiet["workers"]) == (0, 0, 0)
+        create(client, first="g", seats=[{"kind": "human"}, {"kind": "computer", "level": 1}])
+        deadline = time.monotonic() + 10
+        while (health := client.get("/healthz").json())["jobs_waiting"] < 1:
+            assert time.monotonic() < deadline, health
+            time.sleep(0.05)
+        assert health["ok"] is True and health["workers"] == 0
+
+    async def a_worker_reads() -> dict[str, int]:
+        redis = aioredis.Redis.from_url(redis_url)
+        await RedisJobs(redis, "w1")._make_group()  # as a worker starts
+        await redis.xreadgroup("workers", "w1", {"shiftago:jobs": ">"}, count=10)
+        figures = await queue_figures(redis)
+        await redis.aclose()
+        return figures
+
+    assert asyncio.run(a_worker_reads()) == {"jobs_waiting": 0, "jobs_held": 1, "workers": 1}
+
+
 def test_sigterm_tells_sockets_to_reconnect_and_keeps_what_was_stored(start_server):
     server = start_server()
     game_id = server.api(

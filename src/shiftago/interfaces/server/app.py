@@ -29,6 +29,7 @@ from shiftago.interfaces.server import (
 from shiftago.interfaces.server.chat import Chat
 from shiftago.interfaces.server.csrf import CsrfCheck
 from shiftago.interfaces.server.hub import Hub, Refused
+from shiftago.interfaces.server.jobs import queue_figures
 from shiftago.interfaces.server.live_analysis import LiveAnalysis, analysis_socket
 from shiftago.interfaces.server.lobby import lobby_socket
 from shiftago.interfaces.server.redaction import log_config
@@ -225,6 +226,8 @@ def _pages(app: FastAPI, web: Path) -> None:
             await runtime.healthy()
         except Exception as error:  # the database or Redis does not answer
             return JSONResponse({"ok": False, "error": str(error), **figures}, status_code=503)
+        if runtime.redis is not None:  # the computer's moves wait there for a worker
+            figures.update(await queue_figures(runtime.redis))
         return JSONResponse({"ok": True, **figures})
 
     @app.get("/players/{name}", include_in_schema=False)

@@ -48,6 +48,9 @@ JOB_KEY_SECONDS: Final = 600
 #: may take it (seconds); the holder says so every third of it (docs/deploy.md, "The
 #: lease").
 LEASE_SECONDS: Final = 6.0
+#: A worker that read the stream within this many milliseconds counts as at work: it
+#: reads again at least every ``READ_BLOCK_MS`` (5 s) while it lives.
+WORKER_SEEN_MS: Final = 3 * READ_BLOCK_MS
 
 
 @dataclass(frozen=True)
@@ -293,6 +296,27 @@ return 0
 
 def _key(job: Job) -> str:
     return f"shiftago:job:{job.key}"
+
+
+async def queue_figures(redis: Any) -> dict[str, int]:
+    """The stream's jobs as ``/healthz`` shows them: ``jobs_waiting`` (queued, no worker
+    has read them), ``jobs_held`` (read by a worker, not done) and ``workers`` (the
+    workers that read the stream within the last :data:`WORKER_SEEN_MS`): waiting jobs
+    and no worker mean that nobody runs the computer's moves."""
+    queued = held = workers = 0
+    with contextlib.suppress(Exception):  # no stream yet: nothing queued
+        queued = int(await redis.xlen(JOBS))  # a job done leaves the stream (XDEL)
+        for group in await redis.xinfo_groups(JOBS):
+            if _text(group.get("name")) == GROUP:
+                held = int(group.get("pending") or 0)
+        for consumer in await redis.xinfo_consumers(JOBS, GROUP):
+            if int(consumer.get("idle") or 0) < WORKER_SEEN_MS:
+                workers += 1
+    return {"jobs_waiting": max(0, queued - held), "jobs_held": held, "workers": workers}
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
 
 
 class RedisJobs(Jobs):
