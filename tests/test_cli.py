@@ -337,3 +337,26 @@ def test_serve_and_worker_say_in_one_line_what_does_not_answer(tmp_path: Path) -
             assert result.exit_code == 1, result.output
             assert result.output.startswith(f"error: {said}"), result.output
             assert "Traceback" not in result.output and "served at" not in result.output
+
+
+def test_a_database_a_newer_version_migrated_is_said_in_one_line(tmp_path: Path) -> None:
+    """Migrations only go forward: after a rollback of the code, the database's newer
+    revision is named with what to do, not a traceback at every restart."""
+    import sqlite3
+
+    from shiftago.interfaces.server.store import migrate, open_engine
+
+    path = tmp_path / "games.db"
+    engine = open_engine(f"sqlite:///{path}")
+    migrate(engine)
+    engine.dispose()
+    with sqlite3.connect(path) as connection:
+        connection.execute("UPDATE alembic_version SET version_num = '0099'")
+    for command in ("serve", "worker"):
+        extra = ["--redis", "redis://127.0.0.1:1"] if command == "worker" else []
+        result = invoke(command, "--db", f"sqlite:///{path}", *extra)
+        assert result.exit_code == 1, result.output
+        assert result.output.startswith(
+            "error: the database's schema is at revision 0099, which this shiftago does not know"
+        ), result.output
+        assert "restore the backup" in result.output and "Traceback" not in result.output

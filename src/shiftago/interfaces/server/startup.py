@@ -7,8 +7,11 @@ from __future__ import annotations
 
 import socket
 
+from alembic.config import Config
+from sqlalchemy import Connection
+
 from shiftago.interfaces.server.runtime import shown_url
-from shiftago.interfaces.server.store import DATABASE_AWAY, open_engine
+from shiftago.interfaces.server.store import DATABASE_AWAY, MIGRATIONS, open_engine
 
 #: How long a start waits for Redis to answer (seconds).
 REDIS_WAIT_SECONDS = 5.0
@@ -26,6 +29,7 @@ def check_services(db_url: str, redis_url: str | None) -> None:
     try:
         with engine.connect() as connection:
             connection.execute(text("SELECT 1"))
+            check_schema(connection)
     except DATABASE_AWAY as error:
         reason = str(getattr(error, "orig", error)).splitlines()[0]
         raise StartupError(f"cannot reach the database {shown_url(db_url)}: {reason}") from None
@@ -41,6 +45,27 @@ def check_services(db_url: str, redis_url: str | None) -> None:
             raise StartupError(f"cannot reach Redis {shown_url(redis_url)}: {error}") from None
         finally:
             client.close()
+
+
+def check_schema(connection: Connection) -> None:
+    """Raise :class:`StartupError` when a newer shiftago migrated the database: this
+    version does not know its schema, and cannot go back to its own (migrations only go
+    forward)."""
+    from alembic.runtime.migration import MigrationContext
+    from alembic.script import ScriptDirectory
+
+    found = MigrationContext.configure(connection).get_current_heads()
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    known = {script.revision for script in ScriptDirectory.from_config(config).walk_revisions()}
+    newer = [revision for revision in found if revision not in known]
+    if newer:
+        raise StartupError(
+            f"the database's schema is at revision {', '.join(newer)}, which this shiftago "
+            f"does not know (it knows up to {max(known)}): a newer version migrated it. Run "
+            "that version, or restore the backup taken before the upgrade (docs/deploy.md, "
+            '"Upgrading")'
+        )
 
 
 def listen(host: str, port: int) -> socket.socket:
