@@ -360,3 +360,17 @@ def test_a_database_a_newer_version_migrated_is_said_in_one_line(tmp_path: Path)
             "error: the database's schema is at revision 0099, which this shiftago does not know"
         ), result.output
         assert "restore the backup" in result.output and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(
+    ("url", "said"),
+    [
+        ("shiftago.example.org", "a whole address such as https://shiftago.example.org"),
+        ("ftp://shiftago.example.org", "a whole address"),
+        ("https://shiftago.example.org/games", "the site's root only"),
+        ("https://shiftago.example.org/?x=1", "the site's root only"),
+    ],
+)
+def test_serve_refuses_a_public_url_that_makes_no_join_links(url: str, said: str) -> None:
+    result = invoke("serve", "--public-url", url)
+    assert result.exit_code == 2 and said in result.output, result.output

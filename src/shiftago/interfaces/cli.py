@@ -14,6 +14,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
+from urllib.parse import urlsplit
 
 import click
 
@@ -37,6 +38,22 @@ def _handicap(ctx: click.Context, param: click.Parameter, value: str | None) -> 
         raise click.BadParameter(
             f"{value!r}: one number of skipped turns per seat, such as 0,2"
         ) from None
+
+
+def _public_url(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """An absolute http(s) address of the site's root: the join links are made from it,
+    and the app serves only at ``/``."""
+    if value is None:
+        return None
+    parts = urlsplit(value)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise click.BadParameter(f"{value!r}: a whole address such as https://shiftago.example.org")
+    if parts.path not in ("", "/") or parts.query or parts.fragment:
+        raise click.BadParameter(
+            f"{value!r}: the site's root only (the app serves at /), such as "
+            f"{parts.scheme}://{parts.netloc}"
+        )
+    return f"{parts.scheme}://{parts.netloc}"
 
 
 def game_number_option(help_text: str) -> Callable[[FC], FC]:
@@ -321,6 +338,7 @@ time_offset_option = click.option(
 @click.option(
     "--public-url",
     metavar="URL",
+    callback=_public_url,
     help="Where people reach the app (https://shiftago.example.org); join links and the "
     "allowed WebSocket origins follow from it. Default: the address a browser used.",
 )
