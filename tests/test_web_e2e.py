@@ -648,6 +648,13 @@ def test_phone_sized_pages_do_not_scroll_sideways(
         "document.documentElement.scrollWidth - document.documentElement.clientWidth"
     )
     assert overflow <= 0, f"{path} scrolls sideways by {overflow}px at 390px wide"
+    small = page.eval_on_selector_all(
+        "button, .button, select",
+        """nodes => nodes.filter(n => n.checkVisibility())
+            .map(n => [n.textContent.trim() || n.id, n.getBoundingClientRect().height])
+            .filter(([, height]) => height < 39.5)""",
+    )
+    assert small == [], f"{path}: buttons too small to tap: {small}"
 
 
 def test_a_game_with_a_friend_started_on_the_home_page(
