@@ -87,7 +87,7 @@ function statusText(v) {
     return w.length > 1 ? `${w.map(name).join(" and ")} share the win${why}.` : `${name(w[0])} wins${why}.`;
   }
   if (!v.turn) return "Nobody is to act.";
-  return v.phase === "score" ? `${name(v.turn)} to score a line` : `${name(v.turn)} to insert a marble`;
+  return v.phase === "score" ? `${name(v.turn)} to score a line` : `${name(v.turn)} to push a marble in`;
 }
 
 function show(animate = null) {

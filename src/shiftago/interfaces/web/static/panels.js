@@ -56,7 +56,7 @@ export function statusText(v, canAct) {
   if (ctx.thinking === v.turn || (seat && seat.kind === "computer")) return `${who(v.turn)} is thinking…`;
   const mine = held().includes(v.turn);
   if (v.phase === "score") {
-    return mine && canAct ? `Your turn, ${who(v.turn)}: score a line (click it, or choose below).` : `${who(v.turn)} ${doing}.`;
+    return mine && canAct ? `Your turn, ${who(v.turn)}: score a line (choose it on the board or below).` : `${who(v.turn)} ${doing}.`;
   }
   return mine && canAct ? `Your turn, ${who(v.turn)}: push a marble in.` : `${who(v.turn)} ${doing}.`;
 }
