@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import math
@@ -33,7 +34,7 @@ from shiftago.interfaces.server.jobs import queue_figures
 from shiftago.interfaces.server.live_analysis import LiveAnalysis, analysis_socket
 from shiftago.interfaces.server.lobby import lobby_socket
 from shiftago.interfaces.server.redaction import log_config
-from shiftago.interfaces.server.runtime import Runtime
+from shiftago.interfaces.server.runtime import HEALTH_SECONDS, Runtime
 from shiftago.interfaces.server.security import protect
 from shiftago.interfaces.server.settings import Settings
 from shiftago.interfaces.server.startup import check_services, listen
@@ -227,7 +228,8 @@ def _pages(app: FastAPI, web: Path) -> None:
         except Exception as error:  # the database or Redis does not answer
             return JSONResponse({"ok": False, "error": str(error), **figures}, status_code=503)
         if runtime.redis is not None:  # the computer's moves wait there for a worker
-            figures.update(await queue_figures(runtime.redis))
+            with contextlib.suppress(TimeoutError):  # Redis answered the ping just now
+                figures.update(await asyncio.wait_for(queue_figures(runtime.redis), HEALTH_SECONDS))
         return JSONResponse({"ok": True, **figures})
 
     @app.get("/players/{name}", include_in_schema=False)
