@@ -240,22 +240,25 @@ def test_healthz_answers_503_in_time_when_a_service_hangs(tmp_path, monkeypatch)
         assert answer.json()["error"] == "the database did not answer within 0.3 s"
 
 
-def test_healthz_shows_the_jobs_waiting_for_a_worker(tmp_path, redis_url):
+def test_healthz_shows_the_jobs_waiting_for_a_worker(start_server, redis_url):
     """With Redis the computer's moves wait for a ``shiftago worker``: /healthz shows
-    them and how many workers read the stream, so that a monitor sees none runs."""
+    them and how many workers read the stream, so that a monitor sees none runs. A real
+    serve process: the test client's shutdown of an app with Redis at times never ends
+    (the lifespan done, its last message not received)."""
     from redis import asyncio as aioredis
 
     from shiftago.interfaces.server.jobs import queue_figures
 
-    with client_for(f"sqlite:///{tmp_path / 'h.db'}", redis_url=redis_url) as client:
-        quiet = client.get("/healthz").json()
-        assert (quiet["jobs_waiting"], quiet["jobs_held"], quiet["workers"]) == (0, 0, 0)
-        create(client, first="g", seats=[{"kind": "human"}, {"kind": "computer", "level": 1}])
-        deadline = time.monotonic() + 10
-        while (health := client.get("/healthz").json())["jobs_waiting"] < 1:
-            assert time.monotonic() < deadline, health
-            time.sleep(0.05)
-        assert health["ok"] is True and health["workers"] == 0
+    server = start_server(args=["--redis", redis_url])
+    quiet = server.api("GET", "/healthz").json()
+    assert (quiet["jobs_waiting"], quiet["jobs_held"], quiet["workers"]) == (0, 0, 0)
+    body = {"first": "g", "seats": [{"kind": "human"}, {"kind": "computer", "level": 1}]}
+    assert server.api("POST", "/api/games", json=body).status_code == 201
+    deadline = time.monotonic() + 10
+    while (health := server.api("GET", "/healthz").json()).get("jobs_waiting", 0) < 1:
+        assert time.monotonic() < deadline, health
+        time.sleep(0.05)
+    assert health["ok"] is True and health["workers"] == 0
 
     async def a_worker_reads() -> dict[str, int]:
         redis = aioredis.Redis.from_url(redis_url)

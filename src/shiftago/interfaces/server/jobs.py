@@ -304,14 +304,15 @@ async def queue_figures(redis: Any) -> dict[str, int]:
     workers that read the stream within the last :data:`WORKER_SEEN_MS`): waiting jobs
     and no worker mean that nobody runs the computer's moves."""
     queued = held = workers = 0
-    with contextlib.suppress(Exception):  # no stream yet: nothing queued
+    # asked only where the stream and the group are (no error replies on the way)
+    if await redis.exists(JOBS):
         queued = int(await redis.xlen(JOBS))  # a job done leaves the stream (XDEL)
-        for group in await redis.xinfo_groups(JOBS):
-            if _text(group.get("name")) == GROUP:
-                held = int(group.get("pending") or 0)
-        for consumer in await redis.xinfo_consumers(JOBS, GROUP):
-            if int(consumer.get("idle") or 0) < WORKER_SEEN_MS:
-                workers += 1
+        groups = [g for g in await redis.xinfo_groups(JOBS) if _text(g.get("name")) == GROUP]
+        if groups:
+            held = int(groups[0].get("pending") or 0)
+            for consumer in await redis.xinfo_consumers(JOBS, GROUP):
+                if int(consumer.get("idle") or 0) < WORKER_SEEN_MS:
+                    workers += 1
     return {"jobs_waiting": max(0, queued - held), "jobs_held": held, "workers": workers}
 
 
