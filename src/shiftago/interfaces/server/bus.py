@@ -190,9 +190,9 @@ class RedisBus(Bus):
             for _stream, entries in answer or ():
                 for entry_id, fields in entries:
                     last = entry_id
-                    if _text(fields.get(b"p")) == self.process:
+                    if redis_text(fields.get(b"p")) == self.process:
                         continue
-                    game = _text(fields.get(b"g", b""))  # "": an event of no game
+                    game = redis_text(fields.get(b"g", b""))  # "": an event of no game
                     if game and holds is not None and not holds(game):
                         continue
                     try:
@@ -225,5 +225,6 @@ def raise_if_cancelled() -> None:
         raise asyncio.CancelledError
 
 
-def _text(value: Any) -> str:
+def redis_text(value: Any) -> str:
+    """A value Redis answered, as text (bytes decoded)."""
     return value.decode() if isinstance(value, bytes) else str(value)

@@ -32,7 +32,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Final, Literal
 
-from shiftago.interfaces.server.bus import READ_BLOCK_MS, raise_if_cancelled
+from shiftago.interfaces.server.bus import READ_BLOCK_MS, raise_if_cancelled, redis_text
 
 log = logging.getLogger("shiftago.server")
 
@@ -307,17 +307,13 @@ async def queue_figures(redis: Any) -> dict[str, int]:
     # asked only where the stream and the group are (no error replies on the way)
     if await redis.exists(JOBS):
         queued = int(await redis.xlen(JOBS))  # a job done leaves the stream (XDEL)
-        groups = [g for g in await redis.xinfo_groups(JOBS) if _text(g.get("name")) == GROUP]
+        groups = [g for g in await redis.xinfo_groups(JOBS) if redis_text(g.get("name")) == GROUP]
         if groups:
             held = int(groups[0].get("pending") or 0)
             for consumer in await redis.xinfo_consumers(JOBS, GROUP):
                 if int(consumer.get("idle") or 0) < WORKER_SEEN_MS:
                     workers += 1
     return {"jobs_waiting": max(0, queued - held), "jobs_held": held, "workers": workers}
-
-
-def _text(value: Any) -> str:
-    return value.decode() if isinstance(value, bytes) else str(value)
 
 
 class RedisJobs(Jobs):

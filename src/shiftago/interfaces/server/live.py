@@ -320,17 +320,17 @@ class LiveGame:
         """The game's record: an imported one keeps its Event and Date headers."""
         stored = self.stored
         seats = tuple(Seat(s.name, s.kind, s.level) for s in stored.seats)  # type: ignore[arg-type]
-        date = stored.record_date or stored.created.date()
-        if self.terminated:
-            return Record.from_game(
-                self.game,
-                seats=seats,
-                date=date,
-                event=stored.event,
-                result=stored.result or UNFINISHED,  # aborted: no result
-                termination=stored.termination,
-            )
-        return Record.from_game(self.game, seats=seats, date=date, event=stored.event)
+        result = termination = None  # the game's own result
+        if self.terminated:  # a result the rules did not make, and why
+            result, termination = stored.result or UNFINISHED, stored.termination
+        return Record.from_game(
+            self.game,
+            seats=seats,
+            date=stored.record_date or stored.created.date(),
+            event=stored.event,
+            result=result,
+            termination=termination,
+        )
 
     # --- the people ------------------------------------------------------------------
     def seat_of_token(self, token: str) -> int | None:

@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import datetime as dt
 import logging
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -75,6 +76,14 @@ def shown_url(url: str) -> str:
         return url
     netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
     return urlunsplit(parts._replace(netloc=netloc))
+
+
+async def _answers(what: str, answer: Awaitable[object]) -> None:
+    """Wait :data:`HEALTH_SECONDS` for ``answer``; a service that takes longer is away."""
+    try:
+        await asyncio.wait_for(answer, HEALTH_SECONDS)
+    except TimeoutError:
+        raise TimeoutError(f"{what} did not answer within {HEALTH_SECONDS:g} s") from None
 
 
 @dataclass
@@ -220,15 +229,9 @@ class Runtime:
         """Raise unless the database (and Redis, when there is one) answers, each
         within :data:`HEALTH_SECONDS` (a service that hangs is as away as one that
         refuses, and a monitor must hear so in time)."""
-        try:
-            await asyncio.wait_for(self.hub.db(self.hub.store.ping), HEALTH_SECONDS)
-        except TimeoutError:
-            raise TimeoutError(f"the database did not answer within {HEALTH_SECONDS:g} s") from None
+        await _answers("the database", self.hub.db(self.hub.store.ping))
         if self.redis is not None:
-            try:
-                await asyncio.wait_for(self.redis.ping(), HEALTH_SECONDS)
-            except TimeoutError:
-                raise TimeoutError(f"Redis did not answer within {HEALTH_SECONDS:g} s") from None
+            await _answers("Redis", self.redis.ping())
 
     async def stop(self) -> None:
         """Finish what is being stored, stop the jobs (a job cut short is done again),

@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import socket
 
-from alembic.config import Config
 from sqlalchemy import Connection
 
 from shiftago.interfaces.server.runtime import shown_url
-from shiftago.interfaces.server.store import DATABASE_AWAY, MIGRATIONS, open_engine
+from shiftago.interfaces.server.store import DATABASE_AWAY, migration_config, open_engine
 
 #: How long a start waits for Redis to answer (seconds).
 REDIS_WAIT_SECONDS = 5.0
@@ -55,9 +54,8 @@ def check_schema(connection: Connection) -> None:
     from alembic.script import ScriptDirectory
 
     found = MigrationContext.configure(connection).get_current_heads()
-    config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS))
-    known = {script.revision for script in ScriptDirectory.from_config(config).walk_revisions()}
+    scripts = ScriptDirectory.from_config(migration_config())
+    known = {script.revision for script in scripts.walk_revisions()}
     newer = [revision for revision in found if revision not in known]
     if newer:
         raise StartupError(

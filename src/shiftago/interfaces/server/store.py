@@ -110,10 +110,16 @@ def open_engine(url: str) -> Engine:
     return create_engine(url, pool_pre_ping=True)
 
 
-def migrate(engine: Engine) -> None:
-    """Bring the schema up to the newest migration (a no-op when it is there)."""
+def migration_config() -> Config:
+    """Alembic's configuration: the migrations of this package."""
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
+    return config
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema up to the newest migration (a no-op when it is there)."""
+    config = migration_config()
     with engine.begin() as connection:
         if connection.dialect.name == "postgresql":
             # processes starting at once on an empty database migrate one after another

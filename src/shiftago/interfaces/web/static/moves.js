@@ -3,7 +3,7 @@
 // finished game an entry is a button that shows the position after it.
 import { COLOUR_NAMES, marbleIcon } from "./board.js";
 import { el } from "./api.js";
-import { $, ctx, history, isOver, nameOf, shownStep, who } from "./state.js";
+import { $, ctx, history, isOver, nameOf, shownStep, together, who } from "./state.js";
 
 function pointsText(points) {
   return points > 0 ? ` +${points}` : ` ${points}`;
@@ -90,9 +90,4 @@ export function actionNews() {
   }
   if (skipped.length) news.push(`${together(skipped.map(who))} ${skipped.length > 1 ? "skip" : "skips"} a turn (handicap).`);
   return news.join(" ");
-}
-
-/** "a", "a and b", "a, b and c". */
-function together(words) {
-  return words.length > 1 ? `${words.slice(0, -1).join(", ")} and ${words.at(-1)}` : words[0] || "";
 }

@@ -5,7 +5,7 @@
 import { COLOURS, COLOUR_NAMES, marbleIcon } from "./board.js";
 import { el } from "./api.js";
 import { renderClocks } from "./clock.js";
-import { $, ctx, held, heldThatMay, isOver, lastStep, nameOf, seatOf, setText, who } from "./state.js";
+import { $, ctx, held, heldThatMay, isOver, lastStep, nameOf, seatOf, setText, together, who } from "./state.js";
 
 const ENDINGS = {
   line: " with a line",
@@ -36,9 +36,8 @@ function resultText(result, sentence = false) {
     return first(by ? `the game was aborted by ${by} (no result).` : "the game was aborted (no result).");
   }
   const names = winners.map(who);
-  const together = names.length > 2 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : names.join(" and ");
-  if (winners.length > 1 && SHARED_WINS.has(r.reason)) return `${together} share the win${why}.`;
-  if (winners.length > 1) return first(`draw between ${together}${why}.`);
+  if (winners.length > 1 && SHARED_WINS.has(r.reason)) return `${together(names)} share the win${why}.`;
+  if (winners.length > 1) return first(`draw between ${together(names)}${why}.`);
   const byPoints = ctx.game && ctx.game.variant !== "express" && ON_POINTS.has(r.reason);
   if (winners.length === 1) return `${names[0]} wins${byPoints ? " on points" : ""}${why}.`;
   return first("nobody wins.");

@@ -97,6 +97,11 @@ export function heldThatMay(what) {
   return held().filter((c) => may(c, what));
 }
 
+/** Words in a list: "a", "a and b", "a, b and c". */
+export function together(words) {
+  return words.length > 1 ? `${words.slice(0, -1).join(", ")} and ${words.at(-1)}` : words[0] || "";
+}
+
 /** Whether this page holds every seat a person plays (an imported game, people taking
  *  turns at one screen): nobody else plays, so the computer's help is no one's harm. */
 export function holdsEveryPerson() {
