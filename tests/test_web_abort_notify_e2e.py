@@ -112,6 +112,8 @@ def test_resigning_asks_first_and_ends_the_game(live_server: LiveServer, new_con
     )
     assert read(live_server, game_id)["result"]["reason"] == "resignation"
     ann.get_by_test_id("resign").wait_for(state="hidden")
+    # the keyboard's place is not lost with the buttons that hid: it is on the rematch
+    ann.wait_for_function("() => document.activeElement?.id === 'rematch'")
 
 
 def notifications(page: Any) -> list[dict[str, Any]]:

@@ -88,6 +88,9 @@ def test_the_player_whose_draw_offer_is_declined_is_told(live_server, new_contex
     ann.get_by_test_id("offer-draw").click()
     ben.get_by_test_id("decline-draw").click()
     ann.wait_for_function("() => window.shiftago.game && !window.shiftago.game.draw_offer")
+    # the buttons that hid took the keyboard's place with them: it goes on to a control
+    # that is shown (the action field), never back to the page's start
+    ben.wait_for_function("() => document.activeElement?.id === 'action-input'")
     said = ann.wait_for_selector("#notice:not([hidden])").text_content()
     assert said == "Your draw offer was declined."
     assert ben.is_hidden("#notice")  # Ben, who declined, needs no telling

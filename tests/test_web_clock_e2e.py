@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from shiftago.engine.levels import LEVELS
 from test_web_e2e import PHONE, create, open_page, play, read, wait_until
 from web_fixtures import StartServer
 
@@ -105,8 +106,11 @@ def test_a_custom_clock_of_seconds_from_the_home_page(start_server: StartServer,
     page.click("[data-testid=start-game]")
     page.wait_for_url("**/play/**")
     game_id = page.url.split("/play/")[1].split("?")[0]
-    clock = read(server, game_id)["clock"]
+    game = read(server, game_id)
+    clock = game["clock"]
     assert (clock["initial"], clock["increment"], clock["control"]) == (45, 2, "0:45+2")
+    # no level was chosen: the computer plays the strongest (the list's default)
+    assert game["seats"][1].get("level") == LEVELS[-1][0], game["seats"][1]
     title = "() => document.getElementById('game-title').textContent"
     page.wait_for_function(f"() => ({title})().includes('0:45+2')")
 

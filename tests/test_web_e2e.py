@@ -392,6 +392,22 @@ def test_a_whole_game_by_keyboard_only(live_server: LiveServer, new_context: New
     page.wait_for_url(f"**/play/{following}?seat=*")
 
 
+@pytest.mark.parametrize("key", ["ArrowRight", "ArrowLeft", "ArrowDown", "ArrowUp"])
+def test_one_arrow_key_held_down_visits_every_arrow(
+    live_server: LiveServer, new_context: NewContext, key: str
+):
+    _, page = hotseat(live_server, new_context, "express")
+    page.wait_for_selector(PLAYABLE)
+    tab_to(page, '[data-action="L1"][tabindex="0"]')
+    seen = []
+    for _ in range(28):
+        page.keyboard.press(key)
+        seen.append(focused_action(page))
+    assert sorted(seen) == sorted(playable(page)), " ".join(map(str, seen))  # each once
+    page.keyboard.press(key)
+    assert focused_action(page) == seen[0]
+
+
 def test_after_a_scoring_by_keyboard_the_focus_stays_on_the_board(
     live_server: LiveServer, new_context: NewContext
 ):
@@ -689,6 +705,9 @@ def test_a_game_with_a_friend_started_on_the_home_page(
     assert "already plays orange" in words and "this link is for green" in words, words
     mine.click("[data-testid=another-seat-keep]")
     assert "seat=" not in mine.url
+    # the question's box is gone and the keyboard's place with it: it goes on to the
+    # status line (the game is not there yet), not back to the page's start
+    assert mine.evaluate("() => document.activeElement.id") == "status"
     mine.wait_for_selector(PLAYABLE)  # her own turn: she plays orange here, green is Ben's
     stored = mine.evaluate("JSON.parse(localStorage.getItem('shiftago.games'))")
     assert list(stored[game_id]["tokens"]) == ["o"]

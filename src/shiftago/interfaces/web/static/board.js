@@ -369,9 +369,12 @@ export class BoardView {
     return [...this.svg.querySelectorAll('[data-action][tabindex="0"]')];
   }
 
-  /** Focus the action nearest `from` in the direction of the arrow `key` (along it,
-   * twice as far across it counting); where none lies that way, the next one round the
-   * board in reading order (Right and Down forward, Left and Up back). */
+  /** Focus the next action along the line of `from` (its row for Left and Right, its
+   * column for Up and Down) in the direction of the arrow `key`; at the line's end, the
+   * first one of the next line, as a text's cursor goes: Right goes on at the left end
+   * of the row below, Left at the right end of the row above, Down at the top of the
+   * column to the right, Up at the bottom of the column to the left; after the last
+   * line, the first again. So one key held down visits every action. */
   moveFocus(from, key) {
     const list = this.focusables();
     if (!list.length) return;
@@ -386,15 +389,26 @@ export class BoardView {
     for (const node of list) {
       const [nx, ny] = centre(node);
       const along = (nx - x) * dx + (ny - y) * dy;
-      if (node === from || along < 1) continue;
-      const distance = along + 2 * (Math.abs((nx - x) * dy) + Math.abs((ny - y) * dx));
-      if (distance < nearest) [next, nearest] = [node, distance];
+      const across = Math.abs((nx - x) * dy) + Math.abs((ny - y) * dx);
+      if (node !== from && along >= 1 && across < 1 && along < nearest) [next, nearest] = [node, along];
     }
-    if (!next) {
-      const step = dx + dy > 0 ? 1 : -1;
-      next = list[(list.indexOf(from) + step + list.length) % list.length];
-    }
-    next.focus();
+    if (!next) next = this.nextLine(list.map((node) => [node, centre(node)]), [x, y], dx, dy);
+    if (next) next.focus();
+  }
+
+  /** The first action of the line after the one at `[x, y]` for the direction
+   * `(dx, dy)` (see `moveFocus`); `placed` holds each action with its centre. */
+  nextLine(placed, [x, y], dx, dy) {
+    // across: the distance towards the next line (down for Right, up for Left, right
+    // for Down, left for Up); along: the position in the line, in the key's direction
+    const across = ([nx, ny]) => (dx ? (ny - y) * dx : (nx - x) * dy);
+    const along = ([nx, ny]) => nx * dx + ny * dy;
+    const later = placed.filter(([, c]) => across(c) >= 1);
+    const pool = later.length ? later : placed;
+    const line = Math.min(...pool.map(([, c]) => across(c)));
+    const inLine = pool.filter(([, c]) => across(c) < line + 1);
+    inLine.sort((a, b) => along(a[1]) - along(b[1]));
+    return inLine.length ? inLine[0][0] : null;
   }
 
   /** Focus the first playable element (keyboard users start here). */

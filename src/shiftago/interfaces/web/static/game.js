@@ -224,6 +224,25 @@ function drawMoves() {
 }
 
 function render(animate = null) {
+  const focused = document.activeElement;
+  draw(animate);
+  keepFocus(focused);
+}
+
+/** The places the keyboard focus goes when the control that had it is gone (a button
+ *  that hid itself, or its answer hid it) and nothing else took it (the board moves
+ *  its own focus): the first of them that is shown. */
+const FOCUS_AFTER = ["rematch", "next-game", "follow-next", "action-input", "offer-draw", "takeback", "status"];
+function keepFocus(focused) {
+  const shownNow = (node) => node && node.isConnected && node.getClientRects().length > 0;
+  if (!focused || focused === document.body || shownNow(focused)) return;
+  const now = document.activeElement;
+  if (now && now !== focused && now !== document.body) return;
+  const next = FOCUS_AFTER.map($).find(shownNow);
+  if (next) next.focus();
+}
+
+function draw(animate) {
   showConnection($("conn"), ctx.conns, ctx.mode === "watch" || !held().length);
   const g = ctx.game;
   if (!g) return;
@@ -433,7 +452,9 @@ async function askAboutAnotherSeat(token, heldTokens) {
   const box = $("another-seat");
   box.hidden = false;
   const answer = (both) => {
+    const button = document.activeElement;
     box.hidden = true;
+    keepFocus(button);
     if (!both) {
       const url = new URL(location.href);
       url.searchParams.delete("seat");

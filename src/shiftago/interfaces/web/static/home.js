@@ -56,9 +56,8 @@ function buildSeats() {
       el("option", { value: "friend", text: "A friend (gets a link)" }),
       el("option", { value: "computer", text: "The computer" }));
     kind.value = st.kind;
-    const level = el("select", { id: `${id}-level`, "aria-label": `${cap(COLOUR_NAMES[colour])}: computer level`, "data-testid": `seat-level-${i}` });
-    for (const l of LEVELS) level.append(el("option", { value: l.level, text: levelLabel(l) }));
-    level.value = String(st.level ?? LEVELS[LEVELS.length - 1].level);
+    const level = el("select", { id: `${id}-level`, "aria-label": `${cap(COLOUR_NAMES[colour])}: computer level`, "data-testid": `seat-level-${i}`, "data-seat": i });
+    fillLevels(level, st);
     const name = el("input", {
       id: `${id}-name`, type: "text", class: "seat-name", maxlength: 40, autocomplete: "off",
       "aria-label": `${cap(COLOUR_NAMES[colour])}: name`, "data-testid": `seat-name-${i}`,
@@ -71,12 +70,16 @@ function buildSeats() {
     const sync = () => {
       st.kind = kind.value;
       st.name = name.value;
-      st.level = +level.value;
       st.handicap = +handicap.value;
       levelBox.hidden = kind.value !== "computer";
       showDefaultNames(); // one seat's kind can change the others' (defaultName)
     };
-    for (const c of [kind, level, name, handicap]) c.addEventListener("change", sync);
+    for (const c of [kind, name, handicap]) c.addEventListener("change", sync);
+    // only a level chosen by hand is kept: until the levels have loaded the list holds
+    // a placeholder, and the default is the top level
+    level.addEventListener("change", () => {
+      st.level = +level.value;
+    });
     name.addEventListener("input", sync);
     sync();
     box.append(
@@ -92,6 +95,12 @@ function buildSeats() {
   first.replaceChildren(el("option", { value: "", text: "Drawn by lot" }));
   for (let i = 0; i < n; i++) first.append(el("option", { value: COLOURS[i], text: cap(COLOUR_NAMES[COLOURS[i]]) }));
   first.value = [...first.options].some((o) => o.value === keep) ? keep : "";
+}
+
+/** The level choices of a computer seat: the seat's own choice, else the top level. */
+function fillLevels(select, st) {
+  select.replaceChildren(...LEVELS.map((l) => el("option", { value: l.level, text: levelLabel(l) })));
+  select.value = String(st.level ?? LEVELS[LEVELS.length - 1].level);
 }
 
 function showError(box, message) {
@@ -126,7 +135,8 @@ async function startGame(e) {
     const st = seatState[i];
     const name = st.name.trim() || defaultName(i);
     const seat = { name, kind: st.kind === "computer" ? "computer" : "human" };
-    if (st.kind === "computer") seat.level = st.level ?? LEVELS[LEVELS.length - 1].level;
+    // a level not chosen by hand is the server's default, the strongest
+    if (st.kind === "computer" && st.level != null) seat.level = st.level;
     seats.push(seat);
   }
   const body = { variant, players: n, seats, public: $("public").checked };
@@ -327,7 +337,9 @@ async function main() {
   loadPublic();
   mountLobby();
   LEVELS = await levels();
-  buildSeats();
+  // the loaded levels go into the seats' lists in place: rebuilding the seats would
+  // take away the keyboard's place and any name being typed
+  for (const select of document.querySelectorAll("select[data-testid^=seat-level-]")) fillLevels(select, seatState[+select.dataset.seat]);
 }
 
 main();
