@@ -103,7 +103,7 @@ def check_shape(body: dict[str, Any], players: int, actions: list[str]) -> None:
             assert isinstance(entry[key], int | float) and math.isfinite(entry[key])
         assert entry["judgement"] in JUDGEMENTS
         assert entry["pv"] and entry["pv"][0] == entry["best"]
-        assert entry["proven"] in (1, 0, -1)
+        assert entry["proven"] in (1, 0, -1) and entry["best_proven"] in (1, 0, -1)
         for key in ("expected_before", "expected_after"):
             values = entry[key]
             assert len(values) == players and all(0 <= v <= 1 for v in values)
@@ -174,6 +174,8 @@ def test_playing_into_a_loss_is_a_blunder(sqlite_url):
     assert blunder["best"] in {"Bb", "Bc", "Bd", "Be"}
     assert blunder["expected_after"] == [0.0, 1.0] and blunder["expected_before"][0] > 0
     assert winning["judgement"] is None and winning["proven"] == 1
+    assert winning["best_proven"] == 1  # the best there wins too
+    assert blunder["best_proven"] in (0, 1)  # blocking: no loss proven
     orange, green = body["summary"]
     lost = 100 * blunder["expected_before"][0]  # all of orange's expectation, given away
     assert orange["blunders"] == 1

@@ -148,6 +148,7 @@ def test_a_win_in_one_comes_first_and_is_final(sqlite_url):
         best = first["lines"][0]
         assert best["action"] in {"L1", "Be"} and best["value"] > 999
         assert best["expected"] == 1.0 and best["pv"][0] == best["action"]
+        assert best["proven"] == 1  # a win, proven
         assert len(first["lines"]) == 3
         p.send({"type": "ping"})
         assert p.receive() == {"type": "pong"}  # nothing after the final event
@@ -170,6 +171,7 @@ def test_lines_deepen_in_one_search_until_the_budget_is_spent(sqlite_url):
         assert len(event["lines"]) == 2
         for line in event["lines"]:
             assert isinstance(line["value"], int) and 0 < line["expected"] < 1
+            assert line["proven"] == 0  # the start proves nothing
             assert line["pv"][0] == line["action"]
 
 

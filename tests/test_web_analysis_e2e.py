@@ -129,9 +129,14 @@ def test_the_analysis_board_lists_a_winning_action_first(
     )
     first = page.locator("[data-testid=engine-line]").first
     assert first.get_attribute("data-action") in wins
-    # each line names its action, a value, an expected score and the line in notation
+    # each line names its action, its expected score ("win" where proven, as here) with
+    # the computer's value in its tooltip, and the line in notation
     assert first.get_attribute("data-action") in first.inner_text()
-    assert "%" in first.inner_text()
+    expected = first.locator(".line-expected")
+    assert expected.inner_text() == "win"
+    assert "The computer's value: +" in (expected.get_attribute("title") or "")
+    others = page.locator("[data-testid=engine-line] .line-expected").all_inner_texts()
+    assert all(t in ("win", "loss") or t.endswith("%") for t in others), others
     # the best action is drawn on the board as a hint
     page.wait_for_selector(".hint-arrow[data-hint]", state="attached")
     assert page.get_attribute(".hint-arrow[data-hint]", "data-hint") in wins
@@ -265,7 +270,14 @@ def test_the_editor_refuses_an_impossible_position(live_server: LiveServer, page
     page.check("[data-testid=editor-tool-o]")
     page.click('.editor-board [data-cell="d4"]')
     page.check("[data-testid=editor-tool-g]")
-    page.click('.editor-board [data-cell="e5"]')
+    # by keyboard: Tab from the colours reaches the cells (d4 first), the arrow keys
+    # move, Enter places
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.dataset.cell") == "d4"
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowUp")
+    assert page.evaluate("() => document.activeElement.dataset.cell") == "e5"
+    page.keyboard.press("Enter")
     page.select_option("[data-testid=editor-turn]", "g")
     good = "express 2 7/7/4g2/3o3/7/7/7 g insert 21,21 0,0 0,0"
     assert page.input_value("[data-testid=editor-position]") == good
@@ -360,11 +372,18 @@ def test_a_finished_game_is_analysed_from_its_page(
     # the summary counts it for orange
     assert page.text_content('.review-table tr[data-seat="o"] [data-count="blunders"]') != "0"
     # at the step before the blunder the computer's best is named and drawn
-    page.click(f'.moment[data-index="{BLUNDER_INDEX}"]')
+    moment = f'.moment[data-index="{BLUNDER_INDEX}"]'
+    assert "by orange, blunder: show the position before it" in (
+        page.get_attribute(moment, "aria-label") or ""
+    )  # words for a screen reader, where the button shows a marble and "??"
+    page.click(moment)
     page.wait_for_selector("[data-testid=best-action]:not([hidden])")
     best = text(page, "[data-testid=best-action]")
     assert best.startswith("Best: ")
     assert best.split()[1] in {"L1", "Be"}
+    assert best.endswith("(a win)")  # a win in one, in words, not in the unit
+    played = text(page, ".played-action")
+    assert "(a loss)" in played or "(expected score " in played, played
     page.wait_for_selector(".hint-arrow[data-hint]", state="attached")
     # another viewer sees the stored review at once, without asking
     other = new_context().new_page()

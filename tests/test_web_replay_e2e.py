@@ -599,6 +599,17 @@ def test_on_a_phone_the_arrows_are_a_finger_wide_and_the_result_is_above_the_boa
     box = rematch.bounding_box()
     board = page.query_selector("#board").bounding_box()
     assert box and board and box["y"] + box["height"] <= 844 and box["y"] < board["y"]
+    # the replay bar is one line, within the screen
+    page.wait_for_selector("#replay:not([hidden])")
+    parts = page.eval_on_selector_all(
+        "#replay > :not(.replay-label)",
+        "ns => ns.map(n => { const r = n.getBoundingClientRect();"
+        " return [r.top, r.bottom, r.right]; })",
+    )
+    assert len(parts) == 6
+    tops, bottoms = [p[0] for p in parts], [p[1] for p in parts]
+    assert max(tops) < min(bottoms), parts  # side by side, none below another
+    assert max(p[2] for p in parts) <= 390.5, parts
 
 
 def test_a_game_won_on_points_when_the_marbles_run_out_says_so(

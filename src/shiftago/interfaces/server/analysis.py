@@ -139,6 +139,7 @@ def entry(review: PlyReview, judge: Bot, rules: Rules, index: int, turn: int) ->
         "judgement": MARKS.get(review.mark),
         "pv": [str(a) for a in best.pv],
         "proven": 0 if played is None else judge.proven(played.value),
+        "best_proven": judge.proven(best.value),
         "expected_before": _expectations(before),
         "expected_after": _expectations(after),
     }

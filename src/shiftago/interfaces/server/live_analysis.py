@@ -217,6 +217,7 @@ class _Events:
                     "action": str(r.action),
                     "value": number(r.value),
                     "expected": round(self.judge.expectation(r.value, self.rules), 4),
+                    "proven": self.judge.proven(r.value),
                     "pv": [str(a) for a in r.pv],
                 }
                 for r in shown

@@ -6,7 +6,7 @@
 import { BoardView, COLOURS, COLOUR_NAMES, marbleIcon, parsePosition } from "./board.js";
 import { VARIANTS, api, copyText, el, onJson, openSocket, showNotice } from "./api.js";
 import { mountPrefs, playSound } from "./prefs.js";
-import { formatValue } from "./review.js";
+import { expectedWords, formatValue } from "./review.js";
 import { PositionEditor } from "./editor.js";
 
 export const START = "express 2 7/7/7/7/7/7/7 o insert 22,22 0,0 0,0";
@@ -166,11 +166,6 @@ function drawVariation() {
   });
 }
 
-function percent(e) {
-  if (e === null || e === undefined || Number.isNaN(+e)) return "";
-  return `${Math.round(+e * 100)}%`;
-}
-
 function drawLines(msg) {
   const list = $("lines");
   const v = current();
@@ -188,15 +183,18 @@ function drawLines(msg) {
   if (msg.nodes !== undefined && msg.nodes !== null) info.push(`${Number(msg.nodes).toLocaleString("en")} nodes`);
   info.push(msg.final ? "done" : "thinking…");
   $("engine-info").textContent = engineLines.length || !msg.final ? info.join(" · ") : "No action to look at: the game is over.";
-  if (msg.unit) $("engine-unit").textContent = `Values are ${String(msg.unit).replace(/\.$/, "")}; the percentage is the expected score of the side to act.`;
+  if (msg.unit) {
+    $("engine-unit").textContent =
+      "Each line shows the expected score of the side to act: its chance to win, a shared draw counting its share " +
+      `(100% a sure win; "win" or "loss" where the computer has proven it). The computer's own value is in each line's tooltip: ${String(msg.unit).replace(/\.$/, "")}.`;
+  }
   engineLines.forEach((line, i) => {
     const pv = Array.isArray(line.pv) && line.pv.length ? line.pv : [line.action];
     const go = el("button", { type: "button", class: "small line-action", text: line.action, title: `Play ${line.action}` });
     go.addEventListener("click", () => play(line.action));
     const item = el("li", { class: "engine-line", "data-testid": "engine-line", "data-action": line.action },
       go,
-      el("span", { class: "line-value", title: "value", text: formatValue(line.value) }),
-      el("span", { class: "line-expected", title: "expected score", text: percent(line.expected) }),
+      el("span", { class: "line-expected", title: `Expected score of the side to act. The computer's value: ${formatValue(line.value)}`, text: expectedWords(line.expected, line.proven) }),
       el("code", { class: "line-pv", title: pv.join(" "), text: pv.join(" ") }));
     item.addEventListener("pointerenter", () => boardView.setHint(line.action));
     item.addEventListener("pointerleave", () => boardView.setHint(engineLines[0] ? engineLines[0].action : null));

@@ -76,6 +76,7 @@ export class PositionEditor {
       const target = e.target.closest && e.target.closest("[data-cell]");
       if (target) this.click(target.getAttribute("data-cell"));
     });
+    this.keyboardCells();
     this.seats = el("div", { class: "editor-seats" });
     this.text = el("input", { type: "text", class: "editor-text", id: "editor-position", "data-testid": "editor-position", spellcheck: "false", autocomplete: "off", "aria-label": "The position string being set up" });
     this.text.addEventListener("change", () => this.fromText(this.text.value));
@@ -98,7 +99,7 @@ export class PositionEditor {
       if (e.key === "Enter") this.use(use);
     });
     container.append(
-      el("p", { class: "hint", text: "Choose a colour (or Remove), then click cells. Placing or removing a marble takes it from or gives it back to that colour's supply." }),
+      el("p", { class: "hint", text: "Choose a colour (or Remove), then click cells (or reach them with Tab and the arrow keys and press Enter). Placing or removing a marble takes it from or gives it back to that colour's supply." }),
       this.palette,
       this.boardBox,
       grid,
@@ -151,6 +152,30 @@ export class PositionEditor {
     if (COLOURS.indexOf(s.turn) >= n) s.turn = "o";
     if (COLOURS.indexOf(this.tool) >= n) this.tool = "o";
     this.refresh();
+  }
+
+  /** The cells as one keyboard stop (Tab reaches the last cell focused, d4 first):
+   * the arrow keys move between them, Enter or Space does what a click does. */
+  keyboardCells() {
+    const cells = this.view.cells;
+    for (const [name, rect] of cells) {
+      rect.setAttribute("role", "button");
+      rect.setAttribute("tabindex", name === "d4" ? "0" : "-1");
+      rect.addEventListener("keydown", (e) => {
+        const step = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] }[e.key];
+        if (e.key === "Enter" || e.key === " ") {
+          e.preventDefault();
+          this.click(name);
+        } else if (step) {
+          e.preventDefault();
+          const file = Math.min(6, Math.max(0, name.charCodeAt(0) - 97 + step[0]));
+          const rank = Math.min(7, Math.max(1, +name[1] + step[1]));
+          const next = cells.get(String.fromCharCode(97 + file) + rank);
+          for (const other of cells.values()) other.setAttribute("tabindex", other === next ? "0" : "-1");
+          next.focus();
+        }
+      });
+    }
   }
 
   click(cell) {

@@ -38,6 +38,15 @@ function swatch(colour) {
   return node;
 }
 
+/** An expected score in words: `62%`; `win` or `loss` where the value is proven
+ *  (`proven` 1 or -1, as the server's lines and review entries carry it). */
+export function expectedWords(expected, proven = 0) {
+  if (proven > 0) return "win";
+  if (proven < 0) return "loss";
+  if (expected === null || expected === undefined || Number.isNaN(+expected)) return "";
+  return `${Math.round(+expected * 100)}%`;
+}
+
 /** A value in the review's unit, signed: +40, -12, +0.25. */
 export function formatValue(v) {
   if (v === null || v === undefined || Number.isNaN(+v)) return "?";
@@ -219,16 +228,25 @@ export class GameReview {
       return;
     }
     const line = Array.isArray(a.pv) && a.pv.length ? a.pv : [a.best];
+    // the mover's expected score in words; the computer's own value in the tooltip
+    const seat = Math.max(0, COLOURS.indexOf(a.seat));
+    const expected = (list) => (Array.isArray(list) ? list[seat] : null);
+    const scored = (e, value, proven = 0) => {
+      const words = expectedWords(e, proven);
+      return words === "win" || words === "loss" ? `a ${words}` : words ? `expected score ${words}` : `value ${formatValue(value)}`;
+    };
     this.best.replaceChildren(
       el("strong", { text: "Best: " }),
       el("code", { class: "notation", text: line.join(" ") }),
-      ` (value ${formatValue(a.best_value)})`,
+      ` (${scored(expected(a.expected_before), a.best_value, a.best_proven)})`,
     );
+    this.best.title = `The computer's value: ${formatValue(a.best_value)}`;
     this.best.hidden = false;
     const j = this.judgementOf(k);
     const mark = j && j.mark ? ` ${j.mark} ${j.judgement}` : "";
     const same = a.action === a.best;
-    this.played.textContent = `Played: ${a.turn ? `${a.turn}. ` : ""}${a.action}${mark} (value ${formatValue(a.value)})${same ? ", the best" : ""}`;
+    this.played.textContent = `Played: ${a.turn ? `${a.turn}. ` : ""}${a.action}${mark} (${scored(expected(a.expected_after), a.value, a.proven)})${same ? ", the best" : ""}`;
+    this.played.title = `The computer's value: ${formatValue(a.value)}`;
     this.played.hidden = false;
     if (this.board && this.board.setHint) this.board.setHint(a.best);
   }
@@ -404,6 +422,8 @@ export class GameReview {
         "data-judgement": a.judgement,
         "data-index": a.index,
         title: `Show the position before it, with the computer's best (${a.best})`,
+        // the mark's signs and the marble say little to a screen reader: words instead
+        "aria-label": `${a.turn ? `${a.turn}. ` : ""}${a.action} by ${COLOUR_NAMES[a.seat] || a.seat}, ${a.judgement}: show the position before it`,
       });
       b.append(marbleIcon(a.seat, 14), ` ${a.turn ? `${a.turn}. ` : ""}${a.action}${MARKS[a.judgement]}`);
       b.addEventListener("click", () => this.go(a.index));
@@ -439,7 +459,8 @@ export class GameReview {
     }
     table.append(body);
     const words = [];
-    if (r.unit) words.push(`Values are ${String(r.unit).replace(/\.$/, "")}`);
+    words.push("an expected score is the mover's chance to win, a shared draw counting its share (100% a sure win)");
+    if (r.unit) words.push(`the computer's own values (in the tooltips) are ${String(r.unit).replace(/\.$/, "")}`);
     if (r.scale) words.push(`the graph shows ${String(r.scale).replace(/\.$/, "")}`);
     const level = r.level ? ` Reviewed by level ${r.level}.` : "";
     this.summary.replaceChildren(
