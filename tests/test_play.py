@@ -406,6 +406,36 @@ def test_resume_after_the_process_is_killed(home: Path) -> None:
     assert positions(result.output) == ["express 2 g6/7/7/7/7/7/oo5 g insert 20,21 0,0 0,0"]
 
 
+def test_ctrl_c_at_the_resume_question_keeps_the_game(home: Path) -> None:
+    play(home, ["--first", "o"], ["L1", "L7"])  # the input ends: the game is saved
+    saved = (home / "autosave.txt").read_text()
+    env = {**os.environ, "SHIFTAGO_HOME": str(home)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "shiftago", "play"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        text=True,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        said = ""
+        while not said.endswith("[Y/n] "):  # the question, asked and waiting
+            char = proc.stdout.read(1)
+            assert char, said
+            said += char
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert proc.returncode == 130, (out, err)
+    assert "Interrupted before the game began. The unfinished game stays saved" in out
+    assert "Traceback" not in err and "Aborted" not in err, err
+    assert (home / "autosave.txt").read_text() == saved
+
+
 def test_the_record_of_a_session_replays_to_its_game(home: Path, tmp_path: Path) -> None:
     moves = ["Td", "Tc", "L4", "Bb"]
     play(home, ["--variant", "expert", "--first", "g"], [*moves, f"save {tmp_path / 'g.txt'}"])
@@ -515,12 +545,15 @@ def test_a_long_or_unprintable_line_comes_back_short(home: Path) -> None:
 def test_commands_take_no_stray_words_and_save_takes_a_quoted_name(
     home: Path, tmp_path: Path
 ) -> None:
-    target = tmp_path / "a b.txt"
+    target, unquoted = tmp_path / "a b.txt", tmp_path / "c  d.txt"
     result = play(home, ["--new", "--first", "o"], ["legal extra", "position x", "L1",
-                                                    f'save "{target}"', "quit"])  # fmt: skip
+                                                    f'save "{target}"', f"save {unquoted}",
+                                                    "quit"])  # fmt: skip
     assert "error: legal takes nothing after it, got 'extra'" in result.output
     assert "error: position takes nothing after it, got 'x'" in result.output
     assert target.exists() and "1. L1" in target.read_text()
+    # unquoted, the name is the rest of the line, its spaces kept
+    assert unquoted.exists() and "1. L1" in unquoted.read_text()
 
 
 def test_a_finished_game_is_not_loaded_and_the_last_game_stays(home: Path, tmp_path: Path) -> None:

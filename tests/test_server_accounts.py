@@ -208,6 +208,16 @@ def test_cookies_are_secure_behind_https_through_a_trusted_proxy(sqlite_url):
         assert "secure" not in cookie_flags(answer)["shiftago_session"]
 
 
+def test_cookies_are_secure_where_the_public_url_is_https(sqlite_url):
+    # a proxy that does not pass the scheme on: the request looks like http
+    with client_for(sqlite_url, public_url="https://shiftago.example.org") as client:
+        flags = cookie_flags(sign_up(client))
+        assert "secure" in flags["shiftago_session"] and "secure" in flags["csrf"]
+        answer = client.delete("/api/session", headers={"X-CSRF-Token": client.cookies["csrf"]})
+        assert answer.status_code in (200, 204), answer.text
+        assert "secure" in cookie_flags(answer)["shiftago_session"]  # cleared as it was set
+
+
 def test_a_cookie_change_needs_the_csrf_token_or_the_app_s_origin(sqlite_url):
     with client_for(sqlite_url) as client:
         sign_up(client)

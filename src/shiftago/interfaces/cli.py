@@ -190,10 +190,16 @@ def play(
     )
     out = sys.stdout
     inp = sys.stdin
+    autosave = Autosave()
     try:
-        session = prepare(setup, inp, out, Autosave())
+        session = prepare(setup, inp, out, autosave)
     except SetupError as e:
         raise click.UsageError(str(e)) from None
+    except KeyboardInterrupt:
+        # Ctrl-C at the resume question or while the computer warms up: nothing is lost
+        kept = " The unfinished game stays saved; 'shiftago play' offers to resume it."
+        out.write(f"\nInterrupted before the game began.{kept if autosave.exists() else ''}\n")
+        sys.exit(130)
     if session is not None:
         sys.exit(session.run())
 
@@ -319,6 +325,20 @@ time_offset_option = click.option(
 )
 
 
+def _addresses(param: click.Parameter, values: tuple[str, ...]) -> tuple[str, ...]:
+    """Addresses or networks (``10.0.0.0/8``), or ``*`` for any; else a usage error."""
+    from shiftago.interfaces.server.security import Proxies
+
+    for value in values:
+        try:
+            Proxies([value])
+        except ValueError:
+            raise click.BadParameter(
+                f"{value!r} is not an address or a network (10.0.0.0/8), or *", param=param
+            ) from None
+    return values
+
+
 @cli.command(short_help="Serve the web app: play in the browser, alone or with friends.")
 @click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
 @click.option(
@@ -365,8 +385,18 @@ time_offset_option = click.option(
     "trusted_proxies",
     multiple=True,
     metavar="ADDRESS",
+    callback=lambda ctx, param, values: _addresses(param, values),
     help="An address (or network, 10.0.0.0/8) whose X-Forwarded-* headers are believed. "
     "Repeat for several. Default: 127.0.0.1 and ::1 (a proxy on this machine).",
+)
+@click.option(
+    "--metrics-from",
+    "metrics_from",
+    multiple=True,
+    metavar="ADDRESS",
+    callback=lambda ctx, param, values: _addresses(param, values),
+    help="An address (or network) that GET /metrics answers, for Prometheus; others get "
+    "404. Repeat for several. Default: 127.0.0.1 and ::1.",
 )
 @click.option(
     "--bot-threads",
@@ -448,6 +478,7 @@ def serve(
     redis_url: str | None,
     allowed_hosts: tuple[str, ...],
     trusted_proxies: tuple[str, ...],
+    metrics_from: tuple[str, ...],
     time_offset_file: Path | None,
     **limits: Any,
 ) -> None:
@@ -464,6 +495,7 @@ def serve(
         public_url=public_url,
         allowed_hosts=allowed_hosts,
         trusted_proxies=trusted_proxies or Settings.trusted_proxies,
+        metrics_from=metrics_from or Settings.metrics_from,
         redis_url=redis_url,
         bot_delay=bot_delay,
         time_offset_file=time_offset_file,

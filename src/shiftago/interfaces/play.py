@@ -44,7 +44,7 @@ Type an action or a command (case does not matter):
   xc3-g3         score the line from c3 to g3 (with 3-4 players c3 is the end that stays)
   legal          list the legal actions
   undo           take back the last action (against the computer: back to your last turn)
-  save FILE      write the game record to FILE
+  save FILE      write the game record to FILE (the rest of the line)
   board          show the board again
   position       print the position string
   help           this text

@@ -33,6 +33,7 @@ from shiftago.interfaces.server.hub import Hub, Refused
 from shiftago.interfaces.server.jobs import queue_figures
 from shiftago.interfaces.server.live_analysis import LiveAnalysis, analysis_socket
 from shiftago.interfaces.server.lobby import lobby_socket
+from shiftago.interfaces.server.metrics import MeasureRequests, Metrics, NoteRoute
 from shiftago.interfaces.server.redaction import log_config
 from shiftago.interfaces.server.runtime import HEALTH_SECONDS, Runtime
 from shiftago.interfaces.server.security import protect
@@ -99,8 +100,12 @@ def create_app(
         summary="Play Shiftago in the browser; the stable part is in WEBAPI.md",
         lifespan=lifespan,
     )
-    app.add_middleware(CsrfCheck, settings=settings)  # added first: runs inside protect's
+    metrics = Metrics(settings.metrics_from)
+    app.add_middleware(NoteRoute)  # added first: runs innermost, after the router
+    app.add_middleware(CsrfCheck, settings=settings)  # runs inside protect's
     protect(app, settings)  # forwarded headers, Origin, security headers, strict JSON, logs
+    app.add_middleware(MeasureRequests, metrics=metrics)  # added last: runs first
+    app.state.metrics = metrics
     app.state.settings = settings
     app.state.public_url = public_url
     app.state.rate = settings.rate
@@ -231,6 +236,11 @@ def _pages(app: FastAPI, web: Path) -> None:
             with contextlib.suppress(Exception):  # Redis answered the ping just now
                 figures.update(await asyncio.wait_for(queue_figures(runtime.redis), HEALTH_SECONDS))
         return JSONResponse({"ok": True, **figures})
+
+    @app.get("/metrics", include_in_schema=False)
+    async def metrics(request: Request) -> Response:
+        figures: Metrics = request.app.state.metrics
+        return await figures.answer(request, request.app.state.runtime)
 
     @app.get("/players/{name}", include_in_schema=False)
     async def player(name: str) -> Response:

@@ -112,6 +112,8 @@ class Hub:
         #: Events of the other processes that are not a game's, by ``kind`` (the lobby,
         #: chat): each goes to its hook.
         self.event_hooks: dict[str, Callable[[Event], Awaitable[None]]] = {}
+        #: Actions this process has stored since it started (``/metrics``).
+        self.actions_stored = 0
         #: Events that Redis did not take, in order, and the task that offers them again.
         self._unpublished: deque[Event] = deque()
         self._republisher: asyncio.Task[None] | None = None
@@ -518,6 +520,7 @@ class Hub:
             live.game.undo()
             raise
         live.stored.clock = clock
+        self.actions_stored += 1
         self._stored_action(live, str(action), revision + 1)
         self._announce_action(live, number, action, seat)
         await self.publish(

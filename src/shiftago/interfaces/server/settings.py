@@ -55,6 +55,9 @@ class Settings:
     allowed_hosts: tuple[str, ...] = ()
     #: Addresses whose ``X-Forwarded-*`` headers are believed (a reverse proxy).
     trusted_proxies: tuple[str, ...] = ("127.0.0.1", "::1")
+    #: Addresses (or networks) that ``GET /metrics`` answers (a Prometheus server);
+    #: others get 404. A request through a proxy counts as its client's.
+    metrics_from: tuple[str, ...] = ("127.0.0.1", "::1")
 
     # --- several processes -----------------------------------------------------------
     #: Redis, when several processes serve the same games (None: this process alone).
