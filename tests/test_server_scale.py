@@ -24,6 +24,8 @@ import httpx
 import pytest
 
 from server_support import fresh_database, open_socket
+from shiftago.core import Game, Rules
+from shiftago.formats.record import Record, format_record
 
 TIMEOUT = 30.0
 
@@ -180,6 +182,21 @@ def test_a_game_is_played_across_two_processes(deployment):
         assert len(stamps) == 1, (version, stamps)
     stamps = [first.action(version)["game"]["updated"] for version in range(1, 13)]
     assert stamps == sorted(stamps) and len(set(stamps)) == 12
+
+
+def test_a_review_asked_for_in_one_process_is_heard_in_the_other(deployment):
+    a, b, _ = deployment
+    game = Game(Rules(), first=0)
+    for action in ["L1", "L7", "L1", "L7", "L1", "L7", "L1", "L7", "L1"]:
+        game.play(action)
+    imported = a.api(
+        "POST", "/api/games/import", json={"record": format_record(Record.from_game(game))}
+    )
+    assert imported.status_code == 201, imported.text
+    game_id = imported.json()["id"]
+    watcher = Socket(b.url, game_id)  # a page on the other process, that does not ask
+    assert a.api("POST", f"/api/games/{game_id}/analysis").status_code == 202
+    assert watcher.until(lambda e: e["type"] == "review") == {"type": "review"}
 
 
 def heard_through_the_bus(

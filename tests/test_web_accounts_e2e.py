@@ -55,6 +55,11 @@ def give_rating(
 def sign_up(page: Any, name: str) -> None:
     """Sign up as a new user does: the header's account widget, on the page as it is."""
     page.click("[data-testid=account-open]")
+    boxes = [
+        page.locator(f"[data-testid=account-form] input[name={field}]").bounding_box()
+        for field in ("name", "password")
+    ]
+    assert boxes[0] and boxes[1] and boxes[1]["height"] == boxes[0]["height"] >= 36  # styled alike
     page.fill("[data-testid=account-form] input[name=name]", name)
     page.fill("[data-testid=account-form] input[name=password]", "correct horse")
     page.click("[data-testid=sign-up]")

@@ -345,11 +345,18 @@ def test_a_finished_game_is_analysed_from_its_page(
 ) -> None:
     game = import_game(live_server, BLUNDER_GAME)
     assert live_server.api("GET", f"/api/games/{game['id']}").json()["analysable"] is True
+    # a spectator already watching, who does not ask
+    early = new_context().new_page()
+    early.goto(f"{live_server.url}/watch/{game['id']}")
+    early.wait_for_selector("[data-testid=analyse]")
     page = new_context().new_page()
     page.goto(f"{live_server.url}/watch/{game['id']}")  # a spectator may ask for it
     page.click("[data-testid=analyse]")
     # the progress shows while the computer reviews; the summary once it is done
     page.wait_for_selector(".review-table", timeout=REVIEW_TIMEOUT_MS)
+    # the page already open hears that it was asked for and follows it to its end
+    early.wait_for_selector(".review-table", timeout=REVIEW_TIMEOUT_MS)
+    assert early.is_hidden("[data-testid=analyse]")
     assert page.is_hidden("[data-testid=analyse]")
     assert page.is_visible("[data-testid=eval-graph]")
     review = live_server.api("GET", f"/api/games/{game['id']}/analysis").json()
@@ -385,6 +392,16 @@ def test_a_finished_game_is_analysed_from_its_page(
     played = text(page, ".played-action")
     assert "(a loss)" in played or "(expected score " in played, played
     page.wait_for_selector(".hint-arrow[data-hint]", state="attached")
+    # the graph at each step says what "Best" says there: the position's own expected
+    # score (expected_before), the last step the last action's
+    graph.focus()
+    page.keyboard.press("Home")
+    steps = [a["expected_before"][0] for a in review["actions"]]
+    steps.append(review["actions"][-1]["expected_after"][0])
+    for k, expected in enumerate(steps):
+        said = graph.get_attribute("aria-valuetext") or ""
+        assert f"orange {int(expected * 100 + 0.5)}%" in said, (k, said, expected)
+        page.keyboard.press("ArrowRight")
     # another viewer sees the stored review at once, without asking
     other = new_context().new_page()
     other.goto(f"{live_server.url}/watch/{game['id']}")

@@ -408,6 +408,22 @@ def test_one_arrow_key_held_down_visits_every_arrow(
     assert focused_action(page) == seen[0]
 
 
+def test_copying_the_record_says_so_at_the_button(live_server: LiveServer, new_context: NewContext):
+    created = create(live_server, variant="express", players=2, first="o")
+    context = new_context(permissions=["clipboard-read", "clipboard-write"])
+    page = open_page(context, created["seats"][0]["join_url"])
+    play(live_server, created["id"], page, "L3")
+    button = page.locator("#copy-record")
+    button.click()
+    page.wait_for_function("() => document.getElementById('copy-record').textContent === 'Copied'")
+    copied = page.evaluate("() => navigator.clipboard.readText()")
+    assert "1. L3" in copied
+    page.wait_for_function(
+        "() => document.getElementById('copy-record').textContent === 'Copy record'"
+    )  # back after a moment
+    assert button.inner_text() == "Copy record"
+
+
 def test_after_a_scoring_by_keyboard_the_focus_stays_on_the_board(
     live_server: LiveServer, new_context: NewContext
 ):

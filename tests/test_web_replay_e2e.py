@@ -599,6 +599,12 @@ def test_on_a_phone_the_arrows_are_a_finger_wide_and_the_result_is_above_the_boa
     box = rematch.bounding_box()
     board = page.query_selector("#board").bounding_box()
     assert box and board and box["y"] + box["height"] <= 844 and box["y"] < board["y"]
+    # a spectator on a phone: the status line says the result, and a card with
+    # nothing to offer is not shown (it held only its title)
+    watcher = open_page(new_context(**PHONE), f"{live_server.url}/watch/{finished['id']}")
+    watcher.wait_for_function("() => window.shiftago.game && window.shiftago.game.result")
+    assert watcher.is_hidden("[data-testid=result]")
+    assert "Game over" in watcher.inner_text("[data-testid=status]")
     # the replay bar is one line, within the screen
     page.wait_for_selector("#replay:not([hidden])")
     parts = page.eval_on_selector_all(

@@ -39,12 +39,18 @@ from shiftago.engine.levels import bot_for_level, default_level
 from shiftago.engine.mcts_bot import MctsBot
 from shiftago.engine.review import MARKS, PlyReview, review_position
 from shiftago.formats.record_syntax import turn_numbers
+from shiftago.interfaces.server.bus import Event
 from shiftago.interfaces.server.hub import Hub
 from shiftago.interfaces.server.jobs import Job
 from shiftago.interfaces.server.live import LiveGame
 from shiftago.interfaces.server.store import Store, StoredAnalysis
 
 log = logging.getLogger("shiftago.server")
+
+#: The bus event of a review asked for, and what the game's sockets are told: their
+#: pages then read the review and follow it to its end (docs/web-protocol.md).
+REVIEW_ASKED: Final = "review"
+REVIEW_MESSAGE: Final = {"type": "review"}
 
 #: The alpha-beta nodes searched per position of a review: with the hard cap below, a
 #: 40-action 2-player Express game takes about 10 s on two cores beside another game's
@@ -244,6 +250,7 @@ class GameAnalyses:
         self.budget = budget if budget is not None else ReviewBudget()
         self.pool = ThreadPoolExecutor(threads, thread_name_prefix="shiftago-review")
         self.cancelled = threading.Event()
+        hub.event_hooks[REVIEW_ASKED] = self._asked_elsewhere
 
     async def request(self, live: LiveGame, asker: str) -> dict[str, Any]:
         """The review of the game's actions now: the one asked for before, or a new one,
@@ -260,7 +267,16 @@ class GameAnalyses:
             stored = await self.hub.db(_again, self.store, stored)
         if stored.status != "done":  # going on after the actions stored, if any
             await self.hub.submit(Job("review", live.id, revision, owner, analysis_id=stored.id))
+        # every page of the game, here and in the other processes, reads it from now on
+        live.broadcast(REVIEW_MESSAGE)
+        await self.hub.publish({"game": live.id, "revision": revision, "kind": REVIEW_ASKED})
         return view(stored)
+
+    async def _asked_elsewhere(self, event: Event) -> None:
+        """Another process's page asked for a review: this process's pages hear of it."""
+        live = self.hub.games.get(str(event.get("game")))
+        if live is not None:
+            live.broadcast(REVIEW_MESSAGE)
 
     async def read(self, game_id: str) -> dict[str, Any] | None:
         """The newest review asked for of the game, None if none was."""

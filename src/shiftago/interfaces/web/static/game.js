@@ -85,6 +85,9 @@ function handle(conn, msg) {
     case "rated":
       showRatings(msg.changes);
       break;
+    case "review": // somebody asked for the game's review: read it and follow it
+      ctx.review.fetch();
+      break;
     case "chat":
       if (ctx.chat) ctx.chat.add(msg);
       break;
@@ -345,6 +348,18 @@ function confirmed(id, onYes) {
   });
 }
 
+/** Words on a button for two seconds (a copy's "Copied"): the answer where the eye is,
+ *  as the share list's Copy buttons give it. */
+function flash(button, words) {
+  if (!button.dataset.words) button.dataset.words = button.textContent;
+  button.textContent = words;
+  clearTimeout(button.flashTimer);
+  button.flashTimer = setTimeout(() => {
+    button.textContent = button.dataset.words;
+    delete button.dataset.words;
+  }, 2000);
+}
+
 function wire() {
   $("typed").addEventListener("submit", typed);
   confirmed("resign", () => {
@@ -366,15 +381,17 @@ function wire() {
   };
   $("rematch").addEventListener("click", rematch);
   $("next-game").addEventListener("click", rematch);
-  $("copy-position").addEventListener("click", async () => {
+  $("copy-position").addEventListener("click", async (e) => {
     const ok = ctx.game && (await copyText(shown().position));
-    notice(ok ? "Position copied." : "Could not copy.", "info");
+    flash(e.currentTarget, ok ? "Copied" : "Could not copy");
   });
-  $("copy-record").addEventListener("click", async () => {
+  $("copy-record").addEventListener("click", async (e) => {
+    const button = e.currentTarget;
     try {
       const text = await api(`/api/games/${encodeURIComponent(ctx.gameId)}/record`, { accept: "text/plain" });
-      notice((await copyText(typeof text === "string" ? text : JSON.stringify(text, null, 2))) ? "Record copied." : "Could not copy.", "info");
+      flash(button, (await copyText(typeof text === "string" ? text : JSON.stringify(text, null, 2))) ? "Copied" : "Could not copy");
     } catch (err) {
+      flash(button, "Could not copy");
       notice(`Could not read the record: ${err.message}`);
     }
   });

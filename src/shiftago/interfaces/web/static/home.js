@@ -230,7 +230,8 @@ function describe(game) {
       return s ? s.name || COLOUR_NAMES[c] : COLOUR_NAMES[c];
     };
     if (st.aborted) state = "aborted";
-    else if (st.draw) state = `draw (${st.winners.map(who).join(", ")})`;
+    // as the game page says it: a draw among some of the seats is a shared win
+    else if (st.draw) state = st.winners.length < game.players ? `${st.winners.map(who).join(" and ")} share the win` : "draw";
     else state = `${st.winners.map(who).join(", ")} won`;
   } else {
     const acts = Array.isArray(game.actions) ? `${game.actions.length} actions, ` : "";

@@ -170,6 +170,7 @@ export function renderResult(v) {
   const follow = $("follow-next");
   follow.hidden = !(showing && g.next);
   if (g.next) follow.href = `/${held().length ? "play" : "watch"}/${encodeURIComponent(g.next)}`;
+  $("result").classList.toggle("offers", [rematch, nextGame, follow, $("rematch-note")].some((n) => !n.hidden));
   renderTournament(t);
 }
 

@@ -298,16 +298,18 @@ export class GameReview {
     if (this.done()) this.drawSummary();
   }
 
-  /** The expected scores per step: [[seat0, seat1, ...] at step 0, 1, ...]. */
+  /** The expected scores per step: [[seat0, seat1, ...] at step 0, 1, ...]. Step k is
+   *  the position before action k as its own search values it (`expected_before`, the
+   *  figure "Best" names there), the last step the last action played. */
   points() {
     const actions = ((this.review && this.review.actions) || []).slice().sort((a, b) => a.index - b.index);
     const out = [];
-    if (!actions.length || !Array.isArray(actions[0].expected_before)) return out;
-    out.push(actions[0].expected_before);
     for (const a of actions) {
-      if (!Array.isArray(a.expected_after)) break;
-      out.push(a.expected_after);
+      if (!Array.isArray(a.expected_before)) return out;
+      out.push(a.expected_before);
     }
+    const last = actions[actions.length - 1];
+    if (last && Array.isArray(last.expected_after)) out.push(last.expected_after);
     return out;
   }
 
@@ -404,7 +406,12 @@ export class GameReview {
     this.cursor.setAttribute("x1", this.x(k));
     this.cursor.setAttribute("x2", this.x(k));
     this.graph.setAttribute("aria-valuenow", String(k));
-    this.graph.setAttribute("aria-valuetext", k === 0 ? "the start" : `after action ${k}`);
+    // the step and its expected scores in words, as the graph draws them
+    const at = this.points()[k];
+    const colours = this.seatColours();
+    const scores = Array.isArray(at) ? colours.map((c, i) => `${COLOUR_NAMES[c] || c} ${expectedWords(at[i])}`).join(", ") : "";
+    const where = k === 0 ? "the start" : `after action ${k}`;
+    this.graph.setAttribute("aria-valuetext", scores ? `${where}: ${scores}` : where);
   }
 
   /** The marked actions, each a link to the position before it (where the best is shown). */
