@@ -374,3 +374,30 @@ def test_a_database_a_newer_version_migrated_is_said_in_one_line(tmp_path: Path)
 def test_serve_refuses_a_public_url_that_makes_no_join_links(url: str, said: str) -> None:
     result = invoke("serve", "--public-url", url)
     assert result.exit_code == 2 and said in result.output, result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["serve", "--db", "nonsense://x"], "'nonsense://x' is not a database URL"),
+        (["serve", "--db", "notaurl"], "'notaurl' is not a database URL"),
+        (["serve", "--db", "mysql://host/db"], "No module named"),  # no driver installed
+        (
+            ["worker", "--db", "nonsense://x", "--redis", "redis://127.0.0.1:1/0"],
+            "not a database URL",
+        ),
+        (["serve", "--trusted-proxy", "nonsense"], "'nonsense' is not an address or a network"),
+        (["serve", "--metrics-from", "10.0.0.0/33"], "is not an address or a network"),
+    ],
+)
+def test_serve_and_worker_refuse_bad_addresses_in_one_line(args: list[str], said: str) -> None:
+    result = invoke(*args)
+    assert result.exit_code == 2 and said in result.output, result.output
+    assert "Traceback" not in result.output
+
+
+def test_arena_results_where_nothing_can_be_written_is_one_line() -> None:
+    # /proc takes no new files, even from root
+    result = invoke("arena", "random", "random", "--games", "2", "--results", "/proc/x.jsonl")
+    assert result.exit_code == 1 and "cannot write the results: /proc/x" in result.output
+    assert "Traceback" not in result.output

@@ -570,6 +570,18 @@ def test_a_finished_game_is_not_loaded_and_the_last_game_stays(home: Path, tmp_p
     assert (home / "last-game.txt").read_text() == last
 
 
+def test_a_position_over_at_once_is_not_played_and_the_last_game_stays(home: Path) -> None:
+    play(home, ["--new", "--first", "o"], ORANGE_WINS)
+    last = (home / "last-game.txt").read_text()
+    empty_supply = "express 2 7/7/7/7/7/7/7 o insert 0,22 0,0 0,0"  # orange cannot insert
+    result = play(home, ["--new", "--position", empty_supply], ["quit"])
+    assert result.exit_code == 2, result.output
+    assert "the game is over in this position (no marbles); there is nothing to play on" in (
+        result.output
+    )
+    assert (home / "last-game.txt").read_text() == last
+
+
 def test_a_loaded_record_keeps_its_names_event_date_and_levels(home: Path, tmp_path: Path) -> None:
     game = Game(Rules(Variant.EXPRESS, 3), first=0)
     game.play("L1")

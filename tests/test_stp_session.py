@@ -195,6 +195,11 @@ def test_stop_while_nothing_runs_answers_at_once(talk: Conversation) -> None:
     assert talk.ask("stop now") == ["? stop takes no arguments, got 'now'"]
 
 
+def test_quit_with_stray_words_is_refused_and_the_engine_stays(talk: Conversation) -> None:
+    assert talk.ask("quit now") == ["? quit takes no arguments, got 'now'"]
+    assert talk.ask("protocol_version") == ["= 1"]  # still there
+
+
 def test_other_commands_wait_for_the_answer(talk: Conversation) -> None:
     talk.send("analyse infinite")
     assert talk.bot.thinking.wait(TIMEOUT)

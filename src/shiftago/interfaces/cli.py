@@ -587,13 +587,25 @@ def _server_db(db_url: str | None) -> str:
     if db_url is not None:
         if not db_url.strip():
             raise click.BadParameter("the database URL is empty", param_hint="--db")
+        from sqlalchemy.engine import make_url
+        from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+
+        try:
+            # the URL's form, a database SQLAlchemy knows, and its driver installed
+            make_url(db_url).get_dialect().import_dbapi()
+        except (ArgumentError, NoSuchModuleError, ImportError, ValueError) as e:
+            raise click.BadParameter(
+                f"{db_url!r} is not a database URL this shiftago can use ({e}); "
+                "for example sqlite:///FILE or postgresql+psycopg://USER@HOST/DB",
+                param_hint="--db",
+            ) from None
         return db_url
     directory = data_dir()
     directory.mkdir(parents=True, exist_ok=True)
     return f"sqlite:///{directory / 'server.db'}"
 
 
-@cli.command()
+@cli.command(short_help="Measure the speed of the engine and the RL environments.")
 @click.option("--json", "json_output", is_flag=True, help="Print the figures as one JSON object.")
 @click.option(
     "--runs",
@@ -791,7 +803,7 @@ def arena(
     """Play a match between built-in bots and external engines, and print the standings.
 
     A PARTICIPANT is a built-in bot (greedy, level:1 .. level:7, random, mcts,
-    baseline) or cmd:COMMAND, an engine speaking STP. Options follow an @
+    mcts-plain, baseline) or cmd:COMMAND, an engine speaking STP. Options follow an @
     (movetime=MS, depth=N, nodes=N, level=N for engines, threads=N, hash=MIB,
     name=TEXT):
 
@@ -872,6 +884,10 @@ def arena(
             raise click.UsageError(str(e)) from None
         except EngineError as e:
             raise click.ClickException(str(e)) from None
+        except OSError as e:  # the results or the records cannot be written there
+            where = f"{e.filename}: " if e.filename else ""
+            message = f"cannot write the results: {where}{e.strerror or e}"
+            raise click.ClickException(message) from None
         except KeyboardInterrupt:
             stack.close()
             click.echo(

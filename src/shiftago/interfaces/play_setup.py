@@ -248,6 +248,12 @@ def prepare(
         _keep_unfinished(autosave, out)
     elif setup.position is not None:
         game = game_from_position(setup, setup.position)
+        if game.is_over:  # a full board, or an empty supply to move: it ends at once
+            outcome = game.outcome
+            why = "" if outcome is None else f" ({outcome.reason.value})"
+            raise SetupError(
+                f"--position: the game is over in this position{why}; there is nothing to play on"
+            )
         _keep_unfinished(autosave, out)
     else:
         resumed = None if autosave is None else _resume(setup, autosave, reader, out)

@@ -294,6 +294,7 @@ class StpEngine:
         return Reply("\n".join(f"{n} {name}" for n, name in self.ladder.levels), multiline=True)
 
     def _quit(self, args: list[str], rest: str) -> Reply:
+        no_arguments("quit", args)  # refused as any command's stray words are: it stays
         self.done = True
         return Reply()
 

@@ -136,11 +136,11 @@ class Session:
 
 
 def _ends_a_search(parsed: CommandLine | None) -> bool:
-    """Whether a command line is a ``stop`` or ``quit`` (a ``stop`` with arguments is an
+    """Whether a command line is a ``stop`` or ``quit`` (either with arguments is an
     error, answered in its turn)."""
     if parsed is None:
         return False
-    return parsed.name == "quit" or (parsed.name == "stop" and not parsed.args)
+    return parsed.name in ("quit", "stop") and not parsed.args
 
 
 def run(
