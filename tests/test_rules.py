@@ -1269,6 +1269,7 @@ def test_the_end_of_a_game_is_read_for_showing_and_never_set_up(
         "expert 2 7/7/7/7/7/7/1gg4 o over 20,19 3,10 0,0",  # a winning score not the last mover's
         "expert 2 7/7/7/7/7/7/1gg4 g over 20,19 10,10 0,0",
         "expert 2 7/7/7/7/7/7/1gg4 g ended 20,19 3,10 0,0",
+        "express 2 7/7/7/7/7/7/7 o over 22,22 0,0 0,0",  # every action leaves a marble
     ],
 )
 def test_an_impossible_end_of_a_game_is_refused(text: str) -> None:

@@ -140,18 +140,32 @@ def stepping(client: Any, bot: SteppingBot) -> Iterator[SteppingBot]:
 def test_a_win_in_one_comes_first_and_is_final(sqlite_url):
     with client_for(sqlite_url, live_analysis_cap=CAP) as client, analysis_socket(client) as p:
         warm(p)
-        p.send({"type": "analyse", "position": CHANCE, "lines": 3})
+        p.send({"type": "analyse", "position": CHANCE, "lines": 1})
         first = p.receive()
         assert first["type"] == "lines" and first["position"] == CHANCE
         assert first["final"] is True and first["depth"] == 1 and first["nodes"] > 0
         assert first["unit"].startswith("centi-units")
-        best = first["lines"][0]
+        [best] = first["lines"]
         assert best["action"] in {"L1", "Be"} and best["value"] > 999
         assert best["expected"] == 1.0 and best["pv"][0] == best["action"]
         assert best["proven"] == 1  # a win, proven
-        assert len(first["lines"]) == 3
         p.send({"type": "ping"})
         assert p.receive() == {"type": "pong"}  # nothing after the final event
+
+
+def test_with_more_lines_a_proven_best_does_not_end_the_search(sqlite_url):
+    # the two wins in one are proven at depth 1, the third line is not: it is searched
+    # deeper (until proven, or the budget is spent) instead of left at depth 1's value
+    with client_for(sqlite_url, live_analysis_cap=CAP) as client, analysis_socket(client) as p:
+        warm(p)
+        p.send({"type": "analyse", "position": CHANCE, "lines": 3})
+        events = stream(p, CHANCE)
+    first, last = events[0], events[-1]
+    assert first["depth"] == 1 and not first["final"]
+    assert [line["proven"] for line in first["lines"]] == [1, 1, 0]
+    assert last["final"] and last["depth"] > 1
+    assert {line["action"] for line in last["lines"][:2]} == {"L1", "Be"}
+    assert last["lines"][2]["proven"] != 0 or last["nodes"] >= CAP  # proven, or spent
 
 
 def test_lines_deepen_in_one_search_until_the_budget_is_spent(sqlite_url):

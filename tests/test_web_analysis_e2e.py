@@ -279,6 +279,11 @@ def test_the_editor_refuses_an_impossible_position(live_server: LiveServer, page
     assert page.evaluate("() => document.activeElement.dataset.cell") == "e5"
     page.keyboard.press("Enter")
     page.select_option("[data-testid=editor-turn]", "g")
+    # Express scores no points: no field for them; Expert has one per seat
+    assert page.locator("[data-testid=editor-points-o]").count() == 0
+    page.select_option("[data-testid=editor-variant]", "expert")
+    assert page.locator("[data-testid^=editor-points-]").count() == 2
+    page.select_option("[data-testid=editor-variant]", "express")
     good = "express 2 7/7/4g2/3o3/7/7/7 g insert 21,21 0,0 0,0"
     assert page.input_value("[data-testid=editor-position]") == good
     # more marbles than a player has: the core refuses, and says so

@@ -159,6 +159,8 @@ def parse_position(text: str, rules: Rules | None = None, *, finished: bool = Fa
         raise InvalidPositionError(f"phase score, but {COLOURS[turn]} has no line to score")
     if phase is Phase.OVER:
         outcome = finished_outcome(rules, boards, turn, supplies, scores)
+        if not union(boards):  # every action leaves a marble on the board
+            raise InvalidPositionError("no game is over with no marble on the board")
         return State(rules, boards, turn, phase, supplies, scores, skips, outcome)
     return _settle(State(rules, boards, turn, phase, supplies, scores, skips))
 

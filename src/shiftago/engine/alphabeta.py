@@ -201,6 +201,7 @@ class AlphaBetaBot(Bot):
             budget=budget(limits),
             exact_all=exact_all,
             started=started,
+            proven_lines=limits.lines if exact_all else 1,
             threads=min(limits.threads, usable_cores()),
             stop=limits.stop,
             on_depth=on_depth,

@@ -31,10 +31,13 @@ class Limits:
 
     ``threads`` is how many search threads the bot may run and ``hash_mib`` the size of
     its transposition table (None: the bot's default); bots without such things ignore
-    them. ``stop``, once set, ends the search at once: the bot answers with its best so
-    far. ``progress`` is called from the searching thread each time the search finishes
-    a step (a depth), so that a caller can show it thinking; bots that have no steps
-    never call it.
+    them. ``lines`` is how many of the best actions an analysis shows: a search whose
+    best value is proven goes on until the values of that many are proven too (or a
+    limit ends it), so that the other lines are not left at a shallow depth's values.
+    ``stop``, once set, ends the search at once: the bot answers with its best so far.
+    ``progress`` is called from the searching thread each time the search finishes a
+    step (a depth), so that a caller can show it thinking; bots that have no steps never
+    call it.
     """
 
     movetime_ms: int | None = None
@@ -46,11 +49,12 @@ class Limits:
     infinite: bool = False
     threads: int = 1
     hash_mib: int | None = None
+    lines: int = 1
     stop: threading.Event | None = field(default=None, compare=False)
     progress: Callable[[Progress], None] | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
-        for name in ("movetime_ms", "depth", "nodes", "moves_to_go", "hash_mib"):
+        for name in ("movetime_ms", "depth", "nodes", "moves_to_go", "hash_mib", "lines"):
             value = getattr(self, name)
             if value is not None and value < 1:
                 raise ValueError(f"the limit {name} must be at least 1, not {value}")

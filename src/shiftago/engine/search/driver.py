@@ -190,13 +190,15 @@ class Searcher:
         exact_all: bool = False,
         started: float | None = None,
         stop_when_proven: bool = True,
+        proven_lines: int = 1,
         threads: int = 1,
         stop: threading.Event | None = None,
         on_depth: Callable[[SearchResult], None] | None = None,
     ) -> SearchResult:
         """Search ``state`` (not over) to ``depth``, within ``nodes`` (of the main
         thread) and the time of ``movetime_ms`` or ``budget`` from ``started``, until
-        ``stop`` is set; whichever comes first."""
+        ``stop`` is set; whichever comes first. With ``stop_when_proven`` a depth whose
+        first ``proven_lines`` values are proven ends it too."""
         start = time.perf_counter() if started is None else started
         if movetime_ms is not None:
             budget = TimeBudget(float(movetime_ms), float(movetime_ms), fill=True)
@@ -269,7 +271,7 @@ class Searcher:
                         on_depth(
                             self._result(state, codes, values, d, infos, start, depths, exact_all)
                         )
-                    if stop_when_proven and abs(values[0]) >= PROVEN:
+                    if stop_when_proven and all(abs(v) >= PROVEN for v in values[:proven_lines]):
                         break
                     continue
                 # cut off: keep the last depth, unless an action of this one beat it

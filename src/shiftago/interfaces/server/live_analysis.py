@@ -176,12 +176,15 @@ class LiveAnalysis:
             with contextlib.suppress(RuntimeError):  # the loop closed: nobody listens
                 loop.call_soon_threadsafe(finished.put_nowait, progress)
 
-        within = Limits(nodes=self.budget(state), stop=stop, progress=report)
+        within = Limits(nodes=self.budget(state), lines=events.lines, stop=stop, progress=report)
         thinking = loop.run_in_executor(self.pool, self.search, state, within)
         # the depths reach the loop before the answer: both come in the order sent
         thinking.add_done_callback(lambda _: finished.put_nowait(None))
         while (progress := await finished.get()) is not None:
-            proven = progress.proven != 0
+            # final once every line shown is proven: a proven best alone leaves the
+            # others at a shallow depth's values (the search goes on for them)
+            shown = progress.lines[: events.lines]
+            proven = bool(shown) and all(events.judge.proven(r.value) != 0 for r in shown)
             connection.send(
                 events.event(Step(progress.lines, progress.depth, progress.nodes), proven)
             )

@@ -249,7 +249,10 @@ export class PositionEditor {
     this.view.update({ board: s.board, players: s.players, legal: new Set(), active: false, phase: "setup", turn: s.turn });
 
     this.seats.replaceChildren();
-    const head = el("div", { class: "editor-seat head", "aria-hidden": "true" }, el("span", {}), el("span", { text: "Supply" }), el("span", { text: "Points" }), el("span", { text: "Skips" }));
+    // Express scores no points: its seats have none to set (and the string keeps 0)
+    const points = s.variant !== "express";
+    if (!points) s.scores = s.scores.map(() => 0);
+    const head = el("div", { class: "editor-seat head", "aria-hidden": "true" }, el("span", {}), el("span", { text: "Supply" }), el("span", { text: points ? "Points" : "" }), el("span", { text: "Skips" }));
     this.seats.append(head);
     colours.forEach((c, i) => {
       const num = (what, list, max) => {
@@ -264,7 +267,7 @@ export class PositionEditor {
         el("div", { class: "editor-seat" },
           el("span", { class: "editor-colour" }, marbleIcon(c, 18), cap(COLOUR_NAMES[c])),
           num("supply", s.supplies, MARBLES),
-          num("points", s.scores, 99),
+          points ? num("points", s.scores, 99) : el("span", {}),
           num("skips", s.skips, 6)),
       );
     });
