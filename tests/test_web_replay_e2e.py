@@ -321,7 +321,13 @@ def test_a_take_back_drops_the_review_of_the_actions_taken_back(
     page.click("[data-testid=analyse]")
     page.wait_for_selector(".review-table", timeout=90_000)
     assert page.is_visible("[data-testid=eval-graph]")
+    # the game is over: taking back reopens it, so the page asks first; No keeps it
     page.click("[data-testid=takeback]")
+    page.click("#takeback-no")
+    page.wait_for_selector("[data-testid=takeback]")
+    assert read(live_server, game_id)["status"].startswith("over")
+    page.click("[data-testid=takeback]")
+    page.click("[data-testid=takeback-confirm]")
     page.wait_for_selector("[data-testid=eval-graph]", state="hidden")
     assert page.is_hidden(".review-table") and page.is_hidden("[data-testid=best-action]")
     assert page.locator("[data-testid=moves] [data-judgement=blunder]").count() == 0

@@ -31,7 +31,8 @@ export function resigner() {
 
 export function renderControls(send) {
   const tb = takebackNow();
-  $("takeback").hidden = !tb;
+  $("takeback").hidden = !tb || !$("takeback-confirm").hidden;
+  if (!tb) $("takeback-confirm").hidden = true;
   $("takeback").textContent = tb && tb.kind === "action" ? "Take back one action" : "Take back";
   const r = resigner();
   const canResign = !!r && !isOver();
@@ -40,7 +41,7 @@ export function renderControls(send) {
   $("resign").textContent = held().length > 1 && r ? `Resign (${COLOUR_NAMES[r]})` : "Resign";
   renderClaims(send);
   renderDrawAndAbort(send);
-  const shown = ["takeback", "resign", "resign-confirm", "offer-draw", "abort", "abort-confirm", "draw-offered"].some((id) => !$(id).hidden) || $("claims").children.length > 0;
+  const shown = ["takeback", "takeback-confirm", "resign", "resign-confirm", "offer-draw", "abort", "abort-confirm", "draw-offered"].some((id) => !$(id).hidden) || $("claims").children.length > 0;
   $("controls").hidden = !shown;
 }
 

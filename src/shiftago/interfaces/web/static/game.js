@@ -327,11 +327,15 @@ function fitBoard() {
 }
 
 // ---- start -------------------------------------------------------------------------
-/** A button `id` that asks first: it gives way to `id-confirm` (yes: `id-yes`, then
- *  `onYes`; no: `id-no`, back to the button). */
-function confirmed(id, onYes) {
+/** A button `id` that asks first (where `ask()` says so; by default always): it gives
+ *  way to `id-confirm` (yes: `id-yes`, then `onYes`; no: `id-no`, back to the button). */
+function confirmed(id, onYes, ask = () => true) {
   const [button, box, yes, no] = [id, `${id}-confirm`, `${id}-yes`, `${id}-no`].map($);
   button.addEventListener("click", () => {
+    if (!ask()) {
+      onYes();
+      return;
+    }
     button.hidden = true;
     box.hidden = false;
     yes.focus();
@@ -370,10 +374,11 @@ function wire() {
     const colour = heldThatMay("abort")[0];
     if (colour) send({ type: "abort" }, colour);
   });
-  $("takeback").addEventListener("click", () => {
+  // taking back the end of a finished game reopens it (and drops its review): asked first
+  confirmed("takeback", () => {
     const tb = takebackNow();
     if (tb) send(takebackMessage(tb), tb.colour);
-  });
+  }, isOver);
   // each seat held here asks (a page that holds every seat starts the game at once)
   const rematch = () => {
     const { asked } = rematchOffer();
