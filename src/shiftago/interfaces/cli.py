@@ -580,6 +580,103 @@ def worker(
         sys.exit(1)
 
 
+@cli.group(short_help="Moderate a server's database: chat messages, sessions.")
+@click.option(
+    "--db",
+    "db_url",
+    metavar="URL",
+    help="The database the serve processes use (as for `shiftago serve`).",
+)
+@click.pass_context
+def admin(ctx: click.Context, db_url: str | None) -> None:
+    """Moderate the games and accounts of a server, in its database (docs/deploy.md,
+    "Moderation"). The serve processes may be running."""
+    ctx.obj = _server_db(db_url)
+
+
+def _admin_store(ctx: click.Context) -> Any:
+    from shiftago.interfaces.server.store import Store, open_engine
+
+    url: str = ctx.obj
+    try:
+        return Store(open_engine(url))
+    except Exception as e:  # the URL was checked: the database does not answer
+        raise click.ClickException(f"cannot open the database {url}: {e}") from None
+
+
+@admin.command("chat", short_help="List a game's chat messages with their ids.")
+@click.argument("game_id")
+@click.pass_context
+def admin_chat(ctx: click.Context, game_id: str) -> None:
+    """List the chat messages of GAME_ID, both rooms, oldest first: id, time, room,
+    name and text, one per line."""
+    from shiftago.interfaces.server.chat import ChatStore
+
+    store = _admin_store(ctx)
+    try:
+        if store.load(game_id) is None:
+            raise click.ClickException(f"there is no game {game_id!r}")
+        for m in ChatStore(store).messages(game_id):
+            click.echo(f"{m.id}\t{m.at:%Y-%m-%d %H:%M}\t{m.room}\t{m.name}\t{m.text}")
+    finally:
+        store.dispose()
+
+
+@admin.command("delete-message", short_help="Delete chat messages by id.")
+@click.argument("ids", metavar="ID...", nargs=-1, required=True, type=click.IntRange(1))
+@click.pass_context
+def admin_delete_message(ctx: click.Context, ids: tuple[int, ...]) -> None:
+    """Delete the chat messages ID... (as `shiftago admin chat` lists them): nobody who
+    opens the game from now on sees them; pages that show them keep them until they
+    load the game again."""
+    from shiftago.interfaces.server.chat import ChatStore
+
+    store = _admin_store(ctx)
+    try:
+        done = ChatStore(store).delete(ids)
+    finally:
+        store.dispose()
+    click.echo(f"deleted {done} of {len(ids)} message{'' if len(ids) == 1 else 's'}")
+    if done < len(ids):
+        sys.exit(1)
+
+
+@admin.command("sign-out", short_help="Sign an account out everywhere; a new password.")
+@click.argument("name")
+@click.option(
+    "--new-password",
+    is_flag=True,
+    help="Also set a new password, asked for twice (two lines when piped).",
+)
+@click.pass_context
+def admin_sign_out(ctx: click.Context, name: str, new_password: bool) -> None:
+    """Delete every session of the account NAME: each browser signed in as it must sign
+    in again, so a session cookie that leaked no longer works. With --new-password the
+    account also gets a new password (a forgotten or leaked one)."""
+    from shiftago.interfaces.server.accounts import (
+        check_password,
+        hash_password,
+        sign_out_everywhere,
+    )
+
+    hashed = None
+    if new_password:
+        password = click.prompt("New password", hide_input=True, confirmation_prompt=True)
+        try:
+            hashed = hash_password(check_password(password))
+        except ValueError as e:
+            raise click.BadParameter(f"a password has {e}", param_hint="--new-password") from None
+    store = _admin_store(ctx)
+    try:
+        done = sign_out_everywhere(store, name, hashed)
+    finally:
+        store.dispose()
+    if done is None:
+        raise click.ClickException(f"there is no account {name!r}")
+    changed = "; the password is changed" if hashed else ""
+    click.echo(f"{name.lower()}: {done} session{'' if done == 1 else 's'} ended{changed}")
+
+
 def _server_db(db_url: str | None) -> str:
     """The database URL given, else server.db in the data directory."""
     from shiftago.interfaces.autosave import data_dir

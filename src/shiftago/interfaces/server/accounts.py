@@ -170,6 +170,20 @@ def delete_session(store: Store, token: str) -> None:
         s.execute(delete(SessionRow).where(SessionRow.token_hash == token_hash(token)))
 
 
+def sign_out_everywhere(store: Store, name: str, password_hash: str | None = None) -> int | None:
+    """Delete every session of the account ``name`` and, with ``password_hash``, give
+    it that password (moderation, a forgotten or leaked password): how many sessions
+    ended, or None when there is no such account."""
+    with store.sessions.begin() as s:
+        account = s.scalars(select(AccountRow).where(AccountRow.name == name.lower())).first()
+        if account is None:
+            return None
+        if password_hash is not None:
+            account.password_hash = password_hash
+        done = s.execute(delete(SessionRow).where(SessionRow.account_id == account.id))
+        return int(getattr(done, "rowcount", 0))
+
+
 def delete_expired_sessions(store: Store) -> int:
     """Delete every session that has expired; how many."""
     with store.sessions.begin() as s:

@@ -14,11 +14,11 @@ from __future__ import annotations
 import datetime as dt
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
 
 from shiftago.core import COLOURS
 from shiftago.interfaces.server.bus import Event
@@ -97,6 +97,20 @@ class ChatStore:
             s.add(row)
             s.flush()
             return _message(row)
+
+    def messages(self, game_id: str) -> list[ChatMessage]:
+        """Every message of the game, both rooms, oldest first (moderation)."""
+        with self.store.sessions() as s:
+            rows = s.scalars(
+                select(ChatRow).where(ChatRow.game_id == game_id).order_by(ChatRow.id)
+            ).all()
+            return [_message(row) for row in rows]
+
+    def delete(self, ids: Sequence[int]) -> int:
+        """Delete the messages ``ids`` (moderation); how many there were."""
+        with self.store.sessions.begin() as s:
+            done = s.execute(delete(ChatRow).where(ChatRow.id.in_(list(ids))))
+            return int(getattr(done, "rowcount", 0))
 
     def history(self, game_id: str, room: str, limit: int = HISTORY) -> list[ChatMessage]:
         """The room's last ``limit`` messages, oldest first."""
