@@ -437,9 +437,10 @@ def test_arrows_are_coloured_only_on_the_screen_that_may_act(
     for page in (other, watcher):
         assert page.query_selector_all(".arrow.active") == []
         assert page.eval_on_selector_all(".arrow", fills) == [""] * 28
-    assert watcher.is_visible("[data-testid=analyse-here]")  # a spectator may analyse
-    for page in (mover, other):
-        assert not page.is_visible("[data-testid=analyse-here]")  # never a seat holder
+    # no computer analysis of a game between people while it goes on: not for its
+    # players, nor for a spectator (who is a watch link away from being one)
+    for page in (mover, other, watcher):
+        assert not page.is_visible("[data-testid=analyse-here]")
 
 
 def test_the_share_panel_lists_every_known_link(live_server: LiveServer, new_context: NewContext):

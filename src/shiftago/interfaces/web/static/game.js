@@ -273,7 +273,11 @@ function draw(animate) {
   $("event").classList.toggle("idle", !news);
   $("position").textContent = v.position || "";
   const analyse = $("analyse-here");
-  analyse.hidden = !(isOver() || !held().length || holdsEveryPerson());
+  // the computer's analysis of a game in progress is for nobody who could pass it on to
+  // a person playing in it: only once it is over, or where this page holds every
+  // person's seat, or in a game of computers only
+  const people = (g.seats || []).some((s) => s.kind === "human");
+  analyse.hidden = !(isOver() || holdsEveryPerson() || !people);
   analyse.href = `/analysis?position=${encodeURIComponent(v.position || "")}`;
 
   const name = { express: "Express", expert: "Expert", extreme: "Extreme" }[g.variant] || g.variant;
