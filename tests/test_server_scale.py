@@ -195,6 +195,9 @@ def test_a_review_asked_for_in_one_process_is_heard_in_the_other(deployment):
     assert imported.status_code == 201, imported.text
     game_id = imported.json()["id"]
     watcher = Socket(b.url, game_id)  # a page on the other process, that does not ask
+    # b hears the game's events once a spectator's word from a reaches it
+    Socket(a.url, game_id).send({"type": "chat", "text": "hello"})
+    assert watcher.until(lambda e: e["type"] == "chat")["text"] == "hello"
     assert a.api("POST", f"/api/games/{game_id}/analysis").status_code == 202
     assert watcher.until(lambda e: e["type"] == "review") == {"type": "review"}
 

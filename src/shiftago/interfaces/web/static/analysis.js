@@ -183,11 +183,9 @@ function drawLines(msg) {
   if (msg.nodes !== undefined && msg.nodes !== null) info.push(`${Number(msg.nodes).toLocaleString("en")} nodes`);
   info.push(msg.final ? "done" : "thinking…");
   $("engine-info").textContent = engineLines.length || !msg.final ? info.join(" · ") : "No action to look at: the game is over.";
-  if (msg.unit) {
-    $("engine-unit").textContent =
-      "Each line shows the expected score of the side to act: its chance to win, a shared draw counting its share " +
-      `(100% a sure win; "win" or "loss" where the computer has proven it). The computer's own value is in each line's tooltip: ${String(msg.unit).replace(/\.$/, "")}.`;
-  }
+  // the words under the lines are the page's own (no shift of the editor below when
+  // the first lines come); the unit of the values goes into their tooltip
+  if (msg.unit) $("engine-unit").title = `The computer's values: ${String(msg.unit).replace(/\.$/, "")}.`;
   engineLines.forEach((line, i) => {
     const pv = Array.isArray(line.pv) && line.pv.length ? line.pv : [line.action];
     const go = el("button", { type: "button", class: "small line-action", text: line.action, title: `Play ${line.action}` });
