@@ -4,7 +4,7 @@
 // page draws it, keeps the variation tried from the start position, and hands a
 // position set up in the editor to the server, which accepts or refuses it.
 import { BoardView, COLOURS, COLOUR_NAMES, marbleIcon, parsePosition } from "./board.js";
-import { VARIANTS, api, copyText, el, onJson, openSocket, showNotice } from "./api.js";
+import { VARIANTS, api, copyText, el, onJson, openSocket, showNotice, withoutField } from "./api.js";
 import { mountPrefs, playSound } from "./prefs.js";
 import { expectedWords, formatValue } from "./review.js";
 import { PositionEditor } from "./editor.js";
@@ -58,7 +58,7 @@ async function play(action) {
     playSound("action");
     show({ action: moves[at - 1].action, board: parsePosition(from.position).board });
   } catch (err) {
-    notice(err.message || "That action is not possible here.");
+    notice(withoutField(err) || "That action is not possible here.");
   } finally {
     busy = false;
   }
@@ -333,7 +333,7 @@ async function main() {
   try {
     await setRoot(asked && asked.trim() ? asked : START);
   } catch (err) {
-    notice(`This position cannot be set up: ${err.message}. The board shows the start position instead.`);
+    notice(`This position cannot be set up: ${withoutField(err)}. The board shows the start position instead.`);
     try {
       await setRoot(START);
     } catch (again) {

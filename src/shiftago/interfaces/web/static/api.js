@@ -111,6 +111,14 @@ export async function api(path, { method = "GET", body = undefined, accept = "ap
   return data;
 }
 
+/** An error's words without the field's name before them ("action: 'zz' is not ..."
+ *  reads "'zz' is not ..."), for a page where the field is plain from the context. */
+export function withoutField(err) {
+  const field = err && err.data && typeof err.data === "object" ? err.data.field : null;
+  const text = (err && err.message) || "";
+  return field && text.startsWith(`${field}: `) ? text.slice(field.length + 2) : text;
+}
+
 /** A readable message from an error body (FastAPI's `detail` included). */
 export function errorText(data) {
   if (!data) return "";
