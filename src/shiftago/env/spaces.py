@@ -167,8 +167,8 @@ def write_outcome_rewards(s: np.ndarray, out: np.ndarray) -> None:
     for seat in range(n):
         k += (winners >> seat) & 1
     for seat in range(n):
-        share = 1.0 / k if (winners >> seat) & 1 else 0.0
-        out[seat] = 2.0 * share - 1.0
+        # 2 * (1 / k) - 1 as (2 - k) / k: a 3-way draw's -1/3 exactly, not 2/3 - 1
+        out[seat] = (2.0 - k) / k if (winners >> seat) & 1 else -1.0
 
 
 def observe(s: np.ndarray, observer: int) -> np.ndarray:
@@ -186,8 +186,10 @@ def action_mask(s: np.ndarray) -> np.ndarray:
 
 
 def outcome_rewards(s: np.ndarray) -> np.ndarray:
-    """A new ``float32`` array of the end-of-game reward of each seat (see
-    :func:`write_outcome_rewards`)."""
-    out = np.empty(int(s[PLAYERS]), dtype=np.float32)
+    """A new ``float64`` array of the end-of-game reward of each seat (see
+    :func:`write_outcome_rewards`): the rewards that the PettingZoo and Gymnasium
+    environments hand out as Python floats, so a 3-way draw pays -1/3, not float32's
+    -0.33333334."""
+    out = np.empty(int(s[PLAYERS]), dtype=np.float64)
     write_outcome_rewards(s, out)
     return out
