@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlsplit
@@ -325,7 +326,9 @@ time_offset_option = click.option(
 )
 
 
-def _addresses(param: click.Parameter, values: tuple[str, ...]) -> tuple[str, ...]:
+def _addresses(
+    ctx: click.Context, param: click.Parameter, values: tuple[str, ...]
+) -> tuple[str, ...]:
     """Addresses or networks (``10.0.0.0/8``), or ``*`` for any; else a usage error."""
     from shiftago.interfaces.server.security import Proxies
 
@@ -385,7 +388,7 @@ def _addresses(param: click.Parameter, values: tuple[str, ...]) -> tuple[str, ..
     "trusted_proxies",
     multiple=True,
     metavar="ADDRESS",
-    callback=lambda ctx, param, values: _addresses(param, values),
+    callback=_addresses,
     help="An address (or network, 10.0.0.0/8) whose X-Forwarded-* headers are believed. "
     "Repeat for several. Default: 127.0.0.1 and ::1 (a proxy on this machine).",
 )
@@ -394,7 +397,7 @@ def _addresses(param: click.Parameter, values: tuple[str, ...]) -> tuple[str, ..
     "metrics_from",
     multiple=True,
     metavar="ADDRESS",
-    callback=lambda ctx, param, values: _addresses(param, values),
+    callback=_addresses,
     help="An address (or network) that GET /metrics answers, for Prometheus; others get "
     "404. Repeat for several. Default: 127.0.0.1 and ::1.",
 )
@@ -594,14 +597,20 @@ def admin(ctx: click.Context, db_url: str | None) -> None:
     ctx.obj = _server_db(db_url)
 
 
-def _admin_store(ctx: click.Context) -> Any:
+@contextmanager
+def _admin_store(ctx: click.Context) -> Iterator[Any]:
+    """The store of the database ``admin --db`` named, disposed of afterwards."""
     from shiftago.interfaces.server.store import Store, open_engine
 
     url: str = ctx.obj
     try:
-        return Store(open_engine(url))
+        store = Store(open_engine(url))
     except Exception as e:  # the URL was checked: the database does not answer
         raise click.ClickException(f"cannot open the database {url}: {e}") from None
+    try:
+        yield store
+    finally:
+        store.dispose()
 
 
 @admin.command("chat", short_help="List a game's chat messages with their ids.")
@@ -612,14 +621,11 @@ def admin_chat(ctx: click.Context, game_id: str) -> None:
     name and text, one per line."""
     from shiftago.interfaces.server.chat import ChatStore
 
-    store = _admin_store(ctx)
-    try:
+    with _admin_store(ctx) as store:
         if store.load(game_id) is None:
             raise click.ClickException(f"there is no game {game_id!r}")
         for m in ChatStore(store).messages(game_id):
             click.echo(f"{m.id}\t{m.at:%Y-%m-%d %H:%M}\t{m.room}\t{m.name}\t{m.text}")
-    finally:
-        store.dispose()
 
 
 @admin.command("delete-message", short_help="Delete chat messages by id.")
@@ -631,11 +637,8 @@ def admin_delete_message(ctx: click.Context, ids: tuple[int, ...]) -> None:
     load the game again."""
     from shiftago.interfaces.server.chat import ChatStore
 
-    store = _admin_store(ctx)
-    try:
+    with _admin_store(ctx) as store:
         done = ChatStore(store).delete(ids)
-    finally:
-        store.dispose()
     click.echo(f"deleted {done} of {len(ids)} message{'' if len(ids) == 1 else 's'}")
     if done < len(ids):
         sys.exit(1)
@@ -666,11 +669,8 @@ def admin_sign_out(ctx: click.Context, name: str, new_password: bool) -> None:
             hashed = hash_password(check_password(password))
         except ValueError as e:
             raise click.BadParameter(f"a password has {e}", param_hint="--new-password") from None
-    store = _admin_store(ctx)
-    try:
+    with _admin_store(ctx) as store:
         done = sign_out_everywhere(store, name, hashed)
-    finally:
-        store.dispose()
     if done is None:
         raise click.ClickException(f"there is no account {name!r}")
     changed = "; the password is changed" if hashed else ""

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import math
@@ -30,12 +29,11 @@ from shiftago.interfaces.server import (
 from shiftago.interfaces.server.chat import Chat
 from shiftago.interfaces.server.csrf import CsrfCheck
 from shiftago.interfaces.server.hub import Hub, Refused
-from shiftago.interfaces.server.jobs import queue_figures
 from shiftago.interfaces.server.live_analysis import LiveAnalysis, analysis_socket
 from shiftago.interfaces.server.lobby import lobby_socket
 from shiftago.interfaces.server.metrics import MeasureRequests, Metrics, NoteRoute
 from shiftago.interfaces.server.redaction import log_config
-from shiftago.interfaces.server.runtime import HEALTH_SECONDS, Runtime
+from shiftago.interfaces.server.runtime import Runtime
 from shiftago.interfaces.server.security import protect
 from shiftago.interfaces.server.settings import Settings
 from shiftago.interfaces.server.startup import check_services, listen
@@ -221,20 +219,16 @@ def _pages(app: FastAPI, web: Path) -> None:
     @app.get("/healthz", include_in_schema=False)
     async def healthz(request: Request) -> Response:
         runtime: Runtime = request.app.state.runtime
-        hub = runtime.hub
-        figures = {
-            "process": hub.bus.process,
-            "games_in_memory": len(hub.games),
-            "connections": sum(len(live.connections) for live in hub.games.values()),
+        figures: dict[str, Any] = {
+            "process": runtime.hub.bus.process,
+            **runtime.game_figures(),
             "rss_mib": resident_mib(),
         }
         try:
             await runtime.healthy()
         except Exception as error:  # the database or Redis does not answer
             return JSONResponse({"ok": False, "error": str(error), **figures}, status_code=503)
-        if runtime.redis is not None:  # the computer's moves wait there for a worker
-            with contextlib.suppress(Exception):  # Redis answered the ping just now
-                figures.update(await asyncio.wait_for(queue_figures(runtime.redis), HEALTH_SECONDS))
+        figures.update(await runtime.job_figures())  # Redis answered the ping just now
         return JSONResponse({"ok": True, **figures})
 
     @app.get("/metrics", include_in_schema=False)

@@ -11,8 +11,6 @@ figures (by default this machine); to anyone else ``/metrics`` is not there.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import re
 import time
 from collections.abc import Iterable, Iterator
@@ -33,8 +31,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from shiftago.interfaces.server.jobs import queue_figures
-from shiftago.interfaces.server.runtime import HEALTH_SECONDS, Runtime
+from shiftago.interfaces.server.runtime import Runtime
 from shiftago.interfaces.server.security import Proxies, client_address
 
 #: The scope key under which the outer middleware leaves a place for the route's
@@ -105,17 +102,15 @@ class Metrics:
         """The figures as Prometheus reads them; 404 to an address not let in."""
         if client_address(request) not in self.allowed:
             return Response("Not Found", status_code=404, media_type="text/plain")
-        hub = runtime.hub
-        self.games.set(len(hub.games))
-        self.game_sockets.set(sum(len(live.connections) for live in hub.games.values()))
-        self.actions_stored = hub.actions_stored
-        if runtime.redis is not None:
-            # the figures of a Redis that does not answer in time are left as they were
-            with contextlib.suppress(Exception):
-                figures = await asyncio.wait_for(queue_figures(runtime.redis), HEALTH_SECONDS)
-                self.jobs.labels("waiting").set(figures["jobs_waiting"])
-                self.jobs.labels("held").set(figures["jobs_held"])
-                self.workers.set(figures["workers"])
+        games = runtime.game_figures()
+        self.games.set(games["games_in_memory"])
+        self.game_sockets.set(games["connections"])
+        self.actions_stored = runtime.hub.actions_stored
+        # the figures of a Redis that does not answer in time are left as they were
+        if jobs := await runtime.job_figures():
+            self.jobs.labels("waiting").set(jobs["jobs_waiting"])
+            self.jobs.labels("held").set(jobs["jobs_held"])
+            self.workers.set(jobs["workers"])
         return Response(generate_latest(self.registry), media_type=CONTENT_TYPE_LATEST)
 
 
@@ -144,6 +139,9 @@ class MeasureRequests:
     def __init__(self, app: ASGIApp, metrics: Metrics) -> None:
         self.app = app
         self.metrics = metrics
+        #: The app's route patterns and templates, listed at the first request that
+        #: needs them (the routes are all added by then).
+        self._templates: list[tuple[re.Pattern[str], str]] | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket":
@@ -167,9 +165,19 @@ class MeasureRequests:
         try:
             await self.app({**scope, ROUTE_KEY: place}, receive, send_noting)
         finally:
-            route = place.get("route") or _route_of(scope)
+            route = place.get("route") or self._route_of(scope)
             self.metrics.seconds.labels(route).observe(time.perf_counter() - start)
             self.metrics.requests.labels(route, scope["method"], str(status[0])).inc()
+
+    def _route_of(self, scope: Scope) -> str:
+        """The template of the route of a request that the router did not take: refused
+        before it ran (at the door: the Origin check, the body's size, the CSRF check),
+        found by its path alone; else :data:`UNMATCHED`."""
+        if self._templates is None:
+            router = getattr(scope.get("app"), "router", None)
+            self._templates = list(_templates(getattr(router, "routes", ())))
+        path = str(scope.get("path", ""))
+        return next((t for pattern, t in self._templates if pattern.match(path)), UNMATCHED)
 
 
 def _templates(routes: Iterable[Any]) -> Iterator[tuple[re.Pattern[str], str]]:
@@ -181,17 +189,6 @@ def _templates(routes: Iterable[Any]) -> Iterator[tuple[re.Pattern[str], str]]:
         inner = getattr(route, "original_router", None)  # FastAPI's include_router
         if inner is not None:
             yield from _templates(getattr(inner, "routes", ()))
-
-
-def _route_of(scope: Scope) -> str:
-    """The template of the route of a request refused before the router ran (at the
-    door: the Origin check, the body's size, the CSRF check), by its path alone."""
-    router = getattr(scope.get("app"), "router", None)
-    path = str(scope.get("path", ""))
-    for pattern, template in _templates(getattr(router, "routes", ())):
-        if pattern.match(path):
-            return template
-    return UNMATCHED
 
 
 class NoteRoute:

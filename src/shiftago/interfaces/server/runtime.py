@@ -24,7 +24,14 @@ from shiftago.interfaces.server.bots import ComputerPlayers
 from shiftago.interfaces.server.bus import READ_BLOCK_MS, Bus, RedisBus, raise_if_cancelled
 from shiftago.interfaces.server.collector import Collector
 from shiftago.interfaces.server.hub import Hub
-from shiftago.interfaces.server.jobs import FairQueue, Job, Jobs, LocalJobs, RedisJobs
+from shiftago.interfaces.server.jobs import (
+    FairQueue,
+    Job,
+    Jobs,
+    LocalJobs,
+    RedisJobs,
+    queue_figures,
+)
 from shiftago.interfaces.server.presence import SUMMARY_SECONDS
 from shiftago.interfaces.server.seeks import Seeks
 from shiftago.interfaces.server.settings import Settings
@@ -232,6 +239,24 @@ class Runtime:
         await _answers("the database", self.hub.db(self.hub.store.ping))
         if self.redis is not None:
             await _answers("Redis", self.redis.ping())
+
+    def game_figures(self) -> dict[str, int]:
+        """The games in this process's memory and their sockets (``/healthz``,
+        ``/metrics``)."""
+        games = self.hub.games
+        return {
+            "games_in_memory": len(games),
+            "connections": sum(len(live.connections) for live in games.values()),
+        }
+
+    async def job_figures(self) -> dict[str, int]:
+        """With Redis, where the computer's moves wait for a worker: the jobs' figures
+        (``jobs.queue_figures``); none without Redis, or when Redis does not give them
+        within :data:`HEALTH_SECONDS` (``/healthz``, ``/metrics``)."""
+        if self.redis is not None:
+            with contextlib.suppress(Exception):
+                return await asyncio.wait_for(queue_figures(self.redis), HEALTH_SECONDS)
+        return {}
 
     async def stop(self) -> None:
         """Finish what is being stored, stop the jobs (a job cut short is done again),

@@ -392,15 +392,15 @@ function wire() {
   $("next-game").addEventListener("click", rematch);
   $("copy-position").addEventListener("click", async (e) => {
     const ok = ctx.game && (await copyText(shown().position));
-    flash(e.currentTarget, ok ? "Copied" : "Could not copy");
+    flash(e.currentTarget, ok ? "Copied" : "Copy failed");
   });
   $("copy-record").addEventListener("click", async (e) => {
     const button = e.currentTarget;
     try {
       const text = await api(`/api/games/${encodeURIComponent(ctx.gameId)}/record`, { accept: "text/plain" });
-      flash(button, (await copyText(typeof text === "string" ? text : JSON.stringify(text, null, 2))) ? "Copied" : "Could not copy");
+      flash(button, (await copyText(typeof text === "string" ? text : JSON.stringify(text, null, 2))) ? "Copied" : "Copy failed");
     } catch (err) {
-      flash(button, "Could not copy");
+      flash(button, "Copy failed");
       notice(`Could not read the record: ${err.message}`);
     }
   });
