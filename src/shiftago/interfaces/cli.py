@@ -511,13 +511,17 @@ def serve(
         sys.exit(1)
 
 
-@cli.command(short_help="Play the computer's seats and make reviews for serve processes.")
-@click.option(
+#: ``--db`` of the commands that work beside the serve processes (worker, admin).
+serve_db_option = click.option(
     "--db",
     "db_url",
     metavar="URL",
     help="The database the serve processes use (as for `shiftago serve`).",
 )
+
+
+@cli.command(short_help="Play the computer's seats and make reviews for serve processes.")
+@serve_db_option
 @click.option(
     "--redis",
     "redis_url",
@@ -584,12 +588,7 @@ def worker(
 
 
 @cli.group(short_help="Moderate a server's database: chat messages, sessions.")
-@click.option(
-    "--db",
-    "db_url",
-    metavar="URL",
-    help="The database the serve processes use (as for `shiftago serve`).",
-)
+@serve_db_option
 @click.pass_context
 def admin(ctx: click.Context, db_url: str | None) -> None:
     """Moderate the games and accounts of a server, in its database (docs/deploy.md,
