@@ -732,15 +732,30 @@ def test_a_game_with_a_friend_started_on_the_home_page(
     ben.wait_for_selector(PLAYABLE)
 
 
+# every text the notice line shows, in order (the test sees only the last otherwise)
+RECORD_NOTICES = """
+window.noticesShown = [];
+document.addEventListener("DOMContentLoaded", () => {
+  const line = document.getElementById("notice");
+  new MutationObserver(() => {
+    if (!line.hidden && line.textContent) window.noticesShown.push(line.textContent);
+  }).observe(line, { childList: true, characterData: true, subtree: true, attributes: true });
+});
+"""
+
+
 def test_a_wrong_seat_link_says_what_the_browser_does_instead(
     live_server: LiveServer, new_context: NewContext
 ):
     created = ann_and_ben(live_server)
     wrong = f"{live_server.url}/play/{created['id']}?seat=not-a-seat-token"
     stranger = new_context().new_page()
+    stranger.add_init_script(RECORD_NOTICES)
     stranger.goto(wrong)
     said = stranger.wait_for_selector("#notice:not([hidden])").text_content() or ""
     assert said.endswith("not valid for this game; you are watching.")
+    # one notice, not the server's refusal first and then the page's own words
+    assert stranger.evaluate("window.noticesShown") == [said]
     assert playable(stranger) == []
     ann = new_context()
     hold_seat(ann, created["seats"][0]["join_url"])

@@ -78,6 +78,8 @@ function handle(conn, msg) {
     case "error":
       ctx.pending = null;
       if (msg.code === "stale") conn.send({ type: "sync", seen: Math.max(ctx.version, 0) });
+      // a seat link refused at hello: the welcome that follows says what this page does
+      else if (msg.code === "not_seated" && !conn.welcomed) break;
       else notice(msg.message || `Refused: ${msg.code}`);
       if (msg.code === "rate_limited" && ctx.chat) ctx.chat.restore(); // the text is not lost
       render();
