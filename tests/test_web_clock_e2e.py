@@ -23,10 +23,10 @@ def test_the_clocks_tick_and_the_flag_falls_on_the_page(
     offset = tmp_path / "offset"
     offset.write_text("0")
     server = start_server(args=["--time-offset-file", str(offset)])
+    started = time.monotonic()  # before the game is made: its clock starts with it
     created = create(
         server, variant="express", players=2, first="o", clock={"initial": 60, "increment": 1}
     )
-    started = time.monotonic()
     game_id = created["id"]
     page = open_page(new_context(), created["seats"][0]["join_url"])
     page.wait_for_selector("[data-testid=clock-o].running")
