@@ -1,5 +1,6 @@
 """``shiftago admin`` (cli.py): moderation in a server's database, the server's own
-store functions underneath (chat.py ``ChatStore``, accounts.py ``sign_out_everywhere``)."""
+store functions underneath (chat.py ``ChatStore``, accounts.py ``sign_out_everywhere``
+and ``close_account``)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,8 @@ from shiftago.interfaces.server.accounts import (
     password_matches,
 )
 from shiftago.interfaces.server.chat import ChatStore
-from shiftago.interfaces.server.store import Store, open_engine
+from shiftago.interfaces.server.schema import RatingRow
+from shiftago.interfaces.server.store import Store, now, open_engine
 
 
 def admin(url: str, *args: str, given: str | None = None) -> Result:
@@ -74,4 +76,63 @@ def test_an_account_is_signed_out_everywhere_and_given_a_new_password(tmp_path: 
     finally:
         store.dispose()
     nobody = admin(url, "sign-out", "nobody")
+    assert nobody.exit_code == 1 and "there is no account 'nobody'" in nobody.output
+
+
+def test_a_closed_account_cannot_sign_in_and_leaves_the_leaderboard(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'server.db'}"
+    password = {"password": "a good password"}
+    with client_for(url) as client:
+        assert client.post("/api/accounts", json={"name": "ann", **password}).status_code == 201
+        anns_cookies = dict(client.cookies)
+        client.cookies.clear()
+        assert client.post("/api/accounts", json={"name": "bob", **password}).status_code == 201
+        client.cookies.clear()
+        store = Store(open_engine(url))
+        try:  # settled ratings, so that both are on the leaderboard
+            with store.sessions.begin() as s:
+                for account in ("ann", "bob"):
+                    found = account_with_hash(store, account)
+                    assert found is not None
+                    s.add(
+                        RatingRow(
+                            account_id=found[0].id,
+                            category="express-2",
+                            rating=1600.0 if account == "ann" else 1550.0,
+                            deviation=60.0,
+                            volatility=0.06,
+                            games=20,
+                            updated=now(),
+                        )
+                    )
+        finally:
+            store.dispose()
+
+        def leaders() -> list[str]:
+            board = client.get("/api/leaderboard/express-2").json()
+            return [p["name"] for p in board["players"]]
+
+        assert leaders() == ["ann", "bob"]
+        closed = admin(url, "close-account", "Ann")
+        assert closed.exit_code == 0, closed.output
+        assert "ann: closed; 1 session ended" in closed.output
+        client.cookies.update(anns_cookies)  # the browser she was signed in with
+        assert client.get("/api/session").json() == {"name": None}
+        client.cookies.clear()
+        refused = client.post("/api/session", json={"name": "ann", **password})
+        assert refused.status_code == 403 and refused.json()["code"] == "account_closed"
+        assert "csrf" not in client.cookies  # no session was made
+        wrong = client.post("/api/session", json={"name": "ann", "password": "not hers at all"})
+        assert wrong.status_code == 401  # closed or not is said only with the password
+        taken = client.post("/api/accounts", json={"name": "ann", **password})
+        assert taken.status_code == 409  # the name stays hers
+        assert leaders() == ["bob"]
+        profile = client.get("/api/players/ann").json()
+        assert profile["closed"] is True and profile["ratings"]["express-2"]["games"] == 20
+        assert client.get("/api/players/bob").json()["closed"] is False
+        reopened = admin(url, "close-account", "ann", "--reopen")
+        assert reopened.exit_code == 0 and "ann: open" in reopened.output, reopened.output
+        assert client.post("/api/session", json={"name": "ann", **password}).status_code == 200
+        assert leaders() == ["ann", "bob"]
+    nobody = admin(url, "close-account", "nobody")
     assert nobody.exit_code == 1 and "there is no account 'nobody'" in nobody.output

@@ -118,7 +118,12 @@ def test_a_rated_two_player_game_moves_both_ratings_by_glicko_2(db_url):
         ]
         assert client.get(f"/api/games/{live.id}/ratings").json() == {"changes": event["changes"]}
         answer = client.get("/api/players/ann").json()
-        assert answer == {"name": "ann", "ratings": answer["ratings"], "games": [live.id]}
+        assert answer == {
+            "name": "ann",
+            "ratings": answer["ratings"],
+            "games": [live.id],
+            "closed": False,
+        }
         assert answer["ratings"]["express-2"] == {
             "rating": round(won.rating, 2),
             "deviation": round(won.deviation, 2),

@@ -9,7 +9,7 @@ import datetime as dt
 import json
 from typing import Any
 
-from shiftago.interfaces.server.accounts import find_account
+from shiftago.interfaces.server.accounts import close_account, find_account
 from shiftago.interfaces.server.schema import RatingChangeRow, RatingRow
 from shiftago.interfaces.server.store import Store, open_engine
 from test_web_e2e import create
@@ -115,6 +115,7 @@ def test_sign_up_adopt_and_the_profile(live_server: LiveServer, new_context: New
     row = page.locator("[data-testid=ratings] tr[data-category=express-2]")
     row.wait_for()
     assert row.locator("td").all_text_contents() == ["Express, 2 players", "1663", "±90", "1"]
+    assert page.locator("[data-testid=player-closed]").is_hidden()  # an open account
     page.locator("[data-testid=history-plot] circle").wait_for()
     assert page.locator("[data-testid=history-plot] circle").count() == 1
     games = page.locator("[data-testid=games] tbody tr")
@@ -179,3 +180,29 @@ def test_the_page_of_a_player_who_does_not_exist(live_server: LiveServer, new_co
     for part in ("#ratings-part", "#games-card"):  # there, and hidden
         assert page.locator(part).count() == 1
         assert page.locator(part).is_hidden()
+
+
+def test_a_closed_account_is_signed_out_and_says_so(
+    live_server: LiveServer, new_context: NewContext
+):
+    page = new_context().new_page()
+    page.goto(live_server.url + "/")
+    sign_up(page, "ann")
+    store = Store(open_engine(live_server.db_url))
+    try:  # what `shiftago admin close-account ann` does
+        assert close_account(store, "ann") is not None
+    finally:
+        store.dispose()
+    page.reload()  # the browser's session ended with the account
+    page.locator("[data-testid=account-open]").wait_for()
+    page.click("[data-testid=account-open]")
+    page.fill("[data-testid=account-form] input[name=name]", "ann")
+    page.fill("[data-testid=account-form] input[name=password]", "correct horse")
+    page.click("[data-testid=sign-in]")
+    error = page.locator("[data-testid=account-error]")
+    error.wait_for()
+    assert "the account ann is closed" in error.inner_text()
+    assert page.locator("[data-testid=account-name]").count() == 0
+    page.goto(live_server.url + "/players/ann")
+    page.locator("[data-testid=player-closed]").wait_for()
+    assert page.locator("[data-testid=player-name]").inner_text() == "ann"

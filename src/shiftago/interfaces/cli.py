@@ -587,7 +587,7 @@ def worker(
         sys.exit(1)
 
 
-@cli.group(short_help="Moderate a server's database: chat messages, sessions.")
+@cli.group(short_help="Moderate a server's database: chat messages, sessions, accounts.")
 @serve_db_option
 @click.pass_context
 def admin(ctx: click.Context, db_url: str | None) -> None:
@@ -674,6 +674,28 @@ def admin_sign_out(ctx: click.Context, name: str, new_password: bool) -> None:
         raise click.ClickException(f"there is no account {name!r}")
     changed = "; the password is changed" if hashed else ""
     click.echo(f"{name.lower()}: {done} session{'' if done == 1 else 's'} ended{changed}")
+
+
+@admin.command("close-account", short_help="Close an account, or open it again.")
+@click.argument("name")
+@click.option("--reopen", is_flag=True, help="Open a closed account again.")
+@click.pass_context
+def admin_close_account(ctx: click.Context, name: str, reopen: bool) -> None:
+    """Close the account NAME: it can no longer sign in, each browser signed in as it is
+    signed out, and it leaves the leaderboard. Its games, its ratings and its name stay
+    (nobody else can take the name). With --reopen it can sign in again with its
+    password (`sign-out --new-password` gives it a new one)."""
+    from shiftago.interfaces.server.accounts import close_account
+
+    with _admin_store(ctx) as store:
+        done = close_account(store, name, closed=not reopen)
+    if done is None:
+        raise click.ClickException(f"there is no account {name!r}")
+    account, ended = done
+    if reopen:
+        click.echo(f"{account.name}: open; it can sign in again")
+    else:
+        click.echo(f"{account.name}: closed; {ended} session{'' if ended == 1 else 's'} ended")
 
 
 def _server_db(db_url: str | None) -> str:

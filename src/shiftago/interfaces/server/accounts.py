@@ -61,6 +61,8 @@ _DUMMY_HASH: Final = _hasher.hash("not a password of anyone")
 class Account:
     id: int
     name: str
+    #: Closed by a moderator (``shiftago admin close-account``): no signing in.
+    closed: bool = False
 
 
 @dataclass(frozen=True)
@@ -116,17 +118,21 @@ def create_account(store: Store, name: str, password_hash: str) -> Account:
         raise NameTaken(name) from None
 
 
+def _account(row: AccountRow) -> Account:
+    return Account(row.id, row.name, row.closed is not None)
+
+
 def account_with_hash(store: Store, name: str) -> tuple[Account, str] | None:
     """The account of ``name`` and its password's hash (None: no such account)."""
     with store.sessions() as s:
         row = s.scalar(select(AccountRow).where(AccountRow.name == name))
-        return None if row is None else (Account(row.id, row.name), row.password_hash)
+        return None if row is None else (_account(row), row.password_hash)
 
 
 def find_account(store: Store, name: str) -> Account | None:
     with store.sessions() as s:
         row = s.scalar(select(AccountRow).where(AccountRow.name == name.lower()))
-        return None if row is None else Account(row.id, row.name)
+        return None if row is None else _account(row)
 
 
 def make_session(store: Store, account_id: int) -> tuple[str, str]:
@@ -158,7 +164,7 @@ def find_session(store: Store, token: str) -> Session | None:
         found = s.execute(
             select(AccountRow.id, AccountRow.name, SessionRow.csrf, SessionRow.expires)
             .join(AccountRow, AccountRow.id == SessionRow.account_id)
-            .where(SessionRow.token_hash == token_hash(token))
+            .where(SessionRow.token_hash == token_hash(token), AccountRow.closed.is_(None))
         ).first()
     if found is None or utc(found.expires) <= now():
         return None
@@ -182,6 +188,23 @@ def sign_out_everywhere(store: Store, name: str, password_hash: str | None = Non
             account.password_hash = password_hash
         done = s.execute(delete(SessionRow).where(SessionRow.account_id == account.id))
         return int(getattr(done, "rowcount", 0))
+
+
+def close_account(store: Store, name: str, closed: bool = True) -> tuple[Account, int] | None:
+    """Close the account ``name`` (moderation: it can no longer sign in, every session
+    ends, it leaves the leaderboard; its games, ratings and name stay), or open it
+    again with ``closed=False``: the account as it is now and how many sessions
+    ended, or None when there is no such account."""
+    with store.sessions.begin() as s:
+        account = s.scalars(select(AccountRow).where(AccountRow.name == name.lower())).first()
+        if account is None:
+            return None
+        if not closed:
+            account.closed = None
+            return _account(account), 0
+        account.closed = account.closed or now()
+        done = s.execute(delete(SessionRow).where(SessionRow.account_id == account.id))
+        return _account(account), int(getattr(done, "rowcount", 0))
 
 
 def delete_expired_sessions(store: Store) -> int:

@@ -120,7 +120,7 @@ async def create(body: Credentials, request: Request) -> JSONResponse:
 @router.post("/session", summary="Sign in", responses=LIMITED)
 async def sign_in(body: Credentials, request: Request) -> JSONResponse:
     """Sign in: the session and CSRF cookies. A wrong password and an unknown name are
-    answered alike (401)."""
+    answered alike (401); a closed account, with its right password, 403."""
     name, password = _checked(body)
     try:
         await _count_login(request, name)
@@ -133,6 +133,11 @@ async def sign_in(body: Credentials, request: Request) -> JSONResponse:
     if found is None or not matches:
         return JSONResponse(
             {"message": "wrong name or password", "code": "wrong_credentials"}, status_code=401
+        )
+    if found[0].closed:  # said only to whoever knows the password
+        return JSONResponse(
+            {"message": f"the account {name} is closed", "code": "account_closed"},
+            status_code=403,
         )
     return await _sign_in(request, found[0], 200)
 

@@ -102,7 +102,7 @@ def _outcome(game: StoredGame, account: str) -> tuple[str | None, str | None]:
 @router.get("/players/{name}", summary="A player's ratings and games")
 async def player(name: str, request: Request) -> Any:
     """``{"name", "ratings": {category: {"rating", "deviation", "games", "provisional"}},
-    "games": [ids, newest first]}``, every category (one not played yet at its start, 0
+    "games": [ids, newest first], "closed"}``, every category (one not played yet at its start, 0
     games); 404 for an unknown name."""
     account = await _account(request, name)
     if account is None:
@@ -118,6 +118,7 @@ async def player(name: str, request: Request) -> Any:
             category: played.get(category) or ratings.unplayed_view() for category in CATEGORIES
         },
         "games": games,
+        "closed": account.closed,
     }
 
 

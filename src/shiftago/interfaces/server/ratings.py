@@ -266,12 +266,17 @@ def history_of(store: Store, account_id: int, kind: str, limit: int) -> list[dic
 
 
 def leaderboard(store: Store, kind: str, limit: int) -> list[Standing]:
-    """The best settled ratings of the category (provisional ones are left out)."""
+    """The best settled ratings of the category (provisional ones and those of closed
+    accounts are left out)."""
     with store.sessions() as s:
         rows = s.execute(
             select(RatingRow, AccountRow.name)
             .join(AccountRow, AccountRow.id == RatingRow.account_id)
-            .where(RatingRow.category == kind, RatingRow.deviation <= PROVISIONAL)
+            .where(
+                RatingRow.category == kind,
+                RatingRow.deviation <= PROVISIONAL,
+                AccountRow.closed.is_(None),
+            )
             .order_by(RatingRow.rating.desc(), AccountRow.name)
             .limit(limit)
         ).all()

@@ -155,7 +155,9 @@ class AnalysisRow(Base):
 
 class AccountRow(Base):
     """A player's account: a name (lower case, unique) and the argon2 hash of the
-    password (never the password)."""
+    password (never the password). ``closed`` is when a moderator closed it (``shiftago
+    admin close-account``): it cannot sign in and leaves the leaderboard, and its name
+    stays taken."""
 
     __tablename__ = "accounts"
 
@@ -163,6 +165,7 @@ class AccountRow(Base):
     name: Mapped[str] = mapped_column(String(24), unique=True)
     password_hash: Mapped[str] = mapped_column(String(200))
     created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    closed: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
 
 
 class SessionRow(Base):

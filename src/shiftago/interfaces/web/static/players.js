@@ -125,6 +125,7 @@ async function start() {
     const player = await api(`/api/players/${encodeURIComponent(name)}`);
     title.textContent = player.name;
     document.title = `${player.name} · Shiftago`;
+    document.getElementById("player-closed").hidden = !player.closed;
     renderRatings(player.ratings || {});
     const recent = await api(`/api/players/${encodeURIComponent(name)}/games`);
     renderGames(recent.games || []);
