@@ -29,9 +29,13 @@ PLAYABLE = '[data-action][tabindex="0"]'
 SOCKET_HOOK = """
 window.__sockets = [];
 window.__dropAfterSend = false;
+window.__refuseSockets = false;  // new sockets go nowhere (a refused connection)
 const Native = window.WebSocket;
 window.WebSocket = class extends Native {
-  constructor(...args) { super(...args); window.__sockets.push(this); }
+  constructor(url, ...rest) {
+    super(window.__refuseSockets ? "ws://127.0.0.1:9/" : url, ...rest);
+    window.__sockets.push(this);
+  }
   send(data) {
     super.send(data);
     if (window.__dropAfterSend && String(data).includes('"act"')) {
@@ -450,8 +454,18 @@ def test_after_a_scoring_by_keyboard_the_focus_stays_on_the_board(
             wait_until(lambda t=then: read(live_server, game_id)["actions"][-1] == t, what=then)
 
 
-def drop_sockets(page: Any) -> None:
-    page.evaluate("() => window.__sockets.forEach(s => s.close())")
+def go_offline(context: Any, page: Any) -> None:
+    """Take the page (with SOCKET_HOOK) offline once it has seen its sockets close.
+
+    The sockets are closed while still online, so that their closing handshakes end at
+    once (offline, a close waits for an answer that does not come, and the page shows
+    "connected" meanwhile); the page's reconnections are refused until it is offline."""
+    page.evaluate(
+        "() => { window.__refuseSockets = true; window.__sockets.forEach(s => s.close()); }"
+    )
+    wait_until(lambda: not connected(page), what="the page to notice")
+    context.set_offline(True)
+    page.evaluate("() => { window.__refuseSockets = false; }")
 
 
 def connected(page: Any) -> bool:
@@ -481,9 +495,7 @@ def test_a_dropped_connection_loses_and_repeats_nothing(
     wait_until(lambda: connected(page), what="the page to reconnect")
 
     # Offline: the other side plays meanwhile; a click while offline sends nothing.
-    context.set_offline(True)
-    drop_sockets(page)
-    wait_until(lambda: not connected(page), what="the page to notice")
+    go_offline(context, page)
     ben.act("L6", live_server, game_id)
     page.click('[data-action="L3"]', force=True)
     time.sleep(0.8)
@@ -519,9 +531,7 @@ def test_a_resignation_while_the_page_is_offline_is_shown_when_it_is_back(
     context.add_init_script(SOCKET_HOOK)
     page = open_page(context, created["seats"][0]["join_url"])
     wait_until(lambda: connected(page), what="the page to connect")
-    context.set_offline(True)
-    drop_sockets(page)
-    wait_until(lambda: not connected(page), what="the page to notice")
+    go_offline(context, page)
     seat(live_server, created["seats"][1]["join_url"], game_id).send({"type": "resign"})
     wait_until(lambda: read(live_server, game_id)["status"] == "over winner o", what="Ben out")
     context.set_offline(False)
