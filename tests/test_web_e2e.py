@@ -589,7 +589,10 @@ def test_the_server_killed_while_the_computer_thinks(
     server.kill()
     server.start()
     assert read(server, game_id)["actions"] == ["L1"]
-    game = wait_until(lambda: (g := read(server, game_id))["version"] == 2 and g, what="computer")
+    # a fresh process: its first search loads the compiled engine, slow on a busy machine
+    game = wait_until(
+        lambda: (g := read(server, game_id))["version"] == 2 and g, timeout=30, what="computer"
+    )
     shows(page, game["position"])
     page.wait_for_selector(PLAYABLE)
     game = play(server, game_id, page, "L2")
