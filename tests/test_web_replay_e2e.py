@@ -353,7 +353,9 @@ def test_an_unfinished_import_held_here_can_be_studied(
     page.click("#import-go")
     page.wait_for_url("**/play/**")
     page.wait_for_selector(PLAYABLE)
-    assert page.is_visible("#analyse-here")
+    # shown once the server has welcomed every seat's socket (the first may be playable
+    # before the second is welcomed)
+    page.wait_for_selector("#analyse-here", state="visible")
     page.click("[data-testid=analyse]")
     page.wait_for_selector(".review-table", timeout=90_000)
     assert page.is_visible("[data-testid=eval-graph]")
