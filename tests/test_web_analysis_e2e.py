@@ -99,6 +99,19 @@ def after(position: str, *actions: str) -> str:
     return state.position()
 
 
+def open_editor(page: Any) -> None:
+    """Open the position editor, and wait until the page has loaded it on the opening
+    (the details' toggle event, a task of its own: on a busy machine it came after a
+    typed string had been used, and loading the editor hid the error that use showed)."""
+    page.evaluate(
+        """() => { window.__editorOpened = false;
+          document.getElementById("editor-box").addEventListener(
+            "toggle", () => { window.__editorOpened = true; }, { once: true }); }"""
+    )
+    page.click("#editor-box summary")
+    page.wait_for_function("() => window.__editorOpened")
+
+
 def analysis_url(server: LiveServer, position: str | None = None) -> str:
     if position is None:
         return server.url + "/analysis"
@@ -217,7 +230,7 @@ def test_the_editor_stays_put_while_the_computer_s_lines_come_and_go(
     # below it never lands elsewhere because the lines arrived or were cleared.
     page.add_init_script(MUTE_HOOK)
     page.goto(analysis_url(live_server))
-    page.click("#editor-box summary")
+    open_editor(page)
     page.wait_for_selector("[data-testid=engine-line]", timeout=DEEPEN_TIMEOUT_MS)
     board = page.locator(".editor-board")
     with_lines = board.bounding_box()
@@ -268,7 +281,7 @@ def test_the_end_of_a_game_opens_and_reloads_on_the_analysis_board(
 def test_the_editor_refuses_an_impossible_position(live_server: LiveServer, page: Any) -> None:
     page.goto(analysis_url(live_server))
     shows(page, START)
-    page.click("#editor-box summary")
+    open_editor(page)
     page.check("[data-testid=editor-tool-o]")
     page.click('.editor-board [data-cell="d4"]')
     page.check("[data-testid=editor-tool-g]")
@@ -312,7 +325,7 @@ def test_a_position_typed_in_is_taken_at_the_first_click(
 ) -> None:
     page.goto(analysis_url(live_server))
     shows(page, START)
-    page.click("#editor-box summary")
+    open_editor(page)
     field, use, error = (f"[data-testid=editor-{n}]" for n in ("position", "use", "error"))
     page.fill(field, "express 2 garbage")
     page.click(use)
