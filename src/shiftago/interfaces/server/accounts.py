@@ -29,6 +29,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session as DbSession
 from starlette.requests import HTTPConnection
 from starlette.responses import Response
 
@@ -122,6 +123,17 @@ def _account(row: AccountRow) -> Account:
     return Account(row.id, row.name, row.closed is not None)
 
 
+def _named(s: DbSession, name: str) -> AccountRow | None:
+    """The row of the account ``name`` (any case)."""
+    return s.scalars(select(AccountRow).where(AccountRow.name == name.lower())).first()
+
+
+def _end_sessions(s: DbSession, account_id: int) -> int:
+    """Delete every session of the account; how many there were."""
+    done = s.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
+    return int(getattr(done, "rowcount", 0))
+
+
 def account_with_hash(store: Store, name: str) -> tuple[Account, str] | None:
     """The account of ``name`` and its password's hash (None: no such account)."""
     with store.sessions() as s:
@@ -131,7 +143,7 @@ def account_with_hash(store: Store, name: str) -> tuple[Account, str] | None:
 
 def find_account(store: Store, name: str) -> Account | None:
     with store.sessions() as s:
-        row = s.scalar(select(AccountRow).where(AccountRow.name == name.lower()))
+        row = _named(s, name)
         return None if row is None else _account(row)
 
 
@@ -181,13 +193,12 @@ def sign_out_everywhere(store: Store, name: str, password_hash: str | None = Non
     it that password (moderation, a forgotten or leaked password): how many sessions
     ended, or None when there is no such account."""
     with store.sessions.begin() as s:
-        account = s.scalars(select(AccountRow).where(AccountRow.name == name.lower())).first()
+        account = _named(s, name)
         if account is None:
             return None
         if password_hash is not None:
             account.password_hash = password_hash
-        done = s.execute(delete(SessionRow).where(SessionRow.account_id == account.id))
-        return int(getattr(done, "rowcount", 0))
+        return _end_sessions(s, account.id)
 
 
 def close_account(store: Store, name: str, closed: bool = True) -> tuple[Account, int] | None:
@@ -196,15 +207,14 @@ def close_account(store: Store, name: str, closed: bool = True) -> tuple[Account
     again with ``closed=False``: the account as it is now and how many sessions
     ended, or None when there is no such account."""
     with store.sessions.begin() as s:
-        account = s.scalars(select(AccountRow).where(AccountRow.name == name.lower())).first()
+        account = _named(s, name)
         if account is None:
             return None
         if not closed:
             account.closed = None
             return _account(account), 0
         account.closed = account.closed or now()
-        done = s.execute(delete(SessionRow).where(SessionRow.account_id == account.id))
-        return _account(account), int(getattr(done, "rowcount", 0))
+        return _account(account), _end_sessions(s, account.id)
 
 
 def delete_expired_sessions(store: Store) -> int:
