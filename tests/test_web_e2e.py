@@ -745,7 +745,8 @@ def test_a_game_with_a_friend_started_on_the_home_page(
     ben.wait_for_selector(PLAYABLE)
 
 
-# every text the notice line shows, in order (the test sees only the last otherwise)
+#: Records every text the notice line shows, from the page's start (an init script, as
+#: the first notice may come before a test could evaluate LIVE_REGION_WRITES).
 RECORD_NOTICES = """
 window.noticesShown = [];
 document.addEventListener("DOMContentLoaded", () => {
