@@ -28,6 +28,7 @@ from shiftago.engine.review import MARKS, PlyReview, iter_review
 from shiftago.formats.record import Record, describe, result_words, turn_numbers
 from shiftago.formats.source import SourceError, load_source
 from shiftago.formats.text_board import render_text, use_color
+from shiftago.formats.words import counted
 
 #: How the output names the point of view of its values.
 POINT_OF_VIEW = "mover"
@@ -184,7 +185,7 @@ def write_record(
     first = next(reviews, None)
     out.write(
         f"{name}: {rules.variant.value.capitalize()}, {rules.players} players, "
-        f"{count} action{'s' if count != 1 else ''}\n"
+        f"{counted(count, 'action')}\n"
     )
     out.write(_about_line(bot, settings) + "\n")
     out.write(f"unit: {bot.value_unit}\n")
@@ -209,14 +210,8 @@ def write_record(
             counts[key] = counts.get(key, 0) + 1
     out.write(f"\n{result_words(record, game)}\n")
     for seat in range(rules.players):
-        marks = [_count(counts.get((seat, mark), 0), word) for mark, word in MARKS.items()]
+        marks = [counted(counts.get((seat, mark), 0), word) for mark, word in MARKS.items()]
         out.write(f"{COLOUR_NAMES[seat]}: {', '.join(marks)}\n")
-
-
-def _count(n: int, word: str) -> str:
-    if n == 1:
-        return f"1 {word}"
-    return f"{n} {word[:-1]}ies" if word.endswith("y") else f"{n} {word}s"
 
 
 def _ply_line(review: PlyReview) -> str:

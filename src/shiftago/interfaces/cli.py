@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 import click
 
 from shiftago import __version__
+from shiftago.formats.words import counted
 from shiftago.interfaces.server.settings import Settings
 
 if TYPE_CHECKING:  # the match package loads the engine: imported when a match is played
@@ -638,7 +639,7 @@ def admin_delete_message(ctx: click.Context, ids: tuple[int, ...]) -> None:
 
     with _admin_store(ctx) as store:
         done = ChatStore(store).delete(ids)
-    click.echo(f"deleted {done} of {len(ids)} message{'' if len(ids) == 1 else 's'}")
+    click.echo(f"deleted {done} of {counted(len(ids), 'message')}")
     if done < len(ids):
         sys.exit(1)
 
@@ -673,7 +674,7 @@ def admin_sign_out(ctx: click.Context, name: str, new_password: bool) -> None:
     if done is None:
         raise click.ClickException(f"there is no account {name!r}")
     changed = "; the password is changed" if hashed else ""
-    click.echo(f"{name.lower()}: {done} session{'' if done == 1 else 's'} ended{changed}")
+    click.echo(f"{name.lower()}: {counted(done, 'session')} ended{changed}")
 
 
 @admin.command("close-account", short_help="Close an account, or open it again.")
@@ -695,7 +696,7 @@ def admin_close_account(ctx: click.Context, name: str, reopen: bool) -> None:
     if reopen:
         click.echo(f"{account.name}: open; it can sign in again")
     else:
-        click.echo(f"{account.name}: closed; {ended} session{'' if ended == 1 else 's'} ended")
+        click.echo(f"{account.name}: closed; {counted(ended, 'session')} ended")
 
 
 def _server_db(db_url: str | None) -> str:

@@ -18,6 +18,7 @@ from shiftago.formats.record import Record, RecordError, parse_record, result_wo
 from shiftago.formats.record_json import parse_records_of_either_form
 from shiftago.formats.source import SourceError, read_text
 from shiftago.formats.text_board import use_color
+from shiftago.formats.words import counted
 from shiftago.interfaces.autosave import Autosave
 from shiftago.interfaces.play import COMMAND_WORDS, QUIT_WORDS, LineReader, Session
 
@@ -265,7 +266,7 @@ def prepare(
             record_date = resumed.date
             resumed_autosave = True
             played = len(game.history)
-            out.write(f"Resuming the game: {played} action{'' if played == 1 else 's'} played.\n")
+            out.write(f"Resuming the game: {counted(played, 'action')} played.\n")
             if setup.given:
                 options = ", ".join(f"--{name}" for name in setup.given)
                 out.write(f"({options}: for a new game, not used for the game resumed.)\n")

@@ -15,6 +15,7 @@ import math
 from dataclasses import dataclass, replace
 
 from shiftago.core import Phase
+from shiftago.formats.words import counted
 
 #: Seconds in a day of correspondence play.
 DAY = 86_400.0
@@ -129,7 +130,7 @@ class TimeControl:
         """``3+2`` (minutes + seconds), ``0:30+0`` for 30 s, ``1:30+2`` for 90 s, or
         ``2 days``."""
         if self.days is not None:
-            return f"{self.days} day{'s' if self.days != 1 else ''}"
+            return counted(self.days, "day")
         minutes, seconds = divmod(self.initial, 60)
         start = f"{minutes:g}" if not seconds else f"{minutes:g}:{seconds:06.3f}".rstrip("0")
         return f"{start.rstrip('.')}+{self.increment:g}"

@@ -10,6 +10,7 @@ import math
 from collections.abc import Sequence
 from typing import Final
 
+from shiftago.formats.words import counted
 from shiftago.match.standings import Forfeit, HeadToHead, SprtStatus, Standing, Standings
 
 #: How many forfeits the table's notes list (the results file has every one).
@@ -64,9 +65,8 @@ def format_forfeits(forfeits: Sequence[Forfeit]) -> list[str]:
     who lost, how, the engine's words and the game's record file."""
     count = len(forfeits)
     shown = forfeits[:LISTED_FORFEITS]
-    games = "game" if count == 1 else "games"
     first = "" if count <= LISTED_FORFEITS else f", the first {LISTED_FORFEITS}"
-    lines = [f"lost by a forfeit: {count} {games}{first} (each in the results file):"]
+    lines = [f"lost by a forfeit: {counted(count, 'game')}{first} (each in the results file):"]
     for f in shown:
         where = f" ({f.record_file})" if f.record_file else ""
         lines.append(f"  {f.name}, {f.termination}: {f.detail or 'no detail'}{where}")

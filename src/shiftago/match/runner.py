@@ -21,6 +21,7 @@ from typing import Any
 from shiftago.core import Action, Rules, Variant
 from shiftago.engine import warm_up as warm_up_searches
 from shiftago.engine.bot import NO_LIMITS, Limits
+from shiftago.formats.words import counted
 from shiftago.match.book import OpeningBook, book_opening
 from shiftago.match.clock import TimeControl
 from shiftago.match.external import CLOCK_GRACE
@@ -101,7 +102,7 @@ class MatchConfig:
             needed = openings_for(self.games, len(self.participants), self.players)
             if needed > len(self.book):
                 raise ValueError(
-                    f"{self.book.name} has {_count(len(self.book), 'opening')}; "
+                    f"{self.book.name} has {counted(len(self.book), 'opening')}; "
                     f"{self.games} games need {needed} (every seating of every opening)"
                 )
         if self.clock is not None:
@@ -151,7 +152,7 @@ class MatchResult:
         text = (
             f"{c.variant.value}, {c.players} players{clock}: "
             f"{len(self.games)} of {self.scheduled} "
-            f"games ({_count(self.openings, 'opening')} {self._openings_source()}, "
+            f"games ({counted(self.openings, 'opening')} {self._openings_source()}, "
             f"seed {c.seed}); {self.played} played now"
         )
         if self.resumed:
@@ -164,7 +165,7 @@ class MatchResult:
         c = self.config
         if c.book is not None:
             return f"from {c.book.name}"
-        return f"of {_count(c.opening_plies, 'random action')}"
+        return f"of {counted(c.opening_plies, 'random action')}"
 
     def table(self) -> str:
         """The standings as the text table."""
@@ -273,10 +274,6 @@ def run_match(
         played=len(finished) - resumed,
         stopped_early=stopped and len(finished) < len(tasks),
     )
-
-
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def _tasks(
