@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from shiftago.core import Action
-from shiftago.engine.bot import Progress, RankedAction
+from shiftago.core import Action, Rules, State, Variant
+from shiftago.engine.bot import LARGEST_LIMIT, Limits, Progress, RankedAction
+from shiftago.engine.levels import bot_for_level
 from shiftago.interfaces.stp import CommandError
 from shiftago.interfaces.stp.search import SearchRequest, info_line
 
@@ -49,8 +50,11 @@ def test_every_search_has_its_own_stop() -> None:
         ("depth=", "option depth= needs a value"),
         ("clock=1 clock=2", "option clock= given twice"),
         ("ponder", "unknown option for analyse: 'ponder'"),
-        ("depth=" + "9" * 5000, "depth is far too large: a number of 5000 digits"),
-        ("clock=" + "9" * 33, "clock is far too large: a number of 33 digits"),
+        ("depth=" + "9" * 5000, "depth must be at most 10{18}, not a number of 5000 digits"),
+        ("clock=" + "9" * 33, "clock must be at most 10{18}, not a number of 33 digits"),
+        # past what a search counts in 64 bits: refused, not an overflow inside it
+        ("nodes=" + "9" * 20, "nodes must be at most 10{18}, not 9{20}"),
+        ("nodes=9223372036854775808", "nodes must be at most 10{18}, not 9223372036854775808"),
         ("clock=" + "0" * 40 + "5", None),
         ("depth=x9", "depth must be a whole number, not 'x9'"),
     ],
@@ -86,3 +90,15 @@ LINE = (RankedAction(Action.parse("Td"), 34, (Action.parse("Td"), Action.parse("
 )
 def test_info_lines(progress: Progress, expected: str) -> None:
     assert info_line(progress) == expected
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_largest_node_limit_searches(players: int) -> None:
+    """The largest ``nodes=`` taken reaches the search's 64-bit counters without an
+    overflow (2 players: alpha-beta, 3: the MCTS); one past it is refused first."""
+    request = SearchRequest.parse([f"nodes={LARGEST_LIMIT}", "movetime=50"], "go")
+    state = State.initial(Rules(Variant.EXPRESS, players), 0)
+    action = bot_for_level(7, 1).choose(state, request.limits)
+    assert action in state.legal_actions()
+    with pytest.raises(ValueError, match="the limit nodes must be at most"):
+        Limits(nodes=LARGEST_LIMIT + 1)

@@ -16,6 +16,10 @@ from dataclasses import dataclass, field
 
 from shiftago.core import Action, Rules, State
 
+#: The largest value any limit takes: the searches count nodes and milliseconds in 64
+#: bits, and no search comes near this.
+LARGEST_LIMIT = 10**18
+
 
 @dataclass(frozen=True)
 class Limits:
@@ -58,6 +62,10 @@ class Limits:
             value = getattr(self, name)
             if value is not None and value < 1:
                 raise ValueError(f"the limit {name} must be at least 1, not {value}")
+        for name in ("movetime_ms", "depth", "nodes", "clock_ms", "increment_ms", "moves_to_go"):
+            value = getattr(self, name)
+            if value is not None and value > LARGEST_LIMIT:
+                raise ValueError(f"the limit {name} must be at most {LARGEST_LIMIT}, not {value}")
         if self.clock_ms is not None and self.clock_ms < 0:
             raise ValueError(f"the clock must be at least 0 ms, not {self.clock_ms}")
         if self.increment_ms < 0:

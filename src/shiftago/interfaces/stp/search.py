@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from shiftago.core import GameOverError, State
-from shiftago.engine.bot import Bot, Limits, Progress, format_value
+from shiftago.engine.bot import LARGEST_LIMIT, Bot, Limits, Progress, format_value
 
 from .words import CommandError, key_values, whole_number
 
@@ -52,7 +52,9 @@ class SearchRequest:
         lowest = {"clock": 0, "increment": 0, "info": 0}
         highest = {"info": 1}
         values = {
-            key: whole_number(text, key, lowest=lowest.get(key, 1), highest=highest.get(key))
+            key: whole_number(
+                text, key, lowest=lowest.get(key, 1), highest=highest.get(key, LARGEST_LIMIT)
+            )
             for key, text in options.items()
         }
         infinite = "infinite" in flags

@@ -48,19 +48,29 @@ def is_number(word: str) -> bool:
     return word.isascii() and word.isdigit()
 
 
+#: The longest range of whole numbers that a refusal names whole.
+SHORT_RANGE = 1_000_000
+
+
 def whole_number(text: str, what: str, *, lowest: int, highest: int | None = None) -> int:
     """``text`` as a whole number from ``lowest`` to ``highest`` (if given); else a
     :class:`CommandError` that names ``what``."""
-    bounds = f"{lowest} to {highest}" if highest is not None else f"at least {lowest}"
+    # a short range is said whole (``0 to 6``), a long one by the end that is passed
+    short = highest is not None and highest <= SHORT_RANGE
     if not is_number(text):
         raise CommandError(f"{what} must be a whole number, not {text!r}")
     digits = len(text.lstrip("0"))
     if digits > 30:  # not worth reading in full: far out of any range
         if highest is None:
             raise CommandError(f"{what} is far too large: a number of {digits} digits")
+        bounds = f"{lowest} to {highest}" if short else f"at most {highest}"
         raise CommandError(f"{what} must be {bounds}, not a number of {digits} digits")
     value = int(text)
-    if value < lowest or (highest is not None and value > highest):
+    if value < lowest:
+        bounds = f"{lowest} to {highest}" if short else f"at least {lowest}"
+        raise CommandError(f"{what} must be {bounds}, not {value}")
+    if highest is not None and value > highest:
+        bounds = f"{lowest} to {highest}" if short else f"at most {highest}"
         raise CommandError(f"{what} must be {bounds}, not {value}")
     return value
 
