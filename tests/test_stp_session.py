@@ -21,7 +21,8 @@ from pathlib import Path
 import pytest
 
 import shiftago
-from shiftago.engine.bot import Progress
+from shiftago.core import Action
+from shiftago.engine.bot import Analysis, Progress, RankedAction
 from shiftago.interfaces.stp import Ladder, StpEngine, run
 from shiftago.interfaces.stp.session import Session
 from stp_bots import DEFAULT_STEPS, SteppingBot
@@ -388,6 +389,30 @@ def test_a_bot_that_fails_answers_with_a_failure_and_the_loop_goes_on(
     talk.bot.analyse = broken  # type: ignore[method-assign]
     assert talk.ask("3 go") == ["?3 internal error: RuntimeError: boom"]
     assert "Traceback" in talk.log.getvalue()
+    assert talk.ask("isready") == ["= ready"]
+
+
+@pytest.mark.parametrize(
+    ("ranking", "command", "message"),
+    [
+        ((), "go", "RuntimeError: the bot 'stepper' ranked no action in a game that is not over"),
+        ((), "analyse", "BotAnswerError: the bot 'stepper' ranked no action"),
+        (("xa1-e1",), "go", "BotAnswerError: the bot 'stepper' chose xa1-e1, not legal here"),
+        (("L1", "xa1-e1"), "analyse", "the bot 'stepper' chose xa1-e1, not legal here"),
+        (("L1", "L1"), "analyse", "the bot 'stepper' ranked an action twice"),
+    ],
+)
+def test_a_bot_that_answers_what_no_engine_may_is_refused(
+    talk: Conversation, ranking: tuple[str, ...], command: str, message: str
+) -> None:
+    """serve(bot) passes on no illegal or empty answer: it says the bot's fault."""
+
+    def wrong(*args: object) -> Analysis:
+        return tuple(RankedAction(Action.parse(text), 0, ()) for text in ranking)
+
+    talk.bot.analyse = wrong  # type: ignore[method-assign]
+    (answer,) = talk.ask(f"5 {command}")
+    assert answer.startswith("?5 internal error: ") and answer.endswith(message)
     assert talk.ask("isready") == ["= ready"]
 
 

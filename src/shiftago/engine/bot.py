@@ -183,9 +183,11 @@ class Bot(ABC):
     def choose(self, state: State, limits: Limits = NO_LIMITS) -> Action:
         """The action the bot plays in ``state`` (which must not be over)."""
         ranked = self.analyse(state, limits)
-        if not ranked:
+        if ranked:
+            return ranked[0].action
+        if state.is_over:
             raise ValueError("the game is over: there is no action to choose")
-        return ranked[0].action
+        raise RuntimeError(f"the bot {self.name!r} ranked no action in a game that is not over")
 
     @abstractmethod
     def analyse(self, state: State, limits: Limits = NO_LIMITS) -> Analysis:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from shiftago.core import GameOverError, State
+from shiftago.core import Action, GameOverError, State
 from shiftago.engine.bot import LARGEST_LIMIT, Bot, Limits, Progress, format_value
 
 from .words import CommandError, key_values, whole_number
@@ -79,6 +79,11 @@ class SearchRequest:
         return cls(values.get("level"), limits, bool(values.get("info", 0)))
 
 
+class BotAnswerError(RuntimeError):
+    """A bot answered what no engine may: an illegal action, or no action in a game
+    that is not over. The engine's fault, not its input's: it is logged."""
+
+
 @dataclass
 class Search:
     """One ``go`` or ``analyse`` of ``state`` by ``bot``, ready to run once (from any
@@ -116,12 +121,25 @@ class Search:
         limits = replace(self.request.limits, progress=progress)
         try:
             if self.command == "go":
-                return str(self.bot.choose(self.state, limits)), False
+                return str(self._checked(self.bot.choose(self.state, limits))), False
             ranked = self.bot.analyse(self.state, limits)
+            if not ranked:
+                raise BotAnswerError(f"the bot {self.bot.name!r} ranked no action")
+            for line in ranked:
+                self._checked(line.action)
+            if len({line.action for line in ranked}) < len(ranked):
+                raise BotAnswerError(f"the bot {self.bot.name!r} ranked an action twice")
             return "\n".join(str(line) for line in ranked), True
         finally:
             with self._lock:
                 self._reporting = False
+
+    def _checked(self, action: Action) -> Action:
+        """``action`` if it is legal in the searched state, else a
+        :class:`BotAnswerError`: an engine never answers with an illegal action."""
+        if action not in self.state.legal_actions():
+            raise BotAnswerError(f"the bot {self.bot.name!r} chose {action}, not legal here")
+        return action
 
     def _reporter(self, emit: Callable[[str], None]) -> Callable[[Progress], None]:
         def report(progress: Progress) -> None:
