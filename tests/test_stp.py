@@ -619,6 +619,16 @@ def test_go_option_errors(engine: Engine) -> None:
     assert "unknown option" in engine.fail("go L1")
 
 
+def test_a_refusal_that_quotes_a_long_input_stays_a_short_line(engine: Engine) -> None:
+    said = engine.fail("undo " + "L " * 100_000)
+    assert said.startswith("undo takes no arguments, got 'L L") and len(said) <= 1_000
+    assert engine.fail("play " + "L" * 1_000_000).endswith(
+        "is not an action: an insertion is "
+        "a side L, R, T or B and a lane (L3, Tc), a scoring is x and the two end cells of the "
+        "line (xc3-g3)"
+    )
+
+
 def test_analyse_ranks_every_legal_action_best_first(engine: Engine) -> None:
     engine.ok("setposition expert 2 7/7/7/7/7/7/1gggg2 o insert 22,18 0,8 0,0")
     legal = engine.ok("legal").split()

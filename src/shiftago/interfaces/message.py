@@ -11,17 +11,23 @@ from typing import Final
 #: The longest word kept whole (a long file path fits): a longer one, such as a pasted
 #: line quoted back, is cut.
 LONGEST_WORD: Final = 200
+#: The longest message kept whole: one that quotes many words of its input (arguments
+#: to a command that takes none, say) is cut.
+LONGEST_LINE: Final = 1_000
 
 
 def one_line(text: str) -> str:
     """``text`` on one readable line: whitespace runs as one space, characters that
-    cannot be shown as ``?``, and each word of more than :data:`LONGEST_WORD`
-    characters cut to that length with an ellipsis.
+    cannot be shown as ``?``, each word of more than :data:`LONGEST_WORD` characters
+    cut to that length with an ellipsis, and the line cut so to :data:`LONGEST_LINE`.
 
     >>> said = one_line("'" + "x" * 300 + "' is not\\tan action\\x00")
     >>> said == "'" + "x" * 198 + "… is not an action?"
     True
+    >>> len(one_line("undo takes no arguments, got " + "L " * 100_000))
+    1000
     """
     shown = "".join(ch if ch.isprintable() else "?" for ch in text.replace("\t", " "))
     words = [w if len(w) <= LONGEST_WORD else w[: LONGEST_WORD - 1] + "…" for w in shown.split()]
-    return " ".join(words) or "error"
+    line = " ".join(words) or "error"
+    return line if len(line) <= LONGEST_LINE else line[: LONGEST_LINE - 1] + "…"
