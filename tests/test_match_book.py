@@ -129,6 +129,13 @@ def test_a_line_illegal_under_the_match_rules_stops_it_before_any_game(tmp_path)
     assert not (tmp_path / "m.jsonl").exists()
 
 
+def test_a_line_the_match_leaves_unplayed_is_checked_too(tmp_path):
+    """The whole book is checked before any game, not only the openings played."""
+    with pytest.raises(ValueError, match="line 3: action 1 \\(xa1-e1\\) is not legal here"):
+        run_match(config(tmp_path, "Ta\nTb\nxa1-e1\n", games=2))
+    assert not (tmp_path / "m.jsonl").exists()
+
+
 def arena(*args: str):
     return CliRunner().invoke(cli, ["arena", *args], catch_exceptions=False)
 

@@ -325,6 +325,11 @@ def _tasks(
                 clock=config.clock,
             )
         )
+    if config.book is not None:  # the lines this match leaves unplayed are checked too
+        for rules in {rules for _, rules in openings}:
+            for number in range(len(config.book)):
+                if (number, rules) not in openings:
+                    book_opening(config.book, rules, number)
     return tasks
 
 
