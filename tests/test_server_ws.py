@@ -448,6 +448,33 @@ def test_express_tournament_counts_wins_and_the_next_after_the_winner_starts(sql
         assert nxt["tournament"]["wins"] == [1, 0] and nxt["turn"] == "g"
 
 
+def test_no_take_back_once_the_next_game_is_made(sqlite_url):
+    """The tournament's next game follows this one's result (its score, who starts):
+    once it is made, the result stands."""
+    with client_for(sqlite_url) as client:
+        game_id, (ann, ben) = create(client, first="o", tournament=True)
+        with connect(client, game_id) as o, connect(client, game_id) as g:
+            o.hello(ann)
+            g.hello(ben)
+            for version, action in enumerate(
+                ["L1", "R7", "L2", "R6", "L3", "R5", "L4", "R4", "L5"]
+            ):
+                assert (o if version % 2 == 0 else g).act(action, version)["type"] == "action"
+            game = client.get(f"/api/games/{game_id}").json()
+            assert game["status"] == "over winner o" and game["takeback"] == "action"
+            o.send({"type": "rematch"})
+            g.send({"type": "rematch"})
+            next_id = o.until_type("rematch")["id"]
+            o.send({"type": "takeback", "tokens": [ann, ben]})
+            refused = o.until_type("error")
+            assert refused["code"] == "over" and "result stands" in refused["message"]
+        game = client.get(f"/api/games/{game_id}").json()
+        assert game["status"] == "over winner o" and game["takeback"] is None
+        assert not any(may["takeback"] for may in game["may"].values())
+        nxt = client.get(f"/api/games/{next_id}").json()
+        assert nxt["tournament"]["wins"] == [1, 0] and nxt["turn"] == "g"
+
+
 def test_presence_tells_who_left(sqlite_url):
     with client_for(sqlite_url) as client:
         game_id, (ann, ben) = create(client)

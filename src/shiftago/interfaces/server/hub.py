@@ -700,6 +700,8 @@ class Hub:
                 raise Refused("not_seated", "spectators can only watch")
             if live.terminated:
                 raise Refused("over", "the game is over")
+            if live.stored.next_id is not None:
+                raise Refused("over", "the next game is made: this game's result stands")
             if live.has_computer:
                 keep = self._turn_to_take_back(live, seat)
             else:
@@ -806,6 +808,7 @@ class Hub:
                 if next_id == new.id:
                     self.games[new.id] = new
                 live.stored.next_id = next_id
+                self.announce_state(live)  # its `next`, and no take-back from now on
             next_live = await self.get(live.stored.next_id)
             if next_live is None:  # pragma: no cover - stored just now
                 raise Refused("not_allowed", "the rematch could not be made")

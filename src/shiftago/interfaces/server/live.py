@@ -242,9 +242,11 @@ class LiveGame:
 
     def takeback_kind(self, version: int | None = None) -> TakebackKind | None:
         """How a take-back works after the first ``version`` actions (now by default):
-        None when there is nothing to take back or the game was resigned or abandoned."""
+        None when there is nothing to take back, the game was resigned or abandoned, or
+        its next game (a rematch, the tournament's next game) is made: that game's seats
+        and score follow this one's result, so the result stands."""
         if version is None or version >= self.version:
-            if self.terminated:
+            if self.terminated or self.stored.next_id is not None:
                 return None
             version = self.version
         if version == 0:
