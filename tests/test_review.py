@@ -97,6 +97,32 @@ def test_missing_a_win_is_a_blunder(bot: Bot) -> None:
     assert bot.for_rules(Rules()).proven(review.best.value) == 1
 
 
+@pytest.mark.parametrize(
+    ("position", "action"),
+    [
+        # the opponent moves next, and loses whatever it does
+        ("express 2 goo1oog/1go2go/gg4g/g6/5go/o2og1g/3ogoo o insert 10,10 0,0 0,0", "Be"),
+        # the mover scores next (Expert), then wins
+        (
+            "expert 2 ggoggoo/goo2gg/gg1oggg/gg1ggoo/o2oggo/go1oooo/oooggog o insert 2,0 6,4 0,0",
+            "L2",
+        ),
+    ],
+)
+def test_a_win_kept_beyond_the_search_is_no_blunder(position: str, action: str) -> None:
+    """At depth 2 the action is not proven a win (its win comes later than the best
+    action's), but the position after it is: it kept the win, so no mark."""
+    bot = bot_for_level(5, 1)
+    judge = bot.for_rules(State.from_position(position).rules)
+    state = State.from_position(position)
+    ranked = {str(r.action): r.value for r in bot.analyse(state, Limits(depth=2))}
+    assert judge.proven(max(ranked.values())) == 1 and judge.proven(ranked[action]) == 0
+    review = review_position(bot, state, Action.parse(action), limits=Limits(depth=2))
+    assert review.mark == GOOD, review
+    assert review.value is not None and judge.proven(review.value) == 1
+    assert review.played is not None and review.played.pv[0] == Action.parse(action)
+
+
 def test_the_default_threshold_is_the_bots() -> None:
     class Strict(BaselineBot):
         mistake_threshold = 0.5

@@ -7,7 +7,8 @@ number of players. :func:`classify` names what an action lost:
 
 * ``??`` (:data:`BLUNDER`): the action throws away a proven result (by
   :meth:`.bot.Bot.proven`): it is a proven loss although the position before it was
-  not lost, or it is not a proven win although the best action is one (a win missed);
+  not lost, or it is not a proven win although the best action is one (a win missed;
+  the position after it is searched too before it is called so, see :func:`_kept_win`);
 * ``?`` (:data:`MISTAKE`): otherwise, its value is worse than the best action's by more
   than the threshold (by default the bot's :attr:`~.bot.Bot.mistake_threshold`);
 * ``?!`` (:data:`INACCURACY`): worse by more than half the threshold;
@@ -105,9 +106,43 @@ def review_position(
     played = next((r for r in ranked if r.action == action), None)
     if played is None:
         return PlyReview(number, state, state.turn, action, None, best, None, GOOD)
+    if judge.proven(best.value) > 0 >= judge.proven(played.value) and action != best.action:
+        played = _kept_win(bot, judge, state, played, limits) or played
     loss = max(0.0, best.value - played.value)
     mark = GOOD if action == best.action else classify(judge, best.value, played.value, threshold)
     return PlyReview(number, state, state.turn, action, played, best, loss, mark)
+
+
+def _kept_win(
+    bot: Bot, judge: Bot, state: State, played: RankedAction, limits: Limits
+) -> RankedAction | None:
+    """``played`` with the value of the position after it where that proves a win for
+    its mover; else None.
+
+    A search proves its best action's win, but may leave another action at a bound or
+    a heuristic value (a cut, a reduction, too few playouts) although it wins too, only
+    later. Before calling such an action a win missed, the position after it is
+    searched: if the mover still has a proven win there, the action kept it (its value
+    is then that of the position after it, one action nearer the end)."""
+    seat = state.turn
+    after = state.after(played.action)
+    if after.is_over:
+        return None
+    ranked = bot.analyse(after, limits)
+    if not ranked:
+        return None
+    best = ranked[0]
+    if after.turn == seat:
+        value = best.value
+    elif best.seat_values is not None:
+        value = best.seat_values[seat]
+    elif state.rules.players == 2:
+        value = -best.value
+    else:
+        return None
+    if judge.proven(value) <= 0:
+        return None
+    return RankedAction(played.action, value, (played.action, *best.pv), best.seat_values)
 
 
 def review_game(
