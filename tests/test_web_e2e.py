@@ -715,10 +715,13 @@ def test_a_game_with_a_friend_started_on_the_home_page(
     page.wait_for_selector("#invites:not([hidden])")
     assert page.inner_text("#invite-list .invite-name") == "Ben (green)"
     link = page.input_value("[data-testid=invite-g]")
+    game_id = urlsplit(link).path.rsplit("/", 1)[1]
+    # "My games" lists it at once, not only at the next visit
+    page.wait_for_selector(f'#mine-playing [data-game="{game_id}"]')
+    assert page.is_hidden("#mine-empty")
     page.click("#go-game")
     page.wait_for_selector(PLAYABLE)  # Ann, at this screen, moves first
     ben = open_page(new_context(), link)
-    game_id = urlsplit(link).path.rsplit("/", 1)[1]
     seats = read(live_server, game_id)["seats"]
     assert [s["name"] for s in seats] == ["Ann", "Ben"]
     play(live_server, game_id, page, "L4")
@@ -791,6 +794,11 @@ def test_an_error_notice_goes_when_the_game_moves_on(
     page.press("[data-testid=action-input]", "Enter")
     notice = page.wait_for_selector("#notice.error:not([hidden])")
     assert "'Q9' is not an action" in (notice.text_content() or "")
+    # Enter on the empty box says what to type, in place of the last error
+    page.press("[data-testid=action-input]", "Enter")
+    page.wait_for_function(
+        "document.getElementById('notice').textContent.startsWith('Type an action first')"
+    )
     play(live_server, game_id, page, "L4")
     page.wait_for_selector("#notice", state="hidden", timeout=2000)  # not its own 6 s
 

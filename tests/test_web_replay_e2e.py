@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 import re
 import sys
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
@@ -365,6 +366,28 @@ def test_an_unfinished_import_held_here_can_be_studied(
     play(live_server, created["id"], alone, "L1")
     alone.wait_for_selector("[data-testid=replay-step]", state="attached")
     assert alone.is_hidden("#analyse-here") and alone.is_hidden("[data-testid=analyse]")
+
+
+def test_a_record_file_chosen_replaces_the_text_in_the_box(
+    live_server: LiveServer, new_context: NewContext, tmp_path: Path
+):
+    """The box is what Import sends: a file chosen after a bad paste is the record."""
+    game = Game(Rules(Variant.EXPRESS, 2), first=0)
+    for action in ("Td", "L1"):
+        game.play(action)
+    record = tmp_path / "game.txt"
+    record.write_text(format_record(Record.from_game(game)))
+    page = new_context().new_page()
+    page.goto(live_server.url + "/")
+    page.fill("#import-text", "not a record")
+    page.click("#import-go")
+    page.wait_for_selector("#import-error:not([hidden])")
+    page.set_input_files("#import-file", str(record))
+    page.wait_for_function("document.getElementById('import-text').value.includes('Td')")
+    assert page.is_hidden("#import-error")
+    page.click("#import-go")
+    page.wait_for_url("**/play/**")
+    page.wait_for_selector("[data-testid=replay-step]", state="attached")
 
 
 def orange_fills_row_one(live_server: LiveServer, created: dict[str, Any], page: Any) -> None:

@@ -204,7 +204,8 @@ function typed(e) {
   e.preventDefault();
   const input = $("action-input");
   const text = input.value.trim();
-  if (!text || !ctx.game) return;
+  if (!ctx.game) return;
+  if (!text) return notice("Type an action first, such as L3, Tc or xc3-g3.");
   const match = (ctx.game.legal || []).find((a) => a.toLowerCase() === text.toLowerCase());
   input.value = "";
   act(match || text); // another spelling: the server reads it (or says why not)

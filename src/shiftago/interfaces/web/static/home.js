@@ -216,6 +216,7 @@ async function afterCreate(game, kinds, adopt = false, names = null) {
   $("invites").hidden = false;
   $("new-game").hidden = true;
   $("invites").scrollIntoView({ block: "nearest" });
+  loadMine(); // the new game joins "My games" now, not at the next visit
 }
 
 // ---- lists -------------------------------------------------------------------
@@ -252,11 +253,14 @@ function gameItem(game, href, extra = null) {
     extra);
 }
 
+/** "My games": the games this browser knows, read afresh (each call redraws the lists). */
 async function loadMine() {
   const games = knownGames();
   const ids = Object.keys(games).sort((a, b) => String(games[b].added || "").localeCompare(String(games[a].added || ""))).slice(0, 30);
   if (!ids.length) return;
   const results = await Promise.all(ids.map((id) => api(`/api/games/${encodeURIComponent(id)}`).catch((e) => (e.status === 404 ? "gone" : null))));
+  $("mine-playing").replaceChildren();
+  $("mine-over").replaceChildren();
   let any = false;
   ids.forEach((id, i) => {
     const game = results[i];
@@ -301,9 +305,7 @@ async function importRecord(e) {
   e.preventDefault();
   const box = $("import-error");
   showError(box, "");
-  let text = $("import-text").value;
-  const file = $("import-file").files[0];
-  if (!text.trim() && file) text = await file.text();
+  const text = $("import-text").value;
   if (!text.trim()) {
     showError(box, "Paste a record or choose a file first.");
     return;
@@ -330,9 +332,12 @@ async function main() {
   syncTournament();
   $("new-game").addEventListener("submit", startGame);
   $("import-form").addEventListener("submit", importRecord);
+  // a chosen file replaces what the box holds: the box is what Import sends
   $("import-file").addEventListener("change", async () => {
     const f = $("import-file").files[0];
-    if (f && !$("import-text").value.trim()) $("import-text").value = await f.text();
+    if (!f) return;
+    $("import-text").value = await f.text();
+    showError($("import-error"), "");
   });
   loadMine();
   loadPublic();
