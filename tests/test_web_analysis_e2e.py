@@ -223,6 +223,36 @@ def test_an_action_tried_on_the_analysis_board_is_taken_back(
     shows(page, two)
 
 
+def test_a_reload_keeps_the_variation_tried(live_server: LiveServer, page: Any) -> None:
+    """The address holds the variation (start, actions, step) before the position shown:
+    a reload, or the copied link, brings back Back and Forward."""
+    page.goto(analysis_url(live_server))
+    click_action(page, "L4")
+    one = after(START, "L4")
+    shows(page, one)
+    click_action(page, "Tc")
+    two = after(START, "L4", "Tc")
+    shows(page, two)
+    page.click("[data-testid=back]")
+    shows(page, one)
+    page.wait_for_function("() => location.search.includes('at=1')")
+    page.reload()
+    shows(page, one)
+    assert page.locator("[data-testid=variation] [data-step]").count() == 3  # Start, L4, Tc
+    page.click("[data-testid=forward]")
+    shows(page, two)
+    page.click("[data-testid=back]")
+    page.click("[data-testid=back]")
+    shows(page, START)
+    # an address whose variation does not lead to its position shows the position alone
+    page.goto(
+        f"{live_server.url}/analysis?start={urllib.parse.quote(START)}&line=L4&at=1"
+        f"&position={urllib.parse.quote(two)}"
+    )
+    shows(page, two)
+    assert page.is_disabled("[data-testid=back]")
+
+
 def test_the_editor_stays_put_while_the_computer_s_lines_come_and_go(
     live_server: LiveServer, page: Any
 ) -> None:

@@ -1,8 +1,10 @@
 // The analysis board: /analysis?position=<position string>. The server says what a
 // position is (POST /api/positions), what an action leads to (POST /api/positions/play)
 // and what the computer thinks (the /ws/analysis socket, docs/web-protocol.md); this
-// page draws it, keeps the variation tried from the start position, and hands a
-// position set up in the editor to the server, which accepts or refuses it.
+// page draws it, keeps the variation tried from the start position (in its address too,
+// `start=`, `line=` and `at=` before `position=`, so that a reload or a copied link keeps
+// it), and hands a position set up in the editor to the server, which accepts or refuses
+// it.
 import { BoardView, COLOURS, COLOUR_NAMES, marbleIcon, parsePosition } from "./board.js";
 import { VARIANTS, api, copyText, el, onJson, openSocket, showNotice, withoutField } from "./api.js";
 import { mountPrefs, playSound } from "./prefs.js";
@@ -10,6 +12,8 @@ import { expectedWords, formatValue } from "./review.js";
 import { PositionEditor } from "./editor.js";
 
 export const START = "express 2 7/7/7/7/7/7/7 o insert 22,22 0,0 0,0";
+/** The longest variation an address brings back (each action is a request). */
+const LONGEST_LINE = 200;
 
 const $ = (id) => document.getElementById(id);
 const cap = (s) => (s ? s.charAt(0).toUpperCase() + s.slice(1) : "");
@@ -118,12 +122,54 @@ function show(animate = null) {
   $("forward").disabled = at >= moves.length;
   $("to-start").disabled = at === 0;
   document.title = `Analysis board · ${VARIANTS[v.variant] ? VARIANTS[v.variant].name : v.variant}, ${v.players} players · Shiftago`;
-  history.replaceState(null, "", `/analysis?position=${encodeURIComponent(v.position)}`);
+  history.replaceState(null, "", address(v));
   drawSeats(v);
   drawVariation();
   engineLines = [];
   drawLines(null);
   engine.analyse(v.position);
+}
+
+/** The page's address: the variation tried (its start, actions and the step shown),
+ * then the position shown, which alone is a whole analysis board too. */
+function address(v) {
+  const parts = [];
+  if (moves.length) {
+    parts.push(`start=${encodeURIComponent(root.position)}`);
+    parts.push(`line=${encodeURIComponent(moves.map((m) => m.action).join(" "))}`);
+    parts.push(`at=${at}`);
+  }
+  parts.push(`position=${encodeURIComponent(v.position)}`);
+  return `/analysis?${parts.join("&")}`;
+}
+
+/** The variation of an address, played again from its start through the server; false
+ * (nothing changed) when the address has none or it does not lead to its position. */
+async function restoreVariation(params) {
+  const start = params.get("start");
+  const line = (params.get("line") || "").split(/[\s,]+/).filter(Boolean);
+  if (!start || !line.length || line.length > LONGEST_LINE) return false;
+  try {
+    const first = await api("/api/positions", { method: "POST", body: { position: start } });
+    const tried = [];
+    let view = first;
+    for (const action of line) {
+      const next = await api("/api/positions/play", { method: "POST", body: { position: view.position, action } });
+      tried.push({ action: canonicalAction(view, action), view: next });
+      view = next;
+    }
+    const step = Number.parseInt(params.get("at") || "", 10);
+    const shownAt = Number.isInteger(step) ? Math.max(0, Math.min(tried.length, step)) : tried.length;
+    const shown = shownAt === 0 ? first : tried[shownAt - 1].view;
+    if (params.get("position") && params.get("position").trim() !== shown.position) return false;
+    root = first;
+    moves = tried;
+    at = shownAt;
+    show();
+    return true;
+  } catch {
+    return false; // an address edited by hand: its position alone is shown
+  }
 }
 
 function drawSeats(v) {
@@ -329,7 +375,9 @@ async function main() {
   $("editor-box").addEventListener("toggle", () => {
     if ($("editor-box").open) editor.load(current());
   });
-  const asked = new URLSearchParams(location.search).get("position");
+  const params = new URLSearchParams(location.search);
+  if (await restoreVariation(params)) return;
+  const asked = params.get("position");
   try {
     await setRoot(asked && asked.trim() ? asked : START);
   } catch (err) {
