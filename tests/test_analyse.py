@@ -285,3 +285,35 @@ def test_a_record_ended_by_a_resignation_says_so(tmp_path: Path) -> None:
     shown = CliRunner().invoke(cli, ["show", str(path)])
     assert shown.exit_code == 0, shown.output
     assert shown.output.rstrip().endswith("ended: o won (resignation)")
+
+
+def test_a_timed_analysis_warms_up_first(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Under a movetime the searches are compiled and the bot's tables made by a one-node
+    search first (as the engine does), so the first position's time is all search."""
+    from shiftago.interfaces import analyse as module
+
+    seen: list[Limits] = []
+    real = bot_for_level(1, 0)
+
+    class Recording(Bot):
+        name = real.name
+        value_unit = real.value_unit
+
+        def analyse(self, state: State, limits: Limits = NO_LIMITS) -> Analysis:
+            seen.append(limits)
+            return real.analyse(state, Limits(depth=1))
+
+    warmed: list[bool] = []
+    monkeypatch.setattr(module, "bot_for_level", lambda level, seed: Recording())
+    monkeypatch.setattr(module, "warm_up_searches", lambda: warmed.append(True))
+    settings = Settings(level=1, limits=Limits(movetime_ms=50))
+    module.analyse("express 2 7/7/7/7/7/7/7 o insert 22,22 0,0 0,0", io.StringIO(), settings)
+    assert warmed == [True]
+    assert [(s.depth, s.nodes, s.movetime_ms) for s in seen] == [(1, 1, None), (None, None, 50)]
+    seen.clear()
+    module.analyse(
+        "express 2 7/7/7/7/7/7/7 o insert 22,22 0,0 0,0",
+        io.StringIO(),
+        Settings(level=1, limits=Limits(depth=2)),
+    )
+    assert [(s.depth, s.nodes) for s in seen] == [(2, None)]  # untimed: nothing to warm

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from shiftago.core import COLOUR_NAMES, COLOURS, Game, Rules, ShiftagoError, State
+from shiftago.engine import warm_up as warm_up_searches
 from shiftago.engine.bot import Bot, Limits, RankedAction, format_value
 from shiftago.engine.levels import bot_for_level, level_name
 from shiftago.engine.review import MARKS, PlyReview, iter_review
@@ -79,6 +80,7 @@ def analyse(
     if isinstance(loaded, State):
         if loaded.outcome is not None:
             raise AnalyseError(f"the game is over: {describe(loaded.outcome)}; nothing to analyse")
+        _warm_up(level_bot, loaded, settings.limits)
         ranked = level_bot.analyse(loaded, settings.limits)  # the level's budget for the game
         if as_json:
             _write_json(out, position_document(loaded, ranked, bot, settings))
@@ -92,6 +94,8 @@ def analyse(
         game = record.to_game()
     except ShiftagoError as e:
         raise AnalyseError(f"{name}: {e}") from None
+    if game.history:
+        _warm_up(level_bot, game.states[0], settings.limits)
     reviews = iter_review(
         level_bot, zip(game.states, game.history, strict=False), settings.limits, settings.threshold
     )
@@ -99,6 +103,16 @@ def analyse(
         _write_json(out, record_document(name, record, list(reviews), bot, settings))
     else:
         write_record(out, name, record, game, reviews, bot, settings, len(loaded))
+
+
+def _warm_up(bot: Bot, state: State, limits: Limits) -> None:
+    """Before a timed analysis, compile the searches and make the bot's tables with a
+    one-node search of ``state``, as the engine does before a timed ``go``: else the
+    first position's time goes to loading the compiled code (a depth-1 answer)."""
+    if not limits.timed:
+        return
+    warm_up_searches()
+    bot.analyse(state, Limits(depth=1, nodes=1, threads=limits.threads, hash_mib=limits.hash_mib))
 
 
 # --- positions ----------------------------------------------------------------------
