@@ -336,6 +336,8 @@ ERRORS = [
     ("moves then headers", "10. L7 *\n", '10. L7\n\n[Variant "expert"]\n', 9, "no result token"),
     ("unknown escape", "[First", '[Event "A \\n B"]\n[First', 3, "the escape '\\\\n'"),
     ("text after a header", '[First "o"]', '[First "o"] L1', 3, "a header is"),
+    # only \n, \r\n and \r end a line: a form feed or U+2028 in a comment does not
+    ("after a form feed", "3. L1", "{ a\fb\u2028c\x85d } 3. Q9", 6, "'Q9' is not an action"),
 ]
 
 

@@ -52,6 +52,8 @@ _AFTER_HEADER: Final = re.compile(r"\s*(\{[^}]*\}\s*)*(;.*)?")
 #: An escape in a header's value: a backslash and the character after it (only a quote
 #: or a backslash may follow).
 _ESCAPE: Final = re.compile(r"\\(.)")
+#: What ends a line of a record: \n, \r\n or \r, as a text editor counts lines.
+_LINE_END: Final = re.compile(r"\r\n|\r|\n")
 _PIECE: Final = re.compile(r"[{};]|[^\s{};]+")
 _NUMBER: Final = re.compile(r"(\d+)\.(.*)")
 _RESULT: Final = re.compile(r"\*|[ogbw](?:=[ogbw])*", re.IGNORECASE)
@@ -198,7 +200,9 @@ def scan(text: str) -> list[Draft]:
     drafts: list[Draft] = []
     draft: Draft | None = None
     comment: int | None = None  # line where an open {comment} began
-    for number, raw in enumerate(text.removeprefix("\ufeff").splitlines(), 1):
+    # lines end at \n, \r\n or \r only (str.splitlines also ends them at form feeds,
+    # U+2028 and others, which would miscount the line numbers of errors)
+    for number, raw in enumerate(_LINE_END.split(text.removeprefix("\ufeff")), 1):
         if comment is None and raw.lstrip().startswith("["):
             if draft is None or draft.tokens:
                 if draft is not None and not draft.ended:
