@@ -15,7 +15,8 @@ from click.testing import CliRunner, Result
 
 from shiftago import __version__
 from shiftago.core import Game, Rules, Variant
-from shiftago.formats.record import Record, format_record, format_records
+from shiftago.formats.record import Record, format_record, format_records, parse_record
+from shiftago.formats.record_json import record_to_json
 from shiftago.interfaces.cli import cli, figure_text
 
 POSITION = "expert 2 gggg3/7/7/7/7/7/o3o2 o insert 20,18 2,0 0,0"
@@ -144,6 +145,60 @@ def test_show_a_file_that_holds_a_position(tmp_path: Path) -> None:
     path = tmp_path / "position.txt"
     path.write_text(POSITION + "\n")
     assert invoke("show", str(path)).output == invoke("show", POSITION).output
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("express 2 7/7/7/7/o6/7/7 g insert 22,22 0,0 0,0\n", "1: bad position: o has 1 marbles"),
+        ("\n\nexpress 2 7/7/7/7/7/7/7 o insert 22,22 0,0\n", "3: bad position: a position has 8"),
+        (POSITION + "\n" + POSITION + "\n", "2: a file holds one position string only"),
+    ],
+)
+def test_a_file_with_a_faulty_position_says_what_is_wrong_with_it(
+    tmp_path: Path, text: str, said: str
+) -> None:
+    """Its error is the position's, not a record's ('express' before any header)."""
+    path = tmp_path / "position.txt"
+    path.write_text(text)
+    for command in ("show", "analyse"):
+        result = invoke(command, str(path))
+        assert (
+            result.exit_code == 2
+            and result.stderr == f"error: {path}:{said}" + (result.stderr.split(said, 1)[1])
+        ), result.stderr
+
+
+def test_a_file_with_a_byte_order_mark_reads_in_either_form(tmp_path: Path) -> None:
+    position = tmp_path / "position.txt"
+    position.write_text("\ufeff" + POSITION + "\n")
+    assert invoke("show", str(position)).output == invoke("show", POSITION).output
+    as_json = tmp_path / "game.json"
+    record = parse_record(record_file(tmp_path).read_text())
+    as_json.write_text("\ufeff" + json.dumps(record_to_json(record)))
+    result = invoke("show", "--final", str(as_json))
+    assert result.exit_code == 0, result.stderr
+    assert "12. green L7" in result.output
+
+
+def test_a_position_has_no_second_game(tmp_path: Path) -> None:
+    path = tmp_path / "position.txt"
+    path.write_text(POSITION + "\n")
+    for command in ("show", "analyse"):
+        result = invoke(command, str(path), "--game", "2")
+        assert result.exit_code == 2
+        assert result.stderr == f"error: {path} holds a position, not a game 2\n"
+
+
+def test_standard_input_that_is_not_utf8_is_named_so() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "shiftago", "show", "-"],
+        input=b'[Variant "express"]\n{ \xe9 }\n',
+        capture_output=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert done.stderr == b"error: cannot read <stdin>: not UTF-8 text (byte 0xe9 at offset 22)\n"
 
 
 def test_show_picks_one_game_of_several(tmp_path: Path) -> None:

@@ -186,7 +186,7 @@ def parse_records_of_either_form(text: str) -> list[Record]:
     """The records of ``text``: the text form (docs/records.md), or the JSON form, one
     object or a list of them (text that starts with ``{``, or ``[`` then ``{``). A broken one
     raises :class:`RecordError` (the JSON's line where the JSON itself is broken)."""
-    stripped = text.lstrip()
+    stripped = text.removeprefix("\ufeff").lstrip()
     # a text record starts with a header, [Variant "express"]: "[" then a letter
     if not (stripped.startswith("{") or re.match(r"\[\s*[{\]]", stripped)):
         return parse_records(text)

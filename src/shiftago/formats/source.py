@@ -13,9 +13,12 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from shiftago.core import ShiftagoError, State
+from shiftago.core import ShiftagoError, State, Variant
 from shiftago.formats.record import Record, RecordError
 from shiftago.formats.record_json import parse_records_of_either_form
+
+#: The first words of a position string.
+VARIANT_NAMES = frozenset(v.value for v in Variant)
 
 
 class SourceError(ValueError):
@@ -36,13 +39,29 @@ def read_text(path: Path) -> str:
         raise SourceError(f"cannot read {path}: {e.strerror or e}") from None
 
 
+def _read_stream(stream: TextIO) -> str:
+    """All of ``stream``; a real standard input is read as bytes and decoded as a file
+    is (UTF-8, else a :class:`SourceError`), whatever the locale's encoding."""
+    raw = getattr(stream, "buffer", None)
+    if raw is None:
+        return stream.read()
+    data = raw.read()
+    try:
+        return str(data.decode("utf-8"))
+    except UnicodeDecodeError as e:
+        byte = data[e.start]
+        raise SourceError(
+            f"cannot read <stdin>: not UTF-8 text (byte 0x{byte:02x} at offset {e.start})"
+        ) from None
+
+
 def load_source(target: str, stdin: TextIO | None = None) -> tuple[str, list[Record] | State]:
     """What ``target`` names: ``-`` (standard input), a file, or a position string.
 
     Returns a short name for it and either its records or the position's state.
     """
     if target == "-":
-        return "<stdin>", parse_source_text((stdin or sys.stdin).read(), "<stdin>")
+        return "<stdin>", parse_source_text(_read_stream(stdin or sys.stdin), "<stdin>")
     path = Path(target).expanduser()
     if path.is_file():
         return str(path), parse_source_text(read_text(path), str(path))
@@ -57,13 +76,21 @@ def load_source(target: str, stdin: TextIO | None = None) -> tuple[str, list[Rec
 
 
 def parse_source_text(text: str, name: str) -> list[Record] | State:
-    """The records of a file's text, or its one position string; ``name`` is for errors."""
-    lines = [line for line in text.splitlines() if line.strip()]
-    if len(lines) == 1 and len(lines[0].split()) == 8:
+    """The records of a file's text, or its one position string; ``name`` is for errors.
+
+    A text whose first word names a variant is a position string (a record begins with
+    its headers, JSON with a brace): its error is the position's, not a record's."""
+    text = text.removeprefix("\ufeff")
+    numbered = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+    first = numbered[0][1].split()[0].lower() if numbered else ""
+    if first in VARIANT_NAMES:
+        number, line = numbered[0]
+        if len(numbered) > 1:
+            raise SourceError(f"{name}:{numbered[1][0]}: a file holds one position string only")
         try:
-            return State.from_position(lines[0], finished=True)
-        except ShiftagoError:
-            pass  # not a position: read it as a record and report that error
+            return State.from_position(line, finished=True)
+        except ShiftagoError as e:
+            raise SourceError(f"{name}:{number}: bad position: {e}") from None
     try:
         records = parse_records_of_either_form(text)
     except RecordError as e:

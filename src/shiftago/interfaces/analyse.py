@@ -78,6 +78,8 @@ def analyse(
     if settings.threshold is None:
         settings = dataclasses.replace(settings, threshold=bot.mistake_threshold)
     if isinstance(loaded, State):
+        if settings.game_number != 1:
+            raise AnalyseError(f"{name} holds a position, not a game {settings.game_number}")
         if loaded.outcome is not None:
             raise AnalyseError(f"the game is over: {describe(loaded.outcome)}; nothing to analyse")
         _warm_up(level_bot, loaded, settings.limits)

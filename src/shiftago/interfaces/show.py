@@ -134,6 +134,8 @@ def show(
     name, loaded = load(target, stdin)
     color = use_color(out)
     if isinstance(loaded, State):
+        if game_number != 1:
+            raise ShowError(f"{name} holds a position, not a game {game_number}")
         steps = [Step(0, loaded, None, None)]
         prefix = "position"
         header = None
