@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -134,6 +135,13 @@ def test_skips_before_the_first_action_are_announced(home: Path) -> None:
     assert out.index("orange skips a turn") < out.index("green to insert>")
     three = play(home, ["--new", "--players", "3", "--first", "o", "--handicap", "1,1,1"], [])
     assert three.output.count("skips a turn (handicap, 0 more to come)") == 3
+
+
+def test_skips_are_announced_in_the_order_of_play(home: Path) -> None:
+    """Green starts: blue's turn comes before orange's, and so do their skips."""
+    out = play(home, ["--new", "--players", "3", "--first", "g", "--handicap", "1,0,1"], ["L1"])
+    said = re.findall(r"(\w+) skips a turn", out.output)
+    assert said == ["blue", "orange"], out.output
 
 
 # --- invalid input ------------------------------------------------------------------

@@ -334,7 +334,7 @@ class Session:
                 f"{who} scores {action}: {gained} points, {after.scores[mover]} in all"
                 + ("; moves again" if after.phase is not Phase.OVER else "")
             )
-        self._announce_skips(before.skips, after.skips)
+        self._announce_skips(before.skips, after.skips, (mover + 1) % len(after.skips))
 
     def _announce_start_skips(self) -> None:
         """At the start of a new game, the turns its handicaps skipped before the first
@@ -343,13 +343,18 @@ class Session:
         if game.history or game.first is None:
             return
         start = game.start
-        self._announce_skips(start.rules.handicap, start.skips)
+        self._announce_skips(start.rules.handicap, start.skips, game.first)
 
-    def _announce_skips(self, before: Sequence[int], after: Sequence[int]) -> None:
-        """The turns a handicap skipped, from the skips left ``before`` to ``after``."""
-        for seat, (had, left) in enumerate(zip(before, after, strict=True)):
-            for n in range(had - left):
-                self.say(f"{colour_name(seat)} skips a turn (handicap, {had - n - 1} more to come)")
+    def _announce_skips(self, before: Sequence[int], after: Sequence[int], seat: int) -> None:
+        """The turns a handicap skipped, from the skips left ``before`` to ``after``, in
+        the order of play from ``seat``, the first the turn came to: each seat with skips
+        left uses one when its turn comes (RULES.md section 6)."""
+        left = list(before)
+        while sum(left) > sum(after):
+            if left[seat] > after[seat]:
+                left[seat] -= 1
+                self.say(f"{colour_name(seat)} skips a turn (handicap, {left[seat]} more to come)")
+            seat = (seat + 1) % len(left)
 
     def undo(self) -> None:
         game = self.game
