@@ -614,6 +614,13 @@ def test_level_without_a_computer_seat_and_resume_without_a_save(home: Path) -> 
     assert "--level is the level of the computer's seats: give them with -c" in result.output
     fresh = play(home, ["--resume", "--first", "o"], ["quit"])
     assert "There is no unfinished game to resume: a new game starts." in fresh.output
+    # a resumed game's computer seats keep their level: --level alone changes nothing
+    play(home, ["--new", "--first", "o", "-c", "g", "--level", "3", "--seed", "1"], ["L1"])
+    saved = (home / "autosave.txt").read_text()
+    resumed = play(home, ["--resume", "--level", "2"], ["quit"])
+    assert resumed.exit_code == 2
+    assert "--level is the level of the computer's seats: give them with -c" in resumed.output
+    assert (home / "autosave.txt").read_text() == saved
 
 
 def test_a_level_that_does_not_exist_is_refused_without_a_computer_seat(home: Path) -> None:

@@ -279,7 +279,7 @@ def prepare(
         seats = [s for s, level in enumerate(record.levels) if level is not None]
     else:
         seats = []
-    if setup.level is not None and not seats:
+    if setup.level is not None and not setup.computer:  # a resumed game's seats too
         raise SetupError("--level is the level of the computer's seats: give them with -c")
     wanted: dict[int, int | None] = dict.fromkeys(seats, setup.level)
     if setup.level is None and record is not None and not setup.computer:
