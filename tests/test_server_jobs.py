@@ -8,13 +8,14 @@ import contextlib
 import json
 import signal
 import time
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from websockets.sync.client import connect as ws_connect
 
-from server_support import client_for, connect, create
+from server_support import client_for, connect, create, fresh_database
 from shiftago.interfaces.server.jobs import FairQueue, Job, RedisJobs
 
 
@@ -308,3 +309,57 @@ def test_a_move_job_made_for_an_older_revision_is_dropped(tmp_path):
         assert client.get(f"/api/games/{game_id}").json()["version"] == 1  # dropped
         client.portal.call(computers.move, Job("move", game_id, revision, "x"))
         assert client.get(f"/api/games/{game_id}").json()["version"] == 2
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    return fresh_database(request, request.param, tmp_path)
+
+
+def test_the_sweep_finds_in_the_database_a_computer_move_no_process_holds(db_url, monkeypatch):
+    """A serve process killed between storing a person's action and queuing the
+    computer's answer: no job is queued and no other process holds the game. The
+    database names it to the computer sweep, which reads it in and queues the move."""
+    with client_for(db_url, computer_sweep_seconds=3600) as client:
+        hub = client.app.state.hub
+        real_submit = hub.submit
+
+        async def lose_moves(job: Job) -> None:
+            if job.kind != "move":
+                await real_submit(job)
+
+        seats = [{"kind": "human"}, {"kind": "computer", "level": 1}]
+        game_id, (ann, _) = create(client, first="o", seats=seats)
+        monkeypatch.setattr(hub, "submit", lose_moves)
+        with connect(client, game_id) as o:
+            o.hello(ann)
+            o.act("L3", 0)
+        del hub.games[game_id]  # as a process that never held it
+        monkeypatch.setattr(hub, "submit", real_submit)
+        runtime = client.app.state.runtime
+        human_to_act, _ = create(client, first="o", seats=seats)  # the person's turn: left
+        del hub.games[human_to_act]
+        assert client.portal.call(runtime.sweep_computers, 0.0) == 1
+        assert human_to_act not in hub.games
+        deadline = time.monotonic() + 30
+        while client.get(f"/api/games/{game_id}").json()["version"] < 2:
+            assert time.monotonic() < deadline, "the computer never moved"
+            time.sleep(0.05)
+
+
+def test_a_watched_game_held_at_an_old_revision_is_read_again(db_url):
+    """Another process stored an action and died before its event went out: the stale
+    sweep reads the game again and its sockets hear the action."""
+    with client_for(db_url) as client:
+        hub = client.app.state.hub
+        game_id, (ann, _) = create(client, first="o")
+        with connect(client, game_id) as o:
+            o.hello(ann)
+            live = hub.games[game_id]
+            # the other process's change, in the database only
+            hub.store.append_action(game_id, live.revision, 1, "L3", "playing g insert", False)
+            runtime = client.app.state.runtime
+            assert client.portal.call(runtime.sweep_stale) == 1
+            event = o.until_type("action")
+            assert event["version"] == 1 and event["action"] == "L3"
+            assert live.version == 1 and client.portal.call(runtime.sweep_stale) == 0

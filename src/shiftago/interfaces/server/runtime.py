@@ -154,6 +154,9 @@ class Runtime:
         )
         if redis is not None:
             runtime._tasks.append(asyncio.create_task(runtime._share_presence()))
+            runtime._tasks.append(
+                asyncio.create_task(runtime._sweep_stale(settings.stale_sweep_seconds))
+            )
         runtime._tasks.append(asyncio.create_task(Collector().run()))
         return runtime
 
@@ -209,12 +212,18 @@ class Runtime:
                 log.exception("the computer sweep failed")
 
     async def sweep_computers(self, stale: float) -> int:
-        """Queue the move of each game in memory whose computer is to act and that has
-        not changed for ``stale`` seconds: a job that failed, or was lost with a process
-        or a Redis, is done again (a job that is queued or running stays one job). The
-        number queued."""
+        """Queue the move of each game whose computer is to act and that has not changed
+        for ``stale`` seconds: a job that failed, or was lost with a process or a Redis,
+        is done again (a job that is queued or running stays one job). The games are
+        those in memory and those the database names: a serve process killed between
+        storing a person's action and queuing the computer's answer leaves a game that no
+        other process may hold. A game held here at an older revision than the
+        database's is read again first. The number queued."""
         hub = self.hub
         before = now() - dt.timedelta(seconds=stale)  # stored times are the real time
+        stored = await hub.db(hub.store.computer_to_act, before)
+        for game_id, revision in stored:
+            await hub.fresh(game_id, revision)  # read in, or again when behind
         stalled = [
             live
             for live in list(hub.games.values())
@@ -224,6 +233,32 @@ class Runtime:
             log.info("the computer of game %s is queued again", live.id)
             await hub.queue_move(live)
         return len(stalled)
+
+    async def _sweep_stale(self, every: float) -> None:
+        """Every ``every`` seconds, read again the watched games held here that the
+        database has changed since (see :meth:`sweep_stale`)."""
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.sweep_stale()
+            except Exception:
+                raise_if_cancelled()
+                log.exception("the stale sweep failed")
+
+    async def sweep_stale(self) -> int:
+        """Read again each game held here for sockets whose stored revision is newer than
+        this process's copy: another process stored a change and died before its event
+        went out (its sockets then hear what changed). The number read again."""
+        hub = self.hub
+        watched = [game_id for game_id, live in hub.games.items() if live.connections]
+        behind = 0
+        for game_id, revision in (await hub.db(hub.store.revisions, watched)).items():
+            live = hub.games.get(game_id)
+            if live is not None and live.revision < revision:
+                log.info("game %s is read again: the database has a newer revision", game_id)
+                await hub.fresh(game_id, revision)
+                behind += 1
+        return behind
 
     async def _share_presence(self) -> None:
         """Say this process's part of each game's presence again, so that the others keep

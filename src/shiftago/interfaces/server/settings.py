@@ -94,11 +94,17 @@ class Settings:
     time_offset_file: Path | None = None
     #: How often (seconds) the flag sweep looks for timed games whose time ran out.
     flag_sweep_seconds: float = 1.0
-    #: How often (seconds) a process that runs jobs queues again the move of each game in
-    #: its memory whose computer is to act and that has not changed for as long (a job
-    #: that failed or was lost); a job that is queued stays one job, and one queued
-    #: again while it runs waits for that run (and is dropped if the game moved on).
+    #: How often (seconds) a process that runs jobs queues again the move of each game
+    #: whose computer is to act and that has not changed for as long, in its memory or
+    #: named by the database (a job that failed or was lost); a job that is queued stays
+    #: one job, and one queued again while it runs waits for that run (and is dropped if
+    #: the game moved on).
     computer_sweep_seconds: float = 15.0
+    #: How often (seconds) a process of several (with Redis) compares the revisions of
+    #: the games it holds for sockets with the database's, and reads again those behind:
+    #: a process that stored a change and died before announcing it leaves the others'
+    #: copies old, and no event may come to mend them.
+    stale_sweep_seconds: float = 15.0
     #: How often (seconds) each process deletes the sessions (sign-ins) that expired.
     session_sweep_seconds: float = 3600.0
 

@@ -37,6 +37,7 @@ from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.orm import Session, sessionmaker
 
+from shiftago.core import COLOURS
 from shiftago.interfaces.server.schema import (
     AccountRow,
     ActionRow,
@@ -618,6 +619,37 @@ class Store:
                 .limit(limit)
             )
             return list(s.scalars(query).all())
+
+    def revisions(self, game_ids: list[str]) -> dict[str, int]:
+        """The stored revision of each of ``game_ids`` (the stale sweep)."""
+        if not game_ids:
+            return {}
+        with self.sessions() as s:
+            query = select(GameRow.id, GameRow.revision).where(GameRow.id.in_(game_ids))
+            return {game_id: revision for game_id, revision in s.execute(query).all()}
+
+    def computer_to_act(self, before: dt.datetime, limit: int = 100) -> list[tuple[str, int]]:
+        """Unfinished games whose seat to act is the computer's and that have not changed
+        since ``before``, with their revisions: a move whose job was lost with the process
+        that stored the action before it (the computer sweep). The status says the colour
+        to act (``playing g insert``), the seats which colours the computer holds."""
+        acting = func.substr(GameRow.status, len("playing ") + 1, 1)
+        colour = func.substr(COLOURS, SeatRow.seat + 1, 1)
+        with self.sessions() as s:
+            query = (
+                select(GameRow.id, GameRow.revision)
+                .join(SeatRow, SeatRow.game_id == GameRow.id)
+                .where(
+                    GameRow.finished.is_(False),
+                    GameRow.status.like("playing %"),
+                    GameRow.updated <= before,
+                    SeatRow.kind == "computer",
+                    colour == acting,
+                )
+                .order_by(GameRow.updated)
+                .limit(limit)
+            )
+            return [(game_id, revision) for game_id, revision in s.execute(query).all()]
 
     def unfinished_with_computer(self) -> list[str]:
         """Games not over that have a computer seat (their computer may be to act)."""
