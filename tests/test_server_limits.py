@@ -275,3 +275,42 @@ def test_sockets_per_address_are_capped_and_freed_when_they_close(sqlite_url):
         assert counts.get("10.0.0.1", 0) == 0
         with client.websocket_connect(f"/ws/games/{game_id}", headers=at("10.0.0.1")) as ws:
             Player(ws).hello()
+
+
+def test_a_redis_that_hangs_lets_requests_through_uncounted(sqlite_url, monkeypatch, caplog):
+    """A Redis that accepts and never answers (stopped, a partition) is a Redis away:
+    the limits let the request through after a short wait instead of holding it up,
+    and an event that cannot be published is kept for later. The hang is 20 s; the
+    request answers long before it."""
+    import logging
+    import time
+
+    from shiftago.interfaces.server import hub as hub_module
+    from shiftago.interfaces.server import limits
+
+    class HungLimiter:
+        async def hit(self, key: str, limit: int) -> int:
+            await asyncio.sleep(20)
+            return 0
+
+    async def hung_publish(event: Any) -> None:
+        await asyncio.sleep(20)
+
+    monkeypatch.setattr(limits, "COUNT_SECONDS", 0.2)
+    monkeypatch.setattr(hub_module, "REDIS_ANSWER_SECONDS", 0.2)
+    monkeypatch.setattr(limits, "limiter_for", lambda app: HungLimiter())
+    with client_for(sqlite_url) as client, caplog.at_level(logging.WARNING):
+        monkeypatch.setattr(client.app_state.hub.bus, "publish", hung_publish)
+        started = time.monotonic()
+        answer = client.post("/api/games", json={"variant": "express", "players": 2, "first": "o"})
+        assert answer.status_code == 201, answer.text
+        game_id = answer.json()["id"]
+        token = answer.json()["seats"][0]["join_url"].split("?seat=")[1]
+        with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+            player = Player(ws)
+            player.hello(token)
+            assert player.act("L3", 0)["type"] == "action"  # its event waits for Redis
+        assert client.get(f"/api/games/{game_id}").json()["actions"] == ["L3"]
+        assert time.monotonic() - started < 10
+    assert "rate limits not counted: Redis did not answer in time" in caplog.text
+    assert "could not be published: no answer in time" in caplog.text

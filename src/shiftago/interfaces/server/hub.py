@@ -56,6 +56,11 @@ MAX_REPLAYED = 20
 UNPUBLISHED_KEPT = 10_000
 #: How often the events kept are offered to Redis again (seconds).
 REPUBLISH_SECONDS = 1.0
+#: How long a change waits for Redis to take its event or job (seconds) before it goes
+#: on without it: a Redis that hangs must not hold up the requests and actions that
+#: store changes (the event is kept and offered again, a lost job is queued again by
+#: the computer sweep; docs/deploy.md, "When Redis is away").
+REDIS_ANSWER_SECONDS = 1.0
 
 
 def action_event(live: LiveGame, number: int) -> dict[str, Any]:
@@ -258,9 +263,10 @@ class Hub:
             self._keep_unpublished(event)
             return
         try:
-            await self.bus.publish(event)
+            await asyncio.wait_for(self.bus.publish(event), REDIS_ANSWER_SECONDS)
         except Exception as error:
-            log.error("the event of game %s could not be published: %s", event["game"], error)
+            why = str(error) or "no answer in time"
+            log.error("the event of game %s could not be published: %s", event["game"], why)
             self._keep_unpublished(event)
 
     def _keep_unpublished(self, event: Event) -> None:
@@ -289,9 +295,10 @@ class Hub:
         """Queue a job; when Redis cannot be reached, the job is queued again by the next
         worker that starts (it queues every unfinished game's computer move)."""
         try:
-            await self.jobs.submit(job)
+            await asyncio.wait_for(self.jobs.submit(job), REDIS_ANSWER_SECONDS)
         except Exception as error:
-            log.error("the %s job of game %s could not be queued: %s", job.kind, job.game_id, error)
+            why = str(error) or "no answer in time"
+            log.error("the %s job of game %s could not be queued: %s", job.kind, job.game_id, why)
 
     # --- what other processes did ---------------------------------------------------------
     def holds(self, game_id: str) -> bool:

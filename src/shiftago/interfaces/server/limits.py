@@ -47,6 +47,9 @@ WINDOW = 60
 #: Addresses the memory counter keeps at most; past it the oldest windows are forgotten
 #: early (an address forgotten only gets its allowance again a little sooner).
 MAX_TRACKED = 100_000
+#: Seconds a request waits for Redis to count it before it goes on uncounted: a Redis
+#: that hangs lets requests through as one that is down does.
+COUNT_SECONDS = 1.0
 #: Seconds a client is told to wait when a cap on games without a person refuses it.
 COMPUTER_GAMES_RETRY = 60
 #: The Redis lock under which every process counts and stores games without a person.
@@ -190,9 +193,9 @@ async def count(connection: HTTPConnection, bucket: Bucket, who: str | None = No
     limit = setting(settings_of(connection.app))
     key = f"{bucket}:{client_address(connection) if who is None else who}"
     try:
-        wait = await limiter_for(connection.app).hit(key, limit)
-    except (RedisError, OSError) as error:  # Redis away: counted nowhere, not refused
-        log.warning("rate limits not counted: %s", error)
+        wait = await asyncio.wait_for(limiter_for(connection.app).hit(key, limit), COUNT_SECONDS)
+    except (RedisError, OSError, TimeoutError) as error:  # Redis away: counted nowhere
+        log.warning("rate limits not counted: %s", str(error) or "Redis did not answer in time")
         return
     if wait:
         raise Limited(
