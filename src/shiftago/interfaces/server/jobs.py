@@ -294,6 +294,18 @@ return 0
 """
 
 
+#: Queues a job unless the same job is queued or running: its key (ARGV[1] the copy's
+#: token, ARGV[2] its seconds) and the stream entry (ARGV[3]) in one step, so that a
+#: submit given up half-way (Redis hanging) never leaves a key without its job.
+SUBMIT_SCRIPT: Final = """
+if redis.call('set', KEYS[1], ARGV[1], 'NX', 'EX', ARGV[2]) then
+    redis.call('xadd', KEYS[2], '*', 'j', ARGV[3])
+    return 1
+end
+return 0
+"""
+
+
 def _key(job: Job) -> str:
     return f"shiftago:job:{job.key}"
 
@@ -329,12 +341,12 @@ class RedisJobs(Jobs):
         self._dispatcher: _Dispatcher | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._release = redis.register_script(RELEASE_SCRIPT)
+        self._submit = redis.register_script(SUBMIT_SCRIPT)
 
     async def submit(self, job: Job) -> None:
         token = uuid.uuid4().hex
-        fresh = await self.redis.set(_key(job), token, nx=True, ex=JOB_KEY_SECONDS)
-        if fresh:
-            await self.redis.xadd(JOBS, {"j": replace(job, token=token).dump()})
+        entry = replace(job, token=token).dump()
+        await self._submit(keys=[_key(job), JOBS], args=[token, JOB_KEY_SECONDS, entry])
 
     async def release(self, job: Job) -> None:
         await self._release(keys=[_key(job)], args=[job.token])
