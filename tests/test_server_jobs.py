@@ -261,15 +261,30 @@ def test_healthz_shows_the_jobs_waiting_for_a_worker(start_server, redis_url):
         time.sleep(0.05)
     assert health["ok"] is True and health["workers"] == 0
 
-    async def a_worker_reads() -> dict[str, int]:
+    async def a_worker_holds_the_job() -> dict[str, int]:
+        """A worker whose search has not ended: it holds the job and says it lives."""
         redis = aioredis.Redis.from_url(redis_url)
-        await RedisJobs(redis, "w1")._make_group()  # as a worker starts
-        await redis.xreadgroup("workers", "w1", {"shiftago:jobs": ">"}, count=10)
-        figures = await queue_figures(redis)
-        await redis.aclose()
-        return figures
+        jobs = RedisJobs(redis, "w1")
+        thinking = asyncio.Event()
 
-    assert asyncio.run(a_worker_reads()) == {"jobs_waiting": 0, "jobs_held": 1, "workers": 1}
+        async def runner(job: Job) -> None:
+            await thinking.wait()  # never set: the job stays held
+
+        await jobs.start(runner)
+        try:
+            deadline = time.monotonic() + 10
+            while (figures := await queue_figures(redis))["jobs_held"] < 1:
+                assert time.monotonic() < deadline, figures
+                await asyncio.sleep(0.05)
+            return figures
+        finally:
+            await jobs.close()
+            await redis.aclose()
+
+    held = asyncio.run(a_worker_holds_the_job())
+    assert held == {"jobs_waiting": 0, "jobs_held": 1, "workers": 1}
+    # a worker that stopped no longer counts, though it read the stream just now
+    assert server.api("GET", "/healthz").json()["workers"] == 0
 
 
 def test_sigterm_tells_sockets_to_reconnect_and_keeps_what_was_stored(start_server):

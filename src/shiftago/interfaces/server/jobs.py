@@ -48,9 +48,13 @@ JOB_KEY_SECONDS: Final = 600
 #: may take it (seconds); the holder says so every third of it (docs/deploy.md, "The
 #: lease").
 LEASE_SECONDS: Final = 6.0
-#: A worker that read the stream within this many milliseconds counts as at work: it
-#: reads again at least every ``READ_BLOCK_MS`` (5 s) while it lives.
+#: A worker that said it lives within this many milliseconds counts as at work: it says
+#: so every third of its lease, with a key of its own that expires after this
+#: (the stream's consumer idle time is no sign of life: an empty blocking read does not
+#: reset it on every Redis version).
 WORKER_SEEN_MS: Final = 3 * READ_BLOCK_MS
+#: The keys by which workers say they live: the prefix, then the worker's name.
+WORKER_KEY_PREFIX: Final = "shiftago:worker:"
 
 
 @dataclass(frozen=True)
@@ -313,18 +317,16 @@ def _key(job: Job) -> str:
 async def queue_figures(redis: Any) -> dict[str, int]:
     """The stream's jobs as ``/healthz`` shows them: ``jobs_waiting`` (queued, no worker
     has read them), ``jobs_held`` (read by a worker, not done) and ``workers`` (the
-    workers that read the stream within the last :data:`WORKER_SEEN_MS`): waiting jobs
+    workers that said they live within the last :data:`WORKER_SEEN_MS`): waiting jobs
     and no worker mean that nobody runs the computer's moves."""
-    queued = held = workers = 0
+    queued = held = 0
+    workers = len([key async for key in redis.scan_iter(match=f"{WORKER_KEY_PREFIX}*")])
     # asked only where the stream and the group are (no error replies on the way)
     if await redis.exists(JOBS):
         queued = int(await redis.xlen(JOBS))  # a job done leaves the stream (XDEL)
         groups = [g for g in await redis.xinfo_groups(JOBS) if redis_text(g.get("name")) == GROUP]
         if groups:
             held = int(groups[0].get("pending") or 0)
-            for consumer in await redis.xinfo_consumers(JOBS, GROUP):
-                if int(consumer.get("idle") or 0) < WORKER_SEEN_MS:
-                    workers += 1
     return {"jobs_waiting": max(0, queued - held), "jobs_held": held, "workers": workers}
 
 
@@ -421,6 +423,7 @@ class RedisJobs(Jobs):
         idle_ms = int(self.lease * 1000)
         while True:
             try:
+                await self.redis.set(f"{WORKER_KEY_PREFIX}{self.consumer}", 1, px=WORKER_SEEN_MS)
                 ids = await self._held_ids()
                 if ids:
                     await self.redis.xclaim(JOBS, GROUP, self.consumer, 0, ids, justid=True)
@@ -455,3 +458,5 @@ class RedisJobs(Jobs):
                 await task
         if self._dispatcher is not None:
             await self._dispatcher.close()
+            with contextlib.suppress(Exception):  # a worker that stops no longer counts
+                await self.redis.delete(f"{WORKER_KEY_PREFIX}{self.consumer}")
