@@ -797,7 +797,7 @@ def test_an_error_notice_goes_when_the_game_moves_on(
     # Enter on the empty box says what to type, in place of the last error
     page.press("[data-testid=action-input]", "Enter")
     page.wait_for_function(
-        "document.getElementById('notice').textContent.startsWith('Type an action first')"
+        "() => document.getElementById('notice').textContent.startsWith('Type an action first')"
     )
     play(live_server, game_id, page, "L4")
     page.wait_for_selector("#notice", state="hidden", timeout=2000)  # not its own 6 s

@@ -383,7 +383,7 @@ def test_a_record_file_chosen_replaces_the_text_in_the_box(
     page.click("#import-go")
     page.wait_for_selector("#import-error:not([hidden])")
     page.set_input_files("#import-file", str(record))
-    page.wait_for_function("document.getElementById('import-text').value.includes('Td')")
+    page.wait_for_function("() => document.getElementById('import-text').value.includes('Td')")
     assert page.is_hidden("#import-error")
     page.click("#import-go")
     page.wait_for_url("**/play/**")
