@@ -137,3 +137,35 @@ def test_a_redis_away_falls_back_to_the_process_lock(tmp_path: Path, caplog):
             assert client.post("/api/games", json=COMPUTERS).status_code == 201
             assert_capped(client.post("/api/games", json=COMPUTERS))  # still counted
         assert "going on without the Redis lock" in caplog.text
+
+
+def test_a_redis_that_hangs_is_a_redis_away_for_the_lock(monkeypatch, caplog):
+    """A Redis that accepts and never answers (stopped): each try for the lock waits
+    COUNT_SECONDS, then the block runs under the process lock alone, as with a Redis
+    that is down (the hang is 20 s; the block runs long before)."""
+    import time
+
+    class HungLock:
+        async def acquire(self, blocking: bool = True) -> bool:
+            await asyncio.sleep(20)
+            return True
+
+        async def release(self) -> None:
+            return None
+
+    class HungRedis:
+        def lock(self, name: str, **options: Any) -> HungLock:
+            return HungLock()
+
+    async def held_in_the_block() -> bool:
+        async with limits.redis_lock(HungRedis(), "shiftago:lock:test") as held:  # type: ignore[arg-type]
+            return held
+
+    monkeypatch.setattr(limits, "COUNT_SECONDS", 0.1)
+    started = time.monotonic()
+    with caplog.at_level(logging.WARNING, logger="shiftago.server"):
+        assert asyncio.run(held_in_the_block()) is False
+    assert time.monotonic() - started < 10
+    assert "without the Redis lock shiftago:lock:test: Redis did not answer within 0.1 s" in (
+        caplog.text
+    )

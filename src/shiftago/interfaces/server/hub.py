@@ -266,7 +266,8 @@ class Hub:
             await asyncio.wait_for(self.bus.publish(event), REDIS_ANSWER_SECONDS)
         except Exception as error:
             why = str(error) or "no answer in time"
-            log.error("the event of game %s could not be published: %s", event["game"], why)
+            what = f"of game {event['game']}" if event.get("game") else "of the lobby"
+            log.error("the event %s could not be published: %s", what, why)
             self._keep_unpublished(event)
 
     def _keep_unpublished(self, event: Event) -> None:

@@ -252,13 +252,12 @@ async def redis_lock(redis: Redis | None, name: str) -> AsyncIterator[bool]:
     if redis is None:
         yield False
         return
-    lock = redis.lock(
-        name, timeout=LOCK_TIMEOUT, sleep=LOCK_POLL, blocking_timeout=LOCK_WAIT, thread_local=False
-    )
+    lock = redis.lock(name, timeout=LOCK_TIMEOUT, thread_local=False)
     try:
-        held = bool(await lock.acquire())
-    except (RedisError, OSError) as error:
-        log.warning("going on without the Redis lock %s: %s", name, error)
+        held = await _take(lock)
+    except (RedisError, OSError, TimeoutError) as error:
+        why = str(error) or f"Redis did not answer within {COUNT_SECONDS:g} s"
+        log.warning("going on without the Redis lock %s: %s", name, why)
         held = False
     else:
         if not held:
@@ -268,9 +267,23 @@ async def redis_lock(redis: Redis | None, name: str) -> AsyncIterator[bool]:
     finally:
         if held:
             try:
-                await lock.release()
-            except (RedisError, OSError) as error:  # expired meanwhile, or Redis away
-                log.warning("the lock %s could not be let go: %s", name, error)
+                await asyncio.wait_for(lock.release(), COUNT_SECONDS)
+            except (RedisError, OSError, TimeoutError) as error:  # expired, or Redis away
+                log.warning("the lock %s could not be let go: %s", name, str(error) or "no answer")
+
+
+async def _take(lock: Any) -> bool:
+    """Try for ``lock`` every :data:`LOCK_POLL` seconds until :data:`LOCK_WAIT`; whether
+    it was had. Each try waits :data:`COUNT_SECONDS` for Redis at most (a TimeoutError):
+    a Redis that hangs is a Redis away, not a holder to wait for. A try given up that
+    Redis carries out later holds the lock until it expires, as a killed holder would."""
+    deadline = time.monotonic() + LOCK_WAIT
+    while True:
+        if await asyncio.wait_for(lock.acquire(blocking=False), COUNT_SECONDS):
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        await asyncio.sleep(LOCK_POLL)
 
 
 class SocketCounts:
