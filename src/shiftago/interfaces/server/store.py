@@ -48,6 +48,8 @@ from shiftago.interfaces.server.schema import (
 from shiftago.match.clock import Clock, TimeControl, parse_remaining, remaining_text
 
 MIGRATIONS = Path(__file__).with_name("migrations")
+#: Game ids asked for in one statement at most (SQLite's oldest bound is 999 parameters).
+IDS_PER_QUERY = 500
 #: The PostgreSQL advisory lock taken while migrating (any number; "shiftago" in ASCII).
 MIGRATION_LOCK = 0x73686966746167
 
@@ -621,12 +623,15 @@ class Store:
             return list(s.scalars(query).all())
 
     def revisions(self, game_ids: list[str]) -> dict[str, int]:
-        """The stored revision of each of ``game_ids`` (the stale sweep)."""
-        if not game_ids:
-            return {}
+        """The stored revision of each of ``game_ids`` (the stale sweep), asked for
+        :data:`IDS_PER_QUERY` at a time (a database bounds a statement's parameters)."""
+        found: dict[str, int] = {}
         with self.sessions() as s:
-            query = select(GameRow.id, GameRow.revision).where(GameRow.id.in_(game_ids))
-            return {game_id: revision for game_id, revision in s.execute(query).all()}
+            for start in range(0, len(game_ids), IDS_PER_QUERY):
+                chunk = game_ids[start : start + IDS_PER_QUERY]
+                query = select(GameRow.id, GameRow.revision).where(GameRow.id.in_(chunk))
+                found.update((game_id, revision) for game_id, revision in s.execute(query).all())
+        return found
 
     def computer_to_act(self, before: dt.datetime, limit: int = 100) -> list[tuple[str, int]]:
         """Unfinished games whose seat to act is the computer's and that have not changed
