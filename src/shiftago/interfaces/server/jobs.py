@@ -49,12 +49,12 @@ JOB_KEY_SECONDS: Final = 600
 #: lease").
 LEASE_SECONDS: Final = 6.0
 #: A worker that said it lives within this many milliseconds counts as at work: it says
-#: so every third of its lease, with a key of its own that expires after this
-#: (the stream's consumer idle time is no sign of life: an empty blocking read does not
-#: reset it on every Redis version).
+#: so every third of its lease in :data:`WORKERS` (the stream's consumer idle time is no
+#: sign of life: an empty blocking read does not reset it on every Redis version).
 WORKER_SEEN_MS: Final = 3 * READ_BLOCK_MS
-#: The keys by which workers say they live: the prefix, then the worker's name.
-WORKER_KEY_PREFIX: Final = "shiftago:worker:"
+#: The sorted set of the workers: each worker's name, scored by the time (Unix ms) it
+#: last said it lives; a stopped worker takes its name out.
+WORKERS: Final = "shiftago:workers"
 
 
 @dataclass(frozen=True)
@@ -320,7 +320,7 @@ async def queue_figures(redis: Any) -> dict[str, int]:
     workers that said they live within the last :data:`WORKER_SEEN_MS`): waiting jobs
     and no worker mean that nobody runs the computer's moves."""
     queued = held = 0
-    workers = len([key async for key in redis.scan_iter(match=f"{WORKER_KEY_PREFIX}*")])
+    workers = int(await redis.zcount(WORKERS, time.time() * 1000 - WORKER_SEEN_MS, "+inf"))
     # asked only where the stream and the group are (no error replies on the way)
     if await redis.exists(JOBS):
         queued = int(await redis.xlen(JOBS))  # a job done leaves the stream (XDEL)
@@ -423,7 +423,7 @@ class RedisJobs(Jobs):
         idle_ms = int(self.lease * 1000)
         while True:
             try:
-                await self.redis.set(f"{WORKER_KEY_PREFIX}{self.consumer}", 1, px=WORKER_SEEN_MS)
+                await self._say_it_lives()
                 ids = await self._held_ids()
                 if ids:
                     await self.redis.xclaim(JOBS, GROUP, self.consumer, 0, ids, justid=True)
@@ -450,6 +450,15 @@ class RedisJobs(Jobs):
         )
         return [p["message_id"] for p in pending]
 
+    async def _say_it_lives(self) -> None:
+        """Score this worker's name in :data:`WORKERS` now, and take out the names of
+        workers silent for long (killed ones)."""
+        now_ms = time.time() * 1000
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zadd(WORKERS, {self.consumer: now_ms})
+        pipe.zremrangebyscore(WORKERS, "-inf", now_ms - 10 * WORKER_SEEN_MS)
+        await pipe.execute()
+
     async def close(self) -> None:
         for task in self._tasks:
             task.cancel()
@@ -459,4 +468,4 @@ class RedisJobs(Jobs):
         if self._dispatcher is not None:
             await self._dispatcher.close()
             with contextlib.suppress(Exception):  # a worker that stops no longer counts
-                await self.redis.delete(f"{WORKER_KEY_PREFIX}{self.consumer}")
+                await self.redis.zrem(WORKERS, self.consumer)
