@@ -31,10 +31,7 @@ def read_text(path: Path) -> str:
     try:
         return path.read_text(encoding="utf-8")
     except UnicodeDecodeError as e:
-        byte = e.object[e.start]
-        raise SourceError(
-            f"cannot read {path}: not UTF-8 text (byte 0x{byte:02x} at offset {e.start})"
-        ) from None
+        raise _not_utf8(str(path), e) from None
     except OSError as e:
         raise SourceError(f"cannot read {path}: {e.strerror or e}") from None
 
@@ -45,14 +42,18 @@ def _read_stream(stream: TextIO) -> str:
     raw = getattr(stream, "buffer", None)
     if raw is None:
         return stream.read()
-    data = raw.read()
     try:
-        return str(data.decode("utf-8"))
+        return str(raw.read().decode("utf-8"))
     except UnicodeDecodeError as e:
-        byte = data[e.start]
-        raise SourceError(
-            f"cannot read <stdin>: not UTF-8 text (byte 0x{byte:02x} at offset {e.start})"
-        ) from None
+        raise _not_utf8("<stdin>", e) from None
+
+
+def _not_utf8(name: str, error: UnicodeDecodeError) -> SourceError:
+    """What a text that is not UTF-8 is told: its first bad byte and where it is."""
+    byte = error.object[error.start]
+    return SourceError(
+        f"cannot read {name}: not UTF-8 text (byte 0x{byte:02x} at offset {error.start})"
+    )
 
 
 def load_source(target: str, stdin: TextIO | None = None) -> tuple[str, list[Record] | State]:

@@ -13,8 +13,9 @@ import asyncio
 import contextlib
 import datetime as dt
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -143,10 +144,20 @@ class Runtime:
             await runtime.computers.resume()
             await runtime.analyses.resume()
         runtime._tasks.append(asyncio.create_task(runtime._evict()))
-        runtime._tasks.append(asyncio.create_task(runtime._sweep_flags(settings)))
+        runtime._tasks.append(
+            asyncio.create_task(
+                runtime._repeat(settings.flag_sweep_seconds, runtime.sweep_flags, "flag")
+            )
+        )
         if runs_jobs:
             runtime._tasks.append(
-                asyncio.create_task(runtime._sweep_computers(settings.computer_sweep_seconds))
+                asyncio.create_task(
+                    runtime._repeat(
+                        settings.computer_sweep_seconds,
+                        partial(runtime.sweep_computers, settings.computer_sweep_seconds),
+                        "computer",
+                    )
+                )
             )
         runtime._tasks.append(asyncio.create_task(runtime.seeks.run()))
         runtime._tasks.append(
@@ -155,7 +166,9 @@ class Runtime:
         if redis is not None:
             runtime._tasks.append(asyncio.create_task(runtime._share_presence()))
             runtime._tasks.append(
-                asyncio.create_task(runtime._sweep_stale(settings.stale_sweep_seconds))
+                asyncio.create_task(
+                    runtime._repeat(settings.stale_sweep_seconds, runtime.sweep_stale, "stale")
+                )
             )
         runtime._tasks.append(asyncio.create_task(Collector().run()))
         return runtime
@@ -175,19 +188,21 @@ class Runtime:
             await asyncio.sleep(every)
             self.hub.evict_idle()
 
-    async def _sweep_flags(self, settings: Settings) -> None:
-        """End the timed games whose running clock ran out, every so often, whether or
-        not anyone is connected (every process sweeps; the revision lets one end each)."""
+    async def _repeat(self, every: float, sweep: Callable[[], Awaitable[int]], name: str) -> None:
+        """Run ``sweep`` every ``every`` seconds while the process lives; one that fails
+        is logged, and the next runs as planned."""
         while True:
-            await asyncio.sleep(settings.flag_sweep_seconds)
+            await asyncio.sleep(every)
             try:
-                await self.sweep_flags()
+                await sweep()
             except Exception:
                 raise_if_cancelled()
-                log.exception("the flag sweep failed")
+                log.exception("the %s sweep failed", name)
 
     async def sweep_flags(self) -> int:
-        """One sweep: the number of games whose flag fell."""
+        """End the timed games whose running clock ran out, whether or not anyone is
+        connected (every process sweeps; the revision lets one end each); the number of
+        games whose flag fell."""
         hub = self.hub
         at = from_epoch(hub.now())
         fallen = 0
@@ -199,17 +214,6 @@ class Runtime:
                 if await hub.guarded(hub.flag(live)):
                     fallen += 1
         return fallen
-
-    async def _sweep_computers(self, every: float) -> None:
-        """Every ``every`` seconds, queue again the moves that no job made (see
-        :meth:`sweep_computers`)."""
-        while True:
-            await asyncio.sleep(every)
-            try:
-                await self.sweep_computers(every)
-            except Exception:
-                raise_if_cancelled()
-                log.exception("the computer sweep failed")
 
     async def sweep_computers(self, stale: float) -> int:
         """Queue the move of each game whose computer is to act and that has not changed
@@ -233,17 +237,6 @@ class Runtime:
             log.info("the computer of game %s is queued again", live.id)
             await hub.queue_move(live)
         return len(stalled)
-
-    async def _sweep_stale(self, every: float) -> None:
-        """Every ``every`` seconds, read again the watched games held here that the
-        database has changed since (see :meth:`sweep_stale`)."""
-        while True:
-            await asyncio.sleep(every)
-            try:
-                await self.sweep_stale()
-            except Exception:
-                raise_if_cancelled()
-                log.exception("the stale sweep failed")
 
     async def sweep_stale(self) -> int:
         """Read again each game held here for sockets whose stored revision is newer than

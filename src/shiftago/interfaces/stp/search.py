@@ -121,12 +121,13 @@ class Search:
         limits = replace(self.request.limits, progress=progress)
         try:
             if self.command == "go":
-                return str(self._checked(self.bot.choose(self.state, limits))), False
+                action = self.bot.choose(self.state, limits)
+                self._check_legal([action])
+                return str(action), False
             ranked = self.bot.analyse(self.state, limits)
             if not ranked:
                 raise BotAnswerError(f"the bot {self.bot.name!r} ranked no action")
-            for line in ranked:
-                self._checked(line.action)
+            self._check_legal([line.action for line in ranked])
             if len({line.action for line in ranked}) < len(ranked):
                 raise BotAnswerError(f"the bot {self.bot.name!r} ranked an action twice")
             return "\n".join(str(line) for line in ranked), True
@@ -134,12 +135,13 @@ class Search:
             with self._lock:
                 self._reporting = False
 
-    def _checked(self, action: Action) -> Action:
-        """``action`` if it is legal in the searched state, else a
-        :class:`BotAnswerError`: an engine never answers with an illegal action."""
-        if action not in self.state.legal_actions():
-            raise BotAnswerError(f"the bot {self.bot.name!r} chose {action}, not legal here")
-        return action
+    def _check_legal(self, actions: Sequence[Action]) -> None:
+        """A :class:`BotAnswerError` for the first of ``actions`` that is not legal in the
+        searched state: an engine never answers with an illegal action."""
+        legal = set(self.state.legal_actions())
+        for action in actions:
+            if action not in legal:
+                raise BotAnswerError(f"the bot {self.bot.name!r} chose {action}, not legal here")
 
     def _reporter(self, emit: Callable[[str], None]) -> Callable[[Progress], None]:
         def report(progress: Progress) -> None:

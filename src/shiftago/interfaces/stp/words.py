@@ -55,23 +55,25 @@ SHORT_RANGE = 1_000_000
 def whole_number(text: str, what: str, *, lowest: int, highest: int | None = None) -> int:
     """``text`` as a whole number from ``lowest`` to ``highest`` (if given); else a
     :class:`CommandError` that names ``what``."""
-    # a short range is said whole (``0 to 6``), a long one by the end that is passed
-    short = highest is not None and highest <= SHORT_RANGE
+
+    def bounds(passed: str) -> str:
+        """A short range said whole (``0 to 6``), a long one by the end ``passed``."""
+        if highest is not None and highest <= SHORT_RANGE:
+            return f"{lowest} to {highest}"
+        return f"at least {lowest}" if passed == "lowest" else f"at most {highest}"
+
     if not is_number(text):
         raise CommandError(f"{what} must be a whole number, not {text!r}")
     digits = len(text.lstrip("0"))
     if digits > 30:  # not worth reading in full: far out of any range
         if highest is None:
             raise CommandError(f"{what} is far too large: a number of {digits} digits")
-        bounds = f"{lowest} to {highest}" if short else f"at most {highest}"
-        raise CommandError(f"{what} must be {bounds}, not a number of {digits} digits")
+        raise CommandError(f"{what} must be {bounds('highest')}, not a number of {digits} digits")
     value = int(text)
     if value < lowest:
-        bounds = f"{lowest} to {highest}" if short else f"at least {lowest}"
-        raise CommandError(f"{what} must be {bounds}, not {value}")
+        raise CommandError(f"{what} must be {bounds('lowest')}, not {value}")
     if highest is not None and value > highest:
-        bounds = f"{lowest} to {highest}" if short else f"at most {highest}"
-        raise CommandError(f"{what} must be {bounds}, not {value}")
+        raise CommandError(f"{what} must be {bounds('highest')}, not {value}")
     return value
 
 
