@@ -208,6 +208,42 @@ def test_a_message_from_another_process_reaches_this_ones_sockets_of_its_room(sq
             assert chats(o.flush()) == []
 
 
+def test_a_message_from_another_process_reaches_a_newcomer_whose_hello_is_under_way(
+    sqlite_url, monkeypatch
+):
+    """The message arrives after the newcomer's history was read and before it joined:
+    it must wait for the join (the game's lock), not find nobody to tell."""
+    import asyncio
+
+    from shiftago.interfaces.server.chat import Chat
+
+    message = {
+        "type": "chat",
+        "id": 7,
+        "room": "spectators",
+        "seat": None,
+        "name": "Guest",
+        "text": "while you came in",
+        "at": "2026-11-23T12:00:00+00:00",
+    }
+    with client_for(sqlite_url) as client:
+        game_id, _ = create(client)
+        hub = client.app.state.hub
+        send_history = Chat.send_history
+        arrived: list[asyncio.Task[None]] = []
+
+        async def history_then_an_event(self, live, connection):
+            await send_history(self, live, connection)
+            event = {"game": game_id, "revision": 0, "kind": "chat", "message": message}
+            arrived.append(asyncio.create_task(hub.on_event(event)))
+            await asyncio.sleep(0.05)  # the event is handled before this hello goes on
+
+        monkeypatch.setattr(Chat, "send_history", history_then_an_event)
+        with connect(client, game_id) as w:
+            assert joined(w)["messages"] == []
+            assert w.until_type("chat") == message
+
+
 def test_a_signed_in_spectator_chats_under_the_accounts_name(sqlite_url, monkeypatch):
     from shiftago.interfaces.server import ws
     from shiftago.interfaces.server.accounts import Account

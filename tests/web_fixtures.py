@@ -321,13 +321,33 @@ class LiveServer:
 
 
 StartServer = Callable[..., LiveServer]
+#: The servers a test started, by the test's item: a failed test shows their logs.
+STARTED_SERVERS = pytest.StashKey[list[LiveServer]]()
+#: How much of each server's log a failed test shows (its end).
+LOG_SHOWN = 6000
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """A failed test that started servers reports the end of their logs: a failure on CI
+    (a slow machine, a race) is then told by what the servers said at the time."""
+    report = yield
+    if report.failed:
+        for number, server in enumerate(item.stash.get(STARTED_SERVERS, []), start=1):
+            report.sections.append(
+                (f"server {number} ({server.url}) log", server.log()[-LOG_SHOWN:])
+            )
+    return report
 
 
 @pytest.fixture
-def start_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StartServer]:
+def start_server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[StartServer]:
     """``start_server(db_url=None, args=(), env=None, bot_delay=None)``: a started
     :class:`LiveServer` (``bot_delay``: seconds the computer waits before it acts)."""
     servers: list[LiveServer] = []
+    request.node.stash[STARTED_SERVERS] = servers
 
     def start(
         db_url: str | None = None,

@@ -268,15 +268,19 @@ class GameAnalyses:
         if stored.status != "done":  # going on after the actions stored, if any
             await self.hub.submit(Job("review", live.id, revision, owner, analysis_id=stored.id))
         # every page of the game, here and in the other processes, reads it from now on
-        live.broadcast(REVIEW_MESSAGE)
+        # (under the lock: a page whose hello is under way hears it once it has joined)
+        async with live.lock:
+            live.broadcast(REVIEW_MESSAGE)
         await self.hub.publish({"game": live.id, "revision": revision, "kind": REVIEW_ASKED})
         return view(stored)
 
     async def _asked_elsewhere(self, event: Event) -> None:
-        """Another process's page asked for a review: this process's pages hear of it."""
+        """Another process's page asked for a review: this process's pages hear of it
+        (under the game's lock, as in :meth:`request`)."""
         live = self.hub.games.get(str(event.get("game")))
         if live is not None:
-            live.broadcast(REVIEW_MESSAGE)
+            async with live.lock:
+                live.broadcast(REVIEW_MESSAGE)
 
     async def read(self, game_id: str) -> dict[str, Any] | None:
         """The newest review asked for of the game, None if none was."""

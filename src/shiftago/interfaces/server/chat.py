@@ -228,14 +228,17 @@ class Chat:
                 connection.send(text)
 
     async def on_event(self, event: Event) -> None:
-        """Another process stored a message: tell this process's sockets of the game."""
+        """Another process stored a message: tell this process's sockets of the game,
+        under the game's lock, as :meth:`say` does. A newcomer whose hello holds the lock
+        has read its history before the message was stored and joins before the lock is
+        let go: it hears the message once the lock is free (looked at before the lock,
+        it was not among the sockets yet and missed it)."""
         live = self.hub.games.get(str(event.get("game")))
-        if live is None or not live.connections:
-            return
         data = event.get("message")
-        if isinstance(data, dict):
-            async with live.lock:
-                self.deliver(live, ChatMessage.from_json(live.id, data))
+        if live is None or not isinstance(data, dict):
+            return
+        async with live.lock:
+            self.deliver(live, ChatMessage.from_json(live.id, data))
 
 
 def seat_name(live: LiveGame, seat: int) -> str:
