@@ -639,4 +639,56 @@ def test_at_a_terminal_the_computer_says_it_is_thinking() -> None:
             reader.read = lambda prompt, typed=typed: next(typed, None)  # type: ignore[method-assign]
         bots = {1: bot_for_level(1, 0)}
         Session(Game(Rules(), first=1), reader, out, bots=bots, levels={1: 1}).run()
-        assert ("green (computer) is thinking…" in out.getvalue()) is interactive
+        assert ("green (computer) is thinking..." in out.getvalue()) is interactive
+
+
+BOARD_FOOT = "  a b c d e f g"
+
+
+def test_every_change_is_shown_on_a_board_the_computers_too(home: Path) -> None:
+    """The board after a person's action and after each of the computer's, its scoring
+    included (the x of the marbles it took off), before the next action is announced."""
+    position = "expert 2 gggg3/7/7/7/7/7/o3o2 g insert 20,18 0,0 0,0"
+    result = play(home, ["-c", "g", "--level", "1", "--seed", "1", "--position", position],
+                  ["position", "quit"])  # fmt: skip
+    lines = result.output.splitlines()
+    said = [i for i, line in enumerate(lines) if line.startswith("green (computer) ")]
+    assert any(" scores x" in lines[i] for i in said), result.output
+    boards = [i for i, line in enumerate(lines) if line == BOARD_FOOT]
+    for before, after in zip(said, [*said[1:], len(lines)], strict=True):
+        assert any(before < board < after for board in boards), (lines[before], result.output)
+    scored = next(i for i in said if " scores x" in lines[i])
+    shown = lines[scored + 1 : next(b for b in boards if b > scored)]
+    assert any("x" in row.split()[1:] for row in shown[:7]), shown  # the cells it emptied
+
+    result = play(home, ["--new", "--first", "o", "-c", "g", "--level", "1"], ["L1", "quit"])
+    lines = result.output.splitlines()
+    mine = lines.index("orange plays L1")
+    theirs = next(i for i, line in enumerate(lines) if line.startswith("green (computer) plays"))
+    assert any(line == BOARD_FOOT for line in lines[mine:theirs]), result.output
+
+
+def test_a_terminal_without_unicode_gets_question_marks_not_a_crash(home: Path) -> None:
+    """A Latin-1 terminal: a shortened line's ellipsis cannot be encoded, and is a ``?``."""
+    result = subprocess.run(
+        [sys.executable, "-m", "shiftago", "play", "--new", "--first", "o", "-c", "g",
+         "--level", "1"],
+        input="L" + "1" * 300 + "\nL4\nquit\n",
+        capture_output=True,
+        text=True,
+        encoding="latin-1",
+        env={**os.environ, "SHIFTAGO_HOME": str(home), "PYTHONIOENCODING": "latin-1"},
+        timeout=120,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "? is not an action" in result.stdout and "green (computer) plays" in result.stdout
+
+
+def test_a_resumed_game_says_it_does_not_use_limit_and_game_needs_load(home: Path) -> None:
+    play(home, ["--first", "o"], ["L1"])
+    result = play(home, ["--resume", "--limit", "2"], ["position", "quit"])
+    assert "(--limit: for a new game, not used for the game resumed.)" in result.output
+    for source in ([], ["--position", START_EXPRESS]):
+        result = play(home, ["--new", "--game", "2", *source], [])
+        assert result.exit_code == 2
+        assert "--game picks one game of the file of --load" in result.output

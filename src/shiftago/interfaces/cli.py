@@ -9,6 +9,7 @@ engine protocol (:mod:`shiftago.interfaces.stp`), ``play`` to the terminal game
 
 from __future__ import annotations
 
+import io
 import json
 import sys
 from collections.abc import Callable, Iterator
@@ -78,6 +79,17 @@ def cli() -> None:
     Actions are written as in the rules: L3 R3 Tc Bc insert a marble (side, then the
     lane), xc3-g3 scores the line from c3 to g3.
     """
+    _print_whatever_the_encoding()
+
+
+def _print_whatever_the_encoding() -> None:
+    """A character the terminal's encoding lacks (a Latin-1 locale, an ASCII pipe) is
+    printed as ``?`` instead of ending the command with a UnicodeEncodeError: the words
+    are mostly ASCII, but a shortened line ends with an ellipsis and a name or a
+    record's text may hold anything."""
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="replace")
 
 
 @cli.command(short_help="Speak the engine protocol (STP) on stdin and stdout.")
@@ -170,11 +182,12 @@ def play(
     from shiftago.interfaces.play_setup import NEW_GAME_OPTIONS, PlaySetup, SetupError, prepare
 
     context = click.get_current_context()
+    by_default = click.core.ParameterSource.DEFAULT
     given = tuple(
-        name
-        for name in NEW_GAME_OPTIONS
-        if context.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT
+        name for name in NEW_GAME_OPTIONS if context.get_parameter_source(name) is not by_default
     )
+    if load is None and context.get_parameter_source("game_number") is not by_default:
+        raise click.UsageError("--game picks one game of the file of --load; give --load FILE")
     setup = PlaySetup(
         given=given,
         variant=variant,

@@ -190,13 +190,13 @@ class Session:
         return colour_name(seat)
 
     def show(self) -> None:
-        """The board, the status and, in the score phase, the options."""
+        """The board, the status and, when a person is to score, the options."""
         state = self.game.state
         history = self.game.history
         last = history[-1] if history else None
         self.say(render_text(state, color=self.color, last_action=last))
         self.say(render_status(state))
-        if state.phase is Phase.SCORE:
+        if state.phase is Phase.SCORE and state.turn not in self.bots:
             for line in describe_options(state):
                 self.say(line)
         self._shown = True
@@ -240,6 +240,8 @@ class Session:
         while True:
             game = self.game
             if not game.is_over and game.turn in self.bots:
+                if not self._shown:  # each change is seen, the computer's too (its scoring's x)
+                    self.show()
                 self.computer_move()
                 continue
             if not self._shown:
@@ -302,7 +304,7 @@ class Session:
     def computer_move(self) -> None:
         seat = self.game.turn
         if self.reader.interactive:  # at a terminal a search of seconds needs a word
-            self.say(f"{self.seat_label(seat)} is thinking…")
+            self.say(f"{self.seat_label(seat)} is thinking...")  # ASCII: any terminal encodes it
         try:
             action = self.bots[seat].choose(self.game.state, Limits())
         except ValueError as e:  # a bot that fails must not lose the human's game

@@ -267,8 +267,9 @@ def prepare(
             resumed_autosave = True
             played = len(game.history)
             out.write(f"Resuming the game: {counted(played, 'action')} played.\n")
-            if setup.given:
-                options = ", ".join(f"--{name}" for name in setup.given)
+            unused = [*setup.given, *(["limit"] if setup.limit is not None else [])]
+            if unused:
+                options = ", ".join(f"--{name}" for name in unused)
                 out.write(f"({options}: for a new game, not used for the game resumed.)\n")
         else:
             game = new_game(setup)
