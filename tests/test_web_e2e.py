@@ -448,6 +448,10 @@ def test_after_a_scoring_by_keyboard_the_focus_stays_on_the_board(
         page.wait_for_function(
             "() => document.activeElement?.matches('.shiftago-board [data-action][tabindex=\"0\"]')"
         )
+        # placed there by the page, it previews nothing: no push shown that nobody chose
+        assert page.evaluate(
+            "() => !document.querySelector('.shiftago-board.previewing, [data-preview]')"
+        )
         if then is not None:  # the column a1-a5 is still there, to score after Tg
             page.fill("[data-testid=action-input]", then)
             page.keyboard.press("Enter")

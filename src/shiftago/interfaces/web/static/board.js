@@ -204,6 +204,7 @@ export class BoardView {
     this.previewed = null;
     this.armed = null; // the action a first tap previewed on a touch screen
     this.lastPointer = "mouse";
+    this.placingFocus = false; // the page, not the player, moves the focus now
 
     const svg = el("svg", {
       viewBox: `0 0 ${this.total} ${this.total}`,
@@ -323,7 +324,11 @@ export class BoardView {
     node.addEventListener("pointerleave", (e) => {
       if (e.pointerType === "mouse" && this.previewed === action) this.clearPreview();
     });
-    node.addEventListener("focus", () => this.preview(action));
+    // a focus the player moved previews; one the page moved after a redraw does not
+    // (after a scoring it lands on the first arrow: a push nobody chose would show)
+    node.addEventListener("focus", () => {
+      if (!this.placingFocus) this.preview(action);
+    });
     node.addEventListener("blur", () => {
       if (this.previewed === action) this.clearPreview();
     });
@@ -423,7 +428,12 @@ export class BoardView {
     const again = this.svg.querySelector(`[data-action="${action}"][tabindex="0"]`);
     const target = again || this.focusables()[0];
     if (target) {
-      target.focus({ preventScroll: true });
+      this.placingFocus = true;
+      try {
+        target.focus({ preventScroll: true });
+      } finally {
+        this.placingFocus = false;
+      }
       return;
     }
     if (!this.svg.hasAttribute("tabindex")) this.svg.setAttribute("tabindex", "-1");
