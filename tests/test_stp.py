@@ -9,6 +9,7 @@ import re
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -738,6 +739,23 @@ def test_analyse_infinite_runs_until_stop(engine: Engine) -> None:
     assert sorted(line.split()[0] for line in response.lines) == sorted(CANONICAL)
     assert (engine.read_response().id, engine.send("8 stop").id) == ("7", "8")
     assert engine.ok("status") == "playing o insert"
+
+
+def test_an_infinite_search_that_ends_sooner_answers_at_stop(engine: Engine) -> None:
+    """A greedy level, an MCTS level's iterations, a single legal action: the search ends
+    on its own, and its answer waits for the stop (PROTOCOL 1.1: until stop)."""
+    for setup, search in (
+        ("newgame express 2 first=o", "go infinite level=1"),
+        ("newgame express 3 first=o", "analyse infinite level=3"),
+    ):
+        engine.ok(setup)
+        engine.write(f"5 {search}\n".encode())
+        time.sleep(0.5)  # more than the search takes
+        assert engine.send("6 isready").id == "6"  # the first answer: the search's waits
+        engine.write(b"7 stop\n")
+        answer = engine.read_response()
+        assert (answer.ok, answer.id) == (True, "5") and (answer.text or answer.lines)
+        assert engine.read_response().id == "7"
 
 
 def test_quit_ends_an_infinite_analysis_then_the_engine(engine: Engine) -> None:

@@ -108,6 +108,12 @@ class Search:
         """Whether it runs until :meth:`halt`."""
         return self.request.limits.infinite
 
+    @property
+    def halted(self) -> bool:
+        """Whether :meth:`halt` was asked."""
+        stop = self.request.limits.stop
+        return stop is not None and stop.is_set()
+
     def halt(self) -> None:
         """Ask the bot to answer now with its best so far (it may take a moment)."""
         assert self.request.limits.stop is not None

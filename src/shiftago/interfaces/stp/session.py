@@ -9,8 +9,10 @@ read, whatever waits before them: the search answers with its best so far. Any o
 command waits until the search has answered, and the waiting commands answer in the
 order they came, the ``stop`` or ``quit`` in its turn. A search that starts from the
 queue with a ``stop`` or ``quit`` waiting behind it ends at once too: they were sent
-after it, to end it. At the end of the input an infinite search is stopped, as no
-``stop`` can come any more; a finite one finishes and answers.
+after it, to end it. An infinite search answers at ``stop`` only: one that ends sooner
+(a greedy level, an MCTS level's iterations, a single legal action) holds its answer
+until then. At the end of the input an infinite search is stopped, as no ``stop`` can
+come any more; a finite one finishes and answers.
 
 Only responses and ``info`` lines go to standard output, each flushed at once; logs go
 to standard error.
@@ -52,6 +54,8 @@ class Session:
         #: Lines read while a search thinks, to answer once it has answered.
         self._waiting: deque[str] = deque()
         self._input_ended = False
+        #: The answer of an infinite search that ended before its ``stop``.
+        self._held: str | None = None
 
     def run(self) -> int:
         """Answer commands until end of input or ``quit``; the exit status."""
@@ -90,17 +94,29 @@ class Session:
             self._write(frame("=", parsed.ident, "ready"))
             return
         self._waiting.append(line)
+        self._release_held()
 
     def _answered(self, response: str) -> None:
+        running = self._running
+        if running is not None and running.infinite and not running.halted:
+            self._held = response  # an infinite search answers at its stop
+            return
         self._running = None
         self._write(response)
         while self._waiting and self._running is None and not self.engine.done:
             self._dispatch(self._waiting.popleft())
 
+    def _release_held(self) -> None:
+        """The held answer of an infinite search, once it has been halted."""
+        if self._held is not None and self._running is not None and self._running.halted:
+            response, self._held = self._held, None
+            self._answered(response)
+
     def _ended(self) -> None:
         self._input_ended = True
         if self._running is not None and self._running.infinite:
             self._running.halt()
+            self._release_held()
 
     def _dispatch(self, line: str) -> None:
         accepted = self.engine.accept(line)
