@@ -476,3 +476,12 @@ def test_an_engine_answers_the_library_version_unless_given_one() -> None:
     engine = StpEngine(io.StringIO(), ladder=Ladder.of(SteppingBot()), name="stepper")
     assert engine.handle("version") == f"= {shiftago.__version__}\n\n"
     assert engine.handle("name") == "= stepper\n\n"
+
+
+def test_newgame_asks_a_served_bot_nothing_while_hash_is_unset(talk: Conversation) -> None:
+    """The built-in engine makes its default table ahead of the first go; a served bot is
+    asked to search only by the controller (and by Hash, to make its table)."""
+    assert talk.ask("newgame express 2 first=o") == ["="]
+    assert talk.bot.seen == []
+    assert talk.ask("setoption Hash 32") == ["="]
+    assert [limits.hash_mib for limits in talk.bot.seen] == [32]

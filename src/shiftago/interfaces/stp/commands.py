@@ -82,6 +82,9 @@ class StpEngine:
     ) -> None:
         self.log: TextIO = log if log is not None else sys.stderr
         self.ladder = ladder if ladder is not None else Ladder.built_in()
+        #: Whether the bots are this library's (their default table is made ahead too);
+        #: a served bot is asked to search only by the controller and by ``Hash``.
+        self._built_in = ladder is None
         self.name = name
         self.version = version
         self.options = EngineOptions(self.ladder)
@@ -330,22 +333,25 @@ class StpEngine:
         return Reply()
 
     def prepare(self, *, strict: bool = False) -> None:
-        """Once ``Hash`` is set: make the table the searches of the set level need, in
-        the search thread, before ``setoption`` or ``newgame`` answers, so that the next
-        ``go`` does not pay for making or clearing it (a second or more for a few GiB).
+        """Make the table the searches of the set level need (``Hash``'s size, else the
+        default), in the search thread, before the engine starts reading, ``setoption``
+        or ``newgame`` answers, so that the next ``go`` does not pay for making or
+        clearing it (a second or more for a few GiB, milliseconds for the default).
 
         A one-node analysis of the start of a 2-player game does it (the table is the
         2-player search's, the one ``Hash`` sizes). It only saves time: a bot that fails
         at it is logged and plays on, except that with ``strict`` a table too large for
         the memory raises the :class:`MemoryError`."""
         hash_mib = self.options.hash_mib
-        if hash_mib is None:
-            return  # the bots' default table: small, made in milliseconds
+        if hash_mib is None and not self._built_in:
+            return
         # a table of another size is made beside the one in use: it must fit in what is
-        # left, or writing it through may get a process killed for memory
+        # left, or writing it through may get a process killed for memory (the default
+        # table is small, but made and cleared here too: its milliseconds would otherwise
+        # be the first go's, past a short movetime)
         made = table_bytes(self._table_mib) if self._table_mib is not None else None
-        needed = table_bytes(hash_mib)
-        if strict and needed != made:
+        needed = table_bytes(hash_mib) if hash_mib is not None else None
+        if strict and needed is not None and needed != made:
             available = available_memory()
             if available is not None and needed > available:
                 raise MemoryError(f"{available} bytes available")

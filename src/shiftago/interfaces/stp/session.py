@@ -195,7 +195,9 @@ def main() -> int:
     from shiftago.engine import warm_up
 
     warm_up()
-    return _on_standard_streams(StpEngine(sys.stderr))
+    engine = StpEngine(sys.stderr)
+    engine.prepare()  # the first go's table, made before its clock runs
+    return _on_standard_streams(engine)
 
 
 def _on_standard_streams(engine: StpEngine) -> int:
