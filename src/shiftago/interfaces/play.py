@@ -235,18 +235,14 @@ class Session:
 
     def _loop(self) -> int:
         self._announce_start_skips()
-        self.show()
-        self._check_finished()
         while True:
-            game = self.game
-            if not game.is_over and game.turn in self.bots:
-                if not self._shown:  # each change is seen, the computer's too (its scoring's x)
-                    self.show()
-                self.computer_move()
-                continue
-            if not self._shown:
+            if not self._shown:  # the start, and every change: the computer's too (its x)
                 self.show()
                 self._check_finished()
+            game = self.game
+            if not game.is_over and game.turn in self.bots:
+                self.computer_move()
+                continue
             line = self.reader.read(self.prompt())
             if line is None:
                 if not self.game.is_over:
