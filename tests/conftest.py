@@ -7,7 +7,7 @@ import os
 import pytest
 from hypothesis import settings
 
-pytest_plugins = ["web_fixtures"]
+pytest_plugins = ["support.web_fixtures"]
 
 settings.register_profile("ci", deadline=None, print_blob=True)
 settings.register_profile("dev", deadline=None)

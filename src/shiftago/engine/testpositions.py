@@ -23,7 +23,7 @@ it from those that do not (luck aside, a shallower search fails it).
 
 The set ships with the package (``testpositions.txt``, one position per line:
 ``KIND<TAB>POSITION<TAB>ANSWERS``) and is made by ``scripts/make_test_positions.py``,
-which proves each answer before writing it; ``tests/test_testpositions.py`` proves
+which proves each answer before writing it; ``tests/engine/test_testpositions.py`` proves
 them again. ``shiftago bench`` counts how many the top level solves at 0.5 s each.
 """
 

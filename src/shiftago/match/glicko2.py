@@ -3,7 +3,7 @@ as pure functions.
 
 No maintained Python library fitted (the known ones are unmaintained or keep ratings
 in mutable player objects), and the algorithm is short, so it is written here and
-checked against the paper's worked example (tests/test_glicko2.py). A rating period is
+checked against the paper's worked example (tests/match/test_glicko2.py). A rating period is
 whatever the caller passes at once: the web app rates each game as a period of its own.
 
 The steps are the paper's: to the Glicko-2 scale (``mu``, ``phi``), the estimated

@@ -2,7 +2,7 @@
 
 It plays exactly the rules of :mod:`shiftago.core` on the same bitboard layout, for
 every variant, 2-4 players, handicap skips, the special case and the scoring choices;
-``tests/test_kernel_diff.py`` and ``scripts/kernel_check.py`` check it against the core
+``tests/engine/test_kernel_diff.py`` and ``scripts/kernel_check.py`` check it against the core
 action by action. The state array and the action codes are described in
 :mod:`.tables`; :mod:`.convert` maps them to and from the core. :mod:`.moves` generates
 and plays actions; :mod:`.playout` plays games out under the policies of :mod:`.policy`

@@ -16,9 +16,9 @@ import resource
 import sys
 from typing import Any, TextIO
 
-from shiftago.interfaces.eventloop import fast_loop_factory
 from shiftago.interfaces.loadtest.report import format_report
 from shiftago.interfaces.loadtest.run import LoadConfig, LoadError, run_load
+from shiftago.interfaces.shared.eventloop import fast_loop_factory
 
 __all__ = ["LoadConfig", "LoadError", "format_report", "run_command", "run_load"]
 

@@ -18,36 +18,34 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
 from shiftago import __version__
-from shiftago.interfaces.server import (
-    accounts_api,
-    analysis_api,
-    api,
-    players_api,
-    positions,
-    seeks_api,
-)
-from shiftago.interfaces.server.chat import Chat
-from shiftago.interfaces.server.csrf import CsrfCheck
-from shiftago.interfaces.server.hub import Hub, Refused
-from shiftago.interfaces.server.live_analysis import LiveAnalysis, analysis_socket
-from shiftago.interfaces.server.lobby import lobby_socket
-from shiftago.interfaces.server.metrics import MeasureRequests, Metrics, NoteRoute
-from shiftago.interfaces.server.redaction import log_config
-from shiftago.interfaces.server.runtime import Runtime
-from shiftago.interfaces.server.security import protect
-from shiftago.interfaces.server.settings import Settings
-from shiftago.interfaces.server.startup import check_services, listen
-from shiftago.interfaces.server.store import (
+from shiftago.interfaces.server.accounts import routes as accounts_api
+from shiftago.interfaces.server.analysis import positions
+from shiftago.interfaces.server.analysis import routes as analysis_api
+from shiftago.interfaces.server.analysis.socket import LiveAnalysis, analysis_socket
+from shiftago.interfaces.server.chat.chat import Chat
+from shiftago.interfaces.server.db.store import (
     DATABASE_AWAY,
     DATABASE_AWAY_WORDS,
     Store,
     migrate,
     open_engine,
 )
-from shiftago.interfaces.server.ws import game_socket
+from shiftago.interfaces.server.door.csrf import CsrfCheck
+from shiftago.interfaces.server.door.redaction import log_config
+from shiftago.interfaces.server.door.security import protect
+from shiftago.interfaces.server.games import routes as api
+from shiftago.interfaces.server.games.hub import Hub, Refused
+from shiftago.interfaces.server.games.socket import game_socket
+from shiftago.interfaces.server.metrics import MeasureRequests, Metrics, NoteRoute
+from shiftago.interfaces.server.players import routes as players_api
+from shiftago.interfaces.server.runtime import Runtime
+from shiftago.interfaces.server.seeks import routes as seeks_api
+from shiftago.interfaces.server.seeks.socket import lobby_socket
+from shiftago.interfaces.server.settings import Settings
+from shiftago.interfaces.server.startup import check_services, listen
 
 #: The pages and their scripts, written as plain files (no build step).
-WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+WEB_DIR = Path(__file__).resolve().parent / "web"
 
 log = logging.getLogger("shiftago.server")
 

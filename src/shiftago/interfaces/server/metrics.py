@@ -31,8 +31,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from shiftago.interfaces.server.door.security import Proxies, client_address
 from shiftago.interfaces.server.runtime import Runtime
-from shiftago.interfaces.server.security import Proxies, client_address
 
 #: The scope key under which the outer middleware leaves a place for the route's
 #: template: the router writes the route into a copy of the scope (the forwarded

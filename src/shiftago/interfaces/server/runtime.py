@@ -19,13 +19,15 @@ from functools import partial
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from shiftago.interfaces.server import accounts, ratings
-from shiftago.interfaces.server.analysis import GameAnalyses
-from shiftago.interfaces.server.bots import ComputerPlayers
-from shiftago.interfaces.server.bus import READ_BLOCK_MS, Bus, RedisBus, raise_if_cancelled
+from shiftago.interfaces.server.accounts import accounts
+from shiftago.interfaces.server.analysis.reviews import GameAnalyses
 from shiftago.interfaces.server.collector import Collector
-from shiftago.interfaces.server.hub import Hub
-from shiftago.interfaces.server.jobs import (
+from shiftago.interfaces.server.db.store import Store, from_epoch, now
+from shiftago.interfaces.server.games.bots import ComputerPlayers
+from shiftago.interfaces.server.games.hub import Hub
+from shiftago.interfaces.server.games.presence import SUMMARY_SECONDS
+from shiftago.interfaces.server.jobs.bus import READ_BLOCK_MS, Bus, RedisBus, raise_if_cancelled
+from shiftago.interfaces.server.jobs.queue import (
     FairQueue,
     Job,
     Jobs,
@@ -33,11 +35,10 @@ from shiftago.interfaces.server.jobs import (
     RedisJobs,
     queue_figures,
 )
-from shiftago.interfaces.server.presence import SUMMARY_SECONDS
-from shiftago.interfaces.server.seeks import Seeks
+from shiftago.interfaces.server.jobs.timesource import time_source
+from shiftago.interfaces.server.players import ratings
+from shiftago.interfaces.server.seeks.challenges import Seeks
 from shiftago.interfaces.server.settings import Settings
-from shiftago.interfaces.server.store import Store, from_epoch, now
-from shiftago.interfaces.server.timesource import time_source
 
 log = logging.getLogger("shiftago.server")
 

@@ -15,10 +15,10 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
-from shiftago.interfaces.server.jobs import LEASE_SECONDS
+from shiftago.interfaces.server.jobs.queue import LEASE_SECONDS
 
 if TYPE_CHECKING:  # the engine is imported only by the app, not by the command line
-    from shiftago.interfaces.server.analysis import ReviewBudget
+    from shiftago.interfaces.server.analysis.reviews import ReviewBudget
 
 
 #: The environment variable of :attr:`Settings.engine_threads` (no option sets it).

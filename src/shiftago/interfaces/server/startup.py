@@ -9,8 +9,8 @@ import socket
 
 from sqlalchemy import Connection
 
+from shiftago.interfaces.server.db.store import DATABASE_AWAY, migration_config, open_engine
 from shiftago.interfaces.server.runtime import shown_url
-from shiftago.interfaces.server.store import DATABASE_AWAY, migration_config, open_engine
 
 #: How long a start waits for Redis to answer (seconds).
 REDIS_WAIT_SECONDS = 5.0

@@ -16,12 +16,12 @@ import logging
 import signal
 
 from shiftago.engine import warm_up
-from shiftago.interfaces.eventloop import fast_loop_factory
-from shiftago.interfaces.server.bots import lower_priority
+from shiftago.interfaces.server.db.store import Store, migrate, open_engine
+from shiftago.interfaces.server.games.bots import lower_priority
 from shiftago.interfaces.server.runtime import Runtime, shown_url
 from shiftago.interfaces.server.settings import Settings
 from shiftago.interfaces.server.startup import check_services
-from shiftago.interfaces.server.store import Store, migrate, open_engine
+from shiftago.interfaces.shared.eventloop import fast_loop_factory
 
 log = logging.getLogger("shiftago.worker")
 

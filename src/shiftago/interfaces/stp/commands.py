@@ -32,7 +32,7 @@ from shiftago.core import COLOURS, Game, Rules, State, Variant, seat_of_colour
 from shiftago.engine.bot import Bot, Limits
 from shiftago.engine.search.ttable import table_bytes
 from shiftago.formats.text_board import render_plain_grid
-from shiftago.interfaces.message import one_line
+from shiftago.interfaces.shared.message import one_line
 
 from .memory import available_memory
 from .options import EngineOptions, Ladder

@@ -52,7 +52,7 @@ MOST_THREADS: Final = 64
 #: ``Hash``'s default: the table of the built-in search when no size is given
 #: (``2 ** search.driver.TT_BITS`` slots of ``search.ttable.SLOT_BYTES``), in MiB. The
 #: search's modules are not imported here, as they load numba, which a served bot may
-#: not need; tests/test_stp_options.py checks that the numbers agree.
+#: not need; tests/stp/test_stp_options.py checks that the numbers agree.
 DEFAULT_HASH_MIB: Final = 8
 #: The largest ``Hash``: the largest table the search makes (``2 ** ttable.MAX_BITS``
 #: slots), in MiB.

@@ -1,0 +1,431 @@
+"""``shiftago play``: a game at the terminal, one line of input per action or command.
+
+It reads lines from any text stream, so it plays the same at a terminal and with piped
+input: a prompt never waits past the end of the input, which ends the session after the
+game has been saved. The game in progress is saved after every action (see
+:mod:`shiftago.interfaces.play.autosave`) and the next session offers to resume it.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from datetime import date
+from pathlib import Path
+from typing import Final, TextIO
+
+from shiftago.core import (
+    COLOUR_NAMES,
+    Action,
+    Game,
+    Insertion,
+    Phase,
+    ShiftagoError,
+    State,
+    cell_name,
+)
+from shiftago.core.outcome import Outcome
+from shiftago.engine.bot import Bot, Limits
+from shiftago.formats.record import Record, format_record
+from shiftago.formats.text_board import render_status, render_text
+from shiftago.interfaces.play.autosave import Autosave, write_atomically
+from shiftago.interfaces.shared.message import one_line
+
+#: The words of the game's commands: those that leave, those that take nothing after
+#: them, and ``save FILE``. Any other line is an action.
+QUIT_WORDS: Final = frozenset(("quit", "exit", "q"))
+HELP_WORDS: Final = frozenset(("help", "?", "h"))
+BARE_COMMANDS: Final = HELP_WORDS | {"legal", "undo", "board", "show", "position"}
+COMMAND_WORDS: Final = QUIT_WORDS | BARE_COMMANDS | {"save"}
+
+HELP = """\
+Type an action or a command (case does not matter):
+  L3 R3 Tc Bc    insert a marble: side L, R, T or B, then the rank or file of the lane
+  xc3-g3         score the line from c3 to g3 (with 3-4 players c3 is the end that stays)
+  legal          list the legal actions
+  undo           take back the last action (against the computer: back to your last turn)
+  save FILE      write the game record to FILE (the rest of the line)
+  board          show the board again
+  position       print the position string
+  help           this text
+  quit           leave (the game stays saved and can be resumed)"""
+
+
+class LineReader:
+    """Reads one line per prompt; ``None`` at the end of the input.
+
+    At a terminal it uses :func:`input` (line editing); otherwise it writes the prompt,
+    reads a line and echoes it, so that a piped session reads like a typed one.
+    """
+
+    def __init__(self, inp: TextIO, out: TextIO) -> None:
+        self.inp = inp
+        self.out = out
+        self.interactive = inp is sys.stdin and out is sys.stdout and _isatty(inp)
+
+    def read(self, prompt: str) -> str | None:
+        if self.interactive:
+            try:
+                return input(prompt)
+            except EOFError:
+                self.out.write("\n")
+                return None
+        self.out.write(prompt)
+        self.out.flush()
+        line = self.inp.readline()
+        if not line:
+            self.out.write("\n")
+            return None
+        line = line.rstrip("\r\n")
+        self.out.write(line + "\n")
+        return line
+
+    def ask_yes_no(self, question: str, default: bool = True) -> bool | None:
+        """A yes/no answer (empty means ``default``); ``None`` at the end of the input."""
+        suffix = " [Y/n] " if default else " [y/N] "
+        while True:
+            answer = self.read(question + suffix)
+            if answer is None:
+                return None
+            word = answer.strip().lower()
+            if not word:
+                return default
+            if word in ("y", "yes"):
+                return True
+            if word in ("n", "no"):
+                return False
+            self.out.write("Please answer y or n.\n")
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def colour_name(seat: int) -> str:
+    return COLOUR_NAMES[seat]
+
+
+#: How a winner won, by the outcome's reason: the end checks that points decide say
+#: what ended the game after "on points" (docs/cli.md).
+WON: Final = {
+    "line": "with a line",
+    "points": "on points",
+    "board full": "on points (the board is full)",
+    "no marbles": "on points (the player to move has no marble left)",
+    "action limit": "on points (the action limit is reached)",
+}
+
+
+def describe_outcome(outcome: Outcome) -> str:
+    """The result in words: ``orange wins with a line``, ``draw between orange and
+    green (board full)``."""
+    reason = outcome.reason.value
+    if outcome.winner is not None:
+        return f"{colour_name(outcome.winner)} wins {WON.get(reason, f'({reason})')}"
+    if len(outcome.winners) == outcome.players:
+        return f"the game is a draw ({reason})"
+    names = [colour_name(s) for s in outcome.winners]
+    return f"draw between {', '.join(names[:-1])} and {names[-1]} ({reason})"
+
+
+def describe_options(state: State) -> list[str]:
+    """The scoring options of the score phase, one line each."""
+    lines = [f"{colour_name(state.turn)} must score one line:"]
+    for option in state.scoring_options():
+        line = option.line
+        ends = f"{cell_name(line.cells[0])}-{cell_name(line.cells[-1])}"
+        removed = " ".join(cell_name(c) for c in option.removed)
+        points = "point" if option.points == 1 else "points"
+        lines.append(
+            f"  {option.action!s:<8} line {ends} ({line.length}), "
+            f"{option.points} {points}, removes {removed}"
+        )
+    return lines
+
+
+class Session:
+    """One game at the terminal: the human seats type, the computer seats think."""
+
+    def __init__(
+        self,
+        game: Game,
+        reader: LineReader,
+        out: TextIO,
+        *,
+        bots: dict[int, Bot] | None = None,
+        levels: dict[int, int] | None = None,
+        autosave: Autosave | None = None,
+        color: bool = False,
+        record_date: str | None = None,
+        saved: bool = False,
+        source: Record | None = None,
+    ) -> None:
+        self.game = game
+        self.reader = reader
+        self.out = out
+        self.bots = bots or {}
+        self.levels = levels or {}
+        self.autosave = autosave
+        self.color = color
+        self.date = record_date or date.today().isoformat()
+        self._shown = False
+        self._finished = False
+        #: Whether the autosave holds this game (it was resumed, or saved since).
+        self._saved = saved
+        #: The record the game goes on from (loaded or resumed): its names and event
+        #: stay in the records written.
+        self.source = source
+
+    # --- output ---------------------------------------------------------------------
+    def say(self, text: str = "") -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def seat_label(self, seat: int) -> str:
+        if seat in self.bots:
+            return f"{colour_name(seat)} (computer)"
+        return colour_name(seat)
+
+    def show(self) -> None:
+        """The board, the status and, when a person is to score, the options."""
+        state = self.game.state
+        history = self.game.history
+        last = history[-1] if history else None
+        self.say(render_text(state, color=self.color, last_action=last))
+        self.say(render_status(state))
+        if state.phase is Phase.SCORE and state.turn not in self.bots:
+            for line in describe_options(state):
+                self.say(line)
+        self._shown = True
+
+    def prompt(self) -> str:
+        state = self.game.state
+        if state.is_over:
+            return "game over> "
+        doing = "score" if state.phase is Phase.SCORE else "insert"
+        return f"{colour_name(state.turn)} to {doing}> "
+
+    def record(self) -> Record:
+        seats = range(self.game.rules.players)
+        levels = tuple(self.levels.get(seat) for seat in seats)
+        names = [("shiftago" if seat in self.levels else None) for seat in seats]
+        source = self.source
+        if source is not None:
+            for seat, (name, level) in enumerate(zip(source.names, source.levels, strict=True)):
+                if name is not None and (level is None) == (seat not in self.levels):
+                    names[seat] = name  # the same kind of player as the record says
+        event = None if source is None else source.event
+        return Record.from_game(self.game, names=names, levels=levels, date=self.date, event=event)
+
+    def record_text(self) -> str:
+        return format_record(self.record()) + "\n"
+
+    # --- the loop -------------------------------------------------------------------
+    def run(self) -> int:
+        """Play until ``quit`` or the end of the input; the exit status (0)."""
+        try:
+            return self._loop()
+        except KeyboardInterrupt:
+            self.say()
+            self._say_saved("Interrupted")
+            return 130
+
+    def _loop(self) -> int:
+        self._announce_start_skips()
+        while True:
+            if not self._shown:  # the start, and every change: the computer's too (its x)
+                self.show()
+                self._check_finished()
+            game = self.game
+            if not game.is_over and game.turn in self.bots:
+                self.computer_move()
+                continue
+            line = self.reader.read(self.prompt())
+            if line is None:
+                if not self.game.is_over:
+                    self._say_saved("Input ended")
+                return 0
+            if not self.handle(line):
+                return 0
+
+    def handle(self, line: str) -> bool:
+        """Carry out one line of input; False when the session should end."""
+        text = line.strip()
+        if not text:
+            return True
+        word, _, rest = text.partition(" ")
+        command = word.lower()
+        rest = rest.strip()
+        if command in QUIT_WORDS:
+            if not self.game.is_over:
+                self._say_saved("Leaving")
+            return False
+        if command in BARE_COMMANDS and rest:
+            self.error(f"{command} takes nothing after it, got {rest!r}")
+        elif command in HELP_WORDS:
+            self.say(HELP)
+        elif command == "legal":
+            legal = self.game.legal_actions()
+            self.say(" ".join(str(a) for a in legal) if legal else "no legal actions: game over")
+        elif command == "undo":
+            self.undo()
+        elif command == "save":
+            self.save(rest)
+        elif command in ("board", "show"):
+            self.show()
+        elif command == "position":
+            self.say(self.game.position())
+        else:
+            self.human_action(text)
+        return True
+
+    def error(self, message: str) -> None:
+        self.say(f"error: {one_line(message)}")
+
+    # --- actions --------------------------------------------------------------------
+    def human_action(self, text: str) -> None:
+        try:
+            action = Action.parse(text)
+        except ShiftagoError as e:
+            if text[0].lower() in "lrtbx":
+                self.error(str(e))
+            else:
+                self.error(f"{text!r} is not an action or a command (type help for the list)")
+            return
+        self.play(action, by_computer=False)
+
+    def computer_move(self) -> None:
+        seat = self.game.turn
+        if self.reader.interactive:  # at a terminal a search of seconds needs a word
+            self.say(f"{self.seat_label(seat)} is thinking...")  # ASCII: any terminal encodes it
+        try:
+            action = self.bots[seat].choose(self.game.state, Limits())
+        except ValueError as e:  # a bot that fails must not lose the human's game
+            self.error(f"the computer could not move: {e}")
+            del self.bots[seat]
+            return
+        self.play(action, by_computer=True)
+
+    def play(self, action: Action, *, by_computer: bool) -> None:
+        before = self.game.state
+        try:
+            self.game.play(action)
+        except ShiftagoError as e:
+            self.error(str(e))
+            return
+        self.announce(before, self.game.history[-1], by_computer)
+        self._shown = False
+        self._after_change()
+
+    def announce(self, before: State, action: Action, by_computer: bool) -> None:
+        mover = before.turn
+        who = self.seat_label(mover) if by_computer or self.bots else colour_name(mover)
+        after = self.game.state
+        if isinstance(action, Insertion):
+            self.say(f"{who} plays {action}")
+        else:
+            gained = after.scores[mover] - before.scores[mover]
+            self.say(
+                f"{who} scores {action}: {gained} points, {after.scores[mover]} in all"
+                + ("; moves again" if after.phase is not Phase.OVER else "")
+            )
+        self._announce_skips(before.skips, after.skips, (mover + 1) % len(after.skips))
+
+    def _announce_start_skips(self) -> None:
+        """At the start of a new game, the turns its handicaps skipped before the first
+        action (the first seat's among them)."""
+        game = self.game
+        if game.history or game.first is None:
+            return
+        start = game.start
+        self._announce_skips(start.rules.handicap, start.skips, game.first)
+
+    def _announce_skips(self, before: Sequence[int], after: Sequence[int], seat: int) -> None:
+        """The turns a handicap skipped, from the skips left ``before`` to ``after``, in
+        the order of play from ``seat``, the first the turn came to: each seat with skips
+        left uses one when its turn comes (RULES.md section 6)."""
+        left = list(before)
+        while sum(left) > sum(after):
+            if left[seat] > after[seat]:
+                left[seat] -= 1
+                self.say(f"{colour_name(seat)} skips a turn (handicap, {left[seat]} more to come)")
+            seat = (seat + 1) % len(left)
+
+    def undo(self) -> None:
+        game = self.game
+        history = game.history
+        if not history:
+            self.error("there is no action to take back")
+            return
+        target = len(history) - 1
+        if self.bots:
+            states = game.states
+            humans = [i for i in range(len(history)) if states[i].turn not in self.bots]
+            if not humans:
+                self.error("there is no action of yours to take back")
+                return
+            target = humans[-1]
+        taken = [game.undo() for _ in range(len(history) - target)]
+        self.say("took back " + " ".join(str(a) for a in reversed(taken)))
+        self._finished = False
+        self._shown = False
+        self._after_change()
+
+    def save(self, filename: str) -> None:
+        if len(filename) >= 2 and filename[0] == filename[-1] and filename[0] in "'\"":
+            filename = filename[1:-1]  # a name quoted as in a shell: the quotes are not in it
+        if not filename:
+            self.error("save needs a file name: save FILE")
+            return
+        path = Path(filename).expanduser()
+        if not path.parent.is_dir():  # a mistyped folder is not made: it is said
+            self.error(f"cannot write {path}: there is no folder {path.parent}")
+            return
+        try:
+            write_atomically(path, self.record_text(), private=False)
+        except OSError as e:
+            self.error(f"cannot write {path}: {e.strerror or e}")
+            return
+        self.say(f"saved the record to {path}")
+
+    # --- autosave -------------------------------------------------------------------
+    def _after_change(self) -> None:
+        if self.autosave is None or self.game.is_over:
+            return
+        if not self.game.history and self.game.first is not None:
+            # Back at the empty board: nothing to resume.
+            self.autosave.clear()
+            self._saved = False
+            return
+        try:
+            self.autosave.save(self.record_text())
+            self._saved = True
+        except OSError as e:
+            self.error(f"cannot autosave to {self.autosave.path}: {e.strerror or e}")
+
+    def _check_finished(self) -> None:
+        """When the game has just ended: the result, and the record kept as the last game."""
+        game = self.game
+        if not game.is_over or self._finished:
+            return
+        self._finished = True
+        outcome = game.outcome
+        assert outcome is not None
+        self.say(f"Game over: {describe_outcome(outcome)}.")
+        kept = None
+        if self.autosave is not None:
+            try:
+                kept = self.autosave.finish(self.record_text())
+            except OSError as e:
+                self.error(f"cannot write {self.autosave.last_game_path}: {e.strerror or e}")
+        where = f"The record is in {kept}; " if kept else ""
+        self.say(f"{where}type 'save FILE' to save it, 'undo' to take back, 'quit' to leave.")
+
+    def _say_saved(self, why: str) -> None:
+        if self._saved and self.autosave is not None and self.autosave.exists():
+            self.say(f"{why}: the game is saved; 'shiftago play' offers to resume it.")
+        else:
+            self.say(f"{why}.")

@@ -1,0 +1,308 @@
+"""Setting up ``shiftago play``: a new game, a record or position to go on from, or the
+unfinished game of the autosave; and the computer players of the seats that have one.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+from shiftago.core import COLOUR_NAMES, COLOURS, Action, Game, Rules, ShiftagoError, State, Variant
+from shiftago.core.rules import seat_of_colour
+from shiftago.engine.bot import Bot
+from shiftago.engine.levels import bot_for_level, default_level
+from shiftago.engine.levels import level as level_of
+from shiftago.formats.record import Record, RecordError, parse_record, result_words
+from shiftago.formats.record_json import parse_records_of_either_form
+from shiftago.formats.source import SourceError, read_text
+from shiftago.formats.text_board import use_color
+from shiftago.formats.words import counted
+from shiftago.interfaces.play.autosave import Autosave
+from shiftago.interfaces.play.session import COMMAND_WORDS, QUIT_WORDS, LineReader, Session
+
+#: A new game that only the computer plays ends after this many actions (Extreme may
+#: otherwise go on and on): the optional limit RULES.md section 7 allows automated play.
+COMPUTER_ONLY_ACTION_LIMIT = 1000
+
+
+class SetupError(ValueError):
+    """Options that do not make a game; the message says why in one line."""
+
+
+#: The options that make a new game (their names as ``shiftago play`` spells them).
+NEW_GAME_OPTIONS = ("variant", "players", "handicap", "first")
+
+
+@dataclass(frozen=True)
+class PlaySetup:
+    """The options of ``shiftago play``; ``given`` names those of
+    :data:`NEW_GAME_OPTIONS` that were given (not left at their defaults)."""
+
+    variant: str = "express"
+    players: int = 2
+    handicap: tuple[int, ...] = ()
+    first: str | None = None
+    seed: int | None = None
+    computer: tuple[str, ...] = ()
+    level: int | None = None
+    #: The action limit of RULES.md section 7 for a new game or a position.
+    limit: int | None = None
+    load: Path | None = None
+    #: Which game of a ``load`` file that holds several (from 1).
+    game_number: int = 1
+    position: str | None = None
+    #: True: resume the autosave without asking; False: start anew; None: ask.
+    resume: bool | None = None
+    given: tuple[str, ...] = ()
+
+
+def parse_colour(text: str, players: int) -> int:
+    """A seat from a colour letter or name (``o``, ``orange``), any case."""
+    word = text.strip().lower()
+    if word in COLOUR_NAMES:
+        word = COLOURS[COLOUR_NAMES.index(word)]
+    try:
+        return seat_of_colour(word, players)
+    except ShiftagoError:
+        names = ", ".join(f"{COLOURS[s]} ({COLOUR_NAMES[s]})" for s in range(players))
+        raise SetupError(f"unknown colour {text!r}: with {players} players: {names}") from None
+
+
+def read_record_file(path: Path, game_number: int = 1) -> Record:
+    """Game ``game_number`` (from 1) of a record file; errors name the file and the line."""
+    try:
+        text = read_text(path)
+    except SourceError as e:
+        raise SetupError(str(e)) from None
+    try:
+        records = parse_records_of_either_form(text)
+    except RecordError as e:
+        where = f"{path}:{e.line}" if e.line is not None else str(path)
+        raise SetupError(f"{where}: {e.problem}") from None
+    except ShiftagoError as e:
+        raise SetupError(f"{path}: {e}") from None
+    if not records:
+        raise SetupError(f"{path}: there is no game record in it")
+    if not 1 <= game_number <= len(records):
+        raise SetupError(f"{path} holds {len(records)} game(s), not a game {game_number}")
+    return records[game_number - 1]
+
+
+def new_game(setup: PlaySetup) -> Game:
+    """A game from the empty board; the computer alone gets an action limit (RULES.md 7)."""
+    limit = setup.limit
+    computer = {parse_colour(c, setup.players) for c in setup.computer}
+    if limit is None and len(computer) == setup.players:
+        limit = COMPUTER_ONLY_ACTION_LIMIT
+    try:
+        rules = Rules(Variant.parse(setup.variant), setup.players, setup.handicap, limit)
+    except ValueError as e:
+        raise SetupError(str(e)) from None
+    first = None if setup.first is None else parse_colour(setup.first, setup.players)
+    return Game(rules, first=first, seed=setup.seed)
+
+
+def game_from_position(setup: PlaySetup, position: str) -> Game:
+    """A game that goes on from a position string (with the action limit, if any)."""
+    try:
+        state = State.from_position(position)
+        if setup.limit is None:
+            return Game(position=state)
+        rules = Rules(state.rules.variant, state.rules.players, action_limit=setup.limit)
+        return Game(rules, position=state)
+    except ShiftagoError as e:
+        raise SetupError(f"bad position: {e}") from None
+
+
+def make_bots(
+    levels: dict[int, int | None], seed: int | None
+) -> tuple[dict[int, Bot], dict[int, int]]:
+    """One bot per computer seat (``levels``: each seat's level, None for the default),
+    with the level each plays."""
+    bots: dict[int, Bot] = {}
+    chosen: dict[int, int] = {}
+    for seat, level in levels.items():
+        chosen[seat] = default_level() if level is None else level
+        bot_seed = None if seed is None else seed + seat
+        try:
+            bots[seat] = bot_for_level(chosen[seat], bot_seed)
+        except ValueError as e:
+            raise SetupError(str(e)) from None
+    return bots, chosen
+
+
+def _resume(
+    setup: PlaySetup, autosave: Autosave, reader: LineReader, out: TextIO
+) -> Record | bool | None:
+    """The autosaved record to go on from; None: start anew; False: the input ended."""
+    if not autosave.exists():
+        if setup.resume:
+            out.write("There is no unfinished game to resume: a new game starts.\n")
+        return None
+    if setup.resume is False:
+        return None
+    if setup.resume is None:
+        when = autosave.saved_at().strftime("%Y-%m-%d %H:%M")
+        answer = _ask_to_resume(reader, when)
+        if answer is None:
+            return False
+        if not answer:
+            out.write("Starting a new game (the unfinished one is replaced at its first move).\n")
+            return None
+    try:
+        record = parse_record(autosave.read())
+        record.to_game()
+        for level in record.levels:
+            if level is not None:
+                level_of(level)
+    except (OSError, ShiftagoError, ValueError) as e:
+        broken = autosave.set_aside("broken")
+        out.write(f"The saved game cannot be read ({e}); it was moved to {broken}.\n")
+        return None
+    return record
+
+
+def _keep_unfinished(autosave: Autosave | None, out: TextIO) -> None:
+    """A game from ``--load`` or ``--position`` is autosaved in the autosave's place:
+    the unfinished game there is moved to a file of its own first, and said where."""
+    if autosave is None or not autosave.exists():
+        return
+    when = autosave.saved_at()
+    kept = autosave.set_aside(when.strftime("%Y%m%d-%H%M%S"))
+    out.write(
+        f"The unfinished game from {when:%Y-%m-%d %H:%M} is kept in {kept} "
+        f"(shiftago play --load {kept} goes on with it).\n"
+    )
+
+
+def _ask_to_resume(reader: LineReader, when: str) -> bool | None:
+    """Whether to resume the autosave of ``when``; None at the end of the input or at
+    ``quit``. A line meant for the game (an action or a command) is no answer: a script
+    written for a new game would otherwise spend every line on the question, so it ends
+    the setup with a :class:`SetupError` that names ``--resume`` and ``--new``."""
+    while True:
+        answer = reader.read(f"Resume the unfinished game from {when}? [Y/n] ")
+        if answer is None:
+            return None
+        word = answer.strip().lower()
+        if word in ("", "y", "yes"):
+            return True
+        if word in ("n", "no"):
+            return False
+        if word in QUIT_WORDS:
+            return None
+        if word.split()[0] in COMMAND_WORDS or _is_action(word):
+            raise SetupError(
+                f"an unfinished game from {when} is saved, and {answer.strip()!r} does not say "
+                "whether to go on with it: give --resume to go on with it, or --new to start "
+                "a new game (which replaces it at its first move)"
+            )
+        reader.out.write("Please answer y or n.\n")
+
+
+def _is_action(text: str) -> bool:
+    try:
+        Action.parse(text)
+    except ShiftagoError:
+        return False
+    return True
+
+
+def _refuse_unused_options(setup: PlaySetup) -> None:
+    """Options that a game from a record or a position would not use (with the autosave
+    they make the game started when there is none to resume)."""
+    options = ", ".join(f"--{name}" for name in setup.given)
+    source = "--load" if setup.load is not None else "--position" if setup.position else None
+    if source is not None and options:
+        raise SetupError(f"{options} set up a new game; {source} takes them from the game")
+    if setup.load is not None and setup.limit is not None:
+        raise SetupError("--limit applies to a new game or a --position, not to --load")
+
+
+def prepare(
+    setup: PlaySetup, inp: TextIO, out: TextIO, autosave: Autosave | None = None
+) -> Session | None:
+    """The session the options ask for; None when the input ended before it began."""
+    reader = LineReader(inp, out)
+    if setup.load is not None and setup.position is not None:
+        raise SetupError("give either --load or --position, not both")
+    _refuse_unused_options(setup)
+    if setup.level is not None:
+        try:
+            level_of(setup.level)  # a level that does not exist, with or without -c
+        except ValueError as e:
+            raise SetupError(str(e)) from None
+    record: Record | None = None
+    record_date = None
+    resumed_autosave = False
+    if setup.load is not None:
+        record = read_record_file(setup.load, setup.game_number)
+        game = _game_of(record, str(setup.load))
+        if record.termination is not None or game.is_over:
+            raise SetupError(
+                f"{setup.load}: the game ended ({result_words(record, game)}); "
+                "there is nothing to play on"
+            )
+        record_date = record.date
+        _keep_unfinished(autosave, out)
+    elif setup.position is not None:
+        game = game_from_position(setup, setup.position)
+        if game.is_over:  # a full board, or an empty supply to move: it ends at once
+            outcome = game.outcome
+            why = "" if outcome is None else f" ({outcome.reason.value})"
+            raise SetupError(
+                f"--position: the game is over in this position{why}; there is nothing to play on"
+            )
+        _keep_unfinished(autosave, out)
+    else:
+        resumed = None if autosave is None else _resume(setup, autosave, reader, out)
+        if resumed is False:
+            return None
+        if isinstance(resumed, Record):
+            record = resumed
+            game = resumed.to_game()
+            record_date = resumed.date
+            resumed_autosave = True
+            played = len(game.history)
+            out.write(f"Resuming the game: {counted(played, 'action')} played.\n")
+            unused = [*setup.given, *(["limit"] if setup.limit is not None else [])]
+            if unused:
+                options = ", ".join(f"--{name}" for name in unused)
+                out.write(f"({options}: for a new game, not used for the game resumed.)\n")
+        else:
+            game = new_game(setup)
+    players = game.rules.players
+    if setup.computer:
+        seats = sorted({parse_colour(c, players) for c in setup.computer})
+    elif record is not None and record.levels:
+        seats = [s for s, level in enumerate(record.levels) if level is not None]
+    else:
+        seats = []
+    if setup.level is not None and not setup.computer:  # a resumed game's seats too
+        raise SetupError("--level is the level of the computer's seats: give them with -c")
+    wanted: dict[int, int | None] = dict.fromkeys(seats, setup.level)
+    if setup.level is None and record is not None and not setup.computer:
+        wanted = {seat: record.levels[seat] for seat in seats}  # each seat's own level
+    seed = setup.seed if setup.seed is not None else random.randrange(2**31)
+    bots, levels = make_bots(wanted, seed)
+    return Session(
+        game,
+        reader,
+        out,
+        bots=bots,
+        levels=levels,
+        autosave=autosave,
+        color=use_color(out),
+        record_date=record_date,
+        saved=resumed_autosave,
+        source=record,
+    )
+
+
+def _game_of(record: Record, where: str) -> Game:
+    try:
+        return record.to_game()
+    except ShiftagoError as e:
+        raise SetupError(f"{where}: {e}") from None

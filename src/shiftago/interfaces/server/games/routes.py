@@ -1,0 +1,316 @@
+"""The HTTP API: the stable part of ``WEBAPI.md`` (create, read, record) and what the
+pages need besides (listing public games, importing a record, the computer's levels).
+
+Invalid input answers 422 with ``{"message": "<field>: <what is wrong>", "field": ...}``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from shiftago.core import COLOUR_NAMES, COLOURS, ShiftagoError, Variant
+from shiftago.engine.levels import LEVELS, default_level, level_name
+from shiftago.formats.record import format_record
+from shiftago.formats.record_json import parse_records_of_either_form, record_to_json
+from shiftago.formats.record_syntax import is_text_value
+from shiftago.interfaces.server.door import limits
+from shiftago.interfaces.server.door.security import client_address
+from shiftago.interfaces.server.games.creating import GameSpec, SeatSpec, spec_of_record
+from shiftago.interfaces.server.games.hub import Hub
+from shiftago.interfaces.server.games.live import LiveGame
+from shiftago.interfaces.server.games.views import game_view, summary_view
+from shiftago.match.clock import TimeControl, TimeControlError
+
+router = APIRouter(prefix="/api")
+
+MAX_HANDICAP = 6
+MAX_RECORD_CHARS = 200_000
+
+
+class Invalid(Exception):
+    """Input that does not make a game: answered 422 naming the field."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+
+
+def invalid_response(field: str, message: str, detail: Any = None) -> JSONResponse:
+    body: dict[str, Any] = {"message": f"{field}: {message}", "field": field}
+    if detail is not None:
+        body["detail"] = detail
+    return JSONResponse(body, status_code=422)
+
+
+class SeatIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: Annotated[str, Field(max_length=40)] | None = None
+    kind: Literal["human", "computer"] = "human"
+    level: int | None = None
+
+
+class ClockIn(BaseModel):
+    """A time control: ``initial`` seconds plus ``increment`` per turn, or ``days`` per
+    turn (correspondence)."""
+
+    model_config = ConfigDict(extra="forbid")
+    initial: Annotated[float, Field(allow_inf_nan=False)] | None = None
+    increment: Annotated[float, Field(allow_inf_nan=False)] = 0.0
+    days: int | None = None
+
+    def control(self, where: str = "clock") -> TimeControl:
+        """The time control, or :class:`Invalid` naming the field."""
+        if self.days is not None and (self.initial is not None or self.increment):
+            raise Invalid(where, "give initial (and increment) or days, not both")
+        if self.days is None and self.initial is None:
+            raise Invalid(where, "give initial seconds (and an increment) or days per turn")
+        try:
+            if self.days is not None:
+                return TimeControl(days=self.days)
+            return TimeControl(float(self.initial or 0.0), float(self.increment))
+        except TimeControlError as error:
+            raise Invalid(where, str(error)) from None
+
+
+class NewGame(BaseModel):
+    """A new game, as ``POST /api/games`` takes it (WEBAPI.md)."""
+
+    model_config = ConfigDict(extra="forbid")
+    variant: Literal["express", "expert", "extreme"] = "express"
+    players: Annotated[int, Field(ge=2, le=4)] = 2
+    handicap: list[int] | None = None
+    first: str | None = Field(None, description="a colour (o g b w, or its name); else by lot")
+    public: bool = False
+    seats: list[SeatIn] | None = Field(None, description="one per seat; all people if absent")
+    seed: Annotated[int, Field(ge=0, lt=2**63)] | None = None
+    tournament: bool = Field(False, description="Express only: a series to 10 game wins")
+    tournament_target: Annotated[int, Field(ge=1, le=99)] = 10
+    clock: ClockIn | None = Field(None, description="a time control; untimed when absent")
+
+    @field_validator("variant", mode="before")
+    @classmethod
+    def _lower(cls, value: Any) -> Any:
+        return value.strip().lower() if isinstance(value, str) else value
+
+
+class ImportIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    record: Annotated[str, Field(min_length=1, max_length=MAX_RECORD_CHARS)]
+    public: bool = False
+    level: int | None = Field(None, description="the level of computer seats without one")
+
+
+def spec_of(body: NewGame) -> GameSpec:
+    """The game a request asks for, each field checked with words that name it."""
+    players = body.players
+    handicap = tuple(body.handicap or ())
+    if handicap and len(handicap) != players:
+        raise Invalid("handicap", f"one number per seat ({players}), got {len(handicap)}")
+    if any(not 0 <= h <= MAX_HANDICAP for h in handicap):
+        raise Invalid("handicap", f"each handicap is 0 to {MAX_HANDICAP} skipped turns")
+    first = None
+    if body.first is not None:
+        text = body.first.strip().lower()
+        names = {name: COLOURS[i] for i, name in enumerate(COLOUR_NAMES)}
+        letter = names.get(text, text)
+        if len(letter) != 1 or letter not in COLOURS[:players]:
+            raise Invalid("first", f"a colour of this game: {' '.join(COLOURS[:players])}")
+        first = COLOURS.index(letter)
+    seats_in = body.seats if body.seats is not None else [SeatIn() for _ in range(players)]
+    if len(seats_in) != players:
+        raise Invalid("seats", f"one seat per player ({players}), got {len(seats_in)}")
+    seats = [_seat(i, seat) for i, seat in enumerate(seats_in)]
+    if body.tournament and body.variant != "express":
+        raise Invalid("tournament", "tournaments are played in Express")
+    return GameSpec(
+        variant=Variant.parse(body.variant),
+        players=players,
+        seats=seats,
+        handicap=handicap,
+        first=first,
+        seed=body.seed,
+        public=body.public,
+        tournament_target=body.tournament_target if body.tournament else None,
+        tournament_wins=(0,) * players if body.tournament else None,
+        clock=None if body.clock is None else body.clock.control(),
+    )
+
+
+def _seat(i: int, seat: SeatIn) -> SeatSpec:
+    where = f"seats.{i}"
+    name = (seat.name or "").strip()
+    if seat.kind == "computer":
+        level = seat.level if seat.level is not None else default_level()
+        try:
+            level_name(level)
+        except ValueError as error:
+            raise Invalid(f"{where}.level", str(error)) from None
+        name = name or "Computer"
+    else:
+        if seat.level is not None:
+            raise Invalid(f"{where}.level", "only a computer seat has a level")
+        level = None
+        name = name or COLOUR_NAMES[i].capitalize()
+    if not is_text_value(name):
+        raise Invalid(f"{where}.name", "a name is one line of printable characters")
+    return SeatSpec(seat.kind, name, level)
+
+
+def base_url(request: Request) -> str:
+    """Where people reach the app: ``--public-url``, else the scheme and ``Host`` the
+    request came with (a trusted proxy's forwarded ones, applied by :mod:`.security`)."""
+    public_url: str | None = request.app.state.public_url
+    if public_url:
+        return public_url.rstrip("/")
+    host = request.headers.get("host", request.url.netloc)
+    return f"{request.url.scheme}://{host}{request.scope.get('root_path', '')}"
+
+
+def created(request: Request, live: LiveGame, tokens: list[str | None]) -> JSONResponse:
+    base = base_url(request)
+    seats = []
+    for i, (seat, token) in enumerate(zip(live.stored.seats, tokens, strict=True)):
+        entry: dict[str, Any] = {"colour": COLOURS[i], "kind": seat.kind}
+        if token is not None:
+            entry["join_url"] = f"{base}/play/{live.id}?seat={token}"
+        seats.append(entry)
+    body = {"id": live.id, "seats": seats, "watch_url": f"{base}/watch/{live.id}"}
+    return JSONResponse(body, status_code=201)
+
+
+def hub_of(request: Request) -> Hub:
+    hub: Hub = request.app.state.hub
+    return hub
+
+
+async def found(request: Request, game_id: str) -> LiveGame:
+    live = await hub_of(request).get(game_id)
+    if live is None:
+        raise NotFound(game_id)
+    return live
+
+
+class NotFound(Exception):
+    def __init__(self, game_id: str) -> None:
+        super().__init__(f"there is no game {game_id!r}")
+
+
+#: The answer over a limit per address, for the OpenAPI page.
+LIMITED: dict[int | str, dict[str, Any]] = {
+    429: {"description": "over a limit per address; `Retry-After` says when to try again"}
+}
+
+
+@router.post("/games", status_code=201, summary="Create a game", responses=LIMITED)
+async def create_game(body: NewGame, request: Request) -> JSONResponse:
+    """Create a game; each person's seat gets a join link with its secret (once)."""
+    try:
+        await limits.count(request, "games")
+        spec = spec_of(body)
+        spec.owner = client_address(request)
+        async with limits.computer_game_room(request, spec):
+            live, tokens = await hub_of(request).create(spec)
+    except limits.Limited as limited:
+        return limited.response()
+    return created(request, live, tokens)
+
+
+@router.post(
+    "/games/import", status_code=201, summary="Import a record as a new game", responses=LIMITED
+)
+async def import_game(body: ImportIn, request: Request) -> JSONResponse:
+    """A game record (the text or the JSON form) as a new game, to replay it or to play
+    on from its end."""
+    try:
+        await limits.count(request, "imports")
+        await limits.count(request, "games")
+    except limits.Limited as limited:
+        return limited.response()
+    level = body.level if body.level is not None else default_level()
+    try:
+        level_name(level)
+    except ValueError as error:
+        raise Invalid("level", str(error)) from None
+    try:
+        records = parse_records_of_either_form(body.record)
+        if len(records) != 1:
+            raise ValueError(
+                "there is no game record in the text"
+                if not records
+                else f"the text holds {len(records)} games: import one at a time"
+            )
+        spec = spec_of_record(records[0], body.public, level)
+        spec.owner = client_address(request)
+        async with limits.computer_game_room(request, spec):
+            live, tokens = await hub_of(request).create(spec)
+    except (ShiftagoError, ValueError) as error:
+        raise Invalid("record", str(error)) from None
+    except limits.Limited as limited:
+        return limited.response()
+    return created(request, live, tokens)
+
+
+@router.get("/games", summary="List public games")
+async def list_games(
+    request: Request,
+    public: Annotated[bool, Query(description="only public games are listed")] = True,
+    finished: Annotated[bool | None, Query()] = None,
+    limit: Annotated[int, Query(ge=1, le=100)] = 20,
+) -> dict[str, Any]:
+    """The newest public games (never a seat link)."""
+    if not public:
+        raise Invalid("public", "only public games are listed")
+    hub = hub_of(request)
+    games = await hub.db(hub.store.listing, finished, limit)
+    return {"games": [summary_view(g) for g in games]}
+
+
+@router.get("/games/{game_id}", summary="Read a game")
+async def read_game(game_id: str, request: Request) -> dict[str, Any]:
+    """The game as the live protocol's ``GAME`` (a superset of WEBAPI.md's answer)."""
+    live = await found(request, game_id)
+    async with live.lock:
+        return game_view(live)
+
+
+@router.get(
+    "/games/{game_id}/record",
+    summary="The game record",
+    responses={200: {"content": {"text/plain": {}, "application/json": {}}}},
+)
+async def game_record(game_id: str, request: Request) -> Response:
+    """The record as text, or its JSON form with ``Accept: application/json``."""
+    live = await found(request, game_id)
+    async with live.lock:
+        record = live.record()
+    if "application/json" in request.headers.get("accept", ""):
+        return JSONResponse(record_to_json(record))
+    return PlainTextResponse(format_record(record) + "\n")
+
+
+@router.get("/games/{game_id}/steps", summary="Every position of the game (replay)")
+async def game_steps(game_id: str, request: Request) -> dict[str, Any]:
+    """Each position from the start to now, with the action that led to it."""
+    live = await found(request, game_id)
+    async with live.lock:
+        states, actions = live.game.states, live.game.history
+    last = [None, *(str(a) for a in actions)]
+    return {
+        "steps": [
+            {"step": n, "position": state.position(), "last": last[n]}
+            for n, state in enumerate(states)
+        ]
+    }
+
+
+@router.get("/levels", summary="The computer's levels")
+async def levels() -> dict[str, Any]:
+    return {
+        "levels": [{"level": n, "name": name} for n, name in LEVELS],
+        "default": default_level(),
+    }

@@ -1,0 +1,191 @@
+"""Players, ratings and the leaderboard over HTTP (WEBAPI.md, "Players"): what the
+profile page, the leaderboard page and the end of a rated game show."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import JSONResponse
+from sqlalchemy import select
+
+from shiftago.core import COLOURS
+from shiftago.interfaces.server.accounts.accounts import Account, find_account, signed_in
+from shiftago.interfaces.server.db.schema import GameRow, RatingChangeRow
+from shiftago.interfaces.server.db.store import Store, StoredGame, profile_games
+from shiftago.interfaces.server.games.live import ABORTED
+from shiftago.interfaces.server.games.routes import Invalid, hub_of
+from shiftago.interfaces.server.players import ratings
+
+router = APIRouter(prefix="/api")
+
+VARIANTS = ("express", "expert", "extreme")
+#: Every rating category, in the order the pages show them.
+CATEGORIES = tuple(ratings.category(v, n) for v in VARIANTS for n in (2, 3, 4))
+#: The games a player's answer lists at most.
+GAMES_LISTED = 100
+LEADERS = 50
+
+
+def game_ids_of(store: Store, account_id: int, limit: int, every: bool) -> list[str]:
+    """The ids of the games a profile lists (``store.profile_games``), newest first."""
+    with store.sessions() as s:
+        return list(
+            s.scalars(
+                select(GameRow.id)
+                .where(profile_games(account_id, every))
+                .order_by(GameRow.created.desc(), GameRow.id)
+                .limit(limit)
+            ).all()
+        )
+
+
+def recent_games_of(
+    store: Store, account_id: int, limit: int, every: bool
+) -> list[tuple[StoredGame, float | None, float | None]]:
+    """The account's newest games that its profile lists (seats without their secrets,
+    no actions), each with its rating before and after the game when it was rated."""
+    games = store.games_of_account(account_id, limit, every)
+    with store.sessions() as s:
+        found = s.execute(
+            select(
+                RatingChangeRow.game_id, RatingChangeRow.rating_before, RatingChangeRow.rating_after
+            ).where(
+                RatingChangeRow.account_id == account_id,
+                RatingChangeRow.game_id.in_([game.id for game in games]),
+            )
+        ).all()
+    changes: dict[str, tuple[float | None, float | None]] = {
+        game_id: (before, after) for game_id, before, after in found
+    }
+    return [(game, *changes.get(game.id, (None, None))) for game in games]
+
+
+async def _account(request: Request, name: str) -> Account | None:
+    hub = hub_of(request)
+    return await hub.db(find_account, hub.store, name) if len(name) <= 40 else None
+
+
+async def _own(request: Request, account: Account) -> bool:
+    """Whether the player asks about themself: their unlisted games are theirs to see."""
+    signed = await signed_in(request)
+    return signed is not None and signed.id == account.id
+
+
+def _no_player(name: str) -> JSONResponse:
+    message = f"there is no player {name!r}"
+    return JSONResponse({"message": message, "detail": message}, status_code=404)
+
+
+def _category(text: str) -> str:
+    if text not in CATEGORIES:
+        raise Invalid("category", f"one of {', '.join(CATEGORIES)}")
+    return text
+
+
+def _outcome(game: StoredGame, account: str) -> tuple[str | None, str | None]:
+    """The account's colour in the game and how it ended for it: win, loss, draw,
+    aborted, or None (not over)."""
+    colours = [COLOURS[i] for i, s in enumerate(game.seats) if s.account == account]
+    colour = colours[0] if colours else None
+    words = game.status.split()
+    if game.finished and words[1:2] == [ABORTED]:
+        return colour, ABORTED
+    if not game.finished or len(words) < 3 or words[1] not in ("winner", "draw"):
+        return colour, None
+    winners = words[2:]
+    if colour not in winners:
+        return colour, "loss"
+    return colour, "win" if len(winners) == 1 else "draw"
+
+
+@router.get("/players/{name}", summary="A player's ratings and games")
+async def player(name: str, request: Request) -> Any:
+    """``{"name", "ratings": {category: {"rating", "deviation", "games", "provisional"}},
+    "games": [ids, newest first], "closed"}``, every category (one not played yet at its start, 0
+    games); 404 for an unknown name."""
+    account = await _account(request, name)
+    if account is None:
+        return _no_player(name)
+    hub = hub_of(request)
+    standings = await hub.db(ratings.ratings_of, hub.store, account.id)
+    every = await _own(request, account)
+    games = await hub.db(game_ids_of, hub.store, account.id, GAMES_LISTED, every)
+    played = {r.category: r.view() for r in standings}
+    return {
+        "name": account.name,
+        "ratings": {
+            category: played.get(category) or ratings.unplayed_view() for category in CATEGORIES
+        },
+        "games": games,
+        "closed": account.closed,
+    }
+
+
+@router.get("/players/{name}/history", summary="A player's rating after each rated game")
+async def history(
+    name: str,
+    request: Request,
+    category: Annotated[str, Query(max_length=16)] = "express-2",
+    limit: Annotated[int, Query(ge=1, le=1000)] = 200,
+) -> Any:
+    kind = _category(category)
+    account = await _account(request, name)
+    if account is None:
+        return _no_player(name)
+    hub = hub_of(request)
+    points = await hub.db(ratings.history_of, hub.store, account.id, kind, limit)
+    return {"name": account.name, "category": kind, "history": points}
+
+
+@router.get("/players/{name}/games", summary="A player's recent games and results")
+async def recent(
+    name: str, request: Request, limit: Annotated[int, Query(ge=1, le=100)] = 20
+) -> Any:
+    account = await _account(request, name)
+    if account is None:
+        return _no_player(name)
+    hub = hub_of(request)
+    every = await _own(request, account)
+    found = await hub.db(recent_games_of, hub.store, account.id, limit, every)
+    games = []
+    for game, before, after in found:
+        colour, outcome = _outcome(game, account.name)
+        games.append(
+            {
+                "id": game.id,
+                "category": ratings.category(game.variant, game.players),
+                "rated": game.rated,
+                "created": game.created.isoformat(),
+                "finished": game.finished,
+                "colour": colour,
+                "outcome": outcome,
+                "opponents": [s.account or s.name for s in game.seats if s.account != account.name],
+                "rating_before": None if before is None else round(before, 2),
+                "rating_after": None if after is None else round(after, 2),
+                "watch_url": f"/watch/{game.id}",
+            }
+        )
+    return {"name": account.name, "games": games}
+
+
+@router.get("/leaderboard/{category}", summary="The best settled ratings of a category")
+async def leaders(category: str, request: Request) -> dict[str, Any]:
+    """The top 50 ratings that are not provisional, best first."""
+    kind = _category(category)
+    hub = hub_of(request)
+    found = await hub.db(ratings.leaderboard, hub.store, kind, LEADERS)
+    return {
+        "category": kind,
+        "categories": list(CATEGORIES),
+        "players": [{"name": r.name, **r.view()} for r in found],
+    }
+
+
+@router.get("/games/{game_id}/ratings", summary="What a rated game did to the ratings")
+async def game_ratings(game_id: str, request: Request) -> dict[str, Any]:
+    """``{"changes": [{"colour", "name", "before", "after", "deviation"}]}``; empty when
+    the game is not rated (or not yet)."""
+    hub = hub_of(request)
+    changes = await hub.db(ratings.changes_of_game, hub.store, game_id)
+    return {"changes": [c.view() for c in changes]}

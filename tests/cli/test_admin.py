@@ -1,0 +1,138 @@
+"""``shiftago admin`` (cli.py): moderation in a server's database, the server's own
+store functions underneath (chat.py ``ChatStore``, accounts.py ``sign_out_everywhere``
+and ``close_account``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner, Result
+
+from shiftago.interfaces.cli import cli
+from shiftago.interfaces.server.accounts.accounts import (
+    account_with_hash,
+    create_account,
+    find_session,
+    hash_password,
+    make_session,
+    password_matches,
+)
+from shiftago.interfaces.server.chat.chat import ChatStore
+from shiftago.interfaces.server.db.schema import RatingRow
+from shiftago.interfaces.server.db.store import Store, now, open_engine
+from support.server_support import client_for, create
+
+
+def admin(url: str, *args: str, given: str | None = None) -> Result:
+    return CliRunner().invoke(cli, ["admin", "--db", url, *args], input=given)
+
+
+def test_chat_messages_are_listed_and_deleted(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'server.db'}"
+    with client_for(url) as client:  # the app makes the schema and the game
+        game_id, _ = create(client)
+    store = Store(open_engine(url))
+    try:
+        chat = ChatStore(store)
+        kept = chat.add(game_id, "players", 0, "Ann", "good luck")
+        rude = chat.add(game_id, "spectators", None, "Guest", "something rude")
+    finally:
+        store.dispose()
+    listed = admin(url, "chat", game_id)
+    assert listed.exit_code == 0, listed.output
+    lines = listed.output.splitlines()
+    assert [line.split("\t")[0] for line in lines] == [str(kept.id), str(rude.id)]
+    assert lines[1].endswith("\tspectators\tGuest\tsomething rude")
+    deleted = admin(url, "delete-message", str(rude.id))
+    assert deleted.exit_code == 0 and "deleted 1 of 1 message" in deleted.output
+    assert admin(url, "chat", game_id).output.splitlines() == lines[:1]
+    again = admin(url, "delete-message", str(rude.id))  # gone already: said, status 1
+    assert again.exit_code == 1 and "deleted 0 of 1 message" in again.output
+    unknown = admin(url, "chat", "no-such-game")
+    assert unknown.exit_code == 1 and "there is no game 'no-such-game'" in unknown.output
+
+
+def test_an_account_is_signed_out_everywhere_and_given_a_new_password(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'server.db'}"
+    with client_for(url):
+        pass  # the schema
+    store = Store(open_engine(url))
+    try:
+        account = create_account(store, "ann", hash_password("old password"))
+        tokens = [make_session(store, account.id)[0] for _ in range(2)]
+    finally:
+        store.dispose()
+    short = admin(url, "sign-out", "ann", "--new-password", given="short\nshort\n")
+    assert short.exit_code == 2 and "a password has 8 to 200 characters" in short.output
+    done = admin(url, "sign-out", "Ann", "--new-password", given="new password\nnew password\n")
+    assert done.exit_code == 0, done.output
+    assert "ann: 2 sessions ended; the password is changed" in done.output
+    store = Store(open_engine(url))
+    try:
+        assert all(find_session(store, token) is None for token in tokens)
+        found = account_with_hash(store, "ann")
+        assert found is not None and password_matches(found[1], "new password")
+        assert not password_matches(found[1], "old password")
+    finally:
+        store.dispose()
+    nobody = admin(url, "sign-out", "nobody")
+    assert nobody.exit_code == 1 and "there is no account 'nobody'" in nobody.output
+
+
+def test_a_closed_account_cannot_sign_in_and_leaves_the_leaderboard(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'server.db'}"
+    password = {"password": "a good password"}
+    with client_for(url) as client:
+        assert client.post("/api/accounts", json={"name": "ann", **password}).status_code == 201
+        anns_cookies = dict(client.cookies)
+        client.cookies.clear()
+        assert client.post("/api/accounts", json={"name": "bob", **password}).status_code == 201
+        client.cookies.clear()
+        store = Store(open_engine(url))
+        try:  # settled ratings, so that both are on the leaderboard
+            with store.sessions.begin() as s:
+                for account in ("ann", "bob"):
+                    found = account_with_hash(store, account)
+                    assert found is not None
+                    s.add(
+                        RatingRow(
+                            account_id=found[0].id,
+                            category="express-2",
+                            rating=1600.0 if account == "ann" else 1550.0,
+                            deviation=60.0,
+                            volatility=0.06,
+                            games=20,
+                            updated=now(),
+                        )
+                    )
+        finally:
+            store.dispose()
+
+        def leaders() -> list[str]:
+            board = client.get("/api/leaderboard/express-2").json()
+            return [p["name"] for p in board["players"]]
+
+        assert leaders() == ["ann", "bob"]
+        closed = admin(url, "close-account", "Ann")
+        assert closed.exit_code == 0, closed.output
+        assert "ann: closed; 1 session ended" in closed.output
+        client.cookies.update(anns_cookies)  # the browser she was signed in with
+        assert client.get("/api/session").json() == {"name": None}
+        client.cookies.clear()
+        refused = client.post("/api/session", json={"name": "ann", **password})
+        assert refused.status_code == 403 and refused.json()["code"] == "account_closed"
+        assert "csrf" not in client.cookies  # no session was made
+        wrong = client.post("/api/session", json={"name": "ann", "password": "not hers at all"})
+        assert wrong.status_code == 401  # closed or not is said only with the password
+        taken = client.post("/api/accounts", json={"name": "ann", **password})
+        assert taken.status_code == 409  # the name stays hers
+        assert leaders() == ["bob"]
+        profile = client.get("/api/players/ann").json()
+        assert profile["closed"] is True and profile["ratings"]["express-2"]["games"] == 20
+        assert client.get("/api/players/bob").json()["closed"] is False
+        reopened = admin(url, "close-account", "ann", "--reopen")
+        assert reopened.exit_code == 0 and "ann: open" in reopened.output, reopened.output
+        assert client.post("/api/session", json={"name": "ann", **password}).status_code == 200
+        assert leaders() == ["ann", "bob"]
+    nobody = admin(url, "close-account", "nobody")
+    assert nobody.exit_code == 1 and "there is no account 'nobody'" in nobody.output

@@ -1,0 +1,209 @@
+"""End to end (issue 17): the account widget in headless Chromium: signing up shows the
+name, linked to the profile; the browser's games are added to the account (a change made
+with the session cookie, so the page sends the CSRF token); the profile page shows the
+ratings and draws their history; the leaderboard lists settled ratings."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from typing import Any
+
+from test_web_e2e import create
+
+from shiftago.interfaces.server.accounts.accounts import close_account, find_account
+from shiftago.interfaces.server.db.schema import RatingChangeRow, RatingRow
+from shiftago.interfaces.server.db.store import Store, open_engine
+from support.web_fixtures import LiveServer, NewContext
+
+
+def give_rating(
+    server: LiveServer, name: str, game_id: str, rating: float, deviation: float
+) -> None:
+    """An express-2 rating and one history point, as a rated game would leave them."""
+    store = Store(open_engine(server.db_url))
+    try:
+        account = find_account(store, name)
+        assert account is not None
+        stamp = dt.datetime.now(dt.UTC)
+        with store.sessions.begin() as s:
+            s.add(
+                RatingRow(
+                    account_id=account.id,
+                    category="express-2",
+                    rating=rating,
+                    deviation=deviation,
+                    volatility=0.06,
+                    games=1,
+                    updated=stamp,
+                )
+            )
+            s.add(
+                RatingChangeRow(
+                    account_id=account.id,
+                    game_id=game_id,
+                    category="express-2",
+                    rating_before=1500.0,
+                    rating_after=rating,
+                    deviation_after=deviation,
+                    at=stamp,
+                )
+            )
+    finally:
+        store.dispose()
+
+
+def sign_up(page: Any, name: str) -> None:
+    """Sign up as a new user does: the header's account widget, on the page as it is."""
+    page.click("[data-testid=account-open]")
+    boxes = [
+        page.locator(f"[data-testid=account-form] input[name={field}]").bounding_box()
+        for field in ("name", "password")
+    ]
+    assert boxes[0] and boxes[1] and boxes[1]["height"] == boxes[0]["height"] >= 36  # styled alike
+    page.fill("[data-testid=account-form] input[name=name]", name)
+    page.fill("[data-testid=account-form] input[name=password]", "correct horse")
+    page.click("[data-testid=sign-up]")
+    page.locator("[data-testid=account-name]").wait_for()
+
+
+def start_from_home(page: Any) -> str:
+    """Start the game the home page's form describes; the new game's id."""
+    page.click("[data-testid=start-game]")
+    page.wait_for_url("**/play/**")
+    return str(page.url.split("/play/")[1].split("?")[0])
+
+
+def test_sign_up_adopt_and_the_profile(live_server: LiveServer, new_context: NewContext):
+    game = create(live_server, variant="express", players=2)
+    token = game["seats"][0]["join_url"].split("?seat=")[1]
+    context = new_context()
+    page = context.new_page()
+    page.goto(live_server.url + "/")
+    # the browser holds a seat of the game (as after playing it here)
+    page.evaluate(
+        "entry => localStorage.setItem('shiftago.games', entry)",
+        json.dumps({game["id"]: {"tokens": {"o": token}}}),
+    )
+    page.reload()
+    sign_up(page, "Ann")
+    name = page.locator("[data-testid=account-name]")
+    assert name.text_content() == "ann"
+    assert name.get_attribute("href") == "/players/ann"
+    cookies = {c["name"]: c for c in context.cookies()}
+    assert (
+        cookies["shiftago_session"]["httpOnly"] and cookies["shiftago_session"]["sameSite"] == "Lax"
+    )
+
+    # offered because the browser holds a seat with no account yet, and counted
+    adopt = page.locator("[data-testid=adopt]")
+    assert adopt.text_content() == "Add 1 game from this browser"
+    adopt.click()
+    page.wait_for_function(
+        "() => document.querySelector('.account-note').textContent === '1 game added'"
+    )
+    assert adopt.count() == 0
+    seats = live_server.api("GET", f"/api/games/{game['id']}").json()["seats"]
+    assert [s["account"] for s in seats] == ["ann", None]
+    page.reload()  # nothing left to add: nothing offered
+    name.wait_for()
+    page.wait_for_load_state("networkidle")
+    assert adopt.count() == 0
+
+    give_rating(live_server, "ann", game["id"], 1662.5, 90.0)
+    name.click()
+    page.wait_for_url("**/players/ann")
+    row = page.locator("[data-testid=ratings] tr[data-category=express-2]")
+    row.wait_for()
+    assert row.locator("td").all_text_contents() == ["Express, 2 players", "1663", "±90", "1"]
+    assert page.locator("[data-testid=player-closed]").is_hidden()  # an open account
+    page.locator("[data-testid=history-plot] circle").wait_for()
+    assert page.locator("[data-testid=history-plot] circle").count() == 1
+    games = page.locator("[data-testid=games] tbody tr")
+    assert games.count() == 1
+
+    page.goto(live_server.url + "/")
+    page.click("header nav >> text=Leaderboard")  # the home page links to it
+    page.wait_for_url("**/leaderboard")
+    first = page.locator("[data-testid=leaderboard] tbody tr").first
+    first.wait_for()
+    assert first.locator("td").all_text_contents() == ["1", "ann", "1663", "±90", "1"]
+    category = page.locator("[data-testid=category]")
+    assert category.input_value() == "express-2"
+    assert category.locator("option:checked").inner_text() == "Express, 2 players"
+
+    # signing out from the widget forgets the session
+    page.click("[data-testid=sign-out]")
+    page.locator("[data-testid=account-open]").wait_for()
+    assert live_server.api("GET", "/api/session").json() == {"name": None}
+    assert "shiftago_session" not in {c["name"] for c in context.cookies()}
+
+
+def test_signing_up_in_a_browser_that_holds_no_game_then_starting_games(
+    live_server: LiveServer, new_context: NewContext
+):
+    page = new_context().new_page()
+    page.goto(live_server.url + "/")
+    sign_up(page, "Bea")
+    # the name and the sign-out button, nothing offered to add and no stray text
+    assert page.locator("[data-testid=adopt]").count() == 0
+    assert page.inner_text("[data-testid=account]").split() == ["bea", "Sign", "out"]
+
+    # a game started here against the computer is hers at once: on her page, her seat's
+    page.select_option("[data-testid=seat-kind-1]", "computer")
+    assert page.get_attribute("[data-testid=seat-name-0]", "placeholder") == "bea"
+    game_id = start_from_home(page)
+    seats = live_server.api("GET", f"/api/games/{game_id}").json()["seats"]
+    assert [(s["name"], s["account"]) for s in seats] == [("bea", "bea"), ("Computer", None)]
+    own = page.request.get(live_server.url + "/api/players/bea").json()
+    assert own["games"] == [game_id]
+    # not listed publicly: on her page for her only
+    assert live_server.api("GET", "/api/players/bea").json()["games"] == []
+
+    # two seats at this screen (taking turns): whose each is, the page cannot tell
+    page.goto(live_server.url + "/")
+    page.locator("[data-testid=account-name]").wait_for()
+    page.select_option("[data-testid=seat-kind-1]", "here")
+    assert page.get_attribute("[data-testid=seat-name-0]", "placeholder") == "Orange"
+    shared = start_from_home(page)
+    seats = live_server.api("GET", f"/api/games/{shared}").json()["seats"]
+    assert [(s["name"], s["account"]) for s in seats] == [("Orange", None), ("Green", None)]
+    own = page.request.get(live_server.url + "/api/players/bea").json()
+    assert own["games"] == [game_id]
+
+
+def test_the_page_of_a_player_who_does_not_exist(live_server: LiveServer, new_context: NewContext):
+    page = new_context().new_page()
+    page.goto(live_server.url + "/players/nobody-here")
+    error = page.locator("#player-error")
+    error.wait_for()
+    assert error.inner_text() == "There is no player nobody-here."
+    for part in ("#ratings-part", "#games-card"):  # there, and hidden
+        assert page.locator(part).count() == 1
+        assert page.locator(part).is_hidden()
+
+
+def test_a_closed_account_is_signed_out_and_says_so(
+    live_server: LiveServer, new_context: NewContext
+):
+    page = new_context().new_page()
+    page.goto(live_server.url + "/")
+    sign_up(page, "ann")
+    store = Store(open_engine(live_server.db_url))
+    try:  # what `shiftago admin close-account ann` does
+        assert close_account(store, "ann") is not None
+    finally:
+        store.dispose()
+    page.reload()  # the browser's session ended with the account
+    page.locator("[data-testid=account-open]").wait_for()
+    page.click("[data-testid=account-open]")
+    page.fill("[data-testid=account-form] input[name=name]", "ann")
+    page.fill("[data-testid=account-form] input[name=password]", "correct horse")
+    page.click("[data-testid=sign-in]")
+    error = page.locator("[data-testid=account-error]")
+    error.wait_for()
+    assert "the account ann is closed" in error.inner_text()
+    assert page.locator("[data-testid=account-name]").count() == 0
+    page.goto(live_server.url + "/players/ann")
+    page.locator("[data-testid=player-closed]").wait_for()
+    assert page.locator("[data-testid=player-name]").inner_text() == "ann"

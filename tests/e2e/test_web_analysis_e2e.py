@@ -1,0 +1,560 @@
+"""End to end: the analysis board, the game's review, the 404 page and the dark theme,
+served by ``shiftago serve`` and used in a real headless Chromium.
+
+Only the pages' stable hooks are used (WEBAPI.md, "Additions (turn 2)"):
+``[data-testid=engine-line]`` (with ``data-action``) on the analysis board,
+``[data-testid=analyse]``, ``[data-testid=eval-graph]``, ``data-judgement`` on the action
+list and ``[data-testid=best-action]`` on a game's page; what is right is asked of the
+core (``shiftago.State``, ``shiftago.Game``).
+"""
+
+from __future__ import annotations
+
+import urllib.parse
+from typing import Any
+
+import pytest
+
+from shiftago import Action, Game, Rules, State
+from shiftago.formats.record import Record, format_record
+from support.web_fixtures import LiveServer, NewContext
+
+PLAYABLE = '[data-action][tabindex="0"]'
+START = "express 2 7/7/7/7/7/7/7 o insert 22,22 0,0 0,0"
+# Orange, to act, holds a1-d1 and green a6-d6: orange wins at once (L1 or Be).
+WIN_IN_ONE = "express 2 7/gggg3/7/7/7/7/oooo3 o insert 18,18 0,0 0,0"
+# Both sides build four in a row; at action 9 (index 8) orange, who wins with L1 or Be,
+# plays R4 instead, and green wins with its fifth marble: a blunder (a proven loss).
+BLUNDER_GAME = ["L1", "L7", "L1", "L7", "L1", "L7", "L1", "L7", "R4", "L7"]
+BLUNDER_INDEX = 8
+# Keeps the page's sockets, so that a test can drop them (as a network failure would).
+SOCKET_HOOK = """
+window.__sockets = [];
+const Native = window.WebSocket;
+window.WebSocket = class extends Native {
+  constructor(...args) { super(...args); window.__sockets.push(this); }
+};
+"""
+# Keeps the ``lines`` events the page hears on its sockets.
+LINES_HOOK = """
+window.__lines = [];
+const NativeSocket = window.WebSocket;
+window.WebSocket = class extends NativeSocket {
+  constructor(...args) {
+    super(...args);
+    this.addEventListener("message", (e) => {
+      const m = JSON.parse(e.data);
+      if (m.type === "lines") window.__lines.push(m);
+    });
+  }
+};
+"""
+# Drops the ``lines`` events once ``window.__mute`` is set, as if the computer were slow.
+MUTE_HOOK = """
+window.__mute = false;
+const QuietSocket = window.WebSocket;
+window.WebSocket = class extends QuietSocket {
+  constructor(...args) {
+    super(...args);
+    this.addEventListener("message", (e) => {
+      if (window.__mute && JSON.parse(e.data).type === "lines") e.stopImmediatePropagation();
+    });
+  }
+};
+"""
+# The first search waits for the engine's warm-up, and then searches the level's budget.
+DEEPEN_TIMEOUT_MS = 60_000
+# A review waits for the computer; its level's budget per action is short in Express.
+REVIEW_TIMEOUT_MS = 90_000
+
+
+def text(page: Any, selector: str) -> str:
+    return (page.text_content(selector) or "").strip()
+
+
+def shows(page: Any, expected: str) -> None:
+    page.wait_for_function(
+        "p => (document.querySelector('[data-testid=position]') || {}).textContent?.trim() === p",
+        arg=expected,
+    )
+
+
+def click_action(page: Any, action: str) -> None:
+    """A mouse click in the middle of the playable element of ``action``."""
+    element = page.wait_for_selector(f'[data-action="{action}"][tabindex="0"]', state="attached")
+    box = element.bounding_box()
+    assert box, f"{action} is not on the page"
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
+def winning_actions(position: str) -> set[str]:
+    state = State.from_position(position)
+    return {str(a) for a in state.legal_actions() if state.after(a).is_over}
+
+
+def after(position: str, *actions: str) -> str:
+    state = State.from_position(position)
+    for action in actions:
+        state = state.after(state.validate(Action.parse(action)))
+    return state.position()
+
+
+def open_editor(page: Any) -> None:
+    """Open the position editor, and wait until the page has loaded it on the opening
+    (the details' toggle event, a task of its own: on a busy machine it came after a
+    typed string had been used, and loading the editor hid the error that use showed)."""
+    page.evaluate(
+        """() => { window.__editorOpened = false;
+          document.getElementById("editor-box").addEventListener(
+            "toggle", () => { window.__editorOpened = true; }, { once: true }); }"""
+    )
+    page.click("#editor-box summary")
+    page.wait_for_function("() => window.__editorOpened")
+
+
+def analysis_url(server: LiveServer, position: str | None = None) -> str:
+    if position is None:
+        return server.url + "/analysis"
+    return server.url + "/analysis?position=" + urllib.parse.quote(position)
+
+
+# ------------------------------------------------------------------ the analysis board
+
+
+def test_the_start_position_is_the_core_s(live_server: LiveServer) -> None:
+    assert Game(Rules(), first="o").position() == START
+
+
+def test_the_analysis_board_lists_a_winning_action_first(
+    live_server: LiveServer, page: Any
+) -> None:
+    wins = winning_actions(WIN_IN_ONE)
+    assert wins == {"L1", "Be"}
+    page.add_init_script(SOCKET_HOOK)
+    page.goto(analysis_url(live_server, WIN_IN_ONE))
+    shows(page, WIN_IN_ONE)
+    page.wait_for_selector("[data-testid=engine-line]", timeout=20_000)
+    page.wait_for_function(
+        "wins => { const l = document.querySelector('[data-testid=engine-line]');"
+        " return l && wins.includes(l.dataset.action); }",
+        arg=sorted(wins),
+        timeout=20_000,
+    )
+    first = page.locator("[data-testid=engine-line]").first
+    assert first.get_attribute("data-action") in wins
+    # each line names its action, its expected score ("win" where proven, as here) with
+    # the computer's value in its tooltip, and the line in notation
+    assert first.get_attribute("data-action") in first.inner_text()
+    expected = first.locator(".line-expected")
+    assert expected.inner_text() == "win"
+    assert "The computer's value: +" in (expected.get_attribute("title") or "")
+    others = page.locator("[data-testid=engine-line] .line-expected").all_inner_texts()
+    assert all(t in ("win", "loss") or t.endswith("%") for t in others), others
+    # the best action is drawn on the board as a hint
+    page.wait_for_selector(".hint-arrow[data-hint]", state="attached")
+    assert page.get_attribute(".hint-arrow[data-hint]", "data-hint") in wins
+    # the socket drops: the page connects again and the new position is analysed
+    page.evaluate("window.__sockets.forEach(s => s.close())")
+    click_action(page, "Td")
+    shows(page, after(WIN_IN_ONE, "Td"))
+    page.wait_for_selector("[data-testid=engine-line]", timeout=20_000)
+    assert page.evaluate("window.__sockets.length") >= 2
+
+
+def test_the_analysis_board_shows_each_depth_then_the_answer(
+    live_server: LiveServer, page: Any
+) -> None:
+    page.add_init_script(LINES_HOOK)
+    page.goto(analysis_url(live_server, START))
+    shows(page, START)
+    page.wait_for_function(
+        "p => window.__lines.some(m => m.position === p && m.final)",
+        arg=START,
+        timeout=DEEPEN_TIMEOUT_MS,
+    )
+    events = page.evaluate("p => window.__lines.filter(m => m.position === p)", START)
+    *thinking, answer = events
+    # one search's depths, in order, then its answer: the last depth it finished
+    assert [e["depth"] for e in thinking] == list(range(1, len(thinking) + 1))
+    assert len(thinking) >= 2 and not any(e["final"] for e in thinking)
+    assert answer["depth"] == thinking[-1]["depth"]
+    nodes = [e["nodes"] for e in events]
+    assert nodes == sorted(nodes)
+    # the board lists the answer's lines, best first
+    best = [line["action"] for line in answer["lines"]]
+    page.wait_for_function(
+        "best => JSON.stringify([...document.querySelectorAll('[data-testid=engine-line]')]"
+        ".map(l => l.dataset.action)) === JSON.stringify(best)",
+        arg=best,
+    )
+    assert best and all(
+        a in {str(x) for x in State.from_position(START).legal_actions()} for a in best
+    )
+
+
+def test_an_action_tried_on_the_analysis_board_is_taken_back(
+    live_server: LiveServer, page: Any
+) -> None:
+    page.goto(analysis_url(live_server))  # no position: the start of 2-player Express
+    shows(page, START)
+    click_action(page, "L4")
+    one = after(START, "L4")
+    shows(page, one)
+    assert page.locator("[data-testid=variation] [data-step]").count() == 2  # Start, L4
+    click_action(page, "Tc")
+    two = after(START, "L4", "Tc")
+    shows(page, two)
+    assert "position=" in page.url
+    assert urllib.parse.unquote(page.url.split("position=", 1)[1]) == two
+    page.click("[data-testid=back]")
+    shows(page, one)
+    page.keyboard.press("ArrowLeft")  # the Left key takes back too
+    shows(page, START)
+    page.keyboard.press("ArrowRight")  # and the variation is kept, to go forward again
+    shows(page, one)
+    page.click('[data-testid=variation] [data-step="2"]')
+    shows(page, two)
+    # an action typed that the rules refuse changes nothing and says why
+    page.fill("[data-testid=action-input]", "L9")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#notice:not([hidden])")
+    # the core's words, without the API's field name before them
+    assert text(page, "#notice").startswith("'L9' is not an action"), text(page, "#notice")
+    shows(page, two)
+
+
+def test_a_reload_keeps_the_variation_tried(live_server: LiveServer, page: Any) -> None:
+    """The address holds the variation (start, actions, step) before the position shown:
+    a reload, or the copied link, brings back Back and Forward."""
+    page.goto(analysis_url(live_server))
+    click_action(page, "L4")
+    one = after(START, "L4")
+    shows(page, one)
+    click_action(page, "Tc")
+    two = after(START, "L4", "Tc")
+    shows(page, two)
+    page.click("[data-testid=back]")
+    shows(page, one)
+    page.wait_for_function("() => location.search.includes('at=1')")
+    page.reload()
+    shows(page, one)
+    assert page.locator("[data-testid=variation] [data-step]").count() == 3  # Start, L4, Tc
+    page.click("[data-testid=forward]")
+    shows(page, two)
+    page.click("[data-testid=back]")
+    page.click("[data-testid=back]")
+    shows(page, START)
+    # an address whose variation does not lead to its position shows the position alone
+    page.goto(
+        f"{live_server.url}/analysis?start={urllib.parse.quote(START)}&line=L4&at=1"
+        f"&position={urllib.parse.quote(two)}"
+    )
+    shows(page, two)
+    assert page.is_disabled("[data-testid=back]")
+
+
+def test_the_editor_stays_put_while_the_computer_s_lines_come_and_go(
+    live_server: LiveServer, page: Any
+) -> None:
+    # The lines' box keeps its height, so that a click meant for the editor's board
+    # below it never lands elsewhere because the lines arrived or were cleared.
+    page.add_init_script(MUTE_HOOK)
+    page.goto(analysis_url(live_server))
+    open_editor(page)
+    page.wait_for_selector("[data-testid=engine-line]", timeout=DEEPEN_TIMEOUT_MS)
+    board = page.locator(".editor-board")
+    with_lines = board.bounding_box()
+    page.evaluate("() => { window.__mute = true; }")
+    click_action(page, "L4")  # a new position: the lines are cleared, none come
+    shows(page, after(START, "L4"))
+    page.wait_for_selector("[data-testid=engine-line]", state="detached")
+    assert board.bounding_box() == with_lines
+
+
+def test_a_finished_position_keeps_no_room_for_lines(live_server: LiveServer, page: Any) -> None:
+    # no lines come for a position whose game is over: their box keeps no empty room,
+    # and has it again for a position that gets lines
+    lines_height = "() => document.getElementById('lines').getBoundingClientRect().height"
+    page.goto(analysis_url(live_server, WIN_IN_ONE))
+    shows(page, WIN_IN_ONE)
+    reserved = page.evaluate(lines_height)
+    assert reserved > 100  # three lines' room by default
+    click_action(page, "L1")  # the win
+    shows(page, after(WIN_IN_ONE, "L1"))
+    page.wait_for_function(
+        "() => document.getElementById('engine-info').textContent.includes('game is over')"
+    )
+    assert page.evaluate(lines_height) == 0
+    page.click("[data-testid=back]")
+    shows(page, WIN_IN_ONE)
+    assert page.evaluate(lines_height) == reserved
+
+
+def test_the_end_of_a_game_opens_and_reloads_on_the_analysis_board(
+    live_server: LiveServer, page: Any
+) -> None:
+    # a game's last step ("Analyse from here") and the address after a winning action
+    # both carry a position whose phase is over: the board shows it, with its result
+    expert_end = after("expert 2 7/7/7/7/7/7/oooo3 o insert 18,22 8,0 0,0", "L1", "xa1-e1")
+    assert expert_end.split()[4] == "over"
+    for position in (expert_end, after(WIN_IN_ONE, "L1")):
+        page.goto(analysis_url(live_server, position))
+        shows(page, position)
+        page.wait_for_function(
+            "() => document.getElementById('engine-info').textContent.includes('game is over')"
+        )
+        assert "cannot be set up" not in page.inner_text("body")
+    page.reload()
+    shows(page, after(WIN_IN_ONE, "L1"))
+
+
+def test_the_editor_refuses_an_impossible_position(live_server: LiveServer, page: Any) -> None:
+    page.goto(analysis_url(live_server))
+    shows(page, START)
+    open_editor(page)
+    page.check("[data-testid=editor-tool-o]")
+    page.click('.editor-board [data-cell="d4"]')
+    page.check("[data-testid=editor-tool-g]")
+    # by keyboard: Tab from the colours reaches the cells (d4 first), the arrow keys
+    # move, Enter places
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.dataset.cell") == "d4"
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowUp")
+    assert page.evaluate("() => document.activeElement.dataset.cell") == "e5"
+    page.keyboard.press("Enter")
+    page.select_option("[data-testid=editor-turn]", "g")
+    # Express scores no points: no field for them; Expert has one per seat
+    assert page.locator("[data-testid=editor-points-o]").count() == 0
+    page.select_option("[data-testid=editor-variant]", "expert")
+    assert page.locator("[data-testid^=editor-points-]").count() == 2
+    page.select_option("[data-testid=editor-variant]", "express")
+    good = "express 2 7/7/4g2/3o3/7/7/7 g insert 21,21 0,0 0,0"
+    assert page.input_value("[data-testid=editor-position]") == good
+    # more marbles than a player has: the core refuses, and says so
+    page.fill("[data-testid=editor-supply-o]", "22")
+    page.dispatch_event("[data-testid=editor-supply-o]", "change")
+    bad = page.input_value("[data-testid=editor-position]")
+    assert bad == "express 2 7/7/4g2/3o3/7/7/7 g insert 22,21 0,0 0,0"
+    with pytest.raises(ValueError) as refused:
+        State.from_position(bad)
+    page.click("[data-testid=editor-use]")
+    page.wait_for_selector("[data-testid=editor-error]:not([hidden])")
+    assert str(refused.value) in text(page, "[data-testid=editor-error]")
+    shows(page, START)  # the board keeps the last good position
+    # a possible one is taken
+    page.fill("[data-testid=editor-supply-o]", "21")
+    page.dispatch_event("[data-testid=editor-supply-o]", "change")
+    page.click("[data-testid=editor-use]")
+    shows(page, State.from_position(good).position())
+    assert page.is_hidden("[data-testid=editor-error]")
+
+
+def test_a_position_typed_in_is_taken_at_the_first_click(
+    live_server: LiveServer, page: Any
+) -> None:
+    page.goto(analysis_url(live_server))
+    shows(page, START)
+    open_editor(page)
+    field, use, error = (f"[data-testid=editor-{n}]" for n in ("position", "use", "error"))
+    page.fill(field, "express 2 garbage")
+    page.click(use)
+    page.wait_for_selector(f"{error}:not([hidden])")
+    shows(page, START)
+    # the field's change, when the click takes its focus, would hide the error and add
+    # two seats: the button would move from under the pointer between press and release
+    four = "express 4 7/7/7/7/7/7/obgw3 o insert 21,21,21,21 0,0,0,0 0,0,0,0"
+    page.fill(field, four)
+    page.click(use)
+    shows(page, four)
+    assert page.is_hidden(error)
+    assert page.locator(".editor-seat:not(.head)").count() == 4
+    # a string typed in goes as typed (Enter uses it too): the core's words are about it
+    page.fill(field, "expresso 2 7/7/7/7/7/7/7 o insert 22,22 0,0 0,0")
+    page.press(field, "Enter")
+    page.wait_for_selector(f"{error}:not([hidden])")
+    assert "unknown variant 'expresso'" in text(page, error)
+    shows(page, four)
+
+
+# ------------------------------------------------------------------ the game's review
+
+
+def import_game(server: LiveServer, actions: list[str]) -> dict[str, Any]:
+    game = Game(Rules(), first="o")
+    for action in actions:
+        game.play(action)
+    record = format_record(Record.from_game(game, names=["Ann", "Bob"]))
+    response = server.api("POST", "/api/games/import", json={"record": record})
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def test_a_finished_game_is_analysed_from_its_page(
+    live_server: LiveServer, new_context: NewContext
+) -> None:
+    game = import_game(live_server, BLUNDER_GAME)
+    assert live_server.api("GET", f"/api/games/{game['id']}").json()["analysable"] is True
+    # a spectator already watching, who does not ask
+    early = new_context().new_page()
+    early.goto(f"{live_server.url}/watch/{game['id']}")
+    early.wait_for_selector("[data-testid=analyse]")
+    page = new_context().new_page()
+    page.goto(f"{live_server.url}/watch/{game['id']}")  # a spectator may ask for it
+    page.click("[data-testid=analyse]")
+    # the progress shows while the computer reviews; the summary once it is done
+    page.wait_for_selector(".review-table", timeout=REVIEW_TIMEOUT_MS)
+    # the page already open hears that it was asked for and follows it to its end
+    early.wait_for_selector(".review-table", timeout=REVIEW_TIMEOUT_MS)
+    assert early.is_hidden("[data-testid=analyse]")
+    assert page.is_hidden("[data-testid=analyse]")
+    assert page.is_visible("[data-testid=eval-graph]")
+    review = live_server.api("GET", f"/api/games/{game['id']}/analysis").json()
+    assert review["status"] == "done"
+    assert review["actions"][BLUNDER_INDEX]["judgement"] == "blunder"
+    assert review["actions"][BLUNDER_INDEX]["best"] in {"L1", "Be"}
+    # the graph: one line for the first seat with 2 players, through every step
+    graph = page.locator("[data-testid=eval-graph]")
+    assert graph.locator("polyline").count() == 1
+    assert graph.get_attribute("data-steps") == str(len(BLUNDER_GAME))
+    # every entry of the action list carries its judgement; the scripted one is a blunder
+    judged = page.locator("[data-testid=moves] [data-judgement]")
+    page.wait_for_function(
+        "n => document.querySelectorAll('[data-testid=moves] [data-judgement]').length >= n",
+        arg=len(BLUNDER_GAME),
+    )
+    marks = judged.evaluate_all("nodes => nodes.map(n => n.dataset.judgement)")
+    assert marks[BLUNDER_INDEX] == "blunder"
+    assert set(marks) <= {"", "inaccuracy", "mistake", "blunder"}
+    # the summary counts it for orange
+    assert page.text_content('.review-table tr[data-seat="o"] [data-count="blunders"]') != "0"
+    # at the step before the blunder the computer's best is named and drawn
+    moment = f'.moment[data-index="{BLUNDER_INDEX}"]'
+    assert "by orange, blunder: show the position before it" in (
+        page.get_attribute(moment, "aria-label") or ""
+    )  # words for a screen reader, where the button shows a marble and "??"
+    page.click(moment)
+    page.wait_for_selector("[data-testid=best-action]:not([hidden])")
+    best = text(page, "[data-testid=best-action]")
+    assert best.startswith("Best: ")
+    assert best.split()[1] in {"L1", "Be"}
+    assert best.endswith("(a win)")  # a win in one, in words, not in the unit
+    played = text(page, ".played-action")
+    assert "(a loss)" in played or "(expected score " in played, played
+    page.wait_for_selector(".hint-arrow[data-hint]", state="attached")
+    # the graph at each step says what "Best" says there: the position's own expected
+    # score (expected_before), the last step the last action's
+    graph.focus()
+    page.keyboard.press("Home")
+    steps = [a["expected_before"][0] for a in review["actions"]]
+    steps.append(review["actions"][-1]["expected_after"][0])
+    for k, expected in enumerate(steps):
+        said = graph.get_attribute("aria-valuetext") or ""
+        assert f"orange {int(expected * 100 + 0.5)}%" in said, (k, said, expected)
+        page.keyboard.press("ArrowRight")
+    # another viewer sees the stored review at once, without asking
+    other = new_context().new_page()
+    other.goto(f"{live_server.url}/watch/{game['id']}")
+    other.wait_for_selector("[data-testid=eval-graph]")
+    assert other.is_hidden("[data-testid=analyse]")
+
+
+def test_a_failed_review_says_so_and_can_be_asked_for_again(
+    live_server: LiveServer, new_context: NewContext
+) -> None:
+    game = import_game(live_server, BLUNDER_GAME)
+    failed = {
+        "status": "failed", "progress": 0.2, "version": len(BLUNDER_GAME), "level": 7,
+        "unit": "points", "scale": "expected score", "actions": [], "summary": [],
+        "error": "the computer's search failed at action 3 (L1): RuntimeError",
+    }  # fmt: skip
+    page = new_context().new_page()
+    path = f"**/api/games/{game['id']}/analysis*"  # the page's first look adds ?probe=1
+    page.route(path, lambda route: route.fulfill(json=failed))
+    page.goto(f"{live_server.url}/watch/{game['id']}")
+    error = page.wait_for_selector("[data-testid=review-error]:not([hidden])")
+    assert "The review failed" in error.text_content()
+    assert "at action 3 (L1)" in error.text_content()
+    assert page.is_hidden(".review progress")  # no progress that never moves
+    again = page.locator("[data-testid=analyse]")
+    assert again.is_visible() and again.text_content() == "Try the review again"
+    page.unroute(path)
+    again.click()  # the server's own review now
+    page.wait_for_selector(".review progress:not([hidden]), .review-table", state="attached")
+    assert page.is_hidden("[data-testid=review-error]")
+
+
+# ------------------------------------------------------------------ 404 and the theme
+
+
+def test_the_not_found_page(live_server: LiveServer, page: Any) -> None:
+    response = page.goto(live_server.url + "/no/such/page")
+    assert response.status == 404
+    assert "not found" in page.title().lower()
+    assert "Page not found" in text(page, "h1")
+    page.click("[data-testid=home-link]")
+    page.wait_for_url(live_server.url + "/")
+
+
+def body_background(page: Any) -> str:
+    return page.evaluate("getComputedStyle(document.body).backgroundColor")
+
+
+def test_the_dark_theme(live_server: LiveServer, new_context: NewContext) -> None:
+    light = new_context(color_scheme="light").new_page()
+    light.goto(live_server.url + "/")
+    light.wait_for_selector("[data-testid=theme-toggle]")
+    dark = new_context(color_scheme="dark").new_page()
+    dark.goto(live_server.url + "/")
+    dark.wait_for_selector("[data-testid=theme-toggle]")
+    # auto follows the system
+    assert body_background(light) != body_background(dark)
+    # the toggle: auto -> light -> dark, remembered
+    for _ in range(3):
+        if light.get_attribute("[data-testid=theme-toggle]", "data-theme-choice") == "dark":
+            break
+        light.click("[data-testid=theme-toggle]")
+    assert light.get_attribute("html", "data-theme") == "dark"
+    assert body_background(light) == body_background(dark)
+    light.goto(analysis_url(live_server))
+    light.wait_for_selector("[data-testid=theme-toggle]")
+    assert body_background(light) == body_background(dark)
+    cell = light.locator('.board-box [data-cell="d4"]').first
+    board_dark = cell.evaluate("n => getComputedStyle(n).fill")
+    light.click("[data-testid=theme-toggle]")  # dark -> auto: the light system again
+    assert light.get_attribute("html", "data-theme") is None
+    # the cells' fill changes over a 150 ms transition
+    light.wait_for_function(
+        "old => getComputedStyle("
+        "document.querySelector('.board-box [data-cell=\"d4\"]')).fill !== old",
+        arg=board_dark,
+        timeout=5000,
+    )
+    # the sound toggle is a pressed/unpressed button, remembered too
+    sound = light.locator("[data-testid=sound-toggle]")
+    assert sound.get_attribute("aria-pressed") == "false"
+    sound.click()
+    assert sound.get_attribute("aria-pressed") == "true"
+    light.reload()
+    assert light.get_attribute("[data-testid=sound-toggle]", "aria-pressed") == "true"
+
+
+def test_every_keep_marker_can_be_clicked_where_several_share_an_end(
+    live_server: LiveServer, page: Any
+) -> None:
+    # 3-player Extreme, orange to score: eight scorings, two pairs of which keep the
+    # same end (b4 and d6), so that two markers sit by one marble
+    position = "extreme 3 2bbg1o/oogo2o/2oo3/1ooob2/2g1o2/o5o/o5o o score 7,19,19 8,5,0 0,0,0"
+    page.goto(analysis_url(live_server, position))
+    shows(page, position)
+    page.wait_for_selector(".choice-keep")
+    hits = page.evaluate(
+        """() => [...document.querySelectorAll('.choice-keep')].map(node => {
+             const box = node.querySelector('.keep-marker').getBoundingClientRect();
+             const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+             const owner = hit && hit.closest('[data-action]');
+             return [node.dataset.action, owner ? owner.dataset.action : null];
+           })"""
+    )
+    assert len(hits) == 8 and {"xb4-d4", "xb4-d6", "xd6-b4", "xd6-d4"} <= {a for a, _ in hits}
+    assert all(action == hit for action, hit in hits), hits

@@ -1,0 +1,137 @@
+"""Timed games in Chromium: each player's clock in their card, ticking for the seat to
+act, red when low, and the flag falling on the server's clock (moved by an offset file,
+never by sleeping) while the page looks on."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from test_web_e2e import PHONE, create, open_page, play, read, wait_until
+
+from shiftago.engine.levels import LEVELS
+from support.web_fixtures import StartServer
+
+
+def seconds(page: Any, colour: str) -> float:
+    return float(page.get_attribute(f"[data-testid=clock-{colour}]", "data-seconds") or "nan")
+
+
+def test_the_clocks_tick_and_the_flag_falls_on_the_page(
+    start_server: StartServer, new_context: Any, tmp_path: Path
+):
+    offset = tmp_path / "offset"
+    offset.write_text("0")
+    server = start_server(args=["--time-offset-file", str(offset)])
+    started = time.monotonic()  # before the game is made: its clock starts with it
+    created = create(
+        server, variant="express", players=2, first="o", clock={"initial": 60, "increment": 1}
+    )
+    game_id = created["id"]
+    page = open_page(new_context(), created["seats"][0]["join_url"])
+    page.wait_for_selector("[data-testid=clock-o].running")
+    assert page.text_content("[data-testid=clock-g]").strip() == "1:00"
+    assert "1+1" in page.text_content("#game-title")
+    # o's clock counts down on the page
+    page.wait_for_function(
+        "() => Number(document.querySelector('[data-testid=clock-o]').dataset.seconds) < 59.5"
+    )
+    offset.write_text("45")  # 45 s pass on the server
+    play(server, game_id, page, "L1")
+    page.wait_for_selector("[data-testid=clock-g].running")
+    game = read(server, game_id)
+    took = time.monotonic() - started
+    o_left = game["clock"]["remaining"][0]
+    assert 16 - took <= o_left <= 16  # 60 - 45 - the real time taken, + 1 increment
+    assert abs(seconds(page, "o") - o_left) < 0.6
+    # g's turn: 61 s pass and nobody acts; the server's sweep ends the game on time
+    offset.write_text("106")
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=status]').textContent.includes('on time')"
+    )
+    game = wait_until(lambda: (g := read(server, game_id))["result"] and g, what="the flag")
+    assert game["result"]["reason"] == "time" and game["result"]["by"] == ["g"]
+    assert game["status"] == "over winner o"
+    assert page.get_attribute("[data-testid=clock-g]", "class") is not None
+    assert seconds(page, "g") == 0
+
+
+def test_a_low_clock_turns_red(start_server: StartServer, new_context: Any, tmp_path: Path):
+    offset = tmp_path / "offset"
+    offset.write_text("0")
+    server = start_server(args=["--time-offset-file", str(offset)])
+    created = create(server, players=2, first="g", clock={"initial": 60, "increment": 0})
+    page = open_page(new_context(), created["seats"][0]["join_url"])
+    page.wait_for_selector("[data-testid=clock-g].running")
+    assert "low" not in (page.get_attribute("[data-testid=clock-g]", "class") or "")
+    offset.write_text("50")
+    page.reload()  # the page reads the game again: 10 s left
+    page.wait_for_selector("[data-testid=clock-g].running.low")
+
+
+def test_a_timed_game_against_the_computer_from_the_home_page(
+    start_server: StartServer, new_context: Any
+):
+    server = start_server()
+    page = new_context().new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector("[data-testid=seat-level-1]")
+    page.select_option("[data-testid=seat-level-1]", "1")
+    page.select_option("#first", "g")  # the computer starts, under its clock
+    page.select_option("[data-testid=game-clock]", "3+2")
+    page.click("[data-testid=start-game]")
+    page.wait_for_url("**/play/**")
+    game_id = page.url.split("/play/")[1].split("?")[0]
+    game = wait_until(lambda: (g := read(server, game_id))["actions"] and g, what="its action")
+    assert game["clock"]["control"] == "3+2" and game["clock"]["running"] == "o"
+    assert game["clock"]["remaining"][1] > 170  # it thought within its share, + 2 s
+    page.wait_for_selector("[data-testid=clock-o].running")
+    assert "3+2" in page.text_content("#game-title")
+
+
+def test_a_custom_clock_of_seconds_from_the_home_page(start_server: StartServer, new_context: Any):
+    server = start_server()
+    page = new_context().new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector("[data-testid=seat-level-1]")
+    page.select_option("[data-testid=game-clock]", "custom")
+    page.fill("#game-minutes", "0")
+    page.fill("#game-seconds", "5")
+    page.click("[data-testid=start-game]")
+    page.locator("#form-error").wait_for()
+    assert "10 seconds to 3 hours" in page.inner_text("#form-error")
+    assert "/play/" not in page.url  # nothing was made
+    page.fill("#game-seconds", "45")
+    page.fill("#game-increment", "2")
+    page.click("[data-testid=start-game]")
+    page.wait_for_url("**/play/**")
+    game_id = page.url.split("/play/")[1].split("?")[0]
+    game = read(server, game_id)
+    clock = game["clock"]
+    assert (clock["initial"], clock["increment"], clock["control"]) == (45, 2, "0:45+2")
+    # no level was chosen: the computer plays the strongest (the list's default)
+    assert game["seats"][1].get("level") == LEVELS[-1][0], game["seats"][1]
+    title = "() => document.getElementById('game-title').textContent"
+    page.wait_for_function(f"() => ({title})().includes('0:45+2')")
+
+
+def test_on_a_phone_the_clocks_are_above_the_board_too(start_server: StartServer, new_context: Any):
+    server = start_server()
+    created = create(
+        server, variant="express", players=2, first="o", clock={"initial": 180, "increment": 2}
+    )
+    phone = open_page(new_context(**PHONE), created["seats"][0]["join_url"])
+    strip = phone.locator("[data-testid=clock-strip]")
+    strip.wait_for()
+    above = phone.evaluate(
+        "() => document.querySelector('[data-testid=clock-strip]').getBoundingClientRect()"
+        ".bottom <= document.getElementById('board').getBoundingClientRect().top"
+    )
+    assert above
+    phone.wait_for_selector("[data-testid=clock-strip] [data-clock=o].running")
+    assert strip.locator("[data-clock=g]").inner_text() == "3:00"
+    assert phone.text_content("[data-testid=clock-g]") == "3:00"  # the card's, the same
+    desk = open_page(new_context(), created["seats"][0]["join_url"])
+    desk.wait_for_selector("[data-testid=clock-o].running")
+    assert desk.locator("[data-testid=clock-strip]").is_hidden()  # beside the board there

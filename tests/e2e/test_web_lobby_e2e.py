@@ -1,0 +1,165 @@
+"""The lobby in Chromium (issue 17, "Open challenges"): a 3-player challenge opened in
+one browser and accepted from two others; all three pages land in the game, each on its
+own seat. ``shiftago serve`` runs in a subprocess; every wait is on a condition."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from test_web_accounts_e2e import sign_up
+
+from support.web_fixtures import LiveServer, NewContext
+
+PLAY = re.compile(r".*/play/[^/?]+\?seat=.+")
+
+
+def home(new_context: NewContext, server: LiveServer) -> Any:
+    page = new_context().new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector("#lobby[data-live=true]")
+    return page
+
+
+def seat_of(page: Any) -> tuple[str, str]:
+    """The game and the seat's secret of a page that plays."""
+    parts = urlsplit(page.url)
+    return parts.path.rsplit("/", 1)[1], parse_qs(parts.query)["seat"][0]
+
+
+def test_a_three_player_challenge_filled_from_three_browsers(
+    live_server: LiveServer, new_context: NewContext
+):
+    ann = home(new_context, live_server)
+    ben = home(new_context, live_server)
+    cid = home(new_context, live_server)
+
+    ann.select_option("[data-testid=seek-players]", "3")
+    ann.select_option("[data-testid=seek-time]", "3+2")
+    ann.fill("[data-testid=seek-name]", "Ann")
+    ann.click("[data-testid=create-seek]")
+    ann.wait_for_selector("[data-testid=seek] [data-testid=cancel-seek]")
+
+    ben.fill("[data-testid=seek-name]", "Ben")
+    ben.click("[data-testid=seek] [data-testid=accept-seek]")
+    ben.wait_for_selector("[data-testid=seek] [data-testid=seek-waiting]")
+    ann.wait_for_function(
+        "() => document.querySelector('[data-testid=seek]')?.textContent.includes('2/3')"
+    )
+    assert live_server.api("GET", "/api/games?public=true").json()["games"] == []
+
+    cid.wait_for_function(
+        "() => document.querySelector('[data-testid=seek]')?.textContent.includes('Ben')"
+    )
+    cid.fill("[data-testid=seek-name]", "Cid")
+    cid.click("[data-testid=seek] [data-testid=accept-seek]")
+
+    for page in (ann, ben, cid):
+        page.wait_for_url(PLAY)
+        page.wait_for_selector("[data-testid=status]")
+    seats = [seat_of(page) for page in (ann, ben, cid)]
+    assert len({game for game, _ in seats}) == 1
+    assert len({secret for _, secret in seats}) == 3
+    game_id = seats[0][0]
+
+    game = live_server.api("GET", f"/api/games/{game_id}").json()
+    assert sorted(s["name"] for s in game["seats"]) == ["Ann", "Ben", "Cid"]
+    assert game["clock"]["initial"] == 180 and game["clock"]["increment"] == 2
+    for page, (_, secret) in zip((ann, ben, cid), seats, strict=True):
+        remembered = page.evaluate(
+            "(id) => JSON.parse(localStorage.getItem('shiftago.games') || '{}')[id]", game_id
+        )
+        assert secret in remembered["tokens"].values()
+    assert live_server.api("GET", "/api/seeks").json()["seeks"] == []
+
+
+def meet_in_a_rated_challenge(creator: Any, acceptor: Any) -> str:
+    """``creator`` opens a rated challenge (as the form stands), ``acceptor`` takes it;
+    both pages land on their seats. The game's id."""
+    creator.wait_for_selector("[data-testid=seek-rated]:not([disabled])")
+    creator.check("[data-testid=seek-rated]")
+    creator.click("[data-testid=create-seek]")
+    creator.wait_for_selector("[data-testid=seek] [data-testid=cancel-seek]")
+    acceptor.click("[data-testid=seek] [data-testid=accept-seek]")
+    for page in (creator, acceptor):
+        page.wait_for_url(PLAY)
+    return seat_of(creator)[0]
+
+
+def test_signed_up_on_the_home_page_two_players_meet_in_a_rated_challenge(
+    live_server: LiveServer, new_context: NewContext
+):
+    ann = home(new_context, live_server)
+    ben = home(new_context, live_server)
+    assert ann.is_disabled("[data-testid=seek-rated]")  # a guest plays casual games
+    for page, name in ((ann, "ann"), (ben, "ben")):
+        sign_up(page, name)  # no reload: the form follows the header's account
+        assert page.is_enabled("[data-testid=seek-rated]")
+        assert page.is_hidden("[data-testid=seek-name]")
+
+    game_id = meet_in_a_rated_challenge(ann, ben)
+    game = live_server.api("GET", f"/api/games/{game_id}").json()
+    assert game["rated"] is True
+    assert sorted(s["account"] for s in game["seats"]) == ["ann", "ben"]
+
+    # signing out takes the rated choice away again
+    ann.goto(live_server.url + "/")
+    ann.wait_for_selector("#lobby[data-live=true]")
+    ann.check("[data-testid=seek-rated]")
+    ann.click("[data-testid=sign-out]")
+    ann.locator("[data-testid=account-open]").wait_for()
+    assert ann.is_disabled("[data-testid=seek-rated]")
+    assert not ann.is_checked("[data-testid=seek-rated]")
+    assert ann.is_visible("[data-testid=seek-name]")
+
+
+def test_a_custom_time_out_of_range_is_refused_in_its_own_words(
+    live_server: LiveServer, new_context: NewContext
+):
+    page = home(new_context, live_server)
+    page.select_option("[data-testid=seek-time]", "custom")
+    error = page.locator("#seek-error")
+    for minutes, seconds, increment, said in (
+        ("0.1", "0", "3", "minutes of a custom time are a whole number from 0 to 180"),
+        ("500", "0", "3", "minutes of a custom time are a whole number from 0 to 180"),
+        ("0", "60", "3", "seconds of a custom time are a whole number from 0 to 59"),
+        ("0", "9", "3", "A custom time is 10 seconds to 3 hours"),
+        ("180", "1", "3", "A custom time is 10 seconds to 3 hours"),
+        ("5", "0", "-1", "increment of a custom time is a whole number of seconds"),
+    ):
+        page.fill("#seek-minutes", minutes)
+        page.fill("#seek-seconds", seconds)
+        page.fill("#seek-increment", increment)
+        page.click("[data-testid=create-seek]")
+        error.wait_for()
+        assert said in error.inner_text()
+    assert live_server.api("GET", "/api/seeks").json()["seeks"] == []  # nothing was made
+    page.fill("#seek-minutes", "0")
+    page.fill("#seek-seconds", "30")
+    page.fill("#seek-increment", "2")
+    page.click("[data-testid=create-seek]")
+    page.wait_for_selector("[data-testid=seek] [data-testid=cancel-seek]")
+    assert error.is_hidden()
+    assert "0:30+2" in page.inner_text("[data-testid=seek]")
+    [seek] = live_server.api("GET", "/api/seeks").json()["seeks"]
+    assert seek["clock"]["initial"] == 30 and seek["clock"]["increment"] == 2
+
+
+def test_a_guest_is_asked_to_sign_in_to_accept_a_rated_challenge(
+    live_server: LiveServer, new_context: NewContext
+):
+    dee = home(new_context, live_server)
+    guest = home(new_context, live_server)
+    sign_up(dee, "dee")
+    dee.check("[data-testid=seek-rated]")
+    dee.click("[data-testid=create-seek]")
+    dee.wait_for_selector("[data-testid=seek] [data-testid=cancel-seek]")
+    offer = guest.locator("[data-testid=seek] [data-testid=accept-needs-account]")
+    offer.wait_for()
+    assert offer.inner_text() == "Sign in to accept"
+    assert guest.locator("[data-testid=seek] [data-testid=accept-seek]").count() == 0
+    sign_up(guest, "eve")  # no reload: the list follows the header's account
+    guest.click("[data-testid=seek] [data-testid=accept-seek]")
+    for page in (dee, guest):
+        page.wait_for_url(PLAY)

@@ -1,0 +1,366 @@
+"""Accounts and sessions through the API (accounts.py, accounts_api.py, csrf.py):
+signing up, in and out, the cookies' flags, the CSRF check of cookie-authenticated
+changes, the sign-in rate limit, and adopting a browser's seats."""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import select, update
+
+from shiftago.interfaces.server import create_app
+from shiftago.interfaces.server.accounts.accounts import delete_expired_sessions
+from shiftago.interfaces.server.db.schema import AccountRow, SessionRow
+from shiftago.interfaces.server.db.store import Store, open_engine, token_hash
+from support.server_support import create, fresh_database
+
+PASSWORD = "correct horse"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    return fresh_database(request, request.param, tmp_path)
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'accounts.db'}"
+
+
+@contextmanager
+def client_for(db_url: str, peer: str = "testclient", **options: Any) -> Iterator[TestClient]:
+    options.setdefault("bot_delay", 0)
+    with TestClient(create_app(db_url, **options), client=(peer, 50000)) as client:
+        yield client
+
+
+def sign_up(client: TestClient, name: str = "ann", password: str = PASSWORD, **options: Any) -> Any:
+    return client.post("/api/accounts", json={"name": name, "password": password}, **options)
+
+
+def csrf_headers(client: TestClient) -> dict[str, str]:
+    return {"X-CSRF-Token": client.cookies["csrf"]}
+
+
+def test_sign_up_signs_in_and_sign_out_signs_out(db_url):
+    with client_for(db_url) as client:
+        assert client.get("/api/session").json() == {"name": None}
+        answer = sign_up(client, "Ann_1")
+        assert answer.status_code == 201, answer.text
+        assert answer.json()["name"] == "ann_1"  # names are kept in lower case
+        session = client.get("/api/session").json()
+        assert session["name"] == "ann_1"
+        assert session["csrf"] == client.cookies["csrf"]
+        out = client.delete("/api/session", headers=csrf_headers(client))
+        assert out.status_code == 200
+        assert client.get("/api/session").json() == {"name": None}
+
+
+def test_sign_in_with_the_right_password_only(db_url):
+    with client_for(db_url) as client:
+        sign_up(client)
+        client.cookies.clear()
+        wrong = client.post("/api/session", json={"name": "ann", "password": "wrong password"})
+        unknown = client.post("/api/session", json={"name": "bob", "password": PASSWORD})
+        assert wrong.status_code == unknown.status_code == 401
+        assert wrong.json() == unknown.json()  # an unknown name answers as a wrong password
+        assert client.get("/api/session").json() == {"name": None}
+        right = client.post("/api/session", json={"name": "ANN", "password": PASSWORD})
+        assert right.status_code == 200, right.text
+        assert client.get("/api/session").json()["name"] == "ann"
+
+
+def test_the_database_keeps_hashes_not_secrets(sqlite_url):
+    with client_for(sqlite_url) as client:
+        sign_up(client)
+        cookie = client.cookies["shiftago_session"]
+    store = Store(open_engine(sqlite_url))
+    with store.sessions() as s:
+        account = s.query(AccountRow).one()
+        session = s.query(SessionRow).one()
+    store.dispose()
+    assert account.password_hash.startswith("$argon2id$")
+    assert PASSWORD not in account.password_hash
+    assert session.token_hash == token_hash(cookie)
+
+
+def test_expired_sessions_are_swept_without_a_sign_in(db_url):
+    """The runtime's sweep deletes the sessions that expired, of accounts that never
+    sign in again; a session still valid stays and still signs in."""
+    with client_for(db_url, session_sweep_seconds=0.1) as client:
+        sign_up(client, "ann")
+        client.cookies.clear()
+        sign_up(client, "bob")
+        bob_cookie = client.cookies["shiftago_session"]
+        store = client.app.state.hub.store
+        past = dt.datetime.now(dt.UTC) - dt.timedelta(minutes=1)
+        with store.sessions.begin() as s:  # ann's session ran out a minute ago
+            s.execute(
+                update(SessionRow)
+                .where(
+                    SessionRow.account_id
+                    == select(AccountRow.id).where(AccountRow.name == "ann").scalar_subquery()
+                )
+                .values(expires=past)
+            )
+
+        def names() -> list[str]:
+            with store.sessions() as s:
+                query = select(AccountRow.name).join(
+                    SessionRow, SessionRow.account_id == AccountRow.id
+                )
+                return sorted(s.scalars(query).all())
+
+        deadline = time.monotonic() + 10
+        while names() != ["bob"]:
+            assert time.monotonic() < deadline, names()
+            time.sleep(0.05)
+        client.cookies.set("shiftago_session", bob_cookie)
+        assert client.get("/api/session").json()["name"] == "bob"
+
+
+def test_deleting_expired_sessions_counts_them(sqlite_url):
+    with client_for(sqlite_url) as client:
+        sign_up(client, "ann")
+        store = client.app.state.hub.store
+        assert delete_expired_sessions(store) == 0
+        with store.sessions.begin() as s:
+            s.execute(update(SessionRow).values(expires=dt.datetime.now(dt.UTC)))
+        assert delete_expired_sessions(store) == 1
+        assert client.get("/api/session").json() == {"name": None}
+
+
+def test_a_taken_name_is_refused_whatever_its_case(sqlite_url):
+    with client_for(sqlite_url) as client:
+        assert sign_up(client, "ann").status_code == 201
+        client.cookies.clear()
+        taken = sign_up(client, "ANN")
+        assert taken.status_code == 409
+        assert taken.json()["field"] == "name"
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"name": "an", "password": PASSWORD}, "name"),
+        ({"name": "a" * 21, "password": PASSWORD}, "name"),
+        ({"name": "a" * 100_000, "password": PASSWORD}, "name"),
+        ({"name": "ann ann", "password": PASSWORD}, "name"),
+        ({"name": "änn", "password": PASSWORD}, "name"),
+        ({"name": "ann", "password": "short"}, "password"),
+        ({"name": "ann", "password": "x" * 201}, "password"),
+        ({"name": "ann"}, "password"),
+    ],
+)
+def test_bad_names_and_passwords_answer_422_naming_the_field(sqlite_url, body, field):
+    with client_for(sqlite_url) as client:
+        for path in ("/api/accounts", "/api/session"):
+            answer = client.post(path, json=body)
+            assert answer.status_code == 422, answer.text
+            assert answer.json()["field"] == field
+            if field == "name":  # the rule itself, at any length
+                assert "3 to 20 letters a-z" in answer.json()["message"]
+
+
+def cookie_flags(answer: Any) -> dict[str, str]:
+    """Each set cookie's name and its attributes (lower case)."""
+    flags = {}
+    for header in answer.headers.get_list("set-cookie"):
+        name = header.split("=", 1)[0]
+        flags[name] = header.lower()
+    return flags
+
+
+def test_cookie_flags_over_http(sqlite_url):
+    with client_for(sqlite_url) as client:
+        flags = cookie_flags(sign_up(client))
+    session, csrf = flags["shiftago_session"], flags["csrf"]
+    assert "httponly" in session and "samesite=lax" in session and "path=/" in session
+    assert "max-age=2592000" in session  # 30 days
+    assert "secure" not in session
+    assert "httponly" not in csrf and "samesite=strict" in csrf
+
+
+def test_cookies_are_secure_behind_https_through_a_trusted_proxy(sqlite_url):
+    with client_for(sqlite_url, peer="127.0.0.1") as client:
+        answer = client.post(
+            "/api/accounts",
+            json={"name": "ann", "password": PASSWORD},
+            headers={"X-Forwarded-Proto": "https"},
+        )
+        assert answer.status_code == 201
+        flags = cookie_flags(answer)
+        assert "secure" in flags["shiftago_session"] and "secure" in flags["csrf"]
+    with client_for(sqlite_url, peer="203.0.113.9") as client:  # no trusted proxy: ignored
+        answer = client.post(
+            "/api/session",
+            json={"name": "ann", "password": PASSWORD},
+            headers={"X-Forwarded-Proto": "https"},
+        )
+        assert answer.status_code == 200
+        assert "secure" not in cookie_flags(answer)["shiftago_session"]
+
+
+def test_cookies_are_secure_where_the_public_url_is_https(sqlite_url):
+    # a proxy that does not pass the scheme on: the request looks like http
+    with client_for(sqlite_url, public_url="https://shiftago.example.org") as client:
+        flags = cookie_flags(sign_up(client))
+        assert "secure" in flags["shiftago_session"] and "secure" in flags["csrf"]
+        answer = client.delete("/api/session", headers={"X-CSRF-Token": client.cookies["csrf"]})
+        assert answer.status_code in (200, 204), answer.text
+        assert "secure" in cookie_flags(answer)["shiftago_session"]  # cleared as it was set
+
+
+def test_a_cookie_change_needs_the_csrf_token_or_the_app_s_origin(sqlite_url):
+    with client_for(sqlite_url) as client:
+        sign_up(client)
+        body = {"variant": "express", "players": 2}
+        bare = client.post("/api/games", json=body)
+        assert bare.status_code == 403 and bare.json()["code"] == "csrf"
+        foreign = client.post("/api/games", json=body, headers={"Origin": "https://evil.example"})
+        assert foreign.status_code == 403
+        wrong = client.post("/api/games", json=body, headers={"X-CSRF-Token": "guess"})
+        assert wrong.status_code == 403
+        # a token equal to a planted csrf cookie is not the session's: refused too
+        real = client.cookies["csrf"]
+        client.cookies.set("csrf", "planted", domain="testserver.local")
+        planted = client.post("/api/games", json=body, headers={"X-CSRF-Token": "planted"})
+        assert planted.status_code == 403
+        # the token the session was given is what counts, with or without its cookie
+        client.cookies.delete("csrf")
+        alone = client.post("/api/games", json=body, headers={"X-CSRF-Token": real})
+        assert alone.status_code == 201, alone.text
+        client.cookies.set("csrf", real, domain="testserver.local")
+        assert client.delete("/api/session").status_code == 403  # signing out too
+        assert client.get("/api/session").json()["name"] == "ann"
+        token = client.post("/api/games", json=body, headers=csrf_headers(client))
+        assert token.status_code == 201, token.text
+        other_host = client.post("/api/games", json=body, headers={"Origin": "http://localhost"})
+        assert other_host.status_code == 403  # not this app's host
+        # without a session cookie a request acts for nobody and needs no token
+        client.cookies.clear()
+        assert client.post("/api/games", json=body).status_code == 201
+
+
+def test_the_app_s_own_origin_is_enough(sqlite_url):
+    with client_for(sqlite_url, public_url="https://shiftago.example") as client:
+        sign_up(client)
+        answer = client.post(
+            "/api/games",
+            json={"variant": "express", "players": 2},
+            headers={"Origin": "https://shiftago.example"},
+        )
+        assert answer.status_code == 201, answer.text
+
+
+def test_an_expired_or_unknown_session_is_a_guest(sqlite_url):
+    with client_for(sqlite_url) as client:
+        client.cookies.set("shiftago_session", "made-up")
+        assert client.get("/api/session").json() == {"name": None}
+        answer = client.post("/api/games", json={"variant": "express", "players": 2})
+        assert answer.status_code == 201
+
+
+def test_many_wrong_passwords_are_slowed_down(sqlite_url):
+    with client_for(sqlite_url, logins_per_minute=3) as client:
+        sign_up(client)  # one attempt of this address
+        client.cookies.clear()
+        answers = [
+            client.post("/api/session", json={"name": "ann", "password": f"wrong {n:04}"})
+            for n in range(3)
+        ]
+        assert [a.status_code for a in answers] == [401, 401, 429]
+        assert int(answers[-1].headers["Retry-After"]) >= 1
+        # the right password waits too: the name is over its allowance
+        right = client.post("/api/session", json={"name": "ann", "password": PASSWORD})
+        assert right.status_code == 429
+
+
+def test_the_limit_is_per_account_name_too(sqlite_url):
+    """Guesses at one account from many addresses (through a trusted proxy) are counted
+    together."""
+    with client_for(sqlite_url, peer="127.0.0.1", logins_per_minute=2) as client:
+        sign_up(client, headers={"X-Forwarded-For": "192.0.2.1"})
+        client.cookies.clear()
+        statuses = [
+            client.post(
+                "/api/session",
+                json={"name": "ann", "password": "wrong password"},
+                headers={"X-Forwarded-For": f"198.51.100.{n}"},
+            ).status_code
+            for n in range(3)
+        ]
+        assert statuses == [401, 429, 429]  # the sign-up was the name's first attempt
+        other = client.post(
+            "/api/session",
+            json={"name": "bob", "password": "wrong password"},
+            headers={"X-Forwarded-For": "198.51.100.9"},
+        )
+        assert other.status_code == 401  # another name, another address: not limited
+
+
+def test_adopt_gives_the_account_the_seats_of_the_browser(sqlite_url):
+    with client_for(sqlite_url) as client:
+        game, (orange, green) = create(client)
+        other, (other_orange, _) = create(client)
+        assert client.post("/api/session/adopt", json={"tokens": [orange or ""]}).status_code == 401
+        sign_up(client, "ann")
+        headers = csrf_headers(client)
+        ask = {"tokens": [orange, "not-a-seat"], "check": True}
+        for _ in range(2):  # asking changes nothing
+            checked = client.post("/api/session/adopt", json=ask, headers=headers)
+            assert checked.status_code == 200 and checked.json() == {"games": [game]}
+        assert [s.get("account") for s in client.get(f"/api/games/{game}").json()["seats"]] == [
+            None,
+            None,
+        ]
+        answer = client.post(
+            "/api/session/adopt", json={"tokens": [orange, "not-a-seat"]}, headers=headers
+        )
+        assert answer.status_code == 200, answer.text
+        assert answer.json() == {"games": [game]}
+        seats = client.get(f"/api/games/{game}").json()["seats"]
+        assert [s.get("account") for s in seats] == ["ann", None]
+        checked = client.post("/api/session/adopt", json=ask, headers=headers)
+        assert checked.json() == {"games": []}  # nothing left to add
+        # a seat with an account keeps it
+        client.post("/api/session", json={"name": "ann", "password": PASSWORD}, headers=headers)
+        client.cookies.clear()
+        sign_up(client, "bob")
+        again = client.post(
+            "/api/session/adopt",
+            json={"tokens": [orange, green, other_orange]},
+            headers=csrf_headers(client),
+        )
+        assert sorted(again.json()["games"]) == sorted([game, other])
+        seats = client.get(f"/api/games/{game}").json()["seats"]
+        assert [s.get("account") for s in seats] == ["ann", "bob"]
+
+
+def test_a_profile_lists_an_unlisted_game_to_its_player_only(sqlite_url):
+    """A game made without ``public`` (against the computer, with a friend) stays off
+    the player's public profile unless rated; the player signed in sees it there."""
+    with client_for(sqlite_url) as client:
+        unlisted, (orange, _) = create(client)
+        listed, (listed_orange, _) = create(client, public=True)
+        sign_up(client, "ann")
+        adopted = client.post(
+            "/api/session/adopt",
+            json={"tokens": [orange, listed_orange]},
+            headers=csrf_headers(client),
+        )
+        assert sorted(adopted.json()["games"]) == sorted([unlisted, listed])
+        own = client.get("/api/players/ann").json()["games"]
+        assert sorted(own) == sorted([unlisted, listed])
+        recent = [g["id"] for g in client.get("/api/players/ann/games").json()["games"]]
+        assert sorted(recent) == sorted([unlisted, listed])
+        client.cookies.clear()  # anybody else
+        assert client.get("/api/players/ann").json()["games"] == [listed]
+        assert [g["id"] for g in client.get("/api/players/ann/games").json()["games"]] == [listed]

@@ -1,0 +1,256 @@
+"""Timed games on the server (WEBAPI.md, "Clocks"): the time is the server's, kept with
+each action; a flag falls with nobody connected; clocks survive a restart; the computer
+plays under the clock. Time moves by an offset file (``time_offset_file``), never by
+sleeping."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from sqlalchemy import select
+
+from shiftago.core import Game, Phase, Rules, Variant
+from shiftago.interfaces.server.db.schema import ActionRow
+from shiftago.interfaces.server.db.store import open_engine
+from shiftago.interfaces.server.games.bots import ComputerPlayers
+from shiftago.match.clock import Clock, TimeControl, action_budget
+from support.server_support import client_for, connect, create, fresh_database
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    return fresh_database(request, request.param, tmp_path)
+
+
+class Time:
+    """The server's time, moved forward by writing an offset file."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.offset = 0.0
+        path.write_text("0")
+
+    def forward(self, seconds: float) -> None:
+        self.offset += seconds
+        self.path.write_text(repr(self.offset))
+
+
+@pytest.fixture
+def clock_time(tmp_path: Path) -> Time:
+    return Time(tmp_path / "offset")
+
+
+def options(clock_time: Time) -> dict[str, Any]:
+    return {"time_offset_file": clock_time.path, "flag_sweep_seconds": 0.05}
+
+
+def read(client: Any, game_id: str) -> dict[str, Any]:
+    answer = client.get(f"/api/games/{game_id}")
+    assert answer.status_code == 200
+    game: dict[str, Any] = answer.json()
+    return game
+
+
+def wait_for(read_it: Any, done: Any, seconds: float = 20.0) -> Any:
+    deadline = time.monotonic() + seconds
+    while not done(value := read_it()):
+        assert time.monotonic() < deadline, f"still {value!r}"
+        time.sleep(0.02)
+    return value
+
+
+def test_a_timed_game_shows_its_clocks_and_the_seat_to_act_runs(db_url, clock_time):
+    with client_for(db_url, **options(clock_time)) as client:
+        game_id, _ = create(client, first="g", clock={"initial": 180, "increment": 2})
+        game = read(client, game_id)
+        assert game["clock"]["initial"] == 180 and game["clock"]["increment"] == 2
+        assert game["clock"]["running"] == "g" and game["clock"]["control"] == "3+2"
+        clock_time.forward(30)
+        remaining = read(client, game_id)["clock"]["remaining"]
+        assert remaining[0] == 180
+        assert 149 < remaining[1] <= 150
+
+
+def test_an_untimed_game_has_no_clock(db_url):
+    with client_for(db_url) as client:
+        game_id, _ = create(client)
+        assert read(client, game_id)["clock"] is None
+
+
+def test_the_time_spent_comes_off_and_the_increment_is_added_once_per_turn(db_url, clock_time):
+    with client_for(db_url, **options(clock_time)) as client:
+        game_id, (ann, ben) = create(client, first="o", clock={"initial": 60, "increment": 5})
+        with connect(client, game_id) as o, connect(client, game_id) as g:
+            o.hello(ann)
+            g.hello(ben)
+            clock_time.forward(10)
+            event = o.act("L1", 0)
+            assert event["type"] == "action"
+            o_left, g_left = event["game"]["clock"]["remaining"]
+            assert 54.5 < o_left <= 55.0 and 59.5 < g_left <= 60  # g's clock runs now
+            assert event["game"]["clock"]["running"] == "g"
+            clock_time.forward(20)
+            event = g.act("L7", 1)
+            o_left, g_left = event["game"]["clock"]["remaining"]
+            assert 44.5 < g_left <= 45.0 and 54.5 < o_left <= 55.0
+    # each action keeps the clocks right after it
+    engine = open_engine(db_url)
+    with engine.connect() as connection:
+        stored = connection.execute(
+            select(ActionRow.notation, ActionRow.clock)
+            .where(ActionRow.game_id == game_id)
+            .order_by(ActionRow.number)
+        ).all()
+    engine.dispose()
+    assert [n for n, _ in stored] == ["L1", "L7"]
+    assert all(c is not None and len(c.split(",")) == 2 for _, c in stored)
+
+
+def test_a_flag_falls_with_nobody_connected(db_url, clock_time):
+    with client_for(db_url, **options(clock_time)) as client:
+        game_id, _ = create(client, first="o", clock={"initial": 60, "increment": 0})
+        clock_time.forward(61)
+        game = wait_for(lambda: read(client, game_id), lambda g: g["status"].startswith("over"))
+        assert game["status"] == "over winner g"
+        assert game["result"]["reason"] == "time" and game["result"]["by"] == ["o"]
+        assert game["clock"]["running"] is None and game["clock"]["remaining"][0] == 0
+
+
+def test_with_three_players_the_others_share_the_win_on_time(db_url, clock_time):
+    with client_for(db_url, **options(clock_time)) as client:
+        game_id, _ = create(client, players=3, first="g", clock={"initial": 60, "increment": 0})
+        clock_time.forward(61)
+        game = wait_for(lambda: read(client, game_id), lambda g: g["status"].startswith("over"))
+        assert game["status"] == "over draw o b"
+        assert game["result"]["winners"] == ["o", "b"] and game["result"]["by"] == ["g"]
+
+
+def test_an_action_after_the_flag_fell_is_refused_and_ends_the_game(db_url, clock_time):
+    slow_sweep = {**options(clock_time), "flag_sweep_seconds": 3600}
+    with client_for(db_url, **slow_sweep) as client:
+        game_id, (ann, _) = create(client, first="o", clock={"initial": 60, "increment": 0})
+        with connect(client, game_id) as o:
+            o.hello(ann)
+            clock_time.forward(60.5)
+            answer = o.act("L1", 0)
+            assert answer["type"] == "error" and answer["code"] == "time"
+        game = read(client, game_id)
+        assert game["actions"] == [] and game["result"]["reason"] == "time"
+
+
+def test_an_action_after_another_process_flagged_the_game_is_refused_on_time(db_url, clock_time):
+    """The flag fell and another process stored it, but its event has not come here
+    yet: the late action is refused with ``time`` (not as a stale game)."""
+    slow_sweep = {**options(clock_time), "flag_sweep_seconds": 3600}
+    with client_for(db_url, **slow_sweep) as client:
+        game_id, (ann, _) = create(client, first="o", clock={"initial": 60, "increment": 0})
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        live = hub.games[game_id]
+        with connect(client, game_id) as o:
+            o.hello(ann)
+            clock_time.forward(60.5)
+            stopped = live.stored.clock.stopped(hub.now())
+            hub.store.terminate(game_id, live.revision, "g", "time", "over winner g", stopped, 0)
+            o.send({"type": "act", "action": "L1", "seen": 0})
+            answer = o.until(lambda e: e["type"] == "error")
+            assert answer["code"] == "time", answer
+            assert "o's time has run out" in answer["message"]
+        game = read(client, game_id)
+        assert game["actions"] == [] and game["result"]["reason"] == "time"
+
+
+def test_clocks_survive_a_restart(db_url, clock_time):
+    with client_for(db_url, **options(clock_time)) as client:
+        game_id, (ann, _) = create(client, first="o", clock={"initial": 300, "increment": 0})
+        with connect(client, game_id) as o:
+            o.hello(ann)
+            clock_time.forward(100)
+            o.act("L1", 0)
+    clock_time.forward(50)  # the server is down; the clock of g runs on
+    with client_for(db_url, **options(clock_time)) as client:
+        clock = read(client, game_id)["clock"]
+        assert clock["running"] == "g"
+        assert 199.5 < clock["remaining"][0] <= 200.0
+        assert 249.5 < clock["remaining"][1] <= 250.0
+        clock_time.forward(251)
+        game = wait_for(lambda: read(client, game_id), lambda g: g["status"].startswith("over"))
+        assert game["result"]["reason"] == "time" and game["result"]["by"] == ["g"]
+
+
+def test_a_take_back_gives_no_time_back(db_url, clock_time):
+    with client_for(db_url, **options(clock_time)) as client:
+        game_id, (ann, _) = create(
+            client,
+            first="o",
+            seats=[{"kind": "human"}, {"kind": "computer", "level": 1}],
+            clock={"initial": 120, "increment": 0},
+        )
+        with connect(client, game_id) as o:
+            o.hello(ann)
+            clock_time.forward(20)
+            o.act("L1", 0)
+            o.until(lambda e: e["type"] == "action" and e["version"] == 2)
+            o.send({"type": "takeback"})
+            event = o.until_type("takeback")
+            clock = event["game"]["clock"]
+            assert event["version"] == 0 and clock["running"] == "o"
+            assert 99.5 < clock["remaining"][0] <= 100.0
+
+
+def test_the_computer_plays_under_the_clock(db_url, clock_time):
+    with client_for(db_url, **options(clock_time)) as client:
+        game_id, _ = create(
+            client,
+            first="g",
+            seats=[{"kind": "human"}, {"kind": "computer", "level": 2}],
+            clock={"initial": 30, "increment": 0},
+        )
+        game = wait_for(lambda: read(client, game_id), lambda g: len(g["actions"]) == 1)
+        assert game["clock"]["running"] == "o"
+        assert game["clock"]["remaining"][1] > 25  # it thought within its budget
+
+
+@pytest.mark.parametrize(
+    ("clock", "words"),
+    [
+        ({"initial": 5}, "initial time"),
+        ({"initial": 60, "increment": -1}, "increment"),
+        ({"days": 40}, "days"),
+        ({"initial": 60, "days": 2}, "not both"),
+        ({}, "initial seconds"),
+        ({"initial": 60, "extra": 1}, "extra"),
+    ],
+)
+def test_a_clock_that_cannot_be_played_is_refused_naming_the_field(db_url, clock, words):
+    with client_for(db_url) as client:
+        answer = client.post("/api/games", json={"clock": clock})
+        assert answer.status_code == 422
+        assert answer.json()["field"].startswith("clock") and words in answer.json()["message"]
+
+
+def test_the_computer_counts_on_no_increment_before_a_scoring() -> None:
+    """A scoring never ends the turn: the computer's budget for it has no increment."""
+    game = Game(Rules(Variant.EXPERT, 2), first=0)
+    for _ in range(4):  # orange builds a1-e1 while green plays on rank 7
+        game.play("L1")
+        game.play("L7")
+    inserting = game.state
+    game.play("L1")
+    assert game.state.phase is Phase.SCORE
+    control = TimeControl(60, 5)
+    hub = SimpleNamespace(now=lambda: 0.0)
+    players = ComputerPlayers(hub)  # type: ignore[arg-type]
+    try:
+        for state, increment in ((inserting, 5.0), (game.state, 0.0)):
+            live = SimpleNamespace(
+                stored=SimpleNamespace(clock=Clock.start(control, 2, 0, 0.0)),
+                game=SimpleNamespace(state=state),
+            )
+            budget = players._budget(live, 0)  # type: ignore[arg-type]
+            assert budget == pytest.approx(action_budget(60.0, increment))
+    finally:
+        players.pool.shutdown()

@@ -1,0 +1,1 @@
+"""Helpers shared by the test folders: servers, browsers, a reference implementation."""
