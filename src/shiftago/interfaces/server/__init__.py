@@ -1,14 +1,12 @@
 """``shiftago serve``: the web app (HTTP API, live WebSocket play, pages) on a database.
 
-Modules, one concept each: :mod:`.schema` (tables) and :mod:`.store` (database access
-and migrations), :mod:`.live` (a game in memory), :mod:`.creating` (new games),
-:mod:`.views` (the JSON shapes), :mod:`.hub` (every change: check, store, announce),
-:mod:`.bus` (events between processes), :mod:`.jobs` (the computer's work, fairly
-ordered), :mod:`.bots` (computer seats), :mod:`.protocol` (client messages, rate limit),
-:mod:`.ws` (the socket), :mod:`.api` (HTTP routes), :mod:`.analysis` (a game's review)
-and :mod:`.analysis_api` (its routes), :mod:`.live_analysis` (the analysis socket),
-:mod:`.settings` (what a process is told), :mod:`.runtime` (a process's working parts),
-:mod:`.worker` (``shiftago worker``) and :mod:`.app` (the app, ``run``).
+The server is cut by feature (docs/architecture.md): :mod:`.games`, :mod:`.seeks`,
+:mod:`.accounts`, :mod:`.players`, :mod:`.chat` and :mod:`.analysis` each hold their
+logic, their store, their routes and their socket; below them :mod:`.db` (tables,
+migrations), :mod:`.jobs` (the bus, the job queue, the time source) and :mod:`.door`
+(what every request and socket passes through). At the top, :mod:`.settings` (what a
+process is told), :mod:`.runtime` (a process's working parts), :mod:`.app` (the app,
+``run``) and :mod:`.worker` (``shiftago worker``). The pages are in ``web/``.
 """
 
 from __future__ import annotations

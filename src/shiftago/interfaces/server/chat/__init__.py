@@ -1,1 +1,1 @@
-"""chat."""
+"""A game's chat: the players' room and the spectators' room."""

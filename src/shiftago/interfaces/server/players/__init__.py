@@ -1,1 +1,1 @@
-"""players."""
+"""Players: ratings per category, profiles and the leaderboard."""

@@ -1,1 +1,2 @@
-"""seeks."""
+"""Open challenges (seeks) and the lobby: their rules, their rows, their routes and the lobby's
+socket and feed."""
