@@ -28,6 +28,7 @@ from shiftago.core.outcome import Outcome
 from shiftago.engine.bot import Bot, Limits
 from shiftago.formats.record import Record, format_record
 from shiftago.formats.text_board import render_status, render_text
+from shiftago.formats.words import counted
 from shiftago.interfaces.play.autosave import Autosave, write_atomically
 from shiftago.interfaces.shared.message import one_line
 
@@ -138,10 +139,9 @@ def describe_options(state: State) -> list[str]:
         line = option.line
         ends = f"{cell_name(line.cells[0])}-{cell_name(line.cells[-1])}"
         removed = " ".join(cell_name(c) for c in option.removed)
-        points = "point" if option.points == 1 else "points"
         lines.append(
             f"  {option.action!s:<8} line {ends} ({line.length}), "
-            f"{option.points} {points}, removes {removed}"
+            f"{counted(option.points, 'point')}, removes {removed}"
         )
     return lines
 

@@ -301,6 +301,21 @@ def prepare(
     )
 
 
+def play_game(setup: PlaySetup, inp: TextIO, out: TextIO) -> int:
+    """``shiftago play``: the game the options ask for, autosaved in the data directory
+    and played to its end; the exit status. Options that make no game raise
+    :class:`SetupError`."""
+    autosave = Autosave()
+    try:
+        session = prepare(setup, inp, out, autosave)
+    except KeyboardInterrupt:
+        # Ctrl-C at the resume question or while the computer warms up: nothing is lost
+        kept = " The unfinished game stays saved; 'shiftago play' offers to resume it."
+        out.write(f"\nInterrupted before the game began.{kept if autosave.exists() else ''}\n")
+        return 130
+    return 0 if session is None else session.run()
+
+
 def _game_of(record: Record, where: str) -> Game:
     try:
         return record.to_game()

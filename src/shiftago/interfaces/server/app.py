@@ -41,7 +41,7 @@ from shiftago.interfaces.server.players import routes as players_api
 from shiftago.interfaces.server.runtime import Runtime
 from shiftago.interfaces.server.seeks import routes as seeks_api
 from shiftago.interfaces.server.seeks.socket import lobby_socket
-from shiftago.interfaces.server.settings import Settings
+from shiftago.interfaces.server.settings import SERVED_BOT_DELAY, Settings
 from shiftago.interfaces.server.startup import check_services, listen
 
 #: The pages and their scripts, written as plain files (no build step).
@@ -271,7 +271,7 @@ def run(
     raises :class:`.startup.StartupError` first."""
     import uvicorn
 
-    settings = settings or Settings(bot_delay=0.4)
+    settings = settings or Settings(bot_delay=SERVED_BOT_DELAY)
     check_services(db_url, settings.redis_url)
     listening = listen(host, port)
     app = create_app(db_url, settings=settings)

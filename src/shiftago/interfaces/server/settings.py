@@ -1,10 +1,12 @@
 """Everything a serve process (and a worker) can be told, in one frozen value.
 
-``shiftago serve`` and ``shiftago worker`` turn their options into :class:`Settings`;
-the few settings without an option read the environment (``$SHIFTAGO_ENGINE_THREADS``);
-tests build one with the few fields they change. The defaults are those of the embedded
-default (one process, SQLite) and of a small public server; docs/deploy.md says how to
-size them.
+``shiftago serve`` and ``shiftago worker`` make their options from the :class:`Option`
+declared beside each field (:func:`options_of`), so that a setting with an option is one
+change here; the few settings without an option read the environment
+(``$SHIFTAGO_ENGINE_THREADS``); tests build one with the few fields they change. The
+defaults are those of the embedded default (one process, SQLite) and of a small public
+server; docs/deploy.md says how to size them. This module imports nothing of the server,
+so that every part of it (and the command line) may read it.
 """
 
 from __future__ import annotations
@@ -13,18 +15,40 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
-
-from shiftago.interfaces.server.jobs.queue import LEASE_SECONDS
-
-if TYPE_CHECKING:  # the engine is imported only by the app, not by the command line
-    from shiftago.interfaces.server.analysis.reviews import ReviewBudget
-
+from typing import Any, Final, Literal
 
 #: The environment variable of :attr:`Settings.engine_threads` (no option sets it).
 ENGINE_THREADS_VARIABLE: Final = "SHIFTAGO_ENGINE_THREADS"
 #: The most search threads a computer seat may have.
 MAX_ENGINE_THREADS: Final = 64
+#: Seconds a computer of a served game waits before it acts (``--bot-delay``'s default;
+#: tests build their settings without it).
+SERVED_BOT_DELAY: Final = 0.4
+#: How long a worker keeps a job without saying it still has it before another worker
+#: may take it (seconds); the holder says so every third of it (docs/deploy.md, "The
+#: lease").
+LEASE_SECONDS: Final = 6.0
+
+#: The alpha-beta nodes searched per position of a review: with the hard cap below, a
+#: 40-action 2-player Express game takes about 10 s on two cores beside another game's
+#: computer (docs/analysis.md, "Budget").
+REVIEW_NODES: Final = 1_000_000
+#: The MCTS iterations per position (3-4 players, and 2 in Extreme) (docs/analysis.md).
+REVIEW_ITERATIONS: Final = 20_000
+#: The hard cap on one position's search, whatever the machine (docs/analysis.md).
+REVIEW_MOVETIME_MS: Final = 450
+
+
+@dataclass(frozen=True)
+class ReviewBudget:
+    """How much the computer searches per position of a review: ``nodes`` for the
+    alpha-beta search, ``iterations`` for the MCTS, each lowered to the level's own
+    budget for the game, and ``movetime_ms`` a hard cap on top (None: none). Tests give
+    small node limits and no cap, so that their results do not depend on the machine."""
+
+    nodes: int | None = REVIEW_NODES
+    iterations: int | None = REVIEW_ITERATIONS
+    movetime_ms: int | None = REVIEW_MOVETIME_MS
 
 
 def engine_threads_from(environment: Mapping[str, str]) -> int:
@@ -45,39 +69,317 @@ def engine_threads_from(environment: Mapping[str, str]) -> int:
     return threads
 
 
+#: The commands whose options are settings.
+Command = Literal["serve", "worker"]
+
+
+@dataclass(frozen=True)
+class Option:
+    """A setting's option of one command, declared beside the field it sets: the command
+    line makes its click option from this. A number's range is ``low`` to ``high``; a
+    field whose default is a tuple takes the option repeated (none given: the default)."""
+
+    command: Command
+    flag: str
+    help: str
+    low: float | None = None
+    high: float | None = None
+    metavar: str | None = None
+    #: The environment variable read when the option is not given.
+    envvar: str | None = None
+    required: bool = False
+    #: Not shown by ``--help`` (options for tests).
+    hidden: bool = False
+    #: The option's default where it is not the field's.
+    default: float | None = None
+    #: What the command line checks the text for: the site's root URL, or an address
+    #: or network (or ``*``).
+    check: Literal["url", "address"] | None = None
+    #: The value is the path of a file.
+    file: bool = False
+
+
+def _options(*declared: Option) -> dict[str, tuple[Option, ...]]:
+    """A field's metadata: its options, one per command that has one."""
+    return {"options": declared}
+
+
 @dataclass(frozen=True)
 class Settings:
-    # --- where the app is reached, and whom it trusts -------------------------------
+    # --- given by options of `shiftago serve` and `shiftago worker`, in the order of
+    # their help ------------------------------------------------------------------------
     #: Where people reach the app: join links and the allowed WebSocket Origin follow.
-    public_url: str | None = None
+    public_url: str | None = field(
+        default=None,
+        metadata=_options(
+            Option(
+                "serve",
+                "--public-url",
+                "Where people reach the app (https://shiftago.example.org); join links and "
+                "the allowed WebSocket origins follow from it. Default: the address a "
+                "browser used.",
+                metavar="URL",
+                check="url",
+            )
+        ),
+    )
+    #: Seconds before a computer acts, so that people can follow.
+    bot_delay: float = field(
+        default=0.0,
+        metadata=_options(
+            *(
+                Option(
+                    command,
+                    "--bot-delay",
+                    "How long the computer waits before it acts, so that people can follow.",
+                    low=0,
+                    high=10,
+                    metavar="SECONDS",
+                    default=SERVED_BOT_DELAY,
+                )
+                for command in ("serve", "worker")
+            )
+        ),
+    )
+    #: Redis, when several processes serve the same games (None: this process alone).
+    redis_url: str | None = field(
+        default=None,
+        metadata=_options(
+            Option(
+                "serve",
+                "--redis",
+                "Redis (redis://HOST:PORT/0), for several serve processes on one database: "
+                "they share live events, and `shiftago worker` processes play the "
+                "computer's seats and make the reviews. Default: $SHIFTAGO_REDIS_URL, else "
+                "none (this process alone).",
+                metavar="URL",
+                envvar="SHIFTAGO_REDIS_URL",
+            ),
+            Option(
+                "worker",
+                "--redis",
+                "The Redis the serve processes use (or $SHIFTAGO_REDIS_URL).",
+                metavar="URL",
+                envvar="SHIFTAGO_REDIS_URL",
+                required=True,
+            ),
+        ),
+    )
     #: Further host names (``example.org``, ``example.org:8443``) whose Origin is allowed
     #: beside ``public_url``'s; without both, only loopback hosts are (docs/deploy.md).
-    allowed_hosts: tuple[str, ...] = ()
+    allowed_hosts: tuple[str, ...] = field(
+        default=(),
+        metadata=_options(
+            Option(
+                "serve",
+                "--allowed-host",
+                "A host name (with :port if not the default) whose pages may open the "
+                "app's sockets, beside --public-url's. Repeat for several.",
+                metavar="HOST",
+            )
+        ),
+    )
     #: Addresses whose ``X-Forwarded-*`` headers are believed (a reverse proxy).
-    trusted_proxies: tuple[str, ...] = ("127.0.0.1", "::1")
+    trusted_proxies: tuple[str, ...] = field(
+        default=("127.0.0.1", "::1"),
+        metadata=_options(
+            Option(
+                "serve",
+                "--trusted-proxy",
+                "An address (or network, 10.0.0.0/8) whose X-Forwarded-* headers are "
+                "believed. Repeat for several. Default: 127.0.0.1 and ::1 (a proxy on this "
+                "machine).",
+                metavar="ADDRESS",
+                check="address",
+            )
+        ),
+    )
     #: Addresses (or networks) that ``GET /metrics`` answers (a Prometheus server);
     #: others get 404. A request through a proxy counts as its client's.
-    metrics_from: tuple[str, ...] = ("127.0.0.1", "::1")
-
-    # --- several processes -----------------------------------------------------------
-    #: Redis, when several processes serve the same games (None: this process alone).
-    redis_url: str | None = None
+    metrics_from: tuple[str, ...] = field(
+        default=("127.0.0.1", "::1"),
+        metadata=_options(
+            Option(
+                "serve",
+                "--metrics-from",
+                "An address (or network) that GET /metrics answers, for Prometheus; others "
+                "get 404. Repeat for several. Default: 127.0.0.1 and ::1.",
+                metavar="ADDRESS",
+                check="address",
+            )
+        ),
+    )
     #: Computer seats thinking at once in this process (when it does that work itself).
-    bot_threads: int = 4
-    #: Search threads of each thinking computer seat (``$SHIFTAGO_ENGINE_THREADS``, else 1).
-    engine_threads: int = field(default_factory=lambda: engine_threads_from(os.environ))
+    bot_threads: int = field(
+        default=4,
+        metadata=_options(
+            Option(
+                "serve",
+                "--bot-threads",
+                "Computer seats thinking at once in this process (without --redis).",
+                low=1,
+                high=64,
+            ),
+            Option(
+                "worker",
+                "--threads",
+                "Jobs worked on at once (computer moves and reviews).",
+                low=1,
+                high=64,
+            ),
+        ),
+    )
     #: A game nobody watches and nothing works on leaves memory after this many seconds.
-    idle_seconds: float = 300.0
+    idle_seconds: float = field(
+        default=300.0,
+        metadata=_options(
+            Option(
+                "serve",
+                "--idle-seconds",
+                "A game nobody watches leaves memory after this long (it is loaded back "
+                "when needed).",
+                low=1,
+                high=86400,
+            )
+        ),
+    )
     #: A worker's job that nobody has vouched for this long is done again by another
     #: (the computer's clock runs meanwhile: docs/deploy.md, "The lease").
-    job_lease_seconds: float = LEASE_SECONDS
+    job_lease_seconds: float = field(
+        default=LEASE_SECONDS,
+        metadata=_options(
+            Option(
+                "worker",
+                "--lease",
+                "A job that a worker has not vouched for this long (it died) is done again.",
+                low=0.5,
+                high=3600,
+                metavar="SECONDS",
+            )
+        ),
+    )
     #: A worker's name among the workers, the same across its restarts (a restarted
     #: worker takes back its jobs at once); None: a new name each start.
-    worker_name: str | None = None
+    worker_name: str | None = field(
+        default=None,
+        metadata=_options(
+            Option(
+                "worker",
+                "--name",
+                "The worker's name among the workers, the same across restarts (a systemd "
+                "instance: %H-%i): a restarted worker takes back its jobs at once instead "
+                "of after the lease. Default: a new name each start.",
+                metavar="NAME",
+            )
+        ),
+    )
+    # limits per address (docs/deploy.md, "Limits")
+    #: Games one address may create per minute (imports included).
+    games_per_minute: int = field(
+        default=30,
+        metadata=_options(
+            Option("serve", "--games-per-minute", "Games one address may create per minute.", low=1)
+        ),
+    )
+    #: Games one address may import per minute.
+    imports_per_minute: int = field(
+        default=20,
+        metadata=_options(
+            Option(
+                "serve", "--imports-per-minute", "Games one address may import per minute.", low=1
+            )
+        ),
+    )
+    #: Reviews one address may ask for per minute.
+    analyses_per_minute: int = field(
+        default=20,
+        metadata=_options(
+            Option(
+                "serve",
+                "--analyses-per-minute",
+                "Reviews one address may ask for per minute.",
+                low=1,
+            )
+        ),
+    )
+    #: Positions one address may start analysing on the analysis board per minute: each
+    #: step through a game starts one (and stops the one before, so one runs at a time
+    #: per socket).
+    live_analyses_per_minute: int = field(
+        default=240,
+        metadata=_options(
+            Option(
+                "serve",
+                "--live-analyses-per-minute",
+                "Positions one address may start analysing per minute on the analysis board.",
+                low=1,
+            )
+        ),
+    )
+    #: Sign-ins and sign-ups per minute, per address and per account name (a
+    #: guessed password costs a try).
+    logins_per_minute: int = field(
+        default=10,
+        metadata=_options(
+            Option(
+                "serve",
+                "--logins-per-minute",
+                "Sign-in and sign-up attempts per minute, per address and per account name.",
+                low=1,
+            )
+        ),
+    )
+    #: Unfinished games without a human seat: per address, and on the whole server.
+    computer_games_per_address: int = field(
+        default=4,
+        metadata=_options(
+            Option(
+                "serve",
+                "--computer-games-per-address",
+                "Unfinished games without a human seat that one address may have.",
+                low=0,
+            )
+        ),
+    )
+    computer_games_total: int = field(
+        default=64,
+        metadata=_options(
+            Option(
+                "serve",
+                "--computer-games-total",
+                "Unfinished games without a human seat on the whole server.",
+                low=0,
+            )
+        ),
+    )
+    #: Open WebSockets per address.
+    sockets_per_address: int = field(
+        default=64,
+        metadata=_options(
+            Option("serve", "--sockets-per-address", "Open WebSockets one address may have.", low=1)
+        ),
+    )
+    #: Tests: a file holding seconds added to the real time of every clock (None: the
+    #: real time; :mod:`.jobs.timesource`); every process of a test reads the same file.
+    time_offset_file: Path | None = field(
+        default=None,
+        metadata=_options(
+            *(
+                Option(
+                    command,
+                    "--time-offset-file",
+                    "Tests: a file with seconds added to the real time of the clocks.",
+                    hidden=True,
+                    file=True,
+                )
+                for command in ("serve", "worker")
+            )
+        ),
+    )
 
-    # --- the game --------------------------------------------------------------------
-    #: Seconds before a computer acts, so that people can follow.
-    bot_delay: float = 0.0
+    # --- without an option ---------------------------------------------------------------
+    #: Search threads of each thinking computer seat (``$SHIFTAGO_ENGINE_THREADS``, else 1).
+    engine_threads: int = field(default_factory=lambda: engine_threads_from(os.environ))
     #: How long a seat may be away before the others can claim it.
     grace_seconds: int = 120
     #: Each connection's messages: a rate per second and a burst.
@@ -89,9 +391,6 @@ class Settings:
     live_analysis_cap: int | None = None
     #: The pages' folder (tests use their own); None: the package's.
     web_dir: Path | None = None
-    #: Tests: a file holding seconds added to the real time of every clock (None: the
-    #: real time; :mod:`.timesource`).
-    time_offset_file: Path | None = None
     #: How often (seconds) the flag sweep looks for timed games whose time ran out.
     flag_sweep_seconds: float = 1.0
     #: How often (seconds) a process that runs jobs queues again the move of each game
@@ -107,28 +406,8 @@ class Settings:
     stale_sweep_seconds: float = 15.0
     #: How often (seconds) each process deletes the sessions (sign-ins) that expired.
     session_sweep_seconds: float = 3600.0
-
-    # --- limits per address (docs/deploy.md, "Limits") ----------------------------------
-    #: Games one address may create per minute (imports included).
-    games_per_minute: int = 30
-    #: Games one address may import per minute.
-    imports_per_minute: int = 20
-    #: Sign-ins and sign-ups per minute, per address and per account name (a
-    #: guessed password costs a try).
-    logins_per_minute: int = 10
     #: Open challenges (seeks) one address may create per minute.
     seeks_per_minute: int = 20
-    #: Reviews one address may ask for per minute.
-    analyses_per_minute: int = 20
-    #: Positions one address may start analysing on the analysis board per minute: each
-    #: step through a game starts one (and stops the one before, so one runs at a time
-    #: per socket).
-    live_analyses_per_minute: int = 240
-    #: Unfinished games without a human seat: per address, and on the whole server.
-    computer_games_per_address: int = 4
-    computer_games_total: int = 64
-    #: Open WebSockets per address.
-    sockets_per_address: int = 64
     #: Presence goes out at most this often per game (seconds), however many come and go.
     presence_interval: float = 0.5
 
@@ -145,3 +424,14 @@ class Settings:
         if unknown:
             raise TypeError(f"unknown server settings: {', '.join(unknown)}")
         return replace(self, **options)
+
+
+def options_of(command: Command) -> list[tuple[str, Any, Option]]:
+    """The options of ``command``, in the order of its help: each with its field's name
+    and default."""
+    return [
+        (f.name, f.default, option)
+        for f in fields(Settings)
+        for option in f.metadata.get("options", ())
+        if option.command == command
+    ]

@@ -44,6 +44,7 @@ from shiftago.interfaces.server.games.hub import Hub
 from shiftago.interfaces.server.games.live import LiveGame
 from shiftago.interfaces.server.jobs.bus import Event
 from shiftago.interfaces.server.jobs.queue import Job
+from shiftago.interfaces.server.settings import ReviewBudget
 
 log = logging.getLogger("shiftago.server")
 
@@ -52,14 +53,6 @@ log = logging.getLogger("shiftago.server")
 REVIEW_ASKED: Final = "review"
 REVIEW_MESSAGE: Final = {"type": "review"}
 
-#: The alpha-beta nodes searched per position of a review: with the hard cap below, a
-#: 40-action 2-player Express game takes about 10 s on two cores beside another game's
-#: computer (docs/analysis.md, "Budget").
-REVIEW_NODES: Final = 1_000_000
-#: The MCTS iterations per position (3-4 players, and 2 in Extreme) (docs/analysis.md).
-REVIEW_ITERATIONS: Final = 20_000
-#: The hard cap on one position's search, whatever the machine (docs/analysis.md).
-REVIEW_MOVETIME_MS: Final = 450
 #: The actions a review job reviews before it queues itself again behind the jobs
 #: waiting, so that a long game's review holds a slot for seconds, not minutes
 #: (docs/deploy.md, "Jobs").
@@ -81,20 +74,10 @@ class ReviewFailed(Exception):
     """A review that cannot go on; the message says why, in words for the page."""
 
 
-@dataclass(frozen=True)
-class ReviewBudget:
-    """How much the computer searches per position: ``nodes`` for the alpha-beta search,
-    ``iterations`` for the MCTS, each lowered to the level's own budget for the game, and
-    ``movetime_ms`` a hard cap on top (None: none). Tests give small node limits and no
-    cap, so that their results do not depend on the machine."""
-
-    nodes: int | None = REVIEW_NODES
-    iterations: int | None = REVIEW_ITERATIONS
-    movetime_ms: int | None = REVIEW_MOVETIME_MS
-
-    def limits(self, judge: Bot) -> Limits:
-        nodes = self.iterations if isinstance(judge, MctsBot) else self.nodes
-        return Limits(movetime_ms=self.movetime_ms, nodes=nodes)
+def budget_limits(budget: ReviewBudget, judge: Bot) -> Limits:
+    """The limits of ``judge``'s search of one position under ``budget``."""
+    nodes = budget.iterations if isinstance(judge, MctsBot) else budget.nodes
+    return Limits(movetime_ms=budget.movetime_ms, nodes=nodes)
 
 
 @dataclass
@@ -209,7 +192,7 @@ def run_review(
     once ``cancelled`` is set); whether the review is done."""
     level_bot = bot_for_level(job.level, REVIEW_SEED)
     judge = level_bot.for_rules(job.rules)
-    limits = budget.limits(judge)
+    limits = budget_limits(budget, judge)
     turns = turn_numbers(job.actions)
     entries = list(job.done)
     if not job.actions:

@@ -33,6 +33,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Final, Literal
 
 from shiftago.interfaces.server.jobs.bus import READ_BLOCK_MS, raise_if_cancelled, redis_text
+from shiftago.interfaces.server.settings import LEASE_SECONDS
 
 log = logging.getLogger("shiftago.server")
 
@@ -44,10 +45,6 @@ GROUP: Final = "workers"
 #: How long a job's key stays after it was queued, so that the same job is not queued
 #: twice (a restart queues every unfinished game's move again) (seconds).
 JOB_KEY_SECONDS: Final = 600
-#: How long a worker keeps a job without saying it still has it before another worker
-#: may take it (seconds); the holder says so every third of it (docs/deploy.md, "The
-#: lease").
-LEASE_SECONDS: Final = 6.0
 #: A worker that said it lives within this many milliseconds counts as at work: it says
 #: so every third of its lease in :data:`WORKERS` (the stream's consumer idle time is no
 #: sign of life: an empty blocking read does not reset it on every Redis version).

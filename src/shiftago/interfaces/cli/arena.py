@@ -1,0 +1,280 @@
+"""``shiftago arena``: a match between bots and external engines (:mod:`shiftago.match`)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from shiftago.interfaces.cli.options import handicap
+
+if TYPE_CHECKING:  # the match package loads the engine: imported when a match is played
+    from shiftago.match.clock import TimeControl
+
+
+def _sprt(
+    ctx: click.Context, param: click.Parameter, value: str | None
+) -> tuple[float, float] | None:
+    if not value:
+        return None
+    try:
+        elo0, elo1 = (float(part) for part in value.split(","))
+    except ValueError:
+        raise click.BadParameter(f"{value!r}: two Elo values such as 0,10") from None
+    if not elo0 < elo1:
+        raise click.BadParameter(f"{value!r}: elo0 must be below elo1")
+    return elo0, elo1
+
+
+def _clock(ctx: click.Context, param: click.Parameter, value: str | None) -> TimeControl | None:
+    if not value:
+        return None
+    from shiftago.match.clock import TimeControl
+
+    try:
+        control = TimeControl.parse(value)
+    except ValueError as e:
+        raise click.BadParameter(str(e)) from None
+    if control.correspondence:
+        raise click.BadParameter(f"{value!r}: a match clock is minutes+seconds, such as 3+2")
+    return control
+
+
+@click.command(short_help="Play a match between bots and/or external engines.")
+@click.argument("participants", metavar="PARTICIPANT...", nargs=-1, required=True)
+@click.option(
+    "--variant",
+    type=click.Choice(["express", "expert", "extreme"], case_sensitive=False),
+    default="express",
+    show_default=True,
+    help="The variant of every game.",
+)
+@click.option(
+    "--players", type=click.IntRange(2, 4), default=2, show_default=True, help="Seats per game."
+)
+@click.option(
+    "--games",
+    type=click.IntRange(min=1),
+    default=20,
+    show_default=True,
+    help="Games in all, rounded up to whole openings (every seating of every opening).",
+)
+@click.option(
+    "--opening-plies",
+    type=click.IntRange(min=0),
+    help="Random actions of each opening.  [default: 2]",
+)
+@click.option(
+    "--openings",
+    "book_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    metavar="FILE",
+    help="Take the openings from FILE in order instead: one opening per line, its actions "
+    "from the empty board (L3 Tc); # starts a comment.",
+)
+@click.option(
+    "--seed", type=int, default=0, show_default=True, help="Seed of the openings and the bots."
+)
+@click.option(
+    "--handicap",
+    metavar="N,N..",
+    callback=handicap,
+    help="Skipped turns (0-6) per participant, in the order given; they go with it.",
+)
+@click.option(
+    "--limit",
+    type=click.IntRange(min=1),
+    default=1000,
+    show_default=True,
+    help="The action limit of every game (RULES.md section 7).",
+)
+@click.option(
+    "--clock",
+    metavar="MIN+SEC",
+    callback=_clock,
+    help="A clock for every seat of every game: minutes plus an increment in seconds per "
+    "turn, such as 1+0 or 3+2. A side whose time runs out loses on time.",
+)
+@click.option("--movetime", type=click.IntRange(min=1), metavar="MS", help="Default movetime.")
+@click.option("--depth", type=click.IntRange(min=1), help="Default depth limit.")
+@click.option("--nodes", type=click.IntRange(min=1), help="Default node limit.")
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    metavar="SECONDS",
+    help="Hard limit of an external engine's move; an engine that answers later loses "
+    "the game. Default: its movetime + 1 s, else 60 s; under --clock its time left + 1 s.",
+)
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Games played at once (worker processes).",
+)
+@click.option(
+    "--results",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=Path("arena.jsonl"),
+    show_default=True,
+    help="Results file (one JSON line per game); games already in it are not played again.",
+)
+@click.option(
+    "--records",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Directory of the game records. Default: NAME-records beside the results NAME.jsonl.",
+)
+@click.option("--no-records", is_flag=True, help="Keep no game records.")
+@click.option(
+    "--sprt",
+    metavar="ELO0,ELO1",
+    callback=_sprt,
+    help="Stop when the SPRT decides between the first participant being ELO0 or ELO1 "
+    "stronger than the second.",
+)
+@click.option(
+    "--alpha",
+    type=click.FloatRange(0, 0.5, min_open=True, max_open=True),
+    default=0.05,
+    show_default=True,
+    help="The SPRT's chance of accepting ELO1 when ELO0 is true.",
+)
+@click.option(
+    "--beta",
+    type=click.FloatRange(0, 0.5, min_open=True, max_open=True),
+    default=0.05,
+    show_default=True,
+    help="The SPRT's chance of accepting ELO0 when ELO1 is true.",
+)
+@click.option("--json", "json_output", is_flag=True, help="Print the standings as JSON.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar or notes on stderr.")
+def arena(
+    participants: tuple[str, ...],
+    variant: str,
+    players: int,
+    games: int,
+    opening_plies: int | None,
+    book_path: Path | None,
+    seed: int,
+    handicap: tuple[int, ...],
+    limit: int,
+    clock: TimeControl | None,
+    movetime: int | None,
+    depth: int | None,
+    nodes: int | None,
+    timeout: float | None,
+    jobs: int,
+    results: Path,
+    records: Path | None,
+    no_records: bool,
+    sprt: tuple[float, float] | None,
+    alpha: float,
+    beta: float,
+    json_output: bool,
+    quiet: bool,
+) -> None:
+    """Play a match between built-in bots and external engines, and print the standings.
+
+    A PARTICIPANT is a built-in bot (greedy, level:1 .. level:7, random, mcts,
+    mcts-plain, baseline) or cmd:COMMAND, an engine speaking STP. Options follow an @
+    (movetime=MS, depth=N, nodes=N, level=N for engines, threads=N, hash=MIB,
+    name=TEXT):
+
+    \b
+        level:7@movetime=100  greedy@depth=1  level:7@threads=2,hash=64
+        "cmd:shiftago engine@level=3,name=stp3"
+
+    Each opening is played from every seat. Run the same command again to resume
+    (see docs/cli.md).
+    """
+    import contextlib
+
+    from shiftago.core import Variant
+    from shiftago.engine.bot import Limits
+    from shiftago.match import EngineError, MatchConfig, SprtSettings, run_match
+    from shiftago.match.book import read_book
+    from shiftago.match.external import CLOCK_GRACE
+    from shiftago.match.games import GameResult
+
+    if clock is not None and movetime is not None:
+        raise click.UsageError(
+            "--clock and --movetime do not go together: under a clock each side decides "
+            "how long to think"
+        )
+    if clock is not None and timeout is not None:
+        raise click.UsageError(
+            "--clock and --timeout do not go together: under a clock an engine may take "
+            f"its time left (plus {CLOCK_GRACE:g} s) before it is stopped"
+        )
+    if book_path is not None and opening_plies is not None:
+        raise click.UsageError(
+            "--openings and --opening-plies do not go together: the book's lines are the openings"
+        )
+    try:
+        config = MatchConfig(
+            participants=participants,
+            variant=Variant.parse(variant),
+            players=players,
+            games=games,
+            opening_plies=2 if opening_plies is None else opening_plies,
+            book=None if book_path is None else read_book(book_path),
+            seed=seed,
+            handicap=handicap,
+            action_limit=limit,
+            limits=Limits(movetime, depth, nodes),
+            clock=clock,
+            timeout=timeout,
+            jobs=jobs,
+            results=results,
+            records=records,
+            save_records=not no_records,
+            sprt=None if sprt is None else SprtSettings(sprt[0], sprt[1], alpha, beta),
+        )
+    except ValueError as e:
+        raise click.UsageError(str(e)) from None
+    with contextlib.ExitStack() as stack:
+        bar: list[Any] = []  # the progress bar, once the match knows its size
+
+        def progress(game: GameResult | None, done: int, total: int) -> None:
+            if quiet:
+                return
+            if game is None:
+                if done:
+                    click.echo(f"resuming: {done} of {total} games are in {results}", err=True)
+                if sys.stderr.isatty():
+                    bar.append(
+                        stack.enter_context(
+                            click.progressbar(length=total, label="arena", file=sys.stderr)
+                        )
+                    )
+                    bar[0].update(done)
+            elif bar:
+                bar[0].update(1)
+
+        try:
+            outcome = run_match(config, progress)
+        except ValueError as e:
+            raise click.UsageError(str(e)) from None
+        except EngineError as e:
+            raise click.ClickException(str(e)) from None
+        except OSError as e:  # the results or the records cannot be written there
+            where = f"{e.filename}: " if e.filename else ""
+            message = f"cannot write the results: {where}{e.strerror or e}"
+            raise click.ClickException(message) from None
+        except KeyboardInterrupt:
+            stack.close()
+            click.echo(
+                f"\ninterrupted: the finished games are in {results}; "
+                "run the same command again to go on",
+                err=True,
+            )
+            sys.exit(130)
+    if json_output:
+        click.echo(json.dumps(outcome.to_json(), sort_keys=True))
+        return
+    click.echo(outcome.summary())
+    click.echo(outcome.table())

@@ -1,0 +1,41 @@
+"""``shiftago bench``: the speed of the engine (:mod:`shiftago.engine.bench`) and of the
+RL environments (:mod:`shiftago.env.bench`)."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+
+@click.command(short_help="Measure the speed of the engine and the RL environments.")
+@click.option("--json", "json_output", is_flag=True, help="Print the figures as one JSON object.")
+@click.option(
+    "--runs",
+    type=click.IntRange(min=1),
+    default=5,
+    show_default=True,
+    help="Timed runs per figure (the median is reported).",
+)
+@click.option("--quick", is_flag=True, help="Measure less: a smoke test, not a figure to quote.")
+def bench(json_output: bool, runs: int, quick: bool) -> None:
+    """Measure the speed of the rules engine and the RL environments; print the figures."""
+    from shiftago.engine.bench import run_bench
+    from shiftago.env.bench import AEC_KEY, AEC_NOTE, env_figures
+
+    figures = run_bench(runs=runs, quick=quick)
+    figures.update(env_figures(runs=runs, quick=quick))
+    if AEC_KEY not in figures:
+        click.echo(f"note: {AEC_NOTE}", err=True)
+    if json_output:
+        click.echo(json.dumps(figures, sort_keys=True))
+        return
+    width = max((len(k) for k in figures), default=0)
+    for key, value in figures.items():
+        click.echo(f"{key:<{width}}  {figure_text(value)}")
+
+
+def figure_text(value: float) -> str:
+    """A bench figure as the bench rounded it: a count with thousands separators
+    (``1,584,374``), a time or a ratio with its decimals (``0.351``, ``1.57``)."""
+    return f"{value:,}"

@@ -1,0 +1,143 @@
+"""``shiftago loadtest``: games of scripted people against serve processes
+(:mod:`shiftago.interfaces.loadtest`)."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+
+def _pace(ctx: click.Context, param: click.Parameter, value: str) -> tuple[float, float]:
+    low, _, high = value.partition("-")
+    try:
+        pace = (float(low), float(high or low))
+    except ValueError:
+        raise click.BadParameter(f"{value!r}: seconds such as 1-3 (or one number)") from None
+    if not 0 <= pace[0] <= pace[1] < 3600:
+        raise click.BadParameter(f"{value!r}: from a low to a high number of seconds")
+    return pace
+
+
+@click.command(short_help="Play many games against running servers and measure them.")
+@click.argument("urls", metavar="URL...", nargs=-1, required=True)
+@click.option(
+    "--games", type=click.IntRange(1), default=10, show_default=True, help="Games at once."
+)
+@click.option(
+    "--duration",
+    type=click.FloatRange(0, min_open=True),
+    default=60.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="Stop after this long (the ramp included).",
+)
+@click.option(
+    "--actions", type=click.IntRange(1), metavar="N", help="Stop after people sent N actions."
+)
+@click.option(
+    "--pace",
+    default="1-3",
+    show_default=True,
+    metavar="MIN-MAX",
+    callback=_pace,
+    help="Seconds a person waits after the event that gives it the turn (uniform).",
+)
+@click.option(
+    "--computer-share",
+    type=click.FloatRange(0, 1),
+    default=0.0,
+    show_default=True,
+    help="The share of games of one person against the computer.",
+)
+@click.option(
+    "--computer-level",
+    type=click.IntRange(1),
+    default=3,
+    show_default=True,
+    help="The computer's level in those games.",
+)
+@click.option(
+    "--watchers", type=click.IntRange(0), default=0, show_default=True, help="Spectators per game."
+)
+@click.option(
+    "--ramp",
+    type=click.FloatRange(0),
+    default=5.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="Spread the games' starts over this long.",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of every choice.")
+@click.option(
+    "--pid",
+    "pids",
+    type=click.IntRange(1),
+    multiple=True,
+    metavar="PID",
+    help="A local serve process whose memory (VmRSS) is read too. Repeat for several.",
+)
+@click.option(
+    "--deflate/--no-deflate",
+    default=True,
+    show_default=True,
+    help="Compress the sockets' messages, as browsers do.",
+)
+@click.option(
+    "--sockets",
+    type=click.Choice(["across", "by-game"]),
+    default="across",
+    show_default=True,
+    help="With several URLs: each game's two people on two processes (across), or every "
+    "socket of a game on the game's process (by-game), as behind a proxy that routes by game.",
+)
+@click.option("--json", "json_output", is_flag=True, help="Print the report as one JSON object.")
+def loadtest(
+    urls: tuple[str, ...],
+    games: int,
+    duration: float,
+    actions: int | None,
+    pace: tuple[float, float],
+    computer_share: float,
+    computer_level: int,
+    watchers: int,
+    ramp: float,
+    seed: int,
+    pids: tuple[int, ...],
+    deflate: bool,
+    sockets: str,
+    json_output: bool,
+) -> None:
+    """Play games of scripted people against serve processes; print latency, errors,
+    lost and duplicated actions, and the processes' memory (docs/cli.md).
+
+    Several URLs are processes of one deployment (one database, one Redis): each game is
+    played across two of them, or on one (--sockets by-game). Exits with 1 when an
+    action was lost or duplicated.
+    """
+    from shiftago.interfaces.loadtest import LoadConfig, LoadError, format_report, run_command
+
+    config = LoadConfig(
+        urls=urls,
+        games=games,
+        duration=duration,
+        actions=actions,
+        pace=pace,
+        computer_share=computer_share,
+        computer_level=computer_level,
+        watchers=watchers,
+        ramp=ramp,
+        seed=seed,
+        pids=pids,
+        deflate=deflate,
+        sockets=sockets,
+    )
+    try:
+        report = run_command(config)
+    except LoadError as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(2)
+    click.echo(json.dumps(report) if json_output else format_report(report))
+    if report["lost"] or report["duplicated"]:
+        sys.exit(1)

@@ -1,0 +1,196 @@
+"""``shiftago serve`` and ``shiftago worker``: the web app and its workers
+(:mod:`shiftago.interfaces.server`).
+
+Their settings' options are made from the :class:`~.settings.Option` declared beside
+each field of :class:`~.settings.Settings`; only the address, the port and the database
+are declared here.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import click
+
+from shiftago.interfaces.cli.options import FC
+from shiftago.interfaces.server.settings import Command, Option, Settings, options_of
+
+
+def _public_url(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """An absolute http(s) address of the site's root: the join links are made from it,
+    and the app serves only at ``/``."""
+    if value is None:
+        return None
+    parts = urlsplit(value)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise click.BadParameter(f"{value!r}: a whole address such as https://shiftago.example.org")
+    if parts.path not in ("", "/") or parts.query or parts.fragment:
+        raise click.BadParameter(
+            f"{value!r}: the site's root only (the app serves at /), such as "
+            f"{parts.scheme}://{parts.netloc}"
+        )
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+def _addresses(
+    ctx: click.Context, param: click.Parameter, values: tuple[str, ...]
+) -> tuple[str, ...]:
+    """Addresses or networks (``10.0.0.0/8``), or ``*`` for any; else a usage error."""
+    from shiftago.interfaces.server.door.security import Proxies
+
+    for value in values:
+        try:
+            Proxies([value])
+        except ValueError:
+            raise click.BadParameter(
+                f"{value!r} is not an address or a network (10.0.0.0/8), or *", param=param
+            ) from None
+    return values
+
+
+#: The checks of :attr:`.settings.Option.check`, as click callbacks.
+CHECKS: Mapping[str, Callable[[click.Context, click.Parameter, Any], Any]] = {
+    "url": _public_url,
+    "address": _addresses,
+}
+
+
+def settings_options(command: Command) -> Callable[[FC], FC]:
+    """The click options of ``command``'s settings, in the order of :class:`Settings`'s
+    fields, each named after its field."""
+
+    def decorate(f: FC) -> FC:
+        for name, default, option in reversed(options_of(command)):
+            f = click.option(option.flag, name, **_click_arguments(option, default))(f)
+        return f
+
+    return decorate
+
+
+def _click_arguments(option: Option, field_default: Any) -> dict[str, Any]:
+    """What click is told of ``option``, whose field defaults to ``field_default``."""
+    arguments: dict[str, Any] = {"help": option.help}
+    for name in ("metavar", "envvar"):
+        if getattr(option, name) is not None:
+            arguments[name] = getattr(option, name)
+    if option.required:
+        arguments["required"] = True
+    if option.hidden:
+        arguments["hidden"] = True
+    if option.check is not None:
+        arguments["callback"] = CHECKS[option.check]
+    if option.file:
+        arguments["type"] = click.Path(dir_okay=False, path_type=Path)
+    default = field_default if option.default is None else option.default
+    if isinstance(default, tuple):
+        arguments["multiple"] = True  # none given: the field's default (settings_from)
+    elif isinstance(default, int | float):
+        low, high = option.low, option.high
+        if isinstance(default, int):  # a whole number's range has whole bounds
+            low, high = (None if x is None else int(x) for x in (low, high))
+            arguments["type"] = click.IntRange(low, high)
+        else:
+            arguments["type"] = click.FloatRange(low, high)
+        arguments["default"] = default
+        arguments["show_default"] = True
+    return arguments
+
+
+def settings_from(given: Mapping[str, Any]) -> Settings:
+    """The settings of the options ``given`` (field names); a repeated option given no
+    times leaves its field's default."""
+    return Settings(**{name: value for name, value in given.items() if value != ()})
+
+
+@click.command(short_help="Serve the web app: play in the browser, alone or with friends.")
+@click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
+@click.option(
+    "--port",
+    type=click.IntRange(1, 65535),
+    default=8000,
+    show_default=True,
+    help="The port to listen on.",
+)
+@click.option(
+    "--db",
+    "db_url",
+    metavar="URL",
+    help="The database, as a SQLAlchemy URL (sqlite:///FILE or "
+    "postgresql+psycopg://USER@HOST/DB). Default: server.db in the data directory.",
+)
+@settings_options("serve")
+def serve(host: str, port: int, db_url: str | None, **given: Any) -> None:
+    """Serve the web app: open the address it prints in a browser and play.
+
+    Games are stored in the database after every action and survive a restart. The data
+    directory is $SHIFTAGO_HOME, else $XDG_DATA_HOME/shiftago, else ~/.local/share/shiftago.
+    Several processes on one PostgreSQL and one Redis serve the same games: docs/deploy.md.
+    """
+    from shiftago.interfaces.server import run
+    from shiftago.interfaces.server.startup import StartupError
+
+    settings = settings_from(given)
+    try:
+        run(host=host, port=port, db_url=server_db(db_url), settings=settings)
+    except StartupError as error:
+        click.echo(f"error: {error}", err=True)
+        sys.exit(1)
+
+
+#: ``--db`` of the commands that work beside the serve processes (worker, admin).
+serve_db_option = click.option(
+    "--db",
+    "db_url",
+    metavar="URL",
+    help="The database the serve processes use (as for `shiftago serve`).",
+)
+
+
+@click.command(short_help="Play the computer's seats and make reviews for serve processes.")
+@serve_db_option
+@settings_options("worker")
+def worker(db_url: str | None, **given: Any) -> None:
+    """Take the computer's moves and the reviews from Redis and do them.
+
+    Run one or more beside `shiftago serve --redis URL` processes (docs/deploy.md). A
+    worker killed mid-job loses nothing: its job is done again by another once its lease
+    runs out.
+    """
+    from shiftago.interfaces.server.startup import StartupError
+    from shiftago.interfaces.server.worker import run_worker
+
+    settings = settings_from(given)
+    try:
+        run_worker(server_db(db_url), settings)
+    except StartupError as error:
+        click.echo(f"error: {error}", err=True)
+        sys.exit(1)
+
+
+def server_db(db_url: str | None) -> str:
+    """The database URL given, else server.db in the data directory."""
+    from shiftago.interfaces.play.autosave import data_dir
+
+    if db_url is not None:
+        if not db_url.strip():
+            raise click.BadParameter("the database URL is empty", param_hint="--db")
+        from sqlalchemy.engine import make_url
+        from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+
+        try:
+            # the URL's form, a database SQLAlchemy knows, and its driver installed
+            make_url(db_url).get_dialect().import_dbapi()
+        except (ArgumentError, NoSuchModuleError, ImportError, ValueError) as e:
+            raise click.BadParameter(
+                f"{db_url!r} is not a database URL this shiftago can use ({e}); "
+                "for example sqlite:///FILE or postgresql+psycopg://USER@HOST/DB",
+                param_hint="--db",
+            ) from None
+        return db_url
+    directory = data_dir()
+    directory.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{directory / 'server.db'}"

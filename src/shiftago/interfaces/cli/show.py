@@ -1,0 +1,45 @@
+"""``shiftago show``: a position or a record as text or SVG (:mod:`shiftago.interfaces.show`)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from shiftago.interfaces.cli.options import game_number_option
+
+
+@click.command(short_help="Show a position or replay a record, as text or SVG.")
+@click.argument("target", metavar="FILE|POSITION")
+@click.option("--final", is_flag=True, help="Show only the final board of a record.")
+@click.option(
+    "--svg",
+    "svg_dir",
+    metavar="DIR",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Write SVG files to DIR (one per step, or only the final one) instead of text.",
+)
+@game_number_option("Which game of a file that holds several.")
+def show(target: str, final: bool, svg_dir: Path | None, game_number: int) -> None:
+    """Show a position string or a game record file ('-' reads standard input).
+
+    A record is replayed: each action, then the board. A position string has 8 fields,
+    so quote it: shiftago show "express 2 7/7/7/7/7/7/7 o insert 22,22 0,0 0,0".
+    """
+    from shiftago.interfaces.show import ShowError
+    from shiftago.interfaces.show import show as show_target
+
+    out = sys.stdout
+    try:
+        show_target(
+            target,
+            out,
+            final=final,
+            svg_dir=svg_dir,
+            game_number=game_number,
+            stdin=sys.stdin,
+        )
+    except ShowError as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(2)
