@@ -1,10 +1,8 @@
-"""Game records: a whole game as text in the spirit of PGN, read back by replaying it.
+"""The game record's value and its text form written: :class:`Record`, :class:`Seat`,
+and what replaying and writing a record need.
 
-A :class:`Record` keeps what replays the game (rules, the first seat or the set-up
-position, the actions) and what people want to know about it (who played, when, the
-result). The text form is specified in ``docs/records.md``; reading a record replays
-every action through the rules, so a record that reads is a game that happened, and a
-broken one is reported with its line number. The JSON form is in :mod:`record_json`.
+:mod:`shiftago.formats.record` gathers the public names of records; reading the text form
+is in :mod:`record_read`, which builds on this module.
 """
 
 from __future__ import annotations
@@ -29,24 +27,9 @@ from shiftago.formats.record_syntax import (
     is_text_value,
     parse_date,
     parse_result,
-    scan,
     starts_turn,
     turn_numbers,
 )
-
-__all__ = [
-    "KINDS",
-    "UNFINISHED",
-    "Kind",
-    "Record",
-    "RecordError",
-    "Seat",
-    "format_record",
-    "format_records",
-    "parse_record",
-    "parse_records",
-    "turn_numbers",
-]
 
 Kind = Literal["human", "computer"]
 KINDS: Final[tuple[Kind, ...]] = ("human", "computer")
@@ -369,25 +352,3 @@ def _fill(pieces: list[str]) -> list[str]:
         else:
             lines[-1] += " " + piece
     return lines
-
-
-# --- reading -------------------------------------------------------------------------
-def parse_records(text: str) -> list[Record]:
-    """Every record of a text (a file of games separated by blank lines), replayed."""
-    from shiftago.formats.record_read import build
-
-    return [build(draft) for draft in scan(text)]
-
-
-def parse_record(text: str) -> Record:
-    """The one record of ``text``; raises :class:`RecordError` saying which line is broken."""
-    from shiftago.formats.record_read import build
-
-    drafts = scan(text)
-    if not drafts:
-        raise RecordError("there is no record in the text")
-    if len(drafts) > 1:
-        raise RecordError(
-            "a second game begins here; read several games with parse_records", drafts[1].line
-        )
-    return build(drafts[0])
