@@ -378,7 +378,7 @@ def test_a_rung_alarm_stops_the_search_and_cannot_be_undone() -> None:
     import numpy as np
 
     from shiftago.engine.alarm import Alarm
-    from shiftago.engine.search.negamax import NODE_LIMIT
+    from shiftago.engine.search.layout import NODE_LIMIT
 
     info = np.zeros(4, dtype=np.int64)
     alarm = Alarm(info, NODE_LIMIT, time.perf_counter())  # due at once

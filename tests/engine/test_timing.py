@@ -169,11 +169,12 @@ def _root_values(
     values do not depend on the order of search), the nodes, and the busy table after,
     with the busy marks of ``marked`` (codes) set beforehand for every root child's
     position: as if another thread were in those actions."""
+    from shiftago.engine.search import layout, sharing
     from shiftago.engine.search import negamax as nm
     from shiftago.engine.search.ttable import new_table
     from shiftago.engine.search.zobrist import zobrist
 
-    tables = nm.new_tables(new_table(10))
+    tables = layout.new_tables(new_table(10))
     stack, killers, busy, info = tables.stack, tables.killers, tables.busy, tables.info
     codes = kernel.legal_codes(row)
     for code in codes:
@@ -181,16 +182,16 @@ def _root_values(
         kernel.apply_action(child, code)
         key = int(np.array([zobrist(child)], dtype=np.uint64).view(np.int64)[0])
         for other in marked:
-            mark = nm.busy_mark(key, other)
+            mark = sharing.busy_mark(key, other)
             busy[mark & (busy.shape[0] - 1)] = mark
     killers[:] = -1
     stack[0] = row
-    info[nm.USE_TT] = 0
-    info[nm.DEFER] = 1 if defer else 0
-    info[nm.NODE_LIMIT] = node_limit
+    info[layout.USE_TT] = 0
+    info[layout.DEFER] = 1 if defer else 0
+    info[layout.NODE_LIMIT] = node_limit
     values = np.zeros(len(codes), dtype=np.int64)
     nm.search_root(*tables, np.array(codes), values, depth, True, nm.NO_GUESS)
-    return [int(v) for v in values], int(info[nm.NODES]), busy
+    return [int(v) for v in values], int(info[layout.NODES]), busy
 
 
 @pytest.mark.parametrize("seed", [4, 9])
@@ -349,15 +350,16 @@ def _shared_root_search(row: np.ndarray, depth: int, root_best: int) -> tuple[li
     """One thread's depth of ``row`` with deferring on (as with other threads), the
     shared root best set to ``root_best`` beforehand: the root values and the shared
     best after."""
+    from shiftago.engine.search import layout
     from shiftago.engine.search import negamax as nm
     from shiftago.engine.search.ttable import new_table
 
-    tables = nm.new_tables(new_table(12))
+    tables = layout.new_tables(new_table(12))
     tables.killers[:] = -1
     tables.stack[0] = row
-    tables.info[nm.USE_TT] = 1
-    tables.info[nm.DEFER] = 1
-    tables.info[nm.NODE_LIMIT] = 1 << 62
+    tables.info[layout.USE_TT] = 1
+    tables.info[layout.DEFER] = 1
+    tables.info[layout.NODE_LIMIT] = 1 << 62
     tables.root_best[depth] = root_best
     codes = kernel.legal_codes(row)
     values = np.zeros(len(codes), dtype=np.int64)
@@ -366,24 +368,24 @@ def _shared_root_search(row: np.ndarray, depth: int, root_best: int) -> tuple[li
 
 
 def test_threads_share_the_best_root_action_of_a_depth() -> None:
-    from shiftago.engine.search import negamax as nm
+    from shiftago.engine.search.sharing import pack_root_best, unpack_root_best
 
     row = middle_game_positions(1, seed=5)[0]
     codes = kernel.legal_codes(row)
     # alone, a thread publishes its best action and value
     values, shared = _shared_root_search(row, 4, 0)
     best = max(range(len(codes)), key=lambda j: values[j])
-    assert nm.unpack_root_best(shared) == (values[best], codes[best])
+    assert unpack_root_best(shared) == (values[best], codes[best])
     # a better one another thread published is taken: it comes first, with its value
     other = codes[-1] if best != len(codes) - 1 else codes[0]
     taken = values[best] + 500
-    better = nm.pack_root_best(taken, other)
+    better = pack_root_best(taken, other)
     values, shared = _shared_root_search(row, 4, better)
     assert max(values) == values[codes.index(other)] == taken
     assert shared == better  # and stays the shared best
     # packed numbers order as their values, whatever the actions
-    assert nm.pack_root_best(-3, 600) < nm.pack_root_best(-2, 0) < nm.pack_root_best(5, 1)
-    assert nm.unpack_root_best(nm.pack_root_best(-29_999, 667)) == (-29_999, 667)
+    assert pack_root_best(-3, 600) < pack_root_best(-2, 0) < pack_root_best(5, 1)
+    assert unpack_root_best(pack_root_best(-29_999, 667)) == (-29_999, 667)
 
 
 def test_the_answer_is_the_ranking_of_the_thread_that_knows_most() -> None:
@@ -422,6 +424,7 @@ def test_a_cut_off_depth_never_takes_a_bound_below_another_thread_s_best_for_bet
     # After taking another thread's better root best, the actions that fail low against
     # it have only bounds above them; a depth cut off then must not rank any of them
     # above the first action, whose value is exact (driver._beaten relies on it).
+    from shiftago.engine.search import layout, sharing
     from shiftago.engine.search import negamax as nm
     from shiftago.engine.search.ttable import new_table
 
@@ -431,14 +434,14 @@ def test_a_cut_off_depth_never_takes_a_bound_below_another_thread_s_best_for_bet
     row = kernel.from_state(game.state)
     codes = kernel.legal_codes(row)
     depth = 7
-    tables = nm.new_tables(new_table(14))
+    tables = layout.new_tables(new_table(14))
     tables.killers[:] = -1
     tables.stack[0] = row
-    tables.info[nm.USE_TT] = 1
-    tables.info[nm.DEFER] = 1
-    tables.info[nm.TUNED] = 1
-    tables.info[nm.NODE_LIMIT] = 100_000  # stops after a few root actions
-    tables.root_best[depth] = nm.pack_root_best(300, codes[-1])
+    tables.info[layout.USE_TT] = 1
+    tables.info[layout.DEFER] = 1
+    tables.info[layout.TUNED] = 1
+    tables.info[layout.NODE_LIMIT] = 100_000  # stops after a few root actions
+    tables.root_best[depth] = sharing.pack_root_best(300, codes[-1])
     values = np.zeros(len(codes), dtype=np.int64)
     done = nm.search_root(*tables, np.array(codes), values, depth, False, nm.NO_GUESS)
     assert 2 <= done < len(codes)

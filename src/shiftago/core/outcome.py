@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from shiftago.core.rules import COLOURS
+from shiftago.core.rules import COLOURS, Rules, Variant
 
 
 class EndReason(Enum):
@@ -55,3 +55,11 @@ class Outcome:
 
     def __str__(self) -> str:
         return f"{self.status()} ({self.reason.value})"
+
+
+def final_winners(rules: Rules, scores: tuple[int, ...]) -> tuple[int, ...]:
+    """Who wins when the game ends without a win: nobody in Express, top points otherwise."""
+    if rules.variant is Variant.EXPRESS:
+        return tuple(range(rules.players))
+    best = max(scores)
+    return tuple(s for s in range(rules.players) if scores[s] == best)

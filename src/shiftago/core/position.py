@@ -1,13 +1,19 @@
-"""The position string of PROTOCOL.md: formatting, parsing and the set-up checks.
+"""The position string of PROTOCOL.md: reading it, with the set-up checks, and its board.
 
 ``<variant> <players> <board> <turn> <phase> <supplies> <scores> <skips>``
+
+This module only reads: :meth:`State.from_position <shiftago.core.state.State.from_position>`
+makes the state of the fields it reads, and :meth:`State.position
+<shiftago.core.state.State.position>` writes a state's string (with :func:`format_board`).
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from shiftago.core.errors import InvalidPositionError, ParseError
 from shiftago.core.geometry import BOARD_MASK, SIZE, cell_of, has_run, iter_bits, union
-from shiftago.core.outcome import EndReason, Outcome
+from shiftago.core.outcome import EndReason, Outcome, final_winners
 from shiftago.core.rules import (
     COLOURS,
     MARBLES_PER_PLAYER,
@@ -17,7 +23,19 @@ from shiftago.core.rules import (
     Variant,
     seat_of_colour,
 )
-from shiftago.core.state import Phase, State, begin_turn, final_winners
+
+
+class PositionFields(NamedTuple):
+    """The fields of a position string, read and checked: what a state is made of."""
+
+    rules: Rules
+    boards: tuple[int, ...]
+    turn: int
+    phase: str  # insert, score or over (the value of a ``Phase``)
+    supplies: tuple[int, ...]
+    scores: tuple[int, ...]
+    skips: tuple[int, ...]
+    outcome: Outcome | None  # how the game ended, for phase over
 
 
 def format_board(boards: tuple[int, ...]) -> str:
@@ -43,26 +61,6 @@ def format_board(boards: tuple[int, ...]) -> str:
             text += letter
         ranks.append(text + (str(empty) if empty else ""))
     return "/".join(ranks)
-
-
-def format_position(state: State) -> str:
-    rules = state.rules
-
-    def numbers(values: tuple[int, ...]) -> str:
-        return ",".join(str(v) for v in values)
-
-    return " ".join(
-        (
-            rules.variant.value,
-            str(rules.players),
-            format_board(state.boards),
-            COLOURS[state.turn],
-            state.phase.value,
-            numbers(state.supplies),
-            numbers(state.scores),
-            numbers(state.skips),
-        )
-    )
 
 
 def parse_board(text: str, players: int) -> tuple[int, ...]:
@@ -99,8 +97,10 @@ def _numbers(text: str, players: int, what: str) -> tuple[int, ...]:
     return tuple(int(p) for p in parts)
 
 
-def parse_position(text: str, rules: Rules | None = None, *, finished: bool = False) -> State:
-    """Set up a state from a position string, refusing exactly what PROTOCOL.md refuses.
+def read_position(
+    text: str, rules: Rules | None = None, *, finished: bool = False
+) -> PositionFields:
+    """Read the fields of a position string, refusing exactly what PROTOCOL.md refuses.
 
     ``rules`` may carry a handicap and an action limit for the game that goes on from
     the position; its variant and player count must match the position's.
@@ -127,7 +127,7 @@ def parse_position(text: str, rules: Rules | None = None, *, finished: bool = Fa
         if fields[4] == "over":
             raise ParseError("the game is over in this position: there is nothing to play")
         raise ParseError(f"the phase of a position is insert, score or over, got {fields[4]!r}")
-    phase = Phase(fields[4])
+    phase = fields[4]
     supplies = _numbers(fields[5], players, "supplies")
     scores = _numbers(fields[6], players, "scores")
     skips = _numbers(fields[7], players, "skips")
@@ -148,21 +148,21 @@ def parse_position(text: str, rules: Rules | None = None, *, finished: bool = Fa
     elif rules.variant is not variant or rules.players != players:
         raise InvalidPositionError("the position's variant and players differ from the rules")
     # only the end of a game may hold a winning score: its last mover's
-    others = [p for seat, p in enumerate(scores) if seat != turn or phase is not Phase.OVER]
+    others = [p for seat, p in enumerate(scores) if seat != turn or phase != "over"]
     if variant is not Variant.EXPRESS and max(others, default=0) >= WINNING_POINTS:
         raise InvalidPositionError(
             f"a score of {max(others)} has already won: scores must be below 10"
         )
-    if phase is Phase.SCORE and (
+    if phase == "score" and (
         variant is Variant.EXPRESS or not has_run(boards[turn], rules.min_line)
     ):
         raise InvalidPositionError(f"phase score, but {COLOURS[turn]} has no line to score")
-    if phase is Phase.OVER:
+    outcome = None
+    if phase == "over":
         outcome = finished_outcome(rules, boards, turn, supplies, scores)
         if not union(boards):  # every action leaves a marble on the board
             raise InvalidPositionError("no game is over with no marble on the board")
-        return State(rules, boards, turn, phase, supplies, scores, skips, outcome)
-    return _settle(State(rules, boards, turn, phase, supplies, scores, skips))
+    return PositionFields(rules, boards, turn, phase, supplies, scores, skips, outcome)
 
 
 def finished_outcome(
@@ -189,19 +189,3 @@ def finished_outcome(
     else:
         reason = EndReason.ACTION_LIMIT
     return Outcome(final_winners(rules, scores), rules.players, reason)
-
-
-def _settle(state: State) -> State:
-    """A set-up insert turn where the board is full or the supply empty ends at once."""
-    if state.phase is not Phase.INSERT:
-        return state
-    return begin_turn(
-        state.rules,
-        state.boards,
-        state.turn,
-        state.supplies,
-        state.scores,
-        state.skips,
-        at_limit=False,
-        last_actor=state.turn,
-    )

@@ -24,7 +24,8 @@ from shiftago.core.geometry import (
     shifted,
     union,
 )
-from shiftago.core.outcome import EndReason, Outcome
+from shiftago.core.outcome import EndReason, Outcome, final_winners
+from shiftago.core.position import format_board, read_position
 from shiftago.core.rules import COLOURS, WINNING_POINTS, Rules, Variant
 
 
@@ -142,16 +143,42 @@ class State:
     ) -> State:
         """Set up the state of a position string (PROTOCOL.md); with ``finished`` also
         the end of a game (phase ``over``); see :mod:`position`."""
-        from shiftago.core.position import parse_position
-
-        return parse_position(position, rules, finished=finished)
+        f = read_position(position, rules, finished=finished)
+        phase = Phase(f.phase)
+        if phase is not Phase.INSERT:
+            return State(f.rules, f.boards, f.turn, phase, f.supplies, f.scores, f.skips, f.outcome)
+        # a set-up insert turn where the board is full or the supply empty ends at once
+        return begin_turn(
+            f.rules,
+            f.boards,
+            f.turn,
+            f.supplies,
+            f.scores,
+            f.skips,
+            at_limit=False,
+            last_actor=f.turn,
+        )
 
     def position(self) -> str:
         """The position string of PROTOCOL.md (made once: a state never changes)."""
         if self._position is None:
-            from shiftago.core.position import format_position
 
-            self._position = format_position(self)
+            def numbers(values: tuple[int, ...]) -> str:
+                return ",".join(str(v) for v in values)
+
+            rules = self.rules
+            self._position = " ".join(
+                (
+                    rules.variant.value,
+                    str(rules.players),
+                    format_board(self.boards),
+                    COLOURS[self.turn],
+                    self.phase.value,
+                    numbers(self.supplies),
+                    numbers(self.scores),
+                    numbers(self.skips),
+                )
+            )
         return self._position
 
     def with_rules(self, rules: Rules) -> State:
@@ -463,14 +490,6 @@ def begin_turn(
         skips,
         Outcome(final_winners(rules, scores), rules.players, reason),
     )
-
-
-def final_winners(rules: Rules, scores: tuple[int, ...]) -> tuple[int, ...]:
-    """Who wins when the game ends without a win: nobody in Express, top points otherwise."""
-    if rules.variant is Variant.EXPRESS:
-        return tuple(range(rules.players))
-    best = max(scores)
-    return tuple(s for s in range(rules.players) if scores[s] == best)
 
 
 def _scoring_options(state: State) -> list[ScoringOption]:

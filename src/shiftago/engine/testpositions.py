@@ -102,7 +102,7 @@ def prove(state: State, depth: int, nodes: int | None = None) -> Proof | None:
     Proven values (wins, losses, draws at the end) are exact; ``None`` when the node
     budget ran out first."""
     from shiftago.engine import kernel
-    from shiftago.engine.search.endgame import search_full_width
+    from shiftago.engine.search.solver import search_full_width
 
     solution = search_full_width(kernel.from_state(state), depth, nodes)
     if solution is None:

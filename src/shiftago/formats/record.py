@@ -5,389 +5,51 @@ position, the actions) and what people want to know about it (who played, when, 
 result). The text form is specified in ``docs/records.md``; reading a record replays
 every action through the rules, so a record that reads is a game that happened, and a
 broken one is reported with its line number. The JSON form is in :mod:`record_json`.
+
+This module gathers the public names of records from the modules that hold them: the
+value and its writing (:mod:`record_model`), reading (:mod:`record_read`) and the
+syntax both share (:mod:`record_syntax`).
 """
 
 from __future__ import annotations
 
-import datetime
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import Final, Literal
-
-from shiftago.core.actions import Action, Scoring
-from shiftago.core.errors import ShiftagoError
-from shiftago.core.game import Game, draw_first_seat
-from shiftago.core.outcome import Outcome
-from shiftago.core.rules import COLOURS, Rules
-from shiftago.core.state import Phase, State
-from shiftago.formats.record_syntax import (
-    HEADER_ORDER,
-    SEAT_HEADERS,
-    UNFINISHED,
-    RecordError,
-    escape,
-    is_text_value,
-    parse_date,
-    parse_result,
-    scan,
-    starts_turn,
-    turn_numbers,
+from shiftago.formats.record_model import (
+    KINDS,
+    WIDTH,
+    Kind,
+    Record,
+    Seat,
+    describe,
+    format_record,
+    format_records,
+    lot_seed,
+    new_game,
+    play,
+    position_text,
+    result_problem,
+    result_words,
 )
+from shiftago.formats.record_read import parse_record, parse_records
+from shiftago.formats.record_syntax import UNFINISHED, RecordError, turn_numbers
 
 __all__ = [
     "KINDS",
     "UNFINISHED",
+    "WIDTH",
     "Kind",
     "Record",
     "RecordError",
     "Seat",
+    "describe",
     "format_record",
     "format_records",
+    "lot_seed",
+    "new_game",
     "parse_record",
     "parse_records",
+    "play",
+    "position_text",
+    "result_problem",
+    "result_words",
     "turn_numbers",
 ]
-
-Kind = Literal["human", "computer"]
-KINDS: Final[tuple[Kind, ...]] = ("human", "computer")
-#: Movetext lines are filled up to this width.
-WIDTH: Final = 79
-
-
-@dataclass(frozen=True)
-class Seat:
-    """Who played a seat: a name, ``human`` or ``computer``, and a computer's level.
-
-    Every field may be unknown (None). A level implies a computer, so ``Seat(level=3)``
-    equals ``Seat(kind="computer", level=3)``.
-    """
-
-    name: str | None = None
-    kind: Kind | None = None
-    level: int | None = None
-
-    def __post_init__(self) -> None:
-        if self.name is not None and not is_text_value(self.name):
-            raise ValueError(f"a name is one printable line, not blank: {self.name!r}")
-        if self.kind is not None and self.kind not in KINDS:
-            raise ValueError(f"a seat's kind is human or computer, not {self.kind!r}")
-        if self.level is not None:
-            if type(self.level) is not int or self.level < 1:
-                raise ValueError(f"a level is a whole number from 1 up, not {self.level!r}")
-            if self.kind is None:
-                object.__setattr__(self, "kind", "computer")
-            elif self.kind != "computer":
-                raise ValueError("only a computer seat has a level")
-
-
-@dataclass(frozen=True)
-class Record:
-    """A game record. Exactly one of ``first`` (a seat) and ``position`` is given.
-
-    ``result`` is a result token: ``*`` while the game is not over, else the winner's
-    colour (``o``) or the colours sharing a draw in seat order (``o=g``). A game the
-    rules did not end may carry another result only with a ``termination`` that says
-    why (``resignation``, ``time forfeit``, ...). ``date`` is ``YYYY-MM-DD``. Construction
-    checks each field but does not replay; :meth:`to_game` replays and checks that the
-    actions and the result fit.
-    """
-
-    rules: Rules
-    actions: tuple[Action, ...] = ()
-    first: int | None = None
-    position: str | None = None
-    seed: int | None = None
-    seats: tuple[Seat, ...] = ()
-    date: str | None = None
-    event: str | None = None
-    result: str = UNFINISHED
-    termination: str | None = None
-
-    def __post_init__(self) -> None:
-        rules = self.rules
-        if not isinstance(rules, Rules):
-            raise ValueError(f"rules must be Rules, not {rules!r}")
-        actions = tuple(self.actions)
-        if not all(isinstance(a, Action) for a in actions):
-            raise ValueError("actions must be Action values (use Action.parse for text)")
-        if rules.keeps_both_ends:  # one spelling per scoring, so equal games compare equal
-            actions = tuple(a.canonical_for_two() if isinstance(a, Scoring) else a for a in actions)
-        object.__setattr__(self, "actions", actions)
-        if (self.first is None) == (self.position is None):
-            raise ValueError("a record has either the first seat or a set-up position")
-        if self.first is not None and (
-            type(self.first) is not int or not 0 <= self.first < rules.players
-        ):
-            raise ValueError(f"the first seat is 0-{rules.players - 1}, not {self.first!r}")
-        if self.position is not None:
-            state = State.from_position(self.position, rules)
-            object.__setattr__(self, "position", position_text(state))
-        if self.seed is not None and type(self.seed) is not int:
-            raise ValueError(f"a seed is a whole number, not {self.seed!r}")
-        seats = tuple(self.seats) or (Seat(),) * rules.players
-        if len(seats) != rules.players or not all(isinstance(s, Seat) for s in seats):
-            raise ValueError(f"seats needs one Seat per seat ({rules.players})")
-        object.__setattr__(self, "seats", seats)
-        if self.date is not None:
-            object.__setattr__(self, "date", parse_date(self.date))
-        for name in ("event", "termination"):
-            value = getattr(self, name)
-            if value is not None and not is_text_value(value):
-                raise ValueError(f"{name} is one printable line, not blank: {value!r}")
-        object.__setattr__(self, "result", parse_result(self.result, rules.players))
-
-    @classmethod
-    def from_game(
-        cls,
-        game: Game,
-        *,
-        names: Sequence[str | None] | None = None,
-        levels: Sequence[int | None] | None = None,
-        seats: Sequence[Seat] | None = None,
-        date: datetime.date | str | None = None,
-        event: str | None = None,
-        result: str | None = None,
-        termination: str | None = None,
-    ) -> Record:
-        """The record of ``game`` so far.
-
-        Name the players with ``seats``, or with ``names`` and ``levels`` (one per seat;
-        with ``levels``, a seat with a level is a computer and one without is a human).
-        ``result`` defaults to the game's own; a different one needs a ``termination``.
-        """
-        players = game.rules.players
-        if seats is None:
-            seats = _seats_of(players, names, levels)
-        elif names is not None or levels is not None:
-            raise ValueError("give seats, or names and levels, not both")
-        if result is None:
-            result = game.outcome.result() if game.outcome is not None else UNFINISHED
-        record = cls(
-            game.rules,
-            tuple(game.history),
-            first=game.first,
-            position=None if game.first is not None else position_text(game.start),
-            seed=lot_seed(game),
-            seats=tuple(seats),
-            date=date.isoformat() if isinstance(date, datetime.date) else date,
-            event=event,
-            result=result,
-            termination=termination,
-        )
-        problem = result_problem(game, record.result, termination)
-        if problem is not None:
-            raise RecordError(problem)
-        return record
-
-    def new_game(self) -> Game:
-        """The game as it was before the first action."""
-        return new_game(self.rules, self.first, self.position, self.seed)
-
-    def to_game(self) -> Game:
-        """Replay the actions; a broken record raises :class:`RecordError` saying where."""
-        game = self.new_game()
-        for number, (action, turn) in enumerate(zip(self.actions, self.turns(), strict=True), 1):
-            play(game, action, number, turn)
-        problem = result_problem(game, self.result, self.termination)
-        if problem is not None:
-            raise RecordError(problem)
-        return game
-
-    @property
-    def names(self) -> tuple[str | None, ...]:
-        """Each seat's player name (None where unknown)."""
-        return tuple(seat.name for seat in self.seats)
-
-    @property
-    def levels(self) -> tuple[int | None, ...]:
-        """Each seat's computer level (None for a human or where unknown)."""
-        return tuple(seat.level for seat in self.seats)
-
-    def turns(self) -> list[int]:
-        """The turn number of each action, as the text form numbers them."""
-        return turn_numbers(self.actions)
-
-    def __str__(self) -> str:
-        return format_record(self)
-
-
-# --- replaying ----------------------------------------------------------------------
-def lot_seed(game: Game) -> int | None:
-    """The game's seed as a record's ``Seed``: the seed of the lot that drew its first
-    seat. A game whose first seat was chosen (its seed then serves something else, such
-    as a computer's play) or that starts from a position has none to write."""
-    seed = game.seed
-    if seed is None or game.first is None:
-        return None
-    return seed if draw_first_seat(game.rules.players, seed) == game.first else None
-
-
-def new_game(rules: Rules, first: int | None, position: str | None, seed: int | None) -> Game:
-    """A game from the empty board with ``first`` to start, or from a set-up position."""
-    if position is None:
-        return Game(rules, first=first, seed=seed)
-    # Handing over the State (not the text with the rules) also works for a set-up
-    # position that is over at once, whose own position string cannot be set up again.
-    return Game(None, position=State.from_position(position, rules), seed=seed)
-
-
-def play(game: Game, action: Action, number: int, turn: int, line: int | None = None) -> None:
-    """Play one action of a record, naming the turn and action number if it is illegal."""
-    try:
-        game.play(action)
-    except ShiftagoError as error:
-        raise RecordError(f"turn {turn}, action {number}: {error}", line) from None
-
-
-def position_text(state: State) -> str:
-    """The position string a record keeps for its set-up position.
-
-    A set-up insert position with a full board or an empty supply is over at once, and
-    the core writes its phase as ``over``, which cannot be set up; the record keeps the
-    ``insert`` it was set up with (that state is otherwise unchanged, skips included).
-    """
-    text = state.position()
-    if state.phase is Phase.OVER:
-        fields = text.split(" ")
-        fields[4] = Phase.INSERT.value
-        text = " ".join(fields)
-    return text
-
-
-# --- results ------------------------------------------------------------------------
-def describe(outcome: Outcome) -> str:
-    """An outcome in words: ``o won (line)``, ``a draw of o=g (board full)``."""
-    return _result_phrase(outcome.result(), outcome.reason.value)
-
-
-def result_words(record: Record, game: Game) -> str:
-    """The result of a record in words: the rules' outcome (:func:`describe`), else the
-    result its termination gave (``o won (resignation)``, ``no result (aborted)``),
-    else ``not over``."""
-    if game.outcome is not None:
-        return describe(game.outcome)
-    if record.termination is None:
-        return "not over"
-    return _result_phrase(record.result, record.termination)
-
-
-def _result_phrase(result: str, why: str) -> str:
-    """A result token in words with the reason: ``o won (why)``, ``a draw of o=g (why)``,
-    ``no result (why)`` for none."""
-    if result in (UNFINISHED, ""):
-        return f"no result ({why})"
-    if "=" in result:
-        return f"a draw of {result} ({why})"
-    return f"{result} won ({why})"
-
-
-def result_problem(game: Game, result: str, termination: str | None) -> str | None:
-    """What is wrong with ``result`` for the replayed ``game``, or None."""
-    outcome = game.outcome
-    if outcome is not None:
-        if termination is not None:
-            return (
-                f"the rules ended the game ({describe(outcome)}), so it has no "
-                f"termination {termination!r}"
-            )
-        if result != outcome.result():
-            return f"the result is {result}, but the game ended in {describe(outcome)}"
-        return None
-    if result != UNFINISHED and termination is None:
-        return (
-            f"the result is {result}, but the game is not over: its result is * "
-            "(or give the termination that decided it, such as resignation)"
-        )
-    return None
-
-
-def _seats_of(
-    players: int, names: Sequence[str | None] | None, levels: Sequence[int | None] | None
-) -> tuple[Seat, ...]:
-    for what, values in (("names", names), ("levels", levels)):
-        if values is not None and len(values) != players:
-            raise ValueError(f"{what} needs one entry per seat ({players}), got {len(values)}")
-    seats = []
-    for seat in range(players):
-        name = names[seat] if names is not None else None
-        if levels is None:
-            seats.append(Seat(name))
-        else:
-            level = levels[seat]
-            seats.append(Seat(name, "human" if level is None else "computer", level))
-    return tuple(seats)
-
-
-# --- writing -------------------------------------------------------------------------
-def format_record(record: Record) -> str:
-    """The text form: header lines, a blank line, the numbered actions and the result."""
-    rules = record.rules
-    values: dict[str, str | None] = {
-        "Event": record.event,
-        "Date": record.date,
-        "Variant": rules.variant.value,
-        "Players": str(rules.players),
-        "Handicap": ",".join(map(str, rules.handicap)) if any(rules.handicap) else None,
-        "ActionLimit": None if rules.action_limit is None else str(rules.action_limit),
-        "First": None if record.first is None else COLOURS[record.first],
-        "Position": record.position,
-        "Seed": None if record.seed is None else str(record.seed),
-        "Termination": record.termination,
-        "Result": record.result,
-    }
-    headers: list[tuple[str, str | None]] = []
-    for name in HEADER_ORDER:
-        if name != "*":
-            headers.append((name, values[name]))
-            continue
-        for seat, names in zip(record.seats, SEAT_HEADERS, strict=False):
-            level = None if seat.level is None else str(seat.level)
-            headers.extend(zip(names, (seat.name, seat.kind, level), strict=True))
-    lines = [f'[{name} "{escape(value)}"]' for name, value in headers if value is not None]
-    return "\n".join([*lines, "", *_fill(_move_pieces(record))])
-
-
-def format_records(records: Iterable[Record]) -> str:
-    """Several records as one text (a file): blank lines between, a newline at the end."""
-    return "".join(format_record(r) + "\n\n" for r in records).removesuffix("\n")
-
-
-def _move_pieces(record: Record) -> list[str]:
-    pieces = []
-    previous: Action | None = None
-    for action, turn in zip(record.actions, turn_numbers(record.actions), strict=True):
-        pieces.append(f"{turn}. {action}" if starts_turn(previous, action) else str(action))
-        previous = action
-    return [*pieces, record.result]
-
-
-def _fill(pieces: list[str]) -> list[str]:
-    lines = [pieces[0]]
-    for piece in pieces[1:]:
-        if len(lines[-1]) + 1 + len(piece) > WIDTH:
-            lines.append(piece)
-        else:
-            lines[-1] += " " + piece
-    return lines
-
-
-# --- reading -------------------------------------------------------------------------
-def parse_records(text: str) -> list[Record]:
-    """Every record of a text (a file of games separated by blank lines), replayed."""
-    from shiftago.formats.record_read import build
-
-    return [build(draft) for draft in scan(text)]
-
-
-def parse_record(text: str) -> Record:
-    """The one record of ``text``; raises :class:`RecordError` saying which line is broken."""
-    from shiftago.formats.record_read import build
-
-    drafts = scan(text)
-    if not drafts:
-        raise RecordError("there is no record in the text")
-    if len(drafts) > 1:
-        raise RecordError(
-            "a second game begins here; read several games with parse_records", drafts[1].line
-        )
-    return build(drafts[0])

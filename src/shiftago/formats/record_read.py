@@ -1,7 +1,7 @@
 """Reading game records: headers given their meaning, actions replayed, errors by line.
 
-:func:`shiftago.formats.record.parse_record` scans the text into drafts
-(:mod:`record_syntax`) and hands each to :func:`build`, which checks every header at its
+:func:`parse_record` and :func:`parse_records` scan the text into drafts
+(:mod:`record_syntax`) and hand each to :func:`build`, which checks every header at its
 own line and replays the actions through the rules, so a record that reads is a game
 that was played and the first thing wrong in it is the thing reported.
 """
@@ -17,7 +17,7 @@ from shiftago.core.errors import ShiftagoError
 from shiftago.core.game import Game, draw_first_seat
 from shiftago.core.rules import MAX_HANDICAP, Rules, Variant, seat_of_colour
 from shiftago.core.state import State
-from shiftago.formats.record import (
+from shiftago.formats.record_model import (
     KINDS,
     Kind,
     Record,
@@ -34,6 +34,7 @@ from shiftago.formats.record_syntax import (
     is_text_value,
     parse_date,
     parse_result,
+    scan,
     starts_turn,
     turn_number,
 )
@@ -87,6 +88,23 @@ class _Headers:
 
     def line(self, name: str) -> int:
         return self.raw[name][1]
+
+
+def parse_records(text: str) -> list[Record]:
+    """Every record of a text (a file of games separated by blank lines), replayed."""
+    return [build(draft) for draft in scan(text)]
+
+
+def parse_record(text: str) -> Record:
+    """The one record of ``text``; raises :class:`RecordError` saying which line is broken."""
+    drafts = scan(text)
+    if not drafts:
+        raise RecordError("there is no record in the text")
+    if len(drafts) > 1:
+        raise RecordError(
+            "a second game begins here; read several games with parse_records", drafts[1].line
+        )
+    return build(drafts[0])
 
 
 def build(draft: Draft) -> Record:

@@ -20,7 +20,7 @@ set, and the search stops at its next node.
 * ``threads`` > 1 runs a parallel search: helper threads search the same root to the
   main thread's depth over the same transposition table (:mod:`.ttable`), each with its
   own stack, killers and history, and share a table of the actions each is in, so that
-  one puts off what another is searching (simplified ABDADA, :mod:`.negamax`), and the
+  one puts off what another is searching (simplified ABDADA, :mod:`.sharing`), and the
   best root action of each depth so far. A helper takes the root actions after the
   first from the last, so that it and the main thread meet somewhere in the middle.
   They fill the table with results the others then find; the answer is the deepest
@@ -42,23 +42,21 @@ from shiftago.engine.alarm import Alarm, hard_deadline
 from shiftago.engine.timing import NEW_DEPTH_SHARE, TimeBudget, stretch
 
 from .endgame import plies_left
-from .negamax import (
+from .layout import (
     DEFER,
     MAX_PLY,
-    NO_GUESS,
     NODE_LIMIT,
     NODES,
-    PROVEN,
     REDUCE,
     STOPPED,
     TUNED,
     USE_TT,
     SearchTables,
     new_tables,
-    principal_variation,
-    search_root,
 )
+from .negamax import NO_GUESS, PROVEN, search_root
 from .ttable import new_table
+from .variation import principal_variation
 
 #: Transposition-table slots of a search by default: ``2 ** TT_BITS`` (16 bytes each,
 #: 8 MiB; the levels' play depends on it, so it stays fixed).

@@ -14,13 +14,12 @@ The search uses this in two places:
 * at the root (:mod:`.driver`): iterative deepening stops as soon as a depth reaches
   :func:`plies_left` of the root, because every value is then exact.
 
-:func:`solve` is the exact solver as a function: it searches a late position to the end
-and answers the true result of every action, for checking test positions and answers.
+:func:`.solver.solve` is the exact solver as a function, above the driver: it searches a
+late position to the end and answers the true result of every action.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Final
 
 import numpy as np
@@ -52,50 +51,3 @@ def plies_left(s: np.ndarray) -> int:
     if limit > 0:
         left = min(left, limit - np.int64(s[COUNT]))
     return max(left, 0)
-
-
-@dataclass(frozen=True)
-class Solution:
-    """Every legal action (kernel codes) best first with its value after a full-width
-    search of ``depth`` plies, in the search's unit (``WIN - n``: the seat to act wins
-    after ``n`` actions in all, ``n - WIN`` loses, ``0`` a draw; these proven values
-    are exact), and the nodes it took."""
-
-    codes: list[int]
-    values: list[int]
-    depth: int
-    nodes: int
-
-    @property
-    def value(self) -> int:
-        """The value of the position: that of its best action."""
-        return self.values[0]
-
-
-def search_full_width(state: np.ndarray, depth: int, nodes: int | None = None) -> Solution | None:
-    """Search every action of the kernel state ``state`` (2 players, not over) with a
-    full window to ``depth`` plies, or to the end of the game where that comes sooner.
-
-    Returns ``None`` when the node budget ran out before that depth was finished."""
-    from shiftago.engine.kernel import legal_codes
-
-    from .driver import Searcher
-
-    depth = min(depth, plies_left(state))
-    result = Searcher().search(
-        state, legal_codes(state), depth=depth, nodes=nodes, exact_all=True, stop_when_proven=False
-    )
-    if result.depth < depth:
-        return None
-    return Solution(result.codes, result.values, result.depth, result.nodes)
-
-
-def solve(state: np.ndarray, nodes: int | None = None) -> Solution | None:
-    """Search the kernel state ``state`` (2 players, not over) to the end of the game.
-
-    Returns ``None`` when the game has no known end bound or the node budget ran out
-    before the proof was complete."""
-    depth = plies_left(state)
-    if depth >= UNBOUNDED or int(state[PLAYERS]) != 2:
-        return None
-    return search_full_width(state, depth, nodes)

@@ -17,7 +17,7 @@ transposition table and the move-ordering tables between the calls.
   is enough to see a threat that must be blocked one ply earlier.
 * Principal variation search with a transposition table (Zobrist keys, buckets of two
   entries, :mod:`.ttable`), the table's action first, then scorings, killer actions
-  and a history table.
+  and a history table (the move picker, :mod:`.movepick`).
 * Late move reductions (on with ``info[REDUCE]``, for the top level only): a quiet
   insertion tried late (not the table's action, a killer or a scoring, and not one
   after which the mover threatens to win at once) is first searched with a null window
@@ -31,31 +31,62 @@ transposition table and the move-ordering tables between the calls.
 * A node is a position the search visits: the root and every state it makes by playing
   an action. The search stops itself when ``info[NODES]`` reaches ``info[NODE_LIMIT]``
   and sets ``info[STOPPED]``; the driver then ignores the unfinished depth.
+* The tables it works in, and the named slots of ``info`` and of each ply's frame, are
+  in :mod:`.layout`; what threads that search the same tree share, in :mod:`.sharing`;
+  the principal variation is read out of the table by :mod:`.variation`.
 """
 
 from __future__ import annotations
 
-from typing import Final, NamedTuple
+from typing import Final
 
 import numpy as np
 from numba import njit
 
 from shiftago.engine.kernel.moves import apply_action, legal_actions
-from shiftago.engine.kernel.tables import (
-    ACTION_CODES,
-    INSERTIONS,
-    MAX_ACTIONS,
-    OVER,
-    PHASE,
-    SCORE_PHASE,
-    SEG_LEN,
-    STATE_SIZE,
-    TURN,
-    WINNERS,
-)
+from shiftago.engine.kernel.tables import INSERTIONS, OVER, PHASE, TURN, WINNERS
 
 from .endgame import LEAF_SOLVE_PLIES, plies_left
 from .evaluate import evaluate, immediate_win
+from .layout import (
+    DEFER,
+    F_ALPHA,
+    F_ALPHA0,
+    F_BEST,
+    F_BEST_MOVE,
+    F_BETA,
+    F_COUNT,
+    F_CUR,
+    F_DEFERRED,
+    F_DEPTH,
+    F_KEY,
+    F_MARK,
+    F_MOVER,
+    F_NEXT,
+    F_REDO,
+    F_SAME,
+    F_STAGE,
+    MAX_PLY,
+    NODE_LIMIT,
+    NODES,
+    REDUCE,
+    STAGE_FULL,
+    STAGE_NULL,
+    STAGE_REDUCED,
+    STAGE_RESEARCH,
+    STOPPED,
+    TUNED,
+    USE_TT,
+)
+from .movepick import QUIET_BELOW, order_actions, pick_next
+from .sharing import (
+    DEFER_DEPTH,
+    busy_mark,
+    clear_marks,
+    pack_root_best,
+    release_mark,
+    unpack_root_best,
+)
 from .ttable import EXACT, LOWER, UPPER, entry_bound, entry_depth, entry_move, entry_value
 from .ttable import probe as tt_probe
 from .ttable import store as tt_store
@@ -65,17 +96,6 @@ WIN: Final = 10000
 #: Values at least this large (in size) are proven results.
 PROVEN: Final = WIN - 1000
 INF: Final = 30000
-MAX_PLY: Final = 64
-
-# info slots
-NODES: Final = 0
-NODE_LIMIT: Final = 1
-STOPPED: Final = 2
-USE_TT: Final = 3
-REDUCE: Final = 4  # late move reductions on (1) or off (0)
-TUNED: Final = 5  # the tuned evaluation (1) or the classic one (0), see .evaluate
-DEFER: Final = 6  # other threads search the same tree: defer their actions (1) or not (0)
-INFO_SIZE: Final = 7
 
 #: Late move reductions: quiet insertions from this index on, at this depth or more,
 #: are first searched one ply shallower (two from :data:`LMR_DEEP_FROM` on).
@@ -89,27 +109,6 @@ LMR_DEEP_DEPTH: Final = 4
 ASPIRATION: Final = 20
 ASPIRATION_DEPTH: Final = 4
 NO_GUESS: Final = -INF - 1
-
-#: Deferring (with ``info[DEFER]``): a node this many plies from the leaves or more puts
-#: off an action, other than its first, that another thread is searching from the same
-#: position, and searches it after the others (docs/strength.md, "Two threads").
-DEFER_DEPTH: Final = 3
-#: Slots of the table of the (position, action) pairs the threads are searching.
-BUSY_SLOTS: Final = 1 << 10
-#: :func:`pack_root_best` puts the value (made positive by the offset) above the
-#: action's code, so that packed numbers compare as their values do.
-_ROOT_VALUE_SHIFT: Final = 20
-_ROOT_VALUE_OFFSET: Final = 1 << 20
-#: An odd constant that spreads action codes over the bits of a position's key.
-_ACTION_SPREAD: Final = -7046029254386353131  # 0x9E3779B97F4A7C15 as int64
-
-#: Move-ordering keys (:func:`order_actions`), highest first: the table's action, then
-#: scorings (longest line first), the two killers, then quiet insertions by history.
-KEY_TABLE_MOVE: Final = 1 << 40
-KEY_SCORING: Final = 1 << 30
-KEY_KILLER: Final = 1 << 29
-#: Ordering keys below this are quiet insertions (no table action, killer or scoring).
-QUIET_BELOW: Final = KEY_KILLER - 1
 
 _OVER = np.uint64(OVER)
 
@@ -152,118 +151,6 @@ def threatens(child: np.ndarray, mover: int) -> bool:
     threat = immediate_win(child) != 0
     child[TURN] = turn
     return threat
-
-
-# frame slots: one row of ``frames`` per ply of the explicit search stack
-F_ALPHA: Final = 0
-F_BETA: Final = 1
-F_DEPTH: Final = 2
-F_BEST: Final = 3
-F_BEST_MOVE: Final = 4
-F_NEXT: Final = 5
-F_COUNT: Final = 6
-F_ALPHA0: Final = 7
-F_STAGE: Final = 8  # how the current child is being searched: a STAGE_ value
-F_MOVER: Final = 9
-F_SAME: Final = 10  # the child's seat to act is this node's
-F_CUR: Final = 11  # the row position of the child being searched
-F_KEY: Final = 12  # the node's position key (with deferring)
-F_MARK: Final = 13  # the busy mark of the child being searched; 0: none
-F_DEFERRED: Final = 14  # how many actions this node put off
-F_REDO: Final = 15  # -1 in the first pass; then the next put-off action's index
-FRAME_SIZE: Final = 16
-
-# search stages of a child (``F_STAGE``)
-STAGE_FULL: Final = 0  # the full window (the first action, or a finished game)
-STAGE_NULL: Final = 1  # a null window at full depth (principal variation search)
-STAGE_RESEARCH: Final = 2  # the full window again, after the null window failed high
-STAGE_REDUCED: Final = 3  # a null window one or two plies shallower (late move reduction)
-
-
-@njit(cache=True, nogil=True)
-def order_actions(
-    row: np.ndarray,
-    order: np.ndarray,
-    n: int,
-    tt_move: int,
-    killers: np.ndarray,
-    history: np.ndarray,
-) -> None:
-    """The move picker's keys (``order[j]`` for ``row[j]``): the table's action first,
-    then scorings (longest line first), the two killers of this ply, then the other
-    insertions by the mover's ``history``."""
-    for j in range(n):
-        code = row[j]
-        if code == tt_move:
-            order[j] = KEY_TABLE_MOVE
-        elif code >= INSERTIONS:
-            order[j] = KEY_SCORING + SEG_LEN[(code - INSERTIONS) >> 1]
-        elif code == killers[0]:
-            order[j] = KEY_KILLER
-        elif code == killers[1]:
-            order[j] = KEY_KILLER - 1
-        else:
-            order[j] = history[code]
-
-
-@njit(cache=True, nogil=True)
-def pick_next(row: np.ndarray, order: np.ndarray, j: int, n: int) -> int:
-    """The move picker: swap the best-keyed action of ``row[j:n]`` into place ``j`` (ties:
-    the lower index, so a search repeats) and return it."""
-    top = j
-    for t in range(j + 1, n):
-        if order[t] > order[top]:
-            top = t
-    code = row[top]
-    row[top] = row[j]
-    row[j] = code
-    key = order[top]
-    order[top] = order[j]
-    order[j] = key
-    return code
-
-
-@njit(cache=True, nogil=True)
-def busy_mark(key: int, code: int) -> int:
-    """The busy table's mark of searching action ``code`` from the position with
-    ``key``: never 0 (the empty slot)."""
-    mark = key ^ ((code + 1) * _ACTION_SPREAD)
-    return mark if mark != 0 else 1
-
-
-@njit(cache=True, nogil=True)
-def release_mark(frame: np.ndarray, busy: np.ndarray) -> None:
-    """Take the mark of the child ``frame``'s node is searching, if any, out of the busy
-    table (unless another pair's mark has taken its slot since)."""
-    mark = frame[F_MARK]
-    if mark != 0:
-        slot = mark & (busy.shape[0] - 1)
-        if busy[slot] == mark:
-            busy[slot] = 0
-        frame[F_MARK] = 0
-
-
-@njit(cache=True, nogil=True)
-def clear_marks(frames: np.ndarray, busy: np.ndarray, ply: int) -> None:
-    """Take the marks of a stopped search's plies ``1..ply`` out of the busy table."""
-    for p in range(1, ply + 1):
-        release_mark(frames[p], busy)
-
-
-@njit(cache=True, nogil=True)
-def pack_root_best(value: int, code: int) -> int:
-    """One number for a root action and its exact value (never 0, the empty slot),
-    ordered by value: a thread publishes its best with a single write another thread
-    cannot see half done."""
-    return ((value + _ROOT_VALUE_OFFSET) << _ROOT_VALUE_SHIFT) | code
-
-
-@njit(cache=True, nogil=True)
-def unpack_root_best(packed: int) -> tuple[int, int]:
-    """The value and action of :func:`pack_root_best`."""
-    return (packed >> _ROOT_VALUE_SHIFT) - _ROOT_VALUE_OFFSET, packed & (
-        (1 << _ROOT_VALUE_SHIFT) - 1
-    )
 
 
 _ENTER = 0
@@ -622,94 +509,3 @@ def search_root(
     if info[USE_TT]:
         tt_store(tt_key, tt_data, zobrist(s), best_move, depth, EXACT, alpha)
     return n
-
-
-@njit(cache=True, nogil=True)
-def winning_action(s: np.ndarray, row: np.ndarray) -> int:
-    """An action of the seat to act that wins at once, or that makes a line whose
-    scoring wins (so the scoring follows); -1 for none."""
-    mover = np.int64(s[TURN])
-    n = legal_actions(s, row)
-    child = np.empty_like(s)
-    for j in range(n):
-        child[:] = s
-        apply_action(child, row[j])
-        if child[PHASE] == _OVER:
-            if np.int64(child[WINNERS]) == 1 << mover:
-                return row[j]
-        elif np.int64(child[PHASE]) == SCORE_PHASE and immediate_win(child) == 1:
-            return row[j]
-    return -1
-
-
-@njit(cache=True, nogil=True)
-def principal_variation(
-    start: np.ndarray, tt_key: np.ndarray, tt_data: np.ndarray, out: np.ndarray
-) -> int:
-    """Follow the table's best actions from ``start`` while they are legal, then any
-    immediate win (which the search finds without storing it); write the actions into
-    ``out`` and return how many."""
-    s = start.copy()
-    row = np.empty(MAX_ACTIONS, dtype=np.int64)
-    count = 0
-    while count < out.shape[0] and s[PHASE] != _OVER:
-        code = -1
-        hit, entry = tt_probe(tt_key, tt_data, zobrist(s))
-        if immediate_win(s):
-            code = winning_action(s, row)
-        elif hit:
-            code = entry_move(entry)
-            n = legal_actions(s, row)
-            legal = False
-            for j in range(n):
-                legal |= row[j] == code
-            if not legal:
-                code = -1
-        if code < 0:
-            break
-        out[count] = code
-        count += 1
-        apply_action(s, code)
-    return count
-
-
-class SearchTables(NamedTuple):
-    """One search thread's tables, in the order the compiled functions take them
-    (``search_root(*tables, ...)``). The transposition table (``tt_key``,
-    ``tt_data``; :mod:`.ttable`) and ``busy`` may be shared between threads; the rest
-    is the thread's own."""
-
-    stack: np.ndarray  # the state at each ply (row 0: the root)
-    moves: np.ndarray  # the actions of each ply's node
-    keys: np.ndarray  # their ordering keys (:func:`order_actions`)
-    frames: np.ndarray  # each ply's frame (the ``F_`` slots)
-    tt_key: np.ndarray
-    tt_data: np.ndarray
-    killers: np.ndarray  # two killer actions per ply
-    history: np.ndarray  # per seat and action: how often it cut
-    deferred: np.ndarray  # the actions each ply's node put off (row positions)
-    busy: np.ndarray  # the marks of the (position, action) pairs the threads are in
-    info: np.ndarray  # the ``info`` slots (nodes, limits, switches)
-    root_best: np.ndarray  # the threads' best root action of each depth (packed)
-
-
-def new_tables(
-    table: tuple[np.ndarray, np.ndarray], shared: SearchTables | None = None
-) -> SearchTables:
-    """Fresh search tables of one search thread around the transposition table
-    ``table`` (keys, data), with the ``busy`` and ``root_best`` tables of the thread
-    whose tables are ``shared`` (fresh ones if None)."""
-    return SearchTables(
-        stack=np.zeros((MAX_PLY + 2, STATE_SIZE), dtype=np.uint64),
-        moves=np.zeros((MAX_PLY + 1, MAX_ACTIONS), dtype=np.int64),
-        keys=np.zeros((MAX_PLY + 1, MAX_ACTIONS), dtype=np.int64),
-        frames=np.zeros((MAX_PLY + 2, FRAME_SIZE), dtype=np.int64),
-        tt_key=table[0],
-        tt_data=table[1],
-        killers=np.full((MAX_PLY + 1, 2), -1, dtype=np.int64),
-        history=np.zeros((2, ACTION_CODES), dtype=np.int64),
-        deferred=np.zeros((MAX_PLY + 1, MAX_ACTIONS), dtype=np.int64),
-        busy=np.zeros(BUSY_SLOTS, dtype=np.int64) if shared is None else shared.busy,
-        info=np.zeros(INFO_SIZE, dtype=np.int64),
-        root_best=np.zeros(MAX_PLY + 1, dtype=np.int64) if shared is None else shared.root_best,
-    )
