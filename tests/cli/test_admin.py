@@ -1,4 +1,4 @@
-"""``shiftago admin`` (cli.py): moderation in a server's database, the server's own
+"""``shiftago admin`` (cli/admin.py): moderation in a server's database, the server's own
 store functions underneath (chat.py ``ChatStore``, accounts.py ``sign_out_everywhere``
 and ``close_account``)."""
 

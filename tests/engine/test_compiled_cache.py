@@ -60,7 +60,7 @@ def test_the_compiled_packages_are_told_from_the_rest() -> None:
     assert compiled_here(negamax.__file__)
     assert compiled_here(spaces.__file__)
     assert compiled_here(str(PACKAGE_ROOT / "core" / "rules.py"))
-    assert not compiled_here(str(PACKAGE_ROOT / "interfaces" / "cli.py"))
+    assert not compiled_here(str(PACKAGE_ROOT / "interfaces" / "cli" / "__init__.py"))
     assert not compiled_here(__file__)
 
 
