@@ -26,7 +26,7 @@ from websockets.exceptions import ConnectionClosed
 
 from shiftago.core import Variant
 from shiftago.interfaces.server import create_app
-from shiftago.interfaces.server.games import live
+from shiftago.interfaces.server.games import acting, claim, draw, ending, live, takeback
 from shiftago.interfaces.server.games.creating import GameSpec, SeatSpec, build
 from shiftago.interfaces.server.games.hub import Refused
 from shiftago.interfaces.server.games.live import Connection
@@ -201,14 +201,14 @@ def test_a_seat_on_another_process_cannot_be_claimed(sqlite_url):
             orange.hello(ann)
             game = hub.games[game_id]
             game.remote_presence["process-2"] = PresenceSummary(frozenset({1}), 2, time.time())
-            client.portal.call(hub.presence, game)
+            client.portal.call(hub.presence.changed, game)
             event = orange.until(lambda e: e["type"] == "presence" and e["seats"][1]["connected"])
             assert event["spectators"] == 2
             orange.send({"type": "claim", "seat": 1, "to": "computer"})
             assert orange.until_type("error")["code"] == "not_allowed"
 
             del game.remote_presence["process-2"]
-            client.portal.call(hub.presence, game)
+            client.portal.call(hub.presence.changed, game)
             orange.until(lambda e: e["type"] == "presence" and not e["seats"][1]["connected"])
             orange.send({"type": "claim", "seat": 1, "to": "computer"})
             state = orange.until_type("state")
@@ -437,11 +437,11 @@ def test_a_seat_handed_to_the_computer_no_longer_obeys_its_old_link(sqlite_url):
         # can change nothing for it
         held = hub.games[game_id]
         for change in (
-            lambda: hub.act(held, 1, "Bg", 1),
-            lambda: hub.resign(held, 1),
-            lambda: hub.offer_draw(held, 1),
-            lambda: hub.takeback(held, 1),
-            lambda: hub.claim(held, 1, 0, "end"),
+            lambda: acting.act(hub, held, 1, "Bg", 1),
+            lambda: ending.resign(hub, held, 1),
+            lambda: draw.offer(hub, held, 1),
+            lambda: takeback.take_back(hub, held, 1),
+            lambda: claim.claim(hub, held, 1, 0, "end"),
         ):
             with pytest.raises(Refused) as refusal:
                 client.portal.call(change)

@@ -23,6 +23,7 @@ from shiftago.interfaces.server.accounts import accounts
 from shiftago.interfaces.server.analysis.reviews import GameAnalyses
 from shiftago.interfaces.server.collector import Collector
 from shiftago.interfaces.server.db.store import Store, from_epoch, now
+from shiftago.interfaces.server.games import ending
 from shiftago.interfaces.server.games.bots import ComputerPlayers
 from shiftago.interfaces.server.games.hub import Hub
 from shiftago.interfaces.server.games.presence import SUMMARY_SECONDS
@@ -212,7 +213,7 @@ class Runtime:
             if live is None:
                 continue
             with hub.using(live):
-                if await hub.guarded(hub.flag(live)):
+                if await hub.guarded(ending.flag(hub, live)):
                     fallen += 1
         return fallen
 
@@ -259,7 +260,7 @@ class Runtime:
         believing it (and stop when this process dies)."""
         while True:
             await asyncio.sleep(SUMMARY_SECONDS / 3)
-            await self.hub.share_all_presence()
+            await self.hub.presence.share_all(self.hub.games.values())
 
     async def healthy(self) -> None:
         """Raise unless the database (and Redis, when there is one) answers, each

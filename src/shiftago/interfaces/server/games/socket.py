@@ -36,8 +36,18 @@ from shiftago.interfaces.server.door.protocol import (
     parse_message,
 )
 from shiftago.interfaces.server.door.security import client_address
-from shiftago.interfaces.server.games.hub import Hub, Refused, person
+from shiftago.interfaces.server.games import (
+    acting,
+    announce,
+    claim,
+    draw,
+    ending,
+    rematch,
+    takeback,
+)
+from shiftago.interfaces.server.games.hub import Hub, Refused
 from shiftago.interfaces.server.games.live import Connection, LiveGame, message_text
+from shiftago.interfaces.server.games.refusals import person
 from shiftago.interfaces.server.games.views import game_view
 
 #: How long a new connection may take to say hello (seconds).
@@ -128,7 +138,7 @@ async def _game_socket(websocket: WebSocket, game_id: str) -> None:
         pass
     finally:
         if joined:
-            await hub.leave(live, connection)
+            await hub.presence.leave(live, connection)
         connection.close()
         with contextlib.suppress(Exception):
             await writer
@@ -160,10 +170,10 @@ async def _hello(
                 "version": live.version,
             }
         )
-        hub.catch_up(live, connection, hello.seen)
+        announce.catch_up(live, connection, hello.seen)
         # under the lock that chat messages are stored and sent under: none is missed
         await chat.send_history(live, connection)
-        await hub.join(live, connection)
+        await hub.presence.join(live, connection)
         if live.thinking is not None:
             connection.send({"type": "thinking", "seat": live.thinking})
 
@@ -181,7 +191,7 @@ async def _handle(hub: Hub, live: LiveGame, connection: Connection, message: Cli
     if isinstance(message, Ping):
         connection.send({"type": "pong"})
     elif isinstance(message, Act):
-        await hub.guarded(hub.act(live, seat, message.action, message.seen))
+        await hub.guarded(acting.act(hub, live, seat, message.action, message.seen))
     elif isinstance(message, Sync):
         async with live.lock:
             if hub.bus.shared:  # to be sure: other processes change the game too
@@ -189,22 +199,22 @@ async def _handle(hub: Hub, live: LiveGame, connection: Connection, message: Cli
             if message.seen == live.version:  # nothing missed: the state, to be sure
                 connection.send({"type": "state", "version": live.version, "game": game_view(live)})
             else:
-                hub.catch_up(live, connection, message.seen)
+                announce.catch_up(live, connection, message.seen)
     elif isinstance(message, Resign):
-        await hub.guarded(hub.resign(live, seat))
+        await hub.guarded(ending.resign(hub, live, seat))
     elif isinstance(message, Takeback):
-        await hub.guarded(hub.takeback(live, seat, tuple(message.tokens or ())))
+        await hub.guarded(takeback.take_back(hub, live, seat, tuple(message.tokens or ())))
     elif isinstance(message, Claim):
-        await hub.guarded(hub.claim(live, seat, message.seat, message.to, message.level))
+        await hub.guarded(claim.claim(hub, live, seat, message.seat, message.to, message.level))
     elif isinstance(message, Rematch):
-        await hub.guarded(hub.rematch(live, seat))
+        await hub.guarded(rematch.ask(hub, live, seat))
     elif isinstance(message, Draw):
         if message.offer:
-            await hub.guarded(hub.offer_draw(live, seat))
+            await hub.guarded(draw.offer(hub, live, seat))
         else:
-            await hub.guarded(hub.answer_draw(live, seat, bool(message.accept)))
+            await hub.guarded(draw.answer(hub, live, seat, bool(message.accept)))
     elif isinstance(message, Abort):
-        await hub.guarded(hub.abort(live, seat))
+        await hub.guarded(ending.abort(hub, live, seat))
     elif isinstance(message, Hello):
         raise BadMessage("hello comes once, first")
     else:  # pragma: no cover - the parser knows no other type

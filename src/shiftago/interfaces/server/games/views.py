@@ -79,6 +79,17 @@ def game_view(live: LiveGame, upto: int | None = None, now: float | None = None)
     return view
 
 
+def action_event(live: LiveGame, number: int) -> dict[str, Any]:
+    """The ``action`` event of the game's action ``number`` (1-based), as it was sent."""
+    return {
+        "type": "action",
+        "version": number,
+        "action": str(live.game.history[number - 1]),
+        "seat": live.game.states[number - 1].turn,
+        "game": game_view(live, number),
+    }
+
+
 def clock_view(clock: Clock | None, now: float | None = None) -> dict[str, Any] | None:
     """A timed game's clocks (WEBAPI.md, "Clocks"): seconds left per seat at ``now``,
     and the colour whose clock runs; None for an untimed game."""

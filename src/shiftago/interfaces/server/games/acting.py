@@ -1,0 +1,38 @@
+"""A person's action: checked against the game as the person saw it, then played and
+stored through :meth:`.Hub.commit`. The clock is read first (an action after the flag
+fell is refused on time), and a draw offer to the one who acts lapses."""
+
+from __future__ import annotations
+
+from shiftago.core import COLOURS, Action, ShiftagoError
+from shiftago.interfaces.server.games.draw import set_offer
+from shiftago.interfaces.server.games.ending import flag_if_out_of_time
+from shiftago.interfaces.server.games.hub import Hub
+from shiftago.interfaces.server.games.live import LiveGame
+from shiftago.interfaces.server.games.refusals import Refused, seated
+
+
+async def act(hub: Hub, live: LiveGame, seat: int | None, notation: str, seen: int) -> None:
+    async with live.lock:
+        await hub.reload_if_behind(live, seen)
+        await flag_if_out_of_time(hub, live)
+        check_can_act(live, seat, seen)
+        try:
+            action = live.game.state.validate(Action.parse(notation))
+        except ShiftagoError as error:
+            raise Refused("illegal", str(error)) from None
+        if live.stored.draw_offer not in (None, seat):  # the offer lapses: stored first
+            await set_offer(hub, live, None)
+        await hub.commit(live, action)
+        await hub.after_change(live)
+
+
+def check_can_act(live: LiveGame, seat: int | None, seen: int) -> None:
+    seat = seated(live, seat)
+    if seen != live.version:
+        raise Refused(
+            "stale",
+            f"the game has moved on: {live.version} actions played, you have seen {seen}",
+        )
+    if live.to_act != seat:
+        raise Refused("not_your_turn", f"it is {COLOURS[live.game.turn]}'s turn")

@@ -1,0 +1,78 @@
+"""Taking back (RULES.md section 9): against the computer, to the start of the asker's
+previous turn; between people, the last action, on a device that holds every seat.
+Time spent stays spent; once the next game is made, this game's result stands."""
+
+from __future__ import annotations
+
+from shiftago.core import COLOURS
+from shiftago.interfaces.server.games import announce
+from shiftago.interfaces.server.games.ending import flag_if_out_of_time
+from shiftago.interfaces.server.games.hub import Hub
+from shiftago.interfaces.server.games.live import LiveGame, previous_turn
+from shiftago.interfaces.server.games.refusals import Refused, person
+
+
+async def take_back(
+    hub: Hub, live: LiveGame, seat: int | None, tokens: tuple[str, ...] = ()
+) -> None:
+    """Take back as the game allows (RULES.md section 9).
+
+    Against the computer: back to the start of ``seat``'s previous turn. In a game of
+    people only: the last action, for a client whose ``tokens`` hold every seat.
+    """
+    async with live.lock:
+        if seat is None and not tokens:
+            raise Refused("not_seated", "spectators can only watch")
+        if live.terminated:
+            raise Refused("over", "the game is over")
+        if live.stored.next_id is not None:
+            raise Refused("over", "the next game is made: this game's result stands")
+        if live.has_computer:
+            keep = _turn_to_take_back(live, seat)
+        else:
+            keep = _action_to_take_back(live, tokens)
+        await flag_if_out_of_time(hub, live)
+        undone = [live.game.undo() for _ in range(live.version - keep)]
+        clock = live.stored.clock
+        if clock is not None:  # time spent stays spent; the seat to act runs now
+            now = hub.now()
+            clock = clock.resumed(clock.left(now), live.to_act, now)
+        try:
+            live.stored.updated = await hub.store_change(
+                live, hub.store.truncate, keep, live.status(), clock
+            )
+        except Refused:
+            raise  # read again from the database: nothing to put back
+        except BaseException:
+            for action in reversed(undone):
+                live.game.play(action)
+            raise
+        live.stored.clock = clock
+        del live.stored.actions[keep:]
+        live.stored.status, live.stored.finished = live.status(), False
+        announce.takeback(live, keep)
+        await hub.after_change(live)
+
+
+def _turn_to_take_back(live: LiveGame, seat: int | None) -> int:
+    """Against the computer: the actions kept, up to ``seat``'s previous turn."""
+    seat = person(live, seat)
+    keep = previous_turn(live.game.states, seat)
+    if keep is None:
+        raise Refused("not_allowed", "you have no action to take back")
+    return keep
+
+
+def _action_to_take_back(live: LiveGame, tokens: tuple[str, ...]) -> int:
+    """Between people: one action, only for a client that holds every seat."""
+    held = {live.seat_of_token(token) for token in tokens}
+    missing = [COLOURS[s] for s in range(len(live.stored.seats)) if s not in held]
+    if missing:
+        raise Refused(
+            "not_allowed",
+            "between people an action is taken back only on a device that holds every "
+            f"seat: send the links' tokens of every seat (missing: {' '.join(missing)})",
+        )
+    if live.version == 0:
+        raise Refused("not_allowed", "there is no action to take back")
+    return live.version - 1
