@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 
 from shiftago.core import COLOURS, Action, ShiftagoError
 from shiftago.engine.levels import default_level
-from shiftago.interfaces.server.db.store import Conflict, Store, StoredSeat
+from shiftago.interfaces.server.db.store import Conflict
 from shiftago.interfaces.server.games.creating import GameSpec, build, rematch_spec
 from shiftago.interfaces.server.games.live import (
     ABORTED,
@@ -38,6 +38,8 @@ from shiftago.interfaces.server.games.live import (
     result_token,
 )
 from shiftago.interfaces.server.games.presence import PresenceSummary
+from shiftago.interfaces.server.games.store import Store
+from shiftago.interfaces.server.games.stored import StoredSeat
 from shiftago.interfaces.server.games.views import game_view
 from shiftago.interfaces.server.jobs.bus import Bus, Event, RedisBus
 from shiftago.interfaces.server.jobs.queue import Job, Jobs, LocalJobs
