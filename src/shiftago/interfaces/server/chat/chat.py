@@ -17,13 +17,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
-from shiftago.interfaces.server.chat.store import PLAYERS, SPECTATORS, ChatMessage, ChatStore
+from shiftago.interfaces.server.chat.store import (
+    HISTORY,
+    PLAYERS,
+    SPECTATORS,
+    ChatMessage,
+    ChatStore,
+)
 from shiftago.interfaces.server.games.hub import Hub, Refused
 from shiftago.interfaces.server.games.live import Connection, LiveGame, message_text
 from shiftago.interfaces.server.jobs.bus import Event
 
-#: The messages of its room a connection gets when it joins.
-HISTORY: Final = 100
 #: An address may send this many chat messages ...
 CHAT_BURST: Final = 5
 #: ... in any window of this many seconds.

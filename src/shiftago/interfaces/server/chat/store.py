@@ -21,6 +21,8 @@ from shiftago.interfaces.server.db.store import Database, now, utc
 #: The two rooms: the seats' holders, and everybody who watches.
 PLAYERS: Final = "players"
 SPECTATORS: Final = "spectators"
+#: The messages of its room a connection gets when it joins.
+HISTORY: Final = 100
 
 
 @dataclass(frozen=True)
@@ -90,7 +92,7 @@ class ChatStore:
             done = s.execute(delete(ChatRow).where(ChatRow.id.in_(list(ids))))
             return int(getattr(done, "rowcount", 0))
 
-    def history(self, game_id: str, room: str, limit: int) -> list[ChatMessage]:
+    def history(self, game_id: str, room: str, limit: int = HISTORY) -> list[ChatMessage]:
         """The room's last ``limit`` messages, oldest first."""
         with self.sessions() as s:
             rows = s.scalars(
