@@ -1,6 +1,6 @@
 """``shiftago admin`` (cli/admin.py): moderation in a server's database, the server's own
-store functions underneath (chat.py ``ChatStore``, accounts.py ``sign_out_everywhere``
-and ``close_account``)."""
+store functions underneath (chat/store.py ``ChatStore``, accounts/store.py
+``sign_out_everywhere`` and ``close_account``)."""
 
 from __future__ import annotations
 
@@ -9,17 +9,17 @@ from pathlib import Path
 from click.testing import CliRunner, Result
 
 from shiftago.interfaces.cli import cli
-from shiftago.interfaces.server.accounts.accounts import (
+from shiftago.interfaces.server.accounts.accounts import hash_password, password_matches
+from shiftago.interfaces.server.accounts.store import (
     account_with_hash,
     create_account,
     find_session,
-    hash_password,
     make_session,
-    password_matches,
 )
-from shiftago.interfaces.server.chat.chat import ChatStore
+from shiftago.interfaces.server.chat.store import ChatStore
 from shiftago.interfaces.server.db.schema import RatingRow
-from shiftago.interfaces.server.db.store import Store, now, open_engine
+from shiftago.interfaces.server.db.store import now, open_engine
+from shiftago.interfaces.server.games.store import Store
 from support.server_support import client_for, create
 
 

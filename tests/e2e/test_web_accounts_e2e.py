@@ -11,9 +11,10 @@ from typing import Any
 
 from test_web_e2e import create
 
-from shiftago.interfaces.server.accounts.accounts import close_account, find_account
+from shiftago.interfaces.server.accounts.store import close_account, find_account
 from shiftago.interfaces.server.db.schema import RatingChangeRow, RatingRow
-from shiftago.interfaces.server.db.store import Store, open_engine
+from shiftago.interfaces.server.db.store import open_engine
+from shiftago.interfaces.server.games.store import Store
 from support.web_fixtures import LiveServer, NewContext
 
 

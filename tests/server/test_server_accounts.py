@@ -16,9 +16,10 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select, update
 
 from shiftago.interfaces.server import create_app
-from shiftago.interfaces.server.accounts.accounts import delete_expired_sessions
+from shiftago.interfaces.server.accounts.store import delete_expired_sessions
 from shiftago.interfaces.server.db.schema import AccountRow, SessionRow
-from shiftago.interfaces.server.db.store import Store, open_engine, token_hash
+from shiftago.interfaces.server.db.store import open_engine, token_hash
+from shiftago.interfaces.server.games.store import Store
 from support.server_support import create, fresh_database
 
 PASSWORD = "correct horse"

@@ -21,6 +21,7 @@ from shiftago.formats.record import Record, format_record
 from shiftago.interfaces.server import create_app
 from shiftago.interfaces.server.analysis import reviews as analysis
 from shiftago.interfaces.server.analysis.reviews import ReviewBudget
+from shiftago.interfaces.server.analysis.store import AnalysisStore
 from shiftago.interfaces.server.db.schema import AnalysisRow
 from shiftago.interfaces.server.db.store import open_engine
 from support.server_support import addressed, at, client_for, connect, create, fresh_database
@@ -357,7 +358,13 @@ def test_a_game_that_cannot_be_read_fails_its_review(sqlite_url, monkeypatch):
         analyses = client.app.state.analyses
         hub = analyses.hub
         stored, _ = client.portal.call(
-            hub.db, hub.store.request_analysis, game_id, "x" * 64, 4, 7, '{"actions": []}'
+            hub.db,
+            AnalysisStore(hub.store).request_analysis,
+            game_id,
+            "x" * 64,
+            4,
+            7,
+            '{"actions": []}',
         )
 
         async def unreadable(game_id: str) -> Any:

@@ -245,7 +245,7 @@ def test_a_message_from_another_process_reaches_a_newcomer_whose_hello_is_under_
 
 
 def test_a_signed_in_spectator_chats_under_the_accounts_name(sqlite_url, monkeypatch):
-    from shiftago.interfaces.server.accounts.accounts import Account
+    from shiftago.interfaces.server.accounts.store import Account
     from shiftago.interfaces.server.games import socket as ws
 
     async def signed_in(_conn):

@@ -16,12 +16,13 @@ from fastapi.testclient import TestClient
 
 from shiftago.core import Variant
 from shiftago.interfaces.server import create_app
-from shiftago.interfaces.server.accounts.accounts import create_account
+from shiftago.interfaces.server.accounts.store import create_account
 from shiftago.interfaces.server.db.schema import RatingChangeRow, RatingRow
-from shiftago.interfaces.server.db.store import Store, open_engine
+from shiftago.interfaces.server.db.store import open_engine
 from shiftago.interfaces.server.games.creating import GameSpec, SeatSpec
 from shiftago.interfaces.server.games.hub import Hub
 from shiftago.interfaces.server.games.live import LiveGame
+from shiftago.interfaces.server.games.store import Store
 from shiftago.interfaces.server.players import ratings
 from shiftago.match.glicko2 import Glicko, rate_game
 from support.server_support import connect, fresh_database

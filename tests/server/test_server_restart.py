@@ -17,7 +17,8 @@ from sqlalchemy.exc import OperationalError
 from websockets.sync.client import connect as ws_connect
 
 from shiftago.interfaces.server.db.schema import Base, SeatRow
-from shiftago.interfaces.server.db.store import DATABASE_AWAY_WORDS, Store, migrate, open_engine
+from shiftago.interfaces.server.db.store import DATABASE_AWAY_WORDS, migrate, open_engine
+from shiftago.interfaces.server.games.store import Store
 from support.server_support import client_for, connect, create, fresh_database
 
 

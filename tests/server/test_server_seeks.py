@@ -22,7 +22,8 @@ from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
 
 from shiftago.interfaces.server.db.schema import RatingRow
-from shiftago.interfaces.server.db.store import MIGRATIONS, Store, migrate, open_engine, token_hash
+from shiftago.interfaces.server.db.store import MIGRATIONS, migrate, open_engine, token_hash
+from shiftago.interfaces.server.games.store import Store
 from shiftago.interfaces.server.seeks import challenges as seeks_module
 from shiftago.interfaces.server.seeks import feed as lobby_feed
 from shiftago.interfaces.server.seeks.challenges import Seeks

@@ -25,7 +25,8 @@ def admin(ctx: click.Context, db_url: str | None) -> None:
 @contextmanager
 def _admin_store(ctx: click.Context) -> Iterator[Any]:
     """The store of the database ``admin --db`` named, disposed of afterwards."""
-    from shiftago.interfaces.server.db.store import Store, open_engine
+    from shiftago.interfaces.server.db.store import open_engine
+    from shiftago.interfaces.server.games.store import Store
 
     url: str = ctx.obj
     try:
@@ -44,7 +45,7 @@ def _admin_store(ctx: click.Context) -> Iterator[Any]:
 def admin_chat(ctx: click.Context, game_id: str) -> None:
     """List the chat messages of GAME_ID, both rooms, oldest first: id, time, room,
     name and text, one per line."""
-    from shiftago.interfaces.server.chat.chat import ChatStore
+    from shiftago.interfaces.server.chat.store import ChatStore
 
     with _admin_store(ctx) as store:
         if store.load(game_id) is None:
@@ -60,7 +61,7 @@ def admin_delete_message(ctx: click.Context, ids: tuple[int, ...]) -> None:
     """Delete the chat messages ID... (as `shiftago admin chat` lists them): nobody who
     opens the game from now on sees them; pages that show them keep them until they
     load the game again."""
-    from shiftago.interfaces.server.chat.chat import ChatStore
+    from shiftago.interfaces.server.chat.store import ChatStore
 
     with _admin_store(ctx) as store:
         done = ChatStore(store).delete(ids)
@@ -81,11 +82,8 @@ def admin_sign_out(ctx: click.Context, name: str, new_password: bool) -> None:
     """Delete every session of the account NAME: each browser signed in as it must sign
     in again, so a session cookie that leaked no longer works. With --new-password the
     account also gets a new password (a forgotten or leaked one)."""
-    from shiftago.interfaces.server.accounts.accounts import (
-        check_password,
-        hash_password,
-        sign_out_everywhere,
-    )
+    from shiftago.interfaces.server.accounts.accounts import check_password, hash_password
+    from shiftago.interfaces.server.accounts.store import sign_out_everywhere
 
     hashed = None
     if new_password:
@@ -111,7 +109,7 @@ def admin_close_account(ctx: click.Context, name: str, reopen: bool) -> None:
     signed out, and it leaves the leaderboard. Its games, its ratings and its name stay
     (nobody else can take the name). With --reopen it can sign in again with its
     password (`sign-out --new-password` gives it a new one)."""
-    from shiftago.interfaces.server.accounts.accounts import close_account
+    from shiftago.interfaces.server.accounts.store import close_account
 
     with _admin_store(ctx) as store:
         done = close_account(store, name, closed=not reopen)

@@ -178,13 +178,11 @@ def server_db(db_url: str | None) -> str:
     if db_url is not None:
         if not db_url.strip():
             raise click.BadParameter("the database URL is empty", param_hint="--db")
-        from sqlalchemy.engine import make_url
-        from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+        from shiftago.interfaces.server.db.store import check_url
 
         try:
-            # the URL's form, a database SQLAlchemy knows, and its driver installed
-            make_url(db_url).get_dialect().import_dbapi()
-        except (ArgumentError, NoSuchModuleError, ImportError, ValueError) as e:
+            check_url(db_url)
+        except ValueError as e:
             raise click.BadParameter(
                 f"{db_url!r} is not a database URL this shiftago can use ({e}); "
                 "for example sqlite:///FILE or postgresql+psycopg://USER@HOST/DB",

@@ -26,7 +26,6 @@ from shiftago.interfaces.server.chat.chat import Chat
 from shiftago.interfaces.server.db.store import (
     DATABASE_AWAY,
     DATABASE_AWAY_WORDS,
-    Store,
     migrate,
     open_engine,
 )
@@ -36,6 +35,7 @@ from shiftago.interfaces.server.door.security import protect
 from shiftago.interfaces.server.games import routes as api
 from shiftago.interfaces.server.games.hub import Hub, Refused
 from shiftago.interfaces.server.games.socket import game_socket
+from shiftago.interfaces.server.games.store import Store
 from shiftago.interfaces.server.metrics import MeasureRequests, Metrics, NoteRoute
 from shiftago.interfaces.server.players import routes as players_api
 from shiftago.interfaces.server.runtime import Runtime

@@ -22,11 +22,12 @@ from urllib.parse import urlsplit, urlunsplit
 from shiftago.interfaces.server.accounts import accounts
 from shiftago.interfaces.server.analysis.reviews import GameAnalyses
 from shiftago.interfaces.server.collector import Collector
-from shiftago.interfaces.server.db.store import Store, from_epoch, now
+from shiftago.interfaces.server.db.store import from_epoch, now
 from shiftago.interfaces.server.games import ending
 from shiftago.interfaces.server.games.bots import ComputerPlayers
 from shiftago.interfaces.server.games.hub import Hub
 from shiftago.interfaces.server.games.presence import SUMMARY_SECONDS
+from shiftago.interfaces.server.games.store import Store
 from shiftago.interfaces.server.jobs.bus import READ_BLOCK_MS, Bus, RedisBus, raise_if_cancelled
 from shiftago.interfaces.server.jobs.queue import (
     FairQueue,

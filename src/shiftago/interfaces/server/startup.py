@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import socket
 
-from sqlalchemy import Connection
-
-from shiftago.interfaces.server.db.store import DATABASE_AWAY, migration_config, open_engine
+from shiftago.interfaces.server.db.store import (
+    DATABASE_AWAY,
+    database_revisions,
+    known_revisions,
+)
 from shiftago.interfaces.server.runtime import shown_url
 
 #: How long a start waits for Redis to answer (seconds).
@@ -22,18 +24,12 @@ class StartupError(Exception):
 
 def check_services(db_url: str, redis_url: str | None) -> None:
     """Raise :class:`StartupError` unless the database, and Redis when given, answer."""
-    from sqlalchemy import text
-
-    engine = open_engine(db_url)
     try:
-        with engine.connect() as connection:
-            connection.execute(text("SELECT 1"))
-            check_schema(connection)
+        found = database_revisions(db_url)
     except DATABASE_AWAY as error:
         reason = str(getattr(error, "orig", error)).splitlines()[0]
         raise StartupError(f"cannot reach the database {shown_url(db_url)}: {reason}") from None
-    finally:
-        engine.dispose()
+    check_schema(found)
     if redis_url:
         import redis
 
@@ -46,16 +42,11 @@ def check_services(db_url: str, redis_url: str | None) -> None:
             client.close()
 
 
-def check_schema(connection: Connection) -> None:
-    """Raise :class:`StartupError` when a newer shiftago migrated the database: this
-    version does not know its schema, and cannot go back to its own (migrations only go
-    forward)."""
-    from alembic.runtime.migration import MigrationContext
-    from alembic.script import ScriptDirectory
-
-    found = MigrationContext.configure(connection).get_current_heads()
-    scripts = ScriptDirectory.from_config(migration_config())
-    known = {script.revision for script in scripts.walk_revisions()}
+def check_schema(found: list[str]) -> None:
+    """Raise :class:`StartupError` when a newer shiftago migrated the database (``found``:
+    the migrations it is at): this version does not know its schema, and cannot go back
+    to its own (migrations only go forward)."""
+    known = known_revisions()
     newer = [revision for revision in found if revision not in known]
     if newer:
         raise StartupError(

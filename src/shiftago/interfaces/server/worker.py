@@ -16,8 +16,9 @@ import logging
 import signal
 
 from shiftago.engine import warm_up
-from shiftago.interfaces.server.db.store import Store, migrate, open_engine
+from shiftago.interfaces.server.db.store import migrate, open_engine
 from shiftago.interfaces.server.games.bots import lower_priority
+from shiftago.interfaces.server.games.store import Store
 from shiftago.interfaces.server.runtime import Runtime, shown_url
 from shiftago.interfaces.server.settings import Settings
 from shiftago.interfaces.server.startup import check_services

@@ -9,32 +9,31 @@ a name and a rating on the seats it holds.
 Expired sessions are deleted by a sweep of every process (:func:`sweep_sessions`,
 ``Settings.session_sweep_seconds``), whether or not their accounts sign in again.
 
-The store functions are synchronous (the app runs them in its database thread through
-``hub.db``); hashing and checking a password are slow on purpose, so the app runs them
-in another thread (:func:`hash_password`, :func:`password_matches`), never in the
-database's or on the event loop.
+The accounts' reads and writes are in :mod:`.store` (the app runs them in its database
+thread through ``hub.db``); hashing and checking a password are slow on purpose, so the
+app runs them in another thread (:func:`hash_password`, :func:`password_matches`), never
+in the database's or on the event loop.
 """
 
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
 import logging
 import re
-import secrets
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import delete, select
-from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session as DbSession
 from starlette.requests import HTTPConnection
 from starlette.responses import Response
 
-from shiftago.interfaces.server.db.schema import AccountRow, SessionRow
-from shiftago.interfaces.server.db.store import Store, now, token_hash, utc
+from shiftago.interfaces.server.accounts.store import (
+    SESSION_DAYS,
+    Account,
+    Session,
+    delete_expired_sessions,
+    find_session,
+)
 
 if TYPE_CHECKING:
     from shiftago.interfaces.server.games.hub import Hub
@@ -46,8 +45,6 @@ SESSION_COOKIE: Final = "shiftago_session"
 #: The CSRF cookie: readable by the pages' scripts, which send it back as a header.
 CSRF_COOKIE: Final = "csrf"
 CSRF_HEADER: Final = "x-csrf-token"
-#: How long a session lasts.
-SESSION_DAYS: Final = 30
 NAME: Final = re.compile(r"[a-z0-9_-]{3,20}")
 PASSWORD_MIN: Final = 8
 PASSWORD_MAX: Final = 200
@@ -56,26 +53,6 @@ _hasher = PasswordHasher()  # argon2id with the library's recommended parameters
 #: Checked against when a name is unknown, so that an unknown name takes as long to
 #: refuse as a wrong password.
 _DUMMY_HASH: Final = _hasher.hash("not a password of anyone")
-
-
-@dataclass(frozen=True)
-class Account:
-    id: int
-    name: str
-    #: Closed by a moderator (``shiftago admin close-account``): no signing in.
-    closed: bool = False
-
-
-@dataclass(frozen=True)
-class Session:
-    """A signed-in browser: its account and its CSRF token."""
-
-    account: Account
-    csrf: str
-
-
-class NameTaken(ValueError):
-    """An account of that name exists (names are compared in lower case)."""
 
 
 def check_name(name: str) -> str:
@@ -104,124 +81,6 @@ def password_matches(stored_hash: str | None, password: str) -> bool:
         return _hasher.verify(stored_hash or _DUMMY_HASH, password) and stored_hash is not None
     except (VerificationError, InvalidHashError):
         return False
-
-
-# --- the store (run in the database thread) ----------------------------------------------
-def create_account(store: Store, name: str, password_hash: str) -> Account:
-    """Store a new account; :class:`NameTaken` if the name is taken."""
-    try:
-        with store.sessions.begin() as s:
-            row = AccountRow(name=name, password_hash=password_hash, created=now())
-            s.add(row)
-            s.flush()
-            return Account(row.id, row.name)
-    except IntegrityError:
-        raise NameTaken(name) from None
-
-
-def _account(row: AccountRow) -> Account:
-    return Account(row.id, row.name, row.closed is not None)
-
-
-def _named(s: DbSession, name: str) -> AccountRow | None:
-    """The row of the account ``name`` (any case)."""
-    return s.scalars(select(AccountRow).where(AccountRow.name == name.lower())).first()
-
-
-def _end_sessions(s: DbSession, account_id: int) -> int:
-    """Delete every session of the account; how many there were."""
-    done = s.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
-    return int(getattr(done, "rowcount", 0))
-
-
-def account_with_hash(store: Store, name: str) -> tuple[Account, str] | None:
-    """The account of ``name`` and its password's hash (None: no such account)."""
-    with store.sessions() as s:
-        row = s.scalar(select(AccountRow).where(AccountRow.name == name))
-        return None if row is None else (_account(row), row.password_hash)
-
-
-def find_account(store: Store, name: str) -> Account | None:
-    with store.sessions() as s:
-        row = _named(s, name)
-        return None if row is None else _account(row)
-
-
-def make_session(store: Store, account_id: int) -> tuple[str, str]:
-    """A new session of the account: its secret (the cookie) and its CSRF token. Expired
-    sessions of the account go on the way."""
-    token, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
-    stamp = now()
-    with store.sessions.begin() as s:
-        s.execute(
-            delete(SessionRow).where(
-                SessionRow.account_id == account_id, SessionRow.expires <= stamp
-            )
-        )
-        s.add(
-            SessionRow(
-                token_hash=token_hash(token),
-                account_id=account_id,
-                csrf=csrf,
-                created=stamp,
-                expires=stamp + dt.timedelta(days=SESSION_DAYS),
-            )
-        )
-    return token, csrf
-
-
-def find_session(store: Store, token: str) -> Session | None:
-    """The session of the cookie ``token`` (None: unknown or expired)."""
-    with store.sessions() as s:
-        found = s.execute(
-            select(AccountRow.id, AccountRow.name, SessionRow.csrf, SessionRow.expires)
-            .join(AccountRow, AccountRow.id == SessionRow.account_id)
-            .where(SessionRow.token_hash == token_hash(token), AccountRow.closed.is_(None))
-        ).first()
-    if found is None or utc(found.expires) <= now():
-        return None
-    return Session(Account(found.id, found.name), found.csrf)
-
-
-def delete_session(store: Store, token: str) -> None:
-    with store.sessions.begin() as s:
-        s.execute(delete(SessionRow).where(SessionRow.token_hash == token_hash(token)))
-
-
-def sign_out_everywhere(store: Store, name: str, password_hash: str | None = None) -> int | None:
-    """Delete every session of the account ``name`` and, with ``password_hash``, give
-    it that password (moderation, a forgotten or leaked password): how many sessions
-    ended, or None when there is no such account."""
-    with store.sessions.begin() as s:
-        account = _named(s, name)
-        if account is None:
-            return None
-        if password_hash is not None:
-            account.password_hash = password_hash
-        return _end_sessions(s, account.id)
-
-
-def close_account(store: Store, name: str, closed: bool = True) -> tuple[Account, int] | None:
-    """Close the account ``name`` (moderation: it can no longer sign in, every session
-    ends, it leaves the leaderboard; its games, ratings and name stay), or open it
-    again with ``closed=False``: the account as it is now and how many sessions
-    ended, or None when there is no such account."""
-    with store.sessions.begin() as s:
-        account = _named(s, name)
-        if account is None:
-            return None
-        if not closed:
-            account.closed = None
-            return _account(account), 0
-        account.closed = account.closed or now()
-        return _account(account), _end_sessions(s, account.id)
-
-
-def delete_expired_sessions(store: Store) -> int:
-    """Delete every session that has expired; how many."""
-    with store.sessions.begin() as s:
-        done = s.execute(delete(SessionRow).where(SessionRow.expires <= now()))
-        return int(getattr(done, "rowcount", 0))
 
 
 async def sweep_sessions(hub: Hub, every: float) -> None:

@@ -15,26 +15,28 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import select, update
 
 from shiftago.interfaces.server.accounts.accounts import (
     SESSION_COOKIE,
-    Account,
-    NameTaken,
-    account_with_hash,
     check_name,
     check_password,
     clear_session_cookies,
-    create_account,
-    delete_session,
     hash_password,
-    make_session,
     password_matches,
     session_of,
     set_session_cookies,
 )
-from shiftago.interfaces.server.db.schema import SeatRow
-from shiftago.interfaces.server.db.store import Store, token_hash
+from shiftago.interfaces.server.accounts.store import (
+    Account,
+    NameTaken,
+    account_with_hash,
+    adopt_seats,
+    adoptable_games,
+    create_account,
+    delete_session,
+    make_session,
+)
+from shiftago.interfaces.server.db.store import token_hash
 from shiftago.interfaces.server.door import limits
 from shiftago.interfaces.server.games.routes import LIMITED, Invalid, hub_of
 
@@ -160,40 +162,6 @@ async def who(request: Request) -> dict[str, Any]:
     if session is None:
         return {"name": None}
     return {"name": session.account.name, "csrf": session.csrf}
-
-
-def _unowned(tokens: list[str]) -> tuple[Any, ...] | None:
-    """The conditions of a human seat held by one of these secrets without an account;
-    None when no secret is given."""
-    hashes = sorted({token_hash(t) for t in tokens if t})
-    if not hashes:
-        return None
-    return (
-        SeatRow.token_hash.in_(hashes),
-        SeatRow.kind == "human",
-        SeatRow.account_id.is_(None),
-    )
-
-
-def adopt_seats(store: Store, account_id: int, tokens: list[str]) -> list[str]:
-    """Give the account the human seats these secrets hold that have no account yet; the
-    ids of their games."""
-    if (unowned := _unowned(tokens)) is None:
-        return []
-    with store.sessions.begin() as s:
-        done = s.execute(
-            update(SeatRow).where(*unowned).values(account_id=account_id).returning(SeatRow.game_id)
-        )
-        return sorted(set(done.scalars().all()))
-
-
-def adoptable_games(store: Store, tokens: list[str]) -> list[str]:
-    """The ids of the games whose human seats these secrets hold without an account."""
-    if (unowned := _unowned(tokens)) is None:
-        return []
-    with store.sessions.begin() as s:
-        found = s.execute(select(SeatRow.game_id).where(*unowned))
-        return sorted(set(found.scalars().all()))
 
 
 @router.post("/session/adopt", summary="Add the games this browser holds to the account")

@@ -39,7 +39,7 @@ from shiftago.engine.levels import bot_for_level, default_level
 from shiftago.engine.mcts_bot import MctsBot
 from shiftago.engine.review import MARKS, PlyReview, review_position
 from shiftago.formats.record_syntax import turn_numbers
-from shiftago.interfaces.server.db.store import Store, StoredAnalysis
+from shiftago.interfaces.server.analysis.store import AnalysisStore, StoredAnalysis
 from shiftago.interfaces.server.games.hub import Hub
 from shiftago.interfaces.server.games.live import LiveGame
 from shiftago.interfaces.server.jobs.bus import Event
@@ -182,7 +182,7 @@ def unit_of(level: int, rules: Rules) -> str:
 
 def run_review(
     job: ReviewJob,
-    store: Store,
+    store: AnalysisStore,
     budget: ReviewBudget,
     cancelled: threading.Event | None = None,
     most: int | None = None,
@@ -229,7 +229,7 @@ class GameAnalyses:
 
     def __init__(self, hub: Hub, budget: ReviewBudget | None = None, threads: int = 1) -> None:
         self.hub = hub
-        self.store: Store = hub.store
+        self.store = AnalysisStore(hub.store)
         self.budget = budget if budget is not None else ReviewBudget()
         self.pool = ThreadPoolExecutor(threads, thread_name_prefix="shiftago-review")
         self.cancelled = threading.Event()
@@ -354,7 +354,7 @@ def reason(error: Exception) -> str:
     return words if len(words) <= MAX_REASON else words[: MAX_REASON - 1] + "…"
 
 
-def _fail(store: Store, analysis_id: int, why: str) -> None:
+def _fail(store: AnalysisStore, analysis_id: int, why: str) -> None:
     """Store the review as :data:`FAILED`, with the entries made and ``why``."""
     stored = store.analysis(analysis_id)
     if stored is None:
@@ -364,7 +364,7 @@ def _fail(store: Store, analysis_id: int, why: str) -> None:
     store.save_analysis(analysis_id, FAILED, stored.progress, _dump(doc))
 
 
-def _again(store: Store, stored: StoredAnalysis) -> StoredAnalysis:
+def _again(store: AnalysisStore, stored: StoredAnalysis) -> StoredAnalysis:
     """A failed review pending again, with the entries it had made."""
     doc = json.loads(stored.result)
     doc.pop("error", None)

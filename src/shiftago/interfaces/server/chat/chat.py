@@ -11,26 +11,23 @@ all its sockets, apart from each socket's general rate of messages.
 
 from __future__ import annotations
 
-import datetime as dt
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
-from sqlalchemy import delete, select
-
-from shiftago.core import COLOURS
-from shiftago.interfaces.server.db.schema import ChatRow
-from shiftago.interfaces.server.db.store import Store, now, utc
+from shiftago.interfaces.server.chat.store import (
+    HISTORY,
+    PLAYERS,
+    SPECTATORS,
+    ChatMessage,
+    ChatStore,
+)
 from shiftago.interfaces.server.games.hub import Hub, Refused
 from shiftago.interfaces.server.games.live import Connection, LiveGame, message_text
 from shiftago.interfaces.server.jobs.bus import Event
 
-PLAYERS: Final = "players"
-SPECTATORS: Final = "spectators"
-#: The messages of its room a connection gets when it joins.
-HISTORY: Final = 100
 #: An address may send this many chat messages ...
 CHAT_BURST: Final = 5
 #: ... in any window of this many seconds.
@@ -43,85 +40,6 @@ GUEST: Final = "Guest"
 
 def room_of(connection: Connection) -> str:
     return PLAYERS if connection.seat is not None else SPECTATORS
-
-
-@dataclass(frozen=True)
-class ChatMessage:
-    id: int
-    game_id: str
-    room: str
-    seat: int | None
-    name: str
-    text: str
-    at: dt.datetime
-
-    def to_json(self) -> dict[str, Any]:
-        """The ``chat`` event (the bus carries the same)."""
-        return {
-            "type": "chat",
-            "id": self.id,
-            "room": self.room,
-            "seat": None if self.seat is None else COLOURS[self.seat],
-            "name": self.name,
-            "text": self.text,
-            "at": self.at.isoformat(),
-        }
-
-    @classmethod
-    def from_json(cls, game_id: str, data: dict[str, Any]) -> ChatMessage:
-        seat = data.get("seat")
-        return cls(
-            id=int(data["id"]),
-            game_id=game_id,
-            room=PLAYERS if data["room"] == PLAYERS else SPECTATORS,
-            seat=None if seat is None else COLOURS.index(str(seat)),
-            name=str(data["name"]),
-            text=str(data["text"]),
-            at=dt.datetime.fromisoformat(str(data["at"])),
-        )
-
-
-def _message(row: ChatRow) -> ChatMessage:
-    return ChatMessage(row.id, row.game_id, row.room, row.seat, row.name, row.text, utc(row.at))
-
-
-class ChatStore:
-    """The chat's reads and writes (synchronous: the hub runs them in its threads)."""
-
-    def __init__(self, store: Store) -> None:
-        self.store = store
-
-    def add(self, game_id: str, room: str, seat: int | None, name: str, text: str) -> ChatMessage:
-        with self.store.sessions.begin() as s:
-            row = ChatRow(game_id=game_id, room=room, seat=seat, name=name, text=text, at=now())
-            s.add(row)
-            s.flush()
-            return _message(row)
-
-    def messages(self, game_id: str) -> list[ChatMessage]:
-        """Every message of the game, both rooms, oldest first (moderation)."""
-        with self.store.sessions() as s:
-            rows = s.scalars(
-                select(ChatRow).where(ChatRow.game_id == game_id).order_by(ChatRow.id)
-            ).all()
-            return [_message(row) for row in rows]
-
-    def delete(self, ids: Sequence[int]) -> int:
-        """Delete the messages ``ids`` (moderation); how many there were."""
-        with self.store.sessions.begin() as s:
-            done = s.execute(delete(ChatRow).where(ChatRow.id.in_(list(ids))))
-            return int(getattr(done, "rowcount", 0))
-
-    def history(self, game_id: str, room: str, limit: int = HISTORY) -> list[ChatMessage]:
-        """The room's last ``limit`` messages, oldest first."""
-        with self.store.sessions() as s:
-            rows = s.scalars(
-                select(ChatRow)
-                .where(ChatRow.game_id == game_id, ChatRow.room == room)
-                .order_by(ChatRow.id.desc())
-                .limit(limit)
-            ).all()
-            return [_message(row) for row in reversed(rows)]
 
 
 class ChatLimit:
@@ -209,7 +127,7 @@ class Chat:
         caller holds the game's lock until the connection has joined, so that every
         message is in the history or sent to it)."""
         room = room_of(connection)
-        messages = await self.hub.db(self.store.history, live.id, room)
+        messages = await self.hub.db(self.store.history, live.id, room, HISTORY)
         connection.send(
             {
                 "type": "chat_history",

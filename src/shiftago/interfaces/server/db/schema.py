@@ -68,7 +68,7 @@ class GameRow(Base):
     tournament_target: Mapped[int | None] = mapped_column(Integer)
     tournament_wins: Mapped[str | None] = mapped_column(String(32))
     # Every stored change counts one: a change is stored only from the revision it was
-    # made from (see store.py), so two processes never both change one version.
+    # made from (see games/store.py), so two processes never both change one version.
     revision: Mapped[int] = mapped_column(Integer, server_default="0")
     # The address that created the game (limits and the computer's fair share).
     owner: Mapped[str | None] = mapped_column(String(64), index=True)

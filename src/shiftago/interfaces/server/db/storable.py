@@ -4,31 +4,16 @@ PostgreSQL refuses a text longer than its column or a number beyond a 32-bit
 ``Integer``; SQLite stores the text and refuses only numbers beyond 64 bits. Checked
 here first, a game that does not fit is refused in words (a 422 naming the record's tag)
 on both alike, and nothing is written. The limits are read from the tables of
-:mod:`.schema`, their one source.
+:mod:`.schema`, their one source; each feature checks its own values with
+:func:`problem` (a new game: ``games/stored.py``, ``check_storable``).
 """
 
 from __future__ import annotations
 
-from dataclasses import fields
 from typing import Any, Final
 
 from sqlalchemy import BigInteger, ColumnElement, Integer, String
 
-from shiftago.formats.record_syntax import SEAT_HEADERS
-from shiftago.interfaces.server.db.schema import ActionRow, GameRow, SeatRow
-from shiftago.interfaces.server.db.store import StoredGame
-
-#: The words for a game's fields, as a record names them.
-TAGS: Final = {
-    "handicap": "Handicap",
-    "first": "First",
-    "seed": "Seed",
-    "action_limit": "ActionLimit",
-    "result": "Result",
-    "termination": "Termination",
-    "event": "Event",
-    "record_date": "Date",
-}
 #: The range of each kind of integer column (signed, as both databases store them).
 RANGES: Final = ((BigInteger, 63), (Integer, 31))
 
@@ -50,30 +35,3 @@ def problem(column: ColumnElement[Any], value: object) -> str | None:
                     return f"is not from {-(2**bits)} to {2**bits - 1}"
                 break
     return None
-
-
-def _as_stored(value: object) -> object:
-    """A tuple as the store writes it (``"0,2,0"``)."""
-    return ",".join(map(str, value)) if isinstance(value, tuple) else value
-
-
-def check_storable(game: StoredGame) -> None:
-    """Raise :class:`Unstorable` for the first value of ``game`` (its row, its seats,
-    its actions) that its column cannot hold."""
-    columns = GameRow.__table__.c
-    for field in fields(game):
-        if field.name in columns:
-            value = _as_stored(getattr(game, field.name))
-            wrong = problem(columns[field.name], value)
-            if wrong:
-                raise Unstorable(f"{TAGS.get(field.name, field.name)} {wrong}")
-    for tags, seat in zip(SEAT_HEADERS, game.seats, strict=False):
-        for tag, name in zip(tags, ("name", "kind", "level"), strict=True):
-            wrong = problem(SeatRow.__table__.c[name], getattr(seat, name))
-            if wrong:
-                raise Unstorable(f"{tag} {wrong}")
-    notation = ActionRow.__table__.c.notation
-    for number, action in enumerate(game.actions, start=1):
-        wrong = problem(notation, action)
-        if wrong:
-            raise Unstorable(f"action {number} {wrong}")

@@ -32,9 +32,9 @@ from dataclasses import replace
 from shiftago.core import Action, State
 from shiftago.engine.bot import NO_LIMITS, Limits, smaller
 from shiftago.engine.levels import LevelBot, bot_for_level, default_level
-from shiftago.interfaces.server.db.store import StoredGame
 from shiftago.interfaces.server.games.hub import Hub, Refused
 from shiftago.interfaces.server.games.live import LiveGame
+from shiftago.interfaces.server.games.stored import StoredGame
 from shiftago.interfaces.server.jobs.queue import Job
 from shiftago.match.clock import action_budget
 

@@ -8,12 +8,12 @@ import datetime as dt
 
 from shiftago.core import COLOURS
 from shiftago.engine.levels import default_level
-from shiftago.interfaces.server.db.store import StoredSeat
 from shiftago.interfaces.server.games import announce
 from shiftago.interfaces.server.games.ending import terminate
 from shiftago.interfaces.server.games.hub import Hub
 from shiftago.interfaces.server.games.live import LiveGame
 from shiftago.interfaces.server.games.refusals import Refused, seated
+from shiftago.interfaces.server.games.stored import StoredSeat
 
 
 async def claim(

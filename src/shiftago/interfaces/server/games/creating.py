@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from shiftago.core import Variant, draw_first_seat
 from shiftago.engine.levels import LEVELS
 from shiftago.formats.record import Record
-from shiftago.interfaces.server.db.storable import check_storable
-from shiftago.interfaces.server.db.store import StoredGame, StoredSeat, now, token_hash
+from shiftago.interfaces.server.db.store import now, token_hash
 from shiftago.interfaces.server.games.live import COMPUTER_ONLY_ACTION_LIMIT, LiveGame
+from shiftago.interfaces.server.games.stored import StoredGame, StoredSeat, check_storable
 from shiftago.match.clock import TimeControl
 
 
@@ -73,7 +73,7 @@ def build(spec: GameSpec) -> tuple[LiveGame, list[str | None]]:
 
     Replays ``spec.actions`` through the rules, so an imported game that breaks a rule
     raises the core's error here, and one that its columns cannot hold raises
-    :class:`~.storable.Unstorable` (a ``ValueError``) before anything is stored.
+    :class:`~.db.storable.Unstorable` (a ``ValueError``) before anything is stored.
     """
     tokens: list[str | None] = []
     seats = []

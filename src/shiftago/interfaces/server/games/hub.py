@@ -32,13 +32,14 @@ from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from shiftago.core import Action, ShiftagoError
-from shiftago.interfaces.server.db.store import Conflict, Store
+from shiftago.interfaces.server.db.store import Conflict
 from shiftago.interfaces.server.games import announce
 from shiftago.interfaces.server.games.creating import GameSpec, build
 from shiftago.interfaces.server.games.live import LiveGame
 from shiftago.interfaces.server.games.outbox import Outbox
 from shiftago.interfaces.server.games.presence_exchange import PresenceExchange
 from shiftago.interfaces.server.games.refusals import Refused as Refused  # callers catch it here
+from shiftago.interfaces.server.games.store import Store
 from shiftago.interfaces.server.jobs.bus import Bus, Event, RedisBus
 from shiftago.interfaces.server.jobs.queue import Job, Jobs, LocalJobs
 from shiftago.interfaces.server.jobs.timesource import Now

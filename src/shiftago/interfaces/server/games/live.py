@@ -27,13 +27,14 @@ from shiftago.core import (
     seat_of_colour,
 )
 from shiftago.formats.record import UNFINISHED, Record, Seat, new_game
-from shiftago.interfaces.server.db.store import StoredGame, token_hash
+from shiftago.interfaces.server.db.store import token_hash
 from shiftago.interfaces.server.games.presence import (
     SUMMARY_SECONDS,
     Coalescer,
     PresenceSummary,
     merged,
 )
+from shiftago.interfaces.server.games.stored import StoredGame
 
 #: A game without a human seat ends after this many actions (RULES.md section 7).
 COMPUTER_ONLY_ACTION_LIMIT = 1000

@@ -9,8 +9,8 @@ from typing import Any
 
 from shiftago.core import COLOURS, Action, EndReason, Phase, Scoring, State, cell_name
 from shiftago.formats.record_syntax import starts_turn
-from shiftago.interfaces.server.db.store import StoredGame
 from shiftago.interfaces.server.games.live import LiveGame
+from shiftago.interfaces.server.games.stored import StoredGame
 from shiftago.match.clock import Clock
 
 

@@ -7,37 +7,25 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
-from sqlalchemy import select
 
 from shiftago.core import COLOURS
-from shiftago.interfaces.server.accounts.accounts import Account, find_account, signed_in
-from shiftago.interfaces.server.db.schema import GameRow, RatingChangeRow
-from shiftago.interfaces.server.db.store import Store, StoredGame, profile_games
+from shiftago.interfaces.server.accounts.accounts import signed_in
+from shiftago.interfaces.server.accounts.store import Account, find_account
 from shiftago.interfaces.server.games.live import ABORTED
 from shiftago.interfaces.server.games.routes import Invalid, hub_of
+from shiftago.interfaces.server.games.store import Store
+from shiftago.interfaces.server.games.stored import StoredGame
 from shiftago.interfaces.server.players import ratings
+from shiftago.interfaces.server.players import store as players_store
 
 router = APIRouter(prefix="/api")
 
 VARIANTS = ("express", "expert", "extreme")
 #: Every rating category, in the order the pages show them.
-CATEGORIES = tuple(ratings.category(v, n) for v in VARIANTS for n in (2, 3, 4))
+CATEGORIES = tuple(players_store.category(v, n) for v in VARIANTS for n in (2, 3, 4))
 #: The games a player's answer lists at most.
 GAMES_LISTED = 100
 LEADERS = 50
-
-
-def game_ids_of(store: Store, account_id: int, limit: int, every: bool) -> list[str]:
-    """The ids of the games a profile lists (``store.profile_games``), newest first."""
-    with store.sessions() as s:
-        return list(
-            s.scalars(
-                select(GameRow.id)
-                .where(profile_games(account_id, every))
-                .order_by(GameRow.created.desc(), GameRow.id)
-                .limit(limit)
-            ).all()
-        )
 
 
 def recent_games_of(
@@ -46,18 +34,8 @@ def recent_games_of(
     """The account's newest games that its profile lists (seats without their secrets,
     no actions), each with its rating before and after the game when it was rated."""
     games = store.games_of_account(account_id, limit, every)
-    with store.sessions() as s:
-        found = s.execute(
-            select(
-                RatingChangeRow.game_id, RatingChangeRow.rating_before, RatingChangeRow.rating_after
-            ).where(
-                RatingChangeRow.account_id == account_id,
-                RatingChangeRow.game_id.in_([game.id for game in games]),
-            )
-        ).all()
-    changes: dict[str, tuple[float | None, float | None]] = {
-        game_id: (before, after) for game_id, before, after in found
-    }
+    found = players_store.rating_changes_of(store, account_id, [game.id for game in games])
+    changes: dict[str, tuple[float | None, float | None]] = dict(found)
     return [(game, *changes.get(game.id, (None, None))) for game in games]
 
 
@@ -108,9 +86,9 @@ async def player(name: str, request: Request) -> Any:
     if account is None:
         return _no_player(name)
     hub = hub_of(request)
-    standings = await hub.db(ratings.ratings_of, hub.store, account.id)
+    standings = await hub.db(players_store.ratings_of, hub.store, account.id)
     every = await _own(request, account)
-    games = await hub.db(game_ids_of, hub.store, account.id, GAMES_LISTED, every)
+    games = await hub.db(hub.store.game_ids_of_account, account.id, GAMES_LISTED, every)
     played = {r.category: r.view() for r in standings}
     return {
         "name": account.name,
@@ -134,7 +112,7 @@ async def history(
     if account is None:
         return _no_player(name)
     hub = hub_of(request)
-    points = await hub.db(ratings.history_of, hub.store, account.id, kind, limit)
+    points = await hub.db(players_store.history_of, hub.store, account.id, kind, limit)
     return {"name": account.name, "category": kind, "history": points}
 
 
@@ -154,7 +132,7 @@ async def recent(
         games.append(
             {
                 "id": game.id,
-                "category": ratings.category(game.variant, game.players),
+                "category": players_store.category(game.variant, game.players),
                 "rated": game.rated,
                 "created": game.created.isoformat(),
                 "finished": game.finished,
@@ -174,7 +152,7 @@ async def leaders(category: str, request: Request) -> dict[str, Any]:
     """The top 50 ratings that are not provisional, best first."""
     kind = _category(category)
     hub = hub_of(request)
-    found = await hub.db(ratings.leaderboard, hub.store, kind, LEADERS)
+    found = await hub.db(players_store.leaderboard, hub.store, kind, LEADERS)
     return {
         "category": kind,
         "categories": list(CATEGORIES),
@@ -187,5 +165,5 @@ async def game_ratings(game_id: str, request: Request) -> dict[str, Any]:
     """``{"changes": [{"colour", "name", "before", "after", "deviation"}]}``; empty when
     the game is not rated (or not yet)."""
     hub = hub_of(request)
-    changes = await hub.db(ratings.changes_of_game, hub.store, game_id)
+    changes = await hub.db(players_store.changes_of_game, hub.store, game_id)
     return {"changes": [c.view() for c in changes]}

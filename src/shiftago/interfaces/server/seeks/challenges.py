@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from shiftago.core import Variant
-from shiftago.interfaces.server.accounts.accounts import Account
+from shiftago.interfaces.server.accounts.store import Account
 from shiftago.interfaces.server.db.store import from_epoch, token_hash
 from shiftago.interfaces.server.games.creating import GameSpec, SeatSpec, new_id, new_token
 from shiftago.interfaces.server.games.hub import Hub

@@ -12,7 +12,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from shiftago.core import COLOURS, Variant
 from shiftago.formats.record_syntax import is_text_value
-from shiftago.interfaces.server.accounts.accounts import SESSION_COOKIE, Account, signed_in
+from shiftago.interfaces.server.accounts.accounts import SESSION_COOKIE, signed_in
+from shiftago.interfaces.server.accounts.store import Account
 from shiftago.interfaces.server.db.store import token_hash
 from shiftago.interfaces.server.door import limits
 from shiftago.interfaces.server.door.security import client_address

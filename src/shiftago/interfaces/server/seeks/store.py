@@ -10,7 +10,7 @@ freed for others (:meth:`SeekStore.free_place`).
 Taking a place locks the seek's row (``SELECT ... FOR UPDATE`` on PostgreSQL; SQLite
 takes one writer at a time), so places are taken one after another and exactly one
 taker fills the seek; the primary key ``(seek_id, place)`` refuses a second taker of the
-same place even so (:class:`PlaceTaken`). Like :mod:`.store`, every method is
+same place even so (:class:`PlaceTaken`). Like every store (``db/store.py``), every method is
 synchronous and short (the app runs them in its database thread) and returns plain
 values.
 """
@@ -26,7 +26,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from shiftago.interfaces.server.db.schema import RatingRow, SeekPlaceRow, SeekRow
-from shiftago.interfaces.server.db.store import Store, utc
+from shiftago.interfaces.server.db.store import Database, utc
 from shiftago.match.clock import TimeControl
 
 #: The rating of an account that has played no rated game of a category yet (the
@@ -85,7 +85,7 @@ class PlaceTaken(Exception):
 class SeekStore:
     """The seeks' reads and writes, each in its own transaction."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Database) -> None:
         self.sessions = store.sessions
 
     def insert(self, seek: StoredSeek) -> None:

@@ -1,0 +1,196 @@
+"""Accounts and sessions in the database: the rows of ``accounts`` and ``sessions``, and
+the seats an account adopts.
+
+Only the SHA-256 of a session's secret is stored, and only the argon2 hash of a
+password (made by :mod:`.accounts`, never here). Like every store, these functions are
+synchronous and short (the app runs them in its database thread through ``hub.db``)
+and return plain values.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import secrets
+from dataclasses import dataclass
+from typing import Any, Final
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session as DbSession
+
+from shiftago.interfaces.server.db.schema import AccountRow, SeatRow, SessionRow
+from shiftago.interfaces.server.db.store import Database, now, token_hash, utc
+
+#: How long a session lasts.
+SESSION_DAYS: Final = 30
+
+
+@dataclass(frozen=True)
+class Account:
+    id: int
+    name: str
+    #: Closed by a moderator (``shiftago admin close-account``): no signing in.
+    closed: bool = False
+
+
+@dataclass(frozen=True)
+class Session:
+    """A signed-in browser: its account and its CSRF token."""
+
+    account: Account
+    csrf: str
+
+
+class NameTaken(ValueError):
+    """An account of that name exists (names are compared in lower case)."""
+
+
+def create_account(db: Database, name: str, password_hash: str) -> Account:
+    """Store a new account; :class:`NameTaken` if the name is taken."""
+    try:
+        with db.sessions.begin() as s:
+            row = AccountRow(name=name, password_hash=password_hash, created=now())
+            s.add(row)
+            s.flush()
+            return Account(row.id, row.name)
+    except IntegrityError:
+        raise NameTaken(name) from None
+
+
+def _account(row: AccountRow) -> Account:
+    return Account(row.id, row.name, row.closed is not None)
+
+
+def _named(s: DbSession, name: str) -> AccountRow | None:
+    """The row of the account ``name`` (any case)."""
+    return s.scalars(select(AccountRow).where(AccountRow.name == name.lower())).first()
+
+
+def _end_sessions(s: DbSession, account_id: int) -> int:
+    """Delete every session of the account; how many there were."""
+    done = s.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
+    return int(getattr(done, "rowcount", 0))
+
+
+def account_with_hash(db: Database, name: str) -> tuple[Account, str] | None:
+    """The account of ``name`` and its password's hash (None: no such account)."""
+    with db.sessions() as s:
+        row = s.scalar(select(AccountRow).where(AccountRow.name == name))
+        return None if row is None else (_account(row), row.password_hash)
+
+
+def find_account(db: Database, name: str) -> Account | None:
+    with db.sessions() as s:
+        row = _named(s, name)
+        return None if row is None else _account(row)
+
+
+def make_session(db: Database, account_id: int) -> tuple[str, str]:
+    """A new session of the account: its secret (the cookie) and its CSRF token. Expired
+    sessions of the account go on the way."""
+    token, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
+    stamp = now()
+    with db.sessions.begin() as s:
+        s.execute(
+            delete(SessionRow).where(
+                SessionRow.account_id == account_id, SessionRow.expires <= stamp
+            )
+        )
+        s.add(
+            SessionRow(
+                token_hash=token_hash(token),
+                account_id=account_id,
+                csrf=csrf,
+                created=stamp,
+                expires=stamp + dt.timedelta(days=SESSION_DAYS),
+            )
+        )
+    return token, csrf
+
+
+def find_session(db: Database, token: str) -> Session | None:
+    """The session of the cookie ``token`` (None: unknown or expired)."""
+    with db.sessions() as s:
+        found = s.execute(
+            select(AccountRow.id, AccountRow.name, SessionRow.csrf, SessionRow.expires)
+            .join(AccountRow, AccountRow.id == SessionRow.account_id)
+            .where(SessionRow.token_hash == token_hash(token), AccountRow.closed.is_(None))
+        ).first()
+    if found is None or utc(found.expires) <= now():
+        return None
+    return Session(Account(found.id, found.name), found.csrf)
+
+
+def delete_session(db: Database, token: str) -> None:
+    with db.sessions.begin() as s:
+        s.execute(delete(SessionRow).where(SessionRow.token_hash == token_hash(token)))
+
+
+def sign_out_everywhere(db: Database, name: str, password_hash: str | None = None) -> int | None:
+    """Delete every session of the account ``name`` and, with ``password_hash``, give
+    it that password (moderation, a forgotten or leaked password): how many sessions
+    ended, or None when there is no such account."""
+    with db.sessions.begin() as s:
+        account = _named(s, name)
+        if account is None:
+            return None
+        if password_hash is not None:
+            account.password_hash = password_hash
+        return _end_sessions(s, account.id)
+
+
+def close_account(db: Database, name: str, closed: bool = True) -> tuple[Account, int] | None:
+    """Close the account ``name`` (moderation: it can no longer sign in, every session
+    ends, it leaves the leaderboard; its games, ratings and name stay), or open it
+    again with ``closed=False``: the account as it is now and how many sessions
+    ended, or None when there is no such account."""
+    with db.sessions.begin() as s:
+        account = _named(s, name)
+        if account is None:
+            return None
+        if not closed:
+            account.closed = None
+            return _account(account), 0
+        account.closed = account.closed or now()
+        return _account(account), _end_sessions(s, account.id)
+
+
+def delete_expired_sessions(db: Database) -> int:
+    """Delete every session that has expired; how many."""
+    with db.sessions.begin() as s:
+        done = s.execute(delete(SessionRow).where(SessionRow.expires <= now()))
+        return int(getattr(done, "rowcount", 0))
+
+
+def _unowned(tokens: list[str]) -> tuple[Any, ...] | None:
+    """The conditions of a human seat held by one of these secrets without an account;
+    None when no secret is given."""
+    hashes = sorted({token_hash(t) for t in tokens if t})
+    if not hashes:
+        return None
+    return (
+        SeatRow.token_hash.in_(hashes),
+        SeatRow.kind == "human",
+        SeatRow.account_id.is_(None),
+    )
+
+
+def adopt_seats(db: Database, account_id: int, tokens: list[str]) -> list[str]:
+    """Give the account the human seats these secrets hold that have no account yet; the
+    ids of their games."""
+    if (unowned := _unowned(tokens)) is None:
+        return []
+    with db.sessions.begin() as s:
+        done = s.execute(
+            update(SeatRow).where(*unowned).values(account_id=account_id).returning(SeatRow.game_id)
+        )
+        return sorted(set(done.scalars().all()))
+
+
+def adoptable_games(db: Database, tokens: list[str]) -> list[str]:
+    """The ids of the games whose human seats these secrets hold without an account."""
+    if (unowned := _unowned(tokens)) is None:
+        return []
+    with db.sessions.begin() as s:
+        found = s.execute(select(SeatRow.game_id).where(*unowned))
+        return sorted(set(found.scalars().all()))
