@@ -36,7 +36,8 @@ from shiftago.interfaces.server.accounts.accounts import (
 from shiftago.interfaces.server.db.schema import SeatRow
 from shiftago.interfaces.server.db.store import Store, token_hash
 from shiftago.interfaces.server.door import limits
-from shiftago.interfaces.server.games.routes import LIMITED, Invalid, hub_of
+from shiftago.interfaces.server.door.http import LIMITED, Invalid
+from shiftago.interfaces.server.games.access import hub_of
 
 router = APIRouter(prefix="/api")
 

@@ -23,8 +23,9 @@ from sqlalchemy import delete, select
 from shiftago.core import COLOURS
 from shiftago.interfaces.server.db.schema import ChatRow
 from shiftago.interfaces.server.db.store import Store, now, utc
+from shiftago.interfaces.server.door.socket import message_text
 from shiftago.interfaces.server.games.hub import Hub, Refused
-from shiftago.interfaces.server.games.live import Connection, LiveGame, message_text
+from shiftago.interfaces.server.games.live import Connection, LiveGame
 from shiftago.interfaces.server.jobs.bus import Event
 
 PLAYERS: Final = "players"

@@ -13,8 +13,9 @@ from shiftago.core import COLOURS
 from shiftago.interfaces.server.accounts.accounts import Account, find_account, signed_in
 from shiftago.interfaces.server.db.schema import GameRow, RatingChangeRow
 from shiftago.interfaces.server.db.store import Store, StoredGame, profile_games
+from shiftago.interfaces.server.door.http import Invalid
+from shiftago.interfaces.server.games.access import hub_of
 from shiftago.interfaces.server.games.live import ABORTED
-from shiftago.interfaces.server.games.routes import Invalid, hub_of
 from shiftago.interfaces.server.players import ratings
 
 router = APIRouter(prefix="/api")

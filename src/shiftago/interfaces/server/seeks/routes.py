@@ -15,9 +15,11 @@ from shiftago.formats.record_syntax import is_text_value
 from shiftago.interfaces.server.accounts.accounts import SESSION_COOKIE, Account, signed_in
 from shiftago.interfaces.server.db.store import token_hash
 from shiftago.interfaces.server.door import limits
+from shiftago.interfaces.server.door.http import LIMITED, Invalid, base_url
 from shiftago.interfaces.server.door.security import client_address
+from shiftago.interfaces.server.games.access import hub_of
+from shiftago.interfaces.server.games.creating import ClockIn
 from shiftago.interfaces.server.games.live import LiveGame
-from shiftago.interfaces.server.games.routes import LIMITED, ClockIn, Invalid, base_url, hub_of
 from shiftago.interfaces.server.seeks.challenges import NewSeek, SeekRefused, Seeks
 from shiftago.match.clock import TimeControl
 
