@@ -20,7 +20,8 @@ from shiftago.engine.alphabeta import AlphaBetaBot
 from shiftago.engine.bot import NO_LIMITS, Analysis, Limits, Progress, RankedAction
 from shiftago.engine.levels import bot_for_level, default_level
 from shiftago.engine.search import SearchResult
-from shiftago.interfaces.server.analysis.socket import LiveAnalysis, parse
+from shiftago.interfaces.server.analysis.searches import LiveAnalysis
+from shiftago.interfaces.server.analysis.socket import parse
 from shiftago.interfaces.server.door.protocol import BadMessage
 from support.server_support import TIMEOUT, Player, client_for
 

@@ -26,7 +26,8 @@ from websockets.exceptions import ConnectionClosed
 
 from shiftago.core import Variant
 from shiftago.interfaces.server import create_app
-from shiftago.interfaces.server.games import acting, claim, draw, ending, live, takeback
+from shiftago.interfaces.server.door import socket as door_socket
+from shiftago.interfaces.server.games import acting, claim, draw, ending, takeback
 from shiftago.interfaces.server.games.creating import GameSpec, SeatSpec, build
 from shiftago.interfaces.server.games.hub import Refused
 from shiftago.interfaces.server.games.live import Connection
@@ -155,7 +156,7 @@ def test_another_process_saying_its_part_again_changes_nothing_until_it_changes(
 
 
 def test_a_connection_too_far_behind_is_dropped_alone(monkeypatch):
-    monkeypatch.setattr(live, "MAX_QUEUED", 3)
+    monkeypatch.setattr(door_socket, "MAX_QUEUED", 3)
     slow, fine = Connection(None), Connection(None)
     for n in range(3):
         slow.send({"n": n})
@@ -370,7 +371,7 @@ def test_a_burst_of_watchers_never_disconnects_the_players(sqlite_url):
 
 
 def test_a_watcher_that_never_reads_is_closed_alone(sqlite_url, monkeypatch):
-    monkeypatch.setattr(live, "MAX_QUEUED", 20)
+    monkeypatch.setattr(door_socket, "MAX_QUEUED", 20)
     app = create_app(sqlite_url, rate=10_000, burst=10_000)
     with served(app, send_buffer=16_384) as host:
         game_id, tokens = new_game(host)

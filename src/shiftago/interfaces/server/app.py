@@ -19,9 +19,10 @@ from starlette.exceptions import HTTPException
 
 from shiftago import __version__
 from shiftago.interfaces.server.accounts import routes as accounts_api
-from shiftago.interfaces.server.analysis import positions
+from shiftago.interfaces.server.accounts.accounts import session_of
 from shiftago.interfaces.server.analysis import routes as analysis_api
-from shiftago.interfaces.server.analysis.socket import LiveAnalysis, analysis_socket
+from shiftago.interfaces.server.analysis.searches import LiveAnalysis
+from shiftago.interfaces.server.analysis.socket import analysis_socket
 from shiftago.interfaces.server.chat.chat import Chat
 from shiftago.interfaces.server.db.store import (
     DATABASE_AWAY,
@@ -30,9 +31,11 @@ from shiftago.interfaces.server.db.store import (
     open_engine,
 )
 from shiftago.interfaces.server.door.csrf import CsrfCheck
+from shiftago.interfaces.server.door.http import Invalid, invalid_response
 from shiftago.interfaces.server.door.redaction import log_config
 from shiftago.interfaces.server.door.security import protect
 from shiftago.interfaces.server.games import routes as api
+from shiftago.interfaces.server.games.access import NotFound
 from shiftago.interfaces.server.games.hub import Hub, Refused
 from shiftago.interfaces.server.games.socket import game_socket
 from shiftago.interfaces.server.games.store import Store
@@ -98,7 +101,7 @@ def create_app(
     )
     metrics = Metrics(settings.metrics_from)
     app.add_middleware(NoteRoute)  # added first: runs innermost, after the router
-    app.add_middleware(CsrfCheck, settings=settings)  # runs inside protect's
+    app.add_middleware(CsrfCheck, settings=settings, session_of=session_of)  # inside protect's
     protect(app, settings)  # forwarded headers, Origin, security headers, strict JSON, logs
     app.add_middleware(MeasureRequests, metrics=metrics)  # added last: runs first
     app.state.metrics = metrics
@@ -107,7 +110,6 @@ def create_app(
     app.state.rate = settings.rate
     app.state.burst = settings.burst
     app.include_router(api.router)
-    app.include_router(positions.router)
     app.include_router(analysis_api.router)
     app.include_router(accounts_api.router)
     app.include_router(players_api.router)
@@ -129,14 +131,14 @@ def _errors(app: FastAPI, web: Path) -> None:
         if first.get("type") == "json_invalid":  # its place is a character offset
             loc = []
         field = ".".join(loc) or "body"
-        return api.invalid_response(field, str(first.get("msg", "invalid")), detail=_plain(errors))
+        return invalid_response(field, str(first.get("msg", "invalid")), detail=_plain(errors))
 
-    @app.exception_handler(api.Invalid)
-    async def _invalid(request: Request, exc: api.Invalid) -> Response:
-        return api.invalid_response(exc.field, exc.message)
+    @app.exception_handler(Invalid)
+    async def _invalid(request: Request, exc: Invalid) -> Response:
+        return invalid_response(exc.field, exc.message)
 
-    @app.exception_handler(api.NotFound)
-    async def _not_found(request: Request, exc: api.NotFound) -> Response:
+    @app.exception_handler(NotFound)
+    async def _not_found(request: Request, exc: NotFound) -> Response:
         return JSONResponse({"message": str(exc), "detail": str(exc)}, status_code=404)
 
     async def _database_away(request: Request, exc: Exception) -> Response:

@@ -42,9 +42,9 @@ log = logging.getLogger("shiftago.server")
 
 #: The session cookie (its value is the session's secret).
 SESSION_COOKIE: Final = "shiftago_session"
-#: The CSRF cookie: readable by the pages' scripts, which send it back as a header.
+#: The CSRF cookie: readable by the pages' scripts, which send it back as a header
+#: (:data:`.csrf.CSRF_HEADER`).
 CSRF_COOKIE: Final = "csrf"
-CSRF_HEADER: Final = "x-csrf-token"
 NAME: Final = re.compile(r"[a-z0-9_-]{3,20}")
 PASSWORD_MIN: Final = 8
 PASSWORD_MAX: Final = 200

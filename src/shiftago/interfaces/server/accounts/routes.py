@@ -38,7 +38,8 @@ from shiftago.interfaces.server.accounts.store import (
 )
 from shiftago.interfaces.server.db.store import token_hash
 from shiftago.interfaces.server.door import limits
-from shiftago.interfaces.server.games.routes import LIMITED, Invalid, hub_of
+from shiftago.interfaces.server.door.http import LIMITED, Invalid
+from shiftago.interfaces.server.games.access import hub_of
 
 router = APIRouter(prefix="/api")
 

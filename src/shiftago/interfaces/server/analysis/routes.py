@@ -1,22 +1,79 @@
-"""The HTTP routes of a game's analysis: ``POST`` asks for the computer's review of the
-game's actions so far (202), ``GET`` answers the newest one asked for (404 before any).
-The object is :mod:`.analysis`'s (docs/web-protocol.md, "The game's analysis"); a review
-whose job failed says ``"status": "failed"`` with an ``error``, and ``POST`` starts it
-again."""
+"""The HTTP routes of analysis (docs/web-protocol.md).
+
+The analysis board's view of any position (issue 15): ``POST /api/positions`` and
+``POST /api/positions/play``. Only translation: the core sets the position up and plays
+the action, and its words come back as a 422 naming the field when it refuses.
+
+A game's review: ``POST /api/games/{id}/analysis`` asks for the computer's review of
+the game's actions so far (202), ``GET`` answers the newest one asked for (404 before
+any). The object is :mod:`.reviews`'s ("The game's analysis"); a review whose job
+failed says ``"status": "failed"`` with an ``error``, and ``POST`` starts it again.
+"""
 
 from __future__ import annotations
 
+from typing import Annotated, Any
+
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
 
+from shiftago.core import Action, State
+from shiftago.interfaces.server.analysis import searches
 from shiftago.interfaces.server.analysis.reviews import GameAnalyses
 from shiftago.interfaces.server.door import limits
+from shiftago.interfaces.server.door.http import LIMITED, Invalid
 from shiftago.interfaces.server.door.security import client_address
-from shiftago.interfaces.server.games.routes import LIMITED, found
+from shiftago.interfaces.server.games.access import found
+from shiftago.interfaces.server.games.views import position_view
 
 router = APIRouter(prefix="/api")
 
+# --- any position ------------------------------------------------------------------------
+#: Far longer than any position string or action, short enough to refuse junk at once.
+MAX_CHARS = 200
 
+Text = Annotated[str, Field(strict=True, min_length=1, max_length=MAX_CHARS)]
+
+
+class PositionIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    position: Text = Field(description="a position string (PROTOCOL.md)")
+
+
+class PlayIn(PositionIn):
+    action: Text = Field(description="an action in notation, such as L3 or xc3-g3")
+
+
+def set_up(text: str) -> State:
+    """The state of a position string, the end of a game too (the last step of a game
+    opens here); the core's refusal as a 422 on ``position``."""
+    try:
+        return searches.set_up(text)
+    except ValueError as error:
+        raise Invalid("position", str(error)) from None
+
+
+@router.post("/positions", summary="A position as the server sees it")
+async def read_position(body: PositionIn) -> dict[str, Any]:
+    """The canonical position with its legal actions, scorings, supplies, points,
+    skips, who acts, the phase and the result once it is over."""
+    state = set_up(body.position)
+    return position_view([state], [])
+
+
+@router.post("/positions/play", summary="The position after an action")
+async def play_position(body: PlayIn) -> dict[str, Any]:
+    """The same view of the position after ``action``; an illegal action is a 422."""
+    state = set_up(body.position)
+    try:
+        played, after = state.step(Action.parse(body.action))
+    except ValueError as error:
+        raise Invalid("action", str(error)) from None
+    return position_view([state, after], [played])
+
+
+# --- a game's review ---------------------------------------------------------------------
 def analyses_of(request: Request) -> GameAnalyses:
     analyses: GameAnalyses = request.app.state.analyses
     return analyses

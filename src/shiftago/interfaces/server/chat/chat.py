@@ -24,8 +24,9 @@ from shiftago.interfaces.server.chat.store import (
     ChatMessage,
     ChatStore,
 )
+from shiftago.interfaces.server.door.socket import message_text
 from shiftago.interfaces.server.games.hub import Hub, Refused
-from shiftago.interfaces.server.games.live import Connection, LiveGame, message_text
+from shiftago.interfaces.server.games.live import Connection, LiveGame
 from shiftago.interfaces.server.jobs.bus import Event
 
 #: An address may send this many chat messages ...

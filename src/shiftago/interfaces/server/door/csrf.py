@@ -8,28 +8,45 @@ requests, and :class:`.security.Security`, which runs first, already refused for
 ones), or its ``X-CSRF-Token`` header equals the token of the ``csrf`` cookie set at
 sign-in (kept with the session), which only the app's own scripts can read. Anything
 else answers 403. Requests without a session cookie (or with one of no valid session)
-are a guest's and pass: they act for nobody.
+are a guest's and pass: they act for nobody. The sessions are the accounts' (the app
+passes their ``session_of`` in).
 """
 
 from __future__ import annotations
 
 import hmac
+from collections.abc import Awaitable, Callable
+from typing import Final, Protocol
 
 from starlette.requests import HTTPConnection
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from shiftago.interfaces.server.accounts.accounts import CSRF_HEADER, SESSION_COOKIE, session_of
 from shiftago.interfaces.server.door.security import SAFE_METHODS, origin_allowed
 from shiftago.interfaces.server.settings import Settings
+
+#: The header in which the pages' scripts send the ``csrf`` cookie's value back.
+CSRF_HEADER: Final = "x-csrf-token"
+
+
+class Session(Protocol):
+    """A signed-in session as the check sees it: the CSRF token given at sign-in."""
+
+    @property
+    def csrf(self) -> str: ...
+
+
+#: The request's valid session, None when it carries none.
+SessionOf = Callable[[HTTPConnection], Awaitable[Session | None]]
 
 
 class CsrfCheck:
     """ASGI middleware, inside :class:`.security.Security` (it sees the forwarded scope)."""
 
-    def __init__(self, app: ASGIApp, settings: Settings) -> None:
+    def __init__(self, app: ASGIApp, settings: Settings, session_of: SessionOf) -> None:
         self.app = app
         self.settings = settings
+        self.session_of = session_of
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if (
@@ -40,7 +57,7 @@ class CsrfCheck:
             await self.app(scope, receive, send)
             return
         conn = HTTPConnection(scope)
-        if SESSION_COOKIE not in conn.cookies or await self._shown(conn):
+        if await self._shown(conn):
             await self.app(scope, receive, send)
             return
         message = (
@@ -56,9 +73,9 @@ class CsrfCheck:
         origin, host = conn.headers.get("origin"), conn.headers.get("host")
         if origin is not None and origin_allowed(origin, host, self.settings):
             return True
-        session = await session_of(conn)
+        session = await self.session_of(conn)
         if session is None:
-            return True  # no session: the request acts for nobody
+            return True  # no session (or no session cookie): the request acts for nobody
         # the token given at sign-in (the csrf cookie's value, kept with the session): a
         # cookie planted by another site holds some other value
         header = conn.headers.get(CSRF_HEADER, "")

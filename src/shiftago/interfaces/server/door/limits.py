@@ -24,7 +24,7 @@ import logging
 import math
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from fastapi.responses import JSONResponse
@@ -33,8 +33,6 @@ from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocket
 
 from shiftago.interfaces.server.door.security import client_address
-from shiftago.interfaces.server.games.creating import GameSpec
-from shiftago.interfaces.server.games.hub import Hub
 from shiftago.interfaces.server.settings import Settings
 
 if TYPE_CHECKING:
@@ -206,24 +204,27 @@ async def count(connection: HTTPConnection, bucket: Bucket, who: str | None = No
         )
 
 
+#: How many unfinished games without a person an address has (``None``: everyone).
+Unfinished = Callable[[str | None], Awaitable[int]]
+
+
 @contextlib.asynccontextmanager
-async def computer_game_room(connection: HTTPConnection, spec: GameSpec) -> AsyncIterator[None]:
-    """Room for ``spec`` under the caps on unfinished games without a person, held
-    until the game is stored (:class:`Limited` when there is none). A game with a
-    person needs no room. One game is counted and made at a time: in this process under
-    an asyncio lock, and with Redis under a lock of every process (:func:`redis_lock`),
-    so that two requests at once cannot both take the last place."""
-    if any(seat.kind == "human" for seat in spec.seats):
-        yield
-        return
+async def computer_game_room(
+    connection: HTTPConnection, unfinished: Unfinished, owner: str | None
+) -> AsyncIterator[None]:
+    """Room for a new game without a person of ``owner`` under the caps on unfinished
+    ones, which ``unfinished`` counts; held until the game is stored (:class:`Limited`
+    when there is none). The games decide which game needs room. One game is counted and
+    made at a time: in this process under an asyncio lock, and with Redis under a lock
+    of every process (:func:`redis_lock`), so that two requests at once cannot both take
+    the last place."""
     app = connection.app
     settings = settings_of(app)
-    hub: Hub = app.state.hub
     lock: asyncio.Lock | None = getattr(app.state, "computer_games_lock", None)
     if lock is None:
         lock = app.state.computer_games_lock = asyncio.Lock()
     async with lock, redis_lock(getattr(app.state, "redis", None), COMPUTER_GAMES_LOCK):
-        mine = await hub.db(hub.store.unfinished_without_human, spec.owner)
+        mine = await unfinished(owner)
         if mine >= settings.computer_games_per_address:
             raise Limited(
                 "too_many_computer_games",
@@ -231,7 +232,7 @@ async def computer_game_room(connection: HTTPConnection, spec: GameSpec) -> Asyn
                 f"(at most {settings.computer_games_per_address}); finish one or wait",
                 COMPUTER_GAMES_RETRY,
             )
-        everyone = await hub.db(hub.store.unfinished_without_human)
+        everyone = await unfinished(None)
         if everyone >= settings.computer_games_total:
             raise Limited(
                 "too_many_computer_games",

@@ -9,14 +9,18 @@ from __future__ import annotations
 import random
 import secrets
 from dataclasses import dataclass, field
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field
 
 from shiftago.core import Variant, draw_first_seat
 from shiftago.engine.levels import LEVELS
 from shiftago.formats.record import Record
 from shiftago.interfaces.server.db.store import now, token_hash
+from shiftago.interfaces.server.door.http import Invalid
 from shiftago.interfaces.server.games.live import COMPUTER_ONLY_ACTION_LIMIT, LiveGame
 from shiftago.interfaces.server.games.stored import StoredGame, StoredSeat, check_storable
-from shiftago.match.clock import TimeControl
+from shiftago.match.clock import TimeControl, TimeControlError
 
 
 @dataclass
@@ -58,6 +62,29 @@ class GameSpec:
     #: An imported record's Event and Date headers, kept for its record.
     event: str | None = None
     record_date: str | None = None
+
+
+class ClockIn(BaseModel):
+    """A time control as the API takes it (a new game's, a seek's): ``initial``
+    seconds plus ``increment`` per turn, or ``days`` per turn (correspondence)."""
+
+    model_config = ConfigDict(extra="forbid")
+    initial: Annotated[float, Field(allow_inf_nan=False)] | None = None
+    increment: Annotated[float, Field(allow_inf_nan=False)] = 0.0
+    days: int | None = None
+
+    def control(self, where: str = "clock") -> TimeControl:
+        """The time control, or :class:`Invalid` naming the field."""
+        if self.days is not None and (self.initial is not None or self.increment):
+            raise Invalid(where, "give initial (and increment) or days, not both")
+        if self.days is None and self.initial is None:
+            raise Invalid(where, "give initial seconds (and an increment) or days per turn")
+        try:
+            if self.days is not None:
+                return TimeControl(days=self.days)
+            return TimeControl(float(self.initial or 0.0), float(self.increment))
+        except TimeControlError as error:
+            raise Invalid(where, str(error)) from None
 
 
 def new_id() -> str:
@@ -193,4 +220,4 @@ def rematch_spec(live: LiveGame) -> GameSpec:
     )
 
 
-__all__ = ["GameSpec", "SeatSpec", "build", "rematch_spec", "spec_of_record"]
+__all__ = ["ClockIn", "GameSpec", "SeatSpec", "build", "rematch_spec", "spec_of_record"]

@@ -14,8 +14,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-import orjson
-
 from shiftago.core import (
     COLOURS,
     Game,
@@ -28,6 +26,7 @@ from shiftago.core import (
 )
 from shiftago.formats.record import UNFINISHED, Record, Seat, new_game
 from shiftago.interfaces.server.db.store import token_hash
+from shiftago.interfaces.server.door.socket import Outbox, message_text
 from shiftago.interfaces.server.games.presence import (
     SUMMARY_SECONDS,
     Coalescer,
@@ -38,8 +37,6 @@ from shiftago.interfaces.server.games.stored import StoredGame
 
 #: A game without a human seat ends after this many actions (RULES.md section 7).
 COMPUTER_ONLY_ACTION_LIMIT = 1000
-#: Events waiting for a slow connection before it is dropped.
-MAX_QUEUED = 500
 #: The termination of a game ended before it began: no result (stored as ``""``, a
 #: record's ``*``), nobody won or lost, never rated.
 ABORTED = "aborted"
@@ -85,49 +82,17 @@ def result_token(winners: tuple[int, ...]) -> str:
     return "=".join(COLOURS[s] for s in sorted(winners))
 
 
-def message_text(message: dict[str, Any]) -> str:
-    """The text of a message to the sockets: compact JSON (orjson: the game's view is
-    serialised after every action, and :mod:`json` took a third of that work; see
-    docs/deploy.md). Integer keys become strings, as :mod:`json` makes them."""
-    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
-
-
-class Connection:
-    """One open WebSocket: its seat (None for a spectator) and its outgoing queue.
-
-    Everything sent to a connection goes through its queue, written by one task, so
-    events keep their order and a slow browser never holds up a game's lock. An ``int``
-    in the queue closes the socket with that code once what came before is sent; a
-    ``str`` is a message serialised once for all the game's sockets (:meth:`LiveGame.broadcast`).
-    """
+class Connection(Outbox):
+    """One open game socket: its seat (None for a spectator) and its outbox (a ``str``
+    in it is a message serialised once for all the game's sockets,
+    :meth:`LiveGame.broadcast`)."""
 
     def __init__(self, seat: int | None = None, token: str | None = None) -> None:
+        super().__init__()
         self.seat = seat
         self.token = token
-        self.queue: asyncio.Queue[dict[str, Any] | str | int] = asyncio.Queue()
-        self.closed = False
         #: The game's presence change that this connection was last told of.
         self.presence_seen = -1
-
-    def send(self, message: dict[str, Any] | str) -> None:
-        if self.closed:
-            return
-        if self.queue.qsize() >= MAX_QUEUED:
-            self.drop()
-            return
-        self.queue.put_nowait(message)
-
-    def drop(self) -> None:
-        """Too far behind to catch up: what waits is thrown away and the socket closes
-        next (1008); the client reconnects and gets the game as it is then."""
-        while not self.queue.empty():
-            self.queue.get_nowait()
-        self.close(1008)
-
-    def close(self, code: int = 1000) -> None:
-        if not self.closed:
-            self.closed = True
-            self.queue.put_nowait(code)
 
 
 @dataclass

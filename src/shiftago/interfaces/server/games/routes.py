@@ -18,12 +18,12 @@ from shiftago.formats.record import format_record
 from shiftago.formats.record_json import parse_records_of_either_form, record_to_json
 from shiftago.formats.record_syntax import is_text_value
 from shiftago.interfaces.server.door import limits
+from shiftago.interfaces.server.door.http import LIMITED, Invalid, base_url
 from shiftago.interfaces.server.door.security import client_address
-from shiftago.interfaces.server.games.creating import GameSpec, SeatSpec, spec_of_record
-from shiftago.interfaces.server.games.hub import Hub
+from shiftago.interfaces.server.games.access import computer_game_room, found, hub_of
+from shiftago.interfaces.server.games.creating import ClockIn, GameSpec, SeatSpec, spec_of_record
 from shiftago.interfaces.server.games.live import LiveGame
 from shiftago.interfaces.server.games.views import game_view, summary_view
-from shiftago.match.clock import TimeControl, TimeControlError
 
 router = APIRouter(prefix="/api")
 
@@ -31,50 +31,11 @@ MAX_HANDICAP = 6
 MAX_RECORD_CHARS = 200_000
 
 
-class Invalid(Exception):
-    """Input that does not make a game: answered 422 naming the field."""
-
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(f"{field}: {message}")
-        self.field = field
-        self.message = message
-
-
-def invalid_response(field: str, message: str, detail: Any = None) -> JSONResponse:
-    body: dict[str, Any] = {"message": f"{field}: {message}", "field": field}
-    if detail is not None:
-        body["detail"] = detail
-    return JSONResponse(body, status_code=422)
-
-
 class SeatIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: Annotated[str, Field(max_length=40)] | None = None
     kind: Literal["human", "computer"] = "human"
     level: int | None = None
-
-
-class ClockIn(BaseModel):
-    """A time control: ``initial`` seconds plus ``increment`` per turn, or ``days`` per
-    turn (correspondence)."""
-
-    model_config = ConfigDict(extra="forbid")
-    initial: Annotated[float, Field(allow_inf_nan=False)] | None = None
-    increment: Annotated[float, Field(allow_inf_nan=False)] = 0.0
-    days: int | None = None
-
-    def control(self, where: str = "clock") -> TimeControl:
-        """The time control, or :class:`Invalid` naming the field."""
-        if self.days is not None and (self.initial is not None or self.increment):
-            raise Invalid(where, "give initial (and increment) or days, not both")
-        if self.days is None and self.initial is None:
-            raise Invalid(where, "give initial seconds (and an increment) or days per turn")
-        try:
-            if self.days is not None:
-                return TimeControl(days=self.days)
-            return TimeControl(float(self.initial or 0.0), float(self.increment))
-        except TimeControlError as error:
-            raise Invalid(where, str(error)) from None
 
 
 class NewGame(BaseModel):
@@ -161,16 +122,6 @@ def _seat(i: int, seat: SeatIn) -> SeatSpec:
     return SeatSpec(seat.kind, name, level)
 
 
-def base_url(request: Request) -> str:
-    """Where people reach the app: ``--public-url``, else the scheme and ``Host`` the
-    request came with (a trusted proxy's forwarded ones, applied by :mod:`.security`)."""
-    public_url: str | None = request.app.state.public_url
-    if public_url:
-        return public_url.rstrip("/")
-    host = request.headers.get("host", request.url.netloc)
-    return f"{request.url.scheme}://{host}{request.scope.get('root_path', '')}"
-
-
 def created(request: Request, live: LiveGame, tokens: list[str | None]) -> JSONResponse:
     base = base_url(request)
     seats = []
@@ -183,29 +134,6 @@ def created(request: Request, live: LiveGame, tokens: list[str | None]) -> JSONR
     return JSONResponse(body, status_code=201)
 
 
-def hub_of(request: Request) -> Hub:
-    hub: Hub = request.app.state.hub
-    return hub
-
-
-async def found(request: Request, game_id: str) -> LiveGame:
-    live = await hub_of(request).get(game_id)
-    if live is None:
-        raise NotFound(game_id)
-    return live
-
-
-class NotFound(Exception):
-    def __init__(self, game_id: str) -> None:
-        super().__init__(f"there is no game {game_id!r}")
-
-
-#: The answer over a limit per address, for the OpenAPI page.
-LIMITED: dict[int | str, dict[str, Any]] = {
-    429: {"description": "over a limit per address; `Retry-After` says when to try again"}
-}
-
-
 @router.post("/games", status_code=201, summary="Create a game", responses=LIMITED)
 async def create_game(body: NewGame, request: Request) -> JSONResponse:
     """Create a game; each person's seat gets a join link with its secret (once)."""
@@ -213,7 +141,7 @@ async def create_game(body: NewGame, request: Request) -> JSONResponse:
         await limits.count(request, "games")
         spec = spec_of(body)
         spec.owner = client_address(request)
-        async with limits.computer_game_room(request, spec):
+        async with computer_game_room(request, spec):
             live, tokens = await hub_of(request).create(spec)
     except limits.Limited as limited:
         return limited.response()
@@ -246,7 +174,7 @@ async def import_game(body: ImportIn, request: Request) -> JSONResponse:
             )
         spec = spec_of_record(records[0], body.public, level)
         spec.owner = client_address(request)
-        async with limits.computer_game_room(request, spec):
+        async with computer_game_room(request, spec):
             live, tokens = await hub_of(request).create(spec)
     except (ShiftagoError, ValueError) as error:
         raise Invalid("record", str(error)) from None

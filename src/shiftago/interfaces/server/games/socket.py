@@ -1,23 +1,21 @@
 """The live protocol's endpoint, ``/ws/games/{id}`` (docs/web-protocol.md).
 
 It only translates: every message is checked (:mod:`.protocol`) and handed to the hub,
-whose refusals come back as ``error`` events that changed nothing. Sockets from other
-sites' pages never get here (:mod:`.security` refuses them before the upgrade).
+whose refusals come back as ``error`` events that changed nothing. The loop around the
+messages is the door's (:mod:`.door.socket`). Sockets from other sites' pages never get
+here (:mod:`.security` refuses them before the upgrade).
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 from typing import Any
 
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket
 
 from shiftago.core import COLOURS
 from shiftago.interfaces.server.accounts.accounts import signed_in
 from shiftago.interfaces.server.chat.chat import GUEST, Chat, Speaker, seat_name
 from shiftago.interfaces.server.db.store import DATABASE_AWAY, DATABASE_AWAY_WORDS
-from shiftago.interfaces.server.door.limits import socket_slot
 from shiftago.interfaces.server.door.protocol import (
     Abort,
     Act,
@@ -28,7 +26,6 @@ from shiftago.interfaces.server.door.protocol import (
     Draw,
     Hello,
     Ping,
-    RateLimit,
     Rematch,
     Resign,
     Sync,
@@ -36,6 +33,7 @@ from shiftago.interfaces.server.door.protocol import (
     parse_message,
 )
 from shiftago.interfaces.server.door.security import client_address
+from shiftago.interfaces.server.door.socket import Conversation, error, serve_socket
 from shiftago.interfaces.server.games import (
     acting,
     announce,
@@ -46,102 +44,69 @@ from shiftago.interfaces.server.games import (
     takeback,
 )
 from shiftago.interfaces.server.games.hub import Hub, Refused
-from shiftago.interfaces.server.games.live import Connection, LiveGame, message_text
+from shiftago.interfaces.server.games.live import Connection, LiveGame
 from shiftago.interfaces.server.games.refusals import person
 from shiftago.interfaces.server.games.views import game_view
 
 #: How long a new connection may take to say hello (seconds).
 HELLO_TIMEOUT = 30.0
-#: Refused messages (over the rate) before the connection is closed with 1008.
-MAX_REFUSED = 10
 
 
-def error(code: str, message: str) -> dict[str, Any]:
-    return {"type": "error", "code": code, "message": message}
+class _GameSocket(Conversation):
+    """One game socket: a hello first (within :data:`HELLO_TIMEOUT`), then the game's
+    messages, for its seat or as a spectator."""
 
+    outbox: Connection
 
-async def write_queue(websocket: WebSocket, connection: Connection) -> None:
-    """Send what is queued for the connection, in order; an int closes it (the task
-    that writes every socket of the app)."""
-    with contextlib.suppress(Exception):
-        while True:
-            item = await connection.queue.get()
-            if isinstance(item, int):
-                await websocket.close(code=item)
-                return
-            text = item if isinstance(item, str) else message_text(item)
-            await websocket.send_text(text)
+    def __init__(self, websocket: WebSocket, game_id: str) -> None:
+        super().__init__(Connection())
+        self.websocket = websocket
+        self.game_id = game_id
+        self.hub: Hub = websocket.app.state.hub
+        self.chat: Chat = websocket.app.state.chat
+        self.speaker = Speaker(client_address(websocket))
+        self.live: LiveGame | None = None
+        self.joined = False
 
+    def receive_within(self) -> float | None:
+        return None if self.joined else HELLO_TIMEOUT
 
-async def _receive(websocket: WebSocket) -> str | bytes:
-    message = await websocket.receive()
-    if message["type"] == "websocket.disconnect":
-        raise WebSocketDisconnect(message.get("code", 1000))
-    if message.get("text") is not None:
-        return str(message["text"])
-    return bytes(message.get("bytes") or b"")
+    async def begin(self) -> None:
+        self.live = await self.hub.get(self.game_id)
+        if self.live is None:
+            self.outbox.send(error("not_found", f"there is no game {self.game_id!r}"))
+            self.outbox.close(4404)
+
+    async def handle(self, text: str | bytes) -> None:
+        hub, chat, live, connection = self.hub, self.chat, self.live, self.outbox
+        assert live is not None  # begin found it, or the socket is closed
+        message = parse_message(text)
+        if not self.joined:
+            if not isinstance(message, Hello):
+                raise BadMessage("the first message is hello")
+            await _hello(hub, chat, live, connection, message)
+            self.joined = True
+            self.speaker.name = await _speaker_name(self.websocket, live, connection)
+            return
+        if isinstance(message, ChatLine):
+            await chat.say(live, connection, self.speaker, message.text)
+            return
+        await _handle(hub, live, connection, message)
+
+    def refusal(self, failure: Exception) -> dict[str, Any] | None:
+        if isinstance(failure, Refused):
+            return error(failure.code, failure.message)
+        if isinstance(failure, DATABASE_AWAY):  # nothing was stored or shown; it stays open
+            return error("unavailable", DATABASE_AWAY_WORDS)
+        return None
+
+    async def end(self) -> None:
+        if self.live is not None and self.joined:
+            await self.hub.presence.leave(self.live, self.outbox)
 
 
 async def game_socket(websocket: WebSocket, game_id: str) -> None:
-    async with socket_slot(websocket) as granted:  # refused before the upgrade if not
-        if granted:
-            await _game_socket(websocket, game_id)
-
-
-async def _game_socket(websocket: WebSocket, game_id: str) -> None:
-    state = websocket.app.state
-    hub: Hub = state.hub
-    await websocket.accept()
-    live = await hub.get(game_id)
-    if live is None:
-        await websocket.send_json(error("not_found", f"there is no game {game_id!r}"))
-        await websocket.close(code=4404)
-        return
-    connection = Connection()
-    writer = asyncio.create_task(write_queue(websocket, connection))
-    limit = RateLimit(state.rate, state.burst)
-    chat: Chat = state.chat
-    speaker = Speaker(client_address(websocket))
-    joined = False
-    try:
-        while not connection.closed:
-            text = await (
-                asyncio.wait_for(_receive(websocket), HELLO_TIMEOUT)
-                if not joined
-                else _receive(websocket)
-            )
-            if not limit.allow():
-                connection.send(error("rate_limited", "too many messages; slow down"))
-                if limit.refused > MAX_REFUSED:
-                    connection.close(1008)
-                continue
-            try:
-                message = parse_message(text)
-                if not joined:
-                    if not isinstance(message, Hello):
-                        raise BadMessage("the first message is hello")
-                    await _hello(hub, chat, live, connection, message)
-                    joined = True
-                    speaker.name = await _speaker_name(websocket, live, connection)
-                    continue
-                if isinstance(message, ChatLine):
-                    await chat.say(live, connection, speaker, message.text)
-                    continue
-                await _handle(hub, live, connection, message)
-            except BadMessage as bad:
-                connection.send(error("bad_message", str(bad)))
-            except Refused as refused:
-                connection.send(error(refused.code, refused.message))
-            except DATABASE_AWAY:  # nothing was stored or shown; the socket stays
-                connection.send(error("unavailable", DATABASE_AWAY_WORDS))
-    except (WebSocketDisconnect, TimeoutError, RuntimeError):
-        pass
-    finally:
-        if joined:
-            await hub.presence.leave(live, connection)
-        connection.close()
-        with contextlib.suppress(Exception):
-            await writer
+    await serve_socket(websocket, _GameSocket(websocket, game_id))
 
 
 async def _hello(

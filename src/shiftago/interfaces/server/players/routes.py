@@ -11,8 +11,9 @@ from fastapi.responses import JSONResponse
 from shiftago.core import COLOURS
 from shiftago.interfaces.server.accounts.accounts import signed_in
 from shiftago.interfaces.server.accounts.store import Account, find_account
+from shiftago.interfaces.server.door.http import Invalid
+from shiftago.interfaces.server.games.access import hub_of
 from shiftago.interfaces.server.games.live import ABORTED
-from shiftago.interfaces.server.games.routes import Invalid, hub_of
 from shiftago.interfaces.server.games.store import Store
 from shiftago.interfaces.server.games.stored import StoredGame
 from shiftago.interfaces.server.players import ratings

@@ -16,9 +16,11 @@ from shiftago.interfaces.server.accounts.accounts import SESSION_COOKIE, signed_
 from shiftago.interfaces.server.accounts.store import Account
 from shiftago.interfaces.server.db.store import token_hash
 from shiftago.interfaces.server.door import limits
+from shiftago.interfaces.server.door.http import LIMITED, Invalid, base_url
 from shiftago.interfaces.server.door.security import client_address
+from shiftago.interfaces.server.games.access import hub_of
+from shiftago.interfaces.server.games.creating import ClockIn
 from shiftago.interfaces.server.games.live import LiveGame
-from shiftago.interfaces.server.games.routes import LIMITED, ClockIn, Invalid, base_url, hub_of
 from shiftago.interfaces.server.seeks.challenges import NewSeek, SeekRefused, Seeks
 from shiftago.match.clock import TimeControl
 

@@ -4,22 +4,19 @@ On connect it sends the open seeks (``seeks``), then each change as it happens
 (``seek``, ``seek_gone``, ``seek_filled``). A page that holds a seek's secret says
 ``hold``: it then hears ``filled`` with the link of its own seat when the seek fills,
 and while it holds it the place stays (the creator's: the seek stays open;
-:mod:`.lobby_feed`). Only translation: the seeks decide.
+:mod:`.feed`). Only translation: the seeks decide; the loop around the messages is the
+door's (:mod:`.door.socket`).
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket
 
-from shiftago.interfaces.server.door.limits import socket_slot
-from shiftago.interfaces.server.door.protocol import BadMessage, RateLimit, parse_json_message
-from shiftago.interfaces.server.games.live import Connection
-from shiftago.interfaces.server.games.socket import MAX_REFUSED, _receive, error, write_queue
+from shiftago.interfaces.server.door.protocol import BadMessage, parse_json_message
+from shiftago.interfaces.server.door.socket import Conversation, Outbox, serve_socket
 from shiftago.interfaces.server.seeks.challenges import Seeks
 from shiftago.interfaces.server.seeks.feed import Listener
 
@@ -52,53 +49,38 @@ def parse_lobby_message(text: str | bytes) -> LobbyMessage:
     return parse_json_message(text, _ADAPTER)
 
 
+class _Lobby(Conversation):
+    """One lobby socket: the seeks it hears of, and the ones its page holds."""
+
+    def __init__(self, seeks: Seeks) -> None:
+        super().__init__(Outbox())
+        self.seeks = seeks
+        # changes while the listing is read wait, and follow it: none is lost between
+        self.early: list[dict[str, Any]] = []
+        self.listener = Listener(self.early.append)
+
+    async def begin(self) -> None:
+        self.seeks.feed.join(self.listener)
+        self.outbox.send({"type": "seeks", "seeks": await self.seeks.listing()})
+        for event in self.early:
+            self.outbox.send(event)
+        self.listener.send = self.outbox.send
+
+    async def handle(self, text: str | bytes) -> None:
+        message = parse_lobby_message(text)
+        if isinstance(message, Ping):
+            self.outbox.send({"type": "pong"})
+        elif len(self.listener.holds) >= MAX_HELD:
+            raise BadMessage(f"a page holds at most {MAX_HELD} challenges")
+        else:
+            await self.seeks.feed.hold(self.listener, message.token, message.seek)
+
+    async def end(self) -> None:
+        self.seeks.feed.leave(self.listener)
+
+
 async def lobby_socket(websocket: WebSocket) -> None:
-    async with socket_slot(websocket) as granted:  # refused before the upgrade if not
-        if granted:
-            await _lobby_socket(websocket)
-
-
-async def _lobby_socket(websocket: WebSocket) -> None:
-    state = websocket.app.state
-    seeks: Seeks = state.seeks
-    feed = seeks.feed
-    await websocket.accept()
-    connection = Connection()
-    writer = asyncio.create_task(write_queue(websocket, connection))
-    # changes while the listing is read wait, and follow it: none is lost between
-    early: list[dict[str, Any]] = []
-    listener = Listener(early.append)
-    limit = RateLimit(state.rate, state.burst)
-    feed.join(listener)
-    try:
-        connection.send({"type": "seeks", "seeks": await seeks.listing()})
-        for event in early:
-            connection.send(event)
-        listener.send = connection.send
-        while not connection.closed:
-            text = await _receive(websocket)
-            if not limit.allow():
-                connection.send(error("rate_limited", "too many messages; slow down"))
-                if limit.refused > MAX_REFUSED:
-                    connection.close(1008)
-                continue
-            try:
-                message = parse_lobby_message(text)
-                if isinstance(message, Ping):
-                    connection.send({"type": "pong"})
-                elif len(listener.holds) >= MAX_HELD:
-                    raise BadMessage(f"a page holds at most {MAX_HELD} challenges")
-                else:
-                    await feed.hold(listener, message.token, message.seek)
-            except BadMessage as bad:
-                connection.send(error("bad_message", str(bad)))
-    except (WebSocketDisconnect, RuntimeError):
-        pass
-    finally:
-        feed.leave(listener)
-        connection.close()
-        with contextlib.suppress(Exception):
-            await writer
+    await serve_socket(websocket, _Lobby(websocket.app.state.seeks))
 
 
 __all__ = ["Hold", "Ping", "lobby_socket", "parse_lobby_message"]

@@ -1,0 +1,48 @@
+"""What every feature's HTTP routes share: the 422 of input that does not make sense,
+the 429 of a limit for the OpenAPI page, and the address people reach the app at.
+
+Invalid input answers 422 with ``{"message": "<field>: <what is wrong>", "field": ...}``
+(the app's handler of :class:`Invalid` and of FastAPI's validation errors).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import Request
+from fastapi.responses import JSONResponse
+
+
+class Invalid(Exception):
+    """Input that does not make sense: answered 422 naming the field."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+
+
+def invalid_response(field: str, message: str, detail: Any = None) -> JSONResponse:
+    body: dict[str, Any] = {"message": f"{field}: {message}", "field": field}
+    if detail is not None:
+        body["detail"] = detail
+    return JSONResponse(body, status_code=422)
+
+
+#: The answer over a limit per address, for the OpenAPI page.
+LIMITED: dict[int | str, dict[str, Any]] = {
+    429: {"description": "over a limit per address; `Retry-After` says when to try again"}
+}
+
+
+def base_url(request: Request) -> str:
+    """Where people reach the app: ``--public-url``, else the scheme and ``Host`` the
+    request came with (a trusted proxy's forwarded ones, applied by :mod:`.security`)."""
+    public_url: str | None = request.app.state.public_url
+    if public_url:
+        return public_url.rstrip("/")
+    host = request.headers.get("host", request.url.netloc)
+    return f"{request.url.scheme}://{host}{request.scope.get('root_path', '')}"
+
+
+__all__ = ["LIMITED", "Invalid", "base_url", "invalid_response"]
