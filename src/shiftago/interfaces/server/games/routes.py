@@ -22,7 +22,7 @@ from shiftago.interfaces.server.door.security import client_address
 from shiftago.interfaces.server.games.creating import GameSpec, SeatSpec, spec_of_record
 from shiftago.interfaces.server.games.hub import Hub
 from shiftago.interfaces.server.games.live import LiveGame
-from shiftago.interfaces.server.games.views import game_view, summary_view
+from shiftago.interfaces.server.games.views import game_view, rules_view, summary_view
 from shiftago.match.clock import TimeControl, TimeControlError
 
 router = APIRouter(prefix="/api")
@@ -313,4 +313,5 @@ async def levels() -> dict[str, Any]:
     return {
         "levels": [{"level": n, "name": name} for n, name in LEVELS],
         "default": default_level(),
+        "rules": rules_view(),
     }
