@@ -43,13 +43,54 @@ def test_a_position_as_the_server_sees_it(client):
         "turn": "o",
         "phase": "insert",
         "legal": [str(a) for a in State.from_position(START).legal_actions()],
+        "pushes": {str(a): [] for a in State.from_position(START).legal_actions()},
         "scoring": [],
         "supplies": [22, 22],
         "scores": [0, 0],
         "skips": [0, 0],
         "result": None,
+        "motion": None,
     }
     assert len(view["legal"]) == 28
+
+
+def test_the_pushes_say_which_marbles_each_legal_insertion_shifts(client):
+    view = client.post("/api/positions", json={"position": EXPRESS_FOUR}).json()
+    assert list(view["pushes"]) == view["legal"]
+    assert view["pushes"]["L1"] == [
+        {"from": "d1", "to": "e1"},
+        {"from": "c1", "to": "d1"},
+        {"from": "b1", "to": "c1"},
+        {"from": "a1", "to": "b1"},
+    ]
+    assert view["pushes"]["Ba"] == [
+        {"from": "a3", "to": "a4"},
+        {"from": "a2", "to": "a3"},
+        {"from": "a1", "to": "a2"},
+    ]
+    assert view["pushes"]["R1"] == []
+
+
+def test_the_play_answer_carries_the_motion_of_the_action(client):
+    pushed = client.post("/api/positions/play", json={"position": EXPRESS_FOUR, "action": "l1"})
+    assert pushed.json()["motion"] == {
+        "moves": [
+            {"from": "d1", "to": "e1"},
+            {"from": "c1", "to": "d1"},
+            {"from": "b1", "to": "c1"},
+            {"from": "a1", "to": "b1"},
+        ],
+        "entry": "a1",
+        "side": "L",
+        "removed": [],
+    }
+    scored = client.post("/api/positions/play", json={"position": EXPERT_SCORE, "action": "xe1-a1"})
+    assert scored.json()["motion"] == {
+        "moves": [],
+        "entry": None,
+        "side": None,
+        "removed": ["a1", "b1", "c1", "d1"],
+    }
 
 
 def test_a_score_phase_lists_the_scorings_with_their_points(client):

@@ -9,8 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from shiftago import COLOURS, Game, Rules, Scoring, Variant
+from shiftago import COLOURS, Game, Insertion, Rules, Scoring, Variant, cell_name
+from shiftago.core.geometry import ENTRY_CELLS
 from shiftago.formats.record import Record, format_record, parse_record
+from shiftago.interfaces.server.games.views import motion_view
 from support.server_support import client_for, connect, create
 
 
@@ -69,6 +71,8 @@ def test_history_numbers_turns_as_the_record_and_gives_each_scorings_points(
         else:
             assert h["points"] is None
         assert h["skipped"] == []
+        assert h["motion"] == motion_view(before, action)
+    assert view["motion"] == history[-1]["motion"]
     assert scored, "the game has scorings"
     assert any(turns[i] == turns[i + 1] for i in range(len(turns) - 1))  # a scoring's turn
     if variant is Variant.EXTREME:
@@ -247,3 +251,29 @@ def test_the_history_kept_between_views_is_the_history_made_afresh():
         checked += 1
     assert checked > 20
     assert any(entry["points"] is not None for entry in afresh()), "the game has scorings"
+
+
+def test_a_motion_says_what_the_core_moved():
+    """Pushes carry their shifted marbles and entry, scorings the cells they empty,
+    2 players keeping both ends (the core's motion, tested in tests/core)."""
+    game = random_game(Rules(Variant.EXPERT, 2), 0, 1)
+    for before, action in zip(game.states, game.history, strict=False):
+        assert isinstance(action, Scoring | Insertion)
+        motion = motion_view(before, action)
+        if isinstance(action, Scoring):
+            option = next(o for o in before.scoring_options() if o.action == action)
+            assert motion["moves"] == [] and motion["entry"] is None
+            assert len(motion["removed"]) == len(option.line.cells) - 2
+        else:
+            assert motion["entry"] == cell_name(ENTRY_CELLS[action.index])
+            assert motion["side"] == str(action)[0] and motion["removed"] == []
+
+
+def test_the_levels_carry_the_rules_numbers_the_forms_need(sqlite_url):
+    with client_for(sqlite_url) as client:
+        rules = client.get("/api/levels").json()["rules"]
+    assert rules == {
+        "marbles": 22,
+        "max_handicap": 6,
+        "start": "express 2 7/7/7/7/7/7/7 o insert 22,22 0,0 0,0",
+    }

@@ -72,6 +72,10 @@ def test_acting_in_turn_is_stored_then_announced_to_everybody(db_url):
             assert event["type"] == "action" and event["version"] == 1
             assert event["action"] == "L3" and event["seat"] == 0
             assert event["game"]["turn"] == "g" and event["game"]["last"] == "L3"
+            motion = {"moves": [], "entry": "a3", "side": "L", "removed": []}
+            assert event["game"]["motion"] == motion  # what the page animates
+            assert event["game"]["history"][-1]["motion"] == motion
+            assert event["game"]["pushes"]["L3"] == [{"from": "a3", "to": "b3"}]
             assert g.until_type("action")["version"] == 1
             assert g.act("Td", 1)["version"] == 2
         game = client.get(f"/api/games/{game_id}").json()

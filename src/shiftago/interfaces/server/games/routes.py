@@ -23,7 +23,7 @@ from shiftago.interfaces.server.door.security import client_address
 from shiftago.interfaces.server.games.access import computer_game_room, found, hub_of
 from shiftago.interfaces.server.games.creating import ClockIn, GameSpec, SeatSpec, spec_of_record
 from shiftago.interfaces.server.games.live import LiveGame
-from shiftago.interfaces.server.games.views import game_view, summary_view
+from shiftago.interfaces.server.games.views import game_view, rules_view, summary_view
 
 router = APIRouter(prefix="/api")
 
@@ -241,4 +241,5 @@ async def levels() -> dict[str, Any]:
     return {
         "levels": [{"level": n, "name": name} for n, name in LEVELS],
         "default": default_level(),
+        "rules": rules_view(),
     }

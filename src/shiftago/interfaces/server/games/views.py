@@ -7,7 +7,19 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from shiftago.core import COLOURS, Action, EndReason, Phase, Scoring, State, cell_name
+from shiftago.core import (
+    COLOURS,
+    Action,
+    EndReason,
+    Insertion,
+    Phase,
+    Rules,
+    Scoring,
+    State,
+    cell_name,
+)
+from shiftago.core.motion import Motion, motion
+from shiftago.core.rules import MARBLES_PER_PLAYER, MAX_HANDICAP
 from shiftago.formats.record_syntax import starts_turn
 from shiftago.interfaces.server.games.live import LiveGame
 from shiftago.interfaces.server.games.stored import StoredGame
@@ -113,18 +125,49 @@ def position_view(states: Sequence[State], actions: Sequence[Action]) -> dict[st
     actions): what ``GAME`` and the analysis board show of it."""
     state = states[-1]
     over = state.phase is Phase.OVER
+    legal = state.legal_actions()
     return {
         "position": state.position(),
         "variant": state.rules.variant.value,
         "players": state.rules.players,
         "turn": None if over else COLOURS[state.turn],
         "phase": state.phase.value,
-        "legal": [str(a) for a in state.legal_actions()],
+        "legal": [str(a) for a in legal],
+        "pushes": {str(a): _moves(motion(state, a)) for a in legal if isinstance(a, Insertion)},
         "scoring": _scoring(state),
         "supplies": list(state.supplies),
         "scores": list(state.scores),
         "skips": list(state.skips),
         "result": _result(states, actions),
+        "motion": motion_view(states[-2], actions[-1]) if actions else None,
+    }
+
+
+def motion_view(state: State, action: Action) -> dict[str, Any]:
+    """What ``action`` played on ``state`` does to the marbles, for a page to draw it
+    moving (docs/web-protocol.md, "Motion"): the core decides, the page only animates."""
+    m = motion(state, action)
+    return {
+        "moves": _moves(m),
+        "entry": None if m.entry is None else cell_name(m.entry),
+        "side": m.side,
+        "removed": [cell_name(c) for c in m.removed],
+    }
+
+
+def _moves(m: Motion) -> list[dict[str, str]]:
+    """The marbles a push shifts, the farthest along its lane first."""
+    return [{"from": cell_name(a), "to": cell_name(b)} for a, b in m.shifts]
+
+
+def rules_view() -> dict[str, Any]:
+    """The rules' numbers the pages' forms need (docs/web-protocol.md): the marbles
+    each player has, the most turns a handicap skips, and the start position of the
+    standard game (Express, 2 players, orange first), so no script writes them down."""
+    return {
+        "marbles": MARBLES_PER_PLAYER,
+        "max_handicap": MAX_HANDICAP,
+        "start": State.initial(Rules(), 0).position(),
     }
 
 
@@ -184,6 +227,7 @@ class HistoryEntries:
                 "seat": COLOURS[before.turn],
                 "points": points,
                 "skipped": _skipped(before.skips, after.skips, (before.turn + 1) % before.players),
+                "motion": motion_view(before, action),
             }
         )
 

@@ -6,17 +6,15 @@
 // it), and hands a position set up in the editor to the server, which accepts or refuses
 // it.
 import { BoardView, COLOURS, COLOUR_NAMES, marbleIcon, parsePosition } from "./board.js";
-import { VARIANTS, api, copyText, el, onJson, openSocket, showNotice, withoutField } from "./api.js";
+import { VARIANTS, api, cap, copyText, el, onJson, openSocket, ruleNumbers, showNotice, withoutField } from "./api.js";
 import { mountPrefs, playSound } from "./prefs.js";
 import { expectedWords, formatValue } from "./review.js";
 import { PositionEditor } from "./editor.js";
 
-export const START = "express 2 7/7/7/7/7/7/7 o insert 22,22 0,0 0,0";
 /** The longest variation an address brings back (each action is a request). */
 const LONGEST_LINE = 200;
 
 const $ = (id) => document.getElementById(id);
-const cap = (s) => (s ? s.charAt(0).toUpperCase() + s.slice(1) : "");
 
 // ---- state -----------------------------------------------------------------------
 let root = null; // the start position, as POST /api/positions answers it
@@ -60,7 +58,7 @@ async function play(action) {
     at += 1;
     notice("");
     playSound("action");
-    show({ action: moves[at - 1].action, board: parsePosition(from.position).board });
+    show({ action: moves[at - 1].action, board: parsePosition(from.position).board, motion: moves[at - 1].view.motion });
   } catch (err) {
     notice(withoutField(err) || "That action is not possible here.");
   } finally {
@@ -111,6 +109,8 @@ function show(animate = null) {
       active: !v.result && legal.size > 0,
       last: at > 0 ? moves[at - 1].action : null,
       lastBoard: before ? before.board : null,
+      motion: v.motion,
+      pushes: v.pushes || {},
       scoring: v.phase === "score" && !v.result ? v.scoring || [] : [],
       winLine: v.result && v.result.line ? v.result.line : [],
     },
@@ -365,7 +365,9 @@ function wire() {
 async function main() {
   mountPrefs($("prefs"));
   wire();
+  const rules = await ruleNumbers(); // the start position and the editor's numbers
   const editor = new PositionEditor($("editor"), {
+    rules,
     current: () => current(),
     onUse: async (position) => {
       await setRoot(position); // a refusal throws: the editor shows the server's message
@@ -379,11 +381,11 @@ async function main() {
   if (await restoreVariation(params)) return;
   const asked = params.get("position");
   try {
-    await setRoot(asked && asked.trim() ? asked : START);
+    await setRoot(asked && asked.trim() ? asked : rules.start);
   } catch (err) {
     notice(`This position cannot be set up: ${withoutField(err)}. The board shows the start position instead.`);
     try {
-      await setRoot(START);
+      await setRoot(rules.start);
     } catch (again) {
       $("status").textContent = `The board is not available: ${again.message}`;
     }

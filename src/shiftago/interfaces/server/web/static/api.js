@@ -133,10 +133,27 @@ export function errorText(data) {
   return d ? JSON.stringify(d) : "";
 }
 
+/** A word with its first letter in capitals ("orange" -> "Orange"). */
+export const cap = (s) => (s ? s.charAt(0).toUpperCase() + s.slice(1) : "");
+
+let levelsAnswer = null;
+
+/** `GET /api/levels`, asked once per page: the computer's levels and the rules' numbers. */
+function askLevels() {
+  if (!levelsAnswer) levelsAnswer = api("/api/levels");
+  return levelsAnswer;
+}
+
+/** The rules' numbers the forms need, as the server says them (`GET /api/levels`
+ *  `rules`): `marbles` per player, `max_handicap`, and the standard `start` position. */
+export async function ruleNumbers() {
+  return (await askLevels()).rules;
+}
+
 /** `GET /api/levels` in any of its plausible shapes, as [{level, name}]; [1] when absent. */
 export async function levels() {
   try {
-    const data = await api("/api/levels");
+    const data = await askLevels();
     const list = Array.isArray(data) ? data : data && (data.levels || data.items);
     const out = (list || [])
       .map((x) =>

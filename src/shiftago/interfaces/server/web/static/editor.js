@@ -3,11 +3,9 @@
 // the position string to the page, which asks the server. The editor checks nothing:
 // the core's message for an impossible position is shown as the server gives it.
 import { BoardView, COLOURS, COLOUR_NAMES, FILES, marbleIcon, parsePosition } from "./board.js";
-import { VARIANTS, el } from "./api.js";
+import { VARIANTS, cap, el } from "./api.js";
 
-const MARBLES = 22;
 const FIELDS = "A position has 8 fields: variant players board turn phase supplies scores skips.";
-const cap = (s) => (s ? s.charAt(0).toUpperCase() + s.slice(1) : "");
 
 /** The board field of a position string from a Map cell -> colour. */
 export function boardField(board) {
@@ -31,12 +29,17 @@ export function boardField(board) {
 }
 
 export class PositionEditor {
-  /** `current()`: the board's position object; `onUse(text)`: a promise, rejected with the server's refusal. */
-  constructor(container, { current = () => null, onUse = async () => {} } = {}) {
+  /** `current()`: the board's position object; `onUse(text)`: a promise, rejected with the
+   *  server's refusal; `rules`: the rules' numbers as the server says them (api.js
+   *  `ruleNumbers`: the marbles per player, the most skips, the start position). */
+  constructor(container, { current = () => null, onUse = async () => {}, rules } = {}) {
     this.current = current;
     this.onUse = onUse;
     this.tool = "o";
-    this.set = { variant: "express", players: 2, board: new Map(), turn: "o", phase: "insert", supplies: [22, 22], scores: [0, 0], skips: [0, 0] };
+    this.marbles = rules.marbles;
+    this.maxSkips = rules.max_handicap;
+    const { variant, players, board, turn, phase, supplies, scores, skips } = parsePosition(rules.start);
+    this.set = { variant, players, board, turn, phase, supplies, scores, skips };
     this.build(container);
   }
 
@@ -88,7 +91,7 @@ export class PositionEditor {
     const clear = el("button", { type: "button", class: "small", text: "Empty board" });
     clear.addEventListener("click", () => {
       this.set.board = new Map();
-      this.set.supplies = this.set.supplies.map(() => MARBLES);
+      this.set.supplies = this.set.supplies.map(() => this.marbles);
       this.refresh();
     });
     // A press on a button keeps the focus in the position string: were the field to lose
@@ -133,7 +136,7 @@ export class PositionEditor {
       board: p.board,
       turn: COLOURS.slice(0, n).includes(p.turn) ? p.turn : "o",
       phase: p.phase === "score" ? "score" : "insert",
-      supplies: fit(p.supplies, MARBLES),
+      supplies: fit(p.supplies, this.marbles),
       scores: fit(p.scores, 0),
       skips: fit(p.skips, 0),
     };
@@ -146,7 +149,7 @@ export class PositionEditor {
     const fit = (list, fill) => Array.from({ length: n }, (_, i) => (i < list.length ? list[i] : fill));
     s.players = n;
     for (const [cell, c] of [...s.board]) if (COLOURS.indexOf(c) >= n) s.board.delete(cell);
-    s.supplies = fit(s.supplies, MARBLES);
+    s.supplies = fit(s.supplies, this.marbles);
     s.scores = fit(s.scores, 0);
     s.skips = fit(s.skips, 0);
     if (COLOURS.indexOf(s.turn) >= n) s.turn = "o";
@@ -183,7 +186,7 @@ export class PositionEditor {
     const had = s.board.get(cell);
     const give = (c) => {
       const i = COLOURS.indexOf(c);
-      if (i >= 0 && i < s.players) s.supplies[i] = Math.min(MARBLES, s.supplies[i] + 1);
+      if (i >= 0 && i < s.players) s.supplies[i] = Math.min(this.marbles, s.supplies[i] + 1);
     };
     if (had) {
       s.board.delete(cell);
@@ -266,9 +269,9 @@ export class PositionEditor {
       this.seats.append(
         el("div", { class: "editor-seat" },
           el("span", { class: "editor-colour" }, marbleIcon(c, 18), cap(COLOUR_NAMES[c])),
-          num("supply", s.supplies, MARBLES),
+          num("supply", s.supplies, this.marbles),
           points ? num("points", s.scores, 99) : el("span", {}),
-          num("skips", s.skips, 6)),
+          num("skips", s.skips, this.maxSkips)),
       );
     });
     this.text.value = this.position();

@@ -11,7 +11,7 @@ import { actionNews, renderMoves } from "./moves.js";
 import { controlText } from "./clock.js";
 import { rematchOffer, renderPlayers, renderResult, renderScoreChoices, statusText } from "./panels.js";
 import { loadSteps, renderReplay, setStep, stepFromUrl, stepsReady, wireReplay } from "./replay.js";
-import { $, anyConn, connFor, ctx, held, heldThatMay, holdsEveryPerson, isOver, lastStep, may, replaying, setText, shown, shownStep, who } from "./state.js";
+import { $, anyConn, connFor, ctx, held, heldThatMay, history as moveHistory, holdsEveryPerson, isOver, lastStep, may, replaying, setText, shown, shownStep, who } from "./state.js";
 import { GameReview } from "./review.js";
 import { mountPrefs, playSound } from "./prefs.js";
 import { ChatPanel } from "./chat.js";
@@ -149,7 +149,7 @@ function applyGame(g, v, info) {
   let animate = null;
   if (info && info.action) {
     ctx.lastBoard = before;
-    if (!replaying()) animate = { action: info.action, board: before };
+    if (!replaying()) animate = { action: info.action, board: before, motion: g.motion };
     playSound("action");
   } else ctx.lastBoard = null;
   render(animate);
@@ -219,7 +219,8 @@ function goto(k) {
   const after = shownStep();
   let animate = null;
   if (after === before + 1 && stepsReady()) {
-    animate = { action: ctx.steps[after].last, board: (parsePosition(ctx.steps[before].position) || {}).board };
+    const motion = (moveHistory()[after - 1] || {}).motion;
+    animate = { action: ctx.steps[after].last, board: (parsePosition(ctx.steps[before].position) || {}).board, motion };
   }
   render(animate);
 }
@@ -259,7 +260,7 @@ function draw(animate) {
   ctx.boardView.update({
     board: v.board, players: g.players, turn: v.turn, phase: v.phase,
     legal: new Set(v.final ? g.legal || [] : []), active: can,
-    last: v.last, lastBoard: v.lastBoard,
+    last: v.last, lastBoard: v.lastBoard, motion: v.motion, pushes: v.final ? g.pushes || {} : {},
     scoring: v.final && g.phase === "score" ? g.scoring || [] : [],
     winLine: v.final && v.result ? v.result.line : null,
   }, { animate });

@@ -5,13 +5,13 @@ import { mountLobby } from "./lobby.js";
 import { mountTimeControl } from "./timecontrol.js";
 import { signedInName } from "./account.js";
 import {
-  VARIANTS, api, copyText, el, errorText, forgetGame, knownGames, levels, localPath,
-  parseStatus, rememberGame, tokenOf,
+  VARIANTS, api, cap, copyText, el, errorText, forgetGame, knownGames, levels, localPath,
+  parseStatus, rememberGame, ruleNumbers, tokenOf,
 } from "./api.js";
 
 const $ = (id) => document.getElementById(id);
-const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 let LEVELS = [{ level: 1, name: "" }];
+let maxHandicap = 0; // the server's (GET /api/levels `rules`); until it has come, none
 let timeControl = null; // the form's choice of time (timecontrol.js)
 
 // ---- new game form -----------------------------------------------------------
@@ -43,6 +43,13 @@ function levelLabel(l) {
   return l.name ? `Level ${l.level} (${l.name})` : `Level ${l.level}`;
 }
 
+/** A seat's handicap list: no handicap, or 1 to the rules' most skipped turns. */
+function fillHandicap(select, st) {
+  select.replaceChildren();
+  for (let h = 0; h <= maxHandicap; h++) select.append(el("option", { value: h, text: h === 0 ? "no handicap" : `skips ${h} turn${h > 1 ? "s" : ""}` }));
+  select.value = String(st.handicap);
+}
+
 function buildSeats() {
   const box = $("seats");
   box.replaceChildren();
@@ -64,8 +71,7 @@ function buildSeats() {
     });
     name.value = st.name;
     const handicap = el("select", { id: `${id}-handicap`, class: "seat-handicap", "aria-label": `${cap(COLOUR_NAMES[colour])}: handicap (turns skipped)`, "data-testid": `seat-handicap-${i}` });
-    for (let h = 0; h <= 6; h++) handicap.append(el("option", { value: h, text: h === 0 ? "no handicap" : `skips ${h} turn${h > 1 ? "s" : ""}` }));
-    handicap.value = String(st.handicap);
+    fillHandicap(handicap, st);
     const levelBox = el("span", { class: "level-box" }, level);
     const sync = () => {
       st.kind = kind.value;
@@ -346,6 +352,8 @@ async function main() {
   // the loaded levels go into the seats' lists in place: rebuilding the seats would
   // take away the keyboard's place and any name being typed
   for (const select of document.querySelectorAll("select[data-testid^=seat-level-]")) fillLevels(select, seatState[+select.dataset.seat]);
+  maxHandicap = (await ruleNumbers()).max_handicap;
+  for (const select of document.querySelectorAll("select[data-testid^=seat-handicap-]")) fillHandicap(select, seatState[+select.dataset.testid.split("-").at(-1)]);
 }
 
 main();

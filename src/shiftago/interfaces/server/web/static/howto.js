@@ -1,4 +1,5 @@
-// The pictures of the how-to page, drawn by board.js from fixed positions.
+// The pictures of the how-to page, drawn by board.js from fixed positions (a scored
+// line with the cells it emptied, written out as the server sends them).
 import { drawPicture } from "./board.js";
 
 function cells(text) {
@@ -31,7 +32,7 @@ const pics = {
   },
   "pic-scored": {
     cells: cells("a1:o e1:o a7:g b7:g c7:g d7:g"), last: "xa1-e1",
-    lastBoard: cells("a1:o b1:o c1:o d1:o e1:o"),
+    lastBoard: cells("a1:o b1:o c1:o d1:o e1:o"), motion: { moves: [], entry: null, side: null, removed: ["b1", "c1", "d1"] },
     label: "After scoring: a1 and e1 stay, b1 to d1 are removed",
   },
   "pic-keep": {
@@ -46,7 +47,7 @@ const pics = {
   "pic-kept": {
     players: 3,
     cells: cells("c2:g d3:o e4:b b5:o f6:b"), last: "xc2-c5",
-    lastBoard: cells("c2:g c3:g c4:g c5:g"),
+    lastBoard: cells("c2:g c3:g c4:g c5:g"), motion: { moves: [], entry: null, side: null, removed: ["c3", "c4", "c5"] },
     label: "After xc2-c5: c2 stays, c3 to c5 are removed",
   },
 };

@@ -11,10 +11,9 @@
 //
 // `onStep(k)` asks the page to show step k (a click on the graph or a key moment);
 // `onUpdate()` tells it that the judgements changed (to redraw its action list).
-import { COLOURS, COLOUR_NAMES, MARBLE_FILL, marbleIcon } from "./board.js";
-import { api, el } from "./api.js";
+import { COLOURS, COLOUR_NAMES, MARBLE_FILL, marbleIcon, svgEl as svg } from "./board.js";
+import { api, cap, el } from "./api.js";
 
-const SVG = "http://www.w3.org/2000/svg";
 const POLL_MS = 700;
 const MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 const LINE_INK = { o: MARBLE_FILL.o, g: MARBLE_FILL.g, b: MARBLE_FILL.b, w: "#8a8a8a" };
@@ -22,14 +21,6 @@ const LINE_INK = { o: MARBLE_FILL.o, g: MARBLE_FILL.g, b: MARBLE_FILL.b, w: "#8a
 const GRAPH_HEIGHT = 120;
 const PAD = 8;
 
-const cap = (s) => (s ? s.charAt(0).toUpperCase() + s.slice(1) : "");
-
-function svg(name, attrs = {}, parent = null) {
-  const node = document.createElementNS(SVG, name);
-  for (const [k, v] of Object.entries(attrs)) if (v !== null && v !== undefined) node.setAttribute(k, String(v));
-  if (parent) parent.appendChild(node);
-  return node;
-}
 
 /** A legend's colour key, coloured through the DOM (the CSP refuses style attributes). */
 function swatch(colour) {

@@ -3,6 +3,7 @@
 // page shows now (the live game, or a step of a finished game's replay). Every fact
 // comes from the server's GAME (docs/web-protocol.md); nothing here decides a rule.
 import { COLOURS, COLOUR_NAMES, parsePosition } from "./board.js";
+import { cap } from "./api.js";
 
 const parts = location.pathname.split("/").filter(Boolean);
 const params = new URLSearchParams(location.search);
@@ -35,7 +36,6 @@ export function setText(id, text) {
   const node = $(id);
   if (node.textContent !== text) node.textContent = text;
 }
-export const cap = (s) => (s ? s.charAt(0).toUpperCase() + s.slice(1) : "");
 
 export function seatOf(colour) {
   return ctx.game && ctx.game.seats ? ctx.game.seats.find((s) => s.colour === colour) : null;
@@ -152,7 +152,8 @@ export function shown() {
       step: k, final: false, position: ctx.steps[k].position, board: p.board || new Map(),
       lastBoard: before ? before.board : null, turn: p.turn, phase: p.phase,
       supplies: p.supplies || [], scores: p.scores || [], skips: p.skips || [],
-      last: ctx.steps[k].last, result: null, over: false,
+      last: ctx.steps[k].last, motion: k > 0 && history()[k - 1] ? history()[k - 1].motion : null,
+      result: null, over: false,
     };
   }
   const p = parsePosition(g.position) || {};
@@ -162,6 +163,6 @@ export function shown() {
     step: n, final: true, position: g.position, board: p.board || new Map(),
     lastBoard: before && before.board ? before.board : before,
     turn: g.turn, phase: g.phase, supplies: g.supplies || [], scores: g.scores || [], skips: g.skips || [],
-    last: g.last ?? null, result: g.result, over: isOver(),
+    last: g.last ?? null, motion: g.motion ?? null, result: g.result, over: isOver(),
   };
 }
