@@ -105,6 +105,7 @@ class Conversation:
             lambda: len(self.session._waiting) >= len(queued),
             timeout=TIMEOUT,
             what="the commands were not read",
+            poll=0.001,  # behind a stop they wait only until the search ends
         )
         self.bot.gate.set()
 

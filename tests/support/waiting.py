@@ -28,14 +28,15 @@ def wait_until(
     done: Callable[[T], Any] = bool,
     timeout: float = 20.0,
     what: str | Callable[[], str] = "",
+    poll: float = POLL,
 ) -> T:
     """The first value of ``read()`` that is ``done`` (by default: true) within
-    ``timeout`` seconds; otherwise the test fails with ``what`` (a callable: asked then,
-    such as a server's log) and the last value."""
+    ``timeout`` seconds, asked every ``poll`` seconds; otherwise the test fails with
+    ``what`` (a callable: asked then, such as a server's log) and the last value."""
     deadline = time.monotonic() + timeout
     while not done(value := read()):
         assert time.monotonic() < deadline, _failure(value, timeout, what)
-        time.sleep(POLL)
+        time.sleep(poll)
     return value
 
 
