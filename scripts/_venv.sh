@@ -1,5 +1,5 @@
 # Sourced by the other scripts: makes sure .venv exists with the package installed.
-# Usage: ensure_venv EXTRAS   (EXTRAS such as "test", or "" for the plain package)
+# Usage: ensure_venv EXTRAS   (EXTRAS such as "all" or "test", or "" for the plain package)
 ensure_venv() {
   local extras="$1" root
   root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -20,6 +20,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
+from support import waiting
 from support.web_fixtures import LiveServer, NewContext, StartServer
 
 PLAYABLE = '[data-action][tabindex="0"]'
@@ -48,14 +49,7 @@ window.WebSocket = class extends Native {
 
 
 def wait_until(check: Callable[[], Any], timeout: float = 10.0, what: str = "") -> Any:
-    deadline = time.monotonic() + timeout
-    while True:
-        value = check()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what or check}")
-        time.sleep(0.05)
+    return waiting.wait_until(check, timeout=timeout, what=what or repr(check))
 
 
 def create(server: LiveServer, **spec: Any) -> dict[str, Any]:
@@ -229,12 +223,13 @@ def test_a_whole_game_against_the_computer(live_server: LiveServer, new_context:
     chooser = random.Random(3)
     deadline = time.monotonic() + 60  # at most 22 actions each, the computer's 0.4 s apart
     while time.monotonic() < deadline:
-        game = read(live_server, game_id)
+        game = waiting.wait_until(
+            lambda: read(live_server, game_id),
+            lambda g: g["status"].startswith("over") or g["turn"] == "o",
+            timeout=max(0.0, deadline - time.monotonic()),
+        )
         if game["status"].startswith("over"):
             break
-        if game["turn"] != "o":
-            time.sleep(0.05)
-            continue
         shows(page, game["position"])
         page.wait_for_selector(PLAYABLE)
         assert set(playable(page)) == set(game["legal"])
@@ -502,14 +497,14 @@ def test_a_dropped_connection_loses_and_repeats_nothing(
     go_offline(context, page)
     ben.act("L6", live_server, game_id)
     page.click('[data-action="L3"]', force=True)
-    time.sleep(0.8)
+    time.sleep(0.8)  # what is checked: offline, in this while, nothing gets through
     assert not connected(page)  # offline, the page could not connect again
     assert read(live_server, game_id)["version"] == 4
     context.set_offline(False)
     game = read(live_server, game_id)
     shows(page, game["position"])  # the missed action arrived
     wait_until(lambda: connected(page), what="the page to reconnect")
-    time.sleep(0.3)
+    time.sleep(0.3)  # what is checked: the click made offline is not sent later
     assert read(live_server, game_id)["actions"] == ["L1", "L7", "L2", "L6"]
 
     # A resend with the old count is refused: nothing is played twice.
@@ -518,7 +513,7 @@ def test_a_dropped_connection_loses_and_repeats_nothing(
         """() => window.__sockets.filter(s => s.readyState === 1).forEach(
             s => s.send(JSON.stringify({type: "act", action: "L4", seen: 4})))"""
     )
-    time.sleep(0.3)
+    time.sleep(0.3)  # what is checked: in this while the resend plays nothing
     game = read(live_server, game_id)
     assert game["actions"] == ["L1", "L7", "L2", "L6", "L3"]
     shows(page, game["position"])
@@ -618,7 +613,7 @@ def test_on_a_touch_screen_a_tap_previews_and_a_second_tap_plays(
     assert box
     page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.wait_for_selector('[data-preview="L3"]', state="attached")
-    time.sleep(0.3)
+    time.sleep(0.3)  # what is checked: in this while the tap plays nothing
     assert read(live_server, game_id)["actions"] == []  # a first tap only previews
     # the other player comes: the page draws the same position again (presence), and
     # the first tap stays armed through it

@@ -26,6 +26,7 @@ from shiftago.engine.levels import (
 )
 from shiftago.engine.mcts_bot import MctsBot
 from shiftago.engine.search import MAX_HEURISTIC, PROVEN, WIN, Searcher, evaluate, immediate_win
+from support.waiting import wait_until
 
 WIN_IN_1 = "express 2 7/7/7/7/7/g6/oooo3 o insert 18,21 0,0 0,0"
 #: Orange wins with its third action at the earliest (found and checked by the search).
@@ -382,10 +383,7 @@ def test_a_rung_alarm_stops_the_search_and_cannot_be_undone() -> None:
 
     info = np.zeros(4, dtype=np.int64)
     alarm = Alarm(info, NODE_LIMIT, time.perf_counter())  # due at once
-    for _ in range(1000):
-        if alarm.rung:
-            break
-        time.sleep(0.001)
+    wait_until(lambda: alarm.rung)
     assert alarm.rung and info[NODE_LIMIT] == 0
     assert not alarm.set(10_000) and info[NODE_LIMIT] == 0
     later = Alarm(info, NODE_LIMIT, time.perf_counter() + 60)

@@ -22,6 +22,7 @@ from shiftago.engine.kernel.tables import INSERTIONS
 from shiftago.engine.levels import bot_for_level
 from shiftago.engine.search import Searcher, warm_up
 from shiftago.engine.timing import CLOCK_SAFETY_MS, TimeBudget, budget, stretch
+from support.waiting import wait_until
 
 
 def test_movetime_is_the_whole_budget_and_wins_over_a_clock() -> None:
@@ -128,10 +129,8 @@ def test_stop_ends_an_infinite_analysis_with_its_best_so_far() -> None:
     limits = Limits(infinite=True, stop=stop, progress=seen.append)
     worker = threading.Thread(target=lambda: answer.append(bot.analyse(position, limits)))
     worker.start()
-    for _ in range(3000):  # up to 30 s for the first depths on a busy machine
-        if len(seen) >= 3:
-            break
-        time.sleep(0.01)
+    # up to 30 s for the first depths on a busy machine
+    wait_until(lambda: len(seen) >= 3 or not worker.is_alive(), timeout=30)
     assert worker.is_alive(), "an infinite analysis answered before it was stopped"
     stop.set()
     worker.join(timeout=30)

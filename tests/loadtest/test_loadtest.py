@@ -8,7 +8,6 @@ import asyncio
 import json
 import random
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -26,6 +25,7 @@ from shiftago.interfaces.loadtest.players import GameRun, Person, Play
 from shiftago.interfaces.loadtest.protocol import read_action
 from shiftago.interfaces.loadtest.run import socket_urls
 from shiftago.interfaces.server import create_app
+from support.waiting import wait_until
 from support.web_fixtures import free_port
 
 LATENCIES = ("act_to_own_event", "act_to_opponent_event", "computer_answer")
@@ -51,10 +51,8 @@ def server_url(tmp_path: Path) -> Iterator[str]:
     )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 60
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.02)
+    wait_until(lambda: server.started or not thread.is_alive(), timeout=60)
+    assert server.started, "the server did not start"
     try:
         yield f"http://127.0.0.1:{port}"
     finally:

@@ -27,6 +27,7 @@ from shiftago.match import (
 )
 from shiftago.match.external import CLOCK_GRACE
 from shiftago.match.report import format_standings
+from support.waiting import wait_until
 
 ENGINE = [sys.executable, "-m", "shiftago", "engine"]
 
@@ -61,7 +62,7 @@ for line in sys.stdin:
         reply()
     elif words[0] == "go":
         if mode == "sleep":
-            time.sleep(60)
+            time.sleep(60)  # a hang: the time it takes is what is checked
         elif mode == "crash" or (mode == "crash-once" and not marker.exists()):
             if marker is not None:
                 marker.write_text("crashed")
@@ -197,7 +198,7 @@ def test_output_nobody_asked_for_is_named_before_the_next_command(fake):
     engine = ExternalEngine(fake("twice"))
     state = State.initial(Rules(), 0)
     assert str(engine.choose(state)) == "L1"
-    time.sleep(0.3)  # the second answer arrives
+    wait_until(lambda: not engine._lines.empty(), timeout=10)  # the second answer arrives
     with pytest.raises(EngineProtocolError, match="wrote '= L1' after its last answer"):
         engine.choose(state)
     engine.close()

@@ -11,7 +11,6 @@ import re
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -22,6 +21,7 @@ from shiftago.engine.levels import bot_for_level
 from shiftago.formats.record import Record, format_record, parse_record
 from shiftago.interfaces.cli import cli
 from shiftago.interfaces.play.session import LineReader, Session
+from support.waiting import wait_until
 
 START_EXPRESS = "express 2 7/7/7/7/7/7/7 o insert 22,22 0,0 0,0"
 #: Orange fills rank 1 from the left while green fills rank 7: orange's 5th L1 wins.
@@ -401,11 +401,7 @@ def test_resume_after_the_process_is_killed(home: Path) -> None:
         proc.stdin.write("L1\nL7\nL1\n")
         proc.stdin.flush()
         autosave = home / "autosave.txt"
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if autosave.exists() and "3. L1" in autosave.read_text():
-                break
-            time.sleep(0.05)
+        wait_until(lambda: autosave.exists() and "3. L1" in autosave.read_text(), timeout=30)
         assert proc.poll() is None  # still waiting for input
     finally:
         proc.kill()
@@ -478,9 +474,7 @@ def test_ctrl_c_leaves_the_game_saved(home: Path) -> None:
     proc.stdin.write("L1\n")
     proc.stdin.flush()
     autosave = home / "autosave.txt"
-    deadline = time.monotonic() + 30
-    while not autosave.exists() and time.monotonic() < deadline:
-        time.sleep(0.05)
+    wait_until(autosave.exists, timeout=30)
     proc.send_signal(signal.SIGINT)
     out, _ = proc.communicate(timeout=30)
     assert proc.returncode == 130

@@ -25,6 +25,7 @@ from shiftago.interfaces.server.analysis.store import AnalysisStore
 from shiftago.interfaces.server.db.schema import AnalysisRow
 from shiftago.interfaces.server.db.store import open_engine
 from support.server_support import addressed, at, client_for, connect, create, fresh_database
+from support.waiting import wait_until
 
 #: Small and time-free: the tests' reviews take milliseconds an action.
 BUDGET = ReviewBudget(nodes=2_000, iterations=300, movetime_ms=None)
@@ -60,14 +61,11 @@ def imported(client: Any, record: Record) -> str:
 
 def settled(client: Any, game_id: str, seconds: float = 30.0) -> dict[str, Any]:
     """The review once it is done or failed."""
-    deadline = time.monotonic() + seconds
-    while (body := client.get(f"/api/games/{game_id}/analysis").json())["status"] in (
-        "pending",
-        "running",
-    ):
-        assert time.monotonic() < deadline, body["status"]
-        time.sleep(0.02)
-    return body
+    return wait_until(
+        lambda: client.get(f"/api/games/{game_id}/analysis").json(),
+        lambda body: body["status"] not in ("pending", "running"),
+        seconds,
+    )
 
 
 def done(client: Any, game_id: str, seconds: float = 30.0) -> dict[str, Any]:
@@ -202,10 +200,10 @@ def test_progress_then_done(sqlite_url, monkeypatch):
     with client_for(sqlite_url, review_budget=BUDGET) as client:
         game_id = imported(client, Record.from_game(game))
         client.post(f"/api/games/{game_id}/analysis")
-        deadline = time.monotonic() + 20
-        while (body := client.get(f"/api/games/{game_id}/analysis").json())["progress"] < 0.3:
-            assert time.monotonic() < deadline
-            time.sleep(0.02)
+        body = wait_until(
+            lambda: client.get(f"/api/games/{game_id}/analysis").json(),
+            lambda body: body["progress"] >= 0.3,
+        )
         assert body["status"] == "running" and body["progress"] == 0.3
         assert [a["index"] for a in body["actions"]] == [0, 1, 2]
         release.set()
@@ -229,10 +227,10 @@ def test_an_interrupted_review_resumes_after_a_restart(db_url, monkeypatch):
     with client_for(db_url, review_budget=BUDGET) as client:
         game_id = imported(client, Record.from_game(game))
         client.post(f"/api/games/{game_id}/analysis")
-        deadline = time.monotonic() + 20
-        while (body := client.get(f"/api/games/{game_id}/analysis").json())["progress"] < 0.4:
-            assert time.monotonic() < deadline
-            time.sleep(0.02)
+        body = wait_until(
+            lambda: client.get(f"/api/games/{game_id}/analysis").json(),
+            lambda body: body["progress"] >= 0.4,
+        )
         assert body["status"] == "running" and len(body["actions"]) == 4
     stopped.set()
     calls.clear()
@@ -405,7 +403,7 @@ def test_a_long_review_makes_way_for_a_short_one_asked_after_it(sqlite_url, monk
 
     def paced(*args: Any, **kwargs: Any) -> Any:
         gate.wait(20)  # the long review waits for the short one to be asked
-        time.sleep(0.05)
+        time.sleep(0.05)  # a long review: its time is what the short one is asked in
         return review(*args, **kwargs)
 
     monkeypatch.setattr(analysis, "review_position", paced)
@@ -417,10 +415,7 @@ def test_a_long_review_makes_way_for_a_short_one_asked_after_it(sqlite_url, monk
         long_id = imported(client, Record.from_game(long_game))
         short_id = imported(client, Record.from_game(short_game))
         assert client.post(f"/api/games/{long_id}/analysis", headers=at("10.0.0.1")).is_success
-        deadline = time.monotonic() + 20
-        while not any(t.name.startswith("shiftago-review") for t in threading.enumerate()):
-            assert time.monotonic() < deadline
-            time.sleep(0.01)
+        wait_until(lambda: any(t.name.startswith("shiftago-review") for t in threading.enumerate()))
         assert client.post(f"/api/games/{short_id}/analysis", headers=at("10.0.0.2")).is_success
         gate.set()
         done(client, short_id)

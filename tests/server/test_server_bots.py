@@ -21,6 +21,7 @@ from shiftago.interfaces.server.settings import (
     engine_threads_from,
 )
 from support.server_support import TIMEOUT, client_for, create
+from support.waiting import wait_until
 
 
 @pytest.fixture
@@ -106,10 +107,12 @@ def test_a_computer_move_whose_job_failed_is_made_by_the_sweep(sqlite_url, monke
         game_id, _ = create(
             client, first="g", seats=[{"kind": "human"}, {"kind": "computer", "level": 1}]
         )
-        deadline = time.monotonic() + TIMEOUT
-        while (game := client.get(f"/api/games/{game_id}").json())["version"] == 0:
-            assert time.monotonic() < deadline, "the computer never moved"
-            time.sleep(0.05)
+        game = wait_until(
+            lambda: client.get(f"/api/games/{game_id}").json(),
+            lambda game: game["version"] != 0,
+            TIMEOUT,
+            "the computer never moved",
+        )
     assert len(calls) == 2 and game["version"] == 1 and game["turn"] == "o"
 
 
@@ -125,11 +128,8 @@ def test_without_the_sweep_a_failed_computer_move_stays_unmade(sqlite_url, monke
         game_id, _ = create(
             client, first="g", seats=[{"kind": "human"}, {"kind": "computer", "level": 1}]
         )
-        deadline = time.monotonic() + TIMEOUT
-        while not calls:
-            assert time.monotonic() < deadline, "the computer never thought"
-            time.sleep(0.05)
-        time.sleep(0.5)
+        wait_until(lambda: calls, timeout=TIMEOUT, what="the computer never thought")
+        time.sleep(0.5)  # what is checked: in this while no second try comes
         assert calls == [1] and client.get(f"/api/games/{game_id}").json()["version"] == 0
 
 

@@ -236,7 +236,7 @@ def test_a_message_from_another_process_reaches_a_newcomer_whose_hello_is_under_
             await send_history(self, live, connection)
             event = {"game": game_id, "revision": 0, "kind": "chat", "message": message}
             arrived.append(asyncio.create_task(hub.on_event(event)))
-            await asyncio.sleep(0.05)  # the event is handled before this hello goes on
+            await arrived[-1]  # the event is handled before this hello goes on
 
         monkeypatch.setattr(Chat, "send_history", history_then_an_event)
         with connect(client, game_id) as w:

@@ -5,7 +5,6 @@ sleeping."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -19,6 +18,7 @@ from shiftago.interfaces.server.db.store import open_engine
 from shiftago.interfaces.server.games.bots import ComputerPlayers
 from shiftago.match.clock import Clock, TimeControl, action_budget
 from support.server_support import client_for, connect, create, fresh_database
+from support.waiting import wait_until
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -56,11 +56,7 @@ def read(client: Any, game_id: str) -> dict[str, Any]:
 
 
 def wait_for(read_it: Any, done: Any, seconds: float = 20.0) -> Any:
-    deadline = time.monotonic() + seconds
-    while not done(value := read_it()):
-        assert time.monotonic() < deadline, f"still {value!r}"
-        time.sleep(0.02)
-    return value
+    return wait_until(read_it, done, seconds)
 
 
 def test_a_timed_game_shows_its_clocks_and_the_seat_to_act_runs(db_url, clock_time):

@@ -17,6 +17,7 @@ from websockets.sync.client import connect as ws_connect
 
 from shiftago.interfaces.server.jobs.queue import FairQueue, Job, RedisJobs
 from support.server_support import client_for, connect, create, fresh_database
+from support.waiting import wait_until, wait_until_async
 
 
 def move(game: str, owner: str, revision: int = 0, not_before: float = 0.0) -> Job:
@@ -107,7 +108,7 @@ def run_redis_jobs(redis_url: str, runner_body: Any, until: int) -> list[Job]:
         await jobs.submit(review("g", "a", 7))
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(enough.wait(), 10)
-        await asyncio.sleep(0.3)  # a copy too many would run now
+        await asyncio.sleep(0.3)  # what is checked: no copy too many runs in this while
         await jobs.close()
         await redis.aclose()
         return ran
@@ -159,7 +160,7 @@ def test_a_worker_restarted_under_its_name_runs_what_it_held_then_new_jobs(redis
                 three.set()
 
         await again.start(runner)
-        await asyncio.sleep(0.5)
+        await wait_until_async(lambda: len(ran) >= 2, timeout=10)  # the held ones first
         await again.submit(move("new", "a"))
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(three.wait(), 10)
@@ -222,7 +223,7 @@ def test_healthz_answers_503_in_time_when_a_service_hangs(tmp_path, monkeypatch)
 
     class HungRedis:
         async def ping(self) -> None:
-            await asyncio.sleep(30)
+            await asyncio.sleep(30)  # a hang: the time it takes is what is checked
 
         async def aclose(self) -> None:
             return None
@@ -235,7 +236,7 @@ def test_healthz_answers_503_in_time_when_a_service_hangs(tmp_path, monkeypatch)
         assert answer.status_code == 503 and time.monotonic() - started < 5
         assert answer.json()["error"] == "Redis did not answer within 0.3 s"
         state.runtime.redis = None
-        state.hub.store.ping = lambda: time.sleep(2)
+        state.hub.store.ping = lambda: time.sleep(2)  # a hang, as above
         answer = client.get("/healthz")
         assert answer.status_code == 503
         assert answer.json()["error"] == "the database did not answer within 0.3 s"
@@ -255,10 +256,11 @@ def test_healthz_shows_the_jobs_waiting_for_a_worker(start_server, redis_url):
     assert (quiet["jobs_waiting"], quiet["jobs_held"], quiet["workers"]) == (0, 0, 0)
     body = {"first": "g", "seats": [{"kind": "human"}, {"kind": "computer", "level": 1}]}
     assert server.api("POST", "/api/games", json=body).status_code == 201
-    deadline = time.monotonic() + 10
-    while (health := server.api("GET", "/healthz").json()).get("jobs_waiting", 0) < 1:
-        assert time.monotonic() < deadline, health
-        time.sleep(0.05)
+    health = wait_until(
+        lambda: server.api("GET", "/healthz").json(),
+        lambda health: health.get("jobs_waiting", 0) >= 1,
+        timeout=10,
+    )
     assert health["ok"] is True and health["workers"] == 0
 
     async def a_worker_holds_the_job() -> dict[str, int]:
@@ -272,11 +274,9 @@ def test_healthz_shows_the_jobs_waiting_for_a_worker(start_server, redis_url):
 
         await jobs.start(runner)
         try:
-            deadline = time.monotonic() + 10
-            while (figures := await queue_figures(redis))["jobs_held"] < 1:
-                assert time.monotonic() < deadline, figures
-                await asyncio.sleep(0.05)
-            return figures
+            return await wait_until_async(
+                lambda: queue_figures(redis), lambda figures: figures["jobs_held"] >= 1, 10
+            )
         finally:
             await jobs.close()
             await redis.aclose()
@@ -356,10 +356,11 @@ def test_the_sweep_finds_in_the_database_a_computer_move_no_process_holds(db_url
         del hub.games[human_to_act]
         assert client.portal.call(runtime.sweep_computers, 0.0) == 1
         assert human_to_act not in hub.games
-        deadline = time.monotonic() + 30
-        while client.get(f"/api/games/{game_id}").json()["version"] < 2:
-            assert time.monotonic() < deadline, "the computer never moved"
-            time.sleep(0.05)
+        wait_until(
+            lambda: client.get(f"/api/games/{game_id}").json()["version"] >= 2,
+            timeout=30,
+            what="the computer never moved",
+        )
 
 
 def test_a_watched_game_held_at_an_old_revision_is_read_again(db_url):

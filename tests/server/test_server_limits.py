@@ -290,11 +290,11 @@ def test_a_redis_that_hangs_lets_requests_through_uncounted(sqlite_url, monkeypa
 
     class HungLimiter:
         async def hit(self, key: str, limit: int) -> int:
-            await asyncio.sleep(20)
+            await asyncio.sleep(20)  # a hang: the time it takes is what is checked
             return 0
 
     async def hung_publish(event: Any) -> None:
-        await asyncio.sleep(20)
+        await asyncio.sleep(20)  # a hang, as above
 
     monkeypatch.setattr(limits, "COUNT_SECONDS", 0.2)
     monkeypatch.setattr(outbox, "REDIS_ANSWER_SECONDS", 0.2)

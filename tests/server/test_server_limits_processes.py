@@ -148,7 +148,7 @@ def test_a_redis_that_hangs_is_a_redis_away_for_the_lock(monkeypatch, caplog):
 
     class HungLock:
         async def acquire(self, blocking: bool = True) -> bool:
-            await asyncio.sleep(20)
+            await asyncio.sleep(20)  # a hang: the time it takes is what is checked
             return True
 
         async def release(self) -> None:

@@ -39,6 +39,7 @@ from shiftago.interfaces.server.games.presence import (
 )
 from shiftago.interfaces.server.settings import Settings
 from support.server_support import client_for, connect, create
+from support.waiting import wait_until
 
 #: The presence interval of these tests: the default.
 INTERVAL = Settings().presence_interval
@@ -84,15 +85,15 @@ def test_the_coalescer_sends_at_once_then_once_per_interval():
             sent.append(loop.time() - start)
 
         coalescer.request(0.2, send)
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(0.05)  # the times of the sends are what is checked
         assert len(sent) == 1  # after a quiet interval: at once
         for _ in range(50):  # a burst: one send at the interval's end
             coalescer.request(0.2, send)
         assert coalescer.pending
-        await asyncio.sleep(0.3)
+        await asyncio.sleep(0.3)  # as above
         coalescer.request(0.2, send)
         coalescer.cancel()
-        await asyncio.sleep(0.3)
+        await asyncio.sleep(0.3)  # as above
         return sent
 
     sent = asyncio.run(run())
@@ -224,7 +225,7 @@ def test_a_crowd_joining_sends_the_players_few_presence_events(sqlite_url):
             started = time.monotonic()
             for _ in range(60):
                 crowd.enter_context(connect(client, game_id)).hello()
-            time.sleep(INTERVAL * 2)
+            time.sleep(INTERVAL * 2)  # presences per interval are what is checked
             presences = [e for e in orange.flush() if e["type"] == "presence"]
             elapsed = time.monotonic() - started
             assert 1 <= len(presences) <= elapsed / INTERVAL + 2
@@ -246,11 +247,9 @@ def served(app: Any, send_buffer: int | None = None) -> Iterator[str]:
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
     thread.start()
-    deadline = time.monotonic() + TIMEOUT
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError("the test server did not start")
-        time.sleep(0.02)
+    wait_until(lambda: server.started or not thread.is_alive(), timeout=TIMEOUT, what="starting")
+    if not server.started:
+        raise RuntimeError("the test server did not start")
     try:
         yield f"127.0.0.1:{port}"
     finally:
@@ -352,7 +351,7 @@ def test_a_burst_of_watchers_never_disconnects_the_players(sqlite_url):
             watching = asyncio.gather(*(seated(url, None) for _ in range(300)))
             played = await play(host, game_id, players, 30)
             watchers = await watching
-            await asyncio.sleep(INTERVAL * 3)
+            await asyncio.sleep(INTERVAL * 3)  # presences per interval are what is checked
             elapsed = time.monotonic() - started
             for player in players:
                 assert player.close_code is None

@@ -5,7 +5,6 @@ nothing it had announced. Also: the migrations make exactly the ORM's tables."""
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +19,7 @@ from shiftago.interfaces.server.db.schema import Base, SeatRow
 from shiftago.interfaces.server.db.store import DATABASE_AWAY_WORDS, migrate, open_engine
 from shiftago.interfaces.server.games.store import Store
 from support.server_support import client_for, connect, create, fresh_database
+from support.waiting import wait_until
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -30,12 +30,8 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 def wait_for(read: Any, done: Any, seconds: float = 30.0, log: Any = None) -> Any:
     """The first value of ``read()`` that is ``done`` within ``seconds`` (on failure the
     tail of ``log()``, the server's output, says why)."""
-    deadline = time.monotonic() + seconds
-    while not done(value := read()):
-        printed = "" if log is None else f"\nthe server printed:\n{log()[-6000:]}"
-        assert time.monotonic() < deadline, f"still {value!r}{printed}"
-        time.sleep(0.05)
-    return value
+    printed = "" if log is None else (lambda: f"the server printed:\n{log()[-6000:]}\nstill")
+    return wait_until(read, done, seconds, printed)
 
 
 def test_migrations_make_the_orm_tables_and_run_twice(db_url):

@@ -26,6 +26,7 @@ import pytest
 from shiftago.core import Game, Rules
 from shiftago.formats.record import Record, format_record
 from support.server_support import fresh_database, open_socket
+from support.waiting import wait_until, wait_until_async
 
 TIMEOUT = 30.0
 
@@ -86,11 +87,11 @@ class Worker:
         return self.log_path.read_text(errors="replace")
 
     def wait_for(self, words: str, timeout: float = 60.0) -> None:
-        deadline = time.monotonic() + timeout
-        while words not in self.log():
+        def seen() -> bool:
             assert self.process.poll() is None, self.log()
-            assert time.monotonic() < deadline, self.log()
-            time.sleep(0.05)
+            return words in self.log()
+
+        wait_until(seen, timeout=timeout, what=self.log)
 
     def kill(self) -> None:
         self.process.kill()
@@ -231,7 +232,7 @@ def heard_through_the_bus(
         await reader.start(handler, holds=holds)
         await send(sender)
         await asyncio.wait_for(done.wait(), 10)
-        await asyncio.sleep(0.2)  # nothing more comes
+        await asyncio.sleep(0.2)  # what is checked: nothing more comes in this while
         await reader.close()
         await redis.aclose()
         return heard
@@ -303,12 +304,10 @@ def test_an_event_that_waits_holds_up_only_its_own_games_events():
         lanes = GameLanes(handler)
         for lane, name in (("a", "a1"), ("b", "b1"), ("a", "a2"), ("b", "b2"), ("b", "b3")):
             lanes.submit(lane, {"name": name})
-        for _ in range(20):
-            await asyncio.sleep(0)
+        await wait_until_async(lambda: len(handled) >= 2)  # b1 and b3, b2 failed
         before = list(handled)
         release.set()
-        for _ in range(20):
-            await asyncio.sleep(0)
+        await wait_until_async(lambda: len(handled) >= 4)  # a1 and a2 too
         await lanes.close()
         return [*before, "|", *handled[len(before) :]]
 
@@ -330,7 +329,7 @@ def test_closing_the_lanes_stops_the_events_under_way():
         lanes = GameLanes(handler)
         lanes.submit("a", {"name": "a1"})
         lanes.submit("a", {"name": "a2"})
-        await asyncio.sleep(0)
+        await asyncio.sleep(0)  # one turn of the loop, no time: the lane takes up a1
         await asyncio.wait_for(lanes.close(), 5)
         return handled
 
@@ -352,7 +351,7 @@ def test_events_stuck_behind_a_wait_stop_the_reading_at_a_bound():
 
         async def has_room() -> bool:
             waiting = asyncio.ensure_future(lanes.room())
-            for _ in range(5):
+            for _ in range(5):  # turns of the loop, no time: is there room by then?
                 await asyncio.sleep(0)
             waiting.cancel()
             return waiting.done() and not waiting.cancelled()

@@ -4,7 +4,6 @@ numbering, handicap skips, what each seat may do, the take-back kind, past steps
 from __future__ import annotations
 
 import random
-import time
 from pathlib import Path
 
 import pytest
@@ -14,6 +13,7 @@ from shiftago.core.geometry import ENTRY_CELLS
 from shiftago.formats.record import Record, format_record, parse_record
 from shiftago.interfaces.server.games.views import motion_view
 from support.server_support import client_for, connect, create
+from support.waiting import wait_until
 
 
 @pytest.fixture
@@ -183,10 +183,9 @@ def test_may_and_takeback_against_the_computer(sqlite_url):
         assert answered["may"]["g"] == nobody  # a computer's seat has no holder
         # The computer began: after its first action the person has no turn to go back to.
         game_id, _ = create(client, first="o", seats=[seats[1], seats[0]])
-        deadline = time.monotonic() + 20
-        while (first := client.get(f"/api/games/{game_id}").json())["version"] == 0:
-            assert time.monotonic() < deadline
-            time.sleep(0.02)
+        first = wait_until(
+            lambda: client.get(f"/api/games/{game_id}").json(), lambda g: g["version"] != 0
+        )
         assert first["takeback"] is None and first["may"]["g"]["takeback"] is False
         assert first["may"]["g"]["act"] is True and first["may"]["o"] == nobody
 

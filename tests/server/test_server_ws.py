@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -13,6 +12,7 @@ from starlette.websockets import WebSocketDisconnect
 from shiftago.engine.levels import default_level
 from shiftago.formats.record import parse_record
 from support.server_support import client_for, connect, create, fresh_database
+from support.waiting import wait_until
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -327,10 +327,11 @@ def test_computers_alone_get_an_action_limit_and_finish(sqlite_url):
             client, seats=[{"kind": "computer", "level": 1}, {"kind": "computer", "level": 1}]
         )
         assert tokens == [None, None]
-        deadline = time.monotonic() + 60
-        while (game := client.get(f"/api/games/{game_id}").json())["turn"] is not None:
-            assert time.monotonic() < deadline
-            time.sleep(0.05)
+        game = wait_until(
+            lambda: client.get(f"/api/games/{game_id}").json(),
+            lambda game: game["turn"] is None,
+            timeout=60,
+        )
         assert game["action_limit"] == 1000 and game["result"] is not None
 
 

@@ -750,7 +750,7 @@ def test_an_infinite_search_that_ends_sooner_answers_at_stop(engine: Engine) -> 
     ):
         engine.ok(setup)
         engine.write(f"5 {search}\n".encode())
-        time.sleep(0.5)  # more than the search takes
+        time.sleep(0.5)  # more than the search takes: its answer still waits (what is checked)
         assert engine.send("6 isready").id == "6"  # the first answer: the search's waits
         engine.write(b"7 stop\n")
         answer = engine.read_response()

@@ -14,7 +14,6 @@ import queue
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -26,6 +25,7 @@ from shiftago.engine.bot import Analysis, Progress, RankedAction
 from shiftago.interfaces.stp import Ladder, StpEngine, run
 from shiftago.interfaces.stp.session import Session
 from support.stp_bots import DEFAULT_STEPS, SteppingBot
+from support.waiting import wait_until
 
 TIMEOUT = 20.0
 BOTS_SCRIPT = Path(__file__).parent.parent / "support" / "stp_bots.py"
@@ -101,10 +101,12 @@ class Conversation:
         assert self.bot.thinking.wait(TIMEOUT)
         for line in queued:
             self.send(line)
-        deadline = time.monotonic() + TIMEOUT
-        while len(self.session._waiting) < len(queued):
-            assert time.monotonic() < deadline, "the commands were not read"
-            time.sleep(0.001)
+        wait_until(
+            lambda: len(self.session._waiting) >= len(queued),
+            timeout=TIMEOUT,
+            what="the commands were not read",
+            poll=0.001,  # behind a stop they wait only until the search ends
+        )
         self.bot.gate.set()
 
     def close(self) -> int:

@@ -63,9 +63,18 @@ def missing(what: str) -> NoReturn:
 
 
 def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+    """A free local port. Under pytest-xdist, one that only this worker hands out (the
+    port modulo the number of workers is the worker's number): a port found free here
+    and bound a moment later by a server is never another worker's choice meanwhile."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    number = int(worker.removeprefix("gw")) % workers
+    while True:
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            sock.bind(("127.0.0.1", 0))
+            port = int(sock.getsockname()[1])
+        if port % workers == number:
+            return port
 
 
 # ---------------------------------------------------------------- PostgreSQL
