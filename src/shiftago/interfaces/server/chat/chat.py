@@ -17,6 +17,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
+from starlette.requests import HTTPConnection
+
+from shiftago.interfaces.server.accounts.accounts import signed_in
 from shiftago.interfaces.server.chat.store import (
     HISTORY,
     PLAYERS,
@@ -24,6 +27,7 @@ from shiftago.interfaces.server.chat.store import (
     ChatMessage,
     ChatStore,
 )
+from shiftago.interfaces.server.door.security import client_address
 from shiftago.interfaces.server.door.socket import message_text
 from shiftago.interfaces.server.games.hub import Hub, Refused
 from shiftago.interfaces.server.games.live import Connection, LiveGame
@@ -122,6 +126,19 @@ class Chat:
                 "message": message.to_json(),
             }
         )
+
+    async def speaker(
+        self, websocket: HTTPConnection, live: LiveGame, connection: Connection
+    ) -> Speaker:
+        """Who a socket that has joined chats as: its seat's name, else the signed-in
+        account's, else a guest; counted in its address's rate."""
+        speaker = Speaker(client_address(websocket))
+        if connection.seat is not None:
+            speaker.name = seat_name(live, connection.seat)
+        else:
+            account = await signed_in(websocket)
+            speaker.name = GUEST if account is None else account.name
+        return speaker
 
     async def send_history(self, live: LiveGame, connection: Connection) -> None:
         """A newcomer's ``chat_history``: its room's last :data:`HISTORY` messages (the

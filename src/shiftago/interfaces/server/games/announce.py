@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from shiftago.core import Action
 from shiftago.interfaces.server.games.live import Connection, LiveGame
-from shiftago.interfaces.server.games.views import action_event, game_view
+from shiftago.interfaces.server.games.views import action_event, action_message, game_view
 
 #: A client that missed more actions than this gets one ``state`` instead of each action.
 MAX_REPLAYED = 20
@@ -16,15 +16,7 @@ def state(live: LiveGame) -> None:
 
 
 def action(live: LiveGame, number: int, played: Action, seat: int) -> None:
-    live.broadcast(
-        {
-            "type": "action",
-            "version": number,
-            "action": str(played),
-            "seat": seat,
-            "game": game_view(live),
-        }
-    )
+    live.broadcast(action_message(number, str(played), seat, game_view(live)))
 
 
 def takeback(live: LiveGame, version: int) -> None:

@@ -8,13 +8,11 @@ here (:mod:`.security` refuses them before the upgrade).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.websockets import WebSocket
 
 from shiftago.core import COLOURS
-from shiftago.interfaces.server.accounts.accounts import signed_in
-from shiftago.interfaces.server.chat.chat import GUEST, Chat, Speaker, seat_name
 from shiftago.interfaces.server.db.store import DATABASE_AWAY, DATABASE_AWAY_WORDS
 from shiftago.interfaces.server.door.protocol import (
     Abort,
@@ -32,7 +30,6 @@ from shiftago.interfaces.server.door.protocol import (
     Takeback,
     parse_message,
 )
-from shiftago.interfaces.server.door.security import client_address
 from shiftago.interfaces.server.door.socket import Conversation, error, serve_socket
 from shiftago.interfaces.server.games import (
     acting,
@@ -47,6 +44,9 @@ from shiftago.interfaces.server.games.hub import Hub, Refused
 from shiftago.interfaces.server.games.live import Connection, LiveGame
 from shiftago.interfaces.server.games.refusals import person
 from shiftago.interfaces.server.games.views import game_view
+
+if TYPE_CHECKING:  # the chat sits above the games; the app hands it in (app.state.chat)
+    from shiftago.interfaces.server.chat.chat import Chat, Speaker
 
 #: How long a new connection may take to say hello (seconds).
 HELLO_TIMEOUT = 30.0
@@ -64,7 +64,7 @@ class _GameSocket(Conversation):
         self.game_id = game_id
         self.hub: Hub = websocket.app.state.hub
         self.chat: Chat = websocket.app.state.chat
-        self.speaker = Speaker(client_address(websocket))
+        self.speaker: Speaker | None = None
         self.live: LiveGame | None = None
         self.joined = False
 
@@ -86,9 +86,10 @@ class _GameSocket(Conversation):
                 raise BadMessage("the first message is hello")
             await _hello(hub, chat, live, connection, message)
             self.joined = True
-            self.speaker.name = await _speaker_name(self.websocket, live, connection)
+            self.speaker = await chat.speaker(self.websocket, live, connection)
             return
         if isinstance(message, ChatLine):
+            assert self.speaker is not None  # set when it joined
             await chat.say(live, connection, self.speaker, message.text)
             return
         await _handle(hub, live, connection, message)
@@ -141,14 +142,6 @@ async def _hello(
         await hub.presence.join(live, connection)
         if live.thinking is not None:
             connection.send({"type": "thinking", "seat": live.thinking})
-
-
-async def _speaker_name(websocket: WebSocket, live: LiveGame, connection: Connection) -> str:
-    """The name the connection chats under: its seat's, else the signed-in account's."""
-    if connection.seat is not None:
-        return seat_name(live, connection.seat)
-    account = await signed_in(websocket)
-    return GUEST if account is None else account.name
 
 
 async def _handle(hub: Hub, live: LiveGame, connection: Connection, message: ClientMessage) -> None:

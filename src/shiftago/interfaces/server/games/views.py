@@ -91,15 +91,20 @@ def game_view(live: LiveGame, upto: int | None = None, now: float | None = None)
     return view
 
 
+def action_message(number: int, action: str, seat: int, game: dict[str, Any]) -> dict[str, Any]:
+    """The ``action`` event: action ``number`` (1-based) played by ``seat``, and the game
+    after it."""
+    return {"type": "action", "version": number, "action": action, "seat": seat, "game": game}
+
+
 def action_event(live: LiveGame, number: int) -> dict[str, Any]:
     """The ``action`` event of the game's action ``number`` (1-based), as it was sent."""
-    return {
-        "type": "action",
-        "version": number,
-        "action": str(live.game.history[number - 1]),
-        "seat": live.game.states[number - 1].turn,
-        "game": game_view(live, number),
-    }
+    return action_message(
+        number,
+        str(live.game.history[number - 1]),
+        live.game.states[number - 1].turn,
+        game_view(live, number),
+    )
 
 
 def clock_view(clock: Clock | None, now: float | None = None) -> dict[str, Any] | None:
