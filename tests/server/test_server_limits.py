@@ -286,7 +286,7 @@ def test_a_redis_that_hangs_lets_requests_through_uncounted(sqlite_url, monkeypa
     import time
 
     from shiftago.interfaces.server.door import limits
-    from shiftago.interfaces.server.games import outbox
+    from shiftago.interfaces.server.games import publisher
 
     class HungLimiter:
         async def hit(self, key: str, limit: int) -> int:
@@ -297,7 +297,7 @@ def test_a_redis_that_hangs_lets_requests_through_uncounted(sqlite_url, monkeypa
         await asyncio.sleep(20)  # a hang, as above
 
     monkeypatch.setattr(limits, "COUNT_SECONDS", 0.2)
-    monkeypatch.setattr(outbox, "REDIS_ANSWER_SECONDS", 0.2)
+    monkeypatch.setattr(publisher, "REDIS_ANSWER_SECONDS", 0.2)
     monkeypatch.setattr(limits, "limiter_for", lambda app: HungLimiter())
     with client_for(sqlite_url) as client, caplog.at_level(logging.WARNING):
         monkeypatch.setattr(client.app_state.hub.bus, "publish", hung_publish)

@@ -11,7 +11,7 @@ after every change, so neither stalls the event loop.
 The commands are modules of their own, each through :meth:`Hub.commit` or
 :meth:`Hub.store_change`: :mod:`.acting` (an action), :mod:`.draw`, :mod:`.takeback`,
 :mod:`.rematch`, :mod:`.ending` (resign, abort, the flag) and :mod:`.claim`; who is at a
-game is :mod:`.presence_exchange`, what goes to Redis :mod:`.outbox`.
+game is :mod:`.presence_exchange`, what goes to Redis :mod:`.publisher`.
 
 A game stays in memory while someone watches it or something works on it, and leaves it
 once idle (:meth:`Hub.evict_idle`); it is read back from the database when needed.
@@ -36,8 +36,8 @@ from shiftago.interfaces.server.db.store import Conflict
 from shiftago.interfaces.server.games import announce
 from shiftago.interfaces.server.games.creating import GameSpec, build
 from shiftago.interfaces.server.games.live import LiveGame
-from shiftago.interfaces.server.games.outbox import Outbox
 from shiftago.interfaces.server.games.presence_exchange import PresenceExchange
+from shiftago.interfaces.server.games.publisher import Publisher
 from shiftago.interfaces.server.games.refusals import Refused as Refused  # callers catch it here
 from shiftago.interfaces.server.games.store import Store
 from shiftago.interfaces.server.jobs.bus import Bus, Event, RedisBus
@@ -68,7 +68,7 @@ class Hub:
         self.bot_delay = bot_delay
         self.bus = bus if bus is not None else Bus()
         self.jobs = jobs if jobs is not None else LocalJobs(4)
-        self.outbox = Outbox(self.bus, self.jobs)
+        self.publisher = Publisher(self.bus, self.jobs)
         self.idle_seconds = idle_seconds
         sqlite = store.engine.dialect.name == "sqlite"
         self._db_pool = ThreadPoolExecutor(1 if sqlite else 4, thread_name_prefix="shiftago-db")
@@ -87,7 +87,7 @@ class Hub:
         #: Actions this process has stored since it started (``/metrics``).
         self.actions_stored = 0
         self.presence = PresenceExchange(
-            self.outbox, self.spawn, grace_seconds=grace_seconds, interval=presence_interval
+            self.publisher, self.spawn, grace_seconds=grace_seconds, interval=presence_interval
         )
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
@@ -103,7 +103,7 @@ class Hub:
         """Wait for the changes under way (before shutting down)."""
         while self._changes:
             await asyncio.gather(*list(self._changes), return_exceptions=True)
-        await self.outbox.close()
+        await self.publisher.close()
 
     def close(self) -> None:
         self._db_pool.shutdown(wait=True)
@@ -226,12 +226,12 @@ class Hub:
                 log.exception("after the end of game %s", live.id)
 
     async def publish(self, event: Event) -> None:
-        """Tell the other processes of a stored change (:meth:`.Outbox.publish`)."""
-        await self.outbox.publish(event)
+        """Tell the other processes of a stored change (:meth:`.Publisher.publish`)."""
+        await self.publisher.publish(event)
 
     async def submit(self, job: Job) -> None:
-        """Queue a job (:meth:`.Outbox.submit`)."""
-        await self.outbox.submit(job)
+        """Queue a job (:meth:`.Publisher.submit`)."""
+        await self.publisher.submit(job)
 
     # --- what other processes did ---------------------------------------------------------
     def holds(self, game_id: str) -> bool:

@@ -10,8 +10,8 @@ from collections.abc import Callable, Coroutine, Iterable
 from typing import Any
 
 from shiftago.interfaces.server.games.live import Connection, LiveGame
-from shiftago.interfaces.server.games.outbox import Outbox
 from shiftago.interfaces.server.games.presence import PresenceSummary
+from shiftago.interfaces.server.games.publisher import Publisher
 from shiftago.interfaces.server.jobs.bus import Event, RedisBus
 
 log = logging.getLogger("shiftago.server")
@@ -24,9 +24,9 @@ class PresenceExchange:
     """Who is at each game of one process, told to its sockets and to the others."""
 
     def __init__(
-        self, outbox: Outbox, spawn: Spawn, *, grace_seconds: int, interval: float
+        self, publisher: Publisher, spawn: Spawn, *, grace_seconds: int, interval: float
     ) -> None:
-        self.outbox = outbox
+        self.publisher = publisher
         self.spawn = spawn
         self.grace_seconds = grace_seconds
         self.interval = interval
@@ -53,21 +53,21 @@ class PresenceExchange:
     def share(self, live: LiveGame) -> None:
         """Tell the other processes this one's part of the game's presence, at most once
         per presence interval (nothing to do for one process alone)."""
-        if isinstance(self.outbox.bus, RedisBus):
+        if isinstance(self.publisher.bus, RedisBus):
             live.presence_shared.request(self.interval, lambda: self._share_now(live))
 
     def _share_now(self, live: LiveGame) -> None:
         self.spawn(self._send_own(live))
 
     async def _send_own(self, live: LiveGame) -> None:
-        await self.outbox.publish(self._event(live))
+        await self.publisher.publish(self._event(live))
 
     def _event(self, live: LiveGame) -> dict[str, Any]:
         return {
             "game": live.id,
             "revision": live.revision,
             "kind": "presence",
-            "process": self.outbox.bus.process,
+            "process": self.publisher.bus.process,
             "summary": live.own_presence().to_json(),
         }
 
@@ -92,6 +92,6 @@ class PresenceExchange:
         round trip to Redis per batch instead of one per game."""
         events = [self._event(live) for live in list(games) if live.connections]
         try:
-            await self.outbox.bus.publish_many(events)
+            await self.publisher.bus.publish_many(events)
         except Exception as error:
             log.error("the presence of %d games could not be published: %s", len(events), error)

@@ -31,7 +31,7 @@ REPUBLISH_SECONDS = 1.0
 REDIS_ANSWER_SECONDS = 1.0
 
 
-class Outbox:
+class Publisher:
     """The events of one process's stored changes and its jobs, on their way to Redis."""
 
     def __init__(self, bus: Bus, jobs: Jobs) -> None:
