@@ -9,7 +9,7 @@ itself: nothing secret is kept anywhere. A signed-in player's secret is derived 
 the session cookie (an HMAC), so that the same session finds its link again.
 
 Who is still there: the pages that hold a place's secret say so on the lobby's socket
-(:class:`.lobby_feed.Listener`, :mod:`.lobby`), and the place's ``seen`` (the seek's,
+(:class:`.feed.Listener`, :mod:`.socket`), and the place's ``seen`` (the seek's,
 for its creator) is refreshed while they do. When the creator's page leaves, the seek
 is gone after :data:`.lobby_feed.LEAVE_GRACE` unless a page holds it again; a sweep
 marks gone the seeks whose creator nobody has seen for :data:`UNSEEN_SECONDS` (a
@@ -17,7 +17,7 @@ process that died), and frees the places of acceptors nobody has seen for as lon
 seek stays open for others). A script keeps its place by asking for the seek's status
 (``GET /api/seeks/{id}``) as often.
 
-Every change is stored first, then announced (:mod:`.lobby_feed`).
+Every change is stored first, then announced (:mod:`.feed`).
 """
 
 from __future__ import annotations
