@@ -11,7 +11,7 @@ the session cookie (an HMAC), so that the same session finds its link again.
 Who is still there: the pages that hold a place's secret say so on the lobby's socket
 (:class:`.feed.Listener`, :mod:`.socket`), and the place's ``seen`` (the seek's,
 for its creator) is refreshed while they do. When the creator's page leaves, the seek
-is gone after :data:`.lobby_feed.LEAVE_GRACE` unless a page holds it again; a sweep
+is gone after :data:`.feed.LEAVE_GRACE` unless a page holds it again; a sweep
 marks gone the seeks whose creator nobody has seen for :data:`UNSEEN_SECONDS` (a
 process that died), and frees the places of acceptors nobody has seen for as long (the
 seek stays open for others). A script keeps its place by asking for the seek's status
