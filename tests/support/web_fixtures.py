@@ -23,7 +23,9 @@ saying what is missing.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
+import random
 import shutil
 import signal
 import socket
@@ -62,19 +64,28 @@ def missing(what: str) -> NoReturn:
     pytest.skip(message)
 
 
+#: Ports below Linux's ephemeral range (32768-60999), so that no outgoing connection
+#: takes one: each test worker hands out ports from a block of its own.
+PORT_BASE = 20000
+PORTS_PER_WORKER = 1000
+_next_port = itertools.count(random.randrange(PORTS_PER_WORKER))
+
+
 def free_port() -> int:
-    """A free local port. Under pytest-xdist, one that only this worker hands out (the
-    port modulo the number of workers is the worker's number): a port found free here
-    and bound a moment later by a server is never another worker's choice meanwhile."""
-    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
-    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
-    number = int(worker.removeprefix("gw")) % workers
-    while True:
+    """A free local port. Under pytest-xdist, one of this worker's own block: a port found
+    free here and bound a moment later by a server is never another worker's choice
+    meanwhile."""
+    worker = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw"))
+    first = PORT_BASE + worker * PORTS_PER_WORKER
+    for _ in range(PORTS_PER_WORKER):
+        port = first + next(_next_port) % PORTS_PER_WORKER
         with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-            sock.bind(("127.0.0.1", 0))
-            port = int(sock.getsockname()[1])
-        if port % workers == number:
-            return port
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+        return port
+    raise RuntimeError(f"no free port in {first}-{first + PORTS_PER_WORKER - 1}")
 
 
 # ---------------------------------------------------------------- PostgreSQL
