@@ -39,7 +39,7 @@ from shiftago.interfaces.server.games.access import NotFound
 from shiftago.interfaces.server.games.hub import Hub, Refused
 from shiftago.interfaces.server.games.socket import game_socket
 from shiftago.interfaces.server.games.store import Store
-from shiftago.interfaces.server.metrics import MeasureRequests, Metrics, NoteRoute
+from shiftago.interfaces.server.metrics import MeasureRequests, Metrics, NoteRoute, job_kinds
 from shiftago.interfaces.server.players import routes as players_api
 from shiftago.interfaces.server.runtime import Runtime
 from shiftago.interfaces.server.seeks import routes as seeks_api
@@ -229,6 +229,7 @@ def _pages(app: FastAPI, web: Path) -> None:
         except Exception as error:  # the database or Redis does not answer
             return JSONResponse({"ok": False, "error": str(error), **figures}, status_code=503)
         figures.update(await runtime.job_figures())  # Redis answered the ping just now
+        figures["jobs"] = await job_kinds(runtime)  # per kind, with or without Redis
         return JSONResponse({"ok": True, **figures})
 
     @app.get("/metrics", include_in_schema=False)

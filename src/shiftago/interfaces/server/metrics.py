@@ -3,14 +3,17 @@
 Requests are counted and timed by their route's template (``/api/games/{game_id}``,
 never the path itself, which holds game ids and seat secrets), method and status; the
 sockets by kind while they are open; the figures of the moment (games in memory, their
-sockets, the actions stored, the jobs in Redis) are read when the figures are asked
-for. Each app has a registry of its own, so that several apps in one process (the
-tests) keep theirs apart. Only the addresses of ``Settings.metrics_from`` get the
-figures (by default this machine); to anyone else ``/metrics`` is not there.
+sockets, the actions stored, the jobs queued and running per kind, with or without
+Redis) are read when the figures are asked for. Each app has a registry of its own, so
+that several apps in one process (the tests) keep theirs apart. Only the addresses of
+``Settings.metrics_from`` get the figures (by default this machine); to anyone else
+``/metrics`` is not there.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import re
 import time
 from collections.abc import Iterable, Iterator
@@ -32,6 +35,7 @@ from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from shiftago.interfaces.server.door.security import Proxies, client_address
+from shiftago.interfaces.server.jobs.admission import KindFigures
 from shiftago.interfaces.server.runtime import Runtime
 
 #: The scope key under which the outer middleware leaves a place for the route's
@@ -41,6 +45,8 @@ ROUTE_KEY: Final = "shiftago.route"
 #: The label of a request that no route took (a 404 of a path that is not the app's).
 UNMATCHED: Final = "unmatched"
 #: Socket kinds by the path's start; anything else is "other".
+#: The longest wait for the jobs' figures (Redis that hangs) before they are left out.
+FIGURES_SECONDS: Final = 5.0
 SOCKET_KINDS: Final = (("/ws/games/", "game"), ("/ws/analysis", "analysis"), ("/ws/lobby", "lobby"))
 
 
@@ -94,6 +100,24 @@ class Metrics:
             ("state",),
             registry=self.registry,
         )
+        self.job_queued = Gauge(
+            "shiftago_jobs_queued",
+            "Computer moves and reviews waiting for a slot, by kind (move, review).",
+            ("kind",),
+            registry=self.registry,
+        )
+        self.job_running = Gauge(
+            "shiftago_jobs_running",
+            "Computer moves and reviews being worked on, by kind.",
+            ("kind",),
+            registry=self.registry,
+        )
+        self.job_oldest = Gauge(
+            "shiftago_jobs_oldest_seconds",
+            "How long the oldest waiting job has waited, by kind (a review: since asked).",
+            ("kind",),
+            registry=self.registry,
+        )
         self.workers = Gauge(
             "shiftago_workers", "With Redis: the workers seen lately.", registry=self.registry
         )
@@ -111,7 +135,20 @@ class Metrics:
             self.jobs.labels("waiting").set(jobs["jobs_waiting"])
             self.jobs.labels("held").set(jobs["jobs_held"])
             self.workers.set(jobs["workers"])
+        if kinds := await job_kinds(runtime):
+            for kind, row in kinds.items():
+                self.job_queued.labels(kind).set(row["queued"])
+                self.job_running.labels(kind).set(row["running"])
+                self.job_oldest.labels(kind).set(row["oldest_seconds"])
         return Response(generate_latest(self.registry), media_type=CONTENT_TYPE_LATEST)
+
+
+async def job_kinds(runtime: Runtime) -> dict[str, KindFigures]:
+    """The jobs queued and running per kind, in this process or in Redis (``/healthz``,
+    ``/metrics``); none when they are not had within :data:`FIGURES_SECONDS`."""
+    with contextlib.suppress(Exception):
+        return await asyncio.wait_for(runtime.hub.jobs.figures(), FIGURES_SECONDS)
+    return {}
 
 
 class _StoredActions(Collector):

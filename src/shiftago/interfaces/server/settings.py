@@ -316,6 +316,30 @@ class Settings:
             )
         ),
     )
+    #: Unfinished reviews (queued or running): per address, and on the whole server; a
+    #: review asked for beyond them is refused (429), not left pending.
+    reviews_per_address: int = field(
+        default=3,
+        metadata=_options(
+            Option(
+                "serve",
+                "--reviews-per-address",
+                "Unfinished reviews that one address may have waiting or running.",
+                low=1,
+            )
+        ),
+    )
+    reviews_total: int = field(
+        default=60,
+        metadata=_options(
+            Option(
+                "serve",
+                "--reviews-total",
+                "Unfinished reviews waiting or running on the whole server.",
+                low=1,
+            )
+        ),
+    )
     #: Sign-ins and sign-ups per minute, per address and per account name (a
     #: guessed password costs a try).
     logins_per_minute: int = field(

@@ -26,7 +26,6 @@ import json
 import logging
 import math
 import threading
-import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -42,6 +41,7 @@ from shiftago.formats.record_syntax import turn_numbers
 from shiftago.interfaces.server.analysis.store import AnalysisStore, StoredAnalysis
 from shiftago.interfaces.server.games.hub import Hub
 from shiftago.interfaces.server.games.live import LiveGame
+from shiftago.interfaces.server.jobs.admission import QueueFull, ReviewBounds
 from shiftago.interfaces.server.jobs.bus import Event
 from shiftago.interfaces.server.jobs.queue import Job
 from shiftago.interfaces.server.settings import ReviewBudget
@@ -235,21 +235,38 @@ class GameAnalyses:
         self.cancelled = threading.Event()
         hub.event_hooks[REVIEW_ASKED] = self._asked_elsewhere
 
-    async def request(self, live: LiveGame, asker: str) -> dict[str, Any]:
+    async def request(
+        self, live: LiveGame, asker: str, bounds: ReviewBounds | None = None
+    ) -> dict[str, Any]:
         """The review of the game's actions now: the one asked for before, or a new one,
-        counted in the job queue's fair share of ``asker`` (the address that asks)."""
+        counted in the job queue's fair share of ``asker`` (the address that asks) and,
+        with ``bounds``, refused (:class:`.QueueFull`) when ``asker`` or the server has
+        as many unfinished reviews as they allow: a new review refused is not kept, a
+        failed one asked again stays failed."""
         async with live.lock:
             job = _job(live, 0, default_level())
             revision, owner = live.revision, asker
         key = digest(job.actions)
         empty = _dump(document(job, "pending", [], unit_of(job.level, job.rules)))
-        stored, _ = await self.hub.db(
+        stored, created = await self.hub.db(
             self.store.request_analysis, live.id, key, len(job.actions), job.level, empty
         )
-        if stored.status == FAILED:  # asked again: it starts again where it stopped
+        failed = stored if stored.status == FAILED else None
+        if failed is not None:  # asked again: it starts again where it stopped
             stored = await self.hub.db(_again, self.store, stored)
         if stored.status != "done":  # going on after the actions stored, if any
-            await self.hub.submit(Job("review", live.id, revision, owner, analysis_id=stored.id))
+            review = Job("review", live.id, revision, owner, analysis_id=stored.id)
+            if bounds is None:
+                await self.hub.submit(review)
+            else:
+                try:
+                    await self.hub.jobs.admit(review, bounds)
+                except QueueFull:
+                    if created:  # never a review left pending that no job will make
+                        await self.hub.db(self.store.delete_analysis, stored.id)
+                    elif failed is not None:
+                        await self.hub.db(_fail, self.store, stored.id, view(failed)["error"])
+                    raise
         # every page of the game, here and in the other processes, reads it from now on
         # (under the lock: a page whose hello is under way hears it once it has joined)
         async with live.lock:
@@ -279,7 +296,8 @@ class GameAnalyses:
         try:
             if not await self._run(job.analysis_id) and not self.cancelled.is_set():
                 await self.hub.jobs.release(job)  # the copy queued now is the one to run
-                await self.hub.submit(replace(job, queued_at=time.time()))
+                # the time it was asked for goes with it: an owner's oldest review first
+                await self.hub.submit(job)
         except Exception as error:
             if self.cancelled.is_set():  # stopping: the restart goes on with it
                 raise

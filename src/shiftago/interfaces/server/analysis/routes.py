@@ -5,8 +5,10 @@ The analysis board's view of any position (issue 15): ``POST /api/positions`` an
 the action, and its words come back as a 422 naming the field when it refuses.
 
 A game's review: ``POST /api/games/{id}/analysis`` asks for the computer's review of
-the game's actions so far (202), ``GET`` answers the newest one asked for (404 before
-any). The object is :mod:`.reviews`'s ("The game's analysis"); a review whose job
+the game's actions so far (202; 429 ``too_many_reviews`` when the asking address or
+the server has as many unfinished reviews as ``reviews_per_address`` and
+``reviews_total`` allow), ``GET`` answers the newest one asked for (404 before any).
+The object is :mod:`.reviews`'s ("The game's analysis"); a review whose job
 failed says ``"status": "failed"`` with an ``error``, and ``POST`` starts it again.
 """
 
@@ -26,6 +28,11 @@ from shiftago.interfaces.server.door.http import LIMITED, Invalid
 from shiftago.interfaces.server.door.security import client_address
 from shiftago.interfaces.server.games.access import found
 from shiftago.interfaces.server.games.views import position_view
+from shiftago.interfaces.server.jobs.admission import (
+    REVIEW_RETRY_SECONDS,
+    QueueFull,
+    ReviewBounds,
+)
 
 router = APIRouter(prefix="/api")
 
@@ -93,8 +100,26 @@ async def ask_for_analysis(game_id: str, request: Request) -> JSONResponse:
     except limits.Limited as limited:
         return limited.response()
     live = await found(request, game_id)
-    review = await analyses_of(request).request(live, client_address(request))
+    settings = request.app.state.settings
+    bounds = ReviewBounds(settings.reviews_per_address, settings.reviews_total)
+    try:
+        review = await analyses_of(request).request(live, client_address(request), bounds)
+    except QueueFull as full:
+        return limits.Limited("too_many_reviews", refusal(full), REVIEW_RETRY_SECONDS).response()
     return JSONResponse(review, status_code=202)
+
+
+def refusal(full: QueueFull) -> str:
+    """The words of a review refused for the bounds (a whole sentence per case)."""
+    if full.scope == "owner":
+        return (
+            f"your address already has {full.bounds.per_owner} reviews waiting or running "
+            f"(at most {full.bounds.per_owner}); wait for one to finish and ask again"
+        )
+    return (
+        f"the server already has {full.bounds.total} reviews waiting or running "
+        f"(at most {full.bounds.total}); ask again in a little while"
+    )
 
 
 @router.get("/games/{game_id}/analysis", summary="The game's review")

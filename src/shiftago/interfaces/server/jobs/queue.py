@@ -6,9 +6,17 @@ the game is still there, so the answer to a position that has since changed is d
 
 - moves before reviews (a person waits for a move; a review can wait), and reviews on at
   most half of the slots;
-- among the waiting, the owner with the fewest jobs running goes first (then the oldest
-  job), and no owner takes every slot: one stays free for the others, so 48 games that
-  one address set playing itself cannot make another player's computer wait behind them.
+- among the waiting, the owner with the fewest jobs running goes first, then the owner
+  whose turn came longest ago (a round among the owners), and of an owner's jobs the
+  oldest (a review queued again after each chunk keeps the time it was asked for); no
+  owner takes every slot: one stays free for the others, so 48 games that one address
+  set playing itself cannot make another player's computer wait behind them.
+
+Reviews are admitted under bounds (:class:`ReviewBounds`): at most so many unfinished
+reviews per owner and on the whole server; one beyond them is refused
+(:class:`.QueueFull`) rather than left pending for ever. The figures of the jobs, per
+kind (queued, running, the oldest's wait) come from :meth:`Jobs.figures`, with or
+without Redis (:mod:`.admission`).
 
 Where the jobs wait: :class:`LocalJobs` in this process (one process alone), or
 :class:`RedisJobs`, a Redis stream with a consumer group that ``shiftago worker``
@@ -32,6 +40,17 @@ from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Final, Literal
 
+from shiftago.interfaces.server.jobs.admission import (
+    ADMIT_SCRIPT,
+    RUNNING,
+    KindFigures,
+    QueueFull,
+    ReviewBounds,
+    check,
+    count,
+    empty_figures,
+    stream_figures,
+)
 from shiftago.interfaces.server.jobs.bus import READ_BLOCK_MS, raise_if_cancelled, redis_text
 from shiftago.interfaces.server.settings import LEASE_SECONDS
 
@@ -114,7 +133,11 @@ class FairQueue:
         self.waiting: dict[str, _Waiting] = {}
         self.running: dict[str, Job] = {}
         self.by_owner: Counter[str] = Counter()
+        #: When each owner's turn last came (the number of the start); owners with
+        #: nothing waiting or running are forgotten from time to time.
+        self.served: dict[str, int] = {}
         self._order = itertools.count()
+        self._turns = itertools.count()
 
     def __len__(self) -> int:
         return len(self.waiting)
@@ -144,7 +167,7 @@ class FairQueue:
         now = time.time() if now is None else now
         reviews = sum(1 for job in self.running.values() if job.kind == "review")
         best: _Waiting | None = None
-        best_rank: tuple[int, int, int] | None = None
+        best_rank: tuple[int, int, int, float, int] | None = None
         for waiting in self.waiting.values():
             job = waiting.job
             if job.not_before > now or job.key in self.running:
@@ -153,7 +176,13 @@ class FairQueue:
                 continue
             if self.by_owner[job.owner] >= self.owner_slots:
                 continue
-            rank = (0 if job.kind == "move" else 1, self.by_owner[job.owner], waiting.order)
+            rank = (
+                0 if job.kind == "move" else 1,
+                self.by_owner[job.owner],
+                self.served.get(job.owner, -1),
+                job.queued_at,
+                waiting.order,
+            )
             if best_rank is None or rank < best_rank:
                 best, best_rank = waiting, rank
         if best is None:
@@ -161,7 +190,33 @@ class FairQueue:
         del self.waiting[best.job.key]
         self.running[best.job.key] = best.job
         self.by_owner[best.job.owner] += 1
+        self.served[best.job.owner] = next(self._turns)
+        if len(self.served) > 2 * (len(self.waiting) + len(self.running)) + 100:
+            self._forget()
         return best.job, best.handle
+
+    def _forget(self) -> None:
+        """Forget the turns of the owners with nothing waiting or running."""
+        present = {w.job.owner for w in self.waiting.values()} | set(self.by_owner)
+        self.served = {o: turn for o, turn in self.served.items() if o in present}
+
+    def reviews(self, owner: str) -> tuple[int, int]:
+        """The unfinished reviews (waiting or running) of ``owner``, and of everyone."""
+        jobs = {w.job.key: w.job for w in self.waiting.values() if w.job.kind == "review"}
+        jobs.update((key, job) for key, job in self.running.items() if job.kind == "review")
+        return sum(1 for job in jobs.values() if job.owner == owner), len(jobs)
+
+    def figures(self, now: float | None = None) -> dict[str, KindFigures]:
+        """The jobs held, per kind (:data:`KindFigures`); a job queued again while it runs
+        counts as running."""
+        now = time.time() if now is None else now
+        figures = empty_figures()
+        for job in self.running.values():
+            count(figures, job, now, running=True)
+        for waiting in self.waiting.values():
+            if waiting.job.key not in self.running:
+                count(figures, waiting.job, now, running=False)
+        return figures
 
     def done(self, job: Job) -> None:
         if self.running.pop(job.key, None) is not None:
@@ -187,6 +242,16 @@ class Jobs:
         stores an outcome that invites asking again (a review that failed) releases its
         job first, so that the request that comes on seeing it is not taken for the
         job it replaces."""
+
+    async def admit(self, job: Job, bounds: ReviewBounds) -> None:
+        """Queue a review asked for, unless its owner or the server already has as many
+        unfinished reviews as ``bounds`` allow (:class:`QueueFull`); a review already
+        queued is no new one and is never refused."""
+        raise NotImplementedError
+
+    async def figures(self) -> dict[str, KindFigures]:
+        """The jobs queued and running, per kind (:data:`KindFigures`)."""
+        raise NotImplementedError
 
     async def close(self) -> None:
         """Stop taking jobs; those running are cancelled (and done again later)."""
@@ -276,6 +341,28 @@ class LocalJobs(Jobs):
         else:
             await self._dispatcher.add(job)
 
+    async def admit(self, job: Job, bounds: ReviewBounds) -> None:
+        queue = self.queue
+        if queue is None:
+            early = {j.key: j for j in self._early if j.kind == "review"}
+            counts = (sum(1 for j in early.values() if j.owner == job.owner), len(early))
+            queued = job.key in early
+        else:
+            counts = queue.reviews(job.owner)
+            queued = job.key in queue.waiting or job.key in queue.running
+        if not queued:
+            check(*counts, bounds)
+        await self.submit(job)
+
+    async def figures(self) -> dict[str, KindFigures]:
+        queue = self.queue
+        if queue is not None:
+            return queue.figures()
+        figures, now = empty_figures(), time.time()
+        for job in self._early:
+            count(figures, job, now, running=False)
+        return figures
+
     @property
     def queue(self) -> FairQueue | None:
         return None if self._dispatcher is None else self._dispatcher.queue
@@ -341,11 +428,27 @@ class RedisJobs(Jobs):
         self._tasks: list[asyncio.Task[None]] = []
         self._release = redis.register_script(RELEASE_SCRIPT)
         self._submit = redis.register_script(SUBMIT_SCRIPT)
+        self._admit = redis.register_script(ADMIT_SCRIPT)
 
     async def submit(self, job: Job) -> None:
         token = uuid.uuid4().hex
         entry = replace(job, token=token).dump()
         await self._submit(keys=[_key(job), JOBS], args=[token, JOB_KEY_SECONDS, entry])
+
+    async def admit(self, job: Job, bounds: ReviewBounds) -> None:
+        token = uuid.uuid4().hex
+        entry = replace(job, token=token).dump()
+        answer = await self._admit(
+            keys=[_key(job), JOBS],
+            args=[token, JOB_KEY_SECONDS, entry, job.owner, bounds.per_owner, bounds.total],
+        )
+        if int(answer) == -1:
+            raise QueueFull("owner", bounds)
+        if int(answer) == -2:
+            raise QueueFull("total", bounds)
+
+    async def figures(self) -> dict[str, KindFigures]:
+        return await stream_figures(self.redis, JOBS, WORKERS, WORKER_SEEN_MS)
 
     async def release(self, job: Job) -> None:
         await self._release(keys=[_key(job)], args=[job.token])
@@ -354,12 +457,27 @@ class RedisJobs(Jobs):
         if runner is None:
             return
         await self._make_group()
-        self._dispatcher = _Dispatcher(self.slots, runner, self._ack)
+        self._dispatcher = _Dispatcher(self.slots, self._noting(runner), self._ack)
         self._dispatcher.start()
         self._tasks = [
             asyncio.create_task(self._read()),
             asyncio.create_task(self._keep_and_reclaim()),
         ]
+
+    def _noting(self, runner: Runner) -> Runner:
+        """``runner``, with the job noted in :data:`RUNNING` while it runs (the figures)."""
+
+        async def run(job: Job) -> None:
+            note = json.dumps({"kind": job.kind, "worker": self.consumer, "since": time.time()})
+            with contextlib.suppress(Exception):
+                await self.redis.hset(RUNNING, job.token, note)
+            try:
+                await runner(job)
+            finally:
+                with contextlib.suppress(Exception):
+                    await self.redis.hdel(RUNNING, job.token)
+
+        return run
 
     async def _ack(self, handle: Any) -> None:
         if handle is None:
