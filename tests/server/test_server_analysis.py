@@ -422,3 +422,42 @@ def test_a_long_review_makes_way_for_a_short_one_asked_after_it(sqlite_url, monk
         long_review = client.get(f"/api/games/{long_id}/analysis").json()
         assert long_review["status"] == "running" and long_review["progress"] < 1
         assert done(client, long_id)["version"] == 16
+
+
+def test_reviews_beyond_the_bounds_answer_429_not_an_endless_pending(db_url):
+    """Issue 55: per address and on the whole server, a review beyond the unfinished ones
+    allowed is refused with Retry-After, and the refused review is not kept pending."""
+    import asyncio
+
+    app = create_app(
+        db_url, bot_delay=0, review_budget=BUDGET, reviews_per_address=1, reviews_total=2
+    )
+    with TestClient(addressed(app)) as client:
+
+        async def never_ends(job: Any) -> None:
+            await asyncio.Event().wait()  # the review stays running: unfinished
+
+        app.state.runtime.analyses.run = never_ends
+        games = [
+            imported(client, Record.from_game(played(Rules(Variant.EXPRESS, 2), 2, n)))
+            for n in range(3)
+        ]
+
+        def ask(game_id: str, address: str) -> Any:
+            return client.post(
+                f"/api/games/{game_id}/analysis", headers={"x-test-address": address}
+            )
+
+        assert ask(games[0], "10.0.0.1").status_code == 202
+        assert ask(games[0], "10.0.0.1").status_code == 202  # the same review again
+        mine = ask(games[1], "10.0.0.1")
+        assert mine.status_code == 429 and mine.headers["Retry-After"] == "30"
+        assert mine.json()["code"] == "too_many_reviews"
+        assert "your address already has 1 reviews" in mine.json()["message"]
+        assert client.get(f"/api/games/{games[1]}/analysis").status_code == 404
+        assert ask(games[1], "10.0.0.2").status_code == 202
+        full = ask(games[2], "10.0.0.3")
+        assert full.status_code == 429 and full.json()["code"] == "too_many_reviews"
+        assert "the server already has 2 reviews" in full.json()["message"]
+        jobs = client.get("/healthz").json()["jobs"]
+        assert jobs["review"]["queued"] + jobs["review"]["running"] == 2

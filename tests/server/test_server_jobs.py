@@ -8,6 +8,7 @@ import contextlib
 import json
 import signal
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -379,3 +380,102 @@ def test_a_watched_game_held_at_an_old_revision_is_read_again(db_url):
             event = o.until_type("action")
             assert event["version"] == 1 and event["action"] == "L3"
             assert live.version == 1 and client.portal.call(runtime.sweep_stale) == 0
+
+
+# --- issue 55: reviews bounded, each address in turn, the figures of the jobs -----------
+def test_a_computer_move_queued_after_many_reviews_runs_first():
+    queue = FairQueue(slots=2)
+    for n in range(40):
+        queue.push(review(f"g{n}", f"addr{n % 10}", n))
+    queue.push(move("mine", "ann"))
+    job, _ = queue.pop()
+    assert (job.kind, job.game_id) == ("move", "mine")
+
+
+def test_addresses_take_turns_and_each_address_s_oldest_review_goes_first():
+    queue = FairQueue(slots=2)  # one review slot
+    for n, asked in enumerate([3.0, 1.0, 2.0]):  # one address's three reviews
+        queue.push(replace(review(f"a{n}", "a", n), queued_at=asked))
+    queue.push(replace(review("b0", "b", 10), queued_at=9.0))  # asked last, elsewhere
+    order = []
+    for _ in range(4):
+        job, _ = queue.pop()
+        order.append(job.game_id)
+        queue.done(job)
+    assert order == ["a1", "b0", "a2", "a0"]
+
+
+def test_local_jobs_refuse_reviews_beyond_the_bounds_per_address_and_in_all():
+    from shiftago.interfaces.server.jobs.queue import LocalJobs, QueueFull, ReviewBounds
+
+    async def main() -> list[str]:
+        jobs = LocalJobs(2)
+        started = asyncio.Event()
+
+        async def runner(job: Job) -> None:
+            started.set()
+            await asyncio.Event().wait()  # never ends: the review stays running
+
+        await jobs.start(runner)
+        bounds = ReviewBounds(per_owner=2, total=3)
+        refused: list[str] = []
+        for n, owner in enumerate(["a", "a", "a", "b", "c"]):
+            try:
+                await jobs.admit(review(f"g{n}", owner, n), bounds)
+            except QueueFull as full:
+                refused.append(f"{owner}:{full.scope}")
+        await jobs.admit(review("g0", "a", 0), bounds)  # one already queued is no new one
+        await asyncio.wait_for(started.wait(), 5)
+        figures = await jobs.figures()
+        await jobs.close()
+        assert figures["review"]["running"] + figures["review"]["queued"] == 3
+        assert figures["move"] == {"queued": 0, "running": 0, "oldest_seconds": 0.0}
+        return refused
+
+    assert asyncio.run(main()) == ["a:owner", "c:total"]
+
+
+def test_redis_jobs_refuse_reviews_beyond_the_bounds_and_show_the_figures(redis_url):
+    from redis import asyncio as aioredis
+
+    from shiftago.interfaces.server.jobs.queue import QueueFull, ReviewBounds
+
+    async def main() -> tuple[list[str], dict[str, Any], dict[str, Any]]:
+        redis = aioredis.Redis.from_url(redis_url)
+        await redis.flushdb()
+        asking = RedisJobs(redis, "serve")  # a serve process: queues, runs nothing
+        bounds = ReviewBounds(per_owner=2, total=3)
+        refused: list[str] = []
+        for n, owner in enumerate(["a", "a", "a", "b", "c"]):
+            try:
+                await asking.admit(review(f"g{n}", owner, n), bounds)
+            except QueueFull as full:
+                refused.append(f"{owner}:{full.scope}")
+        await asking.admit(review("g0", "a", 0), bounds)  # already queued: not refused
+        await asking.submit(move("m", "ann"))
+        queued = await asking.figures()
+        worker = RedisJobs(redis, "w1", slots=2)
+        thinking = asyncio.Event()
+        await worker.start(lambda job: thinking.wait())
+        try:
+            running = await wait_until_async(
+                asking.figures, lambda f: f["move"]["running"] == 1, 10
+            )
+        finally:
+            await worker.close()
+            await redis.aclose()
+        return refused, queued, running
+
+    refused, queued, running = asyncio.run(main())
+    assert refused == ["a:owner", "c:total"]
+    assert queued["review"]["queued"] == 3 and queued["move"]["queued"] == 1
+    assert queued["review"]["oldest_seconds"] > 0
+    assert running["move"] == {"queued": 0, "running": 1, "oldest_seconds": 0.0}
+    assert running["review"]["running"] == 1 and running["review"]["queued"] == 2
+
+
+def test_healthz_shows_the_jobs_per_kind_without_redis(tmp_path):
+    with client_for(f"sqlite:///{tmp_path / 'h.db'}") as client:
+        jobs = client.get("/healthz").json()["jobs"]
+        assert set(jobs) == {"move", "review"}
+        assert jobs["review"] == {"queued": 0, "running": 0, "oldest_seconds": 0.0}

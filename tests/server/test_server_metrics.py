@@ -101,3 +101,12 @@ def test_only_the_addresses_let_in_get_the_figures(sqlite_url):
         answer = client.get("/metrics", headers={"X-Forwarded-For": "198.51.100.7"})
         assert answer.status_code == 404
         assert client.get("/metrics").status_code == 200
+
+
+def test_the_jobs_per_kind_are_figures_without_redis(sqlite_url):
+    """Issue 55: without Redis too, the jobs queued, running and the oldest's wait."""
+    with client_at(sqlite_url, "127.0.0.1") as client:
+        found = figures(client)
+    for name in ("shiftago_jobs_queued", "shiftago_jobs_running", "shiftago_jobs_oldest_seconds"):
+        for kind in ("move", "review"):
+            assert found[(name, (("kind", kind),))] == 0.0
