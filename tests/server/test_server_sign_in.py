@@ -22,6 +22,7 @@ from shiftago.interfaces.server.accounts.accounts import hash_password, password
 from shiftago.interfaces.server.accounts.hashing import Busy, HashingPool
 from shiftago.interfaces.server.accounts.store import create_account
 from shiftago.interfaces.server.db.store import open_engine
+from shiftago.interfaces.server.door.limits import MemoryLimiter
 from shiftago.interfaces.server.games.store import Store
 from support.server_support import addressed, at, fresh_database
 from support.waiting import wait_until
@@ -244,3 +245,38 @@ def test_an_existing_weak_password_still_signs_in(db_url):
             store.dispose()
         answer = sign_in(client, OWNER, "password")
         assert answer.status_code == 200, answer.text
+
+
+# --- counted by every process -----------------------------------------------------------
+def test_peek_reads_a_count_without_adding_to_it():
+    now = [1000.0]
+    limiter = MemoryLimiter(lambda: now[0])
+    assert asyncio.run(limiter.peek("k")) == (0, 0)
+    asyncio.run(limiter.hit("k", 0))
+    now[0] += 15
+    assert asyncio.run(limiter.peek("k")) == (1, 45)
+    assert asyncio.run(limiter.peek("k")) == (1, 45)
+    now[0] += 45
+    assert asyncio.run(limiter.peek("k")) == (0, 0)  # the window is over
+
+
+def test_wrong_passwords_are_counted_by_every_process_with_redis(sqlite_url, redis_url):
+    """Two processes on one Redis: wrong passwords sent to either add up, and both
+    read them without counting (RedisLimiter.peek)."""
+    import redis.asyncio
+
+    options = {"failed_logins_per_account_and_address": 2}
+    with client_for(sqlite_url, **options) as one, client_for(sqlite_url, **options) as two:
+        for _client, app in (one, two):
+            app.state.redis = redis.asyncio.Redis.from_url(redis_url)
+        first, second = one[0], two[0]
+        try:
+            assert sign_up(first, OWNER).status_code == 201
+            assert sign_in(first, "203.0.113.5", "wrong password").status_code == 401
+            assert sign_in(second, "203.0.113.5", "wrong password").status_code == 401
+            assert sign_in(first, "203.0.113.5", "wrong password").status_code == 429
+            assert sign_in(second, "203.0.113.5", PASSWORD).status_code == 429
+            assert sign_in(second, OWNER, PASSWORD).status_code == 200
+        finally:
+            for client, app in (one, two):
+                client.portal.call(app.state.redis.aclose)
