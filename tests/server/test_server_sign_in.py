@@ -25,7 +25,7 @@ from shiftago.interfaces.server.db.store import open_engine
 from shiftago.interfaces.server.door.limits import MemoryLimiter
 from shiftago.interfaces.server.games.store import Store
 from support.server_support import addressed, at, fresh_database
-from support.waiting import wait_until
+from support.waiting import wait_until, wait_until_async
 
 PASSWORD = "correct horse"
 OWNER = "192.0.2.200"
@@ -211,8 +211,10 @@ def test_the_pool_serves_clean_checks_first():
         for name in ("c1", "c2", "s2", "s3"):
             gates[name].set()
         # c1 ends: its thread goes to c2, not to the suspect checks that waited longer
-        while "c2" not in started or pool.running != 1:
-            await asyncio.sleep(0.01)
+        await wait_until_async(
+            lambda: "c2" in started and pool.running == 1,
+            what=lambda: f"started {started}, {pool.running} running",
+        )
         assert "s2" not in started and pool.counts["clean waited"] == 1
         gates["s1"].set()
         await asyncio.gather(*first, *later)
