@@ -82,16 +82,16 @@ def admin_sign_out(ctx: click.Context, name: str, new_password: bool) -> None:
     """Delete every session of the account NAME: each browser signed in as it must sign
     in again, so a session cookie that leaked no longer works. With --new-password the
     account also gets a new password (a forgotten or leaked one)."""
-    from shiftago.interfaces.server.accounts.accounts import check_password, hash_password
+    from shiftago.interfaces.server.accounts.accounts import check_new_password, hash_password
     from shiftago.interfaces.server.accounts.store import sign_out_everywhere
 
     hashed = None
     if new_password:
         password = click.prompt("New password", hide_input=True, confirmation_prompt=True)
         try:
-            hashed = hash_password(check_password(password))
+            hashed = hash_password(check_new_password(password))
         except ValueError as e:
-            raise click.BadParameter(f"a password has {e}", param_hint="--new-password") from None
+            raise click.BadParameter(str(e), param_hint="--new-password") from None
     with _admin_store(ctx) as store:
         done = sign_out_everywhere(store, name, hashed)
     if done is None:

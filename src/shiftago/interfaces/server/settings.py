@@ -340,16 +340,85 @@ class Settings:
             )
         ),
     )
-    #: Sign-ins and sign-ups per minute, per address and per account name (a
-    #: guessed password costs a try).
+    #: Sign-ins and sign-ups per minute, per address (a guessed password costs a try;
+    #: guesses from many addresses are bounded by the failures below).
     logins_per_minute: int = field(
         default=10,
         metadata=_options(
             Option(
                 "serve",
                 "--logins-per-minute",
-                "Sign-in and sign-up attempts per minute, per address and per account name.",
+                "Sign-in and sign-up attempts per minute, per address.",
                 low=1,
+            )
+        ),
+    )
+    #: Wrong passwords per minute for one account from one address, after which that
+    #: address may not try that account until the minute is over.
+    failed_logins_per_account_and_address: int = field(
+        default=5,
+        metadata=_options(
+            Option(
+                "serve",
+                "--failed-logins-per-account-and-address",
+                "Wrong passwords per minute for one account from one address.",
+                low=1,
+            )
+        ),
+    )
+    #: Wrong passwords per minute for one account from all addresses, after which only
+    #: addresses without a wrong password lately may try it (its owner's, usually).
+    failed_logins_per_account: int = field(
+        default=10,
+        metadata=_options(
+            Option(
+                "serve",
+                "--failed-logins-per-account",
+                "Wrong passwords per minute for one account from all addresses; beyond "
+                "them only addresses without recent wrong passwords may try it.",
+                low=1,
+            )
+        ),
+    )
+    #: Wrong passwords per minute on the whole server, after which only addresses
+    #: without a wrong password lately may sign in.
+    failed_logins_per_minute: int = field(
+        default=60,
+        metadata=_options(
+            Option(
+                "serve",
+                "--failed-logins-per-minute",
+                "Wrong passwords per minute on the whole server; beyond them only "
+                "addresses without recent wrong passwords may sign in.",
+                low=1,
+            )
+        ),
+    )
+    #: Passwords hashed or checked at once by one process (each takes 64 MiB for a
+    #: moment), and how many more may wait; beyond them a sign-in is answered 429 at
+    #: once (docs/security.md, "Sign-in under attack").
+    password_checks_at_once: int = field(
+        default=2,
+        metadata=_options(
+            Option(
+                "serve",
+                "--password-checks-at-once",
+                "Passwords one process hashes or checks at once.",
+                low=1,
+                high=64,
+            )
+        ),
+    )
+    password_checks_queued: int = field(
+        default=8,
+        metadata=_options(
+            Option(
+                "serve",
+                "--password-checks-queued",
+                "Password checks that may wait in one process; beyond them a sign-in "
+                "is refused at once with 429.",
+                low=2,
+                high=1000,
             )
         ),
     )

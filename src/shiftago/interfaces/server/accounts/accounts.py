@@ -18,6 +18,7 @@ in the database's or on the event loop.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import re
 from typing import TYPE_CHECKING, Final
@@ -64,9 +65,31 @@ def check_name(name: str) -> str:
 
 
 def check_password(password: str) -> str:
+    """A password as given at sign-in (its length only: an account's existing password
+    signs in even if it is now among :func:`common_passwords`)."""
     if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
-        raise ValueError(f"{PASSWORD_MIN} to {PASSWORD_MAX} characters")
+        raise ValueError(f"a password has {PASSWORD_MIN} to {PASSWORD_MAX} characters")
     return password
+
+
+def check_new_password(password: str) -> str:
+    """A password for a new account or a change: :func:`check_password`, and not one of
+    the :func:`common_passwords` (whatever its case); ValueError saying why."""
+    check_password(password)
+    if password.lower() in common_passwords():
+        raise ValueError(
+            "this password is one of the most common ones, which are guessed first; choose another"
+        )
+    return password
+
+
+@functools.cache
+def common_passwords() -> frozenset[str]:
+    """The 30,000 most common passwords of zxcvbn's frequency list (a maintained library
+    of Dropbox's password estimator; the list comes from leaked passwords), read once."""
+    from zxcvbn.frequency_lists import FREQUENCY_LISTS
+
+    return frozenset(FREQUENCY_LISTS["passwords"])
 
 
 # --- slow on purpose: run in a thread --------------------------------------------------

@@ -1,15 +1,16 @@
 """The accounts' HTTP API (WEBAPI.md, "Players"): signing up, in and out, and taking a
 browser's games into the account.
 
-Sign-ins and sign-ups are counted per address and per account name
-(``Settings.logins_per_minute``), so that guessing a password is slow from one address
-and from many. Hashing runs in a thread of its own, a few at a time (each argon2 hash
-takes tens of milliseconds and 64 MiB).
+Sign-ins and sign-ups are counted per address (``Settings.logins_per_minute``), and
+wrong passwords per account and address, per account and on the whole server
+(:func:`_lane`), so that guessing a password is slow from one address and from many,
+while a crowd of addresses can neither lock an account's owner out nor make everyone
+wait. Hashing runs in a bounded pool (:mod:`.hashing`; each argon2 hash takes tens of
+milliseconds and 64 MiB). docs/security.md, "Sign-in under attack".
 """
 
 from __future__ import annotations
 
-import asyncio
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
@@ -19,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from shiftago.interfaces.server.accounts.accounts import (
     SESSION_COOKIE,
     check_name,
+    check_new_password,
     check_password,
     clear_session_cookies,
     hash_password,
@@ -26,6 +28,7 @@ from shiftago.interfaces.server.accounts.accounts import (
     session_of,
     set_session_cookies,
 )
+from shiftago.interfaces.server.accounts.hashing import BUSY_RETRY, Busy, HashingPool, Lane
 from shiftago.interfaces.server.accounts.store import (
     Account,
     NameTaken,
@@ -39,12 +42,11 @@ from shiftago.interfaces.server.accounts.store import (
 from shiftago.interfaces.server.db.store import token_hash
 from shiftago.interfaces.server.door import limits
 from shiftago.interfaces.server.door.http import LIMITED, Invalid
+from shiftago.interfaces.server.door.security import client_address
 from shiftago.interfaces.server.games.access import hub_of
 
 router = APIRouter(prefix="/api")
 
-#: Passwords hashed or checked at once in one process (each takes 64 MiB for a moment).
-HASHING_AT_ONCE = 2
 #: Seat secrets one adoption may name.
 MAX_ADOPT = 200
 
@@ -63,30 +65,104 @@ class Adopt(BaseModel):
     check: bool = False
 
 
-async def _slow(request: Request, fn: Any, *args: Any) -> Any:
-    """Run a password hash or check in a thread, a few at a time per process."""
-    gate: asyncio.Semaphore | None = getattr(request.app.state, "hashing", None)
-    if gate is None:
-        gate = request.app.state.hashing = asyncio.Semaphore(HASHING_AT_ONCE)
-    async with gate:
-        return await asyncio.to_thread(fn, *args)
+def hashing_pool(app: Any) -> HashingPool:
+    """The app's pool of password checks, made once (``app.state.hashing``)."""
+    pool: HashingPool | None = getattr(app.state, "hashing", None)
+    if pool is None:
+        settings = limits.settings_of(app)
+        pool = app.state.hashing = HashingPool(
+            settings.password_checks_at_once, settings.password_checks_queued
+        )
+    return pool
 
 
-def _checked(body: Credentials) -> tuple[str, str]:
+async def _slow(request: Request, lane: Lane, fn: Any, *args: Any) -> Any:
+    """Run a password hash or check in the app's pool; :class:`.limits.Limited` at once
+    when the lane's queue is full."""
+    try:
+        return await hashing_pool(request.app).run(lane, fn, *args)
+    except Busy:
+        raise limits.Limited(
+            "busy",
+            f"the server is checking too many passwords at the moment; try again in {BUSY_RETRY} s",
+            BUSY_RETRY,
+        ) from None
+
+
+def _checked(body: Credentials, *, new: bool = False) -> tuple[str, str]:
+    """The name and password; a new one (sign-up) must not be a common password, one
+    that signs in may be (an account made before the rule keeps its password)."""
     try:
         name = check_name(body.name)
     except ValueError as error:
         raise Invalid("name", str(error)) from None
     try:
-        password = check_password(body.password)
+        password = (check_new_password if new else check_password)(body.password)
     except ValueError as error:
         raise Invalid("password", str(error)) from None
     return name, password
 
 
-async def _count_login(request: Request, name: str) -> None:
+#: The counters of wrong passwords (:func:`.limits.note`), each for a minute.
+def _failure_keys(name: str, address: str) -> dict[str, str]:
+    return {
+        "pair": f"login-failures:pair:{name}:{address}",
+        "address": f"login-failures:address:{address}",
+        "name": f"login-failures:name:{name}",
+        "all": "login-failures:all",
+    }
+
+
+async def _lane(request: Request, name: str | None) -> Lane:
+    """Count the attempt for the address, and decide whether its password is checked,
+    and in which lane of the pool (:class:`.limits.Limited` if not):
+
+    - an address that sent ``failed_logins_per_account_and_address`` wrong passwords for
+      this account in the minute may not try it again until the minute is over;
+    - an address without a wrong password in the minute is *clean*: it is checked even
+      when the account or the server is over its budget of wrong passwords (so that a
+      crowd cannot lock an owner out), first in the pool;
+    - any other is *suspect*: refused while the account (``failed_logins_per_account``)
+      or the server (``failed_logins_per_minute``) is over its budget, else checked in
+      the pool's smaller lane.
+    """
     await limits.count(request, "logins")
-    await limits.count(request, "logins", f"name:{name}")
+    settings = limits.settings_of(request.app)
+    keys = _failure_keys(name or "", client_address(request))
+    if name is not None:
+        pair, left = await limits.peek(request, keys["pair"])
+        if pair >= settings.failed_logins_per_account_and_address:
+            raise limits.Limited(
+                "rate_limited",
+                f"too many wrong passwords for this account from your address; "
+                f"try again in {left} s",
+                left,
+            )
+    mine, _ = await limits.peek(request, keys["address"])
+    if not mine:
+        return "clean"
+    if name is not None:
+        named, left = await limits.peek(request, keys["name"])
+        if named >= settings.failed_logins_per_account:
+            raise limits.Limited(
+                "rate_limited",
+                f"too many wrong passwords for this account lately; try again in {left} s",
+                left,
+            )
+    everyone, left = await limits.peek(request, keys["all"])
+    if everyone >= settings.failed_logins_per_minute:
+        raise limits.Limited(
+            "rate_limited",
+            f"the server has received too many wrong passwords lately; try again in {left} s",
+            left,
+        )
+    return "suspect"
+
+
+async def _failed(request: Request, name: str) -> None:
+    """Count a wrong password (or an unknown name) in each of its counters."""
+    for key in _failure_keys(name, client_address(request)).values():
+        await limits.note(request, key)
 
 
 async def _sign_in(request: Request, account: Account, status_code: int) -> JSONResponse:
@@ -103,13 +179,13 @@ async def _sign_in(request: Request, account: Account, status_code: int) -> JSON
 @router.post("/accounts", status_code=201, summary="Create an account", responses=LIMITED)
 async def create(body: Credentials, request: Request) -> JSONResponse:
     """A new account (the name in lower case), signed in at once."""
-    name, password = _checked(body)
+    name, password = _checked(body, new=True)
     try:
-        await _count_login(request, name)
+        lane = await _lane(request, None)
+        hashed = await _slow(request, lane, hash_password, password)
     except limits.Limited as limited:
         return limited.response()
     hub = hub_of(request)
-    hashed = await _slow(request, hash_password, password)
     try:
         account = await hub.db(create_account, hub.store, name, hashed)
     except NameTaken:
@@ -125,15 +201,17 @@ async def sign_in(body: Credentials, request: Request) -> JSONResponse:
     """Sign in: the session and CSRF cookies. A wrong password and an unknown name are
     answered alike (401); a closed account, with its right password, 403."""
     name, password = _checked(body)
+    hub = hub_of(request)
     try:
-        await _count_login(request, name)
+        lane = await _lane(request, name)
+        found = await hub.db(account_with_hash, hub.store, name)
+        stored_hash = None if found is None else found[1]
+        # checked even if the name is unknown, so that it takes as long
+        matches = await _slow(request, lane, password_matches, stored_hash, password)
     except limits.Limited as limited:
         return limited.response()
-    hub = hub_of(request)
-    found = await hub.db(account_with_hash, hub.store, name)
-    stored_hash = None if found is None else found[1]
-    matches = await _slow(request, password_matches, stored_hash, password)  # even if unknown
     if found is None or not matches:
+        await _failed(request, name)
         return JSONResponse(
             {"message": "wrong name or password", "code": "wrong_credentials"}, status_code=401
         )

@@ -98,6 +98,11 @@ class RateLimiter(Protocol):
         else the whole seconds until the window lets one in again."""
         ...
 
+    async def peek(self, key: str) -> tuple[int, int]:
+        """The count under ``key`` in its window and the whole seconds left of it,
+        without counting one ((0, 0): no window open)."""
+        ...
+
 
 class MemoryLimiter:
     """Counts in this process. Windows are kept in the order they began, so the ones
@@ -122,6 +127,15 @@ class MemoryLimiter:
         if count < limit:
             return 0
         return max(1, math.ceil(start + WINDOW - now))
+
+    async def peek(self, key: str) -> tuple[int, int]:
+        """The count under ``key`` in its window and the whole seconds left of it, not
+        counting a request ((0, 0) when no window is open)."""
+        now = self.clock()
+        start, count = self.windows.get(key, (now, 0))
+        if count == 0 or now - start >= WINDOW:
+            return 0, 0
+        return count, max(1, math.ceil(start + WINDOW - now))
 
     def _forget(self, now: float) -> None:
         windows = self.windows
@@ -148,6 +162,17 @@ return {count, left}
 """
 
 
+#: A count in Redis without counting: the count and the milliseconds left of its window.
+_PEEK = """
+local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+local left = redis.call('PTTL', KEYS[1])
+if count == 0 or left < 0 then
+  return {0, 0}
+end
+return {count, left}
+"""
+
+
 class RedisLimiter:
     """Counts in Redis, shared by every process that uses it: one script per request
     (``INCR``, the window's expiry set by its first request, what is left of it)."""
@@ -157,12 +182,17 @@ class RedisLimiter:
     def __init__(self, redis: Redis) -> None:
         self.redis = redis
         self.script = redis.register_script(_HIT)
+        self.peek_script = redis.register_script(_PEEK)
 
     async def hit(self, key: str, limit: int) -> int:
         count, left = await self.script(keys=[self.PREFIX + key], args=[WINDOW * 1000])
         if int(count) <= limit:
             return 0
         return math.ceil(int(left) / 1000)
+
+    async def peek(self, key: str) -> tuple[int, int]:
+        count, left = await self.peek_script(keys=[self.PREFIX + key])
+        return int(count), math.ceil(int(left) / 1000)
 
 
 def limiter_for(app: Any) -> RateLimiter:
@@ -202,6 +232,26 @@ async def count(connection: HTTPConnection, bucket: Bucket, who: str | None = No
             f"at most {limit} a minute; try again in {wait} s",
             wait,
         )
+
+
+async def peek(connection: HTTPConnection, key: str) -> tuple[int, int]:
+    """The count under ``key`` in its window and the seconds left of it, without counting
+    one; (0, 0) when Redis does not answer (the limits guard the server, they are not
+    its truth)."""
+    try:
+        return await asyncio.wait_for(limiter_for(connection.app).peek(key), COUNT_SECONDS)
+    except (RedisError, OSError, TimeoutError) as error:
+        log.warning("rate limits not read: %s", str(error) or "Redis did not answer in time")
+        return 0, 0
+
+
+async def note(connection: HTTPConnection, key: str) -> None:
+    """Count one event under ``key`` (such as a wrong password), for :func:`peek`; a Redis
+    that does not answer counts nothing."""
+    try:
+        await asyncio.wait_for(limiter_for(connection.app).hit(key, 0), COUNT_SECONDS)
+    except (RedisError, OSError, TimeoutError) as error:
+        log.warning("rate limits not counted: %s", str(error) or "Redis did not answer in time")
 
 
 #: How many unfinished games without a person an address has (``None``: everyone).
@@ -344,6 +394,8 @@ __all__ = [
     "computer_game_room",
     "count",
     "limiter_for",
+    "note",
+    "peek",
     "redis_lock",
     "socket_slot",
 ]

@@ -1,0 +1,114 @@
+"""The bounded pool that hashes and checks passwords (docs/security.md, "Sign-in under
+attack").
+
+Each argon2 hash takes tens of milliseconds and 64 MiB, so a process runs a few at a
+time (``Settings.password_checks_at_once``) in threads beside the event loop, and keeps
+a bounded number waiting (``Settings.password_checks_queued``). A check beyond the queue
+is refused at once (:class:`Busy`, answered 429 with ``Retry-After``): nobody waits
+behind a crowd.
+
+Two lanes share the pool. A *suspect* check (from an address that sent a wrong password
+lately) may use every thread but one and half of the queue; a *clean* check (an address
+without recent failures, as an owner's usually is) may use them all and is served
+first. So a flood of wrong passwords, once each of its addresses has failed, leaves a
+thread and half the queue to everyone else. The counters (:attr:`HashingPool.counts`)
+say how many checks of each lane ran, waited and were refused.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter, deque
+from collections.abc import Callable
+from typing import Final, Literal, TypeVar
+
+T = TypeVar("T")
+
+Lane = Literal["clean", "suspect"]
+LANES: Final[tuple[Lane, ...]] = ("clean", "suspect")
+#: Seconds a client refused by a full pool is told to wait.
+BUSY_RETRY: Final = 1
+
+
+class Busy(Exception):
+    """The pool's queue of the lane is full: try again in :data:`BUSY_RETRY` s."""
+
+
+class HashingPool:
+    """At most ``threads`` checks at once, ``queued`` waiting; see the module's words on
+    the lanes. Used from one event loop only (no lock is needed)."""
+
+    def __init__(self, threads: int, queued: int) -> None:
+        self.threads = max(1, threads)
+        self.queued = max(0, queued)
+        #: Threads a suspect check leaves to clean ones.
+        self.reserved = 1 if self.threads > 1 else 0
+        self.running = 0
+        self.waiting: dict[Lane, deque[asyncio.Future[None]]] = {lane: deque() for lane in LANES}
+        #: ``"<lane> ran"``, ``"<lane> waited"``, ``"<lane> refused"``.
+        self.counts: Counter[str] = Counter()
+
+    # --- what each lane may take ---------------------------------------------------------
+    def _may_run(self, lane: Lane) -> bool:
+        limit = self.threads if lane == "clean" else self.threads - self.reserved
+        return self.running < limit
+
+    def _may_wait(self, lane: Lane) -> bool:
+        limit = self.queued if lane == "clean" else self.queued // 2
+        return self.queue_length() < limit
+
+    def queue_length(self) -> int:
+        return sum(len(queue) for queue in self.waiting.values())
+
+    # --- running -------------------------------------------------------------------------
+    async def run(self, lane: Lane, fn: Callable[..., T], *args: object) -> T:
+        """``fn(*args)`` in a thread once the lane has room; :class:`Busy` at once when
+        its queue is full."""
+        if not (self._may_run(lane) and not self._ahead(lane)):
+            if not self._may_wait(lane):
+                self.counts[f"{lane} refused"] += 1
+                raise Busy
+            await self._wait(lane)
+        else:
+            self.running += 1
+        self.counts[f"{lane} ran"] += 1
+        try:
+            return await asyncio.to_thread(fn, *args)
+        finally:
+            self.running -= 1
+            self._grant()
+
+    def _ahead(self, lane: Lane) -> bool:
+        """Whether a check waits that goes before one of ``lane``."""
+        if lane == "clean":
+            return bool(self.waiting["clean"])
+        return bool(self.waiting["clean"] or self.waiting["suspect"])
+
+    async def _wait(self, lane: Lane) -> None:
+        """Wait in the lane's queue until :meth:`_grant` gives this check a thread (it
+        counts the check as running when it does)."""
+        self.counts[f"{lane} waited"] += 1
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.waiting[lane].append(turn)
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():  # granted, then given up: pass it on
+                self.running -= 1
+                self._grant()
+            else:
+                self.waiting[lane].remove(turn)
+            raise
+
+    def _grant(self) -> None:
+        """Give free threads to the waiting checks: clean ones first."""
+        for lane in LANES:
+            queue = self.waiting[lane]
+            while queue and self._may_run(lane):
+                turn = queue.popleft()
+                if not turn.done():
+                    self.running += 1
+                    turn.set_result(None)
+
+
+__all__ = ["BUSY_RETRY", "Busy", "HashingPool", "Lane"]
