@@ -228,13 +228,13 @@ def test_the_lookalike_check_holds_in_the_store_too(db_url):
             create_account(store, "ann0", "x")
 
 
-def test_the_migration_folds_the_names_of_existing_accounts(tmp_path):
+def test_the_migration_folds_the_names_of_existing_accounts(db_url):
     """Accounts made before the name keys get theirs from the migration."""
     from alembic import command
 
     from shiftago.interfaces.server.db.store import migrate, migration_config
 
-    url = f"sqlite:///{tmp_path / 'old.db'}"
+    url = db_url
     engine = open_engine(url)
     config = migration_config()
     with engine.begin() as connection:
@@ -242,7 +242,7 @@ def test_the_migration_folds_the_names_of_existing_accounts(tmp_path):
         command.upgrade(config, "0008")
         connection.exec_driver_sql(
             "INSERT INTO accounts (name, password_hash, created) "
-            "VALUES ('ann0', 'x', '2026-01-01 00:00:00')"
+            "VALUES ('ann0', 'x', '2026-01-01 00:00:00+00:00')"
         )
     migrate(engine)
     with engine.connect() as connection:
