@@ -20,8 +20,24 @@ ensure_venv() {
   if [ ! -f "$stamp" ] || [ "$root/pyproject.toml" -nt "$stamp" ]; then
     local target="$root"
     [ -n "$extras" ] && target="$root[$extras]"
+    ensure_icu
     "$root/.venv/bin/python" -m pip install -q --upgrade pip >/dev/null
     "$root/.venv/bin/python" -m pip install -q -e "$target"
     touch "$stamp"
   fi
+}
+
+# PyICU (the names' lookalike check, docs/security.md "Names") is built against the
+# system's ICU: its headers, pkg-config and a C++ compiler, from Debian's packages.
+ensure_icu() {
+  if command -v pkg-config >/dev/null 2>&1 && pkg-config --exists icu-i18n \
+    && command -v c++ >/dev/null 2>&1; then
+    return 0
+  fi
+  if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+    echo "shiftago needs ICU to build PyICU: apt-get install libicu-dev pkg-config g++" >&2
+    return 0
+  fi
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libicu-dev pkg-config g++ >/dev/null
 }

@@ -111,3 +111,32 @@ def test_a_message_refused_for_coming_too_fast_stays_in_the_box(live_server, new
     ann.wait_for_function(
         "() => document.querySelector('[data-testid=chat-input]').value === 'one too many'"
     )
+
+
+def test_a_guest_named_like_an_account_is_marked_in_the_chat_and_on_its_card(
+    live_server, new_context
+):
+    made = live_server.api(
+        "POST", "/api/accounts", json={"name": "annika", "password": "a long password"}
+    )
+    assert made.status_code == 201, made.text
+    answer = live_server.api(
+        "POST", "/api/games", json={"first": "o", "seats": [{"name": "annika"}, {"name": "Ben"}]}
+    )
+    assert answer.status_code == 201, answer.text
+    pages = []
+    for seat in answer.json()["seats"]:
+        page = new_context().new_page()
+        page.goto(seat["join_url"])
+        page.wait_for_function(CONNECTED)
+        pages.append(page)
+    guest, ben = pages
+    guest.get_by_test_id("chat-input").fill("I am annika")
+    guest.get_by_test_id("chat-input").press("Enter")
+    message = ben.get_by_test_id("chat-message").first
+    message.wait_for()
+    assert message.get_by_test_id("guest-mark").inner_text() == "guest"
+    assert message.locator("b").inner_text() == "annika"
+    for page in (guest, ben):
+        assert page.get_by_test_id("guest-o").inner_text() == "guest"
+        assert page.get_by_test_id("guest-g").inner_text() == "guest"

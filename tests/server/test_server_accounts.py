@@ -167,6 +167,92 @@ def test_bad_names_and_passwords_answer_422_naming_the_field(sqlite_url, body, f
                 assert "3 to 20 letters a-z" in answer.json()["message"]
 
 
+@pytest.mark.parametrize(
+    "name",
+    # the site's, its staff's and its computer's names, and the levels' (engine.levels),
+    # in any case, with a lookalike letter or a separator added
+    [
+        *("admin", "Moderator", "SYSTEM", "shiftag0", "c0mputer", "guest", "rnoderator"),
+        *("admin_", "sys-tem", "greedy", "Maximum", "beginner"),
+    ],
+)
+def test_reserved_names_are_refused_at_sign_up(db_url, name):
+    with client_for(db_url) as client:
+        answer = sign_up(client, name)
+        assert answer.status_code == 409, answer.text
+        assert answer.json()["code"] == "name_reserved"
+        assert answer.json()["field"] == "name"
+        assert client.get("/api/session").json() == {"name": None}
+
+
+@pytest.mark.parametrize("name", ["---", "___", "-_-"])
+def test_a_name_without_a_letter_or_digit_is_refused(sqlite_url, name):
+    with client_for(sqlite_url) as client:
+        answer = sign_up(client, name)
+        assert answer.status_code == 422, answer.text
+        assert answer.json()["field"] == "name"
+        assert "letter or digit" in answer.json()["message"]
+
+
+@pytest.mark.parametrize(
+    ("existing", "lookalike"),
+    [("anno", "ann0"), ("bill", "bi1l"), ("emma", "ernma"), ("ann0", "anno")],
+)
+def test_a_lookalike_of_an_existing_account_is_refused(db_url, existing, lookalike):
+    with client_for(db_url) as client:
+        assert sign_up(client, existing).status_code == 201
+        client.cookies.clear()
+        answer = sign_up(client, lookalike)
+        assert answer.status_code == 409, answer.text
+        assert answer.json()["code"] == "name_too_like"
+        assert existing in answer.json()["message"]
+        # a name UTS #39 does not fold stays free (docs/security.md, "Names")
+        assert sign_up(client, existing + "q").status_code == 201
+
+
+def test_the_lookalike_check_holds_in_the_store_too(db_url):
+    """Two sign-ups that both pass the route's early look: the insert checks again."""
+    from shiftago.interfaces.server.accounts.store import (
+        NameTooLike,
+        account_like,
+        create_account,
+    )
+
+    with client_for(db_url) as client:
+        store = client.app.state.hub.store  # type: ignore[attr-defined]
+        create_account(store, "anno", "x")
+        assert account_like(store, "ANN0") == "anno"
+        assert account_like(store, "\u0430nn\u043e") == "anno"  # Cyrillic a and o
+        assert account_like(store, "annq") is None
+        with pytest.raises(NameTooLike):
+            create_account(store, "ann0", "x")
+
+
+def test_the_migration_folds_the_names_of_existing_accounts(db_url):
+    """Accounts made before the name keys get theirs from the migration."""
+    from alembic import command
+
+    from shiftago.interfaces.server.db.store import migrate, migration_config
+
+    url = db_url
+    engine = open_engine(url)
+    config = migration_config()
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0008")
+        connection.exec_driver_sql(
+            "INSERT INTO accounts (name, password_hash, created) "
+            "VALUES ('ann0', 'x', '2026-01-01 00:00:00+00:00')"
+        )
+    migrate(engine)
+    with engine.connect() as connection:
+        assert connection.execute(select(AccountRow.name_key)).scalar_one() == "anno"
+    engine.dispose()
+    with client_for(url) as client:
+        answer = sign_up(client, "anno")
+        assert answer.status_code == 409 and answer.json()["code"] == "name_too_like"
+
+
 def cookie_flags(answer: Any) -> dict[str, str]:
     """Each set cookie's name and its attributes (lower case)."""
     flags = {}

@@ -66,6 +66,7 @@ def test_read_a_game_has_the_contract_fields_and_no_secret(db_url):
             "level": None,
             "connected": False,
             "account": None,
+            "guest": True,
         }
         assert game["created"].startswith("20") and "T" in game["created"]
         assert "Td" in game["legal"] and game["turn"] == "o" and game["result"] is None

@@ -199,6 +199,7 @@ def test_a_message_from_another_process_reaches_this_ones_sockets_of_its_room(sq
                 "room": "spectators",
                 "seat": None,
                 "name": "Guest",
+                "guest": True,
                 "text": "from afar",
                 "at": "2026-11-23T12:00:00+00:00",
             }
@@ -223,6 +224,7 @@ def test_a_message_from_another_process_reaches_a_newcomer_whose_hello_is_under_
         "room": "spectators",
         "seat": None,
         "name": "Guest",
+        "guest": True,
         "text": "while you came in",
         "at": "2026-11-23T12:00:00+00:00",
     }
@@ -259,3 +261,46 @@ def test_a_signed_in_spectator_chats_under_the_accounts_name(sqlite_url, monkeyp
         with connect(client, game_id) as w:
             joined(w)
             assert say(w, "hello")["name"] == "carol"
+            assert say(w, "again")["guest"] is False  # an account's line is not a guest's
+
+
+def test_a_guest_seat_named_like_an_account_chats_marked_as_a_guest(db_url):
+    """A guest seat may bear a name an account takes later: its lines and its seat say
+    it is a guest, so it is never shown as exactly the account."""
+    with client_for(db_url) as client:
+        game_id, (ann, ben) = create(
+            client, seats=[{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Ben"}]
+        )
+        with client_for(db_url) as other:  # the account comes after the game
+            made = other.post("/api/accounts", json={"name": "ann", "password": "a password"})
+            assert made.status_code == 201, made.text
+        seats = client.get(f"/api/games/{game_id}").json()["seats"]
+        assert [s["guest"] for s in seats] == [True, True]
+        assert [s["account"] for s in seats] == [None, None]
+        with connect(client, game_id) as o, connect(client, game_id) as w:
+            joined(o, ann)
+            joined(w)
+            said = say(o, "I am ann")
+            assert said["name"] == "Ann" and said["guest"] is True
+            assert say(w, "are you?")["guest"] is True  # a spectator not signed in
+        with connect(client, game_id) as g:  # the mark is kept with the line
+            assert [m["guest"] for m in joined(g, ben)["messages"]] == [True]
+
+
+def test_a_seat_of_an_account_chats_unmarked(sqlite_url):
+    with client_for(sqlite_url) as client:
+        game_id, (ann, _) = create(client)
+        made = client.post("/api/accounts", json={"name": "ann", "password": "a password"})
+        assert made.status_code == 201, made.text
+        adopted = client.post(
+            "/api/session/adopt",
+            json={"tokens": [ann]},
+            headers={"X-CSRF-Token": client.cookies["csrf"]},
+        )
+        assert adopted.json()["games"] == [game_id], adopted.text
+        seats = client.get(f"/api/games/{game_id}").json()["seats"]
+        assert [s["guest"] for s in seats] == [False, True]
+        with connect(client, game_id) as o:
+            joined(o, ann)
+            said = say(o, "hello")
+            assert said["name"] == "ann" and said["guest"] is False

@@ -570,3 +570,24 @@ def test_seeks_across_two_processes(request, tmp_path, redis_url, start_server):
         assert b.api("GET", "/api/seeks").json()["seeks"] == []
     finally:
         watcher.close()
+
+
+def test_a_guest_may_not_take_a_place_under_an_accounts_name(db_url):
+    """A guest in the lobby named like an account (its lookalike too) is refused, when it
+    opens a seek and when it accepts one; the account itself plays under its name."""
+    with client_for(db_url) as client:
+        ann = sign_up(client, "anno")
+        with signed_in_as(client, None):
+            for name in ("anno", "ANN0", "\u0430nno"):  # the last with a Cyrillic a
+                opened = client.post("/api/seeks", json={"variant": "express", "name": name})
+                assert opened.status_code == 409, opened.text
+                assert opened.json()["code"] == "account_name"
+            seek_id, _ = new_seek(client, name="Ben")
+            taken = client.post(f"/api/seeks/{seek_id}/accept", json={"name": "Anno"})
+            assert taken.status_code == 409 and taken.json()["code"] == "account_name"
+        with signed_in_as(client, ann) as headers:
+            accepted = client.post(f"/api/seeks/{seek_id}/accept", headers=headers)
+            assert accepted.status_code == 201, accepted.text
+            game = client.get(f"/api/games/{accepted.json()['id']}").json()
+            seats = {s["name"]: s for s in game["seats"]}
+            assert seats["anno"]["guest"] is False and seats["Ben"]["guest"] is True

@@ -28,6 +28,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from starlette.requests import HTTPConnection
 from starlette.responses import Response
 
+from shiftago.engine.levels import LEVELS
 from shiftago.interfaces.server.accounts.store import (
     SESSION_DAYS,
     Account,
@@ -35,6 +36,7 @@ from shiftago.interfaces.server.accounts.store import (
     delete_expired_sessions,
     find_session,
 )
+from shiftago.interfaces.server.db.names import name_key
 
 if TYPE_CHECKING:
     from shiftago.interfaces.server.games.hub import Hub
@@ -56,11 +58,37 @@ _hasher = PasswordHasher()  # argon2id with the library's recommended parameters
 _DUMMY_HASH: Final = _hasher.hash("not a password of anyone")
 
 
+#: Names nobody may take: they would speak for the site, its staff or its computer
+#: (each level's name as the pages show it, engine.levels). Compared by their folded
+#: form (:func:`.names.name_key`) with '_' and '-' left out, so ``Adm1n`` and ``admin_``
+#: are refused as well.
+RESERVED: Final = frozenset(
+    {"admin", "administrator", "moderator", "system", "shiftago", "computer", "guest"}
+    | {name for _, name in LEVELS}
+)
+_RESERVED_KEYS: Final = frozenset(name_key(n).replace("_", "").replace("-", "") for n in RESERVED)
+
+
+class NameReserved(ValueError):
+    """A name kept for the site (:data:`RESERVED`) or too like one of them."""
+
+
 def check_name(name: str) -> str:
     """The account name as stored (lower case); ValueError saying what is wrong."""
     lowered = name.strip().lower()
     if not NAME.fullmatch(lowered):
         raise ValueError("3 to 20 letters a-z, digits, '_' or '-'")
+    return lowered
+
+
+def check_new_name(name: str) -> str:
+    """A new account's name as stored (:func:`check_name`), which must also hold a letter
+    or a digit and be none of the :data:`RESERVED` names, nor look like one."""
+    lowered = check_name(name)
+    if not any(c.isalnum() for c in lowered):
+        raise ValueError("a name needs at least one letter or digit")
+    if name_key(lowered).replace("_", "").replace("-", "") in _RESERVED_KEYS:
+        raise NameReserved("this name is kept for the site; choose another")
     return lowered
 
 

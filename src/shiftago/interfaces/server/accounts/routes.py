@@ -19,7 +19,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from shiftago.interfaces.server.accounts.accounts import (
     SESSION_COOKIE,
+    NameReserved,
     check_name,
+    check_new_name,
     check_new_password,
     check_password,
     clear_session_cookies,
@@ -32,6 +34,8 @@ from shiftago.interfaces.server.accounts.hashing import BUSY_RETRY, Busy, Hashin
 from shiftago.interfaces.server.accounts.store import (
     Account,
     NameTaken,
+    NameTooLike,
+    account_like,
     account_with_hash,
     adopt_seats,
     adoptable_games,
@@ -90,10 +94,14 @@ async def _slow(request: Request, lane: Lane, fn: Any, *args: Any) -> Any:
 
 
 def _checked(body: Credentials, *, new: bool = False) -> tuple[str, str]:
-    """The name and password; a new one (sign-up) must not be a common password, one
-    that signs in may be (an account made before the rule keeps its password)."""
+    """The name and password. A new account's name must also be allowed
+    (:func:`check_new_name`: :class:`NameReserved` for one kept for the site) and its
+    password not a common one; one that signs in may have either (an account made
+    before the rules keeps them)."""
     try:
-        name = check_name(body.name)
+        name = check_new_name(body.name) if new else check_name(body.name)
+    except NameReserved:
+        raise
     except ValueError as error:
         raise Invalid("name", str(error)) from None
     try:
@@ -178,22 +186,42 @@ async def _sign_in(request: Request, account: Account, status_code: int) -> JSON
 
 @router.post("/accounts", status_code=201, summary="Create an account", responses=LIMITED)
 async def create(body: Credentials, request: Request) -> JSONResponse:
-    """A new account (the name in lower case), signed in at once."""
-    name, password = _checked(body, new=True)
+    """A new account (the name in lower case), signed in at once. A name kept for the
+    site, or too like an account's name (docs/security.md, "Names"), is refused (409)."""
+    try:
+        name, password = _checked(body, new=True)
+    except NameReserved as reserved:
+        return _name_refused(str(reserved), "name_reserved")
     try:
         lane = await _lane(request, None)
-        hashed = await _slow(request, lane, hash_password, password)
     except limits.Limited as limited:
         return limited.response()
     hub = hub_of(request)
+    like = await hub.db(account_like, hub.store, name)  # before the slow hash; again on insert
+    if like is not None and like != name:
+        return _too_like(name, like)
+    try:
+        hashed = await _slow(request, lane, hash_password, password)
+    except limits.Limited as limited:
+        return limited.response()
     try:
         account = await hub.db(create_account, hub.store, name, hashed)
+    except NameTooLike as too_like:
+        return _too_like(name, too_like.existing)
     except NameTaken:
-        return JSONResponse(
-            {"message": f"the name {name} is taken", "code": "name_taken", "field": "name"},
-            status_code=409,
-        )
+        return _name_refused(f"the name {name} is taken", "name_taken")
     return await _sign_in(request, account, 201)
+
+
+def _too_like(name: str, existing: str) -> JSONResponse:
+    return _name_refused(
+        f"the name {name} is too like the existing name {existing}; choose another",
+        "name_too_like",
+    )
+
+
+def _name_refused(message: str, code: str) -> JSONResponse:
+    return JSONResponse({"message": message, "code": code, "field": "name"}, status_code=409)
 
 
 @router.post("/session", summary="Sign in", responses=LIMITED)

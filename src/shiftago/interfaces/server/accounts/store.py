@@ -18,6 +18,7 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session as DbSession
 
+from shiftago.interfaces.server.db.names import name_key
 from shiftago.interfaces.server.db.schema import AccountRow, SeatRow, SessionRow
 from shiftago.interfaces.server.db.store import Database, now, token_hash, utc
 
@@ -45,16 +46,40 @@ class NameTaken(ValueError):
     """An account of that name exists (names are compared in lower case)."""
 
 
+class NameTooLike(NameTaken):
+    """An account has a name that looks like this one (the same folded form,
+    :func:`.names.name_key`): ``ann0`` beside ``anno``, Cyrillic a (U+0430) for ``a``."""
+
+    def __init__(self, name: str, existing: str) -> None:
+        super().__init__(name)
+        self.existing = existing
+
+
 def create_account(db: Database, name: str, password_hash: str) -> Account:
-    """Store a new account; :class:`NameTaken` if the name is taken."""
+    """Store a new account; :class:`NameTaken` if the name is taken, :class:`NameTooLike`
+    if an account's name has the same folded form."""
+    key = name_key(name)
     try:
         with db.sessions.begin() as s:
-            row = AccountRow(name=name, password_hash=password_hash, created=now())
+            like = s.scalar(select(AccountRow.name).where(AccountRow.name_key == key).limit(1))
+            if like is not None:
+                raise NameTaken(name) if like == name else NameTooLike(name, like)
+            row = AccountRow(name=name, name_key=key, password_hash=password_hash, created=now())
             s.add(row)
             s.flush()
             return Account(row.id, row.name)
     except IntegrityError:
         raise NameTaken(name) from None
+
+
+def account_like(db: Database, name: str) -> str | None:
+    """The name of an account whose name looks like ``name`` (the same folded form), or
+    None: a guest may not go by it."""
+    with db.sessions() as s:
+        found: str | None = s.scalar(
+            select(AccountRow.name).where(AccountRow.name_key == name_key(name)).limit(1)
+        )
+        return found
 
 
 def _account(row: AccountRow) -> Account:

@@ -82,6 +82,8 @@ class Speaker:
 
     address: str
     name: str = GUEST
+    #: Whether it speaks as a guest (no account): its lines carry ``"guest": true``.
+    guest: bool = True
 
 
 class Chat:
@@ -116,7 +118,9 @@ class Chat:
         seat = connection.seat
         room = room_of(connection)
         async with live.lock:  # a newcomer's history and joining come before or after
-            message = await self.hub.db(self.store.add, live.id, room, seat, speaker.name, text)
+            message = await self.hub.db(
+                self.store.add, live.id, room, seat, speaker.name, text, speaker.guest
+            )
             self.deliver(live, message)
         await self.hub.publish(
             {
@@ -131,13 +135,16 @@ class Chat:
         self, websocket: HTTPConnection, live: LiveGame, connection: Connection
     ) -> Speaker:
         """Who a socket that has joined chats as: its seat's name, else the signed-in
-        account's, else a guest; counted in its address's rate."""
+        account's, else a guest; counted in its address's rate. A seat without an
+        account, or a spectator not signed in, speaks as a guest (marked as one)."""
         speaker = Speaker(client_address(websocket))
         if connection.seat is not None:
             speaker.name = seat_name(live, connection.seat)
+            speaker.guest = live.stored.seats[connection.seat].account is None
         else:
             account = await signed_in(websocket)
             speaker.name = GUEST if account is None else account.name
+            speaker.guest = account is None
         return speaker
 
     async def send_history(self, live: LiveGame, connection: Connection) -> None:

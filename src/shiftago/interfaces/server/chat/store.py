@@ -34,6 +34,9 @@ class ChatMessage:
     name: str
     text: str
     at: dt.datetime
+    #: Said by a guest (no account): the pages mark the name as a guest's, so that a
+    #: guest named like an account is never taken for it.
+    guest: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """The ``chat`` event (the bus carries the same)."""
@@ -43,6 +46,7 @@ class ChatMessage:
             "room": self.room,
             "seat": None if self.seat is None else COLOURS[self.seat],
             "name": self.name,
+            "guest": self.guest,
             "text": self.text,
             "at": self.at.isoformat(),
         }
@@ -58,11 +62,14 @@ class ChatMessage:
             name=str(data["name"]),
             text=str(data["text"]),
             at=dt.datetime.fromisoformat(str(data["at"])),
+            guest=data.get("guest") is True,
         )
 
 
 def _message(row: ChatRow) -> ChatMessage:
-    return ChatMessage(row.id, row.game_id, row.room, row.seat, row.name, row.text, utc(row.at))
+    return ChatMessage(
+        row.id, row.game_id, row.room, row.seat, row.name, row.text, utc(row.at), row.guest
+    )
 
 
 class ChatStore:
@@ -71,9 +78,13 @@ class ChatStore:
     def __init__(self, db: Database) -> None:
         self.sessions = db.sessions
 
-    def add(self, game_id: str, room: str, seat: int | None, name: str, text: str) -> ChatMessage:
+    def add(
+        self, game_id: str, room: str, seat: int | None, name: str, text: str, guest: bool = False
+    ) -> ChatMessage:
         with self.sessions.begin() as s:
-            row = ChatRow(game_id=game_id, room=room, seat=seat, name=name, text=text, at=now())
+            row = ChatRow(
+                game_id=game_id, room=room, seat=seat, name=name, guest=guest, text=text, at=now()
+            )
             s.add(row)
             s.flush()
             return _message(row)

@@ -166,6 +166,10 @@ class AccountRow(Base):
     password_hash: Mapped[str] = mapped_column(String(200))
     created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
     closed: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
+    #: The name's folded form (:func:`.names.name_key`): a new name whose key an account
+    #: has is refused as too like it. Not unique: accounts made before the check may
+    #: share one.
+    name_key: Mapped[str] = mapped_column(String(80), index=True)
 
 
 class SessionRow(Base):
@@ -278,5 +282,7 @@ class ChatRow(Base):
     room: Mapped[str] = mapped_column(String(12))
     seat: Mapped[int | None] = mapped_column(Integer)
     name: Mapped[str] = mapped_column(String(80))
+    #: Said by a guest (no account): the pages mark the name as a guest's.
+    guest: Mapped[bool] = mapped_column(Boolean, server_default=false())
     text: Mapped[str] = mapped_column(String(500))
     at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))

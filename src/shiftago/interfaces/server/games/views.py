@@ -60,6 +60,8 @@ def game_view(live: LiveGame, upto: int | None = None, now: float | None = None)
                 "level": seat.level,
                 "connected": live.connected(i),
                 "account": seat.account,  # the account's name; None for a guest
+                # a person's seat without an account: its name is shown as a guest's
+                "guest": seat.kind == "human" and seat.account is None,
             }
             for i, seat in enumerate(stored.seats)
         ],

@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from shiftago.core import COLOURS, Variant
 from shiftago.formats.record_syntax import is_text_value
 from shiftago.interfaces.server.accounts.accounts import SESSION_COOKIE, signed_in
-from shiftago.interfaces.server.accounts.store import Account
+from shiftago.interfaces.server.accounts.store import Account, account_like
 from shiftago.interfaces.server.db.store import token_hash
 from shiftago.interfaces.server.door import limits
 from shiftago.interfaces.server.door.http import LIMITED, Invalid, base_url
@@ -89,6 +89,23 @@ def player_name(given: str | None, account: Account | None) -> str:
     return name
 
 
+async def place_name(request: Request, given: str | None, account: Account | None) -> str:
+    """:func:`player_name`, which for a guest may not look like an account's name (the
+    same folded form, docs/security.md "Names"): :class:`SeekRefused` ``account_name``."""
+    name = player_name(given, account)
+    if account is None:
+        hub = hub_of(request)
+        like = await hub.db(account_like, hub.store, name)
+        if like is not None:
+            raise SeekRefused(
+                409,
+                "account_name",
+                f"the name {name} is too like the account {like}: sign in to play as "
+                "that account, or choose another name",
+            )
+    return name
+
+
 def session_secret(request: Request, account: Account | None) -> str | None:
     return request.cookies.get(SESSION_COOKIE) if account is not None else None
 
@@ -140,7 +157,10 @@ async def create_seek(body: SeekIn, request: Request) -> JSONResponse:
                 f"[lowest, highest], lowest first, each {RATING_LIMITS[0]} to {RATING_LIMITS[1]}",
             )
         rating_range = (low, high)
-    name = player_name(body.name, account)
+    try:
+        name = await place_name(request, body.name, account)
+    except SeekRefused as refusal:
+        return refused(refusal)
     try:
         await limits.count(request, "seeks")
     except limits.Limited as limited:
@@ -210,7 +230,7 @@ async def accept_seek(seek_id: str, request: Request, body: AcceptIn | None = No
     try:
         accepted = await seeks_of(request).accept(
             seek_id,
-            player_name(body.name, account),
+            await place_name(request, body.name, account),
             account,
             body.token,
             session_secret(request, account),

@@ -29,6 +29,11 @@ export function chatHidden() {
   return read() === "off";
 }
 
+/** The mark beside a guest's name (WEBAPI: a chat line's and a seat's `guest`). */
+function guestMark() {
+  return node("span", { class: "badge guest", "data-testid": "guest-mark", title: "Not signed in to an account." }, "guest");
+}
+
 function node(tag, attrs = {}, text = null) {
   const n = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
@@ -126,7 +131,11 @@ export class ChatPanel {
     this.title.textContent = this.room === "spectators" ? "Spectators' chat" : this.room === "players" ? "Players' chat" : "Chat";
     const items = [...this.messages.values()].map((m) => {
       const li = node("li", { "data-testid": "chat-message", class: m.seat ? `chat-seat-${m.seat}` : "chat-spectator" });
-      li.append(node("time", { datetime: m.at || "" }, clock(m.at)), " ", node("b", {}, m.name || "Guest"), " ", node("span", { class: "chat-text" }, m.text));
+      li.append(node("time", { datetime: m.at || "" }, clock(m.at)), " ", node("b", {}, m.name || "Guest"), " ");
+      // a guest (no account) is marked, so that a guest named like an account is never
+      // taken for it; the plain "Guest" of a spectator says so already
+      if (m.guest && m.name && m.name !== "Guest") li.append(guestMark(), " ");
+      li.append(node("span", { class: "chat-text" }, m.text));
       return li;
     });
     const atEnd = this.list.scrollTop + this.list.clientHeight >= this.list.scrollHeight - 4;

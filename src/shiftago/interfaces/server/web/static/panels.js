@@ -93,6 +93,8 @@ export function renderPlayers(v) {
     if ((v.skips[i] || 0) > 0) stats.append(el("dt", { text: "Skips" }), el("dd", { "data-testid": `skips-${colour}`, text: v.skips[i] }));
     const badges = el("span", { class: "badges" });
     if (mine.includes(colour)) badges.append(el("span", { class: "badge you", text: "you" }));
+    // a person's seat without an account: shown as a guest's, never as an account's
+    if (seat.guest) badges.append(el("span", { class: "badge guest", "data-testid": `guest-${colour}`, title: "Not signed in to an account.", text: "guest" }));
     if (seat.kind === "computer") badges.append(el("span", { class: "badge", text: seat.level ? `computer, level ${seat.level}` : "computer" }));
     const p = presenceOf(colour);
     const connected = p ? p.connected : seat.connected;
