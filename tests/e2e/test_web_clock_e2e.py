@@ -44,8 +44,8 @@ def test_the_clocks_tick_and_the_flag_falls_on_the_page(
     assert page.text_content("[data-testid=clock-o]").strip() == "1:00"
     assert "1+1" in page.text_content("#game-title")
     play(server, game_id, page, "L1")
+    started = time.monotonic()  # before g's first action: o's clock runs from it
     play(server, game_id, ben, "L7")
-    started = time.monotonic()  # both first actions made: o's clock runs from here
     page.wait_for_selector("[data-testid=clock-o].running")
     page.wait_for_selector("[data-testid=clock-wait]", state="hidden")
     assert page.text_content("[data-testid=clock-g]").strip() == "1:00"
