@@ -5,17 +5,18 @@ sleeping."""
 
 from __future__ import annotations
 
+import time
 from contextlib import ExitStack
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import delete, select
 
 from shiftago.core import COLOURS, Game, Phase, Rules, Variant
-from shiftago.interfaces.server.db.schema import ActionRow
-from shiftago.interfaces.server.db.store import open_engine
+from shiftago.interfaces.server.db.schema import ActionRow, HeartbeatRow
+from shiftago.interfaces.server.db.store import epoch, open_engine
 from shiftago.interfaces.server.games.bots import ComputerPlayers
 from shiftago.match.clock import Clock, TimeControl, action_budget
 from support.server_support import client_for, connect, create, fresh_database
@@ -350,3 +351,54 @@ def test_the_computer_counts_on_no_increment_before_a_scoring() -> None:
             assert budget == pytest.approx(action_budget(60.0, increment))
     finally:
         players.pool.shutdown()
+
+
+def test_a_correspondence_first_action_has_the_turns_days(db_url, clock_time):
+    with client_for(db_url, **options(clock_time)) as client:
+        game_id, (ann, ben) = create(client, first="o", clock={"days": 1})
+        with connect(client, game_id) as o, connect(client, game_id) as g:
+            o.hello(ann)
+            g.hello(ben)
+        clock_time.forward(3600)
+        clock = read(client, game_id)["clock"]
+        assert clock["waiting"] == "first_action" and 82_700 < clock["aborts_in"] <= 82_800
+        assert read(client, game_id)["status"] == "playing o insert"
+
+
+def test_without_a_heartbeat_no_game_is_lost_on_time_for_the_pause(db_url, clock_time):
+    """A database with no heartbeat cannot say how long the server was down: each clock
+    goes on from what it had when it was last stored."""
+    with client_for(db_url, **options(clock_time)) as client:
+        game_id, tokens = create(client, first="o", clock={"initial": 60, "increment": 0})
+        opening(client, game_id, tokens)
+    engine = open_engine(db_url)
+    with engine.begin() as connection:
+        connection.execute(delete(HeartbeatRow))
+    engine.dispose()
+    clock_time.forward(100)
+    with client_for(db_url, **options(clock_time)) as client:
+        game = read(client, game_id)
+        assert game["status"] == "playing o insert" and game["clock"]["running"] == "o"
+        assert 59.0 < game["clock"]["remaining"][0] <= 60.0
+
+
+def test_while_a_process_lives_the_time_counts_for_one_that_starts(db_url, clock_time):
+    """One process stays up (it beats): the server is not down, and a process that
+    starts beside it shifts no clock."""
+    with client_for(db_url, **options(clock_time)) as first:
+        game_id, tokens = create(first, first="o", clock={"initial": 300, "increment": 0})
+        opening(first, game_id, tokens)
+        clock_time.forward(50)
+        beat = clock_time.offset + time.time()
+        wait_for(lambda: last_beat(db_url), lambda at: at >= beat)
+        with client_for(db_url, **options(clock_time)) as second:
+            clock = read(second, game_id)["clock"]
+            assert 249.0 < clock["remaining"][0] <= 250.0 and clock["paused"] is None
+
+
+def last_beat(db_url: str) -> float:
+    engine = open_engine(db_url)
+    with engine.connect() as connection:
+        beat = connection.scalar(select(HeartbeatRow.beat))
+    engine.dispose()
+    return 0.0 if beat is None else epoch(beat)

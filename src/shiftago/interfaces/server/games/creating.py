@@ -220,6 +220,7 @@ def rematch_spec(live: LiveGame) -> GameSpec:
         owner=stored.owner,
         clock=None if stored.clock is None else stored.clock.control,
         rated=stored.rated,
+        opened=True,  # its people are there: each asked for it
     )
 
 

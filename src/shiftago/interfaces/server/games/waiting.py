@@ -46,8 +46,8 @@ def waiting(live: LiveGame, clock: Clock, waits: Waits) -> Clock:
     """``clock`` with its ``waits_until`` as the rule says: none while it runs or once
     the game is over; the making plus :attr:`Waits.opening` while a person's seat is not
     opened; the moment the seat to act became due (its turn came, every seat opened)
-    plus :attr:`Waits.first_action` for a person's first action; none for the
-    computer's, which comes by itself."""
+    plus :attr:`Waits.first_action` for a person's first action (in correspondence,
+    the turn's days); none for the computer's, which comes by itself."""
     if live.over or clock.running is not None:
         return replace(clock, waits_until=None)
     if unopened(live) is not None:
@@ -58,7 +58,9 @@ def waiting(live: LiveGame, clock: Clock, waits: Waits) -> Clock:
     opened = max(
         epoch(s.opened) for s in live.stored.seats if s.kind == "human" and s.opened is not None
     )
-    return replace(clock, waits_until=max(clock.since, opened) + waits.first_action)
+    # a correspondence player has the turn's days for it, as for any action
+    first = clock.control.turn_seconds if clock.control.correspondence else waits.first_action
+    return replace(clock, waits_until=max(clock.since, opened) + first)
 
 
 def open_seats(live: LiveGame, at: float) -> None:
