@@ -1,6 +1,7 @@
-"""Timed games in Chromium: each player's clock in their card, ticking for the seat to
-act, red when low, and the flag falling on the server's clock (moved by an offset file,
-never by sleeping) while the page looks on."""
+"""Timed games in Chromium: each player's clock in their card, the line that says what
+the clocks wait for, ticking for the seat to act once the first actions (free) are
+made, red when low, and the flag falling on the server's clock (moved by an offset
+file, never by sleeping) while the page looks on."""
 
 from __future__ import annotations
 
@@ -18,27 +19,42 @@ def seconds(page: Any, colour: str) -> float:
     return float(page.get_attribute(f"[data-testid=clock-{colour}]", "data-seconds") or "nan")
 
 
+def wait_line(page: Any) -> str:
+    return page.text_content("[data-testid=clock-wait]") or ""
+
+
 def test_the_clocks_tick_and_the_flag_falls_on_the_page(
     start_server: StartServer, new_context: Any, tmp_path: Path
 ):
     offset = tmp_path / "offset"
     offset.write_text("0")
     server = start_server(args=["--time-offset-file", str(offset)])
-    started = time.monotonic()  # before the game is made: its clock starts with it
     created = create(
         server, variant="express", players=2, first="o", clock={"initial": 60, "increment": 1}
     )
     game_id = created["id"]
     page = open_page(new_context(), created["seats"][0]["join_url"])
-    page.wait_for_selector("[data-testid=clock-o].running")
-    assert page.text_content("[data-testid=clock-g]").strip() == "1:00"
+    ben = open_page(new_context(), created["seats"][1]["join_url"])
+    # both came: o's first action is due, free of time, and the page says so
+    page.wait_for_function(
+        "() => (document.querySelector('[data-testid=clock-wait]') || {}).textContent"
+        "?.includes('The clock starts after your first action.')"
+    )
+    assert "or the game is aborted" in wait_line(page)
+    assert page.text_content("[data-testid=clock-o]").strip() == "1:00"
     assert "1+1" in page.text_content("#game-title")
+    play(server, game_id, page, "L1")
+    started = time.monotonic()  # before g's first action: o's clock runs from it
+    play(server, game_id, ben, "L7")
+    page.wait_for_selector("[data-testid=clock-o].running")
+    page.wait_for_selector("[data-testid=clock-wait]", state="hidden")
+    assert page.text_content("[data-testid=clock-g]").strip() == "1:00"
     # o's clock counts down on the page
     page.wait_for_function(
         "() => Number(document.querySelector('[data-testid=clock-o]').dataset.seconds) < 59.5"
     )
     offset.write_text("45")  # 45 s pass on the server
-    play(server, game_id, page, "L1")
+    play(server, game_id, page, "L2")
     page.wait_for_selector("[data-testid=clock-g].running")
     game = read(server, game_id)
     took = time.monotonic() - started
@@ -63,6 +79,9 @@ def test_a_low_clock_turns_red(start_server: StartServer, new_context: Any, tmp_
     server = start_server(args=["--time-offset-file", str(offset)])
     created = create(server, players=2, first="g", clock={"initial": 60, "increment": 0})
     page = open_page(new_context(), created["seats"][0]["join_url"])
+    ben = open_page(new_context(), created["seats"][1]["join_url"])
+    play(server, created["id"], ben, "L7")  # the first actions are free
+    play(server, created["id"], page, "L1")
     page.wait_for_selector("[data-testid=clock-g].running")
     assert "low" not in (page.get_attribute("[data-testid=clock-g]", "class") or "")
     offset.write_text("50")
@@ -84,9 +103,12 @@ def test_a_timed_game_against_the_computer_from_the_home_page(
     page.wait_for_url("**/play/**")
     game_id = page.url.split("/play/")[1].split("?")[0]
     game = wait_until(lambda: (g := read(server, game_id))["actions"] and g, what="its action")
-    assert game["clock"]["control"] == "3+2" and game["clock"]["running"] == "o"
-    assert game["clock"]["remaining"][1] > 170  # it thought within its share, + 2 s
-    page.wait_for_selector("[data-testid=clock-o].running")
+    assert game["clock"]["control"] == "3+2" and game["clock"]["running"] is None
+    assert game["clock"]["remaining"] == [180, 180]  # its first action was free
+    page.wait_for_function(
+        "() => (document.querySelector('[data-testid=clock-wait]') || {}).textContent"
+        "?.includes('The clock starts after your first action.')"
+    )
     assert "3+2" in page.text_content("#game-title")
 
 
@@ -129,9 +151,14 @@ def test_on_a_phone_the_clocks_are_above_the_board_too(start_server: StartServer
         ".bottom <= document.getElementById('board').getBoundingClientRect().top"
     )
     assert above
-    phone.wait_for_selector("[data-testid=clock-strip] [data-clock=o].running")
+    phone.wait_for_function(
+        "() => document.querySelector('[data-testid=clock-strip] [data-clock=o]')"
+        "?.textContent === '3:00'"
+    )
     assert strip.locator("[data-clock=g]").inner_text() == "3:00"
     assert phone.text_content("[data-testid=clock-g]") == "3:00"  # the card's, the same
     desk = open_page(new_context(), created["seats"][0]["join_url"])
-    desk.wait_for_selector("[data-testid=clock-o].running")
+    desk.wait_for_function(
+        "() => document.querySelector('[data-testid=clock-o]')?.textContent === '3:00'"
+    )
     assert desk.locator("[data-testid=clock-strip]").is_hidden()  # beside the board there

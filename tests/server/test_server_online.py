@@ -110,9 +110,9 @@ def test_a_rated_challenge_played_until_a_flag_falls_rates_both_by_glicko2(
         assert listed["places"][0]["rating"] == round(won.rating, 2) != won.rating
 
 
-def test_a_flag_before_the_first_action_is_not_rated(tmp_path: Path) -> None:
-    # a rated challenge whose player to act never came: the loss on time stands (WEBAPI),
-    # but nobody gains a rating from an opponent who was not there
+def test_a_rated_game_whose_first_seat_never_acts_is_aborted_unrated(tmp_path: Path) -> None:
+    # a rated challenge whose player to act never came: the game is aborted 60 s after
+    # the seek filled (WEBAPI, "Clocks"), nobody wins or loses, nothing is rated
     clock_time = Time(tmp_path / "offset")
     with client_for(f"sqlite:///{tmp_path / 'g.db'}", **options(clock_time)) as client:
         ann, ben = sign_up(client, "ann"), sign_up(client, "ben")
@@ -121,7 +121,8 @@ def test_a_flag_before_the_first_action_is_not_rated(tmp_path: Path) -> None:
         game_id = client.post(f"/api/seeks/{seek['id']}/accept", json={}, headers=ben).json()["id"]
         clock_time.forward(100)
         game = wait_for(lambda: read(client, game_id), lambda g: g["status"].startswith("over"))
-        assert game["result"]["reason"] == "time" and game["actions"] == []
+        assert game["result"]["reason"] == "aborted" and game["actions"] == []
+        assert game["status"] == "over aborted" and game["result"]["winners"] == []
         assert client.get(f"/api/games/{game_id}/ratings").json() == {"changes": []}
         for name in ("ann", "ben"):
             assert client.get(f"/api/players/{name}").json()["ratings"]["express-2"]["games"] == 0

@@ -5,18 +5,24 @@ nothing it had announced. Also: the migrations make exactly the ORM's tables."""
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import inspect, update
+from sqlalchemy import inspect, select, update
 from sqlalchemy.exc import OperationalError
 from websockets.sync.client import connect as ws_connect
 
-from shiftago.interfaces.server.db.schema import Base, SeatRow
-from shiftago.interfaces.server.db.store import DATABASE_AWAY_WORDS, migrate, open_engine
+from shiftago.interfaces.server.db.schema import Base, HeartbeatRow, SeatRow
+from shiftago.interfaces.server.db.store import (
+    DATABASE_AWAY_WORDS,
+    epoch,
+    migrate,
+    open_engine,
+)
 from shiftago.interfaces.server.games.store import Store
 from support.server_support import client_for, connect, create, fresh_database
 from support.waiting import wait_until
@@ -175,3 +181,64 @@ def test_while_the_database_is_away_changes_answer_503_and_the_socket_stays(
                 away.undo()
                 assert player.act("L1", 0)["action"] == "L1"
         assert client.get(f"/api/games/{game_id}").json()["actions"] == ["L1"]
+
+
+def last_beat(db_url: str) -> float:
+    """The server's last heartbeat (0 before the first)."""
+    engine = open_engine(db_url)
+    with engine.connect() as connection:
+        beat = connection.scalar(select(HeartbeatRow.beat))
+    engine.dispose()
+    return 0.0 if beat is None else epoch(beat)
+
+
+def test_a_killed_server_charges_nobody_for_its_downtime(start_server, db_url, tmp_path):
+    """Killed (no clean stop) and started again 20 s later: every clock shows within 1 s
+    what it showed at the kill, and the game says how long the pause was. The time moves
+    by the offset file (``--time-offset-file``), not by sleeping."""
+    offset = tmp_path / "offset"
+    offset.write_text("0")
+    server = start_server(
+        db_url,
+        args=["--public-url", "http://127.0.0.1:1", "--time-offset-file", str(offset)],
+    )
+    answer = server.api(
+        "POST", "/api/games", json={"first": "o", "clock": {"initial": 60, "increment": 0}}
+    )
+    assert answer.status_code == 201, answer.text
+    game_id = answer.json()["id"]
+    tokens = [seat["join_url"].split("seat=")[1] for seat in answer.json()["seats"]]
+    url = server.url.replace("http", "ws") + f"/ws/games/{game_id}"
+    sockets = [ws_connect(url, origin="http://127.0.0.1:1").__enter__() for _ in tokens]
+    try:
+        for ws, token in zip(sockets, tokens, strict=True):
+            ws.send(json.dumps({"type": "hello", "token": token, "seen": 0}))
+        for seen, (ws, action) in enumerate(zip(sockets, ("L1", "L7"), strict=True)):
+            ws.send(json.dumps({"type": "act", "action": action, "seen": seen}))
+            while json.loads(ws.recv(timeout=20)).get("version") != seen + 1:
+                pass
+    finally:
+        for ws in sockets:
+            ws.close()
+
+    def clock() -> Any:
+        return server.api("GET", f"/api/games/{game_id}").json()["clock"]
+
+    offset.write_text("25")  # o's clock ran 25 s: 35 s left
+    moved = time.time() + 25
+    wait_for(lambda: last_beat(db_url), lambda beat: beat >= moved, log=server.log)
+    at_kill = clock()  # as a beat has come since the time moved: as when time flows
+    assert at_kill["remaining"][0] <= 35.0
+    assert at_kill["running"] == "o"
+    down = time.monotonic()
+    server.kill()
+    offset.write_text("45")  # down for 20 s, and for as long as it takes to start again
+    server.start()
+    down = time.monotonic() - down
+    after = clock()
+    assert after["running"] == "o"
+    for before_left, after_left in zip(at_kill["remaining"], after["remaining"], strict=True):
+        assert abs(before_left - after_left) < 1.0, (at_kill, after)
+    assert 19.0 < after["paused"] < 21.0 + down
+    game = server.api("GET", f"/api/games/{game_id}").json()
+    assert game["status"] == "playing o insert"

@@ -139,7 +139,8 @@ def test_a_two_player_seek_is_listed_accepted_and_played_with_its_clock(db_url):
 
         view = client.get(f"/api/games/{game['id']}").json()
         assert view["clock"]["initial"] == 180 and view["clock"]["increment"] == 2
-        assert view["clock"]["running"] is not None  # started when the seek filled
+        # every seat opened when the seek filled: the first action is due (and free)
+        assert view["clock"]["running"] is None and view["clock"]["waiting"] == "first_action"
         assert sorted(s["name"] for s in view["seats"]) == ["Ann", "Ben"]
 
         with connect(client, game["id"]) as a, connect(client, game["id"]) as b:

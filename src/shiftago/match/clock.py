@@ -139,12 +139,15 @@ class TimeControl:
 @dataclass(frozen=True)
 class Clock:
     """The seconds left per seat (in seat order) at ``since``, and the seat whose clock
-    runs from then (None while stopped: before the start, or after the end)."""
+    runs from then (None while stopped: before the start, while the seat to act has its
+    first action to make, or after the end). ``waits_until`` is when a clock stopped for
+    the players gives up on them (a server aborts the game then; None: no such time)."""
 
     control: TimeControl
     remaining: tuple[float, ...]
     running: int | None
     since: float
+    waits_until: float | None = None
 
     @classmethod
     def start(cls, control: TimeControl, players: int, first: int | None, now: float) -> Clock:
@@ -183,18 +186,27 @@ class Clock:
             if self.control.correspondence:
                 if next_seat is not None:
                     left[next_seat] = self.control.turn_seconds
-            else:
+            elif self.running == seat:  # an action made off the clock earns nothing
                 left[seat] += self.control.increment
-        return replace(self, remaining=tuple(left), running=next_seat, since=now)
+        return replace(self, remaining=tuple(left), running=next_seat, since=now, waits_until=None)
 
     def resumed(self, remaining: tuple[float, ...], running: int | None, now: float) -> Clock:
         """The clock set back to ``remaining`` with ``running`` to act from ``now`` (a
         take-back returns to the clocks stored with the action it keeps)."""
-        return replace(self, remaining=remaining, running=running, since=now)
+        return replace(self, remaining=remaining, running=running, since=now, waits_until=None)
 
     def stopped(self, now: float) -> Clock:
         """The clock at the end of the game: what was left, nobody running."""
-        return replace(self, remaining=self.left(now), running=None, since=now)
+        return replace(self, remaining=self.left(now), running=None, since=now, waits_until=None)
+
+    def paused(self, seconds: float, now: float) -> tuple[Clock, float]:
+        """The clock with ``seconds`` charged to nobody (the server was down): it goes
+        on from where it was ``seconds`` ago, never from later than ``now``; and the
+        seconds it was moved by."""
+        since = min(self.since + max(0.0, seconds), max(now, self.since))
+        moved = since - self.since
+        waits = None if self.waits_until is None else self.waits_until + moved
+        return replace(self, since=since, waits_until=waits), moved
 
 
 def remaining_text(remaining: tuple[float, ...]) -> str:

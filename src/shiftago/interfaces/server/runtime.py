@@ -28,6 +28,7 @@ from shiftago.interfaces.server.games.bots import ComputerPlayers
 from shiftago.interfaces.server.games.hub import Hub
 from shiftago.interfaces.server.games.presence import SUMMARY_SECONDS
 from shiftago.interfaces.server.games.store import Store
+from shiftago.interfaces.server.games.waiting import Waits
 from shiftago.interfaces.server.jobs.bus import READ_BLOCK_MS, Bus, RedisBus, raise_if_cancelled
 from shiftago.interfaces.server.jobs.queue import (
     FairQueue,
@@ -97,6 +98,16 @@ async def _answers(what: str, answer: Awaitable[object]) -> None:
         raise TimeoutError(f"{what} did not answer within {HEALTH_SECONDS:g} s") from None
 
 
+async def resume_clocks(hub: Hub, beat_seconds: float) -> None:
+    """Shift the running clocks by the time every serve process was down (one process
+    does it: :meth:`.Store.resume_clocks`), so that nobody is charged for the pause."""
+    pause = await hub.db(hub.store.resume_clocks, hub.now(), 2 * beat_seconds)
+    if pause is None:
+        log.info("no heartbeat was stored: each clock goes on from its last stored time")
+    elif pause > 0:
+        log.info("the server was down %.1f s: the clocks go on from where they were", pause)
+
+
 @dataclass
 class Runtime:
     hub: Hub
@@ -107,9 +118,16 @@ class Runtime:
     #: The open challenges, and this process's lobby sockets.
     seeks: Seeks = field(init=False)
     _tasks: list[asyncio.Task[None]] = field(default_factory=list)
+    #: Whether this process touches the heartbeat (a serve process).
+    beats: bool = False
 
     @classmethod
-    async def start(cls, store: Store, settings: Settings, *, runs_jobs: bool) -> Runtime:
+    async def start(
+        cls, store: Store, settings: Settings, *, runs_jobs: bool, serves: bool = True
+    ) -> Runtime:
+        """Start a process's parts; a serve process (``serves``) first resumes the clocks
+        after a pause of the whole server, then beats while it lives, and sweeps flags
+        (a worker does neither: a server whose serve processes are down is down)."""
         redis = connect_redis(settings.redis_url) if settings.redis_url else None
         bus: Bus = RedisBus(redis) if redis is not None else Bus()
         jobs: Jobs = (
@@ -132,7 +150,10 @@ class Runtime:
             presence_interval=settings.presence_interval,
             now=time_source(settings.time_offset_file),
         )
+        hub.waits = Waits(settings.first_action_seconds, settings.opening_seconds)
         ratings.install(hub)  # rated games are rated as they end
+        if serves:  # before any flag can fall: the pause is charged to nobody
+            await resume_clocks(hub, settings.heartbeat_seconds)
         runtime = cls(
             hub,
             ComputerPlayers(hub, settings.bot_threads, settings.engine_threads),
@@ -147,11 +168,14 @@ class Runtime:
             await runtime.computers.resume()
             await runtime.analyses.resume()
         runtime._tasks.append(asyncio.create_task(runtime._evict()))
-        runtime._tasks.append(
-            asyncio.create_task(
-                runtime._repeat(settings.flag_sweep_seconds, runtime.sweep_flags, "flag")
+        if serves:
+            runtime.beats = True
+            runtime._tasks.append(asyncio.create_task(runtime._beat(settings.heartbeat_seconds)))
+            runtime._tasks.append(
+                asyncio.create_task(
+                    runtime._repeat(settings.flag_sweep_seconds, runtime.sweep_flags, "flag")
+                )
             )
-        )
         if runs_jobs:
             runtime._tasks.append(
                 asyncio.create_task(
@@ -190,6 +214,16 @@ class Runtime:
         while True:
             await asyncio.sleep(every)
             self.hub.evict_idle()
+
+    async def _beat(self, every: float) -> None:
+        """Touch the heartbeat every ``every`` seconds while the process lives."""
+        while True:
+            try:
+                await self.hub.db(self.hub.store.beat, from_epoch(self.hub.now()))
+            except Exception:
+                raise_if_cancelled()
+                log.exception("the heartbeat failed")
+            await asyncio.sleep(every)
 
     async def _repeat(self, every: float, sweep: Callable[[], Awaitable[int]], name: str) -> None:
         """Run ``sweep`` every ``every`` seconds while the process lives; one that fails
@@ -297,6 +331,9 @@ class Runtime:
         for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        if self.beats:  # a clean stop: the pause starts now, exactly
+            with contextlib.suppress(Exception):
+                await self.hub.db(self.hub.store.beat, from_epoch(self.hub.now()))
         self.analyses.cancelled.set()
         await self.hub.jobs.close()
         self.computers.close()

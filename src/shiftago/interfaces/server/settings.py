@@ -486,6 +486,15 @@ class Settings:
     web_dir: Path | None = None
     #: How often (seconds) the flag sweep looks for timed games whose time ran out.
     flag_sweep_seconds: float = 1.0
+    #: How often (seconds) a serve process touches the heartbeat: a process that starts
+    #: and finds it older than twice this shifts the running clocks by the pause, so that
+    #: nobody is charged for the time the server was down (docs/web-protocol.md, "Clocks").
+    heartbeat_seconds: float = 0.5
+    #: Seconds a person's seat has for its first action once it is due (its turn came and
+    #: every person's seat is opened) before the game is aborted (WEBAPI.md, "Clocks").
+    first_action_seconds: float = 60.0
+    #: Seconds a timed game waits for all its seats to be opened before it is aborted.
+    opening_seconds: float = 86_400.0
     #: How often (seconds) a process that runs jobs queues again the move of each game
     #: whose computer is to act and that has not changed for as long, in its memory or
     #: named by the database (a job that failed or was lost); a job that is queued stays

@@ -43,7 +43,7 @@ async def work(db_url: str, settings: Settings, stop: asyncio.Event | None = Non
     # install the first search of a level would take its job 15 s or more
     log.info("loading the engine's searches")
     await asyncio.to_thread(warm_up)
-    runtime = await Runtime.start(store, settings, runs_jobs=True)
+    runtime = await Runtime.start(store, settings, runs_jobs=True, serves=False)
     log.info("worker %s takes jobs (%d at a time)", runtime.hub.bus.process, settings.bot_threads)
     try:
         await stop.wait()

@@ -86,6 +86,9 @@ class GameRow(Base):
     clock_since: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
     clock_running: Mapped[int | None] = mapped_column(Integer)
     clock_deadline: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), index=True)
+    # The seconds of the server's last pause that the clocks were shifted by (charged to
+    # nobody), None when the game has had none (docs/web-protocol.md, "Clocks").
+    clock_paused: Mapped[float | None] = mapped_column(Float)
     # The seat that offers a draw now (2 players), None when none does.
     draw_offer: Mapped[int | None] = mapped_column(Integer)
     # The seat whose draw offer was declined, and the game's version then: it offers
@@ -116,6 +119,9 @@ class SeatRow(Base):
     account_id: Mapped[int | None] = mapped_column(
         Integer, ForeignKey("accounts.id", ondelete="SET NULL"), index=True
     )
+    # When the seat's person first came (its link followed, its seek filled); None for
+    # the computer and until then: clocks wait for every person (WEBAPI.md, "Clocks").
+    opened: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
 
 
 class ActionRow(Base):
@@ -286,3 +292,14 @@ class ChatRow(Base):
     guest: Mapped[bool] = mapped_column(Boolean, server_default=false())
     text: Mapped[str] = mapped_column(String(500))
     at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class HeartbeatRow(Base):
+    """The last moment a serve process was alive (one row): a process that starts and
+    finds it older than the beat knows that every process was down since, and shifts the
+    running clocks by that pause (docs/web-protocol.md, "Clocks")."""
+
+    __tablename__ = "heartbeat"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    beat: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))

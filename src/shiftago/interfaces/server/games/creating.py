@@ -62,6 +62,9 @@ class GameSpec:
     #: An imported record's Event and Date headers, kept for its record.
     event: str | None = None
     record_date: str | None = None
+    #: Whether every person's seat is opened as the game is made (a filled seek: its
+    #: people are there); else each is opened when its link is first followed.
+    opened: bool = False
 
 
 class ClockIn(BaseModel):
@@ -217,6 +220,7 @@ def rematch_spec(live: LiveGame) -> GameSpec:
         owner=stored.owner,
         clock=None if stored.clock is None else stored.clock.control,
         rated=stored.rated,
+        opened=True,  # its people are there: each asked for it
     )
 
 

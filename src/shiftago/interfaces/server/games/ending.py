@@ -1,8 +1,9 @@
 """Ending a game before its rules do: resigning, aborting, the flag falling.
 
 Each ends the game against one seat (:func:`terminate`): the others win, a draw shared
-when several; an aborted game has no result and is never rated (docs/web-protocol.md,
-"Draw offers and aborting").
+when several; a timed game whose clock waited for its players in vain is aborted
+(:func:`give_up`, :mod:`.waiting`); an aborted game has no result and is never rated
+(docs/web-protocol.md, "Draw offers and aborting").
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from shiftago.interfaces.server.games import announce
 from shiftago.interfaces.server.games.hub import Hub
 from shiftago.interfaces.server.games.live import ABORTED, LiveGame, result_token
 from shiftago.interfaces.server.games.refusals import Refused, seated
+from shiftago.interfaces.server.games.waiting import unopened
 
 
 async def resign(hub: Hub, live: LiveGame, seat: int | None) -> None:
@@ -36,7 +38,7 @@ async def flag(hub: Hub, live: LiveGame) -> bool:
         try:
             await flag_if_out_of_time(hub, live)
         except Refused as refused:
-            return refused.code == "time"
+            return refused.code in ("time", "aborted")
         return False
 
 
@@ -47,7 +49,10 @@ async def flag_if_out_of_time(hub: Hub, live: LiveGame) -> None:
     clock = live.stored.clock
     if clock is None or live.over:
         return
-    seat = clock.flagged(hub.now())
+    now = hub.now()
+    if clock.running is None and clock.waits_until is not None and now >= clock.waits_until:
+        await give_up(hub, live)
+    seat = clock.flagged(now)
     if seat is None:
         return
     try:
@@ -59,6 +64,21 @@ async def flag_if_out_of_time(hub: Hub, live: LiveGame) -> None:
             raise
         seat = live.stored.ended_by
     raise Refused("time", f"{COLOURS[seat]}'s time has run out")
+
+
+async def give_up(hub: Hub, live: LiveGame) -> None:
+    """Under the game's lock: the clock waited for the players in vain (a seat not
+    opened in time, or a person's first action not made in time): the game is aborted
+    against that seat, nobody wins or loses, and the change asked for is refused."""
+    seat = unopened(live)
+    if seat is None:
+        seat = live.game.turn
+    try:
+        await terminate(hub, live, seat, ABORTED, "")
+    except Refused:
+        if not live.aborted:  # another process stored the abort first: it stands
+            raise
+    raise Refused("aborted", "the game was aborted: a player did not come or act in time")
 
 
 async def terminate(

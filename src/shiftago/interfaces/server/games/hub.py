@@ -40,6 +40,7 @@ from shiftago.interfaces.server.games.presence_exchange import PresenceExchange
 from shiftago.interfaces.server.games.publisher import Publisher
 from shiftago.interfaces.server.games.refusals import Refused as Refused  # callers catch it here
 from shiftago.interfaces.server.games.store import Store
+from shiftago.interfaces.server.games.waiting import Waits, open_seats, running_seat, waiting
 from shiftago.interfaces.server.jobs.bus import Bus, Event, RedisBus
 from shiftago.interfaces.server.jobs.queue import Job, Jobs, LocalJobs
 from shiftago.interfaces.server.jobs.timesource import Now
@@ -65,6 +66,8 @@ class Hub:
     ) -> None:
         self.store = store
         self.grace_seconds = grace_seconds
+        #: How long clocks wait for the players (:mod:`.waiting`).
+        self.waits = Waits()
         self.bot_delay = bot_delay
         self.bus = bus if bus is not None else Bus()
         self.jobs = jobs if jobs is not None else LocalJobs(4)
@@ -137,11 +140,15 @@ class Hub:
         return live
 
     def build(self, spec: GameSpec) -> tuple[LiveGame, list[str | None]]:
-        """A new game of ``spec`` (not stored yet); a timed game's clock starts now."""
+        """A new game of ``spec`` (not stored yet); a timed game's clock waits for its
+        players (:mod:`.waiting`)."""
         live, tokens = build(spec)
         live.now = self.now
+        if spec.opened:
+            open_seats(live, self.now())
         if spec.clock is not None and not live.over:
-            live.stored.clock = Clock.start(spec.clock, spec.players, live.to_act, self.now())
+            clock = Clock.start(spec.clock, spec.players, running_seat(live), self.now())
+            live.stored.clock = waiting(live, clock, self.waits)
         return live, tokens
 
     async def create(self, spec: GameSpec) -> tuple[LiveGame, list[str | None]]:
@@ -316,7 +323,7 @@ class Hub:
         status, finished = live.status(), live.over
         clock = live.stored.clock
         if clock is not None:
-            clock = clock.after(seat, live.to_act, self.now())
+            clock = waiting(live, clock.after(seat, running_seat(live), self.now()), self.waits)
         try:
             live.stored.updated = await self.db(
                 self.store.append_action,

@@ -42,6 +42,7 @@ from shiftago.interfaces.server.games import (
 )
 from shiftago.interfaces.server.games.hub import Hub, Refused
 from shiftago.interfaces.server.games.live import Connection, LiveGame
+from shiftago.interfaces.server.games.opening import open_seat
 from shiftago.interfaces.server.games.refusals import person
 from shiftago.interfaces.server.games.views import game_view
 
@@ -125,6 +126,7 @@ async def _hello(
                 try:  # a seat handed to the computer since: its link only watches
                     connection.seat = person(live, seat)
                     connection.token = hello.token
+                    await open_seat(hub, live, seat)
                 except Refused as refused:
                     connection.send(error(refused.code, refused.message))
         seat = connection.seat

@@ -36,10 +36,12 @@ from shiftago.interfaces.server.db.schema import (
     ActionRow,
     AnalysisRow,
     GameRow,
+    HeartbeatRow,
     SeatRow,
 )
-from shiftago.interfaces.server.db.store import Conflict, Database, now
+from shiftago.interfaces.server.db.store import Conflict, Database, epoch, from_epoch, now
 from shiftago.interfaces.server.games.stored import (
+    CONVERTED,
     StoredGame,
     StoredSeat,
     asks_columns,
@@ -421,6 +423,82 @@ class Store(Database):
                 .distinct()
             )
             return list(s.scalars(query).all())
+
+    # --- the server's pauses (docs/web-protocol.md, "Clocks") -------------------------
+    def beat(self, at: dt.datetime) -> None:
+        """Say that a serve process is alive at ``at`` (the heartbeat)."""
+        with self.sessions.begin() as s:
+            done = s.execute(update(HeartbeatRow).where(HeartbeatRow.id == 1).values(beat=at))
+            if getattr(done, "rowcount", 0) == 0:
+                s.add(HeartbeatRow(id=1, beat=at))
+
+    def resume_clocks(self, at: float, stale: float) -> float | None:
+        """At a process's start: when the heartbeat is older than ``stale`` seconds at
+        ``at`` (every serve process was down since), shift the running and waiting
+        clocks of the unfinished games by the pause, so that nobody is charged for it,
+        and beat; one process does it (the heartbeat moves from the time it read, or the
+        shift is another's). Without a heartbeat (none stored yet) each clock goes on
+        from what it had when it was last stored. The pause in seconds (0.0: none, the
+        server was up; None: not known)."""
+        with self.sessions.begin() as s:
+            last = s.scalar(select(HeartbeatRow.beat).where(HeartbeatRow.id == 1))
+            if last is None:
+                try:
+                    with s.begin_nested():
+                        s.add(HeartbeatRow(id=1, beat=from_epoch(at)))
+                except IntegrityError:
+                    return 0.0  # another process beat first: it is up
+                pause = None
+            else:
+                pause = at - epoch(last)
+                if pause <= stale:
+                    return 0.0
+                done = s.execute(
+                    update(HeartbeatRow)
+                    .where(HeartbeatRow.id == 1, HeartbeatRow.beat == last)
+                    .values(beat=from_epoch(at))
+                )
+                if getattr(done, "rowcount", 0) != 1:
+                    return 0.0  # another process starting now shifts them
+            rows = s.scalars(
+                select(GameRow).where(
+                    GameRow.finished.is_(False),
+                    GameRow.clock_since.is_not(None),
+                    GameRow.clock_deadline.is_not(None),
+                )
+            ).all()
+            for row in rows:
+                clock = CONVERTED["clock"].read(row)
+                if clock is None:
+                    continue
+                seconds = at - clock.since if pause is None else pause
+                clock, moved = clock.paused(seconds, at)
+                for name, value in clock_columns(clock).items():
+                    setattr(row, name, value)
+                row.clock_paused = round(moved, 3)
+                row.revision += 1  # a process that held the game reads it again
+            return pause
+
+    def open_seat(
+        self, game_id: str, revision: int, seat: int, at: dt.datetime, clock: Clock | None
+    ) -> None:
+        """Store that ``seat``'s person came at ``at``, with the game's ``clock`` then
+        (it may start waiting for the seat to act); the revision stays (a computer's
+        answer being thought stays good), but must be ``revision`` (else Conflict)."""
+        with self.sessions.begin() as s:
+            timed = {} if clock is None else clock_columns(clock)
+            done = s.execute(
+                update(GameRow)
+                .where(GameRow.id == game_id, GameRow.revision == revision)
+                .values(**timed)
+            )
+            if getattr(done, "rowcount", 0) != 1:
+                raise Conflict(f"game {game_id} is no longer at revision {revision}")
+            s.execute(
+                update(SeatRow)
+                .where(SeatRow.game_id == game_id, SeatRow.seat == seat)
+                .values(opened=at)
+            )
 
 
 def _seats(s: Session, game_id: str) -> list[StoredSeat]:

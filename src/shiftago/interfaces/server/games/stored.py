@@ -33,6 +33,9 @@ class StoredSeat:
     #: The account that holds the seat, and its name (None for a guest or the computer).
     account_id: int | None = None
     account: str | None = None
+    #: When the seat's person first came (its link followed, its seek filled); None for
+    #: the computer and until then.
+    opened: dt.datetime | None = None
 
 
 @dataclass
@@ -68,6 +71,9 @@ class StoredGame:
     rated: bool = False
     #: The game's clock as last stored (None for an untimed game).
     clock: Clock | None = None
+    #: The seconds of the server's last pause that the clock was shifted by (charged to
+    #: nobody); None when there was none.
+    clock_paused: float | None = None
     #: The seat that offers a draw now, if any.
     draw_offer: int | None = None
     #: The seat whose draw offer was declined and the game's version then: it may offer
@@ -102,7 +108,7 @@ def clock_columns(clock: Clock | None) -> dict[str, Any]:
             "clock_running": None,
             "clock_deadline": None,
         }
-    deadline = clock.deadline
+    deadline = clock.deadline if clock.running is not None else clock.waits_until
     return {
         "clock_initial": clock.control.initial,
         "clock_increment": clock.control.increment,
@@ -119,7 +125,10 @@ def _clock(row: GameRow) -> Clock | None:
     if control is None or row.clock_remaining is None or row.clock_since is None:
         return None
     remaining = parse_remaining(row.clock_remaining)
-    return Clock(control, remaining, row.clock_running, epoch(row.clock_since))
+    waits = None
+    if row.clock_running is None and row.clock_deadline is not None:
+        waits = epoch(row.clock_deadline)  # a clock waiting for the players
+    return Clock(control, remaining, row.clock_running, epoch(row.clock_since), waits)
 
 
 def declined_columns(declined: tuple[int, int] | None) -> dict[str, int | None]:

@@ -10,6 +10,7 @@ from shiftago.interfaces.server.games.ending import flag_if_out_of_time
 from shiftago.interfaces.server.games.hub import Hub
 from shiftago.interfaces.server.games.live import LiveGame, previous_turn
 from shiftago.interfaces.server.games.refusals import Refused, person
+from shiftago.interfaces.server.games.waiting import running_seat, waiting
 
 
 async def take_back(
@@ -36,7 +37,8 @@ async def take_back(
         clock = live.stored.clock
         if clock is not None:  # time spent stays spent; the seat to act runs now
             now = hub.now()
-            clock = clock.resumed(clock.left(now), live.to_act, now)
+            clock = clock.resumed(clock.left(now), running_seat(live), now)
+            clock = waiting(live, clock, hub.waits)
         try:
             live.stored.updated = await hub.store_change(
                 live, hub.store.truncate, keep, live.status(), clock

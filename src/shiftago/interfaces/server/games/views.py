@@ -83,7 +83,7 @@ def game_view(live: LiveGame, upto: int | None = None, now: float | None = None)
         "rematch_asked": [
             COLOURS[seat] for seat in sorted(stored.rematch_asks) if current and over
         ],
-        "clock": clock_view(live.stored.clock, live.now() if now is None else now),
+        "clock": _game_clock(live, live.now() if now is None else now),
     }
     if terminated:
         view.update(turn=None, phase=Phase.OVER.value, legal=[], scoring=[])
@@ -125,6 +125,28 @@ def clock_view(clock: Clock | None, now: float | None = None) -> dict[str, Any] 
         "control": str(control),
         "speed": control.speed,
     }
+
+
+def _game_clock(live: LiveGame, now: float) -> dict[str, Any] | None:
+    """A game's clocks, with what they wait for (docs/web-protocol.md, "Clocks"):
+    ``waiting`` is ``"first_action"`` while the seat to act has its first action to
+    make (free of time), ``"players"`` while a person's seat is not opened yet, else
+    None; ``aborts_in`` the seconds until the game is aborted if nobody acts (None: no
+    such time); ``paused`` the seconds of the server's last pause, which the clocks
+    were shifted by (None: none)."""
+    clock = live.stored.clock
+    view = clock_view(clock, now)
+    if view is None or clock is None:
+        return view
+    waiting = None
+    if clock.running is None and not live.over:
+        opened = all(s.opened is not None for s in live.stored.seats if s.kind == "human")
+        waiting = "first_action" if opened else "players"
+    until = None if live.over else clock.waits_until
+    view["waiting"] = waiting
+    view["aborts_in"] = None if until is None else round(max(0.0, until - now), 3)
+    view["paused"] = live.stored.clock_paused
+    return view
 
 
 def position_view(states: Sequence[State], actions: Sequence[Action]) -> dict[str, Any]:

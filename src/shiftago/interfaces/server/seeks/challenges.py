@@ -298,6 +298,7 @@ class Seeks:
             public=True,
             owner=seek.owner,
             clock=seek.control,
+            opened=True,
             rated=seek.rated,
         )
         try:

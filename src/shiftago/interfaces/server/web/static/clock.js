@@ -59,6 +59,47 @@ function tick() {
       box.classList.toggle("flagged", seconds <= 0);
     }
   });
+  renderWait(clock, now);
+}
+
+let mine = []; // the colours this browser holds
+let toAct = null; // the colour to act in the shown game
+
+/** The line under the clocks that says what they wait for (WEBAPI.md, "Clocks"): the
+ *  players to come, a first action (free of time) with the seconds left before the game
+ *  is aborted, or how long the server was down (charged to nobody). */
+function waitWords(clock, now) {
+  const abortsIn = clock.aborts_in == null ? null : Math.max(0, Math.ceil(clock.aborts_in - (now - receivedAt) / 1000));
+  if (clock.waiting === "players") {
+    return "The clock starts when every player has come and made a first action.";
+  }
+  if (clock.waiting === "first_action" && toAct && mine.includes(toAct)) {
+    return abortsIn == null
+      ? "The clock starts after your first action."
+      : `The clock starts after your first action. Act within ${abortsIn} seconds, or the game is aborted.`;
+  }
+  if (clock.waiting === "first_action") {
+    return abortsIn == null
+      ? "The clock starts after each player's first action."
+      : `The clock starts after each player's first action. If the first action is not made within ${abortsIn} seconds, the game is aborted.`;
+  }
+  if (clock.paused && clock.running) {
+    return `The server was down for ${Math.round(clock.paused)} seconds; nobody's clock ran meanwhile.`;
+  }
+  return "";
+}
+
+function renderWait(clock, now) {
+  let line = document.getElementById("clock-wait");
+  const strip = document.getElementById("clock-strip");
+  if (!line && strip) {
+    line = el("p", { id: "clock-wait", class: "notice info", "data-testid": "clock-wait", role: "status" });
+    strip.after(line);
+  }
+  if (!line) return;
+  const words = clock ? waitWords(clock, now) : "";
+  if (line.textContent !== words) line.textContent = words;
+  line.hidden = !words;
 }
 
 /**
@@ -66,11 +107,13 @@ function tick() {
  * them in the strip above the board that a phone shows, for the game `g` at the last
  * step (`final`); a replay of an earlier step shows no clocks.
  */
-export function renderClocks(g, final) {
+export function renderClocks(g, final, held = []) {
   if (g !== shown) {
     shown = g;
     receivedAt = performance.now();
   }
+  mine = held;
+  toAct = g ? g.turn : null;
   const clock = g && g.clock;
   colours = (g && g.seats ? g.seats : []).map((s) => s.colour);
   const strip = document.getElementById("clock-strip");
@@ -78,6 +121,7 @@ export function renderClocks(g, final) {
   if (!clock || !final) {
     clearInterval(timer);
     timer = null;
+    renderWait(null, 0);
     return;
   }
   colours.forEach((colour) => {
@@ -90,8 +134,9 @@ export function renderClocks(g, final) {
     strip.replaceChildren(...colours.map((colour) => el("span", { class: "strip-seat" }, marbleIcon(colour, 16), el("span", { class: "clock", "data-clock": colour, "aria-hidden": "true" }))));
   }
   tick();
-  if (clock.running && !timer) timer = setInterval(tick, 100);
-  if (!clock.running && timer) {
+  const ticking = clock.running || clock.aborts_in != null;
+  if (ticking && !timer) timer = setInterval(tick, 100);
+  if (!ticking && timer) {
     clearInterval(timer);
     timer = null;
   }

@@ -120,7 +120,7 @@ export function renderPlayers(v) {
       badges, stats),
     );
   });
-  renderClocks(g, v.final);
+  renderClocks(g, v.final, held());
   const watching = spectators();
   if (watching > 0) box.append(el("p", { class: "watching", "data-testid": "spectators", text: `${watching} watching` }));
 }
