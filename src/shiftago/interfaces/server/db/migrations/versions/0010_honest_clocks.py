@@ -5,8 +5,8 @@ were down shifts the running clocks by the pause, and records it in ``clock_paus
 seat's ``opened`` is when its person first came: clocks wait for every person
 (docs/web-protocol.md, "Clocks").
 
-Revision ID: 0009
-Revises: 0008
+Revision ID: 0010
+Revises: 0009
 Create Date: 2026-12-02
 """
 
@@ -15,8 +15,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0009"
-down_revision = "0008"
+revision = "0010"
+down_revision = "0009"
 branch_labels = None
 depends_on = None
 
