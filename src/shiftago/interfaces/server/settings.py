@@ -167,14 +167,18 @@ class Settings:
     )
     #: Further host names (``example.org``, ``example.org:8443``) whose Origin is allowed
     #: beside ``public_url``'s; without both, only loopback hosts are (docs/deploy.md).
+    #: They, ``public_url``'s host, the loopback names and the address a connection
+    #: reached are the hosts answered; any other ``Host`` gets 421 (door/hosts.py).
     allowed_hosts: tuple[str, ...] = field(
         default=(),
         metadata=_options(
             Option(
                 "serve",
                 "--allowed-host",
-                "A host name (with :port if not the default) whose pages may open the "
-                "app's sockets, beside --public-url's. Repeat for several.",
+                "A host name (with :port if not the default) that the app answers and "
+                "whose pages may open the app's sockets, beside --public-url's; other "
+                "hosts than these, localhost and the listening address get 421. Repeat "
+                "for several.",
                 metavar="HOST",
             )
         ),
