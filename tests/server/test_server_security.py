@@ -444,6 +444,21 @@ def test_the_public_url_and_allowed_hosts_are_answered(sqlite_url):
             assert client.get("/api/levels", headers={"host": host}).status_code == 421, host
 
 
+def test_the_name_the_server_listens_at_is_answered(sqlite_url, monkeypatch):
+    with client_for(sqlite_url, listening_host="shiftago.lan") as client:
+        assert client.get("/api/levels", headers={"host": "shiftago.lan:8000"}).status_code == 200
+        assert client.get("/api/levels", headers={"host": "evil.example"}).status_code == 421
+    with client_for(sqlite_url, listening_host="0.0.0.0") as client:
+        assert client.get("/api/levels", headers={"host": "evil.example"}).status_code == 421
+    told: list[Settings] = []
+    monkeypatch.setattr(app_module, "check_services", lambda *a: None)
+    monkeypatch.setattr(app_module, "listen", lambda host, port: None)
+    monkeypatch.setattr(app_module, "create_app", lambda db, settings: told.append(settings))
+    monkeypatch.setattr("uvicorn.Server.run", lambda self, sockets: None)
+    app_module.run(host="shiftago.lan", port=8000, db_url=sqlite_url, settings=Settings())
+    assert told[0].listening_host == "shiftago.lan"
+
+
 def test_metrics_answer_no_foreign_host_even_from_this_machine(sqlite_url):
     app = create_app(sqlite_url)
     with TestClient(app, client=("127.0.0.1", 40000)) as client:

@@ -414,6 +414,9 @@ class Settings:
     seeks_per_minute: int = 20
     #: Presence goes out at most this often per game (seconds), however many come and go.
     presence_interval: float = 0.5
+    #: The ``--host`` that ``shiftago serve`` listens at (set by the server itself; None:
+    #: not served by it, as in tests): a name given there is a host the app answers.
+    listening_host: str | None = None
 
     def __post_init__(self) -> None:
         if not 1 <= self.engine_threads <= MAX_ENGINE_THREADS:

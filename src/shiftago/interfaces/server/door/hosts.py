@@ -7,8 +7,8 @@ server without being its own (DNS rebinding: ``evil.example`` made to resolve to
 
 - ``--public-url``'s host, or one of ``--allowed-host``;
 - this machine by its loopback names (``localhost``, ``127.0.0.1``, ``::1``);
-- the address the connection reached (the listening address, ``--host``, or for a
-  wildcard one the machine's address the client used).
+- the ``--host`` it listens at, and the address the connection reached (for a
+  wildcard ``--host``, the machine's address the client used).
 
 The port is not compared (a proxy in front may listen on another). Any other host is
 answered 421. Join links never come from ``Host``: :func:`served_url` is the public URL,
@@ -33,6 +33,8 @@ HOST: Final = re.compile(
 )
 #: The names of this machine that no other can take.
 LOOPBACK_NAMES: Final = frozenset({"localhost", "127.0.0.1", "::1"})
+#: Listening addresses that stand for every address of the machine, not a host name.
+WILDCARDS: Final = frozenset({"0.0.0.0", "::", ""})
 
 
 def well_formed(host: str) -> bool:
@@ -48,8 +50,10 @@ def host_name(host: str) -> str:
 
 
 def configured_names(settings: Settings) -> frozenset[str]:
-    """The host names of ``--public-url`` and of each ``--allowed-host``."""
+    """The host names of ``--public-url``, of each ``--allowed-host`` and of ``--host``."""
     names = {host_name(host) for host in settings.allowed_hosts if host.strip()}
+    if settings.listening_host and settings.listening_host not in WILDCARDS:
+        names.add(settings.listening_host.strip("[]").lower())
     if settings.public_url:
         public = urlsplit(settings.public_url).hostname
         if public:
