@@ -86,6 +86,8 @@ BAD_VALUES = [
     ('"\\ud800"', "lone surrogate"),
     ('"ok \\udfff"', "lone surrogate"),
     ('"\\ud800\\ud800"', "lone surrogate"),
+    ('"a\\u0000b"', "NUL character"),
+    ('"\\u0000"', "NUL character"),
 ]
 
 
@@ -338,3 +340,37 @@ def test_the_database_kinds_refuse_alike(tmp_path: Path, request: pytest.Fixture
 def test_a_game_id_that_is_none_is_404(server: Server, path: str) -> None:
     assert server.client.get(path).status_code == 404
     assert server.client.post("/api/games/%00/analysis").status_code == 404
+
+
+# ---------------------------------------------------------------- paths and queries
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/players/a%00b",
+        "/api/players/a%00b/ratings",
+        "/api/games/a%00b/ratings",
+        "/api/seeks/a%00b",
+        "/api/players/%FF%FE",
+        "/players/a%00b",
+    ],
+)
+def test_a_path_that_is_no_text_is_404_in_words(server: Server, path: str) -> None:
+    answer = server.client.get(path)
+    assert answer.status_code == 404, answer.text
+    assert "NUL" in answer.json()["message"]
+    assert answer.headers["x-frame-options"] == "DENY"
+
+
+@pytest.mark.parametrize("method", ["POST", "DELETE"])
+def test_a_seek_that_is_no_text_is_404(server: Server, method: str) -> None:
+    for path in ("/api/seeks/a%00b", "/api/seeks/a%00b/accept"):
+        assert server.client.request(method, path, json={}).status_code in (404, 405)
+
+
+@pytest.mark.parametrize("query", ["player=a%00b", "player=%FF", "a%00=1"])
+def test_a_query_that_is_no_text_is_422_naming_it(server: Server, query: str) -> None:
+    answer = server.client.get(f"/api/games?{query}")
+    field = "query" if query.startswith("a%00") else "player"
+    refused(answer, field, "NUL")

@@ -84,7 +84,11 @@ FORWARDED = {
 
 
 def test_a_trusted_proxy_s_forwarded_headers_are_applied_then_removed():
-    client = echo_client("127.0.0.1", trusted_proxies=("127.0.0.1", "10.0.0.0/8"))
+    client = echo_client(
+        "127.0.0.1",
+        trusted_proxies=("127.0.0.1", "10.0.0.0/8"),
+        allowed_hosts=("games.example.net",),
+    )
     seen = client.get("/", headers=FORWARDED).json()
     # the rightmost address that no trusted proxy stands for is the client
     assert seen == {
@@ -114,10 +118,26 @@ def test_a_forged_address_left_of_the_proxy_s_is_not_believed():
     assert everyone_trusted["client"] == "127.0.0.1"
 
 
-@pytest.mark.parametrize("host", ["evil.example/path", "a b", "x@y", "[::1", ""])
-def test_a_forwarded_host_that_is_no_host_is_ignored(host):
+@pytest.mark.parametrize("host", ["evil.example/path", "a b", "x@y", "[::1", "a" * 261])
+def test_a_forwarded_host_that_is_no_host_or_too_long_is_400(host):
+    client = echo_client("127.0.0.1", allowed_hosts=("a" * 261,))
+    answer = client.get("/", headers={"X-Forwarded-Host": host})
+    assert answer.status_code == 400 and "X-Forwarded-Host" in answer.json()["message"]
+    assert answer.headers["x-frame-options"] == "DENY"
+
+
+def test_an_empty_forwarded_host_is_ignored():
     client = echo_client("127.0.0.1")
-    assert client.get("/", headers={"X-Forwarded-Host": host}).json()["host"] == "testserver"
+    assert client.get("/", headers={"X-Forwarded-Host": ""}).json()["host"] == "testserver"
+
+
+def test_a_forwarded_host_is_checked_against_the_allowed_hosts():
+    client = echo_client("127.0.0.1", public_url="https://shiftago.example.org")
+    refused = client.get("/", headers={"X-Forwarded-Host": "evil.example"})
+    assert refused.status_code == 421 and refused.headers["x-frame-options"] == "DENY"
+    for host in ("shiftago.example.org", "shiftago.example.org:8443"):
+        seen = client.get("/", headers={"X-Forwarded-Host": host}).json()
+        assert seen["host"] == host
 
 
 def test_a_websocket_s_forwarded_scheme_is_wss():
@@ -229,12 +249,15 @@ def test_origin_allowed(settings, origin, host, allowed):
 
 def test_a_foreign_page_s_request_that_changes_something_is_refused(sqlite_url):
     with client_for(sqlite_url) as client:
-        evil = {"origin": "http://evil.example", "host": "evil.example"}
+        evil = {"origin": "http://evil.example"}
         answer = client.post("/api/games", json={}, headers=evil)
         assert answer.status_code == 403
         assert "evil.example" in answer.json()["message"]
         assert answer.headers["x-frame-options"] == "DENY"
         assert client.get("/api/levels", headers=evil).status_code == 200  # reading is harmless
+        # reached by a foreign name (DNS rebinding): not answered at all (below)
+        rebound = {"origin": "http://evil.example", "host": "evil.example"}
+        assert client.post("/api/games", json={}, headers=rebound).status_code == 421
         assert client.post("/api/games", json={}).status_code == 201  # a script: no Origin
         own = {"origin": "http://localhost:8000", "host": "localhost:8000"}
         assert client.post("/api/games", json={}, headers=own).status_code == 201
@@ -376,3 +399,102 @@ def test_an_in_memory_database_is_left_alone():
 )
 def test_an_ipv6_client_counts_by_its_64_network(address, key):
     assert limit_key(address) == key
+
+
+# ---------------------------------------------------------------- hosts
+
+
+def _assert_headers(answer: Any) -> None:
+    assert answer.headers["content-security-policy"] == CONTENT_SECURITY_POLICY, answer.url
+    assert answer.headers["x-frame-options"] == "DENY"
+    assert answer.headers["x-content-type-options"] == "nosniff"
+    assert answer.headers["referrer-policy"] == "no-referrer"
+
+
+def test_a_foreign_host_is_421_with_the_headers(sqlite_url):
+    with client_for(sqlite_url) as client:
+        for path in ("/", "/api/levels", "/healthz"):
+            answer = client.get(path, headers={"host": "evil.example"})
+            assert answer.status_code == 421, path
+            assert "--allowed-host" in answer.json()["message"]
+            _assert_headers(answer)
+        with (
+            pytest.raises(WebSocketDisconnect) as closed,
+            client.websocket_connect("/ws/lobby", headers={"host": "evil.example"}),
+        ):
+            pass
+        assert closed.value.code == 1008
+
+
+@pytest.mark.parametrize(
+    "host",
+    ["localhost", "localhost:8000", "127.0.0.1:8000", "[::1]:8000", "testserver", "TestServer"],
+)
+def test_loopback_names_and_the_listening_address_are_answered(sqlite_url, host):
+    with client_for(sqlite_url) as client:  # a test client listens at "testserver"
+        assert client.get("/api/levels", headers={"host": host}).status_code == 200
+
+
+def test_the_public_url_and_allowed_hosts_are_answered(sqlite_url):
+    settings = {"public_url": "https://shiftago.example.org", "allowed_hosts": ("b.example:8443",)}
+    with client_for(sqlite_url, **settings) as client:
+        for host in ("shiftago.example.org", "b.example", "b.example:8443", "localhost"):
+            assert client.get("/api/levels", headers={"host": host}).status_code == 200, host
+        for host in ("evil.example", "shiftago.example.org.evil.example", "a" * 300):
+            assert client.get("/api/levels", headers={"host": host}).status_code == 421, host
+
+
+def test_the_name_the_server_listens_at_is_answered(sqlite_url, monkeypatch):
+    with client_for(sqlite_url, listening_host="shiftago.lan") as client:
+        assert client.get("/api/levels", headers={"host": "shiftago.lan:8000"}).status_code == 200
+        assert client.get("/api/levels", headers={"host": "evil.example"}).status_code == 421
+    with client_for(sqlite_url, listening_host="0.0.0.0") as client:
+        assert client.get("/api/levels", headers={"host": "evil.example"}).status_code == 421
+    told: list[Settings] = []
+    monkeypatch.setattr(app_module, "check_services", lambda *a: None)
+    monkeypatch.setattr(app_module, "listen", lambda host, port: None)
+    monkeypatch.setattr(app_module, "create_app", lambda db, settings: told.append(settings))
+    monkeypatch.setattr("uvicorn.Server.run", lambda self, sockets: None)
+    app_module.run(host="shiftago.lan", port=8000, db_url=sqlite_url, settings=Settings())
+    assert told[0].listening_host == "shiftago.lan"
+
+
+def test_metrics_answer_no_foreign_host_even_from_this_machine(sqlite_url):
+    app = create_app(sqlite_url)
+    with TestClient(app, client=("127.0.0.1", 40000)) as client:
+        assert client.get("/metrics").status_code == 200
+        assert client.get("/metrics", headers={"host": "evil.example"}).status_code == 421
+
+
+def test_join_links_never_come_from_the_host_header(sqlite_url):
+    with TestClient(create_app(sqlite_url), client=("127.0.0.1", 40000)) as client:
+        for headers in ({"host": "localhost:8000"}, {"x-forwarded-host": "localhost:9"}):
+            answer = client.post("/api/games", json={}, headers=headers).json()
+            assert answer["seats"][0]["join_url"].startswith("http://testserver/play/")
+
+
+def test_the_served_url_is_the_address_the_connection_reached():
+    from shiftago.interfaces.server.door.hosts import served_url
+
+    assert served_url({"scheme": "http", "server": ("127.0.0.1", 8000)}, None) == (
+        "http://127.0.0.1:8000"
+    )
+    assert served_url({"scheme": "https", "server": ("::1", 80)}, None) == "http://[::1]"
+    assert served_url({"server": ("x", 1)}, "https://a.example/") == "https://a.example"
+
+
+# ---------------------------------------------------------------- an unhandled error
+
+
+def test_an_unhandled_error_is_a_500_with_the_headers(sqlite_url):
+    app = create_app(sqlite_url)
+
+    @app.get("/api/fails")
+    async def fails() -> None:
+        raise RuntimeError("a bug")
+
+    with TestClient(app, raise_server_exceptions=False) as client:
+        answer = client.get("/api/fails")
+        assert answer.status_code == 500
+        assert "try again" in answer.json()["message"]
+        _assert_headers(answer)

@@ -277,6 +277,7 @@ def run(
     settings = settings or Settings(bot_delay=SERVED_BOT_DELAY)
     check_services(db_url, settings.redis_url)
     listening = listen(host, port)
+    settings = settings.with_options(listening_host=host)  # a name there is answered
     app = create_app(db_url, settings=settings)
     public_url = settings.public_url
     shown = public_url or f"http://{'localhost' if host in ('127.0.0.1', '::1') else host}:{port}"

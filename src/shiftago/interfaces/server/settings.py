@@ -167,14 +167,18 @@ class Settings:
     )
     #: Further host names (``example.org``, ``example.org:8443``) whose Origin is allowed
     #: beside ``public_url``'s; without both, only loopback hosts are (docs/deploy.md).
+    #: They, ``public_url``'s host, the loopback names and the address a connection
+    #: reached are the hosts answered; any other ``Host`` gets 421 (door/hosts.py).
     allowed_hosts: tuple[str, ...] = field(
         default=(),
         metadata=_options(
             Option(
                 "serve",
                 "--allowed-host",
-                "A host name (with :port if not the default) whose pages may open the "
-                "app's sockets, beside --public-url's. Repeat for several.",
+                "A host name (with :port if not the default) that the app answers and "
+                "whose pages may open the app's sockets, beside --public-url's; other "
+                "hosts than these, localhost and the listening address get 421. Repeat "
+                "for several.",
                 metavar="HOST",
             )
         ),
@@ -512,6 +516,9 @@ class Settings:
     seeks_per_minute: int = 20
     #: Presence goes out at most this often per game (seconds), however many come and go.
     presence_interval: float = 0.5
+    #: The ``--host`` that ``shiftago serve`` listens at (set by the server itself; None:
+    #: not served by it, as in tests): a name given there is a host the app answers.
+    listening_host: str | None = None
 
     def __post_init__(self) -> None:
         if not 1 <= self.engine_threads <= MAX_ENGINE_THREADS:

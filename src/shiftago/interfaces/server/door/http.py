@@ -12,6 +12,8 @@ from typing import Any
 from fastapi import Request
 from fastapi.responses import JSONResponse
 
+from shiftago.interfaces.server.door.hosts import served_url
+
 
 class Invalid(Exception):
     """Input that does not make sense: answered 422 naming the field."""
@@ -36,13 +38,10 @@ LIMITED: dict[int | str, dict[str, Any]] = {
 
 
 def base_url(request: Request) -> str:
-    """Where people reach the app: ``--public-url``, else the scheme and ``Host`` the
-    request came with (a trusted proxy's forwarded ones, applied by :mod:`.security`)."""
-    public_url: str | None = request.app.state.public_url
-    if public_url:
-        return public_url.rstrip("/")
-    host = request.headers.get("host", request.url.netloc)
-    return f"{request.url.scheme}://{host}{request.scope.get('root_path', '')}"
+    """Where people reach the app, for join links: ``--public-url``, else the address
+    the connection reached (:func:`.hosts.served_url`); never the request's ``Host``,
+    which a client chooses."""
+    return served_url(request.scope, request.app.state.public_url)
 
 
 __all__ = ["LIMITED", "Invalid", "base_url", "invalid_response"]

@@ -9,17 +9,19 @@ before everything else, so what it decides is all that the routes see:
   ``X-Forwarded-Host`` the ``Host`` header; from anyone else they are ignored. Either
   way they are removed, so the routes read only the scope (:func:`client_address`,
   ``request.url``) and uvicorn's own proxy handling stays off.
+- **Hosts.** A request for a ``Host`` that is not the app's (:mod:`.hosts`) is answered
+  421, a forwarded host that is no host name (or too long) 400.
 - **Origin.** A WebSocket, and an HTTP request that changes something, coming from a
   browser (it carries ``Origin``) is let in only from the app's own pages
   (:func:`origin_allowed`); scripts send no Origin and are let in.
 - **Headers.** A Content-Security-Policy that allows the pages' own files only, no
-  framing, ``nosniff``, and no referrer (a game page's address holds its seat's secret).
+  framing, ``nosniff``, and no referrer (a game page's address holds its seat's secret),
+  on every answer: refusals, errors, and the 500 of an error nothing handled.
 """
 
 from __future__ import annotations
 
 import ipaddress
-import re
 from collections.abc import Iterable
 from typing import Final
 from urllib.parse import urlsplit
@@ -30,8 +32,10 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from shiftago.interfaces.server.door.body_size import BodySizeLimit
+from shiftago.interfaces.server.door.hosts import HOST, configured_names, host_allowed, well_formed
 from shiftago.interfaces.server.door.redaction import redact_logs
 from shiftago.interfaces.server.door.strict_json import StrictJsonBodies
+from shiftago.interfaces.server.door.text import PlainText
 from shiftago.interfaces.server.settings import Settings
 
 #: The pages' policy: their own scripts, styles and sockets, nothing inline, no frames.
@@ -85,8 +89,8 @@ FORWARDED: Final = frozenset(
 )
 #: Methods that change nothing, so a foreign page's request does no harm.
 SAFE_METHODS: Final = frozenset({"GET", "HEAD", "OPTIONS"})
-#: A host with an optional port, as ``Host`` carries it (a name, IPv4, or [IPv6]).
-HOST = re.compile(r"(?:[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?")
+#: The scope key set when a trusted proxy forwarded a host that is no host (answered 400).
+BAD_FORWARDED_HOST: Final = "shiftago.bad_forwarded_host"
 DEFAULT_PORTS: Final = {"http": 80, "https": 443, "ws": 80, "wss": 443}
 
 
@@ -186,9 +190,11 @@ def forwarded(scope: Scope, proxies: Proxies) -> Scope:
             else:
                 scope["scheme"] = proto
         hosts = _values(headers, b"x-forwarded-host")
-        if hosts and HOST.fullmatch(hosts[-1]):
+        if hosts and well_formed(hosts[-1]):
             kept = [(n, v) for n, v in kept if n != b"host"]
             kept.append((b"host", hosts[-1].encode("latin-1")))
+        elif hosts:
+            scope[BAD_FORWARDED_HOST] = True
     scope["headers"] = kept
     return scope
 
@@ -247,12 +253,14 @@ def origin_allowed(origin: str | None, host: str | None, settings: Settings) -> 
 
 
 class Security:
-    """ASGI middleware: forwarded headers, the Origin check, the security headers."""
+    """ASGI middleware: forwarded headers, the Host and Origin checks, the security
+    headers (on every answer, the 500 of an unhandled error included)."""
 
     def __init__(self, app: ASGIApp, settings: Settings) -> None:
         self.app = app
         self.settings = settings
         self.proxies = Proxies(settings.trusted_proxies)
+        self.hosts = configured_names(settings)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
@@ -261,14 +269,26 @@ class Security:
         scope = forwarded(scope, self.proxies)
         headers = {n: v.decode("latin-1") for n, v in scope["headers"] if n in (b"origin", b"host")}
         origin, host = headers.get(b"origin"), headers.get(b"host")
+        host_refused = scope.get(BAD_FORWARDED_HOST) or not host_allowed(host, scope, self.hosts)
         if scope["type"] == "websocket":
-            if not origin_allowed(origin, host, self.settings):
+            if host_refused or not origin_allowed(origin, host, self.settings):
                 await receive()  # the connect message
                 await send({"type": "websocket.close", "code": 1008})  # answered 403
                 return
             await self.app(scope, receive, send)
             return
         send = self._with_headers(scope, send)
+        if scope.get(BAD_FORWARDED_HOST):
+            message = "the proxy forwarded a host that is no host name (X-Forwarded-Host)"
+            await JSONResponse({"message": message}, status_code=400)(scope, receive, send)
+            return
+        if host_refused:
+            message = (
+                "this server does not serve that host (it is told its own with "
+                "--public-url or --allowed-host)"
+            )
+            await JSONResponse({"message": message}, status_code=421)(scope, receive, send)
+            return
         if scope["method"] not in SAFE_METHODS and not origin_allowed(origin, host, self.settings):
             message = (
                 f"requests from the page {origin} are refused: it is not one of this app's "
@@ -276,7 +296,26 @@ class Security:
             )
             await JSONResponse({"message": message}, status_code=403)(scope, receive, send)
             return
-        await self.app(scope, receive, send)
+        await self._answer(scope, receive, send)
+
+    async def _answer(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """The app's answer; when an error escapes it before an answer began, a 500 with
+        the headers (Starlette's own 500 is sent outside every middleware, without
+        them). The error goes on up, to be logged (and raised by a test client)."""
+        started = False
+
+        async def noting_start(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, noting_start)
+        except Exception:
+            if not started:
+                answer = {"message": "the server failed to answer; please try again later"}
+                await JSONResponse(answer, status_code=500)(scope, receive, send)
+            raise
 
     def _with_headers(self, scope: Scope, send: Send) -> Send:
         app = scope.get("app")
@@ -300,10 +339,11 @@ class Security:
 
 
 def protect(app: Starlette, settings: Settings) -> None:
-    """Put the door in place: :class:`Security` first, then :class:`BodySizeLimit` and
-    :class:`StrictJsonBodies` (so a refused body gets the headers too), and the secrets
-    kept out of the logs."""
+    """Put the door in place: :class:`Security` first, then :class:`BodySizeLimit`,
+    :class:`StrictJsonBodies` and :class:`PlainText` (so a refused body, path or query
+    gets the headers too), and the secrets kept out of the logs."""
     Proxies(settings.trusted_proxies)  # a wrong address is an error now, not at a request
+    app.add_middleware(PlainText)
     app.add_middleware(StrictJsonBodies)
     app.add_middleware(BodySizeLimit)
     app.add_middleware(Security, settings=settings)  # added last: runs first

@@ -4,7 +4,8 @@ HTTP API's bodies.
 Python's :mod:`json` takes more than JSON: ``NaN`` and ``Infinity``, numbers too large
 for a float (read as infinity), escaped lone surrogates (``"\\ud800"``, which no UTF-8
 text can hold, so storing or echoing them fails later) and nesting as deep as the
-interpreter's stack. :func:`loads` refuses each in words, so that a client's mistake is
+interpreter's stack; and the NUL character (``"\\u0000"``), which PostgreSQL's text
+cannot hold. :func:`loads` refuses each in words, so that a client's mistake is
 answered as one (422 or ``bad_message``) and never reaches a route as a 500.
 :class:`StrictJsonBodies` applies it to every JSON body before FastAPI reads it.
 """
@@ -86,6 +87,8 @@ def _check_text(text: str, field: str) -> None:
         text.encode("utf-8")
     except UnicodeEncodeError:
         raise JsonRefused("a lone surrogate (\\ud800-\\udfff) is not text", field) from None
+    if "\x00" in text:  # PostgreSQL holds no NUL in text, nor compares one
+        raise JsonRefused("the NUL character (\\u0000) is not text", field)
 
 
 def is_json(headers: list[tuple[bytes, bytes]]) -> bool:
