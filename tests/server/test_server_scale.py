@@ -439,8 +439,11 @@ def test_a_serve_process_killed_mid_game_loses_nothing(deployment):
     second = Socket(b.url, game_id, tokens[1])
     played = play([first, second], [0, 1], 6)
     a.kill()
-    with pytest.raises(Exception):  # noqa: B017 - the socket of the killed process is gone
-        first.receive(timeout=5)
+    # the socket of the killed process is gone: what it sent before the kill may still be
+    # read, then reading fails
+    with pytest.raises(Exception):  # noqa: B017
+        for _ in range(100):
+            first.receive(timeout=5)
     # the first player reconnects to the other process and gets on with the game
     first = Socket(b.url, game_id, tokens[0], seen=6)
     assert first.welcome["version"] == 6
