@@ -7,10 +7,11 @@ Invalid input answers 422 with ``{"message": "<field>: <what is wrong>", "field"
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any, Literal
 
 from fastapi import Request
 from fastapi.responses import JSONResponse
+from pydantic import BeforeValidator
 
 from shiftago.interfaces.server.door.hosts import served_url
 
@@ -45,3 +46,11 @@ def base_url(request: Request) -> str:
 
 
 __all__ = ["LIMITED", "Invalid", "base_url", "invalid_response"]
+
+
+def _lowered(value: Any) -> Any:
+    return value.strip().lower() if isinstance(value, str) else value
+
+
+#: A variant's name in a request body, read in any case and with spaces around it.
+VariantIn = Annotated[Literal["express", "expert", "extreme"], BeforeValidator(_lowered)]

@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field
 
 from shiftago.core import COLOUR_NAMES, COLOURS, ShiftagoError, Variant
 from shiftago.engine.levels import LEVELS, default_level, level_name
@@ -18,7 +18,7 @@ from shiftago.formats.record import format_record
 from shiftago.formats.record_json import parse_records_of_either_form, record_to_json
 from shiftago.formats.record_syntax import is_text_value
 from shiftago.interfaces.server.door import limits
-from shiftago.interfaces.server.door.http import LIMITED, Invalid, base_url
+from shiftago.interfaces.server.door.http import LIMITED, Invalid, VariantIn, base_url
 from shiftago.interfaces.server.door.security import client_address
 from shiftago.interfaces.server.games.access import computer_game_room, found, hub_of
 from shiftago.interfaces.server.games.creating import ClockIn, GameSpec, SeatSpec, spec_of_record
@@ -42,7 +42,7 @@ class NewGame(BaseModel):
     """A new game, as ``POST /api/games`` takes it (WEBAPI.md)."""
 
     model_config = ConfigDict(extra="forbid")
-    variant: Literal["express", "expert", "extreme"] = "express"
+    variant: VariantIn = "express"
     players: Annotated[int, Field(ge=2, le=4)] = 2
     handicap: list[int] | None = None
     first: str | None = Field(None, description="a colour (o g b w, or its name); else by lot")
@@ -52,11 +52,6 @@ class NewGame(BaseModel):
     tournament: bool = Field(False, description="Express only: a series to 10 game wins")
     tournament_target: Annotated[int, Field(ge=1, le=99)] = 10
     clock: ClockIn | None = Field(None, description="a time control; untimed when absent")
-
-    @field_validator("variant", mode="before")
-    @classmethod
-    def _lower(cls, value: Any) -> Any:
-        return value.strip().lower() if isinstance(value, str) else value
 
 
 class ImportIn(BaseModel):

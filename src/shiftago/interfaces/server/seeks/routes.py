@@ -4,11 +4,11 @@ challenges"): create, list, ask about, accept and cancel a seek. It only transla
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field
 
 from shiftago.core import COLOURS, Variant
 from shiftago.formats.record_syntax import is_text_value
@@ -16,7 +16,7 @@ from shiftago.interfaces.server.accounts.accounts import SESSION_COOKIE, signed_
 from shiftago.interfaces.server.accounts.store import Account, account_like
 from shiftago.interfaces.server.db.store import token_hash
 from shiftago.interfaces.server.door import limits
-from shiftago.interfaces.server.door.http import LIMITED, Invalid, base_url
+from shiftago.interfaces.server.door.http import LIMITED, Invalid, VariantIn, base_url
 from shiftago.interfaces.server.door.security import client_address
 from shiftago.interfaces.server.games.access import hub_of
 from shiftago.interfaces.server.games.creating import ClockIn
@@ -38,7 +38,7 @@ class SeekIn(BaseModel):
     """A new open challenge, as ``POST /api/seeks`` takes it."""
 
     model_config = ConfigDict(extra="forbid")
-    variant: Literal["express", "expert", "extreme"] = "express"
+    variant: VariantIn = "express"
     players: Annotated[int, Field(ge=2, le=4)] = 2
     clock: ClockIn | None = Field(None, description="absent or null: untimed")
     rated: bool = False
@@ -48,11 +48,6 @@ class SeekIn(BaseModel):
     name: Annotated[str, Field(max_length=40)] | None = Field(
         None, description="a guest's name (a signed-in player plays under the account's)"
     )
-
-    @field_validator("variant", mode="before")
-    @classmethod
-    def _lower(cls, value: Any) -> Any:
-        return value.strip().lower() if isinstance(value, str) else value
 
 
 class AcceptIn(BaseModel):
