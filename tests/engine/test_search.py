@@ -497,7 +497,8 @@ def test_the_engines_first_info_line_of_a_second_search_has_its_own_nodes(
     firsts = []
     for _ in range(2):
         lines: list[str] = []
-        limits = Limits(nodes=30_000, threads=2, progress=lambda p: lines.append(info_line(p)))
+        hear = lines.append
+        limits = Limits(nodes=30_000, threads=2, progress=lambda p, hear=hear: hear(info_line(p)))
         bot.choose(state, limits)
         firsts.append(lines[0])
     nodes = [int(line.split(" nodes ")[1].split()[0]) for line in firsts]
