@@ -120,5 +120,6 @@ def test_report_prints_the_tables_of_a_partial_match_and_plays_nothing(tmp_path)
     assert "6 of 12 games" in run.stdout and "0 played now" in run.stdout
     assert "crosstable, row against column" in run.stdout
     assert results.read_text() == before
-    data = json.loads(CliRunner().invoke(cli, [*arena, "--games", "12", "--report", "--json"]).stdout)
+    report = CliRunner().invoke(cli, [*arena, "--games", "12", "--report", "--json"])
+    data = json.loads(report.stdout)
     assert sum(pair["games"] for pair in data["crosstable"]["pairs"]) == 2 * 6

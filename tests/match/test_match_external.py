@@ -395,7 +395,7 @@ def test_an_option_the_engine_does_not_list_stops_the_match_before_it_starts(tmp
         assert run.exit_code == 1
         assert re.search(message, run.output)
         assert not results.exists()
-    with pytest.raises(ValueError, match="option.Colour= is for external engines"):
+    with pytest.raises(ValueError, match=r"option\.Colour= is for external engines"):
         run_match(MatchConfig(participants=("greedy@option.Colour=3", "level:1")))
 
 
@@ -403,7 +403,8 @@ def test_the_start_up_wait_and_the_time_margin_can_be_set(tmp_path, fake):
     engine = ExternalEngine(fake("plain"), startup_timeout=5.0, time_margin=0.25)
     assert engine.timeout_for(Limits(movetime_ms=100)) == pytest.approx(0.35)
     assert engine.timeout_for(Limits(clock_ms=2000)) == pytest.approx(2.25)
-    slow = ExternalEngine([sys.executable, "-c", "import time; time.sleep(30)"], startup_timeout=0.5)
+    sleeper = [sys.executable, "-c", "import time; time.sleep(30)"]
+    slow = ExternalEngine(sleeper, startup_timeout=0.5)
     started = time.monotonic()
     with pytest.raises(EngineTimeout, match="protocol_version"):
         slow.start()
@@ -412,7 +413,7 @@ def test_the_start_up_wait_and_the_time_margin_can_be_set(tmp_path, fake):
         cli,
         [
             "arena",
-            spec([sys.executable, "-c", "import time; time.sleep(30)"], "name=sleepy"),
+            spec(sleeper, "name=sleepy"),
             "greedy",
             "--startup-timeout",
             "0.5",
