@@ -457,3 +457,50 @@ def test_threads_beyond_the_cores_search_with_one_a_core(
     start = Game(Rules(), first=0).state
     assert AlphaBetaBot(1, depth=2).choose(start, Limits(threads=asked)) in start.legal_actions()
     assert seen == [searched]
+
+
+def test_the_first_report_of_a_second_parallel_search_counts_its_own_nodes() -> None:
+    # the helpers' counts of the search before once made depth 1 of the next search
+    # report hundreds of thousands of nodes (issue 53): each search counts its own
+    row = middle_game_positions(1, seed=7)[0]
+    codes = kernel.legal_codes(row)
+    alone = Searcher().search(row, codes, depth=1)
+    searcher = Searcher()
+    firsts: list[tuple[int, int]] = []
+    totals: list[int] = []
+    for _ in range(2):
+        reports: list[tuple[int, int]] = []
+        searcher.clear()
+        result = searcher.search(
+            row,
+            codes,
+            nodes=30_000,
+            threads=2,
+            on_depth=lambda r, reports=reports: reports.append((r.depth, r.nodes)),
+        )
+        firsts.append(reports[0])
+        totals.append(result.nodes)
+    assert firsts[0] == firsts[1] == (1, alone.nodes)
+    assert totals[0] > 30_000 > alone.nodes  # the first search did run its helper
+
+
+def test_the_engines_first_info_line_of_a_second_search_has_its_own_nodes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # what the STP engine writes for go ... info=1 with Threads 2, two go in a row
+    from shiftago.engine import alphabeta
+    from shiftago.interfaces.stp.search import info_line
+
+    monkeypatch.setattr(alphabeta, "usable_cores", lambda: 2)
+    bot = AlphaBetaBot(1)
+    state = kernel.to_state(middle_game_positions(1, seed=7)[0])
+    firsts = []
+    for _ in range(2):
+        lines: list[str] = []
+        hear = lines.append
+        limits = Limits(nodes=30_000, threads=2, progress=lambda p, hear=hear: hear(info_line(p)))
+        bot.choose(state, limits)
+        firsts.append(lines[0])
+    nodes = [int(line.split(" nodes ")[1].split()[0]) for line in firsts]
+    assert all(line.startswith("info depth 1 ") for line in firsts)
+    assert nodes[0] == nodes[1] < 1000, firsts

@@ -6,6 +6,7 @@ import re
 import shlex
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ from click.testing import CliRunner
 
 from shiftago.core import Game, Rules, State, Variant
 from shiftago.engine.bot import Limits
-from shiftago.formats.record import parse_record
+from shiftago.formats.record import parse_record, parse_records
 from shiftago.interfaces.cli import cli
 from shiftago.match import (
     EngineCrash,
@@ -36,7 +37,8 @@ ENGINE = [sys.executable, "-m", "shiftago", "engine"]
 #: no empty line after its answer, with-id: an id it was not sent, twice: two answers
 #: to one ``go``); ``log``
 #: writes every command it reads to the file ``sys.argv[2]``, ``no-options`` refuses
-#: every ``setoption``.
+#: every ``setoption`` and has no ``options``; the others list Threads and Temperature.
+#: ``proves`` writes an info line of a proven win before each answer asked with info=1.
 FAKE = r"""
 import sys, time
 from pathlib import Path
@@ -85,10 +87,19 @@ for line in sys.stdin:
         elif mode == "twice":
             reply(str(state.legal_actions()[0]))
             reply(str(state.legal_actions()[0]))
+        elif mode == "proves" and "info=1" in words:
+            sys.stdout.write("info depth 3 value win 3 nodes 40 nps 4000 time 10 pv L1\n")
+            reply(str(state.legal_actions()[0]))
         else:
             reply(str(state.legal_actions()[0]))
     elif words[0] == "setoption" and mode == "no-options":
         sys.stdout.write("? unknown option " + words[1] + "\n\n")
+        sys.stdout.flush()
+    elif words[0] == "options" and mode == "no-options":
+        sys.stdout.write("? unknown command options\n\n")
+        sys.stdout.flush()
+    elif words[0] == "options":
+        sys.stdout.write("=\nThreads int 1 1 64\nTemperature int 1 0 9\n\n")
         sys.stdout.flush()
     elif words[0] == "quit":
         reply()
@@ -256,7 +267,7 @@ def test_a_failing_engine_loses_the_game(tmp_path, fake, mode, termination):
         assert game.termination == termination
         assert game.detail is not None and "bad" in game.detail
         record = parse_record((tmp_path / "r-records" / game.record_file).read_text())
-        assert record.termination == termination
+        assert record.termination == f"{termination}: {game.detail}"  # the kind, and why
         assert record.result == "og"[game.seats.index(result.participants[1].key)]
         record.to_game()  # the record reads and replays
 
@@ -350,3 +361,119 @@ def test_an_engine_that_cannot_start_stops_the_match_before_it_starts(tmp_path):
     with pytest.raises(EngineCrash, match="could not start"):
         run_match(config)
     assert not (tmp_path / "r.jsonl").exists()  # no game was played and lost for it
+
+
+def test_any_option_the_engine_lists_is_set_and_stays_off_its_command_line(tmp_path, fake):
+    log = tmp_path / "commands.txt"
+    engine = spec(fake("log", str(log)), "option.Temperature=2,threads=2,name=warm")
+    result = run_match(
+        MatchConfig(participants=(engine, "greedy@depth=1"), games=2, date="2026-01-02")
+    )
+    assert result.participants[0].command == tuple(fake("log", str(log)))
+    assert result.participants[0].spec.endswith("@threads=2,option.Temperature=2")
+    assert all(g.termination is None for g in result.games)
+    commands = log.read_text().splitlines()
+    assert commands[:4] == [
+        "protocol_version",
+        "options",
+        "setoption Threads 2",
+        "setoption Temperature 2",
+    ]
+
+
+def test_an_option_the_engine_does_not_list_stops_the_match_before_it_starts(tmp_path, fake):
+    results = tmp_path / "r.jsonl"
+    for mode, message in [
+        ("log", r"cold has no option 'Colour': its options are Threads, Temperature"),
+        ("no-options", r"cold lists no options .*so Colour cannot be set"),
+    ]:
+        engine = spec(fake(mode, str(tmp_path / "log.txt")), "option.Colour=3,name=cold")
+        config = MatchConfig(participants=(engine, "greedy@depth=1"), games=2, results=results)
+        with pytest.raises(EngineOptionError, match=message):
+            run_match(config)
+        run = CliRunner().invoke(cli, ["arena", engine, "greedy", "--results", str(results)])
+        assert run.exit_code == 1
+        assert re.search(message, run.output)
+        assert not results.exists()
+    with pytest.raises(ValueError, match=r"option\.Colour= is for external engines"):
+        run_match(MatchConfig(participants=("greedy@option.Colour=3", "level:1")))
+
+
+def test_the_start_up_wait_and_the_time_margin_can_be_set(tmp_path, fake):
+    engine = ExternalEngine(fake("plain"), startup_timeout=5.0, time_margin=0.25)
+    assert engine.timeout_for(Limits(movetime_ms=100)) == pytest.approx(0.35)
+    assert engine.timeout_for(Limits(clock_ms=2000)) == pytest.approx(2.25)
+    sleeper = [sys.executable, "-c", "import time; time.sleep(30)"]
+    slow = ExternalEngine(sleeper, startup_timeout=0.5)
+    started = time.monotonic()
+    with pytest.raises(EngineTimeout, match="protocol_version"):
+        slow.start()
+    assert time.monotonic() - started < 10
+    run = CliRunner().invoke(
+        cli,
+        [
+            "arena",
+            spec(sleeper, "name=sleepy"),
+            "greedy",
+            "--startup-timeout",
+            "0.5",
+            "--time-margin",
+            "250",
+            "--results",
+            str(tmp_path / "r.jsonl"),
+        ],
+    )
+    assert run.exit_code == 1 and "sleepy did not answer 'protocol_version' in time" in run.output
+
+
+def test_the_records_file_says_why_each_forfeit_was_lost(tmp_path, fake):
+    marker = tmp_path / "crashed-once"
+    result = run_match(
+        MatchConfig(
+            participants=(
+                spec(fake("garbage"), "name=babbler"),
+                spec(fake("crash-once", str(marker)), "name=shaky"),
+                "greedy@depth=1",
+            ),
+            games=6,
+            results=tmp_path / "r.jsonl",
+            date="2026-01-02",
+        )
+    )
+    text = (tmp_path / "r-games.txt").read_text()
+    records = parse_records(text)
+    assert len(records) == len(result.games) == 6  # every pairing, both seats
+    terminations = [r.termination for r in records if r.termination is not None]
+    babbled = "illegal action: babbler answered go with 'hello'"
+    crashes = [t for t in terminations if t.startswith("engine crash: shaky ended")]
+    # babbler loses every game it plays but the one shaky's crash ended first
+    assert (terminations.count(babbled), len(crashes), len(terminations)) == (3, 1, 4)
+    assert "its last words: fake engine: out of luck" in crashes[0]
+    for record, game in zip(records, result.games, strict=True):
+        if game.termination is not None:
+            assert record.termination == f"{game.termination}: {game.detail}"
+        record.to_game()
+
+
+def test_a_win_proven_for_n_actions_in_a_row_ends_the_game(tmp_path, fake):
+    log = tmp_path / "commands.txt"
+    config = MatchConfig(
+        participants=(spec(fake("proves"), "name=prover"), spec(fake("log", str(log)), "name=l")),
+        games=2,
+        adjudicate_win=2,
+        results=tmp_path / "r.jsonl",
+        date="2026-01-02",
+    )
+    result = run_match(config)
+    for game in result.games:
+        prover = game.seats.index(result.participants[0].key)
+        assert (game.termination, game.reason) == ("adjudication", "adjudication")
+        assert game.points[prover] == 1 and game.forfeited_by is None
+        assert game.moves[prover] == 2  # the second proven win in a row ends it
+        assert game.detail == "prover's search proved a win (in 3) after its 2 actions in a row"
+    assert all(" info=1" in c for c in log.read_text().splitlines() if c.startswith("go"))
+    records = parse_records((tmp_path / "r-games.txt").read_text())
+    assert [r.termination for r in records] == [f"adjudication: {result.games[0].detail}"] * 2
+    assert result.standings.forfeits == ()
+    plain = run_match(replace(config, adjudicate_win=None, results=None))
+    assert all(g.termination is None and g.actions > 4 for g in plain.games)

@@ -92,7 +92,7 @@ def test_a_side_that_thinks_too_long_loses_on_time(tmp_path, fake_time):
         assert game.clock_left_s is not None and game.clock_left_s[seat] == 0
         assert game.detail is not None and "think:25 ran out of time" in game.detail
         record = parse_record((tmp_path / "m-records" / game.record_file).read_text())
-        assert record.termination == TIME_FORFEIT
+        assert record.termination == f"{TIME_FORFEIT}: {game.detail}"  # the kind, and why
         assert record.result == "og"[1 - seat]
         assert len(record.actions) == game.actions  # the late action is not played
         record.to_game()

@@ -82,6 +82,16 @@ def test_threads_and_hash_of_an_external_engine_become_its_options():
     assert parse_participant("level:3@threads=2").engine_options == (("Threads", 2),)
 
 
+def test_any_engine_option_goes_to_the_engine_not_its_command_line():
+    # issue 53: option.Temperature=2 once became part of the command line
+    p = parse_participant("cmd:engine -q@option.Temperature=2,OPTION.book=a b.txt,threads=2")
+    assert p.command == ("engine", "-q")
+    assert p.options == (("Temperature", "2"), ("book", "a b.txt"))
+    assert p.engine_options == (("Threads", 2), ("Temperature", "2"), ("book", "a b.txt"))
+    assert p.spec == "cmd:engine -q@threads=2,option.Temperature=2,option.book=a b.txt"
+    assert parse_participant(p.spec) == p  # the spec reads back as the same participant
+
+
 def test_default_threads_and_hash_fill_the_spec_like_the_other_limits():
     p = parse_participant("level:5@hash=8", Limits(threads=2, hash_mib=32))
     assert p.spec == "level:5@threads=2,hash=8"
@@ -129,6 +139,8 @@ def test_defaults_fill_only_the_open_limits():
         ("level:7@hash=1,hash=2", "given twice"),
         ("level:7@cores=2", "allowed: movetime=, depth=, nodes=, level=, threads=, hash="),
         ("cmd:", "needs the engine's command line"),
+        ("level:3@option.Temperature=2", "option.Temperature= is for external engines"),
+        ("cmd:e@option.T=1,option.t=2", "option.t= is given twice"),
     ],
 )
 def test_bad_specs_say_what_is_wrong(text, message):

@@ -265,3 +265,24 @@ def test_an_old_line_lost_on_time_counts_as_a_loss_on_time():
     }
     game = GameResult.from_json(line)
     assert game.reason == "time forfeit" and game.lost_on_time == 0
+
+
+def test_adjudication_ends_a_game_the_winner_s_search_has_proven(tmp_path):
+    # the same games with and without adjudication: the bot that proves its win ends
+    # the game there, the winner the one that won it played out
+    base = MatchConfig(
+        participants=("level:5@depth=5", "level:2"), games=2, seed=0, date="2026-01-02"
+    )
+    played = run_match(base).games
+    judged = run_match(replace(base, adjudicate_win=1)).games
+    twice = run_match(replace(base, adjudicate_win=2)).games
+    for full, short, longer in zip(played, judged, twice, strict=True):
+        assert short.termination == short.reason == "adjudication"
+        assert short.points == full.points and short.actions < full.actions
+        assert "level:5@depth=5's search proved a win (in " in str(short.detail)
+        assert short.detail is not None and short.detail.endswith("after its action")
+        assert short.forfeited_by is None
+        # two proven wins in a row need one more action of the winner, if any is left
+        assert longer.points == full.points and short.actions < longer.actions <= full.actions
+    standings = run_match(replace(base, adjudicate_win=1)).standings
+    assert standings.forfeits == () and [r.forfeits for r in standings.rows] == [0, 0]

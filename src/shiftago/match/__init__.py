@@ -7,13 +7,14 @@ participant specs and the bot registry (:mod:`.participants`), external STP engi
 and seatings (:mod:`.schedule`), opening books (:mod:`.book`), playing one game
 (:mod:`.games`), the resumable results file (:mod:`.results`), statistics as pure
 functions (:mod:`.stats`), OpenSkill ratings (:mod:`.ratings`), the standings
-(:mod:`.standings`) and their table (:mod:`.report`).
+(:mod:`.standings`), their table (:mod:`.report`) and the crosstable (:mod:`.crosstable`).
 """
 
 from shiftago.match.clock import TimeControl
 from shiftago.match.external import (
     EngineCrash,
     EngineError,
+    EngineIllegalAnswer,
     EngineOptionError,
     EngineProtocolError,
     EngineTimeout,
@@ -28,6 +29,7 @@ __all__ = [
     "BOTS",
     "EngineCrash",
     "EngineError",
+    "EngineIllegalAnswer",
     "EngineOptionError",
     "EngineProtocolError",
     "EngineTimeout",

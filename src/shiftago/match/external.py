@@ -69,7 +69,14 @@ class EngineProtocolError(EngineError):
 
 
 class EngineOptionError(EngineProtocolError):
-    """The engine refused an option it was given (``setoption`` answered ``?``)."""
+    """The engine refused an option it was given (``setoption`` answered ``?``), or does
+    not list it in its ``options``."""
+
+
+class EngineIllegalAnswer(EngineProtocolError):
+    """``go`` answered with text that is no action at all."""
+
+    termination = "illegal action"
 
 
 class ExternalEngine(Bot):
@@ -77,9 +84,11 @@ class ExternalEngine(Bot):
 
     ``command`` is the command line (a string is split as a shell would); ``level`` is
     sent as ``go level=N``; ``options`` are sent as ``setoption NAME VALUE`` each time
-    the process starts. ``move_timeout`` is the hard limit of a ``go`` in seconds; by
-    default the remaining clock plus :data:`CLOCK_GRACE`, else the movetime plus
-    :data:`MOVETIME_MARGIN`, else :data:`DEFAULT_MOVE_TIMEOUT`.
+    the process starts; an option other than ``Threads`` and ``Hash`` must be one the
+    engine lists in its ``options``. ``move_timeout`` is the hard limit of a ``go`` in
+    seconds; by default the remaining clock or the movetime plus ``time_margin``
+    (:data:`MOVETIME_MARGIN`), else :data:`DEFAULT_MOVE_TIMEOUT`. ``think_aloud`` asks
+    every ``go`` for its ``info`` lines (``info=1``): :attr:`last_proven` reads the last.
     """
 
     value_unit = "the external engine's own unit"
@@ -93,6 +102,8 @@ class ExternalEngine(Bot):
         options: Sequence[tuple[str, int | str]] = (),
         move_timeout: float | None = None,
         startup_timeout: float = STARTUP_TIMEOUT,
+        time_margin: float = MOVETIME_MARGIN,
+        think_aloud: bool = False,
     ) -> None:
         self.command = tuple(shlex.split(command) if isinstance(command, str) else command)
         if not self.command:
@@ -102,6 +113,10 @@ class ExternalEngine(Bot):
         self.options = tuple(options)
         self.move_timeout = move_timeout
         self.startup_timeout = startup_timeout
+        self.time_margin = time_margin
+        self.think_aloud = think_aloud
+        #: The ``info`` lines of the last ``go`` (with ``think_aloud``).
+        self.last_info: list[str] = []
         self._process: subprocess.Popen[str] | None = None
         self._lines: queue.Queue[str | None] = queue.Queue()
         self._stderr: deque[str] = deque(maxlen=STDERR_LINES)
@@ -121,12 +136,20 @@ class ExternalEngine(Bot):
 
     def choose(self, state: State, limits: Limits = NO_LIMITS) -> Action:
         self.send(f"setposition {state.position()}")
-        reply = self.send("go" + self._limit_words(limits, level=True), self.timeout_for(limits))
+        words = self._limit_words(limits, level=True) + (" info=1" if self.think_aloud else "")
+        self.last_info = []
+        reply = self.send("go" + words, self.timeout_for(limits), info=self.think_aloud)
         try:
             return Action.parse(reply[0])
         except ParseError:
             self.stop()
-            raise EngineProtocolError(f"{self.name} answered go with {reply[0]!r}") from None
+            raise EngineIllegalAnswer(f"{self.name} answered go with {reply[0]!r}") from None
+
+    @property
+    def last_proven(self) -> int:
+        """What the last ``go``'s last ``info`` line proved: +N a win in N actions
+        (``value win N``), -N a loss, 0 neither (or no line)."""
+        return proven_in(self.last_info[-1]) if self.last_info else 0
 
     def analyse(self, state: State, limits: Limits = NO_LIMITS) -> Analysis:
         self.send(f"setposition {state.position()}")
@@ -149,9 +172,9 @@ class ExternalEngine(Bot):
         if self.move_timeout is not None:
             return self.move_timeout
         if limits.clock_ms is not None and limits.movetime_ms is None:
-            return limits.clock_ms / 1000 + CLOCK_GRACE
+            return limits.clock_ms / 1000 + self.time_margin
         if limits.movetime_ms is not None:
-            return limits.movetime_ms / 1000 + MOVETIME_MARGIN
+            return limits.movetime_ms / 1000 + self.time_margin
         return DEFAULT_MOVE_TIMEOUT
 
     # --- the process ---------------------------------------------------------------
@@ -192,16 +215,43 @@ class ExternalEngine(Bot):
         if version[0] != "1":
             self.stop()
             raise EngineProtocolError(f"{self.name} speaks protocol {version[0]!r}, not 1")
+        self._check_listed()
         for name, value in self.options:
             try:
                 self.send(f"setoption {name} {value}")
             except EngineProtocolError as error:
                 raise EngineOptionError(str(error)) from None
 
-    def send(self, command: str, timeout: float = COMMAND_TIMEOUT) -> list[str]:
+    def _check_listed(self) -> None:
+        """An :class:`EngineOptionError` for an option (other than ``Threads`` and
+        ``Hash``, which every engine of the protocol's 1.1 has) that the engine does
+        not list in its ``options``."""
+        wanted = [name for name, _ in self.options if name.lower() not in ("threads", "hash")]
+        if not wanted:
+            return
+        try:
+            listing = self.send("options")
+        except EngineProtocolError:
+            raise EngineOptionError(
+                f"{self.name} lists no options (no answer to 'options'), so "
+                f"{', '.join(wanted)} cannot be set"
+            ) from None
+        names = [line.split()[0] for line in listing if line.strip()]
+        for name in wanted:
+            if name.lower() not in (known.lower() for known in names):
+                self.stop()
+                raise EngineOptionError(
+                    f"{self.name} has no option {name!r}: its options are "
+                    f"{', '.join(names) or 'none'}"
+                )
+
+    def send(
+        self, command: str, timeout: float = COMMAND_TIMEOUT, *, info: bool = False
+    ) -> list[str]:
         """Send one command and return its payload lines (the ``=`` line's text first).
 
-        Any failure stops the process and raises an :class:`EngineError`.
+        With ``info`` the ``info`` lines before the answer go to :attr:`last_info`. Any
+        failure stops the process and raises an :class:`EngineError`.
         """
         if not self.running:
             self.start()
@@ -215,6 +265,9 @@ class ExternalEngine(Bot):
             raise self._crashed(command) from None
         deadline = time.monotonic() + timeout
         head = self._read_line(command, deadline)
+        while info and head.startswith("info "):
+            self.last_info.append(head)
+            head = self._read_line(command, deadline)
         if not head or head[0] not in "=?" or head[1:2].isdigit():  # the arena sends no id
             self.stop()
             raise EngineProtocolError(f"{self.name} answered {command!r} with {head!r}")
@@ -322,6 +375,23 @@ class ExternalEngine(Bot):
             f"{self.name} ended (exit status {status}) at {command!r}"
             + (f"; its last words: {tail}" if tail else "")
         )
+
+
+def proven_in(line: str) -> int:
+    """The proven result of an ``info`` line (PROTOCOL.md 1.1): +N for ``value win N``,
+    -N for ``value loss N``, 0 for any other value.
+
+    >>> proven_in("info depth 5 value win 3 nodes 900 nps 1000 time 9 pv L1")
+    3
+    >>> proven_in("info depth 5 value -42 nodes 900 nps 1000 time 9")
+    0
+    """
+    words = line.split()
+    for at, word in enumerate(words[:-2]):
+        if word == "value" and words[at + 1] in ("win", "loss") and words[at + 2].isdigit():
+            distance = int(words[at + 2])
+            return distance if words[at + 1] == "win" else -distance
+    return 0
 
 
 def _pump(

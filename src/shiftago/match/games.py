@@ -5,7 +5,12 @@ function plays it in the main process or in a worker of a process pool; it retur
 :class:`GameResult` with the record text and the thinking time of every seat. An
 external engine that fails (timeout, crash, a reply that is not a legal action)
 loses the game: with two players the other seat wins, with three or four the other
-seats share a draw, and the record says why in its ``Termination`` header.
+seats share a draw, and the record says why in its ``Termination`` header: the kind
+of forfeit, then what happened (``illegal action: stp answered go with 'Zz9'``).
+
+With adjudication (``adjudicate_win`` N) a participant whose search reports a proven
+win (``info ... value win K``, or a built-in bot's :class:`~shiftago.engine.bot.Progress`)
+after each of N of its actions in a row wins there: ``Termination "adjudication: ..."``.
 
 Under a time control each seat has a :class:`~shiftago.match.clock.Clock` of its own,
 kept by the arena as the web app keeps its games' clocks: the time from just before a
@@ -28,10 +33,16 @@ from typing import Any, Final
 from shiftago.core import COLOURS, Game, Phase, Rules
 from shiftago.core.errors import ShiftagoError
 from shiftago.engine import warm_up as warm_up_searches
-from shiftago.engine.bot import Bot, Limits
+from shiftago.engine.bot import Bot, Limits, Progress
 from shiftago.formats.record import Record, Seat
 from shiftago.match.clock import Clock, TimeControl
-from shiftago.match.external import EngineError, EngineTimeout, ExternalEngine
+from shiftago.match.external import (
+    MOVETIME_MARGIN,
+    STARTUP_TIMEOUT,
+    EngineError,
+    EngineTimeout,
+    ExternalEngine,
+)
 from shiftago.match.participants import Participant
 from shiftago.match.schedule import Slot
 from shiftago.match.stats import game_points
@@ -40,6 +51,8 @@ from shiftago.match.stats import game_points
 ILLEGAL_ACTION: Final = "illegal action"
 #: The record's reason for a game lost on time (a clock run out, or no answer at all).
 TIME_FORFEIT: Final = EngineTimeout.termination
+#: The record's reason for a game ended by the arena on a proven win.
+ADJUDICATION: Final = "adjudication"
 
 #: Seconds from a fixed but unknown start, as :func:`time.perf_counter` gives them.
 Timer = Callable[[], float]
@@ -61,6 +74,13 @@ class GameTask:
     timeout: float | None = None
     #: Each seat's clock (None: no clock, only the participants' own limits).
     clock: TimeControl | None = None
+    #: How long an external engine may take to start (seconds).
+    startup_timeout: float = STARTUP_TIMEOUT
+    #: How far past its movetime or clock an external engine may answer before it is
+    #: stopped (seconds).
+    time_margin: float = MOVETIME_MARGIN
+    #: Adjudicate a win after this many actions in a row whose search proved it.
+    adjudicate_win: int | None = None
 
 
 @dataclass(frozen=True)
@@ -107,7 +127,7 @@ class GameResult:
     def forfeited_by(self) -> int | None:
         """The seat that lost by a forfeit (its time ran out, its engine crashed, erred or
         chose an illegal action), if one did: the one seat a forfeit leaves at 0."""
-        if self.termination is None:
+        if self.termination is None or self.termination == ADJUDICATION:
             return None
         return next((seat for seat, p in enumerate(self.points) if p == 0), None)
 
@@ -173,7 +193,15 @@ class EnginePool:
     def __init__(self) -> None:
         self._engines: dict[str, ExternalEngine] = {}
 
-    def get(self, participant: Participant, timeout: float | None) -> ExternalEngine:
+    def get(
+        self,
+        participant: Participant,
+        timeout: float | None,
+        *,
+        startup_timeout: float = STARTUP_TIMEOUT,
+        time_margin: float = MOVETIME_MARGIN,
+        think_aloud: bool = False,
+    ) -> ExternalEngine:
         engine = self._engines.get(participant.key)
         if engine is None:
             engine = ExternalEngine(
@@ -182,6 +210,9 @@ class EnginePool:
                 level=participant.engine_level,
                 options=participant.engine_options,
                 move_timeout=timeout,
+                startup_timeout=startup_timeout,
+                time_margin=time_margin,
+                think_aloud=think_aloud,
             )
             self._engines[participant.key] = engine
         return engine
@@ -208,9 +239,18 @@ def play_game(task: GameTask, engines: EnginePool, timer: Timer = time.perf_coun
     moves = [0] * players
     bots: list[Bot] = []
     forfeit: tuple[int, str, str] | None = None
+    adjudged: tuple[int, str] | None = None  # the winner, and why
+    streak = [0] * players  # actions in a row whose search proved a win
+    proven = [0] * players  # what the last search of each seat proved
     for seat, participant in enumerate(task.participants):
         if participant.external:
-            engine = engines.get(participant, task.timeout)
+            engine = engines.get(
+                participant,
+                task.timeout,
+                startup_timeout=task.startup_timeout,
+                time_margin=task.time_margin,
+                think_aloud=task.adjudicate_win is not None,
+            )
             bots.append(engine)
             try:
                 engine.new_game(rules, task.seeds[seat])
@@ -219,10 +259,13 @@ def play_game(task: GameTask, engines: EnginePool, timer: Timer = time.perf_coun
         else:
             bots.append(participant.make_bot(task.seeds[seat]))
     clock = None if task.clock is None else Clock.start(task.clock, players, None, timer())
-    while forfeit is None and not game.is_over:
+    while forfeit is None and adjudged is None and not game.is_over:
         seat = game.turn
         name = task.participants[seat].name
         limits = task.participants[seat].limits
+        proven[seat] = 0
+        if task.adjudicate_win is not None and not task.participants[seat].external:
+            limits = replace(limits, progress=_hearing(proven, seat))
         started = timer()
         if clock is not None:
             clock = clock.resumed(clock.remaining, seat, started)
@@ -244,28 +287,40 @@ def play_game(task: GameTask, engines: EnginePool, timer: Timer = time.perf_coun
                 game.play(action)
             except ShiftagoError as error:
                 forfeit = (seat, ILLEGAL_ACTION, f"{name} played {action}: {error}")
+        if forfeit is None and task.adjudicate_win is not None:
+            bot = bots[seat]
+            if isinstance(bot, ExternalEngine):
+                proven[seat] = bot.last_proven
+            streak[seat] = streak[seat] + 1 if proven[seat] > 0 else 0
+            if streak[seat] >= task.adjudicate_win and not game.is_over:
+                adjudged = seat, _adjudged_text(name, streak[seat], proven[seat])
         if clock is not None:
             # The increment comes on only when the turn passes to another seat.
             passed = forfeit is None and not game.is_over and game.turn != seat
             clock = clock.after(seat, game.turn if passed else seat, answered).stopped(answered)
     seats = tuple(Seat(p.name, "computer", p.level) for p in task.participants)
-    if forfeit is None:
+    termination: str | None
+    detail: str | None
+    if forfeit is not None:
+        loser, termination, detail = forfeit
+        winners = tuple(s for s in range(players) if s != loser)
+        reason: str = termination
+    elif adjudged is not None:
+        winners, termination, detail = (adjudged[0],), ADJUDICATION, adjudged[1]
+        reason = termination
+    else:
         assert game.outcome is not None
         winners = game.outcome.winners
         termination = detail = None
-        reason: str = game.outcome.reason.value
-    else:
-        loser, termination, detail = forfeit
-        winners = tuple(s for s in range(players) if s != loser)
-        reason = termination
+        reason = game.outcome.reason.value
     result = "=".join(COLOURS[s] for s in winners)
     record = Record.from_game(
         game,
         seats=seats,
         date=task.date,
         event=task.event,
-        result=result if forfeit is not None else None,
-        termination=termination,
+        result=result if termination is not None else None,
+        termination=None if termination is None else termination_header(termination, detail),
     )
     return GameResult(
         key=task.key,
@@ -284,6 +339,33 @@ def play_game(task: GameTask, engines: EnginePool, timer: Timer = time.perf_coun
         reason=reason,
         clock_left_s=None if clock is None else tuple(round(t, 6) for t in clock.remaining),
     )
+
+
+def termination_header(termination: str, detail: str | None) -> str:
+    """The record's ``Termination``: the kind, then what happened, on one line
+    (``illegal action: stp answered go with 'Zz9'``), so that the records file says why.
+
+    >>> termination_header("engine crash", "e ended\\n(exit status 1)")
+    'engine crash: e ended (exit status 1)'
+    """
+    if not detail:
+        return termination
+    text = " ".join("".join(c if c.isprintable() else " " for c in detail).split())
+    return f"{termination}: {text}" if text else termination
+
+
+def _hearing(proven: list[int], seat: int) -> Callable[[Progress], None]:
+    """A built-in bot's progress callback that keeps what its last report proved."""
+
+    def hear(progress: Progress) -> None:
+        proven[seat] = progress.proven
+
+    return hear
+
+
+def _adjudged_text(name: str, streak: int, distance: int) -> str:
+    actions = "action" if streak == 1 else f"{streak} actions in a row"
+    return f"{name}'s search proved a win (in {distance}) after its {actions}"
 
 
 def _on_the_clock(limits: Limits, clock: Clock, phase: Phase) -> Limits:

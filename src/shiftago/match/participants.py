@@ -7,7 +7,7 @@ line::
     BODY    = NAME [ ":" ARGUMENT ]          a built-in bot of :data:`BOTS`
             | "cmd:" COMMAND LINE            an external engine speaking STP
     OPTION  = movetime=MS | depth=N | nodes=N | level=N | threads=N | hash=MIB
-            | name=TEXT
+            | option.NAME=VALUE | name=TEXT
 
 Examples: ``greedy``, ``level:3``, ``level:7@movetime=100``, ``level:7@depth=4``,
 ``level:7@threads=2,hash=64``, ``cmd:shiftago engine@level=2,name=stp-2``.
@@ -15,7 +15,9 @@ Examples: ``greedy``, ``level:3``, ``level:7@movetime=100``, ``level:7@depth=4``
 (:class:`~shiftago.engine.bot.Limits`); ``level`` is sent to an external engine as
 ``go level=N``; ``threads`` and ``hash`` (search threads, transposition table in MiB)
 go to a built-in bot in its limits and to an external engine as ``setoption Threads N``
-and ``setoption Hash MIB`` once it has started; ``name`` is the name in tables and
+and ``setoption Hash MIB`` once it has started; ``option.NAME=VALUE`` sets any other
+option an external engine lists in its ``options`` (``setoption NAME VALUE``: one it
+does not list stops the match before it starts); ``name`` is the name in tables and
 records (default: the spec itself). The options come after the last ``@``, so a
 command line may hold an ``@`` of its own.
 
@@ -43,7 +45,13 @@ BotFactory = Callable[[str | None, int], Bot]
 EXTERNAL: Final = "cmd:"
 #: The spec options in their canonical order (``name`` is not part of the spec).
 LIMIT_OPTIONS: Final = ("movetime", "depth", "nodes", "level", "threads", "hash")
-_OPTIONS: Final = re.compile(r"@([a-z]+=[^,@]+(?:,[a-z]+=[^,@]+)*)\s*$", re.IGNORECASE)
+#: The prefix of an engine option of any name: ``option.Temperature=2``.
+ENGINE_OPTION: Final = "option."
+_KEY: Final = r"[a-z]+(?:\.[a-z0-9_-]+)?"
+_OPTIONS: Final = re.compile(
+    rf"@({_KEY}=[^,@]+(?:,{_KEY}=[^,@]+)*)\s*$",
+    re.IGNORECASE,
+)
 
 
 def _no_argument(name: str, argument: str | None) -> None:
@@ -146,6 +154,8 @@ class Participant:
     threads: int | None = None
     hash_mib: int | None = None
     key: str = ""
+    #: The other engine options of the spec (``option.NAME=VALUE``), in its order.
+    options: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
         if not self.key:
@@ -164,10 +174,11 @@ class Participant:
         return self.engine_level
 
     @property
-    def engine_options(self) -> tuple[tuple[str, int], ...]:
+    def engine_options(self) -> tuple[tuple[str, int | str], ...]:
         """The ``setoption NAME VALUE`` pairs an external engine gets after it starts."""
         options = (("Threads", self.threads), ("Hash", self.hash_mib))
-        return tuple((name, value) for name, value in options if value is not None)
+        known = tuple((name, value) for name, value in options if value is not None)
+        return known + self.options
 
     def make_bot(self, seed: int) -> Bot:
         """A new built-in bot for one game (external engines are made elsewhere)."""
@@ -189,6 +200,11 @@ def parse_participant(text: str, defaults: Limits = NO_LIMITS) -> Participant:
     """
     body, options = _split(text.strip())
     name = options.pop("name", None)
+    extra = tuple(
+        (key[len(ENGINE_OPTION) :], options.pop(key))
+        for key in list(options)
+        if key.startswith(ENGINE_OPTION)
+    )
     values = {key: _whole(key, value) for key, value in options.items()}
     # A default of one thread is no default: Limits cannot say "the bot's own".
     threads = values.get("threads", defaults.threads if defaults.threads > 1 else None)
@@ -205,7 +221,12 @@ def parse_participant(text: str, defaults: Limits = NO_LIMITS) -> Participant:
         if not command:
             raise ValueError(f"{text!r}: cmd: needs the engine's command line")
         participant = Participant(
-            "", "", command=command, limits=limits, engine_level=values.get("level")
+            "",
+            "",
+            command=command,
+            limits=limits,
+            engine_level=values.get("level"),
+            options=extra,
         )
         body = EXTERNAL + shlex.join(command)
     else:
@@ -218,6 +239,10 @@ def parse_participant(text: str, defaults: Limits = NO_LIMITS) -> Participant:
             )
         if "level" in values:
             raise ValueError(f"{text!r}: the option level= is for external engines")
+        if extra:
+            raise ValueError(
+                f"{text!r}: the option {ENGINE_OPTION}{extra[0][0]}= is for external engines"
+            )
         participant = Participant("", "", bot=bot, argument=argument.strip() or None, limits=limits)
         body = bot if participant.argument is None else f"{bot}:{participant.argument}"
         participant.make_bot(0)  # checks the argument and that the bot exists, now
@@ -251,11 +276,14 @@ def _split(text: str) -> tuple[str, dict[str, str]]:
     options: dict[str, str] = {}
     for item in match.group(1).split(","):
         key, _, value = item.partition("=")
-        key = key.lower()
-        if key not in (*LIMIT_OPTIONS, "name"):
-            allowed = ", ".join(f"{k}=" for k in (*LIMIT_OPTIONS, "name"))
+        prefix, dot, option = key.partition(".")
+        # an engine option keeps its name's case: the engine's listing gives it
+        engine_option = dot and prefix.lower() + dot == ENGINE_OPTION
+        key = ENGINE_OPTION + option if engine_option else key.lower()
+        if key not in (*LIMIT_OPTIONS, "name") and not key.startswith(ENGINE_OPTION):
+            allowed = ", ".join(f"{k}=" for k in (*LIMIT_OPTIONS, f"{ENGINE_OPTION}NAME", "name"))
             raise ValueError(f"unknown option {item!r} in {text!r} (allowed: {allowed})")
-        if key in options:
+        if key.lower() in (k.lower() for k in options):
             raise ValueError(f"the option {key}= is given twice in {text!r}")
         options[key] = value.strip()
     return text[: match.start()].strip(), options
@@ -278,4 +306,5 @@ def _option_text(participant: Participant) -> str:
         participant.hash_mib,
     )
     options = [f"{k}={v}" for k, v in zip(LIMIT_OPTIONS, values, strict=True) if v is not None]
+    options += [f"{ENGINE_OPTION}{k}={v}" for k, v in participant.options]
     return "@" + ",".join(options) if options else ""

@@ -10,6 +10,7 @@ not belong to the current match are left alone.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -106,6 +107,33 @@ class ResultsFile:
 def default_records_dir(results: Path) -> Path:
     """Where records go by default: ``NAME-records/`` beside the results file ``NAME.jsonl``."""
     return results.with_name(results.stem + "-records")
+
+
+def default_games_file(results: Path) -> Path:
+    """The match's records file by default: ``NAME-games.txt`` beside ``NAME.jsonl``."""
+    return results.with_name(results.stem + "-games.txt")
+
+
+def write_games_file(path: Path, results: Sequence[GameResult], records: Path | None) -> int:
+    """Write every game of ``results`` (in their order) into one records file, the form
+    of :func:`shiftago.formats.record.format_records`: the records a blank line apart.
+    A game's text is its ``record``, else its record file in ``records`` (a game of an
+    earlier run); a game with neither is left out. The file is replaced whole (written
+    beside it, then renamed), so that a reader never sees half of it; how many games
+    it holds."""
+    texts = []
+    for result in results:
+        text = result.record
+        if not text and records is not None and result.record_file is not None:
+            with contextlib.suppress(OSError):
+                text = (records / result.record_file).read_text(encoding="utf-8")
+        if text.strip():
+            texts.append(text.strip())
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(path.name + ".partial")
+    partial.write_text("".join(t + "\n\n" for t in texts).removesuffix("\n"), encoding="utf-8")
+    partial.replace(path)
+    return len(texts)
 
 
 def write_record(directory: Path, result: GameResult) -> str:

@@ -4,7 +4,9 @@ This is the programmatic face of ``shiftago arena`` (the command only parses opt
 and prints): it builds the schedule, skips the games already in the results file,
 plays the rest in the main process (``jobs=1``) or in a pool of worker processes (the
 built-in bots are CPU bound and hold the GIL), writes each game's record and result
-line as the game ends, and stops early when the SPRT has a verdict.
+line as the game ends, and stops early when the SPRT has a verdict. When it stops
+(finished, stopped early or interrupted) it writes the match's records file: every
+game of the match so far, in schedule order, as one file of records.
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ from shiftago.engine.bot import NO_LIMITS, Limits
 from shiftago.formats.words import counted
 from shiftago.match.book import OpeningBook, book_opening
 from shiftago.match.clock import TimeControl
-from shiftago.match.external import CLOCK_GRACE
+from shiftago.match.crosstable import Crosstable, crosstable, format_crosstable
+from shiftago.match.external import MOVETIME_MARGIN, STARTUP_TIMEOUT
 from shiftago.match.games import (
     EnginePool,
     GameResult,
@@ -36,7 +39,14 @@ from shiftago.match.games import (
 )
 from shiftago.match.participants import Participant, parse_participants
 from shiftago.match.report import format_standings
-from shiftago.match.results import ResultsFile, default_records_dir, game_key, write_record
+from shiftago.match.results import (
+    ResultsFile,
+    default_games_file,
+    default_records_dir,
+    game_key,
+    write_games_file,
+    write_record,
+)
 from shiftago.match.schedule import Slot, bot_seed, opening, openings_for, schedule
 from shiftago.match.standings import (
     SprtSettings,
@@ -62,10 +72,14 @@ class MatchConfig:
     ``clock`` gives every seat of every game a clock of its own (minutes+seconds; no
     movetime then: each side spends its own time). ``timeout`` is the hard limit of an
     external engine's move in seconds (default: its movetime plus one second, else 60;
-    under a clock its remaining time plus :data:`~.external.CLOCK_GRACE`, and no
-    ``timeout`` may be given). ``results`` is the results file (None: nothing is kept,
-    nothing resumed); ``records`` the records directory (None: beside the results file,
-    when there is one).
+    under a clock its remaining time plus ``time_margin``, and no ``timeout`` may be
+    given); ``time_margin`` is how far past its movetime or clock an engine may answer
+    before it is stopped, ``startup_timeout`` how long it may take to start (seconds).
+    ``adjudicate_win`` N ends a game as a win for a participant whose search proved a
+    win after each of N of its actions in a row. ``results`` is the results file (None:
+    nothing is kept, nothing resumed); ``records`` the records directory (None: beside
+    the results file, when there is one); ``games_file`` the match's records file
+    (None: ``NAME-games.txt`` beside the results file ``NAME.jsonl``).
     """
 
     participants: tuple[str, ...]
@@ -86,10 +100,22 @@ class MatchConfig:
     save_records: bool = True
     sprt: SprtSettings | None = None
     date: str | None = None
+    startup_timeout: float = STARTUP_TIMEOUT
+    time_margin: float = MOVETIME_MARGIN
+    adjudicate_win: int | None = None
+    games_file: Path | None = None
 
     def __post_init__(self) -> None:
         if self.games < 1 or self.jobs < 1:
             raise ValueError("a match has at least one game and one job")
+        if not self.startup_timeout > 0:
+            raise ValueError(f"the start-up timeout is above 0 s, not {self.startup_timeout}")
+        if not self.time_margin >= 0:
+            raise ValueError(f"the time margin is 0 s or more, not {self.time_margin}")
+        if self.adjudicate_win is not None and self.adjudicate_win < 1:
+            raise ValueError(
+                f"adjudication needs a proven win for 1 action or more, not {self.adjudicate_win}"
+            )
         if self.handicap and len(self.handicap) != len(self.participants):
             raise ValueError(
                 f"the handicap needs one number per participant ({len(self.participants)}), "
@@ -118,7 +144,7 @@ class MatchConfig:
             if self.timeout is not None:
                 raise ValueError(
                     "a clock and a timeout do not go together: under a clock an engine "
-                    f"may answer until its time has run out (plus {CLOCK_GRACE:g} s)"
+                    f"may answer until its time has run out (plus {self.time_margin:g} s)"
                 )
 
     @property
@@ -129,6 +155,15 @@ class MatchConfig:
         if self.records is not None:
             return self.records
         return default_records_dir(self.results) if self.results is not None else None
+
+    @property
+    def games_path(self) -> Path | None:
+        """The match's records file (every game in one), or None when none is kept."""
+        if not self.save_records:
+            return None
+        if self.games_file is not None:
+            return self.games_file
+        return default_games_file(self.results) if self.results is not None else None
 
 
 @dataclass(frozen=True)
@@ -167,9 +202,18 @@ class MatchResult:
             return f"from {c.book.name}"
         return f"of {counted(c.opening_plies, 'random action')}"
 
+    @property
+    def crosstable(self) -> Crosstable:
+        """Every participant against every other."""
+        return crosstable(self.participants, self.games)
+
     def table(self) -> str:
-        """The standings as the text table."""
-        return format_standings(self.standings)
+        """The standings as the text table, and the crosstable with three or more
+        participants."""
+        text = format_standings(self.standings)
+        if len(self.participants) >= 3:
+            text += "\n\n" + format_crosstable(self.crosstable)
+        return text
 
     def to_json(self) -> dict[str, Any]:
         """Settings, counts and standings, for programs (``shiftago arena --json``)."""
@@ -188,7 +232,10 @@ class MatchResult:
                 "clock": None if c.clock is None else str(c.clock),
                 "results": None if c.results is None else str(c.results),
                 "records": None if c.records_dir is None else str(c.records_dir),
+                "games_file": None if c.games_path is None else str(c.games_path),
+                "adjudicate_win": c.adjudicate_win,
             },
+            "crosstable": self.crosstable.to_json(),
             "scheduled": self.scheduled,
             "resumed": self.resumed,
             "played": self.played,
@@ -198,9 +245,14 @@ class MatchResult:
 
 
 def run_match(
-    config: MatchConfig, progress: Progress | None = None, *, timer: Timer | None = None
+    config: MatchConfig,
+    progress: Progress | None = None,
+    *,
+    timer: Timer | None = None,
+    play: bool = True,
 ) -> MatchResult:
-    """Play (or resume) a match and return its result.
+    """Play (or resume) a match and return its result; with ``play=False`` only read
+    the games already in the results file (the tables of a finished or partial match).
 
     ``timer`` replaces the wall clock that times the actions and runs the clocks (a
     test's fake time); it needs ``jobs=1``. An external engine that cannot start, does
@@ -248,19 +300,23 @@ def run_match(
 
     if progress is not None:
         progress(None, len(finished), len(tasks))
-    todo = [t for t in tasks if t.key not in finished]
+    todo = [t for t in tasks if t.key not in finished] if play else []
     stopped = decided()
     if todo and not stopped:
         warm = any(not p.external for p in participants)
         engines = EnginePool()  # the pool's workers start engines of their own
         try:
-            _start_engines(participants, engines, config.timeout)
-            if config.jobs == 1:
-                stopped = _run_inline(todo, engines, warm, accept, timer or time.perf_counter)
+            try:
+                _start_engines(participants, engines, config)
+                if config.jobs == 1:
+                    stopped = _run_inline(todo, engines, warm, accept, timer or time.perf_counter)
+            finally:
+                engines.close()
+            if config.jobs != 1:
+                stopped = _run_pool(todo, config.jobs, warm, accept)
         finally:
-            engines.close()
-        if config.jobs != 1:
-            stopped = _run_pool(todo, config.jobs, warm, accept)
+            if config.games_path is not None and len(finished) > resumed:
+                write_games_file(config.games_path, games(), records)
     return MatchResult(
         config=config,
         participants=tuple(participants),
@@ -323,6 +379,9 @@ def _tasks(
                 date=date,
                 timeout=config.timeout,
                 clock=config.clock,
+                startup_timeout=config.startup_timeout,
+                time_margin=config.time_margin,
+                adjudicate_win=config.adjudicate_win,
             )
         )
     if config.book is not None:  # the lines this match leaves unplayed are checked too
@@ -334,15 +393,21 @@ def _tasks(
 
 
 def _start_engines(
-    participants: list[Participant], engines: EnginePool, timeout: float | None
+    participants: list[Participant], engines: EnginePool, config: MatchConfig
 ) -> None:
     """Start each external engine (its handshake, its options), so that one that cannot
-    start, does not speak the protocol or refuses its options (an
-    :class:`~.external.EngineError`) stops the match now rather than losing every
-    game."""
+    start, does not speak the protocol, or refuses or does not list an option it is
+    given (an :class:`~.external.EngineError`) stops the match now rather than losing
+    every game."""
     for p in participants:
         if p.external:
-            engines.get(p, timeout).start()
+            engines.get(
+                p,
+                config.timeout,
+                startup_timeout=config.startup_timeout,
+                time_margin=config.time_margin,
+                think_aloud=config.adjudicate_win is not None,
+            ).start()
 
 
 def _run_inline(

@@ -209,6 +209,9 @@ class Searcher:
             tables.killers[:] = -1
             tables.history[:] = 0
             tables.info[DEFER] = 1 if helpers else 0
+            # every thread counts this search's nodes only: a helper's count is summed
+            # into each report from depth 1 on, before the helper starts (at depth 2)
+            tables.info[NODES] = 0
         if helpers:
             self.tables.busy[:] = 0  # no thread is in any action yet (one never marks)
             self.tables.root_best[:] = 0  # nor has any found a best

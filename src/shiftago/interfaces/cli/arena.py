@@ -109,6 +109,30 @@ def _clock(ctx: click.Context, param: click.Parameter, value: str | None) -> Tim
     "the game. Default: its movetime + 1 s, else 60 s; under --clock its time left + 1 s.",
 )
 @click.option(
+    "--startup-timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=120.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="How long an external engine may take to start and answer protocol_version.",
+)
+@click.option(
+    "--time-margin",
+    type=click.IntRange(min=0),
+    default=1000,
+    show_default=True,
+    metavar="MS",
+    help="How far past its movetime or its clock an external engine may answer before it "
+    "is stopped (an answer past its clock still loses on time).",
+)
+@click.option(
+    "--adjudicate-win",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="End a game as a win for a participant whose search reports a proven win "
+    "(info ... value win K) after N of its actions in a row.",
+)
+@click.option(
     "--jobs",
     "-j",
     type=click.IntRange(min=1),
@@ -128,7 +152,20 @@ def _clock(ctx: click.Context, param: click.Parameter, value: str | None) -> Tim
     type=click.Path(file_okay=False, path_type=Path),
     help="Directory of the game records. Default: NAME-records beside the results NAME.jsonl.",
 )
+@click.option(
+    "--games-file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    metavar="FILE",
+    help="The match's records file, every game in one. Default: NAME-games.txt beside "
+    "the results NAME.jsonl.",
+)
 @click.option("--no-records", is_flag=True, help="Keep no game records.")
+@click.option(
+    "--report",
+    is_flag=True,
+    help="Play nothing: print the tables of the games already in the results file "
+    "(a finished or a partial match).",
+)
 @click.option(
     "--sprt",
     metavar="ELO0,ELO1",
@@ -167,10 +204,15 @@ def arena(
     depth: int | None,
     nodes: int | None,
     timeout: float | None,
+    startup_timeout: float,
+    time_margin: int,
+    adjudicate_win: int | None,
     jobs: int,
     results: Path,
     records: Path | None,
+    games_file: Path | None,
     no_records: bool,
+    report: bool,
     sprt: tuple[float, float] | None,
     alpha: float,
     beta: float,
@@ -182,14 +224,16 @@ def arena(
     A PARTICIPANT is a built-in bot (greedy, level:1 .. level:7, random, mcts,
     mcts-plain, baseline) or cmd:COMMAND, an engine speaking STP. Options follow an @
     (movetime=MS, depth=N, nodes=N, level=N for engines, threads=N, hash=MIB,
-    name=TEXT):
+    option.NAME=VALUE for any option an engine lists, name=TEXT):
 
     \b
         level:7@movetime=100  greedy@depth=1  level:7@threads=2,hash=64
         "cmd:shiftago engine@level=3,name=stp3"
+        "cmd:./my-engine@option.Temperature=2"
 
-    Each opening is played from every seat. Run the same command again to resume
-    (see docs/cli.md).
+    Each opening is played from every seat. With three or more participants a
+    crosstable follows the standings. Run the same command again to resume, or with
+    --report to see the tables so far (see docs/cli.md).
     """
     import contextlib
 
@@ -197,7 +241,6 @@ def arena(
     from shiftago.engine.bot import Limits
     from shiftago.match import EngineError, MatchConfig, SprtSettings, run_match
     from shiftago.match.book import read_book
-    from shiftago.match.external import CLOCK_GRACE
     from shiftago.match.games import GameResult
 
     if clock is not None and movetime is not None:
@@ -208,7 +251,7 @@ def arena(
     if clock is not None and timeout is not None:
         raise click.UsageError(
             "--clock and --timeout do not go together: under a clock an engine may take "
-            f"its time left (plus {CLOCK_GRACE:g} s) before it is stopped"
+            f"its time left (plus --time-margin, {time_margin} ms) before it is stopped"
         )
     if book_path is not None and opening_plies is not None:
         raise click.UsageError(
@@ -233,6 +276,10 @@ def arena(
             records=records,
             save_records=not no_records,
             sprt=None if sprt is None else SprtSettings(sprt[0], sprt[1], alpha, beta),
+            startup_timeout=startup_timeout,
+            time_margin=time_margin / 1000,
+            adjudicate_win=adjudicate_win,
+            games_file=games_file,
         )
     except ValueError as e:
         raise click.UsageError(str(e)) from None
@@ -243,6 +290,8 @@ def arena(
             if quiet:
                 return
             if game is None:
+                if report:
+                    return
                 if done:
                     click.echo(f"resuming: {done} of {total} games are in {results}", err=True)
                 if sys.stderr.isatty():
@@ -256,7 +305,7 @@ def arena(
                 bar[0].update(1)
 
         try:
-            outcome = run_match(config, progress)
+            outcome = run_match(config, progress, play=not report)
         except ValueError as e:
             raise click.UsageError(str(e)) from None
         except EngineError as e:
