@@ -27,10 +27,13 @@ from shiftago.formats.record_model import (
     position_text,
     result_problem,
 )
+from shiftago.formats.record_notes import Note, Variation, normal_notes, parse_nag
 from shiftago.formats.record_syntax import (
+    KNOWN_HEADERS,
     SEAT_HEADERS,
     Draft,
     RecordError,
+    is_result_token,
     is_text_value,
     parse_date,
     parse_result,
@@ -40,6 +43,7 @@ from shiftago.formats.record_syntax import (
 )
 
 T = TypeVar("T")
+_NAMES = frozenset(KNOWN_HEADERS.values())
 
 
 def _number(low: int | None = None, high: int | None = None) -> Callable[[str], int]:
@@ -157,7 +161,7 @@ def build(draft: Draft) -> Record:
     termination = headers.get("Termination", _text)
     header_result = headers.get("Result", lambda text: parse_result(text, count))
     game = new_game(rules, first, position, seed)
-    result = _replay(game, draft, termination, header_result)
+    result, line = _replay(game, draft, termination, header_result)
     return Record(
         rules,
         tuple(game.history),
@@ -169,6 +173,11 @@ def build(draft: Draft) -> Record:
         event=headers.get("Event", _text),
         result=result,
         termination=termination,
+        comment=" ".join(line.comment),
+        notes=line.notes(),
+        other_headers=tuple(
+            (name, value) for name, (value, _) in draft.headers.items() if name not in _NAMES
+        ),
     )
 
 
@@ -190,58 +199,137 @@ def _seat(headers: _Headers, seat: int, players: int) -> Seat:
     return Seat(headers.get(names[0], _text), kind, level)
 
 
+class _Line:
+    """A line being read: its actions and, per action, what was said about it."""
+
+    def __init__(self) -> None:
+        self.actions: list[Action] = []
+        self.nags: list[list[int]] = []
+        self.comments: list[list[str]] = []
+        self.variations: list[list[Variation]] = []
+        self.comment: list[str] = []  # before the first action
+        self.contexts: list[tuple[int, Action | None]] = []  # turn count and action before each
+
+    def notes(self) -> tuple[Note, ...]:
+        return normal_notes(
+            (
+                Note(tuple(nags), " ".join(comments), tuple(variations))
+                for nags, comments, variations in zip(
+                    self.nags, self.comments, self.variations, strict=True
+                )
+            ),
+            len(self.actions),
+        )
+
+
+def _read_line(
+    game: Game, tokens: list[tuple[str, int]], at: int, turn: int, previous: Action | None
+) -> tuple[_Line, int]:
+    """Read and play the tokens of a line from ``at``: the main line up to the result
+    token, or a variation up to its ``)``. Returns the line and where reading stopped."""
+    line = _Line()
+    pending: tuple[int, int] | None = None  # a turn number token waiting for its action
+    while True:
+        token, number_line = tokens[at]
+        if token == ")" or at == len(tokens) - 1:
+            break
+        at += 1
+        if token.startswith("{"):
+            (line.comments[-1] if line.actions else line.comment).append(token[1:])
+            continue
+        if pending is not None and turn_number(token) is None and not _is_action_like(token):
+            raise RecordError(f"turn number {pending[0]}. has no action after it", pending[1])
+        nag = parse_nag(token)
+        if nag is not None or token == "(":
+            if not line.actions:
+                what = "a variation" if token == "(" else f"the annotation {token}"
+                raise RecordError(
+                    f"{what} comes before any action: it belongs after the action it "
+                    "is about",
+                    number_line,
+                )
+            if nag is not None:
+                line.nags[-1].append(nag)
+                continue
+            twin = game.copy()
+            twin.undo()  # a variation replaces the line's last action
+            variation, at = _read_line(twin, tokens, at, *line.contexts[-1])
+            line.variations[-1].append(
+                Variation(tuple(variation.actions), variation.notes(), " ".join(variation.comment))
+            )
+            at += 1  # past its ")"
+            continue
+        number = turn_number(token)
+        if number is not None:
+            if pending is not None:
+                raise RecordError(
+                    f"turn number {number}. after turn number {pending[0]}.", number_line
+                )
+            pending = (number, number_line)
+            continue
+        try:
+            action = Action.parse(token)
+        except ShiftagoError as error:
+            raise RecordError(str(error), number_line) from None
+        starts = starts_turn(previous, action)
+        line.contexts.append((turn, previous))
+        turn += starts
+        if pending is not None:
+            _check_number(pending, starts, turn, action)
+            pending = None
+        play(game, action, len(game.history) + 1, turn, number_line)
+        line.actions.append(game.history[-1])
+        line.nags.append([])
+        line.comments.append([])
+        line.variations.append([])
+        previous = action
+    if pending is not None:
+        raise RecordError(f"turn number {pending[0]}. has no action after it", pending[1])
+    if token == ")" and not line.actions:
+        raise RecordError("a variation holds one action at least", number_line)
+    return line, at
+
+
+def _is_action_like(token: str) -> bool:
+    return not (token in "()" or parse_nag(token) is not None or is_result_token(token))
+
+
+def _check_number(pending: tuple[int, int], starts: bool, turn: int, action: Action) -> None:
+    if not starts:
+        raise RecordError(
+            f"turn number {pending[0]}. before {action}, which does not begin a turn "
+            "(a scoring, and the insertion after it, belong to the turn of the "
+            "insertion that made the line)",
+            pending[1],
+        )
+    if pending[0] != turn:
+        raise RecordError(
+            f"turn number {pending[0]}. where turn {turn} begins (every seat's turn "
+            "has a number of its own: 1. L1 2. R7 3. L2)",
+            pending[1],
+        )
+
+
 def _replay(
     game: Game,
     draft: Draft,
     termination: str | None,
     header_result: str | None,
-) -> str:
-    """Play the tokens, check turn numbers and the result token; return the result."""
-    previous: Action | None = None
-    pending: tuple[int, int] | None = None  # a turn number token waiting for its action
-    turn = 0
-    for token, line in draft.tokens[:-1]:
-        number = turn_number(token)
-        if number is not None:
-            if pending is not None:
-                raise RecordError(f"turn number {number}. after turn number {pending[0]}.", line)
-            pending = (number, line)
-            continue
-        try:
-            action = Action.parse(token)
-        except ShiftagoError as error:
-            raise RecordError(str(error), line) from None
-        starts = starts_turn(previous, action)
-        turn += starts
-        if pending is not None:
-            if not starts:
-                raise RecordError(
-                    f"turn number {pending[0]}. before {action}, which does not begin a turn "
-                    "(a scoring, and the insertion after it, belong to the turn of the "
-                    "insertion that made the line)",
-                    pending[1],
-                )
-            if pending[0] != turn:
-                raise RecordError(
-                    f"turn number {pending[0]}. where turn {turn} begins (every seat's turn "
-                    "has a number of its own: 1. L1 2. R7 3. L2)",
-                    pending[1],
-                )
-            pending = None
-        play(game, action, len(game.history) + 1, turn, line)
-        previous = action
-    token, line = draft.tokens[-1]
-    if pending is not None:
-        raise RecordError(f"turn number {pending[0]}. has no action after it", pending[1])
+) -> tuple[str, _Line]:
+    """Play the tokens (variations on copies), check turn numbers and the result
+    token; return the result and the main line."""
+    line, _ = _read_line(game, draft.tokens, 0, 0, None)
+    token, number_line = draft.tokens[-1]
     try:
         result = parse_result(token, game.rules.players)
     except ShiftagoError as error:
-        raise RecordError(str(error), line) from None
+        raise RecordError(str(error), number_line) from None
     problem = result_problem(game, result, termination)
     if problem is not None:
-        raise RecordError(problem, line)
+        raise RecordError(problem, number_line)
     if header_result is not None and header_result != result:
         raise RecordError(
-            f"the result token {result} differs from the Result header {header_result}", line
+            f"the result token {result} differs from the Result header {header_result}",
+            number_line,
         )
-    return result
+    return result, line
