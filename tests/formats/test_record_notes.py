@@ -23,7 +23,7 @@ from shiftago.formats.record import (
     parse_records,
 )
 from shiftago.formats.record_json import KEYS, record_from_json, record_to_json
-from tests.support.annotated import annotated_records
+from support.annotated import annotated_records
 
 HEAD = '[Variant "express"]\n[Players "2"]\n[First "o"]\n'
 
@@ -54,7 +54,9 @@ def test_every_mark_and_numeric_annotation() -> None:
     assert [n.mark for n in record.notes] == ["!", "?", "!!", "??", "!?", "?!", None, "!"]
     assert MARKS == {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
     written = format_record(record)
-    assert written.endswith("\n1. Td! 2. Tc? 3. Tb!! 4. Ta?? 5. Te!? 6. Tf?! 7. Tg $14 $146 8. Td! *")
+    assert written.endswith(
+        "\n1. Td! 2. Tc? 3. Tb!! 4. Ta?? 5. Te!? 6. Tf?! 7. Tg $14 $146 8. Td! *"
+    )
     # a mark standing apart is read too, and written glued when it comes first
     assert parse_record(HEAD + "\n1. Td ! $14 2. Tc $14 ?? *").notes[1].nags == (14, 4)
     assert format_record(parse_record(HEAD + "\n1. Td ! $14 2. Tc $14 ?? *")).endswith(
@@ -106,7 +108,7 @@ def test_other_headers_are_kept_in_order() -> None:
         "Round": "2",
         "White_Elo": "1500",
     }
-    with pytest.raises(RecordError, match='line 6: a second Round header'):
+    with pytest.raises(RecordError, match="line 6: a second Round header"):
         parse_record(text.replace('[White_Elo "1500"]', '[Round "3"]'))
 
 

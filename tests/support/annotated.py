@@ -16,7 +16,7 @@ from shiftago.formats.record import Note, Record, Variation
 COMMENTS = (
     "a quiet move",
     "  several\nlines   and\tspaces ",
-    "[Site \"here\"] is not a header",
+    '[Site "here"] is not a header',
     "(not a variation) ; not a line comment",
     "Td?? $4 1. { x",
     "ünïcödé ✓",

@@ -53,6 +53,7 @@ __all__ = [
     "RecordError",
     "RecordReader",
     "Seat",
+    "Variation",
     "describe",
     "format_record",
     "format_records",
@@ -68,5 +69,4 @@ __all__ = [
     "result_words",
     "scan_headers",
     "turn_numbers",
-    "Variation",
 ]

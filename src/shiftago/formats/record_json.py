@@ -196,28 +196,29 @@ def _notes(obj: Mapping[str, Any], where: str, count: int) -> tuple[Note, ...]:
     """The notes of a line (the record's or a variation's), checked field by field."""
     raw = _typed(obj, "notes", list, where) or []
     if len(raw) not in (0, count):
-        raise RecordError(f"{where}notes: expected none or one per action ({count}), got {len(raw)}")
-    notes = []
-    for i, item in enumerate(raw):
-        at = f"{where}notes[{i}]"
-        note = _object(item, at, _NOTE_KEYS)
-        nags = _typed(note, "nags", list, at + ".") or []
-        variations = []
-        for j, entry in enumerate(_typed(note, "variations", list, at + ".") or []):
-            vat = f"{at}.variations[{j}]"
-            variation = _object(entry, vat, _VARIATION_KEYS)
-            actions = _actions(variation, vat + ".")
-            variations.append(
-                _field(
-                    vat,
-                    lambda v=variation, a=actions, w=vat: Variation(  # type: ignore[misc]
-                        a, _notes(v, w + ".", len(a)), _typed(v, "comment", str, w + ".")
-                    ),
-                )
-            )
-        comment = _typed(note, "comment", str, at + ".")
-        notes.append(_field(at, lambda: Note(tuple(nags), comment, tuple(variations))))
-    return tuple(notes)
+        raise RecordError(
+            f"{where}notes: expected none or one per action ({count}), got {len(raw)}"
+        )
+    return tuple(_note(item, f"{where}notes[{i}]") for i, item in enumerate(raw))
+
+
+def _note(item: object, at: str) -> Note:
+    note = _object(item, at, _NOTE_KEYS)
+    nags = tuple(_typed(note, "nags", list, at + ".") or [])
+    comment = _typed(note, "comment", str, at + ".")
+    entries = _typed(note, "variations", list, at + ".") or []
+    variations = tuple(
+        _variation(entry, f"{at}.variations[{j}]") for j, entry in enumerate(entries)
+    )
+    return _field(at, lambda: Note(nags, comment, variations))
+
+
+def _variation(entry: object, at: str) -> Variation:
+    variation = _object(entry, at, _VARIATION_KEYS)
+    actions = _actions(variation, at + ".")
+    notes = _notes(variation, at + ".", len(actions))
+    comment = _typed(variation, "comment", str, at + ".")
+    return _field(at, lambda: Variation(actions, notes, comment))
 
 
 def _other_headers(obj: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from shiftago.core.actions import Action, Scoring
+from shiftago.core.actions import Action
 from shiftago.core.errors import ShiftagoError
 from shiftago.core.game import Game, draw_first_seat
 from shiftago.core.outcome import Outcome
@@ -20,7 +20,6 @@ from shiftago.core.rules import COLOURS, Rules
 from shiftago.core.state import Phase, State
 from shiftago.formats.record_notes import (
     Note,
-    Variation,
     canonical_line,
     clean_comment,
     line_pieces,
@@ -258,10 +257,10 @@ def play_line(
 def _other_headers(pairs: Iterable[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
     """Headers of other names, checked: a name of letters, digits and _ that is not a
     known header's, each once, with a value of one printable line."""
-    pairs = tuple(tuple(pair) for pair in pairs)
+    checked: list[tuple[str, str]] = []
     seen = set()
     for pair in pairs:
-        if len(pair) != 2:
+        if not isinstance(pair, tuple | list) or len(pair) != 2:
             raise ValueError(f"other headers are (name, value) pairs, not {pair!r}")
         name, value = pair
         if not isinstance(name, str) or OTHER_HEADER_NAME.fullmatch(name) is None:
@@ -273,7 +272,8 @@ def _other_headers(pairs: Iterable[tuple[str, str]]) -> tuple[tuple[str, str], .
         seen.add(name)
         if not is_text_value(value):
             raise ValueError(f"the {name} header's value is one printable line, not {value!r}")
-    return pairs  # type: ignore[return-value]
+        checked.append((name, value))
+    return tuple(checked)
 
 
 def play(game: Game, action: Action, number: int, turn: int, line: int | None = None) -> None:

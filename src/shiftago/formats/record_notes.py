@@ -119,8 +119,7 @@ def canonical_line(
     """A line with every scoring in its 2-player spelling, variations included."""
     actions = tuple(a.canonical_for_two() if isinstance(a, Scoring) else a for a in actions)
     notes = tuple(
-        replace(n, variations=tuple(_canonical_variation(v) for v in n.variations))
-        for n in notes
+        replace(n, variations=tuple(_canonical_variation(v) for v in n.variations)) for n in notes
     )
     return actions, notes
 

@@ -244,8 +244,7 @@ def _read_line(
             if not line.actions:
                 what = "a variation" if token == "(" else f"the annotation {token}"
                 raise RecordError(
-                    f"{what} comes before any action: it belongs after the action it "
-                    "is about",
+                    f"{what} comes before any action: it belongs after the action it is about",
                     number_line,
                 )
             if nag is not None:
