@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import TypeVar
+from difflib import get_close_matches
+from typing import NoReturn, TypeVar
 
 from shiftago.core.actions import Action
 from shiftago.core.errors import ShiftagoError
@@ -122,7 +123,7 @@ def build(draft: Draft) -> Record:
         ("Players", players, start and start.rules.players),
     ):
         if value is None and start is None:
-            raise RecordError(f"the record has no {name} header", draft.line)
+            _missing(draft, f"the record has no {name} header", (name,))
         if start is not None and value is not None and value != implied:
             raise RecordError(
                 f"{name} is {value}, but the Position's is {implied}", headers.line(name)
@@ -150,10 +151,11 @@ def build(draft: Draft) -> Record:
         raise RecordError("a game set up from a Position has no First", headers.line("First"))
     if start is None and first is None:
         if seed is None:
-            raise RecordError(
+            _missing(
+                draft,
                 "the record needs First, Seed or Position: where the game starts, such as "
                 '[First "o"] for orange first on the empty board',
-                draft.line,
+                ("First", "Seed", "Position"),
             )
         first = draw_first_seat(players, seed)
     position = None if start is None else position_text(start)
@@ -179,6 +181,15 @@ def build(draft: Draft) -> Record:
             (name, value) for name, (value, _) in draft.headers.items() if name not in _NAMES
         ),
     )
+
+
+def _missing(draft: Draft, problem: str, wanted: tuple[str, ...]) -> NoReturn:
+    """Raise the error of a missing header; a header of another name that looks like a
+    misspelling of it (``Frist``) is named, at its line."""
+    for name, (_, line) in draft.headers.items():
+        if name not in _NAMES and get_close_matches(name.lower(), [w.lower() for w in wanted]):
+            raise RecordError(f"{problem} (is {name!r} a misspelt header?)", line)
+    raise RecordError(problem, draft.line)
 
 
 def _seat(headers: _Headers, seat: int, players: int) -> Seat:
