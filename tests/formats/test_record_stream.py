@@ -172,3 +172,26 @@ def test_parse_records_still_reads_a_whole_text() -> None:
     with pytest.raises(RecordError) as info:
         parse_records(text)
     assert info.value.line == line
+
+
+@pytest.mark.parametrize(
+    ("change", "line"),
+    [
+        (lambda t: t.replace("2. Tc *", "2. Tc } *", 1), 15),  # broken moves
+        (lambda t: t.replace('[First "g"]', '[First "g"', 1), 12),  # a broken header
+        (lambda t: t.replace("2. Tc *\n\n", "2. Tc\n", 1), 16),  # no result token
+        (lambda t: t.replace("2. Tc *", "2. Q9 *", 1), 15),  # an action that is not one
+    ],
+)
+def test_read_record_goes_on_after_a_broken_game(change: object, line: int) -> None:
+    records = many_records(4)
+    handle = io.StringIO(change(format_records(records)))  # type: ignore[operator]
+    assert read_record(handle) == records[0]
+    with pytest.raises(RecordError) as info:
+        read_record(handle)
+    assert info.value.line == line - 7  # counted from where the call began (line 8)
+    assert [read_record(handle), read_record(handle), read_record(handle)] == [
+        records[2],
+        records[3],
+        None,
+    ]

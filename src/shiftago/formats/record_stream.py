@@ -10,6 +10,7 @@ handle with one, and :func:`read_record` reads just the next game.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from contextlib import suppress
 from typing import NamedTuple, TextIO
 
 from shiftago.formats.record_model import Record
@@ -36,12 +37,16 @@ class RecordReader:
     so the next :meth:`read` goes on with the game after it.
     """
 
-    def __init__(self, handle: TextIO) -> None:
+    def __init__(self, handle: TextIO, *, give_back: bool = False) -> None:
         self._handle = handle
         self._scanner = Scanner()
         self._lines: list[str] = []  # the rest of the chunk last read
         self._number = 0
         self._ended = False
+        # read_record's reader hands back the line that begins the game after a broken
+        # one (seeking to it), so that the next reader starts there
+        self._give_back = give_back and handle.seekable()
+        self._chunk_start: int | None = None  # where the line last read began, if known
 
     def read(self) -> Record | None:
         """The next game, or None at the end of the handle."""
@@ -58,12 +63,31 @@ class RecordReader:
                 self._ended = True
                 self._scanner.finish()
                 return None
-            draft = self._scanner.feed(raw, self._number)
+            begun = self._scanner.begun
+            try:
+                draft = self._scanner.feed(raw, self._number)
+            except RecordError:
+                if self._give_back:
+                    self._pass_broken_game(begun)
+                raise
             if draft is not None:
                 return draft
 
+    def _pass_broken_game(self, begun: int) -> None:
+        """Read on to the line that begins the next game, and seek back to its start."""
+        while self._scanner.begun == begun:
+            raw = self._next_line()
+            if raw is None:
+                return
+            # the broken game's own errors, or the next game's (read again after seeking)
+            with suppress(RecordError):
+                self._scanner.feed(raw, self._number)
+        if self._chunk_start is not None:
+            self._handle.seek(self._chunk_start)
+
     def _next_line(self) -> str | None:
         if not self._lines:
+            self._chunk_start = self._handle.tell() if self._give_back else None
             chunk = self._handle.readline()
             if not chunk:
                 return None
@@ -73,6 +97,8 @@ class RecordReader:
             self._lines = split_lines(chunk)
             if len(self._lines) > 1 and self._lines[-1] == "":
                 self._lines.pop()
+        else:
+            self._chunk_start = None  # a line inside a chunk cannot be sought
         self._number += 1
         return self._lines.pop(0)
 
@@ -82,10 +108,12 @@ def read_record(handle: TextIO) -> Record | None:
     after the line of its result token.
 
     A broken game raises :class:`RecordError` with its line counted from where this
-    call began reading. To go on past broken games, and to count lines from the start of
-    the file, read with :func:`iter_records` (or one :class:`RecordReader`).
+    call began reading; on a handle that can seek, the handle is then left at the start
+    of the next game, so that the next call reads it. To count lines from the start of
+    the file, and to go on past broken games on any handle, read with
+    :func:`iter_records` (or one :class:`RecordReader`).
     """
-    return RecordReader(handle).read()
+    return RecordReader(handle, give_back=True).read()
 
 
 def iter_records(handle: TextIO, *, on_error: OnError | None = None) -> Iterator[Record]:

@@ -248,6 +248,7 @@ class Scanner:
         self._comment_text: list[str] = []
         self._skipping: str | None = None  # after an error: "headers", then "moves"
         self._after_game = False  # a game has ended and no header has come since
+        self.begun = 0  # how many games have begun (with their first header line)
 
     def feed(self, raw: str, number: int) -> Draft | None:
         """Read line ``number``; the game it ends, if any."""
@@ -297,6 +298,7 @@ class Scanner:
                     number,
                 )
             self.draft = Draft(number)
+            self.begun += 1
         try:
             self.draft.add_header(raw, number)
         except RecordError:
