@@ -32,7 +32,7 @@ from shiftago import (
 )
 from shiftago.core.motion import motion
 from shiftago.core.position import read_position
-from shiftago.core.tournament import TournamentScore
+from shiftago.core.tournament import Tournament, TournamentScore
 
 PERFT_FILE = Path(__file__).parent / "golden" / "perft.json"
 
@@ -144,6 +144,22 @@ def test_other_values_round_trip() -> None:
     for value in [outcome, score, Phase.SCORE, Rules(Variant.EXTREME, 4, (0, 1, 2, 3), 50)]:
         for again in round_trips(value):
             assert again == value
+
+
+def test_a_copied_tournament_goes_on_alone() -> None:
+    tournament = Tournament(2, seed=3)
+    for action in ("L1", "L7", "L2", "L7", "L3", "L7", "L4", "L7", "L5"):
+        tournament.game.play(action)
+    for twin in (
+        tournament.copy(),
+        copy.copy(tournament),
+        copy.deepcopy(tournament),
+        pickle.loads(pickle.dumps(tournament)),
+    ):
+        twin.next_game()
+        twin.game.play("Td")
+        assert twin.wins != tournament.wins and tournament.finished == []
+        assert tournament.game.is_over and len(tournament.game.history) == 9
 
 
 # --- perft ---------------------------------------------------------------------------
