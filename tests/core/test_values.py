@@ -84,6 +84,22 @@ def test_every_value_of_a_game_round_trips(game: Game) -> None:
             assert type(again) is type(value)
 
 
+@pytest.mark.parametrize("variant", list(Variant))
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_whole_games_of_every_variant_round_trip(variant: Variant, players: int) -> None:
+    rng = random.Random(f"{variant}{players}")
+    game = Game(Rules(variant, players, action_limit=300), first=rng.randrange(players))
+    while not game.is_over:
+        game.legal_actions()
+        game.play(rng.choice(game.legal_actions()))
+    for again in round_trips(game):
+        assert again == game and again.states == game.states
+        assert again.outcome == game.outcome  # type: ignore[attr-defined]
+    for state in game.states[:: max(1, len(game.states) // 20)]:
+        for again in round_trips(state):
+            assert again == state and again.legal_actions() == state.legal_actions()  # type: ignore[attr-defined]
+
+
 @settings(max_examples=60, deadline=None)
 @given(games(), st.integers(0, 2**32 - 1))
 def test_playing_on_a_copy_leaves_the_original(game: Game, seed: int) -> None:

@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from shiftago.core import Action, Game, Rules, Variant
 from shiftago.formats.record import (
     MARKS,
+    GameHeaders,
     Note,
     Record,
     RecordError,
@@ -43,8 +44,10 @@ def test_annotated_records_round_trip(record: Record) -> None:
     obj = json.loads(json.dumps(record_to_json(record)))
     assert list(obj) == list(KEYS)
     assert record_from_json(obj) == record
-    for twin in (pickle.loads(pickle.dumps(record)), copy.deepcopy(record), copy.copy(record)):
-        assert twin == record
+    values = [record, *record.seats, *record.notes, GameHeaders(1, {"Site": "Berlin"})]
+    for value in values:
+        for twin in (pickle.loads(pickle.dumps(value)), copy.deepcopy(value), copy.copy(value)):
+            assert twin == value
 
 
 def test_every_mark_and_numeric_annotation() -> None:
