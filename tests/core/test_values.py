@@ -13,6 +13,7 @@ import json
 import pickle
 import random
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 from hypothesis import given, settings
@@ -34,6 +35,7 @@ from shiftago.core.motion import motion
 from shiftago.core.position import read_position
 from shiftago.core.tournament import Tournament, TournamentScore
 
+T = TypeVar("T")
 PERFT_FILE = Path(__file__).parent / "golden" / "perft.json"
 
 
@@ -54,7 +56,7 @@ def games(draw: st.DrawFn) -> Game:
     return game
 
 
-def round_trips(value: object) -> list[object]:
+def round_trips(value: T) -> list[T]:
     """The value pickled (every protocol), deep-copied and copied."""
     protocols = range(pickle.HIGHEST_PROTOCOL + 1)
     return [
@@ -94,10 +96,10 @@ def test_whole_games_of_every_variant_round_trip(variant: Variant, players: int)
         game.play(rng.choice(game.legal_actions()))
     for again in round_trips(game):
         assert again == game and again.states == game.states
-        assert again.outcome == game.outcome  # type: ignore[attr-defined]
+        assert again.outcome == game.outcome
     for state in game.states[:: max(1, len(game.states) // 20)]:
-        for again in round_trips(state):
-            assert again == state and again.legal_actions() == state.legal_actions()  # type: ignore[attr-defined]
+        for copied in round_trips(state):
+            assert copied == state and copied.legal_actions() == state.legal_actions()
 
 
 @settings(max_examples=60, deadline=None)
