@@ -33,7 +33,7 @@ class CountingHandle(io.StringIO):
 
     def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
         self.reads += 1
-        return super().readline(size)
+        return super().readline(-1 if size is None else size)
 
     def read(self, size: int | None = -1) -> str:
         raise AssertionError("the reader reads line by line")
