@@ -129,6 +129,12 @@ def test_a_copy_of_the_start_plays_on_alone() -> None:
     assert twin.seed == game.seed and twin.first == game.first and twin.start is game.start
 
 
+def test_deepcopy_copies_a_game_once_however_often_it_is_held() -> None:
+    game = Game(Rules(), first=0)
+    held = copy.deepcopy({"game": game, "again": game})
+    assert held["game"] is held["again"] and held["game"] is not game
+
+
 def test_games_differ_in_how_they_were_set_up() -> None:
     a = Game(Rules(Variant.EXPRESS, 2), first="o")
     assert a != Game(Rules(Variant.EXPRESS, 2), first="g")

@@ -160,7 +160,8 @@ class Game:
         return self.copy()
 
     def __deepcopy__(self, memo: dict[int, object]) -> Game:
-        return self.copy()
+        twin = memo[id(self)] = self.copy()  # one copy however often it is referred to
+        return twin
 
     def __eq__(self, other: object) -> bool:
         """Games are equal when they were set up alike and the same actions were played."""

@@ -125,7 +125,8 @@ class Tournament:
         return self.copy()
 
     def __deepcopy__(self, memo: dict[int, object]) -> Tournament:
-        return self.copy()
+        twin = memo[id(self)] = self.copy()  # one copy however often it is referred to
+        return twin
 
     @property
     def target(self) -> int:
