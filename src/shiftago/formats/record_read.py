@@ -34,7 +34,6 @@ from shiftago.formats.record_syntax import (
     SEAT_HEADERS,
     Draft,
     RecordError,
-    is_result_token,
     is_text_value,
     parse_date,
     parse_result,
@@ -221,7 +220,15 @@ class _Line:
         self.comment: list[str] = []  # before the first action
         self.contexts: list[tuple[int, Action | None]] = []  # turn count and action before each
 
+    def add(self, action: Action) -> None:
+        self.actions.append(action)
+        self.nags.append([])
+        self.comments.append([])
+        self.variations.append([])
+
     def notes(self) -> tuple[Note, ...]:
+        if not (any(self.nags) or any(self.comments) or any(self.variations)):
+            return ()
         return normal_notes(
             (
                 Note(tuple(nags), " ".join(comments), tuple(variations))
@@ -237,46 +244,37 @@ def _read_line(
     game: Game, tokens: list[tuple[str, int]], at: int, turn: int, previous: Action | None
 ) -> tuple[_Line, int]:
     """Read and play the tokens of a line from ``at``: the main line up to the result
-    token, or a variation up to its ``)``. Returns the line and where reading stopped."""
+    token, or a variation up to its ``)``. Returns the line and where reading stopped.
+
+    The actions are kept as written; :class:`Record` gives 2-player scorings their one
+    spelling."""
     line = _Line()
     pending: tuple[int, int] | None = None  # a turn number token waiting for its action
+    played = len(game.history)  # the actions before the line
+    last = len(tokens) - 1
     while True:
         token, number_line = tokens[at]
-        if token == ")" or at == len(tokens) - 1:
+        if token == ")" or at == last:
             break
         at += 1
-        if token.startswith("{"):
+        first = token[0]
+        if first == "{":
             (line.comments[-1] if line.actions else line.comment).append(token[1:])
             continue
-        if pending is not None and turn_number(token) is None and not _is_action_like(token):
-            raise RecordError(f"turn number {pending[0]}. has no action after it", pending[1])
-        nag = parse_nag(token)
-        if nag is not None or token == "(":
-            if not line.actions:
-                what = "a variation" if token == "(" else f"the annotation {token}"
-                raise RecordError(
-                    f"{what} comes before any action: it belongs after the action it is about",
-                    number_line,
-                )
-            if nag is not None:
-                line.nags[-1].append(nag)
+        if first in "$!?(":
+            _annotate(line, game, tokens, token, number_line, pending)
+            if token == "(":
+                at = _variation(line, game, tokens, at)
+            continue
+        if token[-1] == ".":
+            number = turn_number(token)
+            if number is not None:
+                if pending is not None:
+                    raise RecordError(
+                        f"turn number {number}. after turn number {pending[0]}.", number_line
+                    )
+                pending = (number, number_line)
                 continue
-            twin = game.copy()
-            twin.undo()  # a variation replaces the line's last action
-            variation, at = _read_line(twin, tokens, at, *line.contexts[-1])
-            line.variations[-1].append(
-                Variation(tuple(variation.actions), variation.notes(), " ".join(variation.comment))
-            )
-            at += 1  # past its ")"
-            continue
-        number = turn_number(token)
-        if number is not None:
-            if pending is not None:
-                raise RecordError(
-                    f"turn number {number}. after turn number {pending[0]}.", number_line
-                )
-            pending = (number, number_line)
-            continue
         try:
             action = Action.parse(token)
         except ShiftagoError as error:
@@ -287,11 +285,8 @@ def _read_line(
         if pending is not None:
             _check_number(pending, starts, turn, action)
             pending = None
-        play(game, action, len(game.history) + 1, turn, number_line)
-        line.actions.append(game.history[-1])
-        line.nags.append([])
-        line.comments.append([])
-        line.variations.append([])
+        play(game, action, played + len(line.actions) + 1, turn, number_line)
+        line.add(action)
         previous = action
     if pending is not None:
         raise RecordError(f"turn number {pending[0]}. has no action after it", pending[1])
@@ -300,8 +295,44 @@ def _read_line(
     return line, at
 
 
-def _is_action_like(token: str) -> bool:
-    return not (token in "()" or parse_nag(token) is not None or is_result_token(token))
+def _annotate(
+    line: _Line,
+    game: Game,
+    tokens: list[tuple[str, int]],
+    token: str,
+    number_line: int,
+    pending: tuple[int, int] | None,
+) -> None:
+    """A mark, ``$n`` or ``(``: it must follow an action of the line (a mark or ``$n``
+    is kept with it here)."""
+    nag = parse_nag(token)
+    if nag is None and token != "(":
+        raise RecordError(
+            f"{token!r} is not an action, a mark (! ? !! ?? !? ?!) or an annotation $0-$255",
+            number_line,
+        )
+    if pending is not None:
+        raise RecordError(f"turn number {pending[0]}. has no action after it", pending[1])
+    if not line.actions:
+        what = "a variation" if token == "(" else f"the annotation {token}"
+        raise RecordError(
+            f"{what} comes before any action: it belongs after the action it is about",
+            number_line,
+        )
+    if nag is not None:
+        line.nags[-1].append(nag)
+
+
+def _variation(line: _Line, game: Game, tokens: list[tuple[str, int]], at: int) -> int:
+    """Read the variation that begins at ``at`` (after its ``(``), played on a copy of
+    the game before the line's last action, which it replaces; where reading goes on."""
+    twin = game.copy()
+    twin.undo()
+    variation, at = _read_line(twin, tokens, at, *line.contexts[-1])
+    line.variations[-1].append(
+        Variation(tuple(variation.actions), variation.notes(), " ".join(variation.comment))
+    )
+    return at + 1  # past its ")"
 
 
 def _check_number(pending: tuple[int, int], starts: bool, turn: int, action: Action) -> None:

@@ -187,11 +187,11 @@ class Draft:
             raise RecordError(
                 f"{token!r} after the result token; a new game begins with its headers", line
             )
-        match = _NUMBER.fullmatch(token)
+        match = _NUMBER.fullmatch(token) if "." in token else None
         if match and match.group(2):  # "12.Td": a number glued to its action
             self.tokens.append((token[: match.end(1) + 1], line))
             token = match.group(2)
-        mark = _GLUED_MARK.fullmatch(token)
+        mark = _GLUED_MARK.fullmatch(token) if token[-1] in "!?" else None
         if mark is not None:  # "Td!?": a mark glued to its action
             self.tokens += [(mark.group(1), line), (mark.group(2), line)]
             return
