@@ -13,10 +13,12 @@ import pytest
 from click.testing import CliRunner, Result
 
 from shiftago.core import Game, Rules, State
+from shiftago.core.actions import Action
 from shiftago.engine.bot import NO_LIMITS, Analysis, Bot, Limits, RankedAction, format_value
 from shiftago.engine.levels import bot_for_level, default_level
 from shiftago.engine.review import iter_review
-from shiftago.formats.record import Record, format_record, format_records
+from shiftago.formats.record import Record, format_record, format_records, parse_record
+from shiftago.formats.record_json import record_from_json
 from shiftago.interfaces.analyse import Settings, position_document, write_position, write_record
 from shiftago.interfaces.cli import cli
 from shiftago.interfaces.stp import StpEngine
@@ -163,6 +165,24 @@ def test_the_default_threshold_is_the_bots(tmp_path: Path) -> None:
     assert doc["threshold"] == bot_for_level(5).mistake_threshold == 100
     text = invoke(str(path), "--level", "1").stdout
     assert "mistake (worse than the best action by more than 100)" in text
+
+
+def test_the_review_is_written_into_the_record(tmp_path: Path) -> None:
+    path = blunder_record(tmp_path)
+    result = invoke(str(path), *FAST)
+    assert result.exit_code == 0, result.output
+    text = result.stdout.split("the game with its marks and values:\n\n", 1)[1]
+    record = parse_record(text)
+    assert record.actions == (Action.parse("R5"), Action.parse("L1"))
+    blunder, win = record.notes
+    assert blunder.mark == "??" and blunder.nags == (4,)
+    assert blunder.comment is not None and blunder.comment.startswith("-")
+    (best,) = blunder.variations
+    assert str(best.actions[0]) in SAVES and best.notes[0].comment is not None
+    assert win.nags == () and win.comment is not None and win.comment.startswith("+")
+    assert record.comment is not None and "level 5" in record.comment
+    doc = as_json(invoke(str(path), *FAST, "--json"))
+    assert record_from_json(doc["record"]) == record
 
 
 def test_a_record_from_standard_input_and_one_game_of_several(tmp_path: Path) -> None:

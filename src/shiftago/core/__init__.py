@@ -11,6 +11,7 @@ from shiftago.core.errors import (
 from shiftago.core.game import Game, draw_first_seat
 from shiftago.core.geometry import cell_name
 from shiftago.core.outcome import EndReason, Outcome
+from shiftago.core.perft import perft
 from shiftago.core.rules import COLOUR_NAMES, COLOURS, Rules, Variant, seat_of_colour
 from shiftago.core.state import Line, Phase, ScoringOption, State
 from shiftago.core.tournament import Tournament, TournamentScore
@@ -41,5 +42,6 @@ __all__ = [
     "cell_name",
     "draw_first_seat",
     "parse_cell",
+    "perft",
     "seat_of_colour",
 ]

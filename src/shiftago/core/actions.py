@@ -9,9 +9,19 @@ from shiftago.core.geometry import CELL_BY_NAME, CELL_NAMES, INSERTION_NAMES
 
 
 class Action:
-    """An insertion or a scoring. Parse text with :meth:`Action.parse`."""
+    """An insertion or a scoring. Parse text with :meth:`Action.parse`.
+
+    Actions are immutable values: copying one gives the action itself, and pickling
+    rebuilds it through its constructor (its attributes cannot be set afterwards).
+    """
 
     __slots__ = ()
+
+    def __copy__(self) -> Action:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Action:
+        return self
 
     @staticmethod
     def parse(text: str) -> Action:
@@ -34,6 +44,9 @@ class Insertion(Action):
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("actions are immutable")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (insertion, (self.index,))
 
     @property
     def side(self) -> str:
@@ -81,6 +94,9 @@ class Scoring(Action):
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("actions are immutable")
 
+    def __reduce__(self) -> tuple[object, ...]:
+        return (Scoring, (self.keep, self.other))
+
     @property
     def ends(self) -> frozenset[int]:
         return frozenset((self.keep, self.other))
@@ -108,6 +124,15 @@ class Scoring(Action):
 
 #: The 28 insertions in canonical order, shared so that play allocates nothing.
 INSERTIONS: tuple[Insertion, ...] = tuple(Insertion(i) for i in range(28))
+
+
+def insertion(index: int) -> Insertion:
+    """The shared insertion of lane ``index`` (what an unpickled insertion becomes)."""
+    if type(index) is not int or not 0 <= index < 28:
+        raise ValueError(f"an insertion index is 0-27, not {index!r}")
+    return INSERTIONS[index]
+
+
 _INSERTION_BY_NAME = {name.lower(): INSERTIONS[i] for i, name in enumerate(INSERTION_NAMES)}
 
 

@@ -146,6 +146,36 @@ class Game:
         self._states.pop()
         return self._actions.pop()
 
+    # --- value protocol -----------------------------------------------------------
+    def copy(self) -> Game:
+        """An independent game at the same point: playing or undoing on either leaves
+        the other as it is (states and actions are immutable, so they are shared)."""
+        twin = Game.__new__(Game)
+        twin.__dict__.update(self.__dict__)
+        twin._states = list(self._states)
+        twin._actions = list(self._actions)
+        return twin
+
+    def __copy__(self) -> Game:
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Game:
+        twin = memo[id(self)] = self.copy()  # one copy however often it is referred to
+        return twin
+
+    def __eq__(self, other: object) -> bool:
+        """Games are equal when they were set up alike and the same actions were played."""
+        return (
+            isinstance(other, Game)
+            and self.rules == other.rules
+            and self.first == other.first
+            and self.seed == other.seed
+            and self.start == other.start
+            and self._actions == other._actions
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # a game changes as it is played
+
     def __repr__(self) -> str:
         return (
             f"<Game {self.rules.variant.value} {self.rules.players}p, "

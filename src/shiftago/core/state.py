@@ -337,6 +337,22 @@ class State:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and self._key() == other._key()
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # the fields only: the cached legal actions, options and string are made again
+        return (
+            State,
+            (
+                self.rules, self.boards, self.turn, self.phase, self.supplies, self.scores,
+                self.skips, self.outcome,
+            ),
+        )  # fmt: skip
+
+    def __copy__(self) -> State:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> State:
+        return self  # immutable: its caches are the same for every copy
+
     def __hash__(self) -> int:
         return hash(self._key())
 

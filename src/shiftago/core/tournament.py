@@ -110,6 +110,24 @@ class Tournament:
             starter = first
         self.game = Game(self.rules, first=starter)
 
+    def copy(self) -> Tournament:
+        """An independent tournament at the same point: its own current game, finished
+        games and lot (which draws what this one would draw)."""
+        twin = Tournament.__new__(Tournament)
+        twin.__dict__.update(self.__dict__)
+        twin._lot = random.Random()
+        twin._lot.setstate(self._lot.getstate())
+        twin.finished = [game.copy() for game in self.finished]
+        twin.game = self.game.copy()
+        return twin
+
+    def __copy__(self) -> Tournament:
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Tournament:
+        twin = memo[id(self)] = self.copy()  # one copy however often it is referred to
+        return twin
+
     @property
     def target(self) -> int:
         return self.score.target

@@ -20,7 +20,7 @@ from shiftago.core.errors import ShiftagoError
 from shiftago.core.game import draw_first_seat
 from shiftago.core.rules import COLOURS, Rules, Variant, seat_of_colour
 from shiftago.core.state import State
-from shiftago.formats.record import KINDS, Record, Seat, parse_records
+from shiftago.formats.record import KINDS, Note, Record, Seat, Variation, parse_records
 from shiftago.formats.record_syntax import RecordError, parse_date, parse_result
 
 T = TypeVar("T")
@@ -40,7 +40,12 @@ KEYS: Final = (
     "actions",
     "result",
     "termination",
+    "comment",
+    "notes",
+    "other_headers",
 )
+_NOTE_KEYS: Final = ("nags", "comment", "variations")
+_VARIATION_KEYS: Final = ("comment", "actions", "notes")
 _SEAT_KEYS: Final = ("colour", "name", "kind", "level")
 
 
@@ -64,7 +69,28 @@ def record_to_json(record: Record) -> dict[str, Any]:
         "actions": [str(a) for a in record.actions],
         "result": record.result,
         "termination": record.termination,
+        "comment": record.comment,
+        "notes": _notes_to_json(record.notes),
+        "other_headers": dict(record.other_headers),
     }
+
+
+def _notes_to_json(notes: tuple[Note, ...]) -> list[dict[str, Any]]:
+    return [
+        {
+            "nags": list(note.nags),
+            "comment": note.comment,
+            "variations": [
+                {
+                    "comment": v.comment,
+                    "actions": [str(a) for a in v.actions],
+                    "notes": _notes_to_json(v.notes),
+                }
+                for v in note.variations
+            ],
+        }
+        for note in notes
+    ]
 
 
 def _typed(obj: Mapping[str, Any], key: str, kind: type[T], where: str = "") -> T | None:
@@ -118,14 +144,7 @@ def record_from_json(obj: Mapping[str, Any]) -> Record:
     seed = _typed(obj, "seed", int)
     if first is None and position is None and seed is not None:
         first = draw_first_seat(count, seed)  # as in the text form: the seed draws the lot
-    actions = []
-    for i, text in enumerate(_typed(obj, "actions", list) or []):
-        if not isinstance(text, str):
-            raise RecordError(f"actions[{i}]: expected a string, got {text!r}")
-        try:
-            actions.append(Action.parse(text))
-        except ShiftagoError as error:
-            raise RecordError(f"actions[{i}]: {error}") from None
+    actions = _actions(obj, "")
     seats = _seats(obj, count)
     raw_date = _typed(obj, "date", str)
     date = None if raw_date is None else _field("date", lambda: parse_date(raw_date))
@@ -142,10 +161,76 @@ def record_from_json(obj: Mapping[str, Any]) -> Record:
             event=_typed(obj, "event", str),
             result=_field("result", lambda: parse_result(obj["result"], count)),
             termination=_typed(obj, "termination", str),
+            comment=_typed(obj, "comment", str),
+            notes=_notes(obj, "", len(actions)),
+            other_headers=_other_headers(obj),
         ),
     )
-    # Replaying checks the actions and the result, and gives 2-player scorings one spelling.
+    # Replaying checks the actions, variations and result, and gives 2-player scorings
+    # one spelling.
     return dataclasses.replace(record, actions=tuple(record.to_game().history))
+
+
+def _actions(obj: Mapping[str, Any], where: str) -> tuple[Action, ...]:
+    actions = []
+    for i, text in enumerate(_typed(obj, "actions", list, where) or []):
+        if not isinstance(text, str):
+            raise RecordError(f"{where}actions[{i}]: expected a string, got {text!r}")
+        try:
+            actions.append(Action.parse(text))
+        except ShiftagoError as error:
+            raise RecordError(f"{where}actions[{i}]: {error}") from None
+    return tuple(actions)
+
+
+def _object(item: object, where: str, keys: tuple[str, ...]) -> Mapping[str, Any]:
+    if not isinstance(item, Mapping):
+        raise RecordError(f"{where}: expected an object, got {item!r}")
+    unknown = sorted(set(item) - set(keys))
+    if unknown:
+        raise RecordError(f"{where}.{unknown[0]}: unknown key")
+    return item
+
+
+def _notes(obj: Mapping[str, Any], where: str, count: int) -> tuple[Note, ...]:
+    """The notes of a line (the record's or a variation's), checked field by field."""
+    raw = _typed(obj, "notes", list, where) or []
+    if len(raw) not in (0, count):
+        raise RecordError(
+            f"{where}notes: expected none or one per action ({count}), got {len(raw)}"
+        )
+    return tuple(_note(item, f"{where}notes[{i}]") for i, item in enumerate(raw))
+
+
+def _note(item: object, at: str) -> Note:
+    note = _object(item, at, _NOTE_KEYS)
+    nags = tuple(_typed(note, "nags", list, at + ".") or [])
+    comment = _typed(note, "comment", str, at + ".")
+    entries = _typed(note, "variations", list, at + ".") or []
+    variations = tuple(
+        _variation(entry, f"{at}.variations[{j}]") for j, entry in enumerate(entries)
+    )
+    return _field(at, lambda: Note(nags, comment, variations))
+
+
+def _variation(entry: object, at: str) -> Variation:
+    variation = _object(entry, at, _VARIATION_KEYS)
+    actions = _actions(variation, at + ".")
+    notes = _notes(variation, at + ".", len(actions))
+    comment = _typed(variation, "comment", str, at + ".")
+    return _field(at, lambda: Variation(actions, notes, comment))
+
+
+def _other_headers(obj: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+    raw = obj.get("other_headers")
+    if raw is None:
+        return ()
+    if not isinstance(raw, Mapping):
+        raise RecordError(f"other_headers: expected an object, got {raw!r}")
+    for name, value in raw.items():
+        if not isinstance(value, str):
+            raise RecordError(f"other_headers.{name}: expected a string, got {value!r}")
+    return tuple(raw.items())
 
 
 def _handicap(obj: Mapping[str, Any]) -> tuple[int, ...]:

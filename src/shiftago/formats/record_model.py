@@ -12,14 +12,23 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from shiftago.core.actions import Action, Scoring
+from shiftago.core.actions import Action
 from shiftago.core.errors import ShiftagoError
 from shiftago.core.game import Game, draw_first_seat
 from shiftago.core.outcome import Outcome
 from shiftago.core.rules import COLOURS, Rules
 from shiftago.core.state import Phase, State
+from shiftago.formats.record_notes import (
+    Note,
+    canonical_line,
+    clean_comment,
+    line_pieces,
+    normal_notes,
+)
 from shiftago.formats.record_syntax import (
     HEADER_ORDER,
+    KNOWN_HEADERS,
+    OTHER_HEADER_NAME,
     SEAT_HEADERS,
     UNFINISHED,
     RecordError,
@@ -72,7 +81,12 @@ class Record:
     rules did not end may carry another result only with a ``termination`` that says
     why (``resignation``, ``time forfeit``, ...). ``date`` is ``YYYY-MM-DD``. Construction
     checks each field but does not replay; :meth:`to_game` replays and checks that the
-    actions and the result fit.
+    actions, their variations and the result fit.
+
+    What PGN keeps beside the moves is kept too: ``comment`` (before the first action),
+    ``notes`` (one :class:`Note` per action, or none when no action has one: marks,
+    numeric annotations, comments, variations) and ``other_headers`` (headers of other
+    names, as ``(name, value)`` pairs in the order of the text).
     """
 
     rules: Rules
@@ -85,6 +99,9 @@ class Record:
     event: str | None = None
     result: str = UNFINISHED
     termination: str | None = None
+    comment: str | None = None
+    notes: tuple[Note, ...] = ()
+    other_headers: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
         rules = self.rules
@@ -93,9 +110,13 @@ class Record:
         actions = tuple(self.actions)
         if not all(isinstance(a, Action) for a in actions):
             raise ValueError("actions must be Action values (use Action.parse for text)")
+        notes = normal_notes(self.notes, len(actions))
         if rules.keeps_both_ends:  # one spelling per scoring, so equal games compare equal
-            actions = tuple(a.canonical_for_two() if isinstance(a, Scoring) else a for a in actions)
+            actions, notes = canonical_line(actions, notes)
         object.__setattr__(self, "actions", actions)
+        object.__setattr__(self, "notes", notes)
+        object.__setattr__(self, "comment", clean_comment(self.comment))
+        object.__setattr__(self, "other_headers", _other_headers(self.other_headers))
         if (self.first is None) == (self.position is None):
             raise ValueError("a record has either the first seat or a set-up position")
         if self.first is not None and (
@@ -167,10 +188,10 @@ class Record:
         return new_game(self.rules, self.first, self.position, self.seed)
 
     def to_game(self) -> Game:
-        """Replay the actions; a broken record raises :class:`RecordError` saying where."""
+        """Replay the actions (and check the variations); a broken record raises
+        :class:`RecordError` saying where."""
         game = self.new_game()
-        for number, (action, turn) in enumerate(zip(self.actions, self.turns(), strict=True), 1):
-            play(game, action, number, turn)
+        play_line(game, self.actions, self.notes)
         problem = result_problem(game, self.result, self.termination)
         if problem is not None:
             raise RecordError(problem)
@@ -212,6 +233,47 @@ def new_game(rules: Rules, first: int | None, position: str | None, seed: int | 
     # Handing over the State (not the text with the rules) also works for a set-up
     # position that is over at once, whose own position string cannot be set up again.
     return Game(None, position=State.from_position(position, rules), seed=seed)
+
+
+def play_line(
+    game: Game,
+    actions: tuple[Action, ...],
+    notes: tuple[Note, ...],
+    turn: int = 0,
+    previous: Action | None = None,
+) -> None:
+    """Play a line on ``game`` and check its variations, each on a copy of the game
+    before the action it replaces; errors name the turn and the action number."""
+    for index, action in enumerate(actions):
+        before = turn
+        turn += starts_turn(previous, action)
+        for variation in notes[index].variations if notes else ():
+            twin = game.copy()
+            play_line(twin, variation.actions, variation.notes, before, previous)
+        play(game, action, len(game.history) + 1, turn)
+        previous = action
+
+
+def _other_headers(pairs: Iterable[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
+    """Headers of other names, checked: a name of letters, digits and _ that is not a
+    known header's, each once, with a value of one printable line."""
+    checked: list[tuple[str, str]] = []
+    seen = set()
+    for pair in pairs:
+        if not isinstance(pair, tuple | list) or len(pair) != 2:
+            raise ValueError(f"other headers are (name, value) pairs, not {pair!r}")
+        name, value = pair
+        if not isinstance(name, str) or OTHER_HEADER_NAME.fullmatch(name) is None:
+            raise ValueError(f"a header's name is letters, digits and _, not {name!r}")
+        if name.lower() in KNOWN_HEADERS:
+            raise ValueError(f"{name} is a header of the record's own fields")
+        if name in seen:
+            raise ValueError(f"the header {name} is given twice")
+        seen.add(name)
+        if not is_text_value(value):
+            raise ValueError(f"the {name} header's value is one printable line, not {value!r}")
+        checked.append((name, value))
+    return tuple(checked)
 
 
 def play(game: Game, action: Action, number: int, turn: int, line: int | None = None) -> None:
@@ -326,22 +388,15 @@ def format_record(record: Record) -> str:
         for seat, names in zip(record.seats, SEAT_HEADERS, strict=False):
             level = None if seat.level is None else str(seat.level)
             headers.extend(zip(names, (seat.name, seat.kind, level), strict=True))
+    headers += record.other_headers
     lines = [f'[{name} "{escape(value)}"]' for name, value in headers if value is not None]
-    return "\n".join([*lines, "", *_fill(_move_pieces(record))])
+    pieces = [*line_pieces(record.actions, record.notes, record.comment), record.result]
+    return "\n".join([*lines, "", *_fill(pieces)])
 
 
 def format_records(records: Iterable[Record]) -> str:
     """Several records as one text (a file): blank lines between, a newline at the end."""
     return "".join(format_record(r) + "\n\n" for r in records).removesuffix("\n")
-
-
-def _move_pieces(record: Record) -> list[str]:
-    pieces = []
-    previous: Action | None = None
-    for action, turn in zip(record.actions, turn_numbers(record.actions), strict=True):
-        pieces.append(f"{turn}. {action}" if starts_turn(previous, action) else str(action))
-        previous = action
-    return [*pieces, record.result]
 
 
 def _fill(pieces: list[str]) -> list[str]:

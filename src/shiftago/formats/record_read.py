@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import TypeVar
+from difflib import get_close_matches
+from typing import NoReturn, TypeVar
 
 from shiftago.core.actions import Action
 from shiftago.core.errors import ShiftagoError
@@ -27,7 +28,9 @@ from shiftago.formats.record_model import (
     position_text,
     result_problem,
 )
+from shiftago.formats.record_notes import Note, Variation, normal_notes, parse_nag
 from shiftago.formats.record_syntax import (
+    KNOWN_HEADERS,
     SEAT_HEADERS,
     Draft,
     RecordError,
@@ -40,6 +43,7 @@ from shiftago.formats.record_syntax import (
 )
 
 T = TypeVar("T")
+_NAMES = frozenset(KNOWN_HEADERS.values())
 
 
 def _number(low: int | None = None, high: int | None = None) -> Callable[[str], int]:
@@ -118,7 +122,7 @@ def build(draft: Draft) -> Record:
         ("Players", players, start and start.rules.players),
     ):
         if value is None and start is None:
-            raise RecordError(f"the record has no {name} header", draft.line)
+            _missing(draft, f"the record has no {name} header", (name,))
         if start is not None and value is not None and value != implied:
             raise RecordError(
                 f"{name} is {value}, but the Position's is {implied}", headers.line(name)
@@ -146,10 +150,11 @@ def build(draft: Draft) -> Record:
         raise RecordError("a game set up from a Position has no First", headers.line("First"))
     if start is None and first is None:
         if seed is None:
-            raise RecordError(
+            _missing(
+                draft,
                 "the record needs First, Seed or Position: where the game starts, such as "
                 '[First "o"] for orange first on the empty board',
-                draft.line,
+                ("First", "Seed", "Position"),
             )
         first = draw_first_seat(players, seed)
     position = None if start is None else position_text(start)
@@ -157,7 +162,7 @@ def build(draft: Draft) -> Record:
     termination = headers.get("Termination", _text)
     header_result = headers.get("Result", lambda text: parse_result(text, count))
     game = new_game(rules, first, position, seed)
-    result = _replay(game, draft, termination, header_result)
+    result, line = _replay(game, draft, termination, header_result)
     return Record(
         rules,
         tuple(game.history),
@@ -169,7 +174,21 @@ def build(draft: Draft) -> Record:
         event=headers.get("Event", _text),
         result=result,
         termination=termination,
+        comment=" ".join(line.comment),
+        notes=line.notes(),
+        other_headers=tuple(
+            (name, value) for name, (value, _) in draft.headers.items() if name not in _NAMES
+        ),
     )
+
+
+def _missing(draft: Draft, problem: str, wanted: tuple[str, ...]) -> NoReturn:
+    """Raise the error of a missing header; a header of another name that looks like a
+    misspelling of it (``Frist``) is named, at its line."""
+    for name, (_, line) in draft.headers.items():
+        if name not in _NAMES and get_close_matches(name.lower(), [w.lower() for w in wanted]):
+            raise RecordError(f"{problem} (is {name!r} a misspelt header?)", line)
+    raise RecordError(problem, draft.line)
 
 
 def _seat(headers: _Headers, seat: int, players: int) -> Seat:
@@ -190,58 +209,168 @@ def _seat(headers: _Headers, seat: int, players: int) -> Seat:
     return Seat(headers.get(names[0], _text), kind, level)
 
 
+class _Line:
+    """A line being read: its actions and, per action, what was said about it."""
+
+    def __init__(self) -> None:
+        self.actions: list[Action] = []
+        self.nags: list[list[int]] = []
+        self.comments: list[list[str]] = []
+        self.variations: list[list[Variation]] = []
+        self.comment: list[str] = []  # before the first action
+        self.contexts: list[tuple[int, Action | None]] = []  # turn count and action before each
+
+    def add(self, action: Action) -> None:
+        self.actions.append(action)
+        self.nags.append([])
+        self.comments.append([])
+        self.variations.append([])
+
+    def notes(self) -> tuple[Note, ...]:
+        if not (any(self.nags) or any(self.comments) or any(self.variations)):
+            return ()
+        return normal_notes(
+            (
+                Note(tuple(nags), " ".join(comments), tuple(variations))
+                for nags, comments, variations in zip(
+                    self.nags, self.comments, self.variations, strict=True
+                )
+            ),
+            len(self.actions),
+        )
+
+
+def _read_line(
+    game: Game, tokens: list[tuple[str, int]], at: int, turn: int, previous: Action | None
+) -> tuple[_Line, int]:
+    """Read and play the tokens of a line from ``at``: the main line up to the result
+    token, or a variation up to its ``)``. Returns the line and where reading stopped.
+
+    The actions are kept as written; :class:`Record` gives 2-player scorings their one
+    spelling."""
+    line = _Line()
+    pending: tuple[int, int] | None = None  # a turn number token waiting for its action
+    played = len(game.history)  # the actions before the line
+    last = len(tokens) - 1
+    while True:
+        token, number_line = tokens[at]
+        if token == ")" or at == last:
+            break
+        at += 1
+        first = token[0]
+        if first == "{":
+            (line.comments[-1] if line.actions else line.comment).append(token[1:])
+            continue
+        if first in "$!?(":
+            _annotate(line, game, tokens, token, number_line, pending)
+            if token == "(":
+                at = _variation(line, game, tokens, at)
+            continue
+        if token[-1] == ".":
+            number = turn_number(token)
+            if number is not None:
+                if pending is not None:
+                    raise RecordError(
+                        f"turn number {number}. after turn number {pending[0]}.", number_line
+                    )
+                pending = (number, number_line)
+                continue
+        try:
+            action = Action.parse(token)
+        except ShiftagoError as error:
+            raise RecordError(str(error), number_line) from None
+        starts = starts_turn(previous, action)
+        line.contexts.append((turn, previous))
+        turn += starts
+        if pending is not None:
+            _check_number(pending, starts, turn, action)
+            pending = None
+        play(game, action, played + len(line.actions) + 1, turn, number_line)
+        line.add(action)
+        previous = action
+    if pending is not None:
+        raise RecordError(f"turn number {pending[0]}. has no action after it", pending[1])
+    if token == ")" and not line.actions:
+        raise RecordError("a variation holds one action at least", number_line)
+    return line, at
+
+
+def _annotate(
+    line: _Line,
+    game: Game,
+    tokens: list[tuple[str, int]],
+    token: str,
+    number_line: int,
+    pending: tuple[int, int] | None,
+) -> None:
+    """A mark, ``$n`` or ``(``: it must follow an action of the line (a mark or ``$n``
+    is kept with it here)."""
+    nag = parse_nag(token)
+    if nag is None and token != "(":
+        raise RecordError(
+            f"{token!r} is not an action, a mark (! ? !! ?? !? ?!) or an annotation $0-$255",
+            number_line,
+        )
+    if pending is not None:
+        raise RecordError(f"turn number {pending[0]}. has no action after it", pending[1])
+    if not line.actions:
+        what = "a variation" if token == "(" else f"the annotation {token}"
+        raise RecordError(
+            f"{what} comes before any action: it belongs after the action it is about",
+            number_line,
+        )
+    if nag is not None:
+        line.nags[-1].append(nag)
+
+
+def _variation(line: _Line, game: Game, tokens: list[tuple[str, int]], at: int) -> int:
+    """Read the variation that begins at ``at`` (after its ``(``), played on a copy of
+    the game before the line's last action, which it replaces; where reading goes on."""
+    twin = game.copy()
+    twin.undo()
+    variation, at = _read_line(twin, tokens, at, *line.contexts[-1])
+    line.variations[-1].append(
+        Variation(tuple(variation.actions), variation.notes(), " ".join(variation.comment))
+    )
+    return at + 1  # past its ")"
+
+
+def _check_number(pending: tuple[int, int], starts: bool, turn: int, action: Action) -> None:
+    if not starts:
+        raise RecordError(
+            f"turn number {pending[0]}. before {action}, which does not begin a turn "
+            "(a scoring, and the insertion after it, belong to the turn of the "
+            "insertion that made the line)",
+            pending[1],
+        )
+    if pending[0] != turn:
+        raise RecordError(
+            f"turn number {pending[0]}. where turn {turn} begins (every seat's turn "
+            "has a number of its own: 1. L1 2. R7 3. L2)",
+            pending[1],
+        )
+
+
 def _replay(
     game: Game,
     draft: Draft,
     termination: str | None,
     header_result: str | None,
-) -> str:
-    """Play the tokens, check turn numbers and the result token; return the result."""
-    previous: Action | None = None
-    pending: tuple[int, int] | None = None  # a turn number token waiting for its action
-    turn = 0
-    for token, line in draft.tokens[:-1]:
-        number = turn_number(token)
-        if number is not None:
-            if pending is not None:
-                raise RecordError(f"turn number {number}. after turn number {pending[0]}.", line)
-            pending = (number, line)
-            continue
-        try:
-            action = Action.parse(token)
-        except ShiftagoError as error:
-            raise RecordError(str(error), line) from None
-        starts = starts_turn(previous, action)
-        turn += starts
-        if pending is not None:
-            if not starts:
-                raise RecordError(
-                    f"turn number {pending[0]}. before {action}, which does not begin a turn "
-                    "(a scoring, and the insertion after it, belong to the turn of the "
-                    "insertion that made the line)",
-                    pending[1],
-                )
-            if pending[0] != turn:
-                raise RecordError(
-                    f"turn number {pending[0]}. where turn {turn} begins (every seat's turn "
-                    "has a number of its own: 1. L1 2. R7 3. L2)",
-                    pending[1],
-                )
-            pending = None
-        play(game, action, len(game.history) + 1, turn, line)
-        previous = action
-    token, line = draft.tokens[-1]
-    if pending is not None:
-        raise RecordError(f"turn number {pending[0]}. has no action after it", pending[1])
+) -> tuple[str, _Line]:
+    """Play the tokens (variations on copies), check turn numbers and the result
+    token; return the result and the main line."""
+    line, _ = _read_line(game, draft.tokens, 0, 0, None)
+    token, number_line = draft.tokens[-1]
     try:
         result = parse_result(token, game.rules.players)
     except ShiftagoError as error:
-        raise RecordError(str(error), line) from None
+        raise RecordError(str(error), number_line) from None
     problem = result_problem(game, result, termination)
     if problem is not None:
-        raise RecordError(problem, line)
+        raise RecordError(problem, number_line)
     if header_result is not None and header_result != result:
         raise RecordError(
-            f"the result token {result} differs from the Result header {header_result}", line
+            f"the result token {result} differs from the Result header {header_result}",
+            number_line,
         )
-    return result
+    return result, line

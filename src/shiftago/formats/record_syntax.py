@@ -40,12 +40,16 @@ HEADER_ORDER: Final = (
 SEAT_HEADERS: Final[tuple[tuple[str, str, str], ...]] = tuple(
     (n.capitalize(), n.capitalize() + "Kind", n.capitalize() + "Level") for n in COLOUR_NAMES
 )
+#: What a header's name may be: a letter, then letters, digits and underscores.
+OTHER_HEADER_NAME: Final = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _KNOWN: Final[dict[str, str]] = {
     name.lower(): name
     for name in (*(h for h in HEADER_ORDER if h != "*"), *(h for s in SEAT_HEADERS for h in s))
 }
 
-_HEADER_LINE: Final = re.compile(r'\[\s*([A-Za-z]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
+#: The known headers by their name in lower case (names are read in any case).
+KNOWN_HEADERS: Final = _KNOWN
+_HEADER_LINE: Final = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]')
 #: What may follow a header on its line: a comment (``;`` to the end of the line, or a
 #: ``{...}`` closed on the line) or nothing.
 _AFTER_HEADER: Final = re.compile(r"\s*(\{[^}]*\}\s*)*(;.*)?")
@@ -54,7 +58,7 @@ _AFTER_HEADER: Final = re.compile(r"\s*(\{[^}]*\}\s*)*(;.*)?")
 _ESCAPE: Final = re.compile(r"\\(.)")
 #: What ends a line of a record: \n, \r\n or \r, as a text editor counts lines.
 _LINE_END: Final = re.compile(r"\r\n|\r|\n")
-_PIECE: Final = re.compile(r"[{};]|[^\s{};]+")
+_PIECE: Final = re.compile(r"[{};()]|[^\s{};()]+")
 _NUMBER: Final = re.compile(r"(\d+)\.(.*)")
 _RESULT: Final = re.compile(r"\*|[ogbw](?:=[ogbw])*", re.IGNORECASE)
 
@@ -140,20 +144,25 @@ def parse_result(text: str, players: int) -> str:
 # --- scanning ------------------------------------------------------------------------
 @dataclass
 class Draft:
-    """One game's text in pieces: headers and move tokens, each with its line number."""
+    """One game's text in pieces: headers and move tokens, each with its line number.
+
+    ``headers`` holds the known headers by their written name and the others by the
+    name as given, in the order of the text. Among the tokens, a comment is one token
+    that starts with ``{`` (its text after it), a mark glued to an action is a token of
+    its own, and ``(`` and ``)`` open and close variations.
+    """
 
     line: int
     headers: dict[str, tuple[str, int]] = field(default_factory=dict)
     tokens: list[tuple[str, int]] = field(default_factory=list)
     ended: bool = False  # the result token has been read
+    depth: int = 0  # variations open
 
     def add_header(self, text: str, line: int) -> None:
         match = _HEADER_LINE.match(text.strip())
         if match is None or not _AFTER_HEADER.fullmatch(text.strip()[match.end() :]):
             raise RecordError(f'a header is [Name "value"], not {text.strip()!r}', line)
-        name = _KNOWN.get(match.group(1).lower())
-        if name is None:
-            raise RecordError(f"unknown header {match.group(1)!r}", line)
+        name = _KNOWN.get(match.group(1).lower(), match.group(1))
         if name in self.headers:
             raise RecordError(
                 f"a second {name} header (the first is on line {self.headers[name][1]}; "
@@ -178,70 +187,173 @@ class Draft:
             raise RecordError(
                 f"{token!r} after the result token; a new game begins with its headers", line
             )
-        match = _NUMBER.fullmatch(token)
+        match = _NUMBER.fullmatch(token) if "." in token else None
         if match and match.group(2):  # "12.Td": a number glued to its action
             self.tokens.append((token[: match.end(1) + 1], line))
             token = match.group(2)
+        mark = _GLUED_MARK.fullmatch(token) if token[-1] in "!?" else None
+        if mark is not None:  # "Td!?": a mark glued to its action
+            self.tokens += [(mark.group(1), line), (mark.group(2), line)]
+            return
+        if token == "(":
+            self.depth += 1
+        elif token == ")":
+            if not self.depth:
+                raise RecordError("')' closes no variation", line)
+            self.depth -= 1
+        elif is_result_token(token):
+            if self.depth:
+                raise RecordError(
+                    f"the result token {token} inside a variation: close the variation "
+                    "with ')' first",
+                    line,
+                )
+            self.ended = True
         self.tokens.append((token, line))
-        self.ended = is_result_token(token)
+
+    def add_comment(self, text: str, line: int) -> None:
+        """Keep a ``{comment}`` among the moves (one after the result is dropped: it is
+        between games)."""
+        if not self.ended:
+            self.tokens.append(("{" + text, line))
 
     def last_line(self) -> int:
         lines = [line for _, line in self.tokens] + [line for _, line in self.headers.values()]
         return max(lines, default=self.line)
 
 
-def scan(text: str) -> list[Draft]:
-    """Split a text of records into drafts; raises :class:`RecordError` on bad syntax.
+#: A mark glued to the end of an action: ``Td!``, ``xa1-e1??``.
+_GLUED_MARK: Final = re.compile(r"([^!?]+?)(!!|\?\?|!\?|\?!|!|\?)")
 
-    A game is its header lines, then move tokens up to and including the result token.
-    Comments (``{...}``, possibly over several lines, and ``;`` to the end of a line)
-    and blank lines are dropped.
+
+def split_lines(text: str) -> list[str]:
+    """The lines of a text: ended at \\n, \\r\\n or \\r only (``str.splitlines`` also
+    ends them at form feeds, U+2028 and others, which would miscount the lines of
+    errors); a byte order mark at the start is dropped."""
+    return _LINE_END.split(text.removeprefix("\ufeff"))
+
+
+class Scanner:
+    """Cuts lines of records into drafts, one line at a time, keeping the line numbers.
+
+    :meth:`feed` gives a draft at the end of the line that holds its result token, so a
+    reader can hand the game on before reading further. A :class:`RecordError` raised
+    by :meth:`feed` spoils only its game: the scanner then skips to the next game's
+    first header line and goes on from there.
     """
-    drafts: list[Draft] = []
-    draft: Draft | None = None
-    comment: int | None = None  # line where an open {comment} began
-    # lines end at \n, \r\n or \r only (str.splitlines also ends them at form feeds,
-    # U+2028 and others, which would miscount the line numbers of errors)
-    for number, raw in enumerate(_LINE_END.split(text.removeprefix("\ufeff")), 1):
-        if comment is None and raw.lstrip().startswith("["):
-            if draft is None or draft.tokens:
-                if draft is not None and not draft.ended:
-                    raise RecordError(
-                        "headers of a new game, but the moves before them have no result "
-                        "token (* for a game that is not over)",
-                        number,
-                    )
-                draft = Draft(number)
-                drafts.append(draft)
-            draft.add_header(raw, number)
-            continue
-        for match in _PIECE.finditer(raw):
-            piece = match.group()
-            if comment is not None:
-                if piece == "}":
-                    comment = None
-            elif piece == ";":
-                break
-            elif piece == "{":
-                comment = number
+
+    def __init__(self) -> None:
+        self.draft: Draft | None = None
+        self._comment: int | None = None  # the line where an open {comment} began
+        self._comment_text: list[str] = []
+        self._skipping: str | None = None  # after an error: "headers", then "moves"
+        self._after_game = False  # a game has ended and no header has come since
+        self.begun = 0  # how many games have begun (with their first header line)
+
+    def feed(self, raw: str, number: int) -> Draft | None:
+        """Read line ``number``; the game it ends, if any."""
+        if self._comment is None and raw.lstrip().startswith("["):
+            self._header_line(raw, number)
+            return None
+        if self._skipping == "headers" and raw.strip():
+            self._skipping = "moves"
+        if self._skipping is not None:
+            return None
+        try:
+            self._move_line(raw, number)
+        except RecordError:
+            self.draft, self._comment, self._skipping = None, None, "moves"
+            raise
+        draft = self.draft
+        if draft is not None and draft.ended:
+            self.draft, self._after_game = None, True
+            return draft
+        return None
+
+    def finish(self) -> None:
+        """The end of the text: what is still open is an error."""
+        if self._comment is not None:
+            line, self._comment = self._comment, None
+            raise RecordError("this comment's '{' is never closed by '}'", line)
+        draft, self.draft = self.draft, None
+        if draft is not None and not draft.ended and self._skipping is None:
+            last = f": its last word is {draft.tokens[-1][0]!r}" if draft.tokens else ""
+            raise RecordError(
+                f"the record ends without a result token{last}; a result is * (a game that "
+                "is not over), the winner's colour such as o, or the colours sharing a draw "
+                "such as o=g",
+                draft.last_line(),
+            )
+
+    def _header_line(self, raw: str, number: int) -> None:
+        if self._skipping == "headers":
+            return  # still the headers of a game that is already wrong
+        self._skipping, self._after_game = None, False
+        unended: RecordError | None = None
+        if self.draft is None or self.draft.tokens:
+            if self.draft is not None:
+                unended = RecordError(
+                    "headers of a new game, but the moves before them have no result "
+                    "token (* for a game that is not over)",
+                    number,
+                )
+            self.draft = Draft(number)
+            self.begun += 1
+        try:
+            self.draft.add_header(raw, number)
+        except RecordError:
+            if unended is None:
+                self.draft, self._skipping = None, "headers"
+                raise
+        if unended is not None:
+            raise unended
+
+    def _move_line(self, raw: str, number: int) -> None:
+        at = 0
+        while at < len(raw):
+            if self._comment is not None:
+                close = raw.find("}", at)
+                self._comment_text.append(raw[at:] if close < 0 else raw[at:close])
+                if close < 0:
+                    return
+                if self.draft is not None:
+                    self.draft.add_comment(" ".join(self._comment_text), self._comment)
+                self._comment, at = None, close + 1
+                continue
+            match = _PIECE.search(raw, at)
+            if match is None:
+                return
+            piece, at = match.group(), match.end()
+            if piece == ";":
+                return
+            if piece == "{":
+                self._comment, self._comment_text = number, []
             elif piece == "}":
                 raise RecordError("'}' closes no comment", number)
-            elif draft is None:
+            elif self.draft is None:
+                if self._after_game:
+                    raise RecordError(
+                        f"{piece!r} after the result token; a new game begins with its headers",
+                        number,
+                    )
                 raise RecordError(
                     f"{piece!r} before any header: a record begins with its headers, "
                     'such as [Variant "express"]',
                     number,
                 )
             else:
-                draft.add_token(piece, number)
-    if comment is not None:
-        raise RecordError("this comment's '{' is never closed by '}'", comment)
-    if draft is not None and not draft.ended:
-        last = f": its last word is {draft.tokens[-1][0]!r}" if draft.tokens else ""
-        raise RecordError(
-            f"the record ends without a result token{last}; a result is * (a game that is "
-            "not over), the winner's colour such as o, or the colours sharing a draw such "
-            "as o=g",
-            draft.last_line(),
-        )
+                self.draft.add_token(piece, number)
+
+
+def scan(text: str) -> list[Draft]:
+    """Split a text of records into drafts; raises the first :class:`RecordError` of
+    its syntax. Blank lines and ``;`` comments are dropped; ``{...}`` comments among the
+    moves are kept as tokens."""
+    scanner = Scanner()
+    drafts = []
+    for number, raw in enumerate(split_lines(text), 1):
+        draft = scanner.feed(raw, number)
+        if draft is not None:
+            drafts.append(draft)
+    scanner.finish()
     return drafts

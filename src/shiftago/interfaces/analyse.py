@@ -26,13 +26,28 @@ from shiftago.engine import warm_up as warm_up_searches
 from shiftago.engine.bot import Bot, Limits, RankedAction, format_value
 from shiftago.engine.levels import bot_for_level, level_name
 from shiftago.engine.review import MARKS, PlyReview, iter_review
-from shiftago.formats.record import Record, describe, result_words, turn_numbers
+from shiftago.formats.record import (
+    Note,
+    Record,
+    Variation,
+    describe,
+    format_record,
+    result_words,
+    turn_numbers,
+)
+from shiftago.formats.record_json import record_to_json
+from shiftago.formats.record_notes import MARKS as NAG_OF_MARK
 from shiftago.formats.source import SourceError, load_source
 from shiftago.formats.text_board import render_text, use_color
 from shiftago.formats.words import counted
 
 #: How the output names the point of view of its values.
 POINT_OF_VIEW = "mover"
+#: The words of the annotated record: the heading before it, its opening comment, and
+#: the comment of an action the bot left out of its analysis.
+ANNOTATED_HEADING = "the game with its marks and values:"
+ANNOTATED_COMMENT = "{about}. Each value is for the seat that acted, in {unit}"
+NOT_JUDGED = "not judged by the bot"
 
 
 class AnalyseError(ValueError):
@@ -180,7 +195,54 @@ def record_document(
         "marks": MARKS,
         "plies": [_ply_entry(r, turns[r.number - 1]) for r in reviews],
         "result": record.result,
+        "record": record_to_json(annotated_record(record, reviews, bot, settings)),
     }
+
+
+def annotated_record(
+    record: Record, reviews: list[PlyReview], bot: Bot, settings: Settings
+) -> Record:
+    """The record with the review written into it, as PGN annotates a game: each
+    action's mark (``??``, ``?``, ``?!`` as numeric annotations), its value as a comment
+    and, where the bot found better, the best line as a variation with its value. What
+    the record already said about an action is kept before what the review adds."""
+    about = _about_line(bot, settings)
+    opening = ANNOTATED_COMMENT.format(unit=bot.value_unit, about=about)
+    old = record.notes or (Note(),) * len(record.actions)
+    notes = list(old)
+    game = record.new_game()
+    for review in reviews:
+        index = review.number - 1
+        note = old[index]
+        nags = tuple(n for n in note.nags if n not in NAG_OF_MARK.values())
+        if review.mark:
+            nags = (NAG_OF_MARK[review.mark], *nags)
+        played = review.played
+        comment = NOT_JUDGED if played is None else _signed(played.value)
+        variations = note.variations
+        best = _best_line(game, review)
+        if best is not None:
+            variations = (*variations, best)
+        words = " ".join(w for w in (note.comment, comment) if w)
+        notes[index] = Note(nags, words, variations)
+        game.play(review.action)
+    words = " ".join(w for w in (record.comment, opening) if w)
+    return dataclasses.replace(record, comment=words, notes=tuple(notes))
+
+
+def _best_line(game: Game, review: PlyReview) -> Variation | None:
+    """The bot's best line where it is not the action played, if it can be played."""
+    if review.is_best:
+        return None
+    line = review.best.pv or (review.best.action,)
+    twin = game.copy()
+    try:
+        for action in line:
+            twin.play(action)
+    except ShiftagoError:
+        return None
+    notes = (Note(comment=_signed(review.best.value)),)
+    return Variation(tuple(twin.history[len(game.history) :]), notes)
 
 
 def write_record(
@@ -218,7 +280,9 @@ def write_record(
         f"?! inaccuracy (by more than {half})\n\n"
     )
     counts: dict[tuple[int, str], int] = {}
+    judged = []
     for review in itertools.chain(() if first is None else (first,), reviews):
+        judged.append(review)
         out.write(_ply_line(review) + "\n")
         out.flush()
         if review.mark:
@@ -228,6 +292,8 @@ def write_record(
     for seat in range(rules.players):
         marks = [counted(counts.get((seat, mark), 0), word) for mark, word in MARKS.items()]
         out.write(f"{COLOUR_NAMES[seat]}: {', '.join(marks)}\n")
+    annotated = annotated_record(record, judged, bot, settings)
+    out.write(f"\n{ANNOTATED_HEADING}\n\n{format_record(annotated)}\n")
 
 
 def _ply_line(review: PlyReview) -> str:
