@@ -97,11 +97,18 @@ def png_bytes(
     return out.getvalue()
 
 
-def game_frames(game: Game, *, size: int = DEFAULT_SIZE) -> list[Image.Image]:
-    """One picture per step of ``game``: its start, then the state after each action
-    with that action marked (so there are one more frames than actions)."""
-    states: Sequence[State] = game.states
-    actions: Sequence[Action | None] = [None, *game.history]
+def game_frames(
+    game: Game | tuple[Sequence[State], Sequence[Action]], *, size: int = DEFAULT_SIZE
+) -> list[Image.Image]:
+    """One picture per step of a game: its start, then the state after each action with
+    that action marked (so there is one more frame than actions).
+
+    ``game`` is a :class:`Game` or its states and actions (a copy taken while the game
+    is locked, for one that goes on playing meanwhile)."""
+    states, history = (game.states, game.history) if isinstance(game, Game) else game
+    if len(states) != len(history) + 1:
+        raise ValueError("a game has one state more than actions")
+    actions: list[Action | None] = [None, *history]
     return [
         board_image(state, last_action=action, size=size)
         for state, action in zip(states, actions, strict=True)
@@ -109,7 +116,7 @@ def game_frames(game: Game, *, size: int = DEFAULT_SIZE) -> list[Image.Image]:
 
 
 def gif_bytes(
-    game: Game,
+    game: Game | tuple[Sequence[State], Sequence[Action]],
     *,
     size: int = DEFAULT_SIZE,
     frame_ms: int = FRAME_MS,

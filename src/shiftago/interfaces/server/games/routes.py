@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from shiftago.core import COLOUR_NAMES, COLOURS, ShiftagoError, Variant
 from shiftago.engine.levels import LEVELS, default_level, level_name
+from shiftago.formats.picture import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE
 from shiftago.formats.record import format_record
 from shiftago.formats.record_json import parse_records_of_either_form, record_to_json
 from shiftago.formats.record_syntax import is_text_value
@@ -23,6 +24,7 @@ from shiftago.interfaces.server.door.security import client_address
 from shiftago.interfaces.server.games.access import computer_game_room, found, hub_of
 from shiftago.interfaces.server.games.creating import ClockIn, GameSpec, SeatSpec, spec_of_record
 from shiftago.interfaces.server.games.live import LiveGame
+from shiftago.interfaces.server.games.pictures import Picture, Pictures
 from shiftago.interfaces.server.games.views import game_view, rules_view, summary_view
 
 router = APIRouter(prefix="/api")
@@ -191,6 +193,59 @@ async def list_games(
     hub = hub_of(request)
     games = await hub.db(hub.store.listing, finished, limit)
     return {"games": [summary_view(g) for g in games]}
+
+
+def _pictures(request: Request) -> Pictures:
+    """The process's pictures, made at the first one asked for."""
+    state = request.app.state
+    if getattr(state, "pictures", None) is None:
+        state.pictures = Pictures()
+    pictures: Pictures = state.pictures
+    return pictures
+
+
+SizeQuery = Annotated[
+    int, Query(ge=MIN_SIZE, le=MAX_SIZE, description="width and height in pixels")
+]
+
+
+def _picture_response(request: Request, picture: Picture) -> Response:
+    headers = {"ETag": picture.etag, "Cache-Control": picture.cache_control}
+    if picture.etag in request.headers.get("if-none-match", ""):
+        return Response(status_code=304, headers=headers)
+    return Response(picture.data, media_type=picture.media_type, headers=headers)
+
+
+# Declared before ``/games/{game_id}``, which would otherwise take "<id>.png" as an id.
+@router.get(
+    "/games/{game_id}.png",
+    summary="A position of the game as a PNG picture",
+    responses={200: {"content": {"image/png": {}}}},
+    response_class=Response,
+)
+async def game_png(
+    game_id: str,
+    request: Request,
+    step: Annotated[
+        int | None, Query(description="actions from the start; the current position if absent")
+    ] = None,
+    size: SizeQuery = DEFAULT_SIZE,
+) -> Response:
+    """The board after ``step`` actions, its last action marked, to share."""
+    live = await found(request, game_id)
+    return _picture_response(request, await _pictures(request).of(live, "png", step, size))
+
+
+@router.get(
+    "/games/{game_id}.gif",
+    summary="The game as an animated GIF picture",
+    responses={200: {"content": {"image/gif": {}}}},
+    response_class=Response,
+)
+async def game_gif(game_id: str, request: Request, size: SizeQuery = DEFAULT_SIZE) -> Response:
+    """Every step of the game, one frame each with its action marked, to share."""
+    live = await found(request, game_id)
+    return _picture_response(request, await _pictures(request).of(live, "gif", None, size))
 
 
 @router.get("/games/{game_id}", summary="Read a game")
