@@ -12,7 +12,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from shiftago.core import COLOUR_NAMES, COLOURS, ShiftagoError, Variant
+from shiftago.core import COLOUR_NAMES, COLOURS, Phase, ShiftagoError, State, Variant
 from shiftago.engine.levels import LEVELS, default_level, level_name
 from shiftago.formats.picture import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE
 from shiftago.formats.record import format_record
@@ -31,6 +31,8 @@ router = APIRouter(prefix="/api")
 
 MAX_HANDICAP = 6
 MAX_RECORD_CHARS = 200_000
+#: A position string is about 60 characters; a few hundred is room for any.
+MAX_POSITION_CHARS = 400
 
 
 class SeatIn(BaseModel):
@@ -54,6 +56,9 @@ class NewGame(BaseModel):
     tournament: bool = Field(False, description="Express only: a series to 10 game wins")
     tournament_target: Annotated[int, Field(ge=1, le=99)] = 10
     clock: ClockIn | None = Field(None, description="a time control; untimed when absent")
+    position: Annotated[str, Field(max_length=MAX_POSITION_CHARS)] | None = Field(
+        None, description="a position string to start from (PROTOCOL.md); the empty board if absent"
+    )
 
 
 class ImportIn(BaseModel):
@@ -63,8 +68,41 @@ class ImportIn(BaseModel):
     level: int | None = Field(None, description="the level of computer seats without one")
 
 
+def set_up(body: NewGame) -> State | None:
+    """The position a new game starts from, checked by the core's parser; its variant
+    and number of players are the game's (a body that names others is refused)."""
+    if body.position is None:
+        return None
+    try:
+        state = State.from_position(body.position.strip())
+    except ShiftagoError as error:
+        raise Invalid("position", str(error)) from None
+    if state.phase is Phase.OVER:
+        raise Invalid("position", "the game is over in this position: there is nothing to play")
+    given = body.model_fields_set
+    variant = state.rules.variant.value
+    if "variant" in given and body.variant != variant:
+        raise Invalid("variant", f"the position is a game of {variant}, not {body.variant}")
+    if "players" in given and body.players != state.rules.players:
+        raise Invalid(
+            "players", f"the position is a game of {state.rules.players} players, not {body.players}"
+        )
+    if body.first is not None:
+        raise Invalid("first", "the position says whose turn it is")
+    if body.handicap is not None:
+        raise Invalid("handicap", "the position holds the turns still to be skipped")
+    if body.tournament:
+        raise Invalid("tournament", "a tournament starts from the empty board")
+    return state
+
+
 def spec_of(body: NewGame) -> GameSpec:
     """The game a request asks for, each field checked with words that name it."""
+    start = set_up(body)
+    if start is not None:
+        body = body.model_copy(
+            update={"variant": start.rules.variant.value, "players": start.rules.players}
+        )
     players = body.players
     handicap = tuple(body.handicap or ())
     if handicap and len(handicap) != players:
@@ -96,6 +134,7 @@ def spec_of(body: NewGame) -> GameSpec:
         tournament_target=body.tournament_target if body.tournament else None,
         tournament_wins=(0,) * players if body.tournament else None,
         clock=None if body.clock is None else body.clock.control(),
+        position=None if start is None else start.position(),
     )
 
 
