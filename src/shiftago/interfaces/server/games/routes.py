@@ -84,9 +84,8 @@ def set_up(body: NewGame) -> State | None:
     if "variant" in given and body.variant != variant:
         raise Invalid("variant", f"the position is a game of {variant}, not {body.variant}")
     if "players" in given and body.players != state.rules.players:
-        raise Invalid(
-            "players", f"the position is a game of {state.rules.players} players, not {body.players}"
-        )
+        players = state.rules.players
+        raise Invalid("players", f"the position is a game of {players} players, not {body.players}")
     if body.first is not None:
         raise Invalid("first", "the position says whose turn it is")
     if body.handicap is not None:
