@@ -64,16 +64,23 @@ export function mountPlayFrom(box, position) {
   box.replaceChildren(details);
 
   let shownFor = null;
-  /** The colours of the position's game, the one to act first chosen. */
+  let chosen = null; // the colour the player picked, kept while the position has it
+  /** The colours of the position's game: the one picked, else the one to act. */
   function refreshColours() {
     const fields = fieldsOf(position());
     const key = fields ? `${fields.players} ${fields.turn}` : "";
     if (key === shownFor) return fields;
     shownFor = key;
     const options = fields ? COLOURS.slice(0, fields.players) : [];
-    colour.replaceChildren(...options.map((c) => el("option", { value: c, text: cap(COLOUR_NAMES[c]), selected: fields && c === fields.turn })));
+    const pick = options.includes(chosen) ? chosen : fields && fields.turn;
+    colour.replaceChildren(...options.map((c) => el("option", { value: c, text: cap(COLOUR_NAMES[c]), selected: c === pick })));
     return fields;
   }
+  colour.addEventListener("change", () => (chosen = colour.value));
+  // the position shown may have changed since the card was opened (a replay's step, a
+  // try on the analysis board): its colours are read again before they are chosen
+  colour.addEventListener("pointerdown", refreshColours);
+  colour.addEventListener("focus", refreshColours);
   function refreshOpponent() {
     levelRow.hidden = !computer.checked;
     note.hidden = computer.checked;
