@@ -5,7 +5,7 @@
 // page opens the player's seat. `mountPlayFrom(box, position)` fills `box`; `position()`
 // gives the position string shown at the moment the game is asked for.
 import { COLOURS, COLOUR_NAMES } from "./board.js";
-import { api, cap, el, levels, localPath, rememberGame, tokenOf, withoutField } from "./api.js";
+import { api, cap, csrfToken, el, levels, localPath, rememberGame, tokenOf, withoutField } from "./api.js";
 
 /** The words of the card, in one place. */
 const WORDS = {
@@ -123,6 +123,11 @@ export function mountPlayFrom(box, position) {
         } else invites[seat.colour] = seat.join_url;
       }
       rememberGame(game.id, { tokens, invites: Object.keys(invites).length ? invites : null });
+      // signed in (a session's CSRF cookie), the seat becomes the account's, as a game
+      // started from the home page does; the game is there all the same if this fails
+      if (csrfToken() && tokens[mine]) {
+        await api("/api/session/adopt", { method: "POST", body: { tokens: [tokens[mine]] } }).catch(() => null);
+      }
       location.href = target || localPath(game.watch_url || `/watch/${game.id}`);
     } catch (err) {
       error.textContent = WORDS.failed(withoutField(err));
