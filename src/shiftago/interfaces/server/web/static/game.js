@@ -311,8 +311,8 @@ function draw(animate) {
   renderShare();
   renderPictureLinks($("share-pictures"), ctx.gameId, v.step);
   // play on from a position of a finished game (in one still played, the help it gives
-  // is for nobody at the board)
-  $("play-from").hidden = !isOver();
+  // is for nobody at the board), where there is something left to play
+  $("play-from").hidden = !isOver() || v.phase === "over";
   ctx.review.setGame(g, held(), holdsEveryPerson());
   if (reviewStep !== v.step) {
     reviewStep = v.step;
