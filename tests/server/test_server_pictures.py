@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from shiftago.interfaces.server.games import pictures
 from support.server_support import client_for, create
 
 #: Orange builds a1-d1 while green and blue fill files g and f: a line of 4 (3 players).
@@ -127,3 +128,12 @@ def test_unknown_game_pictures_are_404(db_url):
     with client_for(db_url) as client:
         assert client.get("/api/games/nosuchgame1.png").status_code == 404
         assert client.get("/api/games/nosuchgame1.gif").status_code == 404
+
+
+def test_too_many_pictures_waiting_answer_503(db_url, monkeypatch):
+    monkeypatch.setattr(pictures, "MAX_WAITING", 0)
+    with client_for(db_url) as client:
+        game_id = imported(client, "1. L3")
+        answer = client.get(f"/api/games/{game_id}.gif")
+        assert answer.status_code == 503 and answer.headers["retry-after"] == "5"
+        assert answer.json()["code"] == "busy"

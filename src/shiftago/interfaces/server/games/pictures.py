@@ -2,7 +2,8 @@
 
 The drawing is :mod:`shiftago.formats.picture`'s; here a game's states are copied under
 its lock, drawn in a worker thread (a long game's GIF takes a second or two, which must
-not hold the event loop), at most :data:`DRAWING_AT_ONCE` at a time, and the newest
+not hold the event loop), at most :data:`DRAWING_AT_ONCE` at a time (and beyond
+:data:`MAX_WAITING` waiting, refused as busy rather than queued), and the newest
 pictures are kept: a shared link is asked for by many. Each picture has an entity tag
 made from what it shows, so a browser or proxy asks again cheaply, and a finished
 game's pictures never change.
@@ -25,6 +26,8 @@ Kind = Literal["png", "gif"]
 
 #: Pictures drawn at the same time at most (each holds a core of the process).
 DRAWING_AT_ONCE: Final = 2
+#: Pictures waiting to be drawn at most; one more is refused as busy, not queued.
+MAX_WAITING: Final = 16
 #: Pictures kept (a GIF of a long game is a few hundred kB).
 KEPT: Final = 64
 #: How long a finished game's picture may be kept by a browser or proxy, in seconds.
@@ -51,17 +54,22 @@ class Picture:
         return "no-cache"
 
 
+class PicturesBusy(Exception):
+    """Too many pictures wait to be drawn: answered 503 with ``Retry-After``."""
+
+
 class Pictures:
     """The pictures of the games of one process (``app.state`` holds one)."""
 
     def __init__(self) -> None:
         self._kept: OrderedDict[str, bytes] = OrderedDict()
         self._drawing = asyncio.Semaphore(DRAWING_AT_ONCE)
+        self._waiting = 0
 
     async def of(self, live: LiveGame, kind: Kind, step: int | None, size: int) -> Picture:
         """The picture of ``live``: a PNG of ``step`` (actions from the start; the
         current position when None), or the GIF of every step; a step out of the game
-        is :class:`Invalid` naming ``step``."""
+        is :class:`Invalid` naming ``step``; :class:`PicturesBusy` when too many wait."""
         async with live.lock:
             states = list(live.game.states)
             actions = list(live.game.history)
@@ -78,8 +86,14 @@ class Pictures:
         etag = _etag(kind, size, states[0], actions)
         data = self._kept.get(etag)
         if data is None:
-            async with self._drawing:
-                data = await asyncio.to_thread(_draw, kind, size, states, actions)
+            if self._waiting >= MAX_WAITING:
+                raise PicturesBusy
+            self._waiting += 1
+            try:
+                async with self._drawing:
+                    data = await asyncio.to_thread(_draw, kind, size, states, actions)
+            finally:
+                self._waiting -= 1
             self._keep(etag, data)
         else:
             self._kept.move_to_end(etag)
@@ -104,4 +118,4 @@ def _etag(kind: Kind, size: int, start: State, actions: list[Action]) -> str:
     return '"' + hashlib.sha256(text.encode()).hexdigest()[:32] + '"'
 
 
-__all__ = ["FINISHED_MAX_AGE", "Kind", "Picture", "Pictures"]
+__all__ = ["FINISHED_MAX_AGE", "MAX_WAITING", "Kind", "Picture", "Pictures", "PicturesBusy"]

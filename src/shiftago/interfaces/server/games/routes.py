@@ -24,7 +24,7 @@ from shiftago.interfaces.server.door.security import client_address
 from shiftago.interfaces.server.games.access import computer_game_room, found, hub_of
 from shiftago.interfaces.server.games.creating import ClockIn, GameSpec, SeatSpec, spec_of_record
 from shiftago.interfaces.server.games.live import LiveGame
-from shiftago.interfaces.server.games.pictures import Picture, Pictures
+from shiftago.interfaces.server.games.pictures import Kind, Picture, Pictures, PicturesBusy
 from shiftago.interfaces.server.games.views import game_view, rules_view, summary_view
 
 router = APIRouter(prefix="/api")
@@ -247,6 +247,22 @@ SizeQuery = Annotated[
 ]
 
 
+#: What a request for a picture is told while too many wait to be drawn.
+PICTURES_BUSY_WORDS = "too many pictures are being drawn: try again in a few seconds"
+
+
+async def _picture(
+    request: Request, game_id: str, kind: Kind, step: int | None, size: int
+) -> Response:
+    live = await found(request, game_id)
+    try:
+        picture = await _pictures(request).of(live, kind, step, size)
+    except PicturesBusy:
+        answer = {"message": PICTURES_BUSY_WORDS, "code": "busy"}
+        return JSONResponse(answer, status_code=503, headers={"Retry-After": "5"})
+    return _picture_response(request, picture)
+
+
 def _picture_response(request: Request, picture: Picture) -> Response:
     headers = {"ETag": picture.etag, "Cache-Control": picture.cache_control}
     if picture.etag in request.headers.get("if-none-match", ""):
@@ -270,8 +286,7 @@ async def game_png(
     size: SizeQuery = DEFAULT_SIZE,
 ) -> Response:
     """The board after ``step`` actions, its last action marked, to share."""
-    live = await found(request, game_id)
-    return _picture_response(request, await _pictures(request).of(live, "png", step, size))
+    return await _picture(request, game_id, "png", step, size)
 
 
 @router.get(
@@ -282,8 +297,7 @@ async def game_png(
 )
 async def game_gif(game_id: str, request: Request, size: SizeQuery = DEFAULT_SIZE) -> Response:
     """Every step of the game, one frame each with its action marked, to share."""
-    live = await found(request, game_id)
-    return _picture_response(request, await _pictures(request).of(live, "gif", None, size))
+    return await _picture(request, game_id, "gif", None, size)
 
 
 @router.get("/games/{game_id}", summary="Read a game")
