@@ -12,6 +12,7 @@ from pathlib import Path
 import click
 import pytest
 from click.testing import CliRunner, Result
+from PIL import Image
 
 from shiftago import __version__
 from shiftago.core import Game, Rules, Variant
@@ -239,6 +240,26 @@ def test_show_svg_final_and_position(tmp_path: Path) -> None:
     assert names == ["game-final.svg", "position.svg"]
     for name in names:
         ET.parse(out_dir / name)
+
+
+def test_show_gif_and_png_of_a_record(tmp_path: Path) -> None:
+    gif, png = tmp_path / "game.gif", tmp_path / "last.png"
+    result = invoke("show", "--gif", str(gif), "--png", str(png), str(record_file(tmp_path)))
+    assert result.exit_code == 0, result.output
+    assert f"wrote {gif}" in result.output and f"wrote {png}" in result.output
+    with Image.open(gif) as animation:
+        assert animation.format == "GIF" and animation.n_frames == len(MOVES) + 1
+    with Image.open(png) as picture:
+        assert picture.format == "PNG" and picture.size == (420, 420)
+
+
+def test_show_png_of_a_position_and_an_unwritable_file(tmp_path: Path) -> None:
+    png = tmp_path / "position.png"
+    assert invoke("show", "--png", str(png), POSITION).exit_code == 0
+    with Image.open(png) as picture:
+        assert picture.format == "PNG"
+    bad = invoke("show", "--png", str(tmp_path / "no" / "such" / "dir.png"), POSITION)
+    assert bad.exit_code == 2 and "cannot write" in bad.output
 
 
 def test_show_a_broken_record_gives_the_line_and_status_2(tmp_path: Path) -> None:

@@ -37,32 +37,25 @@ from shiftago.core.geometry import (
 )
 from shiftago.core.rules import COLOUR_NAMES, COLOURS
 from shiftago.core.state import Phase, State
+from shiftago.formats.board_style import ARROWS as _ARROWS
+from shiftago.formats.board_style import BOARD as _BOARD
+from shiftago.formats.board_style import CELL as _CELL
+from shiftago.formats.board_style import CELL_SIZE as _C
+from shiftago.formats.board_style import GRID as _GRID
+from shiftago.formats.board_style import HIGHLIGHT as _HIGHLIGHT
+from shiftago.formats.board_style import HIGHLIGHT_STROKE as _HIGHLIGHT_STROKE
+from shiftago.formats.board_style import LABEL as _LABEL
+from shiftago.formats.board_style import LABELS as _LABELS
+from shiftago.formats.board_style import LAST as _LAST
+from shiftago.formats.board_style import LAST_LANE as _LAST_LANE
+from shiftago.formats.board_style import LAST_STROKE as _LAST_STROKE
+from shiftago.formats.board_style import MARBLE_COLOURS, SYMBOLS
+from shiftago.formats.board_style import OUTLINE as _OUTLINE
+from shiftago.formats.board_style import PAD as _PAD
+from shiftago.formats.board_style import SYMBOL_INK as _SYMBOL_INK
 from shiftago.formats.text_board import action_cells
 
 __all__ = ["MARBLE_COLOURS", "SYMBOLS", "SvgBoard", "board_svg", "render_svg"]
-
-#: Marble fill by seat: orange, green, blue, white.
-MARBLE_COLOURS: Final = ("#f08a24", "#2e9e4f", "#2f6bd8", "#fafafa")
-#: The symbol inside each seat's marble, so colours differ without colour vision.
-SYMBOLS: Final = ("none", "ring", "dot", "cross")
-_SYMBOL_INK: Final = ("#ffffff", "#ffffff", "#ffffff", "#222222")
-
-_OUTLINE: Final = "#1e1e1e"
-_BOARD: Final = "#d8c39a"
-_CELL: Final = "#efe3c6"
-_GRID: Final = "#9c8660"
-_LABEL: Final = "#4a3f2c"
-_LAST: Final = "#ffd54a"
-_LAST_LANE: Final = "#fff1b0"
-_LAST_STROKE: Final = "#7a5a00"
-_HIGHLIGHT: Final = "#9fd3ff"
-_HIGHLIGHT_STROKE: Final = "#1f5f99"
-
-#: Layout in user units (the viewBox); ``size`` only scales the whole picture.
-_C: Final = 60  # cell
-_PAD: Final = 8  # board frame around the cells
-_LABELS: Final = 22  # band for the coordinates
-_ARROWS: Final = 34  # band for the insertion arrows
 
 _SIDE_WORDS: Final = {"L": "right", "R": "left", "T": "down", "B": "up"}
 

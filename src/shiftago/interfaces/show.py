@@ -1,7 +1,9 @@
-"""``shiftago show``: a position string or a game record as text boards or SVG files.
+"""``shiftago show``: a position string or a game record as text boards or SVG files,
+or as pictures to share.
 
 A record is replayed action by action (each action, then the board), or shown only at
 its end; with an SVG directory every step (or only the last) becomes a numbered file.
+A PNG shows the last position (its last action marked), a GIF every step of the game.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from pathlib import Path
 from typing import TextIO
 
 from shiftago.core import COLOUR_NAMES, Action, Game, ShiftagoError, State
+from shiftago.formats.picture import gif_bytes, png_bytes
 from shiftago.formats.record import Record, result_words
 from shiftago.formats.source import SourceError, load_source
 from shiftago.formats.svg_board import render_svg
@@ -121,16 +124,37 @@ def write_svgs(steps: list[Step], directory: Path, *, final: bool, prefix: str) 
     return written
 
 
+def write_pictures(steps: list[Step], *, png: Path | None, gif: Path | None) -> list[Path]:
+    """The last step as a PNG and every step as an animated GIF, where asked for."""
+    pictures: list[tuple[Path, bytes]] = []
+    if png is not None:
+        last = steps[-1]
+        pictures.append((png, png_bytes(last.state, last_action=last.action)))
+    if gif is not None:
+        states = [step.state for step in steps]
+        actions = [step.action for step in steps[1:] if step.action is not None]
+        pictures.append((gif, gif_bytes((states, actions))))
+    for path, data in pictures:
+        try:
+            path.write_bytes(data)
+        except OSError as e:
+            raise ShowError(f"cannot write {path}: {e.strerror or e}") from None
+    return [path for path, _ in pictures]
+
+
 def show(
     target: str,
     out: TextIO,
     *,
     final: bool = False,
     svg_dir: Path | None = None,
+    png: Path | None = None,
+    gif: Path | None = None,
     game_number: int = 1,
     stdin: TextIO | None = None,
 ) -> None:
-    """Show ``target`` on ``out`` (or write its SVG files); raises :class:`ShowError`."""
+    """Show ``target`` on ``out`` (or write its SVG files or pictures); raises
+    :class:`ShowError`."""
     name, loaded = load(target, stdin)
     color = use_color(out)
     if isinstance(loaded, State):
@@ -151,6 +175,11 @@ def show(
             prefix += f"-{game_number}"
         game = record.to_game()
         header = describe(record, game)
+    if png is not None or gif is not None:
+        for path in write_pictures(steps, png=png, gif=gif):
+            out.write(f"wrote {path}\n")
+        if svg_dir is None:
+            return
     if svg_dir is not None:
         written = write_svgs(steps, svg_dir, final=final or header is None, prefix=prefix)
         out.write(f"wrote {len(written)} SVG file(s) to {svg_dir}\n")

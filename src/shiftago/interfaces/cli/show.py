@@ -10,7 +10,7 @@ import click
 from shiftago.interfaces.cli.options import game_number_option
 
 
-@click.command(short_help="Show a position or replay a record, as text or SVG.")
+@click.command(short_help="Show a position or replay a record: text, SVG, PNG or GIF.")
 @click.argument("target", metavar="FILE|POSITION")
 @click.option("--final", is_flag=True, help="Show only the final board of a record.")
 @click.option(
@@ -20,8 +20,29 @@ from shiftago.interfaces.cli.options import game_number_option
     type=click.Path(file_okay=False, path_type=Path),
     help="Write SVG files to DIR (one per step, or only the final one) instead of text.",
 )
+@click.option(
+    "--png",
+    "png",
+    metavar="FILE",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the last position, its last action marked, as a PNG picture to FILE.",
+)
+@click.option(
+    "--gif",
+    "gif",
+    metavar="FILE",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the game as an animated GIF to FILE: a frame per action, the last held.",
+)
 @game_number_option("Which game of a file that holds several.")
-def show(target: str, final: bool, svg_dir: Path | None, game_number: int) -> None:
+def show(
+    target: str,
+    final: bool,
+    svg_dir: Path | None,
+    png: Path | None,
+    gif: Path | None,
+    game_number: int,
+) -> None:
     """Show a position string or a game record file ('-' reads standard input).
 
     A record is replayed: each action, then the board. A position string has 8 fields,
@@ -37,6 +58,8 @@ def show(target: str, final: bool, svg_dir: Path | None, game_number: int) -> No
             out,
             final=final,
             svg_dir=svg_dir,
+            png=png,
+            gif=gif,
             game_number=game_number,
             stdin=sys.stdin,
         )

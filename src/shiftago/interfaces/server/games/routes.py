@@ -12,8 +12,9 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from shiftago.core import COLOUR_NAMES, COLOURS, ShiftagoError, Variant
+from shiftago.core import COLOUR_NAMES, COLOURS, Phase, ShiftagoError, State, Variant
 from shiftago.engine.levels import LEVELS, default_level, level_name
+from shiftago.formats.picture import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE
 from shiftago.formats.record import format_record
 from shiftago.formats.record_json import parse_records_of_either_form, record_to_json
 from shiftago.formats.record_syntax import is_text_value
@@ -23,12 +24,15 @@ from shiftago.interfaces.server.door.security import client_address
 from shiftago.interfaces.server.games.access import computer_game_room, found, hub_of
 from shiftago.interfaces.server.games.creating import ClockIn, GameSpec, SeatSpec, spec_of_record
 from shiftago.interfaces.server.games.live import LiveGame
+from shiftago.interfaces.server.games.pictures import Kind, Picture, Pictures, PicturesBusy
 from shiftago.interfaces.server.games.views import game_view, rules_view, summary_view
 
 router = APIRouter(prefix="/api")
 
 MAX_HANDICAP = 6
 MAX_RECORD_CHARS = 200_000
+#: A position string is about 60 characters; a few hundred is room for any.
+MAX_POSITION_CHARS = 400
 
 
 class SeatIn(BaseModel):
@@ -52,6 +56,9 @@ class NewGame(BaseModel):
     tournament: bool = Field(False, description="Express only: a series to 10 game wins")
     tournament_target: Annotated[int, Field(ge=1, le=99)] = 10
     clock: ClockIn | None = Field(None, description="a time control; untimed when absent")
+    position: Annotated[str, Field(max_length=MAX_POSITION_CHARS)] | None = Field(
+        None, description="a position string to start from (PROTOCOL.md); the empty board if absent"
+    )
 
 
 class ImportIn(BaseModel):
@@ -61,8 +68,40 @@ class ImportIn(BaseModel):
     level: int | None = Field(None, description="the level of computer seats without one")
 
 
+def set_up(body: NewGame) -> State | None:
+    """The position a new game starts from, checked by the core's parser; its variant
+    and number of players are the game's (a body that names others is refused)."""
+    if body.position is None:
+        return None
+    try:
+        state = State.from_position(body.position.strip())
+    except ShiftagoError as error:
+        raise Invalid("position", str(error)) from None
+    if state.phase is Phase.OVER:
+        raise Invalid("position", "the game is over in this position: there is nothing to play")
+    given = body.model_fields_set
+    variant = state.rules.variant.value
+    if "variant" in given and body.variant != variant:
+        raise Invalid("variant", f"the position is a game of {variant}, not {body.variant}")
+    if "players" in given and body.players != state.rules.players:
+        players = state.rules.players
+        raise Invalid("players", f"the position is a game of {players} players, not {body.players}")
+    if body.first is not None:
+        raise Invalid("first", "the position says whose turn it is")
+    if body.handicap is not None:
+        raise Invalid("handicap", "the position holds the turns still to be skipped")
+    if body.tournament:
+        raise Invalid("tournament", "a tournament starts from the empty board")
+    return state
+
+
 def spec_of(body: NewGame) -> GameSpec:
     """The game a request asks for, each field checked with words that name it."""
+    start = set_up(body)
+    if start is not None:
+        body = body.model_copy(
+            update={"variant": start.rules.variant.value, "players": start.rules.players}
+        )
     players = body.players
     handicap = tuple(body.handicap or ())
     if handicap and len(handicap) != players:
@@ -94,6 +133,7 @@ def spec_of(body: NewGame) -> GameSpec:
         tournament_target=body.tournament_target if body.tournament else None,
         tournament_wins=(0,) * players if body.tournament else None,
         clock=None if body.clock is None else body.clock.control(),
+        position=None if start is None else start.position(),
     )
 
 
@@ -191,6 +231,73 @@ async def list_games(
     hub = hub_of(request)
     games = await hub.db(hub.store.listing, finished, limit)
     return {"games": [summary_view(g) for g in games]}
+
+
+def _pictures(request: Request) -> Pictures:
+    """The process's pictures, made at the first one asked for."""
+    state = request.app.state
+    if getattr(state, "pictures", None) is None:
+        state.pictures = Pictures()
+    pictures: Pictures = state.pictures
+    return pictures
+
+
+SizeQuery = Annotated[
+    int, Query(ge=MIN_SIZE, le=MAX_SIZE, description="width and height in pixels")
+]
+
+
+#: What a request for a picture is told while too many wait to be drawn.
+PICTURES_BUSY_WORDS = "too many pictures are being drawn: try again in a few seconds"
+
+
+async def _picture(
+    request: Request, game_id: str, kind: Kind, step: int | None, size: int
+) -> Response:
+    live = await found(request, game_id)
+    try:
+        picture = await _pictures(request).of(live, kind, step, size)
+    except PicturesBusy:
+        answer = {"message": PICTURES_BUSY_WORDS, "code": "busy"}
+        return JSONResponse(answer, status_code=503, headers={"Retry-After": "5"})
+    return _picture_response(request, picture)
+
+
+def _picture_response(request: Request, picture: Picture) -> Response:
+    headers = {"ETag": picture.etag, "Cache-Control": picture.cache_control}
+    if picture.etag in request.headers.get("if-none-match", ""):
+        return Response(status_code=304, headers=headers)
+    return Response(picture.data, media_type=picture.media_type, headers=headers)
+
+
+# Declared before ``/games/{game_id}``, which would otherwise take "<id>.png" as an id.
+@router.get(
+    "/games/{game_id}.png",
+    summary="A position of the game as a PNG picture",
+    responses={200: {"content": {"image/png": {}}}},
+    response_class=Response,
+)
+async def game_png(
+    game_id: str,
+    request: Request,
+    step: Annotated[
+        int | None, Query(description="actions from the start; the current position if absent")
+    ] = None,
+    size: SizeQuery = DEFAULT_SIZE,
+) -> Response:
+    """The board after ``step`` actions, its last action marked, to share."""
+    return await _picture(request, game_id, "png", step, size)
+
+
+@router.get(
+    "/games/{game_id}.gif",
+    summary="The game as an animated GIF picture",
+    responses={200: {"content": {"image/gif": {}}}},
+    response_class=Response,
+)
+async def game_gif(game_id: str, request: Request, size: SizeQuery = DEFAULT_SIZE) -> Response:
+    """Every step of the game, one frame each with its action marked, to share."""
+    return await _picture(request, game_id, "gif", None, size)
 
 
 @router.get("/games/{game_id}", summary="Read a game")

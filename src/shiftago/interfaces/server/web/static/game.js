@@ -17,6 +17,8 @@ import { mountPrefs, playSound } from "./prefs.js";
 import { ChatPanel } from "./chat.js";
 import { followTurn, onSeen, pageTitle, renderNotify } from "./turn.js";
 import { ratingsOnGame, showRatings } from "./rated.js";
+import { mountPlayFrom } from "./playfrom.js";
+import { renderPictureLinks } from "./pictures.js";
 
 if (ctx.fast) document.documentElement.classList.add("reduced-motion");
 
@@ -307,6 +309,10 @@ function draw(animate) {
   renderReplay();
   renderControls(send);
   renderShare();
+  renderPictureLinks($("share-pictures"), ctx.gameId, v.step);
+  // play on from a position of a finished game (in one still played, the help it gives
+  // is for nobody at the board), where there is something left to play
+  $("play-from").hidden = !isOver() || v.phase === "over";
   ctx.review.setGame(g, held(), holdsEveryPerson());
   if (reviewStep !== v.step) {
     reviewStep = v.step;
@@ -437,6 +443,7 @@ function newConn(token) {
 
 function start() {
   mountPrefs($("prefs"));
+  mountPlayFrom($("play-from"), () => $("position").textContent);
   ctx.boardView = new BoardView($("board"), { arrows: true, interactive: ctx.mode === "play", onAction: act, label: "Shiftago board" });
   fitBoard();
   ctx.review = new GameReview({
