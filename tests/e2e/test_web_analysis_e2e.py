@@ -152,7 +152,13 @@ def test_the_analysis_board_lists_a_winning_action_first(
     assert all(t in ("win", "loss") or t.endswith("%") for t in others), others
     # the best action is drawn on the board as a hint
     page.wait_for_selector(".hint-arrow[data-hint]", state="attached")
-    assert page.get_attribute(".hint-arrow[data-hint]", "data-hint") in wins
+    hint = page.get_attribute(".hint-arrow[data-hint]", "data-hint")
+    assert hint in wins
+    # its arrow comes in where the marble enters (L1 at a1, Be at e1), and reaches as far
+    # as the push goes: the entry cell, on these empty lanes
+    entry = {"L1": "a1", "Be": "e1"}[hint]
+    assert page.get_attribute(".hint-arrow[data-hint]", "data-entry") == entry
+    assert page.get_attribute(".hint-arrow[data-hint]", "data-reach") == entry
     # the socket drops: the page connects again and the new position is analysed
     page.evaluate("window.__sockets.forEach(s => s.close())")
     click_action(page, "Td")
