@@ -50,7 +50,8 @@ export function resultWords(over, winners) {
   if (!over) return "";
   if (!winners.length) return WORDS.overNoWinner;
   if (winners.length === 1) return fill(WORDS.won, { who: winners[0] });
-  const names = new Intl.ListFormat(document.documentElement.lang || "en", { type: "conjunction" }).format(winners);
+  const lang = (globalThis.document && document.documentElement.lang) || "en";
+  const names = new Intl.ListFormat(lang, { type: "conjunction" }).format(winners);
   return fill(WORDS.wonTogether, { names });
 }
 

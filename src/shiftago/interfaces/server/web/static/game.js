@@ -17,6 +17,8 @@ import { mountPrefs, playSound } from "./prefs.js";
 import { ChatPanel } from "./chat.js";
 import { followTurn, onSeen, pageTitle, renderNotify } from "./turn.js";
 import { ratingsOnGame, showRatings } from "./rated.js";
+import { Announcer } from "./announce.js";
+import { spokenSince, spokenStep } from "./spoken.js";
 
 if (ctx.fast) document.documentElement.classList.add("reduced-motion");
 
@@ -24,6 +26,7 @@ let rematchTimer = null;
 let wasMine = null; // whether it was this screen's turn at the last render
 let reviewStep = null; // the step the review was last shown
 const rematchUrls = [];
+const announcer = new Announcer($("announcer"));
 
 function notice(text, kind = "error") {
   showNotice($("notice"), text, kind);
@@ -137,6 +140,7 @@ function welcome(conn, msg) {
 function applyGame(g, v, info) {
   const before = ctx.game ? (parsePosition(ctx.game.position) || {}).board || null : null;
   const version = typeof v === "number" ? v : (g.actions || []).length;
+  const was = { version: ctx.version, over: isOver() };
   if (version !== ctx.version) {
     ctx.thinking = null;
     ctx.pending = null;
@@ -152,6 +156,8 @@ function applyGame(g, v, info) {
     if (!replaying()) animate = { action: info.action, board: before, motion: g.motion };
     playSound("action");
   } else ctx.lastBoard = null;
+  // what happened since this page last saw the game, said in words (not on opening it)
+  if (was.version >= 0) announcer.say(...spokenSince(g, was.version, version, was.over));
   render(animate);
 }
 
@@ -217,6 +223,7 @@ function goto(k) {
   const before = shownStep();
   setStep(k);
   const after = shownStep();
+  if (after !== before) announcer.say(spokenStep(after, lastStep()));
   let animate = null;
   if (after === before + 1 && stepsReady()) {
     const motion = (moveHistory()[after - 1] || {}).motion;
