@@ -337,7 +337,8 @@ def test_the_analysis_board_says_each_action(live_server: LiveServer, page: Any)
         "() => document.querySelector('[data-testid=announcer]').textContent"
         " === 'Orange pushed in at the top of column e.'"
     )
-    page.keyboard.press("ArrowLeft")
+    page.click("[data-testid=back]")
+    shows(page, WIN_IN_ONE)
     click_action(page, "L1")  # orange's fifth marble in a row: the game is won
     page.wait_for_function(
         "() => document.querySelector('[data-testid=announcer]').textContent"

@@ -340,8 +340,8 @@ function typing(target) {
 }
 
 function wire() {
-  $("back").addEventListener("click", () => goTo(at.parent));
-  $("forward").addEventListener("click", () => goTo(at.children[0]));
+  $("back").addEventListener("click", () => goTo(at && at.parent));
+  $("forward").addEventListener("click", () => goTo(at && at.children[0]));
   $("to-start").addEventListener("click", () => goTo(root));
   $("promote").addEventListener("click", promoteLine);
   $("delete-line").addEventListener("click", deleteLine);

@@ -6,16 +6,11 @@
 import { WORDS, actionWords, fill, resultWords } from "./announce.js";
 import { history, who } from "./state.js";
 
-/** The game page's own sentences, whole. */
-const GAME_WORDS = {
-  takenBack: "Actions were taken back: {count} now played.",
-};
-
 /** The sentences for the actions `from` up to `to` (version numbers: actions played)
- * of `game`, and its end when it has just come (`wasOver` false, the game over now). */
+ * of `game`, and its end when it has just come (`wasOver` false, the game over now). A
+ * takeback says nothing here: the page's notice, an alert, says it. */
 export function spokenSince(game, from, to, wasOver) {
   const out = [];
-  if (to < from) out.push(fill(GAME_WORDS.takenBack, { count: to }));
   for (const h of history().slice(Math.max(0, from), to)) {
     out.push(actionWords(h.seat ? who(h.seat) : "", h.action, h.points ?? null));
   }
