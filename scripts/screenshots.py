@@ -10,7 +10,8 @@ home-phone.png, game-desktop.png and game-phone.png (1280x800 and 390x844); then
 imports a short finished game, has the computer review it and writes
 review-desktop.png and review-phone.png (the review at the step before a blunder),
 analysis-desktop.png and analysis-phone.png (the analysis board with the computer's
-lines and a variation) and analysis-dark-desktop.png (the same in the dark theme).
+lines and a variation with a side line) and analysis-dark-desktop.png (the same in the
+dark theme).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ ACTIONS = ["L4", "Td", "R3", "Bc"]  # Ann's; the computer answers each
 REVIEWED = ["L1", "L7", "L1", "L7", "L1", "L7", "L1", "L7", "R4", "L7"]  # orange misses L1
 ANALYSED = "express 2 7/7/2g4/2og3/3o3/7/7 o insert 20,20 0,0 0,0"
 TRIED = ["Tc", "Bd"]
+SIDE_LINE = "L4"  # played after Back: a side line in place of Bd
 
 
 def play_some(server: LiveServer, page: Page, game_id: str) -> None:
@@ -89,7 +91,8 @@ def review_shots(server: LiveServer, context: Any, out: Path) -> None:
 
 
 def analysis_shots(server: LiveServer, context: Any, out: Path) -> None:
-    """The analysis board: a position, two actions tried, the computer's lines."""
+    """The analysis board: a position, two actions tried and a side line, the computer's
+    lines."""
     page = context.new_page()
     url = server.url + "/analysis?position=" + urllib.parse.quote(ANALYSED)
     for size, viewport in SIZES.items():
@@ -103,6 +106,8 @@ def analysis_shots(server: LiveServer, context: Any, out: Path) -> None:
                 arg=action,
             )
         page.click("[data-testid=back]")
+        page.click(f'[data-action="{SIDE_LINE}"][tabindex="0"]')
+        page.wait_for_selector(f'[data-testid=variation] .var-side [data-move="{SIDE_LINE}"]')
         page.wait_for_selector("[data-testid=engine-line]")
         page.wait_for_timeout(1500)
         page.screenshot(path=str(out / f"analysis-{size}.png"), full_page=size == "desktop")

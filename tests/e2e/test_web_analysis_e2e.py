@@ -152,7 +152,13 @@ def test_the_analysis_board_lists_a_winning_action_first(
     assert all(t in ("win", "loss") or t.endswith("%") for t in others), others
     # the best action is drawn on the board as a hint
     page.wait_for_selector(".hint-arrow[data-hint]", state="attached")
-    assert page.get_attribute(".hint-arrow[data-hint]", "data-hint") in wins
+    hint = page.get_attribute(".hint-arrow[data-hint]", "data-hint")
+    assert hint in wins
+    # its arrow comes in where the marble enters (L1 at a1, Be at e1), and reaches as far
+    # as the push goes: the entry cell, on these empty lanes
+    entry = {"L1": "a1", "Be": "e1"}[hint]
+    assert page.get_attribute(".hint-arrow[data-hint]", "data-entry") == entry
+    assert page.get_attribute(".hint-arrow[data-hint]", "data-reach") == entry
     # the socket drops: the page connects again and the new position is analysed
     page.evaluate("window.__sockets.forEach(s => s.close())")
     click_action(page, "Td")
@@ -200,7 +206,7 @@ def test_an_action_tried_on_the_analysis_board_is_taken_back(
     click_action(page, "L4")
     one = after(START, "L4")
     shows(page, one)
-    assert page.locator("[data-testid=variation] [data-step]").count() == 2  # Start, L4
+    assert page.locator("[data-testid=variation] [data-node]").count() == 2  # Start, L4
     click_action(page, "Tc")
     two = after(START, "L4", "Tc")
     shows(page, two)
@@ -212,7 +218,7 @@ def test_an_action_tried_on_the_analysis_board_is_taken_back(
     shows(page, START)
     page.keyboard.press("ArrowRight")  # and the variation is kept, to go forward again
     shows(page, one)
-    page.click('[data-testid=variation] [data-step="2"]')
+    page.click('[data-testid=variation] [data-node="2"]')
     shows(page, two)
     # an action typed that the rules refuse changes nothing and says why
     page.fill("[data-testid=action-input]", "L9")
@@ -238,7 +244,7 @@ def test_a_reload_keeps_the_variation_tried(live_server: LiveServer, page: Any) 
     page.wait_for_function("() => location.search.includes('at=1')")
     page.reload()
     shows(page, one)
-    assert page.locator("[data-testid=variation] [data-step]").count() == 3  # Start, L4, Tc
+    assert page.locator("[data-testid=variation] [data-node]").count() == 3  # Start, L4, Tc
     page.click("[data-testid=forward]")
     shows(page, two)
     page.click("[data-testid=back]")
@@ -251,6 +257,93 @@ def test_a_reload_keeps_the_variation_tried(live_server: LiveServer, page: Any) 
     )
     shows(page, two)
     assert page.is_disabled("[data-testid=back]")
+
+
+def variation(page: Any) -> str:
+    """The move list as its text reads (numbers, actions and brackets)."""
+    return " ".join(page.inner_text("[data-testid=variation]").split())
+
+
+def test_an_action_after_back_starts_a_side_line(live_server: LiveServer, page: Any) -> None:
+    """Td, Tc, Te; Back twice; L4: the tree keeps 1. Td 2. Tc 3. Te and the side line
+    2. L4; clicks, keys, promoting, deleting and a reload all keep to it."""
+    page.goto(analysis_url(live_server))
+    shows(page, START)
+    for done, action in enumerate(["Td", "Tc", "Te"], 1):
+        click_action(page, action)
+        shows(page, after(START, *["Td", "Tc", "Te"][:done]))
+    page.click("[data-testid=back]")
+    page.keyboard.press("ArrowLeft")
+    shows(page, after(START, "Td"))
+    click_action(page, "L4")
+    shows(page, after(START, "Td", "L4"))
+    assert variation(page) == "Start 1. Td 2. Tc ( 2. L4 ) 3. Te"
+    assert page.get_attribute('[data-move="L4"]', "aria-current") == "step"
+    # the address holds the whole tree and the node shown
+    page.wait_for_function("() => location.search.includes('at=3')")
+    params = urllib.parse.parse_qs(urllib.parse.urlsplit(page.url).query)
+    assert params["line"] == ["Td Tc (L4) Te"]
+    # Up goes to the line above at this branch, Down back; End to the end of the line
+    # (off the board, whose arrows take the arrow keys while one has the focus)
+    page.evaluate("document.activeElement.blur()")
+    page.keyboard.press("ArrowUp")
+    shows(page, after(START, "Td", "Tc"))
+    page.keyboard.press("End")
+    shows(page, after(START, "Td", "Tc", "Te"))
+    page.keyboard.press("ArrowDown")  # Te has no sibling: the branch above it switches
+    shows(page, after(START, "Td", "L4"))
+    page.keyboard.press("Home")
+    shows(page, START)
+    assert page.is_disabled("[data-testid=back]")
+    page.click('[data-testid=variation] [data-move="Te"]')
+    shows(page, after(START, "Td", "Tc", "Te"))
+    assert page.is_disabled("[data-testid=promote]")  # the main line already
+    # a reload (or the copied link) brings back the tree and the node shown
+    page.click('[data-testid=variation] [data-move="L4"]')
+    shows(page, after(START, "Td", "L4"))
+    page.wait_for_function("() => location.search.includes('at=3')")
+    page.reload()
+    shows(page, after(START, "Td", "L4"))
+    assert variation(page) == "Start 1. Td 2. Tc ( 2. L4 ) 3. Te"
+    # promoting makes the side line the main line
+    page.click("[data-testid=promote]")
+    page.wait_for_function("() => location.search.includes('line=Td%20L4%20(Tc%20Te)')")
+    assert variation(page) == "Start 1. Td 2. L4 ( 2. Tc 3. Te )"
+    page.keyboard.press("ArrowRight")  # the main line ends at L4
+    shows(page, after(START, "Td", "L4"))
+    # deleting the side line from Tc on leaves one line, the board at Tc's parent
+    page.click('[data-testid=variation] [data-move="Tc"]')
+    shows(page, after(START, "Td", "Tc"))
+    page.click("[data-testid=delete-line]")
+    shows(page, after(START, "Td"))
+    assert variation(page) == "Start 1. Td 2. L4"
+    # an address of before (one line, its step) still opens
+    one_line = after(START, "L4", "Tc")
+    page.goto(
+        f"{live_server.url}/analysis?start={urllib.parse.quote(START)}&line=L4%20Tc&at=2"
+        f"&position={urllib.parse.quote(one_line)}"
+    )
+    shows(page, one_line)
+    assert variation(page) == "Start 1. L4 2. Tc"
+
+
+def test_the_analysis_board_says_each_action(live_server: LiveServer, page: Any) -> None:
+    page.goto(analysis_url(live_server, WIN_IN_ONE))
+    shows(page, WIN_IN_ONE)
+    announcer = page.locator("[data-testid=announcer]")
+    assert announcer.get_attribute("aria-live") == "polite"
+    click_action(page, "Te")
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=announcer]').textContent"
+        " === 'Orange pushed in at the top of column e.'"
+    )
+    page.click("[data-testid=back]")
+    shows(page, WIN_IN_ONE)
+    click_action(page, "L1")  # orange's fifth marble in a row: the game is won
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=announcer]').textContent"
+        " === 'Orange pushed in at the left of row 1. Orange won.'"
+    )
 
 
 def test_the_editor_stays_put_while_the_computer_s_lines_come_and_go(

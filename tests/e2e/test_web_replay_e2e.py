@@ -428,6 +428,11 @@ def test_the_score_phase_names_the_points_and_the_scoring_is_told(
             "() => document.querySelector('[data-testid=event]').textContent"
             ".includes('xa1-e1 for 2 points')"
         )
+        # and said in words in the live region, to the player and to the spectator
+        p.wait_for_function(
+            "() => document.querySelector('[data-testid=announcer]').textContent"
+            ".endsWith('scored a line of 5 for 2 points.')"
+        )
     assert page.is_hidden("[data-testid=score-choices]")
     # the news line had its room before it had news: the board has not moved
     assert page.evaluate(BOARD_TOP) == board

@@ -1,32 +1,35 @@
 // The analysis board: /analysis?position=<position string>. The server says what a
 // position is (POST /api/positions), what an action leads to (POST /api/positions/play)
 // and what the computer thinks (the /ws/analysis socket, docs/web-protocol.md); this
-// page draws it, keeps the variation tried from the start position (in its address too,
-// `start=`, `line=` and `at=` before `position=`, so that a reload or a copied link keeps
-// it), and hands a position set up in the editor to the server, which accepts or refuses
-// it.
+// page draws it, keeps the actions tried from the start position as a variation tree
+// (tree.js; in its address too, `start=`, `line=` and `at=` before `position=`, so that a
+// reload or a copied link keeps it), says each action in words (announce.js), and hands a
+// position set up in the editor to the server, which accepts or refuses it.
 import { BoardView, COLOURS, COLOUR_NAMES, marbleIcon, parsePosition } from "./board.js";
+import { Announcer, actionWords, resultWords } from "./announce.js";
+import { TreeSyntaxError, addChild, childBy, cut, lineEnd, newTree, onMainLine, promote, readTree, sibling, size, writeTree, writtenOrder } from "./tree.js";
+import { drawVariations } from "./variations.js";
 import { VARIANTS, api, cap, copyText, el, onJson, openSocket, ruleNumbers, showNotice, withoutField } from "./api.js";
 import { mountPrefs, playSound } from "./prefs.js";
 import { expectedWords, formatValue } from "./review.js";
 import { PositionEditor } from "./editor.js";
 
-/** The longest variation an address brings back (each action is a request). */
+/** The most actions an address's tree brings back (each action is a request). */
 const LONGEST_LINE = 200;
 
 const $ = (id) => document.getElementById(id);
 
 // ---- state -----------------------------------------------------------------------
-let root = null; // the start position, as POST /api/positions answers it
-let moves = []; // the variation: [{action, view}] from the start position
-let at = 0; // how many of them are played on the board now
+let root = null; // the variation tree (tree.js); each node's data: its position as the server answers it
+let at = null; // the node shown
 let busy = false;
 let engineLines = [];
 
 const boardView = new BoardView($("board"), { arrows: true, interactive: true, onAction: play, label: "Analysis board" });
+const announcer = new Announcer($("announcer"));
 
 function current() {
-  return at === 0 ? root : moves[at - 1].view;
+  return at ? at.data : null;
 }
 
 function notice(text, kind = "error") {
@@ -37,9 +40,8 @@ function notice(text, kind = "error") {
 /** A new start position (the URL's, or the editor's): throws the server's refusal. */
 async function setRoot(position) {
   const view = await api("/api/positions", { method: "POST", body: { position } });
-  root = view;
-  moves = [];
-  at = 0;
+  root = newTree(view);
+  at = root;
   show();
   return view;
 }
@@ -50,15 +52,14 @@ async function play(action) {
   if (from.result) return notice("The game is over in this position.");
   busy = true;
   try {
-    const next = moves[at] && moves[at].action === action ? null : await api("/api/positions/play", { method: "POST", body: { position: from.position, action } });
-    if (next) {
-      moves = moves.slice(0, at);
-      moves.push({ action: canonicalAction(from, action), view: next });
-    }
-    at += 1;
+    const known = childBy(at, canonicalAction(from, action));
+    const next = known ? null : await api("/api/positions/play", { method: "POST", body: { position: from.position, action } });
+    // a new action where the line goes on starts a side line: nothing is cut
+    at = known || addChild(at, canonicalAction(from, action), next);
     notice("");
     playSound("action");
-    show({ action: moves[at - 1].action, board: parsePosition(from.position).board, motion: moves[at - 1].view.motion });
+    announcer.say(actionNews(at));
+    show({ action: at.action, board: parsePosition(from.position).board, motion: at.data.motion });
   } catch (err) {
     notice(withoutField(err) || "That action is not possible here.");
   } finally {
@@ -72,10 +73,36 @@ function canonicalAction(view, action) {
   return all.find((a) => a.toLowerCase() === String(action).toLowerCase()) || action;
 }
 
-function goTo(step) {
-  const to = Math.max(0, Math.min(moves.length, step));
-  if (to === at) return;
-  at = to;
+/** Show `node` (null: nowhere to go, nothing changes). */
+function goTo(node) {
+  if (!node || node === at) return;
+  at = node;
+  show();
+}
+
+/** What the action that leads to `node` did, in words, with the end it brings. */
+function actionNews(node) {
+  const before = node.parent.data;
+  const after = node.data;
+  const mover = before.turn;
+  const seat = COLOURS.indexOf(mover);
+  const scored = before.variant !== "express" && seat >= 0 ? ((after.scores || [])[seat] ?? 0) - ((before.scores || [])[seat] ?? 0) : null;
+  const name = (c) => cap(COLOUR_NAMES[c] || c);
+  const end = after.result ? resultWords(true, (after.result.winners || []).map(name)) : "";
+  return [actionWords(name(mover), node.action, scored), end].filter(Boolean).join(" ");
+}
+
+/** Make the line shown the main line. */
+function promoteLine() {
+  if (!at || onMainLine(at)) return;
+  promote(at);
+  show();
+}
+
+/** Delete the action shown and all after it; the board shows the position before. */
+function deleteLine() {
+  if (!at || !at.parent) return;
+  at = cut(at);
   show();
 }
 
@@ -96,7 +123,7 @@ function show(animate = null) {
   const v = current();
   if (!v) return;
   const pos = parsePosition(v.position) || { board: new Map() };
-  const before = at > 0 ? parsePosition((at === 1 ? root : moves[at - 2].view).position) : null;
+  const before = at.parent ? parsePosition(at.parent.data.position) : null;
   const legal = new Set([...(v.legal || []), ...(v.scoring || []).map((s) => s.action)]);
   boardView.setHint(null);
   boardView.update(
@@ -107,7 +134,7 @@ function show(animate = null) {
       phase: v.result ? "over" : v.phase,
       legal,
       active: !v.result && legal.size > 0,
-      last: at > 0 ? moves[at - 1].action : null,
+      last: at.parent ? at.action : null,
       lastBoard: before ? before.board : null,
       motion: v.motion,
       pushes: v.pushes || {},
@@ -118,9 +145,11 @@ function show(animate = null) {
   );
   $("status").textContent = statusText(v);
   $("position").textContent = v.position;
-  $("back").disabled = at === 0;
-  $("forward").disabled = at >= moves.length;
-  $("to-start").disabled = at === 0;
+  $("back").disabled = !at.parent;
+  $("forward").disabled = !at.children.length;
+  $("to-start").disabled = !at.parent;
+  $("promote").disabled = onMainLine(at);
+  $("delete-line").disabled = !at.parent;
   document.title = `Analysis board · ${VARIANTS[v.variant] ? VARIANTS[v.variant].name : v.variant}, ${v.players} players · Shiftago`;
   history.replaceState(null, "", address(v));
   drawSeats(v);
@@ -130,41 +159,48 @@ function show(animate = null) {
   engine.analyse(v.position);
 }
 
-/** The page's address: the variation tried (its start, actions and the step shown),
- * then the position shown, which alone is a whole analysis board too. */
+/** The page's address: the variation tree tried (its start, its actions with the side
+ * lines in brackets, and the node shown by its number in that text), then the position
+ * shown, which alone is a whole analysis board too. */
 function address(v) {
   const parts = [];
-  if (moves.length) {
-    parts.push(`start=${encodeURIComponent(root.position)}`);
-    parts.push(`line=${encodeURIComponent(moves.map((m) => m.action).join(" "))}`);
-    parts.push(`at=${at}`);
+  if (root.children.length) {
+    parts.push(`start=${encodeURIComponent(root.data.position)}`);
+    parts.push(`line=${encodeURIComponent(writeTree(root))}`);
+    parts.push(`at=${writtenOrder(root).indexOf(at)}`);
   }
   parts.push(`position=${encodeURIComponent(v.position)}`);
   return `/analysis?${parts.join("&")}`;
 }
 
-/** The variation of an address, played again from its start through the server; false
- * (nothing changed) when the address has none or it does not lead to its position. */
+/** The variation tree of an address, played again from its start through the server;
+ * false (nothing changed) when the address has none or it does not lead to its
+ * position. A line without brackets (the addresses of before) is a tree of one line;
+ * `at=K` is the K-th action as the line writes it (0: the start). */
 async function restoreVariation(params) {
   const start = params.get("start");
-  const line = (params.get("line") || "").split(/[\s,]+/).filter(Boolean);
-  if (!start || !line.length || line.length > LONGEST_LINE) return false;
+  let tree;
   try {
-    const first = await api("/api/positions", { method: "POST", body: { position: start } });
-    const tried = [];
-    let view = first;
-    for (const action of line) {
-      const next = await api("/api/positions/play", { method: "POST", body: { position: view.position, action } });
-      tried.push({ action: canonicalAction(view, action), view: next });
-      view = next;
+    tree = readTree(params.get("line") || "");
+  } catch (err) {
+    if (err instanceof TreeSyntaxError) return false;
+    throw err;
+  }
+  const count = size(tree);
+  if (!start || !count || count > LONGEST_LINE) return false;
+  try {
+    tree.data = await api("/api/positions", { method: "POST", body: { position: start } });
+    const nodes = writtenOrder(tree); // each node after its parent
+    for (const node of nodes.slice(1)) {
+      const from = node.parent.data;
+      node.data = await api("/api/positions/play", { method: "POST", body: { position: from.position, action: node.action } });
+      node.action = canonicalAction(from, node.action);
     }
     const step = Number.parseInt(params.get("at") || "", 10);
-    const shownAt = Number.isInteger(step) ? Math.max(0, Math.min(tried.length, step)) : tried.length;
-    const shown = shownAt === 0 ? first : tried[shownAt - 1].view;
-    if (params.get("position") && params.get("position").trim() !== shown.position) return false;
-    root = first;
-    moves = tried;
-    at = shownAt;
+    const shown = Number.isInteger(step) ? nodes[Math.max(0, Math.min(count, step))] : lineEnd(tree);
+    if (params.get("position") && params.get("position").trim() !== shown.data.position) return false;
+    root = tree;
+    at = shown;
     show();
     return true;
   } catch {
@@ -192,24 +228,7 @@ function drawSeats(v) {
 }
 
 function drawVariation() {
-  const list = $("variation");
-  list.replaceChildren();
-  const start = el("button", { type: "button", class: "var-move small", "data-step": 0, text: "Start", "aria-current": at === 0 ? "step" : null });
-  start.addEventListener("click", () => goTo(0));
-  list.append(el("li", { class: "var-start" }, start));
-  moves.forEach((m, i) => {
-    const mover = parsePosition((i === 0 ? root : moves[i - 1].view).position);
-    const b = el("button", {
-      type: "button",
-      class: `var-move small${i + 1 === at ? " current" : ""}${i + 1 > at ? " ahead" : ""}`,
-      "data-step": i + 1,
-      "aria-current": i + 1 === at ? "step" : null,
-      "aria-label": `${i + 1}. ${m.action} by ${mover ? COLOUR_NAMES[mover.turn] : ""}`,
-    });
-    b.append(marbleIcon(mover ? mover.turn : "o", 14), ` ${i + 1}. ${m.action}`);
-    b.addEventListener("click", () => goTo(i + 1));
-    list.append(el("li", {}, b));
-  });
+  drawVariations($("variation"), root, at, goTo);
 }
 
 function drawLines(msg) {
@@ -321,19 +340,28 @@ function typing(target) {
 }
 
 function wire() {
-  $("back").addEventListener("click", () => goTo(at - 1));
-  $("forward").addEventListener("click", () => goTo(at + 1));
-  $("to-start").addEventListener("click", () => goTo(0));
+  $("back").addEventListener("click", () => goTo(at && at.parent));
+  $("forward").addEventListener("click", () => goTo(at && at.children[0]));
+  $("to-start").addEventListener("click", () => goTo(root));
+  $("promote").addEventListener("click", promoteLine);
+  $("delete-line").addEventListener("click", deleteLine);
   document.addEventListener("keydown", (e) => {
     if (typing(e.target) || e.altKey || e.ctrlKey || e.metaKey) return;
     if (e.target.closest && e.target.closest(".shiftago-board [data-action], .eval-graph")) return; // the board's own arrow keys
-    if (e.key === "ArrowLeft") {
-      e.preventDefault();
-      goTo(at - 1);
-    } else if (e.key === "ArrowRight") {
-      e.preventDefault();
-      goTo(at + 1);
-    }
+    if (!at) return;
+    // Left/Right along the line shown, Up/Down to the line above or below at the nearest
+    // branch, Home/End to the start and to the end of the line shown
+    const to = {
+      ArrowLeft: () => at.parent,
+      ArrowRight: () => at.children[0],
+      ArrowUp: () => sibling(at, -1),
+      ArrowDown: () => sibling(at, 1),
+      Home: () => root,
+      End: () => lineEnd(at),
+    }[e.key];
+    if (!to) return;
+    e.preventDefault();
+    goTo(to());
   });
   $("typed").addEventListener("submit", (e) => {
     e.preventDefault();

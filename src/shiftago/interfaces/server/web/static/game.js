@@ -19,6 +19,8 @@ import { followTurn, onSeen, pageTitle, renderNotify } from "./turn.js";
 import { ratingsOnGame, showRatings } from "./rated.js";
 import { mountPlayFrom } from "./playfrom.js";
 import { renderPictureLinks } from "./pictures.js";
+import { Announcer } from "./announce.js";
+import { spokenSince, spokenStep } from "./spoken.js";
 
 if (ctx.fast) document.documentElement.classList.add("reduced-motion");
 
@@ -26,6 +28,7 @@ let rematchTimer = null;
 let wasMine = null; // whether it was this screen's turn at the last render
 let reviewStep = null; // the step the review was last shown
 const rematchUrls = [];
+const announcer = new Announcer($("announcer"));
 
 function notice(text, kind = "error") {
   showNotice($("notice"), text, kind);
@@ -139,6 +142,7 @@ function welcome(conn, msg) {
 function applyGame(g, v, info) {
   const before = ctx.game ? (parsePosition(ctx.game.position) || {}).board || null : null;
   const version = typeof v === "number" ? v : (g.actions || []).length;
+  const was = { version: ctx.version, over: isOver() };
   if (version !== ctx.version) {
     ctx.thinking = null;
     ctx.pending = null;
@@ -154,6 +158,8 @@ function applyGame(g, v, info) {
     if (!replaying()) animate = { action: info.action, board: before, motion: g.motion };
     playSound("action");
   } else ctx.lastBoard = null;
+  // what happened since this page last saw the game, said in words (not on opening it)
+  if (was.version >= 0) announcer.say(...spokenSince(g, was.version, version, was.over));
   render(animate);
 }
 
@@ -219,6 +225,7 @@ function goto(k) {
   const before = shownStep();
   setStep(k);
   const after = shownStep();
+  if (after !== before) announcer.say(spokenStep(after, lastStep()));
   let animate = null;
   if (after === before + 1 && stepsReady()) {
     const motion = (moveHistory()[after - 1] || {}).motion;

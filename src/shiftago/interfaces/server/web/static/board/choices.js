@@ -1,15 +1,16 @@
 // What the board draws over the cells for a choice: the scoring choices of the score
 // phase (a bar to click with 2 players, a "keep" marker on the end that stays with 3-4)
 // and a suggested action. Mixed into BoardView (view.js): `this` is the board.
-import { C, isInsertion, isScoring, laneCells, scoringEnds, scoringLine } from "./geometry.js";
+import { C, insertionHint, isInsertion, isScoring, scoringEnds, scoringLine } from "./geometry.js";
 import { svgEl as el } from "./svg.js";
 
 /** BoardView's methods for choices and hints. */
 export const Choices = {
   /**
    * A suggested action (the computer's best, say) drawn over the board in the hint style
-   * (`.hint-arrow`, `data-hint`): an arrow from outside the entry cell across the lane for
-   * an insertion, a bar along the line for a scoring; `null` clears it. The layer is on
+   * (`.hint-arrow`, `data-hint`): an arrow from outside the entry cell along the push for
+   * an insertion (`data-entry`, `data-reach`: the cells it starts and ends at), a bar
+   * along the line for a scoring; `null` clears it. The layer is on
    * top and lets clicks through; `update()` keeps it.
    */
   setHint(action) {
@@ -21,9 +22,13 @@ export const Choices = {
     const g = el("g", { class: "hint-arrow", "data-hint": this.hint }, this.hintLayer);
     let x1, y1, x2, y2;
     if (isInsertion(this.hint)) {
-      const lane = laneCells(this.hint);
-      [x1, y1] = this.arrows ? this.arrowPoint(this.hint) : this.centre(lane[0]);
-      [x2, y2] = this.centre(lane[lane.length - 1]);
+      // from the edge where the marble enters, as far as the push goes: never the whole
+      // lane, which would read as a marble entering at the far end
+      const pushes = (this.view && this.view.pushes) || {};
+      const arrow = insertionHint(this.hint, pushes[this.hint], this.m, this.arrows);
+      [[x1, y1], [x2, y2]] = [arrow.tail, arrow.tip];
+      g.setAttribute("data-entry", arrow.entry);
+      g.setAttribute("data-reach", arrow.reach);
     } else {
       const cells = scoringLine(this.hint);
       [x1, y1] = this.centre(cells[0]);

@@ -57,6 +57,40 @@ export function lineCells(from, to) {
   return out;
 }
 
+/** The middle of a cell, on a board whose cells start `m` user units in. */
+export function cellCentre(cell, m) {
+  const f = FILES.indexOf(cell[0]);
+  const r = +cell[1] - 1;
+  return [m + C * f + C / 2, m + C * (6 - r) + C / 2];
+}
+
+/** Where an insertion comes in from, outside its entry cell: the middle of its arrow
+ * (a board drawn with `arrows`), or just outside the cells. */
+export function entryPoint(action, m, arrows = true) {
+  const side = action[0].toUpperCase();
+  const [ex, ey] = cellCentre(laneCells(action)[0], m);
+  const out = arrows ? PAD + ARROWS / 2 : PAD / 2;
+  const low = m - out;
+  const high = m + 7 * C + out;
+  if (side === "L") return [low, ey];
+  if (side === "R") return [high, ey];
+  if (side === "T") return [ex, low];
+  return [ex, high];
+}
+
+/**
+ * The hint arrow of an insertion: from outside the edge where its marble enters,
+ * along the push, to the farthest cell the push fills (`moves`: the marbles it
+ * shifts, GAME `pushes`; none known or none pushed: the entry cell). `reach` names
+ * that cell; `tail` and `tip` are its ends in user units.
+ */
+export function insertionHint(action, moves, m, arrows = true) {
+  const lane = laneCells(action);
+  const filled = (moves || []).map((move) => lane.indexOf(String(move.to).toLowerCase())).filter((i) => i >= 0);
+  const reach = lane[Math.max(0, ...filled)];
+  return { entry: lane[0], reach, tail: entryPoint(action, m, arrows), tip: cellCentre(reach, m) };
+}
+
 /** A scoring action's two ends as written (`xa1-e1`: a1, then e1). */
 export function scoringEnds(action) {
   return action.toLowerCase().slice(1).split("-");

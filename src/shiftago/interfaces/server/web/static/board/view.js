@@ -6,7 +6,7 @@
 // (choices.js) are mixed into the class here.
 import { Animation } from "./animation.js";
 import { Choices } from "./choices.js";
-import { ARROWS, C, FILES, INSERTIONS, PAD, HIT_IN, HIT_OUT, LABELS, isInsertion, isScoring, laneCells, margin, scoringLine } from "./geometry.js";
+import { ARROWS, C, FILES, INSERTIONS, PAD, HIT_IN, HIT_OUT, LABELS, cellCentre, entryPoint, isInsertion, isScoring, laneCells, margin, scoringLine } from "./geometry.js";
 import { Input } from "./input.js";
 import { COLOUR_NAMES, MARBLE_FILL, marbleShape } from "./marbles.js";
 import { svgEl as el } from "./svg.js";
@@ -89,20 +89,12 @@ export class BoardView {
   }
 
   centre(cell) {
-    const [x, y] = this.corner(cell);
-    return [x + C / 2, y + C / 2];
+    return cellCentre(cell, this.m);
   }
 
   /** The middle of an insertion's arrow, outside the board. */
   arrowPoint(action) {
-    const side = action[0];
-    const [ex, ey] = this.centre(laneCells(action)[0]);
-    const low = this.m - PAD - ARROWS / 2;
-    const high = this.m + 7 * C + PAD + ARROWS / 2;
-    if (side === "L") return [low, ey];
-    if (side === "R") return [high, ey];
-    if (side === "T") return [ex, low];
-    return [ex, high];
+    return entryPoint(action, this.m, true);
   }
 
   coords(svg) {

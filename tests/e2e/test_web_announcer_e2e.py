@@ -1,0 +1,143 @@
+"""End to end: every action is said in words in the game page's polite live region
+(``[data-testid=announcer]``), the opponent's and the computer's included, for a player,
+a spectator and a replay (issue 49). What was played is read from the server's GAME."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from websockets.sync.client import connect
+
+from support import waiting
+from support.web_fixtures import LiveServer, NewContext
+
+SIDES = {
+    "L": "at the left of row",
+    "R": "at the right of row",
+    "T": "at the top of column",
+    "B": "at the bottom of column",
+}
+COLOURS = {"o": "orange", "g": "green", "b": "blue", "w": "white"}
+
+
+def create(server: LiveServer, **spec: Any) -> dict[str, Any]:
+    response = server.api("POST", "/api/games", json=spec)
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def read(server: LiveServer, game_id: str) -> dict[str, Any]:
+    response = server.api("GET", f"/api/games/{game_id}")
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def who(game: dict[str, Any], colour: str) -> str:
+    """A seat as the page names it: its name, with its colour where they differ."""
+    name = next(s["name"] for s in game["seats"] if s["colour"] == colour)
+    return name if name.lower() == COLOURS[colour] else f"{name} ({COLOURS[colour]})"
+
+
+def pushed(game: dict[str, Any], colour: str, action: str) -> str:
+    return f"{who(game, colour)} pushed in {SIDES[action[0]]} {action[1:].lower()}."
+
+
+def hears(page: Any, words: str, timeout: float = 30_000) -> None:
+    """Wait until the page's live region says ``words``."""
+    try:
+        page.wait_for_function(
+            "w => (document.querySelector('[data-testid=announcer]') || {}).textContent === w",
+            arg=words,
+            timeout=timeout,
+        )
+    except Exception as error:
+        said = page.text_content("[data-testid=announcer]")
+        raise AssertionError(f"the page says {said!r}, not {words!r}") from error
+
+
+def open_game(context: Any, url: str) -> Any:
+    page = context.new_page()
+    page.goto(url)
+    page.wait_for_selector("[data-testid=connection][data-state=connected]")
+    return page
+
+
+@contextlib.contextmanager
+def socket_seat(server: LiveServer, game_id: str, join_url: str) -> Iterator[Any]:
+    """A seat played over the game's WebSocket (docs/web-protocol.md)."""
+    url = f"ws://127.0.0.1:{server.port}/ws/games/{game_id}"
+    with connect(url, origin=server.url) as ws:
+        ws.send(json.dumps({"type": "hello", "token": join_url.split("seat=")[1], "seen": 0}))
+        while json.loads(ws.recv(timeout=10))["type"] != "welcome":
+            pass
+        yield ws
+
+
+def test_the_computer_s_action_is_said_in_words(
+    live_server: LiveServer, new_context: NewContext
+) -> None:
+    created = create(
+        live_server,
+        variant="express",
+        players=2,
+        first="o",
+        seats=[{"name": "Ann", "kind": "human"}, {"kind": "computer", "level": 1}],
+    )
+    game_id = created["id"]
+    page = open_game(new_context(), created["seats"][0]["join_url"])
+    region = page.locator("[data-testid=announcer]")
+    assert region.get_attribute("aria-live") == "polite"
+    assert region.text_content() == ""  # opening the page says no action
+    element = page.wait_for_selector('[data-action="Tc"][tabindex="0"]', state="attached")
+    element.click()
+    game = waiting.wait_until(
+        lambda: read(live_server, game_id),
+        lambda g: g["version"] >= 2,
+        timeout=30,
+        what="the computer's action",
+    )
+    answer = game["actions"][1]
+    assert answer[0] in SIDES, answer  # Express: an insertion
+    hears(page, pushed(game, "g", answer))
+
+
+def test_a_spectator_hears_each_action_and_the_end(
+    live_server: LiveServer, new_context: NewContext
+) -> None:
+    created = create(
+        live_server,
+        variant="express",
+        players=2,
+        first="o",
+        seats=[{"name": "Ann", "kind": "human"}, {"name": "Ben", "kind": "human"}],
+    )
+    game_id = created["id"]
+    watcher = open_game(new_context(), created["watch_url"])
+    script = ["L1", "L7", "L1", "L7", "L1", "L7", "L1", "L7", "L1"]
+    with (
+        socket_seat(live_server, game_id, created["seats"][0]["join_url"]) as ann,
+        socket_seat(live_server, game_id, created["seats"][1]["join_url"]) as ben,
+    ):
+        for version, action in enumerate(script):
+            (ann if version % 2 == 0 else ben).send(
+                json.dumps({"type": "act", "action": action, "seen": version})
+            )
+            game = waiting.wait_until(
+                lambda v=version: read(live_server, game_id),
+                lambda g, v=version: g["version"] > v,
+                timeout=10,
+                what=f"{action} to be stored",
+            )
+            mover = "o" if version % 2 == 0 else "g"
+            if version < len(script) - 1:
+                hears(watcher, pushed(game, mover, action))
+    assert game["status"] == "over winner o"
+    hears(watcher, f"{pushed(game, 'o', 'L1')} {who(game, 'o')} won.")
+    # the replay says the action that led to each step shown
+    watcher.click("#rp-prev")
+    hears(watcher, f"Action 8 of 9: {pushed(game, 'g', 'L7')}")
+    watcher.click("#rp-first")
+    hears(watcher, "The start position.")

@@ -1,0 +1,31 @@
+// The words a screen reader hears after an action (static/announce.js), run by Node's
+// own test runner through test_web_scripts.py.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { WORDS, actionWords, fill, resultWords } from "../../../src/shiftago/interfaces/server/web/static/announce.js";
+
+test("an insertion says the side and the lane its marble comes in by", () => {
+  assert.equal(actionWords("Green", "Td"), "Green pushed in at the top of column d.");
+  assert.equal(actionWords("Green", "tD"), "Green pushed in at the top of column d.");
+  assert.equal(actionWords("Ann", "Be"), "Ann pushed in at the bottom of column e.");
+  assert.equal(actionWords("Ann", "L3"), "Ann pushed in at the left of row 3.");
+  assert.equal(actionWords("Ann", "R7"), "Ann pushed in at the right of row 7.");
+});
+
+test("a scoring says the line's length and its points", () => {
+  assert.equal(actionWords("Orange", "xa1-e1", 2), "Orange scored a line of 5 for 2 points.");
+  assert.equal(actionWords("Orange", "xa1-a6", 1), "Orange scored a line of 6 for 1 point.");
+  assert.equal(actionWords("Blue", "xc3-f6", 0), "Blue scored a line of 4 for no points.");
+  assert.equal(actionWords("Blue", "xc3-f6"), "Blue scored a line of 4.");
+});
+
+test("the end of a game names its winners", () => {
+  assert.equal(resultWords(false, ["Blue"]), "");
+  assert.equal(resultWords(true, ["Blue"]), "Blue won.");
+  assert.equal(resultWords(true, ["Blue", "Green"]), "Blue and Green share the win.");
+  assert.equal(resultWords(true, []), WORDS.overNoWinner);
+});
+
+test("a template is filled by name and keeps what it is not given", () => {
+  assert.equal(fill("{a} and {b}", { a: 1 }), "1 and {b}");
+});
