@@ -346,6 +346,8 @@ class Hub:
             live.game.undo()
             raise
         live.stored.clock = clock
+        if clock is not None:  # stored with the action: the pause is told until then
+            live.stored.clock_paused = None
         self.actions_stored += 1
         self._stored_action(live, str(action), revision + 1)
         announce.action(live, number, action, seat)
