@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import multiprocessing
 import random
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
@@ -144,7 +145,6 @@ class _Burst:
         self.done = asyncio.Event()
         self.warm = asyncio.Event()
         self.ws_url = ""
-        self.watchers_open: list[ClientConnection] = []
         self.tasks: set[asyncio.Future[None]] = set()
 
     def background(self, work: Coroutine[Any, Any, None]) -> None:
@@ -169,13 +169,27 @@ class _Burst:
         self.ws_url = socket_url(config.url, game_id)
         rng = random.Random(config.seed)
         players = [_Player(self, token, random.Random(rng.random())) for token in tokens]
+        # the watchers run in a process of their own: their sockets' work (handshakes,
+        # inflating every event) must not delay the players' loop, which is measured
+        spawn = multiprocessing.get_context("spawn")
+        go, leave, results = spawn.Event(), spawn.Event(), spawn.SimpleQueue()
+        crowd = spawn.Process(
+            target=_watchers_process,
+            args=(self.ws_url, config.watchers, config.deflate, go, leave, results),
+            daemon=True,
+        )
+        crowd.start()
         playing = [asyncio.ensure_future(p.play()) for p in players]
         try:
             async with asyncio.timeout(config.timeout):
                 await self.warm.wait()
                 self.timing.burst_began = clock()
-                await asyncio.gather(*(self.watch(i) for i in range(config.watchers)))
+                go.set()
+                joined = await asyncio.to_thread(results.get)
                 self.timing.burst_ended = clock()
+                self.timing.joins = joined["joins"]
+                for why, count in joined["refused"].items():
+                    self.timing.refused[why] = self.timing.refused.get(why, 0) + count
                 # a little play after the burst, to compare
                 await asyncio.wait(
                     [asyncio.ensure_future(self.done.wait())], timeout=max(1.0, 10 * config.pace)
@@ -184,33 +198,15 @@ class _Burst:
             self.timing.refuse("timeout")
         finally:
             self.done.set()
+            go.set()
+            leave.set()
             for task in playing:
                 task.cancel()
             await asyncio.gather(*playing, return_exceptions=True)
-            await asyncio.gather(*(ws.close() for ws in self.watchers_open), return_exceptions=True)
+            await asyncio.to_thread(crowd.join, 30)
+            if crowd.is_alive():
+                crowd.kill()
         return self.report(game_id)
-
-    async def watch(self, i: int) -> None:
-        began = clock()
-        try:
-            ws = await _connect(self.ws_url, watcher_address(i), self.config.deflate)
-        except InvalidStatus as refused:
-            self.timing.refuse(f"ws:{refused.response.status_code}")
-            return
-        except (OSError, TimeoutError, InvalidHandshake) as failed:
-            self.timing.refuse(f"ws:{type(failed).__name__}")
-            return
-        self.watchers_open.append(ws)
-        try:
-            await ws.send(dumps({"type": "hello", "seen": 0}))
-            async for text in ws:
-                if isinstance(text, str) and text.startswith('{"type":"presence"'):
-                    self.timing.joins.append(clock() - began)
-                    break
-        except ConnectionClosed as closed:
-            self.timing.refuse(f"closed:{closed.rcvd.code if closed.rcvd else 1006}")
-            return
-        self.background(_drain(ws))
 
     def report(self, game_id: str) -> dict[str, Any]:
         timing = self.timing
@@ -233,6 +229,56 @@ class _Burst:
             "refused": timing.refused,
             "over_during_burst": timing.over_during_burst,
         }
+
+
+def _watchers_process(
+    url: str, watchers: int, deflate: bool, go: Any, leave: Any, results: Any
+) -> None:
+    """The watchers' process: on ``go`` every watcher joins; their join times (and the
+    refusals) go to ``results``; they leave on ``leave``."""
+    asyncio.run(_watchers(url, watchers, deflate, go, leave, results))
+
+
+async def _watchers(
+    url: str, watchers: int, deflate: bool, go: Any, leave: Any, results: Any
+) -> None:
+    await asyncio.to_thread(go.wait)
+    joins: list[float] = []
+    refused: dict[str, int] = {}
+    sockets: list[ClientConnection] = []
+    tasks: set[asyncio.Future[None]] = set()
+
+    async def watch(i: int) -> None:
+        began = clock()
+        try:
+            ws = await _connect(url, watcher_address(i), deflate)
+        except InvalidStatus as refusal:
+            why = f"ws:{refusal.response.status_code}"
+            refused[why] = refused.get(why, 0) + 1
+            return
+        except (OSError, TimeoutError, InvalidHandshake) as failed:
+            why = f"ws:{type(failed).__name__}"
+            refused[why] = refused.get(why, 0) + 1
+            return
+        sockets.append(ws)
+        try:
+            await ws.send(dumps({"type": "hello", "seen": 0}))
+            async for text in ws:
+                if isinstance(text, str) and text.startswith('{"type":"presence"'):
+                    joins.append(clock() - began)
+                    break
+        except ConnectionClosed as closed:
+            why = f"closed:{closed.rcvd.code if closed.rcvd else 1006}"
+            refused[why] = refused.get(why, 0) + 1
+            return
+        task = asyncio.ensure_future(_drain(ws))  # read on until it leaves
+        tasks.add(task)
+
+    await asyncio.gather(*(watch(i) for i in range(watchers)))
+    results.put({"joins": joins, "refused": refused})
+    await asyncio.to_thread(leave.wait, 60)
+    await asyncio.gather(*(ws.close() for ws in sockets), return_exceptions=True)
+    await asyncio.gather(*tasks, return_exceptions=True)
 
 
 async def _drain(ws: ClientConnection) -> None:

@@ -422,12 +422,19 @@ class LiveGame:
         }
 
     def broadcast(self, message: dict[str, Any]) -> None:
-        """Send ``message`` to every socket of the game, serialised once."""
+        """Send ``message`` to every socket of the game, serialised once: the seats'
+        sockets first, so that their writers run before the watchers' (with hundreds
+        of watchers, each writer compresses the message for its own socket)."""
         if not self.connections:
             return
         text = message_text(message)
-        for connection in list(self.connections):
-            connection.send(text)
+        connections = list(self.connections)
+        for connection in connections:
+            if connection.seat is not None:
+                connection.send(text)
+        for connection in connections:
+            if connection.seat is None:
+                connection.send(text)
 
 
 def _believed(summary: PresenceSummary | None, oldest: float) -> tuple[frozenset[int], int]:
