@@ -151,10 +151,11 @@ class Joins:
         connections = [j.connection for j in batch]
         for send in self.welcomes:
             await send(live, connections)
-        for connection in connections:
-            await hub.presence.join(live, connection)
-            if live.thinking is not None:
-                connection.send({"type": "thinking", "seat": live.thinking})
+        await hub.presence.join_many(live, connections)
+        if live.thinking is not None:
+            thinking = message_text({"type": "thinking", "seat": live.thinking})
+            for connection in connections:
+                connection.send(thinking)
         self.admitted += len(batch)
         self.batches += 1
 
