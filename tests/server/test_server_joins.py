@@ -82,3 +82,23 @@ def test_an_action_is_answered_while_a_burst_of_watchers_joins(sqlite_url):
         assert snapshots(live).built == 2  # version 0's, version 1's
         assert len(live.connections) == BURST
         assert hub.joins.waiting() == 0
+
+
+def test_a_watcher_gone_while_it_waited_is_let_go_not_joined(sqlite_url):
+    with client_for(sqlite_url) as client:
+        game_id, _ = create(client)
+        hub = client.app.state.hub
+
+        async def burst() -> tuple[list[Connection], list[bool]]:
+            live = await hub.get(game_id)
+            assert live is not None
+            watchers = [Connection() for _ in range(3 * JOIN_BATCH)]
+            joins = [asyncio.ensure_future(hub.joins.join(live, w, 0)) for w in watchers]
+            await asyncio.sleep(0)  # all queued, none admitted yet
+            watchers[-1].close()
+            await asyncio.wait_for(asyncio.gather(*joins), 30)
+            return watchers, [w in live.connections for w in watchers]
+
+        watchers, joined = client.portal.call(burst)
+        assert joined == [True] * (len(watchers) - 1) + [False]
+        assert hub.joins.waiting() == 0 and hub.joins.queues == {}

@@ -114,28 +114,36 @@ class Joins:
 
     async def _drain(self, live: LiveGame, queue: deque[_Joiner]) -> None:
         try:
-            while queue:
-                await asyncio.sleep(0)  # whatever waits for the lock is queued first
-                batch = [queue.popleft() for _ in range(min(self.batch, len(queue)))]
-                batch = [j for j in batch if not j.done.done() and not j.connection.closed]
-                if not batch:
-                    continue
-                try:
-                    async with live.lock:
-                        await self._admit(live, batch)
-                except Exception as failure:
-                    for joiner in batch:
-                        if not joiner.done.done():
-                            joiner.done.set_exception(failure)
-                    continue
-                for joiner in batch:
-                    if not joiner.done.done():
-                        joiner.done.set_result(None)
+            with self.hub.using(live):  # the game stays in memory while joins wait
+                await self._drain_batches(live, queue)
         finally:
             if self.queues.get(live.id) is queue:
                 del self.queues[live.id]
             for joiner in queue:  # shut down under way: nobody is left waiting
                 joiner.done.cancel()
+
+    async def _drain_batches(self, live: LiveGame, queue: deque[_Joiner]) -> None:
+        while queue:
+            await asyncio.sleep(0)  # whatever waits for the lock is queued first
+            taken = [queue.popleft() for _ in range(min(self.batch, len(queue)))]
+            batch = [j for j in taken if not j.done.done()]
+            for joiner in batch:
+                if joiner.connection.closed:  # gone while it waited: nothing to send
+                    joiner.done.set_result(None)
+            batch = [j for j in batch if not j.done.done()]
+            if not batch:
+                continue
+            try:
+                async with live.lock:
+                    await self._admit(live, batch)
+            except Exception as failure:
+                for joiner in batch:
+                    if not joiner.done.done():
+                        joiner.done.set_exception(failure)
+                continue
+            for joiner in batch:
+                if not joiner.done.done():
+                    joiner.done.set_result(None)
 
     async def _admit(self, live: LiveGame, batch: list[_Joiner]) -> None:
         hub = self.hub
