@@ -7,14 +7,10 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import threading
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 from click.testing import CliRunner
 from websockets.asyncio.client import connect
 
@@ -24,40 +20,9 @@ from shiftago.interfaces.loadtest.figures import Check, GameTrace, Stats, percen
 from shiftago.interfaces.loadtest.players import GameRun, Person, Play
 from shiftago.interfaces.loadtest.protocol import read_action
 from shiftago.interfaces.loadtest.run import socket_urls
-from shiftago.interfaces.server import create_app
-from support.waiting import wait_until
 from support.web_fixtures import free_port
 
 LATENCIES = ("act_to_own_event", "act_to_opponent_event", "computer_answer")
-
-
-@pytest.fixture
-def server_url(tmp_path: Path) -> Iterator[str]:
-    """The app on a fresh SQLite file, served by uvicorn in a thread, without limits
-    that a load of one address would meet."""
-    app = create_app(
-        f"sqlite:///{tmp_path / 'load.db'}",
-        bot_delay=0,
-        games_per_minute=10_000,
-        computer_games_per_address=1000,
-        computer_games_total=1000,
-        sockets_per_address=10_000,
-        rate=1000.0,
-        burst=1000,
-    )
-    port = free_port()
-    server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    wait_until(lambda: server.started or not thread.is_alive(), timeout=60)
-    assert server.started, "the server did not start"
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(30)
 
 
 def assert_report_shape(report: dict[str, Any]) -> None:

@@ -253,6 +253,61 @@ def test_the_migration_folds_the_names_of_existing_accounts(db_url):
         assert answer.status_code == 409 and answer.json()["code"] == "name_too_like"
 
 
+def test_two_lookalike_sign_ups_at_once_cannot_both_be_stored(db_url, monkeypatch):
+    """Issue 55: the second of two sign-ups that both passed the early look (here the
+    look sees nothing, as before the first was committed) fails on the unique name key
+    and is refused in the same words, 409 name_too_like."""
+    from shiftago.interfaces.server.accounts import routes
+    from shiftago.interfaces.server.accounts import store as account_store
+
+    with client_for(db_url) as client:
+        assert sign_up(client, "anno").status_code == 201
+        monkeypatch.setattr(routes, "account_like", lambda db, name: None)
+        seen: list[str] = []
+        real = account_store._name_with_key
+
+        def first_blind(s: Any, key: str) -> str | None:
+            seen.append(key)
+            return None if len(seen) == 1 else real(s, key)
+
+        monkeypatch.setattr(account_store, "_name_with_key", first_blind)
+        client.cookies.clear()
+        answer = sign_up(client, "ann0")
+        assert answer.status_code == 409, answer.text
+        assert answer.json()["code"] == "name_too_like" and "anno" in answer.json()["message"]
+        assert seen == ["anno", "anno"]
+        with client.app.state.hub.store.sessions() as s:  # type: ignore[attr-defined]
+            assert s.scalars(select(AccountRow.name)).all() == ["anno"]
+
+
+def test_the_migration_keeps_accounts_that_share_a_name_key(db_url):
+    """Accounts made before the check may share a key: the oldest keeps it, the later
+    ones keep their names (their key marked), and a new lookalike is still refused."""
+    from alembic import command
+
+    from shiftago.interfaces.server.db.store import migrate, migration_config
+
+    engine = open_engine(db_url)
+    config = migration_config()
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0008")
+        for name in ("bill", "bi1l"):
+            connection.exec_driver_sql(
+                "INSERT INTO accounts (name, password_hash, created) "
+                f"VALUES ('{name}', 'x', '2026-01-01 00:00:00+00:00')"
+            )
+    migrate(engine)
+    with engine.connect() as connection:
+        keys = connection.execute(select(AccountRow.name, AccountRow.name_key)).all()
+    engine.dispose()
+    assert sorted(keys) == [("bi1l", "bill#2"), ("bill", "bill")]
+    with client_for(db_url) as client:
+        answer = sign_up(client, "bil1")
+        assert answer.status_code == 409 and answer.json()["code"] == "name_too_like"
+        assert "bill" in answer.json()["message"]
+
+
 def cookie_flags(answer: Any) -> dict[str, str]:
     """Each set cookie's name and its attributes (lower case)."""
     flags = {}

@@ -24,6 +24,11 @@ from shiftago.interfaces.server.analysis.reviews import ReviewBudget
 from shiftago.interfaces.server.analysis.store import AnalysisStore
 from shiftago.interfaces.server.db.schema import AnalysisRow
 from shiftago.interfaces.server.db.store import open_engine
+from shiftago.interfaces.server.jobs.admission import (
+    REVIEW_RETRY_BOUNDS,
+    REVIEW_SECONDS,
+    review_retry,
+)
 from support.server_support import addressed, at, client_for, connect, create, fresh_database
 from support.waiting import wait_until
 
@@ -424,6 +429,22 @@ def test_a_long_review_makes_way_for_a_short_one_asked_after_it(sqlite_url, monk
         assert done(client, long_id)["version"] == 16
 
 
+@pytest.mark.parametrize(
+    ("queued", "running", "oldest", "wait"),
+    [
+        (0, 0, 0.0, REVIEW_SECONDS),  # nothing known: one round
+        (0, 2, 0.0, REVIEW_SECONDS),
+        (4, 2, 0.0, 3 * REVIEW_SECONDS),  # two rounds ahead, then its own
+        (1, 1, 100.0, 100),  # a queue that moves slower than the rounds say
+        (1000, 1, 0.0, REVIEW_RETRY_BOUNDS[1]),  # bounded above
+    ],
+)
+def test_a_refused_review_is_told_a_wait_from_the_queue_s_figures(queued, running, oldest, wait):
+    figures = {"review": {"queued": queued, "running": running, "oldest_seconds": oldest}}
+    assert review_retry(figures) == int(wait)
+    assert REVIEW_RETRY_BOUNDS[0] <= review_retry({}) <= REVIEW_RETRY_BOUNDS[1]
+
+
 def test_reviews_beyond_the_bounds_answer_429_not_an_endless_pending(db_url):
     """Issue 55: per address and on the whole server, a review beyond the unfinished ones
     allowed is refused with Retry-After, and the refused review is not kept pending."""
@@ -451,7 +472,9 @@ def test_reviews_beyond_the_bounds_answer_429_not_an_endless_pending(db_url):
         assert ask(games[0], "10.0.0.1").status_code == 202
         assert ask(games[0], "10.0.0.1").status_code == 202  # the same review again
         mine = ask(games[1], "10.0.0.1")
-        assert mine.status_code == 429 and mine.headers["Retry-After"] == "30"
+        assert mine.status_code == 429
+        # estimated from the queue: one review running, none waiting, a round of one
+        assert mine.headers["Retry-After"] == str(int(REVIEW_SECONDS))
         assert mine.json()["code"] == "too_many_reviews"
         assert "your address already has 1 reviews" in mine.json()["message"]
         assert client.get(f"/api/games/{games[1]}/analysis").status_code == 404

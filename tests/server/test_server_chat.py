@@ -228,21 +228,21 @@ def test_a_message_from_another_process_reaches_a_newcomer_whose_hello_is_under_
         "text": "while you came in",
         "at": "2026-11-23T12:00:00+00:00",
     }
+    send_histories = Chat.send_histories
+    arrived: list[asyncio.Task[None]] = []
+
+    async def history_then_an_event(self, live, connections):
+        await send_histories(self, live, connections)
+        event = {"game": live.id, "revision": 0, "kind": "chat", "message": message}
+        arrived.append(asyncio.create_task(self.hub.on_event(event)))
+        # the event's task runs up to the game's lock, which this hello holds; awaiting
+        # the task itself would wait for the lock for ever
+        await asyncio.sleep(0.05)
+
+    # a watcher's history comes with its batch of joins (games/joining.py)
+    monkeypatch.setattr(Chat, "send_histories", history_then_an_event)
     with client_for(sqlite_url) as client:
         game_id, _ = create(client)
-        hub = client.app.state.hub
-        send_history = Chat.send_history
-        arrived: list[asyncio.Task[None]] = []
-
-        async def history_then_an_event(self, live, connection):
-            await send_history(self, live, connection)
-            event = {"game": game_id, "revision": 0, "kind": "chat", "message": message}
-            arrived.append(asyncio.create_task(hub.on_event(event)))
-            # the event's task runs up to the game's lock, which this hello holds; awaiting
-            # the task itself would wait for the lock for ever
-            await asyncio.sleep(0.05)
-
-        monkeypatch.setattr(Chat, "send_history", history_then_an_event)
         with connect(client, game_id) as w:
             assert joined(w)["messages"] == []
             assert w.until_type("chat") == message

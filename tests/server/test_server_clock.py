@@ -276,6 +276,26 @@ def test_the_time_the_server_is_down_is_charged_to_nobody(db_url, clock_time):
         assert game["result"]["reason"] == "time" and game["result"]["by"] == ["g"]
 
 
+def test_the_pause_is_told_until_the_next_action(db_url, clock_time):
+    """Issue 55: ``clock.paused`` says the last downtime until a seat acts after it;
+    the action stores it as past (null), for this process and any that reads it."""
+    with client_for(db_url, **options(clock_time)) as client:
+        game_id, tokens = create(client, first="o", clock={"initial": 300, "increment": 0})
+        version = opening(client, game_id, tokens)
+    clock_time.forward(30)  # the server is down
+    with client_for(db_url, **options(clock_time)) as client:
+        game = read(client, game_id)
+        assert 29.0 < game["clock"]["paused"] < 31.0
+        seat = COLOURS.index(game["turn"])
+        with connect(client, game_id) as player:
+            player.hello(tokens[seat], seen=version)
+            answer = player.act(game["legal"][0], version)
+            assert answer["type"] == "action" and answer["game"]["clock"]["paused"] is None
+        assert read(client, game_id)["clock"]["paused"] is None
+    with client_for(db_url, **options(clock_time)) as client:  # as stored
+        assert read(client, game_id)["clock"]["paused"] is None
+
+
 def test_a_take_back_gives_no_time_back(db_url, clock_time):
     with client_for(db_url, **options(clock_time)) as client:
         game_id, (ann, _) = create(

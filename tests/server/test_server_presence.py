@@ -104,7 +104,8 @@ def test_the_coalescer_sends_at_once_then_once_per_interval():
 def test_a_seat_connected_on_another_process_is_connected_and_not_claimable():
     game, _ = build(two_people())
     here, watcher = Connection(0), Connection(None)
-    game.connections |= {here, watcher}
+    game.add_connection(here)
+    game.add_connection(watcher)
     game.presence_changed()
     assert game.own_presence().seats == {0} and game.own_presence().spectators == 1
     assert game.away_since[0] is None and game.away_since[1] is not None

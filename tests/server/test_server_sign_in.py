@@ -179,6 +179,16 @@ def test_a_full_hashing_queue_answers_429_at_once_and_the_owner_is_not_made_to_w
         assert sorted(a.status_code for a in answers) == [401, 401, 401, 429]
         assert busy[0].json()["code"] == "busy" and busy[0].headers["Retry-After"] == "1"
         assert pool.running == 0 and pool.queue_length() == 0
+        # the pool's figures, as /healthz and /metrics show them
+        health = client.get("/healthz").json()["password_checks"]
+        assert health["running"] == 0 and health["queued"] == 0
+        assert health["lanes"]["suspect"] == {"queued": 0, "ran": 3, "waited": 2, "refused": 1}
+        assert health["lanes"]["clean"]["refused"] == 0
+        metrics = client.get("/metrics", headers=at("127.0.0.1")).text
+        assert 'shiftago_password_checks_total{lane="suspect",outcome="refused"} 1.0' in metrics
+        assert 'shiftago_password_checks_total{lane="suspect",outcome="waited"} 2.0' in metrics
+        assert 'shiftago_password_checks_queued{lane="suspect"} 0.0' in metrics
+        assert "shiftago_password_checks_running 0.0" in metrics
 
 
 def test_the_pool_serves_clean_checks_first():

@@ -92,6 +92,30 @@ def _pace(ctx: click.Context, param: click.Parameter, value: str) -> tuple[float
     help="With several URLs: each game's two people on two processes (across), or every "
     "socket of a game on the game's process (by-game), as behind a proxy that routes by game.",
 )
+@click.option(
+    "--scenario",
+    type=click.Choice(["games", "join-burst", "sign-in-flood"]),
+    default="games",
+    show_default=True,
+    help="games: many games at once. join-burst: --watchers watchers join one live game "
+    "at once while two people play it. sign-in-flood: --addresses addresses send "
+    "--attempts wrong passwords each while the owner signs in (one URL, on this machine "
+    "or behind a proxy that trusts it: addresses come as X-Forwarded-For).",
+)
+@click.option(
+    "--addresses",
+    type=click.IntRange(1, 60_000),
+    default=40,
+    show_default=True,
+    help="sign-in-flood: addresses that send wrong passwords.",
+)
+@click.option(
+    "--attempts",
+    type=click.IntRange(1),
+    default=10,
+    show_default=True,
+    help="sign-in-flood: wrong passwords per address.",
+)
 @click.option("--json", "json_output", is_flag=True, help="Print the report as one JSON object.")
 def loadtest(
     urls: tuple[str, ...],
@@ -107,6 +131,9 @@ def loadtest(
     pids: tuple[int, ...],
     deflate: bool,
     sockets: str,
+    scenario: str,
+    addresses: int,
+    attempts: int,
     json_output: bool,
 ) -> None:
     """Play games of scripted people against serve processes; print latency, errors,
@@ -118,6 +145,13 @@ def loadtest(
     """
     from shiftago.interfaces.loadtest import LoadConfig, LoadError, format_report, run_command
 
+    if scenario != "games":
+        if len(urls) != 1:
+            raise click.UsageError(f"--scenario {scenario} runs against one URL")
+        _scenario(
+            scenario, urls[0], watchers, pace[0], addresses, attempts, seed, deflate, json_output
+        )
+        return
     config = LoadConfig(
         urls=urls,
         games=games,
@@ -140,4 +174,38 @@ def loadtest(
         sys.exit(2)
     click.echo(json.dumps(report) if json_output else format_report(report))
     if report["lost"] or report["duplicated"]:
+        sys.exit(1)
+
+
+def _scenario(
+    scenario: str,
+    url: str,
+    watchers: int,
+    pace: float,
+    addresses: int,
+    attempts: int,
+    seed: int,
+    deflate: bool,
+    json_output: bool,
+) -> None:
+    """Run one of the scenarios of issue 55 and print its report; exits with 1 when the
+    owner could not sign in every time during the flood."""
+    from shiftago.interfaces.loadtest.scenarios import ScenarioError, run_scenario
+
+    try:
+        report, text = run_scenario(
+            scenario,
+            url,
+            watchers=watchers or 800,
+            pace=pace,
+            addresses=addresses,
+            attempts=attempts,
+            seed=seed,
+            deflate=deflate,
+        )
+    except ScenarioError as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(2)
+    click.echo(json.dumps(report) if json_output else text)
+    if report.get("owner_signed_in") is False:
         sys.exit(1)

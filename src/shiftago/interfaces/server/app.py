@@ -230,6 +230,8 @@ def _pages(app: FastAPI, web: Path) -> None:
             return JSONResponse({"ok": False, "error": str(error), **figures}, status_code=503)
         figures.update(await runtime.job_figures())  # Redis answered the ping just now
         figures["jobs"] = await job_kinds(runtime)  # per kind, with or without Redis
+        figures["password_checks"] = accounts_api.hashing_pool(request.app).figures()
+        figures["watchers_waiting_to_join"] = runtime.hub.joins.waiting()
         return JSONResponse({"ok": True, **figures})
 
     @app.get("/metrics", include_in_schema=False)

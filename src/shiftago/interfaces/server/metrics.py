@@ -30,12 +30,14 @@ from prometheus_client import (
     ProcessCollector,
     generate_latest,
 )
-from prometheus_client.core import CounterMetricFamily, Metric
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from shiftago.interfaces.server.accounts.hashing import LANES, OUTCOMES
+from shiftago.interfaces.server.accounts.routes import hashing_pool
 from shiftago.interfaces.server.door.security import Proxies, client_address
 from shiftago.interfaces.server.jobs.admission import KindFigures
 from shiftago.interfaces.server.runtime import Runtime
@@ -96,6 +98,14 @@ class Metrics:
         #: Read from the hub when the figures are asked for (:class:`_StoredActions`).
         self.actions_stored = 0
         self.registry.register(_StoredActions(self))
+        #: Read from the app's pool of password checks when the figures are asked for.
+        self.password_checks: dict[str, Any] = {}
+        self.registry.register(_PasswordChecks(self))
+        self.joins_waiting = Gauge(
+            "shiftago_watchers_waiting_to_join",
+            "Watchers whose hello waits in a game's queue of joins.",
+            registry=self.registry,
+        )
         self.jobs = Gauge(
             "shiftago_jobs",
             "With Redis: computer moves and reviews waiting for a worker, and held by one.",
@@ -132,6 +142,8 @@ class Metrics:
         self.games.set(games["games_in_memory"])
         self.game_sockets.set(games["connections"])
         self.actions_stored = runtime.hub.actions_stored
+        self.password_checks = hashing_pool(request.app).figures()
+        self.joins_waiting.set(runtime.hub.joins.waiting())
         # the figures of a Redis that does not answer in time are left as they were
         if jobs := await runtime.job_figures():
             self.jobs.labels("waiting").set(jobs["jobs_waiting"])
@@ -165,6 +177,41 @@ class _StoredActions(Collector):
             "Actions this process stored since it started.",
             value=self.metrics.actions_stored,
         )
+
+
+class _PasswordChecks(Collector):
+    """The pool of password checks (accounts/hashing.py): running and queued now, and
+    per lane the checks that ran, waited and were refused because the queue was full."""
+
+    def __init__(self, metrics: Metrics) -> None:
+        self.metrics = metrics
+
+    def collect(self) -> Iterator[Metric]:
+        figures = self.metrics.password_checks
+        lanes = figures.get("lanes", {})
+        running = GaugeMetricFamily(
+            "shiftago_password_checks_running", "Password checks running now."
+        )
+        running.add_metric((), figures.get("running", 0))
+        yield running
+        queued = GaugeMetricFamily(
+            "shiftago_password_checks_queued",
+            "Password checks waiting for a thread, by lane (clean, suspect).",
+            labels=("lane",),
+        )
+        counted = CounterMetricFamily(
+            "shiftago_password_checks",
+            "Password checks since the process started, by lane and outcome (ran, waited, "
+            "refused: the lane's queue was full).",
+            labels=("lane", "outcome"),
+        )
+        for lane in LANES:
+            row = lanes.get(lane, {})
+            queued.add_metric((lane,), row.get("queued", 0))
+            for outcome in OUTCOMES:
+                counted.add_metric((lane, outcome), row.get(outcome, 0))
+        yield queued
+        yield counted
 
 
 def socket_kind(path: str) -> str:

@@ -20,12 +20,15 @@ from __future__ import annotations
 import asyncio
 from collections import Counter, deque
 from collections.abc import Callable
-from typing import Final, Literal, TypeVar
+from typing import Any, Final, Literal, TypeVar
 
 T = TypeVar("T")
 
 Lane = Literal["clean", "suspect"]
 LANES: Final[tuple[Lane, ...]] = ("clean", "suspect")
+#: What became of a check: it ran (at once or after waiting), it waited first, or it was
+#: refused because its lane's queue was full.
+OUTCOMES: Final = ("ran", "waited", "refused")
 #: Seconds a client refused by a full pool is told to wait.
 BUSY_RETRY: Final = 1
 
@@ -59,6 +62,24 @@ class HashingPool:
 
     def queue_length(self) -> int:
         return sum(len(queue) for queue in self.waiting.values())
+
+    def figures(self) -> dict[str, Any]:
+        """The pool now and since the process started (``/healthz``, ``/metrics``): checks
+        running and queued, its bounds, and per lane the checks queued now and those
+        that ran, waited first, or were refused because the queue was full."""
+        return {
+            "running": self.running,
+            "queued": self.queue_length(),
+            "threads": self.threads,
+            "queue_bound": self.queued,
+            "lanes": {
+                lane: {
+                    "queued": len(self.waiting[lane]),
+                    **{outcome: self.counts[f"{lane} {outcome}"] for outcome in OUTCOMES},
+                }
+                for lane in LANES
+            },
+        }
 
     # --- running -------------------------------------------------------------------------
     async def run(self, lane: Lane, fn: Callable[..., T], *args: object) -> T:
@@ -111,4 +132,4 @@ class HashingPool:
                     turn.set_result(None)
 
 
-__all__ = ["BUSY_RETRY", "Busy", "HashingPool", "Lane"]
+__all__ = ["BUSY_RETRY", "LANES", "OUTCOMES", "Busy", "HashingPool", "Lane"]

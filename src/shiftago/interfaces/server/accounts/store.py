@@ -57,19 +57,33 @@ class NameTooLike(NameTaken):
 
 def create_account(db: Database, name: str, password_hash: str) -> Account:
     """Store a new account; :class:`NameTaken` if the name is taken, :class:`NameTooLike`
-    if an account's name has the same folded form."""
+    if an account's name has the same folded form. The look first answers in words;
+    the unique name and name key decide between two sign-ups at once (the second's
+    insert fails and is refused the same way)."""
     key = name_key(name)
     try:
         with db.sessions.begin() as s:
-            like = s.scalar(select(AccountRow.name).where(AccountRow.name_key == key).limit(1))
-            if like is not None:
-                raise NameTaken(name) if like == name else NameTooLike(name, like)
+            _refuse_like(name, _name_with_key(s, key))
             row = AccountRow(name=name, name_key=key, password_hash=password_hash, created=now())
             s.add(row)
             s.flush()
             return Account(row.id, row.name)
     except IntegrityError:
+        with db.sessions() as s:
+            like = _name_with_key(s, key)
+        _refuse_like(name, like)
         raise NameTaken(name) from None
+
+
+def _name_with_key(s: DbSession, key: str) -> str | None:
+    """The name of the account whose name folds to ``key``, if any."""
+    found: str | None = s.scalar(select(AccountRow.name).where(AccountRow.name_key == key).limit(1))
+    return found
+
+
+def _refuse_like(name: str, like: str | None) -> None:
+    if like is not None:
+        raise NameTaken(name) if like == name else NameTooLike(name, like)
 
 
 def account_like(db: Database, name: str) -> str | None:

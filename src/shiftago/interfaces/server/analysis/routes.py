@@ -14,6 +14,7 @@ failed says ``"status": "failed"`` with an ``error``, and ``POST`` starts it aga
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
@@ -32,9 +33,12 @@ from shiftago.interfaces.server.jobs.admission import (
     REVIEW_RETRY_SECONDS,
     QueueFull,
     ReviewBounds,
+    review_retry,
 )
 
 router = APIRouter(prefix="/api")
+#: The longest wait for the queue's figures before a refusal's Retry-After (seconds).
+FIGURES_WAIT = 1.0
 
 # --- any position ------------------------------------------------------------------------
 #: Far longer than any position string or action, short enough to refuse junk at once.
@@ -105,8 +109,20 @@ async def ask_for_analysis(game_id: str, request: Request) -> JSONResponse:
     try:
         review = await analyses_of(request).request(live, client_address(request), bounds)
     except QueueFull as full:
-        return limits.Limited("too_many_reviews", refusal(full), REVIEW_RETRY_SECONDS).response()
+        wait = await retry_estimate(request)
+        return limits.Limited("too_many_reviews", refusal(full), wait).response()
     return JSONResponse(review, status_code=202)
+
+
+async def retry_estimate(request: Request) -> int:
+    """``Retry-After`` of a review refused for the bounds: estimated from the queue's
+    figures (:func:`.admission.review_retry`), or :data:`.REVIEW_RETRY_SECONDS` when
+    they are not had within a second (a Redis that hangs)."""
+    jobs = request.app.state.hub.jobs
+    try:
+        return review_retry(await asyncio.wait_for(jobs.figures(), FIGURES_WAIT))
+    except Exception:
+        return REVIEW_RETRY_SECONDS
 
 
 def refusal(full: QueueFull) -> str:

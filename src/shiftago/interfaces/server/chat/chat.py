@@ -94,6 +94,7 @@ class Chat:
         self.store = ChatStore(hub.store)
         self.limits: dict[str, ChatLimit] = {}
         hub.event_hooks["chat"] = self.on_event
+        hub.joins.welcomes.append(self.send_histories)
 
     def limit_of(self, address: str) -> ChatLimit:
         """The address's rate, shared by its sockets; the idle ones are forgotten once
@@ -160,6 +161,21 @@ class Chat:
                 "messages": [m.to_json() for m in messages],
             }
         )
+
+    async def send_histories(self, live: LiveGame, connections: list[Connection]) -> None:
+        """A batch of newcomers' ``chat_history``: each room's history read once and
+        sent to the batch's sockets of that room (under the game's lock, as
+        :meth:`send_history`)."""
+        for room in (PLAYERS, SPECTATORS):
+            members = [c for c in connections if room_of(c) == room]
+            if not members:
+                continue
+            messages = await self.hub.db(self.store.history, live.id, room, HISTORY)
+            text = message_text(
+                {"type": "chat_history", "room": room, "messages": [m.to_json() for m in messages]}
+            )
+            for connection in members:
+                connection.send(text)
 
     @staticmethod
     def deliver(live: LiveGame, message: ChatMessage) -> None:

@@ -173,9 +173,10 @@ class AccountRow(Base):
     created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
     closed: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
     #: The name's folded form (:func:`.names.name_key`): a new name whose key an account
-    #: has is refused as too like it. Not unique: accounts made before the check may
-    #: share one.
-    name_key: Mapped[str] = mapped_column(String(80), index=True)
+    #: has is refused as too like it. Unique (migration 0011: accounts made before the
+    #: check that shared one keep it marked with their id), so two lookalike sign-ups
+    #: at once cannot both be stored.
+    name_key: Mapped[str] = mapped_column(String(80), index=True, unique=True)
 
 
 class SessionRow(Base):

@@ -3,6 +3,8 @@ the whole state, where the rematch is, and what a socket missed (docs/web-protoc
 
 from __future__ import annotations
 
+from typing import Any
+
 from shiftago.core import Action
 from shiftago.interfaces.server.games.live import Connection, LiveGame
 from shiftago.interfaces.server.games.views import action_event, action_message, game_view
@@ -40,14 +42,19 @@ def reloaded(live: LiveGame, before: list[str], terminated: bool) -> None:
 
 def catch_up(live: LiveGame, connection: Connection, seen: int) -> None:
     """Send a connection what it missed since ``seen`` actions (see the protocol)."""
+    for message in catch_up_messages(live, seen):
+        connection.send(message)
+
+
+def catch_up_messages(live: LiveGame, seen: int) -> list[dict[str, Any]]:
+    """What a connection that has seen ``seen`` actions missed: nothing, the actions
+    since, or (too many, or more than there are) the whole state."""
     version = live.version
     if seen == version:
-        return
+        return []
     if seen > version or version - seen > MAX_REPLAYED:
-        connection.send({"type": "state", "version": version, "game": game_view(live)})
-        return
-    for number in range(seen + 1, version + 1):
-        connection.send(action_event(live, number))
+        return [{"type": "state", "version": version, "game": game_view(live)}]
+    return [action_event(live, number) for number in range(seen + 1, version + 1)]
 
 
 def rematch(live: LiveGame, next_id: str) -> None:

@@ -35,6 +35,7 @@ from shiftago.core import Action, ShiftagoError
 from shiftago.interfaces.server.db.store import Conflict
 from shiftago.interfaces.server.games import announce
 from shiftago.interfaces.server.games.creating import GameSpec, build
+from shiftago.interfaces.server.games.joining import Joins
 from shiftago.interfaces.server.games.live import LiveGame
 from shiftago.interfaces.server.games.presence_exchange import PresenceExchange
 from shiftago.interfaces.server.games.publisher import Publisher
@@ -92,6 +93,8 @@ class Hub:
         self.presence = PresenceExchange(
             self.publisher, self.spawn, grace_seconds=grace_seconds, interval=presence_interval
         )
+        #: Watchers' hellos, admitted in batches behind the players' actions.
+        self.joins = Joins(self)
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
@@ -343,6 +346,8 @@ class Hub:
             live.game.undo()
             raise
         live.stored.clock = clock
+        if clock is not None:  # stored with the action: the pause is told until then
+            live.stored.clock_paused = None
         self.actions_stored += 1
         self._stored_action(live, str(action), revision + 1)
         announce.action(live, number, action, seat)

@@ -101,6 +101,9 @@ class LiveGame:
     game: Game
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: set[Connection] = field(default_factory=set)
+    #: The seats' connections among them: who is connected is read without going
+    #: through every watcher's.
+    seated: set[Connection] = field(default_factory=set)
     away_since: list[dt.datetime | None] = field(default_factory=list)
     #: What the other serve processes hold of this game, by process id (their
     #: exchange keeps it; see :mod:`.presence`).
@@ -313,11 +316,20 @@ class LiveGame:
                 return i
         return None
 
+    def add_connection(self, connection: Connection) -> None:
+        """A socket joins the game (its seat is set by then and stays)."""
+        self.connections.add(connection)
+        if connection.seat is not None:
+            self.seated.add(connection)
+
+    def discard_connection(self, connection: Connection) -> None:
+        self.connections.discard(connection)
+        self.seated.discard(connection)
+
     def own_presence(self) -> PresenceSummary:
         """This process's part of the game's presence (what the exchange sends)."""
-        here = [c for c in self.connections if not c.closed]
-        seats = frozenset(c.seat for c in here if c.seat is not None)
-        spectators = sum(1 for c in here if c.seat is None)
+        seats = frozenset(c.seat for c in self.seated if not c.closed and c.seat is not None)
+        spectators = sum(1 for c in self.connections if c.seat is None and not c.closed)
         return PresenceSummary(seats, spectators, time.time())
 
     def whole_presence(self) -> PresenceSummary:
@@ -352,7 +364,7 @@ class LiveGame:
         this process or to another one."""
         if self.stored.seats[seat].kind == "computer":
             return True
-        if any(c.seat == seat and not c.closed for c in self.connections):
+        if any(c.seat == seat and not c.closed for c in self.seated):
             return True
         return any(seat in summary.seats for summary in self.fresh_remote_presence())
 
@@ -360,11 +372,6 @@ class LiveGame:
         """People came or went: ``away_since`` follows, and the change is counted."""
         self.settle_away()
         self.presence_changes += 1
-
-    def send_presence(self, connection: Connection, grace_seconds: int) -> None:
-        """Tell one connection (a newcomer) the presence now."""
-        connection.presence_seen = self.presence_changes
-        connection.send(self.presence(grace_seconds))
 
     def announce_presence(self, grace_seconds: int) -> None:
         """Tell the presence to every connection that has not heard the latest change:
@@ -422,12 +429,17 @@ class LiveGame:
         }
 
     def broadcast(self, message: dict[str, Any]) -> None:
-        """Send ``message`` to every socket of the game, serialised once."""
+        """Send ``message`` to every socket of the game, serialised once: the seats'
+        sockets first, so that their writers run before the watchers' (with hundreds
+        of watchers, each writer compresses the message for its own socket)."""
         if not self.connections:
             return
         text = message_text(message)
-        for connection in list(self.connections):
+        for connection in list(self.seated):
             connection.send(text)
+        for connection in list(self.connections):
+            if connection.seat is None:
+                connection.send(text)
 
 
 def _believed(summary: PresenceSummary | None, oldest: float) -> tuple[frozenset[int], int]:

@@ -40,13 +40,22 @@ class PresenceExchange:
 
     async def join(self, live: LiveGame, connection: Connection) -> None:
         """The newcomer hears the presence at once; the others within the interval."""
-        live.connections.add(connection)
+        await self.join_many(live, [connection])
+
+    async def join_many(self, live: LiveGame, connections: list[Connection]) -> None:
+        """Newcomers (a batch of watchers) join at once: the presence is counted and
+        made once, and each of them hears it at once; the others within the interval."""
+        for connection in connections:
+            live.add_connection(connection)
         self.changed(live)
         self.share(live)
-        live.send_presence(connection, self.grace_seconds)
+        event = live.presence(self.grace_seconds)
+        for connection in connections:
+            connection.presence_seen = live.presence_changes
+            connection.send(event)
 
     async def leave(self, live: LiveGame, connection: Connection) -> None:
-        live.connections.discard(connection)
+        live.discard_connection(connection)
         self.changed(live)
         self.share(live)
 

@@ -41,6 +41,7 @@ from shiftago.interfaces.server.games import (
     takeback,
 )
 from shiftago.interfaces.server.games.hub import Hub, Refused
+from shiftago.interfaces.server.games.joining import snapshots
 from shiftago.interfaces.server.games.live import Connection, LiveGame
 from shiftago.interfaces.server.games.opening import open_seat
 from shiftago.interfaces.server.games.refusals import person
@@ -114,21 +115,25 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
 async def _hello(
     hub: Hub, chat: Chat, live: LiveGame, connection: Connection, hello: Hello
 ) -> None:
+    """A seat's hello is answered at once; a watcher's waits in the game's queue of
+    joins (:mod:`.joining`), behind the players' actions."""
+    if not hello.token:
+        await hub.joins.join(live, connection, hello.seen)
+        return
     async with live.lock:
         await hub.reload_if_behind(live, hello.seen)
-        if hello.token:
-            seat = live.seat_of_token(hello.token)
-            if seat is None:
-                connection.send(
-                    error("not_seated", "this seat link is not one of this game's; you watch")
-                )
-            else:
-                try:  # a seat handed to the computer since: its link only watches
-                    connection.seat = person(live, seat)
-                    connection.token = hello.token
-                    await open_seat(hub, live, seat)
-                except Refused as refused:
-                    connection.send(error(refused.code, refused.message))
+        seat = live.seat_of_token(hello.token)
+        if seat is None:
+            connection.send(
+                error("not_seated", "this seat link is not one of this game's; you watch")
+            )
+        else:
+            try:  # a seat handed to the computer since: its link only watches
+                connection.seat = person(live, seat)
+                connection.token = hello.token
+                await open_seat(hub, live, seat)
+            except Refused as refused:
+                connection.send(error(refused.code, refused.message))
         seat = connection.seat
         connection.send(
             {
@@ -138,7 +143,8 @@ async def _hello(
                 "version": live.version,
             }
         )
-        announce.catch_up(live, connection, hello.seen)
+        for text in snapshots(live).catch_up(live, hello.seen):
+            connection.send(text)
         # under the lock that chat messages are stored and sent under: none is missed
         await chat.send_history(live, connection)
         await hub.presence.join(live, connection)

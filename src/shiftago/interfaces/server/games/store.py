@@ -82,12 +82,14 @@ _ADVANCE_WITH_ACTION = (
         updated=bindparam("b_updated"),
     )
 )
-#: The same gate for an action of a timed game: the clock's columns change with it.
+#: The same gate for an action of a timed game: the clock's columns change with it, and
+#: the last pause of the server is no longer news once a seat has acted after it.
 _ADVANCE_WITH_TIMED_ACTION = _ADVANCE_WITH_ACTION.values(
     clock_remaining=bindparam("b_clock_remaining"),
     clock_since=bindparam("b_clock_since"),
     clock_running=bindparam("b_clock_running"),
     clock_deadline=bindparam("b_clock_deadline"),
+    clock_paused=None,
 )
 _INSERT_ACTION = insert(_ACTIONS)
 

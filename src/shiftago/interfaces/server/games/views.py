@@ -133,7 +133,7 @@ def _game_clock(live: LiveGame, now: float) -> dict[str, Any] | None:
     make (free of time), ``"players"`` while a person's seat is not opened yet, else
     None; ``aborts_in`` the seconds until the game is aborted if nobody acts (None: no
     such time); ``paused`` the seconds of the server's last pause, which the clocks
-    were shifted by (None: none)."""
+    were shifted by, until the next action (None: none since)."""
     clock = live.stored.clock
     view = clock_view(clock, now)
     if view is None or clock is None:

@@ -6,6 +6,7 @@ the jobs per kind (:data:`KindFigures`), the same with or without Redis (docs/de
 from __future__ import annotations
 
 import json
+import math
 import time
 from dataclasses import dataclass
 from typing import Any, Final, Literal, Protocol
@@ -30,8 +31,14 @@ class Queued(Protocol):
 #: The hash of the jobs that workers run now: each queued copy's token, with its kind,
 #: its worker and when it started (JSON); a dead worker's fields no longer count.
 RUNNING: Final = "shiftago:running"
-#: The seconds a refused review is told to wait before asking again (``Retry-After``).
+#: The seconds a refused review is told to wait before asking again (``Retry-After``)
+#: when the queue's figures cannot be read; else :func:`review_retry` estimates it,
+#: within :data:`REVIEW_RETRY_BOUNDS`.
 REVIEW_RETRY_SECONDS: Final = 30
+REVIEW_RETRY_BOUNDS: Final = (5, 300)
+#: About how long one review holds a slot (seconds): a game of 20 to 40 actions at the
+#: default budget (analysis/reviews.py), the unit of :func:`review_retry`'s estimate.
+REVIEW_SECONDS: Final = 15.0
 
 
 @dataclass(frozen=True)
@@ -64,6 +71,20 @@ def check(owner_count: int, total_count: int, bounds: ReviewBounds) -> None:
 #: ``oldest_seconds``, how long the oldest queued job has waited since it could start
 #: (a review: since it was asked for), 0 when none waits.
 KindFigures = dict[str, float]
+
+
+def review_retry(figures: dict[str, KindFigures]) -> int:
+    """The seconds until a refused review's place is likely free, from the queue's
+    figures: the reviews waiting go first, the running ones each free a place within
+    about :data:`REVIEW_SECONDS` (``(queued / running + 1)`` rounds of them), and a
+    queue whose oldest review has waited longer than that moves at least that slowly;
+    within :data:`REVIEW_RETRY_BOUNDS`."""
+    row = figures.get("review", {})
+    running = max(1.0, float(row.get("running", 0)))
+    rounds = float(row.get("queued", 0)) / running + 1
+    estimate = max(rounds * REVIEW_SECONDS, float(row.get("oldest_seconds", 0.0)))
+    low, high = REVIEW_RETRY_BOUNDS
+    return int(min(high, max(low, math.ceil(estimate))))
 
 
 def empty_figures() -> dict[str, KindFigures]:

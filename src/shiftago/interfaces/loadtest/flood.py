@@ -1,0 +1,187 @@
+"""The ``sign-in-flood`` scenario: many addresses send wrong passwords for one account,
+each within its own limit, while the account's owner signs in with the right one
+(issue 55: a real sign-in under 1 s, and the owner never locked out).
+
+The owner's account is made first (a fresh name). Then ``addresses`` flooders each send
+``attempts`` wrong passwords for it one after the other, all at once, while the owner
+signs in ``owner_tries`` times from an address of its own, one try every
+``owner_every`` seconds. Addresses are simulated with ``X-Forwarded-For``, which the
+server believes from a trusted proxy (by default this machine: docs/security.md,
+"Forwarded headers"), so run it against a server on this machine or behind a proxy that
+trusts it. The report gives the owner's sign-in latency and answers, the flood's answers
+by status, and the latency of a sign-in on the quiet server before the flood.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+from shiftago.interfaces.loadtest.burst import ScenarioError
+from shiftago.interfaces.loadtest.figures import percentiles
+from shiftago.interfaces.loadtest.protocol import clock
+
+#: The owner's address (TEST-NET-1), apart from the flood's (benchmarking range).
+OWNER_ADDRESS = "192.0.2.10"
+
+
+@dataclass(frozen=True)
+class FloodConfig:
+    """What ``shiftago loadtest --scenario sign-in-flood`` is told (docs/cli.md)."""
+
+    url: str
+    addresses: int = 40
+    #: Wrong passwords per address (within its own limit: ``--logins-per-minute``, 10).
+    attempts: int = 10
+    #: The owner's tries (with its sign-up and a first sign-in, within its own address's
+    #: limit of 10 a minute).
+    owner_tries: int = 5
+    owner_every: float = 1.0
+    seed: int = 0
+    timeout: float = 300.0
+
+
+@dataclass
+class _Figures:
+    quiet: list[float] = field(default_factory=list)
+    owner: list[float] = field(default_factory=list)
+    owner_answers: dict[str, int] = field(default_factory=dict)
+    flood: list[float] = field(default_factory=list)
+    flood_answers: dict[str, int] = field(default_factory=dict)
+
+
+def flood_address(i: int) -> str:
+    """Flooder ``i``'s address (the benchmarking range, 198.18.0.0/15)."""
+    return f"198.19.{i // 250}.{i % 250 + 1}"
+
+
+def _answer(response: httpx.Response) -> str:
+    """A status with the refusal's code: ``401``, ``429 busy``, ``429 rate_limited``."""
+    code = ""
+    if response.status_code >= 400:
+        try:
+            code = str(response.json().get("code") or "")
+        except ValueError:
+            code = ""
+    return f"{response.status_code} {code}".strip()
+
+
+def _tally(counts: dict[str, int], key: str) -> None:
+    counts[key] = counts.get(key, 0) + 1
+
+
+async def _sign_in(
+    client: httpx.AsyncClient, name: str, password: str, address: str
+) -> tuple[float, str]:
+    client.cookies.clear()  # each try is a stranger's: no session, no CSRF cookie
+    began = clock()
+    try:
+        response = await client.post(
+            "/api/session",
+            json={"name": name, "password": password},
+            headers={"X-Forwarded-For": address},
+        )
+    except httpx.HTTPError as error:
+        return clock() - began, f"http:{type(error).__name__}"
+    return clock() - began, _answer(response)
+
+
+async def _sign_up(client: httpx.AsyncClient, rng: random.Random) -> tuple[str, str]:
+    """A fresh account: its name and password."""
+    password = secrets.token_urlsafe(18)
+    for _ in range(5):
+        name = f"flood{rng.randrange(10**9)}"
+        try:
+            response = await client.post(
+                "/api/accounts",
+                json={"name": name, "password": password},
+                headers={"X-Forwarded-For": OWNER_ADDRESS},
+            )
+        except httpx.HTTPError as error:
+            raise ScenarioError(f"POST {client.base_url}/api/accounts: {error}") from None
+        if response.status_code == 201:
+            return name, password
+        if response.status_code != 409:
+            raise ScenarioError(
+                f"POST /api/accounts answered {response.status_code}: {response.text[:300]}"
+            )
+    raise ScenarioError("no fresh name for the owner's account after 5 tries")
+
+
+async def run_flood(config: FloodConfig) -> dict[str, Any]:
+    """Run the scenario; its report (:func:`format_flood` writes it as a table)."""
+    figures = _Figures()
+    rng = random.Random(config.seed)
+    limits = httpx.Limits(max_connections=config.addresses + 8)
+    async with httpx.AsyncClient(
+        base_url=config.url, timeout=60, trust_env=False, limits=limits
+    ) as client:
+        name, password = await _sign_up(client, rng)
+        seconds, answer = await _sign_in(client, name, password, OWNER_ADDRESS)
+        figures.quiet.append(seconds)
+        if answer != "200":
+            raise ScenarioError(f"the owner's first sign-in answered {answer}")
+
+        async def flooder(i: int) -> None:
+            for _ in range(config.attempts):
+                wrong = secrets.token_urlsafe(12)
+                seconds, answer = await _sign_in(client, name, wrong, flood_address(i))
+                figures.flood.append(seconds)
+                _tally(figures.flood_answers, answer)
+
+        async def owner() -> None:
+            await asyncio.sleep(config.owner_every)  # the flood has begun
+            for _ in range(config.owner_tries):
+                seconds, answer = await _sign_in(client, name, password, OWNER_ADDRESS)
+                figures.owner.append(seconds)
+                _tally(figures.owner_answers, answer)
+                await asyncio.sleep(config.owner_every)
+
+        began = clock()
+        async with asyncio.timeout(config.timeout):
+            await asyncio.gather(owner(), *(flooder(i) for i in range(config.addresses)))
+        lasted = clock() - began
+    return {
+        "scenario": "sign-in-flood",
+        "url": config.url,
+        "addresses": config.addresses,
+        "attempts": config.attempts,
+        "seconds": round(lasted, 3),
+        "quiet_sign_in_ms": percentiles(figures.quiet),
+        "owner_ms": percentiles(figures.owner),
+        "owner_answers": figures.owner_answers,
+        "owner_signed_in": figures.owner_answers.get("200", 0) == len(figures.owner),
+        "flood_ms": percentiles(figures.flood),
+        "flood_answers": figures.flood_answers,
+    }
+
+
+def format_flood(report: dict[str, Any]) -> str:
+    """The report in words and a table."""
+    owner = "every time" if report["owner_signed_in"] else "NOT every time"
+    lines = [
+        f"sign-in-flood on {report['url']}: {report['addresses']} addresses x "
+        f"{report['attempts']} wrong passwords in {report['seconds']} s; the owner signed "
+        f"in {owner}",
+        "",
+        f"{'':24} {'count':>6} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}",
+    ]
+    rows = [
+        ("sign-in, quiet server", report["quiet_sign_in_ms"]),
+        ("owner's sign-in, flood", report["owner_ms"]),
+        ("flood's wrong passwords", report["flood_ms"]),
+    ]
+    for label, row in rows:
+        cells = [row["count"], row["p50"], row["p99"], row["max"]]
+        lines.append(f"{label:24} " + " ".join(f"{'-' if c is None else c:>8}" for c in cells))
+    lines.append(f"owner's answers: {report['owner_answers']}")
+    lines.append(f"flood's answers: {report['flood_answers']}")
+    return "\n".join(lines)
+
+
+__all__ = ["FloodConfig", "flood_address", "format_flood", "run_flood"]
