@@ -40,6 +40,7 @@ from shiftago.interfaces.server.games import (
     rematch,
     takeback,
 )
+from shiftago.interfaces.server.games.holding import Holder, hold, holder_of, seat_of_account
 from shiftago.interfaces.server.games.hub import Hub, Refused
 from shiftago.interfaces.server.games.live import Connection, LiveGame
 from shiftago.interfaces.server.games.opening import open_seat
@@ -85,7 +86,8 @@ class _GameSocket(Conversation):
         if not self.joined:
             if not isinstance(message, Hello):
                 raise BadMessage("the first message is hello")
-            await _hello(hub, chat, live, connection, message)
+            holder = await holder_of(self.websocket) if message.account else None
+            await _hello(hub, chat, live, connection, message, holder)
             self.joined = True
             self.speaker = await chat.speaker(self.websocket, live, connection)
             return
@@ -112,7 +114,12 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
 
 
 async def _hello(
-    hub: Hub, chat: Chat, live: LiveGame, connection: Connection, hello: Hello
+    hub: Hub,
+    chat: Chat,
+    live: LiveGame,
+    connection: Connection,
+    hello: Hello,
+    holder: Holder | None,
 ) -> None:
     async with live.lock:
         await hub.reload_if_behind(live, hello.seen)
@@ -127,8 +134,14 @@ async def _hello(
                     connection.seat = person(live, seat)
                     connection.token = hello.token
                     await open_seat(hub, live, seat)
+                    await hold(hub, live, seat, holder)
                 except Refused as refused:
                     connection.send(error(refused.code, refused.message))
+        elif hello.account and holder is not None:
+            seat = seat_of_account(live, holder.id)
+            if seat is not None:  # the session is the seat's credential
+                connection.seat = seat
+                await open_seat(hub, live, seat)
         seat = connection.seat
         connection.send(
             {

@@ -232,6 +232,8 @@ class Seeks:
         account (401), the asker's own seek (409), a rating outside its range (403)."""
         seek = await self.load(seek_id)
         self._check_open(seek)
+        if seek.to_account_id is not None and (account is None or account.id != seek.to_account_id):
+            raise SeekRefused(403, "not_yours", "this challenge is for another player")
         if seek.rated and account is None:
             raise SeekRefused(401, "sign_in", "a rated challenge is for signed-in players")
         own = account is not None and any(p.account_id == account.id for p in seek.places)
@@ -252,7 +254,7 @@ class Seeks:
         account_id = None if account is None else account.id
         mine = StoredPlace(0, name, account_id, token_hash(token), stamp, stamp)
         seek, filled = await self._take(seek, mine)
-        if not filled:
+        if not filled and seek.to_account_id is None:
             await self.feed.seek(await self.view(seek))
             return Accepted(seek, token, None)
         return Accepted(seek, token, await self._fill(seek))
@@ -274,6 +276,8 @@ class Seeks:
         status = seek if isinstance(seek, str) else seek.status
         if status == "filled":
             raise SeekRefused(409, "filled", "this challenge is full: another player was first")
+        if status == "declined":
+            raise SeekRefused(409, "declined", "this challenge was declined")
         if status != "open":
             raise SeekRefused(409, "gone", "this challenge is gone: its creator left or cancelled")
 

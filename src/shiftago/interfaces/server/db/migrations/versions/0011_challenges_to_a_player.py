@@ -1,0 +1,41 @@
+"""Challenges to a named player: ``seeks.to_account_id``.
+
+A seek addressed to one account is that account's to accept or decline; the lobby does
+not list it, and it stays open while its creator is away (docs/web-protocol.md,
+"Challenges to a player"). A seat's ``account_id`` (0004) already says which account
+holds it.
+
+Revision ID: 0011
+Revises: 0010
+Create Date: 2026-12-02
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0011"
+down_revision = "0010"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("seeks") as batch:
+        batch.add_column(sa.Column("to_account_id", sa.Integer(), nullable=True))
+        batch.create_foreign_key(
+            "fk_seeks_to_account_id_accounts",
+            "accounts",
+            ["to_account_id"],
+            ["id"],
+            ondelete="CASCADE",
+        )
+        batch.create_index("ix_seeks_to_account_id", ["to_account_id"])
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("seeks") as batch:
+        batch.drop_index("ix_seeks_to_account_id")
+        batch.drop_constraint("fk_seeks_to_account_id_accounts", type_="foreignkey")
+        batch.drop_column("to_account_id")
