@@ -4,17 +4,12 @@ opens the seat in another browser; a seat token keeps working for guests."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 
-from support.server_support import Player, client_for, create, fresh_database
-
-PASSWORD = "a long password"
+from support.accounts_support import as_account, games, seat, sign_up
+from support.server_support import client_for, create, fresh_database
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -25,47 +20,6 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 @pytest.fixture
 def sqlite_url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'shiftago.db'}"
-
-
-def sign_up(client: TestClient, name: str) -> dict[str, str]:
-    """A new account's cookies (the client is left signed out)."""
-    client.cookies.clear()
-    answer = client.post("/api/accounts", json={"name": name, "password": PASSWORD})
-    assert answer.status_code == 201, answer.text
-    cookies = dict(client.cookies.items())
-    client.cookies.clear()
-    return cookies
-
-
-@contextmanager
-def as_account(client: TestClient, cookies: dict[str, str] | None) -> Iterator[None]:
-    client.cookies.clear()
-    for key, value in (cookies or {}).items():
-        client.cookies.set(key, value)
-    try:
-        yield
-    finally:
-        client.cookies.clear()
-
-
-@contextmanager
-def seat(
-    client: TestClient, game_id: str, token: str | None, account: bool = True
-) -> Iterator[tuple[Player, dict[str, Any]]]:
-    """A game socket said hello (for the account when ``account``); its welcome."""
-    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
-        player = Player(ws)
-        player.send({"type": "hello", "token": token, "seen": 0, "account": account})
-        welcome = player.until_type("welcome")
-        player.until_type("presence")
-        yield player, welcome
-
-
-def games(client: TestClient) -> dict[str, Any]:
-    answer = client.get("/api/account/games")
-    assert answer.status_code == 200, answer.text
-    body: dict[str, Any] = answer.json()
-    return body
 
 
 def test_games_of_an_account_need_a_session(sqlite_url):
@@ -124,9 +78,11 @@ def test_one_account_takes_one_seat_of_a_game_played_on_one_screen(sqlite_url):
         ann = sign_up(client, "ann")
         game_id, (orange, green) = create(client, first="o")
         with as_account(client, ann):
-            with seat(client, game_id, orange) as (_, first):
-                with seat(client, game_id, green) as (_, second):
-                    assert (first["seat"], second["seat"]) == (0, 1)
+            with (
+                seat(client, game_id, orange) as (_, first),
+                seat(client, game_id, green) as (_, second),
+            ):
+                assert (first["seat"], second["seat"]) == (0, 1)
             (ref,) = games(client)["playing"]
         assert ref["colour"] == "o"
         view = client.get(f"/api/games/{game_id}").json()
