@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 
 from starlette.requests import HTTPConnection
 
+from shiftago.interfaces.server.games import announce
 from shiftago.interfaces.server.games.hub import Hub
 from shiftago.interfaces.server.games.live import LiveGame
 
@@ -58,9 +59,9 @@ async def hold(hub: Hub, live: LiveGame, seat: int, holder: Holder | None) -> No
         or seat_of_account(live, holder.id) is not None
     ):
         return
-    new = replace(stored.seats[seat], account_id=holder.id, account=holder.name)
-    await hub.store_change(live, hub.store.hold_seat, seat, holder.id)
-    stored.seats[seat] = new
+    await hub.db(hub.store.hold_seat, live.id, seat, holder.id)
+    stored.seats[seat] = replace(stored.seats[seat], account_id=holder.id, account=holder.name)
+    announce.state(live)
 
 
 __all__ = ["Holder", "HolderOf", "hold", "holder_of", "seat_of_account"]

@@ -139,6 +139,9 @@ async def _hello(
                     connection.send(error(refused.code, refused.message))
         elif hello.account and holder is not None:
             seat = seat_of_account(live, holder.id)
+            if seat is None and hub.bus.shared:  # another process may have just given it
+                await hub.reload(live)
+                seat = seat_of_account(live, holder.id)
             if seat is not None:  # the session is the seat's credential
                 connection.seat = seat
                 await open_seat(hub, live, seat)

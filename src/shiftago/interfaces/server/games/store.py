@@ -285,10 +285,10 @@ class Store(Database):
                 .values(kind=stored.kind, name=stored.name, level=stored.level)
             )
 
-    def hold_seat(self, game_id: str, revision: int, seat: int, account_id: int) -> None:
-        """The seat, still without an account, becomes the account's."""
+    def hold_seat(self, game_id: str, seat: int, account_id: int) -> None:
+        """The seat, still without an account, becomes the account's; the revision stays
+        (a computer's answer being thought stays good)."""
         with self.sessions.begin() as s:
-            self._advance(s, game_id, revision, updated=now())
             s.execute(
                 update(SeatRow)
                 .where(
