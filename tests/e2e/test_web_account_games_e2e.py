@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
-from test_web_e2e import PLAYABLE, OpenSeat, play, playable, read, seat, wait_until
+from test_web_e2e import PLAYABLE, OpenSeat, create, play, playable, read, seat, wait_until
 
 from support.web_fixtures import LiveServer, NewContext
 
@@ -71,8 +71,7 @@ def test_a_game_started_in_one_browser_is_played_on_in_another(
     game = read(live_server, game_id)
     left = game["clock"]["remaining"][0]
     shown = seconds(other.text_content("[data-testid=clock-o]") or "")
-    assert left - 3 <= shown <= left + 0.5, (shown, left)  # orange's own time, running
-    assert shown < 600 + 2 * 5  # not a fresh clock: the first actions' time is spent
+    assert left - 5 <= shown <= left + 0.5, (shown, left)  # orange's own time, running
     action = playable(other)[0]
     after = play(live_server, game_id, other, action)
     assert after["actions"][-1] == action and after["turn"] == "g"
@@ -97,13 +96,11 @@ def test_a_turn_in_a_game_not_in_view_is_counted_and_notified(
         };
         """
     )
-    made = context.request.post(
-        live_server.url + "/api/games", data={"variant": "express", "first": "g"}
-    ).json()
+    made = create(live_server, variant="express", players=2, first="g")  # by a guest
     orange, green = (s["join_url"] for s in made["seats"])
     game_id = made["id"]
     page = context.new_page()
-    page.goto(orange)  # orange's seat, taken while signed in: the account's
+    page.goto(orange)  # orange's seat, joined by its link while signed in: the account's
     page.wait_for_selector("[data-testid=player-o]")
     wait_until(
         lambda: read(live_server, game_id)["seats"][0].get("account") == "ann", what="the seat"
