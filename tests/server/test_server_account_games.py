@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from starlette.websockets import WebSocketDisconnect
 
 from support.accounts_support import as_account, games, seat, sign_up
 from support.server_support import client_for, create, fresh_database
@@ -104,3 +105,21 @@ def test_a_finished_game_moves_to_recent_newest_first(sqlite_url):
         assert [g["id"] for g in listed["playing"]] == [newer]
         assert [g["id"] for g in listed["recent"]] == [older]
         assert listed["recent"][0]["to_act"] is False
+
+
+def test_a_foreign_page_cannot_play_the_account_s_seat_with_its_cookie(sqlite_url):
+    with client_for(sqlite_url) as client:
+        ann = sign_up(client, "ann")
+        game_id, (orange, _green) = create(client, first="o")
+        with as_account(client, ann):
+            with seat(client, game_id, orange):
+                pass
+            with (
+                pytest.raises(WebSocketDisconnect) as closed,
+                client.websocket_connect(
+                    f"/ws/games/{game_id}", headers={"origin": "http://evil.example"}
+                ),
+            ):
+                pass
+        assert closed.value.code == 1008  # refused before the upgrade: the session unread
+        assert client.get(f"/api/games/{game_id}").json()["actions"] == []

@@ -117,7 +117,7 @@ class Named:
         if seek.to_account_id != account.id:
             raise SeekRefused(403, "not_yours", "only the challenged player declines")
         if not await self.hub.db(self.store.close, seek_id, None, "declined"):
-            Seeks._check_open(await self.seeks.load(seek_id))
+            Seeks.check_open(await self.seeks.load(seek_id))
         return await self.seeks.load(seek_id)
 
     async def cancel(self, seek_id: str, account: Account) -> None:
