@@ -19,7 +19,7 @@ from starlette.exceptions import HTTPException
 
 from shiftago import __version__
 from shiftago.interfaces.server.accounts import routes as accounts_api
-from shiftago.interfaces.server.accounts.accounts import session_of
+from shiftago.interfaces.server.accounts.accounts import seat_holder, session_of
 from shiftago.interfaces.server.analysis import routes as analysis_api
 from shiftago.interfaces.server.analysis.searches import LiveAnalysis
 from shiftago.interfaces.server.analysis.socket import analysis_socket
@@ -108,6 +108,7 @@ def create_app(
     app.state.settings = settings
     app.state.public_url = public_url
     app.state.rate = settings.rate
+    app.state.holder_of = seat_holder  # the games know a seat's account by it
     app.state.burst = settings.burst
     app.include_router(api.router)
     app.include_router(analysis_api.router)

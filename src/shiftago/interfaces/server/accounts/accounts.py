@@ -37,6 +37,7 @@ from shiftago.interfaces.server.accounts.store import (
     find_session,
 )
 from shiftago.interfaces.server.db.names import name_key
+from shiftago.interfaces.server.games.holding import Holder
 
 if TYPE_CHECKING:
     from shiftago.interfaces.server.games.hub import Hub
@@ -171,6 +172,13 @@ async def signed_in(conn: HTTPConnection) -> Account | None:
     is unknown or expired)."""
     session = await session_of(conn)
     return None if session is None else session.account
+
+
+async def seat_holder(conn: HTTPConnection) -> Holder | None:
+    """The signed-in account as the games know a seat's holder (the app hands this to
+    the games as ``app.state.holder_of``: they sit below the accounts)."""
+    account = await signed_in(conn)
+    return None if account is None else Holder(account.id, account.name)
 
 
 def _secure(conn: HTTPConnection) -> bool:

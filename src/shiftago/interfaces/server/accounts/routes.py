@@ -30,6 +30,7 @@ from shiftago.interfaces.server.accounts.accounts import (
     session_of,
     set_session_cookies,
 )
+from shiftago.interfaces.server.accounts.games import games_of
 from shiftago.interfaces.server.accounts.hashing import BUSY_RETRY, Busy, HashingPool, Lane
 from shiftago.interfaces.server.accounts.store import (
     Account,
@@ -45,7 +46,7 @@ from shiftago.interfaces.server.accounts.store import (
 )
 from shiftago.interfaces.server.db.store import token_hash
 from shiftago.interfaces.server.door import limits
-from shiftago.interfaces.server.door.http import LIMITED, Invalid
+from shiftago.interfaces.server.door.http import LIMITED, Invalid, base_url
 from shiftago.interfaces.server.door.security import client_address
 from shiftago.interfaces.server.games.access import hub_of
 
@@ -290,3 +291,15 @@ async def adopt(body: Adopt, request: Request) -> JSONResponse:
             if seat.token_hash in hashes and seat.kind == "human" and seat.account_id is None:
                 seat.account_id, seat.account = account.id, account.name
     return JSONResponse({"games": games})
+
+
+@router.get("/account/games", summary="The games of the signed-in account")
+async def account_games(request: Request) -> JSONResponse:
+    """``{"playing": [GAMEREF], "recent": [GAMEREF]}`` (WEBAPI.md, "Games of an
+    account"); 401 when not signed in."""
+    session = await session_of(request)
+    if session is None:
+        return JSONResponse({"message": "sign in first", "code": "signed_out"}, status_code=401)
+    hub = hub_of(request)
+    body = await hub.db(games_of, hub.store, session.account.id, base_url(request))
+    return JSONResponse(body, headers={"Cache-Control": "no-store"})

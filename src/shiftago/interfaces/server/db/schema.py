@@ -248,11 +248,15 @@ class SeekRow(Base):
     rated: Mapped[bool] = mapped_column(Boolean)
     rating_min: Mapped[int | None] = mapped_column(Integer)
     rating_max: Mapped[int | None] = mapped_column(Integer)
-    status: Mapped[str] = mapped_column(String(8), index=True)  # open | filled | gone
+    status: Mapped[str] = mapped_column(String(8), index=True)  # open | filled | gone | declined
     game_id: Mapped[str | None] = mapped_column(String(24))
     owner: Mapped[str | None] = mapped_column(String(64))
     created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
     seen: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), index=True)
+    #: The one account a challenge to a named player is for (None: the lobby's, anyone's).
+    to_account_id: Mapped[int | None] = mapped_column(
+        Integer, ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
 
 
 class SeekPlaceRow(Base):

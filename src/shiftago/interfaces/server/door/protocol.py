@@ -34,6 +34,10 @@ class Hello(_Message):
     type: Literal["hello"]
     token: Annotated[str, Field(max_length=200)] | None = None
     seen: Count = 0
+    #: Speak for the signed-in account: a seat taken by its token becomes the account's,
+    #: and without a token the seat the account holds is played (the session is its
+    #: credential).
+    account: bool = False
 
 
 class Act(_Message):

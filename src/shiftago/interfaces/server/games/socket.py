@@ -40,6 +40,7 @@ from shiftago.interfaces.server.games import (
     rematch,
     takeback,
 )
+from shiftago.interfaces.server.games.holding import Holder, hold, holder_of, seat_of_account
 from shiftago.interfaces.server.games.hub import Hub, Refused
 from shiftago.interfaces.server.games.joining import snapshots
 from shiftago.interfaces.server.games.live import Connection, LiveGame
@@ -86,7 +87,8 @@ class _GameSocket(Conversation):
         if not self.joined:
             if not isinstance(message, Hello):
                 raise BadMessage("the first message is hello")
-            await _hello(hub, chat, live, connection, message)
+            holder = await holder_of(self.websocket) if message.account else None
+            await _hello(hub, chat, live, connection, message, holder)
             self.joined = True
             self.speaker = await chat.speaker(self.websocket, live, connection)
             return
@@ -113,27 +115,43 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
 
 
 async def _hello(
-    hub: Hub, chat: Chat, live: LiveGame, connection: Connection, hello: Hello
+    hub: Hub,
+    chat: Chat,
+    live: LiveGame,
+    connection: Connection,
+    hello: Hello,
+    holder: Holder | None,
 ) -> None:
-    """A seat's hello is answered at once; a watcher's waits in the game's queue of
-    joins (:mod:`.joining`), behind the players' actions."""
-    if not hello.token:
+    """A seat's hello (its token, or a signed-in account asking for its seat) is
+    answered at once; a watcher's waits in the game's queue of joins (:mod:`.joining`),
+    behind the players' actions."""
+    if not hello.token and not (hello.account and holder is not None):
         await hub.joins.join(live, connection, hello.seen)
         return
     async with live.lock:
         await hub.reload_if_behind(live, hello.seen)
-        seat = live.seat_of_token(hello.token)
-        if seat is None:
-            connection.send(
-                error("not_seated", "this seat link is not one of this game's; you watch")
-            )
-        else:
-            try:  # a seat handed to the computer since: its link only watches
-                connection.seat = person(live, seat)
-                connection.token = hello.token
+        if hello.token:
+            seat = live.seat_of_token(hello.token)
+            if seat is None:
+                connection.send(
+                    error("not_seated", "this seat link is not one of this game's; you watch")
+                )
+            else:
+                try:  # a seat handed to the computer since: its link only watches
+                    connection.seat = person(live, seat)
+                    connection.token = hello.token
+                    await open_seat(hub, live, seat)
+                    await hold(hub, live, seat, holder)
+                except Refused as refused:
+                    connection.send(error(refused.code, refused.message))
+        elif hello.account and holder is not None:
+            seat = seat_of_account(live, holder.id)
+            if seat is None and hub.bus.shared:  # another process may have just given it
+                await hub.reload(live)
+                seat = seat_of_account(live, holder.id)
+            if seat is not None:  # the session is the seat's credential
+                connection.seat = seat
                 await open_seat(hub, live, seat)
-            except Refused as refused:
-                connection.send(error(refused.code, refused.message))
         seat = connection.seat
         connection.send(
             {

@@ -287,6 +287,31 @@ class Store(Database):
                 .values(kind=stored.kind, name=stored.name, level=stored.level)
             )
 
+    def hold_seat(self, game_id: str, seat: int, account_id: int) -> None:
+        """The seat, still without an account, becomes the account's; the revision stays
+        (a computer's answer being thought stays good)."""
+        with self.sessions.begin() as s:
+            s.execute(
+                update(SeatRow)
+                .where(
+                    SeatRow.game_id == game_id, SeatRow.seat == seat, SeatRow.account_id.is_(None)
+                )
+                .values(account_id=account_id)
+            )
+
+    def games_held(self, account_id: int, finished: bool, limit: int) -> list[StoredGame]:
+        """The games, finished or not, with a seat of the account, last changed first
+        (seats without their token hashes, no actions)."""
+        ids = select(SeatRow.game_id).where(SeatRow.account_id == account_id).scalar_subquery()
+        with self.sessions() as s:
+            rows = s.scalars(
+                select(GameRow)
+                .where(GameRow.id.in_(ids), GameRow.finished.is_(finished))
+                .order_by(GameRow.updated.desc(), GameRow.id)
+                .limit(limit)
+            ).all()
+            return [_summary(s, row) for row in rows]
+
     def set_draw_offer(
         self,
         game_id: str,

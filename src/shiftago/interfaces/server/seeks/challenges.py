@@ -231,7 +231,9 @@ class Seeks:
         place makes the game. Refused: a seek not open or full (409), rated without an
         account (401), the asker's own seek (409), a rating outside its range (403)."""
         seek = await self.load(seek_id)
-        self._check_open(seek)
+        self.check_open(seek)
+        if seek.to_account_id is not None and (account is None or account.id != seek.to_account_id):
+            raise SeekRefused(403, "not_yours", "this challenge is for another player")
         if seek.rated and account is None:
             raise SeekRefused(401, "sign_in", "a rated challenge is for signed-in players")
         own = account is not None and any(p.account_id == account.id for p in seek.places)
@@ -252,7 +254,7 @@ class Seeks:
         account_id = None if account is None else account.id
         mine = StoredPlace(0, name, account_id, token_hash(token), stamp, stamp)
         seek, filled = await self._take(seek, mine)
-        if not filled:
+        if not filled and seek.to_account_id is None:
             await self.feed.seek(await self.view(seek))
             return Accepted(seek, token, None)
         return Accepted(seek, token, await self._fill(seek))
@@ -264,16 +266,19 @@ class Seeks:
             try:
                 return await self.hub.db(self.store.take_place, seek.id, mine)
             except SeekClosed as closed:
-                self._check_open(closed.status)
+                self.check_open(closed.status)
             except PlaceTaken:
                 continue
         raise SeekRefused(409, "filled", "another player took the last place first")
 
     @staticmethod
-    def _check_open(seek: StoredSeek | str) -> None:
+    def check_open(seek: StoredSeek | str) -> None:
+        """:class:`SeekRefused` (409) saying why a seek, or its status, is not open."""
         status = seek if isinstance(seek, str) else seek.status
         if status == "filled":
             raise SeekRefused(409, "filled", "this challenge is full: another player was first")
+        if status == "declined":
+            raise SeekRefused(409, "declined", "this challenge was declined")
         if status != "open":
             raise SeekRefused(409, "gone", "this challenge is gone: its creator left or cancelled")
 
@@ -321,7 +326,7 @@ class Seeks:
         if place.place != 0:
             raise SeekRefused(403, "not_creator", "only the challenge's creator cancels it")
         if not await self.hub.db(self.store.close, seek_id, None):
-            self._check_open(await self.load(seek_id))
+            self.check_open(await self.load(seek_id))
         await self.feed.gone(seek_id)
 
     # --- the sweep -----------------------------------------------------------------------

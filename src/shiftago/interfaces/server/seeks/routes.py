@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from shiftago.core import COLOURS, Variant
 from shiftago.formats.record_syntax import is_text_value
 from shiftago.interfaces.server.accounts.accounts import SESSION_COOKIE, signed_in
-from shiftago.interfaces.server.accounts.store import Account, account_like
+from shiftago.interfaces.server.accounts.store import Account, account_like, find_account
 from shiftago.interfaces.server.db.store import token_hash
 from shiftago.interfaces.server.door import limits
 from shiftago.interfaces.server.door.http import LIMITED, Invalid, VariantIn, base_url
@@ -22,6 +22,7 @@ from shiftago.interfaces.server.games.access import hub_of
 from shiftago.interfaces.server.games.creating import ClockIn
 from shiftago.interfaces.server.games.live import LiveGame
 from shiftago.interfaces.server.seeks.challenges import NewSeek, SeekRefused, Seeks
+from shiftago.interfaces.server.seeks.named import Named
 from shiftago.match.clock import TimeControl
 
 router = APIRouter(prefix="/api")
@@ -255,6 +256,143 @@ async def cancel_seek(
             seek_id, token, account, session_secret(request, account)
         )
         await seeks.cancel(seek_id, place)
+    except SeekRefused as refusal:
+        return refused(refusal)
+    return Response(status_code=204)
+
+
+# --- challenges to a named player ------------------------------------------------------
+class ChallengeIn(BaseModel):
+    """A challenge to a named player, as ``POST /api/challenges`` takes it."""
+
+    model_config = ConfigDict(extra="forbid")
+    to: Annotated[str, Field(min_length=1, max_length=40)]
+    variant: VariantIn = "express"
+    players: Annotated[int, Field(ge=2, le=2, description="two: the challenger and them")] = 2
+    clock: ClockIn | None = Field(None, description="absent or null: untimed")
+    rated: bool = False
+
+
+def _signed_out() -> JSONResponse:
+    return refused(SeekRefused(401, "sign_in", "sign in to challenge a player"))
+
+
+@router.post(
+    "/challenges", status_code=201, summary="Challenge a named player", responses=LIMITED | REFUSALS
+)
+async def create_challenge(body: ChallengeIn, request: Request) -> JSONResponse:
+    """A challenge that only the account named ``to`` may accept or decline."""
+    account = await signed_in(request)
+    if account is None:
+        return _signed_out()
+    control = control_of(body.clock)
+    hub = hub_of(request)
+    to = await hub.db(find_account, hub.store, body.to.strip())
+    if to is None:
+        return refused(SeekRefused(404, "no_player", f"there is no player {body.to!r}"))
+    try:
+        await limits.count(request, "seeks")
+    except limits.Limited as limited:
+        return limited.response()
+    named = Named(seeks_of(request))
+    new = NewSeek(
+        variant=Variant.parse(body.variant),
+        players=body.players,
+        control=control,
+        rated=body.rated,
+        rating_range=None,
+        name=account.name,
+        account=account,
+        owner=client_address(request),
+        session=session_secret(request, account),
+    )
+    try:
+        seek = await named.create(new, to)
+    except SeekRefused as refusal:
+        return refused(refusal)
+    view = (await named.views([seek], base_url(request)))[0]
+    return JSONResponse(view, status_code=201)
+
+
+@router.get("/challenges", summary="Your open challenges to and from named players")
+async def list_challenges(request: Request) -> JSONResponse:
+    """``{"received": [...], "sent": [...]}``, the open ones, oldest first."""
+    account = await signed_in(request)
+    if account is None:
+        return _signed_out()
+    named = Named(seeks_of(request))
+    received, sent = await named.listing(account)
+    base = base_url(request)
+    body = {"received": await named.views(received, base), "sent": await named.views(sent, base)}
+    return JSONResponse(body, headers={"Cache-Control": "no-store"})
+
+
+@router.get("/challenges/{challenge_id}", summary="A challenge of yours", responses=REFUSALS)
+async def read_challenge(challenge_id: str, request: Request) -> JSONResponse:
+    """Open, accepted (with the game's ``url``), declined or gone."""
+    account = await signed_in(request)
+    if account is None:
+        return _signed_out()
+    named = Named(seeks_of(request))
+    try:
+        seek = await named.one(challenge_id, account)
+    except SeekRefused as refusal:
+        return refused(refusal)
+    return JSONResponse((await named.views([seek], base_url(request)))[0])
+
+
+@router.post(
+    "/challenges/{challenge_id}/accept",
+    status_code=201,
+    summary="Accept a challenge made to you",
+    responses=REFUSALS,
+)
+async def accept_challenge(challenge_id: str, request: Request) -> JSONResponse:
+    """The game starts: the challenge as ``GET`` answers it, ``accepted``, with its
+    ``url``."""
+    account = await signed_in(request)
+    if account is None:
+        return _signed_out()
+    seeks = seeks_of(request)
+    named = Named(seeks)
+    try:
+        await named.one(challenge_id, account)
+        await seeks.accept(
+            challenge_id, account.name, account, None, session_secret(request, account)
+        )
+    except SeekRefused as refusal:
+        return refused(refusal)
+    seek = await seeks.load(challenge_id)
+    return JSONResponse((await named.views([seek], base_url(request)))[0], status_code=201)
+
+
+@router.post(
+    "/challenges/{challenge_id}/decline", summary="Decline a challenge", responses=REFUSALS
+)
+async def decline_challenge(challenge_id: str, request: Request) -> JSONResponse:
+    account = await signed_in(request)
+    if account is None:
+        return _signed_out()
+    named = Named(seeks_of(request))
+    try:
+        seek = await named.decline(challenge_id, account)
+    except SeekRefused as refusal:
+        return refused(refusal)
+    return JSONResponse((await named.views([seek], base_url(request)))[0])
+
+
+@router.delete(
+    "/challenges/{challenge_id}",
+    status_code=204,
+    summary="Cancel your challenge",
+    responses=REFUSALS,
+)
+async def cancel_challenge(challenge_id: str, request: Request) -> Response:
+    account = await signed_in(request)
+    if account is None:
+        return _signed_out()
+    try:
+        await Named(seeks_of(request)).cancel(challenge_id, account)
     except SeekRefused as refusal:
         return refused(refusal)
     return Response(status_code=204)

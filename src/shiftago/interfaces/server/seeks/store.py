@@ -21,11 +21,11 @@ import datetime as dt
 from dataclasses import dataclass, field, replace
 from typing import Final
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import and_, delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from shiftago.interfaces.server.db.schema import RatingRow, SeekPlaceRow, SeekRow
+from shiftago.interfaces.server.db.schema import AccountRow, RatingRow, SeekPlaceRow, SeekRow
 from shiftago.interfaces.server.db.store import Database, utc
 from shiftago.match.clock import TimeControl
 
@@ -53,12 +53,14 @@ class StoredSeek:
     rated: bool
     rating_min: int | None
     rating_max: int | None
-    status: str  # open | filled | gone
+    status: str  # open | filled | gone | declined
     game_id: str | None
     owner: str | None
     created: dt.datetime
     seen: dt.datetime
     places: tuple[StoredPlace, ...] = field(default=())
+    #: The account a challenge to a named player is for (None: a lobby seek).
+    to_account_id: int | None = None
 
     @property
     def category(self) -> str:
@@ -107,6 +109,7 @@ class SeekStore:
                     owner=seek.owner,
                     created=seek.created,
                     seen=seek.seen,
+                    to_account_id=seek.to_account_id,
                 )
             )
             s.flush()  # the seek before its places
@@ -127,11 +130,11 @@ class SeekStore:
         return None if seek_id is None else self.load(seek_id)
 
     def open_seeks(self, limit: int) -> list[StoredSeek]:
-        """The open seeks, oldest first."""
+        """The open seeks of the lobby (none addressed to one account), oldest first."""
         with self.sessions() as s:
             rows = s.scalars(
                 select(SeekRow)
-                .where(SeekRow.status == "open")
+                .where(SeekRow.status == "open", SeekRow.to_account_id.is_(None))
                 .order_by(SeekRow.created)
                 .limit(limit)
             ).all()
@@ -178,19 +181,53 @@ class SeekStore:
             raise PlaceTaken(seek_id) from None
         return seek, filled
 
+    def addressed(self, account_id: int, limit: int) -> tuple[list[StoredSeek], list[StoredSeek]]:
+        """The open challenges to a named player that the account received, and those it
+        sent, oldest first."""
+        with self.sessions() as s:
+            to_it = SeekRow.to_account_id == account_id
+            sent = SeekRow.id.in_(
+                select(SeekPlaceRow.seek_id).where(
+                    SeekPlaceRow.place == 0, SeekPlaceRow.account_id == account_id
+                )
+            )
+            found = []
+            for which in (to_it, and_(SeekRow.to_account_id.is_not(None), sent)):
+                rows = s.scalars(
+                    select(SeekRow)
+                    .where(SeekRow.status == "open", which)
+                    .order_by(SeekRow.created)
+                    .limit(limit)
+                ).all()
+                places = _places(s, [row.id for row in rows])
+                found.append([_stored(row, places[row.id]) for row in rows])
+            return found[0], found[1]
+
+    def names_of(self, account_ids: list[int]) -> dict[int, str]:
+        """The names of the accounts."""
+        if not account_ids:
+            return {}
+        with self.sessions() as s:
+            rows = s.execute(
+                select(AccountRow.id, AccountRow.name).where(AccountRow.id.in_(account_ids))
+            ).all()
+        return {account_id: name for account_id, name in rows}
+
     def set_game(self, seek_id: str, game_id: str) -> None:
         """The filled seek's game is made."""
         with self.sessions.begin() as s:
             s.execute(update(SeekRow).where(SeekRow.id == seek_id).values(game_id=game_id))
 
-    def close(self, seek_id: str, seen_before: dt.datetime | None = None) -> bool:
-        """Mark the open seek gone (only if not seen since ``seen_before``, when given);
-        whether this call did it."""
+    def close(
+        self, seek_id: str, seen_before: dt.datetime | None = None, status: str = "gone"
+    ) -> bool:
+        """Mark the open seek gone, or ``status`` (``declined``), only if not seen since
+        ``seen_before`` when given; whether this call did it."""
         query = update(SeekRow).where(SeekRow.id == seek_id, SeekRow.status == "open")
         if seen_before is not None:
             query = query.where(SeekRow.seen <= seen_before)
         with self.sessions.begin() as s:
-            return int(getattr(s.execute(query.values(status="gone")), "rowcount", 0)) == 1
+            return int(getattr(s.execute(query.values(status=status)), "rowcount", 0)) == 1
 
     def touch(self, seek_ids: list[str], at: dt.datetime) -> None:
         """The seeks' creators are still there at ``at``."""
@@ -255,14 +292,15 @@ class SeekStore:
             return _stored(row, _places(s, [seek_id])[seek_id])
 
     def unseen(self, before: dt.datetime) -> list[str]:
-        """The open seeks not seen since ``before``, and the filled ones whose game was
-        never made by then (the process that filled them died)."""
+        """The open seeks of the lobby not seen since ``before`` (a challenge to a named
+        player waits for that player), and the filled ones whose game was never made by
+        then (the process that filled them died)."""
         with self.sessions() as s:
             return list(
                 s.scalars(
                     select(SeekRow.id).where(
                         SeekRow.seen < before,
-                        (SeekRow.status == "open")
+                        ((SeekRow.status == "open") & SeekRow.to_account_id.is_(None))
                         | ((SeekRow.status == "filled") & SeekRow.game_id.is_(None)),
                     )
                 ).all()
@@ -276,7 +314,7 @@ class SeekStore:
                 .where(
                     SeekRow.id == seek_id,
                     SeekRow.seen < before,
-                    (SeekRow.status == "open")
+                    ((SeekRow.status == "open") & SeekRow.to_account_id.is_(None))
                     | ((SeekRow.status == "filled") & SeekRow.game_id.is_(None)),
                 )
                 .values(status="gone")
@@ -340,6 +378,7 @@ def _stored(row: SeekRow, places: list[StoredPlace]) -> StoredSeek:
         created=utc(row.created),
         seen=utc(row.seen),
         places=tuple(places),
+        to_account_id=row.to_account_id,
     )
 
 

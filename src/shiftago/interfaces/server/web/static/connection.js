@@ -9,7 +9,7 @@ export class Conn {
   /**
    * @param {string} gameId
    * @param {string|null} token  the seat's secret, or null for a spectator
-   * @param {{seen: () => number, onMessage: (conn, msg) => void, onChange: () => void, onGone: () => void}} hooks
+   * @param {{seen: () => number, onMessage: (conn, msg) => void, onChange: () => void, onGone: () => void, account?: () => boolean}} hooks
    */
   constructor(gameId, token, hooks) {
     this.gameId = gameId;
@@ -35,7 +35,10 @@ export class Conn {
     this.welcomed = false;
     ws.addEventListener("open", () => {
       this.delay = 300;
-      ws.send(JSON.stringify({ type: "hello", token: this.token, seen: Math.max(this.hooks.seen(), 0) }));
+      const hello = { type: "hello", token: this.token, seen: Math.max(this.hooks.seen(), 0) };
+      // speak for the signed-in account: its seat opens by the session (docs/web-protocol.md)
+      if (this.hooks.account && this.hooks.account()) hello.account = true;
+      ws.send(JSON.stringify(hello));
     });
     onJson(ws, (msg) => this.hooks.onMessage(this, msg));
     ws.addEventListener("close", (e) => {

@@ -58,7 +58,10 @@ function handle(conn, msg) {
       break;
     case "action":
       if (typeof msg.version !== "number") break;
-      if (msg.version === ctx.version + 1 && msg.game) applyGame(msg.game, msg.version, msg);
+      if (msg.version === ctx.version + 1 && msg.game) {
+        applyGame(msg.game, msg.version, msg);
+        document.dispatchEvent(new CustomEvent("shiftago:turn")); // the header's count (waiting.js)
+      }
       else if (msg.version > ctx.version + 1) conn.send({ type: "sync", seen: Math.max(ctx.version, 0) });
       break;
     case "takeback":
@@ -123,13 +126,17 @@ function welcome(conn, msg) {
     forgetToken(ctx.gameId, conn.token);
     conn.invalid = true;
     conn.close();
-    if (!ctx.conns.some((c) => !c.invalid)) ctx.conns.push(newConn(null));
+    if (!ctx.conns.some((c) => !c.invalid)) ctx.conns.push(newConn(null, ctx.mode === "play"));
     const seated = ctx.conns.some((c) => !c.invalid && c.token);
     notice(`That seat link is not valid for this game; ${seated ? "you play the seats this browser already holds" : "you are watching"}.`, "info");
   } else if (conn.token) {
     conn.seat = msg.seat;
     conn.colour = msg.colour || COLOURS[msg.seat];
     rememberGame(ctx.gameId, { tokens: { [conn.colour]: conn.token } });
+  } else if (msg.seat !== null && msg.seat !== undefined) {
+    // the seat of the signed-in account: the session is its credential, no token kept
+    conn.seat = msg.seat;
+    conn.colour = msg.colour || COLOURS[msg.seat];
   }
   // The same count of actions does not mean the same game: a resignation, an abort, a
   // draw agreed or a seat handed on while this page was not connected (or before its
@@ -439,8 +446,9 @@ function wire() {
   }, 1000);
 }
 
-function newConn(token) {
+function newConn(token, account = false) {
   return new Conn(ctx.gameId, token, {
+    account: () => account,
     seen: () => ctx.version,
     onMessage: handle,
     onChange: () => render(),
@@ -474,8 +482,10 @@ function start() {
 /** Open a socket per seat token (one for a spectator when there is none). */
 function connect(tokens) {
   const unique = [...new Set(tokens)];
-  if (unique.length) for (const t of unique) ctx.conns.push(newConn(t));
-  else ctx.conns.push(newConn(null));
+  // one seat played here is the signed-in account's (several: players at one screen)
+  const account = ctx.mode === "play" && unique.length <= 1;
+  if (unique.length) for (const t of unique) ctx.conns.push(newConn(t, account));
+  else ctx.conns.push(newConn(null, account));
   render();
 }
 

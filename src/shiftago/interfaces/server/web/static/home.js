@@ -3,6 +3,7 @@ import { COLOURS, COLOUR_NAMES, marbleIcon } from "./board.js";
 import { mountPrefs } from "./prefs.js";
 import { mountLobby } from "./lobby.js";
 import { mountTimeControl } from "./timecontrol.js";
+import { mountChallengeList } from "./challenges.js";
 import { signedInName } from "./account.js";
 import {
   VARIANTS, api, cap, copyText, el, errorText, forgetGame, knownGames, levels, localPath,
@@ -247,49 +248,99 @@ function describe(game) {
   return { title: `${v}, ${game.players} players`, names, state, over: st.over };
 }
 
-function gameItem(game, href, extra = null) {
+// the words of "My games", whole
+const MINE = {
+  yourTurn: "Your turn",
+  toPlay: (name) => `${name} to play`,
+};
+
+/** A game of a list; `mine` (the player's own games) marks the link as one of "My
+ * games", says whose turn it is, and `toAct` whether it is the player's. */
+function gameItem(game, href, extra = null, mine = null) {
   const d = describe(game);
   const icons = el("span", { class: "icons" });
   for (const s of game.seats || []) icons.append(marbleIcon(s.colour, 16));
-  return el("li", { "data-game": game.id },
-    el("a", { href, class: "game-link" }, icons,
-      el("span", { class: "g-title", text: d.title }),
-      el("span", { class: "g-names", text: d.names }),
-      el("span", { class: "g-state", text: d.state })),
-    extra);
+  let state = d.state;
+  const link = el("a", { href, class: "game-link" });
+  if (mine) {
+    link.dataset.testid = "my-game";
+    link.dataset.toAct = String(!!mine.toAct);
+    if (!d.over) {
+      const turn = parseStatus(game).turn;
+      const seat = (game.seats || []).find((x) => x.colour === turn);
+      state = mine.toAct ? MINE.yourTurn : MINE.toPlay(seat && seat.name ? seat.name : cap(COLOUR_NAMES[turn] || ""));
+    }
+  }
+  link.append(icons,
+    el("span", { class: "g-title", text: d.title }),
+    el("span", { class: "g-names", text: d.names }),
+    el("span", { class: mine && mine.toAct ? "g-state to-act" : "g-state", text: state }));
+  return el("li", { "data-game": game.id }, link, extra);
 }
 
-/** "My games": the games this browser knows, read afresh (each call redraws the lists). */
-async function loadMine() {
+let mineDrawn = 0; // the newest drawing of "My games": an older one that ends later is dropped
+let mineSignature = ""; // the account's games last drawn (id, turn, change)
+
+async function accountGames() {
+  try {
+    return await api("/api/account/games");
+  } catch {
+    return null; // signed out
+  }
+}
+
+/** "My games": the signed-in account's games first (GET /api/account/games), then the
+ * games this browser keeps that are not among them; each read afresh. */
+async function loadMine(account = undefined) {
+  const drawing = ++mineDrawn;
+  const fromServer = account === undefined ? await accountGames() : account;
+  const refs = fromServer ? [...(fromServer.playing || []), ...(fromServer.recent || []).slice(0, 10)] : [];
+  mineSignature = signature(fromServer);
   const games = knownGames();
-  const ids = Object.keys(games).sort((a, b) => String(games[b].added || "").localeCompare(String(games[a].added || ""))).slice(0, 30);
-  if (!ids.length) return;
+  const shown = new Set(refs.map((r) => r.id));
+  const kept = Object.keys(games)
+    .filter((id) => !shown.has(id))
+    .sort((a, b) => String(games[b].added || "").localeCompare(String(games[a].added || "")))
+    .slice(0, 30);
+  const ids = [...refs.map((r) => r.id), ...kept];
   const results = await Promise.all(ids.map((id) => api(`/api/games/${encodeURIComponent(id)}`).catch((e) => (e.status === 404 ? "gone" : null))));
+  if (drawing !== mineDrawn) return;
   $("mine-playing").replaceChildren();
   $("mine-over").replaceChildren();
   let any = false;
   ids.forEach((id, i) => {
     const game = results[i];
+    const ref = i < refs.length ? refs[i] : null;
     if (game === "gone") {
-      forgetGame(id);
+      if (!ref) forgetGame(id);
       return;
     }
     if (!game) return;
     any = true;
-    const entry = games[id];
-    const held = Object.keys(entry.tokens || {});
-    const href = held.length ? `/play/${encodeURIComponent(id)}` : `/watch/${encodeURIComponent(id)}`;
-    const forget = el("button", { type: "button", class: "small", text: "Forget", "aria-label": "Forget this game" });
-    const item = gameItem(game, href, forget);
-    forget.addEventListener("click", () => {
-      forgetGame(id);
-      item.remove();
-    });
+    let item;
+    if (ref) {
+      item = gameItem(game, localPath(ref.url), null, { toAct: ref.to_act });
+    } else {
+      const held = Object.keys(games[id].tokens || {});
+      const href = held.length ? `/play/${encodeURIComponent(id)}` : `/watch/${encodeURIComponent(id)}`;
+      const forget = el("button", { type: "button", class: "small", text: "Forget", "aria-label": "Forget this game" });
+      const st = parseStatus(game);
+      item = gameItem(game, href, forget, { toAct: !st.over && held.includes(st.turn) });
+      forget.addEventListener("click", () => {
+        forgetGame(id);
+        item.remove();
+      });
+    }
     (describe(game).over ? $("mine-over") : $("mine-playing")).append(item);
   });
   $("mine-empty").hidden = any;
   $("mine-playing-title").hidden = !$("mine-playing").children.length;
   $("mine-over-title").hidden = !$("mine-over").children.length;
+}
+
+function signature(data) {
+  if (!data) return "";
+  return [...(data.playing || []), ...(data.recent || [])].map((g) => `${g.id}:${g.to_act}:${g.updated}`).join(",");
 }
 
 async function loadPublic() {
@@ -346,6 +397,13 @@ async function main() {
     showError($("import-error"), "");
   });
   loadMine();
+  mountChallengeList($("challenges"));
+  document.addEventListener("shiftago:account", () => loadMine());
+  // the header's count looked again (waiting.js): the list follows when the games changed
+  document.addEventListener("shiftago:waiting", (e) => {
+    const data = e.detail && e.detail.games;
+    if (signature(data) !== mineSignature) loadMine(data);
+  });
   loadPublic();
   mountLobby();
   LEVELS = await levels();

@@ -2,6 +2,8 @@
 // (SVG drawn here), and recent games with their results.
 
 import { api, categoryName, el, errorText } from "./api.js";
+import { signedInName } from "./account.js";
+import { mountChallengeForm, mountChallengeList } from "./challenges.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const OUTCOMES = { win: "Won", loss: "Lost", draw: "Draw", aborted: "Aborted" };
@@ -98,7 +100,18 @@ async function renderHistory(name, categories) {
   await draw();
 }
 
+/** A game's link: for the signed-in player on their own profile, an unfinished game opens
+ * their seat (the session is its credential); else the game is watched. */
+function gameHref(g, own) {
+  return own && !g.finished && g.id ? `/play/${encodeURIComponent(g.id)}` : g.watch_url;
+}
+
+let shownGames = [];
+let shownPlayer = null;
+
 function renderGames(games) {
+  shownGames = games;
+  const own = !!shownPlayer && signedInName() === shownPlayer;
   const table = document.getElementById("games");
   document.getElementById("no-games").hidden = games.length > 0;
   table.hidden = games.length === 0;
@@ -108,7 +121,7 @@ function renderGames(games) {
       return el(
         "tr",
         {},
-        el("td", {}, el("a", { href: g.watch_url, text: new Date(g.created).toLocaleString(undefined, { dateStyle: "short", timeStyle: "short" }) })),
+        el("td", {}, el("a", { href: gameHref(g, own), "data-testid": g.finished ? null : "playing-link", text: new Date(g.created).toLocaleString(undefined, { dateStyle: "short", timeStyle: "short" }) })),
         el("td", { text: `${categoryName(g.category)}${g.rated ? ", rated" : ""}` }),
         el("td", { text: (g.opponents || []).join(", ") }),
         el("td", { text: g.outcome ? OUTCOMES[g.outcome] : g.finished ? "—" : "Playing" }),
@@ -124,6 +137,16 @@ async function start() {
   try {
     const player = await api(`/api/players/${encodeURIComponent(name)}`);
     title.textContent = player.name;
+    shownPlayer = player.name;
+    const list = mountChallengeList(document.getElementById("challenges"));
+    const others = () => {
+      const me = signedInName();
+      document.getElementById("challenge-card").hidden = !me || me === player.name || player.closed;
+      renderGames(shownGames); // the links of one's own games open one's seats
+    };
+    mountChallengeForm(document.getElementById("challenge-form"), player.name, () => list.refresh());
+    document.addEventListener("shiftago:account", others);
+    others();
     document.title = `${player.name} · Shiftago`;
     document.getElementById("player-closed").hidden = !player.closed;
     renderRatings(player.ratings || {});

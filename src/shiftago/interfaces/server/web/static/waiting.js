@@ -1,0 +1,149 @@
+// The header's count of the games that wait for the signed-in player (docs/web-protocol.md,
+// "Games of an account"): it fills [data-testid=games-waiting] (a link to the home page's
+// "My games", hidden at 0) from GET /api/account/games, every 30 s, when the page comes
+// back into view, and when the account changes. A turn that comes in a game not in view
+// may show a browser notification, only once the player asked for them with the
+// "Notify me" control (the browser's permission is asked for on that click only).
+
+const REFRESH_MS = 30000;
+const TURN_DELAY_MS = 2000;
+const NOTIFY_KEY = "shiftago.notify"; // shared with the game page's "Notify me" (turn.js)
+
+// every visible string of this module, whole
+const WORDS = {
+  one: "1 game waits for you",
+  many: (n) => `${n} games wait for you`,
+  notify: "Notify me",
+  notifyOn: "Notifications on",
+  notifyBlocked: "Notifications blocked",
+  title: "Shiftago: your turn",
+  body: "It is your turn in a game.",
+};
+
+let known = null; // the ids of the games to act in at the last look (null: none yet)
+let asking = false;
+
+function notifyWanted() {
+  try {
+    return localStorage.getItem(NOTIFY_KEY) === "on";
+  } catch {
+    return false;
+  }
+}
+
+function canNotify() {
+  return typeof Notification !== "undefined";
+}
+
+/** The game the page shows, if it is a game page. */
+function gameInView() {
+  const parts = location.pathname.split("/").filter(Boolean);
+  return (parts[0] === "play" || parts[0] === "watch") && !document.hidden ? parts[1] : null;
+}
+
+function counter() {
+  return document.querySelector("[data-testid=games-waiting]");
+}
+
+function notifyControl(box) {
+  let button = document.querySelector("[data-testid=notify-waiting]");
+  if (button || !box) return button;
+  button = document.createElement("button");
+  button.type = "button";
+  button.className = "small";
+  button.dataset.testid = "notify-waiting";
+  button.textContent = WORDS.notify;
+  button.hidden = true;
+  button.addEventListener("click", async () => {
+    try {
+      const answer = await Notification.requestPermission();
+      try {
+        localStorage.setItem(NOTIFY_KEY, answer === "granted" ? "on" : "off");
+      } catch {
+        /* private mode */
+      }
+      button.textContent = answer === "granted" ? WORDS.notifyOn : WORDS.notifyBlocked;
+      button.hidden = answer === "granted";
+    } catch {
+      button.hidden = true;
+    }
+  });
+  box.after(button);
+  return button;
+}
+
+function notifyNew(waiting) {
+  const ids = new Set(waiting.map((g) => g.id));
+  const before = known;
+  known = ids;
+  if (before === null || !canNotify() || Notification.permission !== "granted" || !notifyWanted()) return;
+  const shown = gameInView();
+  for (const game of waiting) {
+    if (before.has(game.id) || game.id === shown) continue;
+    try {
+      const note = new Notification(WORDS.title, { body: WORDS.body, tag: `shiftago-${game.id}` });
+      note.onclick = () => {
+        window.focus();
+        location.href = new URL(game.url, location.href).pathname;
+      };
+    } catch {
+      /* some browsers only notify from a service worker */
+    }
+  }
+}
+
+function show(count, signedIn) {
+  const box = counter();
+  if (!box) return;
+  box.textContent = count === 1 ? WORDS.one : WORDS.many(count);
+  box.dataset.count = String(count);
+  box.hidden = count === 0;
+  const button = notifyControl(box);
+  if (button) button.hidden = !signedIn || !canNotify() || (Notification.permission === "granted" && notifyWanted());
+}
+
+/** Ask the server again; answers the games that wait (none when signed out). */
+export async function refreshWaiting() {
+  if (asking) return [];
+  asking = true;
+  try {
+    const res = await fetch("/api/account/games", { headers: { Accept: "application/json" } });
+    if (!res.ok) {
+      known = null;
+      show(0, false);
+      return [];
+    }
+    const data = await res.json();
+    const waiting = (data.playing || []).filter((g) => g.to_act);
+    show(waiting.length, true);
+    notifyNew(waiting);
+    document.dispatchEvent(new CustomEvent("shiftago:waiting", { detail: { games: data } }));
+    return waiting;
+  } catch {
+    return [];
+  } finally {
+    asking = false;
+  }
+}
+
+function start() {
+  const box = counter();
+  if (box && !box.getAttribute("href")) box.setAttribute("href", "/#my-games");
+  refreshWaiting();
+  setInterval(refreshWaiting, REFRESH_MS); // hidden too: a hidden page notifies
+  window.addEventListener("focus", () => refreshWaiting());
+  document.addEventListener("visibilitychange", () => {
+    if (!document.hidden) refreshWaiting();
+  });
+  document.addEventListener("shiftago:account", () => refreshWaiting());
+  // an action in the game on the page: asked again at most every few seconds
+  let soon = null;
+  document.addEventListener("shiftago:turn", () => {
+    if (soon === null) soon = setTimeout(() => {
+      soon = null;
+      refreshWaiting();
+    }, TURN_DELAY_MS);
+  });
+}
+
+start();

@@ -1,0 +1,160 @@
+"""Games that follow the account, in Chromium (issue 49): two browser contexts signed in
+as the same account, where a game started in one is played on in the other with its seat
+and clock; the header's count of the games waiting for the player, and the notification
+of a turn in a game not in view; a challenge to a named player sent, accepted, played."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+from test_web_e2e import PLAYABLE, OpenSeat, create, play, playable, read, seat, wait_until
+
+from support.web_fixtures import LiveServer, NewContext
+
+__all__ = ["seat"]  # the fixture, used by name
+
+PASSWORD = "correct horse"
+
+
+def account_context(new_context: NewContext, server: LiveServer, name: str, new: bool) -> Any:
+    """A browser context signed in as ``name`` (a new account when ``new``)."""
+    context = new_context()
+    path = "/api/accounts" if new else "/api/session"
+    answer = context.request.post(server.url + path, data={"name": name, "password": PASSWORD})
+    assert answer.status in (200, 201), answer.text()
+    return context
+
+
+def seconds(text: str) -> float:
+    """A clock's "m:ss" in seconds."""
+    minutes, rest = text.strip().split(":")
+    return int(minutes) * 60 + float(rest)
+
+
+def waiting_count(page: Any) -> str:
+    """The header's count, asked for again as when the page comes back into view."""
+    page.evaluate("() => window.dispatchEvent(new Event('focus'))")
+    return str(page.get_attribute("[data-testid=games-waiting]", "data-count") or "")
+
+
+def test_a_game_started_in_one_browser_is_played_on_in_another(
+    live_server: LiveServer, new_context: NewContext, seat: OpenSeat
+):
+    first = account_context(new_context, live_server, "ann", new=True).new_page()
+    first.goto(live_server.url + "/")
+    first.select_option("[data-testid=seat-kind-1]", "friend")
+    first.select_option("#first", "o")
+    first.select_option("[data-testid=game-clock]", "10+5")
+    first.click("[data-testid=start-game]")
+    first.wait_for_selector("#invites:not([hidden])")
+    link = first.input_value("[data-testid=invite-g]")
+    game_id = urlsplit(link).path.rsplit("/", 1)[1]
+    first.click("#go-game")
+    first.wait_for_selector(PLAYABLE)
+    friend = seat(live_server, link, game_id)
+    play(live_server, game_id, first, "L4")
+    friend.send({"type": "act", "action": "R4", "seen": 1})
+    wait_until(lambda: len(read(live_server, game_id)["actions"]) == 2, what="green's action")
+
+    # another browser, signed in to the same account, holding no seat secret
+    other = account_context(new_context, live_server, "ann", new=False).new_page()
+    other.goto(live_server.url + "/")
+    other.wait_for_selector("[data-testid=games-waiting]:not([hidden])")
+    assert other.text_content("[data-testid=games-waiting]") == "1 game waits for you"
+    mine = other.locator(f'[data-testid=my-game][data-to-act=true][href="/play/{game_id}"]')
+    assert "Your turn" in mine.inner_text()
+    mine.click()
+    other.wait_for_selector(PLAYABLE)  # orange's seat, by the session
+    assert "seat=" not in other.url
+    assert other.text_content("#conn") != "Watching live"
+    game = read(live_server, game_id)
+    left = game["clock"]["remaining"][0]
+    shown = seconds(other.text_content("[data-testid=clock-o]") or "")
+    # orange's own time, running (the page shows whole seconds, rounded up)
+    assert left - 5 <= shown <= left + 1.5, (shown, left)
+    action = playable(other)[0]
+    after = play(live_server, game_id, other, action)
+    assert after["actions"][-1] == action and after["turn"] == "g"
+    first.wait_for_function(
+        "(n) => window.shiftago.version === n", arg=len(after["actions"])
+    )  # the first browser follows
+    wait_until(lambda: waiting_count(other) == "0", what="no game waiting")
+    assert other.is_hidden("[data-testid=games-waiting]")
+
+
+def test_a_turn_in_a_game_not_in_view_is_counted_and_notified(
+    live_server: LiveServer, new_context: NewContext, seat: OpenSeat
+):
+    context = account_context(new_context, live_server, "ann", new=True)
+    context.grant_permissions(["notifications"], origin=live_server.url)
+    context.add_init_script(
+        """
+        window.notes = [];
+        const Real = window.Notification;
+        window.Notification = class extends Real {
+          constructor(title, options) { super(title, options); window.notes.push(options.tag); }
+        };
+        """
+    )
+    made = create(live_server, variant="express", players=2, first="g")  # by a guest
+    orange, green = (s["join_url"] for s in made["seats"])
+    game_id = made["id"]
+    page = context.new_page()
+    page.goto(orange)  # orange's seat, joined by its link while signed in: the account's
+    page.wait_for_selector("[data-testid=player-o]")
+    wait_until(
+        lambda: read(live_server, game_id)["seats"][0].get("account") == "ann", what="the seat"
+    )
+    page.goto(live_server.url + "/players/ann")
+    page.wait_for_selector("[data-testid=notify-waiting]:not([hidden])")
+    page.click("[data-testid=notify-waiting]")
+    page.wait_for_selector("[data-testid=notify-waiting]", state="hidden")
+    assert waiting_count(page) in ("0", "")
+    assert page.is_hidden("[data-testid=games-waiting]")
+
+    friend = seat(live_server, green, game_id)
+    friend.send({"type": "act", "action": "L3", "seen": 0})
+    wait_until(lambda: read(live_server, game_id)["turn"] == "o", what="orange's turn")
+    wait_until(lambda: waiting_count(page) == "1", what="the header's count")
+    counter = page.locator("[data-testid=games-waiting]")
+    assert counter.is_visible() and counter.get_attribute("href") == "/#my-games"
+    assert page.evaluate("() => window.notes") == [f"shiftago-{game_id}"]
+    # the profile's "Playing" link opens the seat for its owner
+    page.wait_for_selector("[data-testid=playing-link]")
+    assert page.get_attribute("[data-testid=playing-link]", "href") == f"/play/{game_id}"
+    page.click("[data-testid=playing-link]")
+    page.wait_for_selector(PLAYABLE)
+
+
+def test_a_challenge_to_a_named_player_is_sent_accepted_and_played(
+    live_server: LiveServer, new_context: NewContext
+):
+    ben = account_context(new_context, live_server, "ben", new=True).new_page()
+    ann = account_context(new_context, live_server, "ann", new=True).new_page()
+    ben.goto(live_server.url + "/")
+    ann.goto(live_server.url + "/players/ben")
+    ann.wait_for_selector("#challenge-card:not([hidden])")
+    ann.select_option("[data-testid=challenge-variant]", "expert")
+    ann.select_option("[data-testid=challenge-time]", "5+3")
+    ann.check("[data-testid=challenge-rated]")
+    ann.click("[data-testid=challenge-send]")
+    sent = ann.wait_for_selector("[data-testid=challenge-sent]")
+    assert "You challenged ben: Expert, 5+3, rated" in sent.inner_text()
+
+    received = ben.wait_for_selector("[data-testid=challenge-received]", timeout=15_000)
+    assert "ann challenges you: Expert, 5+3, rated" in received.inner_text()
+    ben.click("[data-testid=challenge-accept]")
+    ben.wait_for_url("**/play/**")
+    ann.wait_for_url("**/play/**", timeout=15_000)  # the challenger's page follows
+    game_id = urlsplit(ben.url).path.rsplit("/", 1)[1]
+    assert urlsplit(ann.url).path == f"/play/{game_id}"
+    game = read(live_server, game_id)
+    assert game["rated"] is True and game["variant"] == "expert"
+    assert game["clock"]["control"] == "5+3"
+    pages = {s["colour"]: (ann if s["account"] == "ann" else ben) for s in game["seats"]}
+    for _ in range(2):
+        to_act = pages[read(live_server, game_id)["turn"]]
+        to_act.wait_for_selector(PLAYABLE)
+        play(live_server, game_id, to_act, playable(to_act)[0])
+    assert len(read(live_server, game_id)["actions"]) == 2
