@@ -8,7 +8,8 @@ arrays are views that every step updates in place (copy what you want to keep):
 array                  shape, dtype            meaning
 =====================  ======================  ====================================
 ``states``             (B, 24) uint64          kernel states (:mod:`..engine.kernel`)
-``observations``       (B, 4n+2, 7, 7) f32     :mod:`.spaces` planes, seen by the
+``observations``       (B, 4n+2, 7, 7) f32     :mod:`.spaces` planes (5n+2 in
+                                               version 1), seen by the
                                                player to act (empty (B, 0, 7, 7)
                                                with ``observe=False``)
 ``masks``              (B, 668) bool           legal actions of the player to act
