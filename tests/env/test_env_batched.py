@@ -338,3 +338,19 @@ def test_setting_a_slot_refuses_what_does_not_fit_and_changes_nothing() -> None:
     with pytest.raises(TypeError, match="whole number"):
         env.slot_state(1.0)  # type: ignore[arg-type]
     np.testing.assert_array_equal(env.states, before)
+
+
+@pytest.mark.parametrize(("variant", "players"), [("express", 3), ("expert", 4), ("extreme", 2)])
+def test_version_1_observations_stay_right_through_automatic_resets(
+    variant: str, players: int
+) -> None:
+    env = BatchedEnv(6, variant, players, action_limit=40, seed=4, observation_version=1)
+    assert env.observations.shape == (6, 5 * players + 2, 7, 7)
+    ended = 0
+    for _ in range(120):
+        env.step(env.random_actions())
+        ended += int(env.terminated.sum())
+        for b in range(env.batch):
+            s = env.states[b]
+            np.testing.assert_array_equal(env.observations[b], observe(s, int(s[4]), 1))
+    assert ended > 0
