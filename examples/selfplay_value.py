@@ -2,14 +2,19 @@
 
 Run it from the repository (``.venv/bin/pip install -e ".[examples]"`` brings scikit-learn)::
 
-    python examples/selfplay_value.py              # 3 minutes of training, 3.5 in all
-    python examples/selfplay_value.py --minutes 10 --games 200 --seed 1 --save net.pickle
-    python examples/selfplay_value.py --quick      # a smoke run: seconds, proves nothing
+    python examples/selfplay_value.py --out curve       # 20,000 games of self-play
+    python examples/selfplay_value.py --games 50000 --seed 1 --out run1 --save net.pickle
+    python examples/selfplay_value.py --quick --out tmp  # a smoke run: seconds, proves nothing
 
-It prints the arena's table of the untrained network against greedy, a line of
-progress every 30 seconds of training, and then the tables of the trained network
-against ``random`` and ``greedy``: games, wins, draws, losses, score, and the Elo
-difference with its 95% interval (every opening is played twice, seats swapped).
+Training runs on a budget of games (``--games``), never on the clock, and reads no
+clock: the same ``--seed`` gives the same numbers, on any machine speed. It prints the
+arena's table of the untrained network against greedy, then the learning curve (a row
+every ``--eval-every`` games: games, positions learnt, the mean squared TD error since
+the last row, the share of games drawn, and the score against greedy over
+``--eval-games`` arena games), written to ``OUT/curve.csv`` with ``--out OUT``, and at
+the end the tables of the trained network against ``random`` and ``greedy``: games,
+wins, draws, losses, score, and the Elo difference with its 95% interval (every
+opening is played twice, seats swapped; ``--arena-games 0`` leaves them out).
 
 How it learns, in the manner of TD-Gammon:
 
@@ -45,9 +50,12 @@ difference is learnt.
 from __future__ import annotations
 
 import argparse
+import csv
 import pickle
-import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TextIO
 
 import numpy as np
 from numba import njit
@@ -127,10 +135,35 @@ def fill_values(net: MLPRegressor, values: np.ndarray, features: np.ndarray) -> 
         values[quiet] = np.clip(net.predict(features[quiet]), -0.99, 0.99)
 
 
+@dataclass
+class Checkpoint:
+    """One row of the learning curve (see :data:`CURVE_COLUMNS`)."""
+
+    games: int
+    positions: int
+    td_error: float
+    drawn: float
+    score_vs_greedy: float | None
+
+
+#: The columns of ``curve.csv``: self-play games so far, positions learnt so far, the
+#: mean squared TD error of the positions learnt since the last row (measured just
+#: before each learning step), the share of those games drawn, and the network's score
+#: against greedy in the arena (empty with ``--eval-games 0``).
+CURVE_COLUMNS = ("games", "positions", "td_error", "drawn", "score_vs_greedy")
+
+
 def train(
-    net: MLPRegressor, seconds: float, batch: int, epsilon: float, lam: float, seed: int
+    net: MLPRegressor,
+    budget: int,
+    every: int,
+    settings: argparse.Namespace,
+    checkpoint: Callable[[Checkpoint], None],
 ) -> None:
-    """Self-play for ``seconds`` on ``batch`` games at once, learning by TD(``lam``)."""
+    """Self-play until ``budget`` games have ended, ``settings.batch`` games at once,
+    learning by TD(lambda); ``checkpoint`` gets a row each ``every`` games and at the
+    end. Nothing here reads a clock, so the same seed gives the same numbers."""
+    batch, epsilon, lam, seed = settings.batch, settings.epsilon, settings.lam, settings.seed
     env = BatchedEnv(batch, "express", 2, seed=seed, observe=False)  # we see afterstates
     rng = np.random.default_rng(seed)
     slots = np.arange(batch)
@@ -146,8 +179,11 @@ def train(
     xs: list[np.ndarray] = []
     ys: list[np.ndarray] = []
     games = draws = examples = 0
-    start = report = time.monotonic()
-    while time.monotonic() - start < seconds:
+    squared = 0.0  # the TD errors' squares since the last row, and how many
+    measured = 0
+    since = 0  # games since the last row
+    next_row = every
+    while games < budget:
         counts = judge_afterstates(env.states, codes, values, features)
         quiet = np.isnan(values)
         fill_values(net, values, features)
@@ -170,17 +206,22 @@ def train(
             xs.append(played[b, :n][quiet_ones])
             ys.append(g[quiet_ones])
             length[b] = 0
-        games += int(env.terminated.sum())
+        ended = int(env.terminated.sum())
+        games += ended
+        since += ended
         draws += int((env.winners == 3).sum())  # both seats' bits: a draw
-        if sum(len(y) for y in ys) >= 4 * batch:
+        if sum(len(y) for y in ys) >= 4 * batch or (games >= budget and ys):
             x, y = np.concatenate(xs), np.concatenate(ys)
+            squared += float(np.sum((net.predict(x) - y) ** 2))
+            measured += len(y)
             net.partial_fit(*symmetric(x, y))
             examples += len(y)
             xs, ys = [], []
-        if time.monotonic() - report >= 30:
-            report = time.monotonic()
-            drawn = 100 * draws / max(games, 1)
-            print(f"  {report - start:4.0f} s: {games} games ({drawn:.1f}% drawn)", flush=True)
+        if games >= next_row or games >= budget:
+            td_error = squared / measured if measured else float("nan")
+            checkpoint(Checkpoint(games, examples, td_error, draws / max(since, 1), None))
+            squared, measured, draws, since = 0.0, 0, 0, 0
+            next_row = (games // every + 1) * every
     print(f"  trained on {games} self-play games, {examples} positions learnt", flush=True)
 
 
@@ -216,12 +257,15 @@ class ValueNetBot(Bot):
         return ranked
 
 
-def arena(bot: str, opponent: str, games: int, seed: int) -> None:
-    """Play a match in the arena and print its tables (nothing is written to disk)."""
+def arena(bot: str, opponent: str, games: int, seed: int, quiet: bool = False) -> float:
+    """Play a match in the arena, print its tables unless ``quiet`` (nothing is written
+    to disk) and return ``bot``'s score (points per game)."""
     config = MatchConfig(participants=(bot, opponent), games=games, seed=seed, results=None)
     result = run_match(config)
-    print(result.summary())
-    print(result.table(), flush=True)
+    if not quiet:
+        print(result.summary())
+        print(result.table(), flush=True)
+    return next(row.score for row in result.standings.rows if bot in (row.key, row.name))
 
 
 def register(name: str, net: MLPRegressor) -> None:
@@ -234,10 +278,54 @@ def register(name: str, net: MLPRegressor) -> None:
     BOTS[name] = factory
 
 
+class Curve:
+    """The learning curve: each row printed, and written to ``out/curve.csv`` when
+    ``out`` is given; ``eval_games`` arena games against greedy score each row."""
+
+    def __init__(self, net: MLPRegressor, out: Path | None, eval_games: int, seed: int) -> None:
+        self.net, self.eval_games, self.seed = net, eval_games, seed
+        self.file: TextIO | None = None
+        if out is not None:
+            out.mkdir(parents=True, exist_ok=True)
+            self.file = (out / "curve.csv").open("w", newline="", encoding="utf-8")
+            csv.writer(self.file).writerow(CURVE_COLUMNS)
+
+    def __call__(self, row: Checkpoint) -> None:
+        if self.eval_games:
+            register("valuenet", self.net)
+            row.score_vs_greedy = arena("valuenet", "greedy", self.eval_games, self.seed, True)
+        cells = [
+            str(row.games),
+            str(row.positions),
+            "" if np.isnan(row.td_error) else f"{row.td_error:.6f}",
+            f"{row.drawn:.4f}",
+            "" if row.score_vs_greedy is None else f"{row.score_vs_greedy:.4f}",
+        ]
+        if self.file is not None:
+            csv.writer(self.file).writerow(cells)
+            self.file.flush()
+        pairs = zip(CURVE_COLUMNS, cells, strict=True)
+        shown = ", ".join(f"{name} {cell or '-'}" for name, cell in pairs)
+        print(f"  {shown}", flush=True)
+
+    def close(self) -> None:
+        if self.file is not None:
+            self.file.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--minutes", type=float, default=3.0, help="training time (3)")
-    parser.add_argument("--games", type=int, default=200, help="arena games per match (200)")
+    parser.add_argument("--games", type=int, default=20000, help="self-play games (20000)")
+    parser.add_argument("--out", type=Path, help="write the learning curve to OUT/curve.csv")
+    parser.add_argument(
+        "--eval-every", type=int, default=2000, help="games between rows of the curve (2000)"
+    )
+    parser.add_argument(
+        "--eval-games", type=int, default=40, help="arena games against greedy per row (40)"
+    )
+    parser.add_argument(
+        "--arena-games", type=int, default=200, help="arena games per final match (200)"
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of everything (0)")
     parser.add_argument("--batch", type=int, default=256, help="games played at once (256)")
     parser.add_argument("--hidden", type=int, default=128, help="hidden units (128)")
@@ -245,24 +333,38 @@ def main() -> None:
     parser.add_argument("--lam", type=float, default=0.5, help="TD(lambda)'s lambda (0.5)")
     parser.add_argument("--save", type=Path, help="pickle the trained network to this file")
     parser.add_argument("--quick", action="store_true", help="a smoke run that proves nothing")
+    if parser.parse_args().quick:  # smaller defaults; options given still count
+        parser.set_defaults(games=96, eval_every=48, eval_games=2, arena_games=4)
+        parser.set_defaults(batch=16, hidden=16)
     args = parser.parse_args()
-    minutes, games = (0.1, 4) if args.quick else (args.minutes, args.games)
-    threadpool_limits(1)  # small matrices: more BLAS threads would only fight for the cores
+    for name in ("games", "eval_every", "batch", "hidden"):
+        if getattr(args, name) < 1:
+            parser.error(f"--{name.replace('_', '-')} is at least 1")
+    for name in ("eval_games", "arena_games"):
+        if getattr(args, name) < 0:
+            parser.error(f"--{name.replace('_', '-')} is at least 0")
+    threadpool_limits(1)  # one BLAS thread: small matrices, and the same sums every run
 
-    print("Before training: the untrained network (random weights) against greedy")
-    register("untrained", new_network(args.seed, args.hidden))
-    arena("untrained", "greedy", games, args.seed)
+    if args.arena_games:
+        print("Before training: the untrained network (random weights) against greedy")
+        register("untrained", new_network(args.seed, args.hidden))
+        arena("untrained", "greedy", args.arena_games, args.seed)
 
-    print(f"\nSelf-play training for {minutes:g} minutes")
+    print(f"\nSelf-play training on {args.games} games; the learning curve:")
     net = new_network(args.seed, args.hidden)
-    train(net, 60 * minutes, args.batch, args.epsilon, args.lam, args.seed)
+    curve = Curve(net, args.out, args.eval_games, args.seed)
+    try:
+        curve(Checkpoint(0, 0, float("nan"), 0.0, None))
+        train(net, args.games, args.eval_every, args, curve)
+    finally:
+        curve.close()
     if args.save is not None:
         args.save.write_bytes(pickle.dumps(net))  # pickle.loads gives the MLPRegressor back
 
     register("valuenet", net)
-    for opponent in ("random", "greedy"):
+    for opponent in ("random", "greedy") if args.arena_games else ():
         print(f"\nAfter training: against {opponent}")
-        arena("valuenet", opponent, games, args.seed)
+        arena("valuenet", opponent, args.arena_games, args.seed)
     if args.quick:
         print("\n(--quick: too little training and too few games; these numbers prove nothing)")
 

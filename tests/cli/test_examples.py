@@ -15,13 +15,7 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def test_selfplay_value_quick_run_prints_the_arena_tables() -> None:
-    done = subprocess.run(
-        [sys.executable, str(EXAMPLES / "selfplay_value.py"), "--quick", "--seed", "3"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=EXAMPLES.parent,
-    )
+    done = run_example("--quick", "--seed", "3")
     assert done.returncode == 0, done.stderr
     out = done.stdout
     # The baseline before training, then both matches after it, each with the arena's
@@ -36,3 +30,38 @@ def test_selfplay_value_quick_run_prints_the_arena_tables() -> None:
         assert int(games) == int(wins) + int(draws) + int(losses) == 4
     assert re.search(r"trained on \d+ self-play games", out)
     assert "prove nothing" in out
+
+
+def run_example(*options: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(EXAMPLES / "selfplay_value.py"), *options],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=EXAMPLES.parent,
+    )
+
+
+def test_selfplay_value_gives_the_same_learning_curve_twice(tmp_path: Path) -> None:
+    # the second run skips the final matches, which come after the curve
+    first = run_example("--quick", "--seed", "3", "--out", str(tmp_path / "one"))
+    second = run_example(
+        "--quick", "--seed", "3", "--out", str(tmp_path / "two"), "--arena-games", "0"
+    )
+    assert first.returncode == 0, first.stderr
+    assert second.returncode == 0, second.stderr
+    curve = (tmp_path / "one" / "curve.csv").read_bytes()
+    assert curve == (tmp_path / "two" / "curve.csv").read_bytes()
+    lines = curve.decode().splitlines()
+    assert lines[0] == "games,positions,td_error,drawn,score_vs_greedy"
+    rows = [line.split(",") for line in lines[1:]]
+    assert rows[0][0] == "0" and int(rows[-1][0]) >= 96  # from the start to the budget
+    assert len(rows) == 3  # at 0 games, after 48 and at the end
+    assert all(0 <= float(row[4]) <= 1 for row in rows)
+    assert int(rows[1][1]) > 0 and float(rows[1][2]) > 0  # positions learnt, TD error
+    assert "After training" not in second.stdout
+    other = run_example(
+        "--quick", "--seed", "4", "--out", str(tmp_path / "four"), "--arena-games", "0"
+    )
+    assert other.returncode == 0, other.stderr
+    assert (tmp_path / "four" / "curve.csv").read_bytes() != curve  # the seed counts

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from shiftago.core import Game, IllegalActionError, Variant
+from shiftago.core import Game, IllegalActionError, Rules, Variant
 from shiftago.engine.kernel import from_state
 from shiftago.engine.kernel.tables import COUNT, LIMIT, PHASE, SCORE_PHASE
 from shiftago.env.batched import BatchedEnv, IllegalBatchActionError
@@ -277,3 +277,80 @@ def test_legal_actions_of_a_slot_that_is_not_there_is_an_error() -> None:
     for slot, error in ((3, IndexError), (-1, IndexError), (1.0, TypeError)):
         with pytest.raises(error):
             env.legal_actions(slot)  # type: ignore[arg-type]
+
+
+def test_slots_are_read_set_cloned_and_reset_one_at_a_time() -> None:
+    env = BatchedEnv(4, "expert", 3, seed=2, observation_version=1)
+    for _ in range(6):
+        env.step(env.random_actions())
+    kept = env.slot_state(1)
+    env.set_slot(3, kept)
+    env.clone_slot(1, 2)
+    for slot in (2, 3):
+        np.testing.assert_array_equal(env.states[slot], env.states[1])
+        np.testing.assert_array_equal(env.masks[slot], env.masks[1])
+        np.testing.assert_array_equal(env.observations[slot], env.observations[1])
+    assert env.first_seats[2] == env.first_seats[1] and env.first_seats[3] == -1
+    actions = env.random_actions()
+    actions[2] = actions[3] = actions[1]
+    env.step(actions)  # the copies play on as the original
+    np.testing.assert_array_equal(env.states[2], env.states[1])
+    np.testing.assert_array_equal(env.states[3], env.states[1])
+    kept[:] = 0  # slot_state gave a copy
+    assert env.states[1].any()
+    game = Game(env.rules, first=2)
+    game.play("L4")
+    env.set_slot(0, game.state)  # a core position: its actions count from it
+    assert_slot_matches_v1(env, 0, game, played=0)
+    env.reset_slot(0, first=1)
+    assert_slot_matches_v1(env, 0, Game(env.rules, first=1))
+    assert env.first_seats[0] == 1
+    env.reset_slot(3)  # the environment's choice: a seat from its generator
+    assert_slot_matches_v1(env, 3, Game(env.rules, first=int(env.first_seats[3])))
+
+
+def assert_slot_matches_v1(
+    env: BatchedEnv, slot: int, game: Game, played: int | None = None
+) -> None:
+    s = from_state(game.state, len(game.history) if played is None else played)
+    np.testing.assert_array_equal(env.states[slot], s)
+    assert env.to_play[slot] == game.turn
+    np.testing.assert_array_equal(env.observations[slot], observe(s, game.turn, 1))
+    legal = {index_of(action, env.players) for action in game.legal_actions()}
+    assert set(np.flatnonzero(env.masks[slot]).tolist()) == legal
+
+
+def test_setting_a_slot_refuses_what_does_not_fit_and_changes_nothing() -> None:
+    env = BatchedEnv(2, "expert", 3, seed=2)
+    before = env.states.copy()
+    other = from_state(Game(Rules(Variant.EXPRESS, 3), first=0).state)
+    for bad, words in (
+        (other, "expert with 3 players"),
+        (np.zeros(5, dtype=np.uint64), "kernel state"),
+        (env.slot_state(0).astype(np.int64), "kernel state"),
+    ):
+        with pytest.raises(ValueError, match=words):
+            env.set_slot(1, bad)
+    with pytest.raises(IndexError, match="0-1"):
+        env.clone_slot(0, 2)
+    with pytest.raises(ValueError, match="first seat"):
+        env.reset_slot(0, first=3)
+    with pytest.raises(TypeError, match="whole number"):
+        env.slot_state(1.0)  # type: ignore[arg-type]
+    np.testing.assert_array_equal(env.states, before)
+
+
+@pytest.mark.parametrize(("variant", "players"), [("express", 3), ("expert", 4), ("extreme", 2)])
+def test_version_1_observations_stay_right_through_automatic_resets(
+    variant: str, players: int
+) -> None:
+    env = BatchedEnv(6, variant, players, action_limit=40, seed=4, observation_version=1)
+    assert env.observations.shape == (6, 5 * players + 2, 7, 7)
+    ended = 0
+    for _ in range(120):
+        env.step(env.random_actions())
+        ended += int(env.terminated.sum())
+        for b in range(env.batch):
+            s = env.states[b]
+            np.testing.assert_array_equal(env.observations[b], observe(s, int(s[4]), 1))
+    assert ended > 0

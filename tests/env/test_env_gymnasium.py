@@ -279,3 +279,23 @@ def test_pickled_mid_game_it_plays_on_the_same(opponent: str | int) -> None:
         assert (reward, terminated) == (twin_reward, twin_terminated)
         if terminated:
             break
+
+
+def test_version_1_observations_for_the_learner_and_policy_opponents() -> None:
+    seen: list[np.ndarray] = []
+
+    def policy(observation: np.ndarray, mask: np.ndarray) -> int:
+        seen.append(observation)
+        return first_legal(observation, mask)
+
+    env = ShiftagoEnv("express", 3, opponent=policy, learner_seat=2, observation_version=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_env(env, skip_render_check=True)
+    obs, _ = env.reset(seed=0)
+    assert env.observation_space["observation"].shape == (17, 7, 7)
+    assert obs["observation"].shape == (17, 7, 7)
+    assert float(obs["observation"][14].min()) == 1.0  # the learner is to act
+    assert seen[-1].shape == (17, 7, 7) and float(seen[-1][14, 3, 3]) == 1.0
+    with pytest.raises(ValueError, match="observation version"):
+        ShiftagoEnv(observation_version=3)

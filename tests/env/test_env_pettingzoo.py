@@ -334,3 +334,26 @@ def test_stepping_after_every_agent_is_done_says_so() -> None:
         env.step(None)
     with pytest.raises(GameOverError, match="every agent is done"):
         env.step(None)
+
+
+@_quiet
+def test_version_1_observations_and_the_global_state() -> None:
+    env = shiftago_v0.env(variant="expert", players=3, observation_version=1)
+    api_test(env, num_cycles=100)  # checks state() against state_space too
+    raw = shiftago_v0.raw_env(variant="expert", players=3, observation_version=1)
+    assert raw.observation_space("player_0")["observation"].shape == (17, 7, 7)
+    assert raw.state_space.shape == (17, 7, 7)
+    raw.reset()
+    raw.step(index_of("L1", 3))  # green to act
+    assert float(raw.observe("player_0")["observation"][15, 0, 0]) == 1.0  # seat 0 + 1
+    assert float(raw.observe("player_2")["observation"][16, 0, 0]) == 1.0  # seat 2 + 2
+    state = raw.state()
+    assert state.shape == (17, 7, 7) and state.dtype == np.float32
+    assert state[0, 0, 0] == 1.0  # orange's marble at a1, in absolute seat order
+    assert [float(state[p, 0, 0]) for p in (14, 15, 16)] == [0.0, 1.0, 0.0]
+    plain = shiftago_v0.raw_env(variant="expert", players=3)
+    assert plain.observation_space("player_0")["observation"].shape == (14, 7, 7)
+    plain.reset()
+    assert plain.state().shape == (17, 7, 7)  # the state has one layout
+    with pytest.raises(ValueError, match="observation version"):
+        shiftago_v0.raw_env(observation_version=2)

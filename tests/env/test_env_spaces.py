@@ -204,3 +204,32 @@ def test_the_converters_refuse_what_is_not_an_index_or_a_player_count(
     with pytest.raises(error, match=words):
         call()
     assert action_of(np.int64(3), 2) == action_of(3, 2)  # numpy's integers are whole numbers
+
+
+def test_version_1_adds_the_seat_to_act_and_keeps_version_0() -> None:
+    game = Game(Rules(Variant.EXPERT, 3), first=0)
+    game.play("L1")  # green to act
+    green = from_state(game.state)
+    blue = green.copy()
+    blue[4] = 2  # the same marbles with blue to act
+    assert plane_count(3) == 14 and plane_count(3, 1) == 17
+    assert observation_shape(4, 1) == (22, 7, 7)
+    # seat 0's version 0 view cannot tell them apart; version 1 can
+    np.testing.assert_array_equal(observe(green, 0), observe(blue, 0))
+    v1_green, v1_blue = observe(green, 0, 1), observe(blue, 0, 1)
+    np.testing.assert_array_equal(v1_green[:14], observe(green, 0))
+    assert [float(v1_green[p].mean()) for p in (14, 15, 16)] == [0.0, 1.0, 0.0]
+    assert [float(v1_blue[p].mean()) for p in (14, 15, 16)] == [0.0, 0.0, 1.0]
+    # relative to the observer: green (seat 1) sees itself to act in plane 14
+    assert [float(observe(green, 1, 1)[p].mean()) for p in (14, 15, 16)] == [1.0, 0.0, 0.0]
+    for bad in (2, -1, 1.0, "1", True):
+        with pytest.raises(ValueError, match="observation version"):
+            plane_count(3, bad)  # type: ignore[arg-type]
+
+
+def test_version_1_shows_no_seat_to_act_when_the_game_is_over() -> None:
+    s = from_state(State.initial(Rules(Variant.EXPRESS, 2), 0))
+    rng = random.Random(5)
+    while int(s[PHASE]) != OVER:
+        apply_action(s, rng.choice(np.flatnonzero(action_mask(s)).tolist()))
+    assert not observe(s, 0, 1)[10:12].any()

@@ -1,8 +1,11 @@
-"""Reinforcement-learning environments: PettingZoo, Gymnasium, OpenSpiel and a batched
-environment on the kernel, all with one action space and observation (:mod:`.spaces`).
+"""Reinforcement-learning environments: PettingZoo, Gymnasium, OpenSpiel, a batched
+environment and a functional batched API on the kernel (:mod:`.batched`,
+:mod:`.functional`) and one in JAX (:mod:`.jaxenv`), all with one action space and
+observation (:mod:`.spaces`) and the board's symmetries (:mod:`.symmetry`).
 
 The framework modules import their framework, so they are loaded only when asked for
-(``pip install shiftago[rl]``): ``from shiftago.env import shiftago_v0``.
+(``pip install shiftago[rl]`` or ``shiftago[jax]``): ``from shiftago.env import
+shiftago_v0``.
 """
 
 from __future__ import annotations

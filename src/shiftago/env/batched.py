@@ -8,7 +8,8 @@ arrays are views that every step updates in place (copy what you want to keep):
 array                  shape, dtype            meaning
 =====================  ======================  ====================================
 ``states``             (B, 24) uint64          kernel states (:mod:`..engine.kernel`)
-``observations``       (B, 4n+2, 7, 7) f32     :mod:`.spaces` planes, seen by the
+``observations``       (B, 4n+2, 7, 7) f32     :mod:`.spaces` planes (5n+2 in
+                                               version 1), seen by the
                                                player to act (empty (B, 0, 7, 7)
                                                with ``observe=False``)
 ``masks``              (B, 668) bool           legal actions of the player to act
@@ -31,7 +32,12 @@ once (automatic reset): its ``winners``, ``episode_lengths`` and ``ended_first_s
 describe the game that ended (0, 0 and -1 in slots that go on), while its observation,
 mask, ``to_play`` and ``first_seats`` are already the new game's. The arrays are
 read-only to callers because the environment writes observations and masks
-incrementally.
+incrementally; slots are read, set, cloned and reset one at a time through
+:meth:`BatchedEnv.slot_state`, :meth:`~BatchedEnv.set_slot`,
+:meth:`~BatchedEnv.clone_slot` and :meth:`~BatchedEnv.reset_slot` (for batched tree
+search and AlphaZero-style self-play). ``observation_version=1`` adds the planes of
+the seat to act (``5n + 2`` planes, :mod:`.spaces`). :mod:`.functional` has the same
+games as pure functions on arrays of states.
 """
 
 from __future__ import annotations
@@ -60,12 +66,20 @@ from shiftago.engine.kernel.tables import (
     STATE_SIZE,
     SUPPLY,
     TURN,
+    VARIANT,
     WIN_POINTS,
     WINNERS,
 )
 
 from .settings import checked_weight, game_rules
-from .spaces import ACTION_COUNT, MAX_SKIPS, SIDE, is_whole_number, plane_count
+from .spaces import (
+    ACTION_COUNT,
+    MAX_SKIPS,
+    SIDE,
+    checked_version,
+    is_whole_number,
+    plane_count,
+)
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
@@ -120,6 +134,10 @@ def _write_observation(s: np.ndarray, observer: int, out: np.ndarray, shown: np.
     limit = np.int64(s[LIMIT])
     if limit > 0:
         _fill(out, 4 * n + 1, np.float32(min(np.int64(s[COUNT]), limit) / limit))
+    if out.shape[0] >= 5 * n + 2:  # version 1: the seat to act
+        to_act = (np.int64(s[TURN]) - observer) % n if np.int64(s[PHASE]) != OVER else -1
+        for k in range(n):
+            _fill(out, 4 * n + 2 + k, np.float32(1.0 if k == to_act else 0.0))
 
 
 @njit(cache=True, nogil=True)
@@ -258,6 +276,13 @@ def _step(
 
 
 @njit(cache=True, nogil=True)
+def _draw_seat(rng: np.ndarray, players: int) -> int:
+    x = xorshift(rng[0])
+    rng[0] = x
+    return pick(x, players)
+
+
+@njit(cache=True, nogil=True)
 def _random_actions(
     moves: np.ndarray, counts: np.ndarray, rng: np.ndarray, out: np.ndarray
 ) -> None:
@@ -298,6 +323,7 @@ class BatchedEnv:
         points_weight: float = 0.0,
         seed: int = 0,
         observe: bool = True,
+        observation_version: int = 0,
     ) -> None:
         if batch < 1:
             raise ValueError(f"a batch has at least one game, not {batch}")
@@ -318,7 +344,8 @@ class BatchedEnv:
         )
         self._rng = np.zeros(1, dtype=np.uint64)
         self._states = np.zeros((batch, STATE_SIZE), dtype=np.uint64)
-        planes = plane_count(players) if observe else 0
+        self.observation_version = checked_version(observation_version)
+        planes = plane_count(players, self.observation_version) if observe else 0
         self._obs = np.zeros((batch, planes, SIDE, SIDE), dtype=np.float32)
         self._shown = np.zeros((batch, 4), dtype=np.uint64)
         self._masks = np.zeros((batch, ACTION_COUNT), dtype=np.bool_)
@@ -419,11 +446,73 @@ class BatchedEnv:
 
     def legal_actions(self, slot: int) -> list[int]:
         """The legal action indices of one slot (kernel order)."""
+        slot = self._checked_slot(slot)
+        return [int(c) for c in self._moves[slot, : self._counts[slot]]]
+
+    # --- one slot at a time -------------------------------------------------------
+    def slot_state(self, slot: int) -> np.ndarray:
+        """A copy of one slot's kernel state (:meth:`set_slot` takes it back)."""
+        return self._states[self._checked_slot(slot)].copy()
+
+    def set_slot(self, slot: int, state: np.ndarray | State) -> None:
+        """Put a position (a kernel state or a core :class:`State` of these rules) into
+        one slot; its first seat becomes -1 (unknown) and its last step's rewards 0."""
+        b = self._checked_slot(slot)
+        s = from_state(state) if isinstance(state, State) else np.asarray(state)
+        if s.shape != (STATE_SIZE,) or s.dtype != np.uint64:
+            raise ValueError(f"a kernel state is a uint64 array of shape ({STATE_SIZE},)")
+        if int(s[PLAYERS]) != self.players or int(s[VARIANT]) != self._templates[0, VARIANT]:
+            raise ValueError(
+                f"the state is not one of {self.variant.value} with {self.players} players"
+            )
+        if isinstance(state, State):
+            s[LIMIT] = self._templates[0, LIMIT]
+        self._put(b, s, -1)
+
+    def clone_slot(self, source: int, target: int) -> None:
+        """Copy slot ``source``'s game (its first seat included) into slot ``target``."""
+        src, dst = self._checked_slot(source), self._checked_slot(target)
+        self._put(dst, self._states[src].copy(), int(self._first_seats[src]))
+
+    def reset_slot(self, slot: int, first: int | None = None) -> None:
+        """Start a new game in one slot: ``first`` seat, or the environment's choice
+        (its seat, or one drawn from its generator)."""
+        b = self._checked_slot(slot)
+        if first is not None and not (is_whole_number(first) and 0 <= first < self.players):
+            raise ValueError(f"the first seat is 0-{self.players - 1}, not {first!r}")
+        seat = self._first if first is None else int(first)
+        if seat < 0:
+            seat = _draw_seat(self._rng, self.players)
+        self._put(b, self._templates[seat].copy(), int(seat))
+
+    def _put(self, b: int, s: np.ndarray, first: int) -> None:
+        self._states[b] = s
+        self._first_seats[b] = first
+        self._rewards[b] = 0.0
+        self._terminated[b] = False
+        self._winners[b] = 0
+        self._lengths[b] = 0
+        self._ended_first[b] = -1
+        self._obs[b] = 0.0
+        self._shown[b] = U0
+        _show(
+            b,
+            self._states,
+            self._masks,
+            self._moves,
+            self._counts,
+            self._obs,
+            self._shown,
+            self._to_play,
+            self.observe,
+        )
+
+    def _checked_slot(self, slot: int) -> int:
         if not is_whole_number(slot):
             raise TypeError(f"a slot is a whole number, not {slot!r}")
         if not 0 <= slot < self.batch:
             raise IndexError(f"the slots are 0-{self.batch - 1}, not {slot}")
-        return [int(c) for c in self._moves[slot, : self._counts[slot]]]
+        return int(slot)
 
     def _illegal(self, slot: int, action: int) -> IllegalBatchActionError:
         if not 0 <= action < ACTION_COUNT:

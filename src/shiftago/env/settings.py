@@ -45,14 +45,15 @@ def game_rules(
     return Rules(v, players, tuple(handicap) if handicap else (), action_limit)
 
 
-def observation_space(players: int) -> spaces.Dict:
-    """The observation of every environment: the planes of :mod:`.spaces` and the mask
-    (a Gymnasium space, as PettingZoo uses too)."""
+def observation_space(players: int, version: int = 0) -> spaces.Dict:
+    """The observation of every environment: the planes of :mod:`.spaces` (of
+    ``version``) and the mask (a Gymnasium space, as PettingZoo uses too)."""
     from gymnasium import spaces
 
+    shape = observation_shape(players, version)
     return spaces.Dict(
         {
-            "observation": spaces.Box(0.0, 1.0, observation_shape(players), np.float32),
+            "observation": spaces.Box(0.0, 1.0, shape, np.float32),
             "action_mask": spaces.Box(0, 1, (ACTION_COUNT,), np.int8),
         }
     )

@@ -47,7 +47,15 @@ from .settings import (
     phase_name,
     points_shaping,
 )
-from .spaces import ACTION_COUNT, action_mask, first_seat, observe, outcome_rewards
+from .spaces import (
+    ACTION_COUNT,
+    action_mask,
+    checked_version,
+    first_seat,
+    observation_shape,
+    observe,
+    outcome_rewards,
+)
 
 __all__ = ["env", "raw_env"]
 
@@ -89,6 +97,11 @@ class raw_env(ShiftagoAEC, EzPickle):
     ``action_limit`` says otherwise (RULES.md section 7 allows one for automated play);
     ``action_limit`` bounds the other variants too.
 
+    :meth:`state` is the global state for a centralised critic: the version 1 planes
+    seen by seat 0 (absolute seat order, the seat to act included), shape
+    ``(5n + 2, 7, 7)``, with :attr:`state_space`. ``observation_version`` 1 gives the
+    agents version 1 observations too (the seat to act); 0, the default, keeps version 0.
+
     :meth:`step` with an illegal action raises :class:`IllegalActionError` (a
     ``ValueError``) naming the action and the legal ones, and changes nothing;
     :func:`env` turns it into the classic reward of -1. :attr:`history` lists the
@@ -110,9 +123,17 @@ class raw_env(ShiftagoAEC, EzPickle):
         action_limit: int | None = None,
         points_weight: float = 0.0,
         render_mode: str | None = None,
+        observation_version: int = 0,
     ) -> None:
         EzPickle.__init__(
-            self, variant, players, handicap, action_limit, points_weight, render_mode
+            self,
+            variant,
+            players,
+            handicap,
+            action_limit,
+            points_weight,
+            render_mode,
+            observation_version,
         )
         # AECEnv.__init__ does nothing (and is untyped): there is nothing to call.
         self.rules = game_rules(variant, players, handicap, action_limit)
@@ -120,9 +141,14 @@ class raw_env(ShiftagoAEC, EzPickle):
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode is one of {RENDER_MODES} or None, not {render_mode!r}")
         self.render_mode = render_mode
+        self.observation_version = checked_version(observation_version)
         self.possible_agents: list[str] = [f"player_{seat}" for seat in range(players)]
         self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
-        self.observation_spaces = {a: observation_space(players) for a in self.possible_agents}
+        version = self.observation_version
+        self.observation_spaces = {
+            a: observation_space(players, version) for a in self.possible_agents
+        }
+        self.state_space = spaces.Box(0.0, 1.0, observation_shape(players, 1), np.float32)
         self.action_spaces = {a: spaces.Discrete(ACTION_COUNT) for a in self.possible_agents}
         self.np_random, self.np_random_seed = seeding.np_random(None)
         self.reset()
@@ -198,7 +224,12 @@ class raw_env(ShiftagoAEC, EzPickle):
             mask = action_mask(self._s)
         else:
             mask = np.zeros(ACTION_COUNT, dtype=np.int8)
-        return {"observation": observe(self._s, seat), "action_mask": mask}
+        seen = observe(self._s, seat, self.observation_version)
+        return {"observation": seen, "action_mask": mask}
+
+    def state(self) -> np.ndarray:
+        """The global state: the version 1 planes of the position seen by seat 0."""
+        return observe(self._s, 0, 1)
 
     def game_state(self) -> State:
         """The position as a core :class:`~shiftago.core.State`."""

@@ -51,6 +51,7 @@ from .settings import (
 from .spaces import (
     ACTION_COUNT,
     action_mask,
+    checked_version,
     first_seat,
     index_of,
     is_whole_number,
@@ -85,12 +86,15 @@ class _BotPlayer:
 
 @dataclass(frozen=True)
 class _PolicyPlayer:
-    """A policy ``(observation, mask) -> action`` playing one seat."""
+    """A policy ``(observation, mask) -> action`` playing one seat (it sees the
+    environment's observation version)."""
 
     policy: Policy
+    version: int
 
     def __call__(self, s: np.ndarray) -> int:
-        return action_index(self.policy(observe(s, int(s[TURN])), action_mask(s)))
+        seen = observe(s, int(s[TURN]), self.version)
+        return action_index(self.policy(seen, action_mask(s)))
 
 
 @dataclass(frozen=True)
@@ -102,13 +106,13 @@ class _Opponents:
     number: int | None = None
     policy: Policy | None = None
 
-    def __call__(self, rules: Rules, seed: int) -> _Player:
+    def __call__(self, rules: Rules, seed: int, version: int) -> _Player:
         if self.bot is not None:
             return _BotPlayer(self.bot, rules)
         if self.number is not None:
             return _BotPlayer(bot_for_level(self.number, seed), rules)
         if self.policy is not None:
-            return _PolicyPlayer(self.policy)
+            return _PolicyPlayer(self.policy, version)
         return _BotPlayer(RandomBot(seed), rules)
 
 
@@ -163,7 +167,8 @@ class ShiftagoEnv(gymnasium.Env[dict[str, Any], np.int64]):
     ``info["action_mask"]`` or :meth:`action_masks`, the sb3-contrib convention) to
     choose legal actions. ``info`` also has ``seat``, ``phase`` and, at the end,
     ``outcome`` (:class:`~shiftago.core.outcome.Outcome`). :attr:`history` lists the
-    action indices of every seat since the reset.
+    action indices of every seat since the reset. ``observation_version`` 1 adds the
+    planes of the seat to act (:mod:`.spaces`); 0, the default, keeps version 0.
     """
 
     metadata: dict[str, Any] = {"render_modes": RENDER_MODES, "render_fps": 2}  # noqa: RUF012
@@ -178,8 +183,10 @@ class ShiftagoEnv(gymnasium.Env[dict[str, Any], np.int64]):
         action_limit: int | None = None,
         points_weight: float = 0.0,
         render_mode: str | None = None,
+        observation_version: int = 0,
     ) -> None:
         self.rules = game_rules(variant, players, handicap, action_limit)
+        self.observation_version = checked_version(observation_version)
         self.points_weight = checked_weight(points_weight)
         self._factory = _opponent_factory(opponent)
         if learner_seat != "random" and (
@@ -190,7 +197,7 @@ class ShiftagoEnv(gymnasium.Env[dict[str, Any], np.int64]):
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode is one of {RENDER_MODES} or None, not {render_mode!r}")
         self.render_mode = render_mode
-        self.observation_space = observation_space(players)
+        self.observation_space = observation_space(players, self.observation_version)
         self.action_space = spaces.Discrete(ACTION_COUNT)
         self.learner = 0
         self.history: list[int] = []
@@ -211,7 +218,7 @@ class ShiftagoEnv(gymnasium.Env[dict[str, Any], np.int64]):
             self.learner = int(self.learner_choice)
         seeds = [int(x) for x in self.np_random.integers(2**63 - 1, size=n)]
         self._opponents = {
-            seat: self._factory(self.rules, seeds[seat])
+            seat: self._factory(self.rules, seeds[seat], self.observation_version)
             for seat in range(n)
             if seat != self.learner
         }
@@ -269,7 +276,8 @@ class ShiftagoEnv(gymnasium.Env[dict[str, Any], np.int64]):
         return action_mask(self._s)
 
     def _observation(self) -> dict[str, np.ndarray]:
-        return {"observation": observe(self._s, self.learner), "action_mask": self._mask()}
+        seen = observe(self._s, self.learner, self.observation_version)
+        return {"observation": seen, "action_mask": self._mask()}
 
     def _info(self, illegal: bool = False) -> dict[str, Any]:
         info: dict[str, Any] = {

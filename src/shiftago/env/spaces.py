@@ -23,7 +23,13 @@ planes                 meaning
 ``3n + k``             seat ``k``'s handicap skips still pending / 6 (constant)
 ``4n``                 1 when the player to act must score (the score phase)
 ``4n + 1``             actions played / action limit (0 without a limit)
+``4n + 2 + k``         version 1 only: 1 when seat ``k`` is to act (all 0 when over)
 =====================  =============================================================
+
+Version 0 (``4n + 2`` planes) is the default everywhere; version 1 (``5n + 2`` planes)
+adds the seat to act, which a view for a seat that is not to act needs (with 3 players,
+seat 0's view of a position with green to act differs from one with blue to act only
+there). :func:`encode_observation` writes the version its buffer has room for.
 """
 
 from __future__ import annotations
@@ -51,6 +57,7 @@ from shiftago.engine.kernel.tables import (
     SEGMENTS,
     SKIPS,
     SUPPLY,
+    TURN,
     WIN_POINTS,
     WINNERS,
 )
@@ -61,17 +68,26 @@ ACTION_COUNT: Final = 28 + 2 * SEGMENTS
 SIDE: Final = 7
 #: Skips a handicap can give (planes ``3n + k`` are divided by it).
 MAX_SKIPS: Final = 6
+#: The observation versions (see the module doc); 0 is the default.
+OBSERVATION_VERSIONS: Final = (0, 1)
 
 U1 = np.uint64(1)
 
 
-def plane_count(players: int) -> int:
-    """Number of observation planes for ``players`` seats."""
-    return 4 * players + 2
+def checked_version(version: object) -> int:
+    """An observation version, 0 or 1 (anything else raises ``ValueError``)."""
+    if not is_whole_number(version) or version not in OBSERVATION_VERSIONS:
+        raise ValueError(f"the observation version is 0 or 1, not {version!r}")
+    return int(version)
 
 
-def observation_shape(players: int) -> tuple[int, int, int]:
-    return (plane_count(players), SIDE, SIDE)
+def plane_count(players: int, version: int = 0) -> int:
+    """Number of observation planes for ``players`` seats in observation ``version``."""
+    return (5 if checked_version(version) else 4) * players + 2
+
+
+def observation_shape(players: int, version: int = 0) -> tuple[int, int, int]:
+    return (plane_count(players, version), SIDE, SIDE)
 
 
 def is_whole_number(value: object) -> TypeGuard[int | np.integer[Any]]:
@@ -121,7 +137,8 @@ def index_of(action: Action | str, players: int) -> int:
 
 @njit(cache=True, nogil=True)
 def encode_observation(s: np.ndarray, observer: int, out: np.ndarray) -> None:
-    """Write the planes of kernel state ``s`` seen by seat ``observer`` into ``out``."""
+    """Write the planes of kernel state ``s`` seen by seat ``observer`` into ``out``:
+    version 1 when ``out`` has room for its ``5n + 2`` planes, else version 0."""
     n = np.int64(s[PLAYERS])
     out[:] = 0.0
     for k in range(n):
@@ -140,6 +157,8 @@ def encode_observation(s: np.ndarray, observer: int, out: np.ndarray) -> None:
     limit = np.int64(s[LIMIT])
     if limit > 0:
         out[4 * n + 1] = np.float32(min(np.int64(s[COUNT]), limit) / limit)
+    if out.shape[0] >= 5 * n + 2 and np.int64(s[PHASE]) != OVER:
+        out[4 * n + 2 + (np.int64(s[TURN]) - observer) % n] = 1.0
 
 
 @njit(cache=True, nogil=True)
@@ -171,9 +190,10 @@ def write_outcome_rewards(s: np.ndarray, out: np.ndarray) -> None:
         out[seat] = (2.0 - k) / k if (winners >> seat) & 1 else -1.0
 
 
-def observe(s: np.ndarray, observer: int) -> np.ndarray:
-    """A new observation array of kernel state ``s`` for seat ``observer``."""
-    out = np.empty(observation_shape(int(s[PLAYERS])), dtype=np.float32)
+def observe(s: np.ndarray, observer: int, version: int = 0) -> np.ndarray:
+    """A new observation array (of ``version``) of kernel state ``s`` for seat
+    ``observer``."""
+    out = np.empty(observation_shape(int(s[PLAYERS]), version), dtype=np.float32)
     encode_observation(s, observer, out)
     return out
 

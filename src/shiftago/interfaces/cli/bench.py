@@ -21,12 +21,12 @@ import click
 def bench(json_output: bool, runs: int, quick: bool) -> None:
     """Measure the speed of the rules engine and the RL environments; print the figures."""
     from shiftago.engine.bench import run_bench
-    from shiftago.env.bench import AEC_KEY, AEC_NOTE, env_figures
+    from shiftago.env.bench import env_figures, env_notes
 
     figures = run_bench(runs=runs, quick=quick)
     figures.update(env_figures(runs=runs, quick=quick))
-    if AEC_KEY not in figures:
-        click.echo(f"note: {AEC_NOTE}", err=True)
+    for note in env_notes(figures):
+        click.echo(f"note: {note}", err=True)
     if json_output:
         click.echo(json.dumps(figures, sort_keys=True))
         return
