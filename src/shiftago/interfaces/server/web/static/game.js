@@ -307,6 +307,9 @@ function draw(animate) {
   renderReplay();
   renderControls(send);
   renderShare();
+  // players who all sit at this screen (or one person against the computer) have nobody
+  // to write to: a same-screen game has no players' chat
+  $("chat").hidden = holdsEveryPerson();
   ctx.review.setGame(g, held(), holdsEveryPerson());
   if (reviewStep !== v.step) {
     reviewStep = v.step;

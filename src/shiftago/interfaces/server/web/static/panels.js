@@ -5,6 +5,7 @@
 import { COLOURS, COLOUR_NAMES, marbleIcon } from "./board.js";
 import { el } from "./api.js";
 import { renderClocks } from "./clock.js";
+import { seatRating } from "./rated.js";
 import { $, ctx, held, heldThatMay, isOver, lastStep, nameOf, seatOf, setText, together, who } from "./state.js";
 
 const ENDINGS = {
@@ -115,15 +116,42 @@ export function renderPlayers(v) {
       },
       el("div", { class: "player-head" }, marbleIcon(colour, 28),
         el("span", { class: "player-name", text: nameOf(colour) }),
+        g.rated && seat.account ? el("span", { class: "player-rating", "data-testid": `rating-${colour}`, title: "Rating", text: seatRating(g, { ...seat, colour }) }) : null,
         el("span", { class: "visually-hidden", text: ` (${COLOUR_NAMES[colour]})` }),
         el("span", { class: "turn", text: turnText })),
       badges, stats),
     );
   });
+  renderStrip(v);
   renderClocks(g, v.final, held());
   const watching = spectators();
   if (watching > 0) box.append(el("p", { class: "watching", "data-testid": "spectators", text: `${watching} watching` }));
 }
+
+/** The strip above the board that a phone shows (its cards are below the board there):
+ * each seat's points in a variant that scores, and its clock in a timed game at the last
+ * step (clock.js ticks it); hidden where it would hold nothing but marbles. */
+function renderStrip(v) {
+  const g = ctx.game;
+  const strip = $("clock-strip");
+  if (!strip) return;
+  const scores = g.variant !== "express";
+  const clock = !!g.clock && v.final;
+  strip.hidden = !scores && !clock;
+  strip.classList.toggle("with-points", scores);
+  strip.replaceChildren(...(g.seats || []).map((seat, i) => {
+    const colour = seat.colour || COLOURS[i];
+    return el("span", { class: `strip-seat${!v.over && v.turn === colour ? " to-act" : ""}` },
+      marbleIcon(colour, 16),
+      el("span", { class: "visually-hidden", text: nameOf(colour) }),
+      scores ? el("span", { class: "strip-points", "data-testid": `strip-score-${colour}`, text: STRIP_WORDS.points(v.scores[i] ?? 0) }) : null,
+      clock ? el("span", { class: "clock", "data-clock": colour, "aria-hidden": "true" }) : null);
+  }));
+}
+
+const STRIP_WORDS = {
+  points: (n) => (n === 1 ? "1 point" : `${n} points`),
+};
 
 /** How many watch the game (presence `spectators`, over every server process). */
 function spectators() {
