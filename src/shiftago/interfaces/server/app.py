@@ -39,8 +39,8 @@ from shiftago.interfaces.server.games.access import NotFound
 from shiftago.interfaces.server.games.hub import Hub, Refused
 from shiftago.interfaces.server.games.socket import game_socket
 from shiftago.interfaces.server.games.store import Store
-from shiftago.interfaces.server.pages import Pages
 from shiftago.interfaces.server.metrics import MeasureRequests, Metrics, NoteRoute, job_kinds
+from shiftago.interfaces.server.pages import Pages
 from shiftago.interfaces.server.players import routes as players_api
 from shiftago.interfaces.server.runtime import Runtime
 from shiftago.interfaces.server.seeks import routes as seeks_api
