@@ -28,6 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 from playwright.sync_api import Page, sync_playwright  # noqa: E402
+
 from support.web_fixtures import CHROMIUM_ARGS, LiveServer, chromium_path  # noqa: E402
 
 SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}

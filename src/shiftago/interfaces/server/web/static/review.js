@@ -64,6 +64,7 @@ const UNIT_WORDS = {
   search: (scale) =>
     `the computer's own values (in the tooltips) weigh the position for the player to act: 0 is even, +${scale} means about a 73% chance for that player and −${scale} about 27%, and a value near ±10000 is a win or a loss it has worked out to the end`,
   playouts: "the computer's own values (in the tooltips) are the share of the win that the player to act can expect, from 0 to 1 (0.5 an even game)",
+  graph: "the graph shows each player's expected score after every action",
   points: "the computer's own values (in the tooltips) are points: what an action scores or sets up, ±1000 a win or a loss at once",
 };
 
@@ -481,7 +482,7 @@ export class GameReview {
     words.push("an expected score is the mover's chance to win, a shared draw counting its share (100% a sure win)");
     const unit = unitWords(r.unit, this.game);
     if (unit) words.push(unit);
-    if (r.scale) words.push(`the graph shows ${String(r.scale).replace(/\.$/, "")}`);
+    if (r.scale) words.push(UNIT_WORDS.graph);
     const level = r.level ? ` Reviewed by level ${r.level}.` : "";
     this.summary.replaceChildren(
       el("h3", { text: "Summary" }),
