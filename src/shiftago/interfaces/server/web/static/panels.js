@@ -139,14 +139,25 @@ function renderStrip(v) {
   const clock = !!g.clock && v.final;
   strip.hidden = !scores && !clock;
   strip.classList.toggle("with-points", scores);
-  strip.replaceChildren(...(g.seats || []).map((seat, i) => {
-    const colour = seat.colour || COLOURS[i];
-    return el("span", { class: `strip-seat${!v.over && v.turn === colour ? " to-act" : ""}` },
-      marbleIcon(colour, 16),
-      el("span", { class: "visually-hidden", text: nameOf(colour) }),
-      scores ? el("span", { class: "strip-points", "data-testid": `strip-score-${colour}`, text: STRIP_WORDS.points(v.scores[i] ?? 0) }) : null,
-      clock ? el("span", { class: "clock", "data-clock": colour, "aria-hidden": "true" }) : null);
-  }));
+  const seats = (g.seats || []).map((seat, i) => seat.colour || COLOURS[i]);
+  // drawn again only when what it holds changes: a redraw keeps the same nodes
+  const shape = `${seats.join("")} ${scores} ${clock}`;
+  if (strip.dataset.shape !== shape) {
+    strip.dataset.shape = shape;
+    strip.replaceChildren(...seats.map((colour) =>
+      el("span", { class: "strip-seat", "data-seat": colour },
+        marbleIcon(colour, 16),
+        el("span", { class: "visually-hidden", text: nameOf(colour) }),
+        scores ? el("span", { class: "strip-points", "data-testid": `strip-score-${colour}` }) : null,
+        clock ? el("span", { class: "clock", "data-clock": colour, "aria-hidden": "true" }) : null)));
+  }
+  seats.forEach((colour, i) => {
+    const seat = strip.querySelector(`[data-seat="${colour}"]`);
+    seat.classList.toggle("to-act", !v.over && v.turn === colour);
+    const points = seat.querySelector(".strip-points");
+    const words = STRIP_WORDS.points(v.scores[i] ?? 0);
+    if (points && points.textContent !== words) points.textContent = words;
+  });
 }
 
 const STRIP_WORDS = {
