@@ -150,7 +150,7 @@ def main() -> None:
         sys.exit("Chromium not found: install Debian's chromium or set SHIFTAGO_CHROMIUM")
     with tempfile.TemporaryDirectory() as home:
         server = LiveServer(Path(home))
-        server.start()
+        server.start(timeout=120)  # a busy machine starts it slowly
         try:
             created = server.api(
                 "POST",
