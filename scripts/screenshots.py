@@ -10,8 +10,9 @@ home-phone.png, game-desktop.png and game-phone.png (1280x800 and 390x844); then
 imports a short finished game, has the computer review it and writes
 review-desktop.png and review-phone.png (the review at the step before a blunder),
 analysis-desktop.png and analysis-phone.png (the analysis board with the computer's
-lines and a variation with a side line) and analysis-dark-desktop.png (the same in the
-dark theme).
+lines and a variation with a side line), analysis-dark-desktop.png (the same in the dark theme) and
+game-expert-phone.png (an Expert game on a phone: the points in the strip above the
+board).
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 from playwright.sync_api import Page, sync_playwright  # noqa: E402
-from web_fixtures import CHROMIUM_ARGS, LiveServer, chromium_path  # noqa: E402
+
+from support.web_fixtures import CHROMIUM_ARGS, LiveServer, chromium_path  # noqa: E402
 
 SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 ACTIONS = ["L4", "Td", "R3", "Bc"]  # Ann's; the computer answers each
@@ -120,6 +122,30 @@ def analysis_shots(server: LiveServer, context: Any, out: Path) -> None:
     page.close()
 
 
+def expert_phone_shot(server: LiveServer, browser: Any, out: Path) -> None:
+    """An Expert game on a phone, a few actions in: the points above the board."""
+    created = server.api(
+        "POST",
+        "/api/games",
+        json={
+            "variant": "expert",
+            "players": 2,
+            "first": "o",
+            "seats": [{"name": "Ann", "kind": "human"}, {"name": "Ben", "kind": "human"}],
+            "clock": {"initial": 600, "increment": 5},
+        },
+    ).json()
+    context = browser.new_context(
+        viewport=SIZES["phone"], reduced_motion="reduce", is_mobile=True, has_touch=True
+    )
+    page = context.new_page()
+    page.goto(created["seats"][0]["join_url"])
+    page.wait_for_selector("[data-testid=strip-score-o]")
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(out / "game-expert-phone.png"))
+    context.close()
+
+
 def main() -> None:
     out = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs" / "screenshots"
     out.mkdir(parents=True, exist_ok=True)
@@ -128,7 +154,7 @@ def main() -> None:
         sys.exit("Chromium not found: install Debian's chromium or set SHIFTAGO_CHROMIUM")
     with tempfile.TemporaryDirectory() as home:
         server = LiveServer(Path(home))
-        server.start()
+        server.start(timeout=120)  # a busy machine starts it slowly
         try:
             created = server.api(
                 "POST",
@@ -164,6 +190,7 @@ def main() -> None:
                     page.screenshot(path=str(out / f"home-{size}.png"))
                 page.close()
                 analysis_shots(server, context, out)
+                expert_phone_shot(server, browser, out)
                 review_shots(server, context, out)
                 browser.close()
         finally:

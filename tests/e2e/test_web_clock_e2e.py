@@ -11,7 +11,6 @@ from typing import Any
 
 from test_web_e2e import PHONE, create, open_page, play, read, wait_until
 
-from shiftago.engine.levels import LEVELS
 from support.web_fixtures import StartServer
 
 
@@ -132,8 +131,8 @@ def test_a_custom_clock_of_seconds_from_the_home_page(start_server: StartServer,
     game = read(server, game_id)
     clock = game["clock"]
     assert (clock["initial"], clock["increment"], clock["control"]) == (45, 2, "0:45+2")
-    # no level was chosen: the computer plays the strongest (the list's default)
-    assert game["seats"][1].get("level") == LEVELS[-1][0], game["seats"][1]
+    # no level was ever chosen in this browser: the computer plays gently (welcome.js)
+    assert game["seats"][1].get("level") == 2, game["seats"][1]
     title = "() => document.getElementById('game-title').textContent"
     page.wait_for_function(f"() => ({title})().includes('0:45+2')")
 

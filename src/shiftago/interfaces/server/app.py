@@ -13,7 +13,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
@@ -40,6 +40,7 @@ from shiftago.interfaces.server.games.hub import Hub, Refused
 from shiftago.interfaces.server.games.socket import game_socket
 from shiftago.interfaces.server.games.store import Store
 from shiftago.interfaces.server.metrics import MeasureRequests, Metrics, NoteRoute, job_kinds
+from shiftago.interfaces.server.pages import Pages
 from shiftago.interfaces.server.players import routes as players_api
 from shiftago.interfaces.server.runtime import Runtime
 from shiftago.interfaces.server.seeks import routes as seeks_api
@@ -47,7 +48,7 @@ from shiftago.interfaces.server.seeks.socket import lobby_socket
 from shiftago.interfaces.server.settings import SERVED_BOT_DELAY, Settings
 from shiftago.interfaces.server.startup import check_services, listen
 
-#: The pages and their scripts, written as plain files (no build step).
+#: The pages' templates (pages.py renders them) and their scripts (no build step).
 WEB_DIR = Path(__file__).resolve().parent / "web"
 
 log = logging.getLogger("shiftago.server")
@@ -71,7 +72,7 @@ def create_app(
     engine = open_engine(db_url)
     migrate(engine)
     store = Store(engine)
-    pages = settings.web_dir if settings.web_dir is not None else WEB_DIR
+    web = settings.web_dir if settings.web_dir is not None else WEB_DIR
     public_url = settings.public_url
 
     @contextlib.asynccontextmanager
@@ -118,12 +119,13 @@ def create_app(
     app.add_api_websocket_route("/ws/games/{game_id}", game_socket)
     app.add_api_websocket_route("/ws/analysis", analysis_socket)
     app.add_api_websocket_route("/ws/lobby", lobby_socket)
+    pages = Pages(web)
     _errors(app, pages)
-    _pages(app, pages)
+    _pages(app, pages, web)
     return app
 
 
-def _errors(app: FastAPI, web: Path) -> None:
+def _errors(app: FastAPI, pages: Pages) -> None:
     @app.exception_handler(RequestValidationError)
     async def _validation(request: Request, exc: RequestValidationError) -> Response:
         errors = exc.errors()
@@ -157,24 +159,12 @@ def _errors(app: FastAPI, web: Path) -> None:
     async def _http(request: Request, exc: HTTPException) -> Response:
         path = request.url.path
         if exc.status_code == 404 and request.method in ("GET", "HEAD") and not _is_api(path):
-            return not_found_page(web)
+            return pages.not_found()
         return await http_exception_handler(request, exc)
 
 
 def _is_api(path: str) -> bool:
     return path == "/api" or path.startswith(("/api/", "/ws/"))
-
-
-def not_found_page(web: Path) -> Response:
-    """The 404 page (``404.html``), or a few words when the page file is not there."""
-    path = web / "404.html"
-    if path.is_file():
-        return HTMLResponse(path.read_text(encoding="utf-8"), status_code=404)
-    return HTMLResponse(
-        "<!doctype html><title>Not found</title><p>This page is not there. "
-        '<a href="/">Shiftago</a></p>',
-        status_code=404,
-    )
 
 
 def _plain(errors: object) -> object:
@@ -188,12 +178,8 @@ def _plain(errors: object) -> object:
     return errors if isinstance(errors, str | int | float | bool | None) else str(errors)
 
 
-def _pages(app: FastAPI, web: Path) -> None:
-    def page(name: str) -> Response:
-        path = web / name
-        if not path.is_file():
-            return JSONResponse({"message": f"the page {name} is not there"}, status_code=404)
-        return FileResponse(path, media_type="text/html")
+def _pages(app: FastAPI, pages: Pages, web: Path) -> None:
+    page = pages.page
 
     @app.get("/", include_in_schema=False)
     async def home() -> Response:
@@ -202,7 +188,7 @@ def _pages(app: FastAPI, web: Path) -> None:
     async def game_page(request: Request, game_id: str) -> Response:
         hub: Hub = request.app.state.hub
         if await hub.get(game_id) is None:
-            return not_found_page(web)
+            return pages.not_found()
         return page("game.html")
 
     @app.get("/play/{game_id}", include_in_schema=False)

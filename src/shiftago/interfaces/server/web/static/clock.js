@@ -3,7 +3,6 @@
 // time and decides when a flag falls; the page only shows it ticking and warns on low
 // time.
 import { el } from "./api.js";
-import { marbleIcon } from "./board.js";
 
 /** Below this share of the initial time (or 20 s) a running clock warns. */
 const LOW_SHARE = 0.1;
@@ -103,9 +102,9 @@ function renderWait(clock, now) {
 }
 
 /**
- * Put each seat's clock in its player card (`[data-testid=player-<colour>]`), and all of
- * them in the strip above the board that a phone shows, for the game `g` at the last
- * step (`final`); a replay of an earlier step shows no clocks.
+ * Put each seat's clock in its player card (`[data-testid=player-<colour>]`) and tick
+ * every `[data-clock]` (the phone's strip above the board too, drawn by panels.js), for
+ * the game `g` at the last step (`final`); a replay of an earlier step shows no clocks.
  */
 export function renderClocks(g, final, held = []) {
   if (g !== shown) {
@@ -116,8 +115,6 @@ export function renderClocks(g, final, held = []) {
   toAct = g ? g.turn : null;
   const clock = g && g.clock;
   colours = (g && g.seats ? g.seats : []).map((s) => s.colour);
-  const strip = document.getElementById("clock-strip");
-  if (strip) strip.hidden = !clock || !final;
   if (!clock || !final) {
     clearInterval(timer);
     timer = null;
@@ -129,10 +126,8 @@ export function renderClocks(g, final, held = []) {
     if (!card || card.querySelector(".clock")) return;
     card.append(el("div", { class: "clock", "data-testid": `clock-${colour}`, "data-clock": colour, role: "timer", "aria-label": `${colour} clock` }));
   });
-  // on a phone the cards are below the board: the strip above it repeats the clocks
-  if (strip && strip.childElementCount !== colours.length) {
-    strip.replaceChildren(...colours.map((colour) => el("span", { class: "strip-seat" }, marbleIcon(colour, 16), el("span", { class: "clock", "data-clock": colour, "aria-hidden": "true" }))));
-  }
+  // on a phone the cards are below the board: the strip above it (panels.js) repeats
+  // the clocks, ticked here with the cards' through their data-clock
   tick();
   const ticking = clock.running || clock.aborts_in != null;
   if (ticking && !timer) timer = setInterval(tick, 100);

@@ -327,6 +327,9 @@ function draw(animate) {
   // play on from a position of a finished game (in one still played, the help it gives
   // is for nobody at the board), where there is something left to play
   $("play-from").hidden = !isOver() || v.phase === "over";
+  // players who all sit at this screen (or one person against the computer) have nobody
+  // to write to: a same-screen game has no players' chat
+  $("chat").hidden = holdsEveryPerson();
   ctx.review.setGame(g, held(), holdsEveryPerson());
   if (reviewStep !== v.step) {
     reviewStep = v.step;

@@ -5,6 +5,7 @@ import { mountLobby } from "./lobby.js";
 import { mountTimeControl } from "./timecontrol.js";
 import { mountChallengeList } from "./challenges.js";
 import { signedInName } from "./account.js";
+import { mountWelcome, rememberLevel, rememberedLevel } from "./welcome.js";
 import {
   VARIANTS, api, cap, copyText, el, errorText, forgetGame, knownGames, levels, localPath,
   parseStatus, rememberGame, ruleNumbers, tokenOf,
@@ -82,10 +83,12 @@ function buildSeats() {
       showDefaultNames(); // one seat's kind can change the others' (defaultName)
     };
     for (const c of [kind, name, handicap]) c.addEventListener("change", sync);
-    // only a level chosen by hand is kept: until the levels have loaded the list holds
-    // a placeholder, and the default is the top level
+    // only a level chosen by hand is kept (and remembered for the next game): until the
+    // levels have loaded the list holds a placeholder, and the default is the level
+    // last chosen, or a gentle one on a first visit (welcome.js)
     level.addEventListener("change", () => {
       st.level = +level.value;
+      rememberLevel(st.level);
     });
     name.addEventListener("input", sync);
     sync();
@@ -104,10 +107,12 @@ function buildSeats() {
   first.value = [...first.options].some((o) => o.value === keep) ? keep : "";
 }
 
-/** The level choices of a computer seat: the seat's own choice, else the top level. */
+/** The level choices of a computer seat: the seat's own choice, else the level last
+ * chosen (a gentle one on a first visit). */
 function fillLevels(select, st) {
   select.replaceChildren(...LEVELS.map((l) => el("option", { value: l.level, text: levelLabel(l) })));
-  select.value = String(st.level ?? LEVELS[LEVELS.length - 1].level);
+  const wanted = st.level ?? rememberedLevel();
+  select.value = String(LEVELS.some((l) => l.level === wanted) ? wanted : LEVELS[0].level);
 }
 
 function showError(box, message) {
@@ -142,8 +147,8 @@ async function startGame(e) {
     const st = seatState[i];
     const name = st.name.trim() || defaultName(i);
     const seat = { name, kind: st.kind === "computer" ? "computer" : "human" };
-    // a level not chosen by hand is the server's default, the strongest
-    if (st.kind === "computer" && st.level != null) seat.level = st.level;
+    // a level not chosen by hand is the one last chosen, or a gentle one
+    if (st.kind === "computer") seat.level = st.level ?? rememberedLevel();
     seats.push(seat);
   }
   const body = { variant, players: n, seats, public: $("public").checked };
@@ -377,6 +382,7 @@ async function importRecord(e) {
 
 async function main() {
   mountPrefs($("prefs"));
+  mountWelcome();
   buildVariants();
   buildSeats();
   timeControl = mountTimeControl("clock", "game", { untimedFirst: true });

@@ -5,6 +5,7 @@
 import { COLOURS, COLOUR_NAMES, marbleIcon } from "./board.js";
 import { el } from "./api.js";
 import { renderClocks } from "./clock.js";
+import { seatRating } from "./rated.js";
 import { $, ctx, held, heldThatMay, isOver, lastStep, nameOf, seatOf, setText, together, who } from "./state.js";
 
 const ENDINGS = {
@@ -115,15 +116,53 @@ export function renderPlayers(v) {
       },
       el("div", { class: "player-head" }, marbleIcon(colour, 28),
         el("span", { class: "player-name", text: nameOf(colour) }),
+        g.rated && seat.account ? el("span", { class: "player-rating", "data-testid": `rating-${colour}`, title: "Rating", text: seatRating(g, { ...seat, colour }) }) : null,
         el("span", { class: "visually-hidden", text: ` (${COLOUR_NAMES[colour]})` }),
         el("span", { class: "turn", text: turnText })),
       badges, stats),
     );
   });
+  renderStrip(v);
   renderClocks(g, v.final, held());
   const watching = spectators();
   if (watching > 0) box.append(el("p", { class: "watching", "data-testid": "spectators", text: `${watching} watching` }));
 }
+
+/** The strip above the board that a phone shows (its cards are below the board there):
+ * each seat's points in a variant that scores, and its clock in a timed game at the last
+ * step (clock.js ticks it); hidden where it would hold nothing but marbles. */
+function renderStrip(v) {
+  const g = ctx.game;
+  const strip = $("clock-strip");
+  if (!strip) return;
+  const scores = g.variant !== "express";
+  const clock = !!g.clock && v.final;
+  strip.hidden = !scores && !clock;
+  strip.classList.toggle("with-points", scores);
+  const seats = (g.seats || []).map((seat, i) => seat.colour || COLOURS[i]);
+  // drawn again only when what it holds changes: a redraw keeps the same nodes
+  const shape = `${seats.join("")} ${scores} ${clock}`;
+  if (strip.dataset.shape !== shape) {
+    strip.dataset.shape = shape;
+    strip.replaceChildren(...seats.map((colour) =>
+      el("span", { class: "strip-seat", "data-seat": colour },
+        marbleIcon(colour, 16),
+        el("span", { class: "visually-hidden", text: nameOf(colour) }),
+        scores ? el("span", { class: "strip-points", "data-testid": `strip-score-${colour}` }) : null,
+        clock ? el("span", { class: "clock", "data-clock": colour, "aria-hidden": "true" }) : null)));
+  }
+  seats.forEach((colour, i) => {
+    const seat = strip.querySelector(`[data-seat="${colour}"]`);
+    seat.classList.toggle("to-act", !v.over && v.turn === colour);
+    const points = seat.querySelector(".strip-points");
+    const words = STRIP_WORDS.points(v.scores[i] ?? 0);
+    if (points && points.textContent !== words) points.textContent = words;
+  });
+}
+
+const STRIP_WORDS = {
+  points: (n) => (n === 1 ? "1 point" : `${n} points`),
+};
 
 /** How many watch the game (presence `spectators`, over every server process). */
 function spectators() {

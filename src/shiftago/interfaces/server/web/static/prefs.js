@@ -112,6 +112,9 @@ function button(attrs, text) {
 
 /** Add the theme and sound toggles to `container`; returns their wrapper. */
 export function mountPrefs(container) {
+  // the header mounts them on every page; a page script that asks again gets the same
+  const mounted = container.querySelector(".prefs");
+  if (mounted) return mounted;
   const box = document.createElement("span");
   box.className = "prefs";
   const themeButton = button({ class: "pref small", "data-testid": "theme-toggle" }, "");
@@ -133,7 +136,8 @@ export function mountPrefs(container) {
   icon.setAttribute("viewBox", "0 0 16 16");
   icon.setAttribute("aria-hidden", "true");
   icon.setAttribute("focusable", "false");
-  sound.append(icon, " Mute");
+  const soundWords = document.createElement("span");
+  sound.append(icon, soundWords);
   const showSound = () => {
     const off = muted();
     sound.setAttribute("aria-pressed", off ? "true" : "false");
@@ -143,7 +147,9 @@ export function mountPrefs(container) {
       (off
         ? '<path d="M11 6l4 4M15 6l-4 4" stroke="currentColor" stroke-width="1.6" stroke-linecap="round"/>'
         : '<path d="M11 5.5a3.5 3.5 0 0 1 0 5M12.8 3.5a6 6 0 0 1 0 9" fill="none" stroke="currentColor" stroke-width="1.4" stroke-linecap="round"/>');
-    sound.title = off ? "Sounds are muted: press to hear them" : "Press to mute the sounds";
+    // the words say what a press does; aria-pressed says that the sound is off now
+    soundWords.textContent = off ? "Sound on" : "Sound off";
+    sound.title = off ? "Sounds are off: press to turn them on" : "Sounds are on: press to turn them off";
   };
   sound.addEventListener("click", () => {
     setMuted(!muted());

@@ -39,3 +39,31 @@ export function ratingsOnGame(game) {
     .then((answer) => showRatings(answer.changes))
     .catch(() => asked.delete(game.id));
 }
+
+// ---- ratings beside the names (the players' panel of a rated game) -----------------
+const ratingOfAccount = new Map(); // "account category" -> rating words, or null while asked
+
+/** A rating in words: 1523, or 1523? while provisional (deviation above 110). */
+function ratingWords(entry) {
+  if (!entry || !Number.isFinite(+entry.rating)) return "";
+  return `${Math.round(+entry.rating)}${+entry.deviation > 110 ? "?" : ""}`;
+}
+
+/** The rating of `seat`'s account in the rated game `game`'s category, in words; "" while
+ * it is asked for (GET /api/players/{name}), then written into the seat's card. */
+export function seatRating(game, seat) {
+  if (!game || !game.rated || !seat || !seat.account) return "";
+  const category = `${game.variant}-${game.players}`;
+  const key = `${seat.account} ${category}`;
+  if (ratingOfAccount.has(key)) return ratingOfAccount.get(key) || "";
+  ratingOfAccount.set(key, null);
+  api(`/api/players/${encodeURIComponent(seat.account)}`)
+    .then((player) => {
+      const words = ratingWords((player.ratings || {})[category]);
+      ratingOfAccount.set(key, words);
+      const node = document.querySelector(`[data-testid=rating-${seat.colour}]`);
+      if (node) node.textContent = words;
+    })
+    .catch(() => ratingOfAccount.delete(key));
+  return "";
+}

@@ -46,6 +46,28 @@ export function formatValue(v) {
   return (n > 0 ? "+" : n < 0 ? "−" : "") + text;
 }
 
+/** The computer's own values (the tooltips' numbers) said for a player, by the kind of
+ * search that made them (the review's `unit`, docs/analysis.md "Value"); "" for a kind
+ * this page does not know. */
+function unitWords(unit, game) {
+  const text = String(unit || "");
+  if (text.startsWith("centi-units")) {
+    const scale = game && game.variant === "express" ? 65 : 200;
+    return UNIT_WORDS.search(scale);
+  }
+  if (text.startsWith("the mover's mean reward")) return UNIT_WORDS.playouts;
+  if (text.startsWith("points")) return UNIT_WORDS.points;
+  return "";
+}
+
+const UNIT_WORDS = {
+  search: (scale) =>
+    `the computer's own values (in the tooltips) weigh the position for the player to act: 0 is even, +${scale} means about a 73% chance for that player and −${scale} about 27%, and a value near ±10000 is a win or a loss it has worked out to the end`,
+  playouts: "the computer's own values (in the tooltips) are the share of the win that the player to act can expect, from 0 to 1 (0.5 an even game)",
+  graph: "the graph shows each player's expected score after every action",
+  points: "the computer's own values (in the tooltips) are points: what an action scores or sets up, ±1000 a win or a loss at once",
+};
+
 export class GameReview {
   constructor({ gameId, container, board = null, onStep = null, onUpdate = null }) {
     this.gameId = gameId;
@@ -458,15 +480,16 @@ export class GameReview {
     table.append(body);
     const words = [];
     words.push("an expected score is the mover's chance to win, a shared draw counting its share (100% a sure win)");
-    if (r.unit) words.push(`the computer's own values (in the tooltips) are ${String(r.unit).replace(/\.$/, "")}`);
-    if (r.scale) words.push(`the graph shows ${String(r.scale).replace(/\.$/, "")}`);
+    const unit = unitWords(r.unit, this.game);
+    if (unit) words.push(unit);
+    if (r.scale) words.push(UNIT_WORDS.graph);
     const level = r.level ? ` Reviewed by level ${r.level}.` : "";
     this.summary.replaceChildren(
       el("h3", { text: "Summary" }),
       table,
       el("p", { class: "hint review-unit" },
         words.length ? `${cap(words.join("; "))}.${level} ` : level,
-        el("a", { href: "/how-to-play#accuracy", text: "How accuracy is computed" })),
+        el("a", { href: "/how-to-play#analysis", text: "About the review" })),
     );
   }
 }

@@ -1,0 +1,216 @@
+"""The pages as a new player meets them (issue 49), in Chromium: one header and menu on
+every page, the theme and the sound on every page, a first visit that welcomes and plays
+the computer gently, the points in view on a phone in Expert, ratings beside the names in
+a rated game, and no players' chat in a game played at one screen."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from test_web_e2e import ann_and_ben, create, hotseat, open_page, read, wait_until
+from test_web_lobby_e2e import meet_in_a_rated_challenge
+from test_web_rated_e2e import in_context, signed_up
+
+from support.web_fixtures import LiveServer, NewContext
+
+MENU = [
+    ("Play", "/#play"),
+    ("Lobby", "/#lobby"),
+    ("Analysis board", "/analysis"),
+    ("Leaderboard", "/leaderboard"),
+    ("How to play", "/how-to-play"),
+]
+#: The dark theme's background (style.css, --bg), as the browser computes it.
+DARK_BG = "rgb(21, 19, 15)"
+
+
+def every_page(server: LiveServer) -> dict[str, str]:
+    """An address of each page: home, a game, analysis, how to play, leaderboard, a
+    profile and the 404 page."""
+    game = ann_and_ben(server)
+    answer = server.api("POST", "/api/accounts", json={"name": "zed", "password": "correct horse"})
+    assert answer.status_code == 201, answer.text
+    return {
+        "home": "/",
+        "game": f"/watch/{game['id']}",
+        "analysis": "/analysis",
+        "howto": "/how-to-play",
+        "leaderboard": "/leaderboard",
+        "profile": "/players/zed",
+        "404": "/no/such/page",
+    }
+
+
+def header(page: Any) -> dict[str, Any]:
+    """What the header holds, once its buttons are mounted."""
+    page.wait_for_selector("header [data-testid=theme-toggle]")
+    page.wait_for_selector("header [data-testid=account] button")
+    menu = page.eval_on_selector_all(
+        "header nav[data-testid=menu] a",
+        "links => links.map(a => [a.textContent.trim(), a.getAttribute('href')])",
+    )
+    return {
+        "menu": [tuple(link) for link in menu],
+        "brand": page.text_content("header .brand"),
+        "sound": page.locator("header [data-testid=sound-toggle]").count(),
+        "waiting": page.locator("header [data-testid=games-waiting]").count(),
+        "lang": page.get_attribute("html", "lang"),
+    }
+
+
+def test_every_page_has_the_one_header_and_menu(live_server: LiveServer, new_context: NewContext):
+    page = new_context().new_page()
+    seen = {}
+    for name, path in every_page(live_server).items():
+        page.goto(live_server.url + path)
+        seen[name] = header(page)
+    first = seen["home"]
+    assert first["menu"] == MENU
+    assert first == {"menu": MENU, "brand": "Shiftago", "sound": 1, "waiting": 1, "lang": "en"}
+    for name, found in seen.items():
+        assert found == first, name
+    # the page one is on is marked in the menu
+    page.goto(live_server.url + "/leaderboard")
+    assert page.get_attribute("nav a[aria-current=page]", "href") == "/leaderboard"
+
+
+def test_dark_mode_and_the_sound_button_on_every_page(
+    live_server: LiveServer, new_context: NewContext
+):
+    pages = every_page(live_server)
+    page = new_context(color_scheme="light").new_page()
+    page.goto(live_server.url + "/how-to-play")
+    theme = page.locator("[data-testid=theme-toggle]")
+    while theme.get_attribute("data-theme-choice") != "dark":
+        theme.click()
+    sound = page.locator("[data-testid=sound-toggle]")
+
+    # the button says what a press does; aria-pressed says the sound is off
+    def says() -> tuple[str, str | None]:
+        return sound.inner_text().strip(), sound.get_attribute("aria-pressed")
+
+    assert says() == ("Sound off", "false")
+    sound.click()
+    assert says() == ("Sound on", "true")
+    for name, path in pages.items():
+        page.goto(live_server.url + path)
+        page.wait_for_selector("[data-testid=sound-toggle]")
+        assert page.get_attribute("html", "data-theme") == "dark", name
+        background = page.evaluate("() => getComputedStyle(document.body).backgroundColor")
+        assert background == DARK_BG, (name, background)
+        assert page.inner_text("[data-testid=sound-toggle]").strip() == "Sound on", name
+        assert page.get_attribute("[data-testid=sound-toggle]", "aria-pressed") == "true", name
+    page.click("[data-testid=sound-toggle]")
+    assert page.inner_text("[data-testid=sound-toggle]").strip() == "Sound off"
+
+
+def game_of(page: Any) -> str:
+    page.wait_for_url("**/play/**")
+    return page.url.split("/play/")[1].split("?")[0]
+
+
+def test_a_first_visit_plays_the_computer_gently_then_at_the_level_chosen(
+    live_server: LiveServer, new_context: NewContext
+):
+    page = new_context().new_page()
+    page.goto(live_server.url + "/")
+    sentence = page.inner_text("[data-testid=welcome-sentence]")
+    assert sentence.startswith("Shiftago is a board game")
+    picture = page.locator("[data-testid=welcome-picture] svg[role=img]")
+    assert "pushed in at L3" in (picture.get_attribute("aria-label") or "")
+    assert page.locator("[data-testid=welcome-picture] svg .marble").count() == 7
+    assert page.get_attribute("[data-testid=learn-rules]", "href") == "/how-to-play"
+    page.wait_for_selector("[data-testid=play-computer-level] option[value='7']", state="attached")
+    assert page.input_value("[data-testid=play-computer-level]") == "2"
+    assert page.input_value("[data-testid=seat-level-1]") == "2"  # the form's too
+
+    page.click("[data-testid=play-computer]")
+    game = read(live_server, game_of(page))
+    assert (game["variant"], game["players"]) == ("express", 2)
+    assert [s["kind"] for s in game["seats"]] == ["human", "computer"]
+    assert game["seats"][1]["level"] == 2
+
+    page.goto(live_server.url + "/")
+    page.wait_for_selector("[data-testid=play-computer-level] option[value='7']", state="attached")
+    page.select_option("[data-testid=play-computer-level]", "4")
+    page.click("[data-testid=play-computer]")
+    assert read(live_server, game_of(page))["seats"][1]["level"] == 4
+
+    # the level chosen last is the one offered next time, here and in the form
+    page.goto(live_server.url + "/")
+    page.wait_for_selector("[data-testid=play-computer-level] option[value='7']", state="attached")
+    assert page.input_value("[data-testid=play-computer-level]") == "4"
+    assert page.input_value("[data-testid=seat-level-1]") == "4"
+    page.select_option("[data-testid=seat-level-1]", "3")  # chosen in the form
+    page.reload()
+    page.wait_for_selector("[data-testid=play-computer-level] option[value='7']", state="attached")
+    assert page.input_value("[data-testid=play-computer-level]") == "3"
+
+
+def test_on_a_phone_in_expert_the_points_are_in_view(
+    live_server: LiveServer, new_context: NewContext
+):
+    game = create(
+        live_server,
+        variant="expert",
+        players=2,
+        first="o",
+        seats=[{"name": "Ann", "kind": "human"}, {"name": "Ben", "kind": "human"}],
+    )
+    phone = new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = open_page(phone, game["seats"][0]["join_url"])
+    for colour in ("o", "g"):
+        points = page.locator(f"[data-testid=strip-score-{colour}]")
+        points.wait_for()
+        assert points.inner_text() == "0 points"
+        # in the first screen, without scrolling
+        top, bottom = points.evaluate(
+            "n => [n.getBoundingClientRect().top, n.getBoundingClientRect().bottom]"
+        )
+        assert 0 <= top < bottom <= 844, (top, bottom)
+    assert page.evaluate("() => window.scrollY") == 0
+    # no empty news line above the board: the board follows the strip
+    assert not page.locator("#event").is_visible()
+    gap = page.evaluate(
+        "() => document.getElementById('board').getBoundingClientRect().top"
+        " - document.getElementById('clock-strip').getBoundingClientRect().bottom"
+    )
+    assert 0 <= gap < 24, gap
+    # on a desktop the player cards beside the board show the points: no strip there
+    desk = open_page(new_context(), game["seats"][1]["join_url"])
+    desk.locator("[data-testid=score-o]").wait_for()
+    assert desk.locator("[data-testid=clock-strip]").is_hidden()
+
+
+def test_a_rated_game_shows_the_ratings_beside_the_names(
+    live_server: LiveServer, new_context: NewContext
+):
+    ann = in_context(signed_up(new_context, live_server, "ann"), live_server)
+    ben = in_context(signed_up(new_context, live_server, "ben"), live_server)
+    game_id = meet_in_a_rated_challenge(ann, ben)
+    assert read(live_server, game_id)["rated"] is True
+    for page in (ann, ben):
+        for colour in ("o", "g"):
+            rating = f"[data-testid=rating-{colour}]"
+            page.wait_for_function(
+                "(s) => document.querySelector(s)?.textContent === '1500?'", arg=rating
+            )
+    # a casual game shows none
+    casual = ann_and_ben(live_server)
+    page = open_page(new_context(), casual["seats"][0]["join_url"])
+    page.locator("[data-testid=player-o]").wait_for()
+    assert page.locator("[data-testid^=rating-]").count() == 0
+
+
+def test_a_game_at_one_screen_has_no_players_chat(live_server: LiveServer, new_context: NewContext):
+    # two browsers, one seat each: the players can write to each other
+    game = ann_and_ben(live_server)
+    apart = open_page(new_context(), game["seats"][0]["join_url"])
+    apart.locator("[data-testid=chat-input]").wait_for()
+    assert apart.locator("#chat").is_visible()
+    # both seats in one browser: nobody to write to
+    game_id, page = hotseat(live_server, new_context, "express")
+    wait_until(lambda: page.locator("[data-testid=player-o] .badge.you").count() == 1)
+    page.wait_for_function("() => document.getElementById('chat').hidden")
+    assert not page.locator("[data-testid=chat-input]").is_visible()
+    assert read(live_server, game_id)["players"] == 2
