@@ -12,7 +12,8 @@ review-desktop.png and review-phone.png (the review at the step before a blunder
 analysis-desktop.png and analysis-phone.png (the analysis board with the computer's
 lines and a variation with a side line), analysis-dark-desktop.png (the same in the dark theme) and
 game-expert-phone.png (an Expert game on a phone: the points in the strip above the
-board).
+board); last, game.gif: a whole game between two computer levels as the game page's
+Share card gives it (``GET /api/games/{id}.gif``).
 """
 
 from __future__ import annotations
@@ -146,6 +147,23 @@ def expert_phone_shot(server: LiveServer, browser: Any, out: Path) -> None:
     context.close()
 
 
+def shared_gif(server: LiveServer, out: Path) -> None:
+    """A whole game between level 4 and level 3, imported and fetched as its GIF."""
+    from shiftago import Game, Rules
+    from shiftago.engine.levels import bot_for_level
+    from shiftago.formats.record import Record, format_record
+
+    game = Game(Rules(), first="o")
+    bots = [bot_for_level(4, seed=1), bot_for_level(3, seed=2)]
+    while not game.state.is_over:
+        game.play(bots[game.state.turn].choose(game.state))
+    record = format_record(Record.from_game(game, names=["Level 4", "Level 3"]))
+    created = server.api("POST", "/api/games/import", json={"record": record}).json()
+    picture = server.api("GET", f"/api/games/{created['id']}.gif?size=360")
+    picture.raise_for_status()
+    (out / "game.gif").write_bytes(picture.content)
+
+
 def main() -> None:
     out = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs" / "screenshots"
     out.mkdir(parents=True, exist_ok=True)
@@ -193,9 +211,10 @@ def main() -> None:
                 expert_phone_shot(server, browser, out)
                 review_shots(server, context, out)
                 browser.close()
+            shared_gif(server, out)
         finally:
             server.stop()
-    for path in sorted(out.glob("*-*.png")):
+    for path in [*sorted(out.glob("*-*.png")), out / "game.gif"]:
         print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
 
 
