@@ -32,7 +32,11 @@ from shiftago.interfaces.server.accounts.accounts import (
     session_of,
     set_session_cookies,
 )
-from shiftago.interfaces.server.accounts.devices import known_device, set_device_cookie
+from shiftago.interfaces.server.accounts.devices import (
+    DEVICE_COOKIE,
+    known_device,
+    set_device_cookie,
+)
 from shiftago.interfaces.server.accounts.hashing import BUSY_RETRY, Busy, HashingPool, Lane
 from shiftago.interfaces.server.accounts.store import (
     Account,
@@ -249,11 +253,16 @@ async def sign_in(body: Credentials, request: Request) -> JSONResponse:
     name, password = _checked(body)
     hub = hub_of(request)
     try:
-        # the account first: whether the browser is its known device decides the lane
-        found = await hub.db(account_with_hash, hub.store, name)
-        stored_hash = None if found is None else found[1]
-        device = None if found is None else known_device(request, found[0].id, found[1])
+        # a browser with a device cookie: the account first, to check the cookie against
+        # it (else after the counters, so that a refused guess costs no read)
+        found, device = None, None
+        if DEVICE_COOKIE in request.cookies:
+            found = await hub.db(account_with_hash, hub.store, name)
+            device = None if found is None else known_device(request, found[0].id, found[1])
         lane = await _lane(request, name, device)
+        if DEVICE_COOKIE not in request.cookies:
+            found = await hub.db(account_with_hash, hub.store, name)
+        stored_hash = None if found is None else found[1]
         # checked even if the name is unknown, so that it takes as long
         matches = await _slow(request, lane, password_matches, stored_hash, password)
     except limits.Limited as limited:
