@@ -236,6 +236,41 @@ def test_the_pool_serves_clean_checks_first():
     assert started[2:] == ["c2", "s2", "s3"]
 
 
+def test_known_devices_have_a_slot_and_a_queue_that_unknown_browsers_never_fill():
+    """Unit: clean checks take every thread and three quarters of the shared queue, then
+    are refused; a known device still runs at once in its own slot, the next ones wait
+    in their own queue (half the queue's size), and one beyond it is
+    refused."""
+
+    async def scenario() -> None:
+        pool = HashingPool(threads=2, queued=4)
+        gate = threading.Event()
+
+        def job() -> None:
+            gate.wait(timeout=30)
+
+        def run(lane: Any) -> asyncio.Future[None]:
+            return asyncio.ensure_future(pool.run(lane, job))
+
+        clean = [run("clean") for _ in range(5)]
+        await asyncio.sleep(0)
+        assert (pool.running, pool.queue_length()) == (2, 3)
+        with pytest.raises(Busy):
+            await pool.run("clean", job)
+        devices = [run("device") for _ in range(3)]
+        await asyncio.sleep(0)
+        assert pool.running == 3 and len(pool.waiting["device"]) == 2
+        with pytest.raises(Busy):
+            await pool.run("device", job)
+        assert pool.counts["device ran"] == 1 and pool.counts["device refused"] == 1
+        gate.set()
+        await asyncio.gather(*clean, *devices)
+        assert pool.counts["device ran"] == 3 and pool.counts["clean ran"] == 5
+        assert pool.running == 0 and pool.queue_length() == 0
+
+    asyncio.run(scenario())
+
+
 # --- known devices ----------------------------------------------------------------------
 def sign_in_with(client: TestClient, address: str, device: str, name: str = "ann") -> Any:
     """A sign-in with the right password presenting ``device`` as the device cookie (the
