@@ -239,8 +239,7 @@ def test_the_pool_serves_clean_checks_first():
 def test_known_devices_have_a_slot_and_a_queue_that_unknown_browsers_never_fill():
     """Unit: clean checks take every thread and three quarters of the shared queue, then
     are refused; a known device still runs at once in its own slot, the next ones wait
-    in their own queue (half the queue's size), and one beyond it is
-    refused."""
+    in their own queue (half the queue's size), and one beyond it is refused."""
 
     async def scenario() -> None:
         pool = HashingPool(threads=2, queued=4)
