@@ -39,10 +39,17 @@ def test_a_sign_in_flood_leaves_the_owner_able_to_sign_in(tmp_path: Path) -> Non
         report = asyncio.run(run_flood(config))
     assert report["owner_signed_in"] and report["owner_answers"] == {"200": 2}
     assert report["owner_ms"]["count"] == 2 and report["quiet_sign_in_ms"]["count"] == 1
+    assert report["owner_known_device"]
+    # the first-time sign-ins are counted apart; each is let in or refused busy at once
+    assert report["newcomer_ms"]["count"] == 2
+    assert set(report["newcomer_answers"]) <= {"200", "429 busy"}
     assert sum(report["flood_answers"].values()) == 8
     # a wrong password is refused as one, or at once as busy; never let in
     assert set(report["flood_answers"]) <= {"401 wrong_credentials", "429 busy"}
-    assert "the owner signed in every time" in format_flood(report)
+    text = format_flood(report)
+    assert "the owner signed in every time" in text
+    assert "the owner presented a known-device cookie" in text
+    assert "first-time sign-in, flood" in text
 
 
 def test_the_command_runs_a_scenario_and_prints_json(server_url: str) -> None:

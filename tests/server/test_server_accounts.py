@@ -325,6 +325,9 @@ def test_cookie_flags_over_http(sqlite_url):
     assert "max-age=2592000" in session  # 30 days
     assert "secure" not in session
     assert "httponly" not in csrf and "samesite=strict" in csrf
+    device = flags["shiftago_device"]  # the known-device cookie: a year, never for scripts
+    assert "httponly" in device and "samesite=lax" in device and "max-age=31536000" in device
+    assert "secure" not in device
 
 
 def test_cookies_are_secure_behind_https_through_a_trusted_proxy(sqlite_url):
@@ -352,6 +355,7 @@ def test_cookies_are_secure_where_the_public_url_is_https(sqlite_url):
     with client_for(sqlite_url, public_url="https://shiftago.example.org") as client:
         flags = cookie_flags(sign_up(client))
         assert "secure" in flags["shiftago_session"] and "secure" in flags["csrf"]
+        assert "secure" in flags["shiftago_device"]
         answer = client.delete("/api/session", headers={"X-CSRF-Token": client.cookies["csrf"]})
         assert answer.status_code in (200, 204), answer.text
         assert "secure" in cookie_flags(answer)["shiftago_session"]  # cleared as it was set

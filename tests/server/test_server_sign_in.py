@@ -19,6 +19,7 @@ from fastapi.testclient import TestClient
 from shiftago.interfaces.server import create_app
 from shiftago.interfaces.server.accounts import routes
 from shiftago.interfaces.server.accounts.accounts import hash_password, password_matches
+from shiftago.interfaces.server.accounts.devices import DEVICE_COOKIE
 from shiftago.interfaces.server.accounts.hashing import Busy, HashingPool
 from shiftago.interfaces.server.accounts.store import create_account
 from shiftago.interfaces.server.db.store import open_engine
@@ -233,6 +234,127 @@ def test_the_pool_serves_clean_checks_first():
 
     started = asyncio.run(scenario())
     assert started[2:] == ["c2", "s2", "s3"]
+
+
+def test_known_devices_have_a_slot_and_a_queue_that_unknown_browsers_never_fill():
+    """Unit: clean checks take every thread and three quarters of the shared queue, then
+    are refused; a known device still runs at once in its own slot, the next ones wait
+    in their own queue (half the queue's size), and one beyond it is refused."""
+
+    async def scenario() -> None:
+        pool = HashingPool(threads=2, queued=4)
+        gate = threading.Event()
+
+        def job() -> None:
+            gate.wait(timeout=30)
+
+        def run(lane: Any) -> asyncio.Future[None]:
+            return asyncio.ensure_future(pool.run(lane, job))
+
+        clean = [run("clean") for _ in range(5)]
+        await asyncio.sleep(0)
+        assert (pool.running, pool.queue_length()) == (2, 3)
+        with pytest.raises(Busy):
+            await pool.run("clean", job)
+        devices = [run("device") for _ in range(3)]
+        await asyncio.sleep(0)
+        assert pool.running == 3 and len(pool.waiting["device"]) == 2
+        with pytest.raises(Busy):
+            await pool.run("device", job)
+        assert pool.counts["device ran"] == 1 and pool.counts["device refused"] == 1
+        gate.set()
+        await asyncio.gather(*clean, *devices)
+        assert pool.counts["device ran"] == 3 and pool.counts["clean ran"] == 5
+        assert pool.running == 0 and pool.queue_length() == 0
+
+    asyncio.run(scenario())
+
+
+# --- known devices ----------------------------------------------------------------------
+def sign_in_with(client: TestClient, address: str, device: str, name: str = "ann") -> Any:
+    """A sign-in with the right password presenting ``device`` as the device cookie (the
+    header, so that other threads' clearing of the client's cookies cannot drop it)."""
+    return client.post(
+        "/api/session",
+        json={"name": name, "password": PASSWORD},
+        headers={**at(address), "Cookie": f"{DEVICE_COOKIE}={device}"},
+    )
+
+
+def test_a_known_device_is_checked_while_fresh_addresses_fill_the_pool(sqlite_url, monkeypatch):
+    """A flood's first round: fresh addresses (each clean) hold every thread and as much
+    of the queue as unknown browsers may take, and the next is refused busy. The owner's
+    browser, known from an earlier sign-in, is checked at once in its own slot and signed
+    in; a forged device cookie, and bob's device cookie shown for ann, give no priority
+    (refused busy like any stranger)."""
+    release = threading.Event()
+    release.set()
+
+    def held(stored_hash: str | None, password: str) -> bool:
+        if password != PASSWORD:
+            release.wait(timeout=60)
+        return password_matches(stored_hash, password)
+
+    monkeypatch.setattr(routes, "password_matches", held)
+    options = {"password_checks_at_once": 2, "password_checks_queued": 4}
+    with client_for(sqlite_url, **options) as (client, app):
+        assert sign_up(client, OWNER).status_code == 201
+        device = client.cookies.get(DEVICE_COOKIE)
+        assert device, "the sign-up makes the browser known"
+        client.cookies.clear()
+        bob = client.post(
+            "/api/accounts", json={"name": "bob", "password": PASSWORD}, headers=at("192.0.2.9")
+        )
+        bobs_device = bob.cookies.get(DEVICE_COOKIE)
+        assert bob.status_code == 201 and bobs_device
+        pool = pool_of(app)
+        release.clear()
+        flood = [f"198.18.0.{n}" for n in range(8)]
+        with ThreadPoolExecutor(len(flood)) as threads:
+            guesses = [threads.submit(sign_in, client, a, f"guess {a}") for a in flood]
+            # 2 run, 3 wait (three quarters of the queue), 3 are refused at once
+            wait_until(
+                lambda: (pool.running, pool.queue_length(), pool.counts["clean refused"]),
+                lambda state: state == (2, 3, 3),
+                what=lambda: f"the pool: {pool.running} running, {pool.counts}",
+            )
+            forged = device.split(".")[0] + "." + "0" * 64
+            for other in (forged, bobs_device, "not-a-device-cookie"):
+                stranger = sign_in_with(client, "192.0.2.50", other)
+                assert stranger.status_code == 429 and stranger.json()["code"] == "busy"
+            assert pool.counts["device ran"] == 0
+            owner = sign_in_with(client, OWNER, device)
+            assert owner.status_code == 200, owner.text
+            assert pool.counts["device ran"] == 1 and pool.counts["device waited"] == 0
+            # the browser stays the same known device
+            assert owner.cookies.get(DEVICE_COOKIE) == device
+            release.set()
+            answers = [guess.result(timeout=60) for guess in guesses]
+        assert sorted(a.status_code for a in answers) == [401] * 5 + [429] * 3
+        assert pool.running == 0 and pool.queue_length() == 0
+
+
+def test_a_device_cookie_carries_no_sign_in_and_loses_priority_after_a_wrong_password(
+    sqlite_url,
+):
+    """The device cookie lets nobody in without the password; a known device that sent a
+    wrong password is checked as an unknown one for the rest of the minute."""
+    with client_for(sqlite_url) as (client, app):
+        assert sign_up(client, OWNER).status_code == 201
+        device = client.cookies.get(DEVICE_COOKIE)
+        client.cookies.clear()
+        assert client.get(
+            "/api/session", headers={"Cookie": f"{DEVICE_COOKIE}={device}"}
+        ).json() == {"name": None}
+        pool = pool_of(app)
+        wrong = client.post(
+            "/api/session",
+            json={"name": "ann", "password": "not her password"},
+            headers={**at("192.0.2.60"), "Cookie": f"{DEVICE_COOKIE}={device}"},
+        )
+        assert wrong.status_code == 401 and pool.counts["device ran"] == 1
+        assert sign_in_with(client, "192.0.2.61", device).status_code == 200
+        assert pool.counts["device ran"] == 1 and pool.counts["clean ran"] == 2
 
 
 # --- common passwords -----------------------------------------------------------------

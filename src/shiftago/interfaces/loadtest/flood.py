@@ -2,14 +2,19 @@
 each within its own limit, while the account's owner signs in with the right one
 (issue 55: a real sign-in under 1 s, and the owner never locked out).
 
-The owner's account is made first (a fresh name). Then ``addresses`` flooders each send
+The owner's account is made first (a fresh name) and signed in to once, which makes the
+owner's browser a known device of the account (the ``shiftago_device`` cookie,
+docs/security.md "Sign-in under attack"). Then ``addresses`` flooders each send
 ``attempts`` wrong passwords for it one after the other, all at once, while the owner
-signs in ``owner_tries`` times from an address of its own, one try every
-``owner_every`` seconds. Addresses are simulated with ``X-Forwarded-For``, which the
+signs in ``owner_tries`` times from an address of its own with that cookie, one try
+every ``owner_every`` seconds, and a newcomer signs in as often with the right
+password from a fresh address and no cookie (a first-time sign-in, as from a new
+browser) half a period later. Addresses are simulated with ``X-Forwarded-For``, which the
 server believes from a trusted proxy (by default this machine: docs/security.md,
 "Forwarded headers"), so run it against a server on this machine or behind a proxy that
-trusts it. The report gives the owner's sign-in latency and answers, the flood's answers
-by status, and the latency of a sign-in on the quiet server before the flood.
+trusts it. The report gives the owner's and the newcomer's sign-in latency and answers,
+the flood's answers by status, and the latency of a sign-in on the quiet server before
+the flood.
 """
 
 from __future__ import annotations
@@ -28,6 +33,13 @@ from shiftago.interfaces.loadtest.protocol import clock
 
 #: The owner's address (TEST-NET-1), apart from the flood's (benchmarking range).
 OWNER_ADDRESS = "192.0.2.10"
+#: The server's cookie of a known device (accounts/devices.py).
+DEVICE_COOKIE = "shiftago_device"
+
+
+def newcomer_address(i: int) -> str:
+    """The address of the newcomer's ``i``-th first-time sign-in (TEST-NET-1)."""
+    return f"192.0.2.{100 + i}"
 
 
 @dataclass(frozen=True)
@@ -51,6 +63,8 @@ class _Figures:
     quiet: list[float] = field(default_factory=list)
     owner: list[float] = field(default_factory=list)
     owner_answers: dict[str, int] = field(default_factory=dict)
+    newcomer: list[float] = field(default_factory=list)
+    newcomer_answers: dict[str, int] = field(default_factory=dict)
     flood: list[float] = field(default_factory=list)
     flood_answers: dict[str, int] = field(default_factory=dict)
 
@@ -76,15 +90,17 @@ def _tally(counts: dict[str, int], key: str) -> None:
 
 
 async def _sign_in(
-    client: httpx.AsyncClient, name: str, password: str, address: str
+    client: httpx.AsyncClient, name: str, password: str, address: str, device: str = ""
 ) -> tuple[float, str]:
-    client.cookies.clear()  # each try is a stranger's: no session, no CSRF cookie
+    """One sign-in with no session cookie, and the known ``device``'s cookie if given."""
+    client.cookies.clear()  # no session, no CSRF cookie
+    headers = {"X-Forwarded-For": address}
+    if device:
+        headers["Cookie"] = f"{DEVICE_COOKIE}={device}"
     began = clock()
     try:
         response = await client.post(
-            "/api/session",
-            json={"name": name, "password": password},
-            headers={"X-Forwarded-For": address},
+            "/api/session", json={"name": name, "password": password}, headers=headers
         )
     except httpx.HTTPError as error:
         return clock() - began, f"http:{type(error).__name__}"
@@ -122,10 +138,17 @@ async def run_flood(config: FloodConfig) -> dict[str, Any]:
         base_url=config.url, timeout=60, trust_env=False, limits=limits
     ) as client:
         name, password = await _sign_up(client, rng)
-        seconds, answer = await _sign_in(client, name, password, OWNER_ADDRESS)
-        figures.quiet.append(seconds)
-        if answer != "200":
-            raise ScenarioError(f"the owner's first sign-in answered {answer}")
+        client.cookies.clear()
+        began = clock()
+        first = await client.post(
+            "/api/session",
+            json={"name": name, "password": password},
+            headers={"X-Forwarded-For": OWNER_ADDRESS},
+        )
+        figures.quiet.append(clock() - began)
+        if first.status_code != 200:
+            raise ScenarioError(f"the owner's first sign-in answered {_answer(first)}")
+        device = first.cookies.get(DEVICE_COOKIE) or ""
 
         async def flooder(i: int) -> None:
             for _ in range(config.attempts):
@@ -137,14 +160,24 @@ async def run_flood(config: FloodConfig) -> dict[str, Any]:
         async def owner() -> None:
             await asyncio.sleep(config.owner_every)  # the flood has begun
             for _ in range(config.owner_tries):
-                seconds, answer = await _sign_in(client, name, password, OWNER_ADDRESS)
+                seconds, answer = await _sign_in(client, name, password, OWNER_ADDRESS, device)
                 figures.owner.append(seconds)
                 _tally(figures.owner_answers, answer)
                 await asyncio.sleep(config.owner_every)
 
+        async def newcomer() -> None:
+            await asyncio.sleep(config.owner_every * 1.5)
+            for i in range(config.owner_tries):
+                seconds, answer = await _sign_in(client, name, password, newcomer_address(i))
+                figures.newcomer.append(seconds)
+                _tally(figures.newcomer_answers, answer)
+                await asyncio.sleep(config.owner_every)
+
         began = clock()
         async with asyncio.timeout(config.timeout):
-            await asyncio.gather(owner(), *(flooder(i) for i in range(config.addresses)))
+            await asyncio.gather(
+                owner(), newcomer(), *(flooder(i) for i in range(config.addresses))
+            )
         lasted = clock() - began
     return {
         "scenario": "sign-in-flood",
@@ -156,6 +189,9 @@ async def run_flood(config: FloodConfig) -> dict[str, Any]:
         "owner_ms": percentiles(figures.owner),
         "owner_answers": figures.owner_answers,
         "owner_signed_in": figures.owner_answers.get("200", 0) == len(figures.owner),
+        "owner_known_device": bool(device),
+        "newcomer_ms": percentiles(figures.newcomer),
+        "newcomer_answers": figures.newcomer_answers,
         "flood_ms": percentiles(figures.flood),
         "flood_answers": figures.flood_answers,
     }
@@ -163,23 +199,32 @@ async def run_flood(config: FloodConfig) -> dict[str, Any]:
 
 def format_flood(report: dict[str, Any]) -> str:
     """The report in words and a table."""
-    owner = "every time" if report["owner_signed_in"] else "NOT every time"
+    if report["owner_signed_in"]:
+        owner = "the owner signed in every time"
+    else:
+        owner = "the owner did NOT sign in every time"
+    if report["owner_known_device"]:
+        device = "the owner presented a known-device cookie (signed in once before the flood)"
+    else:
+        device = "the server gave the owner no known-device cookie"
     lines = [
         f"sign-in-flood on {report['url']}: {report['addresses']} addresses x "
-        f"{report['attempts']} wrong passwords in {report['seconds']} s; the owner signed "
-        f"in {owner}",
+        f"{report['attempts']} wrong passwords in {report['seconds']} s; {owner}",
+        device,
         "",
-        f"{'':24} {'count':>6} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}",
+        f"{'':26} {'count':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}",
     ]
     rows = [
         ("sign-in, quiet server", report["quiet_sign_in_ms"]),
         ("owner's sign-in, flood", report["owner_ms"]),
+        ("first-time sign-in, flood", report["newcomer_ms"]),
         ("flood's wrong passwords", report["flood_ms"]),
     ]
     for label, row in rows:
         cells = [row["count"], row["p50"], row["p99"], row["max"]]
-        lines.append(f"{label:24} " + " ".join(f"{'-' if c is None else c:>8}" for c in cells))
+        lines.append(f"{label:26} " + " ".join(f"{'-' if c is None else c:>8}" for c in cells))
     lines.append(f"owner's answers: {report['owner_answers']}")
+    lines.append(f"first-time sign-ins' answers: {report['newcomer_answers']}")
     lines.append(f"flood's answers: {report['flood_answers']}")
     return "\n".join(lines)
 

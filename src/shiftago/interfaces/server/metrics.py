@@ -196,7 +196,7 @@ class _PasswordChecks(Collector):
         yield running
         queued = GaugeMetricFamily(
             "shiftago_password_checks_queued",
-            "Password checks waiting for a thread, by lane (clean, suspect).",
+            "Password checks waiting for a thread, by lane (device, clean, suspect).",
             labels=("lane",),
         )
         counted = CounterMetricFamily(

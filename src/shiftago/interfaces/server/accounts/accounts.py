@@ -181,7 +181,7 @@ async def seat_holder(conn: HTTPConnection) -> Holder | None:
     return None if account is None else Holder(account.id, account.name)
 
 
-def _secure(conn: HTTPConnection) -> bool:
+def cookies_secure(conn: HTTPConnection) -> bool:
     """Whether the cookies are Secure: the page came over https, or the app's public
     address is https (a proxy that does not pass the scheme on then still gets them)."""
     public_url: str | None = getattr(conn.app.state, "public_url", None)
@@ -190,8 +190,8 @@ def _secure(conn: HTTPConnection) -> bool:
 
 def set_session_cookies(response: Response, conn: HTTPConnection, token: str, csrf: str) -> None:
     """The cookies of a new session: the secret for the server only (HttpOnly), the CSRF
-    token for the pages' scripts; Secure where the site is https (:func:`_secure`)."""
-    secure = _secure(conn)
+    token for the pages' scripts; Secure where the site is https (:func:`cookies_secure`)."""
+    secure = cookies_secure(conn)
     age = SESSION_DAYS * 24 * 3600
     response.set_cookie(
         SESSION_COOKIE, token, max_age=age, path="/", secure=secure, httponly=True, samesite="lax"
@@ -202,6 +202,6 @@ def set_session_cookies(response: Response, conn: HTTPConnection, token: str, cs
 
 
 def clear_session_cookies(response: Response, conn: HTTPConnection) -> None:
-    secure = _secure(conn)
+    secure = cookies_secure(conn)
     response.delete_cookie(SESSION_COOKIE, path="/", secure=secure, httponly=True, samesite="lax")
     response.delete_cookie(CSRF_COOKIE, path="/", secure=secure, samesite="strict")

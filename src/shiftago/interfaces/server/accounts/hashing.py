@@ -7,12 +7,23 @@ a bounded number waiting (``Settings.password_checks_queued``). A check beyond t
 is refused at once (:class:`Busy`, answered 429 with ``Retry-After``): nobody waits
 behind a crowd.
 
-Two lanes share the pool. A *suspect* check (from an address that sent a wrong password
-lately) may use every thread but one and half of the queue; a *clean* check (an address
-without recent failures, as an owner's usually is) may use them all and is served
-first. So a flood of wrong passwords, once each of its addresses has failed, leaves a
-thread and half the queue to everyone else. The counters (:attr:`HashingPool.counts`)
-say how many checks of each lane ran, waited and were refused.
+Three lanes share the pool, served in this order:
+
+- a *device* check (a browser that signed in to this very account before and has not
+  sent a wrong password since the minute began: :mod:`.devices`) may use every thread
+  and one more slot kept for it alone, and has a queue of its own (half the queue's
+  size), so no crowd of unknown browsers can fill what it needs;
+- a *clean* check (an unknown browser from an address without recent failures: a
+  newcomer, and the first guess of each fresh address of a flood) may use every thread
+  but not the device slot, and three quarters of the shared queue: however many fresh
+  addresses come, they take part of the pool, never all of it;
+- a *suspect* check (an address that sent a wrong password lately) may use every thread
+  but one and half of the shared queue.
+
+So a flood, fresh or not, leaves a slot and a queue to the accounts' owners, and once
+each of its addresses has failed, a thread and part of the queue to newcomers. The
+counters (:attr:`HashingPool.counts`) say how many checks of each lane ran, waited and
+were refused.
 """
 
 from __future__ import annotations
@@ -24,8 +35,9 @@ from typing import Any, Final, Literal, TypeVar
 
 T = TypeVar("T")
 
-Lane = Literal["clean", "suspect"]
-LANES: Final[tuple[Lane, ...]] = ("clean", "suspect")
+Lane = Literal["device", "clean", "suspect"]
+#: The lanes, first served first.
+LANES: Final[tuple[Lane, ...]] = ("device", "clean", "suspect")
 #: What became of a check: it ran (at once or after waiting), it waited first, or it was
 #: refused because its lane's queue was full.
 OUTCOMES: Final = ("ran", "waited", "refused")
@@ -38,14 +50,19 @@ class Busy(Exception):
 
 
 class HashingPool:
-    """At most ``threads`` checks at once, ``queued`` waiting; see the module's words on
-    the lanes. Used from one event loop only (no lock is needed)."""
+    """At most ``threads`` checks at once (and one more of a known device), ``queued``
+    waiting (and half as many of known devices); see the module's words on the lanes.
+    Used from one event loop only (no lock is needed)."""
 
     def __init__(self, threads: int, queued: int) -> None:
         self.threads = max(1, threads)
         self.queued = max(0, queued)
         #: Threads a suspect check leaves to clean ones.
         self.reserved = 1 if self.threads > 1 else 0
+        #: The slot only known devices use, beyond ``threads``.
+        self.device_slots = 1
+        #: Known devices' own queue.
+        self.device_queued = max(1, self.queued // 2)
         self.running = 0
         self.waiting: dict[Lane, deque[asyncio.Future[None]]] = {lane: deque() for lane in LANES}
         #: ``"<lane> ran"``, ``"<lane> waited"``, ``"<lane> refused"``.
@@ -53,12 +70,20 @@ class HashingPool:
 
     # --- what each lane may take ---------------------------------------------------------
     def _may_run(self, lane: Lane) -> bool:
-        limit = self.threads if lane == "clean" else self.threads - self.reserved
+        if lane == "device":
+            limit = self.threads + self.device_slots
+        elif lane == "clean":
+            limit = self.threads
+        else:
+            limit = self.threads - self.reserved
         return self.running < limit
 
     def _may_wait(self, lane: Lane) -> bool:
-        limit = self.queued if lane == "clean" else self.queued // 2
-        return self.queue_length() < limit
+        if lane == "device":
+            return len(self.waiting["device"]) < self.device_queued
+        shared = len(self.waiting["clean"]) + len(self.waiting["suspect"])
+        limit = self.queued - self.queued // 4 if lane == "clean" else self.queued // 2
+        return shared < limit
 
     def queue_length(self) -> int:
         return sum(len(queue) for queue in self.waiting.values())
@@ -100,10 +125,9 @@ class HashingPool:
             self._grant()
 
     def _ahead(self, lane: Lane) -> bool:
-        """Whether a check waits that goes before one of ``lane``."""
-        if lane == "clean":
-            return bool(self.waiting["clean"])
-        return bool(self.waiting["clean"] or self.waiting["suspect"])
+        """Whether a check waits that goes before one of ``lane`` (its own lane's and
+        those served before it)."""
+        return any(self.waiting[other] for other in LANES[: LANES.index(lane) + 1])
 
     async def _wait(self, lane: Lane) -> None:
         """Wait in the lane's queue until :meth:`_grant` gives this check a thread (it
@@ -122,7 +146,7 @@ class HashingPool:
             raise
 
     def _grant(self) -> None:
-        """Give free threads to the waiting checks: clean ones first."""
+        """Give free threads to the waiting checks: known devices' first, then clean."""
         for lane in LANES:
             queue = self.waiting[lane]
             while queue and self._may_run(lane):

@@ -5,7 +5,8 @@ Sign-ins and sign-ups are counted per address (``Settings.logins_per_minute``), 
 wrong passwords per account and address, per account and on the whole server
 (:func:`_lane`), so that guessing a password is slow from one address and from many,
 while a crowd of addresses can neither lock an account's owner out nor make everyone
-wait. Hashing runs in a bounded pool (:mod:`.hashing`; each argon2 hash takes tens of
+wait; a browser that signed in to the account before (:mod:`.devices`) is checked in a
+lane of its own. Hashing runs in a bounded pool (:mod:`.hashing`; each argon2 hash takes tens of
 milliseconds and 64 MiB). docs/security.md, "Sign-in under attack".
 """
 
@@ -25,10 +26,16 @@ from shiftago.interfaces.server.accounts.accounts import (
     check_new_password,
     check_password,
     clear_session_cookies,
+    cookies_secure,
     hash_password,
     password_matches,
     session_of,
     set_session_cookies,
+)
+from shiftago.interfaces.server.accounts.devices import (
+    DEVICE_COOKIE,
+    known_device,
+    set_device_cookie,
 )
 from shiftago.interfaces.server.accounts.games import games_of
 from shiftago.interfaces.server.accounts.hashing import BUSY_RETRY, Busy, HashingPool, Lane
@@ -113,21 +120,27 @@ def _checked(body: Credentials, *, new: bool = False) -> tuple[str, str]:
 
 
 #: The counters of wrong passwords (:func:`.limits.note`), each for a minute.
-def _failure_keys(name: str, address: str) -> dict[str, str]:
-    return {
+def _failure_keys(name: str, address: str, device: str | None = None) -> dict[str, str]:
+    keys = {
         "pair": f"login-failures:pair:{name}:{address}",
         "address": f"login-failures:address:{address}",
         "name": f"login-failures:name:{name}",
         "all": "login-failures:all",
     }
+    if device is not None:
+        keys["device"] = f"login-failures:device:{device}"
+    return keys
 
 
-async def _lane(request: Request, name: str | None) -> Lane:
+async def _lane(request: Request, name: str | None, device: str | None = None) -> Lane:
     """Count the attempt for the address, and decide whether its password is checked,
     and in which lane of the pool (:class:`.limits.Limited` if not):
 
     - an address that sent ``failed_logins_per_account_and_address`` wrong passwords for
       this account in the minute may not try it again until the minute is over;
+    - a known ``device`` of this account (:mod:`.devices`) that sent no wrong password in
+      the minute is checked in the pool's own lane of known devices, even when the
+      account or the server is over its budget (one that did is treated as unknown);
     - an address without a wrong password in the minute is *clean*: it is checked even
       when the account or the server is over its budget of wrong passwords (so that a
       crowd cannot lock an owner out), first in the pool;
@@ -137,7 +150,7 @@ async def _lane(request: Request, name: str | None) -> Lane:
     """
     await limits.count(request, "logins")
     settings = limits.settings_of(request.app)
-    keys = _failure_keys(name or "", client_address(request))
+    keys = _failure_keys(name or "", client_address(request), device)
     if name is not None:
         pair, left = await limits.peek(request, keys["pair"])
         if pair >= settings.failed_logins_per_account_and_address:
@@ -147,6 +160,10 @@ async def _lane(request: Request, name: str | None) -> Lane:
                 f"try again in {left} s",
                 left,
             )
+    if device is not None:
+        failed, _ = await limits.peek(request, keys["device"])
+        if not failed:
+            return "device"
     mine, _ = await limits.peek(request, keys["address"])
     if not mine:
         return "clean"
@@ -168,13 +185,17 @@ async def _lane(request: Request, name: str | None) -> Lane:
     return "suspect"
 
 
-async def _failed(request: Request, name: str) -> None:
+async def _failed(request: Request, name: str, device: str | None) -> None:
     """Count a wrong password (or an unknown name) in each of its counters."""
-    for key in _failure_keys(name, client_address(request)).values():
+    for key in _failure_keys(name, client_address(request), device).values():
         await limits.note(request, key)
 
 
-async def _sign_in(request: Request, account: Account, status_code: int) -> JSONResponse:
+async def _sign_in(
+    request: Request, account: Account, password_hash: str, status_code: int
+) -> JSONResponse:
+    """The new session's cookies, and the device cookie that makes this browser known to
+    the account (:mod:`.devices`)."""
     hub = hub_of(request)
     old = request.cookies.get(SESSION_COOKIE)
     if old:  # the browser's previous session ends here
@@ -182,6 +203,7 @@ async def _sign_in(request: Request, account: Account, status_code: int) -> JSON
     token, csrf = await hub.db(make_session, hub.store, account.id)
     response = JSONResponse({"name": account.name, "csrf": csrf}, status_code=status_code)
     set_session_cookies(response, request, token, csrf)
+    set_device_cookie(response, request, account.id, password_hash, cookies_secure(request))
     return response
 
 
@@ -211,7 +233,7 @@ async def create(body: Credentials, request: Request) -> JSONResponse:
         return _too_like(name, too_like.existing)
     except NameTaken:
         return _name_refused(f"the name {name} is taken", "name_taken")
-    return await _sign_in(request, account, 201)
+    return await _sign_in(request, account, hashed, 201)
 
 
 def _too_like(name: str, existing: str) -> JSONResponse:
@@ -227,20 +249,27 @@ def _name_refused(message: str, code: str) -> JSONResponse:
 
 @router.post("/session", summary="Sign in", responses=LIMITED)
 async def sign_in(body: Credentials, request: Request) -> JSONResponse:
-    """Sign in: the session and CSRF cookies. A wrong password and an unknown name are
-    answered alike (401); a closed account, with its right password, 403."""
+    """Sign in: the session, CSRF and device cookies. A wrong password and an unknown
+    name are answered alike (401); a closed account, with its right password, 403."""
     name, password = _checked(body)
     hub = hub_of(request)
     try:
-        lane = await _lane(request, name)
-        found = await hub.db(account_with_hash, hub.store, name)
+        # a browser with a device cookie: the account first, to check the cookie against
+        # it (else after the counters, so that a refused guess costs no read)
+        found, device = None, None
+        if DEVICE_COOKIE in request.cookies:
+            found = await hub.db(account_with_hash, hub.store, name)
+            device = None if found is None else known_device(request, found[0].id, found[1])
+        lane = await _lane(request, name, device)
+        if DEVICE_COOKIE not in request.cookies:
+            found = await hub.db(account_with_hash, hub.store, name)
         stored_hash = None if found is None else found[1]
         # checked even if the name is unknown, so that it takes as long
         matches = await _slow(request, lane, password_matches, stored_hash, password)
     except limits.Limited as limited:
         return limited.response()
     if found is None or not matches:
-        await _failed(request, name)
+        await _failed(request, name, device)
         return JSONResponse(
             {"message": "wrong name or password", "code": "wrong_credentials"}, status_code=401
         )
@@ -249,7 +278,7 @@ async def sign_in(body: Credentials, request: Request) -> JSONResponse:
             {"message": f"the account {name} is closed", "code": "account_closed"},
             status_code=403,
         )
-    return await _sign_in(request, found[0], 200)
+    return await _sign_in(request, found[0], found[1], 200)
 
 
 @router.delete("/session", summary="Sign out")
