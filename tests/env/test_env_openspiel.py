@@ -48,7 +48,9 @@ def test_registered_on_import_and_importing_again_does_not_fail() -> None:
     assert importlib.import_module("shiftago.env.openspiel") is ose
     game = pyspiel.load_game("python_shiftago")
     assert isinstance(game, ose.ShiftagoGame)
-    assert str(game) == "python_shiftago(action_limit=0,first=0,players=2,variant=express)"
+    assert str(game) == (
+        "python_shiftago(action_limit=0,first=0,observation=seat,players=2,variant=express)"
+    )
     # A reload registers again; in a fresh interpreter, not to swap classes under the
     # other tests.
     script = (
@@ -238,6 +240,23 @@ def test_observation_tensor_and_strings() -> None:
     assert state.information_state_string(1) == state.history_str() == "3, 10, 17, 24, 3"
     with pytest.raises(ValueError, match="no parameters"):
         game.make_py_observer(None, {"perspective": 1})
+
+
+def test_table_observation_is_seat_zeros_view_with_the_seat_to_act() -> None:
+    game = load(players=2, observation="table")
+    assert game.observation_tensor_shape() == [12, 7, 7]
+    state = game.new_initial_state()
+    for action in (3, 10, 17):
+        state.apply_action(action)
+    expected = observe(state.kernel_state, 0, version=1)
+    assert not expected[10].any() and expected[11].all()  # seat 1 to act
+    for player in range(2):
+        assert np.array_equal(np.array(state.observation_tensor(player)), expected.ravel())
+    state.apply_action(24)
+    planes = np.array(state.observation_tensor(1)).reshape(12, 7, 7)
+    assert planes[10].all() and not planes[11].any()  # seat 0 to act
+    with pytest.raises(ValueError, match="observation is one of seat, table"):
+        load(observation="board")
 
 
 # --- notation ----------------------------------------------------------------------------
