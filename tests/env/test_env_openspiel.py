@@ -4,6 +4,7 @@ conformance simulation, its bots, the notation, and the core played alongside.""
 from __future__ import annotations
 
 import importlib
+import pickle
 import random
 import subprocess
 import sys
@@ -58,6 +59,16 @@ def test_registered_on_import_and_importing_again_does_not_fail() -> None:
         "assert isinstance(pyspiel.load_game('python_shiftago'), m.ShiftagoGame)"
     )
     subprocess.run([sys.executable, "-c", script], check=True, timeout=120)
+
+
+def test_game_pickles_with_its_parameters() -> None:
+    game = load(variant="expert", observation="table", action_limit=30)
+    copy = pickle.loads(pickle.dumps(game))
+    assert isinstance(copy, ose.ShiftagoGame) and str(copy) == str(game)
+    assert copy.rules == game.rules and copy.observation_tensor_shape() == [12, 7, 7]
+    state = copy.new_initial_state()
+    state.apply_action(state.string_to_action("L4"))
+    assert str(state) == str(game.new_initial_state().child(3))
 
 
 def test_game_type_and_info() -> None:

@@ -215,6 +215,12 @@ class ShiftagoGame(pyspiel.Game):  # type: ignore[misc]
         self.observation: Final = str(settings["observation"])
         self._initial = from_state(State.initial(rules, first))
 
+    def __reduce__(self) -> tuple[type[ShiftagoGame], tuple[dict[str, Any]]]:
+        """Pickles as its parameters: pyspiel's own pickling restores the C++ game but
+        not this class's attributes, and OpenSpiel's AlphaZero sends the game to its
+        self-play processes by pickle."""
+        return (ShiftagoGame, (dict(self.get_parameters()),))
+
     def new_initial_state(self, position: str | None = None) -> ShiftagoState:
         """The start of a game, or a position string (PROTOCOL.md) to go on from; the
         action limit counts from there."""
