@@ -27,7 +27,8 @@ same MCTS, without exploration noise, against a uniform random player and agains
 project's greedy bot, and prints a line per opponent: ``evaluation: alphazero vs random:
 W wins, D draws, L losses in N games, score S`` (a win 1, a draw 1/2). ``--seed`` seeds
 those games; OpenSpiel's self-play processes draw their own random numbers, so two
-training runs differ.
+training runs differ. JAX runs on the CPU unless ``JAX_PLATFORMS`` says otherwise: every
+process holds its own copy of the small network.
 """
 
 from __future__ import annotations
@@ -149,7 +150,9 @@ def greedy_action(bot: GreedyBot, state: Any) -> int:
     return index_of(str(bot.choose(state.core_state())), 2)
 
 
-def play(game: Any, az: mcts.MCTSBot, opponent: str, az_seat: int, rng: np.random.Generator) -> float:
+def play(
+    game: Any, az: mcts.MCTSBot, opponent: str, az_seat: int, rng: np.random.Generator
+) -> float:
     """One game; the AlphaZero player's return (+1, 0 or -1)."""
     greedy = GreedyBot(seed=int(rng.integers(2**31)))
     state = game.new_initial_state()
