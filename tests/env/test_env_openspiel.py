@@ -4,6 +4,7 @@ conformance simulation, its bots, the notation, and the core played alongside.""
 from __future__ import annotations
 
 import importlib
+import pickle
 import random
 import subprocess
 import sys
@@ -48,7 +49,9 @@ def test_registered_on_import_and_importing_again_does_not_fail() -> None:
     assert importlib.import_module("shiftago.env.openspiel") is ose
     game = pyspiel.load_game("python_shiftago")
     assert isinstance(game, ose.ShiftagoGame)
-    assert str(game) == "python_shiftago(action_limit=0,first=0,players=2,variant=express)"
+    assert str(game) == (
+        "python_shiftago(action_limit=0,first=0,observation=seat,players=2,variant=express)"
+    )
     # A reload registers again; in a fresh interpreter, not to swap classes under the
     # other tests.
     script = (
@@ -56,6 +59,16 @@ def test_registered_on_import_and_importing_again_does_not_fail() -> None:
         "assert isinstance(pyspiel.load_game('python_shiftago'), m.ShiftagoGame)"
     )
     subprocess.run([sys.executable, "-c", script], check=True, timeout=120)
+
+
+def test_game_pickles_with_its_parameters() -> None:
+    game = load(variant="expert", observation="table", action_limit=30)
+    copy = pickle.loads(pickle.dumps(game))
+    assert isinstance(copy, ose.ShiftagoGame) and str(copy) == str(game)
+    assert copy.rules == game.rules and copy.observation_tensor_shape() == [12, 7, 7]
+    state = copy.new_initial_state()
+    state.apply_action(state.string_to_action("L4"))
+    assert str(state) == str(game.new_initial_state().child(3))
 
 
 def test_game_type_and_info() -> None:
@@ -238,6 +251,23 @@ def test_observation_tensor_and_strings() -> None:
     assert state.information_state_string(1) == state.history_str() == "3, 10, 17, 24, 3"
     with pytest.raises(ValueError, match="no parameters"):
         game.make_py_observer(None, {"perspective": 1})
+
+
+def test_table_observation_is_seat_zeros_view_with_the_seat_to_act() -> None:
+    game = load(players=2, observation="table")
+    assert game.observation_tensor_shape() == [12, 7, 7]
+    state = game.new_initial_state()
+    for action in (3, 10, 17):
+        state.apply_action(action)
+    expected = observe(state.kernel_state, 0, version=1)
+    assert not expected[10].any() and expected[11].all()  # seat 1 to act
+    for player in range(2):
+        assert np.array_equal(np.array(state.observation_tensor(player)), expected.ravel())
+    state.apply_action(24)
+    planes = np.array(state.observation_tensor(1)).reshape(12, 7, 7)
+    assert planes[10].all() and not planes[11].any()  # seat 0 to act
+    with pytest.raises(ValueError, match="observation is one of seat, table"):
+        load(observation="board")
 
 
 # --- notation ----------------------------------------------------------------------------

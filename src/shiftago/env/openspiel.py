@@ -22,7 +22,12 @@ Parameters (all optional):
 - ``action_limit``: end the game when a turn begins after that many actions (RULES.md
   section 7); 0 (default) means none, except in Extreme, which has no bound of its own
   and gets :data:`.settings.EXTREME_ACTION_LIMIT` (400) when 0 is given;
-- ``first``: the seat that starts (default 0).
+- ``first``: the seat that starts (default 0);
+- ``observation``: ``"seat"`` (default) for the version 0 planes seen by the observing
+  seat, or ``"table"`` for the version 1 planes seen from seat 0 whoever observes: the
+  seats in their absolute order and a plane for the seat to act, the same tensor for
+  every player. OpenSpiel's AlphaZero learns seat 0's return from the tensor of the
+  seat to act, which the seat view cannot tell apart from the other seat's.
 
 Returns are ``2 * share - 1`` per seat (:func:`shiftago.env.spaces.write_outcome_rewards`):
 a win +1, a loss -1, a draw between ``k`` seats ``2 / k - 1`` for each of them. The
@@ -61,6 +66,7 @@ from .spaces import (
 __all__ = [
     "DEFAULT_PARAMETERS",
     "GAME_TYPE",
+    "OBSERVATION_VIEWS",
     "SHORT_NAME",
     "ShiftagoGame",
     "ShiftagoObserver",
@@ -75,7 +81,11 @@ DEFAULT_PARAMETERS: Final[dict[str, Any]] = {
     "players": 2,
     "action_limit": 0,
     "first": 0,
+    "observation": "seat",
 }
+#: The values of the ``observation`` parameter: the seat whose view it is (``None``: the
+#: observer's) and the version of the planes.
+OBSERVATION_VIEWS: Final[dict[str, tuple[int | None, int]]] = {"seat": (None, 0), "table": (0, 1)}
 _CELLS: Final = SIZE * SIZE
 
 
@@ -120,6 +130,9 @@ def rules_of(params: Mapping[str, Any]) -> tuple[Rules, int]:
         known = ", ".join(DEFAULT_PARAMETERS)
         raise ValueError(f"unknown parameter(s) {', '.join(unknown)}: expected {known}")
     settings = {**DEFAULT_PARAMETERS, **params}
+    if settings["observation"] not in OBSERVATION_VIEWS:
+        views = ", ".join(OBSERVATION_VIEWS)
+        raise ValueError(f"the observation is one of {views}, not {settings['observation']!r}")
     variant = Variant.parse(str(settings["variant"]))
     players, limit, first = (settings[k] for k in ("players", "action_limit", "first"))
     for name, value in (("players", players), ("action_limit", limit), ("first", first)):
@@ -199,7 +212,14 @@ class ShiftagoGame(pyspiel.Game):  # type: ignore[misc]
         super().__init__(_TYPE_BY_PLAYERS[players], info, settings)
         self.rules: Final = rules
         self.first: Final = first
+        self.observation: Final = str(settings["observation"])
         self._initial = from_state(State.initial(rules, first))
+
+    def __reduce__(self) -> tuple[type[ShiftagoGame], tuple[dict[str, Any]]]:
+        """Pickles as its parameters: pyspiel's own pickling restores the C++ game but
+        not this class's attributes, and OpenSpiel's AlphaZero sends the game to its
+        self-play processes by pickle."""
+        return (ShiftagoGame, (dict(self.get_parameters()),))
 
     def new_initial_state(self, position: str | None = None) -> ShiftagoState:
         """The start of a game, or a position string (PROTOCOL.md) to go on from; the
@@ -216,7 +236,7 @@ class ShiftagoGame(pyspiel.Game):  # type: ignore[misc]
         """The board observer; a perfect-recall (information state) request gets the
         public-game observer, whose string is the action history."""
         if iig_obs_type is None or (iig_obs_type.public_info and not iig_obs_type.perfect_recall):
-            return ShiftagoObserver(self.rules.players, params)
+            return ShiftagoObserver(self.rules.players, params, self.observation)
         return IIGObserverForPublicInfoGame(iig_obs_type, params)
 
 
@@ -293,18 +313,23 @@ class ShiftagoState(pyspiel.State):  # type: ignore[misc]
 
 class ShiftagoObserver:
     """OpenSpiel's python observer: the planes of :func:`~shiftago.env.spaces.observe`
-    seen by the observing player, flat in ``tensor`` and shaped ``(4n+2, 7, 7)`` in
+    of the game's ``observation`` view (see the module's parameters), flat in ``tensor``
+    and shaped ``(4n+2, 7, 7)`` (seat) or ``(5n+2, 7, 7)`` (table) in
     ``dict["observation"]`` (the same memory); the string is the text board."""
 
-    def __init__(self, players: int, params: Mapping[str, Any] | None = None) -> None:
+    def __init__(
+        self, players: int, params: Mapping[str, Any] | None = None, view: str = "seat"
+    ) -> None:
         if params:
             raise ValueError(f"the Shiftago observer takes no parameters, got {dict(params)}")
-        shape = observation_shape(players)
+        self._seat, version = OBSERVATION_VIEWS[view]
+        shape = observation_shape(players, version)
         self.tensor = np.zeros(int(np.prod(shape)), dtype=np.float32)
         self.dict = {"observation": self.tensor.reshape(shape)}
 
     def set_from(self, state: ShiftagoState, player: int) -> None:
-        encode_observation(state.kernel_state, player, self.dict["observation"])
+        seat = player if self._seat is None else self._seat
+        encode_observation(state.kernel_state, seat, self.dict["observation"])
 
     def string_from(self, state: ShiftagoState, player: int) -> str:
         core = state.core_state()
