@@ -25,7 +25,6 @@ from shiftago.interfaces.server.languages import (
     accepted,
     plural_categories,
 )
-
 from support.accounts_support import as_account, sign_up
 from support.server_support import client_for
 
@@ -85,7 +84,7 @@ def small(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def test_only_complete_catalogues_are_offered(small: Path):
+def test_only_complete_catalogues_are_offered(small: Path) -> None:
     catalogues = Catalogues(small, preview=True)
     assert catalogues.complete == ("en", "de")
     assert catalogues.gaps["nl"] == [
@@ -101,13 +100,13 @@ def test_only_complete_catalogues_are_offered(small: Path):
     assert catalogues.translations("nl").gettext("Hello %(name)s") == "Hello %(name)s"
 
 
-def test_no_language_but_english_while_pages_are_english(small: Path):
+def test_no_language_but_english_while_pages_are_english(small: Path) -> None:
     assert UNCONVERTED  # this session converts the shared parts; the pages follow
     assert Catalogues(small).complete == ("en",)
     assert Catalogues(LOCALE_DIR).complete == ("en",)
 
 
-def test_each_source_beats_the_next(small: Path):
+def test_each_source_beats_the_next(small: Path) -> None:
     choose = Catalogues(small, preview=True).choose
     assert choose("de", "en", "en", "en") == "de"  # ?lang=
     assert choose(None, "de", "en", "en") == "de"  # the cookie
@@ -119,12 +118,12 @@ def test_each_source_beats_the_next(small: Path):
     assert choose("xx", "de") == "de"
 
 
-def test_accept_language_is_read_by_its_weights():
+def test_accept_language_is_read_by_its_weights() -> None:
     assert accepted("en;q=0.5, de-DE, fr;q=0.9, *;q=0.1, it;q=0") == ["de-DE", "fr", "en"]
     assert accepted("de;q=nonsense, nl") == ["nl"]
 
 
-def test_the_plural_categories_are_in_gettexts_order():
+def test_the_plural_categories_are_in_gettexts_order() -> None:
     for lang in LANGUAGES:
         catalog = read_po((LOCALE_DIR / lang / "LC_MESSAGES" / "shiftago.po").open("rb"))
         assert len(plural_categories(lang)) == catalog.num_plurals, lang
@@ -132,7 +131,7 @@ def test_the_plural_categories_are_in_gettexts_order():
     assert plural_categories("de") == ("one", "other")
 
 
-def test_the_pages_index_of_a_plural_form_is_gettexts():
+def test_the_pages_index_of_a_plural_form_is_gettexts() -> None:
     """i18n.js maps Intl.PluralRules' category to a form's index: the same index as the
     catalogue's own gettext rule, in every language, for the numbers that differ."""
     node = shutil.which("node")
@@ -166,7 +165,7 @@ def _gettext_index(expression: str, n: int) -> int:
     return int(gettext.c2py(expression)(n))
 
 
-def test_the_template_is_up_to_date_with_the_code(tmp_path: Path):
+def test_the_template_is_up_to_date_with_the_code(tmp_path: Path) -> None:
     """Every message the templates, scripts and Python mark is in shiftago.pot: the
     extraction was run after the last change of words (scripts/catalogues.py extract)."""
     pybabel = Path(shutil.which("pybabel") or ROOT / ".venv/bin/pybabel")
@@ -182,7 +181,7 @@ def test_the_template_is_up_to_date_with_the_code(tmp_path: Path):
     assert now == kept
 
 
-def test_the_german_model_is_complete():
+def test_the_german_model_is_complete() -> None:
     """The converted parts are translated into German whole, placeholders and plurals
     included (the model for the other languages)."""
     catalogues = Catalogues(LOCALE_DIR, preview=True)
@@ -205,13 +204,13 @@ def html_lang(text: str) -> str:
     return found.group(1)
 
 
-def test_a_page_names_its_language_and_keeps_the_choice(client: TestClient):
+def test_a_page_names_its_language_and_keeps_the_choice(client: TestClient) -> None:
     english = client.get("/leaderboard")
     assert html_lang(english.text) == "en" and "Leaderboard" in english.text
     assert "lang" not in english.cookies
     german = client.get("/leaderboard?lang=de")
     assert html_lang(german.text) == "de"
-    assert "<h1 id=\"board-title\">Rangliste</h1>" in german.text
+    assert '<h1 id="board-title">Rangliste</h1>' in german.text
     assert ">Spielen</a>" in german.text  # the menu
     assert german.cookies.get("lang") == "de"
     assert 'data-testid="language-picker"' in german.text
@@ -226,7 +225,7 @@ def test_a_page_names_its_language_and_keeps_the_choice(client: TestClient):
     assert html_lang(french.text) == "de" and "lang" not in french.cookies
 
 
-def test_the_account_setting_beats_the_browser(client: TestClient):
+def test_the_account_setting_beats_the_browser(client: TestClient) -> None:
     cookies = sign_up(client, "ann")
     with as_account(client, cookies):
         csrf = {"x-csrf-token": cookies["csrf"]}
@@ -243,7 +242,7 @@ def test_the_account_setting_beats_the_browser(client: TestClient):
     assert signed_out.status_code in (401, 403) and signed_out.json()["code"]
 
 
-def test_the_scripts_catalogue_is_json_with_its_plural_rule(client: TestClient):
+def test_the_scripts_catalogue_is_json_with_its_plural_rule(client: TestClient) -> None:
     answer = client.get("/static/i18n/de.json")
     assert answer.status_code == 200
     body = answer.json()
@@ -259,7 +258,7 @@ def test_the_scripts_catalogue_is_json_with_its_plural_rule(client: TestClient):
     assert unknown.status_code == 404 and unknown.json()["code"] == "not_found"
 
 
-def test_every_error_answer_carries_a_code(client: TestClient):
+def test_every_error_answer_carries_a_code(client: TestClient) -> None:
     cases = [
         client.get("/api/no/such/route"),  # Starlette's 404
         client.delete("/api/levels"),  # 405

@@ -40,8 +40,8 @@ from shiftago.interfaces.server.games.access import NotFound
 from shiftago.interfaces.server.games.hub import Hub, Refused
 from shiftago.interfaces.server.games.socket import game_socket
 from shiftago.interfaces.server.games.store import Store
-from shiftago.interfaces.server.metrics import MeasureRequests, Metrics, NoteRoute, job_kinds
 from shiftago.interfaces.server.languages import COOKIE, COOKIE_SECONDS, LOCALE_DIR, Catalogues
+from shiftago.interfaces.server.metrics import MeasureRequests, Metrics, NoteRoute, job_kinds
 from shiftago.interfaces.server.pages import Pages
 from shiftago.interfaces.server.players import routes as players_api
 from shiftago.interfaces.server.runtime import Runtime
@@ -278,7 +278,9 @@ def _pages(app: FastAPI, pages: Pages, web: Path) -> None:
 
     @app.get("/players/{name}", include_in_schema=False)
     async def player(request: Request, name: str) -> Response:
-        return await page(request, "players.html")  # an unknown name: the page says so (its API is 404)
+        return await page(
+            request, "players.html"
+        )  # an unknown name: the page says so (its API is 404)
 
     @app.get("/leaderboard", include_in_schema=False)
     async def leaderboard(request: Request) -> Response:

@@ -161,7 +161,7 @@ def _page_copy(lang: str, catalog: Catalog) -> bytes:
             if all(forms):
                 messages[message.id[0]] = forms
         else:
-            messages[message.id] = str(message.string)
+            messages[str(message.id)] = str(message.string)
     body = {"lang": lang, "plural": list(categories), "messages": messages}
     return json.dumps(body, ensure_ascii=False, sort_keys=True).encode()
 

@@ -171,9 +171,7 @@ def find_session(db: Database, token: str) -> Session | None:
 def set_language(db: Database, account_id: int, language: str | None) -> None:
     """Keep the account's language (None: the browser's)."""
     with db.sessions.begin() as s:
-        s.execute(
-            update(AccountRow).where(AccountRow.id == account_id).values(language=language)
-        )
+        s.execute(update(AccountRow).where(AccountRow.id == account_id).values(language=language))
 
 
 def delete_session(db: Database, token: str) -> None:
