@@ -124,7 +124,11 @@ def test_a_body_over_the_bound_is_413_before_it_is_read(server: Server) -> None:
     games = server.client.get("/api/games").json()
     large = '{"players": 2, "pad": "' + "x" * MAX_BODY_BYTES + '"}'
     answer = server.post("/api/games", large)
-    assert answer.status_code == 413 and answer.json() == {"message": words, "field": "body"}
+    assert answer.status_code == 413 and answer.json() == {
+        "message": words,
+        "field": "body",
+        "code": "too_large",
+    }
 
     def chunks() -> Iterator[bytes]:  # no Content-Length: counted as it comes
         yield b'{"players": 2, "pad": "'

@@ -195,7 +195,11 @@ def test_an_impossible_position_is_422_with_the_cores_words(client, position):
         answer = client.post(url, json=body)
         assert answer.status_code == 422
         message = core_message(State.from_position, position)
-        assert answer.json() == {"message": f"position: {message}", "field": "position"}
+        assert answer.json() == {
+            "message": f"position: {message}",
+            "field": "position",
+            "code": "invalid",
+        }
 
 
 @pytest.mark.parametrize(
@@ -213,7 +217,7 @@ def test_an_illegal_action_is_422_with_the_cores_words(client, position, action)
     assert answer.status_code == 422
     state = State.from_position(position)
     message = core_message(lambda: state.after(Action.parse(action)))
-    assert answer.json() == {"message": f"action: {message}", "field": "action"}
+    assert answer.json() == {"message": f"action: {message}", "field": "action", "code": "invalid"}
 
 
 @pytest.mark.parametrize(

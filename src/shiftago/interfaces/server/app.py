@@ -6,7 +6,8 @@ from __future__ import annotations
 import contextlib
 import logging
 import math
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,7 @@ from starlette.exceptions import HTTPException
 
 from shiftago import __version__
 from shiftago.interfaces.server.accounts import routes as accounts_api
-from shiftago.interfaces.server.accounts.accounts import seat_holder, session_of
+from shiftago.interfaces.server.accounts.accounts import seat_holder, session_of, signed_in
 from shiftago.interfaces.server.analysis import routes as analysis_api
 from shiftago.interfaces.server.analysis.searches import LiveAnalysis
 from shiftago.interfaces.server.analysis.socket import analysis_socket
@@ -39,6 +40,7 @@ from shiftago.interfaces.server.games.access import NotFound
 from shiftago.interfaces.server.games.hub import Hub, Refused
 from shiftago.interfaces.server.games.socket import game_socket
 from shiftago.interfaces.server.games.store import Store
+from shiftago.interfaces.server.languages import COOKIE, COOKIE_SECONDS, LOCALE_DIR, Catalogues
 from shiftago.interfaces.server.metrics import MeasureRequests, Metrics, NoteRoute, job_kinds
 from shiftago.interfaces.server.pages import Pages
 from shiftago.interfaces.server.players import routes as players_api
@@ -119,7 +121,10 @@ def create_app(
     app.add_api_websocket_route("/ws/games/{game_id}", game_socket)
     app.add_api_websocket_route("/ws/analysis", analysis_socket)
     app.add_api_websocket_route("/ws/lobby", lobby_socket)
-    pages = Pages(web)
+    locale = settings.locale_dir if settings.locale_dir is not None else LOCALE_DIR
+    catalogues = Catalogues(locale, preview=settings.preview_languages)
+    app.state.catalogues = catalogues
+    pages = Pages(web, catalogues)
     _errors(app, pages)
     _pages(app, pages, web)
     return app
@@ -142,7 +147,8 @@ def _errors(app: FastAPI, pages: Pages) -> None:
 
     @app.exception_handler(NotFound)
     async def _not_found(request: Request, exc: NotFound) -> Response:
-        return JSONResponse({"message": str(exc), "detail": str(exc)}, status_code=404)
+        answer = {"message": str(exc), "detail": str(exc), "code": "not_found"}
+        return JSONResponse(answer, status_code=404)
 
     async def _database_away(request: Request, exc: Exception) -> Response:
         answer = {"message": DATABASE_AWAY_WORDS, "code": "unavailable"}
@@ -159,8 +165,51 @@ def _errors(app: FastAPI, pages: Pages) -> None:
     async def _http(request: Request, exc: HTTPException) -> Response:
         path = request.url.path
         if exc.status_code == 404 and request.method in ("GET", "HEAD") and not _is_api(path):
-            return pages.not_found()
-        return await http_exception_handler(request, exc)
+            return await _page(request, pages.not_found)
+        answer = await http_exception_handler(request, exc)
+        if not isinstance(answer, JSONResponse):
+            return answer  # no body to say it in (204, 304)
+        message = exc.detail if isinstance(exc.detail, str) else "error"
+        code = HTTP_CODES.get(exc.status_code, f"http_{exc.status_code}")
+        body = {"message": message, "code": code, "detail": exc.detail}
+        return JSONResponse(body, status_code=exc.status_code, headers=dict(exc.headers or {}))
+
+
+#: The ``code`` of the errors FastAPI and Starlette answer themselves (WEBAPI.md: every
+#: error carries one).
+HTTP_CODES: dict[int, str] = {
+    400: "bad_request",
+    401: "signed_out",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "too_large",
+    415: "unsupported_media_type",
+    429: "too_many",
+}
+
+
+async def language_of(request: Request) -> str:
+    """The language ``request`` is served in (WEBAPI.md, "Languages")."""
+    catalogues: Catalogues = request.app.state.catalogues
+    account = await signed_in(request)
+    return catalogues.choose(
+        request.query_params.get("lang"),
+        request.cookies.get(COOKIE),
+        account.language if account is not None else None,
+        request.headers.get("accept-language"),
+    )
+
+
+async def _page(request: Request, render: Callable[[str], Response]) -> Response:
+    """A page in the request's language; ``?lang=`` of an offered one is kept in the
+    ``lang`` cookie."""
+    lang = await language_of(request)
+    response = render(lang)
+    response.headers["Vary"] = "Cookie, Accept-Language"
+    if request.query_params.get("lang", "").lower() == lang:
+        response.set_cookie(COOKIE, lang, max_age=COOKIE_SECONDS, samesite="lax")
+    return response
 
 
 def _is_api(path: str) -> bool:
@@ -179,17 +228,18 @@ def _plain(errors: object) -> object:
 
 
 def _pages(app: FastAPI, pages: Pages, web: Path) -> None:
-    page = pages.page
+    async def page(request: Request, name: str) -> Response:
+        return await _page(request, partial(pages.page, name))
 
     @app.get("/", include_in_schema=False)
-    async def home() -> Response:
-        return page("index.html")
+    async def home(request: Request) -> Response:
+        return await page(request, "index.html")
 
     async def game_page(request: Request, game_id: str) -> Response:
         hub: Hub = request.app.state.hub
         if await hub.get(game_id) is None:
-            return pages.not_found()
-        return page("game.html")
+            return await _page(request, pages.not_found)
+        return await page(request, "game.html")
 
     @app.get("/play/{game_id}", include_in_schema=False)
     async def play(request: Request, game_id: str) -> Response:
@@ -200,8 +250,8 @@ def _pages(app: FastAPI, pages: Pages, web: Path) -> None:
         return await game_page(request, game_id)
 
     @app.get("/analysis", include_in_schema=False)
-    async def analysis() -> Response:
-        return page("analysis.html")
+    async def analysis(request: Request) -> Response:
+        return await page(request, "analysis.html")
 
     @app.get("/healthz", include_in_schema=False)
     async def healthz(request: Request) -> Response:
@@ -227,16 +277,30 @@ def _pages(app: FastAPI, pages: Pages, web: Path) -> None:
         return await figures.answer(request, request.app.state.runtime)
 
     @app.get("/players/{name}", include_in_schema=False)
-    async def player(name: str) -> Response:
-        return page("players.html")  # an unknown name: the page says so (its API is 404)
+    async def player(request: Request, name: str) -> Response:
+        return await page(
+            request, "players.html"
+        )  # an unknown name: the page says so (its API is 404)
 
     @app.get("/leaderboard", include_in_schema=False)
-    async def leaderboard() -> Response:
-        return page("leaderboard.html")
+    async def leaderboard(request: Request) -> Response:
+        return await page(request, "leaderboard.html")
 
     @app.get("/how-to-play", include_in_schema=False)
-    async def how_to_play() -> Response:
-        return page("howto.html")
+    async def how_to_play(request: Request) -> Response:
+        return await page(request, "howto.html")
+
+    @app.get("/static/i18n/{lang}.json", include_in_schema=False)
+    async def catalogue(request: Request, lang: str) -> Response:
+        """A language's messages for the scripts (cached; its ETag answers 304)."""
+        found = pages.catalogues.by_lang.get(lang)
+        if found is None:
+            message = f"no catalogue of the language {lang!r}"
+            return JSONResponse({"message": message, "code": "not_found"}, status_code=404)
+        headers = {"ETag": found.etag, "Cache-Control": "public, max-age=300"}
+        if request.headers.get("if-none-match") == found.etag:
+            return Response(status_code=304, headers=headers)
+        return Response(found.json, media_type="application/json", headers=headers)
 
     app.mount("/static", StaticFiles(directory=web / "static", check_dir=False), name="static")
 

@@ -19,6 +19,8 @@ from typing import Any, Final, Literal
 
 #: The environment variable of :attr:`Settings.engine_threads` (no option sets it).
 ENGINE_THREADS_VARIABLE: Final = "SHIFTAGO_ENGINE_THREADS"
+#: The environment variable of :attr:`Settings.preview_languages` ("1": on).
+PREVIEW_LANGUAGES_VARIABLE: Final = "SHIFTAGO_PREVIEW_LANGUAGES"
 #: The most search threads a computer seat may have.
 MAX_ENGINE_THREADS: Final = 64
 #: Seconds a computer of a served game waits before it acts (``--bot-delay``'s default;
@@ -477,6 +479,14 @@ class Settings:
     # --- without an option ---------------------------------------------------------------
     #: Search threads of each thinking computer seat (``$SHIFTAGO_ENGINE_THREADS``, else 1).
     engine_threads: int = field(default_factory=lambda: engine_threads_from(os.environ))
+    #: Offer the languages whose catalogues are complete over the pages converted so far,
+    #: though other pages are still English (``$SHIFTAGO_PREVIEW_LANGUAGES=1``: tests and
+    #: translators' previews; docs/translating.md).
+    preview_languages: bool = field(
+        default_factory=lambda: os.environ.get(PREVIEW_LANGUAGES_VARIABLE, "") == "1"
+    )
+    #: The catalogues' folder (tests use their own); None: the package's.
+    locale_dir: Path | None = None
     #: How long a seat may be away before the others can claim it.
     grace_seconds: int = 120
     #: Each connection's messages: a rate per second and a burst.

@@ -50,12 +50,14 @@ from shiftago.interfaces.server.accounts.store import (
     create_account,
     delete_session,
     make_session,
+    set_language,
 )
 from shiftago.interfaces.server.db.store import token_hash
 from shiftago.interfaces.server.door import limits
 from shiftago.interfaces.server.door.http import LIMITED, Invalid, base_url
 from shiftago.interfaces.server.door.security import client_address
 from shiftago.interfaces.server.games.access import hub_of
+from shiftago.interfaces.server.languages import LANGUAGES
 
 router = APIRouter(prefix="/api")
 
@@ -68,6 +70,12 @@ class Credentials(BaseModel):
     # the name's own check says what a name is, at any length (the body is bounded)
     name: str
     password: Annotated[str, Field(max_length=1000)]
+
+
+class Language(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    #: One of the site's languages, or None: the browser's again.
+    language: Annotated[str, Field(max_length=8)] | None
 
 
 class Adopt(BaseModel):
@@ -298,7 +306,26 @@ async def who(request: Request) -> dict[str, Any]:
     session = await session_of(request)
     if session is None:
         return {"name": None}
-    return {"name": session.account.name, "csrf": session.csrf}
+    return {
+        "name": session.account.name,
+        "csrf": session.csrf,
+        "language": session.account.language,
+    }
+
+
+@router.put("/account/language", summary="Keep the signed-in account's language")
+async def account_language(body: Language, request: Request) -> JSONResponse:
+    """``{"language": "de"}`` (one of en, de, es, it, fr, nl; null: the browser's) is
+    kept for the account: its pages come in it where no ``?lang=`` or cookie says
+    otherwise (WEBAPI.md, "Languages"); 401 when not signed in."""
+    session = await session_of(request)
+    if session is None:
+        return JSONResponse({"message": "sign in first", "code": "signed_out"}, status_code=401)
+    if body.language is not None and body.language not in LANGUAGES:
+        raise Invalid("language", f"not one of {', '.join(LANGUAGES)}")
+    hub = hub_of(request)
+    await hub.db(set_language, hub.store, session.account.id, body.language)
+    return JSONResponse({"language": body.language})
 
 
 @router.post("/session/adopt", summary="Add the games this browser holds to the account")

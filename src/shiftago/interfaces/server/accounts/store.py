@@ -32,6 +32,8 @@ class Account:
     name: str
     #: Closed by a moderator (``shiftago admin close-account``): no signing in.
     closed: bool = False
+    #: The site's language the account chose (None: the browser's).
+    language: str | None = None
 
 
 @dataclass(frozen=True)
@@ -97,7 +99,7 @@ def account_like(db: Database, name: str) -> str | None:
 
 
 def _account(row: AccountRow) -> Account:
-    return Account(row.id, row.name, row.closed is not None)
+    return Account(row.id, row.name, row.closed is not None, row.language)
 
 
 def _named(s: DbSession, name: str) -> AccountRow | None:
@@ -151,13 +153,25 @@ def find_session(db: Database, token: str) -> Session | None:
     """The session of the cookie ``token`` (None: unknown or expired)."""
     with db.sessions() as s:
         found = s.execute(
-            select(AccountRow.id, AccountRow.name, SessionRow.csrf, SessionRow.expires)
+            select(
+                AccountRow.id,
+                AccountRow.name,
+                AccountRow.language,
+                SessionRow.csrf,
+                SessionRow.expires,
+            )
             .join(AccountRow, AccountRow.id == SessionRow.account_id)
             .where(SessionRow.token_hash == token_hash(token), AccountRow.closed.is_(None))
         ).first()
     if found is None or utc(found.expires) <= now():
         return None
-    return Session(Account(found.id, found.name), found.csrf)
+    return Session(Account(found.id, found.name, language=found.language), found.csrf)
+
+
+def set_language(db: Database, account_id: int, language: str | None) -> None:
+    """Keep the account's language (None: the browser's)."""
+    with db.sessions.begin() as s:
+        s.execute(update(AccountRow).where(AccountRow.id == account_id).values(language=language))
 
 
 def delete_session(db: Database, token: str) -> None:

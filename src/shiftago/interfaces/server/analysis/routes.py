@@ -149,5 +149,7 @@ async def read_analysis(game_id: str, request: Request, probe: bool = False) -> 
         return JSONResponse(None)
     if body is None:
         message = f"no analysis of the game {game_id!r} was asked for"
-        return JSONResponse({"message": message, "detail": message}, status_code=404)
+        return JSONResponse(
+            {"message": message, "detail": message, "code": "not_found"}, status_code=404
+        )
     return JSONResponse(body)

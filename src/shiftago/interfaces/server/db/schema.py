@@ -177,6 +177,9 @@ class AccountRow(Base):
     #: check that shared one keep it marked with their id), so two lookalike sign-ups
     #: at once cannot both be stored.
     name_key: Mapped[str] = mapped_column(String(80), index=True, unique=True)
+    #: The language the account chose for the site (``en``, ``de``, ...; None: the
+    #: browser's). Migration 0013.
+    language: Mapped[str | None] = mapped_column(String(8))
 
 
 class SessionRow(Base):

@@ -22,7 +22,7 @@ MAX_BODY_BYTES: Final = 2 << 20
 def too_large() -> JSONResponse:
     """The answer to a body over the bound, in the API's shape for a refused field."""
     message = f"body: a request body is at most {MAX_BODY_BYTES >> 20} MiB"
-    return JSONResponse({"message": message, "field": "body"}, status_code=413)
+    return JSONResponse({"message": message, "field": "body", "code": "too_large"}, status_code=413)
 
 
 def declared_length(scope: Scope) -> int | None:

@@ -26,7 +26,7 @@ class Invalid(Exception):
 
 
 def invalid_response(field: str, message: str, detail: Any = None) -> JSONResponse:
-    body: dict[str, Any] = {"message": f"{field}: {message}", "field": field}
+    body: dict[str, Any] = {"message": f"{field}: {message}", "field": field, "code": "invalid"}
     if detail is not None:
         body["detail"] = detail
     return JSONResponse(body, status_code=422)

@@ -280,21 +280,27 @@ class Security:
         send = self._with_headers(scope, send)
         if scope.get(BAD_FORWARDED_HOST):
             message = "the proxy forwarded a host that is no host name (X-Forwarded-Host)"
-            await JSONResponse({"message": message}, status_code=400)(scope, receive, send)
+            await JSONResponse({"message": message, "code": "bad_host"}, status_code=400)(
+                scope, receive, send
+            )
             return
         if host_refused:
             message = (
                 "this server does not serve that host (it is told its own with "
                 "--public-url or --allowed-host)"
             )
-            await JSONResponse({"message": message}, status_code=421)(scope, receive, send)
+            await JSONResponse({"message": message, "code": "wrong_host"}, status_code=421)(
+                scope, receive, send
+            )
             return
         if scope["method"] not in SAFE_METHODS and not origin_allowed(origin, host, self.settings):
             message = (
                 f"requests from the page {origin} are refused: it is not one of this app's "
                 "(the server is told its own with --public-url or --allowed-host)"
             )
-            await JSONResponse({"message": message}, status_code=403)(scope, receive, send)
+            await JSONResponse({"message": message, "code": "origin"}, status_code=403)(
+                scope, receive, send
+            )
             return
         await self._answer(scope, receive, send)
 
@@ -313,7 +319,10 @@ class Security:
             await self.app(scope, receive, noting_start)
         except Exception:
             if not started:
-                answer = {"message": "the server failed to answer; please try again later"}
+                answer = {
+                    "message": "the server failed to answer; please try again later",
+                    "code": "server_error",
+                }
                 await JSONResponse(answer, status_code=500)(scope, receive, send)
             raise
 

@@ -125,7 +125,11 @@ class StrictJsonBodies:
                 loads(body)
             except JsonRefused as refused:
                 field = refused.field
-                answer = {"message": f"{field}: {refused.message}", "field": field}
+                answer = {
+                    "message": f"{field}: {refused.message}",
+                    "field": field,
+                    "code": "invalid",
+                }
                 await JSONResponse(answer, status_code=422)(scope, receive, send)
                 return
         await self.app(scope, replaying(messages, receive), send)

@@ -76,11 +76,13 @@ class PlainText:
             await send({"type": "websocket.close", "code": 1008})  # answered 403
             return
         if not path_ok:
-            await JSONResponse({"message": NOT_THERE}, status_code=404)(scope, receive, send)
+            await JSONResponse({"message": NOT_THERE, "code": "not_found"}, status_code=404)(
+                scope, receive, send
+            )
             return
         if field is not None:
             message = f"{field}: a query parameter is UTF-8 text without NUL characters"
-            answer = {"message": message, "field": field}
+            answer = {"message": message, "field": field, "code": "invalid"}
             await JSONResponse(answer, status_code=422)(scope, receive, send)
             return
         await self.app(scope, receive, send)

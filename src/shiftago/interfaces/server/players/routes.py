@@ -53,7 +53,9 @@ async def _own(request: Request, account: Account) -> bool:
 
 def _no_player(name: str) -> JSONResponse:
     message = f"there is no player {name!r}"
-    return JSONResponse({"message": message, "detail": message}, status_code=404)
+    return JSONResponse(
+        {"message": message, "detail": message, "code": "not_found"}, status_code=404
+    )
 
 
 def _category(text: str) -> str:

@@ -1,7 +1,21 @@
 // The leaderboard (/leaderboard): the best settled ratings of a category, picked here
 // (the choice is kept in the address's #fragment).
 
-import { api, categoryName, el, errorText } from "./api.js";
+import { api, el } from "./api.js";
+import { errorWords } from "./errors.js";
+import { number, t, tn } from "./i18n.js";
+
+// the variants' names are the rulebook's in every language
+const VARIANT_NAMES = { express: () => t("Express"), expert: () => t("Expert"), extreme: () => t("Extreme") };
+
+/** A rating category ("express-2") in the page's words ("Express, 2 players"). */
+function categoryWords(category) {
+  const [variant, players] = String(category).split("-");
+  const name = VARIANT_NAMES[variant];
+  if (!name || !/^[2-4]$/.test(players || "")) return String(category);
+  const n = Number(players);
+  return tn("{variant}, {n} player", "{variant}, {n} players", n, { variant: name() });
+}
 
 const select = document.getElementById("category");
 
@@ -11,7 +25,7 @@ async function show(category) {
   try {
     const answer = await api(`/api/leaderboard/${encodeURIComponent(category)}`);
     if (!select.options.length) {
-      select.replaceChildren(...answer.categories.map((c) => el("option", { value: c, text: categoryName(c) })));
+      select.replaceChildren(...answer.categories.map((c) => el("option", { value: c, text: categoryWords(c) })));
     }
     select.value = answer.category;
     const players = answer.players || [];
@@ -22,16 +36,16 @@ async function show(category) {
         el(
           "tr",
           {},
-          el("td", { text: i + 1 }),
+          el("td", { text: number(i + 1) }),
           el("td", {}, el("a", { href: `/players/${encodeURIComponent(p.name)}`, text: p.name })),
-          el("td", { class: "strong", text: Math.round(p.rating) }),
-          el("td", { text: `±${Math.round(p.deviation)}` }),
-          el("td", { text: p.games }),
+          el("td", { class: "strong", text: number(Math.round(p.rating)) }),
+          el("td", { text: t("±{deviation}", { deviation: number(Math.round(p.deviation)) }) }),
+          el("td", { text: number(p.games) }),
         ),
       ),
     );
   } catch (err) {
-    empty.textContent = errorText(err.data) || err.message;
+    empty.textContent = errorWords(err.data, t("The leaderboard could not be loaded."));
     empty.hidden = false;
   }
 }

@@ -5,11 +5,21 @@
 //   mountPrefs(container)   the two toggles (a theme button and a mute button)
 //   playSound("action" | "turn")   a short beep; nothing when muted or before the
 //                                  person has touched the page (browsers require it)
+// The buttons' words are the catalogue's (i18n.js), one whole sentence per state.
+
+import { t } from "./i18n.js";
 
 const THEME_KEY = "shiftago.theme";
 const SOUND_KEY = "shiftago.sound";
 const THEMES = ["auto", "light", "dark"];
-const THEME_WORDS = { auto: "Auto", light: "Light", dark: "Dark" };
+// functions, so that each is looked up in the page's catalogue when it is shown
+const THEME_WORDS = { auto: () => t("Auto"), light: () => t("Light"), dark: () => t("Dark") };
+/** What the theme button says to a screen reader and as its tooltip, per theme now. */
+const THEME_SWITCH = {
+  auto: () => t("Theme: auto (follows the system). Switch to light"),
+  light: () => t("Theme: light. Switch to dark"),
+  dark: () => t("Theme: dark. Switch to auto"),
+};
 
 function read(key) {
   try {
@@ -119,11 +129,11 @@ export function mountPrefs(container) {
   box.className = "prefs";
   const themeButton = button({ class: "pref small", "data-testid": "theme-toggle" }, "");
   const showTheme = () => {
-    const t = theme();
-    themeButton.textContent = `${t === "dark" ? "☾" : t === "light" ? "☀" : "◐"} ${THEME_WORDS[t]}`;
-    themeButton.setAttribute("data-theme-choice", t);
-    const next = THEMES[(THEMES.indexOf(t) + 1) % THEMES.length];
-    const words = `Theme: ${THEME_WORDS[t].toLowerCase()}${t === "auto" ? " (follows the system)" : ""}. Switch to ${THEME_WORDS[next].toLowerCase()}`;
+    const shown = theme();
+    const icon = shown === "dark" ? "☾" : shown === "light" ? "☀" : "◐";
+    themeButton.textContent = `${icon} ${THEME_WORDS[shown]()}`;
+    themeButton.setAttribute("data-theme-choice", shown);
+    const words = THEME_SWITCH[shown]();
     themeButton.setAttribute("aria-label", words);
     themeButton.title = words;
   };
@@ -148,8 +158,8 @@ export function mountPrefs(container) {
         ? '<path d="M11 6l4 4M15 6l-4 4" stroke="currentColor" stroke-width="1.6" stroke-linecap="round"/>'
         : '<path d="M11 5.5a3.5 3.5 0 0 1 0 5M12.8 3.5a6 6 0 0 1 0 9" fill="none" stroke="currentColor" stroke-width="1.4" stroke-linecap="round"/>');
     // the words say what a press does; aria-pressed says that the sound is off now
-    soundWords.textContent = off ? "Sound on" : "Sound off";
-    sound.title = off ? "Sounds are off: press to turn them on" : "Sounds are on: press to turn them off";
+    soundWords.textContent = off ? t("Sound on") : t("Sound off");
+    sound.title = off ? t("Sounds are off: press to turn them on") : t("Sounds are on: press to turn them off");
   };
   sound.addEventListener("click", () => {
     setMuted(!muted());
