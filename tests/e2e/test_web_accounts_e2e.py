@@ -128,7 +128,7 @@ def test_sign_up_adopt_and_the_profile(live_server: LiveServer, new_context: New
     page.wait_for_url("**/leaderboard")
     first = page.locator("[data-testid=leaderboard] tbody tr").first
     first.wait_for()
-    assert first.locator("td").all_text_contents() == ["1", "ann", "1663", "±90", "1"]
+    assert first.locator("td").all_text_contents() == ["1", "ann", "1,663", "±90", "1"]
     category = page.locator("[data-testid=category]")
     assert category.input_value() == "express-2"
     assert category.locator("option:checked").inner_text() == "Express, 2 players"

@@ -69,4 +69,8 @@ def test_bench_reports_every_env_figure() -> None:
     assert (AEC_KEY in figures) == aec
     if aec:
         assert figures[AEC_KEY] > 0
-    assert set(figures) == set(batched_keys()) | ({AEC_KEY} if aec else set())
+    # The JAX figure (the jax extra) names the platform it ran on.
+    jax_keys = {key for key in figures if key.startswith("env_jax_steps_per_s_")}
+    assert (len(jax_keys) == 1) == (importlib.util.find_spec("jax") is not None)
+    assert all(figures[key] > 0 for key in jax_keys)
+    assert set(figures) == set(batched_keys()) | ({AEC_KEY} if aec else set()) | jax_keys

@@ -3,7 +3,7 @@
 // those received (accept, decline) and sent (cancel), asked for every few seconds. When
 // a challenge is accepted, the challenger's page goes to the game.
 
-import { VARIANTS, api, el, errorText, localPath } from "./api.js";
+import { VARIANTS, api, el, errorText, localPath, csrfToken } from "./api.js";
 import { controlLabel, mountTimeControl } from "./timecontrol.js";
 
 const POLL_MS = 5000;
@@ -92,6 +92,7 @@ export function mountChallengeList(card) {
 
   async function refresh() {
     clearTimeout(timer);
+    if (!csrfToken()) return; // signed out: no challenges to ask for
     try {
       const data = await api("/api/challenges");
       const open = new Map((data.sent || []).map((c) => [c.id, c]));

@@ -8,8 +8,7 @@ import { signedInName } from "./account.js";
 import { mountWelcome, rememberLevel, rememberedLevel } from "./welcome.js";
 import {
   VARIANTS, api, cap, copyText, el, errorText, forgetGame, knownGames, levels, localPath,
-  parseStatus, rememberGame, ruleNumbers, tokenOf,
-} from "./api.js";
+  parseStatus, rememberGame, ruleNumbers, tokenOf, csrfToken } from "./api.js";
 
 const $ = (id) => document.getElementById(id);
 let LEVELS = [{ level: 1, name: "" }];
@@ -287,6 +286,7 @@ let mineDrawn = 0; // the newest drawing of "My games": an older one that ends l
 let mineSignature = ""; // the account's games last drawn (id, turn, change)
 
 async function accountGames() {
+  if (!csrfToken()) return null; // signed out: the csrf cookie comes with a session
   try {
     return await api("/api/account/games");
   } catch {

@@ -105,6 +105,10 @@ function show(count, signedIn) {
 /** Ask the server again; answers the games that wait (none when signed out). */
 export async function refreshWaiting() {
   if (asking) return [];
+  if (!document.cookie.split("; ").some((c) => c.startsWith("csrf="))) {
+    show(0, false); // signed out (the csrf cookie comes with a session): nothing to ask
+    return [];
+  }
   asking = true;
   try {
     const res = await fetch("/api/account/games", { headers: { Accept: "application/json" } });
