@@ -5,6 +5,8 @@
 // may show a browser notification, only once the player asked for them with the
 // "Notify me" control (the browser's permission is asked for on that click only).
 
+import { csrfToken } from "./api.js";
+
 const REFRESH_MS = 30000;
 const TURN_DELAY_MS = 2000;
 const NOTIFY_KEY = "shiftago.notify"; // shared with the game page's "Notify me" (turn.js)
@@ -105,7 +107,7 @@ function show(count, signedIn) {
 /** Ask the server again; answers the games that wait (none when signed out). */
 export async function refreshWaiting() {
   if (asking) return [];
-  if (!document.cookie.split("; ").some((c) => c.startsWith("csrf="))) {
+  if (!csrfToken()) {
     show(0, false); // signed out (the csrf cookie comes with a session): nothing to ask
     return [];
   }
