@@ -23,8 +23,8 @@ from shiftago.interfaces.server.languages import (
     UNCONVERTED,
     Catalogues,
     accepted,
-    plural_categories,
 )
+from shiftago.interfaces.shared.catalogues import plural_categories
 from support.accounts_support import as_account, sign_up
 from support.server_support import client_for
 

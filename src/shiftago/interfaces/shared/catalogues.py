@@ -1,0 +1,231 @@
+"""Shiftago's words in its players' languages: the gettext catalogues (``.po``, one per
+language, read through Babel), which are complete, and the ``gettext`` of each. The web
+app, the terminal game and the terminal app read the same catalogues.
+
+The ``.po`` files are read here and turned into :class:`babel.support.Translations` in
+memory (the repository holds no compiled ``.mo``). docs/translating.md says how a
+language is added.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from babel import Locale
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.support import Translations
+
+#: The languages the site is written for, English first (the msgids are English).
+LANGUAGES: Final = ("en", "de", "es", "it", "fr", "nl")
+#: The language of the msgids, and what everything falls back to.
+DEFAULT: Final = "en"
+#: The catalogues' domain: ``<lang>/LC_MESSAGES/shiftago.po`` beside ``shiftago.pot``.
+DOMAIN: Final = "shiftago"
+#: The package's catalogues.
+LOCALE_DIR: Final = Path(__file__).resolve().parents[2] / "locale"
+
+
+#: CLDR's plural categories in gettext's order: Babel numbers a catalogue's plural forms
+#: by the categories of the language's rule in this order.
+PLURAL_ORDER: Final = ("zero", "one", "two", "few", "many", "other")
+#: A placeholder: Python's ``%(name)s`` (templates, Python) or ``{name}`` (scripts).
+PLACEHOLDER: Final = re.compile(r"%\((\w+)\)[sd]|\{(\w+)\}")
+
+
+class CatalogueError(ValueError):
+    """A catalogue that cannot be used as it is (its file or its plural forms)."""
+
+
+def placeholders(text: str) -> frozenset[str]:
+    """The names of the placeholders in ``text``."""
+    return frozenset(a or b for a, b in PLACEHOLDER.findall(text))
+
+
+def plural_categories(lang: str) -> tuple[str, ...]:
+    """The CLDR categories of ``lang``'s plural forms, in the catalogue's order: the
+    pages map ``Intl.PluralRules``'s category to its index here."""
+    tags = Locale.parse(lang).plural_form.tags | {"other"}
+    return tuple(tag for tag in PLURAL_ORDER if tag in tags)
+
+
+def missing(catalog: Catalog, template: Catalog) -> list[str]:
+    """What the catalogue lacks against the template, one line each: untranslated or
+    fuzzy messages, plural forms not all given, placeholders unlike the msgid's."""
+    found: list[str] = []
+    for message in template:
+        if not message.id:
+            continue
+        key = message.id
+        text = key if isinstance(key, str) else key[0]
+        mine = catalog.get(key, context=message.context)
+        given = () if mine is None else mine.string
+        forms = tuple(given) if isinstance(given, tuple | list) else (given,)
+        if mine is None or not any(forms):
+            found.append(f"untranslated: {text!r}")
+            continue
+        if mine.fuzzy:
+            found.append(f"fuzzy: {text!r}")
+        if isinstance(key, tuple) and (len(forms) != catalog.num_plurals or not all(forms)):
+            found.append(f"plural forms missing: {text!r}")
+        wanted = placeholders(key if isinstance(key, str) else key[1]) | placeholders(text)
+        for form in forms:
+            if form and placeholders(form) != wanted:
+                found.append(f"placeholders unlike the msgid's: {text!r} -> {form!r}")
+                break
+    return found
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    """One language's messages, as the server and the pages read them."""
+
+    lang: str
+    catalog: Catalog
+    translations: Translations
+    #: The pages' copy (``GET /static/i18n/{lang}.json``) and its ETag.
+    json: bytes
+    etag: str
+
+
+def _read(path: Path, lang: str) -> Catalog:
+    try:
+        with path.open("rb") as file:
+            return read_po(file, locale=lang, domain=DOMAIN)
+    except (OSError, ValueError) as error:
+        raise CatalogueError(f"{path}: {error}") from error
+
+
+def _page_copy(lang: str, catalog: Catalog) -> bytes:
+    """The messages the scripts need: msgid (singular) -> text or plural forms."""
+    categories = plural_categories(lang)
+    if len(categories) != catalog.num_plurals:
+        raise CatalogueError(
+            f"{lang}: {catalog.num_plurals} plural forms, but CLDR has {len(categories)}"
+        )
+    messages: dict[str, str | list[str]] = {}
+    for message in catalog:
+        if not message.id or not message.string or message.fuzzy:
+            continue
+        if isinstance(message.id, tuple):
+            forms = list(message.string)
+            if all(forms):
+                messages[message.id[0]] = forms
+        else:
+            messages[str(message.id)] = str(message.string)
+    body = {"lang": lang, "plural": list(categories), "messages": messages}
+    return json.dumps(body, ensure_ascii=False, sort_keys=True).encode()
+
+
+class Catalogues:
+    """Every language's catalogue in ``folder``, read once per process."""
+
+    def __init__(self, folder: Path = LOCALE_DIR) -> None:
+        self.folder = folder
+        self.template = _read(folder / f"{DOMAIN}.pot", DEFAULT)
+        self.by_lang: dict[str, Catalogue] = {}
+        self.gaps: dict[str, list[str]] = {}
+        for lang in LANGUAGES:
+            path = folder / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+            if not path.exists():
+                continue
+            catalog = _read(path, lang)
+            if lang == DEFAULT:  # the msgids are English: an empty msgstr is the msgid
+                for message in catalog:
+                    if message.id and not message.string:
+                        message.string = message.id
+            mo = io.BytesIO()
+            write_mo(mo, catalog)
+            mo.seek(0)
+            copy = _page_copy(lang, catalog)
+            etag = '"' + hashlib.sha256(copy).hexdigest()[:20] + '"'
+            self.by_lang[lang] = Catalogue(lang, catalog, Translations(mo, DOMAIN), copy, etag)
+            self.gaps[lang] = [] if lang == DEFAULT else missing(catalog, self.template)
+        #: English, and each language whose catalogue lacks nothing.
+        self.complete: tuple[str, ...] = tuple(
+            lang
+            for lang in LANGUAGES
+            if lang == DEFAULT or (lang in self.gaps and not self.gaps[lang])
+        )
+
+    def translations(self, lang: str) -> Translations:
+        """The gettext of ``lang`` (English's when it has no catalogue)."""
+        found = self.by_lang.get(lang) or self.by_lang.get(DEFAULT)
+        return found.translations if found is not None else Translations()
+
+
+#: The environment variables a terminal's language comes from, in POSIX's order.
+LANGUAGE_VARIABLES: Final = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+
+
+def terminal_language(
+    asked: str | None, environ: Mapping[str, str], offered: tuple[str, ...]
+) -> str:
+    """The language of a terminal program: ``--lang`` when given, else the first offered
+    language named by ``LANGUAGE`` (a ``:`` list), ``LC_ALL``, ``LC_MESSAGES`` or
+    ``LANG`` (``de_DE.UTF-8`` is German), else English. A ``--lang`` that is not offered
+    is an error, so that a typo is said, not ignored."""
+    if asked is not None:
+        code = asked.strip().lower().replace("_", "-").split("-")[0]
+        if code not in offered:
+            raise ValueError(f"unknown language {asked!r}: choose one of {', '.join(offered)}")
+        return code
+    for variable in LANGUAGE_VARIABLES:
+        value = environ.get(variable, "")
+        for part in value.split(":"):
+            code = part.split(".")[0].split("@")[0].replace("-", "_").split("_")[0].lower()
+            if code in ("c", "posix"):
+                return DEFAULT
+            if code in offered:
+                return code
+    return DEFAULT
+
+
+class Words:
+    """The words of one program in one language: ``_()`` and ``ngettext()`` as gettext's
+    (``%(name)s`` placeholders), chosen once when the program starts."""
+
+    def __init__(self, translations: Translations | None = None, lang: str = DEFAULT) -> None:
+        self.lang = lang
+        self.translations = translations if translations is not None else Translations()
+
+    def gettext(self, message: str) -> str:
+        return self.translations.gettext(message)
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return self.translations.ngettext(singular, plural, n)
+
+
+_words = Words()
+
+
+def use_language(lang: str, catalogues: Catalogues | None = None) -> Words:
+    """Make ``lang`` the language of :func:`_` and :func:`ngettext` in this process (a
+    terminal program has one player, so one language)."""
+    global _words
+    found = (catalogues or Catalogues()).translations(lang)
+    _words = Words(found, lang)
+    return _words
+
+
+def current_language() -> str:
+    """The language :func:`use_language` chose ("en" until then)."""
+    return _words.lang
+
+
+def _(message: str) -> str:
+    """``message`` in the terminal's language (``pybabel extract`` finds the calls)."""
+    return _words.gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The plural form for ``n`` in the terminal's language."""
+    return _words.ngettext(singular, plural, n)
