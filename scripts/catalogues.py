@@ -5,6 +5,12 @@ from it, ``check`` that each catalogue is complete. ``init LANG`` starts a new l
 
     python scripts/catalogues.py extract    # pybabel extract, then update
     python scripts/catalogues.py check      # what each language lacks; exit 1 if any
+    python scripts/catalogues.py pseudo DIR # a marked catalogue to find unmarked words
+
+``pseudo DIR`` extracts the template into DIR and writes a German catalogue there whose
+every message is its English text in ⟦brackets⟧: served with
+``SHIFTAGO_LOCALE_DIR=DIR SHIFTAGO_PREVIEW_LANGUAGES=1`` and ``?lang=de``, any word on a
+page outside brackets is one the catalogues do not have.
 """
 
 from __future__ import annotations
@@ -26,12 +32,12 @@ def pybabel(*args: str) -> None:
     subprocess.run(command, check=True, cwd=ROOT)
 
 
-def extract() -> None:
+def extract(target: Path = TEMPLATE) -> None:
     pybabel(
         "extract", "-F", "babel.cfg", *KEYWORDS, "--no-location", "--sort-output",
         "--project", "shiftago", "--copyright-holder", "the Shiftago authors",
         "--msgid-bugs-address", "https://github.com/shiftago/shiftago/issues",
-        "-o", str(TEMPLATE.relative_to(ROOT)), "src",
+        "-o", str(target), "src",
     )  # fmt: skip
 
 
@@ -66,6 +72,30 @@ def check() -> int:
     return 1 if gaps else 0
 
 
+def pseudo(folder: Path, lang: str = "de") -> None:
+    """The template in ``folder`` and a catalogue of ``lang`` marking every message."""
+    from babel.messages.pofile import read_po, write_po
+
+    folder.mkdir(parents=True, exist_ok=True)
+    template = folder / "shiftago.pot"
+    extract(template.resolve())
+    with template.open("rb") as file:
+        catalog = read_po(file, locale=lang, domain="shiftago")
+    for message in catalog:
+        if not message.id:
+            continue
+        if isinstance(message.id, tuple):
+            forms = [message.id[0]] + [message.id[1]] * (catalog.num_plurals - 1)
+            message.string = tuple(f"⟦{form}⟧" for form in forms)
+        else:
+            message.string = f"⟦{message.id}⟧"
+    target = folder / lang / "LC_MESSAGES" / "shiftago.po"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with target.open("wb") as file:
+        write_po(file, catalog)
+    print(f"wrote {target}")
+
+
 def main(argv: list[str]) -> int:
     match argv:
         case ["extract"]:
@@ -77,6 +107,8 @@ def main(argv: list[str]) -> int:
             init(lang)
         case ["check"]:
             return check()
+        case ["pseudo", folder]:
+            pseudo(Path(folder))
         case _:
             print(__doc__, file=sys.stderr)
             return 2

@@ -21,6 +21,8 @@ from typing import Any, Final, Literal
 ENGINE_THREADS_VARIABLE: Final = "SHIFTAGO_ENGINE_THREADS"
 #: The environment variable of :attr:`Settings.preview_languages` ("1": on).
 PREVIEW_LANGUAGES_VARIABLE: Final = "SHIFTAGO_PREVIEW_LANGUAGES"
+#: The environment variable of :attr:`Settings.locale_dir` (a folder of catalogues).
+LOCALE_DIR_VARIABLE: Final = "SHIFTAGO_LOCALE_DIR"
 #: The most search threads a computer seat may have.
 MAX_ENGINE_THREADS: Final = 64
 #: Seconds a computer of a served game waits before it acts (``--bot-delay``'s default;
@@ -485,8 +487,13 @@ class Settings:
     preview_languages: bool = field(
         default_factory=lambda: os.environ.get(PREVIEW_LANGUAGES_VARIABLE, "") == "1"
     )
-    #: The catalogues' folder (tests use their own); None: the package's.
-    locale_dir: Path | None = None
+    #: The catalogues' folder (``$SHIFTAGO_LOCALE_DIR``: tests' and translators' own,
+    #: docs/translating.md); None: the package's.
+    locale_dir: Path | None = field(
+        default_factory=lambda: (
+            Path(os.environ[LOCALE_DIR_VARIABLE]) if os.environ.get(LOCALE_DIR_VARIABLE) else None
+        )
+    )
     #: How long a seat may be away before the others can claim it.
     grace_seconds: int = 120
     #: Each connection's messages: a rate per second and a burst.
