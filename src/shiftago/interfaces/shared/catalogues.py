@@ -279,6 +279,19 @@ def current_language() -> str:
     return _words.lang
 
 
+def terminal_words(asked: str | None, environ: Mapping[str, str]) -> Words:
+    """Choose a terminal program's language (:func:`terminal_language`, among the
+    complete catalogues of :data:`LOCALE_DIR`) and make it that of :func:`_`; a
+    ``--lang`` not offered is a :class:`ValueError` that says which are."""
+    catalogues = Catalogues(LOCALE_DIR)
+    return use_language(terminal_language(asked, environ, catalogues.complete), catalogues)
+
+
+def N_(message: str) -> str:
+    """Marks ``message`` for the catalogues where it is translated later, by ``_()``."""
+    return message
+
+
 def _(message: str) -> str:
     """``message`` in the terminal's language (``pybabel extract`` finds the calls)."""
     return _words.gettext(message)
