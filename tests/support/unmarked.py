@@ -105,3 +105,37 @@ def offending(html: str) -> list[str]:
         for text in texts_of(html)
         if unmarked(text.split("] ", 1)[-1] if text.startswith("[") else text)
     ]
+
+
+#: What a person reads of the page in the browser: its visible text, a line at a time,
+#: and the attributes above of every element (a button's ``value`` too).
+READ_IN_BROWSER = """() => {
+  const texts = document.body.innerText.split("\\n").map((t) => t.trim()).filter(Boolean);
+  for (const node of document.querySelectorAll("*")) {
+    for (const name of ["title", "aria-label", "placeholder", "alt"]) {
+      const value = node.getAttribute(name);
+      if (value && value.trim()) texts.push(`[${name}] ${value.trim()}`);
+    }
+    const kind = (node.getAttribute("type") || "").toLowerCase();
+    if (node.value && (node.tagName === "BUTTON" || ["button", "submit", "reset"].includes(kind)))
+      texts.push(`[value] ${node.value}`);
+  }
+  texts.push(`[document.title] ${document.title}`);
+  return texts;
+}"""
+#: A position string (``express 2 7/7/... o insert 22,22 0,0 0,0``): the same in every
+#: language, as a record is.
+POSITION = re.compile(
+    r"\b(?:express|expert|extreme) [2-4] [0-9a-z/]+ [ogbw] \w+ [\d,]+ [\d,]+ [\d,]+"
+)
+
+
+def offending_texts(texts: list[str], allowed: frozenset[str] = frozenset()) -> list[str]:
+    """The texts (as :data:`READ_IN_BROWSER` gives them) with a word outside ⟦ ⟧ that is
+    neither allowed here (player names) nor in :data:`ALLOWED`."""
+    found = []
+    for text in texts:
+        body = text.split("] ", 1)[-1] if text.startswith("[") else text
+        if [word for word in unmarked(POSITION.sub(" ", body)) if word not in allowed]:
+            found.append(text)
+    return sorted(set(found), key=found.index)
