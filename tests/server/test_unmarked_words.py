@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from shiftago.interfaces.server.languages import UNCONVERTED
+from shiftago.interfaces.server import languages
+from shiftago.interfaces.server.languages import UNCONVERTED, Catalogues
 from support.server_support import client_for, create
 from support.unmarked import build_pseudo, offending, texts_of, unmarked
 
@@ -81,3 +82,13 @@ def test_the_converted_templates_show_no_unmarked_word(client: TestClient) -> No
 def test_unconverted_names_exactly_the_english_templates(client: TestClient) -> None:
     english = {f"web/{name}" for name, texts in findings(client).items() if texts}
     assert english == {name for name in UNCONVERTED if name.startswith("web/")}
+
+
+def test_once_no_page_is_english_every_complete_language_is_offered(
+    pseudo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(languages, "UNCONVERTED", ("web/index.html",))
+    assert Catalogues(pseudo).complete == ("en",)  # a page still English: English only
+    assert Catalogues(pseudo, preview=True).complete == ("en", "de")
+    monkeypatch.setattr(languages, "UNCONVERTED", ())
+    assert Catalogues(pseudo).complete == ("en", "de")
