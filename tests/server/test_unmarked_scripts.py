@@ -51,6 +51,7 @@ def test_a_marked_script_has_no_finding() -> None:
     el("div", { class: "hint small", id: "result-text", "data-testid": "result" });
     document.querySelector("[data-testid=language-picker]");
     if (event.key === "Enter" || event.key === "ArrowLeft") go();
+    console.warn("The socket closed: reconnecting.");
     """
     assert unmarked_in(marked) == []
 

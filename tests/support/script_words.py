@@ -69,7 +69,11 @@ class Literal:
 
 def _name_before(source: str, at: int) -> str:
     found = re.search(r"([\w$.]+)\s*$", source[max(0, at - 80) : at])
-    return found.group(1).split(".")[-1] if found else ""
+    if not found:
+        return ""
+    name = found.group(1)
+    # the developer's console is not a person's page
+    return "console" if name.startswith("console.") else name.split(".")[-1]
 
 
 def literals(source: str) -> list[Literal]:
@@ -178,7 +182,7 @@ def _words(text: str) -> list[str]:
 
 def is_unmarked(literal: Literal) -> bool:
     """Whether ``literal`` is words a person reads, not said through ``t``/``tn``."""
-    if {"t", "tn"} & set(literal.calls) or literal.text.strip() in ALLOWED:
+    if {"t", "tn", "console"} & set(literal.calls) or literal.text.strip() in ALLOWED:
         return False
     if not _words(literal.text):
         return False
