@@ -22,8 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 LOCALE = ROOT / "src" / "shiftago" / "locale"
 TEMPLATE = LOCALE / "shiftago.pot"
-#: The keywords of the code: Python's defaults, N_ (pages.py), the scripts' t and tn.
-KEYWORDS = ["-k", "N_", "-k", "t", "-k", "tn:1,2"]
+sys.path.insert(0, str(ROOT / "src"))
+from shiftago.interfaces.shared.catalogues import KEYWORDS  # noqa: E402
 
 
 def pybabel(*args: str) -> None:
@@ -57,7 +57,6 @@ def init(lang: str) -> None:
 
 def check() -> int:
     """Say what each language lacks; 1 when any catalogue is incomplete."""
-    sys.path.insert(0, str(ROOT / "src"))
     from shiftago.interfaces.server.languages import UNCONVERTED, Catalogues
 
     catalogues = Catalogues(LOCALE, preview=True)
@@ -74,26 +73,12 @@ def check() -> int:
 
 def pseudo(folder: Path, lang: str = "de") -> None:
     """The template in ``folder`` and a catalogue of ``lang`` marking every message."""
-    from babel.messages.pofile import read_po, write_po
+    from shiftago.interfaces.shared.catalogues import write_pseudo
 
     folder.mkdir(parents=True, exist_ok=True)
-    template = folder / "shiftago.pot"
-    extract(template.resolve())
-    with template.open("rb") as file:
-        catalog = read_po(file, locale=lang, domain="shiftago")
-    for message in catalog:
-        if not message.id:
-            continue
-        if isinstance(message.id, tuple):
-            forms = [message.id[0]] + [message.id[1]] * (catalog.num_plurals - 1)
-            message.string = tuple(f"⟦{form}⟧" for form in forms)
-        else:
-            message.string = f"⟦{message.id}⟧"
-    target = folder / lang / "LC_MESSAGES" / "shiftago.po"
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with target.open("wb") as file:
-        write_po(file, catalog)
-    print(f"wrote {target}")
+    template = (folder / "shiftago.pot").resolve()
+    extract(template)
+    print(f"wrote {write_pseudo(template, folder, lang)}")
 
 
 def main(argv: list[str]) -> int:

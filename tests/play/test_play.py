@@ -35,7 +35,9 @@ EVERY_LANE = [f"{side}{lane}" for side in "LR" for lane in "1234567"] + [
 def play(home: Path, args: list[str], lines: list[str]) -> Result:
     runner = CliRunner()
     text = "".join(line + "\n" for line in lines)
-    return runner.invoke(cli, ["play", *args], input=text, env={"SHIFTAGO_HOME": str(home)})
+    # English whatever the machine's language: the words are asserted as English
+    env = {"SHIFTAGO_HOME": str(home), "LANGUAGE": "", "LC_ALL": "C"}
+    return runner.invoke(cli, ["play", *args], input=text, env=env)
 
 
 def positions(output: str) -> list[str]:

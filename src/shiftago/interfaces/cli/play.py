@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -63,6 +64,12 @@ from shiftago.interfaces.cli.options import game_number_option, handicap
     default=None,
     help="Resume the unfinished (autosaved) game without asking, or start a new one.",
 )
+@click.option(
+    "--lang",
+    metavar="LANG",
+    help="The language of the game's words (de, es, it, fr, nl, en); default: "
+    "$LANGUAGE, $LC_ALL, $LC_MESSAGES or $LANG, else English.",
+)
 def play(
     variant: str,
     players: int,
@@ -76,6 +83,7 @@ def play(
     game_number: int,
     position: str | None,
     resume: bool | None,
+    lang: str | None,
 ) -> None:
     """Play a game at the terminal: type actions (L3, Tc, xc3-g3) and commands.
 
@@ -85,6 +93,14 @@ def play(
     for its commands: legal, undo, save FILE, board, position, quit.
     """
     from shiftago.interfaces.play.setup import NEW_GAME_OPTIONS, PlaySetup, SetupError, play_game
+    from shiftago.interfaces.shared.catalogues import CatalogueError, _, terminal_words
+
+    try:
+        terminal_words(lang, os.environ)
+    except CatalogueError:
+        raise  # a broken catalogue of the package: not the player's mistake
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--lang") from None
 
     context = click.get_current_context()
     by_default = click.core.ParameterSource.DEFAULT
@@ -92,7 +108,7 @@ def play(
         name for name in NEW_GAME_OPTIONS if context.get_parameter_source(name) is not by_default
     )
     if load is None and context.get_parameter_source("game_number") is not by_default:
-        raise click.UsageError("--game picks one game of the file of --load; give --load FILE")
+        raise click.UsageError(_("--game picks one game of the file of --load; give --load FILE"))
     setup = PlaySetup(
         given=given,
         variant=variant,

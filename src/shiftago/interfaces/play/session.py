@@ -14,22 +14,18 @@ from datetime import date
 from pathlib import Path
 from typing import Final, TextIO
 
-from shiftago.core import (
-    COLOUR_NAMES,
-    Action,
-    Game,
-    Insertion,
-    Phase,
-    ShiftagoError,
-    State,
-    cell_name,
-)
-from shiftago.core.outcome import Outcome
+from shiftago.core import Action, Game, Insertion, Phase, ShiftagoError, State
 from shiftago.engine.bot import Bot, Limits
 from shiftago.formats.record import Record, format_record
-from shiftago.formats.text_board import render_status, render_text
-from shiftago.formats.words import counted
+from shiftago.formats.text_board import render_text
 from shiftago.interfaces.play.autosave import Autosave, write_atomically
+from shiftago.interfaces.play.words import (
+    colour_name,
+    describe_options,
+    describe_outcome,
+    status,
+)
+from shiftago.interfaces.shared.catalogues import N_, _, ngettext
 from shiftago.interfaces.shared.message import one_line
 
 #: The words of the game's commands: those that leave, those that take nothing after
@@ -39,7 +35,7 @@ HELP_WORDS: Final = frozenset(("help", "?", "h"))
 BARE_COMMANDS: Final = HELP_WORDS | {"legal", "undo", "board", "show", "position"}
 COMMAND_WORDS: Final = QUIT_WORDS | BARE_COMMANDS | {"save"}
 
-HELP = """\
+HELP = N_("""\
 Type an action or a command (case does not matter):
   L3 R3 Tc Bc    insert a marble: side L, R, T or B, then the rank or file of the lane
   xc3-g3         score the line from c3 to g3 (with 3-4 players c3 is the end that stays)
@@ -49,7 +45,7 @@ Type an action or a command (case does not matter):
   board          show the board again
   position       print the position string
   help           this text
-  quit           leave (the game stays saved and can be resumed)"""
+  quit           leave (the game stays saved and can be resumed)""")
 
 
 class LineReader:
@@ -95,7 +91,7 @@ class LineReader:
                 return True
             if word in ("n", "no"):
                 return False
-            self.out.write("Please answer y or n.\n")
+            self.out.write(_("Please answer y or n.") + "\n")
 
 
 def _isatty(stream: TextIO) -> bool:
@@ -103,47 +99,6 @@ def _isatty(stream: TextIO) -> bool:
         return stream.isatty()
     except (AttributeError, ValueError):
         return False
-
-
-def colour_name(seat: int) -> str:
-    return COLOUR_NAMES[seat]
-
-
-#: How a winner won, by the outcome's reason: the end checks that points decide say
-#: what ended the game after "on points" (docs/cli.md).
-WON: Final = {
-    "line": "with a line",
-    "points": "on points",
-    "board full": "on points (the board is full)",
-    "no marbles": "on points (the player to move has no marble left)",
-    "action limit": "on points (the action limit is reached)",
-}
-
-
-def describe_outcome(outcome: Outcome) -> str:
-    """The result in words: ``orange wins with a line``, ``draw between orange and
-    green (board full)``."""
-    reason = outcome.reason.value
-    if outcome.winner is not None:
-        return f"{colour_name(outcome.winner)} wins {WON.get(reason, f'({reason})')}"
-    if len(outcome.winners) == outcome.players:
-        return f"the game is a draw ({reason})"
-    names = [colour_name(s) for s in outcome.winners]
-    return f"draw between {', '.join(names[:-1])} and {names[-1]} ({reason})"
-
-
-def describe_options(state: State) -> list[str]:
-    """The scoring options of the score phase, one line each."""
-    lines = [f"{colour_name(state.turn)} must score one line:"]
-    for option in state.scoring_options():
-        line = option.line
-        ends = f"{cell_name(line.cells[0])}-{cell_name(line.cells[-1])}"
-        removed = " ".join(cell_name(c) for c in option.removed)
-        lines.append(
-            f"  {option.action!s:<8} line {ends} ({line.length}), "
-            f"{counted(option.points, 'point')}, removes {removed}"
-        )
-    return lines
 
 
 class Session:
@@ -186,7 +141,7 @@ class Session:
 
     def seat_label(self, seat: int) -> str:
         if seat in self.bots:
-            return f"{colour_name(seat)} (computer)"
+            return _("%(colour)s (computer)") % {"colour": colour_name(seat)}
         return colour_name(seat)
 
     def show(self) -> None:
@@ -195,7 +150,7 @@ class Session:
         history = self.game.history
         last = history[-1] if history else None
         self.say(render_text(state, color=self.color, last_action=last))
-        self.say(render_status(state))
+        self.say(status(state))
         if state.phase is Phase.SCORE and state.turn not in self.bots:
             for line in describe_options(state):
                 self.say(line)
@@ -204,9 +159,11 @@ class Session:
     def prompt(self) -> str:
         state = self.game.state
         if state.is_over:
-            return "game over> "
-        doing = "score" if state.phase is Phase.SCORE else "insert"
-        return f"{colour_name(state.turn)} to {doing}> "
+            return _("game over> ")
+        colour = {"colour": colour_name(state.turn)}
+        if state.phase is Phase.SCORE:
+            return _("%(colour)s to score> ") % colour
+        return _("%(colour)s to insert> ") % colour
 
     def record(self) -> Record:
         seats = range(self.game.rules.players)
@@ -230,7 +187,7 @@ class Session:
             return self._loop()
         except KeyboardInterrupt:
             self.say()
-            self._say_saved("Interrupted")
+            self._say_saved(N_("Interrupted"))
             return 130
 
     def _loop(self) -> int:
@@ -246,7 +203,7 @@ class Session:
             line = self.reader.read(self.prompt())
             if line is None:
                 if not self.game.is_over:
-                    self._say_saved("Input ended")
+                    self._say_saved(N_("Input ended"))
                 return 0
             if not self.handle(line):
                 return 0
@@ -256,20 +213,23 @@ class Session:
         text = line.strip()
         if not text:
             return True
-        word, _, rest = text.partition(" ")
+        word, _space, rest = text.partition(" ")
         command = word.lower()
         rest = rest.strip()
         if command in QUIT_WORDS:
             if not self.game.is_over:
-                self._say_saved("Leaving")
+                self._say_saved(N_("Leaving"))
             return False
         if command in BARE_COMMANDS and rest:
-            self.error(f"{command} takes nothing after it, got {rest!r}")
+            self.error(
+                _("%(command)s takes nothing after it, got %(rest)s")
+                % {"command": command, "rest": repr(rest)}
+            )
         elif command in HELP_WORDS:
-            self.say(HELP)
+            self.say(_(HELP))
         elif command == "legal":
             legal = self.game.legal_actions()
-            self.say(" ".join(str(a) for a in legal) if legal else "no legal actions: game over")
+            self.say(" ".join(str(a) for a in legal) if legal else _("no legal actions: game over"))
         elif command == "undo":
             self.undo()
         elif command == "save":
@@ -283,7 +243,7 @@ class Session:
         return True
 
     def error(self, message: str) -> None:
-        self.say(f"error: {one_line(message)}")
+        self.say(_("error: %(message)s") % {"message": one_line(message)})
 
     # --- actions --------------------------------------------------------------------
     def human_action(self, text: str) -> None:
@@ -293,18 +253,22 @@ class Session:
             if text[0].lower() in "lrtbx":
                 self.error(str(e))
             else:
-                self.error(f"{text!r} is not an action or a command (type help for the list)")
+                self.error(
+                    _("%(text)s is not an action or a command (type help for the list)")
+                    % {"text": repr(text)}
+                )
             return
         self.play(action, by_computer=False)
 
     def computer_move(self) -> None:
         seat = self.game.turn
         if self.reader.interactive:  # at a terminal a search of seconds needs a word
-            self.say(f"{self.seat_label(seat)} is thinking...")  # ASCII: any terminal encodes it
+            # ASCII in English: any terminal encodes it
+            self.say(_("%(who)s is thinking...") % {"who": self.seat_label(seat)})
         try:
             action = self.bots[seat].choose(self.game.state, Limits())
         except ValueError as e:  # a bot that fails must not lose the human's game
-            self.error(f"the computer could not move: {e}")
+            self.error(_("the computer could not move: %(error)s") % {"error": e})
             del self.bots[seat]
             return
         self.play(action, by_computer=True)
@@ -325,13 +289,23 @@ class Session:
         who = self.seat_label(mover) if by_computer or self.bots else colour_name(mover)
         after = self.game.state
         if isinstance(action, Insertion):
-            self.say(f"{who} plays {action}")
+            self.say(_("%(who)s plays %(action)s") % {"who": who, "action": action})
         else:
             gained = after.scores[mover] - before.scores[mover]
-            self.say(
-                f"{who} scores {action}: {gained} points, {after.scores[mover]} in all"
-                + ("; moves again" if after.phase is not Phase.OVER else "")
-            )
+            values = {"who": who, "action": action, "n": gained, "total": after.scores[mover]}
+            if after.phase is not Phase.OVER:
+                said = ngettext(
+                    "%(who)s scores %(action)s: %(n)d point, %(total)d in all; moves again",
+                    "%(who)s scores %(action)s: %(n)d points, %(total)d in all; moves again",
+                    gained,
+                )
+            else:
+                said = ngettext(
+                    "%(who)s scores %(action)s: %(n)d point, %(total)d in all",
+                    "%(who)s scores %(action)s: %(n)d points, %(total)d in all",
+                    gained,
+                )
+            self.say(said % values)
         self._announce_skips(before.skips, after.skips, (mover + 1) % len(after.skips))
 
     def _announce_start_skips(self) -> None:
@@ -351,25 +325,29 @@ class Session:
         while sum(left) > sum(after):
             if left[seat] > after[seat]:
                 left[seat] -= 1
-                self.say(f"{colour_name(seat)} skips a turn (handicap, {left[seat]} more to come)")
+                self.say(
+                    _("%(colour)s skips a turn (handicap, %(left)d more to come)")
+                    % {"colour": colour_name(seat), "left": left[seat]}
+                )
             seat = (seat + 1) % len(left)
 
     def undo(self) -> None:
         game = self.game
         history = game.history
         if not history:
-            self.error("there is no action to take back")
+            self.error(_("there is no action to take back"))
             return
         target = len(history) - 1
         if self.bots:
             states = game.states
             humans = [i for i in range(len(history)) if states[i].turn not in self.bots]
             if not humans:
-                self.error("there is no action of yours to take back")
+                self.error(_("there is no action of yours to take back"))
                 return
             target = humans[-1]
-        taken = [game.undo() for _ in range(len(history) - target)]
-        self.say("took back " + " ".join(str(a) for a in reversed(taken)))
+        taken = [game.undo() for _step in range(len(history) - target)]
+        actions = " ".join(str(a) for a in reversed(taken))
+        self.say(_("took back %(actions)s") % {"actions": actions})
         self._finished = False
         self._shown = False
         self._after_change()
@@ -378,18 +356,23 @@ class Session:
         if len(filename) >= 2 and filename[0] == filename[-1] and filename[0] in "'\"":
             filename = filename[1:-1]  # a name quoted as in a shell: the quotes are not in it
         if not filename:
-            self.error("save needs a file name: save FILE")
+            self.error(_("save needs a file name: save FILE"))
             return
         path = Path(filename).expanduser()
         if not path.parent.is_dir():  # a mistyped folder is not made: it is said
-            self.error(f"cannot write {path}: there is no folder {path.parent}")
+            self.error(
+                _("cannot write %(path)s: there is no folder %(folder)s")
+                % {"path": path, "folder": path.parent}
+            )
             return
         try:
             write_atomically(path, self.record_text(), private=False)
         except OSError as e:
-            self.error(f"cannot write {path}: {e.strerror or e}")
+            self.error(
+                _("cannot write %(path)s: %(error)s") % {"path": path, "error": e.strerror or e}
+            )
             return
-        self.say(f"saved the record to {path}")
+        self.say(_("saved the record to %(path)s") % {"path": path})
 
     # --- autosave -------------------------------------------------------------------
     def _after_change(self) -> None:
@@ -404,7 +387,8 @@ class Session:
             self.autosave.save(self.record_text())
             self._saved = True
         except OSError as e:
-            self.error(f"cannot autosave to {self.autosave.path}: {e.strerror or e}")
+            where = {"path": self.autosave.path, "error": e.strerror or e}
+            self.error(_("cannot autosave to %(path)s: %(error)s") % where)
 
     def _check_finished(self) -> None:
         """When the game has just ended: the result, and the record kept as the last game."""
@@ -414,18 +398,30 @@ class Session:
         self._finished = True
         outcome = game.outcome
         assert outcome is not None
-        self.say(f"Game over: {describe_outcome(outcome)}.")
+        self.say(_("Game over: %(result)s.") % {"result": describe_outcome(outcome)})
         kept = None
         if self.autosave is not None:
             try:
                 kept = self.autosave.finish(self.record_text())
             except OSError as e:
-                self.error(f"cannot write {self.autosave.last_game_path}: {e.strerror or e}")
-        where = f"The record is in {kept}; " if kept else ""
-        self.say(f"{where}type 'save FILE' to save it, 'undo' to take back, 'quit' to leave.")
+                where = {"path": self.autosave.last_game_path, "error": e.strerror or e}
+                self.error(_("cannot write %(path)s: %(error)s") % where)
+        if kept:
+            self.say(
+                _(
+                    "The record is in %(path)s; type 'save FILE' to save it, 'undo' to take "
+                    "back, 'quit' to leave."
+                )
+                % {"path": kept}
+            )
+        else:
+            self.say(_("type 'save FILE' to save it, 'undo' to take back, 'quit' to leave."))
 
     def _say_saved(self, why: str) -> None:
+        """``why`` the session ends (a msgid: "Leaving", ...), and whether the game is
+        kept to resume."""
         if self._saved and self.autosave is not None and self.autosave.exists():
-            self.say(f"{why}: the game is saved; 'shiftago play' offers to resume it.")
+            said = _("%(why)s: the game is saved; 'shiftago play' offers to resume it.")
         else:
-            self.say(f"{why}.")
+            said = _("%(why)s.")
+        self.say(said % {"why": _(why)})

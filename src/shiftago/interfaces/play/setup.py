@@ -18,9 +18,9 @@ from shiftago.formats.record import Record, RecordError, parse_record, result_wo
 from shiftago.formats.record_json import parse_records_of_either_form
 from shiftago.formats.source import SourceError, read_text
 from shiftago.formats.text_board import use_color
-from shiftago.formats.words import counted
 from shiftago.interfaces.play.autosave import Autosave
 from shiftago.interfaces.play.session import COMMAND_WORDS, QUIT_WORDS, LineReader, Session
+from shiftago.interfaces.shared.catalogues import _, ngettext
 
 #: A new game that only the computer plays ends after this many actions (Extreme may
 #: otherwise go on and on): the optional limit RULES.md section 7 allows automated play.
@@ -67,7 +67,10 @@ def parse_colour(text: str, players: int) -> int:
         return seat_of_colour(word, players)
     except ShiftagoError:
         names = ", ".join(f"{COLOURS[s]} ({COLOUR_NAMES[s]})" for s in range(players))
-        raise SetupError(f"unknown colour {text!r}: with {players} players: {names}") from None
+        raise SetupError(
+            _("unknown colour %(text)s: with %(players)d players: %(names)s")
+            % {"text": repr(text), "players": players, "names": names}
+        ) from None
 
 
 def read_record_file(path: Path, game_number: int = 1) -> Record:
@@ -84,9 +87,12 @@ def read_record_file(path: Path, game_number: int = 1) -> Record:
     except ShiftagoError as e:
         raise SetupError(f"{path}: {e}") from None
     if not records:
-        raise SetupError(f"{path}: there is no game record in it")
+        raise SetupError(_("%(path)s: there is no game record in it") % {"path": path})
     if not 1 <= game_number <= len(records):
-        raise SetupError(f"{path} holds {len(records)} game(s), not a game {game_number}")
+        raise SetupError(
+            _("%(path)s holds %(n)d game(s), not a game %(number)d")
+            % {"path": path, "n": len(records), "number": game_number}
+        )
     return records[game_number - 1]
 
 
@@ -113,7 +119,7 @@ def game_from_position(setup: PlaySetup, position: str) -> Game:
         rules = Rules(state.rules.variant, state.rules.players, action_limit=setup.limit)
         return Game(rules, position=state)
     except ShiftagoError as e:
-        raise SetupError(f"bad position: {e}") from None
+        raise SetupError(_("bad position: %(error)s") % {"error": e}) from None
 
 
 def make_bots(
@@ -139,7 +145,7 @@ def _resume(
     """The autosaved record to go on from; None: start anew; False: the input ended."""
     if not autosave.exists():
         if setup.resume:
-            out.write("There is no unfinished game to resume: a new game starts.\n")
+            out.write(_("There is no unfinished game to resume: a new game starts.") + "\n")
         return None
     if setup.resume is False:
         return None
@@ -149,7 +155,8 @@ def _resume(
         if answer is None:
             return False
         if not answer:
-            out.write("Starting a new game (the unfinished one is replaced at its first move).\n")
+            starting = _("Starting a new game (the unfinished one is replaced at its first move).")
+            out.write(starting + "\n")
             return None
     try:
         record = parse_record(autosave.read())
@@ -159,7 +166,8 @@ def _resume(
                 level_of(level)
     except (OSError, ShiftagoError, ValueError) as e:
         broken = autosave.set_aside("broken")
-        out.write(f"The saved game cannot be read ({e}); it was moved to {broken}.\n")
+        said = _("The saved game cannot be read (%(error)s); it was moved to %(path)s.")
+        out.write(said % {"error": e, "path": broken} + "\n")
         return None
     return record
 
@@ -171,10 +179,11 @@ def _keep_unfinished(autosave: Autosave | None, out: TextIO) -> None:
         return
     when = autosave.saved_at()
     kept = autosave.set_aside(when.strftime("%Y%m%d-%H%M%S"))
-    out.write(
-        f"The unfinished game from {when:%Y-%m-%d %H:%M} is kept in {kept} "
-        f"(shiftago play --load {kept} goes on with it).\n"
+    said = _(
+        "The unfinished game from %(when)s is kept in %(path)s "
+        "(shiftago play --load %(path)s goes on with it)."
     )
+    out.write(said % {"when": f"{when:%Y-%m-%d %H:%M}", "path": kept} + "\n")
 
 
 def _ask_to_resume(reader: LineReader, when: str) -> bool | None:
@@ -183,7 +192,9 @@ def _ask_to_resume(reader: LineReader, when: str) -> bool | None:
     written for a new game would otherwise spend every line on the question, so it ends
     the setup with a :class:`SetupError` that names ``--resume`` and ``--new``."""
     while True:
-        answer = reader.read(f"Resume the unfinished game from {when}? [Y/n] ")
+        answer = reader.read(
+            _("Resume the unfinished game from %(when)s?") % {"when": when} + " [Y/n] "
+        )
         if answer is None:
             return None
         word = answer.strip().lower()
@@ -195,11 +206,14 @@ def _ask_to_resume(reader: LineReader, when: str) -> bool | None:
             return None
         if word.split()[0] in COMMAND_WORDS or _is_action(word):
             raise SetupError(
-                f"an unfinished game from {when} is saved, and {answer.strip()!r} does not say "
-                "whether to go on with it: give --resume to go on with it, or --new to start "
-                "a new game (which replaces it at its first move)"
+                _(
+                    "an unfinished game from %(when)s is saved, and %(answer)s does not say "
+                    "whether to go on with it: give --resume to go on with it, or --new to "
+                    "start a new game (which replaces it at its first move)"
+                )
+                % {"when": when, "answer": repr(answer.strip())}
             )
-        reader.out.write("Please answer y or n.\n")
+        reader.out.write(_("Please answer y or n.") + "\n")
 
 
 def _is_action(text: str) -> bool:
@@ -216,9 +230,12 @@ def _refuse_unused_options(setup: PlaySetup) -> None:
     options = ", ".join(f"--{name}" for name in setup.given)
     source = "--load" if setup.load is not None else "--position" if setup.position else None
     if source is not None and options:
-        raise SetupError(f"{options} set up a new game; {source} takes them from the game")
+        raise SetupError(
+            _("%(options)s set up a new game; %(source)s takes them from the game")
+            % {"options": options, "source": source}
+        )
     if setup.load is not None and setup.limit is not None:
-        raise SetupError("--limit applies to a new game or a --position, not to --load")
+        raise SetupError(_("--limit applies to a new game or a --position, not to --load"))
 
 
 def prepare(
@@ -227,7 +244,7 @@ def prepare(
     """The session the options ask for; None when the input ended before it began."""
     reader = LineReader(inp, out)
     if setup.load is not None and setup.position is not None:
-        raise SetupError("give either --load or --position, not both")
+        raise SetupError(_("give either --load or --position, not both"))
     _refuse_unused_options(setup)
     if setup.level is not None:
         try:
@@ -242,8 +259,8 @@ def prepare(
         game = _game_of(record, str(setup.load))
         if record.termination is not None or game.is_over:
             raise SetupError(
-                f"{setup.load}: the game ended ({result_words(record, game)}); "
-                "there is nothing to play on"
+                _("%(path)s: the game ended (%(result)s); there is nothing to play on")
+                % {"path": setup.load, "result": result_words(record, game)}
             )
         record_date = record.date
         _keep_unfinished(autosave, out)
@@ -251,9 +268,13 @@ def prepare(
         game = game_from_position(setup, setup.position)
         if game.is_over:  # a full board, or an empty supply to move: it ends at once
             outcome = game.outcome
-            why = "" if outcome is None else f" ({outcome.reason.value})"
+            why = "?" if outcome is None else outcome.reason.value
             raise SetupError(
-                f"--position: the game is over in this position{why}; there is nothing to play on"
+                _(
+                    "--position: the game is over in this position (%(why)s); there is "
+                    "nothing to play on"
+                )
+                % {"why": why}
             )
         _keep_unfinished(autosave, out)
     else:
@@ -266,11 +287,17 @@ def prepare(
             record_date = resumed.date
             resumed_autosave = True
             played = len(game.history)
-            out.write(f"Resuming the game: {counted(played, 'action')} played.\n")
+            resuming = ngettext(
+                "Resuming the game: %(n)d action played.",
+                "Resuming the game: %(n)d actions played.",
+                played,
+            )
+            out.write(resuming % {"n": played} + "\n")
             unused = [*setup.given, *(["limit"] if setup.limit is not None else [])]
             if unused:
                 options = ", ".join(f"--{name}" for name in unused)
-                out.write(f"({options}: for a new game, not used for the game resumed.)\n")
+                said = _("(%(options)s: for a new game, not used for the game resumed.)")
+                out.write(said % {"options": options} + "\n")
         else:
             game = new_game(setup)
     players = game.rules.players
@@ -281,7 +308,7 @@ def prepare(
     else:
         seats = []
     if setup.level is not None and not setup.computer:  # a resumed game's seats too
-        raise SetupError("--level is the level of the computer's seats: give them with -c")
+        raise SetupError(_("--level is the level of the computer's seats: give them with -c"))
     wanted: dict[int, int | None] = dict.fromkeys(seats, setup.level)
     if setup.level is None and record is not None and not setup.computer:
         wanted = {seat: record.levels[seat] for seat in seats}  # each seat's own level
@@ -310,8 +337,14 @@ def play_game(setup: PlaySetup, inp: TextIO, out: TextIO) -> int:
         session = prepare(setup, inp, out, autosave)
     except KeyboardInterrupt:
         # Ctrl-C at the resume question or while the computer warms up: nothing is lost
-        kept = " The unfinished game stays saved; 'shiftago play' offers to resume it."
-        out.write(f"\nInterrupted before the game began.{kept if autosave.exists() else ''}\n")
+        if autosave.exists():
+            said = _(
+                "Interrupted before the game began. The unfinished game stays saved; "
+                "'shiftago play' offers to resume it."
+            )
+        else:
+            said = _("Interrupted before the game began.")
+        out.write("\n" + said + "\n")
         return 130
     return 0 if session is None else session.run()
 

@@ -26,6 +26,8 @@ COOKIE_SECONDS: Final = 365 * 24 * 3600
 
 #: The templates and scripts whose words are not in the catalogues yet: while any is
 #: left, only English is offered (unless previewing, ``Settings.preview_languages``).
+#: tests/server/test_unmarked_words.py and test_unmarked_scripts.py check that it names
+#: exactly those in which a word is left unmarked.
 UNCONVERTED: Final = (
     "web/index.html",
     "web/game.html",
@@ -48,13 +50,14 @@ UNCONVERTED: Final = (
     "static/lobby.js",
     "static/moves.js",
     "static/panels.js",
+    "static/pictures.js",
     "static/players.js",
     "static/playfrom.js",
-    "static/rated.js",
     "static/replay.js",
     "static/review.js",
     "static/state.js",
     "static/timecontrol.js",
+    "static/tree.js",
     "static/turn.js",
     "static/variations.js",
     "static/waiting.js",

@@ -21,7 +21,7 @@ from typing import Final
 from babel import Locale
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
+from babel.messages.pofile import read_po, write_po
 from babel.support import Translations
 
 #: The languages the site is written for, English first (the msgids are English).
@@ -39,6 +39,12 @@ LOCALE_DIR: Final = Path(__file__).resolve().parents[2] / "locale"
 PLURAL_ORDER: Final = ("zero", "one", "two", "few", "many", "other")
 #: A placeholder: Python's ``%(name)s`` (templates, Python) or ``{name}`` (scripts).
 PLACEHOLDER: Final = re.compile(r"%\((\w+)\)[sd]|\{(\w+)\}")
+#: The file, beside a language's ``LC_MESSAGES``, of the msgids that are rightly the
+#: same in that language as in English (names, "Express", "OK"), one a line.
+SAME_AS_ENGLISH: Final = "same-as-english.txt"
+#: A letter (of any script): a message with none outside its placeholders ("±{n}") is
+#: never "left in English".
+_LETTER: Final = re.compile(r"[^\W\d_]")
 
 
 class CatalogueError(ValueError):
@@ -57,9 +63,25 @@ def plural_categories(lang: str) -> tuple[str, ...]:
     return tuple(tag for tag in PLURAL_ORDER if tag in tags)
 
 
-def missing(catalog: Catalog, template: Catalog) -> list[str]:
+def same_as_english(folder: Path, lang: str) -> frozenset[str]:
+    """The msgids ``lang`` rightly leaves as in English (``<lang>/same-as-english.txt``:
+    one msgid a line, ``#`` comments); none when the file is absent."""
+    path = folder / lang / SAME_AS_ENGLISH
+    if not path.exists():
+        return frozenset()
+    lines = (line.strip() for line in path.read_text(encoding="utf-8").splitlines())
+    return frozenset(line for line in lines if line and not line.startswith("#"))
+
+
+def _has_words(text: str) -> bool:
+    return bool(_LETTER.search(PLACEHOLDER.sub("", text)))
+
+
+def missing(catalog: Catalog, template: Catalog, same: frozenset[str] = frozenset()) -> list[str]:
     """What the catalogue lacks against the template, one line each: untranslated or
-    fuzzy messages, plural forms not all given, placeholders unlike the msgid's."""
+    fuzzy messages, plural forms not all given, placeholders unlike the msgid's, and
+    messages left as their English text unless ``same`` lists them (a translator who
+    copies the msgid has not translated it)."""
     found: list[str] = []
     for message in template:
         if not message.id:
@@ -74,6 +96,9 @@ def missing(catalog: Catalog, template: Catalog) -> list[str]:
             continue
         if mine.fuzzy:
             found.append(f"fuzzy: {text!r}")
+        english = (key,) if isinstance(key, str) else tuple(key)
+        if text not in same and _has_words(text) and all(f in english for f in forms if f):
+            found.append(f"same as English: {text!r}")
         if isinstance(key, tuple) and (len(forms) != catalog.num_plurals or not all(forms)):
             found.append(f"plural forms missing: {text!r}")
         wanted = placeholders(key if isinstance(key, str) else key[1]) | placeholders(text)
@@ -148,7 +173,8 @@ class Catalogues:
             copy = _page_copy(lang, catalog)
             etag = '"' + hashlib.sha256(copy).hexdigest()[:20] + '"'
             self.by_lang[lang] = Catalogue(lang, catalog, Translations(mo, DOMAIN), copy, etag)
-            self.gaps[lang] = [] if lang == DEFAULT else missing(catalog, self.template)
+            same = same_as_english(folder, lang)
+            self.gaps[lang] = [] if lang == DEFAULT else missing(catalog, self.template, same)
         #: English, and each language whose catalogue lacks nothing.
         self.complete: tuple[str, ...] = tuple(
             lang
@@ -160,6 +186,38 @@ class Catalogues:
         """The gettext of ``lang`` (English's when it has no catalogue)."""
         found = self.by_lang.get(lang) or self.by_lang.get(DEFAULT)
         return found.translations if found is not None else Translations()
+
+
+#: ``pybabel extract``'s keywords: gettext's defaults, ``N_`` (pages.py), the scripts'
+#: ``t`` and ``tn`` (``scripts/catalogues.py``; docs/translating.md).
+KEYWORDS: Final = ("-k", "N_", "-k", "t", "-k", "tn:1,2")
+#: The marks of a pseudo catalogue's messages.
+PSEUDO_OPEN: Final = "⟦"
+PSEUDO_CLOSE: Final = "⟧"
+
+
+def write_pseudo(template: Path, folder: Path, lang: str = "de") -> Path:
+    """A catalogue of ``lang`` in ``folder`` (beside a copy of ``template``) whose every
+    message is its English text in ⟦brackets⟧: served, any word on a page outside the
+    brackets is one the catalogues lack. Returns the ``.po`` written."""
+    with template.open("rb") as file:
+        catalog = read_po(file, locale=lang, domain=DOMAIN)
+    for message in catalog:
+        if not message.id:
+            continue
+        if isinstance(message.id, tuple):
+            forms = [message.id[0]] + [message.id[1]] * (catalog.num_plurals - 1)
+            message.string = tuple(f"{PSEUDO_OPEN}{form}{PSEUDO_CLOSE}" for form in forms)
+        else:
+            message.string = f"{PSEUDO_OPEN}{message.id}{PSEUDO_CLOSE}"
+    folder.mkdir(parents=True, exist_ok=True)
+    if template.resolve() != (folder / f"{DOMAIN}.pot").resolve():
+        (folder / f"{DOMAIN}.pot").write_bytes(template.read_bytes())
+    target = folder / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with target.open("wb") as file:
+        write_po(file, catalog)
+    return target
 
 
 #: The environment variables a terminal's language comes from, in POSIX's order.
@@ -219,6 +277,19 @@ def use_language(lang: str, catalogues: Catalogues | None = None) -> Words:
 def current_language() -> str:
     """The language :func:`use_language` chose ("en" until then)."""
     return _words.lang
+
+
+def terminal_words(asked: str | None, environ: Mapping[str, str]) -> Words:
+    """Choose a terminal program's language (:func:`terminal_language`, among the
+    complete catalogues of :data:`LOCALE_DIR`) and make it that of :func:`_`; a
+    ``--lang`` not offered is a :class:`ValueError` that says which are."""
+    catalogues = Catalogues(LOCALE_DIR)
+    return use_language(terminal_language(asked, environ, catalogues.complete), catalogues)
+
+
+def N_(message: str) -> str:
+    """Marks ``message`` for the catalogues where it is translated later, by ``_()``."""
+    return message
 
 
 def _(message: str) -> str:

@@ -1,0 +1,128 @@
+"""The words ``shiftago play`` says about a game, in the terminal's language
+(:func:`shiftago.interfaces.shared.catalogues._`): the colours, the result, the status
+under the board, the scoring options. The notation (``L3``, ``xc3-g3``), the colour
+letters and the commands a player types stay as they are in every language."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from shiftago.core import COLOURS, Phase, State, Variant, cell_name
+from shiftago.core.outcome import Outcome
+from shiftago.interfaces.shared.catalogues import N_, _, ngettext
+
+#: The colours' names, by seat (core.COLOUR_NAMES, marked for the catalogues).
+COLOUR_WORDS: Final = (N_("orange"), N_("green"), N_("blue"), N_("white"))
+#: Why a game ended, by the outcome's reason.
+REASONS: Final = {
+    "line": N_("line"),
+    "points": N_("points"),
+    "board full": N_("board full"),
+    "no marbles": N_("no marbles"),
+    "action limit": N_("action limit"),
+}
+#: How a winner won, by the outcome's reason: the end checks that points decide say
+#: what ended the game after "on points" (docs/cli.md).
+WON: Final = {
+    "line": N_("%(colour)s wins with a line"),
+    "points": N_("%(colour)s wins on points"),
+    "board full": N_("%(colour)s wins on points (the board is full)"),
+    "no marbles": N_("%(colour)s wins on points (the player to move has no marble left)"),
+    "action limit": N_("%(colour)s wins on points (the action limit is reached)"),
+}
+VARIANT_WORDS: Final = {
+    Variant.EXPRESS: N_("Express"),
+    Variant.EXPERT: N_("Expert"),
+    Variant.EXTREME: N_("Extreme"),
+}
+
+
+def colour_name(seat: int) -> str:
+    return _(COLOUR_WORDS[seat])
+
+
+def reason_words(reason: str) -> str:
+    return _(REASONS[reason]) if reason in REASONS else reason
+
+
+def listing(names: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``: the last two joined by the language's word."""
+    if len(names) < 2:
+        return "".join(names)
+    return _("%(first)s and %(last)s") % {"first": ", ".join(names[:-1]), "last": names[-1]}
+
+
+def points(n: int) -> str:
+    return ngettext("%(n)d point", "%(n)d points", n) % {"n": n}
+
+
+def describe_outcome(outcome: Outcome) -> str:
+    """The result in words: ``orange wins with a line``, ``draw between orange and
+    green (board full)``."""
+    reason = outcome.reason.value
+    if outcome.winner is not None:
+        colour = colour_name(outcome.winner)
+        if reason in WON:
+            return _(WON[reason]) % {"colour": colour}
+        return _("%(colour)s wins (%(reason)s)") % {"colour": colour, "reason": reason}
+    if len(outcome.winners) == outcome.players:
+        return _("the game is a draw (%(reason)s)") % {"reason": reason_words(reason)}
+    names = listing([colour_name(s) for s in outcome.winners])
+    return _("draw between %(names)s (%(reason)s)") % {
+        "names": names,
+        "reason": reason_words(reason),
+    }
+
+
+def describe_options(state: State) -> list[str]:
+    """The scoring options of the score phase, one line each."""
+    lines = [_("%(colour)s must score one line:") % {"colour": colour_name(state.turn)}]
+    for option in state.scoring_options():
+        line = option.line
+        ends = f"{cell_name(line.cells[0])}-{cell_name(line.cells[-1])}"
+        removed = " ".join(cell_name(c) for c in option.removed)
+        words = _("line %(ends)s (%(length)s), %(points)s, removes %(removed)s") % {
+            "ends": ends,
+            "length": line.length,
+            "points": points(option.points),
+            "removed": removed,
+        }
+        lines.append(f"  {option.action!s:<8} {words}")
+    return lines
+
+
+def _seat(seat: int) -> str:
+    return f"{colour_name(seat)} ({COLOURS[seat]})"
+
+
+def _per_seat(label: str, values: tuple[int, ...]) -> str:
+    return f"{label:<6}  " + "  ".join(f"{COLOURS[s]} {v:>2}" for s, v in enumerate(values))
+
+
+def status(state: State) -> str:
+    """Two to four short lines under the board: who acts (or the result), supplies,
+    points, skips (formats.text_board's status, in the terminal's language)."""
+    rules = state.rules
+    values = {"variant": _(VARIANT_WORDS[rules.variant]), "n": rules.players}
+    if state.phase is Phase.OVER and state.outcome is not None:
+        outcome = state.outcome
+        reason = reason_words(outcome.reason.value)
+        if outcome.is_draw:
+            who = listing([_seat(s) for s in outcome.winners])
+            head = _("%(variant)s, %(n)d players: game over, draw between %(who)s (%(reason)s)")
+            values |= {"who": who, "reason": reason}
+        else:
+            head = _("%(variant)s, %(n)d players: game over, %(who)s wins (%(reason)s)")
+            values |= {"who": _seat(outcome.winners[0]), "reason": reason}
+    elif state.phase is Phase.SCORE:
+        head = _("%(variant)s, %(n)d players: %(who)s must score a line")
+        values["who"] = _seat(state.turn)
+    else:
+        head = _("%(variant)s, %(n)d players: %(who)s to insert")
+        values["who"] = _seat(state.turn)
+    lines = [head % values, _per_seat(_("supply"), state.supplies)]
+    if rules.variant is not Variant.EXPRESS:
+        lines.append(_per_seat(_("points"), state.scores))
+    if any(state.skips):
+        lines.append(_per_seat(_("skips"), state.skips))
+    return "\n".join(lines)
