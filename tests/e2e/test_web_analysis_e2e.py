@@ -224,8 +224,8 @@ def test_an_action_tried_on_the_analysis_board_is_taken_back(
     page.fill("[data-testid=action-input]", "L9")
     page.keyboard.press("Enter")
     page.wait_for_selector("#notice:not([hidden])")
-    # the core's words, without the API's field name before them
-    assert text(page, "#notice").startswith("'L9' is not an action"), text(page, "#notice")
+    # the page's words for the server's reason, with the action typed
+    assert text(page, "#notice").startswith("L9 is not an action"), text(page, "#notice")
     shows(page, two)
 
 

@@ -39,12 +39,31 @@ function notice(text, kind = "error") {
   showNotice($("notice"), text, kind);
 }
 
-/** The words of a refused request: `invalid` (the core's refusal of the position or the
- * action, in English) gets the page's own `words`; any other code errors.js's. */
-function refusal(err, words) {
+/** Why the server refused an action, by the answer's `reason` (docs/web-protocol.md,
+ * "The analysis board"): `{action}` the action typed, `{name}` the colour to act. */
+const ACTION_REFUSALS = {
+  not_an_action: (v) => t("{action} is not an action: actions are written like L3, Tc or xc3-g3.", v),
+  game_over: () => t("The game is over in this position."),
+  score_first: (v) => t("{name} must score a line first: {action} is not possible now.", v),
+  nothing_to_score: (v) => t("There is no line to score: {action} is not possible now.", v),
+  no_such_line: (v) => t("{action} is not one of the lines to score here.", v),
+  not_allowed: (v) => t("{action} is not allowed here: its lane is full, or it breaks the rule of the first marbles.", v),
+};
+
+/** Why the server refused a start position, by the answer's `reason`. */
+const POSITION_REFUSALS = {
+  unreadable: () => t("This position cannot be read: the board shows the start position instead."),
+  impossible: () => t("This position cannot happen in a game: the board shows the start position instead."),
+};
+
+/** The words of a refused request: the core's refusal (`invalid`, its English words)
+ * by its `reason` from `table`, else `words`; any other code errors.js's. */
+function refusal(err, table, words, values = {}) {
   const data = err && err.data;
-  if (!data || typeof data !== "object" || data.code === "invalid") return words;
-  return errorWords(data, words);
+  if (!data || typeof data !== "object") return words;
+  if (data.code !== "invalid") return errorWords(data, words);
+  const said = table[data.reason];
+  return said ? said(values) : words;
 }
 
 // ---- positions from the server -----------------------------------------------------
@@ -72,7 +91,8 @@ async function play(action) {
     announcer.say(actionNews(at));
     show({ action: at.action, board: parsePosition(from.position).board, motion: at.data.motion });
   } catch (err) {
-    notice(refusal(err, t("That action is not possible here.")));
+    const values = { action: String(action), name: colourName(from.turn) };
+    notice(refusal(err, ACTION_REFUSALS, t("That action is not possible here."), values));
   } finally {
     busy = false;
   }
@@ -455,7 +475,7 @@ async function main() {
   try {
     await setRoot(asked && asked.trim() ? asked : rules.start);
   } catch (err) {
-    notice(refusal(err, t("This position cannot be set up: the board shows the start position instead.")));
+    notice(refusal(err, POSITION_REFUSALS, t("This position cannot be set up: the board shows the start position instead.")));
     try {
       await setRoot(rules.start);
     } catch (again) {

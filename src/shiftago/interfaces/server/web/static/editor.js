@@ -46,8 +46,11 @@ export function boardField(board) {
  * (`invalid`) is English, so the page says its own sentence; other codes errors.js's. */
 function refusedWords(err) {
   const data = err && err.data;
+  if (data && typeof data === "object" && data.code === "invalid" && data.reason === "unreadable") {
+    return t("Refused: this is not a position string.") + " " + FIELDS();
+  }
   if (!data || typeof data !== "object" || data.code === "invalid") {
-    return t("Refused: this position cannot happen in a game of these rules. Check the marbles, the supplies, the points and whose turn it is.");
+    return t("Refused: this position cannot happen in a game of these rules. Check the marbles, the supplies, the points, the skips and whose turn it is.");
   }
   return t("Refused: {why}", { why: errorWords(data, t("the server did not answer.")) });
 }
