@@ -94,7 +94,7 @@ class Refused(Exception):
 
     def response(self) -> JSONResponse:
         answer = invalid_response(self.field, self.message)
-        body = {**json.loads(answer.body), "reason": self.reason}
+        body = {**json.loads(bytes(answer.body)), "reason": self.reason}
         return JSONResponse(body, status_code=answer.status_code)
 
 
