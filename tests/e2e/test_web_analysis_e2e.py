@@ -525,7 +525,7 @@ def test_a_finished_game_is_analysed_from_its_page(
     assert page.text_content('.review-table tr[data-seat="o"] [data-count="blunders"]') != "0"
     # at the step before the blunder the computer's best is named and drawn
     moment = f'.moment[data-index="{BLUNDER_INDEX}"]'
-    assert "by orange, blunder: show the position before it" in (
+    assert "by Orange, blunder: show the position before it" in (
         page.get_attribute(moment, "aria-label") or ""
     )  # words for a screen reader, where the button shows a marble and "??"
     page.click(moment)
