@@ -44,14 +44,17 @@ const WORDS = {
   },
 };
 
-/** Why the game was not started: the server refused the position (`invalid`, the core's
- * words in English) or another error of errors.js, in the page's words. */
-function failedWords(err) {
+/** Why the game was not started, in the page's words: a position refused (`invalid`,
+ * the core's words in English) is told over when the server reads it as finished
+ * (POST /api/positions), else as impossible; another error by errors.js. */
+async function failedWords(err, shown) {
   const data = err && err.data;
   if (data && typeof data === "object" && data.code === "invalid") {
-    return data.field === "position"
-      ? t("Could not start the game: a game cannot start from this position.")
-      : t("Could not start the game: the server refused it.");
+    if (data.field !== "position") return t("Could not start the game: the server refused it.");
+    const view = await api("/api/positions", { method: "POST", body: { position: shown } }).catch(() => null);
+    return view && view.result
+      ? t("Could not start the game: the game is over in this position.")
+      : t("Could not start the game: a game cannot start from this position.");
   }
   return t("Could not start the game: {why}", { why: errorWords(data, t("the server did not answer.")) });
 }
@@ -164,7 +167,7 @@ export function mountPlayFrom(box, position) {
       }
       location.href = target || localPath(game.watch_url || `/watch/${game.id}`);
     } catch (err) {
-      error.textContent = failedWords(err);
+      error.textContent = await failedWords(err, shown);
       error.hidden = false;
       start.disabled = false;
     }
