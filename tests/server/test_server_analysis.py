@@ -306,6 +306,9 @@ def test_a_review_whose_search_fails_is_failed_with_a_reason(sqlite_url, monkeyp
     assert body["status"] == "failed"
     third = str(game.history[2])
     assert body["error"] == f"the computer's search failed at action 3 ({third}): RuntimeError"
+    # the code and the action let a page say it in its own words
+    assert body["error_code"] == "search_failed"
+    assert (body["error_step"], body["error_action"]) == (3, third)
     assert [a["index"] for a in body["actions"]] == [0, 1]  # what was made stays
     assert body["progress"] == round(2 / 6, 4)
 
@@ -325,10 +328,11 @@ def test_asking_again_after_a_failure_starts_it_again(db_url, monkeypatch):
         again = client.post(f"/api/games/{game_id}/analysis")
         assert again.status_code == 202
         assert again.json()["status"] in ("pending", "running", "done")
-        assert again.json()["error"] is None
+        assert again.json()["error"] is None and again.json()["error_code"] is None
         body = done(client, game_id)
     assert len(calls) == 4  # on from where it failed
     assert body["actions"][:2] == failed["actions"] and body["error"] is None
+    assert (body["error_code"], body["error_step"], body["error_action"]) == (None, None, None)
     check_shape(body, 2, [str(a) for a in game.history])
     assert rows(db_url) == 1
 
@@ -379,6 +383,7 @@ def test_a_game_that_cannot_be_read_fails_its_review(sqlite_url, monkeypatch):
         body = client.get(f"/api/games/{game_id}/analysis").json()
     assert body["status"] == "failed"
     assert body["error"] == "the game cannot be read: a position that breaks the rules"
+    assert (body["error_code"], body["error_step"]) == ("unreadable", None)
 
 
 def test_a_take_back_drops_the_review_of_the_actions_taken_back(sqlite_url):

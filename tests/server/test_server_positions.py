@@ -177,6 +177,10 @@ def test_play_answers_the_position_after_the_action(client, position, action, ex
         assert view[key] == value, key
 
 
+#: The positions below that do not read as one (the others read but cannot occur).
+UNREADABLE = ("bogus", "express 5 7/7/7/7/7/7/7 o insert 22,22 0,0 0,0")
+
+
 @pytest.mark.parametrize(
     "position",
     [
@@ -199,25 +203,31 @@ def test_an_impossible_position_is_422_with_the_cores_words(client, position):
             "message": f"position: {message}",
             "field": "position",
             "code": "invalid",
+            "reason": "unreadable" if position in UNREADABLE else "impossible",
         }
 
 
 @pytest.mark.parametrize(
-    ("position", "action"),
+    ("position", "action", "reason"),
     [
-        (START, "Q9"),
-        (START, "xa1-e1"),
-        (EXPERT_SCORE, "L1"),
-        (EXPERT_SCORE, "xa1-d1"),
-        ("express 2 ooooooo/7/7/7/7/7/7 g insert 15,22 0,0 0,0", "L7"),
+        (START, "Q9", "not_an_action"),
+        (START, "xa1-e1", "nothing_to_score"),
+        (EXPERT_SCORE, "L1", "score_first"),
+        (EXPERT_SCORE, "xa1-d1", "no_such_line"),
+        ("express 2 ooooooo/7/7/7/7/7/7 g insert 15,22 0,0 0,0", "L7", "not_allowed"),
     ],
 )
-def test_an_illegal_action_is_422_with_the_cores_words(client, position, action):
+def test_an_illegal_action_is_422_with_the_cores_words(client, position, action, reason):
     answer = client.post("/api/positions/play", json={"position": position, "action": action})
     assert answer.status_code == 422
     state = State.from_position(position)
     message = core_message(lambda: state.after(Action.parse(action)))
-    assert answer.json() == {"message": f"action: {message}", "field": "action", "code": "invalid"}
+    assert answer.json() == {
+        "message": f"action: {message}",
+        "field": "action",
+        "code": "invalid",
+        "reason": reason,  # the page's own words are chosen by it
+    }
 
 
 @pytest.mark.parametrize(

@@ -31,6 +31,9 @@ _MARKED = re.compile(
 #: A word: two letters or more; notation (``L3``, ``xa1-e1``, ``e4``) is letters and digits
 #: together and is not one.
 _WORD = re.compile(r"(?<![\w-])[^\W\d_]{2,}(?![\w-])")
+#: A push from the top or the bottom (``Tc``, ``Ba``: RULES.md's notation), two letters
+#: that are no word.
+_COLUMN_PUSH = re.compile(r"(?<![\w-])[TB][a-g](?![\w-])")
 
 
 def catalogues_script() -> ModuleType:
@@ -58,6 +61,7 @@ def unmarked(text: str) -> list[str]:
     previous = None
     while previous != text:  # nested marks: the innermost first
         previous, text = text, _MARKED.sub(" ", text)
+    text = _COLUMN_PUSH.sub(" ", text)
     return [word for word in _WORD.findall(text) if word not in ALLOWED]
 
 

@@ -71,7 +71,17 @@ MAX_REASON: Final = 200
 
 
 class ReviewFailed(Exception):
-    """A review that cannot go on; the message says why, in words for the page."""
+    """A review that cannot go on; the message says why in English, and ``code`` (with
+    ``step`` and ``action``, the action whose search failed) lets a page say it in its
+    own language."""
+
+    def __init__(
+        self, message: str, code: str = "failed", step: int | None = None, action: str = ""
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.step = step
+        self.action = action
 
 
 def budget_limits(budget: ReviewBudget, judge: Bot) -> Limits:
@@ -212,7 +222,8 @@ def run_review(
             entries.append(entry(review, judge, job.rules, index, turns[index]))
         except Exception as error:
             reason = f"the computer's search failed at action {index + 1} ({action})"
-            raise ReviewFailed(f"{reason}: {type(error).__name__}") from error
+            words = f"{reason}: {type(error).__name__}"
+            raise ReviewFailed(words, "search_failed", index + 1, str(action)) from error
         status = "done" if len(entries) == len(job.actions) else "running"
         doc = document(job, status, entries, judge.value_unit)
         store.save_analysis(job.analysis_id, status, doc["progress"], _dump(doc))
@@ -265,7 +276,7 @@ class GameAnalyses:
                     if created:  # never a review left pending that no job will make
                         await self.hub.db(self.store.delete_analysis, stored.id)
                     elif failed is not None:
-                        await self.hub.db(_fail, self.store, stored.id, view(failed)["error"])
+                        await self.hub.db(_fail, self.store, stored.id, failure_of(failed))
                     raise
         # every page of the game, here and in the other processes, reads it from now on
         # (under the lock: a page whose hello is under way hears it once it has joined)
@@ -305,7 +316,7 @@ class GameAnalyses:
                 "the review %d of game %s failed", job.analysis_id, job.game_id, exc_info=error
             )
             await self.hub.jobs.release(job)  # asked again on seeing it failed: a new job
-            await self.hub.db(_fail, self.store, job.analysis_id, reason(error))
+            await self.hub.db(_fail, self.store, job.analysis_id, failure(error))
 
     async def _run(self, analysis_id: int) -> bool:
         """Review a chunk of the stored review's actions; whether nothing is left."""
@@ -357,8 +368,19 @@ def view(stored: StoredAnalysis) -> dict[str, Any]:
     doc: dict[str, Any] = json.loads(stored.result)
     doc["status"] = stored.status
     doc["progress"] = stored.progress
-    doc["error"] = doc.get("error") if stored.status == FAILED else None
+    failed = stored.status == FAILED
+    for key in FAILURE_KEYS:
+        doc[key] = doc.get(key) if failed else None
+    if failed and doc["error_code"] is None:  # failed before the codes: the general one
+        doc["error_code"] = "failed"
     return doc
+
+
+#: What a failed review says of its failure (docs/web-protocol.md, "The game's
+#: analysis"): ``error`` in English words, ``error_code`` one of ``search_failed``
+#: (with ``error_step``, 1-based, and ``error_action``, its notation), ``unreadable``
+#: or ``failed``; None while it has not failed.
+FAILURE_KEYS: Final = ("error", "error_code", "error_step", "error_action")
 
 
 def reason(error: Exception) -> str:
@@ -372,20 +394,41 @@ def reason(error: Exception) -> str:
     return words if len(words) <= MAX_REASON else words[: MAX_REASON - 1] + "…"
 
 
-def _fail(store: AnalysisStore, analysis_id: int, why: str) -> None:
-    """Store the review as :data:`FAILED`, with the entries made and ``why``."""
+def failure(error: Exception) -> dict[str, Any]:
+    """The failure's fields (:data:`FAILURE_KEYS`): its words and their code."""
+    found: dict[str, Any] = {"error": reason(error), "error_step": None, "error_action": None}
+    if isinstance(error, ReviewFailed):
+        found["error_code"] = error.code
+        if error.step is not None:
+            found["error_step"], found["error_action"] = error.step, error.action
+    else:
+        found["error_code"] = "unreadable" if isinstance(error, ValueError) else "failed"
+    return found
+
+
+def failure_of(stored: StoredAnalysis) -> dict[str, Any]:
+    """The failure fields of a review stored as failed, as its view says them."""
+    doc = view(stored)
+    return {key: doc[key] for key in FAILURE_KEYS}
+
+
+def _fail(store: AnalysisStore, analysis_id: int, why: dict[str, Any]) -> None:
+    """Store the review as :data:`FAILED`, with the entries made and ``why`` (the fields
+    of :func:`failure`)."""
     stored = store.analysis(analysis_id)
     if stored is None:
         return
     doc = json.loads(stored.result)
-    doc["status"], doc["error"] = FAILED, why
+    doc["status"] = FAILED
+    doc.update(why)
     store.save_analysis(analysis_id, FAILED, stored.progress, _dump(doc))
 
 
 def _again(store: AnalysisStore, stored: StoredAnalysis) -> StoredAnalysis:
     """A failed review pending again, with the entries it had made."""
     doc = json.loads(stored.result)
-    doc.pop("error", None)
+    for key in FAILURE_KEYS:
+        doc.pop(key, None)
     doc["status"] = "pending"
     result = _dump(doc)
     store.save_analysis(stored.id, "pending", stored.progress, result)

@@ -2,7 +2,9 @@
 
 The analysis board's view of any position (issue 15): ``POST /api/positions`` and
 ``POST /api/positions/play``. Only translation: the core sets the position up and plays
-the action, and its words come back as a 422 naming the field when it refuses.
+the action, and its words come back as a 422 naming the field when it refuses, with a
+``reason`` (:data:`POSITION_REASONS`, :data:`ACTION_REASONS`) that lets a page say why in
+its own language.
 
 A game's review: ``POST /api/games/{id}/analysis`` asks for the computer's review of
 the game's actions so far (202; 429 ``too_many_reviews`` when the asking address or
@@ -15,17 +17,26 @@ failed says ``"status": "failed"`` with an ``error``, and ``POST`` starts it aga
 from __future__ import annotations
 
 import asyncio
-from typing import Annotated, Any
+import json
+from typing import Annotated, Any, Final
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from shiftago.core import Action, State
+from shiftago.core import (
+    Action,
+    GameOverError,
+    Insertion,
+    ParseError,
+    Phase,
+    Scoring,
+    State,
+)
 from shiftago.interfaces.server.analysis import searches
 from shiftago.interfaces.server.analysis.reviews import GameAnalyses
 from shiftago.interfaces.server.door import limits
-from shiftago.interfaces.server.door.http import LIMITED, Invalid
+from shiftago.interfaces.server.door.http import LIMITED, invalid_response
 from shiftago.interfaces.server.door.security import client_address
 from shiftago.interfaces.server.games.access import found
 from shiftago.interfaces.server.games.views import position_view
@@ -56,31 +67,82 @@ class PlayIn(PositionIn):
     action: Text = Field(description="an action in notation, such as L3 or xc3-g3")
 
 
+#: Why a position string is refused: it does not read as one (``unreadable``) or it
+#: reads but cannot occur in a game (``impossible``: marbles, skips, points, phase).
+POSITION_REASONS: Final = ("unreadable", "impossible")
+#: Why an action is refused: ``not_an_action`` (no action's notation), ``game_over``,
+#: ``score_first`` (a push while a line waits to be scored), ``nothing_to_score`` (a
+#: scoring with no line to score), ``no_such_line`` (not one of the lines to score) or
+#: ``not_allowed`` (a push into a full lane or against the opening rule).
+ACTION_REASONS: Final = (
+    "not_an_action",
+    "game_over",
+    "score_first",
+    "nothing_to_score",
+    "no_such_line",
+    "not_allowed",
+)
+
+
+class Refused(Exception):
+    """The core's refusal of a field: the 422 :func:`.invalid_response` answers, with
+    the ``reason`` a page says in its own words."""
+
+    def __init__(self, field: str, error: ValueError, reason: str) -> None:
+        super().__init__(f"{field}: {error}")
+        self.field, self.message, self.reason = field, str(error), reason
+
+    def response(self) -> JSONResponse:
+        answer = invalid_response(self.field, self.message)
+        body = {**json.loads(bytes(answer.body)), "reason": self.reason}
+        return JSONResponse(body, status_code=answer.status_code)
+
+
+def action_reason(state: State, action: Action | None, error: ValueError) -> str:
+    """Which of :data:`ACTION_REASONS` the core's refusal of ``action`` is."""
+    if isinstance(error, GameOverError):
+        return "game_over"
+    if isinstance(action, Insertion):
+        return "score_first" if state.phase is Phase.SCORE else "not_allowed"
+    if isinstance(action, Scoring):
+        return "no_such_line" if state.phase is Phase.SCORE else "nothing_to_score"
+    return "not_an_action"
+
+
 def set_up(text: str) -> State:
     """The state of a position string, the end of a game too (the last step of a game
-    opens here); the core's refusal as a 422 on ``position``."""
+    opens here); the core's refusal as :class:`Refused` on ``position``."""
     try:
         return searches.set_up(text)
     except ValueError as error:
-        raise Invalid("position", str(error)) from None
+        reason = "unreadable" if isinstance(error, ParseError) else "impossible"
+        raise Refused("position", error, reason) from None
 
 
-@router.post("/positions", summary="A position as the server sees it")
-async def read_position(body: PositionIn) -> dict[str, Any]:
+@router.post("/positions", summary="A position as the server sees it", response_model=None)
+async def read_position(body: PositionIn) -> dict[str, Any] | JSONResponse:
     """The canonical position with its legal actions, scorings, supplies, points,
     skips, who acts, the phase and the result once it is over."""
-    state = set_up(body.position)
+    try:
+        state = set_up(body.position)
+    except Refused as refused:
+        return refused.response()
     return position_view([state], [])
 
 
-@router.post("/positions/play", summary="The position after an action")
-async def play_position(body: PlayIn) -> dict[str, Any]:
+@router.post("/positions/play", summary="The position after an action", response_model=None)
+async def play_position(body: PlayIn) -> dict[str, Any] | JSONResponse:
     """The same view of the position after ``action``; an illegal action is a 422."""
-    state = set_up(body.position)
     try:
-        played, after = state.step(Action.parse(body.action))
+        state = set_up(body.position)
+    except Refused as refused:
+        return refused.response()
+    action: Action | None = None
+    try:
+        action = Action.parse(body.action)
+        played, after = state.step(action)
     except ValueError as error:
-        raise Invalid("action", str(error)) from None
+        return Refused("action", error, action_reason(state, action, error)).response()
     return position_view([state, after], [played])
 
 

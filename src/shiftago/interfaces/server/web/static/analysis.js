@@ -5,13 +5,16 @@
 // (tree.js; in its address too, `start=`, `line=` and `at=` before `position=`, so that a
 // reload or a copied link keeps it), says each action in words (announce.js), and hands a
 // position set up in the editor to the server, which accepts or refuses it.
-import { BoardView, COLOURS, COLOUR_NAMES, marbleIcon, parsePosition } from "./board.js";
+import { BoardView, COLOURS, marbleIcon, parsePosition } from "./board.js";
 import { Announcer, actionWords, resultWords } from "./announce.js";
 import { TreeSyntaxError, addChild, childBy, cut, lineEnd, newTree, onMainLine, promote, readTree, sibling, size, writeTree, writtenOrder } from "./tree.js";
 import { drawVariations } from "./variations.js";
-import { VARIANTS, api, cap, copyText, el, onJson, openSocket, ruleNumbers, showNotice, withoutField } from "./api.js";
+import { api, copyText, el, onJson, openSocket, ruleNumbers, showNotice } from "./api.js";
+import { errorWords } from "./errors.js";
+import { lang, number, t, tn } from "./i18n.js";
+import { colourName, variantName } from "./gamewords.js";
 import { mountPrefs, playSound } from "./prefs.js";
-import { expectedWords, formatValue } from "./review.js";
+import { expectedWords, formatValue, unitWords } from "./review.js";
 import { PositionEditor } from "./editor.js";
 
 /** The most actions an address's tree brings back (each action is a request). */
@@ -25,7 +28,7 @@ let at = null; // the node shown
 let busy = false;
 let engineLines = [];
 
-const boardView = new BoardView($("board"), { arrows: true, interactive: true, onAction: play, label: "Analysis board" });
+const boardView = new BoardView($("board"), { arrows: true, interactive: true, onAction: play, label: t("Analysis board") });
 const announcer = new Announcer($("announcer"));
 
 function current() {
@@ -34,6 +37,33 @@ function current() {
 
 function notice(text, kind = "error") {
   showNotice($("notice"), text, kind);
+}
+
+/** Why the server refused an action, by the answer's `reason` (docs/web-protocol.md,
+ * "The analysis board"): `{action}` the action typed, `{name}` the colour to act. */
+const ACTION_REFUSALS = {
+  not_an_action: (v) => t("{action} is not an action: actions are written like L3, Tc or xc3-g3.", v),
+  game_over: () => t("The game is over in this position."),
+  score_first: (v) => t("{name} must score a line first: {action} is not possible now.", v),
+  nothing_to_score: (v) => t("There is no line to score: {action} is not possible now.", v),
+  no_such_line: (v) => t("{action} is not one of the lines to score here.", v),
+  not_allowed: (v) => t("{action} is not allowed here: its lane is full, or it breaks the rule of the first marbles.", v),
+};
+
+/** Why the server refused a start position, by the answer's `reason`. */
+const POSITION_REFUSALS = {
+  unreadable: () => t("This position cannot be read: the board shows the start position instead."),
+  impossible: () => t("This position cannot happen in a game: the board shows the start position instead."),
+};
+
+/** The words of a refused request: the core's refusal (`invalid`, its English words)
+ * by its `reason` from `table`, else `words`; any other code errors.js's. */
+function refusal(err, table, words, values = {}) {
+  const data = err && err.data;
+  if (!data || typeof data !== "object") return words;
+  if (data.code !== "invalid") return errorWords(data, words);
+  const said = table[data.reason];
+  return said ? said(values) : words;
 }
 
 // ---- positions from the server -----------------------------------------------------
@@ -49,7 +79,7 @@ async function setRoot(position) {
 async function play(action) {
   const from = current();
   if (!from || busy) return;
-  if (from.result) return notice("The game is over in this position.");
+  if (from.result) return notice(t("The game is over in this position."));
   busy = true;
   try {
     const known = childBy(at, canonicalAction(from, action));
@@ -61,7 +91,8 @@ async function play(action) {
     announcer.say(actionNews(at));
     show({ action: at.action, board: parsePosition(from.position).board, motion: at.data.motion });
   } catch (err) {
-    notice(withoutField(err) || "That action is not possible here.");
+    const values = { action: String(action), name: colourName(from.turn) };
+    notice(refusal(err, ACTION_REFUSALS, t("That action is not possible here."), values));
   } finally {
     busy = false;
   }
@@ -87,9 +118,8 @@ function actionNews(node) {
   const mover = before.turn;
   const seat = COLOURS.indexOf(mover);
   const scored = before.variant !== "express" && seat >= 0 ? ((after.scores || [])[seat] ?? 0) - ((before.scores || [])[seat] ?? 0) : null;
-  const name = (c) => cap(COLOUR_NAMES[c] || c);
-  const end = after.result ? resultWords(true, (after.result.winners || []).map(name)) : "";
-  return [actionWords(name(mover), node.action, scored), end].filter(Boolean).join(" ");
+  const end = after.result ? resultWords(true, (after.result.winners || []).map(colourName)) : "";
+  return [actionWords(colourName(mover), node.action, scored), end].filter(Boolean).join(" ");
 }
 
 /** Make the line shown the main line. */
@@ -107,16 +137,31 @@ function deleteLine() {
 }
 
 // ---- drawing ---------------------------------------------------------------------
+/** Why a game ended (the core's `EndReason`), in the page's words. */
+const REASONS = {
+  line: () => t("a line"),
+  points: () => t("10 points"),
+  "board full": () => t("the board is full"),
+  "no marbles": () => t("no marbles left"),
+  "action limit": () => t("the limit of actions"),
+};
+
 function statusText(v) {
-  const name = (c) => cap(COLOUR_NAMES[c] || c);
   if (v.result) {
     const w = v.result.winners || [];
-    const why = v.result.reason ? ` (${v.result.reason})` : "";
-    if (!w.length) return `The game is over${why}.`;
-    return w.length > 1 ? `${w.map(name).join(" and ")} share the win${why}.` : `${name(w[0])} wins${why}.`;
+    const words = REASONS[v.result.reason];
+    const reason = words ? words() : v.result.reason || "";
+    if (!w.length) return reason ? t("The game is over ({reason}).", { reason }) : t("The game is over.");
+    if (w.length > 1) {
+      const names = new Intl.ListFormat(lang, { type: "conjunction" }).format(w.map(colourName));
+      return reason ? t("{names} share the win ({reason}).", { names, reason }) : t("{names} share the win.", { names });
+    }
+    const name = colourName(w[0]);
+    return reason ? t("{name} wins ({reason}).", { name, reason }) : t("{name} wins.", { name });
   }
-  if (!v.turn) return "Nobody is to act.";
-  return v.phase === "score" ? `${name(v.turn)} to score a line` : `${name(v.turn)} to push a marble in`;
+  if (!v.turn) return t("Nobody is to act.");
+  const name = colourName(v.turn);
+  return v.phase === "score" ? t("{name} to score a line", { name }) : t("{name} to push a marble in", { name });
 }
 
 function show(animate = null) {
@@ -150,7 +195,7 @@ function show(animate = null) {
   $("to-start").disabled = !at.parent;
   $("promote").disabled = onMainLine(at);
   $("delete-line").disabled = !at.parent;
-  document.title = `Analysis board · ${VARIANTS[v.variant] ? VARIANTS[v.variant].name : v.variant}, ${v.players} players · Shiftago`;
+  document.title = tn("Analysis board · {variant}, {n} player · Shiftago", "Analysis board · {variant}, {n} players · Shiftago", v.players, { variant: variantName(v.variant) });
   history.replaceState(null, "", address(v));
   drawSeats(v);
   drawVariation();
@@ -214,14 +259,15 @@ function drawSeats(v) {
   const variant = v.variant || "express";
   for (let i = 0; i < (v.players || 2); i++) {
     const c = COLOURS[i];
-    const bits = [`${(v.supplies || [])[i] ?? "?"} marbles left`];
-    if (variant !== "express") bits.push(`${(v.scores || [])[i] ?? 0} points`);
-    if ((v.skips || [])[i]) bits.push(`skips ${v.skips[i]}`);
+    const supply = (v.supplies || [])[i];
+    const bits = [Number.isFinite(supply) ? tn("{n} marble left", "{n} marbles left", supply) : t("? marbles left")];
+    if (variant !== "express") bits.push(tn("{n} point", "{n} points", (v.scores || [])[i] ?? 0));
+    if ((v.skips || [])[i]) bits.push(tn("skips {n} time", "skips {n} times", v.skips[i]));
     const acting = !v.result && v.turn === c;
     box.append(
       el("div", { class: `seat-chip colour-${c}${acting ? " to-act" : ""}`, "data-colour": c },
         marbleIcon(c, 18),
-        el("strong", { text: cap(COLOUR_NAMES[c]) }),
+        el("strong", { text: colourName(c) }),
         el("span", { class: "hint", text: bits.join(" · ") })),
     );
   }
@@ -239,25 +285,25 @@ function drawLines(msg) {
   // position, which the user changes, never under the pointer)
   list.classList.toggle("over", !!(v && v.result));
   if (!msg) {
-    $("engine-info").textContent = v && v.result ? "The game is over in this position." : "Thinking…";
+    $("engine-info").textContent = v && v.result ? t("The game is over in this position.") : t("Thinking…");
     return;
   }
   engineLines = msg.lines || [];
   const info = [];
-  if (msg.depth !== undefined && msg.depth !== null) info.push(`depth ${msg.depth}`);
-  if (msg.nodes !== undefined && msg.nodes !== null) info.push(`${Number(msg.nodes).toLocaleString("en")} nodes`);
-  info.push(msg.final ? "done" : "thinking…");
-  $("engine-info").textContent = engineLines.length || !msg.final ? info.join(" · ") : "No action to look at: the game is over.";
+  if (msg.depth !== undefined && msg.depth !== null) info.push(t("depth {depth}", { depth: number(msg.depth) }));
+  if (msg.nodes !== undefined && msg.nodes !== null) info.push(tn("{n} node", "{n} nodes", Number(msg.nodes)));
+  info.push(msg.final ? t("done") : t("thinking…"));
+  $("engine-info").textContent = engineLines.length || !msg.final ? info.join(" · ") : t("No action to look at: the game is over.");
   // the words under the lines are the page's own (no shift of the editor below when
   // the first lines come); the unit of the values goes into their tooltip
-  if (msg.unit) $("engine-unit").title = `The computer's values: ${String(msg.unit).replace(/\.$/, "")}.`;
+  if (msg.unit) $("engine-unit").title = unitWords(msg.unit, v);
   engineLines.forEach((line, i) => {
     const pv = Array.isArray(line.pv) && line.pv.length ? line.pv : [line.action];
-    const go = el("button", { type: "button", class: "small line-action", text: line.action, title: `Play ${line.action}` });
+    const go = el("button", { type: "button", class: "small line-action", text: line.action, title: t("Play {action}", { action: line.action }) });
     go.addEventListener("click", () => play(line.action));
     const item = el("li", { class: "engine-line", "data-testid": "engine-line", "data-action": line.action },
       go,
-      el("span", { class: "line-expected", title: `Expected score of the side to act. The computer's value: ${formatValue(line.value)}`, text: expectedWords(line.expected, line.proven) }),
+      el("span", { class: "line-expected", title: t("Expected score of the side to act. The computer's value: {value}", { value: formatValue(line.value) }), text: expectedWords(line.expected, line.proven) }),
       el("code", { class: "line-pv", title: pv.join(" "), text: pv.join(" ") }));
     item.addEventListener("pointerenter", () => boardView.setHint(line.action));
     item.addEventListener("pointerleave", () => boardView.setHint(engineLines[0] ? engineLines[0].action : null));
@@ -268,6 +314,24 @@ function drawLines(msg) {
 }
 
 // ---- the computer: one socket, reconnected when it drops ---------------------------
+/** The socket's `error` events, each by its code (docs/web-protocol.md, "Live analysis of
+ * a position"), in the page's words; an unknown code shows the server's message. */
+const SOCKET_ERRORS = {
+  bad_position: () => t("The computer cannot look at this position."),
+  busy: () => t("Your address has as many analyses running as it may: close another analysis board and try again."),
+  rate_limited: (msg) =>
+    Number.isFinite(msg.retry_after)
+      ? tn("The computer was asked too often: try again in {n} second.", "The computer was asked too often: try again in {n} seconds.", msg.retry_after)
+      : t("The computer was asked too often: wait a moment and try again."),
+  bad_message: () => t("The page sent the computer a message it does not understand: reload the page."),
+};
+
+function socketErrorWords(msg) {
+  const words = SOCKET_ERRORS[msg.code];
+  if (words) return words(msg);
+  return errorWords(msg, t("The computer cannot look at this position."));
+}
+
 class EngineSocket {
   constructor() {
     this.ws = null;
@@ -296,7 +360,7 @@ class EngineSocket {
     this.ws = ws;
     ws.addEventListener("open", () => {
       this.delay = 500;
-      this.state("Computer ready", "connected");
+      this.state(t("Computer ready"), "connected");
       this.send();
     });
     onJson(ws, (msg) => {
@@ -305,13 +369,13 @@ class EngineSocket {
         if (v && msg.position && msg.position !== v.position) return; // an older search
         drawLines(msg);
       } else if (msg.type === "error") {
-        $("engine-info").textContent = `The computer cannot look at this: ${msg.message || msg.code}`;
+        $("engine-info").textContent = socketErrorWords(msg);
       }
     });
     ws.addEventListener("close", () => {
       if (this.ws !== ws) return;
       this.ws = null;
-      this.state("Reconnecting…", "reconnecting");
+      this.state(t("Reconnecting…"), "reconnecting");
       this.retry();
     });
   }
@@ -380,13 +444,13 @@ function wire() {
   });
   $("copy-position").addEventListener("click", async (e) => {
     const ok = await copyText(current() ? current().position : "");
-    e.target.textContent = ok ? "Copied" : "Copy failed";
-    setTimeout(() => (e.target.textContent = "Copy position"), 1500);
+    e.target.textContent = ok ? t("Copied") : t("Copy failed");
+    setTimeout(() => (e.target.textContent = t("Copy position")), 1500);
   });
   $("copy-link").addEventListener("click", async (e) => {
     const ok = await copyText(location.href);
-    e.target.textContent = ok ? "Copied" : "Copy failed";
-    setTimeout(() => (e.target.textContent = "Copy link"), 1500);
+    e.target.textContent = ok ? t("Copied") : t("Copy failed");
+    setTimeout(() => (e.target.textContent = t("Copy link")), 1500);
   });
 }
 
@@ -399,7 +463,7 @@ async function main() {
     current: () => current(),
     onUse: async (position) => {
       await setRoot(position); // a refusal throws: the editor shows the server's message
-      notice("The board shows the position you set up.", "info");
+      notice(t("The board shows the position you set up."), "info");
     },
   });
   $("editor-box").addEventListener("toggle", () => {
@@ -411,11 +475,11 @@ async function main() {
   try {
     await setRoot(asked && asked.trim() ? asked : rules.start);
   } catch (err) {
-    notice(`This position cannot be set up: ${withoutField(err)}. The board shows the start position instead.`);
+    notice(refusal(err, POSITION_REFUSALS, t("This position cannot be set up: the board shows the start position instead.")));
     try {
       await setRoot(rules.start);
     } catch (again) {
-      $("status").textContent = `The board is not available: ${again.message}`;
+      $("status").textContent = t("The board is not available: {why}", { why: errorWords(again.data, t("the server did not answer.")) });
     }
   }
 }

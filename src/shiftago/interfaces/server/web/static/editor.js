@@ -2,10 +2,24 @@
 // whose turn, variant, players, supplies, scores and skips; "Use this position" hands
 // the position string to the page, which asks the server. The editor checks nothing:
 // the core's message for an impossible position is shown as the server gives it.
-import { BoardView, COLOURS, COLOUR_NAMES, FILES, marbleIcon, parsePosition } from "./board.js";
-import { VARIANTS, cap, el } from "./api.js";
+import { BoardView, COLOURS, FILES, marbleIcon, parsePosition } from "./board.js";
+import { el } from "./api.js";
+import { errorWords } from "./errors.js";
+import { number, t } from "./i18n.js";
+import { colourName, variantName } from "./gamewords.js";
 
-const FIELDS = "A position has 8 fields: variant players board turn phase supplies scores skips.";
+/** The variants a position may name, in the order the choice offers them. */
+const VARIANT_KEYS = ["express", "expert", "extreme"];
+
+// the field names stay as PROTOCOL.md writes them: they are the string's notation
+const FIELDS = () => t("A position has 8 fields: variant players board turn phase supplies scores skips.");
+
+/** A seat's number field's name, for its label. */
+const SEAT_FIELDS = {
+  supply: (colour) => t("{colour}: supply", { colour }),
+  points: (colour) => t("{colour}: points", { colour }),
+  skips: (colour) => t("{colour}: skips", { colour }),
+};
 
 /** The board field of a position string from a Map cell -> colour. */
 export function boardField(board) {
@@ -26,6 +40,19 @@ export function boardField(board) {
     ranks.push(text + (empty ? empty : ""));
   }
   return ranks.join("/");
+}
+
+/** Why the server refused the position set up, in the page's words: the core's reason
+ * (`invalid`) is English, so the page says its own sentence; other codes errors.js's. */
+function refusedWords(err) {
+  const data = err && err.data;
+  if (data && typeof data === "object" && data.code === "invalid" && data.reason === "unreadable") {
+    return t("Refused: this is not a position string.") + " " + FIELDS();
+  }
+  if (!data || typeof data !== "object" || data.code === "invalid") {
+    return t("Refused: this position cannot happen in a game of these rules. Check the marbles, the supplies, the points, the skips and whose turn it is.");
+  }
+  return t("Refused: {why}", { why: errorWords(data, t("the server did not answer.")) });
 }
 
 export class PositionEditor {
@@ -49,10 +76,10 @@ export class PositionEditor {
       for (const [value, text] of options) s.append(el("option", { value, text }));
       return [el("label", { class: "field", for: id, text: label }), s];
     };
-    const [vl, variant] = $sel("editor-variant", "Variant", Object.entries(VARIANTS).map(([k, v]) => [k, v.name]));
-    const [pl, players] = $sel("editor-players", "Players", [["2", "2"], ["3", "3"], ["4", "4"]]);
-    const [tl, turn] = $sel("editor-turn", "To act", []);
-    const [hl, phase] = $sel("editor-phase", "Phase", [["insert", "insert"], ["score", "score"]]);
+    const [vl, variant] = $sel("editor-variant", t("Variant"), VARIANT_KEYS.map((k) => [k, variantName(k)]));
+    const [pl, players] = $sel("editor-players", t("Players"), [2, 3, 4].map((n) => [String(n), number(n)]));
+    const [tl, turn] = $sel("editor-turn", t("To act"), []);
+    const [hl, phase] = $sel("editor-phase", t("Phase"), [["insert", t("push a marble in")], ["score", t("score a line")]]);
     this.variant = variant;
     this.players = players;
     this.turn = turn;
@@ -72,23 +99,23 @@ export class PositionEditor {
     });
     const grid = el("div", { class: "editor-fields" }, el("div", {}, vl, variant), el("div", {}, pl, players), el("div", {}, tl, turn), el("div", {}, hl, phase));
 
-    this.palette = el("div", { class: "palette", role: "radiogroup", "aria-label": "What a click on a cell puts there" });
+    this.palette = el("div", { class: "palette", role: "radiogroup", "aria-label": t("What a click on a cell puts there") });
     this.boardBox = el("div", { class: "editor-board" });
-    this.view = new BoardView(this.boardBox, { arrows: false, interactive: false, label: "The position being set up: click a cell" });
+    this.view = new BoardView(this.boardBox, { arrows: false, interactive: false, label: t("The position being set up: click a cell") });
     this.view.svg.addEventListener("click", (e) => {
       const target = e.target.closest && e.target.closest("[data-cell]");
       if (target) this.click(target.getAttribute("data-cell"));
     });
     this.keyboardCells();
     this.seats = el("div", { class: "editor-seats" });
-    this.text = el("input", { type: "text", class: "editor-text", id: "editor-position", "data-testid": "editor-position", spellcheck: "false", autocomplete: "off", "aria-label": "The position string being set up" });
+    this.text = el("input", { type: "text", class: "editor-text", id: "editor-position", "data-testid": "editor-position", spellcheck: "false", autocomplete: "off", "aria-label": t("The position string being set up") });
     this.text.addEventListener("change", () => this.fromText(this.text.value));
     this.error = el("p", { class: "error", role: "alert", "data-testid": "editor-error", hidden: true });
-    const use = el("button", { type: "button", class: "primary", "data-testid": "editor-use", text: "Use this position" });
+    const use = el("button", { type: "button", class: "primary", "data-testid": "editor-use", text: t("Use this position") });
     use.addEventListener("click", () => this.use(use));
-    const reset = el("button", { type: "button", class: "small", text: "Take the board's position" });
+    const reset = el("button", { type: "button", class: "small", text: t("Take the board's position") });
     reset.addEventListener("click", () => this.load(this.current()));
-    const clear = el("button", { type: "button", class: "small", text: "Empty board" });
+    const clear = el("button", { type: "button", class: "small", text: t("Empty board") });
     clear.addEventListener("click", () => {
       this.set.board = new Map();
       this.set.supplies = this.set.supplies.map(() => this.marbles);
@@ -102,12 +129,12 @@ export class PositionEditor {
       if (e.key === "Enter") this.use(use);
     });
     container.append(
-      el("p", { class: "hint", text: "Choose a colour (or Remove), then click cells (or reach them with Tab and the arrow keys and press Enter). Placing or removing a marble takes it from or gives it back to that colour's supply." }),
+      el("p", { class: "hint", text: t("Choose a colour (or Remove), then click cells (or reach them with Tab and the arrow keys and press Enter). Placing or removing a marble takes it from or gives it back to that colour's supply.") }),
       this.palette,
       this.boardBox,
       grid,
       this.seats,
-      el("label", { class: "field", for: "editor-position", text: "Position string" }),
+      el("label", { class: "field", for: "editor-position", text: t("Position string") }),
       this.text,
       this.error,
       el("div", { class: "row wrap" }, use, reset, clear),
@@ -125,13 +152,13 @@ export class PositionEditor {
   fromText(text) {
     const p = parsePosition(text);
     if (!p) {
-      this.showError(FIELDS);
+      this.showError(FIELDS());
       return;
     }
     const n = [2, 3, 4].includes(p.players) ? p.players : 2;
     const fit = (list, fill) => Array.from({ length: n }, (_, i) => (Number.isFinite(list[i]) ? list[i] : fill));
     this.set = {
-      variant: VARIANTS[p.variant] ? p.variant : "express",
+      variant: VARIANT_KEYS.includes(p.variant) ? p.variant : "express",
       players: n,
       board: p.board,
       turn: COLOURS.slice(0, n).includes(p.turn) ? p.turn : "o",
@@ -215,7 +242,7 @@ export class PositionEditor {
   async use(button) {
     const text = this.text.value.trim();
     if (!parsePosition(text)) {
-      this.showError(FIELDS);
+      this.showError(FIELDS());
       return;
     }
     button.disabled = true;
@@ -224,7 +251,7 @@ export class PositionEditor {
       await this.onUse(text);
       this.load(this.current());
     } catch (err) {
-      this.showError(`Refused: ${err.message}`);
+      this.showError(refusedWords(err));
     } finally {
       button.disabled = false;
     }
@@ -235,7 +262,7 @@ export class PositionEditor {
     const colours = COLOURS.slice(0, s.players);
     this.variant.value = s.variant;
     this.players.value = String(s.players);
-    this.turn.replaceChildren(...colours.map((c) => el("option", { value: c, text: cap(COLOUR_NAMES[c]) })));
+    this.turn.replaceChildren(...colours.map((c) => el("option", { value: c, text: colourName(c) })));
     this.turn.value = s.turn;
     this.phase.value = s.phase;
 
@@ -245,7 +272,7 @@ export class PositionEditor {
       input.addEventListener("change", () => {
         this.tool = tool;
       });
-      const label = el("label", {}, input, tool === "remove" ? "" : marbleIcon(tool, 18), tool === "remove" ? "Remove" : cap(COLOUR_NAMES[tool]));
+      const label = el("label", {}, input, tool === "remove" ? "" : marbleIcon(tool, 18), tool === "remove" ? t("Remove") : colourName(tool));
       this.palette.append(label);
     }
 
@@ -255,11 +282,11 @@ export class PositionEditor {
     // Express scores no points: its seats have none to set (and the string keeps 0)
     const points = s.variant !== "express";
     if (!points) s.scores = s.scores.map(() => 0);
-    const head = el("div", { class: "editor-seat head", "aria-hidden": "true" }, el("span", {}), el("span", { text: "Supply" }), el("span", { text: points ? "Points" : "" }), el("span", { text: "Skips" }));
+    const head = el("div", { class: "editor-seat head", "aria-hidden": "true" }, el("span", {}), el("span", { text: t("Supply") }), el("span", { text: points ? t("Points") : "" }), el("span", { text: t("Skips") }));
     this.seats.append(head);
     colours.forEach((c, i) => {
       const num = (what, list, max) => {
-        const input = el("input", { type: "number", min: 0, max, value: list[i], "data-testid": `editor-${what}-${c}`, "aria-label": `${cap(COLOUR_NAMES[c])}: ${what}` });
+        const input = el("input", { type: "number", min: 0, max, value: list[i], "data-testid": `editor-${what}-${c}`, "aria-label": SEAT_FIELDS[what](colourName(c)) });
         input.addEventListener("change", () => {
           list[i] = Math.max(0, Math.floor(+input.value || 0));
           this.text.value = this.position();
@@ -268,7 +295,7 @@ export class PositionEditor {
       };
       this.seats.append(
         el("div", { class: "editor-seat" },
-          el("span", { class: "editor-colour" }, marbleIcon(c, 18), cap(COLOUR_NAMES[c])),
+          el("span", { class: "editor-colour" }, marbleIcon(c, 18), colourName(c)),
           num("supply", s.supplies, this.marbles),
           points ? num("points", s.scores, 99) : el("span", {}),
           num("skips", s.skips, this.maxSkips)),

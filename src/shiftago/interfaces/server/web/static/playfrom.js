@@ -4,23 +4,60 @@
 // The server checks the position (POST /api/games "position", docs/web-protocol.md); the
 // page opens the player's seat. `mountPlayFrom(box, position)` fills `box`; `position()`
 // gives the position string shown at the moment the game is asked for.
-import { COLOURS, COLOUR_NAMES } from "./board.js";
-import { api, cap, csrfToken, el, levels, localPath, rememberGame, tokenOf, withoutField } from "./api.js";
+import { COLOURS } from "./board.js";
+import { api, csrfToken, el, levels, localPath, rememberGame, tokenOf } from "./api.js";
+import { errorWords } from "./errors.js";
+import { t } from "./i18n.js";
+import { colourName, levelWords } from "./gamewords.js";
 
-/** The words of the card, in one place. */
+/** The words of the card, in one place (getters: looked up in the catalogue when shown). */
 const WORDS = {
-  title: "Play from here",
-  intro: "A new game that starts from the position shown.",
-  opponent: "Opponent",
-  computer: "The computer",
-  friend: "A friend, by link",
-  colour: "Your colour",
-  level: "The computer's level",
-  start: "Start the game",
-  noPosition: "There is no position to play from.",
-  failed: (why) => `Could not start the game: ${why}`,
-  friendNote: "Your friend's link is in the new game's Share card.",
+  get title() {
+    return t("Play from here");
+  },
+  get intro() {
+    return t("A new game that starts from the position shown.");
+  },
+  get opponent() {
+    return t("Opponent");
+  },
+  get computer() {
+    return t("The computer");
+  },
+  get friend() {
+    return t("A friend, by link");
+  },
+  get colour() {
+    return t("Your colour");
+  },
+  get level() {
+    return t("The computer's level");
+  },
+  get start() {
+    return t("Start the game");
+  },
+  get noPosition() {
+    return t("There is no position to play from.");
+  },
+  get friendNote() {
+    return t("Your friend's link is in the new game's Share card.");
+  },
 };
+
+/** Why the game was not started, in the page's words: a position refused (`invalid`,
+ * the core's words in English) is told over when the server reads it as finished
+ * (POST /api/positions), else as impossible; another error by errors.js. */
+async function failedWords(err, shown) {
+  const data = err && err.data;
+  if (data && typeof data === "object" && data.code === "invalid") {
+    if (data.field !== "position") return t("Could not start the game: the server refused it.");
+    const view = await api("/api/positions", { method: "POST", body: { position: shown } }).catch(() => null);
+    return view && view.result
+      ? t("Could not start the game: the game is over in this position.")
+      : t("Could not start the game: a game cannot start from this position.");
+  }
+  return t("Could not start the game: {why}", { why: errorWords(data, t("the server did not answer.")) });
+}
 
 /** A gentle level to offer first (the level list's own default is the strongest). */
 const FIRST_LEVEL = 3;
@@ -73,7 +110,7 @@ export function mountPlayFrom(box, position) {
     shownFor = key;
     const options = fields ? COLOURS.slice(0, fields.players) : [];
     const pick = options.includes(chosen) ? chosen : fields && fields.turn;
-    colour.replaceChildren(...options.map((c) => el("option", { value: c, text: cap(COLOUR_NAMES[c]), selected: c === pick })));
+    colour.replaceChildren(...options.map((c) => el("option", { value: c, text: colourName(c), selected: c === pick })));
     return fields;
   }
   colour.addEventListener("change", () => (chosen = colour.value));
@@ -87,7 +124,7 @@ export function mountPlayFrom(box, position) {
   }
   levels().then((list) => {
     const gentle = list.some((x) => x.level === FIRST_LEVEL) ? FIRST_LEVEL : list[0].level;
-    level.replaceChildren(...list.map((x) => el("option", { value: String(x.level), text: x.name ? `${x.level}: ${x.name}` : String(x.level), selected: x.level === gentle })));
+    level.replaceChildren(...list.map((x) => el("option", { value: String(x.level), text: levelWords(x), selected: x.level === gentle })));
   });
   details.addEventListener("toggle", () => details.open && refreshColours());
   computer.addEventListener("change", refreshOpponent);
@@ -130,7 +167,7 @@ export function mountPlayFrom(box, position) {
       }
       location.href = target || localPath(game.watch_url || `/watch/${game.id}`);
     } catch (err) {
-      error.textContent = WORDS.failed(withoutField(err));
+      error.textContent = await failedWords(err, shown);
       error.hidden = false;
       start.disabled = false;
     }

@@ -2,6 +2,7 @@
 // in the URL (`?step=k`, so a link opens at that step); the positions come from
 // GET /api/games/{id}/steps. Buttons, the slider and the keys Left/Right/Home/End step.
 import { api } from "./api.js";
+import { number, t } from "./i18n.js";
 import { $, ctx, isOver, lastStep, setText, shownStep } from "./state.js";
 
 let loadingFor = null;
@@ -60,9 +61,9 @@ export function renderReplay() {
   const k = shownStep();
   $("rp-range").max = String(n);
   $("rp-range").value = String(k);
-  setText("rp-step", String(k));
-  setText("rp-total", String(n));
-  $("rp-where").setAttribute("aria-label", `Showing the position after ${k} of ${n} actions`);
+  setText("rp-step", number(k));
+  setText("rp-total", number(n));
+  $("rp-where").setAttribute("aria-label", t("Showing the position after {step} of {steps} actions", { step: number(k), steps: number(n) }));
   $("rp-first").disabled = k === 0;
   $("rp-prev").disabled = k === 0;
   $("rp-next").disabled = k === n;

@@ -11,11 +11,20 @@
 //
 // `onStep(k)` asks the page to show step k (a click on the graph or a key moment);
 // `onUpdate()` tells it that the judgements changed (to redraw its action list).
-import { COLOURS, COLOUR_NAMES, MARBLE_FILL, marbleIcon, svgEl as svg } from "./board.js";
-import { api, cap, el } from "./api.js";
+import { COLOURS, MARBLE_FILL, marbleIcon, svgEl as svg } from "./board.js";
+import { api, el } from "./api.js";
+import { errorWords } from "./errors.js";
+import { lang, number, t } from "./i18n.js";
+import { colourName } from "./gamewords.js";
 
 const POLL_MS = 700;
 const MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+/** The judgements' names a person reads. */
+const JUDGEMENTS = {
+  inaccuracy: () => t("inaccuracy"),
+  mistake: () => t("mistake"),
+  blunder: () => t("blunder"),
+};
 const LINE_INK = { o: MARBLE_FILL.o, g: MARBLE_FILL.g, b: MARBLE_FILL.b, w: "#8a8a8a" };
 // The graph is drawn in pixels at its box's width (again when that changes).
 const GRAPH_HEIGHT = 120;
@@ -32,24 +41,25 @@ function swatch(colour) {
 /** An expected score in words: `62%`; `win` or `loss` where the value is proven
  *  (`proven` 1 or -1, as the server's lines and review entries carry it). */
 export function expectedWords(expected, proven = 0) {
-  if (proven > 0) return "win";
-  if (proven < 0) return "loss";
+  if (proven > 0) return t("win");
+  if (proven < 0) return t("loss");
   if (expected === null || expected === undefined || Number.isNaN(+expected)) return "";
-  return `${Math.round(+expected * 100)}%`;
+  return number(Math.round(+expected * 100) / 100, { style: "percent" });
 }
 
 /** A value in the review's unit, signed: +40, -12, +0.25. */
 export function formatValue(v) {
   if (v === null || v === undefined || Number.isNaN(+v)) return "?";
   const n = +v;
-  const text = Number.isInteger(n) ? String(Math.abs(n)) : Math.abs(n).toFixed(2);
+  const digits = Number.isInteger(n) ? 0 : 2;
+  const text = number(Math.abs(n), { useGrouping: false, minimumFractionDigits: digits, maximumFractionDigits: digits });
   return (n > 0 ? "+" : n < 0 ? "−" : "") + text;
 }
 
 /** The computer's own values (the tooltips' numbers) said for a player, by the kind of
- * search that made them (the review's `unit`, docs/analysis.md "Value"); "" for a kind
- * this page does not know. */
-function unitWords(unit, game) {
+ * search that made them (the review's or the analysis socket's `unit`, docs/analysis.md
+ * "Value"), a whole sentence; "" for a kind this page does not know. */
+export function unitWords(unit, game) {
   const text = String(unit || "");
   if (text.startsWith("centi-units")) {
     const scale = game && game.variant === "express" ? 65 : 200;
@@ -62,11 +72,44 @@ function unitWords(unit, game) {
 
 const UNIT_WORDS = {
   search: (scale) =>
-    `the computer's own values (in the tooltips) weigh the position for the player to act: 0 is even, +${scale} means about a 73% chance for that player and −${scale} about 27%, and a value near ±10000 is a win or a loss it has worked out to the end`,
-  playouts: "the computer's own values (in the tooltips) are the share of the win that the player to act can expect, from 0 to 1 (0.5 an even game)",
-  graph: "the graph shows each player's expected score after every action",
-  points: "the computer's own values (in the tooltips) are points: what an action scores or sets up, ±1000 a win or a loss at once",
+    t("The computer's own values (in the tooltips) weigh the position for the player to act: 0 is even, +{scale} means about a 73% chance for that player and −{scale} about 27%, and a value near ±10000 is a win or a loss it has worked out to the end.", { scale: number(scale) }),
+  get playouts() {
+    return t("The computer's own values (in the tooltips) are the share of the win that the player to act can expect, from 0 to 1 (0.5 an even game).");
+  },
+  get graph() {
+    return t("The graph shows each player's expected score after every action.");
+  },
+  get points() {
+    return t("The computer's own values (in the tooltips) are points: what an action scores or sets up, ±1000 a win or a loss at once.");
+  },
 };
+
+/** Why a review failed, by the review's `error_code` (docs/web-protocol.md, "The game's
+ * analysis"); a review without a known code shows the server's `error`. */
+const FAILURES = {
+  search_failed: (r) =>
+    Number.isInteger(r.error_step) && r.error_action
+      ? t("The review failed: the computer's search failed at action {step} ({action}).", { step: number(r.error_step), action: r.error_action })
+      : t("The review failed: the computer's search failed."),
+  unreadable: () => t("The review failed: the stored game cannot be read."),
+  failed: () => t("The review failed: the computer could not finish it."),
+};
+
+/** A review refused when asked for: too many waiting (`too_many_reviews`, with the
+ * server's `Retry-After`) in the page's words, any other code errors.js's. */
+function startRefusal(err) {
+  if (err && err.data && err.data.code === "too_many_reviews") {
+    return t("Could not start the review: too many reviews are waiting or running. Wait for one to finish and ask again.");
+  }
+  return t("Could not start the review: {why}", { why: errorWords(err && err.data, t("the server did not answer.")) });
+}
+
+function failureWords(review) {
+  const words = FAILURES[review.error_code];
+  if (words) return words(review);
+  if (review.error) return t("The review failed: {why}.", { why: review.error });
+  return FAILURES.failed();
+}
 
 export class GameReview {
   constructor({ gameId, container, board = null, onStep = null, onUpdate = null }) {
@@ -88,10 +131,10 @@ export class GameReview {
 
   build(container) {
     this.root = el("section", { class: "review card", "aria-labelledby": "review-title", "data-testid": "review", hidden: true });
-    this.title = el("h2", { id: "review-title", text: "Computer's review" });
-    this.button = el("button", { type: "button", class: "primary", "data-testid": "analyse", hidden: true, text: "Analyse" });
+    this.title = el("h2", { id: "review-title", text: t("Computer's review") });
+    this.button = el("button", { type: "button", class: "primary", "data-testid": "analyse", hidden: true, text: t("Analyse") });
     this.button.addEventListener("click", () => this.analyse());
-    this.progress = el("progress", { max: 1, value: 0, "aria-label": "Review progress", hidden: true });
+    this.progress = el("progress", { max: 1, value: 0, "aria-label": t("Review progress"), hidden: true });
     this.progressText = el("span", { class: "hint review-progress", "aria-live": "polite" });
     this.error = el("p", { class: "error", role: "alert", "data-testid": "review-error", hidden: true });
     this.graphBox = el("div", { class: "eval-graph-box", hidden: true });
@@ -165,8 +208,8 @@ export class GameReview {
       this.apply(review);
     } catch (err) {
       if (err.status === 404) {
-        if (!first) this.fail("The review is not there any more.");
-      } else this.fail(`Could not read the review: ${err.message}`);
+        if (!first) this.fail(t("The review is not there any more."));
+      } else this.fail(t("Could not read the review: {why}", { why: errorWords(err.data, t("the server did not answer.")) }));
       this.render();
     }
   }
@@ -180,7 +223,7 @@ export class GameReview {
       const review = await api(`/api/games/${encodeURIComponent(this.gameId)}/analysis`, { method: "POST" });
       this.apply(review);
     } catch (err) {
-      this.fail(`Could not start the review: ${err.message}`);
+      this.fail(startRefusal(err));
       this.render();
     } finally {
       this.asking = false;
@@ -196,7 +239,7 @@ export class GameReview {
       this.timer = setTimeout(() => this.fetch(), POLL_MS);
     }
     // a failed review says so (and stops polling); asked again, the words go
-    if (review.status === "failed") this.fail(`The review failed: ${review.error || "the computer could not finish it"}.`, "failed");
+    if (review.status === "failed") this.fail(failureWords(review), "failed");
     else if (this.error.dataset.kind === "failed") this.fail("");
     this.render();
     if (this.step !== null) this.showStep(this.step);
@@ -245,21 +288,32 @@ export class GameReview {
     const seat = Math.max(0, COLOURS.indexOf(a.seat));
     const expected = (list) => (Array.isArray(list) ? list[seat] : null);
     const scored = (e, value, proven = 0) => {
-      const words = expectedWords(e, proven);
-      return words === "win" || words === "loss" ? `a ${words}` : words ? `expected score ${words}` : `value ${formatValue(value)}`;
+      if (proven > 0) return t("a win");
+      if (proven < 0) return t("a loss");
+      const words = expectedWords(e);
+      return words ? t("expected score {score}", { score: words }) : t("value {value}", { value: formatValue(value) });
     };
+    // the line's notation in its own element inside the sentence's words
+    const [before, after] = t("Best: {line} ({score})", { score: scored(expected(a.expected_before), a.best_value, a.best_proven) }).split("{line}");
     this.best.replaceChildren(
-      el("strong", { text: "Best: " }),
+      el("strong", { text: before }),
       el("code", { class: "notation", text: line.join(" ") }),
-      ` (${scored(expected(a.expected_before), a.best_value, a.best_proven)})`,
+      after ?? "",
     );
-    this.best.title = `The computer's value: ${formatValue(a.best_value)}`;
+    this.best.title = t("The computer's value: {value}", { value: formatValue(a.best_value) });
     this.best.hidden = false;
     const j = this.judgementOf(k);
-    const mark = j && j.mark ? ` ${j.mark} ${j.judgement}` : "";
+    const values = {
+      action: `${a.turn ? `${a.turn}. ` : ""}${a.action}${j && j.mark ? ` ${j.mark}` : ""}`,
+      judgement: j && j.judgement ? JUDGEMENTS[j.judgement]() : "",
+      score: scored(expected(a.expected_after), a.value, a.proven),
+    };
     const same = a.action === a.best;
-    this.played.textContent = `Played: ${a.turn ? `${a.turn}. ` : ""}${a.action}${mark} (${scored(expected(a.expected_after), a.value, a.proven)})${same ? ", the best" : ""}`;
-    this.played.title = `The computer's value: ${formatValue(a.value)}`;
+    let played;
+    if (values.judgement) played = t("Played: {action} {judgement} ({score})", values);
+    else played = same ? t("Played: {action} ({score}), the best", values) : t("Played: {action} ({score})", values);
+    this.played.textContent = played;
+    this.played.title = t("The computer's value: {value}", { value: formatValue(a.value) });
     this.played.hidden = false;
     if (this.board && this.board.setHint) this.board.setHint(a.best);
   }
@@ -273,8 +327,9 @@ export class GameReview {
 
   nameOf(colour) {
     const seat = ((this.game && this.game.seats) || []).find((s) => s.colour === colour);
-    const name = seat && seat.name ? seat.name : cap(COLOUR_NAMES[colour] || colour);
-    return name.toLowerCase() === COLOUR_NAMES[colour] ? name : `${name} (${COLOUR_NAMES[colour]})`;
+    const colourWord = colourName(colour);
+    if (!seat || !seat.name || seat.name.toLowerCase() === colourWord.toLowerCase()) return colourWord;
+    return t("{name} ({colour})", { name: seat.name, colour: colourWord });
   }
 
   render() {
@@ -287,14 +342,15 @@ export class GameReview {
     const running = r && (r.status === "pending" || r.status === "running");
     const current = r && r.status === "done" && (r.version === undefined || r.version >= n);
     this.button.hidden = !canAsk || running || current;
-    if (r && r.status === "failed") this.button.textContent = "Try the review again";
-    else this.button.textContent = r && r.status === "done" ? "Analyse again" : "Analyse";
+    if (r && r.status === "failed") this.button.textContent = t("Try the review again");
+    else this.button.textContent = r && r.status === "done" ? t("Analyse again") : t("Analyse");
     this.progress.hidden = !running;
     this.head.hidden = this.button.hidden && !running;
     if (running) {
       const p = Math.max(0, Math.min(1, +r.progress || 0));
       this.progress.value = p;
-      this.progressText.textContent = r.status === "pending" ? "Waiting for the computer…" : `Reviewing… ${Math.round(p * 100)}%`;
+      this.progressText.textContent =
+        r.status === "pending" ? t("Waiting for the computer…") : t("Reviewing… {percent}", { percent: number(Math.round(p * 100) / 100, { style: "percent" }) });
     } else this.progressText.textContent = "";
     const actions = (r && r.actions) || [];
     this.root.hidden = !(canAsk || actions.length || running || !this.error.hidden);
@@ -348,7 +404,7 @@ export class GameReview {
       "data-testid": "eval-graph",
       role: "slider",
       tabindex: "0",
-      "aria-label": "Evaluation graph: the expected score over the game; click or use the arrow keys to go to a step",
+      "aria-label": t("Evaluation graph: the expected score over the game; click or use the arrow keys to go to a step"),
       "aria-valuemin": "0",
       "aria-valuemax": String(n),
       "data-steps": String(pts.length - 1),
@@ -373,7 +429,7 @@ export class GameReview {
       if (k >= pts.length) continue;
       const seat = seats.length === 1 ? 0 : Math.max(0, colours.indexOf(a.seat));
       const dot = svg("circle", { cx: this.x(k), cy: this.y(pts[k][seat]), r: 5, class: `eg-mark eg-${a.judgement}`, "data-judgement": a.judgement }, graph);
-      svg("title", {}, dot).textContent = `${a.turn ? `${a.turn}. ` : ""}${a.action} ${MARKS[a.judgement]} ${a.judgement}`;
+      svg("title", {}, dot).textContent = t("{action} {mark} {judgement}", { action: `${a.turn ? `${a.turn}. ` : ""}${a.action}`, mark: MARKS[a.judgement], judgement: JUDGEMENTS[a.judgement]() });
     }
     this.cursor = svg("line", { y1: 0, y2: H, class: "eg-cursor" }, graph);
     const hit = svg("rect", { x: 0, y: 0, width: W, height: H, class: "eg-hit" }, graph);
@@ -397,11 +453,11 @@ export class GameReview {
     const name = (c) => this.nameOf(c);
     if (seats.length === 1) {
       this.legend.replaceChildren(
-        `Expected score of ${name(colours[0])}: up, ${name(colours[0])} is winning; down, ${name(colours[1] || "g")} is.`,
+        t("Expected score of {first}: up, {first} is winning; down, {second} is.", { first: name(colours[0]), second: name(colours[1] || "g") }),
       );
     } else {
       this.legend.replaceChildren(
-        "Expected score of each player (top: a sure win, bottom: a sure loss): ",
+        t("Expected score of each player (top: a sure win, bottom: a sure loss):") + " ",
         ...colours.map((c) => el("span", { class: "eg-key" }, swatch(LINE_INK[c]), ` ${name(c)} `)),
       );
     }
@@ -422,16 +478,20 @@ export class GameReview {
     // the step and its expected scores in words, as the graph draws them
     const at = this.points()[k];
     const colours = this.seatColours();
-    const scores = Array.isArray(at) ? colours.map((c, i) => `${COLOUR_NAMES[c] || c} ${expectedWords(at[i])}`).join(", ") : "";
-    const where = k === 0 ? "the start" : `after action ${k}`;
-    this.graph.setAttribute("aria-valuetext", scores ? `${where}: ${scores}` : where);
+    const scores = Array.isArray(at)
+      ? new Intl.ListFormat(lang, { type: "unit" }).format(colours.map((c, i) => t("{colour} {score}", { colour: colourName(c), score: expectedWords(at[i]) })))
+      : "";
+    let said;
+    if (k === 0) said = scores ? t("The start: {scores}", { scores }) : t("The start");
+    else said = scores ? t("After action {step}: {scores}", { step: number(k), scores }) : t("After action {step}", { step: number(k) });
+    this.graph.setAttribute("aria-valuetext", said);
   }
 
   /** The marked actions, each a link to the position before it (where the best is shown). */
   drawMoments() {
     const marked = ((this.review && this.review.actions) || []).filter((a) => MARKS[a.judgement]);
     if (!marked.length) {
-      this.moments.replaceChildren(el("p", { class: "hint", text: this.done() ? "No inaccuracies, mistakes or blunders." : "" }));
+      this.moments.replaceChildren(el("p", { class: "hint", text: this.done() ? t("No inaccuracies, mistakes or blunders.") : "" }));
       return;
     }
     const list = el("ul", { class: "moment-list" });
@@ -441,15 +501,19 @@ export class GameReview {
         class: `small moment j-${a.judgement}`,
         "data-judgement": a.judgement,
         "data-index": a.index,
-        title: `Show the position before it, with the computer's best (${a.best})`,
+        title: t("Show the position before it, with the computer's best ({best})", { best: a.best }),
         // the mark's signs and the marble say little to a screen reader: words instead
-        "aria-label": `${a.turn ? `${a.turn}. ` : ""}${a.action} by ${COLOUR_NAMES[a.seat] || a.seat}, ${a.judgement}: show the position before it`,
+        "aria-label": t("{action} by {colour}, {judgement}: show the position before it", {
+          action: `${a.turn ? `${a.turn}. ` : ""}${a.action}`,
+          colour: colourName(a.seat),
+          judgement: JUDGEMENTS[a.judgement](),
+        }),
       });
       b.append(marbleIcon(a.seat, 14), ` ${a.turn ? `${a.turn}. ` : ""}${a.action}${MARKS[a.judgement]}`);
       b.addEventListener("click", () => this.go(a.index));
       list.append(el("li", {}, b));
     }
-    this.moments.replaceChildren(el("h3", { text: "Key moments" }), list);
+    this.moments.replaceChildren(el("h3", { text: t("Key moments") }), list);
   }
 
   drawSummary() {
@@ -459,37 +523,39 @@ export class GameReview {
     table.append(
       el("thead", {},
         el("tr", {},
-          el("th", { scope: "col", text: "Player" }),
-          el("th", { scope: "col", title: "inaccuracies", text: "?!" }),
-          el("th", { scope: "col", title: "mistakes", text: "?" }),
-          el("th", { scope: "col", title: "blunders", text: "??" }),
-          el("th", { scope: "col", text: "Accuracy" }))),
+          el("th", { scope: "col", text: t("Player") }),
+          el("th", { scope: "col", title: t("inaccuracies"), text: "?!" }),
+          el("th", { scope: "col", title: t("mistakes"), text: "?" }),
+          el("th", { scope: "col", title: t("blunders"), text: "??" }),
+          el("th", { scope: "col", text: t("Accuracy") }))),
     );
     const body = el("tbody");
     for (const s of rows) {
-      const acc = s.accuracy === null || s.accuracy === undefined ? "–" : `${(+s.accuracy).toFixed(1)}%`;
+      const acc =
+        s.accuracy === null || s.accuracy === undefined
+          ? "–"
+          : number(+s.accuracy / 100, { style: "percent", minimumFractionDigits: 1, maximumFractionDigits: 1 });
       body.append(
         el("tr", { "data-seat": s.seat },
           el("th", { scope: "row" }, marbleIcon(s.seat, 16), ` ${this.nameOf(s.seat)}`),
-          el("td", { "data-count": "inaccuracies", text: s.inaccuracies ?? 0 }),
-          el("td", { "data-count": "mistakes", text: s.mistakes ?? 0 }),
-          el("td", { "data-count": "blunders", text: s.blunders ?? 0 }),
+          el("td", { "data-count": "inaccuracies", text: number(s.inaccuracies ?? 0) }),
+          el("td", { "data-count": "mistakes", text: number(s.mistakes ?? 0) }),
+          el("td", { "data-count": "blunders", text: number(s.blunders ?? 0) }),
           el("td", { "data-count": "accuracy", text: acc })),
       );
     }
     table.append(body);
-    const words = [];
-    words.push("an expected score is the mover's chance to win, a shared draw counting its share (100% a sure win)");
+    const words = [t("An expected score is the mover's chance to win, a shared draw counting its share (100% a sure win).")];
     const unit = unitWords(r.unit, this.game);
     if (unit) words.push(unit);
     if (r.scale) words.push(UNIT_WORDS.graph);
-    const level = r.level ? ` Reviewed by level ${r.level}.` : "";
+    if (r.level) words.push(t("Reviewed by level {level}.", { level: number(r.level) }));
     this.summary.replaceChildren(
-      el("h3", { text: "Summary" }),
+      el("h3", { text: t("Summary") }),
       table,
       el("p", { class: "hint review-unit" },
-        words.length ? `${cap(words.join("; "))}.${level} ` : level,
-        el("a", { href: "/how-to-play#analysis", text: "About the review" })),
+        `${words.join(" ")} `,
+        el("a", { href: "/how-to-play#analysis", text: t("About the review") })),
     );
   }
 }

@@ -2,18 +2,24 @@
 // side line in brackets right after the action it replaces, nested as deep as it goes.
 // Every action is a button that shows the position after it; `data-node` is the
 // node's number in the tree's written order (the address's `at=`).
-import { COLOUR_NAMES, marbleIcon } from "./board.js";
-import { cap, el } from "./api.js";
-import { fill } from "./announce.js";
+import { marbleIcon } from "./board.js";
+import { el } from "./api.js";
+import { number, t } from "./i18n.js";
+import { colourName } from "./gamewords.js";
 import { depth, onMainLine, pathTo, writtenOrder } from "./tree.js";
 
-/** The list's words, whole. */
+/** The list's words, whole sentences (functions: looked up when shown). */
 const WORDS = {
-  start: "Start",
-  label: "{step}. {action} by {who}",
-  labelSide: "{step}. {action} by {who}, side line",
-  text: " {step}. {action}",
+  start: () => t("Start"),
+  label: (values) => t("{step}. {action} by {who}", values),
+  labelSide: (values) => t("{step}. {action} by {who}, side line", values),
 };
+
+/** What a node's button and label name: its step, its action, its mover. */
+function valuesOf(node) {
+  const mover = moverOf(node);
+  return { step: number(depth(node)), action: node.action, who: mover ? colourName(mover) : "" };
+}
 
 /** The mover of `node`'s action: the side to act in the position before it. */
 function moverOf(node) {
@@ -25,25 +31,26 @@ function moverOf(node) {
  * nodes on the way to the current one are marked (`.on-path`).
  */
 export function drawVariations(box, root, current, go) {
-  const number = new Map(writtenOrder(root).map((n, i) => [n, i]));
+  const order = new Map(writtenOrder(root).map((n, i) => [n, i]));
   const onPath = new Set(pathTo(current));
   const button = (node) => {
     const attrs = {
       type: "button",
       class: `var-move small${node === current ? " current" : ""}${onPath.has(node) ? " on-path" : ""}`,
-      "data-node": number.get(node),
+      "data-node": order.get(node),
       "aria-current": node === current ? "step" : null,
     };
     if (!node.parent) {
-      const b = el("button", { ...attrs, text: WORDS.start });
+      const b = el("button", { ...attrs, text: WORDS.start() });
       b.addEventListener("click", () => go(node));
       return b;
     }
     const mover = moverOf(node);
-    const values = { step: depth(node), action: node.action, who: cap(COLOUR_NAMES[mover] || "") };
+    const values = valuesOf(node);
     attrs["data-move"] = node.action;
-    attrs["aria-label"] = fill(onMainLine(node) ? WORDS.label : WORDS.labelSide, values);
-    const b = el("button", attrs, marbleIcon(mover || "o", 14), fill(WORDS.text, values));
+    attrs["aria-label"] = onMainLine(node) ? WORDS.label(values) : WORDS.labelSide(values);
+    // the step's number and the action's notation: no words to translate
+    const b = el("button", attrs, marbleIcon(mover || "o", 14), ` ${values.step}. ${node.action}`);
     b.addEventListener("click", () => go(node));
     return b;
   };
@@ -53,7 +60,7 @@ export function drawVariations(box, root, current, go) {
       const [main, ...sides] = n.children;
       into.append(button(main));
       for (const side of sides) {
-        const group = el("span", { class: "var-side", role: "group", "aria-label": fill(WORDS.labelSide, { step: depth(side), action: side.action, who: cap(COLOUR_NAMES[moverOf(side)] || "") }) });
+        const group = el("span", { class: "var-side", role: "group", "aria-label": WORDS.labelSide(valuesOf(side)) });
         group.append(el("span", { class: "var-bracket", "aria-hidden": "true", text: "(" }), button(side));
         line(side, group);
         group.append(el("span", { class: "var-bracket", "aria-hidden": "true", text: ")" }));
