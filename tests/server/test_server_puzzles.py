@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from shiftago.core import State
 from shiftago.engine.puzzles.shipped import shipped
 from shiftago.engine.puzzles.solving import prove
-from shiftago.interfaces.server.db.schema import PuzzleRow, PuzzleRoundRow
+from shiftago.interfaces.server.db.schema import PuzzleRoundRow, PuzzleRow
 from support.accounts_support import as_account, sign_up
 from support.server_support import client_for, fresh_database
 

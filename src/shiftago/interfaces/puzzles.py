@@ -67,12 +67,27 @@ def _count_games(job: Job) -> int:
     return total
 
 
+class _PackedOnClose(io.StringIO):
+    """Text gathered in memory and written gzip-packed when closed: no file name and
+    no time stamp in the header, so the same puzzles make the same bytes."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__()
+        self.path = path
+
+    def close(self) -> None:
+        if not self.closed:
+            self.path.write_bytes(gzip.compress(self.getvalue().encode("utf-8"), mtime=0))
+        super().close()
+
+
 def open_text(path: Path, mode: str) -> IO[str]:
-    """A puzzle file for reading or writing text, gzip when its name ends in ``.gz``."""
+    """A puzzle file for reading (``"r"``) or writing (``"w"``) text, gzip when its
+    name ends in ``.gz``."""
     if path.suffix == ".gz":
-        # no time stamp in the header: the same puzzles make the same bytes
-        packed = gzip.GzipFile(filename=str(path), mode=mode + "b", mtime=0)
-        return io.TextIOWrapper(packed, encoding="utf-8")
+        if mode == "w":
+            return _PackedOnClose(path)
+        return io.TextIOWrapper(gzip.GzipFile(filename=str(path), mode="rb"), encoding="utf-8")
     return path.open(mode, encoding="utf-8")
 
 

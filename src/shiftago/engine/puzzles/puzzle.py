@@ -2,7 +2,7 @@
 
 One line per puzzle::
 
-    {"id": "e2-1f3a9c04d2", "variant": "express", "players": 2,
+    {"id": "express-2-1f3a9c04d2", "variant": "express", "players": 2,
      "position": "express 2 ... o insert 12,13 0,0 0,0", "actions": 2,
      "solution": ["L3", "Tc", "R5"], "themes": ["win-in-2", "express", "players-2"],
      "rating": 1350, "source": "self-play seed 7 game 12"}
@@ -105,6 +105,6 @@ class Puzzle:
 
 
 def puzzle_id(key: str, variant: str, players: int) -> str:
-    """A stable id from a position's symmetry key: variant letter, players, a digest."""
+    """A stable id from a position's symmetry key: variant, players, a digest."""
     digest = hashlib.sha256(key.encode()).hexdigest()[:10]
-    return f"{variant[0]}{players}-{digest}"
+    return f"{variant}-{players}-{digest}"
