@@ -9,6 +9,8 @@ from pathlib import Path
 
 from click.testing import CliRunner, Result
 
+from shiftago.core import Action, Game, Rules, Variant
+from shiftago.formats.record_model import Record, format_records
 from shiftago.interfaces.cli import cli
 
 ONE_WIN = "express 2 7/7/4o2/3o3/go5/1o5/o6 o insert 17,21 0,0 0,0"
@@ -61,3 +63,20 @@ def test_generate_needs_games() -> None:
     result = invoke("puzzles", "generate")
     assert result.exit_code == 2
     assert "--self-play" in result.output
+
+
+def test_generate_finds_the_puzzle_in_a_record(tmp_path: Path) -> None:
+    # a game set up at ONE_WIN where orange plays R3 (missing the win), green then
+    # plays Ta, and the puzzle is the position before orange's miss
+    game = Game(Rules(Variant.EXPRESS, 2), position=ONE_WIN)
+    for action in ("R3", "Ta"):
+        game.play(Action.parse(action))
+    records = tmp_path / "games.txt"
+    records.write_text(format_records([Record.from_game(game)]))
+    out = tmp_path / "p.jsonl"
+    result = invoke("puzzles", "generate", "--from", str(records), "--out", str(out))
+    assert result.exit_code == 0, result.output
+    found = [json.loads(line) for line in out.read_text().splitlines()]
+    first = next(p for p in found if p["position"] == ONE_WIN)
+    assert first["solution"] == ["L3"]
+    assert first["source"] == "games.txt game 1"

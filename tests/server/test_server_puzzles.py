@@ -57,8 +57,8 @@ def test_next_answers_a_shipped_puzzle_as_the_contract_says(db_url: str) -> None
         assert rows(client, PuzzleRow) == len(shipped())
 
 
-def test_next_of_a_theme_and_an_unknown_theme(sqlite_url: str) -> None:
-    with client_for(sqlite_url) as client:
+def test_next_of_a_theme_and_an_unknown_theme(db_url: str) -> None:
+    with client_for(db_url) as client:
         for theme in ("win-in-3", "expert", "players-4", "score-the-right-line"):
             body = client.get("/api/puzzles/next", params={"theme": theme}).json()
             assert theme in body["themes"], body

@@ -19,11 +19,18 @@ import numpy as np
 
 from shiftago.core import Phase, State
 from shiftago.engine.greedy import GreedyBot
-from shiftago.engine.kernel import from_action, legal_codes, to_state
-from shiftago.engine.kernel.tables import INSERTIONS
+from shiftago.engine.kernel import apply_action, from_action, legal_codes, to_state
+from shiftago.engine.kernel.tables import INSERTIONS, TURN
 
 from .puzzle import Puzzle, puzzle_id
-from .solving import MOST_ACTIONS, ProofUnknown, prove, solution_line
+from .solving import (
+    MOST_ACTIONS,
+    ProofUnknown,
+    keeps_win,
+    kernel_state,
+    prove,
+    solution_line,
+)
 
 #: The prover's node budget per candidate: a bound on the work of each proof.
 NODES_PER_PROOF = 2_000_000
@@ -121,38 +128,25 @@ def themes(state: State, actions: int, line: list[str]) -> tuple[str, ...]:
 
 
 def _right_line_matters(state: State, actions: int, line: list[str]) -> bool:
-    from .prover import new_budget, reached, wins_within
-    from .solving import kernel_state
-
+    """Whether one of the solver's scorings in ``line`` had another scoring beside it
+    that would lose the proof."""
     s = kernel_state(state)
     solver = state.turn
     players = state.rules.players
     left = actions
     for text in line:
         code = from_action(text, players)
-        mover = int(s[4])  # TURN
+        mover = int(s[TURN])
         if mover == solver and code >= INSERTIONS:
-            options = [c for c in legal_codes(s) if c >= INSERTIONS]
-            for other in options:
+            for other in legal_codes(s):
                 child = s.copy()
-                _apply(child, other)
-                keeps = (
-                    reached(child, solver)
-                    if int(child[5]) == 2  # PHASE == OVER
-                    else wins_within(child, solver, left - 1, new_budget())
-                )
-                if not keeps:
+                apply_action(child, other)
+                if not keeps_win(child, solver, left - 1):
                     return True
-        _apply(s, code)
+        apply_action(s, code)
         if mover == solver:
             left -= 1
     return False
-
-
-def _apply(s: np.ndarray, code: int) -> None:
-    from shiftago.engine.kernel import apply_action
-
-    apply_action(s, code)
 
 
 def initial_rating(state: State, actions: int, first: str) -> int:

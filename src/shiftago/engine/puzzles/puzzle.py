@@ -90,15 +90,18 @@ class Puzzle:
         missing = [name for name in _FIELDS if name not in data]
         if missing:
             raise ParseError(f"a puzzle line lacks {', '.join(missing)}")
-        puzzle = cls(
-            id=str(data["id"]),
-            position=str(data["position"]),
-            actions=int(data["actions"]),
-            solution=tuple(str(a) for a in data["solution"]),
-            themes=tuple(str(t) for t in data["themes"]),
-            rating=int(data["rating"]),
-            source=str(data.get("source", "")),
-        )
+        try:
+            puzzle = cls(
+                id=str(data["id"]),
+                position=str(data["position"]),
+                actions=int(data["actions"]),
+                solution=tuple(str(a) for a in data["solution"]),
+                themes=tuple(str(t) for t in data["themes"]),
+                rating=int(data["rating"]),
+                source=str(data.get("source", "")),
+            )
+        except (TypeError, ValueError) as error:
+            raise ParseError(f"puzzle {data['id']!r}: {error}") from None
         if (puzzle.variant, puzzle.players) != (data["variant"], data["players"]):
             raise ParseError(f"puzzle {puzzle.id}: variant or players differ from the position")
         return puzzle

@@ -98,6 +98,14 @@ def prove(state: State, most: int = MOST_ACTIONS, nodes: int = 0) -> Proof:
     return Proof(most, None, ())
 
 
+def keeps_win(child: np.ndarray, solver: int, left: int) -> bool:
+    """Whether the solver still reaches the goal from ``child`` (after one of its
+    actions) within ``left`` more of its actions."""
+    if int(child[PHASE]) == OVER:
+        return bool(reached(child, solver))
+    return bool(wins_within(child, solver, left, new_budget()))
+
+
 def _after(s: np.ndarray, code: int) -> np.ndarray:
     child = s.copy()
     apply_action(child, code)
@@ -218,12 +226,7 @@ def judge(state: State, actions: int, tried: list[str]) -> Verdict:
         if code not in legal_codes(s):
             raise IllegalActionError(f"action {number} ({text}) is not legal here")
         child = _after(s, code)
-        budget = new_budget()
-        keeps = (
-            reached(child, solver)
-            if int(child[PHASE]) == OVER
-            else wins_within(child, solver, left - 1, budget)
-        )
+        keeps = keeps_win(child, solver, left - 1)
         played.append(to_action(code, players))
         if not keeps:
             refutation = defence(child, solver, left - 1)
