@@ -277,3 +277,9 @@ def check_puzzle(puzzle: Puzzle) -> str | None:
     if outcome is None or tuple(outcome.winners) != (solver,):
         return "the solution does not end in the solver's win"
     return None
+
+
+def warm_up() -> None:
+    """Compile (or load from numba's cache) the prover, so that the first attempt at a
+    puzzle does not pay for it."""
+    prove(State.from_position("express 2 7/7/7/7/7/7/oooo3 o insert 18,22 0,0 0,0"), 1)
