@@ -40,3 +40,29 @@ def test_short_2_player_express_puzzles_hold_under_the_reference_search() -> Non
         for fewer in range(1, puzzle.actions):
             assert winning_firsts(state, fewer) == [], puzzle.id
         assert winning_firsts(state, puzzle.actions) == [puzzle.solution[0]], puzzle.id
+
+
+def test_other_variants_and_player_counts_hold_under_the_reference_search() -> None:
+    """Wins in 1 with 3-4 players (every other seat's turn is after the goal) and wins
+    in 2 of 2-player Expert and Extreme (the insertion and its scoring, both counted)."""
+    puzzles = shipped()
+    many = [p for p in puzzles if p.players > 2 and p.actions == 1]
+    scoring = [p for p in puzzles if p.variant != "express" and p.players == 2 and p.actions == 2]
+    rng = random.Random(11)
+    for puzzle in rng.sample(many, 3) + rng.sample(scoring, 2):
+        state = puzzle.state
+        for fewer in range(1, puzzle.actions):
+            assert winning_firsts(state, fewer) == [], puzzle.id
+        assert winning_firsts(state, puzzle.actions) == [puzzle.solution[0]], puzzle.id
+
+
+def test_3_player_wins_in_2_answer_every_combination_of_replies() -> None:
+    """The paranoid proof: after the first action, every pair of the two other seats'
+    actions is answered by a win (the reference search tries them all)."""
+    chosen = [p for p in shipped() if (p.variant, p.players, p.actions) == ("express", 3, 2)]
+    assert chosen
+    for puzzle in chosen:
+        state = puzzle.state
+        assert winning_firsts(state, 1) == [], puzzle.id
+        assert winning_firsts(state, 2) == [puzzle.solution[0]], puzzle.id
+        assert len(puzzle.solution) == 4  # the solver, two other seats, the solver
