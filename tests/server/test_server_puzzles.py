@@ -5,6 +5,7 @@ and a signed-in player's first finished attempt rated by Glicko-2 (puzzle and pl
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ from shiftago.core import State
 from shiftago.engine.puzzles.shipped import shipped
 from shiftago.engine.puzzles.solving import prove
 from shiftago.interfaces.server.db.schema import PuzzleRoundRow, PuzzleRow
+from shiftago.interfaces.server.puzzles import choosing
 from support.accounts_support import as_account, sign_up
 from support.server_support import client_for, fresh_database
 
@@ -210,3 +212,44 @@ def test_a_signed_in_players_first_attempt_moves_both_ratings_once(db_url: str) 
             body = failed.json()["player"]
             assert body["rated"] is True and body["streak"] == 0
             assert body["rating"] < player["rating"]
+
+
+GOAL_PO = """msgid ""
+msgstr ""
+"Language: de\\n"
+"Plural-Forms: nplurals=2; plural=(n != 1);\\n"
+"Content-Type: text/plain; charset=utf-8\\n"
+
+#, python-format
+msgid "Make a winning line in %(n)s action, whatever the others play."
+msgid_plural "Make a winning line in %(n)s actions, whatever the others play."
+msgstr[0] "Bilde in %(n)s Zug eine Gewinnreihe, was die anderen auch spielen."
+msgstr[1] "Bilde in %(n)s Zügen eine Gewinnreihe, was die anderen auch spielen."
+"""
+
+
+def test_the_goal_comes_in_the_requests_language(tmp_path: Path) -> None:
+    locale = tmp_path / "locale"
+    (locale / "de" / "LC_MESSAGES").mkdir(parents=True)
+    (locale / "shiftago.pot").write_text(GOAL_PO.replace('"Language: de\\n"\n', ""))
+    (locale / "de" / "LC_MESSAGES" / "shiftago.po").write_text(GOAL_PO, encoding="utf-8")
+    url = f"sqlite:///{tmp_path / 'db.sqlite'}"
+    with client_for(url, locale_dir=locale, preview_languages=True) as client:
+        german = client.get("/api/puzzles/next", params={"theme": "express", "lang": "de"}).json()
+        word = "Zug " if german["actions"] == 1 else "Zügen "
+        assert german["goal"] == (
+            f"Bilde in {german['actions']} {word}eine Gewinnreihe, was die anderen auch spielen."
+        )
+        header = {"Accept-Language": "de-DE,de;q=0.9"}
+        daily = client.get("/api/puzzles/daily", headers=header).json()
+        if daily["variant"] == "express":
+            assert daily["goal"].startswith("Bilde in")
+        english = client.get("/api/puzzles/next", params={"theme": "express"}).json()
+        assert english["goal"].startswith("Make a winning line")
+
+
+def test_the_daily_puzzle_changes_with_the_day() -> None:
+    days = [dt.date(2026, 12, 1) + dt.timedelta(days=k) for k in range(30)]
+    picks = {choosing.daily_index(day, 2706) for day in days}
+    assert len(picks) > 25
+    assert all(0 <= pick < 2706 for pick in picks)
