@@ -17,6 +17,7 @@ from shiftago.engine.puzzles.shipped import shipped
 from shiftago.engine.puzzles.solving import prove
 from shiftago.interfaces.server.db.schema import PuzzleRoundRow, PuzzleRow
 from shiftago.interfaces.server.puzzles import choosing
+from shiftago.interfaces.server.puzzles import store as puzzles_store
 from support.accounts_support import as_account, sign_up
 from support.server_support import client_for, fresh_database
 
@@ -253,3 +254,18 @@ def test_the_daily_puzzle_changes_with_the_day() -> None:
     picks = {choosing.daily_index(day, 2706) for day in days}
     assert len(picks) > 25
     assert all(0 <= pick < 2706 for pick in picks)
+
+
+def test_the_next_puzzle_is_near_the_players_rating(sqlite_url: str) -> None:
+    with client_for(sqlite_url) as client:
+        guest = [client.get("/api/puzzles/next").json()["rating"] for _ in range(5)]
+        store = client.app.state.hub.store  # type: ignore[attr-defined]
+        # a guest's puzzles are among the 12 nearest 1500: no farther than the 12th
+        farthest = sorted(abs(p.rating - 1500) for p in shipped())[11]
+        assert all(abs(r - 1500) <= farthest for r in guest)
+        high = puzzles_store.puzzles_near(store, 2300, None, None, 12)
+        low = puzzles_store.puzzles_near(store, 900, None, None, 12)
+        assert min(p.rating.rating for p in high) > max(p.rating.rating for p in low)
+        assert [p.rating.rating for p in high] == sorted(
+            (p.rating.rating for p in high), reverse=True
+        )
