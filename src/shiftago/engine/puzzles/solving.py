@@ -9,8 +9,9 @@ two actions, and a scoring followed by the move again is three or more.
 
 The defence is the reply that delays the goal longest; among equal delays the one the
 engine's window count (:func:`shiftago.engine.search.evaluate.windows`) prefers for the
-defending seat against the solver, then the first in canonical order. The solver's
-moves in a solution line are the fastest that keep the proof, the first in canonical
+defending seat against the solver, then the first in the kernel's order (the
+insertions in canonical order, then the scorings by line). The solver's moves in a
+solution line are the fastest that keep the proof, the first in the kernel's
 order among equals.
 """
 
@@ -32,7 +33,6 @@ from shiftago.engine.kernel import (
 )
 from shiftago.engine.kernel.tables import (
     BOARD,
-    INSERTIONS,
     LIMIT,
     OVER,
     PHASE,
@@ -146,10 +146,10 @@ def defence(s: np.ndarray, solver: int, left: int) -> list[int]:
 
 def best_solver_action(s: np.ndarray, solver: int, left: int) -> int | None:
     """The solver's fastest action that keeps the goal within ``left`` actions (its own
-    included), the first in canonical order among equals; None when none does."""
+    included), the first in the kernel's order among equals; None when none does."""
     best, best_delay = None, left + 1
     budget = new_budget()
-    for code in _canonical(legal_codes(s)):
+    for code in sorted(legal_codes(s)):
         child = _after(s, code)
         if int(child[PHASE]) == OVER:
             if reached(child, solver):
@@ -159,12 +159,6 @@ def best_solver_action(s: np.ndarray, solver: int, left: int) -> int | None:
         if delay + 1 < best_delay:
             best, best_delay = code, delay + 1
     return best
-
-
-def _canonical(codes: list[int]) -> list[int]:
-    """Kernel codes in the canonical order of RULES.md (insertions are already in it;
-    scorings sort as their notation's strings)."""
-    return sorted(codes, key=lambda c: (c >= INSERTIONS, c))
 
 
 def solution_line(state: State, actions: int) -> list[Action]:
