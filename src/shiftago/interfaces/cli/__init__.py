@@ -26,6 +26,7 @@ from shiftago.interfaces.cli import (
     engine,
     loadtest,
     play,
+    puzzles,
     serve,
     show,
 )
@@ -68,6 +69,7 @@ for command in (
     bench.bench,
     arena.arena,
     loadtest.loadtest,
+    puzzles.puzzles,
 ):
     cli.add_command(command)
 

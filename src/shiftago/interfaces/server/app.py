@@ -44,6 +44,7 @@ from shiftago.interfaces.server.languages import COOKIE, COOKIE_SECONDS, LOCALE_
 from shiftago.interfaces.server.metrics import MeasureRequests, Metrics, NoteRoute, job_kinds
 from shiftago.interfaces.server.pages import Pages
 from shiftago.interfaces.server.players import routes as players_api
+from shiftago.interfaces.server.puzzles import routes as puzzles_api
 from shiftago.interfaces.server.runtime import Runtime
 from shiftago.interfaces.server.seeks import routes as seeks_api
 from shiftago.interfaces.server.seeks.socket import lobby_socket
@@ -117,6 +118,7 @@ def create_app(
     app.include_router(analysis_api.router)
     app.include_router(accounts_api.router)
     app.include_router(players_api.router)
+    app.include_router(puzzles_api.router)
     app.include_router(seeks_api.router)
     app.add_api_websocket_route("/ws/games/{game_id}", game_socket)
     app.add_api_websocket_route("/ws/analysis", analysis_socket)

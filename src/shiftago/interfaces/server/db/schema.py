@@ -311,3 +311,57 @@ class HeartbeatRow(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     beat: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PuzzleRow(Base):
+    """A proven puzzle (docs/puzzles.md): its position, how many of the solver's actions
+    it takes, its solution line and themes (space-separated), and its puzzle rating
+    (Glicko-2), which moves with every rated attempt."""
+
+    __tablename__ = "puzzles"
+
+    id: Mapped[str] = mapped_column(String(24), primary_key=True)
+    variant: Mapped[str] = mapped_column(String(16))
+    players: Mapped[int] = mapped_column(Integer)
+    position: Mapped[str] = mapped_column(Text)
+    actions: Mapped[int] = mapped_column(Integer)
+    solution: Mapped[str] = mapped_column(Text)
+    themes: Mapped[str] = mapped_column(String(200))
+    rating: Mapped[float] = mapped_column(Float, index=True)
+    deviation: Mapped[float] = mapped_column(Float)
+    volatility: Mapped[float] = mapped_column(Float)
+    attempts: Mapped[int] = mapped_column(Integer)
+
+
+class PuzzlePlayerRow(Base):
+    """An account's puzzle rating (Glicko-2) and its streak of puzzles solved in a row."""
+
+    __tablename__ = "puzzle_players"
+
+    account_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    rating: Mapped[float] = mapped_column(Float)
+    deviation: Mapped[float] = mapped_column(Float)
+    volatility: Mapped[float] = mapped_column(Float)
+    puzzles: Mapped[int] = mapped_column(Integer)
+    streak: Mapped[int] = mapped_column(Integer)
+    best_streak: Mapped[int] = mapped_column(Integer)
+    updated: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PuzzleRoundRow(Base):
+    """An account's first finished attempt at a puzzle, the one that is rated (one per
+    account and puzzle, as on lichess: a puzzle played again moves no rating)."""
+
+    __tablename__ = "puzzle_rounds"
+
+    account_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    puzzle_id: Mapped[str] = mapped_column(
+        String(24), ForeignKey("puzzles.id", ondelete="CASCADE"), primary_key=True
+    )
+    solved: Mapped[bool] = mapped_column(Boolean)
+    rating_after: Mapped[float] = mapped_column(Float)
+    at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))

@@ -1,0 +1,182 @@
+"""Puzzles over HTTP (WEBAPI.md, "Puzzles"; docs/web-protocol.md, "Puzzles").
+
+``GET /api/puzzles/next`` (``?theme=``), ``GET /api/puzzles/daily`` and
+``POST /api/puzzles/{id}/attempt``. The engine judges every attempt
+(:func:`shiftago.engine.puzzles.solving.judge`, in a worker thread: the prover holds no
+lock of Python's), so an action is right when it keeps the proven win within the
+actions left, and the defence is the engine's. An action that does not parse, is not
+legal where it is played or comes after the end is a 422 with ``code``
+``illegal_action``, and nothing is rated.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import random
+from typing import Annotated, Any, Final
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from shiftago.core import State
+from shiftago.core.errors import IllegalActionError
+from shiftago.engine.puzzles.puzzle import THEMES
+from shiftago.engine.puzzles.shipped import shipped
+from shiftago.engine.puzzles.solving import judge
+from shiftago.interfaces.server.accounts.accounts import signed_in
+from shiftago.interfaces.server.door.http import Invalid
+from shiftago.interfaces.server.games.access import hub_of
+from shiftago.interfaces.server.languages import COOKIE, Catalogues
+from shiftago.interfaces.server.puzzles import choosing
+from shiftago.interfaces.server.puzzles import store as puzzles_store
+
+router = APIRouter(prefix="/api/puzzles")
+
+#: The most actions an attempt may list (a puzzle's solver acts 3 times at most).
+MOST_ACTIONS: Final = 8
+Notation = Annotated[str, Field(strict=True, min_length=1, max_length=12)]
+
+
+class AttemptIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    actions: list[Notation] = Field(
+        min_length=1,
+        max_length=MOST_ACTIONS,
+        description="the solver's actions so far, in order, without the defence",
+    )
+
+
+async def _ready(request: Request) -> None:
+    """Load the shipped set into the table once per process (docs/puzzles.md)."""
+    state = request.app.state
+    if getattr(state, "puzzles_loaded", False):
+        return
+    lock = getattr(state, "puzzles_lock", None)
+    if lock is None:
+        lock = state.puzzles_lock = asyncio.Lock()
+    async with lock:
+        if getattr(state, "puzzles_loaded", False):
+            return
+        hub = hub_of(request)
+        puzzles = await asyncio.to_thread(shipped)
+        await hub.db(puzzles_store.load_puzzles, hub.store, puzzles)
+        state.puzzles_loaded = True
+
+
+async def _words(request: Request) -> Any:
+    """The gettext of the request's language (WEBAPI.md, "Languages")."""
+    catalogues: Catalogues = request.app.state.catalogues
+    account = await signed_in(request)
+    lang = catalogues.choose(
+        request.query_params.get("lang"),
+        request.cookies.get(COOKIE),
+        account.language if account is not None else None,
+        request.headers.get("accept-language"),
+    )
+    return catalogues.translations(lang)
+
+
+def _not_found(puzzle_id: str) -> JSONResponse:
+    message = f"there is no puzzle {puzzle_id!r}"
+    return JSONResponse({"message": message, "code": "not_found"}, status_code=404)
+
+
+@router.get("/next", summary="A puzzle near the player's puzzle rating")
+async def next_puzzle(
+    request: Request,
+    theme: Annotated[str | None, Query(max_length=40, description="one of the themes")] = None,
+) -> JSONResponse:
+    """One of the puzzles nearest the player's rating (signed out: 1500), with
+    ``theme`` when given, not played before by a signed-in player."""
+    if theme is not None and theme not in THEMES:
+        raise Invalid("theme", f"one of {', '.join(THEMES)}")
+    await _ready(request)
+    hub = hub_of(request)
+    account = await signed_in(request)
+    rating = choosing.GUEST_RATING
+    account_id = None
+    if account is not None:
+        account_id = account.id
+        player = await hub.db(puzzles_store.puzzle_player, hub.store, account.id)
+        rating = player.rating.rating
+    near = await hub.db(
+        puzzles_store.puzzles_near, hub.store, rating, theme, account_id, choosing.NEAREST
+    )
+    if not near and account_id is not None:  # every one played: play them again
+        near = await hub.db(
+            puzzles_store.puzzles_near, hub.store, rating, theme, None, choosing.NEAREST
+        )
+    chosen = choosing.pick(near, random.Random())
+    if chosen is None:
+        message = "there is no puzzle of that theme"
+        return JSONResponse({"message": message, "code": "not_found"}, status_code=404)
+    return JSONResponse(choosing.view(chosen, await _words(request)))
+
+
+@router.get("/daily", summary="The day's puzzle")
+async def daily_puzzle(request: Request) -> JSONResponse:
+    """The same puzzle for everyone all day (UTC), as ``next`` answers one."""
+    await _ready(request)
+    hub = hub_of(request)
+    ids = await hub.db(puzzles_store.puzzle_ids, hub.store)
+    if not ids:
+        return _not_found("of the day")
+    day = dt.datetime.now(dt.UTC).date()
+    chosen = await hub.db(puzzles_store.puzzle, hub.store, ids[choosing.daily_index(day, len(ids))])
+    if chosen is None:
+        return _not_found("of the day")
+    return JSONResponse(choosing.view(chosen, await _words(request)))
+
+
+@router.post("/{puzzle_id}/attempt", summary="Judge the solver's actions so far")
+async def attempt(puzzle_id: str, body: AttemptIn, request: Request) -> JSONResponse:
+    """Whether the actions are right, the defence's reply, and the whole solution once
+    solved or failed; a signed-in player's first finished attempt is rated."""
+    await _ready(request)
+    hub = hub_of(request)
+    found = (
+        await hub.db(puzzles_store.puzzle, hub.store, puzzle_id) if len(puzzle_id) <= 24 else None
+    )
+    if found is None:
+        return _not_found(puzzle_id)
+    state = State.from_position(found.position)
+    try:
+        verdict = await asyncio.to_thread(judge, state, found.actions, list(body.actions))
+    except IllegalActionError as error:
+        message = f"actions: {error}"
+        return JSONResponse(
+            {"message": message, "field": "actions", "code": "illegal_action"}, status_code=422
+        )
+    answer: dict[str, Any] = {
+        "correct": verdict.correct,
+        "solved": verdict.solved,
+        "reply": [str(a) for a in verdict.reply],
+    }
+    if verdict.solution is not None:
+        answer["solution"] = [str(a) for a in verdict.solution]
+    account = await signed_in(request)
+    finished = verdict.solved or not verdict.correct
+    if account is not None and finished:
+        rated = await hub.db(
+            puzzles_store.rate_round,
+            hub.store,
+            account.id,
+            puzzle_id,
+            verdict.solved,
+            choosing.rate,
+        )
+        player = (
+            rated
+            if rated is not None
+            else await hub.db(puzzles_store.puzzle_player, hub.store, account.id)
+        )
+        answer["player"] = {
+            "rating": round(player.rating.rating),
+            "deviation": round(player.rating.deviation),
+            "rated": rated is not None,
+            "streak": player.streak,
+            "best_streak": player.best_streak,
+        }
+    return JSONResponse(answer)

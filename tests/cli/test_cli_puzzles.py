@@ -1,0 +1,82 @@
+"""``shiftago puzzles generate`` and ``check`` (interfaces/puzzles.py): the same seed
+writes the same file, every puzzle written is re-proven by ``check``, and ``check``
+exits 1 naming a puzzle that does not hold."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner, Result
+
+from shiftago.core import Action, Game, Rules, Variant
+from shiftago.formats.record_model import Record, format_records
+from shiftago.interfaces.cli import cli
+
+ONE_WIN = "express 2 7/7/4o2/3o3/go5/1o5/o6 o insert 17,21 0,0 0,0"
+TWO_WINS = "express 2 7/7/7/7/7/7/oooo3 o insert 18,22 0,0 0,0"
+
+
+def invoke(*args: str) -> Result:
+    return CliRunner().invoke(cli, list(args))
+
+
+def test_the_same_seed_writes_the_same_puzzles_and_check_proves_them(tmp_path: Path) -> None:
+    first, second = tmp_path / "a.jsonl.gz", tmp_path / "b.jsonl.gz"
+    for out in (first, second):
+        result = invoke("puzzles", "generate", "--self-play", "3", "--seed", "4", "--out", str(out))
+        assert result.exit_code == 0, result.output
+    assert first.read_bytes() == second.read_bytes()
+    checked = invoke("puzzles", "check", str(first))
+    assert checked.exit_code == 0, checked.output
+    assert "puzzles proven" in checked.output
+
+
+def test_generate_stops_at_the_limit_and_keeps_to_the_most_actions(tmp_path: Path) -> None:
+    out = tmp_path / "p.jsonl"
+    result = invoke(
+        "puzzles", "generate", "--self-play", "20", "--max-actions", "1", "--limit", "2",
+        "--out", str(out),
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(lines) == 2
+    assert {line["actions"] for line in lines} == {1}
+
+
+def test_check_names_a_puzzle_that_does_not_hold(tmp_path: Path) -> None:
+    path = tmp_path / "p.jsonl"
+    good = {
+        "id": "good", "variant": "express", "players": 2, "position": ONE_WIN, "actions": 1,
+        "solution": ["L3"], "themes": ["win-in-1"], "rating": 1000,
+    }  # fmt: skip
+    bad = {**good, "id": "two-solutions", "position": TWO_WINS, "solution": ["L1"]}
+    path.write_text(json.dumps(good) + "\n" + json.dumps(bad) + "\n")
+    result = invoke("puzzles", "check", str(path))
+    assert result.exit_code == 1
+    assert "two-solutions" in result.output
+    assert "good:" not in result.output
+    assert "1 of 2 puzzles proven" in result.output
+
+
+def test_generate_needs_games() -> None:
+    result = invoke("puzzles", "generate")
+    assert result.exit_code == 2
+    assert "--self-play" in result.output
+
+
+def test_generate_finds_the_puzzle_in_a_record(tmp_path: Path) -> None:
+    # a game set up at ONE_WIN where orange plays R3 (missing the win), green then
+    # plays Ta, and the puzzle is the position before orange's miss
+    game = Game(Rules(Variant.EXPRESS, 2), position=ONE_WIN)
+    for action in ("R3", "Ta"):
+        game.play(Action.parse(action))
+    records = tmp_path / "games.txt"
+    records.write_text(format_records([Record.from_game(game)]))
+    out = tmp_path / "p.jsonl"
+    result = invoke("puzzles", "generate", "--from", str(records), "--out", str(out))
+    assert result.exit_code == 0, result.output
+    found = [json.loads(line) for line in out.read_text().splitlines()]
+    first = next(p for p in found if p["position"] == ONE_WIN)
+    assert first["solution"] == ["L3"]
+    assert first["source"] == "games.txt game 1"
