@@ -134,7 +134,8 @@ def test_past_the_most_open_challenges_the_code_says_so(sqlite_url, monkeypatch)
     # a code of its own: "too_many" is the 429 of a limit, which a page words otherwise
     monkeypatch.setattr("shiftago.interfaces.server.seeks.named.MAX_SENT", 1)
     with client_for(sqlite_url) as client:
-        ann, ben = sign_up(client, "ann"), sign_up(client, "ben")
+        ann = sign_up(client, "ann")
+        sign_up(client, "ben")
         assert challenge(client, ann, to="ben").status_code == 201
         refused = challenge(client, ann, to="ben")
         assert refused.status_code == 409
