@@ -177,7 +177,26 @@ export async function ruleNumbers() {
   return (await askLevels()).rules;
 }
 
-/** `GET /api/levels` in any of its plausible shapes, as [{level, name}]; [1] when absent. */
+// the computer's levels by the names the server gives them (engine/levels.py), in the
+// page's words; a name not listed here shows as the server says it
+const LEVEL_WORDS = {
+  beginner: () => t("beginner"),
+  greedy: () => t("greedy"),
+  novice: () => t("novice"),
+  casual: () => t("casual"),
+  club: () => t("club"),
+  strong: () => t("strong"),
+  maximum: () => t("maximum"),
+};
+
+/** A level's name ("club") in the page's words. */
+export function levelName(name) {
+  const words = Object.hasOwn(LEVEL_WORDS, name) ? LEVEL_WORDS[name] : null;
+  return words ? words() : String(name ?? "");
+}
+
+/** `GET /api/levels` in any of its plausible shapes, as [{level, name}] (the name in the
+ * page's words); [1] when absent. */
 export async function levels() {
   try {
     const data = await askLevels();
@@ -190,7 +209,8 @@ export async function levels() {
             ? { level: x, name: "" }
             : { level: +(x.level ?? x.number ?? x.id), name: String(x.name ?? "") },
       )
-      .filter((x) => Number.isFinite(x.level));
+      .filter((x) => Number.isFinite(x.level))
+      .map((x) => ({ level: x.level, name: levelName(x.name) }));
     if (out.length) return out;
   } catch {
     /* fall through */
