@@ -187,12 +187,12 @@ function describe(seek) {
     "{variant} · {n} player · {clock} · rated {low}-{high}",
     "{variant} · {n} players · {clock} · rated {low}-{high}",
     seek.players,
-    { ...values, low: number(low), high: number(high) },
+    { ...values, low: number(low, { useGrouping: false }), high: number(high, { useGrouping: false }) },
   );
 }
 
 function placesText(seek) {
-  const names = seek.places.map((p) => (p.rating != null ? t("{name} ({rating})", { name: p.name, rating: number(Math.round(p.rating)) }) : p.name));
+  const names = seek.places.map((p) => (p.rating != null ? t("{name} ({rating})", { name: p.name, rating: number(Math.round(p.rating), { useGrouping: false }) }) : p.name));
   return t("{names} · {taken}/{places}", {
     names: new Intl.ListFormat(lang, { style: "short", type: "unit" }).format(names),
     taken: number(seek.places.length),

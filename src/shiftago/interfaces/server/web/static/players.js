@@ -18,7 +18,11 @@ function svg(tag, attrs = {}, ...children) {
   return node;
 }
 
-const mark = (r) => `${number(Math.round(r.rating))}${r.provisional ? "?" : ""}`;
+/** A rating in the page's digits, never grouped ("1663", as the leaderboard's players
+ * read it). */
+const rating = (x) => number(Math.round(x), { useGrouping: false });
+
+const mark = (r) => `${rating(r.rating)}${r.provisional ? "?" : ""}`;
 
 /** The categories played (the API lists every one, those not played at 0 games). */
 const played = (ratings) => Object.entries(ratings).filter(([, r]) => r.games > 0);
@@ -61,7 +65,7 @@ export function plot(points, width = 640) {
     const value = low + k * step;
     box.append(
       svg("line", { x1: pad.left, x2: width - pad.right, y1: y(value), y2: y(value), class: "grid" }),
-      svg("text", { x: pad.left - 6, y: y(value) + 4, "text-anchor": "end", class: "axis" }, document.createTextNode(number(Math.round(value)))),
+      svg("text", { x: pad.left - 6, y: y(value) + 4, "text-anchor": "end", class: "axis" }, document.createTextNode(rating(value))),
     );
   }
   const upper = points.map((p, i) => `${x(i)},${y(p.rating + p.deviation)}`);
@@ -70,7 +74,7 @@ export function plot(points, width = 640) {
   box.append(svg("polyline", { points: points.map((p, i) => `${x(i)},${y(p.rating)}`).join(" "), class: "line" }));
   points.forEach((p, i) => {
     const dot = svg("circle", { cx: x(i), cy: y(p.rating), r: 3.5, class: "dot" });
-    dot.append(svg("title", {}, document.createTextNode(t("{rating} after game {game}", { rating: number(Math.round(p.rating)), game: number(p.game) }))));
+    dot.append(svg("title", {}, document.createTextNode(t("{rating} after game {game}", { rating: rating(p.rating), game: number(p.game) }))));
     box.append(dot);
   });
   box.append(svg("text", { x: width - pad.right, y: height - 6, "text-anchor": "end", class: "axis" }, document.createTextNode(tn("{n} rated game", "{n} rated games", n))));
@@ -128,7 +132,7 @@ function renderGames(games) {
         el("td", { text: g.rated ? t("{category}, rated", { category: categoryName(g.category) }) : categoryName(g.category) }),
         el("td", { text: (g.opponents || []).join(", ") }), // names, as they are
         el("td", { text: g.outcome && OUTCOMES[g.outcome] ? OUTCOMES[g.outcome]() : g.finished ? "—" : t("Playing") }),
-        el("td", { text: change === null ? "" : t("{rating} ({change})", { rating: number(Math.round(g.rating_after)), change: number(change, { signDisplay: "always" }) }) }),
+        el("td", { text: change === null ? "" : t("{rating} ({change})", { rating: rating(g.rating_after), change: number(change, { signDisplay: "always" }) }) }),
       );
     }),
   );
