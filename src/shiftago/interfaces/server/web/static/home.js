@@ -220,7 +220,7 @@ async function afterCreate(game, kinds, adopt = false, names = null) {
     });
     const i = (game.seats || []).findIndex((seat) => seat.colour === colour);
     const name = names && names[i] ? names[i] : "";
-    const label = !name || name.toLowerCase() === colourName(colour).toLowerCase() ? colourName(colour) : t("{name} ({colour})", { name, colour: colourName(colour) });
+    const label = !name || name.toLowerCase() === colourName(colour).toLowerCase() ? colourName(colour) : t("{name} ({colour})", { name, colour: colourName(colour).toLocaleLowerCase(lang) });
     input.setAttribute("aria-label", t("Link for {player}", { player: label }));
     list.append(el("li", { class: "invite" }, marbleIcon(colour, 22), el("span", { class: "invite-name", text: label }), input, copy));
   }
