@@ -203,7 +203,7 @@ def test_a_closed_account_is_signed_out_and_says_so(
     page.click("[data-testid=sign-in]")
     error = page.locator("[data-testid=account-error]")
     error.wait_for()
-    assert "the account ann is closed" in error.inner_text()
+    assert "This account is closed." in error.inner_text()  # errors.js, by its code
     assert page.locator("[data-testid=account-name]").count() == 0
     page.goto(live_server.url + "/players/ann")
     page.locator("[data-testid=player-closed]").wait_for()

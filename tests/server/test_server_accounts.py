@@ -145,26 +145,37 @@ def test_a_taken_name_is_refused_whatever_its_case(sqlite_url):
 
 
 @pytest.mark.parametrize(
-    ("body", "field"),
+    ("body", "field", "code"),
     [
-        ({"name": "an", "password": PASSWORD}, "name"),
-        ({"name": "a" * 21, "password": PASSWORD}, "name"),
-        ({"name": "a" * 100_000, "password": PASSWORD}, "name"),
-        ({"name": "ann ann", "password": PASSWORD}, "name"),
-        ({"name": "änn", "password": PASSWORD}, "name"),
-        ({"name": "ann", "password": "short"}, "password"),
-        ({"name": "ann", "password": "x" * 201}, "password"),
-        ({"name": "ann"}, "password"),
+        ({"name": "an", "password": PASSWORD}, "name", "name_form"),
+        ({"name": "a" * 21, "password": PASSWORD}, "name", "name_form"),
+        ({"name": "a" * 100_000, "password": PASSWORD}, "name", "name_form"),
+        ({"name": "ann ann", "password": PASSWORD}, "name", "name_form"),
+        ({"name": "änn", "password": PASSWORD}, "name", "name_form"),
+        ({"name": "ann", "password": "short"}, "password", "password_length"),
+        ({"name": "ann", "password": "x" * 201}, "password", "password_length"),
+        ({"name": "ann"}, "password", "invalid"),
     ],
 )
-def test_bad_names_and_passwords_answer_422_naming_the_field(sqlite_url, body, field):
+def test_bad_names_and_passwords_answer_422_naming_the_field(sqlite_url, body, field, code):
     with client_for(sqlite_url) as client:
         for path in ("/api/accounts", "/api/session"):
             answer = client.post(path, json=body)
             assert answer.status_code == 422, answer.text
             assert answer.json()["field"] == field
+            # the rule broken, for the page to say in its language
+            assert answer.json()["code"] == code
             if field == "name":  # the rule itself, at any length
                 assert "3 to 20 letters a-z" in answer.json()["message"]
+            assert client.get("/api/session").json() == {"name": None}
+
+
+def test_a_common_password_is_refused_with_its_code(sqlite_url):
+    with client_for(sqlite_url) as client:
+        answer = sign_up(client, "ann", "password123")
+        assert answer.status_code == 422, answer.text
+        assert answer.json()["code"] == "password_common"
+        assert client.get("/api/session").json() == {"name": None}
 
 
 @pytest.mark.parametrize(
@@ -192,6 +203,7 @@ def test_a_name_without_a_letter_or_digit_is_refused(sqlite_url, name):
         assert answer.status_code == 422, answer.text
         assert answer.json()["field"] == "name"
         assert "letter or digit" in answer.json()["message"]
+        assert answer.json()["code"] == "name_letter"
 
 
 @pytest.mark.parametrize(

@@ -128,3 +128,16 @@ def test_a_challenge_waits_for_its_player_through_the_sweep(sqlite_url):
         changed = client.portal.call(seeks.sweep, hub.now() + 3600)  # type: ignore[union-attr]
         assert changed == 0
         assert [c["id"] for c in listing(client, ann)["sent"]] == [sent["id"]]
+
+
+def test_past_the_most_open_challenges_the_code_says_so(sqlite_url, monkeypatch):
+    # a code of its own: "too_many" is the 429 of a limit, which a page words otherwise
+    monkeypatch.setattr("shiftago.interfaces.server.seeks.named.MAX_SENT", 1)
+    with client_for(sqlite_url) as client:
+        ann = sign_up(client, "ann")
+        sign_up(client, "ben")
+        assert challenge(client, ann, to="ben").status_code == 201
+        refused = challenge(client, ann, to="ben")
+        assert refused.status_code == 409
+        assert refused.json()["code"] == "too_many_challenges"
+        assert len(listing(client, ann)["sent"]) == 1

@@ -34,6 +34,9 @@ _WORD = re.compile(r"(?<![\w-])[^\W\d_]{2,}(?![\w-])")
 #: A push from the top or the bottom (``Tc``, ``Ba``: RULES.md's notation), two letters
 #: that are no word.
 _COLUMN_PUSH = re.compile(r"(?<![\w-])[TB][a-g](?![\w-])")
+#: A record's header line (``[Variant "express"]``): records are the same in every
+#: language.
+_RECORD_HEADER = re.compile(r'\[[A-Z]\w* "[^"]*"\]')
 
 
 def catalogues_script() -> ModuleType:
@@ -61,20 +64,34 @@ def unmarked(text: str) -> list[str]:
     previous = None
     while previous != text:  # nested marks: the innermost first
         previous, text = text, _MARKED.sub(" ", text)
-    text = _COLUMN_PUSH.sub(" ", text)
+    text = _COLUMN_PUSH.sub(" ", _RECORD_HEADER.sub(" ", text))
     return [word for word in _WORD.findall(text) if word not in ALLOWED]
+
+
+#: Elements inside a sentence: a message may hold them (``<code>L3</code>``), so their
+#: text and the text around them are read as one.
+INLINE = frozenset({"a", "abbr", "b", "code", "em", "i", "kbd", "span", "strong", "sub", "sup"})
 
 
 class _Texts(HTMLParser):
     """The texts a person reads in a page: its text nodes (not scripts' or styles'),
-    and the attributes above."""
+    joined across inline elements, and the attributes above."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.texts: list[str] = []
         self._hidden = 0
+        self._run: list[str] = []
+
+    def _flush(self) -> None:
+        text = " ".join(" ".join(self._run).split())
+        if text:
+            self.texts.append(text)
+        self._run = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag not in INLINE:
+            self._flush()
         if tag in ("script", "style", "template"):
             self._hidden += 1
         given = dict(attrs)
@@ -86,12 +103,14 @@ class _Texts(HTMLParser):
             self.texts.append(f"[value] {given['value']}")
 
     def handle_endtag(self, tag: str) -> None:
+        if tag not in INLINE:
+            self._flush()
         if tag in ("script", "style", "template") and self._hidden:
             self._hidden -= 1
 
     def handle_data(self, data: str) -> None:
         if not self._hidden and data.strip():
-            self.texts.append(" ".join(data.split()))
+            self._run.append(data)
 
 
 def texts_of(html: str) -> list[str]:
@@ -99,6 +118,7 @@ def texts_of(html: str) -> list[str]:
     parser = _Texts()
     parser.feed(html)
     parser.close()
+    parser._flush()
     return parser.texts
 
 

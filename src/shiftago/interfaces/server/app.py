@@ -145,7 +145,7 @@ def _errors(app: FastAPI, pages: Pages) -> None:
 
     @app.exception_handler(Invalid)
     async def _invalid(request: Request, exc: Invalid) -> Response:
-        return invalid_response(exc.field, exc.message)
+        return invalid_response(exc.field, exc.message, code=exc.code)
 
     @app.exception_handler(NotFound)
     async def _not_found(request: Request, exc: NotFound) -> Response:

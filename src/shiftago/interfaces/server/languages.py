@@ -29,32 +29,19 @@ COOKIE_SECONDS: Final = 365 * 24 * 3600
 #: tests/server/test_unmarked_words.py and test_unmarked_scripts.py check that it names
 #: exactly those in which a word is left unmarked.
 UNCONVERTED: Final = (
-    "web/index.html",
     "web/game.html",
-    "web/howto.html",
-    "web/players.html",
-    "static/account.js",
     "static/announce.js",
-    "static/api.js",
-    "static/challenges.js",
     "static/chat.js",
     "static/clock.js",
     "static/connection.js",
     "static/controls.js",
     "static/game.js",
-    "static/home.js",
-    "static/howto.js",
-    "static/lobby.js",
     "static/moves.js",
     "static/panels.js",
     "static/pictures.js",
-    "static/players.js",
     "static/state.js",
-    "static/timecontrol.js",
     "static/tree.js",
     "static/turn.js",
-    "static/waiting.js",
-    "static/welcome.js",
     "static/board/",
 )
 

@@ -70,6 +70,15 @@ RESERVED: Final = frozenset(
 _RESERVED_KEYS: Final = frozenset(name_key(n).replace("_", "").replace("-", "") for n in RESERVED)
 
 
+class Unfit(ValueError):
+    """A name or password that breaks a rule; ``code`` names the rule for the pages,
+    which say it in their own language."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
 class NameReserved(ValueError):
     """A name kept for the site (:data:`RESERVED`) or too like one of them."""
 
@@ -78,7 +87,7 @@ def check_name(name: str) -> str:
     """The account name as stored (lower case); ValueError saying what is wrong."""
     lowered = name.strip().lower()
     if not NAME.fullmatch(lowered):
-        raise ValueError("3 to 20 letters a-z, digits, '_' or '-'")
+        raise Unfit("name_form", "3 to 20 letters a-z, digits, '_' or '-'")
     return lowered
 
 
@@ -87,7 +96,7 @@ def check_new_name(name: str) -> str:
     or a digit and be none of the :data:`RESERVED` names, nor look like one."""
     lowered = check_name(name)
     if not any(c.isalnum() for c in lowered):
-        raise ValueError("a name needs at least one letter or digit")
+        raise Unfit("name_letter", "a name needs at least one letter or digit")
     if name_key(lowered).replace("_", "").replace("-", "") in _RESERVED_KEYS:
         raise NameReserved("this name is kept for the site; choose another")
     return lowered
@@ -97,7 +106,9 @@ def check_password(password: str) -> str:
     """A password as given at sign-in (its length only: an account's existing password
     signs in even if it is now among :func:`common_passwords`)."""
     if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
-        raise ValueError(f"a password has {PASSWORD_MIN} to {PASSWORD_MAX} characters")
+        raise Unfit(
+            "password_length", f"a password has {PASSWORD_MIN} to {PASSWORD_MAX} characters"
+        )
     return password
 
 
@@ -106,8 +117,9 @@ def check_new_password(password: str) -> str:
     the :func:`common_passwords` (whatever its case); ValueError saying why."""
     check_password(password)
     if password.lower() in common_passwords():
-        raise ValueError(
-            "this password is one of the most common ones, which are guessed first; choose another"
+        raise Unfit(
+            "password_common",
+            "this password is one of the most common ones, which are guessed first; choose another",
         )
     return password
 

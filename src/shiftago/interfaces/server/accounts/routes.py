@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from shiftago.interfaces.server.accounts.accounts import (
     SESSION_COOKIE,
     NameReserved,
+    Unfit,
     check_name,
     check_new_name,
     check_new_password,
@@ -119,12 +120,17 @@ def _checked(body: Credentials, *, new: bool = False) -> tuple[str, str]:
     except NameReserved:
         raise
     except ValueError as error:
-        raise Invalid("name", str(error)) from None
+        raise Invalid("name", str(error), _code(error)) from None
     try:
         password = (check_new_password if new else check_password)(body.password)
     except ValueError as error:
-        raise Invalid("password", str(error)) from None
+        raise Invalid("password", str(error), _code(error)) from None
     return name, password
+
+
+def _code(error: ValueError) -> str:
+    """The code of a rule a name or password breaks (``Unfit``), else "invalid"."""
+    return error.code if isinstance(error, Unfit) else "invalid"
 
 
 #: The counters of wrong passwords (:func:`.limits.note`), each for a minute.

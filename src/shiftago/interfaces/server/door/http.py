@@ -17,16 +17,20 @@ from shiftago.interfaces.server.door.hosts import served_url
 
 
 class Invalid(Exception):
-    """Input that does not make sense: answered 422 naming the field."""
+    """Input that does not make sense: answered 422 naming the field, with ``code``
+    ("invalid", or a narrower one that a page words in its own language)."""
 
-    def __init__(self, field: str, message: str) -> None:
+    def __init__(self, field: str, message: str, code: str = "invalid") -> None:
         super().__init__(f"{field}: {message}")
         self.field = field
         self.message = message
+        self.code = code
 
 
-def invalid_response(field: str, message: str, detail: Any = None) -> JSONResponse:
-    body: dict[str, Any] = {"message": f"{field}: {message}", "field": field, "code": "invalid"}
+def invalid_response(
+    field: str, message: str, detail: Any = None, code: str = "invalid"
+) -> JSONResponse:
+    body: dict[str, Any] = {"message": f"{field}: {message}", "field": field, "code": code}
     if detail is not None:
         body["detail"] = detail
     return JSONResponse(body, status_code=422)

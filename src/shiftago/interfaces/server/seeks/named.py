@@ -73,7 +73,7 @@ class Named:
         _received, sent = await self.hub.db(self.store.addressed, account.id, MAX_SENT)
         if len(sent) >= MAX_SENT:
             raise SeekRefused(
-                409, "too_many", f"you have {MAX_SENT} open challenges: cancel one first"
+                409, "too_many_challenges", f"you have {MAX_SENT} open challenges: cancel one first"
             )
         seek_id = new_id()
         stamp = from_epoch(self.hub.now())

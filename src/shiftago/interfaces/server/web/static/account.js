@@ -2,7 +2,9 @@
 // linked to the profile, and adopting the games this browser holds (docs/web-protocol.md,
 // "Accounts and ratings"). Playing never needs it.
 
-import { api, el, errorText, knownGames } from "./api.js";
+import { api, el, knownGames } from "./api.js";
+import { errorWords } from "./errors.js";
+import { t, tn } from "./i18n.js";
 
 const state = { name: null };
 
@@ -34,8 +36,8 @@ function heldTokens() {
 }
 
 function signedOut(box) {
-  const name = el("input", { type: "text", name: "name", autocomplete: "username", placeholder: "name", "aria-label": "Account name", required: true, maxlength: "20" });
-  const password = el("input", { type: "password", name: "password", autocomplete: "current-password", placeholder: "password", "aria-label": "Password", required: true });
+  const name = el("input", { type: "text", name: "name", autocomplete: "username", placeholder: t("name"), "aria-label": t("Account name"), required: true, maxlength: "20" });
+  const password = el("input", { type: "password", name: "password", autocomplete: "current-password", placeholder: t("password"), "aria-label": t("Password"), required: true });
   const error = el("p", { class: "error", role: "alert", hidden: true, "data-testid": "account-error" });
   const form = el("form", { class: "account-form", hidden: true, "data-testid": "account-form" });
   const submit = (path) => async (event) => {
@@ -46,19 +48,19 @@ function signedOut(box) {
       state.name = answer.name;
       render();
     } catch (err) {
-      error.textContent = err.status === 429 ? errorText(err.data) || "Too many tries: wait a minute." : errorText(err.data) || err.message;
+      error.textContent = errorWords(err.data, err.status === 429 ? t("Too many tries: wait a moment and try again.") : err.message);
       error.hidden = false;
     }
   };
   form.append(
     name,
     password,
-    el("button", { type: "submit", class: "small primary", "data-testid": "sign-in", onclick: submit("/api/session") }, "Sign in"),
-    el("button", { type: "button", class: "small", "data-testid": "sign-up", onclick: submit("/api/accounts") }, "Create account"),
-    el("p", { class: "hint", text: "Names: 3-20 of a-z 0-9 _ -. Passwords: 8 or more characters. Playing needs no account." }),
+    el("button", { type: "submit", class: "small primary", "data-testid": "sign-in", onclick: submit("/api/session") }, t("Sign in")),
+    el("button", { type: "button", class: "small", "data-testid": "sign-up", onclick: submit("/api/accounts") }, t("Create account")),
+    el("p", { class: "hint", text: t("Names: 3-20 of a-z 0-9 _ -. Passwords: 8 or more characters. Playing needs no account.") }),
     error,
   );
-  const toggle = el("button", { type: "button", class: "small", "data-testid": "account-open", "aria-expanded": "false" }, "Sign in");
+  const toggle = el("button", { type: "button", class: "small", "data-testid": "account-open", "aria-expanded": "false" }, t("Sign in"));
   toggle.addEventListener("click", () => {
     form.hidden = !form.hidden;
     toggle.setAttribute("aria-expanded", String(!form.hidden));
@@ -66,8 +68,6 @@ function signedOut(box) {
   });
   box.replaceChildren(toggle, form);
 }
-
-const games = (n) => `${n} game${n === 1 ? "" : "s"}`;
 
 /** The button that adds the browser's games to the account, offered only when the server
  * says some of the seats this browser holds have no account yet (how many, in words). */
@@ -86,18 +86,18 @@ async function offerAdopting(box, note) {
     type: "button",
     class: "small",
     "data-testid": "adopt",
-    title: "Add the games this browser holds to my account",
+    title: t("Add the games this browser holds to my account"),
     onclick: async () => {
       try {
         const answer = await api("/api/session/adopt", { method: "POST", body: { tokens } });
         const n = (answer.games || []).length;
-        note.textContent = n ? `${games(n)} added` : "Nothing new to add";
+        note.textContent = n ? tn("{n} game added", "{n} games added", n) : t("Nothing new to add");
         adopt.remove();
       } catch (err) {
-        note.textContent = errorText(err.data) || err.message;
+        note.textContent = errorWords(err.data, err.message);
       }
     },
-  }, `Add ${games(count)} from this browser`);
+  }, tn("Add {n} game from this browser", "Add {n} games from this browser", count));
   box.insertBefore(adopt, box.querySelector("[data-testid=sign-out]"));
 }
 
@@ -116,7 +116,7 @@ function signedIn(box) {
         render();
       }
     },
-  }, "Sign out");
+  }, t("Sign out"));
   box.replaceChildren(who, out, note);
   offerAdopting(box, note);
 }

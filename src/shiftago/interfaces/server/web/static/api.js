@@ -1,18 +1,45 @@
 // HTTP API (WEBAPI.md) and the seats this browser holds (localStorage).
+import { t, tn } from "./i18n.js";
 
 const STORE = "shiftago.games";
 
+// getters, so that each name is looked up in the page's catalogue when it is shown;
+// the variants' names are the rulebook's in every language
 export const VARIANTS = {
-  express: { name: "Express", summary: "First to make a line of 5 (2 players) or 4 (3-4 players) wins." },
-  expert: { name: "Expert", summary: "Score lines of 5+ (2 players) or 4+ (3-4) for points; first to 10 points wins." },
-  extreme: { name: "Extreme", summary: "As Expert, but shorter lines must be scored too (for 0 points)." },
+  express: {
+    get name() { return t("Express"); },
+    get summary() { return t("First to make a line of 5 (2 players) or 4 (3-4 players) wins."); },
+  },
+  expert: {
+    get name() { return t("Expert"); },
+    get summary() { return t("Score lines of 5+ (2 players) or 4+ (3-4) for points; first to 10 points wins."); },
+  },
+  extreme: {
+    get name() { return t("Extreme"); },
+    get summary() { return t("As Expert, but shorter lines must be scored too (for 0 points)."); },
+  },
 };
+
+/** A variant's name in the page's words; an unknown variant as it is. */
+export function variantName(variant) {
+  return VARIANTS[variant] ? VARIANTS[variant].name : String(variant ?? "");
+}
+
+// a colour is a word too: its name, capitalised as it starts a label, in the page's words
+const COLOUR_WORDS = { o: () => t("Orange"), g: () => t("Green"), b: () => t("Blue"), w: () => t("White") };
+
+/** A colour's name ("o" -> "Orange", "Orange" in German too, "Arancione" in Italian). */
+export function colourName(colour) {
+  const words = COLOUR_WORDS[colour];
+  return words ? words() : String(colour ?? "");
+}
 
 /** A rating category ("express-2") in words ("Express, 2 players"); an unknown one as it is. */
 export function categoryName(category) {
   const [variant, players] = String(category).split("-");
   const known = VARIANTS[variant];
-  return known && /^[2-4]$/.test(players || "") ? `${known.name}, ${players} players` : String(category);
+  if (!known || !/^[2-4]$/.test(players || "")) return String(category);
+  return tn("{variant}, {n} player", "{variant}, {n} players", Number(players), { variant: known.name });
 }
 
 function readStore() {
@@ -150,7 +177,26 @@ export async function ruleNumbers() {
   return (await askLevels()).rules;
 }
 
-/** `GET /api/levels` in any of its plausible shapes, as [{level, name}]; [1] when absent. */
+// the computer's levels by the names the server gives them (engine/levels.py), in the
+// page's words; a name not listed here shows as the server says it
+const LEVEL_WORDS = {
+  beginner: () => t("beginner"),
+  greedy: () => t("greedy"),
+  novice: () => t("novice"),
+  casual: () => t("casual"),
+  club: () => t("club"),
+  strong: () => t("strong"),
+  maximum: () => t("maximum"),
+};
+
+/** A level's name ("club") in the page's words. */
+export function levelName(name) {
+  const words = Object.hasOwn(LEVEL_WORDS, name) ? LEVEL_WORDS[name] : null;
+  return words ? words() : String(name ?? "");
+}
+
+/** `GET /api/levels` in any of its plausible shapes, as [{level, name}] (the name in the
+ * page's words); [1] when absent. */
 export async function levels() {
   try {
     const data = await askLevels();
@@ -163,7 +209,8 @@ export async function levels() {
             ? { level: x, name: "" }
             : { level: +(x.level ?? x.number ?? x.id), name: String(x.name ?? "") },
       )
-      .filter((x) => Number.isFinite(x.level));
+      .filter((x) => Number.isFinite(x.level))
+      .map((x) => ({ level: x.level, name: levelName(x.name) }));
     if (out.length) return out;
   } catch {
     /* fall through */

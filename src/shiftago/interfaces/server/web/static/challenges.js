@@ -3,26 +3,29 @@
 // those received (accept, decline) and sent (cancel), asked for every few seconds. When
 // a challenge is accepted, the challenger's page goes to the game.
 
-import { VARIANTS, api, el, errorText, localPath, csrfToken } from "./api.js";
+import { VARIANTS, api, el, localPath, csrfToken, variantName } from "./api.js";
+import { errorWords } from "./errors.js";
+import { t } from "./i18n.js";
 import { controlLabel, mountTimeControl } from "./timecontrol.js";
 
 const POLL_MS = 5000;
 
-// every visible string of this module, whole
+// every visible string of this module, whole; functions, so that each message is
+// looked up in the catalogue when it is shown
 const WORDS = {
-  received: (from, what) => `${from} challenges you: ${what}`,
-  sent: (to, what) => `You challenged ${to}: ${what}. Waiting for an answer.`,
-  declined: (to) => `${to} declined your challenge.`,
-  rated: (variant, clock) => `${variant}, ${clock}, rated`,
-  casual: (variant, clock) => `${variant}, ${clock}, casual`,
-  accept: "Accept",
-  decline: "Decline",
-  cancel: "Cancel",
-  failed: "That did not work: ",
+  received: (from, what) => t("{name} challenges you: {challenge}", { name: from, challenge: what }),
+  sent: (to, what) => t("You challenged {name}: {challenge}. Waiting for an answer.", { name: to, challenge: what }),
+  declined: (to) => t("{name} declined your challenge.", { name: to }),
+  rated: (variant, clock) => t("{variant}, {clock}, rated", { variant, clock }),
+  casual: (variant, clock) => t("{variant}, {clock}, casual", { variant, clock }),
+  accept: () => t("Accept"),
+  decline: () => t("Decline"),
+  cancel: () => t("Cancel"),
+  failed: (reason) => t("That did not work: {reason}", { reason }),
 };
 
 function what(c) {
-  const variant = VARIANTS[c.variant] ? VARIANTS[c.variant].name : c.variant;
+  const variant = variantName(c.variant);
   const clock = controlLabel(c.clock);
   return c.rated ? WORDS.rated(variant, clock) : WORDS.casual(variant, clock);
 }
@@ -53,7 +56,7 @@ export function mountChallengeList(card) {
       const answer = await api(path, { method });
       after(answer);
     } catch (err) {
-      say(WORDS.failed + (errorText(err.data) || err.message));
+      say(WORDS.failed(errorWords(err.data, err.message)));
     }
     refresh();
   };
@@ -64,16 +67,16 @@ export function mountChallengeList(card) {
       const path = `/api/challenges/${encodeURIComponent(c.id)}`;
       items.push(el("li", { "data-testid": "challenge-received", "data-challenge": c.id },
         el("span", { text: WORDS.received(c.from, what(c)) }),
-        button(WORDS.accept, "challenge-accept", () => act(`${path}/accept`, "POST", (a) => {
+        button(WORDS.accept(), "challenge-accept", () => act(`${path}/accept`, "POST", (a) => {
           if (a && a.url) location.href = localPath(a.url);
         })),
-        button(WORDS.decline, "challenge-decline", () => act(`${path}/decline`, "POST", () => {}))));
+        button(WORDS.decline(), "challenge-decline", () => act(`${path}/decline`, "POST", () => {}))));
     }
     for (const c of data.sent || []) {
       const path = `/api/challenges/${encodeURIComponent(c.id)}`;
       items.push(el("li", { "data-testid": "challenge-sent", "data-challenge": c.id },
         el("span", { text: WORDS.sent(c.to, what(c)) }),
-        button(WORDS.cancel, "challenge-cancel", () => act(path, "DELETE", () => {}))));
+        button(WORDS.cancel(), "challenge-cancel", () => act(path, "DELETE", () => {}))));
     }
     list.replaceChildren(...items);
     card.hidden = !items.length && note.hidden;
@@ -135,7 +138,7 @@ export function mountChallengeForm(form, name, sent) {
       await api("/api/challenges", { method: "POST", body });
       sent();
     } catch (err) {
-      error.textContent = errorText(err.data) || err.message;
+      error.textContent = errorWords(err.data, err.message);
       error.hidden = false;
     } finally {
       send.disabled = false;

@@ -1,7 +1,7 @@
 // What an API error says to a person, in the page's language: every error answer
 // carries a stable `code` (WEBAPI.md, "Languages"); its words are here, one message per
 // code, and an error whose code has no words here shows the server's English message.
-import { t } from "./i18n.js";
+import { number, t } from "./i18n.js";
 
 // functions, so that each message is looked up in the catalogue when it is shown
 const WORDS = {
@@ -19,6 +19,26 @@ const WORDS = {
   busy: () => t("The server is busy: try again in a few seconds."),
   unavailable: () => t("The server cannot reach its database: try again in a few seconds."),
   server_error: () => t("The server failed to answer: please try again later."),
+  rate_limited: () => t("Too many tries: wait a moment and try again."),
+  // accounts: the rule a name or password breaks
+  name_form: () => t("A name is 3 to 20 letters a-z, digits, _ or -."),
+  name_letter: () => t("A name needs at least one letter or digit."),
+  name_reserved: () => t("This name is kept for the site: choose another."),
+  name_taken: () => t("This name is taken: choose another."),
+  name_too_like: () => t("This name is too like an existing name: choose another."),
+  password_length: () => t("A password has {least} to {most} characters.", { least: number(8), most: number(200) }),
+  password_common: () => t("This password is one of the most common ones, which are guessed first: choose another."),
+  // challenges, open and to a player
+  not_yours: () => t("This challenge is not yours to answer."),
+  own: () => t("This challenge is your own."),
+  filled: () => t("Another player took the last place first."),
+  declined: () => t("This challenge was declined."),
+  gone: () => t("This challenge is gone: its creator left or cancelled it."),
+  not_creator: () => t("Only the challenge's creator can cancel it."),
+  rating_range: () => t("Your rating is outside this challenge's range."),
+  account_name: () => t("This name belongs to an account: sign in to play under it, or choose another."),
+  too_many_challenges: () => t("You have too many open challenges: cancel one first."),
+  no_player: () => t("There is no player of that name."),
 };
 
 /** The words of an API error's answer (`data`: its JSON body), or "" when none. */

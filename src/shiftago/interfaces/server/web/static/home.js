@@ -1,5 +1,5 @@
 // The home page: start a game, my games, public games, import a record.
-import { COLOURS, COLOUR_NAMES, marbleIcon } from "./board.js";
+import { COLOURS, marbleIcon } from "./board.js";
 import { mountPrefs } from "./prefs.js";
 import { mountLobby } from "./lobby.js";
 import { mountTimeControl } from "./timecontrol.js";
@@ -7,8 +7,10 @@ import { mountChallengeList } from "./challenges.js";
 import { signedInName } from "./account.js";
 import { mountWelcome, rememberLevel, rememberedLevel } from "./welcome.js";
 import {
-  VARIANTS, api, cap, copyText, el, errorText, forgetGame, knownGames, levels, localPath,
-  parseStatus, rememberGame, ruleNumbers, tokenOf, csrfToken } from "./api.js";
+  VARIANTS, api, colourName, copyText, el, forgetGame, knownGames, levels, localPath,
+  parseStatus, rememberGame, ruleNumbers, tokenOf, csrfToken, variantName } from "./api.js";
+import { errorWords } from "./errors.js";
+import { lang, number, t, tn } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 let LEVELS = [{ level: 1, name: "" }];
@@ -41,13 +43,13 @@ const seatState = [
 ];
 
 function levelLabel(l) {
-  return l.name ? `Level ${l.level} (${l.name})` : `Level ${l.level}`;
+  return l.name ? t("Level {level} ({name})", { level: number(l.level), name: l.name }) : t("Level {level}", { level: number(l.level) });
 }
 
 /** A seat's handicap list: no handicap, or 1 to the rules' most skipped turns. */
 function fillHandicap(select, st) {
   select.replaceChildren();
-  for (let h = 0; h <= maxHandicap; h++) select.append(el("option", { value: h, text: h === 0 ? "no handicap" : `skips ${h} turn${h > 1 ? "s" : ""}` }));
+  for (let h = 0; h <= maxHandicap; h++) select.append(el("option", { value: h, text: h === 0 ? t("no handicap") : tn("skips {n} turn", "skips {n} turns", h) }));
   select.value = String(st.handicap);
 }
 
@@ -60,18 +62,18 @@ function buildSeats() {
     const st = seatState[i];
     const id = `seat-${i}`;
     const kind = el("select", { id: `${id}-kind`, name: `${id}-kind`, class: "seat-kind", "data-testid": `seat-kind-${i}` },
-      el("option", { value: "here", text: "At this screen" }),
-      el("option", { value: "friend", text: "A friend (gets a link)" }),
-      el("option", { value: "computer", text: "The computer" }));
+      el("option", { value: "here", text: t("At this screen") }),
+      el("option", { value: "friend", text: t("A friend (gets a link)") }),
+      el("option", { value: "computer", text: t("The computer") }));
     kind.value = st.kind;
-    const level = el("select", { id: `${id}-level`, "aria-label": `${cap(COLOUR_NAMES[colour])}: computer level`, "data-testid": `seat-level-${i}`, "data-seat": i });
+    const level = el("select", { id: `${id}-level`, "aria-label": t("{colour}: computer level", { colour: colourName(colour) }), "data-testid": `seat-level-${i}`, "data-seat": i });
     fillLevels(level, st);
     const name = el("input", {
       id: `${id}-name`, type: "text", class: "seat-name", maxlength: 40, autocomplete: "off",
-      "aria-label": `${cap(COLOUR_NAMES[colour])}: name`, "data-testid": `seat-name-${i}`,
+      "aria-label": t("{colour}: name", { colour: colourName(colour) }), "data-testid": `seat-name-${i}`,
     });
     name.value = st.name;
-    const handicap = el("select", { id: `${id}-handicap`, class: "seat-handicap", "aria-label": `${cap(COLOUR_NAMES[colour])}: handicap (turns skipped)`, "data-testid": `seat-handicap-${i}` });
+    const handicap = el("select", { id: `${id}-handicap`, class: "seat-handicap", "aria-label": t("{colour}: handicap (turns skipped)", { colour: colourName(colour) }), "data-testid": `seat-handicap-${i}` });
     fillHandicap(handicap, st);
     const levelBox = el("span", { class: "level-box" }, level);
     const sync = () => {
@@ -93,16 +95,16 @@ function buildSeats() {
     sync();
     box.append(
       el("div", { class: "seat", "data-seat": i },
-        el("span", { class: "seat-colour" }, marbleIcon(colour, 26), el("span", { text: cap(COLOUR_NAMES[colour]) })),
-        el("label", { class: "visually-hidden", for: `${id}-kind`, text: `${cap(COLOUR_NAMES[colour])}: who plays` }),
+        el("span", { class: "seat-colour" }, marbleIcon(colour, 26), el("span", { text: colourName(colour) })),
+        el("label", { class: "visually-hidden", for: `${id}-kind`, text: t("{colour}: who plays", { colour: colourName(colour) }) }),
         kind, levelBox, name, handicap),
     );
   }
   showDefaultNames();
   const first = $("first");
   const keep = first.value;
-  first.replaceChildren(el("option", { value: "", text: "Drawn by lot" }));
-  for (let i = 0; i < n; i++) first.append(el("option", { value: COLOURS[i], text: cap(COLOUR_NAMES[COLOURS[i]]) }));
+  first.replaceChildren(el("option", { value: "", text: t("Drawn by lot") }));
+  for (let i = 0; i < n; i++) first.append(el("option", { value: COLOURS[i], text: colourName(COLOURS[i]) }));
   first.value = [...first.options].some((o) => o.value === keep) ? keep : "";
 }
 
@@ -123,10 +125,10 @@ function showError(box, message) {
  * one seat played at this screen, else its colour. */
 function defaultName(i) {
   const st = seatState[i];
-  if (st.kind === "computer") return "Computer";
+  if (st.kind === "computer") return t("Computer");
   const here = seatState.slice(0, playerCount()).filter((s) => s.kind === "here").length;
   if (st.kind === "here" && here === 1 && signedInName()) return signedInName();
-  return cap(COLOUR_NAMES[COLOURS[i]]);
+  return colourName(COLOURS[i]);
 }
 
 /** Each seat's name field shows its default name as its placeholder. */
@@ -166,7 +168,7 @@ async function startGame(e) {
     const game = await api("/api/games", { method: "POST", body });
     await afterCreate(game, seatState.slice(0, n).map((s) => s.kind), true, seats.map((s) => s.name));
   } catch (err) {
-    showError($("form-error"), `Could not start the game: ${err.message}`);
+    showError($("form-error"), t("Could not start the game: {reason}", { reason: errorWords(err.data, err.message) }));
   } finally {
     button.disabled = false;
   }
@@ -211,15 +213,15 @@ async function afterCreate(game, kinds, adopt = false, names = null) {
   const list = $("invite-list");
   list.replaceChildren();
   for (const [colour, url] of Object.entries(invites)) {
-    const input = el("input", { type: "text", readonly: true, value: url, "aria-label": `Link for ${COLOUR_NAMES[colour]}`, "data-testid": `invite-${colour}` });
-    const copy = el("button", { type: "button", text: "Copy" });
+    const input = el("input", { type: "text", readonly: true, value: url, "data-testid": `invite-${colour}` });
+    const copy = el("button", { type: "button", text: t("Copy") });
     copy.addEventListener("click", async () => {
-      copy.textContent = (await copyText(url)) ? "Copied" : "Copy failed";
+      copy.textContent = (await copyText(url)) ? t("Copied") : t("Copy failed");
     });
     const i = (game.seats || []).findIndex((seat) => seat.colour === colour);
     const name = names && names[i] ? names[i] : "";
-    const label = !name || name.toLowerCase() === COLOUR_NAMES[colour] ? cap(COLOUR_NAMES[colour]) : `${name} (${COLOUR_NAMES[colour]})`;
-    input.setAttribute("aria-label", `Link for ${label}`);
+    const label = !name || name.toLowerCase() === colourName(colour).toLowerCase() ? colourName(colour) : t("{name} ({colour})", { name, colour: colourName(colour).toLocaleLowerCase(lang) });
+    input.setAttribute("aria-label", t("Link for {player}", { player: label }));
     list.append(el("li", { class: "invite" }, marbleIcon(colour, 22), el("span", { class: "invite-name", text: label }), input, copy));
   }
   $("go-game").href = target;
@@ -231,31 +233,39 @@ async function afterCreate(game, kinds, adopt = false, names = null) {
 }
 
 // ---- lists -------------------------------------------------------------------
+/** Names joined as the page's language joins them ("ann and ben"; "ann und ben"). */
+function both(names) {
+  return new Intl.ListFormat(lang, { style: "long", type: "conjunction" }).format(names);
+}
+
 function describe(game) {
-  const v = VARIANTS[game.variant] ? VARIANTS[game.variant].name : game.variant;
-  const names = (game.seats || []).map((s) => s.name || COLOUR_NAMES[s.colour]).join(" · ");
+  const v = variantName(game.variant);
+  const names = (game.seats || []).map((s) => s.name || colourName(s.colour)).join(" · ");
   const st = parseStatus(game);
   let state;
   if (st.over) {
     const who = (c) => {
       const s = (game.seats || []).find((x) => x.colour === c);
-      return s ? s.name || COLOUR_NAMES[c] : COLOUR_NAMES[c];
+      return s && s.name ? s.name : colourName(c);
     };
-    if (st.aborted) state = "aborted";
+    const winners = both(st.winners.map(who));
+    if (st.aborted) state = t("aborted");
     // as the game page says it: a draw among some of the seats is a shared win
-    else if (st.draw) state = st.winners.length < game.players ? `${st.winners.map(who).join(" and ")} share the win` : "draw";
-    else state = `${st.winners.map(who).join(", ")} won`;
+    else if (st.draw) state = st.winners.length < game.players ? tn("{names} shares the win", "{names} share the win", st.winners.length, { names: winners }) : t("draw");
+    else state = tn("{names} won", "{names} won", st.winners.length, { names: winners });
+  } else if (Array.isArray(game.actions)) {
+    state = tn("{n} action, {colour} to play", "{n} actions, {colour} to play", game.actions.length, { colour: colourName(st.turn) });
   } else {
-    const acts = Array.isArray(game.actions) ? `${game.actions.length} actions, ` : "";
-    state = `${acts}${cap(COLOUR_NAMES[st.turn] || "")} to play`;
+    state = t("{colour} to play", { colour: colourName(st.turn) });
   }
-  return { title: `${v}, ${game.players} players`, names, state, over: st.over };
+  const title = tn("{variant}, {n} player", "{variant}, {n} players", game.players, { variant: v });
+  return { title, names, state, over: st.over };
 }
 
 // the words of "My games", whole
 const MINE = {
-  yourTurn: "Your turn",
-  toPlay: (name) => `${name} to play`,
+  yourTurn: () => t("Your turn"),
+  toPlay: (name) => t("{name} to play", { name }),
 };
 
 /** A game of a list; `mine` (the player's own games) marks the link as one of "My
@@ -272,7 +282,7 @@ function gameItem(game, href, extra = null, mine = null) {
     if (!d.over) {
       const turn = parseStatus(game).turn;
       const seat = (game.seats || []).find((x) => x.colour === turn);
-      state = mine.toAct ? MINE.yourTurn : MINE.toPlay(seat && seat.name ? seat.name : cap(COLOUR_NAMES[turn] || ""));
+      state = mine.toAct ? MINE.yourTurn() : MINE.toPlay(seat && seat.name ? seat.name : colourName(turn));
     }
   }
   link.append(icons,
@@ -328,7 +338,7 @@ async function loadMine(account = undefined) {
     } else {
       const held = Object.keys(games[id].tokens || {});
       const href = held.length ? `/play/${encodeURIComponent(id)}` : `/watch/${encodeURIComponent(id)}`;
-      const forget = el("button", { type: "button", class: "small", text: "Forget", "aria-label": "Forget this game" });
+      const forget = el("button", { type: "button", class: "small", text: t("Forget"), "aria-label": t("Forget this game") });
       const st = parseStatus(game);
       item = gameItem(game, href, forget, { toAct: !st.over && held.includes(st.turn) });
       forget.addEventListener("click", () => {
@@ -358,7 +368,7 @@ async function loadPublic() {
     }
     $("public-empty").hidden = list.length > 0;
   } catch {
-    $("public-empty").textContent = "The list of public games is not available.";
+    $("public-empty").textContent = t("The list of public games is not available.");
   }
 }
 
@@ -369,14 +379,14 @@ async function importRecord(e) {
   showError(box, "");
   const text = $("import-text").value;
   if (!text.trim()) {
-    showError(box, "Paste a record or choose a file first.");
+    showError(box, t("Paste a record or choose a file first."));
     return;
   }
   try {
     const game = await api("/api/games/import", { method: "POST", body: { record: text, public: $("import-public").checked } });
     afterCreate(game, null);
   } catch (err) {
-    showError(box, `Could not import: ${err.message || errorText(err.data)}`);
+    showError(box, t("Could not import: {reason}", { reason: errorWords(err.data, err.message) }));
   }
 }
 

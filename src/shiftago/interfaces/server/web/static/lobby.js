@@ -2,7 +2,9 @@
 // one (docs/web-protocol.md, "Open challenges"). The server decides; this page shows
 // what the lobby's socket says and holds the secrets of its own places, so that the
 // server knows it is still here and tells it where its seat is when a challenge fills.
-import { VARIANTS, api, el, localPath, onJson, openSocket, rememberGame, tokenOf } from "./api.js";
+import { VARIANTS, api, el, localPath, onJson, openSocket, rememberGame, tokenOf, variantName } from "./api.js";
+import { errorWords } from "./errors.js";
+import { lang, number, t, tn } from "./i18n.js";
 import { controlLabel, mountTimeControl } from "./timecontrol.js";
 
 const HELD = "shiftago.seeks"; // {seekId: {token, place}}: the places this browser holds
@@ -101,7 +103,7 @@ async function createSeek(e) {
     holdPlace(made.id, made.token, 0);
     render();
   } catch (err) {
-    showError(`Could not create the challenge: ${err.message}`);
+    showError(t("Could not create the challenge: {reason}", { reason: errorWords(err.data, err.message) }));
   } finally {
     button.disabled = false;
   }
@@ -127,7 +129,7 @@ async function accept(id) {
     }
     enterGame(answer);
   } catch (err) {
-    showError(`Could not accept: ${err.message}`);
+    showError(t("Could not accept: {reason}", { reason: errorWords(err.data, err.message) }));
   }
 }
 
@@ -147,7 +149,7 @@ async function cancel(id) {
     await api(`/api/seeks/${encodeURIComponent(id)}?token=${encodeURIComponent(held.token)}`, { method: "DELETE" });
   } catch (err) {
     if (err.status !== 409 && err.status !== 404) {
-      showError(`Could not cancel: ${err.message}`);
+      showError(t("Could not cancel: {reason}", { reason: errorWords(err.data, err.message) }));
       return;
     }
   }
@@ -177,15 +179,25 @@ async function filled(message) {
 
 // ---- the list ----------------------------------------------------------------------------
 function describe(seek) {
-  const variant = VARIANTS[seek.variant] ? VARIANTS[seek.variant].name : seek.variant;
-  const kind = seek.rated ? "rated" : "casual";
-  const range = seek.rating_range ? ` ${seek.rating_range[0]}-${seek.rating_range[1]}` : "";
-  return `${variant} · ${seek.players} players · ${controlLabel(seek.clock)} · ${kind}${range}`;
+  const values = { variant: variantName(seek.variant), clock: controlLabel(seek.clock) };
+  if (!seek.rated) return tn("{variant} · {n} player · {clock} · casual", "{variant} · {n} players · {clock} · casual", seek.players, values);
+  if (!seek.rating_range) return tn("{variant} · {n} player · {clock} · rated", "{variant} · {n} players · {clock} · rated", seek.players, values);
+  const [low, high] = seek.rating_range;
+  return tn(
+    "{variant} · {n} player · {clock} · rated {low}-{high}",
+    "{variant} · {n} players · {clock} · rated {low}-{high}",
+    seek.players,
+    { ...values, low: number(low, { useGrouping: false }), high: number(high, { useGrouping: false }) },
+  );
 }
 
 function placesText(seek) {
-  const names = seek.places.map((p) => (p.rating != null ? `${p.name} (${Math.round(p.rating)})` : p.name));
-  return `${names.join(", ")} · ${seek.places.length}/${seek.players}`;
+  const names = seek.places.map((p) => (p.rating != null ? t("{name} ({rating})", { name: p.name, rating: number(Math.round(p.rating), { useGrouping: false }) }) : p.name));
+  return t("{names} · {taken}/{places}", {
+    names: new Intl.ListFormat(lang, { style: "short", type: "unit" }).format(names),
+    taken: number(seek.places.length),
+    places: number(seek.players),
+  });
 }
 
 function render() {
@@ -197,21 +209,21 @@ function render() {
     const mine = held[seek.id];
     let action;
     if (!mine && seek.rated && !signedInNow) {
-      action = el("span", { class: "hint", text: "Sign in to accept", "data-testid": "accept-needs-account" });
+      action = el("span", { class: "hint", text: t("Sign in to accept"), "data-testid": "accept-needs-account" });
     } else if (!mine) {
-      action = el("button", { type: "button", class: "small primary", text: "Accept", "data-testid": "accept-seek" });
+      action = el("button", { type: "button", class: "small primary", text: t("Accept"), "data-testid": "accept-seek" });
       action.addEventListener("click", () => {
         action.disabled = true;
         accept(seek.id).finally(() => (action.disabled = false));
       });
     } else if (mine.place === 0) {
       action = el("span", { class: "seek-mine" },
-        el("span", { class: "seek-waiting", text: "Waiting for players…", "data-testid": "seek-waiting" }));
-      const button = el("button", { type: "button", class: "small", text: "Cancel", "data-testid": "cancel-seek" });
+        el("span", { class: "seek-waiting", text: t("Waiting for players…"), "data-testid": "seek-waiting" }));
+      const button = el("button", { type: "button", class: "small", text: t("Cancel"), "data-testid": "cancel-seek" });
       button.addEventListener("click", () => cancel(seek.id));
       action.append(button);
     } else {
-      action = el("span", { class: "seek-waiting", text: "Joined: waiting for more players…", "data-testid": "seek-waiting" });
+      action = el("span", { class: "seek-waiting", text: t("Joined: waiting for more players…"), "data-testid": "seek-waiting" });
     }
     list.append(
       el("li", { class: mine ? "seek mine" : "seek", "data-testid": "seek", "data-seek": seek.id },

@@ -1,12 +1,15 @@
 // A player's profile (/players/{name}): ratings per category, a rating-history plot
 // (SVG drawn here), and recent games with their results.
 
-import { api, categoryName, el, errorText } from "./api.js";
+import { api, categoryName, el } from "./api.js";
+import { errorWords } from "./errors.js";
+import { date, number, t, tn } from "./i18n.js";
 import { signedInName } from "./account.js";
 import { mountChallengeForm, mountChallengeList } from "./challenges.js";
 
 const SVG = "http://www.w3.org/2000/svg";
-const OUTCOMES = { win: "Won", loss: "Lost", draw: "Draw", aborted: "Aborted" };
+// functions, so that each word is looked up in the catalogue when it is shown
+const OUTCOMES = { win: () => t("Won"), loss: () => t("Lost"), draw: () => t("Draw"), aborted: () => t("Aborted") };
 
 function svg(tag, attrs = {}, ...children) {
   const node = document.createElementNS(SVG, tag);
@@ -15,7 +18,11 @@ function svg(tag, attrs = {}, ...children) {
   return node;
 }
 
-const mark = (r) => `${Math.round(r.rating)}${r.provisional ? "?" : ""}`;
+/** A rating in the page's digits, never grouped ("1663", as the leaderboard's players
+ * read it). */
+const rating = (x) => number(Math.round(x), { useGrouping: false });
+
+const mark = (r) => `${rating(r.rating)}${r.provisional ? "?" : ""}`;
 
 /** The categories played (the API lists every one, those not played at 0 games). */
 const played = (ratings) => Object.entries(ratings).filter(([, r]) => r.games > 0);
@@ -31,9 +38,9 @@ function renderRatings(ratings) {
         "tr",
         { "data-category": category },
         el("td", { text: categoryName(category) }),
-        el("td", { class: "strong", text: mark(r), title: r.provisional ? "provisional" : null }),
-        el("td", { text: `±${Math.round(r.deviation)}` }),
-        el("td", { text: r.games }),
+        el("td", { class: "strong", text: mark(r), title: r.provisional ? t("provisional") : null }),
+        el("td", { text: t("±{deviation}", { deviation: number(Math.round(r.deviation)) }) }),
+        el("td", { text: number(r.games) }),
       ),
     ),
   );
@@ -44,7 +51,7 @@ function renderRatings(ratings) {
 export function plot(points, width = 640) {
   const height = 220;
   const pad = { left: 46, right: 12, top: 12, bottom: 24 };
-  const box = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": "Rating after each rated game", class: "plot" });
+  const box = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": t("Rating after each rated game"), class: "plot" });
   if (!points.length) return box;
   const all = [1500, ...points.flatMap((p) => [p.rating - p.deviation, p.rating + p.deviation, p.before])];
   let low = Math.floor(Math.min(...all) / 50) * 50;
@@ -58,7 +65,7 @@ export function plot(points, width = 640) {
     const value = low + k * step;
     box.append(
       svg("line", { x1: pad.left, x2: width - pad.right, y1: y(value), y2: y(value), class: "grid" }),
-      svg("text", { x: pad.left - 6, y: y(value) + 4, "text-anchor": "end", class: "axis" }, document.createTextNode(String(Math.round(value)))),
+      svg("text", { x: pad.left - 6, y: y(value) + 4, "text-anchor": "end", class: "axis" }, document.createTextNode(rating(value))),
     );
   }
   const upper = points.map((p, i) => `${x(i)},${y(p.rating + p.deviation)}`);
@@ -67,10 +74,10 @@ export function plot(points, width = 640) {
   box.append(svg("polyline", { points: points.map((p, i) => `${x(i)},${y(p.rating)}`).join(" "), class: "line" }));
   points.forEach((p, i) => {
     const dot = svg("circle", { cx: x(i), cy: y(p.rating), r: 3.5, class: "dot" });
-    dot.append(svg("title", {}, document.createTextNode(`${Math.round(p.rating)} after game ${p.game}`)));
+    dot.append(svg("title", {}, document.createTextNode(t("{rating} after game {game}", { rating: rating(p.rating), game: number(p.game) }))));
     box.append(dot);
   });
-  box.append(svg("text", { x: width - pad.right, y: height - 6, "text-anchor": "end", class: "axis" }, document.createTextNode(`${n} rated game${n === 1 ? "" : "s"}`)));
+  box.append(svg("text", { x: width - pad.right, y: height - 6, "text-anchor": "end", class: "axis" }, document.createTextNode(tn("{n} rated game", "{n} rated games", n))));
   return box;
 }
 
@@ -121,11 +128,11 @@ function renderGames(games) {
       return el(
         "tr",
         {},
-        el("td", {}, el("a", { href: gameHref(g, own), "data-testid": g.finished ? null : "playing-link", text: new Date(g.created).toLocaleString(undefined, { dateStyle: "short", timeStyle: "short" }) })),
-        el("td", { text: `${categoryName(g.category)}${g.rated ? ", rated" : ""}` }),
-        el("td", { text: (g.opponents || []).join(", ") }),
-        el("td", { text: g.outcome ? OUTCOMES[g.outcome] : g.finished ? "—" : "Playing" }),
-        el("td", { text: change === null ? "" : `${Math.round(g.rating_after)} (${change >= 0 ? "+" : "−"}${Math.abs(change)})` }),
+        el("td", {}, el("a", { href: gameHref(g, own), "data-testid": g.finished ? null : "playing-link", text: date(g.created, { dateStyle: "short", timeStyle: "short" }) })),
+        el("td", { text: g.rated ? t("{category}, rated", { category: categoryName(g.category) }) : categoryName(g.category) }),
+        el("td", { text: (g.opponents || []).join(", ") }), // names, as they are
+        el("td", { text: g.outcome && OUTCOMES[g.outcome] ? OUTCOMES[g.outcome]() : g.finished ? "—" : t("Playing") }),
+        el("td", { text: change === null ? "" : t("{rating} ({change})", { rating: rating(g.rating_after), change: number(change, { signDisplay: "always" }) }) }),
       );
     }),
   );
@@ -147,7 +154,7 @@ async function start() {
     mountChallengeForm(document.getElementById("challenge-form"), player.name, () => list.refresh());
     document.addEventListener("shiftago:account", others);
     others();
-    document.title = `${player.name} · Shiftago`;
+    document.title = t("{name} · Shiftago", { name: player.name });
     document.getElementById("player-closed").hidden = !player.closed;
     renderRatings(player.ratings || {});
     const recent = await api(`/api/players/${encodeURIComponent(name)}/games`);
@@ -155,7 +162,7 @@ async function start() {
     await renderHistory(player.name, played(player.ratings || {}).map(([category]) => category));
   } catch (err) {
     const box = document.getElementById("player-error");
-    box.textContent = err.status === 404 ? `There is no player ${name}.` : errorText(err.data) || err.message;
+    box.textContent = err.status === 404 ? t("There is no player {name}.", { name }) : errorWords(err.data, err.message);
     box.hidden = false;
     if (err.status === 404) {
       // nothing to show of a player who does not exist

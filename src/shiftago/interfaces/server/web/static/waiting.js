@@ -6,20 +6,21 @@
 // "Notify me" control (the browser's permission is asked for on that click only).
 
 import { csrfToken } from "./api.js";
+import { t, tn } from "./i18n.js";
 
 const REFRESH_MS = 30000;
 const TURN_DELAY_MS = 2000;
 const NOTIFY_KEY = "shiftago.notify"; // shared with the game page's "Notify me" (turn.js)
 
-// every visible string of this module, whole
+// every visible string of this module, whole; functions, so that each message is
+// looked up in the catalogue when it is shown
 const WORDS = {
-  one: "1 game waits for you",
-  many: (n) => `${n} games wait for you`,
-  notify: "Notify me",
-  notifyOn: "Notifications on",
-  notifyBlocked: "Notifications blocked",
-  title: "Shiftago: your turn",
-  body: "It is your turn in a game.",
+  waiting: (n) => tn("{n} game waits for you", "{n} games wait for you", n),
+  notify: () => t("Notify me"),
+  notifyOn: () => t("Notifications on"),
+  notifyBlocked: () => t("Notifications blocked"),
+  title: () => t("Shiftago: your turn"),
+  body: () => t("It is your turn in a game."),
 };
 
 let known = null; // the ids of the games to act in at the last look (null: none yet)
@@ -54,7 +55,7 @@ function notifyControl(box) {
   button.type = "button";
   button.className = "small";
   button.dataset.testid = "notify-waiting";
-  button.textContent = WORDS.notify;
+  button.textContent = WORDS.notify();
   button.hidden = true;
   button.addEventListener("click", async () => {
     try {
@@ -64,7 +65,7 @@ function notifyControl(box) {
       } catch {
         /* private mode */
       }
-      button.textContent = answer === "granted" ? WORDS.notifyOn : WORDS.notifyBlocked;
+      button.textContent = answer === "granted" ? WORDS.notifyOn() : WORDS.notifyBlocked();
       button.hidden = answer === "granted";
     } catch {
       button.hidden = true;
@@ -83,7 +84,7 @@ function notifyNew(waiting) {
   for (const game of waiting) {
     if (before.has(game.id) || game.id === shown) continue;
     try {
-      const note = new Notification(WORDS.title, { body: WORDS.body, tag: `shiftago-${game.id}` });
+      const note = new Notification(WORDS.title(), { body: WORDS.body(), tag: `shiftago-${game.id}` });
       note.onclick = () => {
         window.focus();
         location.href = new URL(game.url, location.href).pathname;
@@ -97,7 +98,7 @@ function notifyNew(waiting) {
 function show(count, signedIn) {
   const box = counter();
   if (!box) return;
-  box.textContent = count === 1 ? WORDS.one : WORDS.many(count);
+  box.textContent = WORDS.waiting(count);
   box.dataset.count = String(count);
   box.hidden = count === 0;
   const button = notifyControl(box);

@@ -9,19 +9,22 @@
 
 import { drawPicture } from "./board.js";
 import { api, el, levels, localPath, rememberGame, tokenOf } from "./api.js";
+import { errorWords } from "./errors.js";
+import { number, t } from "./i18n.js";
 import { signedInName } from "./account.js";
 
 const LEVEL_KEY = "shiftago.level";
 /** The level a first visit plays: the computer gives a new player a game. */
 export const GENTLE_LEVEL = 2;
 
+// functions, so that each message is looked up in the catalogue when it is shown
 const WORDS = {
-  levelOption: (l) => (l.name ? `Level ${l.level} (${l.name})` : `Level ${l.level}`),
-  failed: (message) => `Could not start the game: ${message}`,
-  you: "Orange",
-  computer: "Computer",
-  before: "Green is about to push a marble in at L3, the left end of rank 3.",
-  after: "Green pushed in at L3: the marbles on a3, b3 and c3 moved one cell right, into the gap on d3.",
+  levelOption: (l) => (l.name ? t("Level {level} ({name})", { level: number(l.level), name: l.name }) : t("Level {level}", { level: number(l.level) })),
+  failed: (err) => t("Could not start the game: {reason}", { reason: errorWords(err.data, err.message) }),
+  you: () => t("Orange"),
+  computer: () => t("Computer"),
+  before: () => t("Green is about to push a marble in at L3, the left end of rank 3."),
+  after: () => t("Green pushed in at L3: the marbles on a3, b3 and c3 moved one cell right, into the gap on d3."),
 };
 
 function read() {
@@ -63,7 +66,7 @@ function view(board, last) {
 }
 
 function drawPush(box) {
-  const board = drawPicture(box, { cells: Object.fromEntries(AFTER), last: "L3", arrows: true, label: WORDS.after });
+  const board = drawPicture(box, { cells: Object.fromEntries(AFTER), last: "L3", arrows: true, label: WORDS.after() });
   const svg = board.svg;
   svg.setAttribute("role", "img");
   for (const node of svg.querySelectorAll("[data-action]")) {
@@ -75,7 +78,7 @@ function drawPush(box) {
     svg.setAttribute("aria-label", words);
     board.titleNode.textContent = words;
   };
-  say(WORDS.after);
+  say(WORDS.after());
   if (window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
   // the push again and again: the position before, then the marble sliding in
   let shown = "after";
@@ -83,11 +86,11 @@ function drawPush(box) {
     if (document.hidden) return;
     if (shown === "after") {
       board.update(view(BEFORE, null));
-      say(WORDS.before);
+      say(WORDS.before());
       shown = "before";
     } else {
       board.update(view(AFTER, "L3"), { animate: PUSH });
-      say(WORDS.after);
+      say(WORDS.after());
       shown = "after";
     }
   }, 1800);
@@ -104,8 +107,8 @@ async function playComputer(button, select, error) {
       variant: "express",
       players: 2,
       seats: [
-        { name: signedInName() || WORDS.you, kind: "human" },
-        { name: WORDS.computer, kind: "computer", level },
+        { name: signedInName() || WORDS.you(), kind: "human" },
+        { name: WORDS.computer(), kind: "computer", level },
       ],
     };
     const game = await api("/api/games", { method: "POST", body });
@@ -119,7 +122,7 @@ async function playComputer(button, select, error) {
     }
     location.href = localPath(seat.join_url);
   } catch (err) {
-    error.textContent = WORDS.failed(err.message);
+    error.textContent = WORDS.failed(err);
     error.hidden = false;
     button.disabled = false;
   }
