@@ -258,6 +258,7 @@ def test_takeback_between_people_one_action_at_a_time_with_every_token(db_url):
             o.send({"type": "takeback"})
             refused = o.until_type("error")
             assert refused["code"] == "not_allowed" and "every seat" in refused["message"]
+            assert refused["reason"] == "takeback_every_seat"
             for tokens in ([ann], [ann, "not-a-token"], [ann, ann]):
                 o.send({"type": "takeback", "tokens": tokens})
                 refused = o.until_type("error")
@@ -275,6 +276,7 @@ def test_takeback_between_people_one_action_at_a_time_with_every_token(db_url):
             o.send({"type": "takeback", "tokens": [ann, ben]})
             refused = o.until_type("error")
             assert refused["code"] == "not_allowed" and "no action" in refused["message"]
+            assert refused["reason"] == "nothing_to_take_back"
         assert client.get(f"/api/games/{game_id}").json()["actions"] == []
 
 
@@ -341,7 +343,8 @@ def test_claim_an_absent_seat_for_the_computer_or_end_it(db_url):
         with connect(client, game_id) as o:
             o.hello(ann)
             o.send({"type": "claim", "seat": 0, "to": "computer"})
-            assert o.until_type("error")["code"] == "not_allowed"  # not one's own seat
+            own = o.until_type("error")  # not one's own seat
+            assert (own["code"], own["reason"]) == ("not_allowed", "claim_own_seat")
             o.act("L3", 0)
             o.send({"type": "claim", "seat": 1, "to": "computer"})
             state = o.until_type("state")
