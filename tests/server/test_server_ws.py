@@ -90,12 +90,14 @@ def test_wrong_seat_wrong_turn_stale_and_illegal_change_nothing(db_url):
             g.hello(ben)
             assert g.act("L3", 0)["code"] == "not_your_turn"
             assert o.act("L3", 5)["code"] == "stale"
-            assert o.act("Q9", 0)["code"] == "illegal"
+            refused = o.act("Q9", 0)
+            assert (refused["code"], refused["reason"]) == ("illegal", "not_an_action")
             assert o.act("L3", 0)["version"] == 1
             again = o.act("L3", 0)  # a double click: the same action with the old number
             assert again["code"] == "stale"
             g.flush()
-            assert g.act("xa1-a5", 1)["code"] == "illegal"
+            refused = g.act("xa1-a5", 1)  # no line to score while marbles go in
+            assert (refused["code"], refused["reason"]) == ("illegal", "no_line_to_score")
         assert client.get(f"/api/games/{game_id}").json()["actions"] == ["L3"]
 
 

@@ -23,3 +23,10 @@ test("an unknown code shows the server's message, or names the code", () => {
   assert.equal(refusalWords({ code: "brand_new" }), "The server refused that (brand_new).");
   assert.equal(refusalWords(null), "The server refused that ().");
 });
+
+test("a refused action is named in the page's words, when the page knows it", () => {
+  const parse = { code: "illegal", reason: "not_an_action", message: "'Q9' is not an action: ..." };
+  assert.match(refusalWords(parse, "Q9"), /^'Q9' is not an action: an insertion is a side L, R, T or B/);
+  assert.equal(refusalWords({ code: "illegal", reason: "not_legal" }, "L3"), "L3 is not legal now.");
+  assert.equal(refusalWords({ code: "illegal", reason: "not_legal" }), "That action is not legal now.");
+});

@@ -86,15 +86,17 @@ function handle(conn, msg) {
     case "rematch":
       onRematch(conn, msg);
       break;
-    case "error":
+    case "error": {
+      const sent = ctx.pending ? ctx.pending.action : "";
       ctx.pending = null;
       if (msg.code === "stale") conn.send({ type: "sync", seen: Math.max(ctx.version, 0) });
       // a seat link refused at hello: the welcome that follows says what this page does
       else if (msg.code === "not_seated" && !conn.welcomed) break;
-      else notice(refusalWords(msg));
+      else notice(refusalWords(msg, sent));
       if (msg.code === "rate_limited" && ctx.chat) ctx.chat.restore(); // the text is not lost
       render();
       break;
+    }
     case "rated":
       showRatings(msg.changes);
       break;

@@ -6,6 +6,10 @@ import { t } from "./i18n.js";
 
 // functions, so that each message is looked up in the catalogue when it is shown
 const BY_REASON = {
+  not_an_action: (v) => t("'{action}' is not an action: an insertion is a side L, R, T or B and a lane (L3, Tc), a scoring is x and the two end cells of the line (xc3-g3).", v),
+  score_first: (v) => t("A line must be scored first; {action} is not allowed now.", v),
+  no_line_to_score: (v) => t("There is no line to score; {action} is not allowed now.", v),
+  not_legal: (v) => t("{action} is not legal now.", v),
   game_over: () => t("The game is over."),
   draw_players: () => t("Draws are offered only in 2-player games."),
   draw_computer: () => t("The computer does not take draw offers."),
@@ -27,6 +31,9 @@ const BY_REASON = {
   computer_seat: () => t("The computer plays this seat now; you watch."),
 };
 
+/** The reasons whose words name the action refused. */
+const NAMES_ACTION = new Set(["not_an_action", "score_first", "no_line_to_score", "not_legal"]);
+
 const BY_CODE = {
   not_found: () => t("This game does not exist."),
   unavailable: () => t("The server cannot reach its database: try again in a few seconds."),
@@ -42,11 +49,14 @@ const BY_CODE = {
   not_allowed: () => t("That is not allowed now."),
 };
 
-/** The words of a socket's `error` event `msg` in the page's language. */
-export function refusalWords(msg) {
+/** The words of a socket's `error` event `msg` in the page's language; `action` is
+ *  the action this page sent, named by the words of a refused action. */
+export function refusalWords(msg, action = "") {
   const data = msg && typeof msg === "object" ? msg : {};
-  const words = BY_REASON[data.reason] || BY_CODE[data.code];
-  if (words) return words();
+  const byReason = BY_REASON[data.reason];
+  // a refused action's words name it: without the action, the code's words
+  if (byReason && (action || !NAMES_ACTION.has(data.reason))) return byReason({ action });
+  if (BY_CODE[data.code]) return BY_CODE[data.code]();
   if (typeof data.message === "string" && data.message) return data.message;
   return t("The server refused that ({code}).", { code: String(data.code ?? "") });
 }
