@@ -46,10 +46,16 @@ export function seatIndex(colour) {
   return i >= 0 ? i : COLOURS.indexOf(colour);
 }
 
+/** The name the server gives a computer's seat with none: a word, shown translated. */
+const COMPUTER = "Computer";
+
 /** A colour as words: the seat's name, with its colour when the name is not the colour. */
 export function who(colour) {
   const seat = seatOf(colour);
   if (!seat || !seat.name) return colourTitle(colour);
+  if (seat.kind === "computer" && seat.name === COMPUTER) {
+    return t("{name} ({colour})", { name: t("Computer"), colour: colourName(colour) });
+  }
   // a seat named by its colour (in English, as the server names seats, or in the
   // page's language) is not named twice
   const plain = seat.name.toLowerCase();
@@ -64,6 +70,7 @@ const COLOUR_KEYS = { o: "orange", g: "green", b: "blue", w: "white" };
 export function nameOf(colour) {
   const seat = seatOf(colour);
   if (!seat || !seat.name) return colourTitle(colour);
+  if (seat.kind === "computer" && seat.name === COMPUTER) return t("Computer");
   const byColour = seat.name.toLowerCase() === COLOUR_KEYS[colour];
   return byColour && lang !== "en" ? colourTitle(colour) : seat.name;
 }
