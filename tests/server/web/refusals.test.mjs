@@ -12,6 +12,11 @@ test("a reason names the cause where one code covers several", () => {
   assert.equal(refusalWords(early), "That player has not been away long enough yet.");
 });
 
+test("a reason's words name the numbers the error carries", () => {
+  const fast = { code: "rate_limited", reason: "chat_too_fast", limit: 5, seconds: 10, message: "at most 5 ..." };
+  assert.equal(refusalWords(fast), "You may send at most 5 chat messages in 10 seconds: wait a little.");
+});
+
 test("a code without a reason has its own words, not the server's", () => {
   assert.equal(refusalWords({ code: "not_your_turn", message: "it is g's turn" }), "It is not your turn.");
   assert.equal(refusalWords({ code: "not_allowed", reason: "a new cause", message: "no" }), "That is not allowed now.");

@@ -15,11 +15,19 @@ class Refused(Exception):
     and where one code covers several causes, a stable ``reason`` that names the cause
     (the page says it in its own language; the English ``message`` stays for others)."""
 
-    def __init__(self, code: str, message: str, reason: str | None = None) -> None:
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        reason: str | None = None,
+        values: dict[str, int] | None = None,
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.reason = reason
+        #: the numbers the reason's words name (a limit, a time), sent beside it
+        self.values = dict(values or {})
 
 
 def person(live: LiveGame, seat: int | None) -> int:

@@ -103,6 +103,7 @@ class _GameSocket(Conversation):
             event = error(failure.code, failure.message)
             if failure.reason is not None:  # one code, several causes: which one
                 event["reason"] = failure.reason
+                event.update(failure.values)
             return event
         if isinstance(failure, DATABASE_AWAY):  # nothing was stored or shown; it stays open
             return error("unavailable", DATABASE_AWAY_WORDS)

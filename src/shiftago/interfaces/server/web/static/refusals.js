@@ -2,7 +2,7 @@
 // server's `error` event carries a stable `code` (docs/web-protocol.md, "Error codes")
 // and, where one code covers several causes, a `reason`; its English `message` is shown
 // only for a code this page has no words for.
-import { t } from "./i18n.js";
+import { number, t, tn } from "./i18n.js";
 
 // functions, so that each message is looked up in the catalogue when it is shown
 const BY_REASON = {
@@ -11,6 +11,7 @@ const BY_REASON = {
   no_line_to_score: (v) => t("There is no line to score; {action} is not allowed now.", v),
   not_legal: (v) => t("{action} is not legal now.", v),
   game_over: () => t("The game is over."),
+  chat_too_fast: (v) => tn("You may send at most {n} chat message in {seconds} seconds: wait a little.", "You may send at most {n} chat messages in {seconds} seconds: wait a little.", v.limit, v),
   draw_players: () => t("Draws are offered only in 2-player games."),
   draw_computer: () => t("The computer does not take draw offers."),
   draw_standing: () => t("Your draw offer stands already."),
@@ -55,7 +56,8 @@ export function refusalWords(msg, action = "") {
   const data = msg && typeof msg === "object" ? msg : {};
   const byReason = BY_REASON[data.reason];
   // a refused action's words name it: without the action, the code's words
-  if (byReason && (action || !NAMES_ACTION.has(data.reason))) return byReason({ action });
+  const values = { action, limit: Number(data.limit) || 0, seconds: number(Number(data.seconds) || 0) };
+  if (byReason && (action || !NAMES_ACTION.has(data.reason))) return byReason(values);
   if (BY_CODE[data.code]) return BY_CODE[data.code]();
   if (typeof data.message === "string" && data.message) return data.message;
   return t("The server refused that ({code}).", { code: String(data.code ?? "") });
