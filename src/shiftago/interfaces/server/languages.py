@@ -29,20 +29,6 @@ COOKIE_SECONDS: Final = 365 * 24 * 3600
 #: tests/server/test_unmarked_words.py and test_unmarked_scripts.py check that it names
 #: exactly those in which a word is left unmarked.
 UNCONVERTED: Final = (
-    "web/game.html",
-    "static/announce.js",
-    "static/chat.js",
-    "static/clock.js",
-    "static/connection.js",
-    "static/controls.js",
-    "static/game.js",
-    "static/moves.js",
-    "static/panels.js",
-    "static/pictures.js",
-    "static/state.js",
-    "static/tree.js",
-    "static/turn.js",
-    "static/board/",
 )
 
 
