@@ -84,7 +84,8 @@ def play(
     $XDG_DATA_HOME/shiftago, else ~/.local/share/shiftago). Type 'help' in the game
     for its commands: legal, undo, save FILE, board, position, quit.
     """
-    from shiftago.interfaces.play.setup import NEW_GAME_OPTIONS, PlaySetup, SetupError, play_game
+    from shiftago.interfaces.play.setup import play_game
+    from shiftago.interfaces.shared.newgame import NEW_GAME_OPTIONS, PlaySetup, SetupError
 
     context = click.get_current_context()
     by_default = click.core.ParameterSource.DEFAULT
