@@ -1,0 +1,162 @@
+"""The app's questions: resume the unfinished game, a new game's options, a file name."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import ClassVar, Final
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Grid, Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Select
+
+from shiftago.engine.levels import LADDER, default_level
+from shiftago.interfaces.shared.catalogues import _
+from shiftago.interfaces.shared.newgame import PlaySetup
+from shiftago.interfaces.tui.words import colour
+
+DIALOG_CSS: Final = """
+ModalScreen { align: center middle; }
+ModalScreen > Vertical {
+    width: 64; height: auto; max-height: 22; border: round $accent; padding: 0 1;
+    background: $panel;
+}
+ModalScreen Horizontal { height: auto; align: center middle; }
+ModalScreen Button { margin: 0 1; }
+ModalScreen Grid { grid-size: 2; grid-columns: 16 1fr; height: auto; grid-gutter: 0 1; }
+ModalScreen Grid Label { padding: 1 0 0 0; }
+"""
+
+
+class ResumeScreen(ModalScreen[bool]):
+    """Whether to go on with the unfinished game saved at ``when``."""
+
+    DEFAULT_CSS = DIALOG_CSS
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", _("Resume")),
+        Binding("n", "answer(False)", _("New game")),
+    ]
+
+    def __init__(self, when: str, played: int) -> None:
+        super().__init__()
+        self.when = when
+        self.played = played
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label(
+                _("An unfinished game from %(when)s is saved (%(n)s actions played).")
+                % {"when": self.when, "n": self.played}
+            )
+            yield Label(_("Resume it? A new game replaces it at its first action."))
+            with Horizontal():
+                yield Button(_("Resume"), id="resume", variant="primary")
+                yield Button(_("New game"), id="new")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "resume")
+
+    def action_answer(self, resume: bool) -> None:
+        self.dismiss(resume)
+
+
+class NewGameScreen(ModalScreen[PlaySetup | None]):
+    """A new game's options: variant, players, the computer's seats and level, handicaps."""
+
+    DEFAULT_CSS = DIALOG_CSS
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", _("Cancel"))]
+
+    def __init__(self, current: PlaySetup) -> None:
+        super().__init__()
+        self.current = current
+
+    def compose(self) -> ComposeResult:
+        setup = self.current
+        variants = [(_("Express"), "express"), (_("Expert"), "expert"), (_("Extreme"), "extreme")]
+        players = [(str(n), n) for n in (2, 3, 4)]
+        opponents = [(_("Nobody: everyone plays at this keyboard"), "")] + [
+            (_("The computer plays %(colour)s") % {"colour": colour(seat)}, "ogbw"[seat])
+            for seat in range(1, 4)
+        ]
+        levels = [(f"{rung.number}: {rung.name}", rung.number) for rung in LADDER]
+        computer = setup.computer[0] if setup.computer else ""
+        with Vertical():
+            yield Label(_("New game"))
+            with Grid():
+                yield Label(_("Variant"))
+                yield Select(variants, value=setup.variant, allow_blank=False, id="variant")
+                yield Label(_("Players"))
+                yield Select(players, value=setup.players, allow_blank=False, id="players")
+                yield Label(_("Computer"))
+                yield Select(opponents, value=computer, allow_blank=False, id="computer")
+                yield Label(_("Level"))
+                level = setup.level or default_level()
+                yield Select(levels, value=level, allow_blank=False, id="level")
+                yield Label(_("Handicap"))
+                yield Input(
+                    ",".join(str(n) for n in setup.handicap),
+                    placeholder=_("Skipped turns per seat, such as 0,2"),
+                    id="handicap",
+                )
+            yield Label("", id="problem")
+            with Horizontal():
+                yield Button(_("Start"), id="start", variant="primary")
+                yield Button(_("Cancel"), id="cancel")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id != "start":
+            self.dismiss(None)
+            return
+        handicap_text = self.query_one("#handicap", Input).value.strip()
+        try:
+            handicap = tuple(int(n) for n in handicap_text.split(",")) if handicap_text else ()
+        except ValueError:
+            problem = _("The handicap is whole numbers separated by commas, such as 0,2.")
+            self.query_one("#problem", Label).update(problem)
+            return
+        computer = str(self.query_one("#computer", Select).value)
+        players = int(str(self.query_one("#players", Select).value))
+        if computer and "ogbw".index(computer) >= players:
+            self.query_one("#problem", Label).update(
+                _("With %(n)s players there is no %(colour)s seat.")
+                % {"n": players, "colour": colour("ogbw".index(computer))}
+            )
+            return
+        self.dismiss(
+            PlaySetup(
+                variant=str(self.query_one("#variant", Select).value),
+                players=players,
+                handicap=handicap,
+                computer=(computer,) if computer else (),
+                level=int(str(self.query_one("#level", Select).value)) if computer else None,
+                resume=False,
+            )
+        )
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class PathScreen(ModalScreen[Path | None]):
+    """A file name, for saving or loading a record."""
+
+    DEFAULT_CSS = DIALOG_CSS
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", _("Cancel"))]
+
+    def __init__(self, question: str, suggestion: str = "") -> None:
+        super().__init__()
+        self.question = question
+        self.suggestion = suggestion
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label(self.question)
+            yield Input(self.suggestion, placeholder=_("File name"), id="path")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        self.dismiss(Path(text).expanduser() if text else None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
