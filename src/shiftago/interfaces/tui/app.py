@@ -97,6 +97,8 @@ class ShiftagoApp(App[int]):
         self.reviewed_version = -1
         #: The replay's position (actions shown), None when the game is shown as it is.
         self.replay_at: int | None = None
+        #: What the log has said, in order (a transcript that outlives the screen).
+        self.said: list[str] = []
         #: Lines the log says when the app starts.
         self.notices: list[str] = []
 
@@ -116,6 +118,7 @@ class ShiftagoApp(App[int]):
         yield Input(
             placeholder=_("Type an action (L3, Tc, xc3-g3) and press Enter"),
             id="command",
+            select_on_focus=False,
         )
         yield Footer()
 
@@ -166,6 +169,7 @@ class ShiftagoApp(App[int]):
 
     # --- showing -----------------------------------------------------------------
     def say(self, text: str) -> None:
+        self.said.append(text)
         self.query_one("#log", RichLog).write(text)
 
     def changed(self) -> None:
@@ -244,8 +248,12 @@ class ShiftagoApp(App[int]):
             return
         try:
             played = match.play(action)
-        except ShiftagoError as e:
-            self.say(_("That action is not legal: %(why)s") % {"why": one_line(str(e))})
+        except ShiftagoError:
+            legal = ", ".join(str(a) for a in match.game.legal_actions()[:8])
+            self.say(
+                _("%(action)s is not legal now; legal are, for example: %(legal)s.")
+                % {"action": str(action), "legal": legal}
+            )
             return
         except OSError as e:
             self.say(_("The game cannot be saved: %(why)s") % {"why": str(e)})
@@ -323,8 +331,14 @@ class ShiftagoApp(App[int]):
             return
         try:
             action = Action.parse(text)
-        except ShiftagoError as e:
-            self.say(_("%(text)s is not an action: %(why)s") % {"text": text, "why": str(e)})
+        except ShiftagoError:
+            self.say(
+                _(
+                    "%(text)s is not an action: push with a side L, R, T or B and a lane "
+                    "(L3, Tc), or score with x and the two ends of a line (xc3-g3)."
+                )
+                % {"text": text}
+            )
             return
         event.input.value = ""
         self.act(action)

@@ -21,7 +21,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from shiftago.core import INSERTIONS, Action, Insertion, Phase, ScoringOption, State
-from shiftago.core.geometry import ENTRY_CELLS, FILES, SIZE, cell_of
+from shiftago.core.geometry import ENTRY_CELLS, FILES, SIZE, cell_of, file_index, rank_index
 from shiftago.formats.text_board import action_cells
 from shiftago.interfaces.shared.catalogues import _
 
@@ -48,6 +48,19 @@ def cell_column(file: int) -> int:
 def rank_row(rank: int) -> int:
     """The row of a rank's marbles (0-based rank, rank 7 on top)."""
     return 1 + 2 * (SIZE - 1 - rank)
+
+
+def arrow_position(name: str) -> tuple[int, int]:
+    """Where the arrow of insertion ``name`` (``L3``, ``Tc``) is drawn: ``(x, y)``."""
+    side, lane = name[0].upper(), name[1:].lower()
+    if side in "TB":
+        return cell_column(FILES.index(lane)) + 1, 0 if side == "T" else 15
+    return 2 if side == "L" else 32, rank_row(int(lane) - 1)
+
+
+def cell_position(cell: int) -> tuple[int, int]:
+    """Where the letter of ``cell`` is drawn: ``(x, y)``."""
+    return cell_column(file_index(cell)) + 1, rank_row(rank_index(cell))
 
 
 def arrow_at(x: int, y: int) -> str | None:
@@ -236,15 +249,9 @@ class BoardView(Widget, can_focus=True):
         cursor_name = AROUND[self.cursor] if self.active and state.phase is Phase.INSERT else None
         for index in range(len(INSERTIONS)):
             name = str(INSERTIONS[index])
-            side, lane = name[0], name[1:]
-            if side in "TB":
-                x = cell_column(FILES.index(lane)) + 1
-                y = 0 if side == "T" else 15
-                glyph = "▼" if side == "T" else "▲"
-            else:
-                x = 2 if side == "L" else 32
-                y = rank_row(int(lane) - 1)
-                glyph = "▶" if side == "L" else "◀"
+            side = name[0]
+            x, y = arrow_position(name)
+            glyph = {"T": "▼", "B": "▲", "L": "▶", "R": "◀"}[side]
             if name == cursor_name:
                 style = Style(color="black", bgcolor="yellow", bold=True)
             elif name == last_arrow:
