@@ -282,3 +282,22 @@ def test_a_resize_redraws_and_80_by_24_holds_everything(tmp_path: Path) -> None:
 
     run(app, scenario, size=(120, 40))
     assert [str(a) for a in game.history] == ["Tc"]
+
+
+def test_a_new_game_from_the_dialog_against_the_computer(tmp_path: Path) -> None:
+    game = Game(Rules(Variant.EXPRESS, 2), first=0, seed=1)
+    game.play("L3")
+    setup = PlaySetup(variant="expert", players=3, computer=("b",), level=2)
+    app = app_for(Match(game, autosave=autosave_in(tmp_path)), setup=setup)
+
+    async def scenario(pilot: Pilot[int]) -> None:
+        await pilot.press("f2")
+        await pilot.pause()
+        await pilot.click("#start")
+        await settle(pilot)
+
+    run(app, scenario)
+    match = app.match
+    assert match.game.rules.variant is Variant.EXPERT and match.game.rules.players == 3
+    assert match.levels == {2: 2}
+    assert "A new game begins." in log_text(app)

@@ -28,7 +28,7 @@ from shiftago.interfaces.shared.catalogues import _, ngettext
 from shiftago.interfaces.shared.message import one_line
 from shiftago.interfaces.shared.newgame import PlaySetup, SetupError
 from shiftago.interfaces.tui.board import BoardView, TypedAhead
-from shiftago.interfaces.tui.dialogs import NewGameScreen, PathScreen, ResumeScreen
+from shiftago.interfaces.tui.dialogs import DIALOG_CSS, NewGameScreen, PathScreen, ResumeScreen
 from shiftago.interfaces.tui.match import Match, Saved, open_match
 from shiftago.interfaces.tui.panel import engine_lines, heading, record_text, seats
 from shiftago.interfaces.tui.words import colour, option_text, result
@@ -36,7 +36,8 @@ from shiftago.interfaces.tui.words import colour, option_text, result
 #: The level whose search reviews a finished game (its budget is fixed, not timed).
 REVIEW_LEVEL: Final = 4
 
-CSS: Final = """
+CSS: Final = (
+    """
 #main { height: 1fr; }
 #board-box { width: 35; padding: 0 1; }
 #side { width: 1fr; padding: 0 1; }
@@ -48,6 +49,8 @@ CSS: Final = """
 #log { height: 1fr; min-height: 3; }
 #command { dock: bottom; }
 """
+    + DIALOG_CSS
+)
 
 
 class ShiftagoApp(App[int]):

@@ -12,27 +12,29 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select
 
 from shiftago.engine.levels import LADDER, default_level
-from shiftago.interfaces.shared.catalogues import _
+from shiftago.interfaces.shared.catalogues import _, ngettext
 from shiftago.interfaces.shared.newgame import PlaySetup
 from shiftago.interfaces.tui.words import colour
 
+#: The dialogs' look, part of the app's CSS (a screen's own CSS would be scoped to it).
 DIALOG_CSS: Final = """
-ModalScreen { align: center middle; }
-ModalScreen > Vertical {
-    width: 64; height: auto; max-height: 22; border: round $accent; padding: 0 1;
+ResumeScreen, NewGameScreen, PathScreen { align: center middle; }
+.dialog {
+    width: 66; height: auto; max-height: 24; border: round $accent; padding: 0 1;
     background: $panel;
 }
-ModalScreen Horizontal { height: auto; align: center middle; }
-ModalScreen Button { margin: 0 1; }
-ModalScreen Grid { grid-size: 2; grid-columns: 16 1fr; height: auto; grid-gutter: 0 1; }
-ModalScreen Grid Label { padding: 1 0 0 0; }
+.dialog Horizontal { height: auto; align: center middle; }
+.dialog Button { margin: 0 1; }
+.dialog Grid { grid-size: 2; grid-columns: 12 1fr; grid-rows: 3; height: auto; }
+.dialog Grid Label { padding: 1 0 0 0; }
+.dialog Label { width: 100%; }
+.dialog #problem { color: $error; }
 """
 
 
 class ResumeScreen(ModalScreen[bool]):
     """Whether to go on with the unfinished game saved at ``when``."""
 
-    DEFAULT_CSS = DIALOG_CSS
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "answer(True)", _("Resume")),
         Binding("n", "answer(False)", _("New game")),
@@ -44,9 +46,13 @@ class ResumeScreen(ModalScreen[bool]):
         self.played = played
 
     def compose(self) -> ComposeResult:
-        with Vertical():
+        with Vertical(classes="dialog"):
             yield Label(
-                _("An unfinished game from %(when)s is saved (%(n)s actions played).")
+                ngettext(
+                    "An unfinished game from %(when)s is saved (%(n)s action played).",
+                    "An unfinished game from %(when)s is saved (%(n)s actions played).",
+                    self.played,
+                )
                 % {"when": self.when, "n": self.played}
             )
             yield Label(_("Resume it? A new game replaces it at its first action."))
@@ -64,7 +70,6 @@ class ResumeScreen(ModalScreen[bool]):
 class NewGameScreen(ModalScreen[PlaySetup | None]):
     """A new game's options: variant, players, the computer's seats and level, handicaps."""
 
-    DEFAULT_CSS = DIALOG_CSS
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", _("Cancel"))]
 
     def __init__(self, current: PlaySetup) -> None:
@@ -81,7 +86,7 @@ class NewGameScreen(ModalScreen[PlaySetup | None]):
         ]
         levels = [(f"{rung.number}: {rung.name}", rung.number) for rung in LADDER]
         computer = setup.computer[0] if setup.computer else ""
-        with Vertical():
+        with Vertical(classes="dialog"):
             yield Label(_("New game"))
             with Grid():
                 yield Label(_("Variant"))
@@ -141,7 +146,6 @@ class NewGameScreen(ModalScreen[PlaySetup | None]):
 class PathScreen(ModalScreen[Path | None]):
     """A file name, for saving or loading a record."""
 
-    DEFAULT_CSS = DIALOG_CSS
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", _("Cancel"))]
 
     def __init__(self, question: str, suggestion: str = "") -> None:
@@ -150,7 +154,7 @@ class PathScreen(ModalScreen[Path | None]):
         self.suggestion = suggestion
 
     def compose(self) -> ComposeResult:
-        with Vertical():
+        with Vertical(classes="dialog"):
             yield Label(self.question)
             yield Input(self.suggestion, placeholder=_("File name"), id="path")
 
