@@ -4,7 +4,7 @@ terminal app (:mod:`shiftago.interfaces.tui`) when its input and output are a te
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import Any, TextIO
 
 import click
 
@@ -33,7 +33,7 @@ def play(plain: bool, lang: str | None, **options: Any) -> None:
     setup = setup_of(click.get_current_context(), options)
     choose_language(lang)
     try:
-        if not plain and sys.stdin.isatty() and sys.stdout.isatty():
+        if wants_app(plain, sys.stdin, sys.stdout):
             from shiftago.interfaces.tui.run import run_tui
 
             status = run_tui(setup)
@@ -44,3 +44,15 @@ def play(plain: bool, lang: str | None, **options: Any) -> None:
     except SetupError as e:
         raise click.UsageError(str(e)) from None
     sys.exit(status)
+
+
+def wants_app(plain: bool, inp: TextIO, out: TextIO) -> bool:
+    """Whether ``play`` opens the terminal app: at a terminal, unless ``--plain``."""
+    return not plain and _isatty(inp) and _isatty(out)
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):  # a closed or unusual stream is no terminal
+        return False

@@ -12,7 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import ClassVar, Final
 
-from textual import work
+from textual import events, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -320,6 +320,14 @@ class ShiftagoApp(App[int]):
         option = self._option(event.option.id)
         if option is not None:
             self.act(option.action)
+
+    def on_key(self, event: events.Key) -> None:
+        """A printable key typed outside the input line (on the list of scorings, say)
+        starts the notation there."""
+        typed = event.character
+        if typed and typed.isprintable() and typed != " " and not isinstance(self.focused, Input):
+            event.stop()
+            self.on_typed_ahead(TypedAhead(typed))
 
     def on_typed_ahead(self, message: TypedAhead) -> None:
         command = self.query_one("#command", Input)
