@@ -301,3 +301,52 @@ def test_a_new_game_from_the_dialog_against_the_computer(tmp_path: Path) -> None
     assert match.game.rules.variant is Variant.EXPERT and match.game.rules.players == 3
     assert match.levels == {2: 2}
     assert "A new game begins." in log_text(app)
+
+
+def test_save_then_load_keeps_the_unfinished_game_aside(tmp_path: Path) -> None:
+    game = Game.from_actions(Rules(Variant.EXPERT, 2), ["L3", "Tc"], first=0)
+    match = Match(game, autosave=autosave_in(tmp_path))
+    match.saved()
+    record = tmp_path / "game.txt"
+    app = app_for(match)
+
+    async def scenario(pilot: Pilot[int]) -> None:
+        await pilot.press("f4")
+        await pilot.pause()
+        path = app.screen.query_one("#path", Input)
+        path.value = str(record)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert record.exists()
+        await pilot.press("enter")  # the board's cursor: Ta
+        await pilot.pause()
+        assert len(game.history) == 3
+        await pilot.press("f3")
+        await pilot.pause()
+        app.screen.query_one("#path", Input).value = str(record)
+        await pilot.press("enter")
+        await settle(pilot)
+
+    run(app, scenario)
+    assert [str(a) for a in app.match.game.history] == ["L3", "Tc"]
+    said = log_text(app)
+    assert f"Saved the record to {record}." in said
+    kept = list((tmp_path / "shiftago-home").glob("autosave-*.txt"))
+    assert len(kept) == 1 and "Ta" in kept[0].read_text()
+    assert str(kept[0]) in said
+
+
+def test_loading_a_file_that_is_not_there_says_so(tmp_path: Path) -> None:
+    game = Game(Rules(Variant.EXPRESS, 2), first=0, seed=1)
+    app = app_for(Match(game, autosave=autosave_in(tmp_path)))
+
+    async def scenario(pilot: Pilot[int]) -> None:
+        await pilot.press("f3")
+        await pilot.pause()
+        app.screen.query_one("#path", Input).value = str(tmp_path / "nothing.txt")
+        await pilot.press("enter")
+        await pilot.pause()
+
+    run(app, scenario)
+    assert app.match.game is game
+    assert "Cannot go on from" in log_text(app)

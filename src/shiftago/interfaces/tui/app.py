@@ -95,6 +95,7 @@ class ShiftagoApp(App[int]):
         self.stop = threading.Event()
         self.engine_on = False
         self.engine_stop = threading.Event()
+        self.review_stop = threading.Event()
         self.thinking = False
         self.marks: dict[int, str] = {}
         self.reviewed_version = -1
@@ -165,6 +166,8 @@ class ShiftagoApp(App[int]):
     def begin(self, match: Match) -> None:
         """Show ``match`` and play it from where it stands."""
         self.stop.set()
+        self.review_stop.set()
+        self.reviewed_version = -1
         self.match = match
         self.marks = {}
         self.replay_at = None
@@ -192,6 +195,7 @@ class ShiftagoApp(App[int]):
             self.analyse(self.version, match.game.state, self.engine_stop)
         if match.game.is_over and self.reviewed_version < 0:
             self.reviewed_version = self.version
+            self.review_stop = threading.Event()
             self.review(self.version)
         self.redraw()
 
@@ -374,6 +378,7 @@ class ShiftagoApp(App[int]):
             return
         moves = " ".join(str(a) for a in reversed(taken))
         self.say(_("Taken back: %(actions)s.") % {"actions": moves})
+        self.review_stop.set()
         self.reviewed_version = -1
         self.marks = {}
         self.changed()
@@ -411,7 +416,6 @@ class ShiftagoApp(App[int]):
             self.say(str(e))
             return
         self.setup = setup
-        self.reviewed_version = -1
         self.say(_("A new game begins."))
         self.begin(match)
 
@@ -439,12 +443,29 @@ class ShiftagoApp(App[int]):
         try:
             match = open_match(PlaySetup(load=path), autosave, None)
         except SetupError as e:
-            self.say(one_line(str(e)))
+            self.say(
+                _("Cannot go on from %(path)s: %(why)s")
+                % {"path": str(path), "why": one_line(str(e))}
+            )
             return
-        self.reviewed_version = -1
         self.say(_("Loaded the game from %(path)s.") % {"path": str(path)})
+        try:
+            if autosave is not None and autosave.exists() and not self.match.game.is_over:
+                kept = autosave.set_aside(autosave.saved_at().strftime("%Y%m%d-%H%M%S"))
+                self.say(
+                    _("The unfinished game is kept in %(path)s (--load goes on with it).")
+                    % {"path": str(kept)}
+                )
+            match.saved()
+        except OSError as e:
+            self.say(_("The game cannot be saved: %(why)s") % {"why": str(e)})
         self.begin(match)
-        match.saved()
+
+    def on_unmount(self) -> None:
+        """Leaving ends the searches at once, so that the program ends too."""
+        self.stop.set()
+        self.engine_stop.set()
+        self.review_stop.set()
 
     # --- workers -----------------------------------------------------------------
     @work(thread=True, group="computer")
@@ -485,11 +506,14 @@ class ShiftagoApp(App[int]):
         game = self.match.game
         pairs = list(zip(game.states, game.history, strict=False))
         bot = bot_for_level(REVIEW_LEVEL, 1)
-        for ply in iter_review(bot, pairs, self.review_limits):
+        limits = replace(self.review_limits, stop=self.review_stop)
+        for ply in iter_review(bot, pairs, limits):
+            if self.review_stop.is_set():
+                return
             if ply.mark:
                 self.call_from_thread(self._reviewed, version, ply.number, ply.mark)
 
     def _reviewed(self, version: int, number: int, mark: str) -> None:
-        if version <= self.version and self.match.game.is_over:
+        if version == self.reviewed_version and self.match.game.is_over:
             self.marks[number] = mark
             self.redraw()

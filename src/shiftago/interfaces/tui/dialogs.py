@@ -84,7 +84,10 @@ class NewGameScreen(ModalScreen[PlaySetup | None]):
             (_("The computer plays %(colour)s") % {"colour": colour(seat)}, "ogbw"[seat])
             for seat in range(1, 4)
         ]
-        levels = [(f"{rung.number}: {rung.name}", rung.number) for rung in LADDER]
+        top = len(LADDER)
+        levels = [
+            (_("%(n)s of %(top)s") % {"n": rung.number, "top": top}, rung.number) for rung in LADDER
+        ]
         computer = setup.computer[0] if setup.computer else ""
         with Vertical(classes="dialog"):
             yield Label(_("New game"))

@@ -43,4 +43,8 @@ def run_tui(setup: PlaySetup) -> int:
     app = prepare_app(setup)
     assert isinstance(app, ShiftagoApp)
     status = app.run()
+    match = app.match
+    autosave = match.autosave
+    if autosave is not None and autosave.exists() and not match.game.is_over:
+        print(_("The game is saved; shiftago tui and shiftago play offer to resume it."))
     return status or 0
