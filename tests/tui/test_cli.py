@@ -55,6 +55,7 @@ def test_tui_takes_the_options_of_play() -> None:
         (["--load", "no-such-file.txt"], "no-such-file.txt"),
         (["-c", "w"], "unknown colour 'w'"),
         (["--level", "99", "-c", "g"], "level"),
+        (["--clock", "soon"], "not a time control"),
     ],
 )
 def test_tui_refuses_options_that_make_no_game(

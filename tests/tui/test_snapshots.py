@@ -13,6 +13,7 @@ from textual.pilot import Pilot
 from shiftago.core import Game, Rules, Variant
 from shiftago.engine.levels import bot_for_level
 from shiftago.interfaces.shared.newgame import PlaySetup
+from shiftago.interfaces.tui.clock import Clocks
 from shiftago.interfaces.tui.dialogs import ResumeScreen
 from shiftago.interfaces.tui.match import Match
 from support.tui_pilot import app_for, autosave_in, game_in_score_phase, settle
@@ -51,6 +52,13 @@ def test_a_finished_game_with_its_record(snap_compare: Compare) -> None:
         await settle(pilot)
 
     assert snap_compare(app_for(Match(game)), run_before=reviewed)
+
+
+def test_a_timed_game_of_three(snap_compare: Compare) -> None:
+    game = Game.from_actions(Rules(Variant.EXPERT, 3), ["L1", "L2"], first=0)
+    match = Match(game, bots={2: bot_for_level(1, 1)}, levels={2: 1})
+    match.clocks = Clocks([61.0, 9.5, 300.0], increment=2, control="5+2")
+    assert snap_compare(app_for(match, now=lambda: 500.0))
 
 
 def test_the_new_game_dialog(snap_compare: Compare) -> None:

@@ -50,6 +50,9 @@ class PlaySetup:
     #: True: resume the autosave without asking; False: start anew; None: ask.
     resume: bool | None = None
     given: tuple[str, ...] = ()
+    #: The clocks of ``shiftago tui`` (``5`` minutes, ``3+2`` with an increment); the
+    #: line game has none.
+    clock: str | None = None
 
 
 def parse_colour(text: str, players: int) -> int:
@@ -128,11 +131,17 @@ def make_bots(
 
 
 def game_record(
-    game: Game, levels: dict[int, int], date: str, source: Record | None = None
+    game: Game,
+    levels: dict[int, int],
+    date: str,
+    source: Record | None = None,
+    *,
+    result: str | None = None,
+    termination: str | None = None,
 ) -> Record:
     """The record of ``game`` whose computer seats play at ``levels``; the names and the
     event of the record it goes on from (``source``) stay where the kind of player is
-    the same."""
+    the same. ``result`` and ``termination`` end it otherwise than its rules (a flag)."""
     seats = range(game.rules.players)
     names = [("shiftago" if seat in levels else None) for seat in seats]
     if source is not None:
@@ -141,5 +150,11 @@ def game_record(
                 names[seat] = name  # the same kind of player as the record says
     event = None if source is None else source.event
     return Record.from_game(
-        game, names=names, levels=tuple(levels.get(s) for s in seats), date=date, event=event
+        game,
+        names=names,
+        levels=tuple(levels.get(s) for s in seats),
+        date=date,
+        event=event,
+        result=result,
+        termination=termination,
     )

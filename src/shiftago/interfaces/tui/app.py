@@ -8,6 +8,8 @@ command line chooses the language (``use_language``) before it imports this modu
 from __future__ import annotations
 
 import threading
+import time
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import ClassVar, Final
@@ -21,13 +23,14 @@ from textual.widgets import Footer, Header, Input, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
 from shiftago.core import Action, Insertion, Phase, ScoringOption, ShiftagoError, State
-from shiftago.engine.bot import NO_LIMITS, Bot, Limits, Progress
-from shiftago.engine.levels import bot_for_level, default_level
+from shiftago.engine.bot import NO_LIMITS, Bot, Limits, Progress, smaller
+from shiftago.engine.levels import LevelBot, bot_for_level, default_level
 from shiftago.engine.review import iter_review
 from shiftago.interfaces.shared.catalogues import _, ngettext
 from shiftago.interfaces.shared.message import one_line
 from shiftago.interfaces.shared.newgame import PlaySetup, SetupError
 from shiftago.interfaces.tui.board import BoardView, TypedAhead
+from shiftago.interfaces.tui.clock import shown
 from shiftago.interfaces.tui.dialogs import DIALOG_CSS, NewGameScreen, PathScreen, ResumeScreen
 from shiftago.interfaces.tui.match import Match, Saved, open_match
 from shiftago.interfaces.tui.panel import engine_lines, heading, record_text, seats
@@ -79,6 +82,7 @@ class ShiftagoApp(App[int]):
         computer_limits: Limits = NO_LIMITS,
         engine_limits: Limits | None = None,
         review_limits: Limits = NO_LIMITS,
+        now: Callable[[], float] = time.monotonic,
     ) -> None:
         """``unfinished``: an autosaved game to offer before ``match`` begins; the limits
         bound the computer's seats, the engine's lines (None: until stopped) and the
@@ -90,6 +94,8 @@ class ShiftagoApp(App[int]):
         self.computer_limits = computer_limits
         self.engine_limits = engine_limits
         self.review_limits = review_limits
+        #: The clocks' time source (tests hand in their own).
+        self.now = now
         #: Counts the changes of the game: a worker's answer for an older one is dropped.
         self.version = 0
         self.stop = threading.Event()
@@ -134,6 +140,7 @@ class ShiftagoApp(App[int]):
         self.board.focus()
         for notice in self.notices:
             self.say(notice)
+        self.set_interval(0.1, self.tick)
         if self.unfinished is not None:
             saved = self.unfinished
             played = len(saved.record.to_game().history)
@@ -171,6 +178,8 @@ class ShiftagoApp(App[int]):
         self.match = match
         self.marks = {}
         self.replay_at = None
+        if match.clocks is not None and not match.finished:
+            match.clocks.switch(match.game.turn, self.now(), turn_ended=False)
         self.changed()
 
     # --- showing -----------------------------------------------------------------
@@ -189,11 +198,17 @@ class ShiftagoApp(App[int]):
         if match.computer_to_move and self.replay_at is None:
             self.thinking = True
             self.stop = threading.Event()
-            self.think(self.version, match.bots[match.game.turn], match.game.state, self.stop)
-        if self.engine_on and not match.game.is_over:
+            seat = match.game.turn
+            limits = replace(self.computer_limits, stop=self.stop)
+            clocks = match.clocks
+            if clocks is not None:
+                left = int(clocks.left_of(seat, self.now()) * 1000)
+                limits = replace(limits, clock_ms=left, increment_ms=int(clocks.increment * 1000))
+            self.think(self.version, match.bots[seat], match.game.state, limits)
+        if self.engine_on and not match.finished:
             self.engine_stop = threading.Event()
             self.analyse(self.version, match.game.state, self.engine_stop)
-        if match.game.is_over and self.reviewed_version < 0:
+        if match.finished and self.reviewed_version < 0:
             self.reviewed_version = self.version
             self.review_stop = threading.Event()
             self.review(self.version)
@@ -207,12 +222,12 @@ class ShiftagoApp(App[int]):
         last = history[at - 1] if at is not None and at > 0 else (history[-1] if history else None)
         if at == 0:
             last = None
-        person = not self.match.computer_to_move and not game.is_over
+        person = not self.match.computer_to_move and not self.match.finished
         board = self.board
         board.replaying = at is not None
         board.show(state, last, active=person and at is None)
         self.query_one("#heading", Static).update(self._heading(state))
-        self.query_one("#seats", Static).update(seats(state, self.match.levels, self.thinking))
+        self._draw_seats(state)
         self._show_options(state if person and at is None else None)
         shown_record = at is not None or game.is_over
         record = self.query_one("#record", Static)
@@ -226,6 +241,13 @@ class ShiftagoApp(App[int]):
 
     def _heading(self, state: State) -> str:
         text = heading(state)
+        flagged = self.match.flagged
+        if flagged is not None and self.replay_at is None:
+            text = (
+                text.split("\n")[0]
+                + "\n"
+                + _("Game over: %(colour)s's time has run out.") % {"colour": colour(flagged)}
+            )
         if self.replay_at is not None:
             text += "\n" + _(
                 "Replay: action %(at)s of %(n)s (left and right step, Escape leaves)."
@@ -250,6 +272,8 @@ class ShiftagoApp(App[int]):
         """Play ``action`` for the seat to act; a refusal is said and changes nothing."""
         match = self.match
         before = match.game.state
+        if self.tick():
+            return  # the mover's time ran out first
         if not by_computer and (match.computer_to_move or self.replay_at is not None):
             self.say(_("It is not your turn: wait for the computer."))
             return
@@ -265,8 +289,43 @@ class ShiftagoApp(App[int]):
         except OSError as e:
             self.say(_("The game cannot be saved: %(why)s") % {"why": str(e)})
             played = match.game.history[-1]
+        clocks = match.clocks
+        if clocks is not None:
+            after = match.game.state
+            running = None if match.finished else after.turn
+            ended = match.finished or after.turn != before.turn
+            clocks.switch(running, self.now(), turn_ended=ended)
         self._announce(before, played)
         self.changed()
+
+    def tick(self) -> bool:
+        """The clocks: the faces drawn again, and the game ended when the running one
+        has run out; whether it did."""
+        match = self.match
+        clocks = match.clocks
+        if clocks is None or match.finished:
+            return False
+        seat = clocks.flagged(self.now())
+        if seat is None:
+            self._draw_seats(match.game.state)
+            return False
+        clocks.switch(None, self.now(), turn_ended=False)
+        try:
+            match.flag(seat)
+        except OSError as e:
+            self.say(_("The game cannot be saved: %(why)s") % {"why": str(e)})
+        self.say(_("%(colour)s's time has run out.") % {"colour": colour(seat)})
+        self.changed()
+        return True
+
+    def _draw_seats(self, state: State) -> None:
+        clocks = self.match.clocks
+        faces = None
+        if clocks is not None:
+            now = self.now()
+            faces = {s: shown(clocks.left_of(s, now)) for s in range(state.players)}
+        panel = seats(state, self.match.levels, self.thinking, faces)
+        self.query_one("#seats", Static).update(panel)
 
     def _announce(self, before: State, action: Action) -> None:
         mover = before.turn
@@ -413,7 +472,7 @@ class ShiftagoApp(App[int]):
         try:
             match = open_match(setup, self.match.autosave, None)
         except SetupError as e:
-            self.say(str(e))
+            self.say(one_line(str(e)))
             return
         self.setup = setup
         self.say(_("A new game begins."))
@@ -469,10 +528,13 @@ class ShiftagoApp(App[int]):
 
     # --- workers -----------------------------------------------------------------
     @work(thread=True, group="computer")
-    def think(self, version: int, bot: Bot, state: State, stop: threading.Event) -> None:
-        """The computer's action, found off the screen's thread."""
+    def think(self, version: int, bot: Bot, state: State, limits: Limits) -> None:
+        """The computer's action, found off the screen's thread. On a clock a level
+        never searches more than its own budget, as the web app's computer seats."""
+        if isinstance(bot, LevelBot) and limits.timed:
+            limits = replace(limits, nodes=smaller(limits.nodes, bot.budget(state)))
         try:
-            action = bot.choose(state, replace(self.computer_limits, stop=stop))
+            action = bot.choose(state, limits)
         except (ValueError, RuntimeError) as e:
             self.call_from_thread(self.say, _("The computer could not move: %(why)s") % {"why": e})
             return
@@ -514,6 +576,6 @@ class ShiftagoApp(App[int]):
                 self.call_from_thread(self._reviewed, version, ply.number, ply.mark)
 
     def _reviewed(self, version: int, number: int, mark: str) -> None:
-        if version == self.reviewed_version and self.match.game.is_over:
+        if version == self.reviewed_version and self.match.finished:
             self.marks[number] = mark
             self.redraw()

@@ -28,7 +28,7 @@ ResumeScreen, NewGameScreen, PathScreen { align: center middle; }
 .dialog Grid { grid-size: 2; grid-columns: 12 1fr; grid-rows: 3; height: auto; }
 .dialog Grid Label { padding: 1 0 0 0; }
 .dialog Label { width: 100%; }
-.dialog #problem { color: $error; }
+.dialog { border-subtitle-color: $error; }
 """
 
 
@@ -89,8 +89,8 @@ class NewGameScreen(ModalScreen[PlaySetup | None]):
             (_("%(n)s of %(top)s") % {"n": rung.number, "top": top}, rung.number) for rung in LADDER
         ]
         computer = setup.computer[0] if setup.computer else ""
-        with Vertical(classes="dialog"):
-            yield Label(_("New game"))
+        with Vertical(classes="dialog", id="form") as form:
+            form.border_title = _("New game")
             with Grid():
                 yield Label(_("Variant"))
                 yield Select(variants, value=setup.variant, allow_blank=False, id="variant")
@@ -107,7 +107,12 @@ class NewGameScreen(ModalScreen[PlaySetup | None]):
                     placeholder=_("Skipped turns per seat, such as 0,2"),
                     id="handicap",
                 )
-            yield Label("", id="problem")
+                yield Label(_("Clock"))
+                yield Input(
+                    setup.clock or "",
+                    placeholder=_("None, or minutes+seconds such as 5+3"),
+                    id="clock",
+                )
             with Horizontal():
                 yield Button(_("Start"), id="start", variant="primary")
                 yield Button(_("Cancel"), id="cancel")
@@ -121,12 +126,12 @@ class NewGameScreen(ModalScreen[PlaySetup | None]):
             handicap = tuple(int(n) for n in handicap_text.split(",")) if handicap_text else ()
         except ValueError:
             problem = _("The handicap is whole numbers separated by commas, such as 0,2.")
-            self.query_one("#problem", Label).update(problem)
+            self._problem(problem)
             return
         computer = str(self.query_one("#computer", Select).value)
         players = int(str(self.query_one("#players", Select).value))
         if computer and "ogbw".index(computer) >= players:
-            self.query_one("#problem", Label).update(
+            self._problem(
                 _("With %(n)s players there is no %(colour)s seat.")
                 % {"n": players, "colour": colour("ogbw".index(computer))}
             )
@@ -139,8 +144,13 @@ class NewGameScreen(ModalScreen[PlaySetup | None]):
                 computer=(computer,) if computer else (),
                 level=int(str(self.query_one("#level", Select).value)) if computer else None,
                 resume=False,
+                clock=self.query_one("#clock", Input).value.strip() or None,
             )
         )
+
+    def _problem(self, text: str) -> None:
+        """Say what is wrong with the options, at the foot of the dialog."""
+        self.query_one("#form", Vertical).border_subtitle = text
 
     def action_cancel(self) -> None:
         self.dismiss(None)

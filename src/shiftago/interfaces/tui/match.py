@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
-from shiftago.core import Action, Game, ShiftagoError
+from shiftago.core import COLOURS, Action, Game, GameOverError, ShiftagoError
 from shiftago.engine.bot import Bot
 from shiftago.engine.levels import level as level_of
 from shiftago.formats.record import Record, format_record, parse_record, result_words
@@ -27,6 +27,7 @@ from shiftago.interfaces.shared.newgame import (
     parse_colour,
     read_record_file,
 )
+from shiftago.interfaces.tui.clock import Clocks
 
 
 class Match:
@@ -47,14 +48,31 @@ class Match:
         self.autosave = autosave
         self.source = source
         self.date = (source.date if source is not None else None) or date.today().isoformat()
+        #: The players' clocks of a timed game (None: untimed).
+        self.clocks: Clocks | None = None
+        #: The seat whose time ran out, which ended the game.
+        self.flagged: int | None = None
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game has ended, by its rules or by a clock."""
+        return self.game.is_over or self.flagged is not None
 
     @property
     def computer_to_move(self) -> bool:
-        return not self.game.is_over and self.game.turn in self.bots
+        return not self.finished and self.game.turn in self.bots
+
+    def flag(self, seat: int) -> Path | None:
+        """``seat``'s time has run out: the others win (a draw shared when several); the
+        record kept as the last game (its path)."""
+        self.flagged = seat
+        return self.saved()
 
     def play(self, action: Action) -> Action:
         """Play a legal action (a :class:`ShiftagoError` says why one is not); the action
         as the game holds it."""
+        if self.flagged is not None:
+            raise GameOverError("the game is over: a player's time has run out")
         self.game.play(action)
         self.saved()
         return self.game.history[-1]
@@ -64,7 +82,7 @@ class Match:
         last one a person played; the actions taken back, last first ([] when none)."""
         game = self.game
         history = game.history
-        if not history:
+        if not history or self.flagged is not None:
             return []
         target = len(history) - 1
         if self.bots:
@@ -78,7 +96,12 @@ class Match:
         return taken
 
     def record(self) -> Record:
-        return game_record(self.game, self.levels, self.date, self.source)
+        if self.flagged is None:
+            return game_record(self.game, self.levels, self.date, self.source)
+        others = "=".join(COLOURS[s] for s in range(self.game.rules.players) if s != self.flagged)
+        return game_record(
+            self.game, self.levels, self.date, self.source, result=others, termination="time"
+        )
 
     def record_text(self) -> str:
         return format_record(self.record()) + "\n"
@@ -95,7 +118,7 @@ class Match:
         autosave = self.autosave
         if autosave is None:
             return None
-        if self.game.is_over:
+        if self.finished:
             return autosave.finish(self.record_text())
         if not self.game.history and self.game.first is not None:
             autosave.clear()  # back at the empty board: nothing to resume
@@ -160,4 +183,10 @@ def open_match(setup: PlaySetup, autosave: Autosave | None, resumed: Record | No
         wanted = {}
     seed = setup.seed if setup.seed is not None else random.randrange(2**31)
     bots, levels = make_bots(wanted, seed)
-    return Match(game, bots=bots, levels=levels, autosave=autosave, source=record)
+    match = Match(game, bots=bots, levels=levels, autosave=autosave, source=record)
+    if setup.clock:
+        try:
+            match.clocks = Clocks.parse(setup.clock, players)
+        except ValueError as e:
+            raise SetupError(str(e)) from None
+    return match

@@ -34,8 +34,14 @@ def heading(state: State) -> str:
     return kind + "\n" + _("%(colour)s to push a marble in.") % who
 
 
-def seats(state: State, levels: Mapping[int, int], thinking: bool) -> Text:
-    """One line per seat: its marble and letter, supply, points, skips; the turn marked."""
+def seats(
+    state: State,
+    levels: Mapping[int, int],
+    thinking: bool,
+    clocks: Mapping[int, str] | None = None,
+) -> Text:
+    """One line per seat: its marble and letter, supply, points, skips; the turn marked,
+    and each clock's face in a timed game."""
     out = Text()
     expert = state.rules.variant is not Variant.EXPRESS
     for seat in range(state.players):
@@ -44,6 +50,8 @@ def seats(state: State, levels: Mapping[int, int], thinking: bool) -> Text:
         letter = LETTERS[seat]
         out.append(f" {letter} ", f"bold {INK[seat]} on {MARBLE[seat]}")
         out.append(" " + seat_label(seat, levels.get(seat)), "bold" if turn else "")
+        if clocks is not None:
+            out.append("  " + clocks[seat], "bold reverse" if turn else "")
         figures = [
             ngettext("%(n)s marble left", "%(n)s marbles left", state.supplies[seat])
             % {"n": state.supplies[seat]}
