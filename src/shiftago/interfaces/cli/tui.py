@@ -18,7 +18,12 @@ from shiftago.interfaces.cli.options import choose_language, game_options, setup
     metavar="MINUTES[+SECONDS]",
     help="Clocks for every seat: minutes each, and seconds added after each turn (5+3).",
 )
-def tui(lang: str | None, clock: str | None, **options: Any) -> None:
+@click.option(
+    "--tournament",
+    is_flag=True,
+    help="A tournament: Express games until a player has won ten (F8 starts the next).",
+)
+def tui(lang: str | None, clock: str | None, tournament: bool, **options: Any) -> None:
     """Play a game in the terminal app: click an arrow or move the cursor with the arrow
     keys and press Enter, or type an action (L3, Tc, xc3-g3) and Enter.
 
@@ -29,7 +34,9 @@ def tui(lang: str | None, clock: str | None, **options: Any) -> None:
     """
     from shiftago.interfaces.shared.newgame import SetupError
 
-    setup = replace(setup_of(click.get_current_context(), options), clock=clock)
+    setup = replace(
+        setup_of(click.get_current_context(), options), clock=clock, tournament=tournament
+    )
     choose_language(lang)
     from shiftago.interfaces.tui.run import run_tui
 

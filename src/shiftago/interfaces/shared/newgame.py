@@ -53,6 +53,8 @@ class PlaySetup:
     #: The clocks of ``shiftago tui`` (``5`` minutes, ``3+2`` with an increment); the
     #: line game has none.
     clock: str | None = None
+    #: A tournament of Express games (to ten wins) in ``shiftago tui``.
+    tournament: bool = False
 
 
 def parse_colour(text: str, players: int) -> int:

@@ -69,6 +69,7 @@ class ShiftagoApp(App[int]):
         Binding("f5", "engine", _("Engine"), priority=True),
         Binding("ctrl+z,f6", "take_back", _("Take back"), priority=True),
         Binding("f7", "replay", _("Replay"), priority=True),
+        Binding("f8", "next_game", _("Next game"), priority=True),
         Binding("escape", "focus_board", _("Board"), show=False),
         Binding("ctrl+q", "quit", _("Quit"), priority=True),
     ]
@@ -236,6 +237,7 @@ class ShiftagoApp(App[int]):
             record.update(record_text(game.states, history, self.marks, at))
         lines = self.query_one("#lines", Static)
         lines.display = self.engine_on
+        self.refresh_bindings()
         legal = [str(a) for a in game.legal_actions()] if person else []
         self.query_one("#command", Input).suggester = SuggestFromList(legal, case_sensitive=False)
 
@@ -248,6 +250,11 @@ class ShiftagoApp(App[int]):
                 + "\n"
                 + _("Game over: %(colour)s's time has run out.") % {"colour": colour(flagged)}
             )
+        champion = self.match.champion
+        if champion is not None:
+            text += "\n" + _("%(colour)s wins the tournament.") % {"colour": colour(champion)}
+        elif self.match.next_game_ready:
+            text += "\n" + _("F8 starts the tournament's next game.")
         if self.replay_at is not None:
             text += "\n" + _(
                 "Replay: action %(at)s of %(n)s (left and right step, Escape leaves)."
@@ -324,7 +331,7 @@ class ShiftagoApp(App[int]):
         if clocks is not None:
             now = self.now()
             faces = {s: shown(clocks.left_of(s, now)) for s in range(state.players)}
-        panel = seats(state, self.match.levels, self.thinking, faces)
+        panel = seats(state, self.match.levels, self.thinking, faces, self.match.wins)
         self.query_one("#seats", Static).update(panel)
 
     def _announce(self, before: State, action: Action) -> None:
@@ -519,6 +526,26 @@ class ShiftagoApp(App[int]):
         except OSError as e:
             self.say(_("The game cannot be saved: %(why)s") % {"why": str(e)})
         self.begin(match)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The next game of a tournament is offered once a game of it has ended."""
+        if action == "next_game":
+            return self.match.next_game_ready
+        return True
+
+    def action_next_game(self) -> None:
+        try:
+            game = self.match.next_game()
+        except (ShiftagoError, OSError) as e:
+            self.say(one_line(str(e)))
+            return
+        tournament = self.match.tournament
+        number = 1 if tournament is None else len(tournament.finished) + 1
+        self.say(
+            _("Game %(n)s of the tournament: %(colour)s begins.")
+            % {"n": number, "colour": colour(game.turn)}
+        )
+        self.begin(self.match)
 
     def on_unmount(self) -> None:
         """Leaving ends the searches at once, so that the program ends too."""

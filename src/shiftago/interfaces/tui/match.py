@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
-from shiftago.core import COLOURS, Action, Game, GameOverError, ShiftagoError
+from shiftago.core import COLOURS, Action, Game, GameOverError, ShiftagoError, Tournament
 from shiftago.engine.bot import Bot
 from shiftago.engine.levels import level as level_of
 from shiftago.formats.record import Record, format_record, parse_record, result_words
@@ -52,6 +52,46 @@ class Match:
         self.clocks: Clocks | None = None
         #: The seat whose time ran out, which ended the game.
         self.flagged: int | None = None
+        #: The series this game is one of (None: a game on its own).
+        self.tournament: Tournament | None = None
+
+    @property
+    def wins(self) -> list[int] | None:
+        """Each seat's games won in the tournament, the game just ended counted."""
+        tournament = self.tournament
+        if tournament is None:
+            return None
+        outcome = self.game.outcome
+        if outcome is None or tournament.is_over:
+            return tournament.wins
+        return list(tournament.score.after(outcome.winners).wins)
+
+    @property
+    def champion(self) -> int | None:
+        """The tournament's winner, once the game that decides it has ended."""
+        tournament = self.tournament
+        outcome = self.game.outcome
+        if tournament is None or outcome is None:
+            return None
+        if tournament.winner is not None:
+            return tournament.winner
+        return tournament.score.after(outcome.winners).champion
+
+    @property
+    def next_game_ready(self) -> bool:
+        """Whether the tournament's next game may begin."""
+        return self.tournament is not None and self.game.is_over and self.champion is None
+
+    def next_game(self) -> Game:
+        """The tournament's next game, once this one is over (a :class:`ShiftagoError`
+        when it is not, or when the tournament is)."""
+        if self.tournament is None or not self.next_game_ready:
+            raise GameOverError("there is no next game of a tournament to begin")
+        self.game = self.tournament.next_game()
+        self.flagged = None
+        self.source = None
+        self.saved()
+        return self.game
 
     @property
     def finished(self) -> bool:
@@ -158,6 +198,7 @@ def open_match(setup: PlaySetup, autosave: Autosave | None, resumed: Record | No
     if setup.load is not None and setup.position is not None:
         raise SetupError("give either --load or --position, not both")
     record = resumed
+    tournament: Tournament | None = None
     if setup.load is not None:
         record = read_record_file(setup.load, setup.game_number)
     if record is not None:
@@ -171,6 +212,9 @@ def open_match(setup: PlaySetup, autosave: Autosave | None, resumed: Record | No
         game = game_from_position(setup, setup.position)
         if game.is_over:
             raise SetupError("--position: the game is over in this position")
+    elif setup.tournament:
+        tournament = _tournament(setup)
+        game = tournament.game
     else:
         game = new_game(setup)
     players = game.rules.players
@@ -184,9 +228,22 @@ def open_match(setup: PlaySetup, autosave: Autosave | None, resumed: Record | No
     seed = setup.seed if setup.seed is not None else random.randrange(2**31)
     bots, levels = make_bots(wanted, seed)
     match = Match(game, bots=bots, levels=levels, autosave=autosave, source=record)
+    if setup.tournament and record is None and setup.position is None:
+        match.tournament = tournament
     if setup.clock:
         try:
             match.clocks = Clocks.parse(setup.clock, players)
         except ValueError as e:
             raise SetupError(str(e)) from None
     return match
+
+
+def _tournament(setup: PlaySetup) -> Tournament:
+    """The tournament the options ask for: Express games to ten wins."""
+    if setup.variant != "express":
+        raise SetupError("a tournament is a series of Express games: leave out --variant")
+    first = None if setup.first is None else parse_colour(setup.first, setup.players)
+    try:
+        return Tournament(setup.players, handicap=setup.handicap, first=first, seed=setup.seed)
+    except ValueError as e:
+        raise SetupError(str(e)) from None

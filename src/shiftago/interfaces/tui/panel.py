@@ -39,6 +39,7 @@ def seats(
     levels: Mapping[int, int],
     thinking: bool,
     clocks: Mapping[int, str] | None = None,
+    wins: Sequence[int] | None = None,
 ) -> Text:
     """One line per seat: its marble and letter, supply, points, skips; the turn marked,
     and each clock's face in a timed game."""
@@ -60,6 +61,10 @@ def seats(
             figures.append(
                 ngettext("%(n)s point", "%(n)s points", state.scores[seat])
                 % {"n": state.scores[seat]}
+            )
+        if wins is not None:
+            figures.append(
+                ngettext("%(n)s game won", "%(n)s games won", wins[seat]) % {"n": wins[seat]}
             )
         if state.skips[seat]:
             figures.append(
