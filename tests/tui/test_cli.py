@@ -91,3 +91,24 @@ def test_a_finished_record_is_refused(tmp_path: Path) -> None:
     Match(game).save_to(record)
     with pytest.raises(SetupError, match="the game ended"):
         prepare_app(PlaySetup(load=record), autosave_in(tmp_path))
+
+
+def test_tui_speaks_the_language_asked_for(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from shiftago.interfaces.shared import catalogues
+    from shiftago.interfaces.tui import run as tui_run
+
+    chosen: list[str] = []
+
+    def fake_run(setup: PlaySetup) -> int:
+        chosen.append(catalogues.current_language())
+        return 0
+
+    monkeypatch.setattr(tui_run, "run_tui", fake_run)
+    try:
+        result = CliRunner().invoke(
+            cli, ["tui", "--lang", "de"], env={"SHIFTAGO_HOME": str(tmp_path), "LANG": "C"}
+        )
+    finally:
+        catalogues.use_language("en")
+    assert result.exit_code == 0, result.output
+    assert chosen == ["de"]

@@ -22,7 +22,7 @@ from textual.suggester import SuggestFromList
 from textual.widgets import Footer, Header, Input, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
-from shiftago.core import Action, Insertion, Phase, ScoringOption, ShiftagoError, State
+from shiftago.core import Action, Phase, ScoringOption, ShiftagoError, State
 from shiftago.engine.bot import NO_LIMITS, Bot, Limits, Progress, smaller
 from shiftago.engine.levels import LevelBot, bot_for_level, default_level
 from shiftago.engine.review import iter_review
@@ -31,29 +31,14 @@ from shiftago.interfaces.shared.message import one_line
 from shiftago.interfaces.shared.newgame import PlaySetup, SetupError
 from shiftago.interfaces.tui.board import BoardView, TypedAhead
 from shiftago.interfaces.tui.clock import shown
-from shiftago.interfaces.tui.dialogs import DIALOG_CSS, NewGameScreen, PathScreen, ResumeScreen
+from shiftago.interfaces.tui.dialogs import NewGameScreen, PathScreen, ResumeScreen
 from shiftago.interfaces.tui.match import Match, Saved, open_match
 from shiftago.interfaces.tui.panel import engine_lines, heading, record_text, seats
-from shiftago.interfaces.tui.words import colour, option_text, result
+from shiftago.interfaces.tui.style import APP_CSS
+from shiftago.interfaces.tui.words import action_words, colour, option_text, result
 
 #: The level whose search reviews a finished game (its budget is fixed, not timed).
 REVIEW_LEVEL: Final = 4
-
-CSS: Final = (
-    """
-#main { height: 1fr; }
-#board-box { width: 35; padding: 0 1; }
-#side { width: 1fr; padding: 0 1; }
-#heading { height: auto; text-style: bold; }
-#seats { height: auto; }
-#options { height: auto; max-height: 8; }
-#lines { height: auto; color: $text-muted; }
-#record { height: auto; max-height: 6; }
-#log { height: 1fr; min-height: 3; }
-#command { dock: bottom; }
-"""
-    + DIALOG_CSS
-)
 
 
 class ShiftagoApp(App[int]):
@@ -61,7 +46,7 @@ class ShiftagoApp(App[int]):
 
     TITLE = "Shiftago"
     ENABLE_COMMAND_PALETTE = False
-    CSS = CSS
+    CSS = APP_CSS
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f2", "new_game", _("New game"), priority=True),
         Binding("f3", "load", _("Load"), priority=True),
@@ -335,21 +320,8 @@ class ShiftagoApp(App[int]):
         self.query_one("#seats", Static).update(panel)
 
     def _announce(self, before: State, action: Action) -> None:
-        mover = before.turn
         after = self.match.game.state
-        who = {"colour": colour(mover), "action": str(action)}
-        if isinstance(action, Insertion):
-            self.say(_("%(colour)s plays %(action)s.") % who)
-        else:
-            gained = after.scores[mover] - before.scores[mover]
-            self.say(
-                ngettext(
-                    "%(colour)s scores %(action)s: %(n)s point.",
-                    "%(colour)s scores %(action)s: %(n)s points.",
-                    gained,
-                )
-                % {**who, "n": gained}
-            )
+        self.say(action_words(before, after, action))
         if after.outcome is not None:
             self.say(_("Game over: %(result)s") % {"result": result(after.outcome)})
             path = self.match.autosave.last_game_path if self.match.autosave else None

@@ -3,7 +3,7 @@ sentence is one catalogue message, so that a translator sees it whole."""
 
 from __future__ import annotations
 
-from shiftago.core import Outcome, ScoringOption, cell_name
+from shiftago.core import Action, Insertion, Outcome, ScoringOption, State, cell_name
 from shiftago.core.outcome import EndReason
 from shiftago.interfaces.shared.catalogues import _, ngettext
 
@@ -56,3 +56,17 @@ def option_text(option: ScoringOption, players: int) -> str:
             % values
         )
     return _("%(action)s: line %(start)s-%(end)s, %(points)s, removes %(removed)s") % values
+
+
+def action_words(before: State, after: State, action: Action) -> str:
+    """What the log says of an action: who pushed where, or scored what."""
+    mover = before.turn
+    who = {"colour": colour(mover), "action": str(action)}
+    if isinstance(action, Insertion):
+        return _("%(colour)s plays %(action)s.") % who
+    gained = after.scores[mover] - before.scores[mover]
+    return ngettext(
+        "%(colour)s scores %(action)s: %(n)s point.",
+        "%(colour)s scores %(action)s: %(n)s points.",
+        gained,
+    ) % {**who, "n": gained}
