@@ -184,6 +184,9 @@ def test_an_unfinished_game_is_offered_and_resumed(tmp_path: Path) -> None:
 
     async def scenario(pilot: Pilot[int]) -> None:
         assert isinstance(app.screen, ResumeScreen)
+        await pilot.press("x", "3")  # no answer: the question stays
+        await pilot.pause()
+        assert isinstance(app.screen, ResumeScreen)
         await pilot.press("y")
         await settle(pilot)
 

@@ -18,6 +18,7 @@ from textual import events, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
 from textual.suggester import SuggestFromList
 from textual.widgets import Footer, Header, Input, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
@@ -367,6 +368,8 @@ class ShiftagoApp(App[int]):
         """A printable key typed outside the input line (on the list of scorings, say)
         starts the notation there."""
         typed = event.character
+        if isinstance(self.screen, ModalScreen):
+            return  # a dialog's keys are its own
         if typed and typed.isprintable() and typed != " " and not isinstance(self.focused, Input):
             event.stop()
             self.on_typed_ahead(TypedAhead(typed))
