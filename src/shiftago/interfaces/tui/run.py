@@ -1,20 +1,22 @@
-"""Starting the app from the options: the game they ask for, the autosave to offer."""
+"""Starting the app from the options: the game they ask for, the autosave to offer.
+
+The command line imports this module after choosing the language, as the app's key
+names are catalogue messages read when its classes are made."""
 
 from __future__ import annotations
 
 from shiftago.interfaces.shared.autosave import Autosave
 from shiftago.interfaces.shared.catalogues import _
 from shiftago.interfaces.shared.newgame import PlaySetup
+from shiftago.interfaces.tui.app import ShiftagoApp
 from shiftago.interfaces.tui.match import Saved, open_match, unfinished
 
 
-def prepare_app(setup: PlaySetup, autosave: Autosave | None = None) -> object:
+def prepare_app(setup: PlaySetup, autosave: Autosave | None = None) -> ShiftagoApp:
     """The app for ``setup`` (a :class:`SetupError` when the options make no game). A
     game from ``--load`` or ``--position`` moves the unfinished game aside first, as
     ``shiftago play`` does; otherwise the unfinished game is resumed, offered or
     replaced as ``--resume``/``--new`` say."""
-    from shiftago.interfaces.tui.app import ShiftagoApp
-
     autosave = autosave if autosave is not None else Autosave()
     notices: list[str] = []
     offered: Saved | None = None
@@ -38,10 +40,7 @@ def prepare_app(setup: PlaySetup, autosave: Autosave | None = None) -> object:
 
 def run_tui(setup: PlaySetup) -> int:
     """``shiftago tui``: the app until the player leaves; the exit status."""
-    from shiftago.interfaces.tui.app import ShiftagoApp
-
     app = prepare_app(setup)
-    assert isinstance(app, ShiftagoApp)
     status = app.run()
     match = app.match
     autosave = match.autosave
