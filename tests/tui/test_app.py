@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from textual import events
 from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, Static
 
@@ -353,3 +354,25 @@ def test_loading_a_file_that_is_not_there_says_so(tmp_path: Path) -> None:
     run(app, scenario)
     assert app.match.game is game
     assert "Cannot go on from" in log_text(app)
+
+
+def test_notation_typed_faster_than_the_focus_moves_is_played_not_the_cursor(
+    tmp_path: Path,
+) -> None:
+    game = Game(Rules(Variant.EXPRESS, 2), first=0, seed=1)
+    app = app_for(Match(game, autosave=autosave_in(tmp_path)))
+
+    async def scenario(pilot: Pilot[int]) -> None:
+        board = app.query_one("#board", BoardView)
+        for key in "l3":  # all three keys reach the board before it hands any on
+            board.on_key(events.Key(key, key))
+        board.action_push()
+        await pilot.pause()
+        assert [str(a) for a in game.history] == ["L3"]  # not Ta, the cursor's arrow
+        board.focus()
+        await pilot.pause()
+        await pilot.press("enter")  # the board again: Enter pushes at the cursor
+        await pilot.pause()
+
+    run(app, scenario)
+    assert [str(a) for a in game.history] == ["L3", "Ta"]

@@ -30,7 +30,7 @@ from shiftago.engine.review import iter_review
 from shiftago.interfaces.shared.catalogues import _, ngettext
 from shiftago.interfaces.shared.message import one_line
 from shiftago.interfaces.shared.newgame import PlaySetup, SetupError
-from shiftago.interfaces.tui.board import BoardView, TypedAhead
+from shiftago.interfaces.tui.board import SUBMIT, BoardView, TypedAhead
 from shiftago.interfaces.tui.clock import shown
 from shiftago.interfaces.tui.dialogs import NewGameScreen, PathScreen, ResumeScreen
 from shiftago.interfaces.tui.match import Match, Saved, open_match
@@ -377,7 +377,10 @@ class ShiftagoApp(App[int]):
     def on_typed_ahead(self, message: TypedAhead) -> None:
         command = self.query_one("#command", Input)
         command.focus()
-        command.insert_text_at_cursor(message.character)
+        if message.character == SUBMIT:
+            self.on_input_submitted(Input.Submitted(command, command.value))
+        else:
+            command.insert_text_at_cursor(message.character)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if event.input.id != "command":

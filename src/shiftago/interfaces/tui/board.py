@@ -138,6 +138,9 @@ class BoardView(Widget, can_focus=True):
         self.preview: ScoringOption | None = None
         #: Whether the keys step through the game's positions (a replay).
         self.replaying = False
+        #: Whether keys typed here went to the input line since the board had the focus:
+        #: keys typed fast reach the board before the focus moves, Enter among them.
+        self.typing = False
         self.tooltip = _("Click an arrow to push a marble in; in a scoring, click a line.")
 
     def show(self, state: State, last: Action | None, active: bool) -> None:
@@ -178,6 +181,9 @@ class BoardView(Widget, can_focus=True):
                 return
 
     def action_push(self) -> None:
+        if self.typing:
+            self.post_message(TypedAhead(SUBMIT))  # the Enter of the typed notation
+            return
         if not self.active or self.state.is_over:
             return
         if self.state.phase is Phase.SCORE:
@@ -218,7 +224,11 @@ class BoardView(Widget, can_focus=True):
         """A printable key starts the notation in the input line."""
         if event.character and event.character.isprintable() and event.key != "space":
             event.stop()
+            self.typing = True
             self.post_message(TypedAhead(event.character))
+
+    def on_focus(self) -> None:
+        self.typing = False
 
     # --- drawing -----------------------------------------------------------------
     def render(self) -> Text:
@@ -297,8 +307,13 @@ class BoardView(Widget, can_focus=True):
         return out
 
 
+#: The :class:`TypedAhead` that submits the input line (an Enter after typed notation).
+SUBMIT: Final = "\n"
+
+
 class TypedAhead(Message):
-    """A key typed on the board that belongs in the input line."""
+    """A key typed on the board that belongs in the input line (:data:`SUBMIT`: its
+    Enter)."""
 
     def __init__(self, character: str) -> None:
         super().__init__()
