@@ -28,8 +28,7 @@ COOKIE_SECONDS: Final = 365 * 24 * 3600
 #: left, only English is offered (unless previewing, ``Settings.preview_languages``).
 #: tests/server/test_unmarked_words.py and test_unmarked_scripts.py check that it names
 #: exactly those in which a word is left unmarked.
-UNCONVERTED: Final = (
-)
+UNCONVERTED: Final = ()
 
 
 class Catalogues(shared.Catalogues):
