@@ -118,6 +118,12 @@ def test_chat_is_rate_limited_per_address_and_refused_messages_are_not_stored(sq
                 assert say(o, f"m{n}")["type"] == "chat"
             refused = say(o, "one too many")
             assert refused["type"] == "error" and refused["code"] == "rate_limited"
+            # the cause and its numbers, for the page's own words
+            assert (refused["reason"], refused["limit"], refused["seconds"]) == (
+                "chat_too_fast",
+                5,
+                10,
+            )
             refused = say(watcher, "from my other socket")
             assert refused["type"] == "error" and refused["code"] == "rate_limited"
             # another address has its own allowance; the socket stays open for play

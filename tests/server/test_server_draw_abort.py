@@ -71,12 +71,14 @@ def test_a_declined_offer_is_gone_and_comes_again_only_after_an_action(sqlite_ur
             o.hello(ann)
             g.hello(ben)
             answer(o, OFFER)
-            assert answer(o, OFFER)["code"] == "not_allowed"  # not twice in a row
+            twice = answer(o, OFFER)  # not twice in a row
+            assert (twice["code"], twice["reason"]) == ("not_allowed", "draw_standing")
             game = answer(g, DECLINE)
             assert game["draw_offer"] is None and game["status"] == "playing o insert"
             assert game["may"]["o"]["draw"] is False and game["may"]["g"]["draw"] is True
             refused = answer(o, OFFER)
             assert refused["code"] == "not_allowed" and "declined" in refused["message"]
+            assert refused["reason"] == "draw_declined"  # the page's words for it
             assert o.act("L3", 0)["game"]["may"]["o"]["draw"] is True
             assert answer(o, OFFER)["draw_offer"] == "o"
 
@@ -118,6 +120,7 @@ def test_who_may_not_offer_or_answer(sqlite_url):
             assert events[0]["type"] == "welcome"
             refused = answer(o, OFFER)
             assert refused["code"] == "not_allowed" and "computer" in refused["message"]
+            assert refused["reason"] == "draw_computer"
         game = client.get(f"/api/games/{computer}").json()
         assert game["may"]["o"]["draw"] is False and game["may"]["g"]["draw"] is False
 
@@ -154,7 +157,8 @@ def test_aborting_before_ones_first_action_ends_without_a_result(db_url):
             g.hello(ben)
             game = o.act("L3", 0)["game"]
             assert game["may"]["o"]["abort"] is False and game["may"]["g"]["abort"] is True
-            assert answer(o, ABORT)["code"] == "not_allowed"  # o has played
+            played = answer(o, ABORT)  # o has played
+            assert (played["code"], played["reason"]) == ("not_allowed", "abort_under_way")
             game = answer(g, ABORT)
             assert game["status"] == "over aborted"
             assert game["result"] == {

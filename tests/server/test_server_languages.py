@@ -17,10 +17,10 @@ import pytest
 from babel.messages.pofile import read_po
 from fastapi.testclient import TestClient
 
+from shiftago.interfaces.server import languages
 from shiftago.interfaces.server.languages import (
     LANGUAGES,
     LOCALE_DIR,
-    UNCONVERTED,
     Catalogues,
     accepted,
 )
@@ -100,10 +100,12 @@ def test_only_complete_catalogues_are_offered(small: Path) -> None:
     assert catalogues.translations("nl").gettext("Hello %(name)s") == "Hello %(name)s"
 
 
-def test_no_language_but_english_while_pages_are_english(small: Path) -> None:
-    assert UNCONVERTED  # this session converts the shared parts; the pages follow
+def test_no_language_but_english_while_a_page_is_english(
+    small: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(languages, "UNCONVERTED", ("web/new-page.html",))
     assert Catalogues(small).complete == ("en",)
-    assert Catalogues(LOCALE_DIR).complete == ("en",)
+    assert "de" in Catalogues(small, preview=True).complete
 
 
 def test_each_source_beats_the_next(small: Path) -> None:

@@ -90,12 +90,14 @@ def test_wrong_seat_wrong_turn_stale_and_illegal_change_nothing(db_url):
             g.hello(ben)
             assert g.act("L3", 0)["code"] == "not_your_turn"
             assert o.act("L3", 5)["code"] == "stale"
-            assert o.act("Q9", 0)["code"] == "illegal"
+            refused = o.act("Q9", 0)
+            assert (refused["code"], refused["reason"]) == ("illegal", "not_an_action")
             assert o.act("L3", 0)["version"] == 1
             again = o.act("L3", 0)  # a double click: the same action with the old number
             assert again["code"] == "stale"
             g.flush()
-            assert g.act("xa1-a5", 1)["code"] == "illegal"
+            refused = g.act("xa1-a5", 1)  # no line to score while marbles go in
+            assert (refused["code"], refused["reason"]) == ("illegal", "no_line_to_score")
         assert client.get(f"/api/games/{game_id}").json()["actions"] == ["L3"]
 
 
@@ -258,6 +260,7 @@ def test_takeback_between_people_one_action_at_a_time_with_every_token(db_url):
             o.send({"type": "takeback"})
             refused = o.until_type("error")
             assert refused["code"] == "not_allowed" and "every seat" in refused["message"]
+            assert refused["reason"] == "takeback_every_seat"
             for tokens in ([ann], [ann, "not-a-token"], [ann, ann]):
                 o.send({"type": "takeback", "tokens": tokens})
                 refused = o.until_type("error")
@@ -275,6 +278,7 @@ def test_takeback_between_people_one_action_at_a_time_with_every_token(db_url):
             o.send({"type": "takeback", "tokens": [ann, ben]})
             refused = o.until_type("error")
             assert refused["code"] == "not_allowed" and "no action" in refused["message"]
+            assert refused["reason"] == "nothing_to_take_back"
         assert client.get(f"/api/games/{game_id}").json()["actions"] == []
 
 
@@ -341,7 +345,8 @@ def test_claim_an_absent_seat_for_the_computer_or_end_it(db_url):
         with connect(client, game_id) as o:
             o.hello(ann)
             o.send({"type": "claim", "seat": 0, "to": "computer"})
-            assert o.until_type("error")["code"] == "not_allowed"  # not one's own seat
+            own = o.until_type("error")  # not one's own seat
+            assert (own["code"], own["reason"]) == ("not_allowed", "claim_own_seat")
             o.act("L3", 0)
             o.send({"type": "claim", "seat": 1, "to": "computer"})
             state = o.until_type("state")

@@ -2,7 +2,8 @@
 
 Each subcommand, in a module of its own here, parses its options and hands them to its
 program: ``engine`` to the engine protocol (:mod:`shiftago.interfaces.stp`), ``play``
-to the terminal game (:mod:`shiftago.interfaces.play`), ``show`` to
+to the terminal game (:mod:`shiftago.interfaces.play`), ``tui`` to the terminal app
+(:mod:`shiftago.interfaces.tui`), ``show`` to
 :mod:`shiftago.interfaces.show`, ``analyse`` to :mod:`shiftago.interfaces.analyse`,
 ``bench`` to :mod:`shiftago.engine.bench` and :mod:`shiftago.env.bench`, ``arena`` to
 :mod:`shiftago.match`, ``serve``, ``worker`` and ``admin`` to the web app
@@ -29,6 +30,7 @@ from shiftago.interfaces.cli import (
     puzzles,
     serve,
     show,
+    tui,
 )
 from shiftago.interfaces.cli.bench import figure_text
 
@@ -61,6 +63,7 @@ def _print_whatever_the_encoding() -> None:
 for command in (
     engine.engine,
     play.play,
+    tui.tui,
     show.show,
     analyse.analyse,
     serve.serve,

@@ -1,11 +1,17 @@
-"""Options that several commands share: a handicap, and which game of a record file."""
+"""Options that several commands share: a handicap, which game of a record file, the
+options of a game at the terminal (``play`` and ``tui``) and its language."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TypeVar
+import os
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
+
+if TYPE_CHECKING:
+    from shiftago.interfaces.shared.newgame import PlaySetup
 
 FC = TypeVar("FC", bound=Callable[..., object])
 
@@ -31,3 +37,102 @@ def game_number_option(help_text: str) -> Callable[[FC], FC]:
         show_default=True,
         help=help_text,
     )
+
+
+def game_options(command: FC) -> FC:
+    """The options of a game at the terminal, as ``play`` and ``tui`` take them."""
+    for option in reversed(_GAME_OPTIONS):
+        command = option(command)
+    return command
+
+
+_GAME_OPTIONS: list[Callable[[Any], Any]] = [
+    click.option(
+        "--variant",
+        type=click.Choice(["express", "expert", "extreme"], case_sensitive=False),
+        default="express",
+        show_default=True,
+        help="The variant of a new game.",
+    ),
+    click.option(
+        "--players",
+        type=click.IntRange(2, 4),
+        default=2,
+        show_default=True,
+        help="The number of players of a new game (2-4).",
+    ),
+    click.option(
+        "--handicap",
+        metavar="N,N..",
+        callback=handicap,
+        help="Skipped turns (0-6) per seat in seat order, such as 0,2.",
+    ),
+    click.option(
+        "--first",
+        metavar="COLOUR",
+        help="Who starts a new game: o, g, b, w (or orange...). Default: drawn by lot.",
+    ),
+    click.option(
+        "--seed", type=int, help="Seed of the draw for the first seat and of the computer."
+    ),
+    click.option(
+        "--computer",
+        "-c",
+        metavar="COLOUR",
+        multiple=True,
+        help="A seat the computer plays (repeat the option for several seats).",
+    ),
+    click.option(
+        "--level", type=click.IntRange(min=1), help="The computer's level (default: best)."
+    ),
+    click.option(
+        "--limit",
+        type=click.IntRange(min=1),
+        help="End the game after this many actions (default: no limit; 1000 when the "
+        "computer plays every seat).",
+    ),
+    click.option(
+        "--load",
+        type=click.Path(dir_okay=False, path_type=Path),
+        help="Go on from the game in this record file.",
+    ),
+    game_number_option("Which game of a --load file that holds several."),
+    click.option("--position", metavar="POSITION", help="Go on from this position string."),
+    click.option(
+        "--resume/--new",
+        default=None,
+        help="Resume the unfinished (autosaved) game without asking, or start a new one.",
+    ),
+    click.option(
+        "--lang",
+        metavar="LANG",
+        help="The language of the game (en, de, es, it, fr, nl). Default: from $LANG.",
+    ),
+]
+
+
+def setup_of(context: click.Context, options: Mapping[str, Any]) -> PlaySetup:
+    """The :class:`PlaySetup` of the options of :func:`game_options`."""
+    from shiftago.interfaces.shared.catalogues import _
+    from shiftago.interfaces.shared.newgame import NEW_GAME_OPTIONS, PlaySetup
+
+    by_default = click.core.ParameterSource.DEFAULT
+    given = tuple(
+        name for name in NEW_GAME_OPTIONS if context.get_parameter_source(name) is not by_default
+    )
+    load: Path | None = options["load"]
+    if load is None and context.get_parameter_source("game_number") is not by_default:
+        raise click.UsageError(_("--game picks one game of the file of --load; give --load FILE"))
+    return PlaySetup(given=given, **options)
+
+
+def choose_language(asked: str | None) -> None:
+    """Make the language of ``--lang`` (else of the environment) the program's."""
+    from shiftago.interfaces.shared.catalogues import CatalogueError, terminal_words
+
+    try:
+        terminal_words(asked, os.environ)
+    except CatalogueError:
+        raise  # a broken catalogue of the package: not the player's mistake
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--lang") from None

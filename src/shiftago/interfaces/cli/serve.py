@@ -173,7 +173,7 @@ def worker(db_url: str | None, **given: Any) -> None:
 
 def server_db(db_url: str | None) -> str:
     """The database URL given, else server.db in the data directory."""
-    from shiftago.interfaces.play.autosave import data_dir
+    from shiftago.interfaces.shared.autosave import data_dir
 
     if db_url is not None:
         if not db_url.strip():

@@ -3,7 +3,7 @@
 It reads lines from any text stream, so it plays the same at a terminal and with piped
 input: a prompt never waits past the end of the input, which ends the session after the
 game has been saved. The game in progress is saved after every action (see
-:mod:`shiftago.interfaces.play.autosave`) and the next session offers to resume it.
+:mod:`shiftago.interfaces.shared.autosave`) and the next session offers to resume it.
 """
 
 from __future__ import annotations
@@ -18,15 +18,16 @@ from shiftago.core import Action, Game, Insertion, Phase, ShiftagoError, State
 from shiftago.engine.bot import Bot, Limits
 from shiftago.formats.record import Record, format_record
 from shiftago.formats.text_board import render_text
-from shiftago.interfaces.play.autosave import Autosave, write_atomically
 from shiftago.interfaces.play.words import (
     colour_name,
     describe_options,
     describe_outcome,
     status,
 )
+from shiftago.interfaces.shared.autosave import Autosave, write_atomically
 from shiftago.interfaces.shared.catalogues import N_, _, ngettext
 from shiftago.interfaces.shared.message import one_line
+from shiftago.interfaces.shared.newgame import game_record
 
 #: The words of the game's commands: those that leave, those that take nothing after
 #: them, and ``save FILE``. Any other line is an action.
@@ -166,16 +167,7 @@ class Session:
         return _("%(colour)s to insert> ") % colour
 
     def record(self) -> Record:
-        seats = range(self.game.rules.players)
-        levels = tuple(self.levels.get(seat) for seat in seats)
-        names = [("shiftago" if seat in self.levels else None) for seat in seats]
-        source = self.source
-        if source is not None:
-            for seat, (name, level) in enumerate(zip(source.names, source.levels, strict=True)):
-                if name is not None and (level is None) == (seat not in self.levels):
-                    names[seat] = name  # the same kind of player as the record says
-        event = None if source is None else source.event
-        return Record.from_game(self.game, names=names, levels=levels, date=self.date, event=event)
+        return game_record(self.game, self.levels, self.date, self.source)
 
     def record_text(self) -> str:
         return format_record(self.record()) + "\n"

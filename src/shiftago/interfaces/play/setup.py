@@ -5,138 +5,24 @@ unfinished game of the autosave; and the computer players of the seats that have
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
-from pathlib import Path
 from typing import TextIO
 
-from shiftago.core import COLOUR_NAMES, COLOURS, Action, Game, Rules, ShiftagoError, State, Variant
-from shiftago.core.rules import seat_of_colour
-from shiftago.engine.bot import Bot
-from shiftago.engine.levels import bot_for_level, default_level
+from shiftago.core import Action, Game, ShiftagoError
 from shiftago.engine.levels import level as level_of
-from shiftago.formats.record import Record, RecordError, parse_record, result_words
-from shiftago.formats.record_json import parse_records_of_either_form
-from shiftago.formats.source import SourceError, read_text
+from shiftago.formats.record import Record, parse_record, result_words
 from shiftago.formats.text_board import use_color
-from shiftago.interfaces.play.autosave import Autosave
 from shiftago.interfaces.play.session import COMMAND_WORDS, QUIT_WORDS, LineReader, Session
+from shiftago.interfaces.shared.autosave import Autosave
 from shiftago.interfaces.shared.catalogues import _, ngettext
-
-#: A new game that only the computer plays ends after this many actions (Extreme may
-#: otherwise go on and on): the optional limit RULES.md section 7 allows automated play.
-COMPUTER_ONLY_ACTION_LIMIT = 1000
-
-
-class SetupError(ValueError):
-    """Options that do not make a game; the message says why in one line."""
-
-
-#: The options that make a new game (their names as ``shiftago play`` spells them).
-NEW_GAME_OPTIONS = ("variant", "players", "handicap", "first")
-
-
-@dataclass(frozen=True)
-class PlaySetup:
-    """The options of ``shiftago play``; ``given`` names those of
-    :data:`NEW_GAME_OPTIONS` that were given (not left at their defaults)."""
-
-    variant: str = "express"
-    players: int = 2
-    handicap: tuple[int, ...] = ()
-    first: str | None = None
-    seed: int | None = None
-    computer: tuple[str, ...] = ()
-    level: int | None = None
-    #: The action limit of RULES.md section 7 for a new game or a position.
-    limit: int | None = None
-    load: Path | None = None
-    #: Which game of a ``load`` file that holds several (from 1).
-    game_number: int = 1
-    position: str | None = None
-    #: True: resume the autosave without asking; False: start anew; None: ask.
-    resume: bool | None = None
-    given: tuple[str, ...] = ()
-
-
-def parse_colour(text: str, players: int) -> int:
-    """A seat from a colour letter or name (``o``, ``orange``), any case."""
-    word = text.strip().lower()
-    if word in COLOUR_NAMES:
-        word = COLOURS[COLOUR_NAMES.index(word)]
-    try:
-        return seat_of_colour(word, players)
-    except ShiftagoError:
-        names = ", ".join(f"{COLOURS[s]} ({COLOUR_NAMES[s]})" for s in range(players))
-        raise SetupError(
-            _("unknown colour %(text)s: with %(players)d players: %(names)s")
-            % {"text": repr(text), "players": players, "names": names}
-        ) from None
-
-
-def read_record_file(path: Path, game_number: int = 1) -> Record:
-    """Game ``game_number`` (from 1) of a record file; errors name the file and the line."""
-    try:
-        text = read_text(path)
-    except SourceError as e:
-        raise SetupError(str(e)) from None
-    try:
-        records = parse_records_of_either_form(text)
-    except RecordError as e:
-        where = f"{path}:{e.line}" if e.line is not None else str(path)
-        raise SetupError(f"{where}: {e.problem}") from None
-    except ShiftagoError as e:
-        raise SetupError(f"{path}: {e}") from None
-    if not records:
-        raise SetupError(_("%(path)s: there is no game record in it") % {"path": path})
-    if not 1 <= game_number <= len(records):
-        raise SetupError(
-            _("%(path)s holds %(n)d game(s), not a game %(number)d")
-            % {"path": path, "n": len(records), "number": game_number}
-        )
-    return records[game_number - 1]
-
-
-def new_game(setup: PlaySetup) -> Game:
-    """A game from the empty board; the computer alone gets an action limit (RULES.md 7)."""
-    limit = setup.limit
-    computer = {parse_colour(c, setup.players) for c in setup.computer}
-    if limit is None and len(computer) == setup.players:
-        limit = COMPUTER_ONLY_ACTION_LIMIT
-    try:
-        rules = Rules(Variant.parse(setup.variant), setup.players, setup.handicap, limit)
-    except ValueError as e:
-        raise SetupError(str(e)) from None
-    first = None if setup.first is None else parse_colour(setup.first, setup.players)
-    return Game(rules, first=first, seed=setup.seed)
-
-
-def game_from_position(setup: PlaySetup, position: str) -> Game:
-    """A game that goes on from a position string (with the action limit, if any)."""
-    try:
-        state = State.from_position(position)
-        if setup.limit is None:
-            return Game(position=state)
-        rules = Rules(state.rules.variant, state.rules.players, action_limit=setup.limit)
-        return Game(rules, position=state)
-    except ShiftagoError as e:
-        raise SetupError(_("bad position: %(error)s") % {"error": e}) from None
-
-
-def make_bots(
-    levels: dict[int, int | None], seed: int | None
-) -> tuple[dict[int, Bot], dict[int, int]]:
-    """One bot per computer seat (``levels``: each seat's level, None for the default),
-    with the level each plays."""
-    bots: dict[int, Bot] = {}
-    chosen: dict[int, int] = {}
-    for seat, level in levels.items():
-        chosen[seat] = default_level() if level is None else level
-        bot_seed = None if seed is None else seed + seat
-        try:
-            bots[seat] = bot_for_level(chosen[seat], bot_seed)
-        except ValueError as e:
-            raise SetupError(str(e)) from None
-    return bots, chosen
+from shiftago.interfaces.shared.newgame import (
+    PlaySetup,
+    SetupError,
+    game_from_position,
+    make_bots,
+    new_game,
+    parse_colour,
+    read_record_file,
+)
 
 
 def _resume(

@@ -28,22 +28,7 @@ COOKIE_SECONDS: Final = 365 * 24 * 3600
 #: left, only English is offered (unless previewing, ``Settings.preview_languages``).
 #: tests/server/test_unmarked_words.py and test_unmarked_scripts.py check that it names
 #: exactly those in which a word is left unmarked.
-UNCONVERTED: Final = (
-    "web/game.html",
-    "static/announce.js",
-    "static/chat.js",
-    "static/clock.js",
-    "static/connection.js",
-    "static/controls.js",
-    "static/game.js",
-    "static/moves.js",
-    "static/panels.js",
-    "static/pictures.js",
-    "static/state.js",
-    "static/tree.js",
-    "static/turn.js",
-    "static/board/",
-)
+UNCONVERTED: Final = ()
 
 
 class Catalogues(shared.Catalogues):

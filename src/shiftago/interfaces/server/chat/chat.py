@@ -115,6 +115,8 @@ class Chat:
             raise Refused(
                 "rate_limited",
                 f"at most {CHAT_BURST} chat messages in {CHAT_WINDOW:g} seconds; wait a little",
+                "chat_too_fast",
+                {"limit": CHAT_BURST, "seconds": round(CHAT_WINDOW)},
             )
         seat = connection.seat
         room = room_of(connection)

@@ -4,7 +4,15 @@ fell is refused on time), and a draw offer to the one who acts lapses."""
 
 from __future__ import annotations
 
-from shiftago.core import COLOURS, Action, ShiftagoError
+from shiftago.core import (
+    COLOURS,
+    Action,
+    GameOverError,
+    Insertion,
+    ParseError,
+    Phase,
+    ShiftagoError,
+)
 from shiftago.interfaces.server.games.draw import set_offer
 from shiftago.interfaces.server.games.ending import flag_if_out_of_time
 from shiftago.interfaces.server.games.hub import Hub
@@ -20,11 +28,26 @@ async def act(hub: Hub, live: LiveGame, seat: int | None, notation: str, seen: i
         try:
             action = live.game.state.validate(Action.parse(notation))
         except ShiftagoError as error:
-            raise Refused("illegal", str(error)) from None
+            raise Refused("illegal", str(error), illegal_reason(live, notation, error)) from None
         if live.stored.draw_offer not in (None, seat):  # the offer lapses: stored first
             await set_offer(hub, live, None)
         await hub.commit(live, action)
         await hub.after_change(live)
+
+
+def illegal_reason(live: LiveGame, notation: str, error: ShiftagoError) -> str:
+    """Why ``notation`` is refused, as a stable reason the page says in its words."""
+    if isinstance(error, ParseError):
+        return "not_an_action"
+    if isinstance(error, GameOverError):
+        return "game_over"
+    insertion = isinstance(Action.parse(notation), Insertion)
+    scoring_phase = live.game.state.phase is Phase.SCORE
+    if insertion and scoring_phase:
+        return "score_first"
+    if not insertion and not scoring_phase:
+        return "no_line_to_score"
+    return "not_legal"
 
 
 def check_can_act(live: LiveGame, seat: int | None, seen: int) -> None:

@@ -24,14 +24,16 @@ async def claim(
     async with live.lock:
         by = seated(live, by)
         if not 0 <= seat < len(live.stored.seats) or seat == by:
-            raise Refused("not_allowed", "claim another player's seat")
+            raise Refused("not_allowed", "claim another player's seat", "claim_own_seat")
         if live.stored.seats[seat].kind != "human" or live.connected(seat):
-            raise Refused("not_allowed", f"{COLOURS[seat]} is here")
+            raise Refused("not_allowed", f"{COLOURS[seat]} is here", "claim_present")
         away = live.away_since[seat]
         now = dt.datetime.now(dt.UTC)
         grace = hub.grace_seconds
         if away is None or (now - away).total_seconds() < grace:
-            raise Refused("not_allowed", f"{COLOURS[seat]} has not been away for {grace} s")
+            raise Refused(
+                "not_allowed", f"{COLOURS[seat]} has not been away for {grace} s", "claim_early"
+            )
         if to == "end":
             await terminate(hub, live, seat, "abandoned")
             return

@@ -16,7 +16,7 @@ async def offer(hub: Hub, live: LiveGame, seat: int | None) -> None:
         seat = seated(live, seat)
         refusal = live.draw_offer_refusal(seat)
         if refusal is not None:
-            raise Refused("not_allowed", refusal)
+            raise Refused("not_allowed", refusal[1], refusal[0])
         await set_offer(hub, live, seat)
         announce.state(live)
 
@@ -27,7 +27,7 @@ async def answer(hub: Hub, live: LiveGame, seat: int | None, accept: bool) -> No
         seat = seated(live, seat)
         offered = live.stored.draw_offer
         if offered is None or offered == seat:
-            raise Refused("not_allowed", "there is no draw offer to answer")
+            raise Refused("not_allowed", "there is no draw offer to answer", "no_draw_offer")
         if accept:
             players = range(live.game.rules.players)
             await terminate(hub, live, seat, "agreement", result_token(tuple(players)))

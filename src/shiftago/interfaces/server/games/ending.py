@@ -28,7 +28,7 @@ async def abort(hub: Hub, live: LiveGame, seat: int | None) -> None:
         seat = seated(live, seat)
         refusal = live.abort_refusal(seat)
         if refusal is not None:
-            raise Refused("not_allowed", refusal)
+            raise Refused("not_allowed", refusal[1], refusal[0])
         await terminate(hub, live, seat, ABORTED, "")
 
 

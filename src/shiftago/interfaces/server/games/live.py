@@ -247,33 +247,41 @@ class LiveGame:
         """Whether ``seat`` has played an action in this game."""
         return any(state.turn == seat for state in self.game.states[:-1])
 
-    def draw_offer_refusal(self, seat: int) -> str | None:
-        """Why the person at ``seat`` may not offer a draw now (None: they may). Only
-        between two people, one standing offer at a time, not again right after a
-        decline (docs/web-protocol.md, "Draw offers and aborting")."""
+    def draw_offer_refusal(self, seat: int) -> tuple[str, str] | None:
+        """Why the person at ``seat`` may not offer a draw now, as a stable reason and
+        its English words (None: they may). Only between two people, one standing offer
+        at a time, not again right after a decline (docs/web-protocol.md, "Draw offers
+        and aborting")."""
         if self.over:
-            return "the game is over"
+            return "game_over", "the game is over"
         if self.game.rules.players != 2:
-            return "draws are offered only in 2-player games"
+            return "draw_players", "draws are offered only in 2-player games"
         if any(s.kind != "human" for s in self.stored.seats):
-            return "the computer does not take draw offers"
+            return "draw_computer", "the computer does not take draw offers"
         if self.stored.draw_offer == seat:
-            return "your draw offer stands already"
+            return "draw_standing", "your draw offer stands already"
         if self.stored.draw_offer is not None:
-            return "answer the draw offer first"
+            return "draw_to_answer", "answer the draw offer first"
         if self.stored.draw_declined == (seat, self.version):
-            return "your draw offer was declined: offer again after the next action"
+            return (
+                "draw_declined",
+                "your draw offer was declined: offer again after the next action",
+            )
         return None
 
-    def abort_refusal(self, seat: int) -> str | None:
-        """Why the person at ``seat`` may not abort the game now (None: they may): only
-        before that seat's first action, and never a computer's seat."""
+    def abort_refusal(self, seat: int) -> tuple[str, str] | None:
+        """Why the person at ``seat`` may not abort the game now, as a stable reason and
+        its English words (None: they may): only before that seat's first action, and
+        never a computer's seat."""
         if self.over:
-            return "the game is over"
+            return "game_over", "the game is over"
         if self.stored.seats[seat].kind != "human":
-            return "only a person's seat aborts"
+            return "abort_computer", "only a person's seat aborts"
         if self.has_acted(seat):
-            return "the game is under way: you have played already (resign instead)"
+            return (
+                "abort_under_way",
+                "the game is under way: you have played already (resign instead)",
+            )
         return None
 
     def winners(self) -> tuple[int, ...] | None:

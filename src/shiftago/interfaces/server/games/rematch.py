@@ -19,7 +19,7 @@ async def ask(hub: Hub, live: LiveGame, seat: int | None) -> LiveGame | None:
     async with live.lock:
         seat = person(live, seat)
         if not live.over:
-            raise Refused("not_allowed", "a rematch follows a finished game")
+            raise Refused("not_allowed", "a rematch follows a finished game", "not_finished")
         if live.stored.next_id is None:
             asks = live.stored.rematch_asks | {seat}
             if live.people() - asks:
@@ -38,7 +38,7 @@ async def ask(hub: Hub, live: LiveGame, seat: int | None) -> LiveGame | None:
             announce.state(live)  # its `next`, and no take-back from now on
         next_live = await hub.get(live.stored.next_id)
         if next_live is None:  # pragma: no cover - stored just now
-            raise Refused("not_allowed", "the rematch could not be made")
+            raise Refused("not_allowed", "the rematch could not be made", "rematch_failed")
         announce.rematch(live, next_live.id)
         await hub.publish(
             {

@@ -100,7 +100,11 @@ class _GameSocket(Conversation):
 
     def refusal(self, failure: Exception) -> dict[str, Any] | None:
         if isinstance(failure, Refused):
-            return error(failure.code, failure.message)
+            event = error(failure.code, failure.message)
+            if failure.reason is not None:  # one code, several causes: which one
+                event["reason"] = failure.reason
+                event.update(failure.values)
+            return event
         if isinstance(failure, DATABASE_AWAY):  # nothing was stored or shown; it stays open
             return error("unavailable", DATABASE_AWAY_WORDS)
         return None

@@ -23,11 +23,11 @@ async def take_back(
     """
     async with live.lock:
         if seat is None and not tokens:
-            raise Refused("not_seated", "spectators can only watch")
+            raise Refused("not_seated", "spectators can only watch", "spectator")
         if live.terminated:
             raise Refused("over", "the game is over")
         if live.stored.next_id is not None:
-            raise Refused("over", "the next game is made: this game's result stands")
+            raise Refused("over", "the next game is made: this game's result stands", "next_made")
         if live.has_computer:
             keep = _turn_to_take_back(live, seat)
         else:
@@ -61,7 +61,7 @@ def _turn_to_take_back(live: LiveGame, seat: int | None) -> int:
     seat = person(live, seat)
     keep = previous_turn(live.game.states, seat)
     if keep is None:
-        raise Refused("not_allowed", "you have no action to take back")
+        raise Refused("not_allowed", "you have no action to take back", "nothing_to_take_back")
     return keep
 
 
@@ -74,7 +74,8 @@ def _action_to_take_back(live: LiveGame, tokens: tuple[str, ...]) -> int:
             "not_allowed",
             "between people an action is taken back only on a device that holds every "
             f"seat: send the links' tokens of every seat (missing: {' '.join(missing)})",
+            "takeback_every_seat",
         )
     if live.version == 0:
-        raise Refused("not_allowed", "there is no action to take back")
+        raise Refused("not_allowed", "there is no action to take back", "nothing_to_take_back")
     return live.version - 1

@@ -1,25 +1,25 @@
 // What a screen reader hears after each action: who did what, in words ("Green pushed
 // in at the top of column d."), said by the page's polite live region
 // (`[data-testid=announcer]`). The sentences are whole templates in one table, filled
-// with names and numbers only, so that a translation replaces the table.
+// with names and numbers only, each looked up in the page's catalogue.
 import { isInsertion, isScoring, lineCells } from "./board.js";
+import { lang, t, tn } from "./i18n.js";
 
-/** The sentences; `{name}` marks what is filled in. */
+/** The sentences, each looked up in the catalogue when it is read; `{name}` marks what
+ * is filled in. */
 export const WORDS = {
-  L: "{who} pushed in at the left of row {lane}.",
-  R: "{who} pushed in at the right of row {lane}.",
-  T: "{who} pushed in at the top of column {lane}.",
-  B: "{who} pushed in at the bottom of column {lane}.",
-  scored: "{who} scored a line of {length}.",
-  scoredNone: "{who} scored a line of {length} for no points.",
-  scoredOne: "{who} scored a line of {length} for 1 point.",
-  scoredMany: "{who} scored a line of {length} for {points} points.",
-  other: "{who} played {action}.",
-  won: "{who} won.",
-  wonTogether: "{names} share the win.",
-  overNoWinner: "The game is over without a winner.",
-  start: "The start position.",
-  step: "Action {step} of {steps}: {words}",
+  get L() { return t("{who} pushed in at the left of row {lane}."); },
+  get R() { return t("{who} pushed in at the right of row {lane}."); },
+  get T() { return t("{who} pushed in at the top of column {lane}."); },
+  get B() { return t("{who} pushed in at the bottom of column {lane}."); },
+  get scored() { return t("{who} scored a line of {length}."); },
+  get scoredNone() { return t("{who} scored a line of {length} for no points."); },
+  get other() { return t("{who} played {action}."); },
+  get won() { return t("{who} won."); },
+  get wonTogether() { return t("{names} share the win."); },
+  get overNoWinner() { return t("The game is over without a winner."); },
+  get start() { return t("The start position."); },
+  get step() { return t("Action {step} of {steps}: {words}"); },
 };
 
 /** A template of WORDS with its `{name}`s filled from `values`. */
@@ -36,11 +36,9 @@ export function actionWords(who, action, points = null) {
   if (isScoring(action)) {
     const [a, b] = action.toLowerCase().slice(1).split("-");
     const length = lineCells(a, b).length;
-    let key = "scoredMany";
-    if (points === null || points === undefined) key = "scored";
-    else if (points === 0) key = "scoredNone";
-    else if (points === 1) key = "scoredOne";
-    return fill(WORDS[key], { who, length, points });
+    if (points === null || points === undefined) return fill(WORDS.scored, { who, length });
+    if (points === 0) return fill(WORDS.scoredNone, { who, length });
+    return tn("{who} scored a line of {length} for {n} point.", "{who} scored a line of {length} for {n} points.", points, { who, length });
   }
   return fill(WORDS.other, { who, action });
 }
@@ -50,7 +48,6 @@ export function resultWords(over, winners) {
   if (!over) return "";
   if (!winners.length) return WORDS.overNoWinner;
   if (winners.length === 1) return fill(WORDS.won, { who: winners[0] });
-  const lang = (globalThis.document && document.documentElement.lang) || "en";
   const names = new Intl.ListFormat(lang, { type: "conjunction" }).format(winners);
   return fill(WORDS.wonTogether, { names });
 }

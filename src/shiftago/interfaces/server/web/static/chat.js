@@ -3,8 +3,11 @@
 // chat, remembered in localStorage. Every text is the person's own: it is shown with
 // textContent, never as HTML. A page that holds several seats hears each message once
 // per seat: messages are kept by their id, so each shows once.
+import { date, t, tn } from "./i18n.js";
 
 const HIDDEN_KEY = "shiftago.chat";
+/** The name the server gives a speaker with none (a spectator): a word, shown translated. */
+const GUEST = "Guest";
 const MAX_LENGTH = 300;
 const KEPT = 200;
 
@@ -31,7 +34,7 @@ export function chatHidden() {
 
 /** The mark beside a guest's name (WEBAPI: a chat line's and a seat's `guest`). */
 function guestMark() {
-  return node("span", { class: "badge guest", "data-testid": "guest-mark", title: "Not signed in to an account." }, "guest");
+  return node("span", { class: "badge guest", "data-testid": "guest-mark", title: t("Not signed in to an account.") }, t("guest"));
 }
 
 function node(tag, attrs = {}, text = null) {
@@ -43,7 +46,7 @@ function node(tag, attrs = {}, text = null) {
 
 function clock(at) {
   const d = new Date(at);
-  return Number.isNaN(d.getTime()) ? "" : d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  return Number.isNaN(d.getTime()) ? "" : date(d, { hour: "2-digit", minute: "2-digit" });
 }
 
 export class ChatPanel {
@@ -59,7 +62,7 @@ export class ChatPanel {
     this.unread = 0; // messages that came while the chat was hidden
     box.setAttribute("data-testid", "chat");
     const head = node("div", { class: "chat-head" });
-    this.title = node("h2", { id: "chat-title" }, "Chat");
+    this.title = node("h2", { id: "chat-title" }, t("Chat"));
     this.toggle = node("button", { type: "button", class: "small", "data-testid": "chat-mute" });
     this.toggle.addEventListener("click", () => {
       write(chatHidden() ? "on" : "off");
@@ -71,9 +74,9 @@ export class ChatPanel {
     this.form = node("form", { class: "chat-form", autocomplete: "off" });
     this.input = node("input", {
       type: "text", maxlength: String(MAX_LENGTH), "data-testid": "chat-input",
-      "aria-label": "Your message", placeholder: "Say something",
+      "aria-label": t("Your message"), placeholder: t("Say something"),
     });
-    const go = node("button", { type: "submit" }, "Send");
+    const go = node("button", { type: "submit" }, t("Send"));
     this.form.append(this.input, go);
     this.form.addEventListener("submit", (e) => {
       e.preventDefault();
@@ -128,13 +131,13 @@ export class ChatPanel {
   }
 
   draw() {
-    this.title.textContent = this.room === "spectators" ? "Spectators' chat" : this.room === "players" ? "Players' chat" : "Chat";
+    this.title.textContent = this.room === "spectators" ? t("Spectators' chat") : this.room === "players" ? t("Players' chat") : t("Chat");
     const items = [...this.messages.values()].map((m) => {
       const li = node("li", { "data-testid": "chat-message", class: m.seat ? `chat-seat-${m.seat}` : "chat-spectator" });
-      li.append(node("time", { datetime: m.at || "" }, clock(m.at)), " ", node("b", {}, m.name || "Guest"), " ");
+      li.append(node("time", { datetime: m.at || "" }, clock(m.at)), " ", node("b", {}, !m.name || m.name === GUEST ? t("Guest") : m.name), " ");
       // a guest (no account) is marked, so that a guest named like an account is never
       // taken for it; the plain "Guest" of a spectator says so already
-      if (m.guest && m.name && m.name !== "Guest") li.append(guestMark(), " ");
+      if (m.guest && m.name && m.name !== GUEST) li.append(guestMark(), " ");
       li.append(node("span", { class: "chat-text" }, m.text));
       return li;
     });
@@ -148,8 +151,9 @@ export class ChatPanel {
     this.body.hidden = hidden;
     this.box.classList.toggle("chat-hidden", hidden);
     if (!hidden) this.unread = 0;
-    const unread = this.unread ? ` (${this.unread} new)` : "";
-    this.toggle.textContent = hidden ? `Show chat${unread}` : "Hide chat";
+    const unread = this.unread;
+    const words = unread ? tn("Show chat ({n} new)", "Show chat ({n} new)", unread) : t("Show chat");
+    this.toggle.textContent = hidden ? words : t("Hide chat");
     this.toggle.setAttribute("aria-pressed", hidden ? "true" : "false");
   }
 }

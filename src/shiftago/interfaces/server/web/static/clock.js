@@ -3,6 +3,8 @@
 // time and decides when a flag falls; the page only shows it ticking and warns on low
 // time.
 import { el } from "./api.js";
+import { colourName } from "./board.js";
+import { number, t, tn } from "./i18n.js";
 
 /** Below this share of the initial time (or 20 s) a running clock warns. */
 const LOW_SHARE = 0.1;
@@ -12,23 +14,28 @@ let shown = null; // the GAME whose clocks are on the page
 let receivedAt = 0; // when it came (performance.now())
 let timer = null;
 
-/** "4:59", "0:09.3" under ten seconds, "2d 03:10" for days. */
+/** "4:59", "0:09.3" under ten seconds, "2d 03:10" for days; digits and the decimal
+ *  sign in the page's language. */
 export function clockText(seconds) {
   const s = Math.max(0, seconds);
+  const two = (x) => number(x, { minimumIntegerDigits: 2 });
   if (s >= 86400) {
     const d = Math.floor(s / 86400);
     const h = Math.floor((s % 86400) / 3600);
     const m = Math.floor((s % 3600) / 60);
-    return `${d}d ${String(h).padStart(2, "0")}:${String(m).padStart(2, "0")}`;
+    return t("{days}d {hours}:{minutes}", { days: number(d), hours: two(h), minutes: two(m) });
   }
   if (s >= 3600) {
     const h = Math.floor(s / 3600);
     const m = Math.floor((s % 3600) / 60);
-    return `${h}:${String(m).padStart(2, "0")}:${String(Math.floor(s % 60)).padStart(2, "0")}`;
+    return `${number(h)}:${two(m)}:${two(Math.floor(s % 60))}`;
   }
-  if (s < 10) return `0:0${(Math.floor(s * 10) / 10).toFixed(1)}`;
+  if (s < 10) {
+    const tenths = number(Math.floor(s * 10) / 10, { minimumIntegerDigits: 2, minimumFractionDigits: 1, maximumFractionDigits: 1 });
+    return `${number(0)}:${tenths}`;
+  }
   const whole = Math.ceil(s);
-  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+  return `${number(Math.floor(whole / 60))}:${two(whole % 60)}`;
 }
 
 let colours = []; // the seats' colours, in seat order
@@ -70,20 +77,32 @@ let toAct = null; // the colour to act in the shown game
 function waitWords(clock, now) {
   const abortsIn = clock.aborts_in == null ? null : Math.max(0, Math.ceil(clock.aborts_in - (now - receivedAt) / 1000));
   if (clock.waiting === "players") {
-    return "The clock starts when every player has come and made a first action.";
+    return t("The clock starts when every player has come and made a first action.");
   }
   if (clock.waiting === "first_action" && toAct && mine.includes(toAct)) {
     return abortsIn == null
-      ? "The clock starts after your first action."
-      : `The clock starts after your first action. Act within ${abortsIn} seconds, or the game is aborted.`;
+      ? t("The clock starts after your first action.")
+      : tn(
+        "The clock starts after your first action. Act within {n} second, or the game is aborted.",
+        "The clock starts after your first action. Act within {n} seconds, or the game is aborted.",
+        abortsIn,
+      );
   }
   if (clock.waiting === "first_action") {
     return abortsIn == null
-      ? "The clock starts after each player's first action."
-      : `The clock starts after each player's first action. If the first action is not made within ${abortsIn} seconds, the game is aborted.`;
+      ? t("The clock starts after each player's first action.")
+      : tn(
+        "The clock starts after each player's first action. If the first action is not made within {n} second, the game is aborted.",
+        "The clock starts after each player's first action. If the first action is not made within {n} seconds, the game is aborted.",
+        abortsIn,
+      );
   }
   if (clock.paused && clock.running) {
-    return `The server was down for ${Math.round(clock.paused)} seconds; nobody's clock ran meanwhile.`;
+    return tn(
+      "The server was down for {n} second; nobody's clock ran meanwhile.",
+      "The server was down for {n} seconds; nobody's clock ran meanwhile.",
+      Math.round(clock.paused),
+    );
   }
   return "";
 }
@@ -124,7 +143,7 @@ export function renderClocks(g, final, held = []) {
   colours.forEach((colour) => {
     const card = document.querySelector(`[data-testid=player-${colour}]`);
     if (!card || card.querySelector(".clock")) return;
-    card.append(el("div", { class: "clock", "data-testid": `clock-${colour}`, "data-clock": colour, role: "timer", "aria-label": `${colour} clock` }));
+    card.append(el("div", { class: "clock", "data-testid": `clock-${colour}`, "data-clock": colour, role: "timer", "aria-label": t("{colour}'s clock", { colour: colourName(colour) }) }));
   });
   // on a phone the cards are below the board: the strip above it (panels.js) repeats
   // the clocks, ticked here with the cards' through their data-clock
@@ -137,7 +156,10 @@ export function renderClocks(g, final, held = []) {
   }
 }
 
-/** The time control in words for the title line ("3+2", "2 days"). */
+/** The time control in words for the title line ("3+2", "2 days"): a real-time
+ *  control is notation, the same in every language; days are words. */
 export function controlText(g) {
-  return g && g.clock ? g.clock.control || "" : "";
+  if (!g || !g.clock) return "";
+  if (g.clock.days) return tn("{n} day", "{n} days", g.clock.days);
+  return g.clock.control || "";
 }

@@ -4,6 +4,7 @@
 // page closes it or the game turns out not to exist.
 
 import { onJson, openSocket } from "./api.js";
+import { t } from "./i18n.js";
 
 export class Conn {
   /**
@@ -79,8 +80,13 @@ export function showConnection(box, conns, watching) {
   else state = "reconnecting";
   box.dataset.state = state;
   box.setAttribute("data-testid", "connection");
-  const words = { waiting: "Not connected yet", partly: "Reconnecting some seats…", reconnecting: "Reconnecting…" };
-  const text = state === "connected" ? (watching ? "Watching live" : "Connected") : words[state];
+  const words = {
+    waiting: () => t("Not connected yet"),
+    partly: () => t("Reconnecting some seats…"),
+    reconnecting: () => t("Reconnecting…"),
+    connected: () => (watching ? t("Watching live") : t("Connected")),
+  };
+  const text = words[state]();
   if (box.textContent !== text) box.textContent = text; // a live region: said once
 }
 

@@ -2,8 +2,9 @@
 // (to the computer at a chosen level, or ending the game), and the share panel with
 // every link this browser knows. What is allowed is the server's word: GAME `may` and
 // `takeback`, presence `claimable_at`.
-import { COLOUR_NAMES, marbleIcon } from "./board.js";
+import { colourName, marbleIcon } from "./board.js";
 import { api, copyText, el, gameEntry } from "./api.js";
+import { t } from "./i18n.js";
 import { fmtSeconds, awayFor } from "./panels.js";
 import {
   $, ctx, held, heldThatMay, heldTokens, holdsEverySeat, isOver, seatIndex, seatOf, who,
@@ -33,12 +34,12 @@ export function renderControls(send) {
   const tb = takebackNow();
   $("takeback").hidden = !tb || !$("takeback-confirm").hidden;
   if (!tb) $("takeback-confirm").hidden = true;
-  $("takeback").textContent = tb && tb.kind === "action" ? "Take back one action" : "Take back";
+  $("takeback").textContent = tb && tb.kind === "action" ? t("Take back one action") : t("Take back");
   const r = resigner();
   const canResign = !!r && !isOver();
   $("resign").hidden = !canResign || !$("resign-confirm").hidden;
   if (!canResign) $("resign-confirm").hidden = true;
-  $("resign").textContent = held().length > 1 && r ? `Resign (${COLOUR_NAMES[r]})` : "Resign";
+  $("resign").textContent = held().length > 1 && r ? t("Resign ({colour})", { colour: colourName(r) }) : t("Resign");
   renderClaims(send);
   renderDrawAndAbort(send);
   const shown = ["takeback", "takeback-confirm", "resign", "resign-confirm", "offer-draw", "abort", "abort-confirm", "draw-offered"].some((id) => !$(id).hidden) || $("claims").children.length > 0;
@@ -56,7 +57,7 @@ function renderDrawAndAbort(send) {
   const mine = held();
   const answerer = offer ? mine.find((c) => c !== offer) || null : null;
   $("draw-offered").hidden = !offer || !mine.length;
-  $("draw-offered-text").textContent = !offer ? "" : mine.includes(offer) && !answerer ? "You offered a draw." : `${who(offer)} offers a draw.`;
+  $("draw-offered-text").textContent = !offer ? "" : mine.includes(offer) && !answerer ? t("You offered a draw.") : t("{name} offers a draw.", { name: who(offer) });
   $("accept-draw").hidden = !answerer;
   $("decline-draw").hidden = !answerer;
   $("accept-draw").onclick = () => answerer && send({ type: "draw", accept: true }, answerer);
@@ -74,10 +75,10 @@ function levelList() {
 
 function claimButtons(colour, send) {
   const idx = seatIndex(colour);
-  const select = el("select", { "data-testid": "claim-level", "data-seat": idx, "aria-label": `Level of the computer for ${COLOUR_NAMES[colour]}` });
+  const select = el("select", { "data-testid": "claim-level", "data-seat": idx, "aria-label": t("Level of the computer for {colour}", { colour: colourName(colour) }) });
   levelList().then((data) => {
     const list = (data && data.levels) || [];
-    select.replaceChildren(...list.map((l) => el("option", { value: l.level, text: l.name ? `Level ${l.level}: ${l.name}` : `Level ${l.level}` })));
+    select.replaceChildren(...list.map((l) => el("option", { value: l.level, text: l.name ? t("Level {level}: {name}", { level: l.level, name: l.name }) : t("Level {level}", { level: l.level }) })));
     // a level chosen earlier for this seat survives the row being drawn anew (a late
     // presence may show the seat back for a moment)
     const chosen = ctx.claimLevels[colour];
@@ -91,11 +92,11 @@ function claimButtons(colour, send) {
     el("button", {
       type: "button", "data-claim": "computer", "data-seat": idx,
       // a game with a computer is never rated: ending it is what gives a rated result
-      text: ctx.game && ctx.game.rated ? "Let the computer play (the game is then unrated)" : "Let the computer play",
+      text: ctx.game && ctx.game.rated ? t("Let the computer play (the game is then unrated)") : t("Let the computer play"),
       onclick: () => send({ type: "claim", seat: idx, to: "computer", level: +select.value || undefined }),
     }),
-    " at ", select, " ",
-    el("button", { type: "button", "data-claim": "end", "data-seat": idx, text: "End the game", onclick: () => send({ type: "claim", seat: idx, to: "end" }) }),
+    ` ${t("at")} `, select, " ",
+    el("button", { type: "button", "data-claim": "end", "data-seat": idx, text: t("End the game"), onclick: () => send({ type: "claim", seat: idx, to: "end" }) }),
   );
 }
 
@@ -113,11 +114,18 @@ function renderClaims(send) {
       const from = p.claimable_at ? Date.parse(p.claimable_at) : NaN;
       if (!Number.isFinite(from)) continue;
       const away = awayFor(p);
-      const gone = away !== null ? ` ${fmtSeconds(away)}` : "";
+      const name = who(p.colour);
+      const time = away !== null ? fmtSeconds(away) : null;
       if (Date.now() < from) {
         const wait = fmtSeconds((from - Date.now()) / 1000);
-        wanted.push({ key: `${p.colour}:wait`, text: `${who(p.colour)} has been away${gone}; in ${wait} you may hand the seat to the computer or end the game.` });
-      } else wanted.push({ key: `${p.colour}:claim`, colour: p.colour, text: `${who(p.colour)} has been away${gone}. ` });
+        const text = time
+          ? t("{name} has been away {time}; in {wait} you may hand the seat to the computer or end the game.", { name, time, wait })
+          : t("{name} has been away; in {wait} you may hand the seat to the computer or end the game.", { name, wait });
+        wanted.push({ key: `${p.colour}:wait`, text });
+      } else {
+        const text = time ? t("{name} has been away {time}.", { name, time }) : t("{name} has been away.", { name });
+        wanted.push({ key: `${p.colour}:claim`, colour: p.colour, text: `${text} ` });
+      }
     }
   }
   // keep a claim's row (and its level select) while it stays; update the words
@@ -137,8 +145,8 @@ function renderClaims(send) {
 
 function linkRow(kind, colour, label, url) {
   const input = el("input", { type: "text", readonly: true, value: url, "aria-label": label, "data-testid": `share-${kind}${colour ? `-${colour}` : ""}` });
-  const copy = el("button", { type: "button", class: "small", text: "Copy" });
-  copy.addEventListener("click", async () => (copy.textContent = (await copyText(url)) ? "Copied" : "Copy failed"));
+  const copy = el("button", { type: "button", class: "small", text: t("Copy") });
+  copy.addEventListener("click", async () => (copy.textContent = (await copyText(url)) ? t("Copied") : t("Copy failed")));
   return el("li", { "data-kind": kind, "data-colour": colour }, colour ? marbleIcon(colour, 18) : null, el("span", { class: "share-label", text: label }), input, copy);
 }
 
@@ -153,17 +161,18 @@ export function renderShare() {
   for (const s of ctx.game.seats || []) {
     const token = entry.tokens && entry.tokens[s.colour];
     if (token) {
-      rows.push(linkRow("seat", s.colour, `Your seat (${COLOUR_NAMES[s.colour]})`, `${base}/play/${id}?seat=${encodeURIComponent(token)}`));
+      rows.push(linkRow("seat", s.colour, t("Your seat ({colour})", { colour: colourName(s.colour) }), `${base}/play/${id}?seat=${encodeURIComponent(token)}`));
       listed.add(s.colour);
     }
   }
   for (const [colour, url] of Object.entries(entry.invites || {})) {
     if (listed.has(colour) || !url) continue;
     const to = seatOf(colour);
-    const name = to && to.name ? `${to.name} (${COLOUR_NAMES[colour]})` : COLOUR_NAMES[colour];
-    rows.push(linkRow("seat", colour, `Link for ${name}`, new URL(url, base).href));
+    const values = { name: to && to.name, colour: colourName(colour) };
+    const label = values.name ? t("Link for {name} ({colour})", values) : t("Link for {colour}", values);
+    rows.push(linkRow("seat", colour, label, new URL(url, base).href));
   }
-  rows.push(linkRow("watch", null, "Watch", `${base}/watch/${id}`));
+  rows.push(linkRow("watch", null, t("Watch"), `${base}/watch/${id}`));
   const key = rows.map((r) => r.querySelector("input").value).join(" ");
   if (list.dataset.key === key) return; // unchanged: keep the "Copied" words
   list.dataset.key = key;

@@ -3,15 +3,18 @@
 // game's replay at step k. The wiring: the sockets' events update the shared state
 // (state.js) and everything is drawn again from it. The page draws, the server
 // decides: turns, legal actions, points, skips and permissions all come from GAME.
-import { BoardView, COLOURS, COLOUR_NAMES, parsePosition } from "./board.js";
+import { BoardView, COLOURS, colourName, parsePosition } from "./board.js";
 import { api, copyText, forgetToken, gameEntry, localPath, rememberGame, showNotice, tokenOf } from "./api.js";
 import { Conn, seatOfToken, showConnection } from "./connection.js";
+import { errorWords } from "./errors.js";
+import { t, tn } from "./i18n.js";
+import { refusalWords } from "./refusals.js";
 import { renderControls, renderShare, resigner, takebackMessage, takebackNow } from "./controls.js";
 import { actionNews, renderMoves } from "./moves.js";
 import { controlText } from "./clock.js";
 import { rematchOffer, renderPlayers, renderResult, renderScoreChoices, statusText } from "./panels.js";
 import { loadSteps, renderReplay, setStep, stepFromUrl, stepsReady, wireReplay } from "./replay.js";
-import { $, anyConn, connFor, ctx, held, heldThatMay, history as moveHistory, holdsEveryPerson, isOver, lastStep, may, replaying, setText, shown, shownStep, who } from "./state.js";
+import { $, anyConn, connFor, ctx, held, heldThatMay, history as moveHistory, holdsEveryPerson, isOver, lastStep, may, replaying, setText, shown, shownStep, together, who } from "./state.js";
 import { GameReview } from "./review.js";
 import { mountPrefs, playSound } from "./prefs.js";
 import { ChatPanel } from "./chat.js";
@@ -40,7 +43,7 @@ function setStatus(text) {
 
 function send(obj, colour = null) {
   const conn = (colour && connFor(colour)) || anyConn();
-  if (!conn || !conn.send(obj)) notice("Not connected; try again in a moment.");
+  if (!conn || !conn.send(obj)) notice(t("Not connected; try again in a moment."));
 }
 
 // ---- events from the server --------------------------------------------------------
@@ -53,7 +56,7 @@ function handle(conn, msg) {
       if (msg.game) {
         const declined = offerDeclined(msg.game, msg.version);
         applyGame(msg.game, msg.version, null);
-        if (declined) notice("Your draw offer was declined.", "info");
+        if (declined) notice(t("Your draw offer was declined."), "info");
       }
       break;
     case "action":
@@ -69,7 +72,7 @@ function handle(conn, msg) {
         ctx.step = null; // a replay's step (and steps) are of the game as it was
         ctx.steps = null;
         applyGame(msg.game, msg.version, null);
-        notice("Actions were taken back.", "info");
+        notice(t("Actions were taken back."), "info");
       }
       break;
     case "presence":
@@ -83,15 +86,17 @@ function handle(conn, msg) {
     case "rematch":
       onRematch(conn, msg);
       break;
-    case "error":
+    case "error": {
+      const sent = ctx.pending ? ctx.pending.action : "";
       ctx.pending = null;
       if (msg.code === "stale") conn.send({ type: "sync", seen: Math.max(ctx.version, 0) });
       // a seat link refused at hello: the welcome that follows says what this page does
       else if (msg.code === "not_seated" && !conn.welcomed) break;
-      else notice(msg.message || `Refused: ${msg.code}`);
+      else notice(refusalWords(msg, sent));
       if (msg.code === "rate_limited" && ctx.chat) ctx.chat.restore(); // the text is not lost
       render();
       break;
+    }
     case "rated":
       showRatings(msg.changes);
       break;
@@ -128,7 +133,9 @@ function welcome(conn, msg) {
     conn.close();
     if (!ctx.conns.some((c) => !c.invalid)) ctx.conns.push(newConn(null, ctx.mode === "play"));
     const seated = ctx.conns.some((c) => !c.invalid && c.token);
-    notice(`That seat link is not valid for this game; ${seated ? "you play the seats this browser already holds" : "you are watching"}.`, "info");
+    notice(seated
+      ? t("That seat link is not valid for this game; you play the seats this browser already holds.")
+      : t("That seat link is not valid for this game; you are watching."), "info");
   } else if (conn.token) {
     conn.seat = msg.seat;
     conn.colour = msg.colour || COLOURS[msg.seat];
@@ -176,7 +183,7 @@ async function loadOverHttp() {
     const v = typeof g.version === "number" ? g.version : (g.actions || []).length;
     if (!ctx.game || v > ctx.version) applyGame(g, v, null);
   } catch (err) {
-    if (err.status === 404) setStatus("This game does not exist.");
+    if (err.status === 404) setStatus(t("This game does not exist."));
   }
 }
 
@@ -185,7 +192,7 @@ function onRematch(conn, msg) {
   if (msg.url && conn.colour) rememberGame(msg.id, { tokens: { [conn.colour]: tokenOf(msg.url) } });
   if (msg.url) rematchUrls.push(localPath(msg.url));
   clearTimeout(rematchTimer);
-  notice("A new game is starting…", "info");
+  notice(t("A new game is starting…"), "info");
   rematchTimer = setTimeout(() => {
     location.href = rematchUrls[0] || `/watch/${encodeURIComponent(msg.id)}`;
   }, ctx.fast ? 150 : 600);
@@ -202,11 +209,11 @@ function canAct() {
 function act(action) {
   const g = ctx.game;
   if (!g) return;
-  if (isOver()) return notice("The game is over.");
+  if (isOver()) return notice(t("The game is over."));
   const conn = connFor(g.turn);
   if (!conn || !may(g.turn, "act")) {
-    if (held().includes(g.turn)) return notice("Reconnecting; try again in a moment.");
-    return notice(`It is not your turn: ${who(g.turn)} is to play.`);
+    if (held().includes(g.turn)) return notice(t("Reconnecting; try again in a moment."));
+    return notice(t("It is not your turn: {name} is to play.", { name: who(g.turn) }));
   }
   const p = ctx.pending;
   if (p && p.version === ctx.version && Date.now() - p.at < 8000) return;
@@ -220,7 +227,7 @@ function typed(e) {
   const input = $("action-input");
   const text = input.value.trim();
   if (!ctx.game) return;
-  if (!text) return notice("Type an action first, such as L3, Tc or xc3-g3.");
+  if (!text) return notice(t("Type an action first, such as L3, Tc or xc3-g3."));
   const match = (ctx.game.legal || []).find((a) => a.toLowerCase() === text.toLowerCase());
   input.value = "";
   act(match || text); // another spelling: the server reads it (or says why not)
@@ -269,7 +276,7 @@ function draw(animate) {
   showConnection($("conn"), ctx.conns, ctx.mode === "watch" || !held().length);
   const g = ctx.game;
   if (!g) return;
-  if (isOver() && !stepsReady()) loadSteps(() => render(), () => notice("The steps of this game could not be read for the replay."));
+  if (isOver() && !stepsReady()) loadSteps(() => render(), () => notice(t("The steps of this game could not be read for the replay.")));
   const v = shown();
   const can = canAct();
 
@@ -300,13 +307,12 @@ function draw(animate) {
   analyse.hidden = !(isOver() || holdsEveryPerson() || !people);
   analyse.href = `/analysis?position=${encodeURIComponent(v.position || "")}`;
 
-  const name = { express: "Express", expert: "Expert", extreme: "Extreme" }[g.variant] || g.variant;
-  const control = controlText(g);
-  $("game-title").textContent = `${name}, ${g.players} players${control ? `, ${control}` : ""}${g.rated ? ", rated" : ""}`;
+  const name = variantName(g.variant);
+  $("game-title").textContent = gameTitle(g, name);
   const mine = !isOver() && held().includes(g.turn) && may(g.turn, "act");
   followTurn(mine, wasMine, g); // the title's prefix, the sound, a notification
   wasMine = mine;
-  document.title = pageTitle(`Shiftago ${name}`);
+  document.title = pageTitle(t("Shiftago {variant}", { variant: name }));
   renderNotify($("notify"), g, held().length > 0);
 
   $("typed").hidden = ctx.mode === "watch" || !held().length || isOver();
@@ -315,7 +321,7 @@ function draw(animate) {
   $("action-input").readOnly = !can;
   $("action-input").setAttribute("aria-disabled", String(!can));
   $("action-go").disabled = !can;
-  $("legal-list").textContent = can && (g.legal || []).length ? `Legal now: ${g.legal.join(" ")}` : "";
+  $("legal-list").textContent = can && (g.legal || []).length ? t("Legal now: {actions}", { actions: g.legal.join(" ") }) : "";
 
   renderPlayers(v);
   renderScoreChoices(v, can, act);
@@ -419,16 +425,16 @@ function wire() {
   $("next-game").addEventListener("click", rematch);
   $("copy-position").addEventListener("click", async (e) => {
     const ok = ctx.game && (await copyText(shown().position));
-    flash(e.currentTarget, ok ? "Copied" : "Copy failed");
+    flash(e.currentTarget, ok ? t("Copied") : t("Copy failed"));
   });
   $("copy-record").addEventListener("click", async (e) => {
     const button = e.currentTarget;
     try {
       const text = await api(`/api/games/${encodeURIComponent(ctx.gameId)}/record`, { accept: "text/plain" });
-      flash(button, (await copyText(typeof text === "string" ? text : JSON.stringify(text, null, 2))) ? "Copied" : "Copy failed");
+      flash(button, (await copyText(typeof text === "string" ? text : JSON.stringify(text, null, 2))) ? t("Copied") : t("Copy failed"));
     } catch (err) {
-      flash(button, "Copy failed");
-      notice(`Could not read the record: ${err.message}`);
+      flash(button, t("Copy failed"));
+      notice(t("Could not read the record: {reason}", { reason: errorWords(err.data, err.message) }));
     }
   });
   $("follow-next").addEventListener("click", () => {
@@ -455,20 +461,20 @@ function newConn(token, account = false) {
     seen: () => ctx.version,
     onMessage: handle,
     onChange: () => render(),
-    onGone: () => setStatus("This game does not exist."),
+    onGone: () => setStatus(t("This game does not exist.")),
   });
 }
 
 function start() {
   mountPrefs($("prefs"));
   mountPlayFrom($("play-from"), () => $("position").textContent);
-  ctx.boardView = new BoardView($("board"), { arrows: true, interactive: ctx.mode === "play", onAction: act, label: "Shiftago board" });
+  ctx.boardView = new BoardView($("board"), { arrows: true, interactive: ctx.mode === "play", onAction: act, label: t("Shiftago board") });
   fitBoard();
   ctx.review = new GameReview({
     gameId: ctx.gameId, container: $("review"), board: ctx.boardView, onStep: (k) => goto(k), onUpdate: () => drawMoves(),
   });
   if (!ctx.gameId) {
-    setStatus("No game here.");
+    setStatus(t("No game here."));
     return;
   }
   ctx.step = stepFromUrl();
@@ -492,6 +498,38 @@ function connect(tokens) {
   render();
 }
 
+/** The question about another seat's link: the seats this browser plays (`mine`),
+ *  the seat the link is for (undefined: not known). */
+function anotherSeatWords(mine, seat) {
+  const values = { mine: together(mine.map(colourName)), theirs: seat === undefined ? "" : colourName(COLOURS[seat]) };
+  if (!mine.length && seat === undefined) {
+    return t("This browser already plays a seat in this game, and this link is for another seat. If you made it for a friend, send it to them; play it here only if both seats are played on this screen.");
+  }
+  if (!mine.length) {
+    return t("This browser already plays a seat in this game, and this link is for {theirs}. If you made it for a friend, send it to them; play it here only if both seats are played on this screen.", values);
+  }
+  if (seat === undefined) {
+    return t("This browser already plays {mine} in this game, and this link is for another seat. If you made it for a friend, send it to them; play it here only if both seats are played on this screen.", values);
+  }
+  return t("This browser already plays {mine} in this game, and this link is for {theirs}. If you made it for a friend, send it to them; play it here only if both seats are played on this screen.", values);
+}
+
+/** A variant's name: Express, Expert or Extreme (the rulebook's names). */
+function variantName(variant) {
+  const names = { express: () => t("Express"), expert: () => t("Expert"), extreme: () => t("Extreme") };
+  return names[variant] ? names[variant]() : String(variant || "");
+}
+
+/** The header's line about the game: its variant, players, time control and rating. */
+function gameTitle(g, variant) {
+  const control = controlText(g);
+  const values = { variant, n: g.players, control };
+  if (control && g.rated) return tn("{variant}, {n} player, {control}, rated", "{variant}, {n} players, {control}, rated", g.players, values);
+  if (control) return tn("{variant}, {n} player, {control}", "{variant}, {n} players, {control}", g.players, values);
+  if (g.rated) return tn("{variant}, {n} player, rated", "{variant}, {n} players, rated", g.players, values);
+  return tn("{variant}, {n} player", "{variant}, {n} players", g.players, values);
+}
+
 /** A link to another seat of a game this browser already plays (often the link made
  *  for a friend, opened here): held only when the person says so, before any socket. */
 async function askAboutAnotherSeat(token, heldTokens) {
@@ -501,11 +539,7 @@ async function askAboutAnotherSeat(token, heldTokens) {
     return;
   }
   const mine = Object.keys(gameEntry(ctx.gameId).tokens || {}).filter((c) => COLOURS.includes(c));
-  const names = (colours) => colours.map((c) => COLOUR_NAMES[c]).join(" and ");
-  const theirs = seat === undefined ? "another seat" : COLOUR_NAMES[COLOURS[seat]];
-  $("another-seat-text").textContent =
-    `This browser already plays ${names(mine) || "a seat"} in this game, and this link is for ${theirs}. ` +
-    "If you made it for a friend, send it to them; play it here only if both seats are played on this screen.";
+  $("another-seat-text").textContent = anotherSeatWords(mine, seat);
   const box = $("another-seat");
   box.hidden = false;
   const answer = (both) => {

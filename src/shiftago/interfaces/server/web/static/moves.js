@@ -1,19 +1,35 @@
 // The action list, numbered as records number turns (GAME `history[].turn`), with the
 // points of each scoring, the turns skipped by a handicap, and the review's marks. In a
 // finished game an entry is a button that shows the position after it.
-import { COLOUR_NAMES, marbleIcon } from "./board.js";
+import { colourName, marbleIcon } from "./board.js";
 import { el } from "./api.js";
+import { number, t, tn } from "./i18n.js";
 import { $, ctx, history, isOver, nameOf, shownStep, together, who } from "./state.js";
 
+// the review's judgements of an action, named (functions: looked up when shown)
+const JUDGEMENTS = {
+  inaccuracy: () => t("inaccuracy"),
+  mistake: () => t("mistake"),
+  blunder: () => t("blunder"),
+};
+
+/** A judgement's name in the page's language ("" for none). */
+function judgementWords(judgement) {
+  const words = JUDGEMENTS[judgement];
+  return words ? words() : judgement || "";
+}
+
 function pointsText(points) {
-  return points > 0 ? ` +${points}` : ` ${points}`;
+  return points > 0 ? ` +${number(points)}` : ` ${number(points)}`;
 }
 
 /** The turns a handicap skipped, by the skipping seats' names ("Green skips"). */
 function skipNode(colours) {
-  const words = `${colours.map(nameOf).join(", ")} skip${colours.length === 1 ? "s" : ""}`;
+  const names = together(colours.map(nameOf));
+  const words = colours.length === 1 ? t("{names} skips", { names }) : t("{names} skip", { names });
   return el("span", {
-    class: "skip", "data-testid": "skip", title: colours.map((c) => `${COLOUR_NAMES[c]} skips a turn (handicap)`).join("; "),
+    class: "skip", "data-testid": "skip",
+    title: colours.map((c) => t("{colour} skips a turn (handicap)", { colour: colourName(c) })).join("; "),
   }, ...colours.map((c) => marbleIcon(c, 12)), words);
 }
 
@@ -33,8 +49,8 @@ export function renderMoves({ onJump }) {
     if (!item || h.turn === null || h.turn === undefined || h.turn !== turn) {
       turn = h.turn;
       item = el("li", { class: "turn-line", "data-turn": turn ?? null });
-      if (turn !== null && turn !== undefined) item.append(el("span", { class: "turn-no", text: `${turn}.` }));
-      if (h.seat) item.append(marbleIcon(h.seat, 14), el("span", { class: "visually-hidden", text: `${COLOUR_NAMES[h.seat]}: ` }));
+      if (turn !== null && turn !== undefined) item.append(el("span", { class: "turn-no", text: `${number(turn)}.` }));
+      if (h.seat) item.append(marbleIcon(h.seat, 14), el("span", { class: "visually-hidden", text: t("{colour}: ", { colour: colourName(h.seat) }) }));
       box.append(item);
     }
     const j = ctx.review ? ctx.review.judgementOf(index) : null;
@@ -47,11 +63,11 @@ export function renderMoves({ onJump }) {
     if (h.points !== null && h.points !== undefined) {
       node.append(el("span", { class: `pts${h.points === 0 ? " zero" : ""}`, text: pointsText(h.points) }));
     }
-    if (j && j.mark) node.append(el("span", { class: `mark ${j.judgement || ""}`, title: j.judgement || "", text: j.mark }));
+    if (j && j.mark) node.append(el("span", { class: `mark ${j.judgement || ""}`, title: judgementWords(j.judgement), text: j.mark }));
     if (jumps) {
       node.setAttribute("role", "button");
       node.setAttribute("tabindex", "0");
-      node.title = `Show the position after ${h.action}`;
+      node.title = t("Show the position after {action}", { action: h.action });
       node.addEventListener("click", () => onJump(index + 1));
       node.addEventListener("keydown", (e) => {
         if (e.key === "Enter" || e.key === " ") {
@@ -84,10 +100,15 @@ export function actionNews() {
   const skipped = step === 0 ? ctx.game.skipped_at_start || [] : (last && last.skipped) || [];
   const news = [];
   if (run.length) {
-    const by = run[0].seat ? who(run[0].seat) : "The mover";
-    const one = (s) => (s.points === 0 ? `${s.action}, a line worth 0 points` : `${s.action} for ${s.points} point${s.points === 1 ? "" : "s"}`);
-    news.push(`${by} scored ${together(run.map(one))}.`);
+    const one = (s) => (s.points === 0
+      ? t("{action}, a line worth 0 points", { action: s.action })
+      : tn("{action} for {n} point", "{action} for {n} points", s.points, { action: s.action }));
+    const lines = together(run.map(one));
+    news.push(run[0].seat ? t("{name} scored {lines}.", { name: who(run[0].seat), lines }) : t("The mover scored {lines}.", { lines }));
   }
-  if (skipped.length) news.push(`${together(skipped.map(who))} ${skipped.length > 1 ? "skip" : "skips"} a turn (handicap).`);
+  if (skipped.length) {
+    const names = together(skipped.map(who));
+    news.push(skipped.length > 1 ? t("{names} skip a turn (handicap).", { names }) : t("{names} skips a turn (handicap).", { names }));
+  }
   return news.join(" ");
 }

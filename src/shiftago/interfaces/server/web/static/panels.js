@@ -2,72 +2,112 @@
 // (marbles, points, skips, who acts), the score phase's choices with their points,
 // the result with rematch, and the tournament's score. Words only: every fact is the
 // server's (GAME) or the step's position string.
-import { COLOURS, COLOUR_NAMES, marbleIcon } from "./board.js";
+import { COLOURS, colourName, marbleIcon } from "./board.js";
 import { el } from "./api.js";
 import { renderClocks } from "./clock.js";
+import { number, t, tn } from "./i18n.js";
 import { seatRating } from "./rated.js";
 import { $, ctx, held, heldThatMay, isOver, lastStep, nameOf, seatOf, setText, together, who } from "./state.js";
-
-const ENDINGS = {
-  line: " with a line",
-  points: " on points",
-  resignation: " by resignation",
-  abandoned: " (the others left the game)",
-  time: " on time",
-  agreement: " by agreement",
-  "board full": " (the board is full)",
-  "no marbles": " (the player to move has no marble left)",
-  "action limit": " (the action limit is reached)",
-};
 
 // Endings where, with 3-4 players, the seats left share the win (WEBAPI.md, clocks)
 const SHARED_WINS = new Set(["resignation", "abandoned", "time"]);
 // Endings that the most points decide in Expert and Extreme (RULES.md section 7)
 const ON_POINTS = new Set(["board full", "no marbles", "action limit"]);
 
-/** The result in words; `sentence` starts them with a capital (a name keeps its case). */
-function resultText(result, sentence = false) {
+/** One winner's sentence, by the game's end reason: whole sentences, each looked up
+ *  in the catalogue when shown. */
+const ONE_WINS = {
+  line: (v) => t("{name} wins with a line.", v),
+  points: (v) => t("{name} wins on points.", v),
+  resignation: (v) => t("{name} wins by resignation.", v),
+  abandoned: (v) => t("{name} wins (the others left the game).", v),
+  abandonedBy: (v) => t("{name} wins ({by} left the game).", v),
+  time: (v) => t("{name} wins on time.", v),
+  agreement: (v) => t("{name} wins by agreement.", v),
+  "board full": (v) => t("{name} wins (the board is full).", v),
+  "board fullOnPoints": (v) => t("{name} wins on points (the board is full).", v),
+  "no marbles": (v) => t("{name} wins (the player to move has no marble left).", v),
+  "no marblesOnPoints": (v) => t("{name} wins on points (the player to move has no marble left).", v),
+  "action limit": (v) => t("{name} wins (the action limit is reached).", v),
+  "action limitOnPoints": (v) => t("{name} wins on points (the action limit is reached).", v),
+  other: (v) => t("{name} wins.", v),
+};
+
+/** The seats left sharing the win (3-4 players), by the end reason. */
+const SHARED = {
+  resignation: (v) => t("{names} share the win by resignation.", v),
+  abandoned: (v) => t("{names} share the win (the others left the game).", v),
+  abandonedBy: (v) => t("{names} share the win ({by} left the game).", v),
+  time: (v) => t("{names} share the win on time.", v),
+};
+
+/** A draw between several seats, by the end reason. */
+const DRAWS = {
+  line: (v) => t("Draw between {names} with a line.", v),
+  points: (v) => t("Draw between {names} on points.", v),
+  agreement: (v) => t("Draw between {names} by agreement.", v),
+  "board full": (v) => t("Draw between {names} (the board is full).", v),
+  "no marbles": (v) => t("Draw between {names} (the player to move has no marble left).", v),
+  "action limit": (v) => t("Draw between {names} (the action limit is reached).", v),
+  other: (v) => t("Draw between {names}.", v),
+};
+
+/** The result in words, a whole sentence (a name keeps its case). */
+function resultText(result) {
   const r = result || {};
   const winners = r.winners || [];
-  const by = (r.by || []).map(who).join(" and ");
   // who left is named where known: "the others" reads wrong when there is one
-  const why = r.reason === "abandoned" && by ? ` (${by} left the game)` : ENDINGS[r.reason] || "";
-  const first = (words) => (sentence ? words.replace(/^./, (c) => c.toUpperCase()) : words);
+  const by = together((r.by || []).map(who));
   if (r.reason === "aborted") {
-    return first(by ? `the game was aborted by ${by} (no result).` : "the game was aborted (no result).");
+    return by ? t("The game was aborted by {by} (no result).", { by }) : t("The game was aborted (no result).");
   }
-  const names = winners.map(who);
-  if (winners.length > 1 && SHARED_WINS.has(r.reason)) return `${together(names)} share the win${why}.`;
-  if (winners.length > 1) return first(`draw between ${together(names)}${why}.`);
-  const byPoints = ctx.game && ctx.game.variant !== "express" && ON_POINTS.has(r.reason);
-  if (winners.length === 1) return `${names[0]} wins${byPoints ? " on points" : ""}${why}.`;
-  return first("nobody wins.");
+  const reason = r.reason === "abandoned" && by ? "abandonedBy" : r.reason;
+  const names = together(winners.map(who));
+  if (winners.length > 1 && SHARED_WINS.has(r.reason)) return SHARED[reason]({ names, by });
+  if (winners.length > 1) return (DRAWS[reason] || DRAWS.other)({ names, by });
+  if (winners.length === 1) {
+    const byPoints = ctx.game && ctx.game.variant !== "express" && ON_POINTS.has(r.reason);
+    const name = who(winners[0]);
+    return (ONE_WINS[byPoints ? `${reason}OnPoints` : reason] || ONE_WINS.other)({ name, by });
+  }
+  return t("Nobody wins.");
 }
 
 /** The status line for the view `v` (see state.shown). */
 export function statusText(v, canAct) {
   const g = ctx.game;
-  if (!g) return "Loading the game…";
-  const doing = v.phase === "score" ? "to score a line" : "to play";
-  if (!v.final) return `Step ${v.step} of ${lastStep()}: ${v.turn ? `${who(v.turn)} ${doing}` : "the game is over"}.`;
-  if (v.over) return `Game over: ${resultText(v.result)}`;
-  if (!v.turn) return "Waiting for the game…";
-  const seat = seatOf(v.turn);
-  if (ctx.thinking === v.turn || (seat && seat.kind === "computer")) return `${who(v.turn)} is thinking…`;
-  const mine = held().includes(v.turn);
-  if (v.phase === "score") {
-    return mine && canAct ? `Your turn, ${who(v.turn)}: score a line (choose it on the board or below).` : `${who(v.turn)} ${doing}.`;
+  if (!g) return t("Loading the game…");
+  const name = v.turn ? who(v.turn) : "";
+  const scoring = v.phase === "score";
+  if (!v.final) {
+    const at = { step: number(v.step), steps: number(lastStep()), name };
+    if (!v.turn) return t("Step {step} of {steps}: the game is over.", at);
+    return scoring ? t("Step {step} of {steps}: {name} to score a line.", at) : t("Step {step} of {steps}: {name} to play.", at);
   }
-  return mine && canAct ? `Your turn, ${who(v.turn)}: push a marble in.` : `${who(v.turn)} ${doing}.`;
+  if (v.over) return t("Game over: {result}", { result: resultText(v.result) });
+  if (!v.turn) return t("Waiting for the game…");
+  const seat = seatOf(v.turn);
+  if (ctx.thinking === v.turn || (seat && seat.kind === "computer")) return t("{name} is thinking…", { name });
+  const mine = held().includes(v.turn);
+  if (scoring) {
+    return mine && canAct ? t("Your turn, {name}: score a line (choose it on the board or below).", { name }) : t("{name} to score a line.", { name });
+  }
+  return mine && canAct ? t("Your turn, {name}: push a marble in.", { name }) : t("{name} to play.", { name });
 }
 
 function presenceOf(colour) {
   return ctx.presence && ctx.presence.seats ? ctx.presence.seats.find((s) => s.colour === colour) : null;
 }
 
+/** Whole seconds as minutes and seconds ("4:05"), in the page's digits. */
 export function fmtSeconds(s) {
-  s = Math.max(0, Math.round(s));
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+  const whole = Math.max(0, Math.round(s));
+  return `${number(Math.floor(whole / 60))}:${number(whole % 60, { minimumIntegerDigits: 2 })}`;
+}
+
+/** A count in the page's digits, or `none` when there is no count. */
+function count(n, none) {
+  return n === null || n === undefined ? none : number(n);
 }
 
 /** Seconds since a seat went away (presence `away_since`), or null. */
@@ -89,26 +129,26 @@ export function renderPlayers(v) {
     const toAct = !v.over && v.turn === colour;
     const isWinner = winners.includes(colour);
     const stats = el("dl", { class: "stats" },
-      el("dt", { text: "Marbles" }), el("dd", { "data-testid": `supply-${colour}`, text: v.supplies[i] ?? "–" }));
-    if (g.variant !== "express") stats.append(el("dt", { text: "Points" }), el("dd", { "data-testid": `score-${colour}`, text: v.scores[i] ?? 0 }));
-    if ((v.skips[i] || 0) > 0) stats.append(el("dt", { text: "Skips" }), el("dd", { "data-testid": `skips-${colour}`, text: v.skips[i] }));
+      el("dt", { text: t("Marbles") }), el("dd", { "data-testid": `supply-${colour}`, text: count(v.supplies[i], "–") }));
+    if (g.variant !== "express") stats.append(el("dt", { text: t("Points") }), el("dd", { "data-testid": `score-${colour}`, text: count(v.scores[i], number(0)) }));
+    if ((v.skips[i] || 0) > 0) stats.append(el("dt", { text: t("Skips") }), el("dd", { "data-testid": `skips-${colour}`, text: count(v.skips[i], "") }));
     const badges = el("span", { class: "badges" });
-    if (mine.includes(colour)) badges.append(el("span", { class: "badge you", text: "you" }));
+    if (mine.includes(colour)) badges.append(el("span", { class: "badge you", text: t("you") }));
     // a person's seat without an account: shown as a guest's, never as an account's
-    if (seat.guest) badges.append(el("span", { class: "badge guest", "data-testid": `guest-${colour}`, title: "Not signed in to an account.", text: "guest" }));
-    if (seat.kind === "computer") badges.append(el("span", { class: "badge", text: seat.level ? `computer, level ${seat.level}` : "computer" }));
+    if (seat.guest) badges.append(el("span", { class: "badge guest", "data-testid": `guest-${colour}`, title: t("Not signed in to an account."), text: t("guest") }));
+    if (seat.kind === "computer") badges.append(el("span", { class: "badge", text: seat.level ? t("computer, level {level}", { level: seat.level }) : t("computer") }));
     const p = presenceOf(colour);
     const connected = p ? p.connected : seat.connected;
     if (!over && seat.kind !== "computer" && typeof connected === "boolean") {
       const away = awayFor(p);
-      const text = connected ? "connected" : away !== null ? `away ${fmtSeconds(away)}` : "away";
+      const text = connected ? t("connected") : away !== null ? t("away {time}", { time: fmtSeconds(away) }) : t("away");
       badges.append(el("span", { class: `badge ${connected ? "here" : "away"}`, "data-testid": `presence-${colour}`, text }));
     }
     let turnText = "";
     // a computer thinks only in the game as it stands, never at a step of the replay
     const thinks = v.final && (ctx.thinking === colour || seat.kind === "computer");
-    if (toAct) turnText = thinks ? "thinking…" : v.phase === "score" ? "to score" : "to play";
-    if (isWinner) turnText = winners.length > 1 ? "draw" : "winner";
+    if (toAct) turnText = thinks ? t("thinking…") : v.phase === "score" ? t("to score") : t("to play");
+    if (isWinner) turnText = winners.length > 1 ? t("draw") : t("winner");
     box.append(
       el("article", {
         class: `player colour-${colour}${toAct ? " to-act" : ""}${isWinner ? " winner" : ""}`,
@@ -116,8 +156,8 @@ export function renderPlayers(v) {
       },
       el("div", { class: "player-head" }, marbleIcon(colour, 28),
         el("span", { class: "player-name", text: nameOf(colour) }),
-        g.rated && seat.account ? el("span", { class: "player-rating", "data-testid": `rating-${colour}`, title: "Rating", text: seatRating(g, { ...seat, colour }) }) : null,
-        el("span", { class: "visually-hidden", text: ` (${COLOUR_NAMES[colour]})` }),
+        g.rated && seat.account ? el("span", { class: "player-rating", "data-testid": `rating-${colour}`, title: t("Rating"), text: seatRating(g, { ...seat, colour }) }) : null,
+        el("span", { class: "visually-hidden", text: ` ${t("({colour})", { colour: colourName(colour) })}` }),
         el("span", { class: "turn", text: turnText })),
       badges, stats),
     );
@@ -125,7 +165,7 @@ export function renderPlayers(v) {
   renderStrip(v);
   renderClocks(g, v.final, held());
   const watching = spectators();
-  if (watching > 0) box.append(el("p", { class: "watching", "data-testid": "spectators", text: `${watching} watching` }));
+  if (watching > 0) box.append(el("p", { class: "watching", "data-testid": "spectators", text: tn("{n} watching", "{n} watching", watching) }));
 }
 
 /** The strip above the board that a phone shows (its cards are below the board there):
@@ -161,7 +201,7 @@ function renderStrip(v) {
 }
 
 const STRIP_WORDS = {
-  points: (n) => (n === 1 ? "1 point" : `${n} points`),
+  points: (n) => tn("{n} point", "{n} points", n),
 };
 
 /** How many watch the game (presence `spectators`, over every server process). */
@@ -178,9 +218,9 @@ export function renderScoreChoices(v, canAct, onAct) {
   list.replaceChildren();
   for (const c of choices) {
     const zero = c.points === 0;
-    const pts = `${c.points} point${c.points === 1 ? "" : "s"}`;
+    const pts = tn("{n} point", "{n} points", c.points);
     // with 3-4 players the first end named stays on the board
-    const keep = ctx.game.players > 2 ? `keep ${c.action.slice(1, 3)}` : "";
+    const keep = ctx.game.players > 2 ? t("keep {cell}", { cell: c.action.slice(1, 3) }) : "";
     const button = el("button", {
       type: "button", class: `score-choice${zero ? " zero" : ""}`, "data-action": c.action,
       "data-points": c.points, disabled: !canAct, onclick: () => onAct(c.action),
@@ -194,17 +234,17 @@ export function renderResult(v) {
   const g = ctx.game;
   const showing = v.final && v.over;
   $("result").hidden = !showing;
-  if (showing) setText("result-text", resultText(v.result, true));
-  const t = g.tournament && typeof g.tournament === "object" ? g.tournament : null;
-  const done = !!(t && t.winner);
+  if (showing) setText("result-text", resultText(v.result));
+  const tour = g.tournament && typeof g.tournament === "object" ? g.tournament : null;
+  const done = !!(tour && tour.winner);
   const rematchers = heldThatMay("rematch");
   const offer = rematchOffer(rematchers);
   const rematch = $("rematch");
   const nextGame = $("next-game");
-  rematch.hidden = !(showing && rematchers.length && !g.next && (!t || done));
-  nextGame.hidden = !(showing && rematchers.length && !g.next && t && !done);
-  rematch.textContent = offer.mineAsked ? "Rematch asked" : offer.others.length ? "Accept the rematch" : "Rematch";
-  nextGame.textContent = offer.mineAsked ? "Next game asked" : offer.others.length ? "Accept the next game" : "Next game";
+  rematch.hidden = !(showing && rematchers.length && !g.next && (!tour || done));
+  nextGame.hidden = !(showing && rematchers.length && !g.next && tour && !done);
+  rematch.textContent = offer.mineAsked ? t("Rematch asked") : offer.others.length ? t("Accept the rematch") : t("Rematch");
+  nextGame.textContent = offer.mineAsked ? t("Next game asked") : offer.others.length ? t("Accept the next game") : t("Next game");
   rematch.disabled = nextGame.disabled = offer.mineAsked;
   setText("rematch-note", showing && !g.next ? offer.words : "");
   $("rematch-note").hidden = !$("rematch-note").textContent;
@@ -212,7 +252,7 @@ export function renderResult(v) {
   follow.hidden = !(showing && g.next);
   if (g.next) follow.href = `/${held().length ? "play" : "watch"}/${encodeURIComponent(g.next)}`;
   $("result").classList.toggle("offers", [rematch, nextGame, follow, $("rematch-note")].some((n) => !n.hidden));
-  renderTournament(t);
+  renderTournament(tour);
 }
 
 /** Who asked for the next game (GAME's rematch_asked) as this page sees it: whether
@@ -224,30 +264,36 @@ export function rematchOffer(rematchers = heldThatMay("rematch")) {
   const mineAsked = rematchers.length > 0 && rematchers.every((c) => asked.includes(c));
   const others = asked.filter((c) => !mine.includes(c));
   const waiting = (g.seats || []).filter((s) => s.kind === "human" && !asked.includes(s.colour) && !mine.includes(s.colour));
-  const names = (colours) => colours.map(who).join(" and ");
-  const t = g.tournament && typeof g.tournament === "object" ? g.tournament : null;
-  const what = t && !t.winner ? "the next game" : "a rematch";
+  const names = (colours) => together(colours.map(who));
+  const tour = g.tournament && typeof g.tournament === "object" ? g.tournament : null;
+  const next = tour && !tour.winner;
   let words = "";
-  if (mineAsked && waiting.length) words = `Waiting for ${names(waiting.map((s) => s.colour))} to agree to ${what}.`;
-  else if (others.length && !mineAsked) words = `${names(others)} ${others.length > 1 ? "ask" : "asks"} for ${what}.`;
+  if (mineAsked && waiting.length) {
+    const values = { names: names(waiting.map((s) => s.colour)) };
+    words = next ? t("Waiting for {names} to agree to the next game.", values) : t("Waiting for {names} to agree to a rematch.", values);
+  } else if (others.length && !mineAsked) {
+    const values = { names: names(others) };
+    if (others.length > 1) words = next ? t("{names} ask for the next game.", values) : t("{names} ask for a rematch.", values);
+    else words = next ? t("{names} asks for the next game.", values) : t("{names} asks for a rematch.", values);
+  }
   return { asked, mineAsked, others, words };
 }
 
-function renderTournament(t) {
+function renderTournament(tour) {
   const box = $("tournament");
-  if (!t) {
+  if (!tour) {
     box.hidden = true;
     return;
   }
   const seats = ctx.game.seats || [];
-  const wins = (c, i) => (Array.isArray(t.wins) ? t.wins[i] : t.wins && t.wins[c]) ?? 0;
-  const line = seats.map((s, i) => `${nameOf(s.colour)} ${wins(s.colour, i)}`).join(" · ");
-  const target = Number.isFinite(t.target) ? t.target : null;
+  const wins = (c, i) => (Array.isArray(tour.wins) ? tour.wins[i] : tour.wins && tour.wins[c]) ?? 0;
+  const line = seats.map((s, i) => `${nameOf(s.colour)} ${number(wins(s.colour, i))}`).join(" · ");
+  const target = Number.isFinite(tour.target) ? tour.target : null;
   const parts = [
-    el("h2", { text: target ? `Tournament to ${target} wins` : "Tournament" }),
+    el("h2", { text: target ? tn("Tournament to {n} win", "Tournament to {n} wins", target) : t("Tournament") }),
     el("p", { "data-testid": "tournament-score", text: line }),
   ];
-  if (t.winner) parts.push(el("p", { class: "strong", text: `${nameOf(t.winner)} wins the tournament!` }));
+  if (tour.winner) parts.push(el("p", { class: "strong", text: t("{name} wins the tournament!", { name: nameOf(tour.winner) }) }));
   const words = parts.map((p) => p.textContent).join("\n");
   if (box.dataset.words !== words) {  // a live region: the same words are not said again
     box.dataset.words = words;

@@ -2,6 +2,10 @@
 // (the socket's `rated` event, or GET /api/games/{id}/ratings for a page opened later).
 
 import { api, el } from "./api.js";
+import { number } from "./i18n.js";
+
+/** A rating's digits in the page's language, never grouped (1523, not 1,523). */
+const digits = (x) => number(x, { useGrouping: false });
 
 const asked = new Set();
 
@@ -24,8 +28,8 @@ export function showRatings(changes) {
         "li",
         {},
         el("a", { href: `/players/${encodeURIComponent(c.name)}`, text: c.name }),
-        ` ${Math.round(c.after)}${c.deviation > 110 ? "?" : ""} `,
-        el("span", { class: delta >= 0 ? "up" : "down", text: `(${sign}${Math.abs(delta)})` }),
+        ` ${digits(Math.round(c.after))}${c.deviation > 110 ? "?" : ""} `,
+        el("span", { class: delta >= 0 ? "up" : "down", text: `(${sign}${digits(Math.abs(delta))})` }),
       );
     }),
   );
@@ -46,7 +50,7 @@ const ratingOfAccount = new Map(); // "account category" -> rating words, or nul
 /** A rating in words: 1523, or 1523? while provisional (deviation above 110). */
 function ratingWords(entry) {
   if (!entry || !Number.isFinite(+entry.rating)) return "";
-  return `${Math.round(+entry.rating)}${+entry.deviation > 110 ? "?" : ""}`;
+  return `${digits(Math.round(+entry.rating))}${+entry.deviation > 110 ? "?" : ""}`;
 }
 
 /** The rating of `seat`'s account in the rated game `game`'s category, in words; "" while

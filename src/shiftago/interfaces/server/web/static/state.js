@@ -2,8 +2,8 @@
 // holds which seat, who a colour is, what the server says a seat may do, and what the
 // page shows now (the live game, or a step of a finished game's replay). Every fact
 // comes from the server's GAME (docs/web-protocol.md); nothing here decides a rule.
-import { COLOURS, COLOUR_NAMES, parsePosition } from "./board.js";
-import { cap } from "./api.js";
+import { COLOURS, colourName, colourTitle, parsePosition } from "./board.js";
+import { lang, t } from "./i18n.js";
 
 const parts = location.pathname.split("/").filter(Boolean);
 const params = new URLSearchParams(location.search);
@@ -46,16 +46,33 @@ export function seatIndex(colour) {
   return i >= 0 ? i : COLOURS.indexOf(colour);
 }
 
+/** The name the server gives a computer's seat with none: a word, shown translated. */
+const COMPUTER = "Computer";
+
 /** A colour as words: the seat's name, with its colour when the name is not the colour. */
 export function who(colour) {
   const seat = seatOf(colour);
-  const name = seat && seat.name ? seat.name : cap(COLOUR_NAMES[colour] || colour);
-  return name.toLowerCase() === COLOUR_NAMES[colour] ? name : `${name} (${COLOUR_NAMES[colour]})`;
+  if (!seat || !seat.name) return colourTitle(colour);
+  if (seat.kind === "computer" && seat.name === COMPUTER) {
+    return t("{name} ({colour})", { name: t("Computer"), colour: colourName(colour) });
+  }
+  // a seat named by its colour (in English, as the server names seats, or in the
+  // page's language) is not named twice
+  const plain = seat.name.toLowerCase();
+  if (plain === COLOUR_KEYS[colour] || plain === colourName(colour).toLowerCase()) return nameOf(colour);
+  return t("{name} ({colour})", { name: seat.name, colour: colourName(colour) });
 }
 
+/** The English names of the colours, as the server names a seat with no name. */
+const COLOUR_KEYS = { o: "orange", g: "green", b: "blue", w: "white" };
+
+/** A seat's name: the player's, or its colour's in the page's language. */
 export function nameOf(colour) {
   const seat = seatOf(colour);
-  return seat && seat.name ? seat.name : cap(COLOUR_NAMES[colour] || colour);
+  if (!seat || !seat.name) return colourTitle(colour);
+  if (seat.kind === "computer" && seat.name === COMPUTER) return t("Computer");
+  const byColour = seat.name.toLowerCase() === COLOUR_KEYS[colour];
+  return byColour && lang !== "en" ? colourTitle(colour) : seat.name;
 }
 
 /** The colours whose seats this browser holds. */
@@ -97,9 +114,9 @@ export function heldThatMay(what) {
   return held().filter((c) => may(c, what));
 }
 
-/** Words in a list: "a", "a and b", "a, b and c". */
+/** Words in a list, in the page's language: "a", "a and b", "a, b and c". */
 export function together(words) {
-  return words.length > 1 ? `${words.slice(0, -1).join(", ")} and ${words.at(-1)}` : words[0] || "";
+  return new Intl.ListFormat(lang, { style: "long", type: "conjunction" }).format(words);
 }
 
 /** Whether this page holds every seat a person plays (an imported game, people taking

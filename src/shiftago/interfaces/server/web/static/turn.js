@@ -3,10 +3,10 @@
 // under the page's mute), and in a correspondence game a hidden page may show a
 // browser notification: only once the person asked for them with the "Notify me"
 // button (the browser's permission is asked for on that click, never on its own).
+import { t } from "./i18n.js";
 import { playSound } from "./prefs.js";
 
 const NOTIFY_KEY = "shiftago.notify";
-export const TURN_PREFIX = "● Your turn — ";
 
 let calling = false;
 
@@ -32,7 +32,7 @@ function canNotify() {
 
 /** The page's title: `base`, with the prefix while the page calls for the person. */
 export function pageTitle(base) {
-  return calling ? `${TURN_PREFIX}${base}` : base;
+  return calling ? t("● Your turn — {title}", { title: base }) : base;
 }
 
 /**
@@ -50,7 +50,7 @@ export function followTurn(mine, before, game) {
   const correspondence = !!(game && game.clock && game.clock.days);
   if (correspondence && document.hidden && canNotify() && Notification.permission === "granted" && remembered()) {
     try {
-      new Notification("Shiftago: your turn", { body: "It is your turn to play.", tag: `shiftago-${game.id}` });
+      new Notification(t("Shiftago: your turn"), { body: t("It is your turn to play."), tag: `shiftago-${game.id}` });
     } catch {
       /* some browsers only notify from a service worker */
     }
@@ -77,10 +77,10 @@ export function renderNotify(button, game, holdsASeat) {
       try {
         const answer = await Notification.requestPermission();
         remember(answer === "granted");
-        button.textContent = answer === "granted" ? "Notifications on" : "Notifications blocked";
+        button.textContent = answer === "granted" ? t("Notifications on") : t("Notifications blocked");
         button.hidden = answer === "granted";
       } catch {
-        button.textContent = "Notifications are not available";
+        button.textContent = t("Notifications are not available");
       }
     });
   }

@@ -2,7 +2,20 @@
 // phase (a bar to click with 2 players, a "keep" marker on the end that stays with 3-4)
 // and a suggested action. Mixed into BoardView (view.js): `this` is the board.
 import { C, insertionHint, isInsertion, isScoring, scoringEnds, scoringLine } from "./geometry.js";
+import { t, tn } from "../i18n.js";
 import { svgEl as el } from "./svg.js";
+
+/** A scoring choice's words: the line, the end kept (3-4 players), its points. */
+function choiceWords(choice, a, b, keep) {
+  const values = { a, b, action: choice.action };
+  const counted = choice.points !== undefined && choice.points !== null;
+  if (keep && counted) {
+    return tn("Score the line {a} to {b}, keep {a}, {n} point ({action})", "Score the line {a} to {b}, keep {a}, {n} points ({action})", choice.points, values);
+  }
+  if (keep) return t("Score the line {a} to {b}, keep {a} ({action})", values);
+  if (counted) return tn("Score the line {a} to {b}, {n} point ({action})", "Score the line {a} to {b}, {n} points ({action})", choice.points, values);
+  return t("Score the line {a} to {b} ({action})", values);
+}
 
 /** BoardView's methods for choices and hints. */
 export const Choices = {
@@ -49,7 +62,7 @@ export const Choices = {
       for (const [x, y] of [[x1, y1], [x2, y2]]) el("circle", { cx: x, cy: y, r: C * 0.14, class: "hint-end" }, g);
     }
     const title = el("title", {}, g);
-    title.textContent = `Suggested: ${this.hint}`;
+    title.textContent = t("Suggested: {action}", { action: this.hint });
   },
 
   /** One clickable element per scoring action: a bar (2 players) or a "keep" marker on the end that stays. */
@@ -66,7 +79,6 @@ export const Choices = {
       const cells = choice.cells && choice.cells.length ? choice.cells : scoringLine(choice.action);
       const key = [...cells].sort().join(",");
       const [a, b] = scoringEnds(choice.action);
-      const pts = choice.points !== undefined ? `, ${choice.points} point${choice.points === 1 ? "" : "s"}` : "";
       const zero = choice.points === 0;
       if (!seenLines.has(key)) {
         seenLines.add(key);
@@ -85,7 +97,7 @@ export const Choices = {
       let node;
       let words;
       if (players === 2) {
-        words = `Score the line ${a} to ${b}${pts} (${choice.action})`;
+        words = choiceWords(choice, a, b, false);
         node = el("g", { class: "choice choice-line" }, this.scoreLayer);
         const [x1, y1] = this.centre(a);
         const [x2, y2] = this.centre(b);
@@ -102,7 +114,7 @@ export const Choices = {
         el("polygon", { points: band.map((q) => q.join(",")).join(" "), class: "hit-band" }, node);
         el("line", { x1, y1, x2, y2, class: `scoring-line${zero ? " zero" : ""}` }, node);
       } else {
-        words = `Score the line ${a} to ${b}, keep ${a}${pts} (${choice.action})`;
+        words = choiceWords(choice, a, b, true);
         node = el("g", { class: "choice choice-keep" }, this.scoreLayer);
         const [ax, ay] = this.centre(a);
         const [bx, by] = this.centre(b);
@@ -112,8 +124,8 @@ export const Choices = {
         const x = ax + ((bx - ax) / len) * off;
         const y = ay + ((by - ay) / len) * off;
         el("circle", { cx: x, cy: y, r: C * (crowded ? 0.2 : 0.26), class: "keep-marker" }, node);
-        const t = el("text", { x, y: y + 3.5, "text-anchor": "middle", class: "keep-text", "aria-hidden": "true" }, node);
-        t.textContent = "keep";
+        const keepText = el("text", { x, y: y + 3.5, "text-anchor": "middle", class: "keep-text", "aria-hidden": "true" }, node);
+        keepText.textContent = t("keep");
       }
       node.setAttribute("data-action", choice.action);
       node.setAttribute("role", "button");

@@ -1,10 +1,32 @@
 // The marbles as they look: a colour and a symbol per colour, so that colour is never
 // the only sign (orange plain, green a ring, blue a dot, white a cross).
+import { t } from "../i18n.js";
 import { C } from "./geometry.js";
 import { svgEl as el } from "./svg.js";
 
 export const COLOURS = ["o", "g", "b", "w"];
+/** The colours' English names: a key the pages compare names with, not words to show. */
 export const COLOUR_NAMES = { o: "orange", g: "green", b: "blue", w: "white" };
+
+// functions, so that each name is looked up in the catalogue when it is shown
+const COLOUR_WORDS = {
+  o: () => t("orange"),
+  g: () => t("green"),
+  b: () => t("blue"),
+  w: () => t("white"),
+};
+
+/** A colour's name in the page's language, as it reads inside a sentence ("green"). */
+export function colourName(colour) {
+  const words = COLOUR_WORDS[colour];
+  return words ? words() : String(colour ?? "");
+}
+
+/** A colour's name as a seat's name, at the start of a sentence ("Green"). */
+export function colourTitle(colour) {
+  const words = colourName(colour);
+  return words.charAt(0).toLocaleUpperCase() + words.slice(1);
+}
 export const MARBLE_FILL = { o: "#f08a24", g: "#2e9e4f", b: "#2f6bd8", w: "#fafafa" };
 export const SYMBOLS = { o: "none", g: "ring", b: "dot", w: "cross" };
 const SYMBOL_INK = { o: "#ffffff", g: "#ffffff", b: "#ffffff", w: "#222222" };

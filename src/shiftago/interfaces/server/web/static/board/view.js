@@ -8,10 +8,34 @@ import { Animation } from "./animation.js";
 import { Choices } from "./choices.js";
 import { ARROWS, C, FILES, INSERTIONS, PAD, HIT_IN, HIT_OUT, LABELS, cellCentre, entryPoint, isInsertion, isScoring, laneCells, margin, scoringLine } from "./geometry.js";
 import { Input } from "./input.js";
-import { COLOUR_NAMES, MARBLE_FILL, marbleShape } from "./marbles.js";
+import { t } from "../i18n.js";
+import { MARBLE_FILL, colourName, marbleShape } from "./marbles.js";
 import { svgEl as el } from "./svg.js";
 
-const SIDE_WORDS = { L: "right", R: "left", T: "down", B: "up" };
+/** An arrow's words: where its marble enters and which way it pushes. */
+const ARROW_WORDS = {
+  L: (action, cell) => t("{action}: insert at {cell}, push right", { action, cell }),
+  R: (action, cell) => t("{action}: insert at {cell}, push left", { action, cell }),
+  T: (action, cell) => t("{action}: insert at {cell}, push down", { action, cell }),
+  B: (action, cell) => t("{action}: insert at {cell}, push up", { action, cell }),
+};
+
+/** A cell's words for a screen reader: what is on it, and what marks it. */
+function cellWords(cell, colour, { win = false, last = null } = {}) {
+  const what = colour ? t("{cell}: {colour} marble", { cell, colour: colourName(colour) }) : t("{cell}: empty", { cell });
+  if (win && last) return t("{cell_words}, winning line, last action {action}", { cell_words: what, action: last });
+  if (win) return t("{cell_words}, winning line", { cell_words: what });
+  if (last) return t("{cell_words}, last action {action}", { cell_words: what, action: last });
+  return what;
+}
+
+/** An arrow's words with its state: legal now or not, the last action or not. */
+function arrowState(words, legal, last) {
+  if (!legal && last) return t("{arrow} (not legal now) (last action)", { arrow: words });
+  if (!legal) return t("{arrow} (not legal now)", { arrow: words });
+  if (last) return t("{arrow} (last action)", { arrow: words });
+  return words;
+}
 
 /** Views with the same key show the same position to play from: board, seat to act,
  *  phase, and whether this page may act. */
@@ -33,7 +57,7 @@ function positionKey(view) {
  * `onAction(action)` is called when a legal action is chosen (click, tap twice, Enter).
  */
 export class BoardView {
-  constructor(container, { arrows = true, interactive = true, onAction = null, label = "Shiftago board" } = {}) {
+  constructor(container, { arrows = true, interactive = true, onAction = null, label = t("Shiftago board") } = {}) {
     this.arrows = arrows;
     this.interactive = interactive;
     this.onAction = onAction;
@@ -67,7 +91,7 @@ export class BoardView {
         const [x, y] = this.corner(name);
         const rect = el("rect", {
           x: x + 1, y: y + 1, width: C - 2, height: C - 2, rx: 4,
-          class: "cell", "data-cell": name, role: "img", "aria-label": `${name}: empty`,
+          class: "cell", "data-cell": name, role: "img", "aria-label": cellWords(name, null),
         }, this.cellLayer);
         this.cells.set(name, rect);
       }
@@ -134,7 +158,7 @@ export class BoardView {
         "aria-disabled": "true", tabindex: "-1",
       }, layer);
       const title = el("title", {}, g);
-      g._words = `${action}: insert at ${entry}, push ${SIDE_WORDS[side]}`;
+      g._words = ARROW_WORDS[side](action, entry);
       title.textContent = g._words;
       g.setAttribute("aria-label", g._words);
       el("rect", { x: hx - hw / 2, y: hy - hh / 2, width: hw, height: hh, class: "hit", rx: 6 }, g);
@@ -192,9 +216,7 @@ export class BoardView {
       if (win.has(name)) cls.push("win");
       rect.setAttribute("class", cls.join(" "));
       const colour = board.get(name);
-      let words = `${name}: ${colour ? COLOUR_NAMES[colour] + " marble" : "empty"}`;
-      if (win.has(name)) words += ", winning line";
-      if (marked.has(name) && last) words += `, last action ${last}`;
+      const words = cellWords(name, colour, { win: win.has(name), last: marked.has(name) ? last : null });
       rect.setAttribute("aria-label", words);
     }
 
@@ -234,7 +256,7 @@ export class BoardView {
       const tri = g.querySelector(".tri");
       // the colour of the mover only on the screen that may play now; neutral elsewhere
       tri.style.fill = action === last ? "" : playable && arrowFill ? arrowFill : "";
-      const words = g._words + (legal ? "" : " (not legal now)") + (action === last ? " (last action)" : "");
+      const words = arrowState(g._words, legal, action === last);
       g.setAttribute("aria-label", words);
       g.querySelector("title").textContent = words;
     }

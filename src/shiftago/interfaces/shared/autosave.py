@@ -1,4 +1,5 @@
-"""Where ``shiftago play`` keeps the game in progress, so that it survives a lost session.
+"""Where ``shiftago play`` and ``shiftago tui`` keep the game in progress, so that it
+survives a lost session.
 
 The files live in the user's data directory: ``$SHIFTAGO_HOME`` when that is set (tests
 point it at a temporary directory), else ``$XDG_DATA_HOME/shiftago``, else

@@ -1,0 +1,64 @@
+// What a refusal on the game's socket says to a person, in the page's language: the
+// server's `error` event carries a stable `code` (docs/web-protocol.md, "Error codes")
+// and, where one code covers several causes, a `reason`; its English `message` is shown
+// only for a code this page has no words for.
+import { number, t, tn } from "./i18n.js";
+
+// functions, so that each message is looked up in the catalogue when it is shown
+const BY_REASON = {
+  not_an_action: (v) => t("'{action}' is not an action: an insertion is a side L, R, T or B and a lane (L3, Tc), a scoring is x and the two end cells of the line (xc3-g3).", v),
+  score_first: (v) => t("A line must be scored first; {action} is not allowed now.", v),
+  no_line_to_score: (v) => t("There is no line to score; {action} is not allowed now.", v),
+  not_legal: (v) => t("{action} is not legal now.", v),
+  game_over: () => t("The game is over."),
+  chat_too_fast: (v) => tn("You may send at most {n} chat message in {seconds} seconds: wait a little.", "You may send at most {n} chat messages in {seconds} seconds: wait a little.", v.limit, v),
+  draw_players: () => t("Draws are offered only in 2-player games."),
+  draw_computer: () => t("The computer does not take draw offers."),
+  draw_standing: () => t("Your draw offer stands already."),
+  draw_to_answer: () => t("Answer the draw offer first."),
+  draw_declined: () => t("Your draw offer was declined: offer again after the next action."),
+  no_draw_offer: () => t("There is no draw offer to answer."),
+  abort_computer: () => t("Only a person's seat aborts the game."),
+  abort_under_way: () => t("The game is under way: you have played already (resign instead)."),
+  claim_own_seat: () => t("Only another player's seat can be claimed."),
+  claim_present: () => t("That player is here."),
+  claim_early: () => t("That player has not been away long enough yet."),
+  not_finished: () => t("A rematch follows a finished game."),
+  rematch_failed: () => t("The rematch could not be made."),
+  nothing_to_take_back: () => t("There is no action to take back."),
+  takeback_every_seat: () => t("Between people an action is taken back only on a device that holds every seat."),
+  next_made: () => t("The next game is made: this game's result stands."),
+  spectator: () => t("Spectators can only watch."),
+  computer_seat: () => t("The computer plays this seat now; you watch."),
+};
+
+/** The reasons whose words name the action refused. */
+const NAMES_ACTION = new Set(["not_an_action", "score_first", "no_line_to_score", "not_legal"]);
+
+const BY_CODE = {
+  not_found: () => t("This game does not exist."),
+  unavailable: () => t("The server cannot reach its database: try again in a few seconds."),
+  not_seated: () => t("Spectators can only watch."),
+  over: () => t("The game is over."),
+  not_your_turn: () => t("It is not your turn."),
+  illegal: () => t("That action is not legal now."),
+  stale: () => t("The game has moved on: try again."),
+  time: () => t("The time has run out."),
+  aborted: () => t("The game was aborted: a player did not come or act in time."),
+  rate_limited: () => t("Too many messages at once: wait a little and try again."),
+  bad_message: () => t("The server could not read that message: reload the page and try again."),
+  not_allowed: () => t("That is not allowed now."),
+};
+
+/** The words of a socket's `error` event `msg` in the page's language; `action` is
+ *  the action this page sent, named by the words of a refused action. */
+export function refusalWords(msg, action = "") {
+  const data = msg && typeof msg === "object" ? msg : {};
+  const byReason = BY_REASON[data.reason];
+  // a refused action's words name it: without the action, the code's words
+  const values = { action, limit: Number(data.limit) || 0, seconds: number(Number(data.seconds) || 0) };
+  if (byReason && (action || !NAMES_ACTION.has(data.reason))) return byReason(values);
+  if (BY_CODE[data.code]) return BY_CODE[data.code]();
+  if (typeof data.message === "string" && data.message) return data.message;
+  return t("The server refused that ({code}).", { code: String(data.code ?? "") });
+}

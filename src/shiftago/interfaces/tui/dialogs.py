@@ -1,0 +1,179 @@
+"""The app's questions: resume the unfinished game, a new game's options, a file name."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import ClassVar, Final
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Grid, Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Select
+
+from shiftago.engine.levels import LADDER, default_level
+from shiftago.interfaces.shared.catalogues import _, ngettext
+from shiftago.interfaces.shared.newgame import PlaySetup
+from shiftago.interfaces.tui.words import colour
+
+#: The dialogs' look, part of the app's CSS (a screen's own CSS would be scoped to it).
+DIALOG_CSS: Final = """
+ResumeScreen, NewGameScreen, PathScreen { align: center middle; }
+.dialog {
+    width: 66; height: auto; max-height: 24; border: round $accent; padding: 0 1;
+    background: $panel;
+}
+.dialog Horizontal { height: auto; align: center middle; }
+.dialog Button { margin: 0 1; }
+.dialog Grid { grid-size: 2; grid-columns: 12 1fr; grid-rows: 3; height: auto; }
+.dialog Grid Label { padding: 1 0 0 0; }
+.dialog Label { width: 100%; }
+.dialog { border-subtitle-color: $error; }
+"""
+
+
+class ResumeScreen(ModalScreen[bool]):
+    """Whether to go on with the unfinished game saved at ``when``."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", _("Resume")),
+        Binding("n", "answer(False)", _("New game")),
+    ]
+
+    def __init__(self, when: str, played: int) -> None:
+        super().__init__()
+        self.when = when
+        self.played = played
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(
+                ngettext(
+                    "An unfinished game from %(when)s is saved (%(n)s action played).",
+                    "An unfinished game from %(when)s is saved (%(n)s actions played).",
+                    self.played,
+                )
+                % {"when": self.when, "n": self.played}
+            )
+            yield Label(_("Resume it? A new game replaces it at its first action."))
+            with Horizontal():
+                yield Button(_("Resume"), id="resume", variant="primary")
+                yield Button(_("New game"), id="new")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "resume")
+
+    def action_answer(self, resume: bool) -> None:
+        self.dismiss(resume)
+
+
+class NewGameScreen(ModalScreen[PlaySetup | None]):
+    """A new game's options: variant, players, the computer's seats and level, handicaps."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", _("Cancel"))]
+
+    def __init__(self, current: PlaySetup) -> None:
+        super().__init__()
+        self.current = current
+
+    def compose(self) -> ComposeResult:
+        setup = self.current
+        variants = [(_("Express"), "express"), (_("Expert"), "expert"), (_("Extreme"), "extreme")]
+        players = [(str(n), n) for n in (2, 3, 4)]
+        opponents = [(_("Nobody: everyone plays at this keyboard"), "")] + [
+            (_("The computer plays %(colour)s") % {"colour": colour(seat)}, "ogbw"[seat])
+            for seat in range(1, 4)
+        ]
+        top = len(LADDER)
+        levels = [
+            (_("%(n)s of %(top)s") % {"n": rung.number, "top": top}, rung.number) for rung in LADDER
+        ]
+        computer = setup.computer[0] if setup.computer else ""
+        with Vertical(classes="dialog", id="form") as form:
+            form.border_title = _("New game")
+            with Grid():
+                yield Label(_("Variant"))
+                yield Select(variants, value=setup.variant, allow_blank=False, id="variant")
+                yield Label(_("Players"))
+                yield Select(players, value=setup.players, allow_blank=False, id="players")
+                yield Label(_("Computer"))
+                yield Select(opponents, value=computer, allow_blank=False, id="computer")
+                yield Label(_("Level"))
+                level = setup.level or default_level()
+                yield Select(levels, value=level, allow_blank=False, id="level")
+                yield Label(_("Handicap"))
+                yield Input(
+                    ",".join(str(n) for n in setup.handicap),
+                    placeholder=_("Skipped turns per seat, such as 0,2"),
+                    id="handicap",
+                )
+                yield Label(_("Clock"))
+                yield Input(
+                    setup.clock or "",
+                    placeholder=_("None, or minutes+seconds such as 5+3"),
+                    id="clock",
+                )
+            with Horizontal():
+                yield Button(_("Start"), id="start", variant="primary")
+                yield Button(_("Cancel"), id="cancel")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id != "start":
+            self.dismiss(None)
+            return
+        handicap_text = self.query_one("#handicap", Input).value.strip()
+        try:
+            handicap = tuple(int(n) for n in handicap_text.split(",")) if handicap_text else ()
+        except ValueError:
+            problem = _("The handicap is whole numbers separated by commas, such as 0,2.")
+            self._problem(problem)
+            return
+        computer = str(self.query_one("#computer", Select).value)
+        players = int(str(self.query_one("#players", Select).value))
+        if computer and "ogbw".index(computer) >= players:
+            self._problem(
+                _("With %(n)s players there is no %(colour)s seat.")
+                % {"n": players, "colour": colour("ogbw".index(computer))}
+            )
+            return
+        self.dismiss(
+            PlaySetup(
+                variant=str(self.query_one("#variant", Select).value),
+                players=players,
+                handicap=handicap,
+                computer=(computer,) if computer else (),
+                level=int(str(self.query_one("#level", Select).value)) if computer else None,
+                resume=False,
+                clock=self.query_one("#clock", Input).value.strip() or None,
+            )
+        )
+
+    def _problem(self, text: str) -> None:
+        """Say what is wrong with the options, at the foot of the dialog."""
+        self.query_one("#form", Vertical).border_subtitle = text
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class PathScreen(ModalScreen[Path | None]):
+    """A file name, for saving or loading a record."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", _("Cancel"))]
+
+    def __init__(self, question: str, suggestion: str = "") -> None:
+        super().__init__()
+        self.question = question
+        self.suggestion = suggestion
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(self.question)
+            yield Input(self.suggestion, placeholder=_("File name"), id="path")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        self.dismiss(Path(text).expanduser() if text else None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

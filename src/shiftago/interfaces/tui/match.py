@@ -1,0 +1,249 @@
+"""One game of the app: the game, its computer seats, and where it is saved.
+
+The match plays actions through the core and keeps the autosave of
+:mod:`shiftago.interfaces.shared.autosave` in step, so that ``shiftago play`` and
+``shiftago tui`` resume each other's games. It draws nothing.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+from shiftago.core import COLOURS, Action, Game, GameOverError, ShiftagoError, Tournament
+from shiftago.engine.bot import Bot
+from shiftago.engine.levels import level as level_of
+from shiftago.formats.record import Record, format_record, parse_record, result_words
+from shiftago.interfaces.shared.autosave import Autosave, write_atomically
+from shiftago.interfaces.shared.newgame import (
+    PlaySetup,
+    SetupError,
+    game_from_position,
+    game_record,
+    make_bots,
+    new_game,
+    parse_colour,
+    read_record_file,
+)
+from shiftago.interfaces.tui.clock import Clocks
+
+
+class Match:
+    """A game with its computer seats (``bots``, playing at ``levels``)."""
+
+    def __init__(
+        self,
+        game: Game,
+        *,
+        bots: dict[int, Bot] | None = None,
+        levels: dict[int, int] | None = None,
+        autosave: Autosave | None = None,
+        source: Record | None = None,
+    ) -> None:
+        self.game = game
+        self.bots = bots or {}
+        self.levels = levels or {}
+        self.autosave = autosave
+        self.source = source
+        self.date = (source.date if source is not None else None) or date.today().isoformat()
+        #: The players' clocks of a timed game (None: untimed).
+        self.clocks: Clocks | None = None
+        #: The seat whose time ran out, which ended the game.
+        self.flagged: int | None = None
+        #: The series this game is one of (None: a game on its own).
+        self.tournament: Tournament | None = None
+
+    @property
+    def wins(self) -> list[int] | None:
+        """Each seat's games won in the tournament, the game just ended counted."""
+        tournament = self.tournament
+        if tournament is None:
+            return None
+        outcome = self.game.outcome
+        if outcome is None or tournament.is_over:
+            return tournament.wins
+        return list(tournament.score.after(outcome.winners).wins)
+
+    @property
+    def champion(self) -> int | None:
+        """The tournament's winner, once the game that decides it has ended."""
+        tournament = self.tournament
+        outcome = self.game.outcome
+        if tournament is None or outcome is None:
+            return None
+        if tournament.winner is not None:
+            return tournament.winner
+        return tournament.score.after(outcome.winners).champion
+
+    @property
+    def next_game_ready(self) -> bool:
+        """Whether the tournament's next game may begin."""
+        return self.tournament is not None and self.game.is_over and self.champion is None
+
+    def next_game(self) -> Game:
+        """The tournament's next game, once this one is over (a :class:`ShiftagoError`
+        when it is not, or when the tournament is)."""
+        if self.tournament is None or not self.next_game_ready:
+            raise GameOverError("there is no next game of a tournament to begin")
+        self.game = self.tournament.next_game()
+        self.flagged = None
+        self.source = None
+        self.saved()
+        return self.game
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game has ended, by its rules or by a clock."""
+        return self.game.is_over or self.flagged is not None
+
+    @property
+    def computer_to_move(self) -> bool:
+        return not self.finished and self.game.turn in self.bots
+
+    def flag(self, seat: int) -> Path | None:
+        """``seat``'s time has run out: the others win (a draw shared when several); the
+        record kept as the last game (its path)."""
+        self.flagged = seat
+        return self.saved()
+
+    def play(self, action: Action) -> Action:
+        """Play a legal action (a :class:`ShiftagoError` says why one is not); the action
+        as the game holds it."""
+        if self.flagged is not None:
+            raise GameOverError("the game is over: a player's time has run out")
+        self.game.play(action)
+        self.saved()
+        return self.game.history[-1]
+
+    def take_back(self) -> list[Action]:
+        """Take back the last action, or against the computer every action since the
+        last one a person played; the actions taken back, last first ([] when none)."""
+        game = self.game
+        history = game.history
+        if not history or self.flagged is not None:
+            return []
+        target = len(history) - 1
+        if self.bots:
+            states = game.states
+            people = [i for i in range(len(history)) if states[i].turn not in self.bots]
+            if not people:
+                return []
+            target = people[-1]
+        taken = [game.undo() for _ in range(len(history) - target)]
+        self.saved()
+        return taken
+
+    def record(self) -> Record:
+        if self.flagged is None:
+            return game_record(self.game, self.levels, self.date, self.source)
+        others = "=".join(COLOURS[s] for s in range(self.game.rules.players) if s != self.flagged)
+        return game_record(
+            self.game, self.levels, self.date, self.source, result=others, termination="time"
+        )
+
+    def record_text(self) -> str:
+        return format_record(self.record()) + "\n"
+
+    def save_to(self, path: Path) -> None:
+        """Write the record to ``path`` (an :class:`OSError` when it cannot be)."""
+        if not path.parent.is_dir():
+            raise FileNotFoundError(f"there is no folder {path.parent}")
+        write_atomically(path, self.record_text(), private=False)
+
+    def saved(self) -> Path | None:
+        """Keep the autosave in step: the game in progress, or when it ended its record
+        as the last game (that file's path)."""
+        autosave = self.autosave
+        if autosave is None:
+            return None
+        if self.finished:
+            return autosave.finish(self.record_text())
+        if not self.game.history and self.game.first is not None:
+            autosave.clear()  # back at the empty board: nothing to resume
+        else:
+            autosave.save(self.record_text())
+        return None
+
+
+@dataclass(frozen=True)
+class Saved:
+    """An unfinished game in the autosave, and when it was saved."""
+
+    record: Record
+    when: str
+
+
+def unfinished(autosave: Autosave) -> Saved | None:
+    """The autosaved game that can be resumed; None when there is none. A file that
+    cannot be read is set aside (as ``shiftago play`` does) and not offered."""
+    if not autosave.exists():
+        return None
+    try:
+        record = parse_record(autosave.read())
+        record.to_game()
+        for number in record.levels:
+            if number is not None:
+                level_of(number)
+    except (OSError, ShiftagoError, ValueError):
+        autosave.set_aside("broken")
+        return None
+    return Saved(record, autosave.saved_at().strftime("%Y-%m-%d %H:%M"))
+
+
+def open_match(setup: PlaySetup, autosave: Autosave | None, resumed: Record | None) -> Match:
+    """The match the options ask for (or the ``resumed`` record); a :class:`SetupError`
+    says in one line why the options make no game."""
+    if setup.load is not None and setup.position is not None:
+        raise SetupError("give either --load or --position, not both")
+    record = resumed
+    tournament: Tournament | None = None
+    if setup.load is not None:
+        record = read_record_file(setup.load, setup.game_number)
+    if record is not None:
+        try:
+            game = record.to_game()
+        except ShiftagoError as e:
+            raise SetupError(str(e)) from None
+        if record.termination is not None or game.is_over:
+            raise SetupError(f"the game ended ({result_words(record, game)})")
+    elif setup.position is not None:
+        game = game_from_position(setup, setup.position)
+        if game.is_over:
+            raise SetupError("--position: the game is over in this position")
+    elif setup.tournament:
+        tournament = _tournament(setup)
+        game = tournament.game
+    else:
+        game = new_game(setup)
+    players = game.rules.players
+    if setup.computer and resumed is None:
+        seats = sorted({parse_colour(c, players) for c in setup.computer})
+        wanted: dict[int, int | None] = dict.fromkeys(seats, setup.level)
+    elif record is not None:
+        wanted = {s: n for s, n in enumerate(record.levels) if n is not None}
+    else:
+        wanted = {}
+    seed = setup.seed if setup.seed is not None else random.randrange(2**31)
+    bots, levels = make_bots(wanted, seed)
+    match = Match(game, bots=bots, levels=levels, autosave=autosave, source=record)
+    if setup.tournament and record is None and setup.position is None:
+        match.tournament = tournament
+    if setup.clock:
+        try:
+            match.clocks = Clocks.parse(setup.clock, players)
+        except ValueError as e:
+            raise SetupError(str(e)) from None
+    return match
+
+
+def _tournament(setup: PlaySetup) -> Tournament:
+    """The tournament the options ask for: Express games to ten wins."""
+    if setup.variant != "express":
+        raise SetupError("a tournament is a series of Express games: leave out --variant")
+    first = None if setup.first is None else parse_colour(setup.first, setup.players)
+    try:
+        return Tournament(setup.players, handicap=setup.handicap, first=first, seed=setup.seed)
+    except ValueError as e:
+        raise SetupError(str(e)) from None

@@ -1,0 +1,111 @@
+"""The texts beside the board: the seats and whose turn it is, the engine's lines, and
+the record of the game with its review marks."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from rich.text import Text
+
+from shiftago.core import Action, Phase, State, Variant
+from shiftago.engine.bot import Progress, format_value
+from shiftago.interfaces.shared.catalogues import _, ngettext
+from shiftago.interfaces.tui.board import INK, LETTERS, MARBLE
+from shiftago.interfaces.tui.words import colour, result, seat_label
+
+
+def heading(state: State) -> str:
+    """The variant and players, then who acts or the result."""
+    rules = state.rules
+    variant = {
+        Variant.EXPRESS: _("Express"),
+        Variant.EXPERT: _("Expert"),
+        Variant.EXTREME: _("Extreme"),
+    }[rules.variant]
+    kind = ngettext("%(variant)s, %(n)s player", "%(variant)s, %(n)s players", rules.players) % {
+        "variant": variant,
+        "n": rules.players,
+    }
+    if state.phase is Phase.OVER and state.outcome is not None:
+        return kind + "\n" + _("Game over: %(result)s") % {"result": result(state.outcome)}
+    who = {"colour": colour(state.turn)}
+    if state.phase is Phase.SCORE:
+        return kind + "\n" + _("%(colour)s must score a line.") % who
+    return kind + "\n" + _("%(colour)s to push a marble in.") % who
+
+
+def seats(
+    state: State,
+    levels: Mapping[int, int],
+    thinking: bool,
+    clocks: Mapping[int, str] | None = None,
+    wins: Sequence[int] | None = None,
+) -> Text:
+    """One line per seat: its marble and letter, supply, points, skips; the turn marked,
+    and each clock's face in a timed game."""
+    out = Text()
+    expert = state.rules.variant is not Variant.EXPRESS
+    for seat in range(state.players):
+        turn = seat == state.turn and state.phase is not Phase.OVER
+        out.append("▶ " if turn else "  ", "bold yellow")
+        letter = LETTERS[seat]
+        out.append(f" {letter} ", f"bold {INK[seat]} on {MARBLE[seat]}")
+        out.append(" " + seat_label(seat, levels.get(seat)), "bold" if turn else "")
+        if clocks is not None:
+            out.append("  " + clocks[seat], "bold reverse" if turn else "")
+        figures = [
+            ngettext("%(n)s marble left", "%(n)s marbles left", state.supplies[seat])
+            % {"n": state.supplies[seat]}
+        ]
+        if expert:
+            figures.append(
+                ngettext("%(n)s point", "%(n)s points", state.scores[seat])
+                % {"n": state.scores[seat]}
+            )
+        if wins is not None:
+            figures.append(
+                ngettext("%(n)s game won", "%(n)s games won", wins[seat]) % {"n": wins[seat]}
+            )
+        if state.skips[seat]:
+            figures.append(
+                ngettext("%(n)s turn to skip", "%(n)s turns to skip", state.skips[seat])
+                % {"n": state.skips[seat]}
+            )
+        out.append("\n     " + ", ".join(figures), "grey70")
+        if turn and thinking:
+            out.append("\n     " + _("thinking..."), "italic")
+        if seat < state.players - 1:
+            out.append("\n")
+    return out
+
+
+def engine_lines(progress: Progress | None, wanted: int = 3) -> str:
+    """The engine's best lines at its last depth, best first."""
+    if progress is None:
+        return _("The engine is thinking...")
+    head = _("Engine, depth %(depth)s, %(nodes)s nodes") % {
+        "depth": progress.depth,
+        "nodes": progress.nodes,
+    }
+    rows = [head]
+    for number, line in enumerate(progress.lines[:wanted], 1):
+        moves = " ".join(str(a) for a in (line.pv or (line.action,)))
+        rows.append(f"{number}. {format_value(line.value):>7}  {moves}")
+    return "\n".join(rows)
+
+
+def record_text(
+    states: Sequence[State], history: Sequence[Action], marks: Mapping[int, str], at: int | None
+) -> Text:
+    """The actions played, numbered, with the review's marks; ``at`` (a replay's
+    position: actions shown) highlights the last action shown."""
+    out = Text()
+    for number, action in enumerate(history, 1):
+        seat = states[number - 1].turn
+        piece = f"{number}.{LETTERS[seat]} {action}{marks.get(number, '')}"
+        style = "reverse" if at is not None and number == at else ""
+        out.append(piece, style)
+        out.append("  ")
+    if not history:
+        out.append(_("No action played yet."), "grey70")
+    return out

@@ -1,0 +1,72 @@
+"""The game's words in the player's language: colours, results, scoring choices. Each
+sentence is one catalogue message, so that a translator sees it whole."""
+
+from __future__ import annotations
+
+from shiftago.core import Action, Insertion, Outcome, ScoringOption, State, cell_name
+from shiftago.core.outcome import EndReason
+from shiftago.interfaces.shared.catalogues import _, ngettext
+
+
+def colour(seat: int) -> str:
+    """A seat's colour as a word (its letter stays beside it on the board)."""
+    names = (_("orange"), _("green"), _("blue"), _("white"))
+    return names[seat]
+
+
+def seat_label(seat: int, level: int | None) -> str:
+    """A seat as the side panel names it: its colour, and the computer's level."""
+    if level is None:
+        return colour(seat)
+    return _("%(colour)s (computer, level %(level)s)") % {"colour": colour(seat), "level": level}
+
+
+def result(outcome: Outcome) -> str:
+    """The result as one sentence."""
+    if outcome.winner is not None:
+        who = {"colour": colour(outcome.winner)}
+        by_reason = {
+            EndReason.LINE: _("%(colour)s wins with a line."),
+            EndReason.POINTS: _("%(colour)s wins on points."),
+            EndReason.BOARD_FULL: _("%(colour)s wins on points: the board is full."),
+            EndReason.NO_MARBLES: _("%(colour)s wins on points: a player has no marble left."),
+            EndReason.ACTION_LIMIT: _("%(colour)s wins on points: the action limit is reached."),
+        }
+        return by_reason[outcome.reason] % who
+    if len(outcome.winners) == outcome.players:
+        return _("The game is a draw.")
+    names = ", ".join(colour(s) for s in outcome.winners)
+    return _("A draw between %(colours)s.") % {"colours": names}
+
+
+def option_text(option: ScoringOption, players: int) -> str:
+    """A scoring option in the list of choices: its line, points and what comes off."""
+    line = option.line.cells
+    values = {
+        "action": str(option.action),
+        "start": cell_name(line[0]),
+        "end": cell_name(line[-1]),
+        "removed": " ".join(cell_name(c) for c in option.removed),
+        "points": ngettext("%(n)s point", "%(n)s points", option.points) % {"n": option.points},
+    }
+    if players > 2:
+        values["keep"] = cell_name(option.action.keep)
+        return (
+            _("%(action)s: line %(start)s-%(end)s, %(points)s, keeps %(keep)s, removes %(removed)s")
+            % values
+        )
+    return _("%(action)s: line %(start)s-%(end)s, %(points)s, removes %(removed)s") % values
+
+
+def action_words(before: State, after: State, action: Action) -> str:
+    """What the log says of an action: who pushed where, or scored what."""
+    mover = before.turn
+    who = {"colour": colour(mover), "action": str(action)}
+    if isinstance(action, Insertion):
+        return _("%(colour)s plays %(action)s.") % who
+    gained = after.scores[mover] - before.scores[mover]
+    return ngettext(
+        "%(colour)s scores %(action)s: %(n)s point.",
+        "%(colour)s scores %(action)s: %(n)s points.",
+        gained,
+    ) % {**who, "n": gained}

@@ -1,0 +1,37 @@
+// The words of the game socket's refusals (static/refusals.js): chosen by the error's
+// `reason`, else its `code`, the server's English message only for a code without
+// words; run by Node's own test runner through test_web_scripts.py.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { refusalWords } from "../../../src/shiftago/interfaces/server/web/static/refusals.js";
+
+test("a reason names the cause where one code covers several", () => {
+  const declined = { type: "error", code: "not_allowed", reason: "draw_declined", message: "your draw offer was declined: offer again after the next action" };
+  assert.equal(refusalWords(declined), "Your draw offer was declined: offer again after the next action.");
+  const early = { type: "error", code: "not_allowed", reason: "claim_early", message: "g has not been away for 60 s" };
+  assert.equal(refusalWords(early), "That player has not been away long enough yet.");
+});
+
+test("a reason's words name the numbers the error carries", () => {
+  const fast = { code: "rate_limited", reason: "chat_too_fast", limit: 5, seconds: 10, message: "at most 5 ..." };
+  assert.equal(refusalWords(fast), "You may send at most 5 chat messages in 10 seconds: wait a little.");
+});
+
+test("a code without a reason has its own words, not the server's", () => {
+  assert.equal(refusalWords({ code: "not_your_turn", message: "it is g's turn" }), "It is not your turn.");
+  assert.equal(refusalWords({ code: "not_allowed", reason: "a new cause", message: "no" }), "That is not allowed now.");
+  assert.equal(refusalWords({ code: "over", message: "the game is over" }), "The game is over.");
+});
+
+test("an unknown code shows the server's message, or names the code", () => {
+  assert.equal(refusalWords({ code: "brand_new", message: "something new" }), "something new");
+  assert.equal(refusalWords({ code: "brand_new" }), "The server refused that (brand_new).");
+  assert.equal(refusalWords(null), "The server refused that ().");
+});
+
+test("a refused action is named in the page's words, when the page knows it", () => {
+  const parse = { code: "illegal", reason: "not_an_action", message: "'Q9' is not an action: ..." };
+  assert.match(refusalWords(parse, "Q9"), /^'Q9' is not an action: an insertion is a side L, R, T or B/);
+  assert.equal(refusalWords({ code: "illegal", reason: "not_legal" }, "L3"), "L3 is not legal now.");
+  assert.equal(refusalWords({ code: "illegal", reason: "not_legal" }), "That action is not legal now.");
+});

@@ -1,0 +1,378 @@
+"""The terminal app through Textual's headless pilot: whole games by keys, by clicks
+and by typed notation, a scoring choice, a resumed game, take-back, replay, the engine's
+lines and a resize. The computer and the engine search to depth 1 (no clock)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual import events
+from textual.pilot import Pilot
+from textual.widgets import Input, OptionList, Static
+
+from shiftago.core import Action, Game, Phase, Rules, Variant
+from shiftago.engine.levels import bot_for_level
+from shiftago.formats.record import parse_record
+from shiftago.interfaces.shared.newgame import PlaySetup
+from shiftago.interfaces.tui.app import ShiftagoApp
+from shiftago.interfaces.tui.board import BoardView, arrow_position, cell_position
+from shiftago.interfaces.tui.dialogs import ResumeScreen
+from shiftago.interfaces.tui.match import Match
+from shiftago.interfaces.tui.run import prepare_app
+from support.tui_pilot import FAST, app_for, autosave_in, game_in_score_phase, run, settle
+
+
+def log_text(app: ShiftagoApp) -> str:
+    return "\n".join(app.said)
+
+
+def against_computer(home: Path, variant: Variant = Variant.EXPRESS) -> Match:
+    game = Game(Rules(variant, 2), first=0, seed=3)
+    return Match(game, bots={1: bot_for_level(1, 3)}, levels={1: 1}, autosave=autosave_in(home))
+
+
+def test_a_whole_game_against_the_computer_by_keys(tmp_path: Path) -> None:
+    match = against_computer(tmp_path)
+    app = app_for(match)
+
+    async def scenario(pilot: Pilot[int]) -> None:
+        for _turn in range(200):
+            await settle(pilot)
+            if match.game.is_over:
+                break
+            assert match.game.turn == 0  # the computer has answered
+            await pilot.press("right", "enter")
+        await settle(pilot)
+
+    run(app, scenario)
+    game = match.game
+    assert game.is_over
+    people = [a for s, a in zip(game.states, game.history, strict=False) if s.turn == 0]
+    assert len(people) >= 4
+    assert "Game over:" in log_text(app)
+    autosave = match.autosave
+    assert autosave is not None and not autosave.exists()
+    kept = parse_record(autosave.last_game_path.read_text())
+    assert kept.to_game().history == game.history
+
+
+def test_a_whole_game_against_the_computer_by_clicks(tmp_path: Path) -> None:
+    match = against_computer(tmp_path)
+    app = app_for(match)
+    clicked: list[str] = []
+
+    async def scenario(pilot: Pilot[int]) -> None:
+        for turn in range(200):
+            await settle(pilot)
+            if match.game.is_over:
+                break
+            legal = match.game.legal_actions()
+            name = str(legal[(7 * turn) % len(legal)])
+            clicked.append(name)
+            await pilot.click("#board", offset=arrow_position(name))
+        await settle(pilot)
+
+    run(app, scenario)
+    game = match.game
+    assert game.is_over
+    mine = [str(a) for s, a in zip(game.states, game.history, strict=False) if s.turn == 0]
+    assert mine == clicked
+
+
+def test_an_expert_scoring_is_shown_then_chosen_from_the_list(tmp_path: Path) -> None:
+    game = game_in_score_phase(Variant.EXPERT, 2, seed=5)
+    seat = game.turn
+    options = game.scoring_options()
+    app = app_for(Match(game, autosave=autosave_in(tmp_path)))
+    before = game.state.scores[seat]
+
+    async def scenario(pilot: Pilot[int]) -> None:
+        listed = app.query_one("#options", OptionList)
+        assert listed.display and listed.option_count == len(options)
+        await pilot.press("down")  # the board's cursor: the first option, shown
+        board = app.query_one("#board", BoardView)
+        assert board.preview == options[0]
+        assert listed.highlighted == 0
+        drawn = board.render().plain
+        assert drawn.count("x") >= 2 * len(options[0].removed)  # the marbles that go
+        assert game.phase is Phase.SCORE  # shown, not yet played
+        await pilot.press("enter")
+        await settle(pilot)
+
+    run(app, scenario)
+    assert game.history[-1] == options[0].action
+    assert game.state.scores[seat] == before + options[0].points
+
+
+def test_a_scoring_by_two_clicks_keeps_the_end_clicked_with_three_players(
+    tmp_path: Path,
+) -> None:
+    game = game_in_score_phase(Variant.EXPERT, 3, seed=2)
+    option = game.scoring_options()[-1]
+    keep = option.action.keep
+    app = app_for(Match(game, autosave=autosave_in(tmp_path)))
+
+    async def scenario(pilot: Pilot[int]) -> None:
+        await pilot.click("#board", offset=cell_position(keep))
+        board = app.query_one("#board", BoardView)
+        assert board.preview is not None and board.preview.action.keep == keep
+        assert game.phase is Phase.SCORE
+        await pilot.click("#board", offset=cell_position(keep))
+        await settle(pilot)
+
+    run(app, scenario)
+    played = game.history[-1]
+    assert getattr(played, "keep", None) == keep
+    assert game.state.seat_at(keep) == game.states[-2].turn  # the end clicked stays
+
+
+def test_a_hotseat_game_of_three_typed_in_notation(tmp_path: Path) -> None:
+    game = Game(Rules(Variant.EXPRESS, 3), first=1, seed=1)
+    app = app_for(Match(game, autosave=autosave_in(tmp_path)))
+    movers: list[int] = []
+
+    async def scenario(pilot: Pilot[int]) -> None:
+        for turn in range(100):
+            if game.is_over:
+                break
+            legal = game.legal_actions()
+            movers.append(game.turn)
+            text = str(legal[(5 * turn) % len(legal)]).lower()
+            await pilot.press(*text, "enter")  # typed on the board: it goes to the input
+            await pilot.pause()
+        await settle(pilot)
+        assert app.query_one("#command", Input).value == ""
+
+    run(app, scenario)
+    assert game.is_over
+    assert movers[:6] == [1, 2, 0, 1, 2, 0]
+    assert len(game.history) == len(movers)
+
+
+def test_typing_a_wrong_or_illegal_action_says_so_and_changes_nothing(tmp_path: Path) -> None:
+    game = Game(Rules(Variant.EXPRESS, 2), first=0, seed=1)
+    app = app_for(Match(game, autosave=autosave_in(tmp_path)))
+
+    async def scenario(pilot: Pilot[int]) -> None:
+        await pilot.press(*"q9", "enter")
+        await pilot.pause()
+        command = app.query_one("#command", Input)
+        assert command.value == "q9"  # kept, to be mended
+        command.value = ""
+        await pilot.press(*"xa1-c1", "enter")
+        await pilot.pause()
+        assert game.history == []
+        command.value = ""
+        await pilot.press(*"l3", "enter")
+        await pilot.pause()
+
+    run(app, scenario)
+    assert [str(a) for a in game.history] == ["L3"]
+    said = log_text(app)
+    assert "q9 is not an action" in said
+    assert "xa1-c1 is not legal now" in said
+
+
+def test_an_unfinished_game_is_offered_and_resumed(tmp_path: Path) -> None:
+    match = against_computer(tmp_path)
+    for action in ("L3", "Tc", "L3"):
+        match.play(Action.parse(action))
+    autosave = match.autosave
+    assert autosave is not None and autosave.exists()
+    app = prepare_app(PlaySetup(), autosave)
+    assert isinstance(app, ShiftagoApp)
+    app.computer_limits = app.review_limits = FAST
+
+    async def scenario(pilot: Pilot[int]) -> None:
+        assert isinstance(app.screen, ResumeScreen)
+        await pilot.press("x", "3")  # no answer: the question stays
+        await pilot.pause()
+        assert isinstance(app.screen, ResumeScreen)
+        await pilot.press("y")
+        await settle(pilot)
+
+    run(app, scenario)
+    resumed = app.match
+    assert [str(a) for a in resumed.game.history[:3]] == ["L3", "Tc", "L3"]
+    assert resumed.levels == {1: 1}
+    assert len(resumed.game.history) == 4  # the computer, to move, has answered
+    assert "Resuming the game: 3 actions played." in log_text(app)
+
+
+def test_a_new_game_instead_of_the_unfinished_one(tmp_path: Path) -> None:
+    match = against_computer(tmp_path)
+    match.play(match.game.legal_actions()[0])
+    app = prepare_app(PlaySetup(first="o"), match.autosave)
+    assert isinstance(app, ShiftagoApp)
+
+    async def scenario(pilot: Pilot[int]) -> None:
+        await pilot.press("n")
+        await pilot.pause()
+
+    run(app, scenario)
+    assert app.match.game.history == []
+    assert match.autosave is not None and match.autosave.exists()  # until the first action
+
+
+def test_take_back_against_the_computer_returns_to_your_turn(tmp_path: Path) -> None:
+    match = against_computer(tmp_path)
+    app = app_for(match)
+
+    async def scenario(pilot: Pilot[int]) -> None:
+        await pilot.press("enter")
+        await settle(pilot)
+        assert len(match.game.history) == 2
+        await pilot.press("ctrl+z")
+        await settle(pilot)
+
+    run(app, scenario)
+    assert match.game.history == []
+    assert "Taken back:" in log_text(app)
+
+
+def test_replay_steps_through_the_game_by_keys(tmp_path: Path) -> None:
+    game = Game.from_actions(Rules(Variant.EXPRESS, 2), ["L3", "Tc", "Bd", "R5"], first=0)
+    app = app_for(Match(game, autosave=autosave_in(tmp_path)))
+
+    async def scenario(pilot: Pilot[int]) -> None:
+        board = app.query_one("#board", BoardView)
+        await pilot.press("f7")
+        assert board.state == game.states[4]
+        await pilot.press("left", "left")
+        assert board.state == game.states[2] and str(board.last) == "Tc"
+        await pilot.press("home")
+        assert board.state == game.states[0]
+        await pilot.press("enter")  # a replay plays nothing
+        assert len(game.history) == 4
+        await pilot.press("escape")
+        assert board.state == game.state and board.active
+
+    run(app, scenario)
+
+
+def test_the_engine_shows_its_lines_on_request(tmp_path: Path) -> None:
+    game = Game(Rules(Variant.EXPRESS, 2), first=0, seed=1)
+    app = app_for(Match(game, autosave=autosave_in(tmp_path)))
+
+    async def scenario(pilot: Pilot[int]) -> None:
+        lines = app.query_one("#lines", Static)
+        assert not lines.display
+        await pilot.press("f5")
+        await settle(pilot)
+        assert lines.display
+        text = str(lines.render())
+        assert "depth 1" in text and "1. " in text
+        await pilot.press("f5")
+        await pilot.pause()
+        assert not lines.display
+
+    run(app, scenario)
+
+
+def test_a_resize_redraws_and_80_by_24_holds_everything(tmp_path: Path) -> None:
+    game = Game(Rules(Variant.EXPERT, 4), first=0, seed=1)
+    app = app_for(Match(game, autosave=autosave_in(tmp_path)))
+
+    async def scenario(pilot: Pilot[int]) -> None:
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        screen = app.screen.region
+        for selector in ("#board", "#seats", "#command"):
+            region = app.query_one(selector).region
+            assert screen.contains_region(region), selector
+        assert app.query_one("#board").region.height == 17
+        await pilot.click("#board", offset=arrow_position("Tc"))
+        await pilot.pause()
+
+    run(app, scenario, size=(120, 40))
+    assert [str(a) for a in game.history] == ["Tc"]
+
+
+def test_a_new_game_from_the_dialog_against_the_computer(tmp_path: Path) -> None:
+    game = Game(Rules(Variant.EXPRESS, 2), first=0, seed=1)
+    game.play("L3")
+    setup = PlaySetup(variant="expert", players=3, computer=("b",), level=2)
+    app = app_for(Match(game, autosave=autosave_in(tmp_path)), setup=setup)
+
+    async def scenario(pilot: Pilot[int]) -> None:
+        await pilot.press("f2")
+        await pilot.pause()
+        await pilot.click("#start")
+        await settle(pilot)
+
+    run(app, scenario)
+    match = app.match
+    assert match.game.rules.variant is Variant.EXPERT and match.game.rules.players == 3
+    assert match.levels == {2: 2}
+    assert "A new game begins." in log_text(app)
+
+
+def test_save_then_load_keeps_the_unfinished_game_aside(tmp_path: Path) -> None:
+    game = Game.from_actions(Rules(Variant.EXPERT, 2), ["L3", "Tc"], first=0)
+    match = Match(game, autosave=autosave_in(tmp_path))
+    match.saved()
+    record = tmp_path / "game.txt"
+    app = app_for(match)
+
+    async def scenario(pilot: Pilot[int]) -> None:
+        await pilot.press("f4")
+        await pilot.pause()
+        path = app.screen.query_one("#path", Input)
+        path.value = str(record)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert record.exists()
+        await pilot.press("enter")  # the board's cursor: Ta
+        await pilot.pause()
+        assert len(game.history) == 3
+        await pilot.press("f3")
+        await pilot.pause()
+        app.screen.query_one("#path", Input).value = str(record)
+        await pilot.press("enter")
+        await settle(pilot)
+
+    run(app, scenario)
+    assert [str(a) for a in app.match.game.history] == ["L3", "Tc"]
+    said = log_text(app)
+    assert f"Saved the record to {record}." in said
+    kept = list((tmp_path / "shiftago-home").glob("autosave-*.txt"))
+    assert len(kept) == 1 and "Ta" in kept[0].read_text()
+    assert str(kept[0]) in said
+
+
+def test_loading_a_file_that_is_not_there_says_so(tmp_path: Path) -> None:
+    game = Game(Rules(Variant.EXPRESS, 2), first=0, seed=1)
+    app = app_for(Match(game, autosave=autosave_in(tmp_path)))
+
+    async def scenario(pilot: Pilot[int]) -> None:
+        await pilot.press("f3")
+        await pilot.pause()
+        app.screen.query_one("#path", Input).value = str(tmp_path / "nothing.txt")
+        await pilot.press("enter")
+        await pilot.pause()
+
+    run(app, scenario)
+    assert app.match.game is game
+    assert "Cannot go on from" in log_text(app)
+
+
+def test_notation_typed_faster_than_the_focus_moves_is_played_not_the_cursor(
+    tmp_path: Path,
+) -> None:
+    game = Game(Rules(Variant.EXPRESS, 2), first=0, seed=1)
+    app = app_for(Match(game, autosave=autosave_in(tmp_path)))
+
+    async def scenario(pilot: Pilot[int]) -> None:
+        board = app.query_one("#board", BoardView)
+        for key in "l3":  # all three keys reach the board before it hands any on
+            board.on_key(events.Key(key, key))
+        board.action_push()
+        await pilot.pause()
+        assert [str(a) for a in game.history] == ["L3"]  # not Ta, the cursor's arrow
+        board.focus()
+        await pilot.pause()
+        await pilot.press("enter")  # the board again: Enter pushes at the cursor
+        await pilot.pause()
+
+    run(app, scenario)
+    assert [str(a) for a in game.history] == ["L3", "Ta"]

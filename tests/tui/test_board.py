@@ -1,0 +1,42 @@
+"""Where the board's arrows and cells are, and what a click there means."""
+
+from __future__ import annotations
+
+import pytest
+
+from shiftago.core import INSERTIONS
+from shiftago.core.geometry import CELLS
+from shiftago.interfaces.tui.board import (
+    AROUND,
+    HEIGHT,
+    WIDTH,
+    arrow_at,
+    arrow_position,
+    cell_at,
+    cell_position,
+)
+
+
+def test_every_arrow_is_found_where_it_is_drawn() -> None:
+    for insertion in INSERTIONS:
+        x, y = arrow_position(str(insertion))
+        assert 0 <= x < WIDTH and 0 <= y < HEIGHT
+        assert arrow_at(x, y) == str(insertion)
+
+
+def test_every_cell_is_found_where_it_is_drawn() -> None:
+    for cell in CELLS:
+        x, y = cell_position(cell)
+        assert cell_at(x, y) == cell
+        assert arrow_at(x, y) is None
+
+
+@pytest.mark.parametrize("where", [(0, 0), (3, 0), (33, 5), (10, 16)])
+def test_the_margins_are_neither(where: tuple[int, int]) -> None:
+    assert cell_at(*where) is None
+    assert arrow_at(*where) is None
+
+
+def test_the_cursor_walks_every_arrow_once() -> None:
+    assert sorted(AROUND) == sorted(str(i) for i in INSERTIONS)
+    assert AROUND[:2] == ("Ta", "Tb") and AROUND[7] == "R7" and AROUND[-1] == "L7"

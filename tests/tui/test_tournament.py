@@ -1,0 +1,67 @@
+"""A tournament in the terminal app: the games won counted, F8 for the next game once
+one has ended, the champion named, and the options that make no tournament."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+
+from shiftago.core import Tournament
+from shiftago.interfaces.shared.newgame import PlaySetup, SetupError
+from shiftago.interfaces.tui.match import Match, open_match
+from support.tui_pilot import app_for, autosave_in, run, settle
+
+
+def play_out(match: Match, chooser: random.Random) -> None:
+    while not match.game.is_over:
+        match.play(chooser.choice(match.game.legal_actions()))
+
+
+def test_f8_starts_the_next_game_until_a_player_has_won(tmp_path: Path) -> None:
+    tournament = Tournament(2, seed=4, target=2)
+    match = Match(tournament.game, autosave=autosave_in(tmp_path))
+    match.tournament = tournament
+    chooser = random.Random(1)
+    app = app_for(match)
+    games = 0
+
+    async def scenario(pilot: Pilot[int]) -> None:
+        nonlocal games
+        await pilot.press("f8")  # the game has not ended: nothing happens
+        assert match.game is tournament.game and not match.game.history
+        for _game in range(20):
+            play_out(match, chooser)
+            app.changed()
+            await settle(pilot)
+            games += 1
+            if match.champion is not None:
+                break
+            assert "F8 starts the tournament's next game." in str(app._heading(match.game.state))
+            await pilot.press("f8")
+            await pilot.pause()
+            assert not match.game.history and not match.game.is_over
+        await pilot.press("f8")  # over: no next game
+        await pilot.pause()
+
+    run(app, scenario)
+    champion = match.champion
+    assert champion is not None
+    assert match.wins is not None and match.wins[champion] == 2
+    assert len(tournament.finished) == games - 1
+    assert sum(f"Game {n} of the tournament" in " ".join(app.said) for n in range(2, 21)) == (
+        games - 1
+    )
+
+
+def test_a_tournament_from_the_options(tmp_path: Path) -> None:
+    match = open_match(PlaySetup(players=3, tournament=True, seed=2), autosave_in(tmp_path), None)
+    assert match.tournament is not None and match.wins == [0, 0, 0]
+    assert match.game is match.tournament.game
+
+
+def test_a_tournament_is_of_express_games(tmp_path: Path) -> None:
+    with pytest.raises(SetupError, match="Express"):
+        open_match(PlaySetup(variant="expert", tournament=True), autosave_in(tmp_path), None)
