@@ -464,11 +464,11 @@ def test_a_position_typed_in_is_taken_at_the_first_click(
     shows(page, four)
     assert page.is_hidden(error)
     assert page.locator(".editor-seat:not(.head)").count() == 4
-    # a string typed in goes as typed (Enter uses it too): the core's words are about it
+    # a string typed in goes as typed (Enter uses it too), refused in the page's words
     page.fill(field, "expresso 2 7/7/7/7/7/7/7 o insert 22,22 0,0 0,0")
     page.press(field, "Enter")
     page.wait_for_selector(f"{error}:not([hidden])")
-    assert "unknown variant 'expresso'" in text(page, error)
+    assert "not a position string" in text(page, error)
     shows(page, four)
 
 

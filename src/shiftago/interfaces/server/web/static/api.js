@@ -1,5 +1,8 @@
 // HTTP API (WEBAPI.md) and the seats this browser holds (localStorage).
+import { colourName, levelName, variantName } from "./gamewords.js";
 import { t, tn } from "./i18n.js";
+
+export { colourName, levelName, variantName };
 
 const STORE = "shiftago.games";
 
@@ -7,32 +10,19 @@ const STORE = "shiftago.games";
 // the variants' names are the rulebook's in every language
 export const VARIANTS = {
   express: {
-    get name() { return t("Express"); },
+    get name() { return variantName("express"); },
     get summary() { return t("First to make a line of 5 (2 players) or 4 (3-4 players) wins."); },
   },
   expert: {
-    get name() { return t("Expert"); },
+    get name() { return variantName("expert"); },
     get summary() { return t("Score lines of 5+ (2 players) or 4+ (3-4) for points; first to 10 points wins."); },
   },
   extreme: {
-    get name() { return t("Extreme"); },
+    get name() { return variantName("extreme"); },
     get summary() { return t("As Expert, but shorter lines must be scored too (for 0 points)."); },
   },
 };
 
-/** A variant's name in the page's words; an unknown variant as it is. */
-export function variantName(variant) {
-  return VARIANTS[variant] ? VARIANTS[variant].name : String(variant ?? "");
-}
-
-// a colour is a word too: its name, capitalised as it starts a label, in the page's words
-const COLOUR_WORDS = { o: () => t("Orange"), g: () => t("Green"), b: () => t("Blue"), w: () => t("White") };
-
-/** A colour's name ("o" -> "Orange", "Orange" in German too, "Arancione" in Italian). */
-export function colourName(colour) {
-  const words = COLOUR_WORDS[colour];
-  return words ? words() : String(colour ?? "");
-}
 
 /** A rating category ("express-2") in words ("Express, 2 players"); an unknown one as it is. */
 export function categoryName(category) {
@@ -175,24 +165,6 @@ function askLevels() {
  *  `rules`): `marbles` per player, `max_handicap`, and the standard `start` position. */
 export async function ruleNumbers() {
   return (await askLevels()).rules;
-}
-
-// the computer's levels by the names the server gives them (engine/levels.py), in the
-// page's words; a name not listed here shows as the server says it
-const LEVEL_WORDS = {
-  beginner: () => t("beginner"),
-  greedy: () => t("greedy"),
-  novice: () => t("novice"),
-  casual: () => t("casual"),
-  club: () => t("club"),
-  strong: () => t("strong"),
-  maximum: () => t("maximum"),
-};
-
-/** A level's name ("club") in the page's words. */
-export function levelName(name) {
-  const words = Object.hasOwn(LEVEL_WORDS, name) ? LEVEL_WORDS[name] : null;
-  return words ? words() : String(name ?? "");
 }
 
 /** `GET /api/levels` in any of its plausible shapes, as [{level, name}] (the name in the

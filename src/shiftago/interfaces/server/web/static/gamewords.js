@@ -1,7 +1,6 @@
-// The names a person reads for the colours, the variants and the computer's levels, in
-// the page's language: the analysis board, the review, the editor and "Play from here"
-// say them. Functions,
-// so that each word is looked up in the catalogue when it is shown.
+// The names a person reads for the colours (as labels), the variants and the computer's
+// levels, in the page's language: every page says them through here (api.js passes them
+// on). Functions, so that each word is looked up in the catalogue when it is shown.
 import { number, t } from "./i18n.js";
 
 const COLOUR_WORDS = {
@@ -41,9 +40,14 @@ const LEVEL_WORDS = {
   maximum: () => t("maximum"),
 };
 
+/** A level's name ("club") in the page's words; a name not listed as the server says it. */
+export function levelName(name) {
+  const words = Object.hasOwn(LEVEL_WORDS, name) ? LEVEL_WORDS[name] : null;
+  return words ? words() : String(name ?? "");
+}
+
 /** A level as a choice reads it ("3: novice"); a level without a name as its number. */
 export function levelWords({ level, name }) {
   if (!name) return number(level);
-  const words = LEVEL_WORDS[name];
-  return t("{level}: {name}", { level: number(level), name: words ? words() : name });
+  return t("{level}: {name}", { level: number(level), name: levelName(name) });
 }

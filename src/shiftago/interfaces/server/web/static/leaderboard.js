@@ -3,18 +3,17 @@
 
 import { api, el } from "./api.js";
 import { errorWords } from "./errors.js";
+import { variantName } from "./gamewords.js";
 import { number, t, tn } from "./i18n.js";
-
-// the variants' names are the rulebook's in every language
-const VARIANT_NAMES = { express: () => t("Express"), expert: () => t("Expert"), extreme: () => t("Extreme") };
 
 /** A rating category ("express-2") in the page's words ("Express, 2 players"). */
 function categoryWords(category) {
   const [variant, players] = String(category).split("-");
-  const name = VARIANT_NAMES[variant];
-  if (!name || !/^[2-4]$/.test(players || "")) return String(category);
+  if (!["express", "expert", "extreme"].includes(variant) || !/^[2-4]$/.test(players || "")) {
+    return String(category);
+  }
   const n = Number(players);
-  return tn("{variant}, {n} player", "{variant}, {n} players", n, { variant: name() });
+  return tn("{variant}, {n} player", "{variant}, {n} players", n, { variant: variantName(variant) });
 }
 
 const select = document.getElementById("category");
