@@ -83,10 +83,13 @@ class LiveAnalysis:
         search.add_done_callback(ended)
 
     def warm_up(self) -> None:
-        """Compile (or load) the searches in the pool's thread before the first socket."""
+        """Compile (or load) the searches and the puzzles' prover in the pool's thread
+        before the first socket or attempt."""
         from shiftago.engine import warm_up
+        from shiftago.engine.puzzles import solving
 
         self.pool.submit(warm_up)
+        self.pool.submit(solving.warm_up)
 
     def budget(self, state: State) -> int:
         budget = self.bot.budget(state) or 1
