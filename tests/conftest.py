@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from hypothesis import settings
 
-pytest_plugins = ["support.web_fixtures"]
+pytest_plugins = ["support.web_fixtures", "support.catalogue_fixtures"]
 
 settings.register_profile("ci", deadline=None, print_blob=True)
 settings.register_profile("dev", deadline=None)

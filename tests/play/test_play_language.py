@@ -11,9 +11,6 @@ from click.testing import CliRunner, Result
 
 from shiftago.interfaces.cli import cli
 from shiftago.interfaces.shared.catalogues import terminal_language
-from support.catalogue_fixtures import fixture_catalogues
-
-__all__ = ["fixture_catalogues"]  # a fixture, used by name
 
 
 def play(tmp_path: Path, args: list[str], **env: str) -> Result:

@@ -15,10 +15,7 @@ from shiftago.interfaces.shared.newgame import PlaySetup, SetupError
 from shiftago.interfaces.tui.app import ShiftagoApp
 from shiftago.interfaces.tui.match import Match
 from shiftago.interfaces.tui.run import prepare_app
-from support.catalogue_fixtures import fixture_catalogues
 from support.tui_pilot import autosave_in
-
-__all__ = ["fixture_catalogues"]  # a fixture, used by name
 
 
 class Terminal(io.StringIO):
