@@ -531,6 +531,9 @@ class Settings:
     session_sweep_seconds: float = 3600.0
     #: Open challenges (seeks) one address may create per minute.
     seeks_per_minute: int = 20
+    #: Puzzle attempts one address may send per minute: each action played on a puzzle
+    #: is one, and each asks the engine to judge it.
+    puzzle_attempts_per_minute: int = 120
     #: Presence goes out at most this often per game (seconds), however many come and go.
     presence_interval: float = 0.5
     #: The ``--host`` that ``shiftago serve`` listens at (set by the server itself; None:
