@@ -45,13 +45,21 @@ let start = null; // its position's view (POST /api/positions)
 let shown = null; // the view on the board
 let lastMove = null; // the action that led to it (marked on the board), or null
 let tried = []; // the solver's actions so far
-let stage = "loading"; // loading | solving | waiting | solved | failed
+let stage = "loading"; // loading | solving | waiting | solved | failed (setStage)
 let solutionViews = null; // the solution's views, the start first, once asked for
 let solutionAt = 0;
 let player = null; // the signed-in player's puzzle rating (GET /api/puzzles/me), or null
 
 const boardView = new BoardView($("board"), { arrows: true, interactive: true, onAction: play, label: t("Puzzle board") });
 const announcer = new Announcer($("announcer"));
+
+/** The page's stage, also on the status line (`data-stage`, `data-tried`: a stable
+ * hook for tests and styles). */
+function setStage(next) {
+  stage = next;
+  $("status").dataset.stage = next;
+  $("status").dataset.tried = String(tried.length);
+}
 
 function notice(text, kind = "error") {
   showNotice($("notice"), text, kind);
@@ -115,7 +123,7 @@ async function nextPuzzle() {
 }
 
 async function open(loader) {
-  stage = "loading";
+  setStage("loading");
   $("status").textContent = t("Loading the puzzle…");
   try {
     const found = await loader();
@@ -125,7 +133,7 @@ async function open(loader) {
     begin();
     history.replaceState(null, "", `/puzzles/${encodeURIComponent(puzzle.id)}`);
   } catch (err) {
-    stage = "failed";
+    setStage("failed");
     const words = err && err.status === 404 ? t("There is no such puzzle.") : t("The puzzle could not be loaded.");
     $("status").textContent = errorWords(err && err.data, words) || words;
     $("outcome").hidden = false;
@@ -139,7 +147,7 @@ async function open(loader) {
 function begin() {
   tried = [];
   solutionViews = null;
-  stage = "solving";
+  setStage("solving");
   $("outcome").hidden = true;
   $("solution-bar").hidden = true;
   $("solution-line").hidden = true;
@@ -241,12 +249,12 @@ async function play(action) {
   if (stage !== "solving" || !shown || shown.turn !== start.turn) return;
   const from = shown;
   action = canonical(from, action);
-  stage = "waiting";
+  setStage("waiting");
   let next;
   try {
     next = await api("/api/positions/play", { method: "POST", body: { position: from.position, action } });
   } catch (err) {
-    stage = "solving";
+    setStage("solving");
     draw(from);
     notice(errorWords(err && err.data, t("{action} is not possible here.", { action })) || t("{action} is not possible here.", { action }));
     return;
@@ -261,7 +269,7 @@ async function play(action) {
     verdict = await api(`/api/puzzles/${encodeURIComponent(puzzle.id)}/attempt`, { method: "POST", body: { actions: tried } });
   } catch (err) {
     tried.pop();
-    stage = "solving";
+    setStage("solving");
     draw(from);
     const words = err && err.status === 429 ? t("Too many attempts from your address: wait a minute and try again.") : t("The attempt could not be judged.");
     notice(errorWords(err && err.data, words) || words);
@@ -270,14 +278,14 @@ async function play(action) {
   if (!verdict.correct) return failed(next, action, verdict);
   if (verdict.solved) return solved(verdict);
   await playOut(next, verdict.reply);
-  stage = "solving";
+  setStage("solving");
   draw(shown); // the solver's turn again: the board is playable
   say();
   boardView.focusFirst();
 }
 
 function solved(verdict) {
-  stage = "solved";
+  setStage("solved");
   draw(shown);
   const p = remember(puzzle.id, true);
   playSound("turn");
@@ -291,7 +299,7 @@ function solved(verdict) {
 }
 
 async function failed(after, action, verdict) {
-  stage = "failed";
+  setStage("failed");
   draw(after);
   const refutation = verdict.refutation || verdict.reply || [];
   const p = remember(puzzle.id, false);
@@ -381,19 +389,24 @@ function progressWords(p) {
     $("streak").textContent = t("Streak: {n} (best {best})", { n: number(p.streak), best: number(p.best) });
   }
   $("streak").dataset.streak = String(player ? player.streak : p.streak);
+  $("player-rating").dataset.rating = player ? String(player.rating) : "";
   const run = p.streakMode ? t("Streak mode: {n} solved in a row.", { n: number(p.run) }) : "";
   $("solved-count").textContent = [tn("{n} puzzle solved in this browser.", "{n} puzzles solved in this browser.", p.solved.length, { n: number(p.solved.length) }), run].filter(Boolean).join(" ");
   $("solved-count").dataset.run = String(p.run);
 }
 
+/** The signed-in player's puzzle rating, or null signed out (the browser keeps the
+ * progress then); asked again when the header's account widget signs in or out. */
 async function loadPlayer() {
   try {
-    player = await api("/api/puzzles/me");
+    const session = await api("/api/session");
+    player = session && session.name ? await api("/api/puzzles/me") : null;
   } catch {
-    player = null; // signed out (401): the browser keeps the progress
+    player = null;
   }
   progressWords(progress());
 }
+document.addEventListener("shiftago:account", loadPlayer);
 
 // ---- wiring ------------------------------------------------------------------------
 function themePicker() {
