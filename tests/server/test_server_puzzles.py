@@ -373,3 +373,15 @@ def test_attempts_per_address_are_limited_with_a_429(sqlite_url: str) -> None:
             assert rows(client, PuzzleRoundRow) == 0  # nothing was judged or rated
             # other requests are not counted with the attempts
             assert client.get("/api/puzzles/next").status_code == 200
+
+
+def test_the_puzzles_pages_are_served_and_marked_in_the_menu(sqlite_url: str) -> None:
+    with client_for(sqlite_url) as client:
+        puzzle = shipped()[0]
+        for address in ("/puzzles", f"/puzzles/{puzzle.id}", "/puzzles?daily=1"):
+            answer = client.get(address)
+            assert answer.status_code == 200, address
+            assert 'data-menu="puzzles" aria-current="page"' in answer.text
+            assert "/static/puzzles.js" in answer.text
+        home = client.get("/").text
+        assert 'href="/puzzles?daily=1"' in home and 'data-menu="puzzles"' in home
