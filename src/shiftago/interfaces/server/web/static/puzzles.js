@@ -287,6 +287,7 @@ async function play(action) {
 function solved(verdict) {
   setStage("solved");
   draw(shown);
+  $("actions-left").textContent = "";
   const p = remember(puzzle.id, true);
   playSound("turn");
   $("status").textContent = t("Solved!");
@@ -301,6 +302,7 @@ function solved(verdict) {
 async function failed(after, action, verdict) {
   setStage("failed");
   draw(after);
+  $("actions-left").textContent = "";
   const refutation = verdict.refutation || verdict.reply || [];
   const p = remember(puzzle.id, false);
   const words = refutation.length
