@@ -84,6 +84,34 @@ class NewSeek:
     owner: str | None
     session: str | None  # the session cookie's secret, when signed in
 
+    def opened(
+        self, stamp: dt.datetime, to_account_id: int | None = None
+    ) -> tuple[StoredSeek, str]:
+        """The open seek (a challenge when ``to_account_id``) with its creator in place 0,
+        and the creator's secret: one shape for the lobby's seeks and named challenges."""
+        seek_id = new_id()
+        token = place_token(self.session, seek_id)
+        low, high = self.rating_range if self.rating_range is not None else (None, None)
+        account_id = None if self.account is None else self.account.id
+        place = StoredPlace(0, self.name, account_id, token_hash(token), stamp, stamp)
+        seek = StoredSeek(
+            id=seek_id,
+            variant=self.variant.value,
+            players=self.players,
+            control=self.control,
+            rated=self.rated,
+            rating_min=low,
+            rating_max=high,
+            status="open",
+            game_id=None,
+            owner=self.owner,
+            created=stamp,
+            seen=stamp,
+            places=(place,),
+            to_account_id=to_account_id,
+        )
+        return seek, token
+
 
 @dataclass(frozen=True)
 class Accepted:
@@ -194,27 +222,7 @@ class Seeks:
     # --- changing ----------------------------------------------------------------------
     async def create(self, new: NewSeek) -> tuple[StoredSeek, str]:
         """Store a new seek with its creator in place 0; the seek and the creator's secret."""
-        seek_id = new_id()
-        token = place_token(new.session, seek_id)
-        stamp = self._now()
-        low, high = new.rating_range if new.rating_range is not None else (None, None)
-        account_id = None if new.account is None else new.account.id
-        place = StoredPlace(0, new.name, account_id, token_hash(token), stamp, stamp)
-        seek = StoredSeek(
-            id=seek_id,
-            variant=new.variant.value,
-            players=new.players,
-            control=new.control,
-            rated=new.rated,
-            rating_min=low,
-            rating_max=high,
-            status="open",
-            game_id=None,
-            owner=new.owner,
-            created=stamp,
-            seen=stamp,
-            places=(place,),
-        )
+        seek, token = new.opened(self._now())
         await self.hub.db(self.store.insert, seek)
         await self.feed.seek(await self.view(seek))
         return seek, token
