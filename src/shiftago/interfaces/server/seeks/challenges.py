@@ -56,6 +56,9 @@ REFRESH_SECONDS: Final = 10.0
 #: A seek whose creator nobody has seen for this long is gone; an acceptor's place
 #: nobody has seen for as long is freed.
 UNSEEN_SECONDS: Final = 30.0
+#: A challenge to a named player that is neither accepted nor declined this long after
+#: it was made is gone (its creator may be away meanwhile: it waits for that player).
+CHALLENGE_LIFE_SECONDS: Final = 7 * 24 * 3600.0
 #: The open seeks listed at most.
 MAX_LISTED: Final = 200
 
@@ -340,13 +343,16 @@ class Seeks:
     # --- the sweep -----------------------------------------------------------------------
     async def sweep(self, now: float | None = None) -> int:
         """Mark gone the seeks whose creator nobody has seen for :data:`UNSEEN_SECONDS`
+        and the challenges to a named player older than :data:`CHALLENGE_LIFE_SECONDS`
         (at ``now``, the time of the hub's clocks by default), and free the acceptors'
         places nobody has seen for as long (each seek stays open for others); how many
         seeks and places this call changed."""
-        before = from_epoch((self.hub.now() if now is None else now) - UNSEEN_SECONDS)
+        at = self.hub.now() if now is None else now
+        before = from_epoch(at - UNSEEN_SECONDS)
+        made_before = from_epoch(at - CHALLENGE_LIFE_SECONDS)
         changed = 0
-        for seek_id in await self.hub.db(self.store.unseen, before):
-            if await self.hub.db(self.store.abandon, seek_id, before):
+        for seek_id in await self.hub.db(self.store.unseen, before, made_before):
+            if await self.hub.db(self.store.abandon, seek_id, before, made_before):
                 await self.feed.gone(seek_id)
                 changed += 1
         for seek_id, place in await self.hub.db(self.store.unseen_places, before):
