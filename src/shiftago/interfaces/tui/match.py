@@ -8,7 +8,9 @@ The match plays actions through the core and keeps the autosave of
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
 
@@ -54,6 +56,8 @@ class Match:
         self.flagged: int | None = None
         #: The series this game is one of (None: a game on its own).
         self.tournament: Tournament | None = None
+        #: The clocks' time source (the app hands in its own).
+        self.now: Callable[[], float] = time.monotonic
 
     @property
     def wins(self) -> list[int] | None:
@@ -113,7 +117,13 @@ class Match:
         as the game holds it."""
         if self.flagged is not None:
             raise GameOverError("the game is over: a player's time has run out")
+        before = self.game.turn
         self.game.play(action)
+        clocks = self.clocks
+        if clocks is not None:  # switched before the save, which keeps the time left
+            running = None if self.game.is_over else self.game.turn
+            ended = self.game.is_over or self.game.turn != before
+            clocks.switch(running, self.now(), turn_ended=ended)
         self.saved()
         return self.game.history[-1]
 
@@ -136,12 +146,18 @@ class Match:
         return taken
 
     def record(self) -> Record:
+        """The game's record, with its clocks' headers on a clock (as they stand now)."""
         if self.flagged is None:
-            return game_record(self.game, self.levels, self.date, self.source)
-        others = "=".join(COLOURS[s] for s in range(self.game.rules.players) if s != self.flagged)
-        return game_record(
-            self.game, self.levels, self.date, self.source, result=others, termination="time"
-        )
+            record = game_record(self.game, self.levels, self.date, self.source)
+        else:
+            players = range(self.game.rules.players)
+            others = "=".join(COLOURS[s] for s in players if s != self.flagged)
+            record = game_record(
+                self.game, self.levels, self.date, self.source, result=others, termination="time"
+            )
+        if self.clocks is None:
+            return record
+        return replace(record, other_headers=self.clocks.headers(self.now()))
 
     def record_text(self) -> str:
         return format_record(self.record()) + "\n"
@@ -230,11 +246,13 @@ def open_match(setup: PlaySetup, autosave: Autosave | None, resumed: Record | No
     match = Match(game, bots=bots, levels=levels, autosave=autosave, source=record)
     if setup.tournament and record is None and setup.position is None:
         match.tournament = tournament
-    if setup.clock:
-        try:
+    try:  # a record's clocks go on as it kept them; else the options' time control
+        if record is not None:
+            match.clocks = Clocks.from_headers(dict(record.other_headers), players)
+        if match.clocks is None and setup.clock:
             match.clocks = Clocks.parse(setup.clock, players)
-        except ValueError as e:
-            raise SetupError(str(e)) from None
+    except ValueError as e:
+        raise SetupError(str(e)) from None
     return match
 
 
