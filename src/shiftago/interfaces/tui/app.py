@@ -140,7 +140,7 @@ class ShiftagoApp(App[int]):
         self.unfinished = None
         if resume and saved is not None:
             try:
-                match = open_match(self.setup, self.match.autosave, saved.record)
+                match = open_match(self.setup, self.match.autosave, saved.record, saved.series)
             except SetupError as e:
                 self.say(_("The saved game cannot be resumed: %(why)s") % {"why": str(e)})
                 match = self.match
