@@ -4,12 +4,14 @@ exits 1 naming a puzzle that does not hold."""
 
 from __future__ import annotations
 
+import gzip
 import json
 from pathlib import Path
 
 from click.testing import CliRunner, Result
 
 from shiftago.core import Action, Game, Rules, Variant
+from shiftago.engine.puzzles.shipped import shipped
 from shiftago.formats.record_model import Record, format_records
 from shiftago.interfaces.cli import cli
 
@@ -80,3 +82,26 @@ def test_generate_finds_the_puzzle_in_a_record(tmp_path: Path) -> None:
     first = next(p for p in found if p["position"] == ONE_WIN)
     assert first["solution"] == ["L3"]
     assert first["source"] == "games.txt game 1"
+
+
+def test_retag_finds_the_defend_theme_and_changes_nothing_else(tmp_path: Path) -> None:
+    defended = next(p for p in shipped() if "defend" in p.themes)
+    quiet = next(p for p in shipped() if "defend" not in p.themes)
+    lines = [json.loads(defended.to_json()), json.loads(quiet.to_json())]
+    lines[0]["themes"] = [t for t in lines[0]["themes"] if t != "defend"]
+    path = tmp_path / "old.jsonl.gz"
+    text = "".join(json.dumps(line) + "\n" for line in lines)
+    path.write_bytes(gzip.compress(text.encode(), mtime=0))
+    result = invoke("puzzles", "retag", str(path), "--out", str(path))
+    assert result.exit_code == 0, result.output
+    assert "1 of 2 puzzles have other themes now" in result.output
+    again = [json.loads(line) for line in gzip.decompress(path.read_bytes()).decode().splitlines()]
+    assert again[0] == json.loads(defended.to_json())
+    assert again[1] == json.loads(quiet.to_json())
+    assert invoke("puzzles", "check", str(path)).exit_code == 0
+
+
+def test_retag_of_a_file_that_is_not_there_is_refused(tmp_path: Path) -> None:
+    result = invoke("puzzles", "retag", str(tmp_path / "none.jsonl"), "--out", "x.jsonl")
+    assert result.exit_code != 0
+    assert not (tmp_path / "x.jsonl").exists()

@@ -101,6 +101,7 @@ def test_every_page_says_only_the_catalogues_words(
 
     for name, address in [
         ("analysis board", "/analysis"),
+        ("puzzles", "/puzzles"),
         ("how to play", "/how-to-play"),
         ("a player's page", "/players/annika"),
         ("leaderboard", "/leaderboard"),

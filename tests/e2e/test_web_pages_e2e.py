@@ -17,6 +17,7 @@ MENU = [
     ("Play", "/#play"),
     ("Lobby", "/#lobby"),
     ("Analysis board", "/analysis"),
+    ("Puzzles", "/puzzles"),
     ("Leaderboard", "/leaderboard"),
     ("How to play", "/how-to-play"),
 ]
@@ -34,6 +35,7 @@ def every_page(server: LiveServer) -> dict[str, str]:
         "home": "/",
         "game": f"/watch/{game['id']}",
         "analysis": "/analysis",
+        "puzzles": "/puzzles",
         "howto": "/how-to-play",
         "leaderboard": "/leaderboard",
         "profile": "/players/zed",

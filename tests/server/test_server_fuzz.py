@@ -77,6 +77,7 @@ def client(
         imports_per_minute=many,
         analyses_per_minute=many,
         live_analyses_per_minute=many,
+        puzzle_attempts_per_minute=many,
         logins_per_minute=many,
         computer_games_per_address=many,
         computer_games_total=many,

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from shiftago.core import State
+from shiftago.core import Action, State
 from shiftago.engine.puzzles.shipped import shipped
 from shiftago.engine.puzzles.solving import prove
 from shiftago.interfaces.server.db.schema import PuzzleRoundRow, PuzzleRow
@@ -269,3 +269,119 @@ def test_the_next_puzzle_is_near_the_players_rating(sqlite_url: str) -> None:
         assert [p.rating.rating for p in high] == sorted(
             (p.rating.rating for p in high), reverse=True
         )
+
+
+def test_a_wrong_action_answers_its_refutation_which_holds_off_the_goal(sqlite_url: str) -> None:
+    with client_for(sqlite_url) as client:
+        puzzle = next(
+            p for p in shipped() if p.actions == 2 and p.variant == "express" and p.players == 2
+        )
+        state = puzzle.state
+        wrong = next(a for a in state.legal_actions() if str(a) != puzzle.solution[0])
+        body = client.post(
+            f"/api/puzzles/{puzzle.id}/attempt", json={"actions": [str(wrong)]}
+        ).json()
+        assert body["correct"] is False
+        assert body["refutation"] == body["reply"] and body["refutation"]
+        after = state.after(wrong)
+        for action in body["refutation"]:
+            after = after.after(Action.parse(action))
+        # the refutation leaves the solver to act without a win in the actions left
+        if not after.is_over:
+            assert after.turn == state.turn
+            assert prove(after, puzzle.actions - 1).fewest is None
+        # a right action has no refutation
+        right = client.post(
+            f"/api/puzzles/{puzzle.id}/attempt", json={"actions": [puzzle.solution[0]]}
+        ).json()
+        assert right["correct"] is True and "refutation" not in right
+
+
+def test_one_puzzle_by_its_id(sqlite_url: str) -> None:
+    with client_for(sqlite_url) as client:
+        puzzle = next(p for p in shipped() if "defend" in p.themes)
+        body = client.get(f"/api/puzzles/{puzzle.id}").json()
+        assert set(body) == FIELDS
+        assert (body["id"], body["position"], body["actions"]) == (
+            puzzle.id,
+            puzzle.position,
+            puzzle.actions,
+        )
+        assert "defend" in body["themes"]
+        missing = client.get("/api/puzzles/express-2-0000000000")
+        assert missing.status_code == 404 and missing.json()["code"] == "not_found"
+        assert client.get("/api/puzzles/" + "x" * 40).status_code == 404
+
+
+def test_the_defend_theme_is_chosen(sqlite_url: str) -> None:
+    with client_for(sqlite_url) as client:
+        for _ in range(3):
+            body = client.get("/api/puzzles/next", params={"theme": "defend"}).json()
+            assert "defend" in body["themes"]
+
+
+def test_me_is_the_signed_in_players_puzzle_rating_and_moves_with_it(sqlite_url: str) -> None:
+    with client_for(sqlite_url) as client:
+        signed_out = client.get("/api/puzzles/me")
+        assert signed_out.status_code == 401 and signed_out.json()["code"] == "signed_out"
+        cookies = sign_up(client, "meplayer")
+        puzzle = next(p for p in shipped() if p.actions == 1 and p.variant == "express")
+        with as_account(client, cookies):
+            first = client.get("/api/puzzles/me").json()
+            assert first == {
+                "rating": 1500,
+                "deviation": 350,
+                "puzzles": 0,
+                "streak": 0,
+                "best_streak": 0,
+            }
+            rated = _solve(client, puzzle, csrf(cookies))[-1]["player"]
+            assert rated["change"] == rated["rating"] - 1500 > 0
+            now = client.get("/api/puzzles/me").json()
+            assert (now["rating"], now["puzzles"], now["streak"], now["best_streak"]) == (
+                rated["rating"],
+                1,
+                1,
+                1,
+            )
+            again = _solve(client, puzzle, csrf(cookies))[-1]["player"]
+            assert again["rated"] is False and again["change"] == 0
+
+
+def test_attempts_per_address_are_limited_with_a_429(sqlite_url: str) -> None:
+    with client_for(sqlite_url, puzzle_attempts_per_minute=2) as client:
+        puzzle = next(p for p in shipped() if p.actions == 1 and p.variant == "express")
+        cookies = sign_up(client, "hurried")
+        with as_account(client, cookies):
+            wrong = next(
+                str(a) for a in puzzle.state.legal_actions() if str(a) != puzzle.solution[0]
+            )
+            for _ in range(2):
+                body = {"actions": ["Q9"]}
+                answer = client.post(
+                    f"/api/puzzles/{puzzle.id}/attempt", json=body, headers=csrf(cookies)
+                )
+                assert answer.status_code == 422
+            over = client.post(
+                f"/api/puzzles/{puzzle.id}/attempt",
+                json={"actions": [wrong]},
+                headers=csrf(cookies),
+            )
+            assert over.status_code == 429
+            assert over.json()["code"] == "rate_limited"
+            assert 1 <= int(over.headers["Retry-After"]) <= 60
+            assert rows(client, PuzzleRoundRow) == 0  # nothing was judged or rated
+            # other requests are not counted with the attempts
+            assert client.get("/api/puzzles/next").status_code == 200
+
+
+def test_the_puzzles_pages_are_served_and_marked_in_the_menu(sqlite_url: str) -> None:
+    with client_for(sqlite_url) as client:
+        puzzle = shipped()[0]
+        for address in ("/puzzles", f"/puzzles/{puzzle.id}", "/puzzles?daily=1"):
+            answer = client.get(address)
+            assert answer.status_code == 200, address
+            assert 'data-menu="puzzles" aria-current="page"' in answer.text
+            assert "/static/puzzles.js" in answer.text
+        home = client.get("/").text
+        assert 'href="/puzzles?daily=1"' in home and 'data-menu="puzzles"' in home

@@ -36,6 +36,7 @@ PAGES = {
     "index.html": "/",
     "game.html": "/play/{game}",
     "analysis.html": "/analysis",
+    "puzzles.html": "/puzzles",
     "players.html": "/players/ann",
     "leaderboard.html": "/leaderboard",
     "howto.html": "/how-to-play",

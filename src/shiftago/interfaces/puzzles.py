@@ -22,7 +22,7 @@ import click
 import numpy as np
 
 from shiftago.core import Rules, Variant
-from shiftago.engine.puzzles.generate import Harvest
+from shiftago.engine.puzzles.generate import Harvest, retagged
 from shiftago.engine.puzzles.harvest import candidates, game_states, self_play
 from shiftago.engine.puzzles.puzzle import Puzzle
 from shiftago.engine.puzzles.solving import check_puzzle
@@ -145,3 +145,17 @@ def main_check(path: Path) -> int:
     total = sum(1 for _ in read_puzzles(path))
     print(f"{total - len(problems)} of {total} puzzles proven")
     return 1 if problems else 0
+
+
+def main_retag(path: Path, out: Path) -> None:
+    """``puzzles retag``: every puzzle of ``path`` with its themes found again, to
+    ``out`` (read whole first, so ``out`` may be ``path``); how many changed, on
+    standard error."""
+    puzzles = [puzzle for _, puzzle in read_puzzles(path)]
+    changed = 0
+    with open_text(out, "w") as handle:
+        for puzzle in puzzles:
+            again = retagged(puzzle)
+            changed += again.themes != puzzle.themes
+            handle.write(again.to_json() + "\n")
+    sys.stderr.write(f"{changed} of {len(puzzles)} puzzles have other themes now\n")

@@ -13,6 +13,7 @@ action.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -31,6 +32,7 @@ from .solving import (
     prove,
     solution_line,
 )
+from .threats import is_defence
 
 #: The prover's node budget per candidate: a bound on the work of each proof.
 NODES_PER_PROOF = 2_000_000
@@ -118,13 +120,23 @@ class Harvest:
 
 
 def themes(state: State, actions: int, line: list[str]) -> tuple[str, ...]:
-    """The puzzle's themes: its length, the variant and players, and "score the right
-    line" where the solution scores a line while another scoring would lose the proof."""
+    """The puzzle's themes: its length, the variant and players, "score the right
+    line" where the solution scores a line while another scoring would lose the proof,
+    and "defend" where another seat threatens a win at once (:mod:`.threats`)."""
     found = [f"win-in-{actions}"]
     if _right_line_matters(state, actions, line):
         found.append("score-the-right-line")
+    if is_defence(state, line):
+        found.append("defend")
     found += [str(state.rules.variant), f"players-{state.rules.players}"]
     return tuple(found)
+
+
+def retagged(puzzle: Puzzle) -> Puzzle:
+    """The puzzle with its themes found again (after a new theme; the position, the
+    proof and the solution stay as they are)."""
+    found = themes(puzzle.state, puzzle.actions, list(puzzle.solution))
+    return dataclasses.replace(puzzle, themes=found)
 
 
 def _right_line_matters(state: State, actions: int, line: list[str]) -> bool:

@@ -28,6 +28,7 @@ THEMES: tuple[str, ...] = (
     "win-in-2",
     "win-in-3",
     "score-the-right-line",
+    "defend",
     "express",
     "expert",
     "extreme",

@@ -111,3 +111,22 @@ def check(file: Path) -> None:
     except ValueError as error:
         raise click.ClickException(str(error)) from None
     sys.exit(code)
+
+
+@puzzles.command(short_help="Find every puzzle's themes again, positions unchanged.")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    required=True,
+    help="Write the puzzles here (.gz: gzip without a time stamp); may be FILE itself.",
+)
+def retag(file: Path, out: Path) -> None:
+    """Read FILE, find each puzzle's themes again (after a new theme) and write them to
+    OUT in the same order; the positions and solutions stay as they are."""
+    from shiftago.interfaces.puzzles import main_retag
+
+    try:
+        main_retag(file, out)
+    except ValueError as error:
+        raise click.ClickException(str(error)) from None

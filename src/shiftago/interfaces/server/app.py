@@ -255,6 +255,14 @@ def _pages(app: FastAPI, pages: Pages, web: Path) -> None:
     async def analysis(request: Request) -> Response:
         return await page(request, "analysis.html")
 
+    @app.get("/puzzles", include_in_schema=False)
+    async def puzzles(request: Request) -> Response:
+        return await page(request, "puzzles.html")
+
+    @app.get("/puzzles/{puzzle_id}", include_in_schema=False)
+    async def one_puzzle(request: Request, puzzle_id: str) -> Response:
+        return await page(request, "puzzles.html")  # an unknown id: the page says so
+
     @app.get("/healthz", include_in_schema=False)
     async def healthz(request: Request) -> Response:
         runtime: Runtime = request.app.state.runtime

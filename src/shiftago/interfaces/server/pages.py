@@ -33,6 +33,7 @@ MENU: Final[tuple[tuple[str, str, str], ...]] = (
     ("play", "/#play", N_("Play")),
     ("lobby", "/#lobby", N_("Lobby")),
     ("analysis", "/analysis", N_("Analysis board")),
+    ("puzzles", "/puzzles", N_("Puzzles")),
     ("leaderboard", "/leaderboard", N_("Leaderboard")),
     ("howto", "/how-to-play", N_("How to play")),
 )
@@ -41,6 +42,7 @@ MENU: Final[tuple[tuple[str, str, str], ...]] = (
 CURRENT: Final[dict[str, str]] = {
     "index.html": "lobby",
     "analysis.html": "analysis",
+    "puzzles.html": "puzzles",
     "leaderboard.html": "leaderboard",
     "howto.html": "howto",
 }

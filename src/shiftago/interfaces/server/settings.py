@@ -310,6 +310,19 @@ class Settings:
             )
         ),
     )
+    #: Puzzle attempts one address may send per minute: each action played on a puzzle
+    #: is one, and each asks the engine to judge it.
+    puzzle_attempts_per_minute: int = field(
+        default=120,
+        metadata=_options(
+            Option(
+                "serve",
+                "--puzzle-attempts-per-minute",
+                "Puzzle attempts (each action played on a puzzle) one address may send per minute.",
+                low=1,
+            )
+        ),
+    )
     #: Positions one address may start analysing on the analysis board per minute: each
     #: step through a game starts one (and stops the one before, so one runs at a time
     #: per socket).

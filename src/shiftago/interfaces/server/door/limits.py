@@ -62,7 +62,9 @@ LOCK_POLL = 0.02
 
 #: What is counted: new games (imports included), imports, reviews of a game, and
 #: searches started on ``/ws/analysis``.
-Bucket = Literal["games", "imports", "analyses", "live-analyses", "logins", "seeks"]
+Bucket = Literal[
+    "games", "imports", "analyses", "live-analyses", "logins", "seeks", "puzzle-attempts"
+]
 
 #: Each bucket's setting and the words for it.
 BUCKETS: dict[Bucket, tuple[Callable[[Settings], int], str]] = {
@@ -72,6 +74,7 @@ BUCKETS: dict[Bucket, tuple[Callable[[Settings], int], str]] = {
     "live-analyses": (lambda s: s.live_analyses_per_minute, "analyses started"),
     "logins": (lambda s: s.logins_per_minute, "sign-in attempts"),
     "seeks": (lambda s: s.seeks_per_minute, "open challenges"),
+    "puzzle-attempts": (lambda s: s.puzzle_attempts_per_minute, "puzzle attempts"),
 }
 
 

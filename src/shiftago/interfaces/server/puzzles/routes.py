@@ -1,7 +1,10 @@
 """Puzzles over HTTP (WEBAPI.md, "Puzzles"; docs/web-protocol.md, "Puzzles").
 
-``GET /api/puzzles/next`` (``?theme=``), ``GET /api/puzzles/daily`` and
-``POST /api/puzzles/{id}/attempt``. The engine judges every attempt
+``GET /api/puzzles/next`` (``?theme=``), ``GET /api/puzzles/daily``,
+``GET /api/puzzles/me`` (the signed-in player's puzzle rating and streak),
+``GET /api/puzzles/{id}`` (one puzzle, for a shared link) and
+``POST /api/puzzles/{id}/attempt`` (counted per address:
+``puzzle_attempts_per_minute``). The engine judges every attempt
 (:func:`shiftago.engine.puzzles.solving.judge`, in a worker thread: the prover holds no
 lock of Python's), so an action is right when it keeps the proven win within the
 actions left, and the defence is the engine's. An action that does not parse, is not
@@ -26,6 +29,7 @@ from shiftago.engine.puzzles.puzzle import THEMES
 from shiftago.engine.puzzles.shipped import shipped
 from shiftago.engine.puzzles.solving import judge
 from shiftago.interfaces.server.accounts.accounts import signed_in
+from shiftago.interfaces.server.door import limits
 from shiftago.interfaces.server.door.http import Invalid
 from shiftago.interfaces.server.games.access import hub_of
 from shiftago.interfaces.server.languages import COOKIE, Catalogues
@@ -130,10 +134,50 @@ async def daily_puzzle(request: Request) -> JSONResponse:
     return JSONResponse(choosing.view(chosen, await _words(request)))
 
 
+def _player(player: puzzles_store.PuzzlePlayer) -> dict[str, Any]:
+    return {
+        "rating": round(player.rating.rating),
+        "deviation": round(player.rating.deviation),
+        "puzzles": player.puzzles,
+        "streak": player.streak,
+        "best_streak": player.best_streak,
+    }
+
+
+@router.get("/me", summary="The signed-in player's puzzle rating and streak")
+async def me(request: Request) -> JSONResponse:
+    """The account's puzzle rating (where everyone starts before a first puzzle), the
+    puzzles rated, the streak and the best streak; 401 when signed out."""
+    account = await signed_in(request)
+    if account is None:
+        return JSONResponse({"message": "sign in first", "code": "signed_out"}, status_code=401)
+    hub = hub_of(request)
+    player = await hub.db(puzzles_store.puzzle_player, hub.store, account.id)
+    return JSONResponse(_player(player))
+
+
+@router.get("/{puzzle_id}", summary="One puzzle, by its id")
+async def one_puzzle(puzzle_id: str, request: Request) -> JSONResponse:
+    """The puzzle as ``next`` answers one (a link to a puzzle opens it)."""
+    await _ready(request)
+    hub = hub_of(request)
+    found = (
+        await hub.db(puzzles_store.puzzle, hub.store, puzzle_id) if len(puzzle_id) <= 24 else None
+    )
+    if found is None:
+        return _not_found(puzzle_id)
+    return JSONResponse(choosing.view(found, await _words(request)))
+
+
 @router.post("/{puzzle_id}/attempt", summary="Judge the solver's actions so far")
 async def attempt(puzzle_id: str, body: AttemptIn, request: Request) -> JSONResponse:
     """Whether the actions are right, the defence's reply, and the whole solution once
-    solved or failed; a signed-in player's first finished attempt is rated."""
+    solved or failed (with the refutation of a wrong action); a signed-in player's
+    first finished attempt is rated. Counted per address (429 over the limit)."""
+    try:
+        await limits.count(request, "puzzle-attempts")
+    except limits.Limited as limited:
+        return limited.response()
     await _ready(request)
     hub = hub_of(request)
     found = (
@@ -156,9 +200,12 @@ async def attempt(puzzle_id: str, body: AttemptIn, request: Request) -> JSONResp
     }
     if verdict.solution is not None:
         answer["solution"] = [str(a) for a in verdict.solution]
+    if not verdict.correct:
+        answer["refutation"] = answer["reply"]
     account = await signed_in(request)
     finished = verdict.solved or not verdict.correct
     if account is not None and finished:
+        before = await hub.db(puzzles_store.puzzle_player, hub.store, account.id)
         rated = await hub.db(
             puzzles_store.rate_round,
             hub.store,
@@ -173,10 +220,8 @@ async def attempt(puzzle_id: str, body: AttemptIn, request: Request) -> JSONResp
             else await hub.db(puzzles_store.puzzle_player, hub.store, account.id)
         )
         answer["player"] = {
-            "rating": round(player.rating.rating),
-            "deviation": round(player.rating.deviation),
+            **_player(player),
             "rated": rated is not None,
-            "streak": player.streak,
-            "best_streak": player.best_streak,
+            "change": round(player.rating.rating) - round(before.rating.rating),
         }
     return JSONResponse(answer)

@@ -10,6 +10,7 @@ import {
   VARIANTS, api, colourName, copyText, el, forgetGame, knownGames, levels, localPath,
   parseStatus, rememberGame, ruleNumbers, tokenOf, csrfToken, variantName } from "./api.js";
 import { errorWords } from "./errors.js";
+import { mountDaily } from "./daily.js";
 import { lang, number, t, tn } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
@@ -393,6 +394,7 @@ async function importRecord(e) {
 async function main() {
   mountPrefs($("prefs"));
   mountWelcome();
+  mountDaily($("daily-puzzle"));
   buildVariants();
   buildSeats();
   timeControl = mountTimeControl("clock", "game", { untimedFirst: true });

@@ -1,0 +1,458 @@
+// The puzzles page: /puzzles (the next puzzle near the player's rating, of the theme
+// chosen), /puzzles/{id} (one puzzle, for a shared link) and /puzzles?daily=1 (the
+// day's). The server says what a puzzle is (GET /api/puzzles/...), what each action
+// leads to (POST /api/positions/play, as the analysis board) and whether it is right
+// (POST /api/puzzles/{id}/attempt: the defence's reply, the refutation of a wrong
+// action, the solution); the page draws it, plays the replies on the board, and keeps
+// a signed-out player's progress in the browser (localStorage: solved ids, streak).
+import { BoardView, marbleIcon, parsePosition } from "./board.js";
+import { Announcer, actionWords } from "./announce.js";
+import { api, el, showNotice } from "./api.js";
+import { errorWords } from "./errors.js";
+import { number, t, tn } from "./i18n.js";
+import { colourName, variantName } from "./gamewords.js";
+import { playSound } from "./prefs.js";
+
+const $ = (id) => document.getElementById(id);
+
+/** The themes (engine/puzzles/puzzle.py THEMES, in its order) and their words. */
+const THEME_WORDS = {
+  "win-in-1": () => t("Win in 1"),
+  "win-in-2": () => t("Win in 2"),
+  "win-in-3": () => t("Win in 3"),
+  "score-the-right-line": () => t("Score the right line"),
+  defend: () => t("Defend: parry a threat while you win"),
+  express: () => t("Express"),
+  expert: () => t("Expert"),
+  extreme: () => t("Extreme"),
+  "players-2": () => t("2 players"),
+  "players-3": () => t("3 players"),
+  "players-4": () => t("4 players"),
+};
+
+/** Where the browser keeps a player's progress (signed out, and the streak mode's run). */
+const STORE = "shiftago.puzzles";
+/** The most solved ids kept in the browser (the oldest are forgotten first). */
+const MOST_KEPT = 2000;
+/** Milliseconds between two actions the page plays (the defence's, the solution's). */
+const REPLY_PAUSE = 450;
+/** How many times `next` is asked again for a puzzle the browser has solved already. */
+const FRESH_TRIES = 4;
+
+// ---- state -----------------------------------------------------------------------
+let puzzle = null; // the puzzle as the API answers it
+let start = null; // its position's view (POST /api/positions)
+let shown = null; // the view on the board
+let lastMove = null; // the action that led to it (marked on the board), or null
+let tried = []; // the solver's actions so far
+let stage = "loading"; // loading | solving | waiting | solved | failed (setStage)
+let solutionViews = null; // the solution's views, the start first, once asked for
+let solutionAt = 0;
+let player = null; // the signed-in player's puzzle rating (GET /api/puzzles/me), or null
+
+const boardView = new BoardView($("board"), { arrows: true, interactive: true, onAction: play, label: t("Puzzle board") });
+const announcer = new Announcer($("announcer"));
+
+/** The page's stage, also on the status line (`data-stage`, `data-tried`: a stable
+ * hook for tests and styles). */
+function setStage(next) {
+  stage = next;
+  $("status").dataset.stage = next;
+  $("status").dataset.tried = String(tried.length);
+}
+
+function notice(text, kind = "error") {
+  showNotice($("notice"), text, kind);
+}
+
+// ---- progress in the browser -----------------------------------------------------
+function progress() {
+  try {
+    const kept = JSON.parse(localStorage.getItem(STORE) || "{}");
+    return {
+      solved: Array.isArray(kept.solved) ? kept.solved.filter((x) => typeof x === "string") : [],
+      streak: Number.isInteger(kept.streak) ? kept.streak : 0,
+      best: Number.isInteger(kept.best) ? kept.best : 0,
+      run: Number.isInteger(kept.run) ? kept.run : 0,
+      theme: typeof kept.theme === "string" ? kept.theme : "",
+      streakMode: kept.streakMode === true,
+    };
+  } catch {
+    return { solved: [], streak: 0, best: 0, run: 0, theme: "", streakMode: false };
+  }
+}
+
+function keep(changes) {
+  const next = { ...progress(), ...changes };
+  next.solved = next.solved.slice(-MOST_KEPT);
+  try {
+    localStorage.setItem(STORE, JSON.stringify(next));
+  } catch {
+    /* a browser that keeps nothing: the progress lives as long as the page */
+  }
+  return next;
+}
+
+/** Note a finished puzzle in the browser: solved ids, the streak, the streak mode's run. */
+function remember(id, solved) {
+  const p = progress();
+  const solvedIds = solved && !p.solved.includes(id) ? [...p.solved, id] : p.solved;
+  const streak = solved ? p.streak + 1 : 0;
+  const run = p.streakMode ? (solved ? p.run + 1 : p.run) : 0;
+  return keep({ solved: solvedIds, streak, best: Math.max(p.best, streak), run });
+}
+
+// ---- loading a puzzle --------------------------------------------------------------
+/** The puzzle the address asks for: /puzzles/{id}, ?daily=1, else the next one. */
+async function firstPuzzle() {
+  const match = location.pathname.match(/^\/puzzles\/([^/]+)$/);
+  if (match) return api(`/api/puzzles/${match[1]}`);
+  if (new URLSearchParams(location.search).get("daily")) return api("/api/puzzles/daily");
+  return nextPuzzle();
+}
+
+/** The next puzzle of the theme chosen; one the browser solved already is asked
+ * again a few times (the server knows a signed-in player's, not a browser's). */
+async function nextPuzzle() {
+  const theme = $("theme").value;
+  const path = theme ? `/api/puzzles/next?theme=${encodeURIComponent(theme)}` : "/api/puzzles/next";
+  const solved = new Set(progress().solved);
+  let found = await api(path);
+  for (let i = 0; i < FRESH_TRIES && solved.has(found.id) && !player; i++) found = await api(path);
+  return found;
+}
+
+async function open(loader) {
+  setStage("loading");
+  $("status").textContent = t("Loading the puzzle…");
+  try {
+    const found = await loader();
+    const view = await api("/api/positions", { method: "POST", body: { position: found.position } });
+    puzzle = found;
+    start = view;
+    begin();
+    history.replaceState(null, "", `/puzzles/${encodeURIComponent(puzzle.id)}`);
+  } catch (err) {
+    setStage("failed");
+    const words = err && err.status === 404 ? t("There is no such puzzle.") : t("The puzzle could not be loaded.");
+    $("status").textContent = errorWords(err && err.data, words) || words;
+    $("outcome").hidden = false;
+    $("outcome-words").textContent = "";
+    $("show-solution").hidden = true;
+    $("retry").hidden = true;
+  }
+}
+
+/** Start the puzzle (again): its position, nothing tried. */
+function begin() {
+  tried = [];
+  solutionViews = null;
+  setStage("solving");
+  $("outcome").hidden = true;
+  $("solution-bar").hidden = true;
+  $("solution-line").hidden = true;
+  $("rating-change").hidden = true;
+  describe();
+  draw(start);
+  say();
+  boardView.focusFirst();
+}
+
+// ---- drawing -----------------------------------------------------------------------
+/** The puzzle's card: whose seat, the goal, the themes, its rating and link. */
+function describe() {
+  const solver = colourName(start.turn);
+  $("solver").replaceChildren(
+    marbleIcon(start.turn),
+    document.createTextNode(" " + tn("You play {colour} ({variant}, {n} player).", "You play {colour} ({variant}, {n} players).", puzzle.players, { colour: solver, variant: variantName(puzzle.variant) })),
+  );
+  $("solver").dataset.colour = start.turn;
+  $("goal").textContent = puzzle.goal;
+  $("themes").replaceChildren(
+    ...puzzle.themes.map((theme) => el("li", { "data-theme": theme, text: THEME_WORDS[theme] ? THEME_WORDS[theme]() : theme })),
+  );
+  $("puzzle-rating-words").textContent = t("Puzzle rating {rating}", { rating: number(puzzle.rating) });
+  $("puzzle-link").href = `/puzzles/${encodeURIComponent(puzzle.id)}`;
+  document.title = t("Puzzle · {variant} · Shiftago", { variant: variantName(puzzle.variant) });
+}
+
+/** Draw `view`; `animate` (the action that led here, the board before it, its motion)
+ * slides the marbles in, and its action stays marked until the next one. */
+function draw(view, animate = null) {
+  if (animate) lastMove = animate;
+  else if (view !== shown) lastMove = null;
+  shown = view;
+  const pos = parsePosition(view.position) || { board: new Map() };
+  const legal = new Set([...(view.legal || []), ...(view.scoring || []).map((s) => s.action)]);
+  const mine = stage === "solving" && !view.result && view.turn === start.turn;
+  boardView.update(
+    {
+      board: pos.board,
+      players: view.players || pos.players,
+      turn: view.turn,
+      phase: view.result ? "over" : view.phase,
+      legal,
+      active: mine && legal.size > 0,
+      last: lastMove ? lastMove.action : null,
+      lastBoard: lastMove ? lastMove.board : null,
+      motion: view.motion,
+      pushes: view.pushes || {},
+      scoring: view.phase === "score" && !view.result ? view.scoring || [] : [],
+      winLine: view.result && view.result.line ? view.result.line : [],
+    },
+    { animate },
+  );
+  $("action-input").disabled = !mine;
+}
+
+/** The status line and the actions left while solving. */
+function say() {
+  const left = puzzle.actions - tried.length;
+  $("actions-left").textContent = tn("{n} action of yours to go.", "{n} actions of yours to go.", left, { n: number(left) });
+  if (stage !== "solving") return;
+  const colour = colourName(start.turn);
+  if (tried.length === 0) {
+    $("status").textContent = shown.phase === "score" ? t("{colour} to score: find the winning action.", { colour }) : t("{colour} to act: find the winning action.", { colour });
+  } else {
+    $("status").textContent = t("Right! {colour} to act again.", { colour });
+  }
+}
+
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Play `actions` on the board one after another, animated; the views they lead to. */
+async function playOut(from, actions) {
+  let view = from;
+  const views = [];
+  for (const action of actions) {
+    await sleep(REPLY_PAUSE);
+    const next = await api("/api/positions/play", { method: "POST", body: { position: view.position, action } });
+    draw(next, { action, board: parsePosition(view.position).board, motion: next.motion });
+    playSound("action");
+    announcer.say(actionWords(colourName(view.turn), action));
+    view = next;
+    views.push(next);
+  }
+  return views;
+}
+
+/** The action as the server's legal list spells it (a typed one may differ in case). */
+function canonical(view, action) {
+  const all = [...(view.legal || []), ...(view.scoring || []).map((s) => s.action)];
+  return all.find((a) => a.toLowerCase() === String(action).trim().toLowerCase()) || String(action).trim();
+}
+
+// ---- solving -----------------------------------------------------------------------
+async function play(action) {
+  if (stage !== "solving" || !shown || shown.turn !== start.turn) return;
+  const from = shown;
+  action = canonical(from, action);
+  setStage("waiting");
+  let next;
+  try {
+    next = await api("/api/positions/play", { method: "POST", body: { position: from.position, action } });
+  } catch (err) {
+    setStage("solving");
+    draw(from);
+    notice(errorWords(err && err.data, t("{action} is not possible here.", { action })) || t("{action} is not possible here.", { action }));
+    return;
+  }
+  notice("");
+  tried.push(action);
+  draw(next, { action, board: parsePosition(from.position).board, motion: next.motion });
+  playSound("action");
+  announcer.say(actionWords(colourName(from.turn), action));
+  let verdict;
+  try {
+    verdict = await api(`/api/puzzles/${encodeURIComponent(puzzle.id)}/attempt`, { method: "POST", body: { actions: tried } });
+  } catch (err) {
+    tried.pop();
+    setStage("solving");
+    draw(from);
+    const words = err && err.status === 429 ? t("Too many attempts from your address: wait a minute and try again.") : t("The attempt could not be judged.");
+    notice(errorWords(err && err.data, words) || words);
+    return;
+  }
+  if (!verdict.correct) return failed(next, action, verdict);
+  if (verdict.solved) return solved(verdict);
+  await playOut(next, verdict.reply);
+  setStage("solving");
+  draw(shown); // the solver's turn again: the board is playable
+  say();
+  boardView.focusFirst();
+}
+
+function solved(verdict) {
+  setStage("solved");
+  draw(shown);
+  $("actions-left").textContent = "";
+  const p = remember(puzzle.id, true);
+  playSound("turn");
+  $("status").textContent = t("Solved!");
+  outcome(t("Solved! Well played."), verdict.player);
+  announcer.say(t("Solved! Well played."));
+  $("show-solution").hidden = true;
+  $("retry").hidden = true;
+  progressWords(p);
+  if (progress().streakMode) $("next").focus();
+}
+
+async function failed(after, action, verdict) {
+  setStage("failed");
+  draw(after);
+  $("actions-left").textContent = "";
+  const refutation = verdict.refutation || verdict.reply || [];
+  const p = remember(puzzle.id, false);
+  const words = refutation.length
+    ? t("{action} does not win: the answer {reply} shows why.", { action, reply: refutation.join(" ") })
+    : t("{action} does not win.", { action });
+  $("status").textContent = words;
+  outcome(words, verdict.player);
+  announcer.say(words);
+  $("show-solution").hidden = false;
+  $("retry").hidden = p.streakMode;
+  solutionViews = null;
+  $("solution-line").textContent = t("The solution: {line}", { line: (verdict.solution || []).join(" ") });
+  $("solution-line").dataset.line = (verdict.solution || []).join(" ");
+  const ended = p.streakMode ? t("Streak over: {n} solved in a row.", { n: number(p.run) }) : "";
+  if (ended) $("outcome-words").textContent = `${words} ${ended}`;
+  if (p.streakMode) keep({ run: 0 });
+  progressWords(progress());
+  await playOut(after, refutation);
+  $("outcome").dataset.refuted = "true";
+}
+
+/** The outcome box: its words, and the rating change of a signed-in player. */
+function outcome(words, rated) {
+  $("outcome").hidden = false;
+  $("outcome").dataset.refuted = "false";
+  $("outcome-words").textContent = words;
+  const change = $("rating-change");
+  change.hidden = true;
+  if (rated) {
+    player = rated;
+    if (rated.rated) {
+      const sign = rated.change > 0 ? "+" : rated.change < 0 ? "\u2212" : "±";
+      change.textContent = t("Your puzzle rating: {rating} ({change})", { rating: number(rated.rating), change: `${sign}${number(Math.abs(rated.change))}` });
+      change.hidden = false;
+    }
+  }
+}
+
+// ---- the solution, step by step ------------------------------------------------------
+async function showSolution() {
+  const line = ($("solution-line").dataset.line || "").split(" ").filter(Boolean);
+  $("solution-line").hidden = false;
+  $("solution-bar").hidden = false;
+  if (!solutionViews) {
+    solutionViews = [start];
+    let view = start;
+    try {
+      for (const action of line) {
+        view = await api("/api/positions/play", { method: "POST", body: { position: view.position, action } });
+        solutionViews.push(view);
+      }
+    } catch {
+      notice(t("The solution could not be shown."));
+      return;
+    }
+    solutionViews.line = line;
+  }
+  solutionStep(0);
+  $("solution-forward").focus();
+}
+
+function solutionStep(at) {
+  if (!solutionViews) return;
+  const last = solutionViews.length - 1;
+  solutionAt = Math.max(0, Math.min(last, at));
+  const view = solutionViews[solutionAt];
+  const action = solutionAt ? solutionViews.line[solutionAt - 1] : null;
+  const before = solutionAt ? solutionViews[solutionAt - 1] : null;
+  draw(view, action ? { action, board: parsePosition(before.position).board, motion: view.motion } : null);
+  $("solution-step").textContent = action
+    ? t("Action {n} of {total}: {action}", { n: number(solutionAt), total: number(last), action })
+    : t("The puzzle's position");
+  $("solution-step").dataset.step = String(solutionAt);
+  $("solution-back").disabled = solutionAt === 0;
+  $("solution-forward").disabled = solutionAt === last;
+  if (action) announcer.say(actionWords(colourName(before.turn), action));
+}
+
+// ---- the player's figures ----------------------------------------------------------------
+function progressWords(p) {
+  if (player) {
+    $("player-rating").textContent = t("Your puzzle rating: {rating}", { rating: number(player.rating) });
+    $("streak").textContent = t("Streak: {n} (best {best})", { n: number(player.streak), best: number(player.best_streak) });
+  } else {
+    $("player-rating").textContent = t("Sign in to get a puzzle rating; your progress is kept in this browser.");
+    $("streak").textContent = t("Streak: {n} (best {best})", { n: number(p.streak), best: number(p.best) });
+  }
+  $("streak").dataset.streak = String(player ? player.streak : p.streak);
+  $("player-rating").dataset.rating = player ? String(player.rating) : "";
+  const run = p.streakMode ? t("Streak mode: {n} solved in a row.", { n: number(p.run) }) : "";
+  $("solved-count").textContent = [tn("{n} puzzle solved in this browser.", "{n} puzzles solved in this browser.", p.solved.length, { n: number(p.solved.length) }), run].filter(Boolean).join(" ");
+  $("solved-count").dataset.run = String(p.run);
+}
+
+/** The signed-in player's puzzle rating, or null signed out (the browser keeps the
+ * progress then); asked again when the header's account widget signs in or out. */
+async function loadPlayer() {
+  try {
+    const session = await api("/api/session");
+    player = session && session.name ? await api("/api/puzzles/me") : null;
+  } catch {
+    player = null;
+  }
+  progressWords(progress());
+}
+document.addEventListener("shiftago:account", loadPlayer);
+
+// ---- wiring ------------------------------------------------------------------------
+function themePicker() {
+  const picker = $("theme");
+  picker.replaceChildren(
+    el("option", { value: "", text: t("Any theme") }),
+    ...Object.keys(THEME_WORDS).map((theme) => el("option", { value: theme, text: THEME_WORDS[theme]() })),
+  );
+  const kept = progress().theme;
+  if (Object.hasOwn(THEME_WORDS, kept)) picker.value = kept;
+  picker.addEventListener("change", () => {
+    keep({ theme: picker.value });
+    open(nextPuzzle);
+  });
+  const mode = $("streak-mode");
+  mode.checked = progress().streakMode;
+  mode.addEventListener("change", () => {
+    keep({ streakMode: mode.checked, run: 0 });
+    progressWords(progress());
+  });
+}
+
+$("typed").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const input = $("action-input");
+  const text = input.value.trim();
+  if (!text) return;
+  input.value = "";
+  play(text);
+});
+$("next").addEventListener("click", () => {
+  if (progress().streakMode && stage === "failed") keep({ run: 0 });
+  open(nextPuzzle);
+});
+$("retry").addEventListener("click", () => begin());
+$("show-solution").addEventListener("click", showSolution);
+$("solution-back").addEventListener("click", () => solutionStep(solutionAt - 1));
+$("solution-forward").addEventListener("click", () => solutionStep(solutionAt + 1));
+document.addEventListener("keydown", (e) => {
+  if (!solutionViews || $("solution-bar").hidden || e.target.closest("input, select, textarea")) return;
+  if (e.key === "ArrowLeft") solutionStep(solutionAt - 1);
+  else if (e.key === "ArrowRight") solutionStep(solutionAt + 1);
+});
+
+themePicker();
+await loadPlayer();
+await open(firstPuzzle);

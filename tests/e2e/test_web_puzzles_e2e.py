@@ -1,0 +1,245 @@
+"""End to end: the puzzles page (issue 51) in a real headless Chromium.
+
+Puzzles are picked from the shipped set (``engine/puzzles/shipped.py``) in Python and
+opened by their own address, ``/puzzles/{id}``, so that each test knows its puzzle and
+its solution; the daily puzzle is asked of the API. Hooks: the status line's
+``data-stage`` and ``data-tried``, the outcome box's ``data-refuted``, the streak's
+``data-streak`` and the browser's run ``data-run``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from shiftago.core import Action, State
+from shiftago.engine.puzzles.puzzle import THEMES, Puzzle
+from shiftago.engine.puzzles.shipped import shipped
+from support.web_fixtures import LiveServer, NewContext
+
+pytestmark = pytest.mark.e2e
+
+PLAYABLE = '[data-action][tabindex="0"]'
+# The defence plays its reply after a pause; a puzzle loads the shipped set first.
+SLOW_MS = 30_000
+
+
+def express_2(actions: int, *, skip: int = 0) -> Puzzle:
+    found = [
+        p for p in shipped() if p.variant == "express" and p.players == 2 and p.actions == actions
+    ]
+    return found[skip]
+
+
+def click(page: Any, action: str) -> None:
+    """Click the playable element of ``action`` with the mouse, in its middle."""
+    element = page.wait_for_selector(f'[data-action="{action}"][tabindex="0"]', state="attached")
+    box = element.bounding_box()
+    assert box, f"{action} is not on the page"
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
+def at_stage(page: Any, stage: str, tried: int | None = None) -> None:
+    selector = f'[data-testid=puzzle-status][data-stage="{stage}"]'
+    if tried is not None:
+        selector += f'[data-tried="{tried}"]'
+    page.wait_for_selector(selector, timeout=SLOW_MS)
+
+
+def open_puzzle(page: Any, server: LiveServer, puzzle: Puzzle) -> None:
+    page.goto(f"{server.url}/puzzles/{puzzle.id}")
+    at_stage(page, "solving", 0)
+
+
+def solver_actions(puzzle: Puzzle) -> list[str]:
+    """The solver's actions of the solution, in order (the defence's left out)."""
+    state = State.from_position(puzzle.position)
+    solver = state.turn
+    mine = []
+    for text in puzzle.solution:
+        if state.turn == solver:
+            mine.append(text)
+        state = state.after(Action.parse(text))
+    return mine
+
+
+def signed_up(new_context: NewContext, server: LiveServer, name: str) -> Any:
+    context = new_context()
+    answer = context.request.post(
+        server.url + "/api/accounts", data={"name": name, "password": "correct horse"}
+    )
+    assert answer.status == 201, answer.text()
+    return context
+
+
+def test_a_puzzle_solved_by_clicks_moves_the_signed_in_players_rating(
+    live_server: LiveServer, new_context: NewContext
+) -> None:
+    page = signed_up(new_context, live_server, "clicker").new_page()
+    puzzle = express_2(3)
+    open_puzzle(page, live_server, puzzle)
+    page.wait_for_selector("[data-testid=player-puzzle-rating][data-rating='1500']")
+    assert (
+        page.get_attribute("[data-testid=puzzle-solver]", "data-colour")
+        == puzzle.position.split()[3]
+    )
+    assert "3 actions" in (page.text_content("[data-testid=puzzle-goal]") or "")
+    themes = page.eval_on_selector_all(
+        "[data-testid=puzzle-themes] li", "els => els.map(e => e.dataset.theme)"
+    )
+    assert themes == list(puzzle.themes)
+    mine = solver_actions(puzzle)
+    for number, action in enumerate(mine, start=1):
+        click(page, action)
+        if number < len(mine):
+            at_stage(page, "solving", number)  # the defence has replied on the board
+    at_stage(page, "solved")
+    change = page.text_content("[data-testid=rating-change]") or ""
+    assert "+" in change
+    rating = int(page.evaluate("fetch('/api/puzzles/me').then(r => r.json()).then(b => b.rating)"))
+    assert rating > 1500 and f"{rating:,}" in change  # as English writes numbers
+    page.wait_for_selector(f"[data-testid=player-puzzle-rating][data-rating='{rating}']")
+    page.wait_for_selector("[data-testid=puzzle-streak][data-streak='1']")
+
+
+def test_a_puzzle_solved_by_keys_on_the_board_and_typed(live_server: LiveServer, page: Any) -> None:
+    puzzle = express_2(2, skip=3)
+    open_puzzle(page, live_server, puzzle)
+    first, second = solver_actions(puzzle)
+    # the page puts the keyboard on the board; arrow keys go round every action
+    page.wait_for_function("document.activeElement && document.activeElement.dataset.action")
+    for _ in range(60):
+        if page.evaluate("document.activeElement.dataset.action") == first:
+            break
+        page.keyboard.press("ArrowRight")
+    assert page.evaluate("document.activeElement.dataset.action") == first
+    page.keyboard.press("Enter")
+    at_stage(page, "solving", 1)
+    page.fill("[data-testid=action-input]", second.lower())
+    page.keyboard.press("Enter")
+    at_stage(page, "solved")
+    stored = page.evaluate("JSON.parse(localStorage.getItem('shiftago.puzzles'))")
+    assert puzzle.id in stored["solved"] and stored["streak"] == 1
+
+
+def test_a_wrong_action_shows_the_refutation_and_the_solution_step_by_step(
+    live_server: LiveServer, page: Any
+) -> None:
+    puzzle = express_2(2, skip=5)
+    open_puzzle(page, live_server, puzzle)
+    state = State.from_position(puzzle.position)
+    wrong = next(str(a) for a in state.legal_actions() if str(a) != puzzle.solution[0])
+    click(page, wrong)
+    at_stage(page, "failed")
+    page.wait_for_selector("[data-testid=puzzle-outcome][data-refuted=true]", timeout=SLOW_MS)
+    answer = page.evaluate(
+        "([id, a]) => fetch(`/api/puzzles/${id}/attempt`, {method: 'POST', "
+        "headers: {'Content-Type': 'application/json'}, body: JSON.stringify({actions: [a]})})"
+        ".then(r => r.json())",
+        [puzzle.id, wrong],
+    )
+    refutation = " ".join(answer["refutation"])
+    assert refutation and refutation in (page.text_content("[data-testid=puzzle-status]") or "")
+    # the board shows the refutation's last action
+    last = answer["refutation"][-1]
+    page.wait_for_selector(f'.arrow.last[data-action="{last}"]')
+    page.click("[data-testid=show-solution]")
+    assert " ".join(puzzle.solution) in (page.text_content("[data-testid=solution-line]") or "")
+    page.wait_for_selector("[data-testid=solution-step][data-step='0']")
+    for step, action in enumerate(puzzle.solution, start=1):
+        page.click("[data-testid=solution-forward]")
+        page.wait_for_selector(f"[data-testid=solution-step][data-step='{step}']")
+        page.wait_for_selector(f'.arrow.last[data-action="{action}"]')
+    assert page.is_disabled("[data-testid=solution-forward]")
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_selector(f"[data-testid=solution-step][data-step='{len(puzzle.solution) - 1}']")
+    # try again: the same puzzle from its start
+    page.click("[data-testid=puzzle-retry]")
+    at_stage(page, "solving", 0)
+
+
+def test_the_daily_puzzle_on_the_home_page_opens_it(live_server: LiveServer, page: Any) -> None:
+    daily = live_server.api("GET", "/api/puzzles/daily").json()
+    page.goto(live_server.url + "/")
+    link = page.wait_for_selector("[data-testid=daily-puzzle-link]", timeout=SLOW_MS)
+    assert page.get_attribute("[data-testid=daily-puzzle-link]", "data-puzzle") == daily["id"]
+    assert daily["goal"] in (page.text_content("[data-testid=daily-puzzle-goal]") or "")
+    assert page.query_selector("[data-testid=daily-puzzle] svg") is not None
+    link.click()
+    at_stage(page, "solving", 0)
+    assert page.url.endswith(f"/puzzles/{daily['id']}")
+    assert page.text_content("[data-testid=puzzle-goal]") == daily["goal"]
+
+
+def test_a_theme_chosen_gives_puzzles_of_that_theme(live_server: LiveServer, page: Any) -> None:
+    page.goto(live_server.url + "/puzzles")
+    at_stage(page, "solving", 0)
+    options = page.eval_on_selector_all(
+        "[data-testid=theme-picker] option", "els => els.map(e => e.value)"
+    )
+    assert options == ["", *THEMES]
+    for theme in ("defend", "expert"):
+        page.select_option("[data-testid=theme-picker]", theme)
+        page.wait_for_selector(
+            f"[data-testid=puzzle-themes] li[data-theme={theme}]", timeout=SLOW_MS
+        )
+        at_stage(page, "solving", 0)
+    # the choice is kept for the next visit
+    page.reload()
+    at_stage(page, "solving", 0)
+    assert page.input_value("[data-testid=theme-picker]") == "expert"
+
+
+def test_the_streak_mode_counts_solves_in_a_row_until_a_mistake(
+    live_server: LiveServer, page: Any
+) -> None:
+    page.goto(live_server.url + "/puzzles")
+    at_stage(page, "solving", 0)
+    page.check("[data-testid=streak-mode]")
+    for skip in (0, 1):
+        puzzle = express_2(1, skip=skip)
+        open_puzzle(page, live_server, puzzle)
+        click(page, puzzle.solution[0])
+        at_stage(page, "solved")
+        page.wait_for_selector(f"[data-testid=puzzles-solved][data-run='{skip + 1}']")
+    puzzle = express_2(1, skip=2)
+    open_puzzle(page, live_server, puzzle)
+    wrong = next(
+        str(a)
+        for a in State.from_position(puzzle.position).legal_actions()
+        if str(a) != puzzle.solution[0]
+    )
+    click(page, wrong)
+    at_stage(page, "failed")
+    assert "2" in (page.text_content("[data-testid=puzzle-outcome-words]") or "")
+    assert page.is_hidden("[data-testid=puzzle-retry]")  # a run ends at its first mistake
+    page.wait_for_selector("[data-testid=puzzles-solved][data-run='0']")
+    stored = page.evaluate("JSON.parse(localStorage.getItem('shiftago.puzzles'))")
+    assert stored["streak"] == 0 and stored["best"] == 2 and stored["streakMode"] is True
+
+
+def test_the_page_fits_a_phone(live_server: LiveServer, new_context: NewContext) -> None:
+    page = new_context(viewport={"width": 375, "height": 740}, has_touch=True).new_page()
+    puzzle = express_2(1)
+    open_puzzle(page, live_server, puzzle)
+    wide = page.evaluate("document.documentElement.scrollWidth")
+    assert wide <= 375
+    box = page.query_selector("#board svg").bounding_box()
+    assert box and box["width"] >= 300
+
+
+def test_an_expert_puzzle_of_3_players_is_solved_with_its_scoring_chosen(
+    live_server: LiveServer, page: Any
+) -> None:
+    puzzle = next(
+        p for p in shipped() if p.variant == "expert" and p.players == 3 and p.actions == 2
+    )
+    open_puzzle(page, live_server, puzzle)
+    mine = solver_actions(puzzle)
+    assert mine[-1].startswith("x")  # the last action is a scoring, chosen on the board
+    for number, action in enumerate(mine, start=1):
+        click(page, action)
+        if number < len(mine):
+            at_stage(page, "solving", number)
+    at_stage(page, "solved")
