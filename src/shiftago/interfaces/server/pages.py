@@ -34,6 +34,7 @@ MENU: Final[tuple[tuple[str, str, str], ...]] = (
     ("lobby", "/#lobby", N_("Lobby")),
     ("analysis", "/analysis", N_("Analysis board")),
     ("leaderboard", "/leaderboard", N_("Leaderboard")),
+    ("learn", "/learn", N_("Learn")),
     ("howto", "/how-to-play", N_("How to play")),
 )
 
@@ -43,6 +44,8 @@ CURRENT: Final[dict[str, str]] = {
     "analysis.html": "analysis",
     "leaderboard.html": "leaderboard",
     "howto.html": "howto",
+    "learn.html": "learn",
+    "lesson.html": "learn",
 }
 
 #: What a missing 404 template is replaced with: a few words and a way home.
