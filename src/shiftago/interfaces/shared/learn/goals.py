@@ -208,13 +208,13 @@ def threat(state: State, mover: int) -> Verdict | None:
     return None
 
 
-def no_line(tried: Tried, action: Action, code_state: State | None = None) -> Verdict:
-    """Why a push made no line: it moved the player's marbles apart, or it did not
-    bring enough of them together."""
-    state = code_state if code_state is not None else tried.last
+def no_line(tried: Tried, action: Action) -> Verdict:
+    """Why the last push made no line: it moved the player's marbles apart, or it did
+    not bring enough of them together."""
+    state = tried.last
     mover = tried.mover
     need = line_length(tried.start)
-    now, before = longest(state, mover), longest(tried.start, mover)
+    now, before = longest(state, mover), longest(tried.states[-2], mover)
     values: dict[str, str | int] = {"action": str(action), "length": now, "need": need}
     if now < before:
         return Verdict(Status.MISSED, "moved_away", MOVED_AWAY, values)
@@ -344,9 +344,7 @@ class ReachPoints(Goal):
         if tried.still_acting and len(tried.actions) < self.actions:
             return None
         if isinstance(tried.actions[-1], Insertion) and tried.last.phase is not Phase.SCORE:
-            pushed = no_line(tried, tried.actions[-1])
-            if pushed.code == "moved_away" or have == tried.start.scores[tried.mover]:
-                return pushed
+            return no_line(tried, tried.actions[-1])
         return Verdict(
             Status.MISSED, "points_short", POINTS_SHORT, {"points": have, "goal": self.points}
         )
