@@ -89,7 +89,8 @@ def test_a_step_of_several_actions_goes_on_until_decided(sqlite_url: str) -> Non
         first = client.post("/api/learn/expert/4/try", json={"actions": ["xa1-e1"]}).json()
         assert first["status"] == "going_on" and first["view"]["turn"] == "o"
         whole = ["xa1-e1", "Bg", "xg1-g5"]
-        assert client.post("/api/learn/expert/4/try", json={"actions": whole}).json()["status"] == "met"
+        answer = client.post("/api/learn/expert/4/try", json={"actions": whole})
+        assert answer.json()["status"] == "met"
 
 
 @pytest.mark.parametrize(
@@ -156,9 +157,7 @@ def test_progress_that_names_no_lesson_or_too_many_steps_is_refused(
     with client_for(sqlite_url) as client:
         ann = sign_up(client, "ann")
         with as_account(client, ann):
-            answer = client.put(
-                "/api/account/learn", json={"lessons": lessons}, headers=csrf(ann)
-            )
+            answer = client.put("/api/account/learn", json={"lessons": lessons}, headers=csrf(ann))
             assert answer.status_code == 422, answer.text
             assert client.get("/api/account/learn").json() == {"lessons": {}}
 

@@ -32,8 +32,7 @@ def test_a_push_that_moves_the_marbles_out_of_line_says_so() -> None:
     assert (verdict.status, verdict.code) == (Status.MISSED, "moved_away")
     assert verdict.values["length"] == 3 and verdict.values["need"] == 5
     assert explain(verdict, str) == (
-        "Ta moves your marbles out of line: your longest line now has 3 marbles, and 5 are "
-        "needed."
+        "Ta moves your marbles out of line: your longest line now has 3 marbles, and 5 are needed."
     )
 
 
@@ -80,9 +79,7 @@ def test_score_best_compares_the_points_of_the_lines() -> None:
 
 
 def test_points_are_reached_over_a_turn_that_goes_on_after_scoring() -> None:
-    state = start(
-        "expert", 2, "a1:o b1:o c1:o d1:o e1:o g2:o g3:o g4:o g5:o b5:g", phase="score"
-    )
+    state = start("expert", 2, "a1:o b1:o c1:o d1:o e1:o g2:o g3:o g4:o g5:o b5:g", phase="score")
     goal = ReachPoints(4, actions=3)
     assert judge(state, goal, ["xa1-e1"])[0].status is Status.GOING_ON
     assert judge(state, goal, ["xa1-e1", "R1"])[0].status is Status.GOING_ON  # g1: a line
