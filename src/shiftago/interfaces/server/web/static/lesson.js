@@ -103,7 +103,7 @@ function drawMarks() {
 function openStep(i) {
   index = Math.max(0, Math.min(i, lesson.steps.length - 1));
   tried = [];
-  views = [step().view];
+  views = [{ ...step().view, tryable: step().tryable }];
   settled = null;
   const url = new URL(location.href);
   url.searchParams.set("step", String(index + 1));
