@@ -135,3 +135,12 @@ def test_what_is_not_a_try_is_refused(tried: list[str]) -> None:
         state = start("express", 2, "a4:o b4:o c4:o d4:o b5:g")
     with pytest.raises(TryError):
         judge(state, goal, tried)
+
+
+def test_a_line_already_there_is_named_as_left_standing_not_as_made() -> None:
+    # the rulebook's example 2: orange made green's line of 4; blue must break it
+    state = start("express", 3, "b3:g c3:g d3:g e3:g c4:o c5:b c6:o c7:g a6:b f5:o", turn="b")
+    verdict, _ = judge(state, Block(), ["L1"])
+    assert verdict.code == "line_left"
+    assert (verdict.values["colour"], verdict.values["start"]) == ("g", "b3")
+    assert judge(state, Block(), ["Tc"])[0].status is Status.MET  # c3 shifted to c2

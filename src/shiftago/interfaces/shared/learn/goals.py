@@ -96,6 +96,10 @@ GIVES_LINE: Final = N_(
     "%(action)s pushes the marbles of %(colour)s into the line %(start)s-%(end)s: "
     "%(colour)s wins on its own turn unless that push breaks the line."
 )
+LINE_LEFT: Final = N_(
+    "After %(action)s, %(colour)s still has the line %(start)s-%(end)s: it wins on its own "
+    "turn unless its own push breaks it."
+)
 THREAT_LEFT: Final = N_(
     "%(colour)s can still complete a line: after %(action)s, %(reply)s makes %(start)s-%(end)s."
 )
@@ -161,17 +165,19 @@ def line_length(state: State) -> int:
     return min(state.rules.points_table)
 
 
-def gifts(state: State, mover: int) -> Verdict | None:
-    """A line of the winning length that ``mover``'s push left to another colour."""
+def gifts(state: State, mover: int, before: State | None = None) -> Verdict | None:
+    """A line of the winning length that ``mover``'s push made for another colour, or
+    left standing when it was there ``before``."""
     need = state.rules.win_length
     for seat in range(state.players):
         if seat == mover:
             continue
         for line in state.lines(seat, need):
+            left = before is not None and line in before.lines(seat, need)
             return Verdict(
                 Status.MISSED,
-                "gives_line",
-                GIVES_LINE,
+                "line_left" if left else "gives_line",
+                LINE_LEFT if left else GIVES_LINE,
                 {
                     "colour": _colour(seat),
                     "start": cell_name(line.cells[0]),
@@ -297,7 +303,8 @@ class Block(Goal):
         if _won(tried):
             return met()
         action = str(tried.actions[-1])
-        for found in (gifts(tried.last, tried.mover), threat(tried.last, tried.mover)):
+        before = tried.states[-2]
+        for found in (gifts(tried.last, tried.mover, before), threat(tried.last, tried.mover)):
             if found is not None:
                 return Verdict(
                     found.status, found.code, found.words, {**found.values, "action": action}

@@ -209,6 +209,23 @@ LESSONS: Final[tuple[Lesson, ...]] = (
             ),
             Step(
                 N_(
+                    "The rulebook's example: orange has pushed green's marbles into a line "
+                    "of 4. You play blue: break it before green's turn comes."
+                ),
+                position(
+                    "express",
+                    3,
+                    "b3:g c3:g d3:g e3:g c4:o c5:b c6:o c7:g a6:b f5:o",
+                    turn="b",
+                ),
+                Block(),
+                ("Tc",),
+                hint=N_(
+                    "Only a push that shifts one of green's marbles out of the line breaks it."
+                ),
+            ),
+            Step(
+                N_(
                     "Win now with the push up file e. It also completes green's line on "
                     "rank 2, but only the lines of the player who pushed count."
                 ),
