@@ -9,7 +9,8 @@ import json
 from typing import Any
 
 from test_web_accounts_e2e import sign_up
-from test_web_e2e import click, focused_action, read, tab_to
+from test_web_e2e import click as click_on_board
+from test_web_e2e import focused_action, read, tab_to
 
 from support.web_fixtures import LiveServer, NewContext
 
@@ -21,6 +22,12 @@ def open_lesson(server: LiveServer, context: Any, lesson: str) -> Any:
     page.goto(f"{server.url}/learn/{lesson}")
     page.locator("[data-testid=goal]:not(:empty)").wait_for()
     return page
+
+
+def click(page: Any, action: str) -> None:
+    """Click ``action``'s arrow or line, scrolled into view first."""
+    page.locator(f'[data-action="{action}"][tabindex="0"]').scroll_into_view_if_needed()
+    click_on_board(page, action)
 
 
 def explanation(page: Any, kind: str) -> str:

@@ -111,7 +111,6 @@ LESSONS: Final[tuple[Lesson, ...]] = (
                 ),
                 Occupy(("e7",), own=False),
                 ("Te",),
-                full_lanes=True,
             ),
             Step(
                 N_(
