@@ -100,7 +100,7 @@ def test_expert_score_phase_lists_the_options(home: Path) -> None:
     out = result.output
     assert "Expert, 2 players: orange (o) must score a line" in out
     assert "xa1-e1   line a1-e1 (5), 2 points, removes b1 c1 d1" in out
-    assert errors(out) == ["error: o must first score a line; L4 is not allowed now"]
+    assert errors(out) == ["error: Orange must score a line first: L4 is not possible now."]
     assert positions(out) == ["expert 2 gggg3/7/7/7/7/7/ooooo2 o score 17,18 0,0 0,0"]
 
 
@@ -153,12 +153,12 @@ def test_invalid_input_gets_one_line_and_changes_nothing(home: Path) -> None:
     result = play(home, ["--first", "o"], [*fill_rank_1, "position", *bad])
     out = result.output
     assert errors(out) == [
-        "error: illegal move: L1 (lane full)",
+        "error: L1 is not allowed here: its lane is full, or it breaks the rule of the first "
+        "marbles.",
         "error: 'foo' is not an action or a command (type help for the list)",
-        "error: 'T9' is not an action: an insertion is a side L, R, T or B and a lane (L3, "
-        "Tc), a scoring is x and the two end cells of the line (xc3-g3)",
-        "error: there is no line to score; xa1-b1 is not allowed now",
-        "error: 'xa1-a1': a scoring names two different end cells",
+        "error: 'T9' is not an action: actions are written like L3, Tc or xc3-g3.",
+        "error: There is no line to score: xa1-b1 is not possible now.",
+        "error: 'xa1-a1' is not an action: actions are written like L3, Tc or xc3-g3.",
         "error: save needs a file name: save FILE",
     ]
     before, after = positions(out)

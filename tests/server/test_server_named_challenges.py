@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from shiftago.interfaces.server.seeks.challenges import Seeks
+from shiftago.interfaces.server.seeks.challenges import CHALLENGE_LIFE_SECONDS, Seeks
 from support.accounts_support import as_account, games, seat, sign_up
 from support.server_support import client_for, fresh_database
 
@@ -128,6 +128,23 @@ def test_a_challenge_waits_for_its_player_through_the_sweep(sqlite_url):
         changed = client.portal.call(seeks.sweep, hub.now() + 3600)  # type: ignore[union-attr]
         assert changed == 0
         assert [c["id"] for c in listing(client, ann)["sent"]] == [sent["id"]]
+
+
+def test_a_challenge_nobody_answers_is_gone_after_its_life(sqlite_url):
+    with client_for(sqlite_url) as client:
+        ann = sign_up(client, "ann")
+        ben = sign_up(client, "ben")
+        sent = challenge(client, ann, to="ben").json()
+        seeks: Seeks = client.app.state.seeks  # type: ignore[attr-defined]
+        life = CHALLENGE_LIFE_SECONDS
+        sweep_at = seeks.hub.now() + life - 60  # type: ignore[union-attr]
+        assert client.portal.call(seeks.sweep, sweep_at) == 0  # type: ignore[union-attr]
+        assert client.portal.call(seeks.sweep, sweep_at + 120) == 1  # type: ignore[union-attr]
+        assert listing(client, ann) == {"received": [], "sent": []}
+        assert listing(client, ben) == {"received": [], "sent": []}
+        with as_account(client, ben):
+            late = client.post(f"/api/challenges/{sent['id']}/accept", headers=headers(ben))
+        assert late.status_code == 409 and late.json()["code"] == "gone", late.text
 
 
 def test_past_the_most_open_challenges_the_code_says_so(sqlite_url, monkeypatch):

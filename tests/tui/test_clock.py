@@ -8,10 +8,13 @@ from pathlib import Path
 import pytest
 from textual.pilot import Pilot
 
-from shiftago.core import Game, Rules, Variant
+from shiftago.core import Action, Game, Rules, Variant
 from shiftago.formats.record import parse_record
+from shiftago.interfaces.shared.newgame import PlaySetup
+from shiftago.interfaces.tui.app import ShiftagoApp
 from shiftago.interfaces.tui.clock import Clocks, shown
 from shiftago.interfaces.tui.match import Match
+from shiftago.interfaces.tui.run import prepare_app
 from support.tui_pilot import app_for, autosave_in, run, settle
 
 
@@ -71,3 +74,63 @@ def test_the_app_ends_the_game_when_the_time_runs_out(tmp_path: Path) -> None:
     assert autosave is not None and not autosave.exists()
     kept = parse_record(autosave.last_game_path.read_text())
     assert kept.result == "o" and kept.termination == "time"
+
+
+def test_the_clocks_are_kept_in_headers_and_read_back() -> None:
+    clocks = Clocks.parse("5+3", 2)
+    clocks.switch(0, now=0.0, turn_ended=False)
+    clocks.switch(1, now=21.65, turn_ended=True)
+    headers = clocks.headers(now=30.65)
+    assert headers == (("TimeControl", "300+3"), ("Clocks", "281.4,291"))
+    again = Clocks.from_headers(dict(headers), 2)
+    assert again is not None
+    assert again.left == [281.4, 291.0] and again.increment == 3.0 and again.control == "5+3"
+    assert again.running is None  # nobody's clock runs until the game is shown again
+    assert Clocks.from_headers({"Site": "Berlin"}, 2) is None
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"TimeControl": "300+3"},
+        {"Clocks": "10,10"},
+        {"TimeControl": "300", "Clocks": "10,10"},
+        {"TimeControl": "0+3", "Clocks": "10,10"},
+        {"TimeControl": "300+3", "Clocks": "10,10,10"},
+        {"TimeControl": "300+3", "Clocks": "10,-1"},
+    ],
+)
+def test_clocks_headers_that_cannot_be_read_are_refused(headers: dict[str, str]) -> None:
+    with pytest.raises(ValueError, match="clocks cannot be read"):
+        Clocks.from_headers(headers, 2)
+
+
+def test_a_resumed_timed_game_goes_on_with_the_time_each_seat_had(tmp_path: Path) -> None:
+    now = [500.0]
+    match = Match(Game(Rules(Variant.EXPRESS, 2), first=0, seed=1), autosave=autosave_in(tmp_path))
+    match.clocks = Clocks.parse("1+2", 2)
+    match.now = lambda: now[0]
+    match.clocks.switch(0, now[0], turn_ended=False)
+    now[0] += 20
+    match.play(Action.parse("L3"))  # orange thought 20 s: 40 left, 42 with the increment
+    now[0] += 5
+    match.play(Action.parse("R3"))  # green 5 s: 57 left
+    autosave = match.autosave
+    assert autosave is not None
+    kept = parse_record(autosave.read())
+    assert dict(kept.other_headers) == {"TimeControl": "60+2", "Clocks": "42,57"}
+    now[0] += 3600  # the program was closed for an hour: nobody's time
+    app = prepare_app(PlaySetup(), autosave)
+    assert isinstance(app, ShiftagoApp)
+    app.now = lambda: now[0]
+
+    async def scenario(pilot: Pilot[int]) -> None:
+        await pilot.press("y")
+        await settle(pilot)
+        now[0] += 10
+        assert app.match.clocks is not None
+        assert app.match.clocks.left_of(0, now[0]) == 32.0  # orange's runs again
+        assert app.match.clocks.left_of(1, now[0]) == 57.0
+
+    run(app, scenario)
+    assert app.match.clocks is not None and app.match.clocks.control == "1+2"

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
+from textual.widgets import Select
 
-from shiftago.core import Tournament
+from shiftago.core import Game, Rules, Tournament, Variant
 from shiftago.interfaces.shared.newgame import PlaySetup, SetupError
 from shiftago.interfaces.tui.match import Match, open_match
 from support.tui_pilot import app_for, autosave_in, run, settle
@@ -65,3 +66,26 @@ def test_a_tournament_from_the_options(tmp_path: Path) -> None:
 def test_a_tournament_is_of_express_games(tmp_path: Path) -> None:
     with pytest.raises(SetupError, match="Express"):
         open_match(PlaySetup(variant="expert", tournament=True), autosave_in(tmp_path), None)
+
+
+def test_a_tournament_from_the_new_game_dialog(tmp_path: Path) -> None:
+    game = Game(Rules(Variant.EXPERT, 2), first=0, seed=1)
+    setup = PlaySetup(variant="expert", players=3)
+    app = app_for(Match(game, autosave=autosave_in(tmp_path)), setup=setup)
+
+    async def scenario(pilot: Pilot[int]) -> None:
+        await pilot.press("f2")
+        await pilot.pause()
+        variant = app.screen.query_one("#variant", Select)
+        assert variant.value == "expert" and not variant.disabled
+        await pilot.click("#tournament")
+        await pilot.pause()
+        assert variant.value == "express" and variant.disabled  # a tournament is Express
+        await pilot.click("#start")
+        await settle(pilot)
+
+    run(app, scenario)
+    match = app.match
+    assert match.tournament is not None and match.wins == [0, 0, 0]
+    assert match.game is match.tournament.game
+    assert match.game.rules.variant is Variant.EXPRESS and match.game.rules.players == 3

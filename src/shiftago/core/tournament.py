@@ -102,6 +102,8 @@ class Tournament:
         self._lot = random.Random(self.seed)
         self.draws = 0
         self.finished: list[Game] = []
+        #: Whether the lot drew the first game's starter (then the lot has drawn once).
+        self.first_drawn = first is None
         if first is None:
             starter = self._lot.randrange(players)
         elif isinstance(first, str):

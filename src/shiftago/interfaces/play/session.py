@@ -28,6 +28,7 @@ from shiftago.interfaces.shared.autosave import Autosave, write_atomically
 from shiftago.interfaces.shared.catalogues import N_, _, ngettext
 from shiftago.interfaces.shared.message import one_line
 from shiftago.interfaces.shared.newgame import game_record
+from shiftago.interfaces.shared.refusals import action_reason, refusal_words
 
 #: The words of the game's commands: those that leave, those that take nothing after
 #: them, and ``save FILE``. Any other line is an action.
@@ -243,7 +244,8 @@ class Session:
             action = Action.parse(text)
         except ShiftagoError as e:
             if text[0].lower() in "lrtbx":
-                self.error(str(e))
+                reason = action_reason(self.game.state, None, e)
+                self.error(refusal_words(reason, repr(text), ""))
             else:
                 self.error(
                     _("%(text)s is not an action or a command (type help for the list)")
@@ -270,7 +272,9 @@ class Session:
         try:
             self.game.play(action)
         except ShiftagoError as e:
-            self.error(str(e))
+            reason = action_reason(before, action, e)
+            name = colour_name(before.turn)
+            self.error(refusal_words(reason, str(action), name[:1].upper() + name[1:]))
             return
         self.announce(before, self.game.history[-1], by_computer)
         self._shown = False

@@ -4,7 +4,9 @@ survives a lost session.
 The files live in the user's data directory: ``$SHIFTAGO_HOME`` when that is set (tests
 point it at a temporary directory), else ``$XDG_DATA_HOME/shiftago``, else
 ``~/.local/share/shiftago``. ``autosave.txt`` holds the unfinished game as a record; a
-finished game removes it and leaves its record in ``last-game.txt``.
+finished game removes it and leaves its record in ``last-game.txt``. A tournament of
+``shiftago tui`` keeps its series beside it in ``tournament.json``
+(:mod:`shiftago.interfaces.tui.series`).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from shiftago.formats.source import read_text
 
 AUTOSAVE_NAME = "autosave.txt"
 LAST_GAME_NAME = "last-game.txt"
+SERIES_NAME = "tournament.json"
 
 
 def data_dir() -> Path:
@@ -62,8 +65,23 @@ class Autosave:
     def last_game_path(self) -> Path:
         return self.directory / LAST_GAME_NAME
 
+    @property
+    def series_path(self) -> Path:
+        return self.directory / SERIES_NAME
+
     def exists(self) -> bool:
         return self.path.is_file()
+
+    def read_series(self) -> str | None:
+        """The kept tournament's text, None when there is none (a :class:`SourceError`
+        when it cannot be read)."""
+        return read_text(self.series_path) if self.series_path.is_file() else None
+
+    def save_series(self, text: str) -> None:
+        write_atomically(self.series_path, text)
+
+    def clear_series(self) -> None:
+        self.series_path.unlink(missing_ok=True)
 
     def read(self) -> str:
         """The saved record's text (a :class:`SourceError` when it cannot be read)."""
@@ -89,6 +107,8 @@ class Autosave:
             number += 1
             kept = self.directory / f"{stem}-{suffix}-{number}{ext}"
         self.path.replace(kept)
+        if self.series_path.is_file():  # the tournament that game belongs to, beside it
+            self.series_path.replace(kept.with_name(f"tournament-{kept.stem}.json"))
         return kept
 
     def finish(self, text: str) -> Path:

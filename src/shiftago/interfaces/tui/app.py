@@ -140,7 +140,7 @@ class ShiftagoApp(App[int]):
         self.unfinished = None
         if resume and saved is not None:
             try:
-                match = open_match(self.setup, self.match.autosave, saved.record)
+                match = open_match(self.setup, self.match.autosave, saved.record, saved.series)
             except SetupError as e:
                 self.say(_("The saved game cannot be resumed: %(why)s") % {"why": str(e)})
                 match = self.match
@@ -163,6 +163,7 @@ class ShiftagoApp(App[int]):
         self.review_stop.set()
         self.reviewed_version = -1
         self.match = match
+        match.now = self.now
         self.marks = {}
         self.replay_at = None
         if match.clocks is not None and not match.finished:
@@ -282,12 +283,6 @@ class ShiftagoApp(App[int]):
         except OSError as e:
             self.say(_("The game cannot be saved: %(why)s") % {"why": str(e)})
             played = match.game.history[-1]
-        clocks = match.clocks
-        if clocks is not None:
-            after = match.game.state
-            running = None if match.finished else after.turn
-            ended = match.finished or after.turn != before.turn
-            clocks.switch(running, self.now(), turn_ended=ended)
         self._announce(before, played)
         self.changed()
 

@@ -1,6 +1,10 @@
 """The players' clocks of a timed game at one machine: each seat's time left, the seat
 to act's running, an increment after each turn. Times are seconds of a monotonic source
-that the caller reads and hands in, so that the clocks are tested without waiting."""
+that the caller reads and hands in, so that the clocks are tested without waiting.
+
+A record keeps the clocks in two headers of its own (docs/cli.md, "Clocks"):
+``TimeControl`` (``300+3``: seconds each, seconds added after a turn) and ``Clocks``
+(each seat's seconds left when it was written, in seat order: ``281.4,300``)."""
 
 from __future__ import annotations
 
@@ -10,6 +14,11 @@ from dataclasses import dataclass, field
 from shiftago.interfaces.shared.catalogues import _
 
 CONTROL = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(?:\+\s*(\d+)\s*)?$")
+#: The record's headers of the time control and of the time each seat has left.
+CONTROL_HEADER = "TimeControl"
+LEFT_HEADER = "Clocks"
+HEADERS = (CONTROL_HEADER, LEFT_HEADER)
+SECONDS = re.compile(r"^\d+(?:\.\d+)?$")
 
 
 @dataclass
@@ -38,6 +47,38 @@ class Clocks:
         increment = float(found.group(2) or 0)
         return cls([minutes * 60] * players, increment, control=text.strip())
 
+    @classmethod
+    def from_headers(cls, headers: dict[str, str], players: int) -> Clocks | None:
+        """The clocks a record's :data:`HEADERS` kept (None when it has neither); a
+        :class:`ValueError` says what is wrong with them."""
+        control, left = headers.get(CONTROL_HEADER), headers.get(LEFT_HEADER)
+        if control is None and left is None:
+            return None
+        parts = (control or "").split("+")
+        seconds = (left or "").split(",")
+        if (
+            len(parts) != 2
+            or not all(SECONDS.match(p) for p in parts)
+            or float(parts[0]) <= 0
+            or len(seconds) != players
+            or not all(SECONDS.match(s) for s in seconds)
+        ):
+            raise ValueError(
+                _("the record's clocks cannot be read: TimeControl %(control)s, Clocks %(left)s")
+                % {"control": control, "left": left}
+            )
+        initial, increment = float(parts[0]), float(parts[1])
+        text = f"{initial / 60:g}+{increment:g}" if increment else f"{initial / 60:g}"
+        return cls([float(s) for s in seconds], increment, control=text)
+
+    def headers(self, now: float) -> tuple[tuple[str, str], ...]:
+        """The record's :data:`HEADERS` for these clocks at ``now``."""
+        initial = CONTROL.match(self.control)
+        minutes = float(initial.group(1)) if initial else 0.0
+        control = f"{_seconds(minutes * 60)}+{_seconds(self.increment)}"
+        left = ",".join(_seconds(self.left_of(s, now)) for s in range(len(self.left)))
+        return ((CONTROL_HEADER, control), (LEFT_HEADER, left))
+
     def left_of(self, seat: int, now: float) -> float:
         """The seconds ``seat`` has left at ``now`` (never below 0)."""
         spent = now - self.since if seat == self.running else 0.0
@@ -56,6 +97,11 @@ class Clocks:
         """The running seat when its time has run out."""
         seat = self.running
         return seat if seat is not None and self.left_of(seat, now) <= 0 else None
+
+
+def _seconds(value: float) -> str:
+    """Seconds as a header writes them: to a tenth, without a trailing ``.0``."""
+    return f"{value:.1f}".removesuffix(".0")
 
 
 def shown(seconds: float) -> str:

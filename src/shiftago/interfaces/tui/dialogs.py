@@ -9,7 +9,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, Select
+from textual.widgets import Button, Checkbox, Input, Label, Select
 
 from shiftago.engine.levels import LADDER, default_level
 from shiftago.interfaces.shared.catalogues import _, ngettext
@@ -28,6 +28,7 @@ ResumeScreen, NewGameScreen, PathScreen { align: center middle; }
 .dialog Grid { grid-size: 2; grid-columns: 12 1fr; grid-rows: 3; height: auto; }
 .dialog Grid Label { padding: 1 0 0 0; }
 .dialog Label { width: 100%; }
+.dialog Checkbox { border: none; height: 1; margin: 0 0 0 13; }
 .dialog { border-subtitle-color: $error; }
 """
 
@@ -113,9 +114,26 @@ class NewGameScreen(ModalScreen[PlaySetup | None]):
                     placeholder=_("None, or minutes+seconds such as 5+3"),
                     id="clock",
                 )
+            yield Checkbox(
+                _("Tournament (first to 10 game wins)"), setup.tournament, id="tournament"
+            )
             with Horizontal():
                 yield Button(_("Start"), id="start", variant="primary")
                 yield Button(_("Cancel"), id="cancel")
+
+    def on_mount(self) -> None:
+        self._tournament_chosen(self.current.tournament)
+
+    def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
+        self._tournament_chosen(event.value)
+
+    def _tournament_chosen(self, chosen: bool) -> None:
+        """A tournament is of Express games (RULES.md): the variant is fixed while it is
+        chosen."""
+        variant = self.query_one("#variant", Select)
+        if chosen:
+            variant.value = "express"
+        variant.disabled = chosen
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id != "start":
@@ -145,6 +163,7 @@ class NewGameScreen(ModalScreen[PlaySetup | None]):
                 level=int(str(self.query_one("#level", Select).value)) if computer else None,
                 resume=False,
                 clock=self.query_one("#clock", Input).value.strip() or None,
+                tournament=self.query_one("#tournament", Checkbox).value,
             )
         )
 

@@ -8,8 +8,10 @@ The match plays actions through the core and keeps the autosave of
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
-from datetime import date
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from datetime import date, datetime
 from pathlib import Path
 
 from shiftago.core import COLOURS, Action, Game, GameOverError, ShiftagoError, Tournament
@@ -28,6 +30,7 @@ from shiftago.interfaces.shared.newgame import (
     read_record_file,
 )
 from shiftago.interfaces.tui.clock import Clocks
+from shiftago.interfaces.tui.series import Series, SeriesError
 
 
 class Match:
@@ -54,6 +57,8 @@ class Match:
         self.flagged: int | None = None
         #: The series this game is one of (None: a game on its own).
         self.tournament: Tournament | None = None
+        #: The clocks' time source (the app hands in its own).
+        self.now: Callable[[], float] = time.monotonic
 
     @property
     def wins(self) -> list[int] | None:
@@ -113,7 +118,13 @@ class Match:
         as the game holds it."""
         if self.flagged is not None:
             raise GameOverError("the game is over: a player's time has run out")
+        before = self.game.turn
         self.game.play(action)
+        clocks = self.clocks
+        if clocks is not None:  # switched before the save, which keeps the time left
+            running = None if self.game.is_over else self.game.turn
+            ended = self.game.is_over or self.game.turn != before
+            clocks.switch(running, self.now(), turn_ended=ended)
         self.saved()
         return self.game.history[-1]
 
@@ -136,12 +147,18 @@ class Match:
         return taken
 
     def record(self) -> Record:
+        """The game's record, with its clocks' headers on a clock (as they stand now)."""
         if self.flagged is None:
-            return game_record(self.game, self.levels, self.date, self.source)
-        others = "=".join(COLOURS[s] for s in range(self.game.rules.players) if s != self.flagged)
-        return game_record(
-            self.game, self.levels, self.date, self.source, result=others, termination="time"
-        )
+            record = game_record(self.game, self.levels, self.date, self.source)
+        else:
+            players = range(self.game.rules.players)
+            others = "=".join(COLOURS[s] for s in players if s != self.flagged)
+            record = game_record(
+                self.game, self.levels, self.date, self.source, result=others, termination="time"
+            )
+        if self.clocks is None:
+            return record
+        return replace(record, other_headers=self.clocks.headers(self.now()))
 
     def record_text(self) -> str:
         return format_record(self.record()) + "\n"
@@ -154,10 +171,16 @@ class Match:
 
     def saved(self) -> Path | None:
         """Keep the autosave in step: the game in progress, or when it ended its record
-        as the last game (that file's path)."""
+        as the last game (that file's path); and a tournament's series until it is won
+        (a game that is not one replaces the series at its first action)."""
         autosave = self.autosave
         if autosave is None:
             return None
+        tournament = self.tournament
+        if tournament is not None and self.champion is None:
+            autosave.save_series(self.series().text())
+        elif tournament is not None or self.game.history:
+            autosave.clear_series()
         if self.finished:
             return autosave.finish(self.record_text())
         if not self.game.history and self.game.first is not None:
@@ -166,20 +189,35 @@ class Match:
             autosave.save(self.record_text())
         return None
 
+    def series(self) -> Series:
+        """The tournament as ``tournament.json`` keeps it (only for a tournament)."""
+        tournament = self.tournament
+        assert tournament is not None
+        finished = [game_record(g, self.levels, self.date) for g in tournament.finished]
+        return Series.of(tournament, finished, self.record())
+
 
 @dataclass(frozen=True)
 class Saved:
-    """An unfinished game in the autosave, and when it was saved."""
+    """An unfinished game in the autosave, and when it was saved; with the tournament
+    it is a game of (``series``), when it is one."""
 
     record: Record
     when: str
+    series: Series | None = None
 
 
 def unfinished(autosave: Autosave) -> Saved | None:
-    """The autosaved game that can be resumed; None when there is none. A file that
-    cannot be read is set aside (as ``shiftago play`` does) and not offered."""
+    """The autosaved game (or tournament) that can be resumed; None when there is none.
+    A file that cannot be read is set aside (as ``shiftago play`` does) and not
+    offered; so is a tournament whose current game is no longer the autosave's (another
+    program went on with that game)."""
+    series = _kept_series(autosave)
     if not autosave.exists():
-        return None
+        if series is None:
+            return None
+        when = datetime.fromtimestamp(autosave.series_path.stat().st_mtime)
+        return Saved(series.current, when.strftime("%Y-%m-%d %H:%M"), series)
     try:
         record = parse_record(autosave.read())
         record.to_game()
@@ -189,34 +227,50 @@ def unfinished(autosave: Autosave) -> Saved | None:
     except (OSError, ShiftagoError, ValueError):
         autosave.set_aside("broken")
         return None
-    return Saved(record, autosave.saved_at().strftime("%Y-%m-%d %H:%M"))
+    if series is not None and series.current.to_game().history != record.to_game().history:
+        autosave.series_path.replace(autosave.directory / "tournament-stale.json")
+        series = None
+    return Saved(record, autosave.saved_at().strftime("%Y-%m-%d %H:%M"), series)
 
 
-def open_match(setup: PlaySetup, autosave: Autosave | None, resumed: Record | None) -> Match:
-    """The match the options ask for (or the ``resumed`` record); a :class:`SetupError`
-    says in one line why the options make no game."""
+def _kept_series(autosave: Autosave) -> Series | None:
+    """The kept tournament, or None (one that cannot be read is moved aside)."""
+    try:
+        text = autosave.read_series()
+        return None if text is None else Series.read(text)
+    except (OSError, ShiftagoError, SeriesError):
+        autosave.series_path.replace(autosave.directory / "tournament-broken.json")
+        return None
+
+
+def open_match(
+    setup: PlaySetup,
+    autosave: Autosave | None,
+    resumed: Record | None,
+    series: Series | None = None,
+) -> Match:
+    """The match the options ask for (or the ``resumed`` record, of the tournament
+    ``series`` when given); a :class:`SetupError` says in one line why the options make
+    no game."""
     if setup.load is not None and setup.position is not None:
         raise SetupError("give either --load or --position, not both")
     record = resumed
     tournament: Tournament | None = None
-    if setup.load is not None:
-        record = read_record_file(setup.load, setup.game_number)
-    if record is not None:
+    if series is not None:
         try:
-            game = record.to_game()
-        except ShiftagoError as e:
+            tournament = series.tournament()
+        except SeriesError as e:
             raise SetupError(str(e)) from None
-        if record.termination is not None or game.is_over:
-            raise SetupError(f"the game ended ({result_words(record, game)})")
-    elif setup.position is not None:
-        game = game_from_position(setup, setup.position)
-        if game.is_over:
-            raise SetupError("--position: the game is over in this position")
-    elif setup.tournament:
-        tournament = _tournament(setup)
         game = tournament.game
+        record = series.current
     else:
-        game = new_game(setup)
+        if record is None and setup.load is not None:
+            record = read_record_file(setup.load, setup.game_number)
+        if setup.tournament and record is None and setup.position is None:
+            tournament = _tournament(setup)
+            game = tournament.game
+        else:
+            game = _game_asked_for(setup, record)
     players = game.rules.players
     if setup.computer and resumed is None:
         seats = sorted({parse_colour(c, players) for c in setup.computer})
@@ -228,14 +282,34 @@ def open_match(setup: PlaySetup, autosave: Autosave | None, resumed: Record | No
     seed = setup.seed if setup.seed is not None else random.randrange(2**31)
     bots, levels = make_bots(wanted, seed)
     match = Match(game, bots=bots, levels=levels, autosave=autosave, source=record)
-    if setup.tournament and record is None and setup.position is None:
-        match.tournament = tournament
-    if setup.clock:
-        try:
+    match.tournament = tournament
+    try:  # a record's clocks go on as it kept them; else the options' time control
+        if record is not None:
+            match.clocks = Clocks.from_headers(dict(record.other_headers), players)
+        if match.clocks is None and setup.clock:
             match.clocks = Clocks.parse(setup.clock, players)
-        except ValueError as e:
-            raise SetupError(str(e)) from None
+    except ValueError as e:
+        raise SetupError(str(e)) from None
     return match
+
+
+def _game_asked_for(setup: PlaySetup, record: Record | None) -> Game:
+    """The game of ``record`` (the resumed one or ``--load``'s), else of ``--position``,
+    else a new one."""
+    if record is not None:
+        try:
+            game = record.to_game()
+        except ShiftagoError as e:
+            raise SetupError(str(e)) from None
+        if record.termination is not None or game.is_over:
+            raise SetupError(f"the game ended ({result_words(record, game)})")
+        return game
+    if setup.position is not None:
+        game = game_from_position(setup, setup.position)
+        if game.is_over:
+            raise SetupError("--position: the game is over in this position")
+        return game
+    return new_game(setup)
 
 
 def _tournament(setup: PlaySetup) -> Tournament:

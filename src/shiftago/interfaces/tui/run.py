@@ -30,7 +30,13 @@ def prepare_app(setup: PlaySetup, autosave: Autosave | None = None) -> ShiftagoA
             )
     else:
         saved = unfinished(autosave) if setup.resume is not False else None
-        match = open_match(setup, autosave, saved.record if setup.resume and saved else None)
+        resumed = saved if setup.resume and saved else None
+        match = open_match(
+            setup,
+            autosave,
+            resumed.record if resumed else None,
+            resumed.series if resumed else None,
+        )
         if saved is not None and setup.resume is None:
             offered = saved
     app = ShiftagoApp(match, setup=setup, unfinished=offered)

@@ -26,11 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from shiftago.core import (
     Action,
-    GameOverError,
-    Insertion,
     ParseError,
-    Phase,
-    Scoring,
     State,
 )
 from shiftago.interfaces.server.analysis import searches
@@ -46,6 +42,7 @@ from shiftago.interfaces.server.jobs.admission import (
     ReviewBounds,
     review_retry,
 )
+from shiftago.interfaces.shared.refusals import REASONS, action_reason
 
 router = APIRouter(prefix="/api")
 #: The longest wait for the queue's figures before a refusal's Retry-After (seconds).
@@ -70,18 +67,8 @@ class PlayIn(PositionIn):
 #: Why a position string is refused: it does not read as one (``unreadable``) or it
 #: reads but cannot occur in a game (``impossible``: marbles, skips, points, phase).
 POSITION_REASONS: Final = ("unreadable", "impossible")
-#: Why an action is refused: ``not_an_action`` (no action's notation), ``game_over``,
-#: ``score_first`` (a push while a line waits to be scored), ``nothing_to_score`` (a
-#: scoring with no line to score), ``no_such_line`` (not one of the lines to score) or
-#: ``not_allowed`` (a push into a full lane or against the opening rule).
-ACTION_REASONS: Final = (
-    "not_an_action",
-    "game_over",
-    "score_first",
-    "nothing_to_score",
-    "no_such_line",
-    "not_allowed",
-)
+#: Why an action is refused (:data:`shiftago.interfaces.shared.refusals.REASONS`).
+ACTION_REASONS: Final = REASONS
 
 
 class Refused(Exception):
@@ -96,17 +83,6 @@ class Refused(Exception):
         answer = invalid_response(self.field, self.message)
         body = {**json.loads(bytes(answer.body)), "reason": self.reason}
         return JSONResponse(body, status_code=answer.status_code)
-
-
-def action_reason(state: State, action: Action | None, error: ValueError) -> str:
-    """Which of :data:`ACTION_REASONS` the core's refusal of ``action`` is."""
-    if isinstance(error, GameOverError):
-        return "game_over"
-    if isinstance(action, Insertion):
-        return "score_first" if state.phase is Phase.SCORE else "not_allowed"
-    if isinstance(action, Scoring):
-        return "no_such_line" if state.phase is Phase.SCORE else "nothing_to_score"
-    return "not_an_action"
 
 
 def set_up(text: str) -> State:

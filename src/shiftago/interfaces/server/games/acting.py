@@ -4,13 +4,12 @@ fell is refused on time), and a draw offer to the one who acts lapses."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from shiftago.core import (
     COLOURS,
     Action,
-    GameOverError,
-    Insertion,
     ParseError,
-    Phase,
     ShiftagoError,
 )
 from shiftago.interfaces.server.games.draw import set_offer
@@ -18,6 +17,7 @@ from shiftago.interfaces.server.games.ending import flag_if_out_of_time
 from shiftago.interfaces.server.games.hub import Hub
 from shiftago.interfaces.server.games.live import LiveGame
 from shiftago.interfaces.server.games.refusals import Refused, seated
+from shiftago.interfaces.shared.refusals import Reason, action_reason
 
 
 async def act(hub: Hub, live: LiveGame, seat: int | None, notation: str, seen: int) -> None:
@@ -35,19 +35,25 @@ async def act(hub: Hub, live: LiveGame, seat: int | None, notation: str, seen: i
         await hub.after_change(live)
 
 
+#: The game socket's names of the rules' refusals (docs/web-protocol.md), older than
+#: the analysis board's and kept for the pages that know them.
+GAME_REASONS: Final[dict[Reason, str]] = {
+    "not_an_action": "not_an_action",
+    "game_over": "game_over",
+    "score_first": "score_first",
+    "nothing_to_score": "no_line_to_score",
+    "no_such_line": "not_legal",
+    "not_allowed": "not_legal",
+}
+
+
 def illegal_reason(live: LiveGame, notation: str, error: ShiftagoError) -> str:
     """Why ``notation`` is refused, as a stable reason the page says in its words."""
-    if isinstance(error, ParseError):
-        return "not_an_action"
-    if isinstance(error, GameOverError):
-        return "game_over"
-    insertion = isinstance(Action.parse(notation), Insertion)
-    scoring_phase = live.game.state.phase is Phase.SCORE
-    if insertion and scoring_phase:
-        return "score_first"
-    if not insertion and not scoring_phase:
-        return "no_line_to_score"
-    return "not_legal"
+    try:
+        action: Action | None = Action.parse(notation)
+    except ParseError:
+        action = None
+    return GAME_REASONS[action_reason(live.game.state, action, error)]
 
 
 def check_can_act(live: LiveGame, seat: int | None, seen: int) -> None:

@@ -56,6 +56,9 @@ REFRESH_SECONDS: Final = 10.0
 #: A seek whose creator nobody has seen for this long is gone; an acceptor's place
 #: nobody has seen for as long is freed.
 UNSEEN_SECONDS: Final = 30.0
+#: A challenge to a named player that is neither accepted nor declined this long after
+#: it was made is gone (its creator may be away meanwhile: it waits for that player).
+CHALLENGE_LIFE_SECONDS: Final = 7 * 24 * 3600.0
 #: The open seeks listed at most.
 MAX_LISTED: Final = 200
 
@@ -83,6 +86,34 @@ class NewSeek:
     account: Account | None
     owner: str | None
     session: str | None  # the session cookie's secret, when signed in
+
+    def opened(
+        self, stamp: dt.datetime, to_account_id: int | None = None
+    ) -> tuple[StoredSeek, str]:
+        """The open seek (a challenge when ``to_account_id``) with its creator in place 0,
+        and the creator's secret: one shape for the lobby's seeks and named challenges."""
+        seek_id = new_id()
+        token = place_token(self.session, seek_id)
+        low, high = self.rating_range if self.rating_range is not None else (None, None)
+        account_id = None if self.account is None else self.account.id
+        place = StoredPlace(0, self.name, account_id, token_hash(token), stamp, stamp)
+        seek = StoredSeek(
+            id=seek_id,
+            variant=self.variant.value,
+            players=self.players,
+            control=self.control,
+            rated=self.rated,
+            rating_min=low,
+            rating_max=high,
+            status="open",
+            game_id=None,
+            owner=self.owner,
+            created=stamp,
+            seen=stamp,
+            places=(place,),
+            to_account_id=to_account_id,
+        )
+        return seek, token
 
 
 @dataclass(frozen=True)
@@ -194,27 +225,7 @@ class Seeks:
     # --- changing ----------------------------------------------------------------------
     async def create(self, new: NewSeek) -> tuple[StoredSeek, str]:
         """Store a new seek with its creator in place 0; the seek and the creator's secret."""
-        seek_id = new_id()
-        token = place_token(new.session, seek_id)
-        stamp = self._now()
-        low, high = new.rating_range if new.rating_range is not None else (None, None)
-        account_id = None if new.account is None else new.account.id
-        place = StoredPlace(0, new.name, account_id, token_hash(token), stamp, stamp)
-        seek = StoredSeek(
-            id=seek_id,
-            variant=new.variant.value,
-            players=new.players,
-            control=new.control,
-            rated=new.rated,
-            rating_min=low,
-            rating_max=high,
-            status="open",
-            game_id=None,
-            owner=new.owner,
-            created=stamp,
-            seen=stamp,
-            places=(place,),
-        )
+        seek, token = new.opened(self._now())
         await self.hub.db(self.store.insert, seek)
         await self.feed.seek(await self.view(seek))
         return seek, token
@@ -332,13 +343,16 @@ class Seeks:
     # --- the sweep -----------------------------------------------------------------------
     async def sweep(self, now: float | None = None) -> int:
         """Mark gone the seeks whose creator nobody has seen for :data:`UNSEEN_SECONDS`
+        and the challenges to a named player older than :data:`CHALLENGE_LIFE_SECONDS`
         (at ``now``, the time of the hub's clocks by default), and free the acceptors'
         places nobody has seen for as long (each seek stays open for others); how many
         seeks and places this call changed."""
-        before = from_epoch((self.hub.now() if now is None else now) - UNSEEN_SECONDS)
+        at = self.hub.now() if now is None else now
+        before = from_epoch(at - UNSEEN_SECONDS)
+        made_before = from_epoch(at - CHALLENGE_LIFE_SECONDS)
         changed = 0
-        for seek_id in await self.hub.db(self.store.unseen, before):
-            if await self.hub.db(self.store.abandon, seek_id, before):
+        for seek_id in await self.hub.db(self.store.unseen, before, made_before):
+            if await self.hub.db(self.store.abandon, seek_id, before, made_before):
                 await self.feed.gone(seek_id)
                 changed += 1
         for seek_id, place in await self.hub.db(self.store.unseen_places, before):

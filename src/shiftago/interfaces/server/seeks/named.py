@@ -11,16 +11,14 @@ from __future__ import annotations
 from typing import Any, Final
 
 from shiftago.interfaces.server.accounts.store import Account
-from shiftago.interfaces.server.db.store import from_epoch, token_hash
-from shiftago.interfaces.server.games.creating import new_id
+from shiftago.interfaces.server.db.store import from_epoch
 from shiftago.interfaces.server.seeks.challenges import (
     NewSeek,
     SeekRefused,
     Seeks,
     clock_view,
-    place_token,
 )
-from shiftago.interfaces.server.seeks.store import StoredPlace, StoredSeek
+from shiftago.interfaces.server.seeks.store import StoredSeek
 
 #: The open challenges one account may have sent at once.
 MAX_SENT: Final = 20
@@ -75,26 +73,7 @@ class Named:
             raise SeekRefused(
                 409, "too_many_challenges", f"you have {MAX_SENT} open challenges: cancel one first"
             )
-        seek_id = new_id()
-        stamp = from_epoch(self.hub.now())
-        token = place_token(new.session, seek_id)
-        place = StoredPlace(0, new.name, account.id, token_hash(token), stamp, stamp)
-        seek = StoredSeek(
-            id=seek_id,
-            variant=new.variant.value,
-            players=new.players,
-            control=new.control,
-            rated=new.rated,
-            rating_min=None,
-            rating_max=None,
-            status="open",
-            game_id=None,
-            owner=new.owner,
-            created=stamp,
-            seen=stamp,
-            places=(place,),
-            to_account_id=to.id,
-        )
+        seek, _token = new.opened(from_epoch(self.hub.now()), to_account_id=to.id)
         await self.hub.db(self.store.insert, seek)
         return seek
 

@@ -21,7 +21,7 @@ import datetime as dt
 from dataclasses import dataclass, field, replace
 from typing import Final
 
-from sqlalchemy import and_, delete, select, update
+from sqlalchemy import ColumnElement, and_, delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -291,35 +291,33 @@ class SeekStore:
                 return None
             return _stored(row, _places(s, [seek_id])[seek_id])
 
-    def unseen(self, before: dt.datetime) -> list[str]:
-        """The open seeks of the lobby not seen since ``before`` (a challenge to a named
-        player waits for that player), and the filled ones whose game was never made by
-        then (the process that filled them died)."""
+    def unseen(self, before: dt.datetime, made_before: dt.datetime) -> list[str]:
+        """The seeks to mark gone: the open ones of the lobby not seen since ``before`` (a
+        challenge to a named player waits for that player, but not past its life: made
+        before ``made_before``), and the filled ones whose game was never made by then
+        (the process that filled them died)."""
         with self.sessions() as s:
-            return list(
-                s.scalars(
-                    select(SeekRow.id).where(
-                        SeekRow.seen < before,
-                        ((SeekRow.status == "open") & SeekRow.to_account_id.is_(None))
-                        | ((SeekRow.status == "filled") & SeekRow.game_id.is_(None)),
-                    )
-                ).all()
-            )
+            return list(s.scalars(select(SeekRow.id).where(_abandoned(before, made_before))).all())
 
-    def abandon(self, seek_id: str, before: dt.datetime) -> bool:
-        """Mark gone an unseen seek of :meth:`unseen` (still so); whether this call did."""
+    def abandon(self, seek_id: str, before: dt.datetime, made_before: dt.datetime) -> bool:
+        """Mark gone a seek of :meth:`unseen` (still so); whether this call did."""
         with self.sessions.begin() as s:
             done = s.execute(
                 update(SeekRow)
-                .where(
-                    SeekRow.id == seek_id,
-                    SeekRow.seen < before,
-                    ((SeekRow.status == "open") & SeekRow.to_account_id.is_(None))
-                    | ((SeekRow.status == "filled") & SeekRow.game_id.is_(None)),
-                )
+                .where(SeekRow.id == seek_id, _abandoned(before, made_before))
                 .values(status="gone")
             )
             return int(getattr(done, "rowcount", 0)) == 1
+
+
+def _abandoned(before: dt.datetime, made_before: dt.datetime) -> ColumnElement[bool]:
+    """The seeks :meth:`SeekStore.unseen` names, as a condition on their rows."""
+    lobby = SeekRow.to_account_id.is_(None)
+    return (
+        ((SeekRow.status == "open") & lobby & (SeekRow.seen < before))
+        | ((SeekRow.status == "open") & ~lobby & (SeekRow.created < made_before))
+        | ((SeekRow.status == "filled") & SeekRow.game_id.is_(None) & (SeekRow.seen < before))
+    )
 
 
 def _numbered(place: StoredPlace, number: int) -> StoredPlace:
