@@ -184,3 +184,17 @@ def test_the_lessons_fit_a_phone(live_server: LiveServer, new_context: NewContex
     page.goto(live_server.url + "/learn")
     page.locator("[data-testid=lesson]").first.wait_for()
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 375
+
+
+def test_a_scoring_step_keeps_the_end_chosen_and_explains_the_other(
+    live_server: LiveServer, new_context: NewContext
+):
+    page = open_lesson(live_server, new_context(), "keep-an-end")
+    page.locator("[data-testid=status]:has-text('score a line')").wait_for()
+    click(page, "xc2-c5")  # keeps c2: the wrong end
+    assert "xc2-c5 keeps c2 on the board; the goal is to keep c5." in explanation(page, "error")
+    page.click("[data-testid=try-again]")
+    click(page, "xc5-c2")
+    assert explanation(page, "info").startswith("Well done")
+    page.locator(".marble[data-cell=c5]").wait_for(state="attached")
+    assert page.locator(".marble[data-cell=c3]").count() == 0  # scored: it came off
