@@ -8,7 +8,6 @@ import pytest
 
 from shiftago.core import State
 from shiftago.interfaces.shared.learn import LESSONS, Status, Step, explain, judge, tryable
-from shiftago.interfaces.shared.learn.goals import Goal
 
 STEPS = [
     pytest.param(step, id=f"{lesson.id}-{number}")
@@ -66,9 +65,3 @@ def test_a_step_that_teaches_full_lanes_lets_them_be_tried_and_says_why_they_fai
         verdict, tried = judge(start, step.check, [action])
         assert (verdict.status, verdict.code) == (Status.MISSED, "lane_full")
         assert tried.actions == () and tried.last == start  # the refused push changed nothing
-
-
-def goal_of(lesson_id: str, number: int) -> tuple[State, Goal]:
-    lesson = next(lesson for lesson in LESSONS if lesson.id == lesson_id)
-    step = lesson.steps[number - 1]
-    return step.start(), step.check

@@ -8,8 +8,16 @@ from typing import Any
 from babel.support import NullTranslations
 
 from shiftago.interfaces.server.games.views import position_view
-from shiftago.interfaces.shared.learn import LESSONS, Lesson, Step, Verdict, explain, tryable
-from shiftago.interfaces.shared.learn.goals import Status, Tried
+from shiftago.interfaces.shared.learn import (
+    LESSONS,
+    Lesson,
+    Status,
+    Step,
+    Tried,
+    Verdict,
+    explain,
+    tryable,
+)
 
 
 def summary_view(lesson: Lesson, words: NullTranslations) -> dict[str, Any]:

@@ -1,60 +1,34 @@
-"""The goals of the lessons' steps, and how a try is judged against one.
+"""The goals of the lessons' steps: what the player's actions did, and whether that
+meets a step's goal.
 
 A step's player acts on a position until the goal is met or can no longer be met; a
-goal looks at what the player's actions did (the states after each one) and says
-"met", "going on" (act again: the player's turn goes on, as after a scoring) or
-"missed" with the reason, as a code and a sentence marked for the catalogues. The
-rules themselves are the core's: a goal only reads the states it made.
+goal looks at the states the actions led to and answers met, or missed with the
+reason, or None while the player is still to act and may yet meet it. The rules
+themselves are the core's: a goal only reads the states it is given.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from enum import Enum
-from typing import Final
+from dataclasses import dataclass
 
-from shiftago.core import (
-    INSERTIONS,
-    Action,
-    IllegalActionError,
-    Insertion,
-    Phase,
-    Scoring,
-    State,
-    Variant,
-    cell_name,
-    parse_cell,
+from shiftago.core import Action, Insertion, Phase, Scoring, State, Variant, cell_name, parse_cell
+from shiftago.interfaces.shared.learn.verdicts import (
+    FEWER_POINTS,
+    GIVES_LINE,
+    KEPT_OTHER,
+    LINE_LEFT,
+    MOVED_AWAY,
+    NO_LINE,
+    NO_WIN_IN_TIME,
+    NOT_ON_CELL,
+    NOT_SCORED,
+    POINTS_SHORT,
+    STILL_EMPTY,
+    THREAT_LEFT,
+    Status,
+    Verdict,
+    met,
 )
-from shiftago.core.geometry import push_run
-from shiftago.interfaces.shared.catalogues import N_
-
-#: The players' names in a sentence, by colour letter (the pages' names for them).
-COLOUR_WORDS: Final[Mapping[str, str]] = {
-    "o": N_("Orange"),
-    "g": N_("Green"),
-    "b": N_("Blue"),
-    "w": N_("White"),
-}
-
-
-class Status(Enum):
-    """Where a try stands: the goal met, the player still acting, or the goal missed."""
-
-    MET = "met"
-    GOING_ON = "going_on"
-    MISSED = "missed"
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """A goal's answer: its status, why (a code and words with ``%(name)s`` values) and
-    the states the actions went through (the step's start first)."""
-
-    status: Status
-    code: str
-    words: str
-    values: Mapping[str, str | int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -77,76 +51,6 @@ class Tried:
     def still_acting(self) -> bool:
         """Whether the player is still to act (after a scoring, or a handicap's skips)."""
         return not self.last.is_over and self.last.turn == self.mover
-
-
-# --- the words of the usual reasons ---------------------------------------------------
-MET_WORDS: Final = N_("Well done: the goal is met.")
-GOING_ON_WORDS: Final = N_("Right so far: your turn goes on.")
-LANE_FULL: Final = N_(
-    "%(action)s cannot be played: its lane is full, and a marble may never be pushed off the board."
-)
-SCORE_FIRST: Final = N_("%(action)s is not allowed now: first score one of your lines.")
-NO_SUCH_LINE: Final = N_("%(action)s is not one of the lines you can score now.")
-NOTHING_TO_SCORE: Final = N_("%(action)s is not allowed now: there is no line to score.")
-APART: Final = N_(
-    "%(action)s is not allowed: while only your marbles are on the board, they may not "
-    "touch along a rank or file."
-)
-GIVES_LINE: Final = N_(
-    "%(action)s pushes the marbles of %(colour)s into the line %(start)s-%(end)s: "
-    "%(colour)s wins on its own turn unless that push breaks the line."
-)
-LINE_LEFT: Final = N_(
-    "After %(action)s, %(colour)s still has the line %(start)s-%(end)s: it wins on its own "
-    "turn unless its own push breaks it."
-)
-THREAT_LEFT: Final = N_(
-    "%(colour)s can still complete a line: after %(action)s, %(reply)s makes %(start)s-%(end)s."
-)
-MOVED_AWAY: Final = N_(
-    "%(action)s moves your marbles out of line: your longest line now has %(length)s "
-    "marbles, and %(need)s are needed."
-)
-NO_LINE: Final = N_(
-    "%(action)s makes no line of %(need)s: your longest line has %(length)s marbles."
-)
-NOT_ON_CELL: Final = N_("After %(action)s, %(cell)s does not hold your marble.")
-STILL_EMPTY: Final = N_("After %(action)s, %(cell)s is still empty.")
-FEWER_POINTS: Final = N_(
-    "%(action)s scores %(points)s points, but the line %(start)s-%(end)s is worth %(best)s."
-)
-POINTS_SHORT: Final = N_(
-    "Your turn ended with %(points)s points; the goal was %(goal)s. Lines score by their "
-    "length: look at the table again."
-)
-KEPT_OTHER: Final = N_("%(action)s keeps %(kept)s on the board; the goal is to keep %(cell)s.")
-NOT_SCORED: Final = N_("%(action)s scores no line of %(length)s.")
-NO_WIN_IN_TIME: Final = N_(
-    "Your extra pushes are used up and no line of %(need)s was made: your longest line "
-    "has %(length)s marbles."
-)
-
-
-def met() -> Verdict:
-    return Verdict(Status.MET, "met", MET_WORDS)
-
-
-def going_on() -> Verdict:
-    return Verdict(Status.GOING_ON, "going_on", GOING_ON_WORDS)
-
-
-def refusal(state: State, action: Action) -> Verdict:
-    """A try the rules refuse, explained: a full lane, or the core's own reason."""
-    values = {"action": str(action)}
-    if isinstance(action, Insertion):
-        if state.phase is Phase.SCORE:
-            return Verdict(Status.MISSED, "score_first", SCORE_FIRST, values)
-        if push_run(action.index, state.occupied) < 0:
-            return Verdict(Status.MISSED, "lane_full", LANE_FULL, values)
-        return Verdict(Status.MISSED, "apart", APART, values)
-    if state.phase is Phase.SCORE:
-        return Verdict(Status.MISSED, "no_such_line", NO_SUCH_LINE, values)
-    return Verdict(Status.MISSED, "nothing_to_score", NOTHING_TO_SCORE, values)
 
 
 # --- facts the goals read ---------------------------------------------------------------
@@ -394,58 +298,3 @@ class ScoreLength(Goal):
         if tried.last.phase is Phase.SCORE and len(tried.actions) < self.actions:
             return None
         return no_line(tried, action)
-
-
-# --- judging a try ----------------------------------------------------------------------
-class TryError(ValueError):
-    """A try that is not one: an action that does not parse, an illegal action before
-    the last, or actions after the step was already decided."""
-
-
-def judge(start: State, goal: Goal, tried: Sequence[str]) -> tuple[Verdict, Tried]:
-    """The verdict on the actions ``tried`` from ``start`` (in notation, in order), and
-    what they did. A refused last action is explained (the state stays as it was)."""
-    if not tried:
-        raise TryError("a try has at least one action")
-    states = [start]
-    actions: list[Action] = []
-    verdict: Verdict | None = None
-    for number, text in enumerate(tried, 1):
-        if verdict is not None:
-            raise TryError(f"the step was decided by action {number - 1}; nothing follows it")
-        try:
-            action = Action.parse(text)
-        except ValueError as error:
-            raise TryError(f"action {number}: {error}") from None
-        state = states[-1]
-        try:
-            played, after = state.step(action)
-        except IllegalActionError as error:
-            if number < len(tried):
-                raise TryError(f"action {number}: {error}") from None
-            return refusal(state, action), Tried(start, tuple(actions), tuple(states))
-        actions.append(played)
-        states.append(after)
-        verdict = goal.check(Tried(start, tuple(actions), tuple(states)))
-        if verdict is None and not Tried(start, tuple(actions), tuple(states)).still_acting:
-            raise AssertionError("a goal decides once the player's turn ends")  # pragma: no cover
-    done = Tried(start, tuple(actions), tuple(states))
-    return (verdict if verdict is not None else going_on()), done
-
-
-def tryable(start: State, full_lanes: bool) -> list[str]:
-    """The actions a step's page lets the player try: the legal ones, and with
-    ``full_lanes`` the pushes into full lanes too (to learn why they are refused)."""
-    legal = [str(a) for a in start.legal_actions()]
-    if full_lanes and start.phase is Phase.INSERT:
-        return [str(a) for a in INSERTIONS]
-    return legal
-
-
-def explain(verdict: Verdict, gettext: Callable[[str], str]) -> str:
-    """The verdict's words in the language of ``gettext`` (colours by their names)."""
-    values = {
-        key: gettext(COLOUR_WORDS[value]) if key == "colour" and isinstance(value, str) else value
-        for key, value in verdict.values.items()
-    }
-    return gettext(verdict.words) % values
