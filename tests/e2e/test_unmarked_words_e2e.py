@@ -105,10 +105,16 @@ def test_every_page_says_only_the_catalogues_words(
         ("how to play", "/how-to-play"),
         ("a player's page", "/players/annika"),
         ("leaderboard", "/leaderboard"),
+        ("lessons", "/learn"),
     ]:
         page.goto(server.url + address)
         page.wait_for_load_state("networkidle")
         found[name] = read(page)
+    page.goto(server.url + "/learn/full?step=2")  # a lesson, after a wrong try explained
+    box = page.wait_for_selector('[data-action="L4"][tabindex="0"]').bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.wait_for_selector("[data-testid=explanation][data-kind=error]")
+    found["a lesson, a wrong try explained"] = read(page)
     left = {name: texts for name, texts in found.items() if texts}
     assert left == {}, "\n".join(
         f"{name}:\n  " + "\n  ".join(texts) for name, texts in left.items()

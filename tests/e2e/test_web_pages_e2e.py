@@ -19,6 +19,7 @@ MENU = [
     ("Analysis board", "/analysis"),
     ("Puzzles", "/puzzles"),
     ("Leaderboard", "/leaderboard"),
+    ("Learn", "/learn"),
     ("How to play", "/how-to-play"),
 ]
 #: The dark theme's background (style.css, --bg), as the browser computes it.
@@ -26,8 +27,8 @@ DARK_BG = "rgb(21, 19, 15)"
 
 
 def every_page(server: LiveServer) -> dict[str, str]:
-    """An address of each page: home, a game, analysis, how to play, leaderboard, a
-    profile and the 404 page."""
+    """An address of each page: home, a game, analysis, how to play, leaderboard, the
+    lessons and a lesson, a profile and the 404 page."""
     game = ann_and_ben(server)
     answer = server.api("POST", "/api/accounts", json={"name": "zed", "password": "correct horse"})
     assert answer.status_code == 201, answer.text
@@ -38,6 +39,8 @@ def every_page(server: LiveServer) -> dict[str, str]:
         "puzzles": "/puzzles",
         "howto": "/how-to-play",
         "leaderboard": "/leaderboard",
+        "learn": "/learn",
+        "lesson": "/learn/push",
         "profile": "/players/zed",
         "404": "/no/such/page",
     }

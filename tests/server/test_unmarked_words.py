@@ -40,6 +40,8 @@ PAGES = {
     "players.html": "/players/ann",
     "leaderboard.html": "/leaderboard",
     "howto.html": "/how-to-play",
+    "learn.html": "/learn",
+    "lesson.html": "/learn/push",
     "404.html": "/no/such/page",
 }
 

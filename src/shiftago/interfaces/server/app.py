@@ -41,6 +41,7 @@ from shiftago.interfaces.server.games.hub import Hub, Refused
 from shiftago.interfaces.server.games.socket import game_socket
 from shiftago.interfaces.server.games.store import Store
 from shiftago.interfaces.server.languages import COOKIE, COOKIE_SECONDS, LOCALE_DIR, Catalogues
+from shiftago.interfaces.server.learn import routes as learn_api
 from shiftago.interfaces.server.metrics import MeasureRequests, Metrics, NoteRoute, job_kinds
 from shiftago.interfaces.server.pages import Pages
 from shiftago.interfaces.server.players import routes as players_api
@@ -119,6 +120,7 @@ def create_app(
     app.include_router(accounts_api.router)
     app.include_router(players_api.router)
     app.include_router(puzzles_api.router)
+    app.include_router(learn_api.router)
     app.include_router(seeks_api.router)
     app.add_api_websocket_route("/ws/games/{game_id}", game_socket)
     app.add_api_websocket_route("/ws/analysis", analysis_socket)
@@ -295,6 +297,16 @@ def _pages(app: FastAPI, pages: Pages, web: Path) -> None:
     @app.get("/leaderboard", include_in_schema=False)
     async def leaderboard(request: Request) -> Response:
         return await page(request, "leaderboard.html")
+
+    @app.get("/learn", include_in_schema=False)
+    async def learn(request: Request) -> Response:
+        return await page(request, "learn.html")
+
+    @app.get("/learn/{lesson_id}", include_in_schema=False)
+    async def lesson(request: Request, lesson_id: str) -> Response:
+        if not learn_api.is_lesson(lesson_id):
+            return await _page(request, pages.not_found)
+        return await page(request, "lesson.html")
 
     @app.get("/how-to-play", include_in_schema=False)
     async def how_to_play(request: Request) -> Response:

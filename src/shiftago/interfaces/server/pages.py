@@ -35,6 +35,7 @@ MENU: Final[tuple[tuple[str, str, str], ...]] = (
     ("analysis", "/analysis", N_("Analysis board")),
     ("puzzles", "/puzzles", N_("Puzzles")),
     ("leaderboard", "/leaderboard", N_("Leaderboard")),
+    ("learn", "/learn", N_("Learn")),
     ("howto", "/how-to-play", N_("How to play")),
 )
 
@@ -45,6 +46,8 @@ CURRENT: Final[dict[str, str]] = {
     "puzzles.html": "puzzles",
     "leaderboard.html": "leaderboard",
     "howto.html": "howto",
+    "learn.html": "learn",
+    "lesson.html": "learn",
 }
 
 #: What a missing 404 template is replaced with: a few words and a way home.

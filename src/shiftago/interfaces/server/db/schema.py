@@ -365,3 +365,17 @@ class PuzzleRoundRow(Base):
     solved: Mapped[bool] = mapped_column(Boolean)
     rating_after: Mapped[float] = mapped_column(Float)
     at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class LearnProgressRow(Base):
+    """How many steps of a lesson an account has completed (``/learn``): only ever
+    grows, so progress merged from several browsers keeps the most of each."""
+
+    __tablename__ = "learn_progress"
+
+    account_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    lesson: Mapped[str] = mapped_column(String(40), primary_key=True)
+    steps: Mapped[int] = mapped_column(Integer)
+    updated: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))

@@ -1,0 +1,231 @@
+// One lesson (/learn/{lesson}): its steps on the real board. The server sends each
+// step's goal and position, judges every try (POST /api/learn/{lesson}/{step}/try) and
+// says why a wrong one misses the goal; this page draws what it sends, keeps the
+// actions tried in the step, and the progress (learnprogress.js).
+import { BoardView, parsePosition } from "./board.js";
+import { api, el, levels, localPath, rememberGame, showNotice, tokenOf } from "./api.js";
+import { signedInName } from "./account.js";
+import { errorWords } from "./errors.js";
+import { number, t } from "./i18n.js";
+import { colourName } from "./gamewords.js";
+import { localProgress, recordSteps, syncProgress } from "./learnprogress.js";
+
+const $ = (id) => document.getElementById(id);
+const lessonId = decodeURIComponent(location.pathname.split("/")[2] || "");
+
+let lesson = null;
+let index = 0; // the step shown (0-based)
+let tried = []; // the actions of the step so far, as the server played them
+let views = []; // the position before each of them, then after the last
+let settled = null; // "met" or "missed" once the try is decided: the board waits
+let busy = false;
+
+const board = new BoardView($("board"), { arrows: true, interactive: true, onAction: attempt, label: t("Lesson board") });
+
+function step() {
+  return lesson.steps[index];
+}
+
+function statusText(view) {
+  if (settled === "met") return t("Goal met.");
+  if (settled === "missed") return t("Not yet: read why, then try again.");
+  if (!view.turn) return t("The game is over.");
+  const colour = colourName(view.turn);
+  return view.phase === "score" ? t("You play {colour}: score a line.", { colour }) : t("You play {colour}: push a marble in.", { colour });
+}
+
+/** Draw the latest position; `animate` slides in the action that led to it. */
+function draw(animate = false) {
+  const v = views[views.length - 1];
+  const before = views.length > 1 ? views[views.length - 2] : null;
+  const pos = parsePosition(v.position);
+  const tryable = new Set([...(v.tryable || v.legal || []), ...(v.scoring || []).map((s) => s.action)]);
+  const last = tried.length ? tried[tried.length - 1] : null;
+  const drawn = {
+    board: pos.board,
+    players: v.players,
+    turn: v.turn,
+    phase: v.result ? "over" : v.phase,
+    legal: tryable,
+    active: !settled && !busy && !v.result && tryable.size > 0,
+    last,
+    lastBoard: before ? parsePosition(before.position).board : null,
+    motion: v.motion,
+    pushes: v.pushes || {},
+    scoring: v.phase === "score" && !v.result ? v.scoring || [] : [],
+    winLine: v.result && v.result.line ? v.result.line : [],
+  };
+  board.update(drawn, { animate: animate && last && before ? { action: last, board: parsePosition(before.position).board, motion: v.motion } : null });
+  $("status").textContent = statusText(v);
+  $("action-input").disabled = !!settled;
+}
+
+function explain(text, kind) {
+  const box = $("explanation");
+  if (!text) {
+    box.hidden = true;
+    box.textContent = "";
+    return;
+  }
+  // not showNotice: the explanation stays until the player acts again
+  box.textContent = text;
+  box.className = `notice ${kind}`;
+  box.dataset.kind = kind;
+  box.hidden = false;
+}
+
+function drawStep() {
+  const s = step();
+  $("goal").textContent = s.goal;
+  $("hint").textContent = s.hint || "";
+  $("hint").hidden = !s.hint;
+  $("step-count").textContent = t("Step {n} of {steps}", { n: number(index + 1), steps: number(lesson.steps.length) });
+  $("next").hidden = true;
+  $("try-again").hidden = true;
+  $("finished").hidden = true;
+  explain(null);
+  drawMarks();
+  draw();
+}
+
+function drawMarks() {
+  const done = localProgress()[lesson.id] || 0;
+  const list = $("steps");
+  list.replaceChildren();
+  lesson.steps.forEach((s, i) => {
+    const button = el("button", { type: "button", class: "small step-mark", "data-testid": "step-mark", "data-done": String(i < done), "aria-current": i === index ? "step" : "false", text: i < done ? `✓ ${number(i + 1)}` : number(i + 1) });
+    button.setAttribute("aria-label", i < done ? t("Step {n} (done)", { n: number(i + 1) }) : t("Step {n}", { n: number(i + 1) }));
+    button.addEventListener("click", () => openStep(i));
+    list.append(el("li", {}, button));
+  });
+}
+
+function openStep(i) {
+  index = Math.max(0, Math.min(i, lesson.steps.length - 1));
+  tried = [];
+  views = [{ ...step().view, tryable: step().tryable }];
+  settled = null;
+  const url = new URL(location.href);
+  url.searchParams.set("step", String(index + 1));
+  history.replaceState(null, "", url.pathname + url.search);
+  drawStep();
+}
+
+async function attempt(action) {
+  if (settled || busy) return;
+  busy = true;
+  const actions = [...tried, action];
+  try {
+    const answer = await api(`/api/learn/${encodeURIComponent(lesson.id)}/${index + 1}/try`, { method: "POST", body: { actions } });
+    const played = answer.actions.length === actions.length;
+    if (played) {
+      tried = answer.actions;
+      views.push(answer.view);
+    }
+    busy = false;
+    if (answer.status === "met") await met(answer);
+    else if (answer.status === "missed") missed(answer, played);
+    else explain(answer.words, "info");
+    draw(played);
+    if (settled === "met") ($("next").hidden ? $("play-game") : $("next")).focus();
+    else if (settled === "missed") $("try-again").focus();
+  } catch (err) {
+    busy = false;
+    const typo = err.data && err.data.code === "bad_try";
+    explain(typo ? t("{action} is not an action: actions are written like L3, Tc or xc3-g3.", { action }) : errorWords(err.data, err.message), "error");
+    draw();
+  }
+}
+
+async function met(answer) {
+  settled = "met";
+  explain(answer.done ? `${answer.words} ${answer.done}` : answer.words, "info");
+  await recordSteps(lesson.id, index + 1, !!signedInName());
+  drawMarks();
+  const last = index + 1 >= lesson.steps.length;
+  $("next").hidden = last;
+  $("finished").hidden = !last;
+}
+
+function missed(answer, played) {
+  settled = "missed";
+  explain(answer.words, "error");
+  $("try-again").hidden = false;
+  $("try-again").dataset.undo = played ? "true" : "false";
+}
+
+function tryAgain() {
+  if ($("try-again").dataset.undo === "true" && tried.length) {
+    tried.pop();
+    views.pop();
+  }
+  settled = null;
+  $("try-again").hidden = true;
+  explain(null);
+  draw();
+  board.focusFirst();
+}
+
+/** A game against the computer's gentlest level, in the lesson's variant and number
+ * of players (POST /api/games, as the home page makes one). */
+async function playGame() {
+  const button = $("play-game");
+  button.disabled = true;
+  try {
+    const gentlest = Math.min(...(await levels()).map((l) => l.level));
+    const seats = [{ name: signedInName() || colourName("o"), kind: "human" }];
+    for (let i = 1; i < lesson.players; i++) seats.push({ name: t("Computer"), kind: "computer", level: gentlest });
+    const game = await api("/api/games", { method: "POST", body: { variant: lesson.variant, players: lesson.players, seats } });
+    const mine = game.seats.find((s) => s.join_url);
+    rememberGame(game.id, { tokens: { [mine.colour]: tokenOf(mine.join_url) } });
+    location.href = localPath(mine.join_url);
+  } catch (err) {
+    showNotice($("game-error"), t("Could not start the game: {reason}", { reason: errorWords(err.data, err.message) }));
+    button.disabled = false;
+  }
+}
+
+function typed(e) {
+  e.preventDefault();
+  const input = $("action-input");
+  const text = input.value.trim();
+  if (!text) return;
+  input.value = "";
+  attempt(text);
+}
+
+async function start() {
+  try {
+    lesson = await api(`/api/learn/${encodeURIComponent(lessonId)}`);
+  } catch (err) {
+    $("status").textContent = t("The lesson could not be loaded: {reason}", { reason: errorWords(err.data, err.message) });
+    return;
+  }
+  $("lesson-title").textContent = lesson.title;
+  $("lesson-title-bar").textContent = lesson.title;
+  document.title = t("{lesson} · Learn · Shiftago", { lesson: lesson.title });
+  if (lesson.next) $("next-lesson").href = `/learn/${lesson.next}`;
+  $("next-lesson").hidden = !lesson.next;
+  const asked = Number(new URLSearchParams(location.search).get("step"));
+  const done = localProgress()[lesson.id] || 0;
+  openStep(Number.isInteger(asked) && asked >= 1 ? asked - 1 : done < lesson.steps.length ? done : 0);
+  $("reset").addEventListener("click", () => openStep(index));
+  $("try-again").addEventListener("click", tryAgain);
+  $("next").addEventListener("click", () => {
+    openStep(index + 1);
+    board.focusFirst();
+  });
+  $("play-game").addEventListener("click", playGame);
+  $("typed").addEventListener("submit", typed);
+  const known = new Set([lesson.id]);
+  const merge = async () => {
+    await syncProgress(true, known);
+    drawMarks();
+  };
+  if (signedInName()) merge();
+  document.addEventListener("shiftago:account", (e) => {
+    if (e.detail && e.detail.name) merge();
+  });
+}
+
+start();

@@ -1,0 +1,200 @@
+"""End to end (issue 51): the lessons of /learn in headless Chromium. A lesson completed
+by clicks and one by keys; a wrong action explained and tried again; progress kept
+after a reload, merged into the account at sign-up and brought to another browser at
+sign-in; and the closing game against the computer's gentlest level opened."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from test_web_accounts_e2e import sign_up
+from test_web_e2e import click as click_on_board
+from test_web_e2e import focused_action, read, tab_to
+
+from support.web_fixtures import LiveServer, NewContext
+
+PASSWORD = "correct horse"
+
+
+def open_lesson(server: LiveServer, context: Any, lesson: str) -> Any:
+    page = context.new_page()
+    page.goto(f"{server.url}/learn/{lesson}")
+    page.locator("[data-testid=goal]:not(:empty)").wait_for()
+    return page
+
+
+def click(page: Any, action: str) -> None:
+    """Click ``action``'s arrow or line, scrolled into view first."""
+    page.locator(f'[data-action="{action}"][tabindex="0"]').scroll_into_view_if_needed()
+    click_on_board(page, action)
+
+
+def explanation(page: Any, kind: str) -> str:
+    """The explanation once it shows a verdict of ``kind`` (info: met or going on)."""
+    box = page.locator(f"[data-testid=explanation][data-kind={kind}]")
+    box.wait_for()
+    return str(box.text_content())
+
+
+def stored_progress(page: Any) -> dict[str, int]:
+    found: dict[str, int] = json.loads(
+        page.evaluate("() => localStorage.getItem('shiftago.learn') || '{}'")
+    )
+    return found
+
+
+def account_progress(page: Any) -> dict[str, int]:
+    found: dict[str, int] = page.evaluate(
+        "async () => (await (await fetch('/api/account/learn')).json()).lessons"
+    )
+    return found
+
+
+def test_a_lesson_completed_by_clicks_and_kept_after_a_reload(
+    live_server: LiveServer, new_context: NewContext
+):
+    context = new_context()
+    page = open_lesson(live_server, context, "push")
+    assert page.locator("[data-testid=step-count]").text_content() == "Step 1 of 3"
+    for number, action in enumerate(["Bc", "L3", "Bd"], 1):
+        click(page, action)
+        assert explanation(page, "info").startswith("Well done")
+        assert stored_progress(page)["push"] == number
+        if number < 3:
+            page.click("[data-testid=next-step]")
+            page.locator(f"[data-testid=step-count]:has-text('Step {number + 1} of 3')").wait_for()
+    page.locator("[data-testid=lesson-finished]").wait_for()
+    marks = page.locator("[data-testid=step-mark][data-done=true]")
+    assert marks.count() == 3
+    page.goto(live_server.url + "/learn")
+    lesson = page.locator("[data-testid=lesson][data-lesson=push]")
+    lesson.wait_for()
+    assert lesson.get_attribute("data-complete") == "true"
+    assert page.locator("[data-testid=lesson][data-lesson=full]").get_attribute("data-done") == "0"
+    page.reload()
+    lesson.wait_for()
+    assert lesson.get_attribute("data-complete") == "true"
+
+
+def test_a_lesson_completed_by_keys(live_server: LiveServer, new_context: NewContext):
+    page = open_lesson(live_server, new_context(), "line-of-5")
+    # the arrows by the keyboard: L1, then up the left side to L4, and Enter
+    tab_to(page, '[data-action="L1"][tabindex="0"]')
+    for _ in range(3):
+        page.keyboard.press("ArrowUp")
+    assert focused_action(page) == "L4"
+    page.keyboard.press("Enter")
+    explanation(page, "info")
+    # the focus is on Next step: Enter goes on
+    page.wait_for_function("() => document.activeElement?.dataset.testid === 'next-step'")
+    page.keyboard.press("Enter")
+    page.locator("[data-testid=step-count]:has-text('Step 2 of 2')").wait_for()
+    tab_to(page, "[data-testid=action-input]")
+    page.keyboard.type("te")
+    page.keyboard.press("Enter")
+    assert explanation(page, "info").startswith("Well done")
+    page.locator("[data-testid=lesson-finished]").wait_for()
+    page.wait_for_function("() => document.activeElement?.dataset.testid === 'play-gentle'")
+    assert stored_progress(page)["line-of-5"] == 2
+
+
+def test_a_wrong_action_is_explained_and_tried_again(
+    live_server: LiveServer, new_context: NewContext
+):
+    page = open_lesson(live_server, new_context(), "full?step=2")
+    start = page.locator("[data-cell=a4].marble, .marble[data-cell=a4]").first
+    start.wait_for(state="attached")
+    click(page, "L4")  # rank 4 is full: the arrow may be tried, and the refusal explained
+    words = explanation(page, "error")
+    assert "L4 cannot be played: its lane is full" in words
+    assert page.locator("[data-testid=try-again]").is_visible()
+    page.click("[data-testid=try-again]")
+    click(page, "Tg")  # a push that makes no line: explained, and shown on the board
+    assert "Tg makes no line of 5" in explanation(page, "error")
+    page.locator(".marble[data-cell=g7]").wait_for(state="attached")
+    page.click("[data-testid=try-again]")
+    page.wait_for_function("() => !document.querySelector('.marble[data-cell=\"g7\"]')")
+    click(page, "Ba")
+    assert explanation(page, "info").startswith("Well done")
+    assert page.locator("[data-testid=explanation]").text_content().endswith("a line of 5.")
+
+
+def test_progress_is_merged_into_the_account_and_reaches_another_browser(
+    live_server: LiveServer, new_context: NewContext
+):
+    first = new_context()
+    page = first.new_page()
+    page.goto(live_server.url + "/learn")
+    page.evaluate("() => localStorage.setItem('shiftago.learn', JSON.stringify({block: 1}))")
+    page.reload()
+    page.locator("[data-testid=lesson][data-lesson=block][data-done='1']").wait_for()
+    sign_up(page, "Ann")
+    page.wait_for_function(
+        "async () => (await (await fetch('/api/account/learn')).json()).lessons.block === 1"
+    )
+    page.goto(live_server.url + "/learn/push")
+    page.locator("[data-testid=goal]:not(:empty)").wait_for()
+    click(page, "Bc")
+    explanation(page, "info")
+    page.wait_for_function(
+        "async () => (await (await fetch('/api/account/learn')).json()).lessons.push === 1"
+    )
+    assert account_progress(page) == {"block": 1, "push": 1}
+
+    other = new_context()  # another browser, with no progress of its own
+    page = other.new_page()
+    page.goto(live_server.url + "/learn")
+    page.locator("[data-testid=lesson][data-lesson=push][data-done='0']").wait_for()
+    page.click("[data-testid=account-open]")
+    page.fill("[data-testid=account-form] input[name=name]", "ann")
+    page.fill("[data-testid=account-form] input[name=password]", PASSWORD)
+    page.click("[data-testid=sign-in]")
+    page.locator("[data-testid=lesson][data-lesson=push][data-done='1']").wait_for()
+    page.locator("[data-testid=lesson][data-lesson=block][data-done='1']").wait_for()
+    assert stored_progress(page) == {"block": 1, "push": 1}
+
+
+def test_the_closing_game_is_against_the_gentlest_level(
+    live_server: LiveServer, new_context: NewContext
+):
+    page = open_lesson(live_server, new_context(), "tournament")
+    click(page, "Bf")
+    page.locator("[data-testid=lesson-finished]").wait_for()
+    page.click("[data-testid=play-gentle]")
+    page.wait_for_url("**/play/**")
+    game_id = page.url.split("/play/")[1].split("?")[0]
+    game = read(live_server, game_id)
+    levels = live_server.api("GET", "/api/levels").json()["levels"]
+    gentlest = min(level["level"] for level in levels)
+    assert (game["variant"], len(game["seats"])) == ("express", 2)
+    assert [(s["kind"], s["level"]) for s in game["seats"]] == [
+        ("human", None),
+        ("computer", gentlest),
+    ]
+
+
+def test_the_lessons_fit_a_phone(live_server: LiveServer, new_context: NewContext):
+    context = new_context(viewport={"width": 375, "height": 740})
+    page = open_lesson(live_server, context, "push")
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= 375
+    click(page, "Bc")
+    explanation(page, "info")
+    page.goto(live_server.url + "/learn")
+    page.locator("[data-testid=lesson]").first.wait_for()
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 375
+
+
+def test_a_scoring_step_keeps_the_end_chosen_and_explains_the_other(
+    live_server: LiveServer, new_context: NewContext
+):
+    page = open_lesson(live_server, new_context(), "keep-an-end")
+    page.locator("[data-testid=status]:has-text('score a line')").wait_for()
+    click(page, "xc2-c5")  # keeps c2: the wrong end
+    assert "xc2-c5 keeps c2 on the board; the goal is to keep c5." in explanation(page, "error")
+    page.click("[data-testid=try-again]")
+    click(page, "xc5-c2")
+    assert explanation(page, "info").startswith("Well done")
+    page.locator(".marble[data-cell=c5]").wait_for(state="attached")
+    assert page.locator(".marble[data-cell=c3]").count() == 0  # scored: it came off

@@ -1,0 +1,67 @@
+"""Every step of every lesson (interfaces/shared/learn/lessons.py) against its goal:
+its solution meets it, not every first try does, and each wrong first try is missed
+with a reason that names it, in words of the catalogues."""
+
+from __future__ import annotations
+
+import pytest
+
+from shiftago.core import State
+from shiftago.interfaces.shared.learn import LESSONS, Status, Step, explain, judge, tryable
+
+STEPS = [
+    pytest.param(step, id=f"{lesson.id}-{number}")
+    for lesson in LESSONS
+    for number, step in enumerate(lesson.steps, 1)
+]
+
+
+def test_the_lessons_have_unique_addresses_and_a_few_steps_each() -> None:
+    ids = [lesson.id for lesson in LESSONS]
+    assert len(set(ids)) == len(ids)
+    assert all(1 <= len(lesson.steps) <= 5 for lesson in LESSONS)
+    assert all(lesson.id.replace("-", "").isalnum() and lesson.id.islower() for lesson in LESSONS)
+
+
+@pytest.mark.parametrize("step", STEPS)
+def test_the_solution_of_each_step_meets_its_goal(step: Step) -> None:
+    start = step.start()
+    assert start.position() == State.from_position(step.position).position()
+    verdict, tried = judge(start, step.check, step.solution)
+    assert verdict.status is Status.MET, explain(verdict, str)
+    assert [str(a) for a in tried.actions] == list(step.solution)
+
+
+@pytest.mark.parametrize("step", STEPS)
+def test_before_the_last_action_of_the_solution_the_player_goes_on(step: Step) -> None:
+    start = step.start()
+    for cut in range(1, len(step.solution)):
+        verdict, tried = judge(start, step.check, step.solution[:cut])
+        assert verdict.status is Status.GOING_ON
+        assert tried.still_acting
+
+
+@pytest.mark.parametrize("step", STEPS)
+def test_every_first_try_is_judged_and_a_wrong_one_explained(step: Step) -> None:
+    start = step.start()
+    missed = 0
+    for action in tryable(start, step.full_lanes):
+        verdict, _ = judge(start, step.check, [action])
+        if verdict.status is Status.MISSED:
+            missed += 1
+            words = explain(verdict, str)
+            assert verdict.code not in ("met", "going_on")
+            assert "%(" not in words and words.endswith(".")
+    if step.check.actions == 1 or start.phase.value == "score":
+        assert missed > 0 or len(tryable(start, step.full_lanes)) == 1
+
+
+def test_a_step_that_teaches_full_lanes_lets_them_be_tried_and_says_why_they_fail() -> None:
+    step = next(s for lesson in LESSONS for s in lesson.steps if s.full_lanes)
+    start = step.start()
+    full = [a for a in tryable(start, True) if a not in {str(x) for x in start.legal_actions()}]
+    assert full
+    for action in full:
+        verdict, tried = judge(start, step.check, [action])
+        assert (verdict.status, verdict.code) == (Status.MISSED, "lane_full")
+        assert tried.actions == () and tried.last == start  # the refused push changed nothing
