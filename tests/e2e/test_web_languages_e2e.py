@@ -6,7 +6,15 @@ from __future__ import annotations
 
 from support.web_fixtures import NewContext, StartServer
 
-GERMAN_MENU = ["Spielen", "Lobby", "Analysebrett", "Rangliste", "Lernen", "Spielanleitung"]
+GERMAN_MENU = [
+    "Spielen",
+    "Lobby",
+    "Analysebrett",
+    "Aufgaben",
+    "Rangliste",
+    "Lernen",
+    "Spielanleitung",
+]
 
 
 def test_lang_de_gives_the_german_header_and_leaderboard(
