@@ -6,6 +6,12 @@ Two steps, each a command:
     python scripts/tune_eval.py generate --games 3000 --depth 7 --seed 2 d2.npz
     python scripts/tune_eval.py fit d1.npz d2.npz
 
+With ``--variant expert`` or ``--variant extreme`` ``generate`` plays that variant (at
+most ``--limit`` actions a game) and ``fit`` fits the weights of
+:func:`shiftago.engine.search.evaluate.points_features` instead, for
+``TUNED_POINTS[variant]``; ``--scale`` sets ``K`` where the classic evaluation predicts
+too little to set it (docs/strength.md, "The tuned evaluations of Expert and Extreme").
+
 ``generate`` plays 2-player Express games of the top level's search (late move
 reductions, classic evaluation, a fixed depth) from openings of 2 to 8 random actions
 and stores every position before an action with the game's result for the seat to act
@@ -37,12 +43,15 @@ from numba import njit
 from shiftago.core import Rules, State, Variant
 from shiftago.engine import kernel
 from shiftago.engine.kernel.moves import occupied, popcount
-from shiftago.engine.kernel.tables import BOARD, OVER, PHASE, TURN, WINNERS
+from shiftago.engine.kernel.tables import BOARD, EXPRESS, OVER, PHASE, TURN, VARIANT, WINNERS
 from shiftago.engine.search import Searcher
 from shiftago.engine.search.evaluate import (
     CELL_CLASSES,
+    PF_SEAT,
+    POINT_FEATURES,
     evaluate,
     immediate_win,
+    points_features,
     window_counts,
     winning_insertions,
 )
@@ -57,16 +66,29 @@ NAMES = (
     + ["threat", "tempo", "seat"]
 )
 SEAT = len(NAMES) - 1
+#: The columns of :func:`shiftago.engine.search.evaluate.points_features` (Expert, Extreme).
+POINT_NAMES = (
+    [f"mine{k}" for k in range(1, 5)]
+    + [f"theirs{k}" for k in range(1, 5)]
+    + [f"cell{c}" for c in range(len(CELL_CLASSES))]
+    + [f"my_points{p}" for p in range(1, 10)]
+    + [f"their_points{p}" for p in range(1, 10)]
+    + ["pending"]
+    + [f"my_reach{n}" for n in range(4, 8)]
+    + [f"their_reach{n}" for n in range(4, 8)]
+    + ["their_win", "supply", "lead", "tempo", "seat"]
+)
 
 
-def generate(games: int, depth: int, seed: int, out: Path) -> None:
-    """Self-play positions with the results of their games."""
+def generate(games: int, depth: int, seed: int, out: Path, variant: Variant, limit: int) -> None:
+    """Self-play positions with the results of their games (at most ``limit`` actions a
+    game: Extreme has no bound of its own)."""
     rng = random.Random(seed)
     states: list[np.ndarray] = []
     results: list[float] = []
     game_ids: list[int] = []
     for game in range(games):
-        s = kernel.from_state(State.initial(Rules(Variant.EXPRESS, 2), 0))
+        s = kernel.from_state(State.initial(Rules(variant, 2, action_limit=limit), 0))
         for _ in range(rng.randint(2, 8)):
             if int(s[PHASE]) != OVER:
                 kernel.apply_action(s, rng.choice(kernel.legal_codes(s)))
@@ -118,6 +140,25 @@ def _features(states: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, n
     return x, classic, tuned, quiet
 
 
+@njit(cache=False)
+def _point_features(
+    states: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    n = states.shape[0]
+    x = np.zeros((n, POINT_FEATURES), dtype=np.float64)
+    classic = np.zeros(n, dtype=np.float64)
+    tuned = np.zeros(n, dtype=np.float64)
+    quiet = np.zeros(n, dtype=np.bool_)
+    for i in range(n):
+        s = states[i]
+        quiet[i] = immediate_win(s) == 0
+        if quiet[i]:
+            x[i] = points_features(s)
+            classic[i] = evaluate(s, False)
+            tuned[i] = evaluate(s, True)
+    return x, classic, tuned, quiet
+
+
 def log_loss(values: np.ndarray, results: np.ndarray, scale: float) -> float:
     p = np.clip(1.0 / (1.0 + np.exp(-values / scale)), 1e-9, 1 - 1e-9)
     return float(-np.mean(results * np.log(p) + (1 - results) * np.log(1 - p)))
@@ -139,12 +180,14 @@ def fit_weights(x: np.ndarray, results: np.ndarray, scale: float, l2: float) -> 
     return w
 
 
-def fit(paths: list[Path], l2: float) -> None:
+def fit(paths: list[Path], l2: float, scale: float | None) -> None:
     data = [np.load(path) for path in paths]
     states = np.concatenate([d["states"] for d in data])
     results = np.concatenate([d["results"] for d in data])
     games = np.concatenate([d["games"] for d in data])
-    x, classic, tuned, quiet = _features(states)
+    express = int(states[0][VARIANT]) == EXPRESS
+    x, classic, tuned, quiet = _features(states) if express else _point_features(states)
+    names, seat = (NAMES, SEAT) if express else (POINT_NAMES, PF_SEAT)
     x, classic, tuned, results, games = (
         x[quiet],
         classic[quiet],
@@ -157,11 +200,13 @@ def fit(paths: list[Path], l2: float) -> None:
     test = np.isin(games, rng.choice(unique, len(unique) // 5, replace=False))
     train = ~test
     print(f"{len(unique)} games, {len(results)} quiet positions ({test.sum()} for the test)")
-    scales = np.arange(20.0, 400.0, 0.5)
-    scale = float(scales[np.argmin([log_loss(classic[train], results[train], k) for k in scales])])
+    if scale is None:
+        scales = np.arange(20.0, 400.0, 0.5)
+        losses = [log_loss(classic[train], results[train], k) for k in scales]
+        scale = float(scales[np.argmin(losses)])
     w = fit_weights(x[train], results[train], scale, l2)
     used = w.copy()
-    used[SEAT] = 0.0
+    used[seat] = 0.0
     print(f"scale K = {scale}")
     print("test log-loss:")
     for label, values in (
@@ -171,8 +216,9 @@ def fit(paths: list[Path], l2: float) -> None:
         ("tuned evaluation of evaluate.py now", tuned),
     ):
         print(f"  {label:36} {log_loss(values[test], results[test], scale):.4f}")
-    for name, weight in zip(NAMES, w, strict=True):
-        print(f"  {name:8} {weight:8.1f}")
+    for name, weight in zip(names, w, strict=True):
+        print(f"  {name:14} {weight:8.1f}")
+    print("as integers:", ", ".join(str(round(v)) for v in w))
 
 
 def main() -> None:
@@ -182,15 +228,23 @@ def main() -> None:
     gen.add_argument("--games", type=int, default=1000)
     gen.add_argument("--depth", type=int, default=5)
     gen.add_argument("--seed", type=int, default=1)
+    gen.add_argument("--variant", type=Variant, default=Variant.EXPRESS)
+    gen.add_argument("--limit", type=int, default=1000, help="the action limit of a game")
     gen.add_argument("out", type=Path)
     fitting = commands.add_parser("fit", help="fit the weights to stored positions")
     fitting.add_argument("--l2", type=float, default=1e-6)
+    fitting.add_argument(
+        "--scale",
+        type=float,
+        default=None,
+        help="the scale K (default: the one that fits the classic evaluation best)",
+    )
     fitting.add_argument("data", type=Path, nargs="+")
     args = parser.parse_args()
     if args.command == "generate":
-        generate(args.games, args.depth, args.seed, args.out)
+        generate(args.games, args.depth, args.seed, args.out, args.variant, args.limit)
     else:
-        fit(args.data, args.l2)
+        fit(args.data, args.l2, args.scale)
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ from shiftago.engine.search.evaluate import (
     TUNED_THREAT,
     immediate_win,
     tuned_express,
+    tuned_points,
     window_counts,
     winning_insertions,
 )
@@ -122,11 +123,11 @@ def test_the_tuned_value_is_the_sum_of_its_weighted_terms() -> None:
 
 
 @pytest.mark.parametrize("variant", [Variant.EXPERT, Variant.EXTREME])
-def test_expert_and_extreme_keep_the_classic_evaluation(variant: Variant) -> None:
+def test_expert_and_extreme_have_a_tuned_evaluation_of_their_own(variant: Variant) -> None:
     s = kernel.from_state(State.initial(Rules(variant, 2), 0))
     for code in (0, 9, 15, 22, 3):
         kernel.apply_action(s, code)
-        assert evaluate(s, True) == evaluate(s, False)
+        assert evaluate(s, True) == max(-MAX_HEURISTIC, min(MAX_HEURISTIC, tuned_points(s)))
 
 
 def test_only_the_top_level_uses_the_tuned_evaluation() -> None:

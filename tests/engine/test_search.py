@@ -5,12 +5,13 @@ stops a search (they assert that it stops, not how fast)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from shiftago.core import Action, Game, Rules, State, Variant
-from shiftago.engine import kernel
+from shiftago.engine import kernel, levels
 from shiftago.engine.alphabeta import AlphaBetaBot
 from shiftago.engine.bench import middle_game_positions
 from shiftago.engine.bot import Limits
@@ -353,21 +354,31 @@ def test_a_scaled_budget_moves_geometrically_from_one_share_to_the_other() -> No
     assert scaled_budget(2_000_000, 0.4, 0.4, 2_000_000, 2_000_000) == 800_000  # one budget
 
 
-def test_the_top_level_plays_the_mcts_with_two_players_in_extreme() -> None:
+def test_the_top_level_plays_the_alpha_beta_search_with_two_players_in_every_variant() -> (
+    None
+):
+    """Extreme too, since its tuned evaluation beat the MCTS there (docs/strength.md)."""
     top = search_level(LEVELS[-1][0])
     for variant in Variant:
-        two = Rules(variant, 2)
-        mcts = variant in top.rung.mcts_with_two
-        assert (top.for_rules(two) is top.mcts) is mcts
+        assert top.for_rules(Rules(variant, 2)) is top.alphabeta
         assert top.for_rules(Rules(variant, 3)) is top.mcts
-    assert top.rung.mcts_with_two == {Variant.EXTREME}
+    assert all(not search_level(n).rung.mcts_with_two for n, _ in LEVELS[2:])
+    assert "except in" not in top.value_unit
+
+
+def test_a_level_can_play_the_mcts_with_two_players_in_chosen_variants() -> None:
+    rung = replace(levels.level(LEVELS[-1][0]), mcts_with_two=frozenset({Variant.EXTREME}))
+    top = LevelBot(rung, 1)
+    assert rung.iterations is not None
+    for variant in Variant:
+        mcts = variant is Variant.EXTREME
+        assert (top.for_rules(Rules(variant, 2)) is top.mcts) is mcts
     assert "2 players, except in Extreme" in top.value_unit
-    assert all(not search_level(n).rung.mcts_with_two for n, _ in LEVELS[2:-1])
     # in 2-player Extreme it searches its share of the MCTS iterations, and finds the win
     win = State.from_position("extreme 2 7/7/7/7/7/g6/oooo3 o insert 18,21 8,0 0,0")
     ranked = top.analyse(win)
     assert top.mcts.last is not None and top.mcts.last.iterations <= (top.budget(win) or 0)
-    assert top.budget(win) == round(top.rung.iterations * ITERATION_SHARE[Variant.EXTREME])
+    assert top.budget(win) == round(rung.iterations * ITERATION_SHARE[Variant.EXTREME])
     assert top.mcts.proven(ranked[0].value) == 1
     options = win.after(ranked[0].action).scoring_options()
     assert max(option.points for option in options) == 2  # a line of five: 8 + 2 points

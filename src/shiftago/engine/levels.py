@@ -12,8 +12,8 @@ look at the next player's immediate wins. Above them:
   growing iteration counts, the multi-player search chosen by measurement
   (``docs/strength.md``);
 * except that a level may play the MCTS with 2 players too, in the variants of its
-  :attr:`Level.mcts_with_two`: the top level does in Extreme, where the MCTS with
-  greedy playouts beat the alpha-beta search clearly (``docs/strength.md``).
+  :attr:`Level.mcts_with_two`; none does now: the top level played it in Extreme until
+  the alpha-beta search with Extreme's tuned evaluation beat it (``docs/strength.md``).
 
 The nodes and iterations are set for Express; Expert and Extreme search a share of them
 (:data:`NODE_SHARE`, :data:`ITERATION_SHARE`, :data:`LOW_ITERATION_SHARE`,
@@ -79,7 +79,6 @@ LADDER: Final[tuple[Level, ...]] = (
         iterations=200_000,
         reductions=True,
         tuned=True,
-        mcts_with_two=frozenset({Variant.EXTREME}),
         spends_time=True,
     ),
 )

@@ -21,6 +21,16 @@ are fitted to the results of self-play games (logistic "Texel" tuning,
 ``scripts/tune_eval.py``; docs/strength.md, "The tuned evaluation"). The levels below
 keep the classic one, so that their figures stay true.
 
+In Expert and Extreme the tuned evaluation (:func:`tuned_points`) is a weighted sum of
+:func:`points_features`, with weights of their own for each variant
+(:data:`TUNED_POINTS`): the windows and cell classes of Express, each side's points
+(their difference, and one weight for each score from 1 to 9: the distance to 10
+is not linear), a pending
+scoring (the mover scores and moves again), the longest scoring line one insertion
+of each side can make (Extreme's 0-point line of four among them: it clears marbles
+and gives another turn), whether that line wins the opponent the game, and the
+marbles in supply (docs/strength.md, "The tuned evaluations of Expert and Extreme").
+
 :func:`immediate_win` says whether the seat to act wins with its next action (an
 insertion that makes a winning line in Express, or a line whose points reach 10 in
 Expert and Extreme, scored at once), looking only at the mover's own board after each
@@ -47,6 +57,7 @@ from shiftago.engine.kernel.tables import (
     EXPRESS,
     INSERTIONS,
     LANE_MASK,
+    MIN_LINE,
     PHASE,
     POINTS,
     SCORE,
@@ -180,6 +191,138 @@ def tuned_express(me: np.uint64, op: np.uint64, occ: np.uint64) -> int:
     return value + TUNED_TEMPO
 
 
+# The features of the tuned evaluation of Expert and Extreme (see points_features):
+# their columns, from the seat to act's point of view.
+PF_MINE: Final = 0  # 4: the seat to act's open windows holding 1-4 marbles
+PF_THEIRS: Final = 4  # 4: the opponent's
+PF_CELL: Final = 8  # 10: marbles by cell class, the seat to act's less the opponent's
+PF_MY_POINTS: Final = 18  # 9: the seat to act has 1..9 points (a pending scoring counted)
+PF_THEIR_POINTS: Final = 27  # 9: the opponent has 1..9 points
+PF_PENDING: Final = 36  # the seat to act scores now, and then moves again
+PF_MY_REACH: Final = 37  # 4: its longest scoring line after one insertion is 4..7 long
+PF_THEIR_REACH: Final = 41  # 4: the opponent's, had it the turn
+PF_THEIR_WIN: Final = 45  # that line of the opponent's would win it the game
+PF_SUPPLY: Final = 46  # marbles in supply, the seat to act's less the opponent's
+PF_LEAD: Final = 47  # points, the seat to act's (a pending scoring counted) less the opponent's
+PF_TEMPO: Final = 48  # the constant
+PF_SEAT: Final = 49  # +1 first player to act, -1 second (fitted, then left out)
+POINT_FEATURES: Final = 50
+
+#: ``TUNED_POINTS[variant]``: the weights of :func:`points_features` in Expert and
+#: Extreme (centi-units; Express's row unused), fitted by scripts/tune_eval.py
+#: (docs/strength.md, "The tuned evaluations of Expert and Extreme").
+# fmt: off
+TUNED_POINTS: Final = np.array(
+    [
+        [0] * POINT_FEATURES,
+        [  # Expert
+        -2, -4, 1, 10,  # open windows: the seat to act's (1-4 marbles), the opponent's
+        2, 4, 2, -13,
+        27, 16, 12, 0, 8, -3, -3, -9, -13, -23,  # cell classes
+        0, 7, 0, 6, 4, -6, 6, -5, 4,  # the seat to act's points 1-9
+        0, -13, 0, -12, -5, 12, -3, 14, -2,  # the opponent's
+        -11,  # pending scoring
+        0, 8, 3, -1,  # reach 4-7: the seat to act's
+        0, -14, -16, 0,  # the opponent's
+        -17, -11, 10, 5, 19,  # their win, supply, lead, tempo, seat
+        ],
+        [  # Extreme
+        0, -2, 0, 1,  # open windows: the seat to act's (1-4 marbles), the opponent's
+        2, 3, 0, -13,
+        3, 8, 8, -4, 16, 7, 8, -4, -3, -9,  # cell classes
+        0, -6, 0, -2, 3, -3, -3, 2, -2,  # the seat to act's points 1-9
+        0, 8, 0, 1, -7, 0, 1, -5, -4,  # the opponent's
+        -38,  # pending scoring
+        -2, -5, 1, -4,  # reach 4-7: the seat to act's
+        2, -1, -9, -3,  # the opponent's
+        -15, -31, 41, -1, 3,  # their win, supply, lead, tempo, seat
+        ],
+    ],
+    dtype=np.int64,
+)
+# fmt: on
+
+
+@njit(cache=True, nogil=True)
+def longest_line(b: np.uint64, variant: int) -> int:
+    """The length of the longest scoring line of ``b`` (2 players), 0 without one."""
+    for length in range(7, MIN_LINE[variant, 0] - 1, -1):
+        if has_run(b, length):
+            return length
+    return 0
+
+
+@njit(cache=True, nogil=True)
+def longest_reach(b: np.uint64, occ: np.uint64, variant: int) -> int:
+    """The longest scoring line (0: none) that one insertion of ``b``'s owner can give
+    it, on a board whose occupied cells are ``occ``."""
+    best = 0
+    for i in range(INSERTIONS):
+        if LANE_MASK[i] & ~occ:
+            best = max(best, longest_line(after_insertion(b, push_run(i, occ), i), variant))
+            if best == 7:
+                break
+    return best
+
+
+@njit(cache=True, nogil=True)
+def points_features(s: np.ndarray) -> np.ndarray:
+    """The features of the tuned evaluation of a 2-player Expert or Extreme state (not
+    over, no win at once for the seat to act), columns ``PF_*``."""
+    x = np.zeros(POINT_FEATURES, dtype=np.int64)
+    mover = np.int64(s[TURN])
+    me = s[BOARD + mover]
+    op = s[BOARD + 1 - mover]
+    variant = np.int64(s[VARIANT])
+    occ = occupied(s)
+    m1, m2, m3, m4 = window_counts(me, op)
+    t1, t2, t3, t4 = window_counts(op, me)
+    x[PF_MINE] = m1
+    x[PF_MINE + 1] = m2
+    x[PF_MINE + 2] = m3
+    x[PF_MINE + 3] = m4
+    x[PF_THEIRS] = t1
+    x[PF_THEIRS + 1] = t2
+    x[PF_THEIRS + 2] = t3
+    x[PF_THEIRS + 3] = t4
+    for c in range(CELL_CLASSES.shape[0]):
+        x[PF_CELL + c] = popcount(me & CELL_CLASSES[c]) - popcount(op & CELL_CLASSES[c])
+    mine = np.int64(s[SCORE + mover])
+    if np.int64(s[PHASE]) == SCORE_PHASE:
+        x[PF_PENDING] = 1
+        mine += np.int64(max(best_points(me, variant), 0))
+    theirs = np.int64(s[SCORE + 1 - mover])
+    if mine > 0:
+        x[PF_MY_POINTS - 1 + (mine if mine < 9 else 9)] = 1
+    if theirs > 0:
+        x[PF_THEIR_POINTS - 1 + (theirs if theirs < 9 else 9)] = 1
+    reach = longest_reach(me, occ, variant)
+    if reach:
+        x[PF_MY_REACH + reach - 4] = 1
+    reach = longest_reach(op, occ, variant)
+    if reach:
+        x[PF_THEIR_REACH + reach - 4] = 1
+        if POINTS[variant, 0, reach] >= WIN_POINTS - theirs:
+            x[PF_THEIR_WIN] = 1
+    x[PF_SUPPLY] = np.int64(s[SUPPLY + mover]) - np.int64(s[SUPPLY + 1 - mover])
+    x[PF_LEAD] = mine - theirs
+    x[PF_TEMPO] = 1
+    x[PF_SEAT] = 1 if mover == 0 else -1
+    return x
+
+
+@njit(cache=True, nogil=True)
+def tuned_points(s: np.ndarray) -> int:
+    """The tuned value of a 2-player Expert or Extreme state for the seat to act (the
+    first player's term left out: it would shift every leaf alike)."""
+    x = points_features(s)
+    w = TUNED_POINTS[np.int64(s[VARIANT])]
+    value = 0
+    for k in range(PF_SEAT):
+        value += w[k] * x[k]
+    return value
+
+
 @njit(cache=True, nogil=True)
 def best_points(b: np.uint64, variant: int) -> int:
     """The points of the longest line of ``b`` (2 players), or -1 without a scoring line."""
@@ -194,14 +337,14 @@ def best_points(b: np.uint64, variant: int) -> int:
 @njit(cache=True, nogil=True)
 def evaluate(s: np.ndarray, tuned: bool = False) -> int:
     """The heuristic value of a 2-player state (not over) for the seat to act, whose
-    win at once the search has ruled out; ``tuned``: by the tuned evaluation in
-    Express (the classic one otherwise)."""
+    win at once the search has ruled out; ``tuned``: by the tuned evaluation of its
+    variant (the classic one otherwise)."""
     mover = np.int64(s[TURN])
     me = s[BOARD + mover]
     op = s[BOARD + 1 - mover]
     variant = np.int64(s[VARIANT])
-    if tuned and variant == EXPRESS:
-        value = tuned_express(me, op, occupied(s))
+    if tuned:
+        value = tuned_express(me, op, occupied(s)) if variant == EXPRESS else tuned_points(s)
         return max(-MAX_HEURISTIC, min(MAX_HEURISTIC, value))
     value = windows(me, op, True) - windows(op, me, False) + TEMPO
     if variant != EXPRESS:

@@ -37,7 +37,7 @@ LEASE_SECONDS: Final = 6.0
 #: 40-action 2-player Express game takes about 10 s on two cores beside another game's
 #: computer (docs/analysis.md, "Budget").
 REVIEW_NODES: Final = 1_000_000
-#: The MCTS iterations per position (3-4 players, and 2 in Extreme) (docs/analysis.md).
+#: The MCTS iterations per position (3-4 players) (docs/analysis.md).
 REVIEW_ITERATIONS: Final = 20_000
 #: The hard cap on one position's search, whatever the machine (docs/analysis.md).
 REVIEW_MOVETIME_MS: Final = 450
