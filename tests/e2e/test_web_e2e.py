@@ -692,6 +692,12 @@ def test_phone_sized_pages_do_not_scroll_sideways(
         "document.documentElement.scrollWidth - document.documentElement.clientWidth"
     )
     assert overflow <= 0, f"{path} scrolls sideways by {overflow}px at 390px wide"
+    hidden = page.eval_on_selector_all(
+        "[data-testid=menu] a",
+        """nodes => nodes.filter(n => n.getBoundingClientRect().right > innerWidth + 0.5)
+            .map(n => n.textContent.trim())""",
+    )
+    assert hidden == [], f"menu entries past the screen's edge on {path}: {hidden}"
     small = page.eval_on_selector_all(
         "button, .button, select",
         """nodes => nodes.filter(n => n.checkVisibility())
