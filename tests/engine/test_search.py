@@ -354,9 +354,7 @@ def test_a_scaled_budget_moves_geometrically_from_one_share_to_the_other() -> No
     assert scaled_budget(2_000_000, 0.4, 0.4, 2_000_000, 2_000_000) == 800_000  # one budget
 
 
-def test_the_top_level_plays_the_alpha_beta_search_with_two_players_in_every_variant() -> (
-    None
-):
+def test_the_top_level_plays_the_alpha_beta_search_with_two_players_in_every_variant() -> None:
     """Extreme too, since its tuned evaluation beat the MCTS there (docs/strength.md)."""
     top = search_level(LEVELS[-1][0])
     for variant in Variant:
