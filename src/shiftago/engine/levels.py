@@ -50,7 +50,8 @@ class Level:
     plays the MCTS with 2 players as well. A level that ``spends_time`` (the top one)
     keeps its budget only for searches given no limit: given a ``movetime`` or a clock
     it searches as long as the time manager lets it, given ``nodes`` or (alpha-beta) a
-    ``depth`` that far."""
+    ``depth`` that far. In the first ``blocking`` actions of each of its MCTS's playouts
+    in Express with 3-4 players, each mover stops the next seat's win at once."""
 
     number: int
     name: str
@@ -63,7 +64,13 @@ class Level:
     tuned: bool = False
     mcts_with_two: frozenset[Variant] = frozenset()
     spends_time: bool = False
+    blocking: int = 0
 
+
+#: The top level's blocking playouts with 3-4 players in Express: the actions at the
+#: start of each playout in which the mover blocks the next seat's win at once
+#: (docs/strength.md, "Blocking playouts").
+BLOCKING_PLIES: Final = 1000
 
 LADDER: Final[tuple[Level, ...]] = (
     Level(1, "beginner", greedy=True, looks_ahead=False),
@@ -81,6 +88,7 @@ LADDER: Final[tuple[Level, ...]] = (
         tuned=True,
         mcts_with_two=frozenset({Variant.EXTREME}),
         spends_time=True,
+        blocking=BLOCKING_PLIES,
     ),
 )
 
@@ -196,7 +204,7 @@ class LevelBot(Bot):
             tuned=rung.tuned,
         )
         self.seed: int = self.alphabeta.seed
-        self.mcts = MctsBot(self.seed, name=rung.name)
+        self.mcts = MctsBot(self.seed, name=rung.name, blocking=rung.blocking)
         with_two = ", ".join(v.value.capitalize() for v in Variant if v in rung.mcts_with_two)
         mcts_games = f"3-4 players, and 2 in {with_two}" if with_two else "3-4 players"
         ab_games = f"2 players, except in {with_two}" if with_two else "2 players"
