@@ -10,7 +10,8 @@ look at the next player's immediate wins. Above them:
   spent;
 * 3 and 4 players: the MCTS with vector values (:mod:`shiftago.engine.mcts_bot`) at
   growing iteration counts, the multi-player search chosen by measurement
-  (``docs/strength.md``);
+  (``docs/strength.md``); the top level's playouts block the next seat's win at once
+  in Express (:data:`BLOCKING_PLIES`; ``docs/strength.md``, "Blocking playouts");
 * except that a level may play the MCTS with 2 players too, in the variants of its
   :attr:`Level.mcts_with_two`: the top level does in Extreme, where the MCTS with
   greedy playouts beat the alpha-beta search clearly (``docs/strength.md``).
