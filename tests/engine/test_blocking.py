@@ -1,5 +1,5 @@
-"""Blocking playouts (Express, 3-4 players) and the top level's 3-4 player search:
-positions built by hand, iteration (node) limits only."""
+"""Blocking playouts (Express, 3-4 players) and the 3-4 player searches: positions
+built by hand, iteration (node) limits only."""
 
 from __future__ import annotations
 
@@ -8,13 +8,13 @@ import pytest
 
 from shiftago.core import Action, Phase, State
 from shiftago.engine import kernel
-from shiftago.engine.bot import Limits
+from shiftago.engine.bot import Bot, Limits
 from shiftago.engine.kernel.playout import play_out
 from shiftago.engine.kernel.policy import BLOCKING, GREEDY, blocking_choice, wins_at_once
 from shiftago.engine.kernel.rng import seed_of
 from shiftago.engine.kernel.tables import BOARD
 from shiftago.engine.levels import bot_for_level, default_level
-from shiftago.engine.mcts_bot import MctsBot
+from shiftago.engine.mcts_bot import EVERY_ACTION, MctsBot
 
 #: Orange (seat 0) to act; green (seat 1, next) holds three in a row on the bottom rank
 #: with both ends open, so it wins at once unless orange stops it.
@@ -92,31 +92,40 @@ def test_blocking_playouts_never_let_the_next_seat_win_at_once() -> None:
     assert at_once[GREEDY] > 30 and at_once[BLOCKING] == 0, at_once
 
 
+def searches() -> list[tuple[str, Bot]]:
+    """The 3-4 player searches: the top level, and the MCTS with blocking playouts."""
+    return [
+        ("top level", bot_for_level(default_level(), seed=3)),
+        ("blocking", MctsBot(3, blocking=EVERY_ACTION)),
+    ]
+
+
 @pytest.mark.parametrize("position", [ORANGE_WINS, ORANGE_WINS_4])
-def test_the_top_level_takes_a_win_at_once(position: str) -> None:
+def test_a_win_at_once_is_taken(position: str) -> None:
     state = State.from_position(position)
-    bot = bot_for_level(default_level(), seed=3)
-    for nodes in (200, 3000):
-        action = bot.choose(state, Limits(nodes=nodes))
-        outcome = state.after(action).outcome
-        assert outcome is not None and outcome.winners == (0,)
+    for name, bot in searches():
+        for nodes in (200, 3000):
+            action = bot.choose(state, Limits(nodes=nodes))
+            outcome = state.after(action).outcome
+            assert outcome is not None and outcome.winners == (0,), (name, nodes)
 
 
 @pytest.mark.parametrize("position", [GREEN_THREATENS, GREEN_THREATENS_4])
-def test_the_top_level_stops_the_next_seats_win(position: str) -> None:
+def test_the_next_seats_win_is_stopped(position: str) -> None:
     state = State.from_position(position)
     safe = safe_actions(state)
-    for seed in range(3):
-        bot = bot_for_level(default_level(), seed=seed)
-        assert bot.choose(state, Limits(nodes=3000)) in safe
+    for name, bot in searches():
+        assert bot.choose(state, Limits(nodes=3000)) in safe, name
         ranked = bot.analyse(state, Limits(nodes=3000))
         assert {r.action for r in ranked} == set(state.legal_actions())
+        assert ranked[0].action in safe
 
 
-def test_only_the_top_level_plays_blocking_playouts() -> None:
+def test_the_levels_keep_greedy_playouts() -> None:
+    """Blocking playouts did not win at equal time (docs/strength.md, "Blocking
+    playouts"): every level's MCTS plays the greedy ones."""
     rules = State.from_position(GREEN_THREATENS).rules
-    top = bot_for_level(default_level(), seed=0).for_rules(rules)
-    below = bot_for_level(default_level() - 1, seed=0).for_rules(rules)
-    assert isinstance(top, MctsBot) and top.mcts.policy == BLOCKING
-    assert isinstance(below, MctsBot) and below.mcts.policy == GREEDY
-    assert MctsBot(0).mcts.policy == GREEDY
+    for number in range(3, default_level() + 1):
+        mcts = bot_for_level(number, seed=0).for_rules(rules)
+        assert isinstance(mcts, MctsBot) and mcts.mcts.policy == GREEDY
+    assert MctsBot(0, blocking=EVERY_ACTION).mcts.policy == BLOCKING

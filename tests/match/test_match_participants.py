@@ -8,8 +8,7 @@ from shiftago.core import Rules, State
 from shiftago.engine.alphabeta import AlphaBetaBot
 from shiftago.engine.bot import Limits
 from shiftago.engine.greedy import GreedyBot
-from shiftago.engine.levels import BLOCKING_PLIES
-from shiftago.engine.mcts_bot import MctsBot
+from shiftago.engine.mcts_bot import EVERY_ACTION, MctsBot
 from shiftago.match import participants as registry
 from shiftago.match.participants import (
     lazy_bot,
@@ -64,7 +63,7 @@ def test_the_blocking_mcts_takes_iterations_and_plies():
     bot = parse_participant("mcts-blocking:300:6").make_bot(1)
     assert isinstance(bot, MctsBot) and bot.iterations == 300 and bot.mcts.blocking == 6
     whole = parse_participant("mcts-blocking:300").make_bot(1)
-    assert whole.mcts.blocking == BLOCKING_PLIES
+    assert whole.mcts.blocking == EVERY_ACTION
     for bad in ("mcts-blocking:300:0", "mcts-blocking:lots", "mcts-blocking:300:x"):
         with pytest.raises(ValueError, match="whole number"):
             parse_participant(bad).make_bot(1)

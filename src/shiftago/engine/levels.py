@@ -10,8 +10,7 @@ look at the next player's immediate wins. Above them:
   spent;
 * 3 and 4 players: the MCTS with vector values (:mod:`shiftago.engine.mcts_bot`) at
   growing iteration counts, the multi-player search chosen by measurement
-  (``docs/strength.md``); the top level's playouts block the next seat's win at once
-  in Express (:data:`BLOCKING_PLIES`; ``docs/strength.md``, "Blocking playouts");
+  (``docs/strength.md``);
 * except that a level may play the MCTS with 2 players too, in the variants of its
   :attr:`Level.mcts_with_two`: the top level does in Extreme, where the MCTS with
   greedy playouts beat the alpha-beta search clearly (``docs/strength.md``).
@@ -51,8 +50,7 @@ class Level:
     plays the MCTS with 2 players as well. A level that ``spends_time`` (the top one)
     keeps its budget only for searches given no limit: given a ``movetime`` or a clock
     it searches as long as the time manager lets it, given ``nodes`` or (alpha-beta) a
-    ``depth`` that far. In the first ``blocking`` actions of each of its MCTS's playouts
-    in Express with 3-4 players, each mover stops the next seat's win at once."""
+    ``depth`` that far."""
 
     number: int
     name: str
@@ -65,13 +63,7 @@ class Level:
     tuned: bool = False
     mcts_with_two: frozenset[Variant] = frozenset()
     spends_time: bool = False
-    blocking: int = 0
 
-
-#: The top level's blocking playouts with 3-4 players in Express: the actions at the
-#: start of each playout in which the mover blocks the next seat's win at once
-#: (docs/strength.md, "Blocking playouts").
-BLOCKING_PLIES: Final = 1000
 
 LADDER: Final[tuple[Level, ...]] = (
     Level(1, "beginner", greedy=True, looks_ahead=False),
@@ -89,7 +81,6 @@ LADDER: Final[tuple[Level, ...]] = (
         tuned=True,
         mcts_with_two=frozenset({Variant.EXTREME}),
         spends_time=True,
-        blocking=BLOCKING_PLIES,
     ),
 )
 
@@ -205,7 +196,7 @@ class LevelBot(Bot):
             tuned=rung.tuned,
         )
         self.seed: int = self.alphabeta.seed
-        self.mcts = MctsBot(self.seed, name=rung.name, blocking=rung.blocking)
+        self.mcts = MctsBot(self.seed, name=rung.name)
         with_two = ", ".join(v.value.capitalize() for v in Variant if v in rung.mcts_with_two)
         mcts_games = f"3-4 players, and 2 in {with_two}" if with_two else "3-4 players"
         ab_games = f"2 players, except in {with_two}" if with_two else "2 players"

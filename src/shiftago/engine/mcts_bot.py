@@ -64,6 +64,8 @@ from shiftago.engine.mcts import (
 )
 from shiftago.engine.timing import budget
 
+#: ``blocking`` for blocking playouts in every action of a playout (a game is shorter).
+EVERY_ACTION = 1_000
 #: Iterations when neither the bot nor the caller sets a limit.
 DEFAULT_ITERATIONS = 50_000
 #: The range of an unproven mean as the bot reports it, so that 0 and 1 mean proven.
@@ -86,8 +88,8 @@ class MctsBot(Bot):
     with the solver, off without; they are the stronger policy in every variant, see
     docs/strength.md, "Figures behind the constants"), ``blocking`` the number of actions at
     the start of each greedy playout in which, in Express with 3-4 players, the mover
-    also stops the next seat's win at once (0: none; the top level's: docs/strength.md,
-    "Blocking playouts"), ``max_nodes`` the tree's
+    also stops the next seat's win at once (0: none, the levels' choice; :data:`EVERY_ACTION`:
+    all; docs/strength.md, "Blocking playouts"), ``max_nodes`` the tree's
     memory cap."""
 
     name = "mcts"

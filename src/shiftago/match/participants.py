@@ -117,17 +117,16 @@ def _mcts_plain(argument: str | None, seed: int) -> Bot:
 
 
 def _mcts_blocking(argument: str | None, seed: int) -> Bot:
-    """``mcts-blocking:ITERATIONS[:PLIES]``: the MCTS with the top level's blocking
-    playouts (3-4 players, Express), blocking in the first PLIES actions of each playout
-    (by default every action)."""
-    from shiftago.engine.levels import BLOCKING_PLIES
-    from shiftago.engine.mcts_bot import MctsBot
+    """``mcts-blocking:ITERATIONS[:PLIES]``: the MCTS with blocking playouts (3-4
+    players, Express), blocking in the first PLIES actions of each playout (by default
+    every action)."""
+    from shiftago.engine.mcts_bot import EVERY_ACTION, MctsBot
 
     iterations, _, plies = (argument or "").partition(":")
     return MctsBot(
         seed,
         iterations=_positive("mcts-blocking", iterations or None),
-        blocking=_positive("mcts-blocking", plies or None) or BLOCKING_PLIES,
+        blocking=_positive("mcts-blocking", plies or None) or EVERY_ACTION,
         name="mcts-blocking",
     )
 

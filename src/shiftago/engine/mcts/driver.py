@@ -89,8 +89,8 @@ class Mcts:
     without it), ``greedy`` the greedy playouts (:mod:`.rollout`; measured
     stronger than plain ones, see :class:`~shiftago.engine.mcts_bot.MctsBot`),
     ``blocking`` the number of actions at the start of each greedy playout in which the
-    mover also blocks the next seat's win at once, in Express with 3-4 players (0: none;
-    the top level's: ``docs/strength.md``, "Blocking playouts"), ``max_nodes`` caps
+    mover also blocks the next seat's win at once, in Express with 3-4 players (0: none,
+    as every level plays: ``docs/strength.md``, "Blocking playouts"), ``max_nodes`` caps
     the tree's memory. The tree is kept between searches (and grown when a search
     needs more), never reused: each search starts from a lone root."""
 

@@ -3,9 +3,9 @@
 Each new leaf is played out to the end by :func:`shiftago.engine.kernel.playout.play_out`:
 greedy by default (:data:`~shiftago.engine.kernel.policy.GREEDY`: a win at once ends an
 Express playout; in Expert and Extreme the mover makes and scores the longest line worth
-points), blocking as well for the top level with 3-4 players
+points), blocking as well where asked with 3-4 players
 (:data:`~shiftago.engine.kernel.policy.BLOCKING`: the mover stops the next seat's win at
-once), uniformly random for plain UCT. The greedy rules live in
+once; measured, not played by the levels), uniformly random for plain UCT. The greedy rules live in
 :mod:`shiftago.engine.kernel.policy`, next to the loop that applies them; why the MCTS
 plays them is measured in ``docs/strength.md`` ("Greedy playouts in Expert and
 Extreme").
