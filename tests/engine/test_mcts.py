@@ -16,7 +16,7 @@ from shiftago.engine import kernel
 from shiftago.engine.alphabeta import AlphaBetaBot
 from shiftago.engine.bot import Limits, Progress
 from shiftago.engine.greedy import GreedyBot
-from shiftago.engine.kernel.policy import can_win, longest_scoring, near_run
+from shiftago.engine.kernel.policy import GREEDY, RANDOM, can_win, longest_scoring, near_run
 from shiftago.engine.kernel.tables import SCORE
 from shiftago.engine.mcts import (
     BENCH_POSITION,
@@ -147,9 +147,9 @@ def test_the_stop_slot_ends_the_search_after_its_first_iteration() -> None:
     tree = new_tree(10_000)
     reset(*tree, np.uint64(7))
     tree.info[STOP] = 1  # as the alarm sets it
-    assert iterate(*tree, s, 1000, 0.5, True, True) == 1
+    assert iterate(*tree, s, 1000, 0.5, True, GREEDY, 0) == 1
     reset(*tree, np.uint64(7))  # a new search starts unstopped
-    assert iterate(*tree, s, 1000, 0.5, True, True) == 1000
+    assert iterate(*tree, s, 1000, 0.5, True, GREEDY, 0) == 1000
 
 
 def test_a_search_stopped_before_it_starts_still_runs_its_first_iterations() -> None:
@@ -319,7 +319,7 @@ def test_greedy_playouts_are_decided_by_points(variant: Variant, players: int) -
         x, by_points = np.uint64(12345), 0
         for _ in range(200):
             s = start.copy()
-            _, after = playout(s, x, moves, greedy)
+            _, after = playout(s, x, moves, GREEDY if greedy else RANDOM, 0)
             x = np.uint64(after)  # numba hands the generator back as a Python int
             by_points += max(int(s[SCORE + seat]) for seat in range(players)) >= 10
         decided[greedy] = by_points / 200

@@ -8,7 +8,7 @@ from shiftago.core import Rules, State
 from shiftago.engine.alphabeta import AlphaBetaBot
 from shiftago.engine.bot import Limits
 from shiftago.engine.greedy import GreedyBot
-from shiftago.engine.mcts_bot import MctsBot
+from shiftago.engine.mcts_bot import EVERY_ACTION, MctsBot
 from shiftago.match import participants as registry
 from shiftago.match.participants import (
     lazy_bot,
@@ -57,6 +57,16 @@ def test_built_in_bots_are_made_by_the_registry():
     assert parse_participant("baseline:2").make_bot(1).depth == 2
     with pytest.raises(ValueError, match="whole number"):
         parse_participant("mcts:lots").make_bot(1)
+
+
+def test_the_blocking_mcts_takes_iterations_and_plies():
+    bot = parse_participant("mcts-blocking:300:6").make_bot(1)
+    assert isinstance(bot, MctsBot) and bot.iterations == 300 and bot.mcts.blocking == 6
+    whole = parse_participant("mcts-blocking:300").make_bot(1)
+    assert whole.mcts.blocking == EVERY_ACTION
+    for bad in ("mcts-blocking:300:0", "mcts-blocking:lots", "mcts-blocking:300:x"):
+        with pytest.raises(ValueError, match="whole number"):
+            parse_participant(bad).make_bot(1)
 
 
 def test_external_spec_with_options():

@@ -64,6 +64,8 @@ from shiftago.engine.mcts import (
 )
 from shiftago.engine.timing import budget
 
+#: ``blocking`` for blocking playouts in every action of a playout (a game is shorter).
+EVERY_ACTION = 1_000
 #: Iterations when neither the bot nor the caller sets a limit.
 DEFAULT_ITERATIONS = 50_000
 #: The range of an unproven mean as the bot reports it, so that 0 and 1 mean proven.
@@ -84,8 +86,11 @@ class MctsBot(Bot):
     (:mod:`shiftago.engine.mcts.rollout`: a win at once ends an Express playout, the
     longest line worth points is made and scored in Expert and Extreme; by default on
     with the solver, off without; they are the stronger policy in every variant, see
-    docs/strength.md, "Figures behind the constants"), ``max_nodes`` the tree's memory
-    cap."""
+    docs/strength.md, "Figures behind the constants"), ``blocking`` the number of actions at
+    the start of each greedy playout in which, in Express with 3-4 players, the mover
+    also stops the next seat's win at once (0: none, the levels' choice; :data:`EVERY_ACTION`:
+    all; docs/strength.md, "Blocking playouts"), ``max_nodes`` the tree's
+    memory cap."""
 
     name = "mcts"
     value_unit = (
@@ -104,6 +109,7 @@ class MctsBot(Bot):
         name: str | None = None,
         c: float | None = None,
         greedy: bool | None = None,
+        blocking: int = 0,
         max_nodes: int = DEFAULT_MAX_NODES,
     ) -> None:
         self.seed: int = seed if seed is not None else random.SystemRandom().randrange(2**63)
@@ -117,7 +123,9 @@ class MctsBot(Bot):
         self.c = (DEFAULT_C if solver else PLAIN_C) if c is None else c
         self.multi_player_c = MULTI_PLAYER_C if c is None and solver else self.c
         self.greedy = solver if greedy is None else greedy
-        self.mcts = Mcts(c=self.c, solver=solver, greedy=self.greedy, max_nodes=max_nodes)
+        self.mcts = Mcts(
+            c=self.c, solver=solver, greedy=self.greedy, blocking=blocking, max_nodes=max_nodes
+        )
         #: The last search's result (for benchmarks and tests).
         self.last: MctsResult | None = None
         #: After :meth:`analyse`: each action's value for every seat, in its order.

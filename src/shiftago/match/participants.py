@@ -116,6 +116,21 @@ def _mcts_plain(argument: str | None, seed: int) -> Bot:
     )
 
 
+def _mcts_blocking(argument: str | None, seed: int) -> Bot:
+    """``mcts-blocking:ITERATIONS[:PLIES]``: the MCTS with blocking playouts (3-4
+    players, Express), blocking in the first PLIES actions of each playout (by default
+    every action)."""
+    from shiftago.engine.mcts_bot import EVERY_ACTION, MctsBot
+
+    iterations, _, plies = (argument or "").partition(":")
+    return MctsBot(
+        seed,
+        iterations=_positive("mcts-blocking", iterations or None),
+        blocking=_positive("mcts-blocking", plies or None) or EVERY_ACTION,
+        name="mcts-blocking",
+    )
+
+
 def _baseline(argument: str | None, seed: int) -> Bot:
     from shiftago.engine.baseline import DEFAULT_DEPTH, BaselineBot
 
@@ -129,6 +144,7 @@ BOTS: dict[str, BotFactory] = {
     "random": lazy_bot("shiftago.engine.random_bot", "RandomBot"),
     "mcts": _mcts,  # mcts or mcts:ITERATIONS, MCTS-Solver (the multi-player search too)
     "mcts-plain": _mcts_plain,  # plain UCT MCTS, the comparison baseline
+    "mcts-blocking": _mcts_blocking,  # mcts-blocking:ITERATIONS[:PLIES], blocking playouts
     "baseline": _baseline,  # baseline or baseline:DEPTH, pure-Python depth-4 alpha-beta
 }
 

@@ -31,7 +31,15 @@ from .moves import (
     occupied,
     push_run,
 )
-from .policy import GREEDY, GREEDY_MASK, RANDOM, can_win, longest_scoring, near_run
+from .policy import (
+    BLOCKING,
+    GREEDY_MASK,
+    RANDOM,
+    blocking_choice,
+    can_win,
+    longest_scoring,
+    near_run,
+)
 from .rng import pick, seed_of, xorshift
 from .tables import (
     BOARD,
@@ -156,7 +164,12 @@ def express2_win_first(
 
 @njit(cache=True, nogil=True, inline="always")
 def play_out(
-    s: np.ndarray, x: np.uint64, moves: np.ndarray, policy: int, fast: bool = True
+    s: np.ndarray,
+    x: np.uint64,
+    moves: np.ndarray,
+    policy: int,
+    fast: bool = True,
+    block_plies: int = 0,
 ) -> tuple[int, np.uint64, int]:
     """Play the game of ``s`` to its end under ``policy`` (:mod:`.policy`), drawing from
     the generator value ``x``: the winners mask, the generator and the actions played.
@@ -166,7 +179,8 @@ def play_out(
     ``fast=False`` turns the 2-player Express fast path off."""
     if s[PHASE] == _OVER:
         return np.int64(s[WINNERS]), x, 0
-    greedy = policy == GREEDY
+    greedy = policy != RANDOM
+    blocking = policy == BLOCKING and np.int64(s[PLAYERS]) > 2
     if fast and express2_fast(s):
         if greedy:
             return express2_win_first(s, x, moves)
@@ -181,6 +195,8 @@ def play_out(
             if express:
                 if can_win(s, moves, n):
                     return 1 << np.int64(s[TURN]), x, played
+                if blocking and played < block_plies:
+                    j, x = blocking_choice(s, moves, n, x)
             else:
                 if not always:
                     x = xorshift(x)

@@ -15,6 +15,12 @@
     with 2 players it always applies (``docs/strength.md``, "Greedy playouts in Expert
     and Extreme").
 
+* :data:`BLOCKING`: :data:`GREEDY`, and in Express with 3-4 players the mover also
+  blocks: when the next seat could win at once, the mover plays an action after which
+  it cannot (:func:`blocking_choice`), if it has one ("anti-decisive" moves,
+  Teytaud and Teytaud 2010). Stronger at equal iterations, not at equal time, so no
+  level plays it (``docs/strength.md``, "Blocking playouts").
+
   Random players seldom make a line worth points, so random games of Expert and Extreme
   mostly end on a full board or an empty supply; greedy ones play the variants' real
   contest (make lines, score them).
@@ -33,13 +39,15 @@ from numba import njit
 
 from shiftago.core.geometry import SIZE
 
-from .moves import U0, after_insertion, has_run, occupied, push_run
+from .moves import U0, after_insertion, after_push, has_run, lowest_index, occupied, push_run
+from .rng import pick, xorshift
 from .tables import (
     BOARD,
     DIRS,
     EXPRESS,
     INSERT,
     INSERTIONS,
+    LANE_MASK,
     MIN_LINE,
     PHASE,
     PLAYERS,
@@ -52,6 +60,7 @@ from .tables import (
 #: The policies, as :func:`.playout.play_out` takes them (see the module doc).
 RANDOM: Final = 0
 GREEDY: Final = 1
+BLOCKING: Final = 2
 #: In Expert and Extreme with 3-4 players the greedy rule applies when the low two bits
 #: of a fresh random number are not both 0: three times in four.
 GREEDY_MASK: Final = np.uint64(3)
@@ -123,3 +132,77 @@ def longest_scoring(s: np.ndarray, moves: np.ndarray, n: int) -> int:
             best = j
             longest += 1
     return best
+
+
+@njit(cache=True, nogil=True)
+def still_wins(b: np.uint64, occ: np.uint64, length: int, insertions: int) -> bool:
+    """Whether one of ``insertions`` (a mask, bit ``i`` for insertion ``i``) would still
+    make a run of ``length`` for the seat with the board ``b`` (all marbles ``occ``)."""
+    while insertions:
+        i = lowest_index(np.uint64(insertions))
+        insertions &= insertions - 1
+        if LANE_MASK[i] & ~occ and has_run(after_insertion(b, push_run(i, occ), i), length):
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def winning_insertions(b: np.uint64, occ: np.uint64, length: int) -> int:
+    """The insertions (a mask, bit ``i`` for insertion ``i``) with which the seat with
+    the board ``b`` (all marbles ``occ``) would make a run of ``length`` if it had the
+    turn (Express: a win at once)."""
+    found = 0
+    if not near_run(b, length):
+        return found
+    for i in range(INSERTIONS):
+        if LANE_MASK[i] & ~occ and has_run(after_insertion(b, push_run(i, occ), i), length):
+            found |= 1 << i
+    return found
+
+
+@njit(cache=True, nogil=True)
+def wins_at_once(b: np.uint64, occ: np.uint64, length: int) -> bool:
+    """Whether the seat with the board ``b`` (all marbles ``occ``) would make a run of
+    ``length`` with one insertion if it had the turn (Express: a win at once)."""
+    if not near_run(b, length):
+        return False
+    for i in range(INSERTIONS):
+        if LANE_MASK[i] & ~occ and has_run(after_insertion(b, push_run(i, occ), i), length):
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def blocking_choice(
+    s: np.ndarray, moves: np.ndarray, n: int, x: np.uint64
+) -> tuple[int, np.uint64]:
+    """Express with 3-4 players: when the next seat could win at once in ``s``, the
+    index in ``moves[:n]`` of an insertion after which it could not (the search starts at
+    a random one); -1 when the next seat has no such win or no insertion stops it.
+    Handicap skips are not looked at: the next seat is the one after the mover.
+
+    A candidate is first asked whether one of the next seat's present wins still wins
+    (cheap: most candidates fail there); only one that passes is checked against every
+    insertion, for a win its own push may have made."""
+    players = np.int64(s[PLAYERS])
+    turn = np.int64(s[TURN])
+    nxt = (turn + 1) % players
+    length = MIN_LINE[EXPRESS, 1]
+    occ = occupied(s)
+    theirs = s[BOARD + nxt]
+    wins = winning_insertions(theirs, occ, length)
+    if wins == 0:
+        return -1, x
+    x = xorshift(x)
+    start = pick(x, n)
+    for k in range(n):
+        j = int((start + k) % n)
+        i = moves[j]
+        run = push_run(i, occ)
+        after = after_push(theirs, run, i)
+        occ_after = after_insertion(occ, run, i)
+        if still_wins(after, occ_after, length, wins):
+            continue
+        if not wins_at_once(after, occ_after, length):
+            return j, x
+    return -1, x

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from shiftago.engine.alarm import Alarm, hard_deadline
+from shiftago.engine.kernel.policy import BLOCKING, GREEDY, RANDOM
 from shiftago.engine.kernel.rng import seed_of
 from shiftago.engine.kernel.tables import MAX_ACTIONS, PLAYERS, TURN
 
@@ -86,7 +87,10 @@ class Mcts:
 
     ``c`` is the exploration constant, ``solver`` turns the MCTS-Solver on (plain UCT
     without it), ``greedy`` the greedy playouts (:mod:`.rollout`; measured
-    stronger than plain ones, see :class:`~shiftago.engine.mcts_bot.MctsBot`), ``max_nodes`` caps
+    stronger than plain ones, see :class:`~shiftago.engine.mcts_bot.MctsBot`),
+    ``blocking`` the number of actions at the start of each greedy playout in which the
+    mover also blocks the next seat's win at once, in Express with 3-4 players (0: none,
+    as every level plays: ``docs/strength.md``, "Blocking playouts"), ``max_nodes`` caps
     the tree's memory. The tree is kept between searches (and grown when a search
     needs more), never reused: each search starts from a lone root."""
 
@@ -96,13 +100,22 @@ class Mcts:
         c: float = DEFAULT_C,
         solver: bool = True,
         greedy: bool = True,
+        blocking: int = 0,
         max_nodes: int = DEFAULT_MAX_NODES,
     ) -> None:
         self.c = float(c)
         self.solver = solver
         self.greedy = greedy
+        self.blocking = blocking
         self.max_nodes = max(int(max_nodes), MIN_NODES)
         self.tree: Tree | None = None
+
+    @property
+    def policy(self) -> int:
+        """The playout policy of :mod:`shiftago.engine.kernel.policy` these settings ask."""
+        if self.blocking > 0:
+            return BLOCKING
+        return GREEDY if self.greedy else RANDOM
 
     def search(
         self,
@@ -127,7 +140,7 @@ class Mcts:
         reset(*tree, np.uint64(seed_of(seed % 2**63)))
         limit = (1 << 62) if iterations is None else iterations
         first = min(ALWAYS_ITERATIONS, limit)
-        done = int(iterate(*tree, state, first, self.c, self.solver, self.greedy))
+        done = int(iterate(*tree, state, first, self.c, self.solver, self.policy, self.blocking))
         if done < first or done >= limit:  # proven, or the iterations all done
             return _result(tree, state, done, time.perf_counter() - start)
         alarm = None
@@ -141,7 +154,9 @@ class Mcts:
             goal = limit if on_progress is None else min(chunk, limit)
             while done < limit:
                 want = goal - done
-                ran = int(iterate(*tree, state, want, self.c, self.solver, self.greedy))
+                ran = int(
+                    iterate(*tree, state, want, self.c, self.solver, self.policy, self.blocking)
+                )
                 done += ran
                 if ran < want or done >= limit:
                     break  # stopped, proven, or the iterations all done

@@ -3,7 +3,9 @@
 Each new leaf is played out to the end by :func:`shiftago.engine.kernel.playout.play_out`:
 greedy by default (:data:`~shiftago.engine.kernel.policy.GREEDY`: a win at once ends an
 Express playout; in Expert and Extreme the mover makes and scores the longest line worth
-points), uniformly random for plain UCT. The greedy rules live in
+points), blocking as well where asked with 3-4 players
+(:data:`~shiftago.engine.kernel.policy.BLOCKING`: the mover stops the next seat's win at
+once; measured, not played by the levels), uniformly random for plain UCT. The greedy rules live in
 :mod:`shiftago.engine.kernel.policy`, next to the loop that applies them; why the MCTS
 plays them is measured in ``docs/strength.md`` ("Greedy playouts in Expert and
 Extreme").
@@ -15,12 +17,15 @@ import numpy as np
 from numba import njit
 
 from shiftago.engine.kernel.playout import play_out
-from shiftago.engine.kernel.policy import GREEDY, RANDOM
 
 
 @njit(cache=True, nogil=True)
-def playout(s: np.ndarray, x: np.uint64, moves: np.ndarray, greedy: bool) -> tuple[int, np.uint64]:
-    """Play ``s`` (scratch) to the end, greedy or uniformly random, drawing from the
-    generator value ``x``: the winners mask and the generator."""
-    winners, x, _ = play_out(s, x, moves, GREEDY if greedy else RANDOM)
+def playout(
+    s: np.ndarray, x: np.uint64, moves: np.ndarray, policy: int, block_plies: int
+) -> tuple[int, np.uint64]:
+    """Play ``s`` (scratch) to the end under ``policy`` (random, greedy or blocking:
+    :mod:`shiftago.engine.kernel.policy`; a blocking one blocks in its first
+    ``block_plies`` actions), drawing from the generator value ``x``: the winners mask
+    and the generator."""
+    winners, x, _ = play_out(s, x, moves, policy, True, block_plies)
     return winners, x

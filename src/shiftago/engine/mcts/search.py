@@ -197,7 +197,8 @@ def iterate(
     iterations: int,
     c: float,
     solver: bool,
-    greedy: bool,
+    policy: int,
+    block_plies: int,
 ) -> int:
     """Run up to ``iterations`` iterations from ``root`` (not over) on the tree; return
     how many ran (fewer when the solver proves the root, or when ``info[STOP]`` is set
@@ -240,7 +241,7 @@ def iterate(
                 if solver:
                     proof[node] = winners
             else:
-                winners, x = playout(s, x, moves, greedy)
+                winners, x = playout(s, x, moves, policy, block_plies)
         # 4. backpropagation
         for seat in range(players):
             reward[seat] = share(winners, seat)
