@@ -4,10 +4,16 @@ store functions underneath (chat/store.py ``ChatStore``, accounts/store.py
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 from click.testing import CliRunner, Result
+from sqlalchemy import select
 
+from shiftago.core import Game, Rules, Variant
+from shiftago.engine.puzzles.puzzle import Puzzle
+from shiftago.engine.puzzles.solving import check_puzzle
+from shiftago.formats.record import Record, format_record
 from shiftago.interfaces.cli import cli
 from shiftago.interfaces.server.accounts.accounts import hash_password, password_matches
 from shiftago.interfaces.server.accounts.store import (
@@ -17,7 +23,7 @@ from shiftago.interfaces.server.accounts.store import (
     make_session,
 )
 from shiftago.interfaces.server.chat.store import ChatStore
-from shiftago.interfaces.server.db.schema import RatingRow
+from shiftago.interfaces.server.db.schema import PuzzleRow, RatingRow
 from shiftago.interfaces.server.db.store import now, open_engine
 from shiftago.interfaces.server.games.store import Store
 from support.server_support import client_for, create
@@ -138,3 +144,52 @@ def test_a_closed_account_cannot_sign_in_and_leaves_the_leaderboard(tmp_path: Pa
         assert leaders() == ["ann", "bob"]
     nobody = admin(url, "close-account", "nobody")
     assert nobody.exit_code == 1 and "there is no account 'nobody'" in nobody.output
+
+
+def finished_random_game(seed: int) -> Game:
+    """A 2-player Express game played at random to its end (seed 0: 37 actions, in
+    whose last positions the engine proves two puzzles)."""
+    chooser = random.Random(seed)
+    game = Game(Rules(Variant.EXPRESS, 2), first=0)
+    while not game.is_over:
+        game.play(chooser.choice(game.legal_actions()))
+    return game
+
+
+def test_puzzles_from_the_sites_finished_games_are_proven_and_served(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'server.db'}"
+    game = finished_random_game(0)
+    record = format_record(Record.from_game(game))
+    with client_for(url) as client:
+        imported = client.post("/api/games/import", json={"record": record, "public": True})
+        assert imported.status_code == 201, imported.text
+        daily = client.get("/api/puzzles/daily").json()["id"]  # the shipped set is loaded
+        found = admin(url, "puzzles-from-games", "--max-actions", "2", "--nodes", "200000")
+        assert found.exit_code == 0, found.output
+        assert found.output.startswith("1 game searched, ")
+        assert "2 puzzles found, 2 new" in found.output, found.output
+        positions = {state.position() for state in game.states}
+        store = Store(open_engine(url))
+        try:
+            with store.sessions() as session:
+                rows = session.scalars(select(PuzzleRow)).all()
+        finally:
+            store.dispose()
+        from_game = [row for row in rows if row.position in positions]
+        assert len(from_game) == 2
+        for row in from_game:
+            served = client.get(f"/api/puzzles/{row.id}")
+            assert served.status_code == 200 and served.json()["position"] == row.position
+            puzzle = Puzzle(
+                id=row.id,
+                position=row.position,
+                actions=row.actions,
+                solution=tuple(row.solution.split()),
+                themes=tuple(row.themes.split()),
+                rating=int(row.rating),
+                source="site",
+            )
+            assert check_puzzle(puzzle) is None, row.id  # proven again, independently
+        again = admin(url, "puzzles-from-games", "--max-actions", "2", "--nodes", "200000")
+        assert again.exit_code == 0 and again.output.rstrip().endswith(", 0 new"), again.output
+        assert client.get("/api/puzzles/daily").json()["id"] == daily  # the day's stays

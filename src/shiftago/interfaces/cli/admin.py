@@ -120,3 +120,44 @@ def admin_close_account(ctx: click.Context, name: str, reopen: bool) -> None:
         click.echo(f"{account.name}: open; it can sign in again")
     else:
         click.echo(f"{account.name}: closed; {counted(ended, 'session')} ended")
+
+
+@admin.command(
+    "puzzles-from-games", short_help="Add the puzzles found in the site's finished games."
+)
+@click.option(
+    "--games",
+    "newest",
+    type=click.IntRange(1),
+    default=1000,
+    show_default=True,
+    help="How many of the newest finished public games to search.",
+)
+@click.option(
+    "--max-actions",
+    "most",
+    type=click.IntRange(1, 3),
+    default=3,
+    show_default=True,
+    help="The most actions of the solver a puzzle may take.",
+)
+@click.option(
+    "--nodes",
+    type=click.IntRange(1),
+    default=2_000_000,
+    show_default=True,
+    help="The prover's node budget per position (beyond it a position is skipped).",
+)
+@click.pass_context
+def admin_puzzles_from_games(ctx: click.Context, newest: int, most: int, nodes: int) -> None:
+    """Search the newest finished public games of the site for puzzles, prove them
+    exactly and add the new ones to the puzzles the site serves (docs/puzzles.md, "From
+    the site's games"). Run it again later: it adds only what newer games bring."""
+    from shiftago.interfaces.server.puzzles.from_games import puzzles_from_games
+
+    with _admin_store(ctx) as store:
+        done = puzzles_from_games(store, newest, most, nodes)
+    click.echo(
+        f"{counted(done.games, 'game')} searched, {counted(done.positions, 'position')} "
+        f"proven, {counted(done.found, 'puzzle')} found, {done.added} new"
+    )

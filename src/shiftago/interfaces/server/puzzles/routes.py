@@ -121,10 +121,12 @@ async def next_puzzle(
 
 @router.get("/daily", summary="The day's puzzle")
 async def daily_puzzle(request: Request) -> JSONResponse:
-    """The same puzzle for everyone all day (UTC), as ``next`` answers one."""
+    """The same puzzle for everyone all day (UTC), as ``next`` answers one: chosen among
+    the shipped set, so that puzzles added from the site's games
+    (``shiftago admin puzzles-from-games``) never change the day's puzzle."""
     await _ready(request)
     hub = hub_of(request)
-    ids = await hub.db(puzzles_store.puzzle_ids, hub.store)
+    ids = sorted(p.id for p in shipped())
     if not ids:
         return _not_found("of the day")
     day = dt.datetime.now(dt.UTC).date()

@@ -125,12 +125,6 @@ def puzzles_near(
         return [_stored(row) for row in s.scalars(query)]
 
 
-def puzzle_ids(db: Database) -> list[str]:
-    """Every puzzle's id, in order (the daily puzzle is chosen among them)."""
-    with db.sessions() as s:
-        return list(s.scalars(select(PuzzleRow.id).order_by(PuzzleRow.id)))
-
-
 def puzzle_player(db: Database, account_id: int) -> PuzzlePlayer:
     """The account's puzzle rating (where everyone starts when it has played none)."""
     with db.sessions() as s:
