@@ -44,6 +44,15 @@ def test_alphabeta_expectation_is_monotonic_and_uses_the_variants_scale() -> Non
     )
 
 
+def test_the_tuned_evaluations_values_are_read_at_their_fitted_scale() -> None:
+    tuned = AlphaBetaBot(1, tuned=True)
+    for variant in (Variant.EXPERT, Variant.EXTREME):
+        rules = Rules(variant, 2)
+        assert tuned.expectation(130, rules) == pytest.approx(1 / (1 + math.e**-1))
+        assert tuned.expectation(130, rules) > AlphaBetaBot(1).expectation(130, rules)
+    assert tuned.expectation(65, EXPRESS) == pytest.approx(1 / (1 + math.e**-1))
+
+
 @pytest.mark.parametrize(("value", "expected"), [(1, 1.0), (0, 0.0), (0.5, 0.5), (0.613, 0.613)])
 def test_mcts_expectation_is_its_reward(value: float, expected: float) -> None:
     assert MctsBot(1).expectation(value, EXPERT_3) == expected

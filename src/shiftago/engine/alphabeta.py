@@ -69,6 +69,10 @@ HEURISTIC_SCALE: Final[dict[Variant, float]] = {
     Variant.EXPERT: 200.0,
     Variant.EXTREME: 200.0,
 }
+#: The scale of the tuned evaluations of Expert and Extreme (the top level's): they were
+#: fitted so that ``logistic(value, 130)`` predicts the game's result (docs/strength.md,
+#: "The tuned evaluations of 2-player Expert and Extreme").
+TUNED_POINTS_SCALE: Final = 130.0
 
 
 class AlphaBetaBot(Bot):
@@ -139,6 +143,8 @@ class AlphaBetaBot(Bot):
         proven = self.proven(value)
         if proven:
             return 1.0 if proven > 0 else 0.0
+        if self.tuned and rules.variant is not Variant.EXPRESS:
+            return logistic(value, TUNED_POINTS_SCALE)
         return logistic(value, HEURISTIC_SCALE[rules.variant])
 
     def analyse(self, state: State, limits: Limits = NO_LIMITS) -> Analysis:
