@@ -3,11 +3,7 @@ test client, and a WebSocket player that never waits forever."""
 
 from __future__ import annotations
 
-import atexit
-import functools
 import json
-import shutil
-import tempfile
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -23,7 +19,7 @@ from websockets.sync.client import ClientConnection
 from websockets.sync.client import connect as ws_connect
 
 from shiftago.interfaces.server import create_app
-from shiftago.interfaces.server.db.store import migrate, open_engine
+from support.migrated import seed_sqlite
 
 TIMEOUT = 20.0
 
@@ -57,35 +53,6 @@ def addressed(app: Any) -> Any:
 
 def at(address: str) -> dict[str, str]:
     return {"x-test-address": address}
-
-
-@functools.cache
-def migrated_sqlite() -> Path:
-    """A SQLite file migrated to the newest schema, made once per test process: a copy
-    of it stands for a new database, which the app would migrate the same way (fifteen
-    migrations, most of an app's start-up on SQLite)."""
-    folder = Path(tempfile.mkdtemp(prefix="shiftago-migrated-"))
-    atexit.register(shutil.rmtree, folder, ignore_errors=True)
-    path = folder / "migrated.db"
-    engine = open_engine(f"sqlite:///{path}")
-    migrate(engine)
-    engine.dispose()  # the last connection's close checkpoints the write-ahead log
-    return path
-
-
-def seed_sqlite(db_url: str) -> None:
-    """When ``db_url`` names a SQLite file that does not exist yet, make it a copy of
-    :func:`migrated_sqlite` (mode 0600, as the app makes its files). Any other database,
-    or a file that exists, is left as it is: migrations' own tests start from there."""
-    url = make_url(db_url)
-    database = url.database
-    if url.get_backend_name() != "sqlite" or not database or database == ":memory:":
-        return
-    path = Path(database)
-    if database.startswith("file:") or path.exists() or not path.parent.is_dir():
-        return
-    shutil.copyfile(migrated_sqlite(), path)
-    path.chmod(0o600)
 
 
 @contextmanager
