@@ -19,6 +19,7 @@ from websockets.sync.client import ClientConnection
 from websockets.sync.client import connect as ws_connect
 
 from shiftago.interfaces.server import create_app
+from support.migrated import seed_postgres, seed_sqlite
 
 TIMEOUT = 20.0
 
@@ -56,8 +57,11 @@ def at(address: str) -> dict[str, str]:
 
 @contextmanager
 def client_for(db_url: str, **options: Any) -> Iterator[TestClient]:
-    """The app on ``db_url`` with its start-up and shut-down, as a test client."""
+    """The app on ``db_url`` with its start-up and shut-down, as a test client. A new
+    SQLite file or empty PostgreSQL database starts migrated (:mod:`support.migrated`)."""
     options.setdefault("bot_delay", 0)
+    seed_sqlite(db_url)
+    seed_postgres(db_url)
     with TestClient(create_app(db_url, **options)) as client:
         yield client
 

@@ -11,9 +11,10 @@ saying what is missing.
 - ``redis_url``: ``redis-server`` on a free port with a directory of its own and no
   persistence, for the session, emptied for each test.
 - ``live_server``: ``shiftago serve`` in a subprocess on a free port with a fresh SQLite
-  file; ``.url``, ``.db_url``, ``.restart(hard=False)``, ``.kill()``, ``.stop()``,
-  ``.start()``, ``.log()``. ``start_server(db_url=None, args=(), env=None, bot_delay=None)``
-  starts more (``bot_delay``: seconds the computer waits before it acts).
+  file (a copy of one migrated once per process, :mod:`support.migrated`); ``.url``,
+  ``.db_url``, ``.restart(hard=False)``, ``.kill()``, ``.stop()``, ``.start()``, ``.log()``.
+  ``start_server(db_url=None, args=(), env=None, bot_delay=None)`` starts more
+  (``bot_delay``: seconds the computer waits before it acts).
 - ``browser``: Chromium (``SHIFTAGO_CHROMIUM`` or ``/usr/bin/chromium``, never a browser
   of Playwright's own) through Playwright's sync API, headless, for the session.
 - ``new_context(**options)``: a browser context with reduced motion and short timeouts,
@@ -39,6 +40,8 @@ from typing import Any, NoReturn
 
 import httpx
 import pytest
+
+from support.migrated import seed_sqlite
 
 ON_CI = os.environ.get("CI") == "true"
 
@@ -376,6 +379,8 @@ def start_server(
         bot_delay: float | None = None,
     ) -> LiveServer:
         server = LiveServer(tmp_path_factory.mktemp("server"), db_url, args, env, bot_delay)
+        if db_url is None:
+            seed_sqlite(server.db_url)  # its own new file: migrated once per process
         servers.append(server)
         server.start()
         return server

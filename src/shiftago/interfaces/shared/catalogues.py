@@ -150,31 +150,79 @@ def _page_copy(lang: str, catalog: Catalog) -> bytes:
     return json.dumps(body, ensure_ascii=False, sort_keys=True).encode()
 
 
+@dataclass(frozen=True)
+class _Folder:
+    """What :class:`Catalogues` reads from one folder: the template, each language's
+    catalogue and what it lacks."""
+
+    template: Catalog
+    by_lang: Mapping[str, Catalogue]
+    gaps: Mapping[str, list[str]]
+
+
+#: Folders read, by their files' names, sizes and times: each app (a test makes many)
+#: and each page renderer would otherwise parse every ``.po`` again, the largest part of
+#: an app's start-up. A changed file is a new key, so an edited catalogue is read again.
+_FOLDERS: dict[tuple[object, ...], _Folder] = {}
+
+
+def _files_of(folder: Path) -> list[Path]:
+    files = [folder / f"{DOMAIN}.pot"]
+    for lang in LANGUAGES:
+        files += [folder / lang / "LC_MESSAGES" / f"{DOMAIN}.po", folder / lang / SAME_AS_ENGLISH]
+    return files
+
+
+def _state(path: Path) -> tuple[str, int, int] | None:
+    try:
+        found = path.stat()
+    except OSError:
+        return None
+    return (str(path.resolve()), found.st_size, found.st_mtime_ns)
+
+
+def _read_folder(folder: Path) -> _Folder:
+    """The folder's catalogues, read once for each state of its files."""
+    key = tuple(_state(path) for path in _files_of(folder))
+    if key not in _FOLDERS:
+        _FOLDERS[key] = _parse_folder(folder)
+    return _FOLDERS[key]
+
+
+def _parse_folder(folder: Path) -> _Folder:
+    template = _read(folder / f"{DOMAIN}.pot", DEFAULT)
+    by_lang: dict[str, Catalogue] = {}
+    gaps: dict[str, list[str]] = {}
+    for lang in LANGUAGES:
+        path = folder / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+        if not path.exists():
+            continue
+        catalog = _read(path, lang)
+        if lang == DEFAULT:  # the msgids are English: an empty msgstr is the msgid
+            for message in catalog:
+                if message.id and not message.string:
+                    message.string = message.id
+        mo = io.BytesIO()
+        write_mo(mo, catalog)
+        mo.seek(0)
+        copy = _page_copy(lang, catalog)
+        etag = '"' + hashlib.sha256(copy).hexdigest()[:20] + '"'
+        by_lang[lang] = Catalogue(lang, catalog, Translations(mo, DOMAIN), copy, etag)
+        same = same_as_english(folder, lang)
+        gaps[lang] = [] if lang == DEFAULT else missing(catalog, template, same)
+    return _Folder(template, by_lang, gaps)
+
+
 class Catalogues:
-    """Every language's catalogue in ``folder``, read once per process."""
+    """Every language's catalogue in ``folder``, read once per process (again when a
+    file of it changes). The catalogues are shared: nobody changes them."""
 
     def __init__(self, folder: Path = LOCALE_DIR) -> None:
         self.folder = folder
-        self.template = _read(folder / f"{DOMAIN}.pot", DEFAULT)
-        self.by_lang: dict[str, Catalogue] = {}
-        self.gaps: dict[str, list[str]] = {}
-        for lang in LANGUAGES:
-            path = folder / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
-            if not path.exists():
-                continue
-            catalog = _read(path, lang)
-            if lang == DEFAULT:  # the msgids are English: an empty msgstr is the msgid
-                for message in catalog:
-                    if message.id and not message.string:
-                        message.string = message.id
-            mo = io.BytesIO()
-            write_mo(mo, catalog)
-            mo.seek(0)
-            copy = _page_copy(lang, catalog)
-            etag = '"' + hashlib.sha256(copy).hexdigest()[:20] + '"'
-            self.by_lang[lang] = Catalogue(lang, catalog, Translations(mo, DOMAIN), copy, etag)
-            same = same_as_english(folder, lang)
-            self.gaps[lang] = [] if lang == DEFAULT else missing(catalog, self.template, same)
+        read = _read_folder(folder)
+        self.template = read.template
+        self.by_lang: dict[str, Catalogue] = dict(read.by_lang)
+        self.gaps: dict[str, list[str]] = {lang: list(gaps) for lang, gaps in read.gaps.items()}
         #: English, and each language whose catalogue lacks nothing.
         self.complete: tuple[str, ...] = tuple(
             lang

@@ -18,13 +18,16 @@ in the database's or on the event loop.
 from __future__ import annotations
 
 import asyncio
+import base64
 import functools
 import logging
 import re
+import secrets
 from typing import TYPE_CHECKING, Final
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
+from argon2.low_level import ARGON2_VERSION
 from starlette.requests import HTTPConnection
 from starlette.responses import Response
 
@@ -54,9 +57,26 @@ PASSWORD_MIN: Final = 8
 PASSWORD_MAX: Final = 200
 
 _hasher = PasswordHasher()  # argon2id with the library's recommended parameters
+
+
+def _dummy_hash(hasher: PasswordHasher) -> str:
+    """An argon2 hash of ``hasher``'s parameters that no password matches: written out,
+    not hashed, so that importing this module (every serve process, every worker) does
+    not spend an argon2 hash's time and memory on it; checking against it costs what
+    checking against a real hash costs."""
+    salt = _b64(secrets.token_bytes(hasher.salt_len))
+    digest = _b64(secrets.token_bytes(hasher.hash_len))
+    costs = f"m={hasher.memory_cost},t={hasher.time_cost},p={hasher.parallelism}"
+    return f"$argon2id$v={ARGON2_VERSION}${costs}${salt}${digest}"
+
+
+def _b64(raw: bytes) -> str:
+    return base64.b64encode(raw).decode().rstrip("=")
+
+
 #: Checked against when a name is unknown, so that an unknown name takes as long to
 #: refuse as a wrong password.
-_DUMMY_HASH: Final = _hasher.hash("not a password of anyone")
+_DUMMY_HASH: Final = _dummy_hash(_hasher)
 
 
 #: Names nobody may take: they would speak for the site, its staff or its computer
