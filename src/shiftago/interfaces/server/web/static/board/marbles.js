@@ -1,6 +1,7 @@
 // The marbles as they look: a colour and a symbol per colour, so that colour is never
 // the only sign (orange plain, green a ring, blue a dot, white a cross).
 import { t } from "../i18n.js";
+import { colourName as colourLabel } from "../gamewords.js";
 import { C } from "./geometry.js";
 import { svgEl as el } from "./svg.js";
 
@@ -22,10 +23,10 @@ export function colourName(colour) {
   return words ? words() : String(colour ?? "");
 }
 
-/** A colour's name as a seat's name, at the start of a sentence ("Green"). */
+/** A colour's name as a seat's name, at the start of a sentence ("Green"): the label's
+ * words of gamewords.js, the one home of the colours' names as labels. */
 export function colourTitle(colour) {
-  const words = colourName(colour);
-  return words.charAt(0).toLocaleUpperCase() + words.slice(1);
+  return colourLabel(colour);
 }
 export const MARBLE_FILL = { o: "#f08a24", g: "#2e9e4f", b: "#2f6bd8", w: "#fafafa" };
 export const SYMBOLS = { o: "none", g: "ring", b: "dot", w: "cross" };
