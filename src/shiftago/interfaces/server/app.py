@@ -20,7 +20,11 @@ from starlette.exceptions import HTTPException
 
 from shiftago import __version__
 from shiftago.interfaces.server.accounts import routes as accounts_api
-from shiftago.interfaces.server.accounts.accounts import seat_holder, session_of, signed_in
+from shiftago.interfaces.server.accounts.accounts import (
+    language_of,
+    seat_holder,
+    session_of,
+)
 from shiftago.interfaces.server.analysis import routes as analysis_api
 from shiftago.interfaces.server.analysis.searches import LiveAnalysis
 from shiftago.interfaces.server.analysis.socket import analysis_socket
@@ -191,18 +195,6 @@ HTTP_CODES: dict[int, str] = {
     415: "unsupported_media_type",
     429: "too_many",
 }
-
-
-async def language_of(request: Request) -> str:
-    """The language ``request`` is served in (WEBAPI.md, "Languages")."""
-    catalogues: Catalogues = request.app.state.catalogues
-    account = await signed_in(request)
-    return catalogues.choose(
-        request.query_params.get("lang"),
-        request.cookies.get(COOKIE),
-        account.language if account is not None else None,
-        request.headers.get("accept-language"),
-    )
 
 
 async def _page(request: Request, render: Callable[[str], Response]) -> Response:

@@ -41,6 +41,7 @@ from shiftago.interfaces.server.accounts.store import (
 )
 from shiftago.interfaces.server.db.names import name_key
 from shiftago.interfaces.server.games.holding import Holder
+from shiftago.interfaces.server.languages import COOKIE, Catalogues
 
 if TYPE_CHECKING:
     from shiftago.interfaces.server.games.hub import Hub
@@ -237,3 +238,16 @@ def clear_session_cookies(response: Response, conn: HTTPConnection) -> None:
     secure = cookies_secure(conn)
     response.delete_cookie(SESSION_COOKIE, path="/", secure=secure, httponly=True, samesite="lax")
     response.delete_cookie(CSRF_COOKIE, path="/", secure=secure, samesite="strict")
+
+
+async def language_of(request: HTTPConnection) -> str:
+    """The language ``request`` is served in (WEBAPI.md, "Languages"): ``?lang=``, the
+    cookie, the signed-in account's setting, Accept-Language, English."""
+    catalogues: Catalogues = request.app.state.catalogues
+    account = await signed_in(request)
+    return catalogues.choose(
+        request.query_params.get("lang"),
+        request.cookies.get(COOKIE),
+        account.language if account is not None else None,
+        request.headers.get("accept-language"),
+    )

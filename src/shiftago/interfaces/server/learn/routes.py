@@ -15,10 +15,10 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from shiftago.interfaces.server.accounts.accounts import session_of, signed_in
+from shiftago.interfaces.server.accounts.accounts import language_of, session_of
 from shiftago.interfaces.server.door.http import Invalid
 from shiftago.interfaces.server.games.access import hub_of
-from shiftago.interfaces.server.languages import COOKIE, Catalogues
+from shiftago.interfaces.server.languages import Catalogues
 from shiftago.interfaces.server.learn import store as learn_store
 from shiftago.interfaces.server.learn.views import lesson_view, summary_view, try_view
 from shiftago.interfaces.shared.learn import BY_ID, LESSONS, Lesson, TryError, judge
@@ -51,14 +51,7 @@ class ProgressIn(BaseModel):
 async def _words(request: Request) -> NullTranslations:
     """The gettext of the request's language (WEBAPI.md, "Languages")."""
     catalogues: Catalogues = request.app.state.catalogues
-    account = await signed_in(request)
-    lang = catalogues.choose(
-        request.query_params.get("lang"),
-        request.cookies.get(COOKIE),
-        account.language if account is not None else None,
-        request.headers.get("accept-language"),
-    )
-    return catalogues.translations(lang)
+    return catalogues.translations(await language_of(request))
 
 
 def _not_found(what: str) -> JSONResponse:

@@ -28,11 +28,11 @@ from shiftago.core.errors import IllegalActionError
 from shiftago.engine.puzzles.puzzle import THEMES
 from shiftago.engine.puzzles.shipped import shipped
 from shiftago.engine.puzzles.solving import judge
-from shiftago.interfaces.server.accounts.accounts import signed_in
+from shiftago.interfaces.server.accounts.accounts import language_of, signed_in
 from shiftago.interfaces.server.door import limits
 from shiftago.interfaces.server.door.http import Invalid
 from shiftago.interfaces.server.games.access import hub_of
-from shiftago.interfaces.server.languages import COOKIE, Catalogues
+from shiftago.interfaces.server.languages import Catalogues
 from shiftago.interfaces.server.puzzles import choosing
 from shiftago.interfaces.server.puzzles import store as puzzles_store
 
@@ -72,14 +72,7 @@ async def _ready(request: Request) -> None:
 async def _words(request: Request) -> Any:
     """The gettext of the request's language (WEBAPI.md, "Languages")."""
     catalogues: Catalogues = request.app.state.catalogues
-    account = await signed_in(request)
-    lang = catalogues.choose(
-        request.query_params.get("lang"),
-        request.cookies.get(COOKIE),
-        account.language if account is not None else None,
-        request.headers.get("accept-language"),
-    )
-    return catalogues.translations(lang)
+    return catalogues.translations(await language_of(request))
 
 
 def _not_found(puzzle_id: str) -> JSONResponse:
