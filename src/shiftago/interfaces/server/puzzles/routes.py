@@ -75,6 +75,13 @@ async def _words(request: Request) -> Any:
     return catalogues.translations(await language_of(request))
 
 
+async def _stored(hub: Any, puzzle_id: str) -> Any:
+    """The stored puzzle of ``puzzle_id`` (None: none, or an id longer than any)."""
+    if len(puzzle_id) > 24:
+        return None
+    return await hub.db(puzzles_store.puzzle, hub.store, puzzle_id)
+
+
 def _not_found(puzzle_id: str) -> JSONResponse:
     message = f"there is no puzzle {puzzle_id!r}"
     return JSONResponse({"message": message, "code": "not_found"}, status_code=404)
@@ -156,9 +163,7 @@ async def one_puzzle(puzzle_id: str, request: Request) -> JSONResponse:
     """The puzzle as ``next`` answers one (a link to a puzzle opens it)."""
     await _ready(request)
     hub = hub_of(request)
-    found = (
-        await hub.db(puzzles_store.puzzle, hub.store, puzzle_id) if len(puzzle_id) <= 24 else None
-    )
+    found = await _stored(hub, puzzle_id)
     if found is None:
         return _not_found(puzzle_id)
     return JSONResponse(choosing.view(found, await _words(request)))
@@ -175,9 +180,7 @@ async def attempt(puzzle_id: str, body: AttemptIn, request: Request) -> JSONResp
         return limited.response()
     await _ready(request)
     hub = hub_of(request)
-    found = (
-        await hub.db(puzzles_store.puzzle, hub.store, puzzle_id) if len(puzzle_id) <= 24 else None
-    )
+    found = await _stored(hub, puzzle_id)
     if found is None:
         return _not_found(puzzle_id)
     state = State.from_position(found.position)
