@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 from shiftago.formats.words import counted
+from shiftago.interfaces.cli.options import proof_options
 from shiftago.interfaces.cli.serve import serve_db_option, server_db
 
 
@@ -133,21 +134,7 @@ def admin_close_account(ctx: click.Context, name: str, reopen: bool) -> None:
     show_default=True,
     help="How many of the newest finished public games to search.",
 )
-@click.option(
-    "--max-actions",
-    "most",
-    type=click.IntRange(1, 3),
-    default=3,
-    show_default=True,
-    help="The most actions of the solver a puzzle may take.",
-)
-@click.option(
-    "--nodes",
-    type=click.IntRange(1),
-    default=2_000_000,
-    show_default=True,
-    help="The prover's node budget per position (beyond it a position is skipped).",
-)
+@proof_options
 @click.pass_context
 def admin_puzzles_from_games(ctx: click.Context, newest: int, most: int, nodes: int) -> None:
     """Search the newest finished public games of the site for puzzles, prove them

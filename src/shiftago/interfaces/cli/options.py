@@ -136,3 +136,23 @@ def choose_language(asked: str | None) -> None:
         raise  # a broken catalogue of the package: not the player's mistake
     except ValueError as e:
         raise click.BadParameter(str(e), param_hint="--lang") from None
+
+
+def proof_options(command: FC) -> FC:
+    """``--max-actions`` (``most``) and ``--nodes``: how long a puzzle may be and the
+    prover's budget per position, for every command that proves puzzles."""
+    command = click.option(
+        "--nodes",
+        type=click.IntRange(1),
+        default=2_000_000,
+        show_default=True,
+        help="The prover's node budget per position (beyond it a position is skipped).",
+    )(command)
+    return click.option(
+        "--max-actions",
+        "most",
+        type=click.IntRange(1, 3),
+        default=3,
+        show_default=True,
+        help="The most actions of the solver a puzzle may take.",
+    )(command)

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import click
 
+from shiftago.interfaces.cli.options import proof_options
+
 VARIANTS = ("express", "expert", "extreme")
 
 
@@ -47,21 +49,7 @@ def puzzles() -> None:
     show_default=True,
     help="The players of self-play games.",
 )
-@click.option(
-    "--max-actions",
-    "most",
-    type=click.IntRange(1, 3),
-    default=3,
-    show_default=True,
-    help="The most actions of the solver a puzzle may take.",
-)
-@click.option(
-    "--nodes",
-    type=click.IntRange(1),
-    default=2_000_000,
-    show_default=True,
-    help="The prover's node budget per position (beyond it a position is skipped).",
-)
+@proof_options
 @click.option("--limit", type=click.IntRange(1), default=None, help="Stop after this many puzzles.")
 @click.option(
     "--out",
