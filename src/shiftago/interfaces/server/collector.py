@@ -30,6 +30,21 @@ FREEZE_SECONDS: Final = 10.0
 FULL_SECONDS: Final = 3600.0
 
 
+#: The third threshold of :func:`gc.set_threshold` while a :class:`Collector` runs: so
+#: high that the oldest generation is never collected by itself (docs/deploy.md).
+NEVER: Final = 2**30
+
+
+def old_collections_off() -> None:
+    """Leave the oldest generation to the :class:`Collector`: CPython collects it by
+    itself after every tenth collection of the middle one, and after a burst of new
+    sockets (hundreds of thousands of young objects promoted at once) each such
+    collection stopped the process for 100-220 ms. What reaches it is frozen at the
+    next :meth:`Collector.freeze_survivors` anyway."""
+    young, middle, _ = gc.get_threshold()
+    gc.set_threshold(young, middle, NEVER)
+
+
 class Collector:
     """Freezes survivors often and collects in full rarely (see the module)."""
 
@@ -73,7 +88,9 @@ class Collector:
 
     async def run(self) -> None:
         """Take a turn every ``freeze_seconds``, in the event loop's thread (so that no
-        other thread waits for the interpreter lock to do it)."""
+        other thread waits for the interpreter lock to do it); meanwhile the oldest
+        generation is collected only by :meth:`step` (:func:`old_collections_off`)."""
+        old_collections_off()
         while True:
             await asyncio.sleep(self.freeze_seconds)
             self.step()

@@ -26,7 +26,9 @@ if TYPE_CHECKING:
     from shiftago.interfaces.server.games.hub import Hub
 
 #: Watchers admitted under one hold of the game's lock.
-JOIN_BATCH: Final = 25
+JOIN_BATCH: Final = 10
+#: The longest a batch waits for the players' changes under way to end (seconds).
+CALM_WAIT: Final = 0.05
 #: A running clock's view is made again after this many seconds (the clocks a newcomer
 #: is shown are at most this old; an untimed game's view lasts until the game changes).
 CLOCK_FRESH: Final = 0.5
@@ -125,6 +127,7 @@ class Joins:
     async def _drain_batches(self, live: LiveGame, queue: deque[_Joiner]) -> None:
         while queue:
             await asyncio.sleep(0)  # whatever waits for the lock is queued first
+            await self.hub.calm(CALM_WAIT)  # and the players' changes go first
             taken = [queue.popleft() for _ in range(min(self.batch, len(queue)))]
             batch = [j for j in taken if not j.done.done()]
             for joiner in batch:
