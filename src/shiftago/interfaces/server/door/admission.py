@@ -51,7 +51,7 @@ class Admission:
         self.busy: Callable[[], bool] = busy or (lambda: False)
         self.waiting: deque[Newcomer] = deque()
         self._turn_due = False
-        #: Connections let in since the process started (``/metrics``).
+        #: Connections let in since the process started.
         self.admitted = 0
 
     def arrive(self, newcomer: Newcomer) -> None:
