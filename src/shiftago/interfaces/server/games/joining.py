@@ -4,7 +4,9 @@
 A watcher's hello is queued per game and admitted in batches of :data:`JOIN_BATCH`, each
 under the game's lock, with a turn of the event loop between batches: an action that
 waits for the lock (a player's, the computer's) goes before the next batch, so it waits
-for one batch at most, never for a crowd. What a newcomer is sent to catch up (the game's
+for one batch at most, never for a crowd; and a batch waits (up to :data:`CALM_WAIT`)
+while any game's change is under way (:meth:`.Hub.calm`), so that the players' turns of
+the loop are not filled with newcomers' welcomes. What a newcomer is sent to catch up (the game's
 ``state`` or its actions) is made once per state of the game and kept as text
 (:class:`Snapshots`): a batch, and the batches after it, send the same text. A seat's
 own hello is not queued (the player never waits behind watchers).
