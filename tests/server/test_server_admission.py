@@ -1,12 +1,11 @@
 """A crowd's new connections wait at the door and are let in a few per turn of the event
 loop, fewer while the players' changes are under way (door/admission.py); watchers'
-batches wait for those changes too (Hub.calm); the oldest generation is left to the
-collector. Issue 55: watchers join without stalling play."""
+batches wait for those changes too (Hub.calm). Issue 55: watchers join without
+stalling play."""
 
 from __future__ import annotations
 
 import asyncio
-import gc
 import json
 import select
 import socket
@@ -23,7 +22,6 @@ import uvicorn
 from websockets.sync.client import connect as ws_connect
 
 from shiftago.interfaces.server import create_app
-from shiftago.interfaces.server.collector import NEVER, old_collections_off
 from shiftago.interfaces.server.door.admission import (
     PER_TURN,
     PER_TURN_WHILE_BUSY,
@@ -144,15 +142,6 @@ def test_a_held_connection_keeps_what_it_sent_and_is_read_once_let_in():
     first, gone = asyncio.run(run())
     assert first.received == [b"GET / HTTP/1.1\r\n", b"more"] and first.transport.reading
     assert gone.received == []
-
-
-def test_the_oldest_generation_is_left_to_the_collector():
-    kept = gc.get_threshold()
-    try:
-        old_collections_off()
-        assert gc.get_threshold() == (kept[0], kept[1], NEVER)
-    finally:
-        gc.set_threshold(*kept)
 
 
 def test_a_batch_of_watchers_waits_for_a_players_change_under_way(sqlite_url, monkeypatch):
