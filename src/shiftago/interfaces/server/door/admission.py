@@ -1,5 +1,5 @@
 """New connections start at a bounded pace, so that a crowd arriving at once cannot hold
-the event loop (docs/deploy.md, "A burst of watchers").
+the event loop (docs/deploy.md, "A burst of watchers and a sign-in flood").
 
 The event loop runs, in one turn, the work of every connection that is ready. When 800
 watchers open their sockets together, their upgrades, and then the app's work up to
@@ -22,9 +22,11 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any, Final, Protocol
 
-#: New connections let in per turn of the event loop (docs/deploy.md measures it).
+#: New connections let in per turn of the event loop (docs/deploy.md, "A burst of
+#: watchers and a sign-in flood", measures 2, 4 and 8).
 PER_TURN: Final = 4
-#: ... and while a player's change (an action, a resignation) is under way.
+#: ... and while a player's change (an action, a resignation) is under way (never 0:
+#: on a busy server some change is nearly always under way).
 PER_TURN_WHILE_BUSY: Final = 1
 
 
