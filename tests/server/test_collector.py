@@ -4,13 +4,14 @@ at the next full collection."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import weakref
 from collections.abc import Iterator
 
 import pytest
 
-from shiftago.interfaces.server.collector import Collector
+from shiftago.interfaces.server.collector import NEVER, Collector
 
 
 class Node:
@@ -72,3 +73,25 @@ def test_a_cycle_frozen_alive_waits_for_the_full_collection(
     collector.step()  # due: unfreezes and collects everything
     assert gone() is None
     assert collector.last_full == 61.0
+
+
+def test_while_it_runs_the_oldest_generation_is_left_to_it_and_given_back_after() -> None:
+    """CPython's own collections of the oldest generation (100-220 ms after a burst of
+    sockets, docs/deploy.md) are off while a collector runs, and on again once it
+    stops."""
+    kept = gc.get_threshold()
+
+    async def run() -> tuple[int, int, int]:
+        running = asyncio.ensure_future(Collector(freeze_seconds=3600.0).run())
+        await asyncio.sleep(0)
+        during = gc.get_threshold()
+        running.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await running
+        return during
+
+    try:
+        assert asyncio.run(run()) == (kept[0], kept[1], NEVER)
+        assert gc.get_threshold() == kept
+    finally:
+        gc.set_threshold(*kept)

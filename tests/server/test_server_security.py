@@ -453,7 +453,12 @@ def test_the_name_the_server_listens_at_is_answered(sqlite_url, monkeypatch):
     told: list[Settings] = []
     monkeypatch.setattr(app_module, "check_services", lambda *a: None)
     monkeypatch.setattr(app_module, "listen", lambda host, port: None)
-    monkeypatch.setattr(app_module, "create_app", lambda db, settings: told.append(settings))
+
+    def made(db: str, settings: Settings) -> Any:  # the app run() serves, its settings kept
+        told.append(settings)
+        return create_app(db, settings=settings)
+
+    monkeypatch.setattr(app_module, "create_app", made)
     monkeypatch.setattr("uvicorn.Server.run", lambda self, sockets: None)
     app_module.run(host="shiftago.lan", port=8000, db_url=sqlite_url, settings=Settings())
     assert told[0].listening_host == "shiftago.lan"

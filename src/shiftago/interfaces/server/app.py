@@ -35,6 +35,7 @@ from shiftago.interfaces.server.db.store import (
     migrate,
     open_engine,
 )
+from shiftago.interfaces.server.door.admission import Admission, protocol_class
 from shiftago.interfaces.server.door.csrf import CsrfCheck
 from shiftago.interfaces.server.door.http import Invalid, invalid_response
 from shiftago.interfaces.server.door.redaction import log_config
@@ -82,6 +83,7 @@ def create_app(
     store = Store(engine)
     web = settings.web_dir if settings.web_dir is not None else WEB_DIR
     public_url = settings.public_url
+    admission = Admission()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -94,6 +96,8 @@ def create_app(
         app.state.redis = runtime.redis
         app.state.analyses = runtime.analyses
         app.state.live_analysis = live_analysis
+        hub = runtime.hub
+        admission.busy = lambda: hub.changing > 0  # the players' work goes first
         live_analysis.warm_up()
         try:
             yield
@@ -115,6 +119,7 @@ def create_app(
     app.add_middleware(MeasureRequests, metrics=metrics)  # added last: runs first
     app.state.metrics = metrics
     app.state.settings = settings
+    app.state.admission = admission  # run() paces new connections with it
     app.state.public_url = public_url
     app.state.rate = settings.rate
     app.state.holder_of = seat_holder  # the games know a seat's account by it
@@ -353,6 +358,7 @@ def run(
         app,
         host=host,
         port=port,
+        http=protocol_class(app.state.admission),  # a crowd's connections at a pace
         ws_max_size=64 * 1024,
         # no per-message compression: deflating every event for every socket cost more
         # CPU than anything else the server does per event (docs/deploy.md, "Sizing")

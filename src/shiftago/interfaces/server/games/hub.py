@@ -81,6 +81,10 @@ class Hub:
         self.busy: Counter[str] = Counter()
         self._loading = asyncio.Lock()
         self._changes: set[asyncio.Future[Any]] = set()
+        #: Changes to games under way now (:meth:`guarded`: the players' actions, the
+        #: computer's, flags): new connections wait meanwhile (``door/admission.py``).
+        self.changing = 0
+        self._calm = asyncio.Event()
         #: The time of the clocks (tests move it: :mod:`.timesource`).
         self.now = now
         #: Called after a change that ended a game is stored (the ratings).
@@ -103,7 +107,23 @@ class Hub:
     async def guarded(self, change: Coroutine[Any, Any, T]) -> T:
         """Run a change to the end even if the caller is cancelled (a closed socket, a
         shut-down): a stored action is then always also played and announced."""
-        return await asyncio.shield(self.spawn(change))
+        task = self.spawn(change)
+        self.changing += 1
+        self._calm.clear()
+        task.add_done_callback(self._changed)
+        return await asyncio.shield(task)
+
+    def _changed(self, _: asyncio.Future[Any]) -> None:
+        self.changing -= 1
+        if not self.changing:
+            self._calm.set()
+
+    async def calm(self, longest: float) -> None:
+        """Return once no change is under way (:meth:`guarded`), or after ``longest``
+        seconds: what can wait (watchers joining) lets the players' changes go first."""
+        if self.changing:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._calm.wait(), longest)
 
     async def drain(self) -> None:
         """Wait for the changes under way (before shutting down)."""

@@ -4,10 +4,12 @@
 A watcher's hello is queued per game and admitted in batches of :data:`JOIN_BATCH`, each
 under the game's lock, with a turn of the event loop between batches: an action that
 waits for the lock (a player's, the computer's) goes before the next batch, so it waits
-for one batch at most, never for a crowd. What a newcomer is sent to catch up (the game's
-``state`` or its actions) is made once per state of the game and kept as text
-(:class:`Snapshots`): a batch, and the batches after it, send the same text. A seat's
-own hello is not queued (the player never waits behind watchers).
+for one batch at most, never for a crowd; and a batch waits (up to :data:`CALM_WAIT`)
+while any game's change is under way (:meth:`.Hub.calm`), so that the players' turns of
+the loop are not filled with newcomers' welcomes. What a newcomer is sent to catch up
+(the game's ``state`` or its actions) is made once per state of the game and kept as
+text (:class:`Snapshots`): a batch, and the batches after it, send the same text. A
+seat's own hello is not queued (the player never waits behind watchers).
 """
 
 from __future__ import annotations
@@ -25,8 +27,12 @@ from shiftago.interfaces.server.games.live import Connection, LiveGame
 if TYPE_CHECKING:
     from shiftago.interfaces.server.games.hub import Hub
 
-#: Watchers admitted under one hold of the game's lock.
-JOIN_BATCH: Final = 25
+#: Watchers admitted under one hold of the game's lock (docs/deploy.md, "A burst of
+#: watchers and a sign-in flood").
+JOIN_BATCH: Final = 10
+#: The longest a batch waits for the players' changes under way to end, in seconds
+#: (the same section).
+CALM_WAIT: Final = 0.05
 #: A running clock's view is made again after this many seconds (the clocks a newcomer
 #: is shown are at most this old; an untimed game's view lasts until the game changes).
 CLOCK_FRESH: Final = 0.5
@@ -125,6 +131,7 @@ class Joins:
     async def _drain_batches(self, live: LiveGame, queue: deque[_Joiner]) -> None:
         while queue:
             await asyncio.sleep(0)  # whatever waits for the lock is queued first
+            await self.hub.calm(CALM_WAIT)  # and the players' changes go first
             taken = [queue.popleft() for _ in range(min(self.batch, len(queue)))]
             batch = [j for j in taken if not j.done.done()]
             for joiner in batch:
