@@ -80,7 +80,9 @@ POINT_NAMES = (
 )
 
 
-def generate(games: int, depth: int, seed: int, out: Path, variant: Variant, limit: int) -> None:
+def generate(
+    games: int, depth: int, seed: int, out: Path, variant: Variant, limit: int, tuned: bool
+) -> None:
     """Self-play positions with the results of their games (at most ``limit`` actions a
     game: Extreme has no bound of its own)."""
     rng = random.Random(seed)
@@ -92,7 +94,7 @@ def generate(games: int, depth: int, seed: int, out: Path, variant: Variant, lim
         for _ in range(rng.randint(2, 8)):
             if int(s[PHASE]) != OVER:
                 kernel.apply_action(s, rng.choice(kernel.legal_codes(s)))
-        searcher = Searcher(reductions=True)
+        searcher = Searcher(reductions=True, tuned=tuned)
         seen: list[np.ndarray] = []
         while int(s[PHASE]) != OVER:
             seen.append(s.copy())
@@ -230,6 +232,11 @@ def main() -> None:
     gen.add_argument("--seed", type=int, default=1)
     gen.add_argument("--variant", type=Variant, default=Variant.EXPRESS)
     gen.add_argument("--limit", type=int, default=1000, help="the action limit of a game")
+    gen.add_argument(
+        "--tuned",
+        action="store_true",
+        help="play the games with the tuned evaluation (a second round of tuning)",
+    )
     gen.add_argument("out", type=Path)
     fitting = commands.add_parser("fit", help="fit the weights to stored positions")
     fitting.add_argument("--l2", type=float, default=1e-6)
@@ -242,7 +249,7 @@ def main() -> None:
     fitting.add_argument("data", type=Path, nargs="+")
     args = parser.parse_args()
     if args.command == "generate":
-        generate(args.games, args.depth, args.seed, args.out, args.variant, args.limit)
+        generate(args.games, args.depth, args.seed, args.out, args.variant, args.limit, args.tuned)
     else:
         fit(args.data, args.l2, args.scale)
 

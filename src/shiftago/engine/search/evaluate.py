@@ -227,15 +227,15 @@ TUNED_POINTS: Final = np.array(
         -17, -11, 10, 5, 19,  # their win, supply, lead, tempo, seat
         ],
         [  # Extreme
-        0, -2, 0, 1,  # open windows: the seat to act's (1-4 marbles), the opponent's
-        2, 3, 0, -13,
-        3, 8, 8, -4, 16, 7, 8, -4, -3, -9,  # cell classes
-        0, -6, 0, -2, 3, -3, -3, 2, -2,  # the seat to act's points 1-9
-        0, 8, 0, 1, -7, 0, 1, -5, -4,  # the opponent's
-        -38,  # pending scoring
-        -2, -5, 1, -4,  # reach 4-7: the seat to act's
-        2, -1, -9, -3,  # the opponent's
-        -15, -31, 41, -1, 3,  # their win, supply, lead, tempo, seat
+        -2, -1, 3, 1,  # open windows: the seat to act's (1-4 marbles), the opponent's
+        4, 2, -1, -10,
+        13, 15, 5, -2, 10, 8, -1, 4, -3, -2,  # cell classes
+        0, -7, 0, 7, 2, 4, -9, 3, -9,  # the seat to act's points 1-9
+        0, 5, 0, -8, -9, -7, 3, -4, 1,  # the opponent's
+        -55,  # pending scoring
+        4, -1, -4, -6,  # reach 4-7: the seat to act's
+        7, 3, -16, -6,  # the opponent's
+        -20, -48, 40, -2, 22,  # their win, supply, lead, tempo, seat
         ],
     ],
     dtype=np.int64,
