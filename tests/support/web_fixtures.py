@@ -372,7 +372,7 @@ def start_server(
     """``start_server(db_url=None, args=(), env=None, bot_delay=None)``: a started
     :class:`LiveServer` (``bot_delay``: seconds the computer waits before it acts)."""
     servers: list[LiveServer] = []
-    request.node.stash[STARTED_SERVERS] = servers
+    shown = request.node.stash.setdefault(STARTED_SERVERS, [])
 
     def start(
         db_url: str | None = None,
@@ -384,6 +384,7 @@ def start_server(
         if db_url is None:
             seed_sqlite(server.db_url)  # its own new file: migrated once per process
         servers.append(server)
+        shown.append(server)
         server.start()
         return server
 
@@ -440,7 +441,7 @@ def shared_server(request: pytest.FixtureRequest, module_server: LiveServer) -> 
     if module_server.process is None or module_server.process.poll() is not None:
         module_server.process = None
         module_server.start()
-    request.node.stash[STARTED_SERVERS] = [module_server]
+    request.node.stash.setdefault(STARTED_SERVERS, []).append(module_server)
     return module_server
 
 
