@@ -68,6 +68,13 @@ DEEPEN_TIMEOUT_MS = 60_000
 REVIEW_TIMEOUT_MS = 90_000
 
 
+@pytest.fixture
+def live_server(shared_server: LiveServer) -> LiveServer:
+    """One server for the module: each test imports its own games or analyses positions in
+    a browser context of its own."""
+    return shared_server
+
+
 def text(page: Any, selector: str) -> str:
     return (page.text_content(selector) or "").strip()
 

@@ -18,6 +18,14 @@ from support.web_fixtures import LiveServer, NewContext
 
 PLAYABLE = '[data-action][tabindex="0"]'
 
+
+@pytest.fixture
+def live_server(shared_server: LiveServer) -> LiveServer:
+    """One server for the module: its pages' policy is the same for every test; the games
+    are each test's own."""
+    return shared_server
+
+
 # Reports every violation of the policy to the test, on every page the context opens.
 REPORT_VIOLATIONS = """
 document.addEventListener("securitypolicyviolation", (e) => {

@@ -48,6 +48,13 @@ window.WebSocket = class extends Native {
 """
 
 
+@pytest.fixture
+def live_server(shared_server: LiveServer) -> LiveServer:
+    """One server for the module: each test makes its own games and reads only them; the
+    tests that stop or kill a server start their own (``start_server``)."""
+    return shared_server
+
+
 def wait_until(check: Callable[[], Any], timeout: float = 10.0, what: str = "") -> Any:
     return waiting.wait_until(check, timeout=timeout, what=what or repr(check))
 

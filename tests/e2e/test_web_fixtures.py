@@ -33,3 +33,10 @@ def test_browser_renders_and_clicks(page):
     assert page.text_content("[data-testid=status]") == "clicked L3"
     assert page.evaluate("matchMedia('(prefers-reduced-motion: reduce)').matches")
     assert page.screenshot()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_shared_server_a_test_stopped_is_started_again(module_server, request):
+    module_server.stop()
+    server = request.getfixturevalue("shared_server")
+    assert server is module_server
+    assert server.api("GET", "/").status_code == 200

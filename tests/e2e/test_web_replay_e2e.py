@@ -44,6 +44,14 @@ BOARD_TOP = """() => {
   return [r.left + scrollX, r.top + scrollY, r.width, r.height];
 }"""
 
+
+@pytest.fixture
+def live_server(shared_server: LiveServer) -> LiveServer:
+    """One server for the module: each test makes or imports its own games and reads only
+    them; the seat-claim tests use their own (``quick_grace``)."""
+    return shared_server
+
+
 # ---------------------------------------------------------------- games to replay
 
 

@@ -12,6 +12,7 @@ import re
 import urllib.parse
 from typing import Any
 
+import pytest
 from PIL import Image
 from test_web_e2e import open_page, read, shows
 
@@ -23,6 +24,13 @@ from support.web_fixtures import LiveServer, NewContext
 MIDDLE = "express 2 7/7/7/7/o6/7/7 g insert 21,22 0,0 0,0"
 #: A short Express game orange wins with five in a row on rank 1.
 WON = ["L1", "L7", "L1", "L7", "L1", "L7", "L1", "L7", "L1"]
+
+
+@pytest.fixture
+def live_server(shared_server: LiveServer) -> LiveServer:
+    """One server for the module: each test imports or starts its own games and reads only
+    them."""
+    return shared_server
 
 
 def finished_game(server: LiveServer) -> tuple[dict[str, Any], Game]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import queue
 import random
@@ -18,6 +19,7 @@ import shiftago
 from shiftago import COLOURS, Game, Rules, State, Variant
 from shiftago.engine.levels import LEVELS
 from shiftago.interfaces.stp import StpEngine, run
+from shiftago.interfaces.stp.commands import INITIAL_GAME
 
 ENGINE = [sys.executable, "-m", "shiftago.interfaces.stp"]
 TIMEOUT = 20.0
@@ -141,7 +143,9 @@ class Engine:
 
 
 @pytest.fixture
-def engine() -> Iterator[Engine]:
+def fresh_engine() -> Iterator[Engine]:
+    """An engine process of the test's own: for what a new engine holds, for its options
+    (no command takes them back to unset) and for its ending (quit, end of input)."""
     eng = Engine()
     try:
         yield eng
@@ -150,10 +154,83 @@ def engine() -> Iterator[Engine]:
             eng.close()
 
 
+class SharedEngine:
+    """One engine process for a module's tests that need only a new game: starting an
+    engine (its imports and compiled searches) costs more than most tests (docs/testing.md).
+
+    Each test gets it after ``newgame`` with the engine's own first game (a new game, its
+    bots and their table: what ``newgame`` resets); no test given it sets an option. A
+    test that leaves it with output unread or a search running, or ends it, leaves the
+    next test a new process."""
+
+    def __init__(self) -> None:
+        self.engine: Engine | None = None
+
+    def take(self) -> Engine:
+        if self.engine is None or self.engine.proc.poll() is not None:
+            self.engine = Engine()
+        self.engine.ok(INITIAL_GAME)
+        assert self.engine.ok("position") == START
+        return self.engine
+
+    def give_back(self) -> None:
+        """Keep the process only if it is idle: a ``stop`` and an ``isready`` are the
+        next two answers, with nothing before them."""
+        engine, self.engine = self.engine, None
+        if engine is None or engine.proc.poll() is not None:
+            return
+        try:
+            engine.write(b"901 stop\n902 isready\n")
+            stop, ready = engine.read_response(), engine.read_response()
+            idle = (stop.id, ready.id, ready.text) == ("901", "902", "ready")
+        except (AssertionError, OSError, queue.Empty):
+            idle = False
+        if idle and engine._lines.empty():
+            self.engine = engine
+        else:
+            engine.proc.kill()
+            with contextlib.suppress(OSError):
+                engine.close()
+
+    def close(self) -> None:
+        if self.engine is not None and self.engine.proc.poll() is None:
+            self.engine.close()
+
+
+@pytest.fixture(scope="module")
+def shared_engine() -> Iterator[SharedEngine]:
+    shared = SharedEngine()
+    try:
+        yield shared
+    finally:
+        shared.close()
+
+
+@pytest.fixture
+def engine(shared_engine: SharedEngine) -> Iterator[Engine]:
+    """The module's engine process, in a new game."""
+    yield shared_engine.take()
+    shared_engine.give_back()
+
+
 def transcript(data: bytes) -> tuple[int, str, str]:
     """Feed the whole input at once: exit status, stdout and stderr."""
     done = subprocess.run(ENGINE, input=data, capture_output=True, timeout=TIMEOUT * 3)
     return done.returncode, done.stdout.decode(), done.stderr.decode()
+
+
+# --- the shared engine of these tests ------------------------------------------------------
+def test_the_shared_engine_is_handed_on_only_when_idle(shared_engine: SharedEngine) -> None:
+    idle = shared_engine.take()
+    shared_engine.give_back()
+    assert shared_engine.engine is idle
+    busy = shared_engine.take()
+    busy.write(b"analyse infinite\n")  # left running: its answer would reach the next test
+    shared_engine.give_back()
+    assert shared_engine.engine is None and busy.proc.poll() is not None
+    fresh = shared_engine.take()
+    assert fresh is not busy and fresh.ok("status") == "playing o insert"
+    shared_engine.give_back()
 
 
 # --- identity -------------------------------------------------------------------------
@@ -166,11 +243,11 @@ def test_identity_commands(engine: Engine) -> None:
     assert levels[0] == "1 beginner" and levels == [f"{n} {name}" for n, name in LEVELS]
 
 
-def test_a_new_engine_holds_express_two_players_orange_first(engine: Engine) -> None:
-    assert engine.ok("position") == START
-    assert engine.ok("status") == "playing o insert"
-    assert engine.ok("score") == "o 0 22 g 0 22"
-    assert engine.ok("legal") == " ".join(CANONICAL)
+def test_a_new_engine_holds_express_two_players_orange_first(fresh_engine: Engine) -> None:
+    assert fresh_engine.ok("position") == START
+    assert fresh_engine.ok("status") == "playing o insert"
+    assert fresh_engine.ok("score") == "o 0 22 g 0 22"
+    assert fresh_engine.ok("legal") == " ".join(CANONICAL)
 
 
 # --- framing ----------------------------------------------------------------------------
@@ -222,16 +299,16 @@ def test_crlf_line_ends_are_accepted() -> None:
     assert "\r" not in out
 
 
-def test_end_of_input_exits_with_status_zero(engine: Engine) -> None:
-    engine.ok("name")
-    assert engine.close() == 0
+def test_end_of_input_exits_with_status_zero(fresh_engine: Engine) -> None:
+    fresh_engine.ok("name")
+    assert fresh_engine.close() == 0
 
 
-def test_quit_answers_then_exits(engine: Engine) -> None:
-    response = engine.send("8 quit")
+def test_quit_answers_then_exits(fresh_engine: Engine) -> None:
+    response = fresh_engine.send("8 quit")
     assert (response.ok, response.id, response.text) == (True, "8", "")
-    assert engine.proc.wait(timeout=TIMEOUT) == 0
-    assert engine._lines.get(timeout=TIMEOUT) == b""  # nothing after the response
+    assert fresh_engine.proc.wait(timeout=TIMEOUT) == 0
+    assert fresh_engine._lines.get(timeout=TIMEOUT) == b""  # nothing after the response
 
 
 def test_quit_stops_reading_input() -> None:
@@ -758,13 +835,13 @@ def test_an_infinite_search_that_ends_sooner_answers_at_stop(engine: Engine) -> 
         assert engine.read_response().id == "7"
 
 
-def test_quit_ends_an_infinite_analysis_then_the_engine(engine: Engine) -> None:
-    engine.write(b"analyse infinite\n")
-    assert engine.send("isready").text == "ready"
-    engine.write(b"quit\n")
-    assert len(engine.read_response().lines) == len(CANONICAL)
-    assert engine.read_response().text == ""
-    assert engine.proc.wait(timeout=TIMEOUT) == 0
+def test_quit_ends_an_infinite_analysis_then_the_engine(fresh_engine: Engine) -> None:
+    fresh_engine.write(b"analyse infinite\n")
+    assert fresh_engine.send("isready").text == "ready"
+    fresh_engine.write(b"quit\n")
+    assert len(fresh_engine.read_response().lines) == len(CANONICAL)
+    assert fresh_engine.read_response().text == ""
+    assert fresh_engine.proc.wait(timeout=TIMEOUT) == 0
 
 
 def test_the_end_of_input_ends_an_infinite_analysis() -> None:
@@ -774,29 +851,29 @@ def test_the_end_of_input_ends_an_infinite_analysis() -> None:
     assert len(out.splitlines()) == 1 + len(CANONICAL) + 1
 
 
-def test_options_of_the_built_in_engine(engine: Engine) -> None:
+def test_options_of_the_built_in_engine(fresh_engine: Engine) -> None:
     top = LEVELS[-1][0]
-    assert engine.lines("options") == [
+    assert fresh_engine.lines("options") == [
         "Threads int 1 1 64",
         "Hash int 8 1 16384",
         f"Level int {top} 1 {top}",
     ]
-    engine.ok("setoption Threads 2")
-    engine.ok("setoption hash 16")
-    engine.ok("newgame express 2 seed=6")
-    assert engine.ok("go depth=3") in engine.ok("legal").split()
-    assert "1 to 16384" in engine.fail("setoption Hash 0")
-    assert f"Level must be 1 to {top}" in engine.fail(f"setoption Level {top + 1}")
+    fresh_engine.ok("setoption Threads 2")
+    fresh_engine.ok("setoption hash 16")
+    fresh_engine.ok("newgame express 2 seed=6")
+    assert fresh_engine.ok("go depth=3") in fresh_engine.ok("legal").split()
+    assert "1 to 16384" in fresh_engine.fail("setoption Hash 0")
+    assert f"Level must be 1 to {top}" in fresh_engine.fail(f"setoption Level {top + 1}")
 
 
-def test_the_level_option_is_the_level_of_a_search_that_names_none(engine: Engine) -> None:
-    engine.ok("newgame expert 2 seed=8")
-    engine.ok("play Td")
-    greedy = engine.lines("analyse level=1")
-    engine.ok("newgame expert 2 seed=8")
-    engine.ok("play Td")
-    engine.ok("setoption Level 1")
-    assert engine.lines("analyse") == greedy
+def test_the_level_option_is_the_level_of_a_search_that_names_none(fresh_engine: Engine) -> None:
+    fresh_engine.ok("newgame expert 2 seed=8")
+    fresh_engine.ok("play Td")
+    greedy = fresh_engine.lines("analyse level=1")
+    fresh_engine.ok("newgame expert 2 seed=8")
+    fresh_engine.ok("play Td")
+    fresh_engine.ok("setoption Level 1")
+    assert fresh_engine.lines("analyse") == greedy
 
 
 # --- in-process: the loop and internal errors ----------------------------------------------

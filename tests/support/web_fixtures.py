@@ -15,6 +15,8 @@ saying what is missing.
   ``.db_url``, ``.restart(hard=False)``, ``.kill()``, ``.stop()``, ``.start()``, ``.log()``.
   ``start_server(db_url=None, args=(), env=None, bot_delay=None)`` starts more
   (``bot_delay``: seconds the computer waits before it acts).
+- ``shared_server``: one ``shiftago serve`` for a module's tests (its limits per address
+  raised), for a module whose ``live_server`` it is.
 - ``browser``: Chromium (``SHIFTAGO_CHROMIUM`` or ``/usr/bin/chromium``, never a browser
   of Playwright's own) through Playwright's sync API, headless, for the session.
 - ``new_context(**options)``: a browser context with reduced motion and short timeouts,
@@ -370,7 +372,7 @@ def start_server(
     """``start_server(db_url=None, args=(), env=None, bot_delay=None)``: a started
     :class:`LiveServer` (``bot_delay``: seconds the computer waits before it acts)."""
     servers: list[LiveServer] = []
-    request.node.stash[STARTED_SERVERS] = servers
+    shown = request.node.stash.setdefault(STARTED_SERVERS, [])
 
     def start(
         db_url: str | None = None,
@@ -382,6 +384,7 @@ def start_server(
         if db_url is None:
             seed_sqlite(server.db_url)  # its own new file: migrated once per process
         servers.append(server)
+        shown.append(server)
         server.start()
         return server
 
@@ -394,6 +397,52 @@ def start_server(
 def live_server(start_server: StartServer) -> LiveServer:
     """A fresh ``shiftago serve`` on SQLite for one test."""
     return start_server()
+
+
+#: The shared server's limits per address, raised far above what a module's tests ask
+#: for together: on a fast machine they make more games, imports and reviews a minute
+#: than one address may. Each test of a limit starts a server of its own.
+SHARED_SERVER_ARGS = tuple(
+    word
+    for option in (
+        "--games-per-minute",
+        "--imports-per-minute",
+        "--analyses-per-minute",
+        "--live-analyses-per-minute",
+        "--puzzle-attempts-per-minute",
+        "--logins-per-minute",
+        "--reviews-per-address",
+        "--computer-games-per-address",
+        "--sockets-per-address",
+    )
+    for word in (option, "10000")
+)
+
+
+@pytest.fixture(scope="module")
+def module_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """One ``shiftago serve`` on SQLite for a whole module (see ``shared_server``)."""
+    server = LiveServer(tmp_path_factory.mktemp("server"), args=SHARED_SERVER_ARGS)
+    seed_sqlite(server.db_url)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def shared_server(request: pytest.FixtureRequest, module_server: LiveServer) -> LiveServer:
+    """The module's ``shiftago serve``, for tests that make games of their own and need
+    neither an empty database nor a limit per address: a server per test is the larger
+    part of an e2e test's time (docs/testing.md). A module opts in by making its
+    ``live_server`` this one. Started again if a test left it stopped; a failed test
+    shows the end of its log."""
+    if module_server.process is None or module_server.process.poll() is not None:
+        module_server.process = None
+        module_server.start()
+    request.node.stash.setdefault(STARTED_SERVERS, []).append(module_server)
+    return module_server
 
 
 # ---------------------------------------------------------------- the browser
