@@ -16,8 +16,7 @@ from pathlib import Path
 from typing import TextIO
 
 from shiftago.core import Game, Rules, State, Variant
-from shiftago.engine.book import Book, shipped_book
-from shiftago.engine.book import shipped
+from shiftago.engine.book import Book, shipped, shipped_book
 from shiftago.engine.book.build import BuildSettings, Played, deep_search, play_game, tally
 from shiftago.engine.book.shipped import DATA, book_file, read_book, write_book
 from shiftago.engine.book.symmetry import canonical

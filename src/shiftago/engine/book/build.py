@@ -33,7 +33,7 @@ from .symmetry import canonical, representative
 SELF_PLAY_ACTION_LIMIT: Final = 300
 #: The deep search's budget, as a multiple of the top level's own in the category, when
 #: the build is given none (docs/book.md).
-SEARCH_MULTIPLE: Final = 4
+SEARCH_MULTIPLE: Final = 2
 #: The decimal places a searched value keeps (an expected score; the file stays small).
 VALUE_PLACES: Final = 4
 
@@ -48,7 +48,7 @@ class BuildSettings:
     level: int = 4
     explore: float = 0.5
     min_games: int = 4
-    searched: int = 24
+    searched: int = 16
     nodes: int | None = None
     seed: int = 0
 

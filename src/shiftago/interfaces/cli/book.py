@@ -77,7 +77,7 @@ def book() -> None:
     type=click.IntRange(1),
     default=None,
     help="Nodes (2 players) or iterations (3-4) of each deep search "
-    "[default: 4 times the top level's budget].",
+    "[default: 2 times the top level's budget].",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="The seed of self-play.")
 @click.option(
