@@ -16,6 +16,7 @@ import pytest
 
 import shiftago
 from shiftago import COLOURS, Game, Rules, State, Variant
+from shiftago.engine.book import shipped_book
 from shiftago.engine.levels import LEVELS
 from shiftago.interfaces.stp import StpEngine, run
 
@@ -685,6 +686,7 @@ def test_go_with_a_clock_answers_a_legal_action(engine: Engine) -> None:
 def test_go_thinks_aloud_one_line_per_depth(engine: Engine) -> None:
     engine.ok("newgame express 2 first=o")
     engine.ok("play Td")
+    engine.ok("setoption OwnBook 0")  # a search, not the opening book's answer
     legal = engine.ok("legal").split()
     engine.write(b"3 go depth=4 info=1\n")
     infos, response = read_thinking(engine)
@@ -699,6 +701,7 @@ def test_go_thinks_aloud_one_line_per_depth(engine: Engine) -> None:
 
 def test_the_mcts_thinks_aloud_after_doubling_chunks(engine: Engine) -> None:
     engine.ok("newgame express 3 first=o")
+    engine.ok("setoption OwnBook 0")  # a search, not the opening book's answer
     legal = engine.ok("legal").split()
     engine.write(b"4 go nodes=5000 info=1\n")
     infos, response = read_thinking(engine)
@@ -780,6 +783,7 @@ def test_options_of_the_built_in_engine(engine: Engine) -> None:
         "Threads int 1 1 64",
         "Hash int 8 1 16384",
         f"Level int {top} 1 {top}",
+        "OwnBook int 1 0 1",
     ]
     engine.ok("setoption Threads 2")
     engine.ok("setoption hash 16")
@@ -787,6 +791,22 @@ def test_options_of_the_built_in_engine(engine: Engine) -> None:
     assert engine.ok("go depth=3") in engine.ok("legal").split()
     assert "1 to 16384" in engine.fail("setoption Hash 0")
     assert f"Level must be 1 to {top}" in engine.fail(f"setoption Level {top + 1}")
+
+
+def test_the_top_level_plays_its_book_at_once_unless_ownbook_is_off(engine: Engine) -> None:
+    # in the book the answer comes with no search (no info line); OwnBook 0 searches
+    engine.ok("newgame express 2 first=g")
+    engine.write(b"go nodes=3000 info=1\n")
+    infos, response = read_thinking(engine)
+    assert response.ok and infos == []
+    start = Game(Rules(), first=1).state
+    book = shipped_book(Variant.EXPRESS, 2)
+    assert book is not None and response.text == str(book.choice(start))
+    assert "0 to 1" in engine.fail("setoption OwnBook 2")
+    engine.ok("setoption OwnBook 0")
+    engine.write(b"go nodes=3000 info=1\n")
+    infos, response = read_thinking(engine)
+    assert response.ok and infos and all(INFO.fullmatch(line) for line in infos)
 
 
 def test_the_level_option_is_the_level_of_a_search_that_names_none(engine: Engine) -> None:
