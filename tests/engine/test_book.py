@@ -217,7 +217,7 @@ def test_the_top_level_searches_with_its_book_off_and_outside_it(weird_book) -> 
     with pytest.raises(Searched):
         weird_book.choose(start.after(Action.parse("L1")))
     weird_book.set_option("ownbook", 0)
-    assert weird_book.options == {"OwnBook": 0}
+    assert weird_book.option_values == {"OwnBook": 0}
     with pytest.raises(Searched):
         weird_book.choose(start)
     with pytest.raises(ValueError, match=r"1 \(on\) or 0 \(off\)"):
@@ -233,7 +233,7 @@ def test_the_lower_levels_have_no_book(monkeypatch) -> None:
     monkeypatch.setattr(levels, "shipped_book", lambda variant, players: pytest.fail("read"))
     for number, _ in levels.LEVELS[:-1]:
         bot = bot_for_level(number, 0)
-        assert bot.options == {}
+        assert bot.option_values == {}
         start = State.initial(Rules(Variant.EXPRESS, 2), 0)
         assert bot.choose(start, Limits(nodes=200, depth=1)) in start.legal_actions()
         with pytest.raises(ValueError, match="has no option 'OwnBook'"):

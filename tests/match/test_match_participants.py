@@ -165,8 +165,8 @@ def test_the_top_level_can_play_without_its_opening_book():
     plain = parse_participant("level:7@nodes=1000")
     off = parse_participant("level:7@nodes=1000,option.ownbook=0,name=nobook")
     assert off.spec == "level:7@nodes=1000,option.ownbook=0" and off.name == "nobook"
-    assert plain.make_bot(3).options == {"OwnBook": 1}
-    assert off.make_bot(3).options == {"OwnBook": 0}
+    assert plain.make_bot(3).option_values == {"OwnBook": 1}
+    assert off.make_bot(3).option_values == {"OwnBook": 0}
 
 
 def test_the_same_spec_twice_gets_distinct_keys_and_names():

@@ -194,15 +194,15 @@ class Bot(ABC):
         """Every legal action of ``state`` with its value, best first (empty when over)."""
 
     @property
-    def options(self) -> dict[str, int]:
+    def option_values(self) -> dict[str, int]:
         """The options :meth:`set_option` takes (an engine protocol's ``setoption``
         beyond threads and hash), with their values now: none by default."""
         return {}
 
     def set_option(self, name: str, value: int) -> None:
-        """Set one of :attr:`options`; a ValueError, changing nothing, for a name the
+        """Set one of :attr:`option_values`; a ValueError, changing nothing, for a name the
         bot does not have or a value it does not take."""
-        known = ", ".join(self.options) or "none"
+        known = ", ".join(self.option_values) or "none"
         raise ValueError(f"the bot {self.name!r} has no option {name!r} (its options: {known})")
 
     def for_rules(self, rules: Rules) -> Bot:

@@ -255,7 +255,7 @@ class LevelBot(Bot):
         return limits.depth is not None and self.for_rules(state.rules) is self.alphabeta
 
     @property
-    def options(self) -> dict[str, int]:
+    def option_values(self) -> dict[str, int]:
         """The options :meth:`set_option` takes, with their values now."""
         return {self.OWN_BOOK: int(self.own_book)} if self.rung.opening_book else {}
 

@@ -18,7 +18,7 @@ go to a built-in bot in its limits and to an external engine as ``setoption Thre
 and ``setoption Hash MIB`` once it has started; ``option.NAME=VALUE`` sets any other
 option an external engine lists in its ``options`` (``setoption NAME VALUE``: one it
 does not list stops the match before it starts), and for a built-in bot one of its
-:attr:`~shiftago.engine.bot.Bot.options` (``level:7@option.OwnBook=0``: the top level
+:attr:`~shiftago.engine.bot.Bot.option_values` (``level:7@option.OwnBook=0``: the top level
 without its opening book); ``name`` is the name in tables and
 records (default: the spec itself). The options come after the last ``@``, so a
 command line may hold an ``@`` of its own.
@@ -173,7 +173,7 @@ class Participant:
     hash_mib: int | None = None
     key: str = ""
     #: The other options of the spec (``option.NAME=VALUE``), in its order: an external
-    #: engine's, or a built-in bot's own (:attr:`~shiftago.engine.bot.Bot.options`).
+    #: engine's, or a built-in bot's own (:attr:`~shiftago.engine.bot.Bot.option_values`).
     options: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
@@ -205,7 +205,7 @@ class Participant:
             raise ValueError(f"{self.name} is an external engine, not a built-in bot")
         bot = BOTS[self.bot](self.argument, seed)
         for name, value in self.options:
-            known = {key.lower(): key for key in bot.options}
+            known = {key.lower(): key for key in bot.option_values}
             if name.lower() not in known:
                 bot.set_option(name, 0)  # refuses, naming the options it has
             if not value.isdigit():

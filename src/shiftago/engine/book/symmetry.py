@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from shiftago.core import INSERTIONS, Action, Insertion, Rules, Scoring, State
+from shiftago.core.actions import sort_key
 from shiftago.core.geometry import CELLS, LANE_CELLS, SIZE
 
 #: Number of symmetries of the square.
@@ -144,4 +145,4 @@ def representative(action: Action, state: State) -> Action:
     actions the board cannot tell apart (the empty board's 28 have 4 classes) share
     their statistics."""
     images = (transform_action(action, g, state.players) for g in stabilizer(state))
-    return min(images)
+    return min(images, key=sort_key)

@@ -392,7 +392,7 @@ class StpEngine:
         if bot is None:
             bot = self._bots[level] = self.ladder.make(level, self.seed)
         own_book = self.options.own_book
-        if own_book is not None and OWN_BOOK in bot.options:
+        if own_book is not None and OWN_BOOK in bot.option_values:
             bot.set_option(OWN_BOOK, own_book)
         return bot
 
