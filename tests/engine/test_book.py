@@ -7,7 +7,9 @@ import pytest
 from shiftago import Action, Game, Rules, State, Variant
 from shiftago.engine import levels
 from shiftago.engine.book import Book, BookAction, BookPosition, shipped_book, sound_choice
-from shiftago.engine.book.build import (
+from shiftago.engine.book.shipped import read_book, write_book
+from shiftago.engine.book.symmetry import SYMMETRIES, canonical, representative, transform_state
+from shiftago.engine.book_build import (
     BuildSettings,
     Played,
     deep_search,
@@ -15,8 +17,6 @@ from shiftago.engine.book.build import (
     search_order,
     tally,
 )
-from shiftago.engine.book.shipped import read_book, write_book
-from shiftago.engine.book.symmetry import SYMMETRIES, canonical, representative, transform_state
 from shiftago.engine.bot import Limits
 from shiftago.engine.levels import bot_for_level
 

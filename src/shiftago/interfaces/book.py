@@ -17,9 +17,9 @@ from typing import TextIO
 
 from shiftago.core import Game, Rules, State, Variant
 from shiftago.engine.book import Book, shipped, shipped_book
-from shiftago.engine.book.build import BuildSettings, Played, deep_search, play_game, tally
 from shiftago.engine.book.shipped import DATA, book_file, read_book, write_book
 from shiftago.engine.book.symmetry import canonical
+from shiftago.engine.book_build import BuildSettings, Played, deep_search, play_game, tally
 
 
 def shipped_path(variant: Variant, players: int) -> Path:

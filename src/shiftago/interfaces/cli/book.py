@@ -111,7 +111,7 @@ def build(
     positions played most with the top level, and write the book. The same options
     write the same file."""
     from shiftago.core import Variant
-    from shiftago.engine.book.build import BuildSettings
+    from shiftago.engine.book_build import BuildSettings
     from shiftago.interfaces.book import build as run
     from shiftago.interfaces.book import shipped_path
 

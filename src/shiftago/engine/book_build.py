@@ -23,11 +23,10 @@ from dataclasses import asdict, dataclass, replace
 from typing import Final
 
 from shiftago.core import Action, Game, Rules, State, Variant
+from shiftago.engine.book import Book, BookAction, BookPosition
+from shiftago.engine.book.symmetry import canonical, representative
 from shiftago.engine.bot import Limits
 from shiftago.engine.levels import LevelBot, bot_for_level, default_level, level
-
-from .book import Book, BookAction, BookPosition
-from .symmetry import canonical, representative
 
 #: The action limit of self-play games (Extreme has no bound of its own, RULES.md 7).
 SELF_PLAY_ACTION_LIMIT: Final = 300
