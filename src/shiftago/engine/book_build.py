@@ -12,7 +12,7 @@ worker runs; :func:`tally` adds the games up in order).
 The positions played at least ``min_games`` times are kept, and the ``searched`` of
 them played most are searched by the top level (:func:`deep_search`) with ``nodes``
 nodes (alpha-beta, 2 players) or iterations (MCTS, 3-4 players): its value and proof of
-every action and its choice go into the book.
+every action (its analysis) and its choice (the search it plays with) go into the book.
 """
 
 from __future__ import annotations
@@ -163,12 +163,14 @@ def deep_search(
 
 def search_position(bot: LevelBot, position: BookPosition, nodes: int | None) -> BookPosition:
     """One position searched by the top level ``bot`` with ``nodes`` (None:
-    :data:`SEARCH_MULTIPLE` times its budget there)."""
+    :data:`SEARCH_MULTIPLE` times its budget there): every action's value and proof
+    from its analysis, and its choice from the search it plays with (never its book)."""
     state = State.from_position(position.key)
     if nodes is None:
         nodes = SEARCH_MULTIPLE * (bot.budget(state) or 1)
     judge = bot.for_rules(state.rules)
-    ranked = bot.analyse(state, Limits(nodes=nodes))
+    limits = Limits(nodes=nodes)
+    ranked = bot.analyse(state, limits)
     actions = {a.action: a for a in position.actions}
     found: set[Action] = set()
     for line in ranked:
@@ -182,5 +184,8 @@ def search_position(bot: LevelBot, position: BookPosition, nodes: int | None) ->
             value=round(judge.expectation(line.value, state.rules), VALUE_PLACES),
             proven=judge.proven(line.value),
         )
-    choice = representative(ranked[0].action, state) if ranked else None
-    return BookPosition(position.key, _ordered(actions.values()), choice)
+    # The alpha-beta's analysis values every action exactly, a shallower search than the
+    # one it plays with: the choice is its play's search (the MCTS plays its analysis's
+    # first action anyway).
+    chosen = judge.choose(state, limits) if judge is bot.alphabeta else ranked[0].action
+    return BookPosition(position.key, _ordered(actions.values()), representative(chosen, state))
