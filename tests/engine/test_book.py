@@ -169,6 +169,11 @@ def test_the_deep_search_values_every_class_and_chooses_a_legal_action() -> None
     assert sum(a.games for a in start.actions) == 2
     assert start.choice in {a.action for a in start.actions}
     assert book.choice(State.initial(rules, 1)) in State.initial(rules, 1).legal_actions()
+    # the choice is the top level's own search (not its analysis), without its book
+    top = bot_for_level(levels.default_level(), settings.seed)
+    top.set_option("OwnBook", 0)
+    empty = State.from_position(START)
+    assert start.choice == representative(top.choose(empty, Limits(nodes=2000)), empty)
 
 
 # --- the shipped books --------------------------------------------------------------------------
