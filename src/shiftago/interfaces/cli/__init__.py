@@ -8,7 +8,8 @@ to the terminal game (:mod:`shiftago.interfaces.play`), ``tui`` to the terminal 
 ``bench`` to :mod:`shiftago.engine.bench` and :mod:`shiftago.env.bench`, ``arena`` to
 :mod:`shiftago.match`, ``serve``, ``worker`` and ``admin`` to the web app
 (:mod:`shiftago.interfaces.server`), ``loadtest`` to
-:mod:`shiftago.interfaces.loadtest`, and ``book`` to :mod:`shiftago.interfaces.book`. The programs are imported when their command runs.
+:mod:`shiftago.interfaces.loadtest`, and ``book`` to :mod:`shiftago.interfaces.book`.
+The programs are imported when their command runs.
 """
 
 from __future__ import annotations
