@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from shiftago import Action, Game, Rules, State
+from shiftago import Action, Game, Rules, State, Variant
+from shiftago.engine.book import shipped_book
 from shiftago.formats.record import Record, format_record
 from support.web_fixtures import LiveServer, NewContext
 
@@ -172,6 +173,31 @@ def test_the_analysis_board_lists_a_winning_action_first(
     shows(page, after(WIN_IN_ONE, "Td"))
     page.wait_for_selector("[data-testid=engine-line]", timeout=20_000)
     assert page.evaluate("window.__sockets.length") >= 2
+
+
+def test_the_opening_book_shows_its_lines_where_it_has_the_position(
+    live_server: LiveServer, page: Any
+) -> None:
+    book = shipped_book(Variant.EXPRESS, 2)
+    assert book is not None
+    expected = book.lines(State.from_position(START))
+    page.goto(analysis_url(live_server))
+    shows(page, START)
+    page.wait_for_selector("[data-testid=book-line]")
+    rows = page.locator("[data-testid=book-line]")
+    assert [rows.nth(i).get_attribute("data-action") for i in range(rows.count())] == [
+        str(line.action) for line in expected
+    ]
+    games = [int(rows.nth(i).get_attribute("data-games") or -1) for i in range(rows.count())]
+    assert games == [line.entry.games for line in expected]
+    assert sum(games) == book.settings["games"]
+    first = str(expected[0].action)
+    page.click(f"[data-testid=book-line][data-action={first}] button")
+    shows(page, after(START, first))
+    page.goto(analysis_url(live_server, WIN_IN_ONE))  # not an opening: no card
+    shows(page, WIN_IN_ONE)
+    page.wait_for_selector("[data-testid=book]", state="hidden")
+    assert page.locator("[data-testid=book-line]").count() == 0
 
 
 def test_the_analysis_board_shows_each_depth_then_the_answer(

@@ -395,7 +395,7 @@ def test_an_option_the_engine_does_not_list_stops_the_match_before_it_starts(tmp
         assert run.exit_code == 1
         assert re.search(message, run.output)
         assert not results.exists()
-    with pytest.raises(ValueError, match=r"option\.Colour= is for external engines"):
+    with pytest.raises(ValueError, match=r"has no option 'Colour'"):
         run_match(MatchConfig(participants=("greedy@option.Colour=3", "level:1")))
 
 

@@ -149,13 +149,24 @@ def test_defaults_fill_only_the_open_limits():
         ("level:7@hash=1,hash=2", "given twice"),
         ("level:7@cores=2", "allowed: movetime=, depth=, nodes=, level=, threads=, hash="),
         ("cmd:", "needs the engine's command line"),
-        ("level:3@option.Temperature=2", "option.Temperature= is for external engines"),
+        ("level:3@option.Temperature=2", "has no option 'Temperature'"),
+        ("level:3@option.OwnBook=0", "has no option 'OwnBook'"),
+        ("level:7@option.OwnBook=2", r"OwnBook is 1 \(on\) or 0 \(off\), not 2"),
+        ("level:7@option.OwnBook=off", "needs a whole number"),
         ("cmd:e@option.T=1,option.t=2", "option.t= is given twice"),
     ],
 )
 def test_bad_specs_say_what_is_wrong(text, message):
     with pytest.raises(ValueError, match=message):
         parse_participant(text)
+
+
+def test_the_top_level_can_play_without_its_opening_book():
+    plain = parse_participant("level:7@nodes=1000")
+    off = parse_participant("level:7@nodes=1000,option.ownbook=0,name=nobook")
+    assert off.spec == "level:7@nodes=1000,option.ownbook=0" and off.name == "nobook"
+    assert plain.make_bot(3).option_values == {"OwnBook": 1}
+    assert off.make_bot(3).option_values == {"OwnBook": 0}
 
 
 def test_the_same_spec_twice_gets_distinct_keys_and_names():

@@ -17,6 +17,7 @@ import pytest
 
 import shiftago
 from shiftago import COLOURS, Game, Rules, State, Variant
+from shiftago.engine.book import shipped_book
 from shiftago.engine.levels import LEVELS
 from shiftago.interfaces.stp import StpEngine, run
 from shiftago.interfaces.stp.commands import INITIAL_GAME
@@ -759,11 +760,12 @@ def test_go_with_a_clock_answers_a_legal_action(engine: Engine) -> None:
     assert engine.ok("go level=4 clock=2000 movetime=50") in legal
 
 
-def test_go_thinks_aloud_one_line_per_depth(engine: Engine) -> None:
-    engine.ok("newgame express 2 first=o")
-    engine.ok("play Td")
-    legal = engine.ok("legal").split()
-    engine.write(b"3 go depth=4 info=1\n")
+def test_go_thinks_aloud_one_line_per_depth(fresh_engine: Engine) -> None:
+    fresh_engine.ok("newgame express 2 first=o")
+    fresh_engine.ok("play Td")
+    fresh_engine.ok("setoption OwnBook 0")  # a search, not the opening book's answer
+    legal = fresh_engine.ok("legal").split()
+    fresh_engine.write(b"3 go depth=4 info=1\n")
     infos, response = read_thinking(engine)
     assert (response.ok, response.id) == (True, "3")
     matches = [INFO.fullmatch(line) for line in infos]
@@ -771,13 +773,14 @@ def test_go_thinks_aloud_one_line_per_depth(engine: Engine) -> None:
     assert [int(m.group(1)) for m in matches if m] == [1, 2, 3, 4]
     assert all(line.split(" pv ")[1].split()[0] in legal for line in infos)
     assert infos[-1].split(" pv ")[1].split()[0] == response.text
-    assert engine.ok("go depth=4") == response.text  # and without info=1, no info line
+    assert fresh_engine.ok("go depth=4") == response.text  # and without info=1, no info line
 
 
-def test_the_mcts_thinks_aloud_after_doubling_chunks(engine: Engine) -> None:
-    engine.ok("newgame express 3 first=o")
-    legal = engine.ok("legal").split()
-    engine.write(b"4 go nodes=5000 info=1\n")
+def test_the_mcts_thinks_aloud_after_doubling_chunks(fresh_engine: Engine) -> None:
+    fresh_engine.ok("newgame express 3 first=o")
+    fresh_engine.ok("setoption OwnBook 0")  # a search, not the opening book's answer
+    legal = fresh_engine.ok("legal").split()
+    fresh_engine.write(b"4 go nodes=5000 info=1\n")
     infos, response = read_thinking(engine)
     assert (response.ok, response.id) == (True, "4")
     # the value in the MCTS's unit: the mover's mean reward
@@ -857,6 +860,7 @@ def test_options_of_the_built_in_engine(fresh_engine: Engine) -> None:
         "Threads int 1 1 64",
         "Hash int 8 1 16384",
         f"Level int {top} 1 {top}",
+        "OwnBook int 1 0 1",
     ]
     fresh_engine.ok("setoption Threads 2")
     fresh_engine.ok("setoption hash 16")
@@ -864,6 +868,22 @@ def test_options_of_the_built_in_engine(fresh_engine: Engine) -> None:
     assert fresh_engine.ok("go depth=3") in fresh_engine.ok("legal").split()
     assert "1 to 16384" in fresh_engine.fail("setoption Hash 0")
     assert f"Level must be 1 to {top}" in fresh_engine.fail(f"setoption Level {top + 1}")
+
+
+def test_the_top_level_plays_its_book_at_once_unless_ownbook_is_off(fresh_engine: Engine) -> None:
+    # in the book the answer comes with no search (no info line); OwnBook 0 searches
+    fresh_engine.ok("newgame express 2 first=g")
+    fresh_engine.write(b"go nodes=3000 info=1\n")
+    infos, response = read_thinking(engine)
+    assert response.ok and infos == []
+    start = Game(Rules(), first=1).state
+    book = shipped_book(Variant.EXPRESS, 2)
+    assert book is not None and response.text == str(book.choice(start))
+    assert "0 to 1" in fresh_engine.fail("setoption OwnBook 2")
+    fresh_engine.ok("setoption OwnBook 0")
+    fresh_engine.write(b"go nodes=3000 info=1\n")
+    infos, response = read_thinking(engine)
+    assert response.ok and infos and all(INFO.fullmatch(line) for line in infos)
 
 
 def test_the_level_option_is_the_level_of_a_search_that_names_none(fresh_engine: Engine) -> None:

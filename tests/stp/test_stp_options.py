@@ -36,7 +36,13 @@ def test_the_built_in_ladder_is_the_levels() -> None:
     assert list(ladder.levels) == LEVELS and ladder.default == default_level()
     options = EngineOptions(ladder)
     last = LEVELS[-1][0]
-    assert options.listing().splitlines()[-1] == f"Level int {default_level()} 1 {last}"
+    assert options.listing().splitlines()[-2:] == [
+        f"Level int {default_level()} 1 {last}",
+        "OwnBook int 1 0 1",
+    ]
+    assert options.own_book == 1
+    options.set("ownbook", "0")
+    assert options.own_book == 0
     assert options.level == default_level()
     options.set("LEVEL", "2")
     assert options.level == 2

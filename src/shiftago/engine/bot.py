@@ -193,6 +193,18 @@ class Bot(ABC):
     def analyse(self, state: State, limits: Limits = NO_LIMITS) -> Analysis:
         """Every legal action of ``state`` with its value, best first (empty when over)."""
 
+    @property
+    def option_values(self) -> dict[str, int]:
+        """The options :meth:`set_option` takes (an engine protocol's ``setoption``
+        beyond threads and hash), with their values now: none by default."""
+        return {}
+
+    def set_option(self, name: str, value: int) -> None:
+        """Set one of :attr:`option_values`; a ValueError, changing nothing, for a name the
+        bot does not have or a value it does not take."""
+        known = ", ".join(self.option_values) or "none"
+        raise ValueError(f"the bot {self.name!r} has no option {name!r} (its options: {known})")
+
     def for_rules(self, rules: Rules) -> Bot:
         """The bot that plays games under ``rules`` on this one's behalf: itself, unless
         it hands variants and player counts to different bots (a level does); its

@@ -22,6 +22,11 @@ answers in about half a second in every variant. With 4 players the low levels o
 Express search more (:data:`FOUR_PLAYER_LOW_ITERATION_SHARE`), to stay above the greedy
 bot.
 
+The top level plays the first actions from the opening book (:mod:`shiftago.engine.book`)
+where the book has a sound choice, unless told not to (:attr:`LevelBot.own_book`, the
+engine protocol's ``OwnBook`` option); only its :meth:`LevelBot.choose` does, never its
+analysis, so a review judges the book's actions like any other.
+
 The depths are those of matches in 2-player Express that keep each level at least 150
 Elo above the one below it; the depths left out were too close to a neighbour
 (``docs/strength.md``, "The ladder of levels").
@@ -34,6 +39,7 @@ from dataclasses import dataclass, replace
 from typing import Final
 
 from shiftago.core import Action, Rules, State, Variant
+from shiftago.engine.book.shipped import shipped_book
 from shiftago.engine.bot import NO_LIMITS, Analysis, Bot, Limits, smaller
 from shiftago.engine.greedy import GreedyBot
 
@@ -50,7 +56,8 @@ class Level:
     plays the MCTS with 2 players as well. A level that ``spends_time`` (the top one)
     keeps its budget only for searches given no limit: given a ``movetime`` or a clock
     it searches as long as the time manager lets it, given ``nodes`` or (alpha-beta) a
-    ``depth`` that far."""
+    ``depth`` that far. A level with ``opening_book`` plays the book's choice where the
+    shipped book has one, at once."""
 
     number: int
     name: str
@@ -63,6 +70,7 @@ class Level:
     tuned: bool = False
     mcts_with_two: frozenset[Variant] = frozenset()
     spends_time: bool = False
+    opening_book: bool = False
 
 
 LADDER: Final[tuple[Level, ...]] = (
@@ -80,6 +88,7 @@ LADDER: Final[tuple[Level, ...]] = (
         reductions=True,
         tuned=True,
         spends_time=True,
+        opening_book=True,
     ),
 )
 
@@ -176,7 +185,12 @@ def bot_for_level(number: int, seed: int | None = None) -> Bot:
 class LevelBot(Bot):
     """A search level: alpha-beta with 2 players (or MCTS, in the level's
     ``mcts_with_two`` variants), MCTS with 3 or 4, each under the level's own limits;
-    the caller's limits can only lower them."""
+    the caller's limits can only lower them. A level with an opening book plays from it
+    while ``own_book`` is true."""
+
+    #: The option that turns the opening book on (1) and off (0), as the engine
+    #: protocol's ``setoption`` names it.
+    OWN_BOOK = "OwnBook"
 
     def __init__(self, rung: Level, seed: int | None) -> None:
         from shiftago.engine.alphabeta import AlphaBetaBot
@@ -184,6 +198,7 @@ class LevelBot(Bot):
 
         self.name = rung.name
         self.rung = rung
+        self.own_book = rung.opening_book
         # Neither bot has a cap of its own: limits_for gives every search the level's
         # budget for its game (above the Express budget where the share is above 1),
         # and none to a timed search of a level that spends its time.
@@ -239,7 +254,30 @@ class LevelBot(Bot):
             return True
         return limits.depth is not None and self.for_rules(state.rules) is self.alphabeta
 
+    @property
+    def option_values(self) -> dict[str, int]:
+        """The options :meth:`set_option` takes, with their values now."""
+        return {self.OWN_BOOK: int(self.own_book)} if self.rung.opening_book else {}
+
+    def set_option(self, name: str, value: int) -> None:
+        if name.lower() != self.OWN_BOOK.lower() or not self.rung.opening_book:
+            super().set_option(name, value)
+        if value not in (0, 1):
+            raise ValueError(f"{self.OWN_BOOK} is 1 (on) or 0 (off), not {value}")
+        self.own_book = bool(value)
+
+    def book_action(self, state: State) -> Action | None:
+        """The opening book's choice at ``state`` where this level plays from the book
+        and the shipped book has a sound one; else None (the level searches)."""
+        if not self.own_book:
+            return None
+        book = shipped_book(state.rules.variant, state.players)
+        return None if book is None else book.choice(state)
+
     def choose(self, state: State, limits: Limits = NO_LIMITS) -> Action:
+        booked = self.book_action(state)
+        if booked is not None:  # at once: the clock is spared
+            return booked
         return self.for_rules(state.rules).choose(state, self.limits_for(state, limits))
 
     def analyse(self, state: State, limits: Limits = NO_LIMITS) -> Analysis:

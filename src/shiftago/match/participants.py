@@ -17,7 +17,9 @@ Examples: ``greedy``, ``level:3``, ``level:7@movetime=100``, ``level:7@depth=4``
 go to a built-in bot in its limits and to an external engine as ``setoption Threads N``
 and ``setoption Hash MIB`` once it has started; ``option.NAME=VALUE`` sets any other
 option an external engine lists in its ``options`` (``setoption NAME VALUE``: one it
-does not list stops the match before it starts); ``name`` is the name in tables and
+does not list stops the match before it starts), and for a built-in bot one of its
+:attr:`~shiftago.engine.bot.Bot.option_values` (``level:7@option.OwnBook=0``: the top level
+without its opening book); ``name`` is the name in tables and
 records (default: the spec itself). The options come after the last ``@``, so a
 command line may hold an ``@`` of its own.
 
@@ -170,7 +172,8 @@ class Participant:
     threads: int | None = None
     hash_mib: int | None = None
     key: str = ""
-    #: The other engine options of the spec (``option.NAME=VALUE``), in its order.
+    #: The other options of the spec (``option.NAME=VALUE``), in its order: an external
+    #: engine's, or a built-in bot's own (:attr:`~shiftago.engine.bot.Bot.option_values`).
     options: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
@@ -200,7 +203,15 @@ class Participant:
         """A new built-in bot for one game (external engines are made elsewhere)."""
         if self.bot is None:
             raise ValueError(f"{self.name} is an external engine, not a built-in bot")
-        return BOTS[self.bot](self.argument, seed)
+        bot = BOTS[self.bot](self.argument, seed)
+        for name, value in self.options:
+            known = {key.lower(): key for key in bot.option_values}
+            if name.lower() not in known:
+                bot.set_option(name, 0)  # refuses, naming the options it has
+            if not value.isdigit():
+                raise ValueError(f"{ENGINE_OPTION}{name}= needs a whole number, not {value!r}")
+            bot.set_option(known[name.lower()], int(value))
+        return bot
 
 
 def parse_participant(text: str, defaults: Limits = NO_LIMITS) -> Participant:
@@ -255,13 +266,14 @@ def parse_participant(text: str, defaults: Limits = NO_LIMITS) -> Participant:
             )
         if "level" in values:
             raise ValueError(f"{text!r}: the option level= is for external engines")
-        if extra:
-            raise ValueError(
-                f"{text!r}: the option {ENGINE_OPTION}{extra[0][0]}= is for external engines"
-            )
-        participant = Participant("", "", bot=bot, argument=argument.strip() or None, limits=limits)
+        participant = Participant(
+            "", "", bot=bot, argument=argument.strip() or None, limits=limits, options=extra
+        )
         body = bot if participant.argument is None else f"{bot}:{participant.argument}"
-        participant.make_bot(0)  # checks the argument and that the bot exists, now
+        try:  # checks the argument, the options and that the bot exists, now
+            participant.make_bot(0)
+        except ValueError as e:
+            raise ValueError(f"{text!r}: {e}") from None
     participant = replace(participant, threads=threads, hash_mib=hash_mib)
     spec = body + _option_text(participant)
     return replace(participant, spec=spec, name=name.strip() if name else spec, key=spec)

@@ -7,8 +7,9 @@ to the terminal game (:mod:`shiftago.interfaces.play`), ``tui`` to the terminal 
 :mod:`shiftago.interfaces.show`, ``analyse`` to :mod:`shiftago.interfaces.analyse`,
 ``bench`` to :mod:`shiftago.engine.bench` and :mod:`shiftago.env.bench`, ``arena`` to
 :mod:`shiftago.match`, ``serve``, ``worker`` and ``admin`` to the web app
-(:mod:`shiftago.interfaces.server`), and ``loadtest`` to
-:mod:`shiftago.interfaces.loadtest`. The programs are imported when their command runs.
+(:mod:`shiftago.interfaces.server`), ``loadtest`` to
+:mod:`shiftago.interfaces.loadtest`, and ``book`` to :mod:`shiftago.interfaces.book`.
+The programs are imported when their command runs.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from shiftago.interfaces.cli import (
     analyse,
     arena,
     bench,
+    book,
     engine,
     loadtest,
     play,
@@ -73,6 +75,7 @@ for command in (
     arena.arena,
     loadtest.loadtest,
     puzzles.puzzles,
+    book.book,
 ):
     cli.add_command(command)
 

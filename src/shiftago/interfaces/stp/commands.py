@@ -35,7 +35,7 @@ from shiftago.formats.text_board import render_plain_grid
 from shiftago.interfaces.shared.message import one_line
 
 from .memory import available_memory
-from .options import EngineOptions, Ladder
+from .options import OWN_BOOK, EngineOptions, Ladder
 from .search import Search, SearchRequest
 from .words import CommandError, CommandLine, key_values, no_arguments, whole_number
 
@@ -391,6 +391,9 @@ class StpEngine:
         bot = self._bots.get(level)
         if bot is None:
             bot = self._bots[level] = self.ladder.make(level, self.seed)
+        own_book = self.options.own_book
+        if own_book is not None and OWN_BOOK in bot.option_values:
+            bot.set_option(OWN_BOOK, own_book)
         return bot
 
 

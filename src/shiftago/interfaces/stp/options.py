@@ -3,8 +3,10 @@
 The built-in engine offers the levels of :mod:`shiftago.engine.levels`; an engine that
 serves one bot (:func:`shiftago.interfaces.stp.serve`) offers that bot as its only
 level, so that ``levels``, ``go level=N`` and the ``Level`` option mean the same for
-both. The options (``Threads``, ``Hash``, ``Level``) are whole numbers in a range: a
-value out of range, or an unknown name, is refused and changes nothing.
+both. The options (``Threads``, ``Hash``, ``Level``, and for the built-in engine ``OwnBook``:
+1 lets the top level play from its opening book, 0 makes it search every action) are
+whole numbers in a range: a value out of range, or an unknown name, is refused and
+changes nothing.
 """
 
 from __future__ import annotations
@@ -28,11 +30,13 @@ class Ladder:
     levels: tuple[tuple[int, str], ...]
     make: Callable[[int, int | None], Bot]
     default: int
+    #: Whether its top level has an opening book (the ``OwnBook`` option turns it off).
+    own_book: bool = False
 
     @classmethod
     def built_in(cls) -> Ladder:
         """The engine's own levels (:mod:`shiftago.engine.levels`)."""
-        return cls(tuple(LEVELS), bot_for_level, default_level())
+        return cls(tuple(LEVELS), bot_for_level, default_level(), own_book=True)
 
     @classmethod
     def of(cls, bot: Bot) -> Ladder:
@@ -47,6 +51,8 @@ class Ladder:
         return level
 
 
+#: The option that turns the top level's opening book on (1, the default) or off (0).
+OWN_BOOK: Final = "OwnBook"
 #: The most search threads ``Threads`` accepts.
 MOST_THREADS: Final = 64
 #: ``Hash``'s default: the table of the built-in search when no size is given
@@ -91,6 +97,7 @@ class EngineOptions:
                 Option("Threads", 1, 1, MOST_THREADS),
                 Option("Hash", DEFAULT_HASH_MIB, 1, MOST_HASH_MIB),
                 Option("Level", ladder.default, min(numbers), max(numbers)),
+                *((Option(OWN_BOOK, 1, 0, 1),) if ladder.own_book else ()),
             )
         }
         self._values: dict[str, int] = {}
@@ -131,6 +138,12 @@ class EngineOptions:
     def hash_mib(self) -> int | None:
         """The table size a search is given: None (the bot's own default) until set."""
         return self._values.get("hash")
+
+    @property
+    def own_book(self) -> int | None:
+        """``OwnBook``: 1 (the top level plays from its book) or 0; None where the
+        ladder has no book."""
+        return self._value(OWN_BOOK.lower()) if OWN_BOOK.lower() in self._options else None
 
     @property
     def level(self) -> int:

@@ -1,8 +1,9 @@
 """The HTTP routes of analysis (docs/web-protocol.md).
 
 The analysis board's view of any position (issue 15): ``POST /api/positions`` and
-``POST /api/positions/play``. Only translation: the core sets the position up and plays
-the action, and its words come back as a 422 naming the field when it refuses, with a
+``POST /api/positions/play``, and the opening book's lines at a position, ``POST
+/api/positions/book`` (:mod:`.book`). Only translation: the core sets the position up
+and plays the action, and its words come back as a 422 naming the field when it refuses, with a
 ``reason`` (:data:`POSITION_REASONS`, :data:`ACTION_REASONS`) that lets a page say why in
 its own language.
 
@@ -30,6 +31,7 @@ from shiftago.core import (
     State,
 )
 from shiftago.interfaces.server.analysis import searches
+from shiftago.interfaces.server.analysis.book import book_view
 from shiftago.interfaces.server.analysis.reviews import GameAnalyses
 from shiftago.interfaces.server.door import limits
 from shiftago.interfaces.server.door.http import LIMITED, invalid_response
@@ -120,6 +122,18 @@ async def play_position(body: PlayIn) -> dict[str, Any] | JSONResponse:
     except ValueError as error:
         return Refused("action", error, action_reason(state, action, error)).response()
     return position_view([state, after], [played])
+
+
+@router.post("/positions/book", summary="The opening book at a position", response_model=None)
+async def read_book(body: PositionIn) -> dict[str, Any] | JSONResponse:
+    """Each action the opening book has at the position: how often it won in the
+    computer's games, the deep search's expected score and proof, and the top level's
+    choice (no lines outside the book); an impossible position is a 422."""
+    try:
+        state = set_up(body.position)
+    except Refused as refused:
+        return refused.response()
+    return book_view(state)
 
 
 # --- a game's review ---------------------------------------------------------------------

@@ -1,7 +1,8 @@
 // The analysis board: /analysis?position=<position string>. The server says what a
 // position is (POST /api/positions), what an action leads to (POST /api/positions/play)
 // and what the computer thinks (the /ws/analysis socket, docs/web-protocol.md); this
-// page draws it, keeps the actions tried from the start position as a variation tree
+// page draws it, shows the opening book's lines where the book has the position
+// (book.js), keeps the actions tried from the start position as a variation tree
 // (tree.js; in its address too, `start=`, `line=` and `at=` before `position=`, so that a
 // reload or a copied link keeps it), says each action in words (announce.js), and hands a
 // position set up in the editor to the server, which accepts or refuses it.
@@ -16,6 +17,7 @@ import { colourName, variantName } from "./gamewords.js";
 import { mountPrefs, playSound } from "./prefs.js";
 import { expectedWords, formatValue, unitWords } from "./review.js";
 import { PositionEditor } from "./editor.js";
+import { BookPanel } from "./book.js";
 
 /** The most actions an address's tree brings back (each action is a request). */
 const LONGEST_LINE = 200;
@@ -30,6 +32,7 @@ let engineLines = [];
 
 const boardView = new BoardView($("board"), { arrows: true, interactive: true, onAction: play, label: t("Analysis board") });
 const announcer = new Announcer($("announcer"));
+const book = new BookPanel($("book"), $("book-lines"), (action) => play(action));
 
 function current() {
   return at ? at.data : null;
@@ -202,6 +205,7 @@ function show(animate = null) {
   engineLines = [];
   drawLines(null);
   engine.analyse(v.position);
+  book.show(v.position);
 }
 
 /** The page's address: the variation tree tried (its start, its actions with the side

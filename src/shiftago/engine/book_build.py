@@ -1,0 +1,191 @@
+"""Building a book: self-play statistics of the first actions, then a deep search of
+the positions played most.
+
+Every game starts from the empty board (no handicap, orange first: the book's keys
+turn the seats, so any first seat finds it). In the first ``plies`` actions a player
+plays, with the chance ``explore``, a legal action drawn at random, and otherwise the
+choice of the fast ``level``; after them only the level plays. Each game is seeded by
+the build's seed and its number alone, so the statistics are the same whatever the
+order or the number of processes that played the games (:func:`play_game` is what a
+worker runs; :func:`tally` adds the games up in order).
+
+The positions played at least ``min_games`` times are kept, and the ``searched`` of
+them played most are searched by the top level (:func:`deep_search`) with ``nodes``
+nodes (alpha-beta, 2 players) or iterations (MCTS, 3-4 players): its value and proof of
+every action (its analysis) and its choice (the search it plays with) go into the book.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass, replace
+from typing import Final
+
+from shiftago.core import Action, Game, Rules, State, Variant
+from shiftago.engine.book import Book, BookAction, BookPosition
+from shiftago.engine.book.symmetry import canonical, representative
+from shiftago.engine.bot import Limits
+from shiftago.engine.levels import LevelBot, bot_for_level, default_level, level
+
+#: The action limit of self-play games (Extreme has no bound of its own, RULES.md 7).
+SELF_PLAY_ACTION_LIMIT: Final = 300
+#: The deep search's budget, as a multiple of the top level's own in the category, when
+#: the build is given none (docs/book.md).
+SEARCH_MULTIPLE: Final = 2
+#: The decimal places a searched value keeps (an expected score; the file stays small).
+VALUE_PLACES: Final = 4
+
+
+@dataclass(frozen=True)
+class BuildSettings:
+    """What a build does (module docstring); ``nodes`` None: :data:`SEARCH_MULTIPLE`
+    times the top level's budget."""
+
+    games: int = 300
+    plies: int = 3
+    level: int = 4
+    explore: float = 0.5
+    min_games: int = 4
+    searched: int = 16
+    nodes: int | None = None
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        for name in ("games", "plies", "min_games"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1, not {getattr(self, name)}")
+        if self.searched < 0:
+            raise ValueError(f"searched must be at least 0, not {self.searched}")
+        if self.nodes is not None and self.nodes < 1:
+            raise ValueError(f"nodes must be at least 1, not {self.nodes}")
+        if not 0.0 <= self.explore <= 1.0:
+            raise ValueError(f"explore is a chance from 0 to 1, not {self.explore}")
+        level(self.level)  # a level that exists
+
+
+@dataclass(frozen=True)
+class Played:
+    """One book action of a self-play game: the position's key, the action's class (in
+    the key's frame), and the mover's result: score (1 a win, a shared draw's share),
+    won, drew."""
+
+    key: str
+    action: Action
+    score: float
+    won: bool
+    drew: bool
+
+
+def play_game(rules: Rules, number: int, settings: BuildSettings) -> list[Played]:
+    """Self-play game ``number`` of a build: its first ``plies`` actions as the book
+    counts them."""
+    rules = Rules(rules.variant, rules.players, action_limit=SELF_PLAY_ACTION_LIMIT)
+    chance = random.Random(settings.seed * 1_000_003 + number)
+    bots = [bot_for_level(settings.level, chance.randrange(2**31)) for _ in range(rules.players)]
+    game = Game(rules, first=0)
+    seen: list[tuple[str, Action, int]] = []
+    while not game.is_over:
+        state = game.state
+        if len(game.history) < settings.plies:
+            if chance.random() < settings.explore:
+                action = chance.choice(state.legal_actions())
+            else:
+                action = bots[state.turn].choose(state)
+            form = canonical(state)
+            seen.append((form.key, representative(form.to_book(action), form.state), state.turn))
+        else:
+            action = bots[state.turn].choose(state)
+        game.play(action)
+    outcome = game.state.outcome
+    assert outcome is not None
+    returns = outcome.returns()
+    return [
+        Played(key, action, returns[seat], outcome.winners == (seat,),
+               outcome.is_draw and seat in outcome.winners)
+        for key, action, seat in seen
+    ]  # fmt: skip
+
+
+def tally(
+    variant: Variant, players: int, games: Iterable[list[Played]], settings: BuildSettings
+) -> Book:
+    """The book of the self-play ``games`` (before any deep search): each position
+    played at least ``min_games`` times, with its actions' statistics."""
+    counts: dict[str, dict[Action, BookAction]] = {}
+    for game in games:
+        for p in game:
+            actions = counts.setdefault(p.key, {})
+            old = actions.get(p.action, BookAction(p.action))
+            actions[p.action] = replace(
+                old,
+                games=old.games + 1,
+                wins=old.wins + p.won,
+                draws=old.draws + p.drew,
+                points=old.points + p.score,
+            )
+    positions = {
+        key: BookPosition(key, _ordered(actions.values()))
+        for key, actions in counts.items()
+        if sum(a.games for a in actions.values()) >= settings.min_games
+    }
+    return Book(variant, players, positions, asdict(settings))
+
+
+def _ordered(actions: Iterable[BookAction]) -> tuple[BookAction, ...]:
+    """Most played first, then the best searched, then in canonical order."""
+    return tuple(sorted(actions, key=lambda a: (-a.games, -(a.value or 0.0), a.action)))
+
+
+def search_order(book: Book) -> list[str]:
+    """The keys of the positions the deep search looks at first: most played first."""
+    return sorted(book.positions, key=lambda key: (-book.positions[key].games, key))
+
+
+def deep_search(
+    book: Book,
+    settings: BuildSettings,
+    report: Callable[[int, int, str], None] | None = None,
+) -> Book:
+    """The book with the ``searched`` positions played most searched by the top level:
+    every action's value and proof, and its choice; actions the games never played
+    come in with no games. ``report(done, total, key)`` hears of each position."""
+    keys = search_order(book)[: settings.searched]
+    bot = bot_for_level(default_level(), settings.seed)
+    assert isinstance(bot, LevelBot)
+    positions = dict(book.positions)
+    for done, key in enumerate(keys, start=1):
+        positions[key] = search_position(bot, positions[key], settings.nodes)
+        if report is not None:
+            report(done, len(keys), key)
+    return replace(book, positions=positions)
+
+
+def search_position(bot: LevelBot, position: BookPosition, nodes: int | None) -> BookPosition:
+    """One position searched by the top level ``bot`` with ``nodes`` (None:
+    :data:`SEARCH_MULTIPLE` times its budget there): every action's value and proof
+    from its analysis, and its choice from the search it plays with (never its book)."""
+    state = State.from_position(position.key)
+    if nodes is None:
+        nodes = SEARCH_MULTIPLE * (bot.budget(state) or 1)
+    judge = bot.for_rules(state.rules)
+    limits = Limits(nodes=nodes)
+    ranked = bot.analyse(state, limits)
+    actions = {a.action: a for a in position.actions}
+    found: set[Action] = set()
+    for line in ranked:
+        action = representative(line.action, state)
+        if action in found:  # the best of a class stands for it
+            continue
+        found.add(action)
+        old = actions.get(action, BookAction(action))
+        actions[action] = replace(
+            old,
+            value=round(judge.expectation(line.value, state.rules), VALUE_PLACES),
+            proven=judge.proven(line.value),
+        )
+    # The alpha-beta's analysis values every action exactly, a shallower search than the
+    # one it plays with: the choice is its play's search (the MCTS plays its analysis's
+    # first action anyway).
+    chosen = judge.choose(state, limits) if judge is bot.alphabeta else ranked[0].action
+    return BookPosition(position.key, _ordered(actions.values()), representative(chosen, state))

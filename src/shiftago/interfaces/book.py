@@ -1,0 +1,125 @@
+"""``shiftago book``: build a category's opening book, and show a position's lines.
+
+The work is the engine's (:mod:`shiftago.engine.book`): this program plays the
+self-play games (in ``jobs`` processes; each game is seeded by its number, so the
+file is the same for any ``jobs``), reports progress on standard error, writes the
+book file and prints its lines as a table.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import TextIO
+
+from shiftago.core import Game, Rules, State, Variant
+from shiftago.engine.book import Book, shipped, shipped_book
+from shiftago.engine.book.shipped import DATA, book_file, read_book, write_book
+from shiftago.engine.book.symmetry import canonical
+from shiftago.engine.book_build import BuildSettings, Played, deep_search, play_game, tally
+
+
+def shipped_path(variant: Variant, players: int) -> Path:
+    """Where a category's shipped book lives in this checkout (the package data)."""
+    return Path(shipped.__file__).parent / DATA / book_file(variant, players)
+
+
+def _played(rules: Rules, settings: BuildSettings, jobs: int) -> Iterator[list[Played]]:
+    play = functools.partial(play_game, rules, settings=settings)
+    if jobs == 1:
+        yield from map(play, range(settings.games))
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        yield from pool.map(play, range(settings.games), chunksize=4)
+
+
+def build(
+    variant: Variant, players: int, settings: BuildSettings, jobs: int, out: Path, err: TextIO
+) -> Book:
+    """Build the book of a category and write it to ``out``; progress goes to ``err``."""
+    rules = Rules(variant, players)
+    start = time.monotonic()
+    games = []
+    for number, game in enumerate(_played(rules, settings, jobs), start=1):
+        games.append(game)
+        if number % 50 == 0 or number == settings.games:
+            print(f"self-play: {number}/{settings.games} games", file=err, flush=True)
+    book = tally(variant, players, games, settings)
+    played = time.monotonic() - start
+    print(f"{len(book)} positions played {settings.min_games}+ times ({played:.0f} s)", file=err)
+
+    def report(done: int, total: int, key: str) -> None:
+        print(f"deep search {done}/{total}: {key}", file=err, flush=True)
+
+    book = deep_search(book, settings, report)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_bytes(write_book(book))
+    took = time.monotonic() - start
+    print(f"wrote {out} ({out.stat().st_size} bytes) in {took:.0f} s", file=err)
+    return book
+
+
+def load(variant: Variant, players: int, path: Path | None) -> Book:
+    """The book of a file, or the shipped book of a category; ValueError where none."""
+    if path is not None:
+        try:
+            book = read_book(path.read_bytes())
+        except OSError as e:
+            raise ValueError(f"cannot read the book {path}: {e}") from None
+        if book.variant is not variant or book.players != players:
+            raise ValueError(f"{path} is the book of {book.variant.value} with {book.players}")
+        return book
+    found = shipped_book(variant, players)
+    if found is None:
+        raise ValueError(f"no book is shipped for {variant.value} with {players} players")
+    return found
+
+
+def position_of(variant: Variant, players: int, text: str | None) -> State:
+    """The position to show: a position string, a list of actions from the empty board
+    (orange first), or the empty board when ``text`` is None; ValueError otherwise."""
+    rules = Rules(variant, players)
+    if text is None or not text.strip():
+        return State.initial(rules, 0)
+    if "/" in text:
+        state = State.from_position(text.strip())
+        if state.rules.variant is not variant or state.players != players:
+            raise ValueError("the position's variant and players differ from the book's")
+        return state
+    game = Game(rules, first=0)
+    for action in text.replace(",", " ").split():
+        game.play(action)
+    return game.state
+
+
+def table(book: Book, state: State) -> str:
+    """The book's lines at ``state`` as a text table (or a line saying there are none)."""
+    lines = book.lines(state)
+    if not lines:
+        return f"not in the book: {state.position()}"
+    rows = [("action", "games", "wins", "draws", "score", "value", "proven", "")]
+    for line in lines:
+        e = line.entry
+        rows.append(
+            (
+                str(line.action),
+                str(e.games),
+                str(e.wins),
+                str(e.draws),
+                "-" if e.score is None else f"{e.score:.3f}",
+                "-" if e.value is None else f"{e.value:.3f}",
+                {1: "win", -1: "loss"}.get(e.proven, "-"),
+                "book" if line.chosen else "",
+            )
+        )
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    text = [
+        "  ".join(cell.rjust(w) if i else cell.ljust(w) for i, (cell, w) in
+                  enumerate(zip(row, widths, strict=True))).rstrip()
+        for row in rows
+    ]  # fmt: skip
+    key = canonical(state).key
+    return "\n".join([f"position {state.position()} (book key {key})", *text])

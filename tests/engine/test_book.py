@@ -1,0 +1,245 @@
+"""The opening book: its data, its build, its shipped files, and the top level's use."""
+
+from __future__ import annotations
+
+import pytest
+
+from shiftago import Action, Game, Rules, State, Variant
+from shiftago.engine import levels
+from shiftago.engine.book import Book, BookAction, BookPosition, shipped_book, sound_choice
+from shiftago.engine.book.shipped import read_book, write_book
+from shiftago.engine.book.symmetry import SYMMETRIES, canonical, representative, transform_state
+from shiftago.engine.book_build import (
+    BuildSettings,
+    Played,
+    deep_search,
+    play_game,
+    search_order,
+    tally,
+)
+from shiftago.engine.bot import Limits
+from shiftago.engine.levels import bot_for_level
+
+START = "express 2 7/7/7/7/7/7/7 o insert 22,22 0,0 0,0"
+AFTER_L4 = canonical(State.from_position(START).after(Action.parse("L4"))).key
+
+
+def entry(action: str, value: float | None = None, proven: int = 0, games: int = 0) -> BookAction:
+    return BookAction(Action.parse(action), games, 0, 0, 0.0, value, proven)
+
+
+def book_of(*actions: BookAction, choice: str | None = "L1", key: str = START) -> Book:
+    chosen = None if choice is None else Action.parse(choice)
+    return Book(Variant.EXPRESS, 2, {key: BookPosition(key, actions, chosen)})
+
+
+# --- the sound choice ----------------------------------------------------------------------
+def test_a_proven_win_comes_before_the_search_choice() -> None:
+    position = book_of(entry("L1", 0.9), entry("L2", 0.6, proven=1), choice="L1")
+    assert str(sound_choice(position.positions[START])) == "L2"
+
+
+def test_a_proven_loss_is_never_chosen_while_another_action_is_open() -> None:
+    book = book_of(entry("L1", 0.9, proven=-1), entry("L3", 0.2), entry("L2", 0.4))
+    assert str(book.choice(State.from_position(START))) == "L2"
+
+
+def test_the_search_decides_where_every_action_loses_or_nothing_was_searched() -> None:
+    assert sound_choice(book_of(entry("L1", 0.0, proven=-1)).positions[START]) is None
+    unsearched = book_of(entry("L1", games=5), choice=None)
+    assert unsearched.choice(State.from_position(START)) is None
+    assert [line.entry.games for line in unsearched.lines(State.from_position(START))] == [5]
+
+
+def test_the_search_choice_stands_otherwise() -> None:
+    book = book_of(entry("L1", 0.4), entry("L4", 0.6), choice="L1")
+    assert str(book.choice(State.from_position(START))) == "L1"
+
+
+# --- lookup through the symmetries -----------------------------------------------------------
+def test_a_book_entry_is_found_from_every_symmetric_position_and_first_seat() -> None:
+    book = book_of(
+        entry("L1", 0.3), entry("L2", 0.6), entry("L3", 0.5), entry("L4", 0.1), choice="L2",
+        key=AFTER_L4,
+    )  # fmt: skip
+    found = 0
+    for first in (0, 1):
+        game = Game(Rules(Variant.EXPRESS, 2), first=first)
+        game.play("L4")
+        for g in range(SYMMETRIES):
+            state = transform_state(game.state, g)
+            lines = book.lines(state)
+            assert [line.entry.action for line in lines] == [
+                a.action for a in book.positions[AFTER_L4].actions
+            ]
+            form = canonical(state)
+            for line in lines:
+                assert line.action in state.legal_actions()
+                booked = representative(form.to_book(line.action), form.state)
+                assert booked == line.entry.action
+            chosen = book.choice(state)
+            assert chosen is not None and chosen in state.legal_actions()
+            assert [line.action for line in lines if line.chosen] == [chosen]
+            found += 1
+    assert found == 2 * SYMMETRIES
+
+
+def test_another_category_or_an_unknown_position_is_not_in_the_book() -> None:
+    book = book_of(entry("L1", 0.3))
+    assert book.lines(State.initial(Rules(Variant.EXPERT, 2), 0)) == []
+    assert book.choice(State.initial(Rules(Variant.EXPRESS, 3), 0)) is None
+    assert book.position(State.from_position(AFTER_L4)) is None
+
+
+# --- the text form ----------------------------------------------------------------------------
+def test_a_book_reads_back_equal() -> None:
+    book = book_of(
+        BookAction(Action.parse("L1"), 3, 1, 1, 1.5, 0.25, -1), entry("L2", 0.75, 1, games=2)
+    )
+    assert read_book(write_book(book)) == book
+    assert write_book(book) == write_book(read_book(write_book(book)))
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d.update(format=9), "format 1"),
+        (lambda d: d["positions"][START]["actions"][0].update(action="xa1-a5"), "not legal"),
+        (lambda d: d["positions"][START]["actions"][0].update(wins=9), "do not add up"),
+        (lambda d: d["positions"][START]["actions"][0].update(proven="maybe"), "win or loss"),
+        (lambda d: d.update(positions={AFTER_L4.replace(" o ", " g "): {"actions": []}}),
+         "canonical"),
+    ],
+)  # fmt: skip
+def test_a_bad_book_is_refused_naming_what_is_wrong(change, message) -> None:
+    data = book_of(BookAction(Action.parse("L1"), 3, 1, 1, 1.5)).to_json()
+    change(data)
+    with pytest.raises(ValueError, match=message):
+        Book.from_json(data)
+
+
+# --- building ---------------------------------------------------------------------------------
+def test_the_tally_counts_each_game_by_hand() -> None:
+    """Three hand-made games: two wins with L1 at the start, one draw with L3; then the
+    second mover's L4 after L1 (lost, lost)."""
+    games = [
+        [Played(START, Action.parse("L1"), 1.0, True, False),
+         Played(AFTER_L4, Action.parse("L4"), 0.0, False, False)],
+        [Played(START, Action.parse("L1"), 1.0, True, False),
+         Played(AFTER_L4, Action.parse("L4"), 0.0, False, False)],
+        [Played(START, Action.parse("L3"), 0.5, False, True)],
+    ]  # fmt: skip
+    book = tally(Variant.EXPRESS, 2, games, BuildSettings(games=3, min_games=2, searched=0))
+    start = book.positions[START]
+    assert [(str(a.action), a.games, a.wins, a.draws, a.points) for a in start.actions] == [
+        ("L1", 2, 2, 0, 2.0),
+        ("L3", 1, 0, 1, 0.5),
+    ]
+    assert start.games == 3 and start.actions[0].score == 1.0
+    assert book.positions[AFTER_L4].games == 2
+    assert set(tally(Variant.EXPRESS, 2, games, BuildSettings(min_games=3))
+               .positions) == {START}  # fmt: skip
+
+
+def test_self_play_games_are_counted_the_same_every_time() -> None:
+    settings = BuildSettings(games=3, plies=2, level=1, explore=1.0, min_games=1, seed=5)
+    rules = Rules(Variant.EXPRESS, 2)
+    games = [play_game(rules, number, settings) for number in range(3)]
+    assert games == [play_game(rules, number, settings) for number in range(3)]
+    assert all(len(game) == 2 for game in games)
+    book = tally(Variant.EXPRESS, 2, games, settings)
+    start = book.positions[START]
+    assert start.games == 3
+    assert sum(p.games for key, p in book.positions.items() if key != START) == 3
+    for game in games:  # in 2 players with no draw, one of the two movers won
+        first, second = game
+        assert first.score + second.score == 1.0 or (first.drew and second.drew)
+        assert first.action in State.from_position(first.key).legal_actions()
+
+
+def test_the_deep_search_values_every_class_and_chooses_a_legal_action() -> None:
+    settings = BuildSettings(games=2, plies=1, level=1, min_games=1, searched=1, nodes=2000)
+    rules = Rules(Variant.EXPRESS, 2)
+    games = [play_game(rules, number, settings) for number in range(2)]
+    book = deep_search(tally(Variant.EXPRESS, 2, games, settings), settings)
+    start = book.positions[START]
+    assert search_order(book) == [START]
+    assert sorted(str(a.action) for a in start.actions) == ["L1", "L2", "L3", "L4"]
+    assert all(a.value is not None and 0.0 <= a.value <= 1.0 for a in start.actions)
+    assert sum(a.games for a in start.actions) == 2
+    assert start.choice in {a.action for a in start.actions}
+    assert book.choice(State.initial(rules, 1)) in State.initial(rules, 1).legal_actions()
+    # the choice is the top level's own search (not its analysis), without its book
+    top = bot_for_level(levels.default_level(), settings.seed)
+    top.set_option("OwnBook", 0)
+    empty = State.from_position(START)
+    assert start.choice == representative(top.choose(empty, Limits(nodes=2000)), empty)
+
+
+# --- the shipped books --------------------------------------------------------------------------
+@pytest.mark.parametrize("variant", list(Variant))
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_category_ships_a_book_with_a_choice_at_the_start(variant, players) -> None:
+    book = shipped_book(variant, players)
+    assert book is not None and book.variant is variant and book.players == players
+    start = State.initial(Rules(variant, players), players - 1)
+    assert book.choice(start) in start.legal_actions()
+    lines = book.lines(start)
+    assert sorted(str(line.action.__class__.__name__) for line in lines) == ["Insertion"] * 4
+    assert sum(line.entry.games for line in lines) == book.settings["games"]
+
+
+# --- the top level ------------------------------------------------------------------------------
+class Searched(Exception):
+    """The level searched instead of playing from the book."""
+
+
+@pytest.fixture
+def weird_book(monkeypatch):
+    """The top level's book says L1 at the start, whatever the search thinks; a search
+    raises :class:`Searched`."""
+    book = book_of(entry("L1", 0.5), entry("L4", 0.9, proven=-1), choice="L4")
+    monkeypatch.setattr(levels, "shipped_book", lambda variant, players: book)
+
+    def search(*args, **kwargs):
+        raise Searched
+
+    top = bot_for_level(levels.default_level(), 1)
+    assert isinstance(top, levels.LevelBot)
+    monkeypatch.setattr(top.alphabeta, "choose", search)
+    monkeypatch.setattr(top.alphabeta, "analyse", search)
+    return top
+
+
+def test_the_top_level_plays_the_books_sound_action_at_once(weird_book) -> None:
+    for first in (0, 1):
+        start = State.initial(Rules(Variant.EXPRESS, 2), first)
+        assert str(weird_book.choose(start, Limits(nodes=10))) == "L1"  # not the losing L4
+
+
+def test_the_top_level_searches_with_its_book_off_and_outside_it(weird_book) -> None:
+    start = State.initial(Rules(Variant.EXPRESS, 2), 0)
+    with pytest.raises(Searched):
+        weird_book.choose(start.after(Action.parse("L1")))
+    weird_book.set_option("ownbook", 0)
+    assert weird_book.option_values == {"OwnBook": 0}
+    with pytest.raises(Searched):
+        weird_book.choose(start)
+    with pytest.raises(ValueError, match=r"1 \(on\) or 0 \(off\)"):
+        weird_book.set_option("OwnBook", 3)
+
+
+def test_an_analysis_never_reads_the_book(weird_book) -> None:
+    with pytest.raises(Searched):
+        weird_book.analyse(State.initial(Rules(Variant.EXPRESS, 2), 0))
+
+
+def test_the_lower_levels_have_no_book(monkeypatch) -> None:
+    monkeypatch.setattr(levels, "shipped_book", lambda variant, players: pytest.fail("read"))
+    for number, _ in levels.LEVELS[:-1]:
+        bot = bot_for_level(number, 0)
+        assert bot.option_values == {}
+        start = State.initial(Rules(Variant.EXPRESS, 2), 0)
+        assert bot.choose(start, Limits(nodes=200, depth=1)) in start.legal_actions()
+        with pytest.raises(ValueError, match="has no option 'OwnBook'"):
+            bot.set_option("OwnBook", 0)
