@@ -766,7 +766,7 @@ def test_go_thinks_aloud_one_line_per_depth(fresh_engine: Engine) -> None:
     fresh_engine.ok("setoption OwnBook 0")  # a search, not the opening book's answer
     legal = fresh_engine.ok("legal").split()
     fresh_engine.write(b"3 go depth=4 info=1\n")
-    infos, response = read_thinking(engine)
+    infos, response = read_thinking(fresh_engine)
     assert (response.ok, response.id) == (True, "3")
     matches = [INFO.fullmatch(line) for line in infos]
     assert all(matches), infos
@@ -781,7 +781,7 @@ def test_the_mcts_thinks_aloud_after_doubling_chunks(fresh_engine: Engine) -> No
     fresh_engine.ok("setoption OwnBook 0")  # a search, not the opening book's answer
     legal = fresh_engine.ok("legal").split()
     fresh_engine.write(b"4 go nodes=5000 info=1\n")
-    infos, response = read_thinking(engine)
+    infos, response = read_thinking(fresh_engine)
     assert (response.ok, response.id) == (True, "4")
     # the value in the MCTS's unit: the mover's mean reward
     mcts_info = re.compile(
@@ -874,7 +874,7 @@ def test_the_top_level_plays_its_book_at_once_unless_ownbook_is_off(fresh_engine
     # in the book the answer comes with no search (no info line); OwnBook 0 searches
     fresh_engine.ok("newgame express 2 first=g")
     fresh_engine.write(b"go nodes=3000 info=1\n")
-    infos, response = read_thinking(engine)
+    infos, response = read_thinking(fresh_engine)
     assert response.ok and infos == []
     start = Game(Rules(), first=1).state
     book = shipped_book(Variant.EXPRESS, 2)
@@ -882,7 +882,7 @@ def test_the_top_level_plays_its_book_at_once_unless_ownbook_is_off(fresh_engine
     assert "0 to 1" in fresh_engine.fail("setoption OwnBook 2")
     fresh_engine.ok("setoption OwnBook 0")
     fresh_engine.write(b"go nodes=3000 info=1\n")
-    infos, response = read_thinking(engine)
+    infos, response = read_thinking(fresh_engine)
     assert response.ok and infos and all(INFO.fullmatch(line) for line in infos)
 
 
