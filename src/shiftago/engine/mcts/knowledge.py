@@ -83,16 +83,18 @@ def guarded_children(s: np.ndarray, moves: np.ndarray, n: int) -> int:
         return n
     theirs = s[BOARD + nxt]
     wins = winning_insertions(theirs, occ, length)
+    near = wins != 0 or near_run(theirs, length)
     kept = 0
     for j in range(n):
         i = moves[j]
         run = push_run(i, occ)
         after = after_push(theirs, run, i)
-        occ_after = after_insertion(occ, run, i)
-        if wins != 0 and still_wins(after, occ_after, length, wins):
-            continue
-        if wins_at_once(after, occ_after, length):
-            continue
+        if near or after != theirs:  # else no window of theirs is near a line, as before
+            occ_after = after_insertion(occ, run, i)
+            if wins != 0 and still_wins(after, occ_after, length, wins):
+                continue
+            if wins_at_once(after, occ_after, length):
+                continue
         moves[kept] = i
         kept += 1
     return kept if kept > 0 else n
