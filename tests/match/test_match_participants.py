@@ -69,6 +69,14 @@ def test_the_blocking_mcts_takes_iterations_and_plies():
             parse_participant(bad).make_bot(1)
 
 
+def test_the_guarded_mcts_takes_iterations():
+    bot = parse_participant("mcts-guard:300").make_bot(1)
+    assert isinstance(bot, MctsBot) and bot.iterations == 300 and bot.mcts.guard
+    assert not parse_participant("mcts:300").make_bot(1).mcts.guard
+    with pytest.raises(ValueError, match="whole number"):
+        parse_participant("mcts-guard:0").make_bot(1)
+
+
 def test_external_spec_with_options():
     p = parse_participant("cmd:/opt/my engine --fast@level=2,movetime=50,name=mine")
     assert p.external

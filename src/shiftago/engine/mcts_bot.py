@@ -89,8 +89,9 @@ class MctsBot(Bot):
     docs/strength.md, "Figures behind the constants"), ``blocking`` the number of actions at
     the start of each greedy playout in which, in Express with 3-4 players, the mover
     also stops the next seat's win at once (0: none, the levels' choice; :data:`EVERY_ACTION`:
-    all; docs/strength.md, "Blocking playouts"), ``max_nodes`` the tree's
-    memory cap."""
+    all; docs/strength.md, "Blocking playouts"), ``guard`` the guarded expansions of
+    :mod:`shiftago.engine.mcts.knowledge` (3-4 player Express: no child that loses at
+    once), ``max_nodes`` the tree's memory cap."""
 
     name = "mcts"
     value_unit = (
@@ -110,6 +111,7 @@ class MctsBot(Bot):
         c: float | None = None,
         greedy: bool | None = None,
         blocking: int = 0,
+        guard: bool = False,
         max_nodes: int = DEFAULT_MAX_NODES,
     ) -> None:
         self.seed: int = seed if seed is not None else random.SystemRandom().randrange(2**63)
@@ -124,7 +126,12 @@ class MctsBot(Bot):
         self.multi_player_c = MULTI_PLAYER_C if c is None and solver else self.c
         self.greedy = solver if greedy is None else greedy
         self.mcts = Mcts(
-            c=self.c, solver=solver, greedy=self.greedy, blocking=blocking, max_nodes=max_nodes
+            c=self.c,
+            solver=solver,
+            greedy=self.greedy,
+            blocking=blocking,
+            guard=guard,
+            max_nodes=max_nodes,
         )
         #: The last search's result (for benchmarks and tests).
         self.last: MctsResult | None = None

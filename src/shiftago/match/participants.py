@@ -133,6 +133,16 @@ def _mcts_blocking(argument: str | None, seed: int) -> Bot:
     )
 
 
+def _mcts_guard(argument: str | None, seed: int) -> Bot:
+    """``mcts-guard:ITERATIONS``: the MCTS whose expansions make no child that loses at
+    once (3-4 players, Express: :mod:`shiftago.engine.mcts.knowledge`)."""
+    from shiftago.engine.mcts_bot import MctsBot
+
+    return MctsBot(
+        seed, iterations=_positive("mcts-guard", argument), guard=True, name="mcts-guard"
+    )
+
+
 def _baseline(argument: str | None, seed: int) -> Bot:
     from shiftago.engine.baseline import DEFAULT_DEPTH, BaselineBot
 
@@ -147,6 +157,7 @@ BOTS: dict[str, BotFactory] = {
     "mcts": _mcts,  # mcts or mcts:ITERATIONS, MCTS-Solver (the multi-player search too)
     "mcts-plain": _mcts_plain,  # plain UCT MCTS, the comparison baseline
     "mcts-blocking": _mcts_blocking,  # mcts-blocking:ITERATIONS[:PLIES], blocking playouts
+    "mcts-guard": _mcts_guard,  # mcts-guard:ITERATIONS, guarded expansions
     "baseline": _baseline,  # baseline or baseline:DEPTH, pure-Python depth-4 alpha-beta
 }
 

@@ -90,7 +90,8 @@ class Mcts:
     stronger than plain ones, see :class:`~shiftago.engine.mcts_bot.MctsBot`),
     ``blocking`` the number of actions at the start of each greedy playout in which the
     mover also blocks the next seat's win at once, in Express with 3-4 players (0: none,
-    as every level plays: ``docs/strength.md``, "Blocking playouts"), ``max_nodes`` caps
+    as every level plays: ``docs/strength.md``, "Blocking playouts"), ``guard`` the
+    guarded expansions of :mod:`.knowledge` (3-4 player Express), ``max_nodes`` caps
     the tree's memory. The tree is kept between searches (and grown when a search
     needs more), never reused: each search starts from a lone root."""
 
@@ -101,9 +102,11 @@ class Mcts:
         solver: bool = True,
         greedy: bool = True,
         blocking: int = 0,
+        guard: bool = False,
         max_nodes: int = DEFAULT_MAX_NODES,
     ) -> None:
         self.c = float(c)
+        self.guard = guard
         self.solver = solver
         self.greedy = greedy
         self.blocking = blocking
@@ -140,7 +143,7 @@ class Mcts:
         reset(*tree, np.uint64(seed_of(seed % 2**63)))
         limit = (1 << 62) if iterations is None else iterations
         first = min(ALWAYS_ITERATIONS, limit)
-        done = int(iterate(*tree, state, first, self.c, self.solver, self.policy, self.blocking))
+        done = int(self._iterate(tree, state, first))
         if done < first or done >= limit:  # proven, or the iterations all done
             return _result(tree, state, done, time.perf_counter() - start)
         alarm = None
@@ -154,9 +157,7 @@ class Mcts:
             goal = limit if on_progress is None else min(chunk, limit)
             while done < limit:
                 want = goal - done
-                ran = int(
-                    iterate(*tree, state, want, self.c, self.solver, self.policy, self.blocking)
-                )
+                ran = int(self._iterate(tree, state, want))
                 done += ran
                 if ran < want or done >= limit:
                     break  # stopped, proven, or the iterations all done
@@ -168,6 +169,21 @@ class Mcts:
             if alarm is not None:
                 alarm.cancel()
         return _result(tree, state, done, time.perf_counter() - start)
+
+    def _iterate(self, tree: Tree, state: np.ndarray, iterations: int) -> int:
+        """:func:`.search.iterate` on ``tree`` under these settings."""
+        return int(
+            iterate(
+                *tree,
+                state,
+                iterations,
+                self.c,
+                self.solver,
+                self.policy,
+                self.blocking,
+                self.guard,
+            )
+        )
 
     def _tree(self, iterations: int | None) -> Tree:
         want = self.max_nodes

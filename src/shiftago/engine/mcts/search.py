@@ -11,7 +11,8 @@ the clock. An iteration:
    score ``values[c, m] / visits[c] + C * sqrt(ln visits[n] / visits[c])``; a child
    never visited comes first (children are shuffled when made, so "first" is random).
 2. **Expansion**: a leaf that was visited at least once before (the root at once) gets
-   all its children in one go, and one of them is played out; a leaf visited for the
+   all its children in one go (with ``guard``, below the root, those that do not lose at
+   once: :mod:`.knowledge`), and one of them is played out; a leaf visited for the
    first time is played out itself. When the tree is full, leaves stay leaves.
 3. **Playout** (:mod:`.rollout`) to the end of the game: a winners mask.
 4. **Backpropagation** adds the reward vector (1 to a sole winner, ``1 / k`` to each of
@@ -49,6 +50,7 @@ from shiftago.engine.kernel.tables import (
     WINNERS,
 )
 
+from .knowledge import guarded_children
 from .rollout import playout
 from .tree import ITERATIONS, ROOT, STOP, USED, share
 
@@ -114,10 +116,14 @@ def expand(
     values: np.ndarray,
     proof: np.ndarray,
     info: np.ndarray,
+    guard: bool,
 ) -> tuple[bool, np.uint64]:
-    """Give ``node`` (state ``s``, not over) all its children in a random order;
+    """Give ``node`` (state ``s``, not over) its children in a random order: all of
+    them, or with ``guard`` below the root those of :func:`.knowledge.guarded_children`;
     whether there was room, and the generator."""
     n = legal_actions(s, moves)
+    if guard and node != ROOT:
+        n = guarded_children(s, moves, n)
     start = info[USED]
     if start + n > parent.shape[0]:
         return False, x
@@ -199,6 +205,7 @@ def iterate(
     solver: bool,
     policy: int,
     block_plies: int,
+    guard: bool,
 ) -> int:
     """Run up to ``iterations`` iterations from ``root`` (not over) on the tree; return
     how many ran (fewer when the solver proves the root, or when ``info[STOP]`` is set
@@ -231,7 +238,7 @@ def iterate(
             if node == ROOT or visits[node] > 0:
                 room, x = expand(
                     node, s, moves, x, parent, first, count, code, mover, visits, values,
-                    proof, info,
+                    proof, info, guard,
                 )  # fmt: skip
                 if room:
                     node = np.int64(first[node])

@@ -1,0 +1,100 @@
+"""Knowledge in the tree: which children an expansion of the MCTS makes (3-4 player
+Express).
+
+With ``guard`` the search expands a node (not the root) of 3-4 player Express in the
+insertion phase with fewer children, so that no iteration is spent on an action that
+loses at once:
+
+* when the seat to act can make its line of four, only the insertions that make it (a
+  win at once; the solver proves the node at the first visit);
+* else only the insertions after which the next seat to act could not make its line
+  with one insertion ("anti-decisive" moves, Teytaud and Teytaud 2010), where the mover
+  has some: the others lose to any next seat that takes its win, whether the threat was
+  there before or the mover's push makes it.
+
+The tests cost one expansion each, not one playout action each (the blocking playouts
+of :mod:`shiftago.engine.kernel.policy` pay them at every action and lose at equal
+time: ``docs/strength.md``, "Blocking playouts"). Only the next seat is looked at: a
+win of a seat further on is the business of the seats between, whose own expansions
+block it. The root keeps every action, so that an analysis lists them all; the solver
+proves its losing ones after a few iterations each, since their children are guarded.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from shiftago.engine.kernel.moves import after_insertion, after_push, has_run, occupied, push_run
+from shiftago.engine.kernel.policy import near_run, still_wins, winning_insertions, wins_at_once
+from shiftago.engine.kernel.tables import (
+    BOARD,
+    COUNT,
+    EXPRESS,
+    INSERT,
+    LIMIT,
+    MIN_LINE,
+    PHASE,
+    PLAYERS,
+    SKIPS,
+    SUPPLY,
+    TURN,
+    VARIANT,
+)
+
+
+@njit(cache=True, nogil=True)
+def next_seat(s: np.ndarray) -> int:
+    """The seat that acts after the mover of ``s`` if the game goes on and the mover
+    makes no line: the first one on with no handicap skip pending; -1 when the game would
+    end first (that seat has no marbles, or the action limit is reached)."""
+    players = np.int64(s[PLAYERS])
+    turn = np.int64(s[TURN])
+    limit = np.int64(s[LIMIT])
+    if limit != 0 and np.int64(s[COUNT]) + 1 >= limit:
+        return -1
+    for k in range(1, players):
+        seat = (turn + k) % players
+        if np.int64(s[SKIPS + seat]) == 0:
+            return seat if np.int64(s[SUPPLY + seat]) > 0 else -1
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def guarded_children(s: np.ndarray, moves: np.ndarray, n: int) -> int:
+    """Keep in ``moves[:n]`` (the legal actions of ``s``, not over) only the children
+    an expansion makes (see the module doc), in their order; return how many."""
+    if np.int64(s[VARIANT]) != EXPRESS or np.int64(s[PLAYERS]) < 3 or np.int64(s[PHASE]) != INSERT:
+        return n
+    length = MIN_LINE[EXPRESS, 1]
+    occ = occupied(s)
+    me = s[BOARD + np.int64(s[TURN])]
+    if near_run(me, length):
+        kept = 0
+        for j in range(n):
+            i = moves[j]
+            if has_run(after_insertion(me, push_run(i, occ), i), length):
+                moves[kept] = i
+                kept += 1
+        if kept > 0:
+            return kept
+    nxt = next_seat(s)
+    if nxt < 0:
+        return n
+    theirs = s[BOARD + nxt]
+    wins = winning_insertions(theirs, occ, length)
+    near = wins != 0 or near_run(theirs, length)
+    kept = 0
+    for j in range(n):
+        i = moves[j]
+        run = push_run(i, occ)
+        after = after_push(theirs, run, i)
+        if near or after != theirs:  # else no window of theirs is near a line, as before
+            occ_after = after_insertion(occ, run, i)
+            if wins != 0 and still_wins(after, occ_after, length, wins):
+                continue
+            if wins_at_once(after, occ_after, length):
+                continue
+        moves[kept] = i
+        kept += 1
+    return kept if kept > 0 else n

@@ -1,0 +1,193 @@
+"""The guarded expansions of the MCTS (3-4 player Express): positions built by hand and
+trees checked against the core's rules, iteration (node) limits only."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from shiftago.core import Action, Phase, Rules, State, Variant
+from shiftago.engine import kernel
+from shiftago.engine.bot import Limits
+from shiftago.engine.kernel.policy import wins_at_once
+from shiftago.engine.kernel.tables import BOARD
+from shiftago.engine.levels import bot_for_level, default_level
+from shiftago.engine.mcts import Mcts
+from shiftago.engine.mcts.knowledge import guarded_children, next_seat
+from shiftago.engine.mcts.tree import ROOT
+from shiftago.engine.mcts_bot import MctsBot
+
+#: Orange (seat 0) to act; green (seat 1, next) holds three in a row on the bottom rank
+#: with both ends open, so it wins at once unless orange stops it (as in test_blocking).
+GREEN_THREATENS = "express 3 7/7/7/7/7/7/1ggg3 o insert 22,19,22 0,0,0 0,0,0"
+GREEN_THREATENS_4 = "express 4 7/7/7/7/7/7/1ggg3 o insert 22,19,22,22 0,0,0,0 0,0,0,0"
+#: Orange to act and wins at once (L7 or Td: its fourth marble on the bottom rank).
+ORANGE_WINS = "express 3 7/7/7/7/g6/b6/ooo4 o insert 19,21,21 0,0,0 0,0,0"
+ORANGE_WINS_4 = "express 4 7/7/7/w6/g6/b6/ooo4 o insert 19,21,21,21 0,0,0,0 0,0,0,0"
+#: :data:`GREEN_THREATENS` with a handicap skip pending for green: blue acts next, and
+#: blue has no win to stop.
+GREEN_SKIPS = "express 3 7/7/7/7/7/7/1ggg3 o insert 22,19,22 0,0,0 0,1,0"
+#: Orange to act; blue (two seats on) threatens the bottom rank, green (next) nothing.
+BLUE_THREATENS = "express 3 7/7/7/7/7/7/1bbb3 o insert 22,22,19 0,0,0 0,0,0"
+
+
+def wins(state: State) -> set[Action]:
+    """The actions that end the game as the mover's own win (the core's rules)."""
+    found = set()
+    if state.phase is Phase.INSERT:
+        for action in state.legal_actions():
+            outcome = state.after(action).outcome
+            if outcome is not None and outcome.winners == (state.turn,):
+                found.add(action)
+    return found
+
+
+def safe_actions(state: State) -> set[Action]:
+    """The actions after which the seat that acts next cannot win at once."""
+    return {a for a in state.legal_actions() if not wins(state.after(a))}
+
+
+def kept(state: State) -> set[Action]:
+    """The actions :func:`guarded_children` keeps in ``state``."""
+    s = kernel.from_state(state)
+    moves = kernel.action_buffer()
+    n = guarded_children(s, moves, kernel.legal_actions(s, moves))
+    return {kernel.to_action(int(code), state.players) for code in moves[:n]}
+
+
+def expected_children(state: State) -> set[Action]:
+    """The children a guarded expansion should make, by brute force on the core: the
+    wins at once, else the actions after which the next seat cannot win at once (when
+    it could and some such action exists), else every action."""
+    legal = set(state.legal_actions())
+    if state.rules.variant is not Variant.EXPRESS or state.players < 3:
+        return legal
+    if state.phase is not Phase.INSERT:
+        return legal
+    winning = wins(state)
+    if winning:
+        return winning
+    safe = safe_actions(state)
+    return safe if safe else legal
+
+
+@pytest.mark.parametrize("position", [ORANGE_WINS, ORANGE_WINS_4])
+def test_a_win_at_once_is_the_only_child(position: str) -> None:
+    state = State.from_position(position)
+    assert kept(state) == wins(state)
+    assert 0 < len(kept(state)) < len(state.legal_actions())
+
+
+@pytest.mark.parametrize("position", [GREEN_THREATENS, GREEN_THREATENS_4])
+def test_only_the_actions_that_stop_the_next_seat_are_children(position: str) -> None:
+    state = State.from_position(position)
+    safe = safe_actions(state)
+    assert 0 < len(safe) < len(state.legal_actions())
+    assert kept(state) == safe
+
+
+def test_a_threat_two_seats_on_is_left_to_the_seat_between() -> None:
+    state = State.from_position(BLUE_THREATENS)
+    s = kernel.from_state(state)
+    occupied = s[BOARD] | s[BOARD + 1] | s[BOARD + 2]
+    assert wins_at_once(s[BOARD + 2], occupied, 4)  # blue would win if it acted next
+    assert kept(state) == set(state.legal_actions())
+
+
+def test_a_handicap_skip_moves_the_next_seat_on() -> None:
+    state = State.from_position(GREEN_SKIPS)
+    after = state.after(state.legal_actions()[0])
+    assert after.turn == 2  # green's skip is used up, blue acts
+    assert next_seat(kernel.from_state(state)) == 2
+    assert kept(state) == set(state.legal_actions())
+
+
+@pytest.mark.parametrize(
+    "position",
+    [
+        "express 2 7/7/7/7/7/7/1oooo2 g insert 18,18 0,0 0,0",  # 2 players: no guard
+        GREEN_THREATENS.replace("express", "expert"),  # Expert: no guard
+    ],
+)
+def test_other_games_keep_every_child(position: str) -> None:
+    state = State.from_position(position)
+    assert kept(state) == set(state.legal_actions())
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_every_expansion_below_the_root_is_guarded(players: int) -> None:
+    """Search positions of a random game and check the children of expanded nodes of
+    the tree against :func:`expected_children`; the root keeps every action."""
+    rng = random.Random(players)
+    checked = 0
+    for game in range(4):
+        state = State.initial(Rules(Variant.EXPRESS, players), 0)
+        for _ in range(6 + 3 * game):
+            state = state.after(rng.choice(state.legal_actions()))
+        if state.is_over:
+            continue
+        mcts = Mcts(guard=True, c=1.0)
+        mcts.search(kernel.from_state(state), game, iterations=300)
+        tree = mcts.tree
+        assert tree is not None
+        root_children = range(int(tree.first[ROOT]), int(tree.first[ROOT] + tree.count[ROOT]))
+        assert len(root_children) == len(state.legal_actions())
+        for node in list(root_children)[:12]:
+            if tree.count[node] == 0:
+                continue
+            at = state.after(kernel.to_action(int(tree.code[node]), players))
+            first, count = int(tree.first[node]), int(tree.count[node])
+            children = {kernel.to_action(int(c), players) for c in tree.code[first : first + count]}
+            assert children == expected_children(at), at.position()
+            checked += 1
+    assert checked >= 10
+
+
+@pytest.mark.parametrize(
+    "position",
+    [
+        "expert 3 7/7/7/2bbb2/7/g6/1ooo3 g insert 19,19,19 0,0,0 0,0,0",
+        "express 2 3gogg/4g1o/4o1o/o6/oo5/gg5/4ogg o insert 14,14 0,0 0,0",
+    ],
+)
+def test_the_guard_changes_nothing_outside_3_4_player_express(position: str) -> None:
+    s = kernel.from_state(State.from_position(position))
+    plain = Mcts(guard=False).search(s, 7, iterations=2000)
+    guarded = Mcts(guard=True).search(s, 7, iterations=2000)
+    assert (plain.codes, plain.visits) == (guarded.codes, guarded.visits)
+
+
+def guarded_searches() -> list[tuple[str, MctsBot]]:
+    top = bot_for_level(default_level(), seed=4).for_rules(Rules(Variant.EXPRESS, 3))
+    assert isinstance(top, MctsBot) and top.mcts.guard
+    return [("top level", top), ("mcts-guard", MctsBot(4, guard=True))]
+
+
+@pytest.mark.parametrize("position", [ORANGE_WINS, ORANGE_WINS_4])
+def test_the_guarded_search_takes_a_win_at_once(position: str) -> None:
+    state = State.from_position(position)
+    for name, bot in guarded_searches():
+        for nodes in (100, 2000):
+            assert bot.choose(state, Limits(nodes=nodes)) in wins(state), (name, nodes)
+
+
+@pytest.mark.parametrize("position", [GREEN_THREATENS, GREEN_THREATENS_4])
+def test_the_guarded_search_blocks_and_lists_every_action(position: str) -> None:
+    state = State.from_position(position)
+    safe = safe_actions(state)
+    for name, bot in guarded_searches():
+        ranked = bot.analyse(state, Limits(nodes=2000))
+        assert {r.action for r in ranked} == set(state.legal_actions()), name
+        assert ranked[0].action in safe, name
+        # every action that lets green win is proven lost (green takes it at once)
+        assert all(r.value == 0 for r in ranked if r.action not in safe), name
+
+
+def test_a_guarded_search_repeats_under_an_iteration_limit() -> None:
+    s = kernel.from_state(State.from_position(GREEN_THREATENS_4))
+    one = Mcts(guard=True, c=1.0).search(s, 11, iterations=3000)
+    two = Mcts(guard=True, c=1.0).search(s, 11, iterations=3000)
+    assert (one.codes, one.visits, one.values) == (two.codes, two.visits, two.values)
+    assert np.isclose(sum(one.root_values), 1.0)
