@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from shiftago.core import Phase, State
+from shiftago.engine.book.symmetry import SYMMETRIES, transform_board
 from shiftago.engine.greedy import GreedyBot
 from shiftago.engine.kernel import apply_action, from_action, legal_codes, to_state
 from shiftago.engine.kernel.tables import INSERTIONS, TURN
@@ -42,38 +43,10 @@ MIN_CHOICES = 2
 BASELINE_SEEDS = (0, 1, 2)
 
 
-def _cell_maps() -> tuple[tuple[int, ...], ...]:
-    """For each symmetry of the square, the image bit of every cell bit (8 * rank + file)."""
-    maps = []
-    for mirror in (False, True):
-        for turns in range(4):
-            image = list(range(64))
-            for rank in range(7):
-                for file in range(7):
-                    r, f = rank, (6 - file if mirror else file)
-                    for _ in range(turns):
-                        r, f = f, 6 - r
-                    image[8 * rank + file] = 8 * r + f
-            maps.append(tuple(image))
-    return tuple(maps)
-
-
-_MAPS = _cell_maps()
-
-
-def _moved(bits: int, image: tuple[int, ...]) -> int:
-    out = 0
-    while bits:
-        low = bits & -bits
-        out |= 1 << image[low.bit_length() - 1]
-        bits ^= low
-    return out
-
-
 def symmetry_key(state: State) -> str:
     """The same text for every position that a symmetry of the board makes equal."""
     fields = state.position().split()
-    boards = min(tuple(_moved(b, image) for b in state.boards) for image in _MAPS)
+    boards = min(tuple(transform_board(b, g) for b in state.boards) for g in range(SYMMETRIES))
     return " ".join([*fields[:2], ",".join(map(str, boards)), *fields[3:]])
 
 
