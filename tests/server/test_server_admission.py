@@ -310,3 +310,25 @@ def test_a_crowd_arriving_at_once_is_let_in_a_few_per_turn(sqlite_url):
     assert sum(crowd_at.values()) == CROWD
     assert max(crowd_at.values()) <= PER_TURN
     assert app.state.admission.admitted >= CROWD
+
+
+def test_a_first_request_with_the_known_device_cookie_waits_at_the_front():
+    """The owner's sign-in (its known-device cookie) is not held behind a flood."""
+
+    async def run() -> list[bytes]:
+        admission = Admission(ahead=b"shiftago_device=")
+        protocol_class = paced(Recorder, admission)
+        crowd = [protocol_class() for _ in range(3 * PER_TURN)]
+        owner = protocol_class()
+        for protocol in (*crowd, owner):
+            protocol.connection_made(Transport())
+        for protocol in crowd:
+            protocol.data_received(b"POST /api/session HTTP/1.1\r\nCookie: a=b\r\n\r\n")
+        owner.data_received(b"POST /api/session HTTP/1.1\r\nCookie: shiftago_device=x\r\n\r\n")
+        await asyncio.sleep(0)  # one turn: only PER_TURN are let in
+        first_turn = [p for p in (*crowd, owner) if p.received]
+        assert len(first_turn) == PER_TURN and owner in first_turn
+        await turns_until_empty(admission)
+        return [p.received[0][:4] for p in crowd]
+
+    assert asyncio.run(run()) == [b"POST"] * (3 * PER_TURN)

@@ -25,6 +25,7 @@ from shiftago.interfaces.server.accounts.accounts import (
     seat_holder,
     session_of,
 )
+from shiftago.interfaces.server.accounts.devices import DEVICE_COOKIE
 from shiftago.interfaces.server.analysis import routes as analysis_api
 from shiftago.interfaces.server.analysis.searches import LiveAnalysis
 from shiftago.interfaces.server.analysis.socket import analysis_socket
@@ -83,7 +84,8 @@ def create_app(
     store = Store(engine)
     web = settings.web_dir if settings.web_dir is not None else WEB_DIR
     public_url = settings.public_url
-    admission = Admission()
+    # a known device's request goes ahead of a crowd (docs/security.md)
+    admission = Admission(ahead=f"{DEVICE_COOKIE}=".encode())
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

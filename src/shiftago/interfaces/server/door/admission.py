@@ -9,8 +9,12 @@ arrives meanwhile waits for them all. So a new connection's first request is hel
 and only :data:`PER_TURN_WHILE_BUSY` while the players' changes are under way, so that
 each turn stays short and a player's action goes through the crowd in a few of them.
 Nothing is refused and nothing is lost: a held connection keeps what it sent and is read
-once admitted. Only a connection's first request waits; a connection already admitted
-(a socket, a kept-alive HTTP connection) is read as soon as its data comes.
+once admitted. A first request that carries the ``ahead`` mark (the known-device cookie
+of a person who signed in here before) waits at the front of the queue, so that a
+flood of sign-ins from new addresses does not hold the owner's sign-in behind it; a
+forged mark only moves a request ahead, and the cookie is still checked by the app.
+Only a connection's first request waits; a connection already admitted (a socket, a
+kept-alive HTTP connection) is read as soon as its data comes.
 
 :func:`paced` makes the uvicorn protocol class that holds a connection's first request.
 """
@@ -46,19 +50,26 @@ class Admission:
         per_turn: int = PER_TURN,
         per_turn_while_busy: int = PER_TURN_WHILE_BUSY,
         busy: Callable[[], bool] | None = None,
+        ahead: bytes | None = None,
     ) -> None:
         self.per_turn = max(1, per_turn)
         self.per_turn_while_busy = max(1, min(per_turn_while_busy, self.per_turn))
         #: Whether the players' work is under way (the app hands in the hub's).
         self.busy: Callable[[], bool] = busy or (lambda: False)
+        #: Bytes whose presence in a first request puts it at the front of the queue.
+        self.ahead = ahead
         self.waiting: deque[Newcomer] = deque()
         self._turn_due = False
         #: Connections let in since the process started.
         self.admitted = 0
 
-    def arrive(self, newcomer: Newcomer) -> None:
-        """Hold ``newcomer`` until its turn (from within the event loop)."""
-        self.waiting.append(newcomer)
+    def arrive(self, newcomer: Newcomer, first_request: bytes = b"") -> None:
+        """Hold ``newcomer`` until its turn (from within the event loop); at the front
+        when its ``first_request`` (what it sent so far) carries the ``ahead`` mark."""
+        if self.ahead is not None and self.ahead in first_request:
+            self.waiting.appendleft(newcomer)
+        else:
+            self.waiting.append(newcomer)
         if not self._turn_due:
             self._turn_due = True
             asyncio.get_running_loop().call_soon(self._turn)
@@ -93,7 +104,7 @@ def paced(base: type[asyncio.Protocol], admission: Admission) -> type[asyncio.Pr
             else:
                 self._held = data
                 self.transport.pause_reading()
-                admission.arrive(self)
+                admission.arrive(self, data)
 
         def admit(self) -> None:
             self._admitted = True
