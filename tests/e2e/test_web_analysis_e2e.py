@@ -90,6 +90,7 @@ def shows(page: Any, expected: str) -> None:
 def click_action(page: Any, action: str) -> None:
     """A mouse click in the middle of the playable element of ``action``."""
     element = page.wait_for_selector(f'[data-action="{action}"][tabindex="0"]', state="attached")
+    element.scroll_into_view_if_needed()  # a click outside the window lands nowhere
     box = element.bounding_box()
     assert box, f"{action} is not on the page"
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
@@ -388,13 +389,15 @@ def test_the_editor_stays_put_while_the_computer_s_lines_come_and_go(
     page.goto(analysis_url(live_server))
     open_editor(page)
     page.wait_for_selector("[data-testid=engine-line]", timeout=DEEPEN_TIMEOUT_MS)
-    board = page.locator(".editor-board")
-    with_lines = board.bounding_box()
+    # where the editor's board lies in the page (not the window, which the click scrolls)
+    in_page = """() => { const r = document.querySelector('.editor-board').getBoundingClientRect();
+        return [r.left + scrollX, r.top + scrollY, r.width, r.height]; }"""
+    with_lines = page.evaluate(in_page)
     page.evaluate("() => { window.__mute = true; }")
     click_action(page, "L4")  # a new position: the lines are cleared, none come
     shows(page, after(START, "L4"))
     page.wait_for_selector("[data-testid=engine-line]", state="detached")
-    assert board.bounding_box() == with_lines
+    assert page.evaluate(in_page) == with_lines
 
 
 def test_a_finished_position_keeps_no_room_for_lines(live_server: LiveServer, page: Any) -> None:
