@@ -313,7 +313,9 @@ class ShiftagoApp(App[int]):
             now = self.now()
             faces = {s: shown(clocks.left_of(s, now)) for s in range(state.players)}
         panel = seats(state, self.match.levels, self.thinking, faces, self.match.wins)
-        self.query_one("#seats", Static).update(panel)
+        # the clock's timer can fire while the app closes, its game screen already gone
+        for widget in self.query("#seats").results(Static):
+            widget.update(panel)
 
     def _announce(self, before: State, action: Action) -> None:
         after = self.match.game.state
