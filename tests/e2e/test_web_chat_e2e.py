@@ -45,6 +45,8 @@ def test_chat_shows_markup_as_text_and_hides_on_mute(live_server, new_context):
     )
     ben.reload()
     ben.get_by_test_id("chat-mute").wait_for()
+    # lines sent before the socket is back come with the history, not as new ones
+    ben.wait_for_function(CONNECTED)
     assert ben.get_by_test_id("chat-mute").inner_text() == "Show chat"  # remembered
     # what comes while the chat is hidden is counted on its button (not the history)
     for text in ("still there?", "your turn"):
