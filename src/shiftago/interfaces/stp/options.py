@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from shiftago.engine.bot import Bot
-from shiftago.engine.levels import LEVELS, bot_for_level, default_level
+from shiftago.engine.levels import LEVELS, LevelBot, bot_for_level, default_level
 
 from .words import CommandError, whole_number
 
@@ -51,8 +51,9 @@ class Ladder:
         return level
 
 
-#: The option that turns the top level's opening book on (1, the default) or off (0).
-OWN_BOOK: Final = "OwnBook"
+#: The option that turns the top level's opening book on (1, the default) or off (0):
+#: the name the level's bot itself takes.
+OWN_BOOK: Final = LevelBot.OWN_BOOK
 #: The most search threads ``Threads`` accepts.
 MOST_THREADS: Final = 64
 #: ``Hash``'s default: the table of the built-in search when no size is given
