@@ -59,6 +59,42 @@ def test_tournament_refuses_next_game_before_the_end() -> None:
     assert [str(a) for a in tournament.game.history] == ["L1"]
 
 
+def test_a_game_ended_off_the_board_counts_with_the_winners_given() -> None:
+    tournament = Tournament(3, first=0, seed=2)
+    tournament.game.play("L1")  # orange's time runs out on green's turn: the others win
+    tournament.game.play("L2")
+    assert tournament.next_game((2,)).first == 0  # blue won alone: the seat after it starts
+    assert tournament.wins == [0, 0, 1] and len(tournament.finished) == 1
+    tournament.game.play("R3")
+    draws = tournament.draws
+    tournament.next_game((2, 0))  # two seats share it: a draw, counted for nobody
+    assert tournament.wins == [0, 0, 1] and tournament.draws == draws + 1
+
+
+@pytest.mark.parametrize("winners", [(), (3,), (1, 1), (-1,), (True,)])
+def test_a_game_ended_off_the_board_takes_only_seats_as_winners(winners) -> None:
+    tournament = Tournament(3, first=0, seed=2)
+    tournament.game.play("L1")
+    with pytest.raises(IllegalActionError, match="winners"):
+        tournament.next_game(winners)
+    assert tournament.wins == [0, 0, 0] and not tournament.finished
+    assert [str(a) for a in tournament.game.history] == ["L1"]
+
+
+def test_a_game_the_rules_ended_keeps_their_result() -> None:
+    rng = random.Random(5)
+    tournament = Tournament(2, first=0, seed=3)
+    play_randomly(tournament.game, rng)
+    outcome = tournament.game.outcome
+    assert outcome is not None
+    others = tuple(s for s in range(2) if s not in outcome.winners)
+    with pytest.raises(IllegalActionError, match="another result"):
+        tournament.next_game(others)
+    assert not tournament.finished
+    tournament.next_game(outcome.winners)
+    assert len(tournament.finished) == 1
+
+
 def test_tournament_draw_starter_drawn_by_lot() -> None:
     tournament = Tournament(2, first=0, seed=11)
     rng = random.Random(0)

@@ -12,7 +12,9 @@ from textual.widgets import Select
 
 from shiftago.core import Game, Rules, Tournament, Variant
 from shiftago.interfaces.shared.newgame import PlaySetup, SetupError
+from shiftago.interfaces.tui.clock import Clocks
 from shiftago.interfaces.tui.match import Match, open_match
+from shiftago.interfaces.tui.series import Series
 from support.tui_pilot import app_for, autosave_in, run, settle
 
 
@@ -89,3 +91,49 @@ def test_a_tournament_from_the_new_game_dialog(tmp_path: Path) -> None:
     assert match.tournament is not None and match.wins == [0, 0, 0]
     assert match.game is match.tournament.game
     assert match.game.rules.variant is Variant.EXPRESS and match.game.rules.players == 3
+
+
+def test_a_game_lost_on_time_counts_and_the_next_one_starts_on_fresh_clocks(
+    tmp_path: Path,
+) -> None:
+    tournament = Tournament(2, first=0, seed=4, target=3)
+    match = Match(tournament.game, autosave=autosave_in(tmp_path))
+    match.tournament = tournament
+    match.clocks = Clocks.parse("1", 2)
+    now = [1000.0]
+    app = app_for(match, now=lambda: now[0])
+
+    async def scenario(pilot: Pilot[int]) -> None:
+        await pilot.press("enter")  # orange pushes at once
+        await pilot.pause()
+        now[0] += 61
+        assert app.tick()  # green's flag falls: orange wins the game
+        await settle(pilot)
+        assert match.wins == [1, 0] and match.next_game_ready
+        assert "F8 starts the tournament's next game." in str(app._heading(match.game.state))
+        await pilot.press("f8")
+        await pilot.pause()
+
+    run(app, scenario)
+    assert tournament.wins == [1, 0] and tournament.results == [(0,)]
+    assert match.flagged is None and not match.game.history
+    assert match.game.first == 1  # the seat after the winner starts
+    assert match.clocks is not None and match.clocks.left == [60.0, 60.0]
+    assert any("Game 2 of the tournament" in said for said in app.said)
+
+
+def test_a_series_with_a_game_lost_on_time_is_kept_and_read_back(tmp_path: Path) -> None:
+    tournament = Tournament(3, first=0, seed=4)
+    match = Match(tournament.game, autosave=autosave_in(tmp_path))
+    match.tournament = tournament
+    match.play(match.game.legal_actions()[0])
+    match.flag(1)  # green's time runs out: orange and blue share the game
+    match.next_game()
+    match.play(match.game.legal_actions()[0])
+    autosave = match.autosave
+    assert autosave is not None
+    text = autosave.read_series()
+    assert text is not None
+    rebuilt = Series.read(text).tournament()
+    assert rebuilt.results == [(0, 2)] and rebuilt.wins == [0, 0, 0] and rebuilt.draws == 1
+    assert rebuilt.game.history == match.game.history

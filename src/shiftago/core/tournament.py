@@ -102,6 +102,9 @@ class Tournament:
         self._lot = random.Random(self.seed)
         self.draws = 0
         self.finished: list[Game] = []
+        #: The winners of each finished game, as it was counted (a game ended off the
+        #: board is not over by the rules: its result is only here).
+        self.results: list[tuple[int, ...]] = []
         #: Whether the lot drew the first game's starter (then the lot has drawn once).
         self.first_drawn = first is None
         if first is None:
@@ -120,6 +123,7 @@ class Tournament:
         twin._lot = random.Random()
         twin._lot.setstate(self._lot.getstate())
         twin.finished = [game.copy() for game in self.finished]
+        twin.results = list(self.results)
         twin.game = self.game.copy()
         return twin
 
@@ -148,16 +152,28 @@ class Tournament:
     def is_over(self) -> bool:
         return self.score.is_over
 
-    def next_game(self) -> Game:
-        """Count the finished current game and start the next one."""
+    def next_game(self, winners: tuple[int, ...] | None = None) -> Game:
+        """Count the finished current game and start the next one.
+
+        A game that ended off the board (a player's time ran out, a resignation) is not
+        over by the rules: ``winners`` gives its result, the seats that won (several for
+        a draw, which counts for nobody). A game the rules ended counts as they ended it.
+        """
         outcome = self.game.outcome
-        if outcome is None:
-            raise IllegalActionError("the current game is not over yet")
         if self.is_over:
             raise IllegalActionError("the tournament is over")
+        if outcome is not None:
+            if winners is not None and tuple(winners) != outcome.winners:
+                raise IllegalActionError("the rules ended the current game with another result")
+            winners = outcome.winners
+        elif winners is None:
+            raise IllegalActionError("the current game is not over yet")
+        else:
+            winners = self._checked(winners)
         self.finished.append(self.game)
-        self.score = self.score.after(outcome.winners)
-        starter = self.score.next_first(outcome.winners)
+        self.results.append(winners)
+        self.score = self.score.after(winners)
+        starter = self.score.next_first(winners)
         if starter is None:
             self.draws += 1
             starter = self._lot.randrange(self.rules.players)
@@ -165,3 +181,17 @@ class Tournament:
             return self.game
         self.game = Game(self.rules, first=starter)
         return self.game
+
+    def _checked(self, winners: tuple[int, ...]) -> tuple[int, ...]:
+        """``winners`` of a game ended off the board, when they are some of its seats."""
+        players = self.rules.players
+        seats = tuple(winners)
+        if (
+            not seats
+            or len(set(seats)) != len(seats)
+            or any(type(seat) is not int or not 0 <= seat < players for seat in seats)
+        ):
+            raise IllegalActionError(
+                f"a game's winners are different seats of 0 to {players - 1}, not {winners!r}"
+            )
+        return tuple(sorted(seats))

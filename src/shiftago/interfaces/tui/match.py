@@ -61,40 +61,54 @@ class Match:
         self.now: Callable[[], float] = time.monotonic
 
     @property
+    def winners(self) -> tuple[int, ...] | None:
+        """Who won the game, once it has ended: by the rules, or by a clock (the seats
+        other than the one whose time ran out); None while it goes on."""
+        outcome = self.game.outcome
+        if outcome is not None:
+            return outcome.winners
+        if self.flagged is not None:
+            return flag_winners(self.game.rules.players, self.flagged)
+        return None
+
+    @property
     def wins(self) -> list[int] | None:
         """Each seat's games won in the tournament, the game just ended counted."""
         tournament = self.tournament
         if tournament is None:
             return None
-        outcome = self.game.outcome
-        if outcome is None or tournament.is_over:
+        winners = self.winners
+        if winners is None or tournament.is_over:
             return tournament.wins
-        return list(tournament.score.after(outcome.winners).wins)
+        return list(tournament.score.after(winners).wins)
 
     @property
     def champion(self) -> int | None:
         """The tournament's winner, once the game that decides it has ended."""
         tournament = self.tournament
-        outcome = self.game.outcome
-        if tournament is None or outcome is None:
+        winners = self.winners
+        if tournament is None or winners is None:
             return None
         if tournament.winner is not None:
             return tournament.winner
-        return tournament.score.after(outcome.winners).champion
+        return tournament.score.after(winners).champion
 
     @property
     def next_game_ready(self) -> bool:
         """Whether the tournament's next game may begin."""
-        return self.tournament is not None and self.game.is_over and self.champion is None
+        return self.tournament is not None and self.finished and self.champion is None
 
     def next_game(self) -> Game:
         """The tournament's next game, once this one is over (a :class:`ShiftagoError`
-        when it is not, or when the tournament is)."""
+        when it is not, or when the tournament is); on a clock every game starts with
+        the time control's whole time."""
         if self.tournament is None or not self.next_game_ready:
             raise GameOverError("there is no next game of a tournament to begin")
-        self.game = self.tournament.next_game()
+        self.game = self.tournament.next_game(self.winners)
         self.flagged = None
         self.source = None
+        if self.clocks is not None:
+            self.clocks = Clocks.parse(self.clocks.control, self.game.rules.players)
         self.saved()
         return self.game
 
@@ -148,14 +162,8 @@ class Match:
 
     def record(self) -> Record:
         """The game's record, with its clocks' headers on a clock (as they stand now)."""
-        if self.flagged is None:
-            record = game_record(self.game, self.levels, self.date, self.source)
-        else:
-            players = range(self.game.rules.players)
-            others = "=".join(COLOURS[s] for s in players if s != self.flagged)
-            record = game_record(
-                self.game, self.levels, self.date, self.source, result=others, termination="time"
-            )
+        winners = None if self.flagged is None else self.winners
+        record = self._record_of(self.game, winners, self.source)
         if self.clocks is None:
             return record
         return replace(record, other_headers=self.clocks.headers(self.now()))
@@ -189,11 +197,24 @@ class Match:
             autosave.save(self.record_text())
         return None
 
+    def _record_of(
+        self, game: Game, on_time: tuple[int, ...] | None, source: Record | None = None
+    ) -> Record:
+        """``game``'s record; with ``on_time`` won by those seats when a clock ended it
+        (the one way this app ends a game off the board)."""
+        if on_time is None:
+            return game_record(game, self.levels, self.date, source)
+        result = "=".join(COLOURS[s] for s in on_time)
+        return game_record(game, self.levels, self.date, source, result=result, termination="time")
+
     def series(self) -> Series:
         """The tournament as ``tournament.json`` keeps it (only for a tournament)."""
         tournament = self.tournament
         assert tournament is not None
-        finished = [game_record(g, self.levels, self.date) for g in tournament.finished]
+        finished = [
+            self._record_of(g, None if g.is_over else winners)
+            for g, winners in zip(tournament.finished, tournament.results, strict=True)
+        ]
         return Series.of(tournament, finished, self.record())
 
 
@@ -321,3 +342,9 @@ def _tournament(setup: PlaySetup) -> Tournament:
         return Tournament(setup.players, handicap=setup.handicap, first=first, seed=setup.seed)
     except ValueError as e:
         raise SetupError(str(e)) from None
+
+
+def flag_winners(players: int, flagged: int) -> tuple[int, ...]:
+    """The seats that win when ``flagged``'s time runs out: all the others (a draw
+    shared among them with 3-4 players)."""
+    return tuple(seat for seat in range(players) if seat != flagged)

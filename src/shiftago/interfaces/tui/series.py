@@ -14,7 +14,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Final
 
-from shiftago.core import Action, Game, ShiftagoError, Tournament
+from shiftago.core import Action, Game, ShiftagoError, Tournament, seat_of_colour
 from shiftago.formats.record import Record, format_record, parse_record
 
 VERSION: Final = 1
@@ -92,7 +92,7 @@ class Series:
             for number, record in enumerate((*self.finished, self.current), start=1):
                 _replay(tournament.game, record.to_game(), number)
                 if number <= len(self.finished):
-                    tournament.next_game()
+                    tournament.next_game(_ended_off_the_board(tournament.game, record))
         except (ShiftagoError, ValueError, TypeError) as e:
             raise SeriesError(f"the tournament cannot be replayed: {e}") from None
         return tournament
@@ -106,6 +106,14 @@ def _replay(into: Game, game: Game, number: int) -> None:
     action: Action
     for action in game.history:
         into.play(action)
+
+
+def _ended_off_the_board(game: Game, record: Record) -> tuple[int, ...] | None:
+    """The winners a finished game's record gives when the rules did not end it (a
+    flag); None when they did (their result counts)."""
+    if game.is_over or record.termination is None or record.result in ("", "*"):
+        return None
+    return tuple(seat_of_colour(c, game.rules.players) for c in record.result.split("="))
 
 
 def _whole(value: Any) -> int:
