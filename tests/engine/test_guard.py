@@ -31,6 +31,12 @@ ORANGE_WINS_4 = "express 4 7/7/7/w6/g6/b6/ooo4 o insert 19,21,21,21 0,0,0,0 0,0,
 GREEN_SKIPS = "express 3 7/7/7/7/7/7/1ggg3 o insert 22,19,22 0,0,0 0,1,0"
 #: Orange to act; blue (two seats on) threatens the bottom rank, green (next) nothing.
 BLUE_THREATENS = "express 3 7/7/7/7/7/7/1bbb3 o insert 22,22,19 0,0,0 0,0,0"
+#: Orange to act; green (next) threatens both the top and the bottom rank: no single
+#: insertion stops both, so green wins whatever orange does.
+GREEN_THREATENS_TWICE = "express 3 1ggg3/7/7/7/7/7/1ggg3 o insert 22,16,22 0,0,0 0,0,0"
+#: Blue to act; green (after orange) threatens three lines: blue and orange stop two at
+#: most, so every action of blue leaves orange a node lost to green.
+GREEN_THREATENS_THRICE = "express 3 1ggg3/7/g6/g6/g6/7/1ggg3 b insert 22,13,22 0,0,0 0,0,0"
 
 
 def wins(state: State) -> set[Action]:
@@ -49,12 +55,18 @@ def safe_actions(state: State) -> set[Action]:
     return {a for a in state.legal_actions() if not wins(state.after(a))}
 
 
-def kept(state: State) -> set[Action]:
-    """The actions :func:`guarded_children` keeps in ``state``."""
+def guarded(state: State) -> tuple[set[Action], int]:
+    """The actions :func:`guarded_children` keeps in ``state``, and the seat it finds
+    winning whatever the mover does (-1: none)."""
     s = kernel.from_state(state)
     moves = kernel.action_buffer()
-    n = guarded_children(s, moves, kernel.legal_actions(s, moves))
-    return {kernel.to_action(int(code), state.players) for code in moves[:n]}
+    n, lost_to = guarded_children(s, moves, kernel.legal_actions(s, moves))
+    return {kernel.to_action(int(code), state.players) for code in moves[:n]}, int(lost_to)
+
+
+def kept(state: State) -> set[Action]:
+    """The actions :func:`guarded_children` keeps in ``state``."""
+    return guarded(state)[0]
 
 
 def expected_children(state: State) -> set[Action]:
@@ -86,6 +98,24 @@ def test_only_the_actions_that_stop_the_next_seat_are_children(position: str) ->
     safe = safe_actions(state)
     assert 0 < len(safe) < len(state.legal_actions())
     assert kept(state) == safe
+
+
+def test_a_next_seat_that_wins_whatever_the_mover_does_is_named() -> None:
+    state = State.from_position(GREEN_THREATENS_TWICE)
+    assert not wins(state) and not safe_actions(state)  # the core's rules agree
+    assert guarded(state) == (set(state.legal_actions()), 1)
+    for position in (GREEN_THREATENS, ORANGE_WINS, BLUE_THREATENS):
+        assert guarded(State.from_position(position))[1] == -1
+
+
+def test_the_solver_proves_a_node_lost_to_the_next_seat_without_its_children() -> None:
+    state = State.from_position(GREEN_THREATENS_THRICE)
+    assert all(not safe_actions(state.after(a)) for a in state.legal_actions())
+    result = Mcts(guard=True, c=1.0).search(kernel.from_state(state), 3, iterations=100_000)
+    # each of blue's 28 actions leads to a node proven at its first expansion, so the
+    # root is proven (green's win) after about two iterations a child
+    assert result.iterations <= 3 * len(state.legal_actions())
+    assert result.root_proof == 1 << 1
 
 
 def test_a_threat_two_seats_on_is_left_to_the_seat_between() -> None:

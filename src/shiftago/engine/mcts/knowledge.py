@@ -12,6 +12,12 @@ loses at once:
   has some: the others lose to any next seat that takes its win, whether the threat was
   there before or the mover's push makes it.
 
+When no action of the mover stops the next seat's win, the node is lost to that seat
+(it takes its win at once, as every seat does here): the expansion says so, and the
+solver proves the node at once instead of proving each of its children (about two
+visits each) first. So a threat that nobody can stop in time is found a few plies
+sooner.
+
 The tests cost one expansion each, not one playout action each (the blocking playouts
 of :mod:`shiftago.engine.kernel.policy` pay them at every action and lose at equal
 time: ``docs/strength.md``, "Blocking playouts"). Only the next seat is looked at: a
@@ -61,11 +67,12 @@ def next_seat(s: np.ndarray) -> int:
 
 
 @njit(cache=True, nogil=True)
-def guarded_children(s: np.ndarray, moves: np.ndarray, n: int) -> int:
+def guarded_children(s: np.ndarray, moves: np.ndarray, n: int) -> tuple[int, int]:
     """Keep in ``moves[:n]`` (the legal actions of ``s``, not over) only the children
-    an expansion makes (see the module doc), in their order; return how many."""
+    an expansion makes (see the module doc), in their order: how many, and the seat
+    that wins at once whatever the mover does (-1 when none does)."""
     if np.int64(s[VARIANT]) != EXPRESS or np.int64(s[PLAYERS]) < 3 or np.int64(s[PHASE]) != INSERT:
-        return n
+        return n, -1
     length = MIN_LINE[EXPRESS, 1]
     occ = occupied(s)
     me = s[BOARD + np.int64(s[TURN])]
@@ -77,10 +84,10 @@ def guarded_children(s: np.ndarray, moves: np.ndarray, n: int) -> int:
                 moves[kept] = i
                 kept += 1
         if kept > 0:
-            return kept
+            return kept, -1
     nxt = next_seat(s)
     if nxt < 0:
-        return n
+        return n, -1
     theirs = s[BOARD + nxt]
     wins = winning_insertions(theirs, occ, length)
     near = wins != 0 or near_run(theirs, length)
@@ -97,4 +104,6 @@ def guarded_children(s: np.ndarray, moves: np.ndarray, n: int) -> int:
                 continue
         moves[kept] = i
         kept += 1
-    return kept if kept > 0 else n
+    if kept == 0:
+        return n, nxt
+    return kept, -1

@@ -117,13 +117,19 @@ def expand(
     proof: np.ndarray,
     info: np.ndarray,
     guard: bool,
+    proves: bool,
 ) -> tuple[bool, np.uint64]:
     """Give ``node`` (state ``s``, not over) its children in a random order: all of
     them, or with ``guard`` below the root those of :func:`.knowledge.guarded_children`;
-    whether there was room, and the generator."""
+    whether there was room, and the generator. A node that the guard finds lost to the
+    next seat is proven instead (when the search ``proves``: the solver), with no
+    children."""
     n = legal_actions(s, moves)
     if guard and node != ROOT:
-        n = guarded_children(s, moves, n)
+        n, lost_to = guarded_children(s, moves, n)
+        if lost_to >= 0 and proves:
+            proof[node] = 1 << lost_to  # proven at once: no children needed
+            return True, x
     start = info[USED]
     if start + n > parent.shape[0]:
         return False, x
@@ -238,12 +244,14 @@ def iterate(
             if node == ROOT or visits[node] > 0:
                 room, x = expand(
                     node, s, moves, x, parent, first, count, code, mover, visits, values,
-                    proof, info, guard,
+                    proof, info, guard, solver,
                 )  # fmt: skip
-                if room:
+                if room and count[node] > 0:
                     node = np.int64(first[node])
                     apply_action(s, np.int64(code[node]))
-            if s[PHASE] == _OVER:
+            if solver and proof[node] != 0:  # the expansion proved it
+                winners = np.int64(proof[node])
+            elif s[PHASE] == _OVER:
                 winners = np.int64(s[WINNERS])
                 if solver:
                     proof[node] = winners
