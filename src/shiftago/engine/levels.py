@@ -265,7 +265,8 @@ class LevelBot(Bot):
 
     def set_option(self, name: str, value: int) -> None:
         if name.lower() != self.OWN_BOOK.lower() or not self.rung.opening_book:
-            super().set_option(name, value)
+            super().set_option(name, value)  # refuses a name this level does not have
+            return
         if value not in (0, 1):
             raise ValueError(f"{self.OWN_BOOK} is 1 (on) or 0 (off), not {value}")
         self.own_book = bool(value)
