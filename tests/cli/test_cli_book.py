@@ -3,13 +3,16 @@ books shown, and bad input refused in words."""
 
 from __future__ import annotations
 
+from dataclasses import fields
 from pathlib import Path
 
 from click.testing import CliRunner
 
 from shiftago import Rules, State, Variant
 from shiftago.engine.book.shipped import read_book
+from shiftago.engine.book_build import BuildSettings
 from shiftago.interfaces.cli import cli
+from shiftago.interfaces.cli.book import build
 
 TINY = ["--games", "4", "--plies", "1", "--level", "1", "--min-games", "1", "--nodes", "500"]
 
@@ -64,3 +67,12 @@ def test_bad_input_is_refused_in_words(tmp_path: Path) -> None:
     junk.write_bytes(b"not a book")
     unreadable = runner.invoke(cli, ["book", "show", "--file", str(junk)])
     assert unreadable.exit_code == 1 and "Error" in unreadable.output
+
+
+def test_the_build_options_default_to_the_build_settings() -> None:
+    """The command's options and :class:`BuildSettings` say the same defaults (the
+    command imports the engine only when it runs, so it cannot read them)."""
+    defaults = {f.name: f.default for f in fields(BuildSettings)}
+    options = {p.name: p.default for p in build.params if p.name in defaults}
+    assert options and set(options) == set(defaults)
+    assert options == defaults

@@ -68,7 +68,7 @@ def book() -> None:
 @click.option(
     "--searched",
     type=click.IntRange(0),
-    default=24,
+    default=16,
     show_default=True,
     help="How many of the positions played most the top level searches.",
 )
