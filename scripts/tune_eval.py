@@ -52,6 +52,11 @@ from shiftago.engine.search.evaluate import (
     CELL_CLASSES,
     PF_SEAT,
     POINT_FEATURES,
+    TUNED_CELL,
+    TUNED_MINE,
+    TUNED_TEMPO,
+    TUNED_THEIRS,
+    TUNED_THREAT,
     evaluate,
     immediate_win,
     points_features,
@@ -174,13 +179,15 @@ def log_loss(values: np.ndarray, results: np.ndarray, scale: float) -> float:
     return float(-np.mean(results * np.log(p) + (1 - results) * np.log(1 - p)))
 
 
-def fit_weights(x: np.ndarray, results: np.ndarray, scale: float, l2: float) -> np.ndarray:
-    """Newton's method on the mean log-loss of ``sigmoid(x @ w / scale)``, with a small
-    L2 penalty (the cell counts and the window counts are nearly collinear)."""
+def fit_weights(
+    x: np.ndarray, results: np.ndarray, scale: float, l2: float, offset: float | np.ndarray = 0.0
+) -> np.ndarray:
+    """Newton's method on the mean log-loss of ``sigmoid((offset + x @ w) / scale)``, with
+    a small L2 penalty (the cell counts and the window counts are nearly collinear)."""
     w = np.zeros(x.shape[1])
     n = len(results)
     for _ in range(50):
-        p = 1.0 / (1.0 + np.exp(-(x @ w) / scale))
+        p = 1.0 / (1.0 + np.exp(-(offset + x @ w) / scale))
         gradient = x.T @ (p - results) / (n * scale) + 2 * l2 * w
         hessian = (x.T * (p * (1 - p))) @ x / (n * scale * scale) + 2 * l2 * np.eye(len(w))
         step = np.linalg.solve(hessian, gradient)
@@ -229,6 +236,17 @@ def fit(paths: list[Path], l2: float, scale: float | None) -> None:
         old = fit_weights(x[train][:, kept], results[train], scale, l2)
         candidates.append(("the first round's form refitted", x[:, kept] @ old))
         candidates.append(("  without the seat term", x[:, kept[:-1]] @ old[:-1]))
+        # The first round's weights kept (evaluate.py's), the new terms fitted on top.
+        first = np.concatenate(
+            [TUNED_MINE[1:], TUNED_THEIRS[1:], TUNED_CELL, [TUNED_THREAT, TUNED_TEMPO]]
+        )
+        base = x[:, kept[:-1]] @ first
+        added = [*NEW_COLUMNS, seat]
+        on_top = fit_weights(x[train][:, added], results[train], scale, l2, base[train])
+        candidates.append(("the first round's weights", base))
+        candidates.append(
+            ("  and the new terms fitted on top", base + x[:, added[:-1]] @ on_top[:-1])
+        )
         print("share of quiet positions with each new term:")
         for column in NEW_COLUMNS:
             print(f"  {names[column]:14} {np.mean(x[:, column]):.4f}")
@@ -240,6 +258,7 @@ def fit(paths: list[Path], l2: float, scale: float | None) -> None:
     print("as integers:", ", ".join(str(round(v)) for v in w))
     if express:
         print("the first round's form:", ", ".join(str(round(v)) for v in old))
+        print("on top of the first round's weights:", ", ".join(str(round(v)) for v in on_top))
 
 
 def main() -> None:

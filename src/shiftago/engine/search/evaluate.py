@@ -110,19 +110,20 @@ def _cell_classes() -> np.ndarray:
 #: ``CELL_CLASSES[c]``: the cells of class ``c`` (see :func:`_cell_classes`).
 CELL_CLASSES: Final = _cell_classes()
 
-# The tuned evaluation's weights (centi-units), fitted by scripts/tune_eval.py on the
-# tuned search's own games (docs/strength.md, "A second round in Express").
+# The tuned evaluation's weights (centi-units), fitted by scripts/tune_eval.py
+# (docs/strength.md, "The tuned evaluation"; the double threat: "A second round in
+# Express").
 #: Open windows of the seat to act by the marbles in them (index 1-4; 0 unused).
-TUNED_MINE: Final = np.array([0, -11, -7, 1, 6], dtype=np.int64)
+TUNED_MINE: Final = np.array([0, -17, -20, -11, 5], dtype=np.int64)
 #: Open windows of the opponent by the marbles in them.
-TUNED_THEIRS: Final = np.array([0, 9, 11, 7, -23], dtype=np.int64)
+TUNED_THEIRS: Final = np.array([0, 17, 23, 19, -23], dtype=np.int64)
 #: A marble on a cell of each class (the seat to act's counts, the opponent's against).
-TUNED_CELL: Final = np.array([27, 29, 16, -27, 42, 19, -17, 8, -26, -41], dtype=np.int64)
+TUNED_CELL: Final = np.array([28, 27, 13, -11, 38, 12, -9, 3, -25, -48], dtype=np.int64)
 #: The opponent could win at once if it were its turn.
-TUNED_THREAT: Final = -83
+TUNED_THREAT: Final = -96
 #: More: it could win by two different insertions (one action seldom stops both).
 TUNED_DOUBLE: Final = -40
-TUNED_TEMPO: Final = 10
+TUNED_TEMPO: Final = 3
 
 
 @njit(cache=True, nogil=True)
