@@ -121,7 +121,7 @@ TUNED_THEIRS: Final = np.array([0, 17, 23, 19, -23], dtype=np.int64)
 TUNED_CELL: Final = np.array([28, 27, 13, -11, 38, 12, -9, 3, -25, -48], dtype=np.int64)
 #: The opponent could win at once if it were its turn.
 TUNED_THREAT: Final = -96
-#: More: it could win by two different insertions (one action seldom stops both).
+#: More: it could win by two or more different insertions (docs/strength.md).
 TUNED_DOUBLE: Final = -40
 TUNED_TEMPO: Final = 3
 
