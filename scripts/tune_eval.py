@@ -21,8 +21,11 @@ the games for the test), and fits the weights of the terms of
 :func:`shiftago.engine.search.evaluate.tuned_express` so that ``sigmoid(value / K)``
 predicts the result, ``K`` being the scale that fits the classic evaluation best (the
 tuned values keep the classic scale, which the search's windows and margins assume).
-It prints the test log-loss of the classic evaluation, of the fit, and of the tuned
-evaluation as the engine computes it, and the weights to put into ``evaluate.py``.
+It prints the test log-loss of the classic evaluation, of the fit, of the tuned
+evaluation as the engine computes it and (Express) of the first round's form refitted
+(no double threat), and the weights to put into ``evaluate.py``. ``generate --tuned``
+plays the games with the tuned evaluation instead: a second round of tuning, on the
+top level's own positions (docs/strength.md, "A second round in Express").
 
 A term for the first player's advantage (the seat to act has fewer marbles on the board
 when it moves second) is fitted too, so that no other weight stands in for it, and then
@@ -49,6 +52,11 @@ from shiftago.engine.search.evaluate import (
     CELL_CLASSES,
     PF_SEAT,
     POINT_FEATURES,
+    TUNED_CELL,
+    TUNED_MINE,
+    TUNED_TEMPO,
+    TUNED_THEIRS,
+    TUNED_THREAT,
     evaluate,
     immediate_win,
     points_features,
@@ -58,14 +66,17 @@ from shiftago.engine.search.evaluate import (
 
 #: Feature columns: the seat to act's open windows holding 1-4 marbles, the opponent's,
 #: marbles by cell class (the seat to act's less the opponent's), the opponent's win at
-#: once, the constant (tempo) and the first player's advantage (fitted, not used).
+#: once, its two or more distinct winning insertions, the constant (tempo) and the
+#: first player's advantage (fitted, not used).
 NAMES = (
     [f"mine{k}" for k in range(1, 5)]
     + [f"theirs{k}" for k in range(1, 5)]
     + [f"cell{c}" for c in range(len(CELL_CLASSES))]
-    + ["threat", "tempo", "seat"]
+    + ["threat", "double", "tempo", "seat"]
 )
 SEAT = len(NAMES) - 1
+#: The columns the first round did not have: its form is fitted without them too.
+NEW_COLUMNS = (NAMES.index("double"),)
 #: The columns of :func:`shiftago.engine.search.evaluate.points_features` (Expert, Extreme).
 POINT_NAMES = (
     [f"mine{k}" for k in range(1, 5)]
@@ -115,7 +126,7 @@ def generate(
 def _features(states: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     n = states.shape[0]
     classes = CELL_CLASSES.shape[0]
-    x = np.zeros((n, 8 + classes + 3), dtype=np.float64)
+    x = np.zeros((n, 8 + classes + 4), dtype=np.float64)
     classic = np.zeros(n, dtype=np.float64)
     tuned = np.zeros(n, dtype=np.float64)
     quiet = np.zeros(n, dtype=np.bool_)
@@ -132,9 +143,11 @@ def _features(states: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, n
             x[i, 4 + k] = counts[k]
         for c in range(classes):
             x[i, 8 + c] = popcount(me & CELL_CLASSES[c]) - popcount(op & CELL_CLASSES[c])
-        x[i, 8 + classes] = 1.0 if winning_insertions(op, occupied(s), 1) else 0.0
-        x[i, 9 + classes] = 1.0
-        x[i, 10 + classes] = 1.0 if mover == 0 else -1.0
+        threats = winning_insertions(op, occupied(s), 2)
+        x[i, 8 + classes] = 1.0 if threats >= 1 else 0.0
+        x[i, 9 + classes] = 1.0 if threats >= 2 else 0.0
+        x[i, 10 + classes] = 1.0
+        x[i, 11 + classes] = 1.0 if mover == 0 else -1.0
         quiet[i] = immediate_win(s) == 0
         if quiet[i]:
             classic[i] = evaluate(s, False)
@@ -166,13 +179,15 @@ def log_loss(values: np.ndarray, results: np.ndarray, scale: float) -> float:
     return float(-np.mean(results * np.log(p) + (1 - results) * np.log(1 - p)))
 
 
-def fit_weights(x: np.ndarray, results: np.ndarray, scale: float, l2: float) -> np.ndarray:
-    """Newton's method on the mean log-loss of ``sigmoid(x @ w / scale)``, with a small
-    L2 penalty (the cell counts and the window counts are nearly collinear)."""
+def fit_weights(
+    x: np.ndarray, results: np.ndarray, scale: float, l2: float, offset: float | np.ndarray = 0.0
+) -> np.ndarray:
+    """Newton's method on the mean log-loss of ``sigmoid((offset + x @ w) / scale)``, with
+    a small L2 penalty (the cell counts and the window counts are nearly collinear)."""
     w = np.zeros(x.shape[1])
     n = len(results)
     for _ in range(50):
-        p = 1.0 / (1.0 + np.exp(-(x @ w) / scale))
+        p = 1.0 / (1.0 + np.exp(-(offset + x @ w) / scale))
         gradient = x.T @ (p - results) / (n * scale) + 2 * l2 * w
         hessian = (x.T * (p * (1 - p))) @ x / (n * scale * scale) + 2 * l2 * np.eye(len(w))
         step = np.linalg.solve(hessian, gradient)
@@ -210,17 +225,40 @@ def fit(paths: list[Path], l2: float, scale: float | None) -> None:
     used = w.copy()
     used[seat] = 0.0
     print(f"scale K = {scale}")
-    print("test log-loss:")
-    for label, values in (
+    candidates = [
         ("classic evaluation", classic),
         ("fitted weights", x @ w),
         ("fitted, without the seat term", x @ used),
         ("tuned evaluation of evaluate.py now", tuned),
-    ):
+    ]
+    if express:
+        kept = [c for c in range(len(names)) if c not in NEW_COLUMNS]
+        old = fit_weights(x[train][:, kept], results[train], scale, l2)
+        candidates.append(("the first round's form refitted", x[:, kept] @ old))
+        candidates.append(("  without the seat term", x[:, kept[:-1]] @ old[:-1]))
+        # The first round's weights kept (evaluate.py's), the new terms fitted on top.
+        first = np.concatenate(
+            [TUNED_MINE[1:], TUNED_THEIRS[1:], TUNED_CELL, [TUNED_THREAT, TUNED_TEMPO]]
+        )
+        base = x[:, kept[:-1]] @ first
+        added = [*NEW_COLUMNS, seat]
+        on_top = fit_weights(x[train][:, added], results[train], scale, l2, base[train])
+        candidates.append(("the first round's weights", base))
+        candidates.append(
+            ("  and the new terms fitted on top", base + x[:, added[:-1]] @ on_top[:-1])
+        )
+        print("share of quiet positions with each new term:")
+        for column in NEW_COLUMNS:
+            print(f"  {names[column]:14} {np.mean(x[:, column]):.4f}")
+    print("test log-loss:")
+    for label, values in candidates:
         print(f"  {label:36} {log_loss(values[test], results[test], scale):.4f}")
     for name, weight in zip(names, w, strict=True):
         print(f"  {name:14} {weight:8.1f}")
     print("as integers:", ", ".join(str(round(v)) for v in w))
+    if express:
+        print("the first round's form:", ", ".join(str(round(v)) for v in old))
+        print("on top of the first round's weights:", ", ".join(str(round(v)) for v in on_top))
 
 
 def main() -> None:

@@ -1,6 +1,7 @@
 """The static evaluations of the 2-player search: the window counts, the cell classes and
-the opponent's win at once checked against plain coordinate counts and the core's rules,
-the tuned value as the sum of its weighted terms, and which levels use which evaluation."""
+the opponent's wins at once checked against plain coordinate counts, the core's rules and
+hand-counted positions, the tuned value as the sum of its weighted terms, and which
+levels use which evaluation."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from shiftago.engine.search import MAX_HEURISTIC, WIN, Searcher, evaluate
 from shiftago.engine.search.evaluate import (
     CELL_CLASSES,
     TUNED_CELL,
+    TUNED_DOUBLE,
     TUNED_MINE,
     TUNED_TEMPO,
     TUNED_THEIRS,
@@ -98,28 +100,62 @@ def test_winning_insertions_agree_with_the_rules() -> None:
         assert winning_insertions(s[BOARD + 1 - mover], occupied(s), 1) == min(found, 1)
 
 
+def tuned_value(me: int, op: int, their_wins: int) -> int:
+    """The tuned value summed from coordinate counts, the opponent having ``their_wins``
+    winning insertions."""
+    value = TUNED_TEMPO
+    mine = coordinate_window_counts(me, op)
+    theirs = coordinate_window_counts(op, me)
+    value += sum(int(TUNED_MINE[k + 1]) * mine[k] for k in range(4))
+    value += sum(int(TUNED_THEIRS[k + 1]) * theirs[k] for k in range(4))
+    for c, mask in enumerate(CELL_CLASSES):
+        value += int(TUNED_CELL[c]) * (len(cells(me & int(mask))) - len(cells(op & int(mask))))
+    if their_wins >= 1:
+        value += TUNED_THREAT
+    if their_wins >= 2:
+        value += TUNED_DOUBLE
+    return value
+
+
 def test_the_tuned_value_is_the_sum_of_its_weighted_terms() -> None:
-    seen_threat = False
-    for s in positions(40, seed=9):
+    seen = set()
+    for s in positions(60, seed=9):
         if immediate_win(s):
             continue
         mover = int(s[TURN])
         me, op = int(s[BOARD + mover]), int(s[BOARD + 1 - mover])
-        expected = TUNED_TEMPO
-        mine = coordinate_window_counts(me, op)
-        theirs = coordinate_window_counts(op, me)
-        expected += sum(int(TUNED_MINE[k + 1]) * mine[k] for k in range(4))
-        expected += sum(int(TUNED_THEIRS[k + 1]) * theirs[k] for k in range(4))
-        for c, mask in enumerate(CELL_CLASSES):
-            expected += int(TUNED_CELL[c]) * (
-                len(cells(me & int(mask))) - len(cells(op & int(mask)))
-            )
-        if winning_insertions(np.uint64(op), occupied(s), 1):
-            expected += TUNED_THREAT
-            seen_threat = True
+        wins = winning_insertions(np.uint64(op), occupied(s), 28)
+        seen.add(min(wins, 2))
+        expected = tuned_value(me, op, wins)
         assert tuned_express(np.uint64(me), np.uint64(op), occupied(s)) == expected
         assert evaluate(s, True) == max(-MAX_HEURISTIC, min(MAX_HEURISTIC, expected))
-    assert seen_threat
+    assert seen == {0, 1, 2}
+
+
+@pytest.mark.parametrize(
+    ("board", "their_wins"),
+    [
+        ("7/7/7/7/7/7/7", 0),
+        ("7/7/7/1ggg3/7/7/7", 0),  # three in a row: no win at once
+        ("7/7/7/1gggg2/7/7/7", 1),  # a four in the middle: only L4 (the right end is far)
+        ("7/1gggg2/7/1gggg2/7/7/7", 2),  # two such fours: L4 and L6
+        ("7/7/7/7/7/7/1gggg2", 3),  # a four on the edge: L1, Ba and Bf
+    ],
+)
+def test_the_tuned_value_counts_one_winning_insertion_and_two_or_more(
+    board: str, their_wins: int
+) -> None:
+    """Hand-counted wins at once of the opponent (g): one costs the threat's weight, two
+    or more the double threat's too."""
+    marbles = board.count("g")
+    s = kernel.from_state(
+        State.from_position(f"express 2 {board} o insert 22,{22 - marbles} 0,0 0,0")
+    )
+    me, op = int(s[BOARD]), int(s[BOARD + 1])
+    assert winning_insertions(np.uint64(op), occupied(s), 28) == their_wins
+    expected = tuned_value(me, op, their_wins)
+    assert tuned_express(np.uint64(me), np.uint64(op), occupied(s)) == expected
+    assert evaluate(s, True) == expected
 
 
 @pytest.mark.parametrize("variant", [Variant.EXPERT, Variant.EXTREME])

@@ -16,7 +16,8 @@ The top level plays 2-player Express with the *tuned* evaluation (``tuned=True``
 same open windows counted by the number of marbles in them, each count for each side
 with its own weight, marbles by the cell they stand on (ten classes of cells alike
 under the board's symmetries, :data:`CELL_CLASSES`), and a penalty when the opponent
-could win at once if it were its turn. Its weights
+could win at once if it were its turn, a larger one when it could by two different
+insertions. Its weights
 are fitted to the results of self-play games (logistic "Texel" tuning,
 ``scripts/tune_eval.py``; docs/strength.md, "The tuned evaluation"). The levels below
 keep the classic one, so that their figures stay true.
@@ -110,7 +111,8 @@ def _cell_classes() -> np.ndarray:
 CELL_CLASSES: Final = _cell_classes()
 
 # The tuned evaluation's weights (centi-units), fitted by scripts/tune_eval.py
-# (docs/strength.md, "The tuned evaluation").
+# (docs/strength.md, "The tuned evaluation"; the double threat: "A second round in
+# Express").
 #: Open windows of the seat to act by the marbles in them (index 1-4; 0 unused).
 TUNED_MINE: Final = np.array([0, -17, -20, -11, 5], dtype=np.int64)
 #: Open windows of the opponent by the marbles in them.
@@ -119,6 +121,8 @@ TUNED_THEIRS: Final = np.array([0, 17, 23, 19, -23], dtype=np.int64)
 TUNED_CELL: Final = np.array([28, 27, 13, -11, 38, 12, -9, 3, -25, -48], dtype=np.int64)
 #: The opponent could win at once if it were its turn.
 TUNED_THREAT: Final = -96
+#: More: it could win by two or more different insertions (docs/strength.md).
+TUNED_DOUBLE: Final = -40
 TUNED_TEMPO: Final = 3
 
 
@@ -186,8 +190,11 @@ def tuned_express(me: np.uint64, op: np.uint64, occ: np.uint64) -> int:
     value += TUNED_THEIRS[4] * t4
     for c in range(CELL_CLASSES.shape[0]):
         value += TUNED_CELL[c] * (popcount(me & CELL_CLASSES[c]) - popcount(op & CELL_CLASSES[c]))
-    if winning_insertions(op, occ, 1):
+    threats = winning_insertions(op, occ, 2)
+    if threats:
         value += TUNED_THREAT
+        if threats >= 2:
+            value += TUNED_DOUBLE
     return value + TUNED_TEMPO
 
 
