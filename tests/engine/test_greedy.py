@@ -105,6 +105,58 @@ def test_greedy_ignores_a_seat_that_does_not_act_next() -> None:
     assert all(r.value != LOSS for r in GreedyBot(0).analyse(state))
 
 
+def seat_could_win(state: State, seat: str) -> bool:
+    """Brute force: the seat ``seat`` (its letter) could win at once in ``state`` if it
+    were its turn (the position with that seat to act)."""
+    fields = state.position().split()
+    fields[3] = seat
+    turned = State.from_position(" ".join(fields))
+    return any(wins_at_once(turned, a) for a in turned.legal_actions())
+
+
+# 3 players, o to act, g next, b after it: b's line of three can be made four at once.
+LATER_THREAT = "express 3 7/7/7/o6/g6/7/1bbb3 o insert 21,21,19 0,0,0 0,0,0"
+# The same, and g threatens too: no action stops both.
+BOTH_THREATEN = "express 3 ggg4/7/7/o6/7/7/1bbb3 o insert 21,19,19 0,0,0 0,0,0"
+
+
+def test_level_2_with_3_players_stops_the_seat_after_next_when_it_can() -> None:
+    state = State.from_position(LATER_THREAT)
+    stops_b = {a for a in state.legal_actions() if not seat_could_win(state.after(a), "b")}
+    assert stops_b and stops_b != set(state.legal_actions()), "the position must hold both"
+    assert not any(next_player_wins(state, a) for a in state.legal_actions())
+    for seed in range(5):
+        assert bot_for_level(2, seed).choose(state) in stops_b
+
+
+def test_the_watch_of_the_seat_after_next_is_second_to_the_next_seat() -> None:
+    state = State.from_position(BOTH_THREATEN)
+    # some actions stop b, but each of them lets g win
+    assert any(not seat_could_win(state.after(a), "b") for a in state.legal_actions())
+    for seed in range(5):
+        choice = bot_for_level(2, seed).choose(state)
+        assert not next_player_wins(state, choice)  # g is stopped first
+        assert seat_could_win(state.after(choice), "b")  # no action stops both here
+
+
+def test_level_2_watches_the_seat_after_next_only_with_3_players() -> None:
+    state = State.from_position(LATER_THREAT)
+    leaves_b_a_win = {a for a in state.legal_actions() if seat_could_win(state.after(a), "b")}
+    assert leaves_b_a_win
+    # the plain greedy bot (and level 2 with 2 or 4 players) sees no difference
+    plain = GreedyBot(3).analyse(state)
+    assert {r.value for r in plain} == {0}
+    assert any(GreedyBot(seed).choose(state) in leaves_b_a_win for seed in range(5))
+    for position in (
+        "express 2 7/7/7/7/7/7/1gggg2 o insert 22,18 0,0 0,0",
+        "express 4 7/7/7/7/7/7/1bbb3 o insert 22,22,19,22 0,0,0,0 0,0,0,0",
+        "expert 4 7/7/7/7/7/7/1ggg3 o insert 22,19,22,22 0,8,0,0 0,0,0,0",
+    ):
+        other = State.from_position(position)
+        for seed in range(3):
+            assert bot_for_level(2, seed).analyse(other) == GreedyBot(seed).analyse(other)
+
+
 def test_greedy_depth_one_does_not_look_at_the_reply() -> None:
     state = State.from_position(BLOCK_POSITIONS[0])
     assert all(r.value != LOSS for r in GreedyBot(0).analyse(state, Limits(depth=1)))

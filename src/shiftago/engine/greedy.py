@@ -15,9 +15,13 @@ Value unit (:attr:`GreedyBot.value_unit`), from the mover's point of view:
 * otherwise the points it scores (a scoring) or sets up (an insertion that makes a
   scoring line: the points of its best scoring), so ``0`` for a quiet insertion.
 
-Among equal values it prefers the action that leaves the mover's own marbles in the
-longest line, then with the most marbles in lines of two or more (this also picks the
-end marble to keep with 3-4 players), and breaks the remaining ties at random. The
+In the player counts of its ``watches_all`` (3 players at level 2) it also looks at the
+seats after the next one: among equal values it prefers the action after which fewer of
+them could win at once (as if it were their turn), since the seats between may not stop
+them (a beginner never does; docs/strength.md, "The levels with 3 players (Express)").
+Then it prefers the action that leaves the mover's own marbles in the longest line, then
+with the most marbles in lines of two or more (this also picks the end marble to keep
+with 3-4 players), and breaks the remaining ties at random. The
 random numbers come from a generator seeded with the bot's seed and the position, so
 the same seed and the same state always give the same choice, however often it is
 asked and whatever it was asked before.
@@ -56,11 +60,21 @@ class GreedyBot(Bot):
         "otherwise the points the action scores or sets up"
     )
 
-    def __init__(self, seed: int | None = None, *, looks_ahead: bool = True) -> None:
+    def __init__(
+        self,
+        seed: int | None = None,
+        *,
+        looks_ahead: bool = True,
+        watches_all: frozenset[int] = frozenset(),
+    ) -> None:
         self.seed: int = seed if seed is not None else random.SystemRandom().randrange(2**63)
         #: False: never check the next player's replies (a beginner who sees only
         #: their own lines), as ``limits.depth == 1`` does for one call.
         self.looks_ahead = looks_ahead
+        #: The player counts in which it also counts the seats after the next that could
+        #: win at once after an action, and prefers fewer (with ``looks_ahead``; a count
+        #: of 2 changes nothing: there is no seat after the next).
+        self.watches_all = watches_all
 
     def proven(self, value: float) -> int:
         return 1 if value == WIN else -1 if value == LOSS else 0
@@ -106,6 +120,8 @@ class GreedyBot(Bot):
                 if reply is not None:
                     entry.value = LOSS
                     entry.pv = (entry.action, *reply)
+                elif state.players in self.watches_all:
+                    entry.threats = _later_threats(entry.after, mover)
             entries.sort(key=_Entry.key, reverse=True)
         return [RankedAction(e.action, e.value, e.pv) for e in entries]
 
@@ -113,7 +129,7 @@ class GreedyBot(Bot):
 class _Entry:
     """A legal action while it is being judged."""
 
-    __slots__ = ("action", "after", "pv", "shape", "tiebreak", "value")
+    __slots__ = ("action", "after", "pv", "shape", "threats", "tiebreak", "value")
 
     def __init__(
         self,
@@ -128,10 +144,12 @@ class _Entry:
         self.value = value
         self.pv = pv
         self.shape = shape
+        #: How many seats after the next could win at once after the action.
+        self.threats = 0
         self.tiebreak = 0.0
 
-    def key(self) -> tuple[int, tuple[int, int], float]:
-        return (self.value, self.shape, self.tiebreak)
+    def key(self) -> tuple[int, int, tuple[int, int], float]:
+        return (self.value, -self.threats, self.shape, self.tiebreak)
 
 
 def _own_value(state: State, action: Action, after: State) -> tuple[int, tuple[Action, ...]]:
@@ -168,6 +186,21 @@ def _immediate_win(state: State) -> tuple[Action, ...] | None:
                 if after.scores[seat] + option.points >= _TARGET:
                     return (reply, option.action)
     return None
+
+
+def _later_threats(after: State, mover: int) -> int:
+    """How many seats other than ``mover`` and the next to act (``after.turn``) could win
+    at once in ``after`` if it were their turn."""
+    count = 0
+    for seat in range(after.players):
+        if seat in (mover, after.turn) or after.supplies[seat] == 0:
+            continue
+        turn = State(
+            after.rules, after.boards, seat, Phase.INSERT, after.supplies, after.scores, after.skips
+        )
+        if _immediate_win(turn) is not None:
+            count += 1
+    return count
 
 
 def _shape(bits: int) -> tuple[int, int]:

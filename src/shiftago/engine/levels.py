@@ -3,7 +3,8 @@
 A level's strength is fixed by what it searches (depth, nodes, iterations), never by
 time, so it plays the same on any machine, and with the same seed it plays the same
 actions. The two bottom levels are the greedy bot, first without and then with its
-look at the next player's immediate wins. Above them:
+look at the next player's immediate wins (with 3 players also at the immediate wins of
+the seat after it, which a beginner between them never stops). Above them:
 
 * 2 players: the alpha-beta search (:mod:`shiftago.engine.alphabeta`) at growing
   depths, the top one deepening with late move reductions until its node budget is
@@ -51,15 +52,15 @@ class Level:
 
     ``depth``/``nodes`` bound the 2-player alpha-beta search (``reductions``: with late
     move reductions; ``tuned``: valuing positions by the tuned evaluation),
-    ``iterations`` the 3-4 player MCTS; ``greedy`` levels play the
-    greedy bot (``looks_ahead`` as named). ``nodes`` and ``iterations`` are the Express
-    budgets (see :data:`NODE_SHARE`). In the variants of ``mcts_with_two`` the level
-    plays the MCTS with 2 players as well; with ``guard`` its MCTS makes the guarded
-    expansions of :mod:`shiftago.engine.mcts.knowledge`. A level that ``spends_time`` (the top one)
-    keeps its budget only for searches given no limit: given a ``movetime`` or a clock
-    it searches as long as the time manager lets it, given ``nodes`` or (alpha-beta) a
-    ``depth`` that far. A level with ``opening_book`` plays the book's choice where the
-    shipped book has one, at once."""
+    ``iterations`` the 3-4 player MCTS; ``greedy`` levels play the greedy bot
+    (``looks_ahead`` and ``watches_all`` as :class:`GreedyBot` names them). ``nodes``
+    and ``iterations`` are the Express budgets (see :data:`NODE_SHARE`). In the variants
+    of ``mcts_with_two`` the level plays the MCTS with 2 players as well; with ``guard``
+    its MCTS makes the guarded expansions of :mod:`shiftago.engine.mcts.knowledge`. A
+    level that ``spends_time`` (the top one) keeps its budget only for searches given no
+    limit: given a ``movetime`` or a clock it searches as long as the time manager lets
+    it, given ``nodes`` or (alpha-beta) a ``depth`` that far. A level with
+    ``opening_book`` plays the book's choice where the shipped book has one, at once."""
 
     number: int
     name: str
@@ -68,6 +69,7 @@ class Level:
     iterations: int | None = None
     greedy: bool = False
     looks_ahead: bool = True
+    watches_all: frozenset[int] = frozenset()
     reductions: bool = False
     tuned: bool = False
     mcts_with_two: frozenset[Variant] = frozenset()
@@ -78,7 +80,7 @@ class Level:
 
 LADDER: Final[tuple[Level, ...]] = (
     Level(1, "beginner", greedy=True, looks_ahead=False),
-    Level(2, "greedy", greedy=True),
+    Level(2, "greedy", greedy=True, watches_all=frozenset({3})),
     Level(3, "novice", depth=2, iterations=1_000),
     Level(4, "casual", depth=3, iterations=3_000),
     Level(5, "club", depth=5, iterations=10_000),
@@ -180,7 +182,7 @@ def bot_for_level(number: int, seed: int | None = None) -> Bot:
     repeatable play."""
     rung = level(number)
     if rung.greedy:
-        bot: Bot = GreedyBot(seed, looks_ahead=rung.looks_ahead)
+        bot: Bot = GreedyBot(seed, looks_ahead=rung.looks_ahead, watches_all=rung.watches_all)
         bot.name = rung.name
         return bot
     return LevelBot(rung, seed)
