@@ -91,7 +91,9 @@ class MctsBot(Bot):
     also stops the next seat's win at once (0: none, the levels' choice; :data:`EVERY_ACTION`:
     all; docs/strength.md, "Blocking playouts"), ``guard`` the guarded expansions of
     :mod:`shiftago.engine.mcts.knowledge` (3-4 player Express: no child that loses at
-    once), ``max_nodes`` the tree's memory cap."""
+    once), ``horizon`` and ``scale`` the playouts cut after ``horizon`` actions and
+    valued by the points (:mod:`shiftago.engine.mcts.horizon`; 0: to the end),
+    ``max_nodes`` the tree's memory cap."""
 
     name = "mcts"
     value_unit = (
@@ -112,6 +114,8 @@ class MctsBot(Bot):
         greedy: bool | None = None,
         blocking: int = 0,
         guard: bool = False,
+        horizon: int = 0,
+        scale: float = 0.0,
         max_nodes: int = DEFAULT_MAX_NODES,
     ) -> None:
         self.seed: int = seed if seed is not None else random.SystemRandom().randrange(2**63)
@@ -131,6 +135,8 @@ class MctsBot(Bot):
             greedy=self.greedy,
             blocking=blocking,
             guard=guard,
+            horizon=horizon,
+            scale=scale,
             max_nodes=max_nodes,
         )
         #: The last search's result (for benchmarks and tests).

@@ -143,6 +143,26 @@ def _mcts_guard(argument: str | None, seed: int) -> Bot:
     )
 
 
+def _mcts_horizon(argument: str | None, seed: int) -> Bot:
+    """``mcts-horizon:ITERATIONS:HORIZON:SCALE``: the MCTS whose playouts stop after
+    HORIZON actions and are valued by a softmax of the points at SCALE (3-4 players,
+    Expert and Extreme: :mod:`shiftago.engine.mcts.horizon`)."""
+    from shiftago.engine.mcts_bot import MctsBot
+
+    iterations, horizon, scale = ((argument or "") + "::").split(":")[:3]
+    try:
+        value = float(scale)
+    except ValueError:
+        raise ValueError(f"mcts-horizon takes a number as its SCALE, not {scale!r}") from None
+    return MctsBot(
+        seed,
+        iterations=_positive("mcts-horizon", iterations or None),
+        horizon=_positive("mcts-horizon", horizon or None) or 0,
+        scale=value,
+        name="mcts-horizon",
+    )
+
+
 def _baseline(argument: str | None, seed: int) -> Bot:
     from shiftago.engine.baseline import DEFAULT_DEPTH, BaselineBot
 
@@ -158,6 +178,7 @@ BOTS: dict[str, BotFactory] = {
     "mcts-plain": _mcts_plain,  # plain UCT MCTS, the comparison baseline
     "mcts-blocking": _mcts_blocking,  # mcts-blocking:ITERATIONS[:PLIES], blocking playouts
     "mcts-guard": _mcts_guard,  # mcts-guard:ITERATIONS, guarded expansions
+    "mcts-horizon": _mcts_horizon,  # mcts-horizon:ITERATIONS:HORIZON:SCALE, cut playouts
     "baseline": _baseline,  # baseline or baseline:DEPTH, pure-Python depth-4 alpha-beta
 }
 

@@ -51,7 +51,7 @@ from shiftago.engine.kernel.tables import (
 )
 
 from .knowledge import guarded_children
-from .rollout import playout
+from .rollout import playout_reward
 from .tree import ITERATIONS, ROOT, STOP, USED, share
 
 _OVER = np.uint64(OVER)
@@ -206,6 +206,8 @@ def iterate(
     policy: int,
     block_plies: int,
     guard: bool,
+    horizon: int = 0,
+    scale: float = 0.0,
 ) -> int:
     """Run up to ``iterations`` iterations from ``root`` (not over) on the tree; return
     how many ran (fewer when the solver proves the root, or when ``info[STOP]`` is set
@@ -248,10 +250,12 @@ def iterate(
                 if solver:
                     proof[node] = winners
             else:
-                winners, x = playout(s, x, moves, policy, block_plies)
+                winners = 0
+                x = playout_reward(s, x, moves, policy, block_plies, horizon, scale, reward)
         # 4. backpropagation
-        for seat in range(players):
-            reward[seat] = share(winners, seat)
+        if winners != 0:
+            for seat in range(players):
+                reward[seat] = share(winners, seat)
         n = node
         while n >= 0:
             visits[n] += 1
