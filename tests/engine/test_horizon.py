@@ -4,6 +4,7 @@ them (proven wins taken, losses avoided), under iteration limits only."""
 
 from __future__ import annotations
 
+import math
 import random
 
 import numpy as np
@@ -12,9 +13,11 @@ import pytest
 from shiftago.core import Action, Phase, Rules, State, Variant
 from shiftago.engine import kernel
 from shiftago.engine.kernel.playout import play_out
+from shiftago.engine.kernel.moves import occupied
 from shiftago.engine.kernel.policy import GREEDY
+from shiftago.engine.kernel.tables import BOARD, EXPERT
 from shiftago.engine.kernel.rng import seed_of
-from shiftago.engine.mcts.horizon import point_shares
+from shiftago.engine.mcts.horizon import point_shares, reach_points
 from shiftago.engine.mcts.rollout import playout_reward
 from shiftago.engine.mcts_bot import MctsBot
 from shiftago.match.participants import parse_participant
@@ -33,10 +36,10 @@ def kernel_of(position: str) -> np.ndarray:
     return kernel.from_state(State.from_position(position))
 
 
-def shares(position: str, scale: float) -> list[float]:
+def shares(position: str, scale: float, reach: float = 0.0) -> list[float]:
     s = kernel_of(position)
     reward = np.zeros(4)
-    point_shares(s, scale, reward)
+    point_shares(s, scale, reach, reward)
     return [float(v) for v in reward[: int(State.from_position(position).players)]]
 
 
@@ -56,10 +59,45 @@ def test_the_leader_gets_the_most_and_the_shares_sum_to_one() -> None:
     assert steeper[1] > values[1]
 
 
-def random_state(players: int, seed: int) -> State:
+def test_a_threat_counts_with_reach() -> None:
+    # green's three on the bottom rank make a line of four (2 points) with one insertion
+    position = "expert 3 7/7/7/7/7/7/1ggg3 o insert 22,19,22 0,0,0 0,0,0"
+    assert shares(position, 1.0) == pytest.approx([1 / 3, 1 / 3, 1 / 3])
+    values = shares(position, 1.0, 0.5)
+    assert values[1] > values[0] == pytest.approx(values[2])
+    assert values[1] / values[0] == pytest.approx(math.exp(1.0))
+
+
+def core_reach(state: State) -> int:
+    """The points of the longest line one insertion gives the mover (the core's rules)."""
+    table = state.rules.points_table
+    best = 0
+    for action in state.legal_actions():
+        for line in state.after(action).lines(state.turn, min_length=4):
+            best = max(best, table.get(line.length, 0))
+    return best
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_the_reach_is_the_cores_longest_line(players: int) -> None:
+    rng = random.Random(players)
+    seen = set()
+    for _ in range(60):
+        state = random_state(players, rng.randrange(10**6), 30)
+        if state.is_over or state.phase is not Phase.INSERT:
+            continue
+        s = kernel.from_state(state)
+        me = s[BOARD + state.turn]
+        expected = core_reach(state)
+        assert reach_points(me, occupied(s), EXPERT, 1) == expected
+        seen.add(expected)
+    assert len(seen) > 1  # the positions had threats and none
+
+
+def random_state(players: int, seed: int, most: int = 16) -> State:
     rng = random.Random(seed)
     state = State.initial(Rules(Variant.EXPERT, players), 0)
-    for _ in range(rng.randint(4, 16)):
+    for _ in range(rng.randint(4, most)):
         if state.is_over:
             break
         state = state.after(rng.choice(state.legal_actions()))
@@ -95,15 +133,17 @@ def test_the_reward_of_a_cut_playout_is_the_points_share() -> None:
     state = State.from_position("expert 3 7/7/7/7/7/7/7 o insert 22,22,22 6,0,2 0,0,0")
     s = kernel.from_state(state)
     reward = np.zeros(4)
-    playout_reward(s, np.uint64(seed_of(3)), kernel.action_buffer(), GREEDY, 0, 1, 0.5, reward)
+    playout_reward(
+        s, np.uint64(seed_of(3)), kernel.action_buffer(), GREEDY, 0, 1, 0.5, 0.5, reward
+    )
     assert sum(reward[:3]) == pytest.approx(1.0)
     expected = np.zeros(4)
-    point_shares(s, 0.5, expected)  # ``s`` holds the position after the one action
+    point_shares(s, 0.5, 0.5, expected)  # ``s`` holds the position after the one action
     assert list(reward) == pytest.approx(list(expected))
 
 
 def horizon_bot(seed: int) -> MctsBot:
-    return MctsBot(seed, iterations=3000, horizon=10, scale=1.0)
+    return MctsBot(seed, iterations=3000, horizon=10, scale=0.5, reach=0.5)
 
 
 def core_wins(state: State) -> set[Action]:
@@ -146,7 +186,22 @@ def test_the_search_stops_the_next_seats_win(position: str) -> None:
 def test_the_arena_names_the_cut_playouts() -> None:
     bot = parse_participant("mcts-horizon:300:12:0.75").make_bot(1)
     assert isinstance(bot, MctsBot) and bot.iterations == 300
-    assert bot.mcts.horizon == 12 and bot.mcts.scale == 0.75
-    assert parse_participant("mcts:300").make_bot(1).mcts.horizon == 0
+    assert bot.horizon == 12 and bot.mcts.scale == 0.75
+    assert parse_participant("mcts:300").make_bot(1).horizon == 0
     with pytest.raises(ValueError):
         parse_participant("mcts-horizon:300:12:wide").make_bot(1)
+
+
+@pytest.mark.parametrize(
+    ("position", "cut"),
+    [
+        (GREEN_WINS, True),
+        ("express 3 7/7/7/7/g6/b6/ooo4 o insert 19,21,21 0,0,0 0,0,0", False),
+        ("extreme 3 7/7/7/7/o6/b6/ggg4 g insert 21,19,21 0,8,0 0,0,0", False),
+        ("expert 2 7/7/7/7/7/g6/oooo3 o insert 18,21 8,0 0,0", False),
+    ],
+)
+def test_only_multi_player_expert_cuts_its_playouts(position: str, cut: bool) -> None:
+    bot = horizon_bot(1)
+    bot.analyse(State.from_position(position))
+    assert bot.mcts.horizon == (10 if cut else 0)

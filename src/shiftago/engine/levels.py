@@ -11,7 +11,8 @@ look at the next player's immediate wins. Above them:
 * 3 and 4 players: the MCTS with vector values (:mod:`shiftago.engine.mcts_bot`) at
   growing iteration counts, the multi-player search chosen by measurement
   (``docs/strength.md``); the top one's expansions in Express make no child that loses
-  at once (:mod:`shiftago.engine.mcts.knowledge`);
+  at once (:mod:`shiftago.engine.mcts.knowledge`), and its playouts in Expert stop at a
+  horizon and are valued by the points (:mod:`shiftago.engine.mcts.horizon`);
 * except that a level may play the MCTS with 2 players too, in the variants of its
   :attr:`Level.mcts_with_two`; none does now: the top level played it in Extreme until
   the alpha-beta search with Extreme's tuned evaluation beat it (``docs/strength.md``).
@@ -55,7 +56,9 @@ class Level:
     greedy bot (``looks_ahead`` as named). ``nodes`` and ``iterations`` are the Express
     budgets (see :data:`NODE_SHARE`). In the variants of ``mcts_with_two`` the level
     plays the MCTS with 2 players as well; with ``guard`` its MCTS makes the guarded
-    expansions of :mod:`shiftago.engine.mcts.knowledge`. A level that ``spends_time`` (the top one)
+    expansions of :mod:`shiftago.engine.mcts.knowledge`, with ``cut_playouts`` its
+    playouts of 3-4 player Expert stop at a horizon and are valued by the points
+    (:mod:`shiftago.engine.mcts.horizon`). A level that ``spends_time`` (the top one)
     keeps its budget only for searches given no limit: given a ``movetime`` or a clock
     it searches as long as the time manager lets it, given ``nodes`` or (alpha-beta) a
     ``depth`` that far. A level with ``opening_book`` plays the book's choice where the
@@ -72,6 +75,7 @@ class Level:
     tuned: bool = False
     mcts_with_two: frozenset[Variant] = frozenset()
     guard: bool = False
+    cut_playouts: bool = False
     spends_time: bool = False
     opening_book: bool = False
 
@@ -91,6 +95,7 @@ LADDER: Final[tuple[Level, ...]] = (
         reductions=True,
         tuned=True,
         guard=True,
+        cut_playouts=True,
         spends_time=True,
         opening_book=True,
     ),
@@ -214,7 +219,16 @@ class LevelBot(Bot):
             tuned=rung.tuned,
         )
         self.seed: int = self.alphabeta.seed
-        self.mcts = MctsBot(self.seed, name=rung.name, guard=rung.guard)
+        from shiftago.engine.mcts.horizon import TOP_HORIZON, TOP_REACH, TOP_SCALE
+
+        self.mcts = MctsBot(
+            self.seed,
+            name=rung.name,
+            guard=rung.guard,
+            horizon=TOP_HORIZON if rung.cut_playouts else 0,
+            scale=TOP_SCALE,
+            reach=TOP_REACH,
+        )
         with_two = ", ".join(v.value.capitalize() for v in Variant if v in rung.mcts_with_two)
         mcts_games = f"3-4 players, and 2 in {with_two}" if with_two else "3-4 players"
         ab_games = f"2 players, except in {with_two}" if with_two else "2 players"

@@ -107,12 +107,14 @@ class Mcts:
         guard: bool = False,
         horizon: int = 0,
         scale: float = 0.0,
+        reach: float = 0.0,
         max_nodes: int = DEFAULT_MAX_NODES,
     ) -> None:
         self.c = float(c)
         self.guard = guard
         self.horizon = horizon
         self.scale = float(scale)
+        self.reach = float(reach)
         self.solver = solver
         self.greedy = greedy
         self.blocking = blocking
@@ -190,6 +192,7 @@ class Mcts:
                 self.guard,
                 self.horizon,
                 self.scale,
+                self.reach,
             )
         )
 

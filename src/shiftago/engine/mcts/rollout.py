@@ -43,6 +43,7 @@ def playout_reward(
     block_plies: int,
     horizon: int,
     scale: float,
+    reach: float,
     reward: np.ndarray,
 ) -> np.uint64:
     """:func:`playout`, and each seat's reward into ``reward[:players]``: its share of
@@ -50,7 +51,7 @@ def playout_reward(
     actions, its share of the points (:func:`.horizon.point_shares`); the generator."""
     winners, x, _ = play_out(s, x, moves, policy, True, block_plies, horizon)
     if winners == 0:
-        point_shares(s, scale, reward)
+        point_shares(s, scale, reach, reward)
     else:
         for seat in range(reward.shape[0]):
             reward[seat] = share(winners, seat)

@@ -208,6 +208,7 @@ def iterate(
     guard: bool,
     horizon: int = 0,
     scale: float = 0.0,
+    reach: float = 0.0,
 ) -> int:
     """Run up to ``iterations`` iterations from ``root`` (not over) on the tree; return
     how many ran (fewer when the solver proves the root, or when ``info[STOP]`` is set
@@ -251,7 +252,7 @@ def iterate(
                     proof[node] = winners
             else:
                 winners = 0
-                x = playout_reward(s, x, moves, policy, block_plies, horizon, scale, reward)
+                x = playout_reward(s, x, moves, policy, block_plies, horizon, scale, reach, reward)
         # 4. backpropagation
         if winners != 0:
             for seat in range(players):
