@@ -12,11 +12,11 @@ import pytest
 
 from shiftago.core import Action, Phase, Rules, State, Variant
 from shiftago.engine import kernel
-from shiftago.engine.kernel.playout import play_out
 from shiftago.engine.kernel.moves import occupied
+from shiftago.engine.kernel.playout import play_out
 from shiftago.engine.kernel.policy import GREEDY
-from shiftago.engine.kernel.tables import BOARD, EXPERT
 from shiftago.engine.kernel.rng import seed_of
+from shiftago.engine.kernel.tables import BOARD, EXPERT
 from shiftago.engine.mcts.horizon import point_shares, reach_points
 from shiftago.engine.mcts.rollout import playout_reward
 from shiftago.engine.mcts_bot import MctsBot
@@ -133,9 +133,7 @@ def test_the_reward_of_a_cut_playout_is_the_points_share() -> None:
     state = State.from_position("expert 3 7/7/7/7/7/7/7 o insert 22,22,22 6,0,2 0,0,0")
     s = kernel.from_state(state)
     reward = np.zeros(4)
-    playout_reward(
-        s, np.uint64(seed_of(3)), kernel.action_buffer(), GREEDY, 0, 1, 0.5, 0.5, reward
-    )
+    playout_reward(s, np.uint64(seed_of(3)), kernel.action_buffer(), GREEDY, 0, 1, 0.5, 0.5, reward)
     assert sum(reward[:3]) == pytest.approx(1.0)
     expected = np.zeros(4)
     point_shares(s, 0.5, 0.5, expected)  # ``s`` holds the position after the one action
