@@ -35,7 +35,7 @@ from shiftago.engine.kernel.tables import (
 #: The top level's playouts of 3-4 player Expert: cut after :data:`TOP_HORIZON` actions,
 #: valued at :data:`TOP_SCALE` with :data:`TOP_REACH` (docs/strength.md, "3 and 4
 #: players in Expert (issue 52)").
-TOP_HORIZON: Final = 10
+TOP_HORIZON: Final = 25
 TOP_SCALE: Final = 0.5
 TOP_REACH: Final = 0.5
 
