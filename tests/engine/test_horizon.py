@@ -17,7 +17,8 @@ from shiftago.engine.kernel.playout import play_out
 from shiftago.engine.kernel.policy import GREEDY
 from shiftago.engine.kernel.rng import seed_of
 from shiftago.engine.kernel.tables import BOARD, EXPERT
-from shiftago.engine.mcts.horizon import point_shares, reach_points
+from shiftago.engine.levels import LevelBot, bot_for_level, default_level
+from shiftago.engine.mcts.horizon import TOP_HORIZON, point_shares, reach_points
 from shiftago.engine.mcts.rollout import playout_reward
 from shiftago.engine.mcts_bot import MctsBot
 from shiftago.match.participants import parse_participant
@@ -203,3 +204,10 @@ def test_only_multi_player_expert_cuts_its_playouts(position: str, cut: bool) ->
     bot = horizon_bot(1)
     bot.analyse(State.from_position(position))
     assert bot.mcts.horizon == (10 if cut else 0)
+
+
+def test_only_the_top_level_cuts_its_playouts() -> None:
+    top = bot_for_level(default_level())
+    assert isinstance(top, LevelBot) and top.mcts.horizon == TOP_HORIZON > 0
+    below = bot_for_level(default_level() - 1)
+    assert isinstance(below, LevelBot) and below.mcts.horizon == 0
