@@ -56,8 +56,8 @@ class Level:
     greedy bot (``looks_ahead`` as named). ``nodes`` and ``iterations`` are the Express
     budgets (see :data:`NODE_SHARE`). In the variants of ``mcts_with_two`` the level
     plays the MCTS with 2 players as well; with ``guard`` its MCTS makes the guarded
-    expansions of :mod:`shiftago.engine.mcts.knowledge`, with ``cut_playouts`` its
-    playouts of 3-4 player Expert stop at a horizon and are valued by the points
+    expansions of :mod:`shiftago.engine.mcts.knowledge`; in Expert with a player count
+    in ``cut_playouts`` its playouts stop at a horizon and are valued by the points
     (:mod:`shiftago.engine.mcts.horizon`). A level that ``spends_time`` (the top one)
     keeps its budget only for searches given no limit: given a ``movetime`` or a clock
     it searches as long as the time manager lets it, given ``nodes`` or (alpha-beta) a
@@ -75,10 +75,14 @@ class Level:
     tuned: bool = False
     mcts_with_two: frozenset[Variant] = frozenset()
     guard: bool = False
-    cut_playouts: bool = False
+    cut_playouts: frozenset[int] = frozenset()
     spends_time: bool = False
     opening_book: bool = False
 
+
+#: The player counts of Expert whose playouts the top level cuts at a horizon
+#: (docs/strength.md, "3 and 4 players in Expert (issue 52)").
+CUT_PLAYOUTS: Final[frozenset[int]] = frozenset({3, 4})
 
 LADDER: Final[tuple[Level, ...]] = (
     Level(1, "beginner", greedy=True, looks_ahead=False),
@@ -95,7 +99,7 @@ LADDER: Final[tuple[Level, ...]] = (
         reductions=True,
         tuned=True,
         guard=True,
-        cut_playouts=True,
+        cut_playouts=CUT_PLAYOUTS,
         spends_time=True,
         opening_book=True,
     ),
@@ -228,6 +232,7 @@ class LevelBot(Bot):
             horizon=TOP_HORIZON if rung.cut_playouts else 0,
             scale=TOP_SCALE,
             reach=TOP_REACH,
+            cut_players=rung.cut_playouts,
         )
         with_two = ", ".join(v.value.capitalize() for v in Variant if v in rung.mcts_with_two)
         mcts_games = f"3-4 players, and 2 in {with_two}" if with_two else "3-4 players"
