@@ -12,14 +12,12 @@ import pytest
 
 from shiftago.core import Action, Phase, Rules, State, Variant
 from shiftago.engine import kernel
-from shiftago.engine.bot import Limits
 from shiftago.engine.kernel.moves import occupied
 from shiftago.engine.kernel.playout import play_out
 from shiftago.engine.kernel.policy import GREEDY
 from shiftago.engine.kernel.rng import seed_of
 from shiftago.engine.kernel.tables import BOARD, EXPERT
-from shiftago.engine.levels import CUT_PLAYOUTS, LevelBot, bot_for_level, default_level
-from shiftago.engine.mcts.horizon import TOP_HORIZON, point_shares, reach_points
+from shiftago.engine.mcts.horizon import point_shares, reach_points
 from shiftago.engine.mcts.rollout import playout_reward
 from shiftago.engine.mcts_bot import MctsBot
 from shiftago.match.participants import parse_participant
@@ -205,16 +203,3 @@ def test_only_multi_player_expert_cuts_its_playouts(position: str, cut: bool) ->
     bot = horizon_bot(1)
     bot.analyse(State.from_position(position))
     assert bot.mcts.horizon == (10 if cut else 0)
-
-
-def test_only_the_top_level_cuts_its_playouts() -> None:
-    top = bot_for_level(default_level())
-    assert isinstance(top, LevelBot) and top.mcts.cut_players == CUT_PLAYOUTS
-    assert top.mcts.horizon == (TOP_HORIZON if CUT_PLAYOUTS else 0)
-    below = bot_for_level(default_level() - 1)
-    assert isinstance(below, LevelBot) and below.mcts.horizon == 0
-    for players in (3, 4):
-        state = random_state(players, 1)
-        top.analyse(state, Limits(nodes=200))
-        cut = players in CUT_PLAYOUTS
-        assert top.mcts.mcts.horizon == (TOP_HORIZON if cut else 0)

@@ -11,8 +11,7 @@ look at the next player's immediate wins. Above them:
 * 3 and 4 players: the MCTS with vector values (:mod:`shiftago.engine.mcts_bot`) at
   growing iteration counts, the multi-player search chosen by measurement
   (``docs/strength.md``); the top one's expansions in Express make no child that loses
-  at once (:mod:`shiftago.engine.mcts.knowledge`), and its playouts in Expert stop at a
-  horizon and are valued by the points (:mod:`shiftago.engine.mcts.horizon`);
+  at once (:mod:`shiftago.engine.mcts.knowledge`);
 * except that a level may play the MCTS with 2 players too, in the variants of its
   :attr:`Level.mcts_with_two`; none does now: the top level played it in Extreme until
   the alpha-beta search with Extreme's tuned evaluation beat it (``docs/strength.md``).
@@ -56,9 +55,7 @@ class Level:
     greedy bot (``looks_ahead`` as named). ``nodes`` and ``iterations`` are the Express
     budgets (see :data:`NODE_SHARE`). In the variants of ``mcts_with_two`` the level
     plays the MCTS with 2 players as well; with ``guard`` its MCTS makes the guarded
-    expansions of :mod:`shiftago.engine.mcts.knowledge`; in Expert with a player count
-    in ``cut_playouts`` its playouts stop at a horizon and are valued by the points
-    (:mod:`shiftago.engine.mcts.horizon`). A level that ``spends_time`` (the top one)
+    expansions of :mod:`shiftago.engine.mcts.knowledge`. A level that ``spends_time`` (the top one)
     keeps its budget only for searches given no limit: given a ``movetime`` or a clock
     it searches as long as the time manager lets it, given ``nodes`` or (alpha-beta) a
     ``depth`` that far. A level with ``opening_book`` plays the book's choice where the
@@ -75,14 +72,9 @@ class Level:
     tuned: bool = False
     mcts_with_two: frozenset[Variant] = frozenset()
     guard: bool = False
-    cut_playouts: frozenset[int] = frozenset()
     spends_time: bool = False
     opening_book: bool = False
 
-
-#: The player counts of Expert whose playouts the top level cuts at a horizon
-#: (docs/strength.md, "3 and 4 players in Expert (issue 52)").
-CUT_PLAYOUTS: Final[frozenset[int]] = frozenset({3, 4})
 
 LADDER: Final[tuple[Level, ...]] = (
     Level(1, "beginner", greedy=True, looks_ahead=False),
@@ -99,7 +91,6 @@ LADDER: Final[tuple[Level, ...]] = (
         reductions=True,
         tuned=True,
         guard=True,
-        cut_playouts=CUT_PLAYOUTS,
         spends_time=True,
         opening_book=True,
     ),
@@ -223,17 +214,7 @@ class LevelBot(Bot):
             tuned=rung.tuned,
         )
         self.seed: int = self.alphabeta.seed
-        from shiftago.engine.mcts.horizon import TOP_HORIZON, TOP_REACH, TOP_SCALE
-
-        self.mcts = MctsBot(
-            self.seed,
-            name=rung.name,
-            guard=rung.guard,
-            horizon=TOP_HORIZON if rung.cut_playouts else 0,
-            scale=TOP_SCALE,
-            reach=TOP_REACH,
-            cut_players=rung.cut_playouts,
-        )
+        self.mcts = MctsBot(self.seed, name=rung.name, guard=rung.guard)
         with_two = ", ".join(v.value.capitalize() for v in Variant if v in rung.mcts_with_two)
         mcts_games = f"3-4 players, and 2 in {with_two}" if with_two else "3-4 players"
         ab_games = f"2 players, except in {with_two}" if with_two else "2 players"

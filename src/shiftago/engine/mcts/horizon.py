@@ -8,13 +8,13 @@ a line's points weighs like most of a win and equal standings share equally. A s
 standing is its points and ``reach`` times the points of the longest line one insertion
 of its own would make (its threat: early in a game nobody has points yet). A playout
 that ends the game before its horizon keeps its exact result. Why and with which
-values: ``docs/strength.md``, "3 and 4 players in Expert (issue 52)".
+values, and why no level plays it: ``docs/strength.md``, "3 and 4 players in Expert
+(issue 52)".
 """
 
 from __future__ import annotations
 
 import math
-from typing import Final
 
 import numpy as np
 from numba import njit
@@ -31,13 +31,6 @@ from shiftago.engine.kernel.tables import (
     SCORE,
     VARIANT,
 )
-
-#: The top level's playouts of 3-4 player Expert: cut after :data:`TOP_HORIZON` actions,
-#: valued at :data:`TOP_SCALE` with :data:`TOP_REACH` (docs/strength.md, "3 and 4
-#: players in Expert (issue 52)").
-TOP_HORIZON: Final = 25
-TOP_SCALE: Final = 0.5
-TOP_REACH: Final = 0.5
 
 
 @njit(cache=True, nogil=True)
