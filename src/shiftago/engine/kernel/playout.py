@@ -179,7 +179,8 @@ def play_out(
     or after a greedy win at once); ``moves`` is room for the legal actions;
     ``fast=False`` turns the 2-player Express fast path off. With a ``horizon`` above 0
     the playout stops after that many actions of an unfinished game and answers the
-    winners mask 0 (``s`` then holds the position reached, for an evaluation)."""
+    winners mask 0 (``s`` then holds the position reached, for an evaluation); the
+    2-player Express fast path and a greedy Express win at once ignore it."""
     if s[PHASE] == _OVER:
         return np.int64(s[WINNERS]), x, 0
     greedy = policy != RANDOM
