@@ -43,7 +43,7 @@ from __future__ import annotations
 import random
 import time
 
-from shiftago.core import Action, Rules, State
+from shiftago.core import Action, Rules, State, Variant
 from shiftago.engine import kernel
 from shiftago.engine.bot import (
     NO_LIMITS,
@@ -91,7 +91,11 @@ class MctsBot(Bot):
     also stops the next seat's win at once (0: none, the levels' choice; :data:`EVERY_ACTION`:
     all; docs/strength.md, "Blocking playouts"), ``guard`` the guarded expansions of
     :mod:`shiftago.engine.mcts.knowledge` (3-4 player Express: no child that loses at
-    once), ``max_nodes`` the tree's memory cap."""
+    once), ``horizon``, ``scale`` and ``reach`` the playouts of 3-4 player Expert cut
+    after ``horizon`` actions and valued by the points
+    (:mod:`shiftago.engine.mcts.horizon`; 0: to the end, as in every other game and at
+    every level: docs/strength.md, "3 and 4 players in Expert (issue 52)"),
+    ``max_nodes`` the tree's memory cap."""
 
     name = "mcts"
     value_unit = (
@@ -112,6 +116,9 @@ class MctsBot(Bot):
         greedy: bool | None = None,
         blocking: int = 0,
         guard: bool = False,
+        horizon: int = 0,
+        scale: float = 0.0,
+        reach: float = 0.0,
         max_nodes: int = DEFAULT_MAX_NODES,
     ) -> None:
         self.seed: int = seed if seed is not None else random.SystemRandom().randrange(2**63)
@@ -131,8 +138,12 @@ class MctsBot(Bot):
             greedy=self.greedy,
             blocking=blocking,
             guard=guard,
+            scale=scale,
+            reach=reach,
             max_nodes=max_nodes,
         )
+        #: The horizon of the playouts in 3-4 player Expert (0: played to the end).
+        self.horizon = horizon
         #: The last search's result (for benchmarks and tests).
         self.last: MctsResult | None = None
         #: After :meth:`analyse`: each action's value for every seat, in its order.
@@ -164,6 +175,8 @@ class MctsBot(Bot):
             iterations = DEFAULT_ITERATIONS
         seed = random.Random(f"mcts {self.seed} {state.position()}").randrange(2**63)
         self.mcts.c = self.multi_player_c if state.players > 2 else self.c
+        cut = state.players > 2 and state.rules.variant is Variant.EXPERT
+        self.mcts.horizon = self.horizon if cut else 0
         on_progress = None
         reported = [0]  # the iterations of the last report
         if limits.progress is not None:

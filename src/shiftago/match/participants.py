@@ -143,6 +143,30 @@ def _mcts_guard(argument: str | None, seed: int) -> Bot:
     )
 
 
+def _mcts_horizon(argument: str | None, seed: int) -> Bot:
+    """``mcts-horizon:ITERATIONS:HORIZON:SCALE[:REACH]``: the MCTS whose playouts of
+    3-4 player Expert stop after HORIZON actions and are valued by a softmax at SCALE of
+    the points and REACH (by default 0) times each seat's threat
+    (:mod:`shiftago.engine.mcts.horizon`)."""
+    from shiftago.engine.mcts_bot import MctsBot
+
+    iterations, horizon, scale, reach = ((argument or "") + ":::").split(":")[:4]
+    try:
+        values = float(scale), float(reach or 0)
+    except ValueError:
+        raise ValueError(
+            f"mcts-horizon takes numbers as SCALE and REACH, not {scale!r}, {reach!r}"
+        ) from None
+    return MctsBot(
+        seed,
+        iterations=_positive("mcts-horizon", iterations or None),
+        horizon=_positive("mcts-horizon", horizon or None) or 0,
+        scale=values[0],
+        reach=values[1],
+        name="mcts-horizon",
+    )
+
+
 def _baseline(argument: str | None, seed: int) -> Bot:
     from shiftago.engine.baseline import DEFAULT_DEPTH, BaselineBot
 
@@ -158,6 +182,7 @@ BOTS: dict[str, BotFactory] = {
     "mcts-plain": _mcts_plain,  # plain UCT MCTS, the comparison baseline
     "mcts-blocking": _mcts_blocking,  # mcts-blocking:ITERATIONS[:PLIES], blocking playouts
     "mcts-guard": _mcts_guard,  # mcts-guard:ITERATIONS, guarded expansions
+    "mcts-horizon": _mcts_horizon,  # mcts-horizon:ITERATIONS:HORIZON:SCALE[:REACH]
     "baseline": _baseline,  # baseline or baseline:DEPTH, pure-Python depth-4 alpha-beta
 }
 

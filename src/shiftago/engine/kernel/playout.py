@@ -170,13 +170,17 @@ def play_out(
     policy: int,
     fast: bool = True,
     block_plies: int = 0,
+    horizon: int = 0,
 ) -> tuple[int, np.uint64, int]:
     """Play the game of ``s`` to its end under ``policy`` (:mod:`.policy`), drawing from
     the generator value ``x``: the winners mask, the generator and the actions played.
 
     ``s`` is scratch (what it holds afterwards is not the final state on the fast path
     or after a greedy win at once); ``moves`` is room for the legal actions;
-    ``fast=False`` turns the 2-player Express fast path off."""
+    ``fast=False`` turns the 2-player Express fast path off. With a ``horizon`` above 0
+    the playout stops after that many actions of an unfinished game and answers the
+    winners mask 0 (``s`` then holds the position reached, for an evaluation); the
+    2-player Express fast path and a greedy Express win at once ignore it."""
     if s[PHASE] == _OVER:
         return np.int64(s[WINNERS]), x, 0
     greedy = policy != RANDOM
@@ -189,6 +193,8 @@ def play_out(
     always = np.int64(s[PLAYERS]) == 2  # the greedy scoring rule: every time, or 3 in 4
     played = 0
     while s[PHASE] != _OVER:
+        if played == horizon and horizon > 0:
+            return 0, x, played
         n = legal_actions(s, moves)
         j = -1
         if greedy:

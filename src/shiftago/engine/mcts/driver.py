@@ -91,7 +91,9 @@ class Mcts:
     ``blocking`` the number of actions at the start of each greedy playout in which the
     mover also blocks the next seat's win at once, in Express with 3-4 players (0: none,
     as every level plays: ``docs/strength.md``, "Blocking playouts"), ``guard`` the
-    guarded expansions of :mod:`.knowledge` (3-4 player Express), ``max_nodes`` caps
+    guarded expansions of :mod:`.knowledge` (3-4 player Express), ``horizon`` and
+    ``scale`` the playouts cut after ``horizon`` actions and valued by a softmax of the
+    points at ``scale`` (:mod:`.horizon`; 0: played to the end), ``max_nodes`` caps
     the tree's memory. The tree is kept between searches (and grown when a search
     needs more), never reused: each search starts from a lone root."""
 
@@ -103,10 +105,16 @@ class Mcts:
         greedy: bool = True,
         blocking: int = 0,
         guard: bool = False,
+        horizon: int = 0,
+        scale: float = 0.0,
+        reach: float = 0.0,
         max_nodes: int = DEFAULT_MAX_NODES,
     ) -> None:
         self.c = float(c)
         self.guard = guard
+        self.horizon = horizon
+        self.scale = float(scale)
+        self.reach = float(reach)
         self.solver = solver
         self.greedy = greedy
         self.blocking = blocking
@@ -182,6 +190,9 @@ class Mcts:
                 self.policy,
                 self.blocking,
                 self.guard,
+                self.horizon,
+                self.scale,
+                self.reach,
             )
         )
 

@@ -18,6 +18,9 @@ from numba import njit
 
 from shiftago.engine.kernel.playout import play_out
 
+from .horizon import point_shares
+from .tree import share
+
 
 @njit(cache=True, nogil=True)
 def playout(
@@ -29,3 +32,27 @@ def playout(
     and the generator."""
     winners, x, _ = play_out(s, x, moves, policy, True, block_plies)
     return winners, x
+
+
+@njit(cache=True, nogil=True)
+def playout_reward(
+    s: np.ndarray,
+    x: np.uint64,
+    moves: np.ndarray,
+    policy: int,
+    block_plies: int,
+    horizon: int,
+    scale: float,
+    reach: float,
+    reward: np.ndarray,
+) -> np.uint64:
+    """:func:`playout`, and each seat's reward into ``reward[:players]``: its share of
+    the result, or with a ``horizon`` above 0, of a game not over after that many
+    actions, its share of the points (:func:`.horizon.point_shares`); the generator."""
+    winners, x, _ = play_out(s, x, moves, policy, True, block_plies, horizon)
+    if winners == 0:
+        point_shares(s, scale, reach, reward)
+    else:
+        for seat in range(reward.shape[0]):
+            reward[seat] = share(winners, seat)
+    return x

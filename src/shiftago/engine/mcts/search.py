@@ -14,7 +14,8 @@ the clock. An iteration:
    all its children in one go (with ``guard``, below the root, those that do not lose at
    once: :mod:`.knowledge`), and one of them is played out; a leaf visited for the
    first time is played out itself. When the tree is full, leaves stay leaves.
-3. **Playout** (:mod:`.rollout`) to the end of the game: a winners mask.
+3. **Playout** (:mod:`.rollout`) to the end of the game: a winners mask (or, with a
+   ``horizon``, cut after that many actions and valued by the points: :mod:`.horizon`).
 4. **Backpropagation** adds the reward vector (1 to a sole winner, ``1 / k`` to each of
    ``k`` winners, 0 to the others) to every node of the path, each seat in its slot.
 
@@ -51,7 +52,7 @@ from shiftago.engine.kernel.tables import (
 )
 
 from .knowledge import guarded_children
-from .rollout import playout
+from .rollout import playout_reward
 from .tree import ITERATIONS, ROOT, STOP, USED, share
 
 _OVER = np.uint64(OVER)
@@ -212,6 +213,9 @@ def iterate(
     policy: int,
     block_plies: int,
     guard: bool,
+    horizon: int = 0,
+    scale: float = 0.0,
+    reach: float = 0.0,
 ) -> int:
     """Run up to ``iterations`` iterations from ``root`` (not over) on the tree; return
     how many ran (fewer when the solver proves the root, or when ``info[STOP]`` is set
@@ -256,10 +260,12 @@ def iterate(
                 if solver:
                     proof[node] = winners
             else:
-                winners, x = playout(s, x, moves, policy, block_plies)
+                winners = 0
+                x = playout_reward(s, x, moves, policy, block_plies, horizon, scale, reach, reward)
         # 4. backpropagation
-        for seat in range(players):
-            reward[seat] = share(winners, seat)
+        if winners != 0:
+            for seat in range(players):
+                reward[seat] = share(winners, seat)
         n = node
         while n >= 0:
             visits[n] += 1

@@ -222,8 +222,8 @@ def arena(
     """Play a match between built-in bots and external engines, and print the standings.
 
     A PARTICIPANT is a built-in bot (greedy, level:1 .. level:7, random, mcts,
-    mcts-plain, mcts-blocking, mcts-guard, baseline) or cmd:COMMAND, an engine
-    speaking STP. Options follow an @
+    mcts-plain, mcts-blocking, mcts-guard, mcts-horizon, baseline) or cmd:COMMAND, an
+    engine speaking STP. Options follow an @
     (movetime=MS, depth=N, nodes=N, level=N for engines, threads=N, hash=MIB,
     option.NAME=VALUE for any option an engine lists, name=TEXT):
 
