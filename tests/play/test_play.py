@@ -432,7 +432,10 @@ def test_ctrl_c_at_the_resume_question_keeps_the_game(home: Path) -> None:
             assert char, said
             said += char
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=30)
+        # stdin stays open until the program has ended: closing it (as communicate()
+        # does) races the signal with the end of the input, which also ends the question
+        proc.wait(timeout=30)
+        out, err = proc.stdout.read(), proc.stderr.read() if proc.stderr else ""
     finally:
         proc.kill()
         proc.wait()
