@@ -412,6 +412,12 @@ def test_resume_after_the_process_is_killed(home: Path) -> None:
     assert positions(result.output) == ["express 2 g6/7/7/7/7/7/oo5 g insert 20,21 0,0 0,0"]
 
 
+def _sleeping(pid: int) -> bool:
+    """Whether the main thread of process ``pid`` sleeps in a system call (Linux)."""
+    stat = Path(f"/proc/{pid}/task/{pid}/stat").read_text()
+    return stat.rsplit(")", 1)[1].split()[0] == "S"
+
+
 def test_ctrl_c_at_the_resume_question_keeps_the_game(home: Path) -> None:
     play(home, ["--first", "o"], ["L1", "L7"])  # the input ends: the game is saved
     saved = (home / "autosave.txt").read_text()
@@ -431,9 +437,14 @@ def test_ctrl_c_at_the_resume_question_keeps_the_game(home: Path) -> None:
             char = proc.stdout.read(1)
             assert char, said
             said += char
+        # Ctrl-C once the program waits in the read: a signal that comes between the
+        # prompt's flush and the read is only seen when the read returns (Python checks
+        # for signals between its own steps), which a person never hits but a test can
+        wait_until(lambda: _sleeping(proc.pid), what="the program waiting for an answer")
         proc.send_signal(signal.SIGINT)
         # stdin stays open until the program has ended: closing it (as communicate()
-        # does) races the signal with the end of the input, which also ends the question
+        # does) would race the signal with the end of the input, which also ends the
+        # question
         proc.wait(timeout=30)
         out, err = proc.stdout.read(), proc.stderr.read() if proc.stderr else ""
     finally:
