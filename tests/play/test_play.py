@@ -412,6 +412,14 @@ def test_resume_after_the_process_is_killed(home: Path) -> None:
     assert positions(result.output) == ["express 2 g6/7/7/7/7/7/oo5 g insert 20,21 0,0 0,0"]
 
 
+def _default_interrupt() -> None:
+    """In the child before it starts: Ctrl-C as a terminal gives it. A test process may
+    have SIGINT ignored or blocked (what a program inherits), and Python keeps an
+    ignored SIGINT ignored: the full suite's run hung here so."""
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _sleeping(pid: int) -> bool:
     """Whether the main thread of process ``pid`` sleeps in a system call (Linux)."""
     stat = Path(f"/proc/{pid}/task/{pid}/stat").read_text()
@@ -429,6 +437,7 @@ def test_ctrl_c_at_the_resume_question_keeps_the_game(home: Path) -> None:
         stderr=subprocess.PIPE,
         env=env,
         text=True,
+        preexec_fn=_default_interrupt,
     )
     assert proc.stdin is not None and proc.stdout is not None
     try:
