@@ -26,7 +26,7 @@ from shiftago.engine.mcts import (
     Mcts,
     bench_iterations,
 )
-from shiftago.engine.mcts.rollout import playout
+from shiftago.engine.mcts.rollout import playout_reward
 from shiftago.engine.mcts_bot import MctsBot
 from shiftago.engine.search import PROVEN
 
@@ -314,12 +314,14 @@ def test_greedy_playouts_are_decided_by_points(variant: Variant, players: int) -
     Expert games end on a full board or an empty supply)."""
     start = kernel.from_state(State.initial(Rules(variant, players), 0))
     moves = kernel.action_buffer()
+    reward = np.zeros(4)
     decided: dict[bool, float] = {}
     for greedy in (False, True):
         x, by_points = np.uint64(12345), 0
         for _ in range(200):
             s = start.copy()
-            _, after = playout(s, x, moves, GREEDY if greedy else RANDOM, 0)
+            policy = GREEDY if greedy else RANDOM
+            after = playout_reward(s, x, moves, policy, 0, 0, 0.0, 0.0, reward)
             x = np.uint64(after)  # numba hands the generator back as a Python int
             by_points += max(int(s[SCORE + seat]) for seat in range(players)) >= 10
         decided[greedy] = by_points / 200

@@ -173,6 +173,24 @@ def wins_at_once(b: np.uint64, occ: np.uint64, length: int) -> bool:
 
 
 @njit(cache=True, nogil=True)
+def longest_reach(b: np.uint64, occ: np.uint64, shortest: int) -> int:
+    """The length of the longest run, of at least ``shortest`` marbles, that one
+    insertion would give the seat with the board ``b`` (all marbles ``occ``) if it had
+    the turn; 0 when none would."""
+    if not near_run(b, shortest):
+        return 0
+    longest = shortest - 1
+    for i in range(INSERTIONS):
+        if LANE_MASK[i] & ~occ:
+            after = after_insertion(b, push_run(i, occ), i)
+            while longest < LONGEST and has_run(after, longest + 1):
+                longest += 1
+            if longest == LONGEST:
+                break
+    return 0 if longest < shortest else longest
+
+
+@njit(cache=True, nogil=True)
 def blocking_choice(
     s: np.ndarray, moves: np.ndarray, n: int, x: np.uint64
 ) -> tuple[int, np.uint64]:

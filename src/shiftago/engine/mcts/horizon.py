@@ -19,12 +19,10 @@ import math
 import numpy as np
 from numba import njit
 
-from shiftago.engine.kernel.moves import after_insertion, has_run, occupied, push_run
-from shiftago.engine.kernel.policy import LONGEST, near_run
+from shiftago.engine.kernel.moves import occupied
+from shiftago.engine.kernel.policy import longest_reach
 from shiftago.engine.kernel.tables import (
     BOARD,
-    INSERTIONS,
-    LANE_MASK,
     MIN_LINE,
     PLAYERS,
     POINTS,
@@ -40,15 +38,8 @@ def reach_points(b: np.uint64, occ: np.uint64, variant: int, many: int) -> int:
     shortest = MIN_LINE[variant, many]
     while POINTS[variant, many, shortest] <= 0:
         shortest += 1
-    if not near_run(b, shortest):
-        return 0
-    longest = shortest - 1
-    for i in range(INSERTIONS):
-        if LANE_MASK[i] & ~occ:
-            after = after_insertion(b, push_run(i, occ), i)
-            while longest < LONGEST and has_run(after, longest + 1):
-                longest += 1
-    return 0 if longest < shortest else np.int64(POINTS[variant, many, longest])
+    longest = longest_reach(b, occ, shortest)
+    return 0 if longest == 0 else np.int64(POINTS[variant, many, longest])
 
 
 @njit(cache=True, nogil=True)

@@ -23,18 +23,6 @@ from .tree import share
 
 
 @njit(cache=True, nogil=True)
-def playout(
-    s: np.ndarray, x: np.uint64, moves: np.ndarray, policy: int, block_plies: int
-) -> tuple[int, np.uint64]:
-    """Play ``s`` (scratch) to the end under ``policy`` (random, greedy or blocking:
-    :mod:`shiftago.engine.kernel.policy`; a blocking one blocks in its first
-    ``block_plies`` actions), drawing from the generator value ``x``: the winners mask
-    and the generator."""
-    winners, x, _ = play_out(s, x, moves, policy, True, block_plies)
-    return winners, x
-
-
-@njit(cache=True, nogil=True)
 def playout_reward(
     s: np.ndarray,
     x: np.uint64,
@@ -46,9 +34,12 @@ def playout_reward(
     reach: float,
     reward: np.ndarray,
 ) -> np.uint64:
-    """:func:`playout`, and each seat's reward into ``reward[:players]``: its share of
-    the result, or with a ``horizon`` above 0, of a game not over after that many
-    actions, its share of the points (:func:`.horizon.point_shares`); the generator."""
+    """Play ``s`` (scratch) to the end under ``policy`` (random, greedy or blocking:
+    :mod:`shiftago.engine.kernel.policy`; a blocking one blocks in its first
+    ``block_plies`` actions), drawing from the generator value ``x``, and write each
+    seat's reward into ``reward[:players]``: its share of the result, or with a
+    ``horizon`` above 0, of a game not over after that many actions, its share of the
+    points (:func:`.horizon.point_shares`); return the generator."""
     winners, x, _ = play_out(s, x, moves, policy, True, block_plies, horizon)
     if winners == 0:
         point_shares(s, scale, reach, reward)

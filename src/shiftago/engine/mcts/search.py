@@ -238,6 +238,8 @@ def iterate(
             )
             apply_action(s, np.int64(code[node]))
         # 2.-3. expansion and playout, or a result known without a playout
+        played_out = False  # the playout writes the reward itself
+        winners = 0
         if s[PHASE] == _OVER:
             winners = np.int64(s[WINNERS])
             if solver and proof[node] == 0:
@@ -260,10 +262,10 @@ def iterate(
                 if solver:
                     proof[node] = winners
             else:
-                winners = 0
                 x = playout_reward(s, x, moves, policy, block_plies, horizon, scale, reach, reward)
+                played_out = True
         # 4. backpropagation
-        if winners != 0:
+        if not played_out:
             for seat in range(players):
                 reward[seat] = share(winners, seat)
         n = node

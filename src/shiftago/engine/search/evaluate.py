@@ -52,6 +52,7 @@ from shiftago.engine.kernel.moves import (
     popcount,
     push_run,
 )
+from shiftago.engine.kernel.policy import longest_reach
 from shiftago.engine.kernel.tables import (
     BOARD,
     DIRS,
@@ -260,19 +261,6 @@ def longest_line(b: np.uint64, variant: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def longest_reach(b: np.uint64, occ: np.uint64, variant: int) -> int:
-    """The longest scoring line (0: none) that one insertion of ``b``'s owner can give
-    it, on a board whose occupied cells are ``occ``."""
-    best = 0
-    for i in range(INSERTIONS):
-        if LANE_MASK[i] & ~occ:
-            best = max(best, longest_line(after_insertion(b, push_run(i, occ), i), variant))
-            if best == 7:
-                break
-    return best
-
-
-@njit(cache=True, nogil=True)
 def points_features(s: np.ndarray) -> np.ndarray:
     """The features of the tuned evaluation of a 2-player Expert or Extreme state (not
     over, no win at once for the seat to act), columns ``PF_*``."""
@@ -303,10 +291,10 @@ def points_features(s: np.ndarray) -> np.ndarray:
         x[PF_MY_POINTS - 1 + (mine if mine < 9 else 9)] = 1
     if theirs > 0:
         x[PF_THEIR_POINTS - 1 + (theirs if theirs < 9 else 9)] = 1
-    reach = longest_reach(me, occ, variant)
+    reach = longest_reach(me, occ, MIN_LINE[variant, 0])
     if reach:
         x[PF_MY_REACH + reach - 4] = 1
-    reach = longest_reach(op, occ, variant)
+    reach = longest_reach(op, occ, MIN_LINE[variant, 0])
     if reach:
         x[PF_THEIR_REACH + reach - 4] = 1
         if POINTS[variant, 0, reach] >= WIN_POINTS - theirs:
