@@ -138,7 +138,7 @@ def test_a_handicap_skip_moves_the_next_seat_on() -> None:
     "position",
     [
         "express 2 7/7/7/7/7/7/1oooo2 g insert 18,18 0,0 0,0",  # 2 players: no guard
-        GREEN_THREATENS.replace("express", "expert"),  # Expert: no guard
+        GREEN_THREATENS.replace("express", "expert"),  # Expert: green is far from 10
     ],
 )
 def test_other_games_keep_every_child(position: str) -> None:
@@ -175,14 +175,8 @@ def test_every_expansion_below_the_root_is_guarded(players: int) -> None:
     assert checked >= 10
 
 
-@pytest.mark.parametrize(
-    "position",
-    [
-        "expert 3 7/7/7/2bbb2/7/g6/1ooo3 g insert 19,19,19 0,0,0 0,0,0",
-        "express 2 3gogg/4g1o/4o1o/o6/oo5/gg5/4ogg o insert 14,14 0,0 0,0",
-    ],
-)
-def test_the_guard_changes_nothing_outside_3_4_player_express(position: str) -> None:
+def test_the_guard_changes_nothing_with_2_players() -> None:
+    position = "express 2 3gogg/4g1o/4o1o/o6/oo5/gg5/4ogg o insert 14,14 0,0 0,0"
     s = kernel.from_state(State.from_position(position))
     plain = Mcts(guard=False).search(s, 7, iterations=2000)
     guarded = Mcts(guard=True).search(s, 7, iterations=2000)
@@ -221,3 +215,123 @@ def test_a_guarded_search_repeats_under_an_iteration_limit() -> None:
     two = Mcts(guard=True, c=1.0).search(s, 11, iterations=3000)
     assert (one.codes, one.visits, one.values) == (two.codes, two.visits, two.values)
     assert np.isclose(sum(one.root_values), 1.0)
+
+
+# --- Expert and Extreme: a win at once is a scoring that reaches the winning points ---
+
+#: Orange (seat 0) to act with 8 points and three in a row on the bottom rank: a fourth
+#: marble there makes a line of four, worth 2 points with 3 players: the win.
+ORANGE_SCORES_TO_WIN = "expert 3 7/7/7/7/g6/b6/ooo4 o insert 19,21,21 8,0,0 0,0,0"
+#: Orange to act with nothing near a line; green (next) has 8 points and three in a row on
+#: the bottom rank: only the insertions that stop its line of four keep it from winning.
+GREEN_SCORES_TO_WIN = "expert 3 7/7/7/7/7/7/1ggg3 o insert 22,19,22 0,8,0 0,0,0"
+#: :data:`GREEN_SCORES_TO_WIN` with green's threat on two ranks: it wins whatever orange does.
+GREEN_SCORES_TWICE = "expert 3 1ggg3/7/7/7/7/7/1ggg3 o insert 22,16,22 0,8,0 0,0,0"
+
+
+def wins_by_scoring(state: State) -> set[Action]:
+    """The actions of the mover after which it wins by its next scoring (the core's
+    rules): in the scoring phase the scorings that end the game as its win, in the
+    insertion phase the insertions after which it has such a scoring."""
+    mover = state.turn
+    if state.phase is not Phase.INSERT:
+        found = set()
+        for action in state.legal_actions():
+            outcome = state.after(action).outcome
+            if outcome is not None and outcome.winners == (mover,):
+                found.add(action)
+        return found
+    found = set()
+    for action in state.legal_actions():
+        after = state.after(action)
+        scores_next = not after.is_over and after.turn == mover
+        if scores_next and after.phase is not Phase.INSERT and wins_by_scoring(after):
+            found.add(action)
+    return found
+
+
+def points_safe_actions(state: State) -> set[Action]:
+    """The insertions after which the seat that acts next (not the mover again) cannot
+    win by one insertion and its scoring."""
+    safe = set()
+    for action in state.legal_actions():
+        after = state.after(action)
+        if after.is_over or after.turn == state.turn or not wins_by_scoring(after):
+            safe.add(action)
+    return safe
+
+
+def expected_points_children(state: State) -> set[Action]:
+    """The children of a guarded expansion in 3-4 player Expert and Extreme, by brute
+    force on the core (see :mod:`shiftago.engine.mcts.knowledge`)."""
+    legal = set(state.legal_actions())
+    winning = wins_by_scoring(state)
+    if winning or state.phase is not Phase.INSERT:
+        return winning or legal
+    safe = points_safe_actions(state)
+    return safe if safe else legal
+
+
+def test_a_scoring_win_at_once_is_the_only_child() -> None:
+    state = State.from_position(ORANGE_SCORES_TO_WIN)
+    winning = wins_by_scoring(state)
+    assert 0 < len(winning) < len(state.legal_actions())
+    assert guarded(state) == (winning, -1)
+    scoring = state.after(next(iter(winning)))  # orange scores: only the winning lines
+    assert scoring.phase is not Phase.INSERT
+    assert kept(scoring) == wins_by_scoring(scoring) != set()
+
+
+def test_only_the_insertions_that_keep_the_next_seat_from_10_are_children() -> None:
+    state = State.from_position(GREEN_SCORES_TO_WIN)
+    safe = points_safe_actions(state)
+    assert 0 < len(safe) < len(state.legal_actions())
+    assert guarded(state) == (safe, -1)
+
+
+def test_a_next_seat_that_reaches_10_whatever_the_mover_does_is_named() -> None:
+    state = State.from_position(GREEN_SCORES_TWICE)
+    assert not wins_by_scoring(state) and not points_safe_actions(state)
+    assert guarded(state) == (set(state.legal_actions()), 1)
+
+
+def with_scores(state: State, scores: list[int]) -> State:
+    """``state`` with the seats' points set to ``scores`` (its position's points field)."""
+    fields = state.position().split(" ")
+    fields[-2] = ",".join(str(p) for p in scores)
+    return State.from_position(" ".join(fields))
+
+
+@pytest.mark.parametrize(
+    ("variant", "players"), [(v, n) for v in (Variant.EXPERT, Variant.EXTREME) for n in (3, 4)]
+)
+def test_the_points_guard_keeps_what_the_cores_rules_say(variant: Variant, players: int) -> None:
+    """Positions of random games, their points set near 10, against the brute force of
+    :func:`expected_points_children` on the core."""
+    rng = random.Random(10 * players + len(variant.value))
+    seen = {"all": 0, "wins": 0, "blocks": 0, "lost": 0}
+    for _ in range(60):
+        state = State.initial(Rules(variant, players), 0)
+        for _ in range(rng.randrange(15, 45)):
+            if state.is_over:
+                break
+            state = state.after(rng.choice(state.legal_actions()))
+        if state.is_over:
+            continue
+        state = with_scores(state, [rng.randrange(7, 10) for _ in range(players)])
+        if state.is_over:
+            continue
+        children, lost_to = guarded(state)
+        expected = expected_points_children(state)
+        assert children == expected, state.position()
+        legal = set(state.legal_actions())
+        if lost_to >= 0:
+            assert not points_safe_actions(state) and not wins_by_scoring(state)
+            seen["lost"] += 1
+        elif children == legal:
+            seen["all"] += 1
+        elif children == wins_by_scoring(state):
+            seen["wins"] += 1
+        else:
+            seen["blocks"] += 1
+    assert seen["all"] and seen["wins"] and seen["blocks"], seen

@@ -11,8 +11,8 @@ the seat after it, which a beginner between them never stops). Above them:
   spent;
 * 3 and 4 players: the MCTS with vector values (:mod:`shiftago.engine.mcts_bot`) at
   growing iteration counts, the multi-player search chosen by measurement
-  (``docs/strength.md``); the top one's expansions in Express make no child that loses
-  at once (:mod:`shiftago.engine.mcts.knowledge`);
+  (``docs/strength.md``); the top one's expansions make no child that loses at once
+  (:mod:`shiftago.engine.mcts.knowledge`);
 * except that a level may play the MCTS with 2 players too, in the variants of its
   :attr:`Level.mcts_with_two`; none does now: the top level played it in Extreme until
   the alpha-beta search with Extreme's tuned evaluation beat it (``docs/strength.md``).

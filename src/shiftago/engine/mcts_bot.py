@@ -90,7 +90,7 @@ class MctsBot(Bot):
     the start of each greedy playout in which, in Express with 3-4 players, the mover
     also stops the next seat's win at once (0: none, the levels' choice; :data:`EVERY_ACTION`:
     all; docs/strength.md, "Blocking playouts"), ``guard`` the guarded expansions of
-    :mod:`shiftago.engine.mcts.knowledge` (3-4 player Express: no child that loses at
+    :mod:`shiftago.engine.mcts.knowledge` (3-4 players: no child that loses at
     once), ``horizon``, ``scale`` and ``reach`` the playouts of 3-4 player Expert cut
     after ``horizon`` actions and valued by the points
     (:mod:`shiftago.engine.mcts.horizon`; 0: to the end, as in every other game and at

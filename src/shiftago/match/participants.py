@@ -135,7 +135,7 @@ def _mcts_blocking(argument: str | None, seed: int) -> Bot:
 
 def _mcts_guard(argument: str | None, seed: int) -> Bot:
     """``mcts-guard:ITERATIONS``: the MCTS whose expansions make no child that loses at
-    once (3-4 players, Express: :mod:`shiftago.engine.mcts.knowledge`)."""
+    once (3-4 players, every variant: :mod:`shiftago.engine.mcts.knowledge`)."""
     from shiftago.engine.mcts_bot import MctsBot
 
     return MctsBot(

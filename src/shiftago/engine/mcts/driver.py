@@ -91,7 +91,7 @@ class Mcts:
     ``blocking`` the number of actions at the start of each greedy playout in which the
     mover also blocks the next seat's win at once, in Express with 3-4 players (0: none,
     as every level plays: ``docs/strength.md``, "Blocking playouts"), ``guard`` the
-    guarded expansions of :mod:`.knowledge` (3-4 player Express), ``horizon`` and
+    guarded expansions of :mod:`.knowledge` (3-4 players), ``horizon`` and
     ``scale`` the playouts cut after ``horizon`` actions and valued by a softmax of the
     points at ``scale`` (:mod:`.horizon`; 0: played to the end), ``max_nodes`` caps
     the tree's memory. The tree is kept between searches (and grown when a search

@@ -1,5 +1,4 @@
-"""Knowledge in the tree: which children an expansion of the MCTS makes (3-4 player
-Express).
+"""Knowledge in the tree: which children an expansion of the MCTS makes (3-4 players).
 
 With ``guard`` the search expands a node (not the root) of 3-4 player Express in the
 insertion phase with fewer children, so that no iteration is spent on an action that
@@ -24,6 +23,16 @@ time: ``docs/strength.md``, "Blocking playouts"). Only the next seat is looked a
 win of a seat further on is the business of the seats between, whose own expansions
 block it. The root keeps every action, so that an analysis lists them all; the solver
 proves its losing ones after a few iterations each, since their children are guarded.
+
+In 3-4 player Expert and Extreme a win at once is a scoring that brings the mover to
+the winning points (:data:`~shiftago.engine.kernel.tables.WIN_POINTS`), and the same
+guard holds with that win (:func:`points_guarded_children`): in the scoring phase only
+the scorings that win, where some do; in the insertion phase only the insertions that
+make a line worth the points the mover lacks, where some do; else no insertion after
+which the next seat could make, with one insertion, a line worth the points it lacks.
+An insertion that makes the mover a scoring line keeps its turn (it scores and moves
+again) and is always kept. Only a win by one scoring is looked at: a seat that gets
+there by two scorings in one turn (scoring moves it again) is left to the search.
 """
 
 from __future__ import annotations
@@ -32,20 +41,32 @@ import numpy as np
 from numba import njit
 
 from shiftago.engine.kernel.moves import after_insertion, after_push, has_run, occupied, push_run
-from shiftago.engine.kernel.policy import near_run, still_wins, winning_insertions, wins_at_once
+from shiftago.engine.kernel.policy import (
+    LONGEST,
+    near_run,
+    still_wins,
+    winning_insertions,
+    wins_at_once,
+)
 from shiftago.engine.kernel.tables import (
     BOARD,
     COUNT,
     EXPRESS,
+    FULL,
     INSERT,
+    INSERTIONS,
     LIMIT,
     MIN_LINE,
     PHASE,
     PLAYERS,
+    POINTS,
+    SCORE,
+    SEG_LEN,
     SKIPS,
     SUPPLY,
     TURN,
     VARIANT,
+    WIN_POINTS,
 )
 
 
@@ -71,7 +92,11 @@ def guarded_children(s: np.ndarray, moves: np.ndarray, n: int) -> tuple[int, int
     """Keep in ``moves[:n]`` (the legal actions of ``s``, not over) only the children
     an expansion makes (see the module doc), in their order: how many, and the seat
     that wins at once whatever the mover does (-1 when none does)."""
-    if np.int64(s[VARIANT]) != EXPRESS or np.int64(s[PLAYERS]) < 3 or np.int64(s[PHASE]) != INSERT:
+    if np.int64(s[PLAYERS]) < 3:
+        return n, -1
+    if np.int64(s[VARIANT]) != EXPRESS:
+        return points_guarded_children(s, moves, n)
+    if np.int64(s[PHASE]) != INSERT:
         return n, -1
     length = MIN_LINE[EXPRESS, 1]
     occ = occupied(s)
@@ -104,6 +129,69 @@ def guarded_children(s: np.ndarray, moves: np.ndarray, n: int) -> tuple[int, int
                 continue
         moves[kept] = i
         kept += 1
+    if kept == 0:
+        return n, nxt
+    return kept, -1
+
+
+@njit(cache=True, nogil=True)
+def winning_length(s: np.ndarray, seat: int) -> int:
+    """Expert and Extreme, 3-4 players: the shortest line whose points bring ``seat`` to
+    the winning points (:data:`LONGEST` + 1 when no line would)."""
+    variant = np.int64(s[VARIANT])
+    lacking = WIN_POINTS - np.int64(s[SCORE + seat])
+    for length in range(MIN_LINE[variant, 1], LONGEST + 1):
+        if POINTS[variant, 1, length] >= lacking:
+            return length
+    return LONGEST + 1
+
+
+@njit(cache=True, nogil=True)
+def points_guarded_children(s: np.ndarray, moves: np.ndarray, n: int) -> tuple[int, int]:
+    """:func:`guarded_children` in 3-4 player Expert and Extreme, where a win at once is
+    a scoring that reaches the winning points (see the module doc)."""
+    variant = np.int64(s[VARIANT])
+    mover = np.int64(s[TURN])
+    if np.int64(s[PHASE]) != INSERT:  # a scoring choice: only the winning ones, if any
+        lacking = WIN_POINTS - np.int64(s[SCORE + mover])
+        kept = 0
+        for j in range(n):
+            code = moves[j]
+            if POINTS[variant, 1, SEG_LEN[(code - INSERTIONS) >> 1]] >= lacking:
+                moves[kept] = code
+                kept += 1
+        return (kept, -1) if kept > 0 else (n, -1)
+    occ = occupied(s)
+    me = s[BOARD + mover]
+    mine = winning_length(s, mover)
+    if mine <= LONGEST and near_run(me, mine):
+        kept = 0
+        for j in range(n):
+            i = moves[j]
+            if has_run(after_insertion(me, push_run(i, occ), i), mine):
+                moves[kept] = i
+                kept += 1
+        if kept > 0:
+            return kept, -1
+    nxt = next_seat(s)
+    if nxt < 0:
+        return n, -1
+    theirs = s[BOARD + nxt]
+    length = winning_length(s, nxt)
+    if length > LONGEST:
+        return n, -1
+    scoring = MIN_LINE[variant, 1]
+    kept = 0
+    for j in range(n):
+        i = moves[j]
+        run = push_run(i, occ)
+        occ_after = after_insertion(occ, run, i)
+        keep = has_run(after_insertion(me, run, i), scoring) or occ_after == FULL
+        if not keep:  # the next seat acts: does it reach the winning points at once?
+            keep = not wins_at_once(after_push(theirs, run, i), occ_after, length)
+        if keep:
+            moves[kept] = i
+            kept += 1
     if kept == 0:
         return n, nxt
     return kept, -1
