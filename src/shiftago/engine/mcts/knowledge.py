@@ -88,6 +88,22 @@ def next_seat(s: np.ndarray) -> int:
 
 
 @njit(cache=True, nogil=True)
+def keep_runs(b: np.uint64, occ: np.uint64, moves: np.ndarray, n: int, length: int) -> int:
+    """Keep in ``moves[:n]`` (insertions, in their order) those that make the seat with
+    the board ``b`` (all marbles ``occ``) a run of ``length``: how many (0: none, and
+    ``moves`` as it was)."""
+    if not near_run(b, length):
+        return 0
+    kept = 0
+    for j in range(n):
+        i = moves[j]
+        if has_run(after_insertion(b, push_run(i, occ), i), length):
+            moves[kept] = i
+            kept += 1
+    return kept
+
+
+@njit(cache=True, nogil=True)
 def guarded_children(s: np.ndarray, moves: np.ndarray, n: int) -> tuple[int, int]:
     """Keep in ``moves[:n]`` (the legal actions of ``s``, not over) only the children
     an expansion makes (see the module doc), in their order: how many, and the seat
@@ -100,16 +116,9 @@ def guarded_children(s: np.ndarray, moves: np.ndarray, n: int) -> tuple[int, int
         return n, -1
     length = MIN_LINE[EXPRESS, 1]
     occ = occupied(s)
-    me = s[BOARD + np.int64(s[TURN])]
-    if near_run(me, length):
-        kept = 0
-        for j in range(n):
-            i = moves[j]
-            if has_run(after_insertion(me, push_run(i, occ), i), length):
-                moves[kept] = i
-                kept += 1
-        if kept > 0:
-            return kept, -1
+    kept = keep_runs(s[BOARD + np.int64(s[TURN])], occ, moves, n, length)
+    if kept > 0:
+        return kept, -1
     nxt = next_seat(s)
     if nxt < 0:
         return n, -1
@@ -164,15 +173,9 @@ def points_guarded_children(s: np.ndarray, moves: np.ndarray, n: int) -> tuple[i
     occ = occupied(s)
     me = s[BOARD + mover]
     mine = winning_length(s, mover)
-    if mine <= LONGEST and near_run(me, mine):
-        kept = 0
-        for j in range(n):
-            i = moves[j]
-            if has_run(after_insertion(me, push_run(i, occ), i), mine):
-                moves[kept] = i
-                kept += 1
-        if kept > 0:
-            return kept, -1
+    kept = keep_runs(me, occ, moves, n, mine) if mine <= LONGEST else 0
+    if kept > 0:
+        return kept, -1
     nxt = next_seat(s)
     if nxt < 0:
         return n, -1
