@@ -103,6 +103,16 @@ def can_win(s: np.ndarray, moves: np.ndarray, n: int) -> bool:
 
 
 @njit(cache=True, nogil=True)
+def shortest_worth(variant: int, many: int, points: int) -> int:
+    """The shortest scoring line worth at least ``points`` in ``variant`` (``many``: 1
+    with 3-4 players, 0 with 2), :data:`LONGEST` + 1 when no line is."""
+    for length in range(MIN_LINE[variant, many], LONGEST + 1):
+        if POINTS[variant, many, length] >= points:
+            return length
+    return LONGEST + 1
+
+
+@njit(cache=True, nogil=True)
 def longest_scoring(s: np.ndarray, moves: np.ndarray, n: int) -> int:
     """Expert and Extreme: the index in ``moves[:n]`` (the legal actions of ``s``) of the
     first action that makes (an insertion) or scores (a scoring choice) a longest line
@@ -117,9 +127,7 @@ def longest_scoring(s: np.ndarray, moves: np.ndarray, n: int) -> int:
             if length > longest and POINTS[variant, many, length] > 0:
                 best, longest = j, length
         return best
-    shortest = MIN_LINE[variant, many]
-    while POINTS[variant, many, shortest] <= 0:
-        shortest += 1
+    shortest = shortest_worth(int(variant), many, 1)
     me = s[BOARD + np.int64(s[TURN])]
     if not near_run(me, shortest):
         return -1

@@ -20,10 +20,9 @@ import numpy as np
 from numba import njit
 
 from shiftago.engine.kernel.moves import occupied
-from shiftago.engine.kernel.policy import longest_reach
+from shiftago.engine.kernel.policy import longest_reach, shortest_worth
 from shiftago.engine.kernel.tables import (
     BOARD,
-    MIN_LINE,
     PLAYERS,
     POINTS,
     SCORE,
@@ -35,10 +34,7 @@ from shiftago.engine.kernel.tables import (
 def reach_points(b: np.uint64, occ: np.uint64, variant: int, many: int) -> int:
     """The points of the longest line worth points that one insertion would give the
     seat with the board ``b`` (all marbles ``occ``), 0 when none would."""
-    shortest = MIN_LINE[variant, many]
-    while POINTS[variant, many, shortest] <= 0:
-        shortest += 1
-    longest = longest_reach(b, occ, shortest)
+    longest = longest_reach(b, occ, shortest_worth(variant, many, 1))
     return 0 if longest == 0 else np.int64(POINTS[variant, many, longest])
 
 

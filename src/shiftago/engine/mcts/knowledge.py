@@ -44,6 +44,7 @@ from shiftago.engine.kernel.moves import after_insertion, after_push, has_run, o
 from shiftago.engine.kernel.policy import (
     LONGEST,
     near_run,
+    shortest_worth,
     still_wins,
     winning_insertions,
     wins_at_once,
@@ -59,7 +60,6 @@ from shiftago.engine.kernel.tables import (
     MIN_LINE,
     PHASE,
     PLAYERS,
-    POINTS,
     SCORE,
     SEG_LEN,
     SKIPS,
@@ -147,32 +147,26 @@ def guarded_children(s: np.ndarray, moves: np.ndarray, n: int) -> tuple[int, int
 def winning_length(s: np.ndarray, seat: int) -> int:
     """Expert and Extreme, 3-4 players: the shortest line whose points bring ``seat`` to
     the winning points (:data:`LONGEST` + 1 when no line would)."""
-    variant = np.int64(s[VARIANT])
     lacking = WIN_POINTS - np.int64(s[SCORE + seat])
-    for length in range(MIN_LINE[variant, 1], LONGEST + 1):
-        if POINTS[variant, 1, length] >= lacking:
-            return length
-    return LONGEST + 1
+    return shortest_worth(np.int64(s[VARIANT]), 1, lacking)
 
 
 @njit(cache=True, nogil=True)
 def points_guarded_children(s: np.ndarray, moves: np.ndarray, n: int) -> tuple[int, int]:
     """:func:`guarded_children` in 3-4 player Expert and Extreme, where a win at once is
     a scoring that reaches the winning points (see the module doc)."""
-    variant = np.int64(s[VARIANT])
     mover = np.int64(s[TURN])
+    mine = winning_length(s, mover)
     if np.int64(s[PHASE]) != INSERT:  # a scoring choice: only the winning ones, if any
-        lacking = WIN_POINTS - np.int64(s[SCORE + mover])
         kept = 0
         for j in range(n):
             code = moves[j]
-            if POINTS[variant, 1, SEG_LEN[(code - INSERTIONS) >> 1]] >= lacking:
+            if SEG_LEN[(code - INSERTIONS) >> 1] >= mine:  # a longer line is worth more
                 moves[kept] = code
                 kept += 1
         return (kept, -1) if kept > 0 else (n, -1)
     occ = occupied(s)
     me = s[BOARD + mover]
-    mine = winning_length(s, mover)
     kept = keep_runs(me, occ, moves, n, mine) if mine <= LONGEST else 0
     if kept > 0:
         return kept, -1
@@ -183,7 +177,7 @@ def points_guarded_children(s: np.ndarray, moves: np.ndarray, n: int) -> tuple[i
     length = winning_length(s, nxt)
     if length > LONGEST:
         return n, -1
-    scoring = MIN_LINE[variant, 1]
+    scoring = MIN_LINE[np.int64(s[VARIANT]), 1]
     kept = 0
     for j in range(n):
         i = moves[j]
