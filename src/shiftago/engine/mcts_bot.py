@@ -95,7 +95,10 @@ class MctsBot(Bot):
     after ``horizon`` actions and valued by the points
     (:mod:`shiftago.engine.mcts.horizon`; 0: to the end, as in every other game and at
     every level: docs/strength.md, "3 and 4 players in Expert (issue 52)"),
-    ``max_nodes`` the tree's memory cap."""
+    ``fitted_horizon`` the playouts of every 3-4 player game cut after that many
+    actions and valued by the fitted evaluation instead
+    (:mod:`shiftago.engine.mcts.seat_eval`; 0: none), ``max_nodes`` the tree's memory
+    cap."""
 
     name = "mcts"
     value_unit = (
@@ -119,6 +122,7 @@ class MctsBot(Bot):
         horizon: int = 0,
         scale: float = 0.0,
         reach: float = 0.0,
+        fitted_horizon: int = 0,
         max_nodes: int = DEFAULT_MAX_NODES,
     ) -> None:
         self.seed: int = seed if seed is not None else random.SystemRandom().randrange(2**63)
@@ -144,6 +148,9 @@ class MctsBot(Bot):
         )
         #: The horizon of the playouts in 3-4 player Expert (0: played to the end).
         self.horizon = horizon
+        #: The horizon of the playouts with 3-4 players valued by the fitted evaluation
+        #: (0: none).
+        self.fitted_horizon = fitted_horizon
         #: The last search's result (for benchmarks and tests).
         self.last: MctsResult | None = None
         #: After :meth:`analyse`: each action's value for every seat, in its order.
@@ -175,8 +182,11 @@ class MctsBot(Bot):
             iterations = DEFAULT_ITERATIONS
         seed = random.Random(f"mcts {self.seed} {state.position()}").randrange(2**63)
         self.mcts.c = self.multi_player_c if state.players > 2 else self.c
-        cut = state.players > 2 and state.rules.variant is Variant.EXPERT
-        self.mcts.horizon = self.horizon if cut else 0
+        self.mcts.horizon = 0
+        if state.players > 2 and self.fitted_horizon:
+            self.mcts.horizon = self.fitted_horizon
+        elif state.players > 2 and state.rules.variant is Variant.EXPERT:
+            self.mcts.horizon = self.horizon
         on_progress = None
         reported = [0]  # the iterations of the last report
         if limits.progress is not None:

@@ -167,6 +167,22 @@ def _mcts_horizon(argument: str | None, seed: int) -> Bot:
     )
 
 
+def _mcts_eval(argument: str | None, seed: int) -> Bot:
+    """``mcts-eval:ITERATIONS:HORIZON``: the guarded MCTS whose playouts of 3-4 player
+    games stop after HORIZON actions and are valued by the fitted evaluation
+    (:mod:`shiftago.engine.mcts.seat_eval`)."""
+    from shiftago.engine.mcts_bot import MctsBot
+
+    iterations, _, horizon = (argument or "").partition(":")
+    return MctsBot(
+        seed,
+        iterations=_positive("mcts-eval", iterations or None),
+        guard=True,
+        fitted_horizon=_positive("mcts-eval", horizon or None) or 0,
+        name="mcts-eval",
+    )
+
+
 def _baseline(argument: str | None, seed: int) -> Bot:
     from shiftago.engine.baseline import DEFAULT_DEPTH, BaselineBot
 
@@ -183,6 +199,7 @@ BOTS: dict[str, BotFactory] = {
     "mcts-blocking": _mcts_blocking,  # mcts-blocking:ITERATIONS[:PLIES], blocking playouts
     "mcts-guard": _mcts_guard,  # mcts-guard:ITERATIONS, guarded expansions
     "mcts-horizon": _mcts_horizon,  # mcts-horizon:ITERATIONS:HORIZON:SCALE[:REACH]
+    "mcts-eval": _mcts_eval,  # mcts-eval:ITERATIONS:HORIZON, playouts valued by a fit
     "baseline": _baseline,  # baseline or baseline:DEPTH, pure-Python depth-4 alpha-beta
 }
 

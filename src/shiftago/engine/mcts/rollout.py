@@ -19,6 +19,7 @@ from numba import njit
 from shiftago.engine.kernel.playout import play_out
 
 from .horizon import point_shares
+from .seat_eval import fitted_shares
 from .tree import share
 
 
@@ -38,11 +39,16 @@ def playout_reward(
     :mod:`shiftago.engine.kernel.policy`; a blocking one blocks in its first
     ``block_plies`` actions), drawing from the generator value ``x``, and write each
     seat's reward into ``reward[:players]``: its share of the result, or with a
-    ``horizon`` above 0, of a game not over after that many actions, its share of the
-    points (:func:`.horizon.point_shares`); return the generator."""
+    ``horizon`` above 0, of a game not over after that many actions, its share by a
+    softmax of the points at ``scale`` (:func:`.horizon.point_shares`, Expert and
+    Extreme) or, with no ``scale``, by the fitted evaluation
+    (:func:`.seat_eval.fitted_shares`); return the generator."""
     winners, x, _ = play_out(s, x, moves, policy, True, block_plies, horizon)
     if winners == 0:
-        point_shares(s, scale, reach, reward)
+        if scale > 0.0:
+            point_shares(s, scale, reach, reward)
+        else:
+            fitted_shares(s, reward)
     else:
         for seat in range(reward.shape[0]):
             reward[seat] = share(winners, seat)

@@ -1,0 +1,262 @@
+"""The fitted evaluations of 3-4 player games: each seat's chance of the result.
+
+A playout cut at a horizon (:mod:`.rollout`) is valued by a multinomial logistic model
+fitted to self-play games (``scripts/tune_multi.py``; docs/strength.md, "A fitted
+evaluation for 3 and 4 players"), one per variant and player count. Each seat ``i`` gets
+a score, the weighted sum of its features (:func:`seat_features`) with weights of its
+place in the order of play: ``WEIGHTS[variant, players - 3, d]`` where ``d`` is how
+many seats on from the seat to act it sits (0: the seat to act, 1: the next one, ...).
+A result shared by all (a full board in Express, equal points otherwise) gets a score
+of its own from the empty cells (:func:`draw_features`, ``DRAW_WEIGHTS``). The
+probabilities are the softmax of these scores, and a seat's reward is its win's
+probability plus its share of the shared result's.
+
+A seat's features, against the marbles of every other seat alike:
+
+* its open windows of four cells (no other seat's marble in them) holding one, two and
+  three of its marbles;
+* Express: whether one insertion would make its line of four (a win at once, if it had
+  the turn), and whether two or more different ones would;
+* Expert and Extreme: the points of the longest line worth points that one insertion of
+  its own would make, and whether they would bring it to the winning points; its
+  points (one column for each score from 1 to 9: the distance to 10 is not linear);
+  whether it is to act in the scoring phase (it scores, then moves again); its marbles
+  in supply;
+* its marbles on each of the ten classes of cells alike under the board's symmetries
+  (:data:`shiftago.engine.search.evaluate.CELL_CLASSES`);
+* a constant (the advantage of its place in the order).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Final
+
+import numpy as np
+from numba import njit
+
+from shiftago.engine.kernel.moves import U0, occupied, popcount
+from shiftago.engine.kernel.policy import winning_insertions
+from shiftago.engine.kernel.tables import (
+    BOARD,
+    DIRS,
+    EXPRESS,
+    MARBLES,
+    MIN_LINE,
+    PHASE,
+    PLAYERS,
+    SCORE,
+    SCORE_PHASE,
+    SEG_ID,
+    SUPPLY,
+    TURN,
+    VARIANT,
+    WIN_POINTS,
+)
+from shiftago.engine.search.evaluate import CELL_CLASSES
+
+from .horizon import reach_points
+
+#: The line of four that wins 3-4 player Express.
+FOUR: Final = int(MIN_LINE[EXPRESS, 1])
+
+# The columns of :func:`seat_features` in Express.
+SF_WINDOWS: Final = 0  # 3: open windows of four holding 1, 2, 3 of the seat's marbles
+SF_THREAT: Final = 3  # one insertion would make its line
+SF_DOUBLE: Final = 4  # two or more different insertions would
+SF_CELL: Final = 5  # 10: its marbles by cell class
+SF_CONSTANT: Final = 15  # 1
+EXPRESS_FEATURES: Final = 16
+# ... in Expert and Extreme (the windows as in Express).
+SP_REACH: Final = 3  # the points of its longest line worth points after one insertion
+SP_REACH_WINS: Final = 4  # they would bring it to the winning points
+SP_POINTS: Final = 5  # 9: it has 1..9 points
+SP_PENDING: Final = 14  # it is to act in the scoring phase
+SP_SUPPLY: Final = 15  # its marbles in supply, in 22nds
+SP_CELL: Final = 16  # 10: its marbles by cell class
+SP_CONSTANT: Final = 26  # 1
+POINTS_FEATURES: Final = 27
+#: The columns of each variant's features; every row of ``WEIGHTS`` has room for the most.
+FEATURES: Final = np.array([EXPRESS_FEATURES, POINTS_FEATURES, POINTS_FEATURES], dtype=np.int64)
+SEAT_FEATURES: Final = POINTS_FEATURES
+# The columns of :func:`draw_features`.
+DF_CONSTANT: Final = 0
+DF_EMPTY: Final = 1  # empty cells, in 49ths
+DF_EMPTY2: Final = 2  # its square
+DRAW_FEATURES: Final = 3
+
+
+def _window_starts() -> np.ndarray:
+    starts = np.zeros(4, dtype=np.uint64)
+    for k in range(4):
+        for cell in range(64):
+            if SEG_ID[k, cell, FOUR] >= 0:
+                starts[k] |= np.uint64(1 << cell)
+    return starts
+
+
+#: ``W4[k]``: the cells where a window of four begins in direction ``DIRS[k]``.
+W4: Final = _window_starts()
+
+#: ``WEIGHTS[variant, players - 3, d, column]``: the weights of the seat ``d`` places
+#: after the seat to act, fitted by scripts/tune_multi.py (docs/strength.md, "A fitted
+#: evaluation for 3 and 4 players"); the Express rows here, the others below.
+# fmt: off
+EXPRESS_WEIGHTS: Final = np.array(
+    [
+        [  # 3 players; columns: windows 1-3, threat, double, cell classes 0-9, constant
+            [-0.0162, 0.0504, 0.1342, 4.4206, 1.1869, 0.2665, 0.2647, 0.2507,
+             0.2056, 0.1417, 0.1944, 0.1404, 0.2599, 0.1519, 0.0551, -1.6419],
+            [-0.0286, 0.0248, 0.0750, 0.3877, 0.1058, 0.3264, 0.2936, 0.2692,
+             0.1783, 0.1720, 0.2130, 0.1188, 0.2793, 0.1366, 0.0426, -1.6671],
+            [-0.0260, 0.0341, 0.0618, 0.2346, 0.1471, 0.2965, 0.2895, 0.2527,
+             0.1856, 0.1505, 0.2057, 0.1281, 0.2645, 0.1423, 0.0589, -1.7290],
+            [0.0] * EXPRESS_FEATURES,
+        ],
+        [  # 4 players
+            [0.0063, 0.0946, 0.2664, 4.7952, 1.2296, 0.1107, 0.1194, 0.1337,
+             0.1517, 0.1519, 0.1278, 0.1394, 0.2105, 0.1306, 0.1731, -1.1992],
+            [-0.0047, 0.0733, 0.0561, 0.2001, 0.2369, 0.1732, 0.1926, 0.2126,
+             0.1370, 0.2414, 0.1725, 0.1092, 0.2748, 0.1155, 0.1356, -1.2533],
+            [-0.0033, 0.0818, 0.0544, 0.1123, 0.3715, 0.1531, 0.1816, 0.1819,
+             0.1182, 0.2195, 0.1628, 0.0942, 0.2631, 0.1103, 0.1214, -1.2703],
+            [-0.0002, 0.0925, 0.0540, 0.0956, 0.3217, 0.1397, 0.1470, 0.1760,
+             0.1075, 0.2077, 0.1650, 0.0919, 0.2699, 0.0903, 0.1134, -1.3184],
+        ],
+    ],
+    dtype=np.float64,
+)
+EXPRESS_DRAW: Final = np.array(
+    [[5.0380, -15.0940, 8.1702], [5.0412, -8.4104, 4.4295]], dtype=np.float64
+)
+# fmt: on
+WEIGHTS: Final = np.zeros((3, 2, 4, SEAT_FEATURES), dtype=np.float64)
+WEIGHTS[EXPRESS, :, :, :EXPRESS_FEATURES] = EXPRESS_WEIGHTS
+#: ``DRAW_WEIGHTS[variant, players - 3]``: the weights of :func:`draw_features`.
+DRAW_WEIGHTS: Final = np.zeros((3, 2, DRAW_FEATURES), dtype=np.float64)
+DRAW_WEIGHTS[EXPRESS] = EXPRESS_DRAW
+
+
+@njit(cache=True, nogil=True)
+def open_windows(me: np.uint64, others: np.uint64) -> tuple[int, int, int]:
+    """How many windows of four cells with none of ``others`` hold 1, 2 and 3 of
+    ``me``'s marbles."""
+    c1 = c2 = c3 = 0
+    for k in range(4):
+        d = DIRS[k]
+        starts = W4[k]
+        ones = me & starts
+        twos = U0
+        fours = U0
+        blocked = others
+        for j in range(1, FOUR):
+            shift = np.uint64(j) * d
+            x = (me >> shift) & starts
+            carry = ones & x
+            ones ^= x
+            carry2 = twos & carry
+            twos ^= carry
+            fours |= carry2
+            blocked |= others >> shift
+        open_ = starts & ~blocked & ~fours
+        c1 += popcount(open_ & ones & ~twos)
+        c2 += popcount(open_ & ~ones & twos)
+        c3 += popcount(open_ & ones & twos)
+    return c1, c2, c3
+
+
+@njit(cache=True, nogil=True)
+def seat_features(s: np.ndarray, seat: int, occ: np.uint64, out: np.ndarray) -> None:
+    """Write the features of ``seat`` in ``s`` (see the module doc) into ``out``
+    (:data:`SEAT_FEATURES` columns; those the variant has not stay 0)."""
+    out[:] = 0.0
+    me = s[BOARD + seat]
+    c1, c2, c3 = open_windows(me, occ & ~me)
+    out[SF_WINDOWS] = c1
+    out[SF_WINDOWS + 1] = c2
+    out[SF_WINDOWS + 2] = c3
+    variant = np.int64(s[VARIANT])
+    if variant == EXPRESS:
+        wins = winning_insertions(me, occ, FOUR)
+        out[SF_THREAT] = 1.0 if wins != 0 else 0.0
+        out[SF_DOUBLE] = 1.0 if wins & (wins - 1) else 0.0
+        cell = SF_CELL
+        out[SF_CONSTANT] = 1.0
+    else:
+        points = np.int64(s[SCORE + seat])
+        reach = reach_points(me, occ, int(variant), 1)
+        out[SP_REACH] = reach
+        out[SP_REACH_WINS] = 1.0 if reach > 0 and points + reach >= WIN_POINTS else 0.0
+        if points > 0:
+            out[SP_POINTS - 1 + (points if points < 9 else 9)] = 1.0
+        to_score = np.int64(s[PHASE]) == SCORE_PHASE and np.int64(s[TURN]) == seat
+        out[SP_PENDING] = 1.0 if to_score else 0.0
+        out[SP_SUPPLY] = np.int64(s[SUPPLY + seat]) / MARBLES
+        cell = SP_CELL
+        out[SP_CONSTANT] = 1.0
+    for c in range(CELL_CLASSES.shape[0]):
+        out[cell + c] = popcount(me & CELL_CLASSES[c])
+
+
+@njit(cache=True, nogil=True)
+def draw_features(occ: np.uint64, out: np.ndarray) -> None:
+    """Write the features of the draw of a board whose marbles are ``occ``."""
+    empty = (49 - popcount(occ)) / 49.0
+    out[DF_CONSTANT] = 1.0
+    out[DF_EMPTY] = empty
+    out[DF_EMPTY2] = empty * empty
+
+
+@njit(cache=True, nogil=True)
+def seat_shares(
+    s: np.ndarray, weights: np.ndarray, draw_weights: np.ndarray, reward: np.ndarray
+) -> None:
+    """Write into ``reward[:players]`` each seat's expected share of the result of the
+    3-4 player state ``s`` (not over) under ``weights`` and ``draw_weights`` of its
+    variant and player count (rows of :data:`WEIGHTS` and :data:`DRAW_WEIGHTS`, or a
+    fit's)."""
+    players = np.int64(s[PLAYERS])
+    turn = np.int64(s[TURN])
+    occ = occupied(s)
+    x = np.empty(SEAT_FEATURES, dtype=np.float64)
+    g = np.empty(DRAW_FEATURES, dtype=np.float64)
+    draw_features(occ, g)
+    draw = 0.0
+    for k in range(DRAW_FEATURES):
+        draw += draw_weights[k] * g[k]
+    top = draw
+    for seat in range(players):
+        seat_features(s, seat, occ, x)
+        d = (seat - turn) % players
+        score = 0.0
+        for k in range(SEAT_FEATURES):
+            score += weights[d, k] * x[k]
+        reward[seat] = score
+        top = max(top, score)
+    total = math.exp(draw - top)
+    for seat in range(players):
+        reward[seat] = math.exp(reward[seat] - top)
+        total += reward[seat]
+    shared = math.exp(draw - top) / total / players
+    for seat in range(players):
+        reward[seat] = reward[seat] / total + shared
+
+
+@njit(cache=True, nogil=True)
+def fitted_shares(s: np.ndarray, reward: np.ndarray) -> None:
+    """:func:`seat_shares` under the fitted weights of the variant and player count."""
+    variant = np.int64(s[VARIANT])
+    many = np.int64(s[PLAYERS]) - 3
+    seat_shares(s, WEIGHTS[variant, many], DRAW_WEIGHTS[variant, many], reward)
+
+
+@njit(cache=True, nogil=True)
+def all_features(s: np.ndarray, seats: np.ndarray, draw: np.ndarray) -> None:
+    """Write the features of every seat of ``s`` into ``seats[d]`` by its place ``d``
+    after the seat to act, and the draw's into ``draw`` (for the fitting)."""
+    players = np.int64(s[PLAYERS])
+    turn = np.int64(s[TURN])
+    occ = occupied(s)
+    for seat in range(players):
+        seat_features(s, seat, occ, seats[(seat - turn) % players])
+    draw_features(occ, draw)
