@@ -35,7 +35,7 @@ from typing import Final
 import numpy as np
 from numba import njit
 
-from shiftago.engine.kernel.moves import U0, occupied, popcount
+from shiftago.engine.kernel.moves import occupied, popcount
 from shiftago.engine.kernel.policy import winning_insertions
 from shiftago.engine.kernel.tables import (
     BOARD,
@@ -53,7 +53,7 @@ from shiftago.engine.kernel.tables import (
     VARIANT,
     WIN_POINTS,
 )
-from shiftago.engine.search.evaluate import CELL_CLASSES
+from shiftago.engine.search.evaluate import CELL_CLASSES, window_bits
 
 from .horizon import reach_points
 
@@ -143,22 +143,8 @@ def open_windows(me: np.uint64, others: np.uint64) -> tuple[int, int, int]:
     ``me``'s marbles."""
     c1 = c2 = c3 = 0
     for k in range(4):
-        d = DIRS[k]
-        starts = W4[k]
-        ones = me & starts
-        twos = U0
-        fours = U0
-        blocked = others
-        for j in range(1, FOUR):
-            shift = np.uint64(j) * d
-            x = (me >> shift) & starts
-            carry = ones & x
-            ones ^= x
-            carry2 = twos & carry
-            twos ^= carry
-            fours |= carry2
-            blocked |= others >> shift
-        open_ = starts & ~blocked & ~fours
+        open_, ones, twos, fours = window_bits(me, others, W4[k], DIRS[k], FOUR)
+        open_ &= ~fours
         c1 += popcount(open_ & ones & ~twos)
         c2 += popcount(open_ & ~ones & twos)
         c3 += popcount(open_ & ones & twos)

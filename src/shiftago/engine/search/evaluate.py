@@ -127,28 +127,36 @@ TUNED_DOUBLE: Final = -40
 TUNED_TEMPO: Final = 3
 
 
+@njit(cache=True, nogil=True, inline="always")
+def window_bits(
+    me: np.uint64, op: np.uint64, starts: np.uint64, d: np.uint64, length: int
+) -> tuple[np.uint64, np.uint64, np.uint64, np.uint64]:
+    """The windows of ``length`` cells going ``d`` bits per step, by their first cell
+    (one of ``starts``): those holding none of ``op``'s marbles, and the three bits of
+    the count of ``me``'s marbles in each (ones, twos, fours)."""
+    ones = me & starts
+    twos = U0
+    fours = U0
+    blocked = op
+    for j in range(1, length):
+        shift = np.uint64(j) * d
+        x = (me >> shift) & starts
+        carry = ones & x
+        ones ^= x
+        carry2 = twos & carry
+        twos ^= carry
+        fours |= carry2
+        blocked |= op >> shift
+    return starts & ~blocked, ones, twos, fours
+
+
 @njit(cache=True, nogil=True)
 def window_counts(me: np.uint64, op: np.uint64) -> tuple[int, int, int, int]:
     """How many open windows of ``me`` against ``op`` hold 1, 2, 3 and 4 of its marbles
     (a window of five cells is open when it holds none of ``op``'s)."""
     c1 = c2 = c3 = c4 = 0
     for k in range(4):
-        d = DIRS[k]
-        starts = W5[k]
-        ones = me & starts
-        twos = U0
-        fours = U0
-        blocked = op
-        for j in range(1, 5):
-            shift = np.uint64(j) * d
-            x = (me >> shift) & starts
-            carry = ones & x
-            ones ^= x
-            carry2 = twos & carry
-            twos ^= carry
-            fours |= carry2
-            blocked |= op >> shift
-        open_ = starts & ~blocked
+        open_, ones, twos, fours = window_bits(me, op, W5[k], DIRS[k], 5)
         c1 += popcount(open_ & ones & ~twos & ~fours)
         c2 += popcount(open_ & ~ones & twos & ~fours)
         c3 += popcount(open_ & ones & twos & ~fours)
