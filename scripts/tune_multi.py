@@ -92,6 +92,11 @@ def generate(
             game_ids.append(seed * 1_000_000 + game)
         if game % 100 == 99:
             print(f"{game + 1} games, {len(states)} positions", file=sys.stderr, flush=True)
+            save(out, states, winners, game_ids)  # so far: a stopped run keeps its games
+    save(out, states, winners, game_ids)
+
+
+def save(out: Path, states: list[np.ndarray], winners: list[int], game_ids: list[int]) -> None:
     np.savez_compressed(
         out,
         states=np.array(states, dtype=np.uint64).reshape(-1, STATE_SIZE),

@@ -56,7 +56,9 @@ class Level:
     (``looks_ahead`` and ``watches_all`` as :class:`GreedyBot` names them). ``nodes``
     and ``iterations`` are the Express budgets (see :data:`NODE_SHARE`). In the variants
     of ``mcts_with_two`` the level plays the MCTS with 2 players as well; with ``guard``
-    its MCTS makes the guarded expansions of :mod:`shiftago.engine.mcts.knowledge`. A
+    its MCTS makes the guarded expansions of :mod:`shiftago.engine.mcts.knowledge`, and
+    in the 3-4 player games of ``fitted_variants`` its playouts stop after
+    ``fitted_horizon`` actions, valued by :mod:`shiftago.engine.mcts.seat_eval`. A
     level that ``spends_time`` (the top one) keeps its budget only for searches given no
     limit: given a ``movetime`` or a clock it searches as long as the time manager lets
     it, given ``nodes`` or (alpha-beta) a ``depth`` that far. A level with
@@ -74,9 +76,16 @@ class Level:
     tuned: bool = False
     mcts_with_two: frozenset[Variant] = frozenset()
     guard: bool = False
+    fitted_horizon: int = 0
+    fitted_variants: frozenset[Variant] = frozenset()
     spends_time: bool = False
     opening_book: bool = False
 
+
+#: The top level's playouts in 3-4 player Expert stop after this many actions and are
+#: valued by the fitted evaluation (docs/strength.md, "A fitted evaluation for 3 and 4
+#: players").
+FITTED_HORIZON: Final = 2
 
 LADDER: Final[tuple[Level, ...]] = (
     Level(1, "beginner", greedy=True, looks_ahead=False),
@@ -93,6 +102,8 @@ LADDER: Final[tuple[Level, ...]] = (
         reductions=True,
         tuned=True,
         guard=True,
+        fitted_horizon=FITTED_HORIZON,
+        fitted_variants=frozenset({Variant.EXPERT}),
         spends_time=True,
         opening_book=True,
     ),
@@ -216,7 +227,13 @@ class LevelBot(Bot):
             tuned=rung.tuned,
         )
         self.seed: int = self.alphabeta.seed
-        self.mcts = MctsBot(self.seed, name=rung.name, guard=rung.guard)
+        self.mcts = MctsBot(
+            self.seed,
+            name=rung.name,
+            guard=rung.guard,
+            fitted_horizon=rung.fitted_horizon,
+            fitted_variants=rung.fitted_variants,
+        )
         with_two = ", ".join(v.value.capitalize() for v in Variant if v in rung.mcts_with_two)
         mcts_games = f"3-4 players, and 2 in {with_two}" if with_two else "3-4 players"
         ab_games = f"2 players, except in {with_two}" if with_two else "2 players"

@@ -95,8 +95,8 @@ class MctsBot(Bot):
     after ``horizon`` actions and valued by the points
     (:mod:`shiftago.engine.mcts.horizon`; 0: to the end, as in every other game and at
     every level: docs/strength.md, "3 and 4 players in Expert (issue 52)"),
-    ``fitted_horizon`` the playouts of every 3-4 player game cut after that many
-    actions and valued by the fitted evaluation instead
+    ``fitted_horizon`` the playouts of the 3-4 player games of ``fitted_variants`` cut
+    after that many actions and valued by the fitted evaluation instead
     (:mod:`shiftago.engine.mcts.seat_eval`; 0: none), ``max_nodes`` the tree's memory
     cap."""
 
@@ -123,6 +123,7 @@ class MctsBot(Bot):
         scale: float = 0.0,
         reach: float = 0.0,
         fitted_horizon: int = 0,
+        fitted_variants: frozenset[Variant] = frozenset(Variant),
         max_nodes: int = DEFAULT_MAX_NODES,
     ) -> None:
         self.seed: int = seed if seed is not None else random.SystemRandom().randrange(2**63)
@@ -151,6 +152,7 @@ class MctsBot(Bot):
         #: The horizon of the playouts with 3-4 players valued by the fitted evaluation
         #: (0: none).
         self.fitted_horizon = fitted_horizon
+        self.fitted_variants = fitted_variants
         #: The last search's result (for benchmarks and tests).
         self.last: MctsResult | None = None
         #: After :meth:`analyse`: each action's value for every seat, in its order.
@@ -183,7 +185,8 @@ class MctsBot(Bot):
         seed = random.Random(f"mcts {self.seed} {state.position()}").randrange(2**63)
         self.mcts.c = self.multi_player_c if state.players > 2 else self.c
         self.mcts.horizon = 0
-        if state.players > 2 and self.fitted_horizon:
+        fitted = self.fitted_horizon and state.rules.variant in self.fitted_variants
+        if state.players > 2 and fitted:
             self.mcts.horizon = self.fitted_horizon
         elif state.players > 2 and state.rules.variant is Variant.EXPERT:
             self.mcts.horizon = self.horizon
