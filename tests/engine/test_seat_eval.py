@@ -10,8 +10,10 @@ import pytest
 
 from shiftago.core import Action, Phase, Rules, State, Variant
 from shiftago.engine import kernel
+from shiftago.engine.bot import Bot, Limits
 from shiftago.engine.kernel.moves import occupied
 from shiftago.engine.kernel.tables import BOARD
+from shiftago.engine.levels import FITTED_HORIZON, LevelBot, bot_for_level
 from shiftago.engine.mcts.seat_eval import (
     DRAW_FEATURES,
     SEAT_FEATURES,
@@ -272,3 +274,71 @@ def test_the_fitted_shares_of_the_points_games_are_a_distribution(variant: Varia
             fitted_shares(kernel.from_state(state), reward)
             assert reward[:players].sum() == pytest.approx(1.0)
             assert (reward[:players] > 0).all()
+
+
+#: Green to act in 3-4 player Expert with 8 points: L7 (or Bd) makes its line of four,
+#: scored for 2 more, the win (as in test_horizon).
+GREEN_WINS_EXPERT = "expert 3 7/7/7/7/o6/b6/ggg4 g insert 21,19,21 0,8,0 0,0,0"
+GREEN_WINS_EXPERT_4 = "expert 4 7/7/7/w6/o6/b6/ggg4 g insert 21,19,21,21 0,8,0,0 0,0,0,0"
+#: Orange to act; green (next, 8 points) wins with a line of four unless orange stops it.
+GREEN_THREATENS_EXPERT = "expert 3 7/7/7/7/7/7/1ggg3 o insert 22,19,22 0,8,0 0,0,0"
+GREEN_THREATENS_EXPERT_4 = "expert 4 7/7/7/7/7/7/1ggg3 o insert 22,19,22,22 0,8,0,0 0,0,0,0"
+
+
+def scoring_wins(state: State) -> set[Action]:
+    """The insertions after which the mover can end the game as its own win by scoring
+    (the core's rules)."""
+    found = set()
+    for action in state.legal_actions():
+        after = state.after(action)
+        if after.phase is Phase.SCORE and after.turn == state.turn:
+            for scoring in after.legal_actions():
+                outcome = after.after(scoring).outcome
+                if outcome is not None and outcome.winners == (state.turn,):
+                    found.add(action)
+    return found
+
+
+def top_level(seed: int) -> Bot:
+    return bot_for_level(7, seed=seed)
+
+
+@pytest.mark.parametrize("position", [GREEN_WINS_EXPERT, GREEN_WINS_EXPERT_4])
+def test_the_top_level_takes_a_win_in_expert(position: str) -> None:
+    state = State.from_position(position)
+    winning = scoring_wins(state)
+    assert winning and len(winning) < len(state.legal_actions())
+    for seed in range(3):
+        assert top_level(seed).choose(state, Limits(nodes=400)) in winning
+
+
+@pytest.mark.parametrize("position", [GREEN_THREATENS_EXPERT, GREEN_THREATENS_EXPERT_4])
+def test_the_top_level_stops_the_next_seats_win_in_expert(position: str) -> None:
+    state = State.from_position(position)
+    losing = {
+        a
+        for a in state.legal_actions()
+        if state.after(a).turn != state.turn and scoring_wins(state.after(a))
+    }
+    assert losing and len(losing) < len(state.legal_actions())
+    for seed in range(3):
+        assert top_level(seed).choose(state, Limits(nodes=400)) not in losing
+
+
+@pytest.mark.parametrize(
+    ("variant", "players", "cut"),
+    [
+        (Variant.EXPERT, 3, FITTED_HORIZON),
+        (Variant.EXPERT, 4, FITTED_HORIZON),
+        (Variant.EXPRESS, 3, 0),
+        (Variant.EXTREME, 3, 0),
+    ],
+)
+def test_the_top_level_cuts_its_playouts_in_3_4_player_expert_only(
+    variant: Variant, players: int, cut: int
+) -> None:
+    state = random_points_positions(variant, players, 1, seed=3)[0]
+    bot = top_level(1)
+    assert isinstance(bot, LevelBot)
+    bot.analyse(state, Limits(nodes=100))
+    assert bot.mcts.mcts.horizon == cut
