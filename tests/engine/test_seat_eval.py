@@ -193,8 +193,10 @@ def test_the_arena_names_the_cut_playouts_of_express() -> None:
     bot = parse_participant("mcts-eval:300:4").make_bot(1)
     assert isinstance(bot, MctsBot) and bot.iterations == 300
     assert bot.fitted_horizon == 4 and bot.horizon == 0 and bot.mcts.guard
-    with pytest.raises(ValueError):
-        parse_participant("mcts-eval:300:0").make_bot(1)
+    assert parse_participant("mcts-eval::2").make_bot(1).iterations is None
+    for spec in ("mcts-eval:300:0", "mcts-eval:300", "mcts-eval"):
+        with pytest.raises(ValueError):
+            parse_participant(spec).make_bot(1)
 
 
 def reach_by_the_core(state: State, seat: int) -> int:

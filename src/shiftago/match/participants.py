@@ -174,11 +174,16 @@ def _mcts_eval(argument: str | None, seed: int) -> Bot:
     from shiftago.engine.mcts_bot import MctsBot
 
     iterations, _, horizon = (argument or "").partition(":")
+    cut = _positive("mcts-eval", horizon or None)
+    if cut is None:
+        raise ValueError(
+            "mcts-eval takes a horizon: mcts-eval:ITERATIONS:HORIZON or mcts-eval::HORIZON"
+        )
     return MctsBot(
         seed,
         iterations=_positive("mcts-eval", iterations or None),
         guard=True,
-        fitted_horizon=_positive("mcts-eval", horizon or None) or 0,
+        fitted_horizon=cut,
         name="mcts-eval",
     )
 

@@ -8,7 +8,9 @@ points), blocking as well where asked with 3-4 players
 once; measured, not played by the levels), uniformly random for plain UCT. The greedy rules live in
 :mod:`shiftago.engine.kernel.policy`, next to the loop that applies them; why the MCTS
 plays them is measured in ``docs/strength.md`` ("Greedy playouts in Expert and
-Extreme").
+Extreme"). With a horizon the playout stops after that many actions of a game not over,
+and the position reached is valued by the fitted evaluation of :mod:`.seat_eval` (the
+top level's 3-4 player Expert) or by the points (:mod:`.horizon`, measured only).
 """
 
 from __future__ import annotations

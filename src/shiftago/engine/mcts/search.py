@@ -15,7 +15,8 @@ the clock. An iteration:
    once: :mod:`.knowledge`), and one of them is played out; a leaf visited for the
    first time is played out itself. When the tree is full, leaves stay leaves.
 3. **Playout** (:mod:`.rollout`) to the end of the game: a winners mask (or, with a
-   ``horizon``, cut after that many actions and valued by the points: :mod:`.horizon`).
+   ``horizon``, cut after that many actions and valued by the fitted evaluation,
+   :mod:`.seat_eval`, or by the points, :mod:`.horizon`).
 4. **Backpropagation** adds the reward vector (1 to a sole winner, ``1 / k`` to each of
    ``k`` winners, 0 to the others) to every node of the path, each seat in its slot.
 
