@@ -16,6 +16,7 @@ from shiftago.engine.alphabeta import AlphaBetaBot
 from shiftago.engine.bench import middle_game_positions
 from shiftago.engine.bot import Limits
 from shiftago.engine.levels import (
+    FITTED_BUDGET_FACTOR,
     FOUR_PLAYER_LOW_ITERATION_SHARE,
     ITERATION_SHARE,
     LEVELS,
@@ -273,7 +274,9 @@ def test_levels_search_a_share_of_their_budget_in_the_slower_variants() -> None:
         two_share = ITERATION_SHARE if variant in top.rung.mcts_with_two else NODE_SHARE
         full = top.rung.iterations if variant in top.rung.mcts_with_two else top.rung.nodes
         assert top.budget(two) == round(full * two_share[variant])
-        assert top.budget(four) == round(top.rung.iterations * share)
+        # the top level's cut playouts (3-4 player Expert) are cheaper: more of them
+        cut = FITTED_BUDGET_FACTOR if variant in top.rung.fitted_variants else 1
+        assert top.budget(four) == round(top.rung.iterations * share) * cut
         # the smallest budget at its own share, the ones between between the two shares
         low_share = FOUR_PLAYER_LOW_ITERATION_SHARE[variant]
         assert novice.budget(four) == round(novice.rung.iterations * low_share)

@@ -86,6 +86,10 @@ class Level:
 #: valued by the fitted evaluation (docs/strength.md, "A fitted evaluation for 3 and 4
 #: players").
 FITTED_HORIZON: Final = 2
+#: A level's MCTS budget in the 3-4 player games where its playouts stop at the fitted
+#: horizon, times its share there: a cut playout costs a fraction of one to the end
+#: (docs/strength.md, "Figures behind the constants").
+FITTED_BUDGET_FACTOR: Final = 4
 
 LADDER: Final[tuple[Level, ...]] = (
     Level(1, "beginner", greedy=True, looks_ahead=False),
@@ -259,7 +263,9 @@ class LevelBot(Bot):
             low, top = lows[variant], ITERATION_SHARE[variant]
         if full is None:
             return None
-        return scaled_budget(full, low, top, kind[0], kind[-1])
+        share = scaled_budget(full, low, top, kind[0], kind[-1])
+        cut = self.rung.fitted_horizon and variant in self.rung.fitted_variants
+        return share * FITTED_BUDGET_FACTOR if cut and state.players > 2 else share
 
     def limits_for(self, state: State, limits: Limits) -> Limits:
         """The caller's ``limits`` lowered to this level's budget in ``state``'s variant;
