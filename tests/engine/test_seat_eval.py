@@ -332,11 +332,13 @@ def test_the_top_level_stops_the_next_seats_win_in_expert(position: str) -> None
     [
         (Variant.EXPERT, 3, FITTED_HORIZON),
         (Variant.EXPERT, 4, FITTED_HORIZON),
+        (Variant.EXTREME, 3, FITTED_HORIZON),
+        (Variant.EXTREME, 4, FITTED_HORIZON),
         (Variant.EXPRESS, 3, 0),
-        (Variant.EXTREME, 3, 0),
+        (Variant.EXPRESS, 4, 0),
     ],
 )
-def test_the_top_level_cuts_its_playouts_in_3_4_player_expert_only(
+def test_the_top_level_cuts_its_playouts_in_3_4_player_expert_and_extreme(
     variant: Variant, players: int, cut: int
 ) -> None:
     state = random_points_positions(variant, players, 1, seed=3)[0]

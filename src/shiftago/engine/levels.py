@@ -82,8 +82,8 @@ class Level:
     opening_book: bool = False
 
 
-#: The top level's playouts in 3-4 player Expert stop after this many actions and are
-#: valued by the fitted evaluation (docs/strength.md, "A fitted evaluation for 3 and 4
+#: The top level's playouts in 3-4 player Expert and Extreme stop after this many actions
+#: and are valued by the fitted evaluation (docs/strength.md, "A fitted evaluation for 3 and 4
 #: players").
 FITTED_HORIZON: Final = 2
 #: A level's MCTS budget in the 3-4 player games where its playouts stop at the fitted
@@ -107,7 +107,7 @@ LADDER: Final[tuple[Level, ...]] = (
         tuned=True,
         guard=True,
         fitted_horizon=FITTED_HORIZON,
-        fitted_variants=frozenset({Variant.EXPERT}),
+        fitted_variants=frozenset({Variant.EXPERT, Variant.EXTREME}),
         spends_time=True,
         opening_book=True,
     ),

@@ -10,7 +10,7 @@ once; measured, not played by the levels), uniformly random for plain UCT. The g
 plays them is measured in ``docs/strength.md`` ("Greedy playouts in Expert and
 Extreme"). With a horizon the playout stops after that many actions of a game not over,
 and the position reached is valued by the fitted evaluation of :mod:`.seat_eval` (the
-top level's 3-4 player Expert) or by the points (:mod:`.horizon`, measured only).
+top level's 3-4 player Expert and Extreme) or by the points (:mod:`.horizon`, measured only).
 """
 
 from __future__ import annotations

@@ -42,6 +42,7 @@ from shiftago.engine.kernel.tables import (
     DIRS,
     EXPERT,
     EXPRESS,
+    EXTREME,
     MARBLES,
     MIN_LINE,
     PHASE,
@@ -165,14 +166,51 @@ EXPERT_WEIGHTS: Final = np.array(
 EXPERT_DRAW: Final = np.array(
     [[1.7437, -10.8459, 5.1123], [-1.1797, 0.7622, -1.4311]], dtype=np.float64
 )
+#: Extreme: the same columns.
+EXTREME_WEIGHTS: Final = np.array(
+    [
+        [  # 3 players
+            [-0.0119, -0.0292, -0.0131, 0.1764, 2.4321, 0.0000, 0.2686, 0.0000, 0.9864,
+             1.8203, 1.7810, 1.9261, 2.6203, 2.4735, -0.6673, -0.1455, 0.2639, 0.3822,
+             0.2909, 0.2865, 0.4498, 0.3537, 0.3206, 0.2602, 0.2830, 0.3097, 4.1607],
+            [-0.0084, 0.0093, 0.0252, 0.0789, 0.3361, 0.0000, 0.2421, 0.0000, 0.6873,
+             1.6766, 0.9889, 1.6791, 2.3934, 2.0115, 0.0000, -0.1441, 0.3057, 0.3746,
+             0.2976, 0.2851, 0.4190, 0.3262, 0.3108, 0.2729, 0.2696, 0.3089, 4.0775],
+            [-0.0076, 0.0121, 0.0154, 0.0660, 0.2000, 0.0000, 0.2247, 0.0000, 0.7630,
+             1.5888, 0.7221, 1.5322, 2.1222, 1.7669, 0.0000, -0.1399, 0.2774, 0.3628,
+             0.2945, 0.2893, 0.3880, 0.3372, 0.3059, 0.2528, 0.2753, 0.2945, 3.9715],
+            [0.0] * POINTS_FEATURES,
+        ],
+        [  # 4 players
+            [-0.0079, -0.0375, -0.0301, 0.1449, 2.4551, 0.0000, 0.3265, 0.0000, 0.8495,
+             1.5713, 1.5526, 1.7991, 2.9150, 2.2748, -0.5514, -0.1548, 0.3316, 0.3392,
+             0.3390, 0.3167, 0.3776, 0.3334, 0.3692, 0.3481, 0.3288, 0.3230, -0.3211],
+            [-0.0086, 0.0031, -0.0189, 0.0586, 0.0393, 0.0000, 0.2459, 0.0000, 0.7019,
+             1.4400, 1.0219, 1.5660, 2.6398, 1.2103, 0.0000, -0.1567, 0.3621, 0.3778,
+             0.3625, 0.3178, 0.3867, 0.3357, 0.3504, 0.3487, 0.3088, 0.2976, -0.3490],
+            [-0.0117, 0.0074, -0.0051, 0.0513, 0.0783, 0.0000, 0.2895, 0.0000, 0.6551,
+             1.3787, 1.1456, 1.4873, 2.2692, 1.0629, 0.0000, -0.1539, 0.3527, 0.3543,
+             0.3747, 0.3244, 0.3682, 0.3346, 0.3411, 0.3503, 0.3016, 0.2831, -0.3859],
+            [-0.0115, -0.0089, 0.0319, 0.0504, 0.1024, 0.0000, 0.2942, 0.0000, 0.6133,
+             1.3291, 0.9262, 1.4515, 2.2789, 1.1126, 0.0000, -0.1532, 0.3566, 0.3515,
+             0.3897, 0.3043, 0.3850, 0.3339, 0.3348, 0.3380, 0.3052, 0.2717, -0.4336],
+        ],
+    ],
+    dtype=np.float64,
+)
+EXTREME_DRAW: Final = np.array(
+    [[-12.2096, -9.4402, 0.4958], [1.4895, -4.4759, 0.348]], dtype=np.float64
+)
 # fmt: on
 WEIGHTS: Final = np.zeros((3, 2, 4, SEAT_FEATURES), dtype=np.float64)
 WEIGHTS[EXPRESS, :, :, :EXPRESS_FEATURES] = EXPRESS_WEIGHTS
 WEIGHTS[EXPERT] = EXPERT_WEIGHTS
+WEIGHTS[EXTREME] = EXTREME_WEIGHTS
 #: ``DRAW_WEIGHTS[variant, players - 3]``: the weights of :func:`draw_features`.
 DRAW_WEIGHTS: Final = np.zeros((3, 2, DRAW_FEATURES), dtype=np.float64)
 DRAW_WEIGHTS[EXPRESS] = EXPRESS_DRAW
 DRAW_WEIGHTS[EXPERT] = EXPERT_DRAW
+DRAW_WEIGHTS[EXTREME] = EXTREME_DRAW
 
 
 @njit(cache=True, nogil=True)
@@ -224,7 +262,8 @@ def seat_features(s: np.ndarray, seat: int, occ: np.uint64, out: np.ndarray) -> 
 
 @njit(cache=True, nogil=True)
 def draw_features(occ: np.uint64, out: np.ndarray) -> None:
-    """Write the features of the draw of a board whose marbles are ``occ``."""
+    """Write the features of the result shared by all (a full board in Express, equal
+    points otherwise) on a board whose marbles are ``occ``."""
     empty = (49 - popcount(occ)) / 49.0
     out[DF_CONSTANT] = 1.0
     out[DF_EMPTY] = empty
