@@ -186,7 +186,8 @@ def test_the_guard_changes_nothing_with_2_players() -> None:
 def guarded_searches() -> list[tuple[str, MctsBot]]:
     top = bot_for_level(default_level(), seed=4).for_rules(Rules(Variant.EXPRESS, 3))
     assert isinstance(top, MctsBot) and top.mcts.guard
-    return [("top level", top), ("mcts-guard", MctsBot(4, guard=True))]
+    cut = MctsBot(4, guard=True, fitted_horizon=2)  # as the arena's mcts-eval
+    return [("top level", top), ("mcts-guard", MctsBot(4, guard=True)), ("cut playouts", cut)]
 
 
 @pytest.mark.parametrize("position", [ORANGE_WINS, ORANGE_WINS_4])

@@ -12,11 +12,13 @@ import pytest
 
 from shiftago.core import Action, Phase, Rules, State, Variant
 from shiftago.engine import kernel
+from shiftago.engine.bot import Bot, Limits
 from shiftago.engine.kernel.moves import occupied
 from shiftago.engine.kernel.playout import play_out
 from shiftago.engine.kernel.policy import GREEDY
 from shiftago.engine.kernel.rng import seed_of
 from shiftago.engine.kernel.tables import BOARD, EXPERT
+from shiftago.engine.levels import bot_for_level
 from shiftago.engine.mcts.horizon import point_shares, reach_points
 from shiftago.engine.mcts.rollout import playout_reward
 from shiftago.engine.mcts_bot import MctsBot
@@ -144,6 +146,15 @@ def horizon_bot(seed: int) -> MctsBot:
     return MctsBot(seed, iterations=3000, horizon=10, scale=0.5, reach=0.5)
 
 
+def cut_searches(seed: int) -> list[tuple[str, Bot, Limits]]:
+    """The searches whose playouts stop at a horizon: the points' softmax, and the
+    top level's fitted values (:mod:`shiftago.engine.mcts.seat_eval`)."""
+    return [
+        ("points", horizon_bot(seed), Limits()),
+        ("top level", bot_for_level(7, seed=seed), Limits(nodes=400)),
+    ]
+
+
 def core_wins(state: State) -> set[Action]:
     """The insertions after which the mover can end the game as its own win by scoring
     (the core's rules)."""
@@ -164,7 +175,8 @@ def test_the_search_takes_a_win(position: str) -> None:
     winning = core_wins(state)
     assert winning and len(winning) < len(state.legal_actions())
     for seed in range(3):
-        assert horizon_bot(seed).choose(state) in winning
+        for name, bot, limits in cut_searches(seed):
+            assert bot.choose(state, limits) in winning, name
 
 
 def next_seat_wins(state: State, action: Action) -> bool:
@@ -178,7 +190,8 @@ def test_the_search_stops_the_next_seats_win(position: str) -> None:
     losing = {a for a in state.legal_actions() if next_seat_wins(state, a)}
     assert losing and len(losing) < len(state.legal_actions())
     for seed in range(3):
-        assert horizon_bot(seed).choose(state) not in losing
+        for name, bot, limits in cut_searches(seed):
+            assert bot.choose(state, limits) not in losing, name
 
 
 def test_the_arena_names_the_cut_playouts() -> None:

@@ -8,9 +8,9 @@ import random
 import numpy as np
 import pytest
 
-from shiftago.core import Action, Phase, Rules, State, Variant
+from shiftago.core import Phase, Rules, State, Variant
 from shiftago.engine import kernel
-from shiftago.engine.bot import Bot, Limits
+from shiftago.engine.bot import Limits
 from shiftago.engine.kernel.moves import occupied
 from shiftago.engine.kernel.tables import BOARD
 from shiftago.engine.levels import FITTED_HORIZON, LevelBot, bot_for_level
@@ -155,41 +155,7 @@ def test_zero_weights_share_equally_with_the_draw() -> None:
     assert reward[:3] == pytest.approx([1 / 3] * 3)
 
 
-def core_wins(state: State) -> set[Action]:
-    found = set()
-    if state.phase is Phase.INSERT:
-        for action in state.legal_actions():
-            outcome = state.after(action).outcome
-            if outcome is not None and outcome.winners == (state.turn,):
-                found.add(action)
-    return found
-
-
-@pytest.mark.parametrize(
-    "position",
-    [
-        "express 3 7/7/7/7/g6/b6/ooo4 o insert 19,21,21 0,0,0 0,0,0",
-        "express 4 7/7/7/w6/g6/b6/ooo4 o insert 19,21,21,21 0,0,0,0 0,0,0,0",
-    ],
-)
-def test_the_search_with_cut_playouts_takes_a_win(position: str) -> None:
-    state = State.from_position(position)
-    winning = core_wins(state)
-    assert winning and len(winning) < len(state.legal_actions())
-    for seed in range(3):
-        bot = parse_participant("mcts-eval:400:2").make_bot(seed)
-        assert bot.choose(state) in winning
-
-
-def test_the_search_with_cut_playouts_stops_the_next_seats_win() -> None:
-    state = State.from_position("express 3 7/7/7/7/7/7/1ggg3 o insert 22,19,22 0,0,0 0,0,0")
-    losing = {a for a in state.legal_actions() if core_wins(state.after(a))}
-    assert losing and len(losing) < len(state.legal_actions())
-    for seed in range(3):
-        assert parse_participant("mcts-eval:400:2").make_bot(seed).choose(state) not in losing
-
-
-def test_the_arena_names_the_cut_playouts_of_express() -> None:
+def test_the_arena_names_the_cut_playouts_valued_by_the_fit() -> None:
     bot = parse_participant("mcts-eval:300:4").make_bot(1)
     assert isinstance(bot, MctsBot) and bot.iterations == 300
     assert bot.fitted_horizon == 4 and bot.horizon == 0 and bot.mcts.guard
@@ -278,55 +244,6 @@ def test_the_fitted_shares_of_the_points_games_are_a_distribution(variant: Varia
             assert (reward[:players] > 0).all()
 
 
-#: Green to act in 3-4 player Expert with 8 points: L7 (or Bd) makes its line of four,
-#: scored for 2 more, the win (as in test_horizon).
-GREEN_WINS_EXPERT = "expert 3 7/7/7/7/o6/b6/ggg4 g insert 21,19,21 0,8,0 0,0,0"
-GREEN_WINS_EXPERT_4 = "expert 4 7/7/7/w6/o6/b6/ggg4 g insert 21,19,21,21 0,8,0,0 0,0,0,0"
-#: Orange to act; green (next, 8 points) wins with a line of four unless orange stops it.
-GREEN_THREATENS_EXPERT = "expert 3 7/7/7/7/7/7/1ggg3 o insert 22,19,22 0,8,0 0,0,0"
-GREEN_THREATENS_EXPERT_4 = "expert 4 7/7/7/7/7/7/1ggg3 o insert 22,19,22,22 0,8,0,0 0,0,0,0"
-
-
-def scoring_wins(state: State) -> set[Action]:
-    """The insertions after which the mover can end the game as its own win by scoring
-    (the core's rules)."""
-    found = set()
-    for action in state.legal_actions():
-        after = state.after(action)
-        if after.phase is Phase.SCORE and after.turn == state.turn:
-            for scoring in after.legal_actions():
-                outcome = after.after(scoring).outcome
-                if outcome is not None and outcome.winners == (state.turn,):
-                    found.add(action)
-    return found
-
-
-def top_level(seed: int) -> Bot:
-    return bot_for_level(7, seed=seed)
-
-
-@pytest.mark.parametrize("position", [GREEN_WINS_EXPERT, GREEN_WINS_EXPERT_4])
-def test_the_top_level_takes_a_win_in_expert(position: str) -> None:
-    state = State.from_position(position)
-    winning = scoring_wins(state)
-    assert winning and len(winning) < len(state.legal_actions())
-    for seed in range(3):
-        assert top_level(seed).choose(state, Limits(nodes=400)) in winning
-
-
-@pytest.mark.parametrize("position", [GREEN_THREATENS_EXPERT, GREEN_THREATENS_EXPERT_4])
-def test_the_top_level_stops_the_next_seats_win_in_expert(position: str) -> None:
-    state = State.from_position(position)
-    losing = {
-        a
-        for a in state.legal_actions()
-        if state.after(a).turn != state.turn and scoring_wins(state.after(a))
-    }
-    assert losing and len(losing) < len(state.legal_actions())
-    for seed in range(3):
-        assert top_level(seed).choose(state, Limits(nodes=400)) not in losing
-
-
 @pytest.mark.parametrize(
     ("variant", "players", "cut"),
     [
@@ -342,7 +259,7 @@ def test_the_top_level_cuts_its_playouts_in_3_4_player_expert_and_extreme(
     variant: Variant, players: int, cut: int
 ) -> None:
     state = random_points_positions(variant, players, 1, seed=3)[0]
-    bot = top_level(1)
+    bot = bot_for_level(7, seed=1)
     assert isinstance(bot, LevelBot)
     bot.analyse(state, Limits(nodes=100))
     assert bot.mcts.mcts.horizon == cut
