@@ -49,13 +49,12 @@ from shiftago.engine.kernel.tables import (
     PLAYERS,
     SCORE,
     SCORE_PHASE,
-    SEG_ID,
     SUPPLY,
     TURN,
     VARIANT,
     WIN_POINTS,
 )
-from shiftago.engine.search.evaluate import CELL_CLASSES, window_bits
+from shiftago.engine.search.evaluate import CELL_CLASSES, window_bits, window_starts
 
 from .horizon import reach_points
 
@@ -88,17 +87,8 @@ DF_EMPTY2: Final = 2  # its square
 DRAW_FEATURES: Final = 3
 
 
-def _window_starts() -> np.ndarray:
-    starts = np.zeros(4, dtype=np.uint64)
-    for k in range(4):
-        for cell in range(64):
-            if SEG_ID[k, cell, FOUR] >= 0:
-                starts[k] |= np.uint64(1 << cell)
-    return starts
-
-
 #: ``W4[k]``: the cells where a window of four begins in direction ``DIRS[k]``.
-W4: Final = _window_starts()
+W4: Final = window_starts(FOUR)
 
 #: ``WEIGHTS[variant, players - 3, d, column]``: the weights of the seat ``d`` places
 #: after the seat to act, fitted by scripts/tune_multi.py (docs/strength.md, "A fitted

@@ -81,17 +81,19 @@ WINDOW_WEIGHT: Final = np.array([0, 1, 4, 14, 45], dtype=np.int64)
 THREAT_TO_MOVE: Final = 25
 
 
-def _window_starts() -> np.ndarray:
+def window_starts(length: int) -> np.ndarray:
+    """``starts[k]``: the cells where a window of ``length`` cells begins in direction
+    ``DIRS[k]`` (the masks :func:`window_bits` takes)."""
     starts = np.zeros(4, dtype=np.uint64)
     for k in range(4):
         for cell in range(64):
-            if SEG_ID[k, cell, 5] >= 0:
+            if SEG_ID[k, cell, length] >= 0:
                 starts[k] |= np.uint64(1 << cell)
     return starts
 
 
 #: ``W5[k]``: the cells where a window of five begins in direction ``DIRS[k]``.
-W5: Final = _window_starts()
+W5: Final = window_starts(5)
 U0 = np.uint64(0)
 
 
