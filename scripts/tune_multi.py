@@ -105,10 +105,28 @@ def save(out: Path, states: list[np.ndarray], winners: list[int], game_ids: list
     )
 
 
-def load(paths: list[Path]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, int]:
-    """The features by place (the variant's columns), the draw's features, the target
-    distribution over the places and the draw, the game ids of the positions in
-    ``paths``, their player count and variant."""
+@njit(cache=True)
+def add_result(out: np.ndarray, winners: int, turn: int, players: int) -> None:
+    """Add one result (a winners mask) to ``out``, the classes of one position: the
+    places after the seat to act ``turn``, then the result shared by all (last); a result
+    shared by some seats counts for each of them alike."""
+    if winners == (1 << players) - 1:
+        out[players] += 1.0
+        return
+    k = 0
+    for seat in range(players):
+        k += (winners >> seat) & 1
+    for seat in range(players):
+        if (winners >> seat) & 1:
+            out[(seat - turn) % players] += 1.0 / k
+
+
+def load(
+    paths: list[Path],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, int]:
+    """The positions in ``paths``, their features by place (the variant's columns), the
+    draw's features, the target distribution over the places and the draw, the game
+    ids, the player count and the variant."""
     states = np.concatenate([np.load(p)["states"] for p in paths])
     winners = np.concatenate([np.load(p)["winners"] for p in paths])
     games = np.concatenate([np.load(p)["games"] for p in paths])
@@ -120,45 +138,27 @@ def load(paths: list[Path]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndar
     x = np.zeros((n, players, SEAT_FEATURES))
     g = np.zeros((n, DRAW_FEATURES))
     y = np.zeros((n, players + 1))
-    everyone = (1 << players) - 1
     for row in range(n):
         all_features(states[row], x[row], g[row])
-        mask = int(winners[row])
-        turn = int(states[row, TURN])
-        if mask == everyone:
-            y[row, players] = 1.0
-            continue
-        seats = [seat for seat in range(players) if mask >> seat & 1]
-        for seat in seats:
-            y[row, (seat - turn) % players] = 1.0 / len(seats)
-    return x[:, :, : FEATURES[variant]], g, y, games, players, variant
+        add_result(y[row], int(winners[row]), int(states[row, TURN]), players)
+    return states, x[:, :, : FEATURES[variant]], g, y, games, players, variant
 
 
 @njit(cache=True)
 def playout_results(states: np.ndarray, playouts: int, seed: int) -> np.ndarray:
-    """For each state, how often ``playouts`` greedy playouts (the MCTS's) ended in a
-    win of each place after the seat to act, and in a draw (last column); a result
-    shared by some seats counts for each alike."""
+    """For each state, how often ``playouts`` greedy playouts (the MCTS's) ended in each
+    class of :func:`add_result`."""
     players = np.int64(states[0, PLAYERS])
     out = np.zeros((states.shape[0], players + 1))
     moves = np.empty(MAX_ACTIONS, dtype=np.int64)
     s = np.empty(STATE_SIZE, dtype=np.uint64)
     x = seed_of(seed)
-    everyone = (1 << players) - 1
     for row in range(states.shape[0]):
         turn = np.int64(states[row, TURN])
         for _ in range(playouts):
             s[:] = states[row]
             winners, x, _ = play_out(s, x, moves, GREEDY)
-            if winners == everyone:
-                out[row, players] += 1.0
-                continue
-            k = 0
-            for seat in range(players):
-                k += (winners >> seat) & 1
-            for seat in range(players):
-                if (winners >> seat) & 1:
-                    out[row, (seat - turn) % players] += 1.0 / k
+            add_result(out[row], winners, turn, players)
     return out
 
 
@@ -211,9 +211,8 @@ def fit_weights(
 
 
 def fit(paths: list[Path], l2: float, playouts: int) -> None:
-    x, g, y, games, players, variant = load(paths)
+    states, x, g, y, games, players, variant = load(paths)
     columns = x.shape[2]
-    states = np.concatenate([np.load(p)["states"] for p in paths])
     ids = np.unique(games)
     rng = np.random.default_rng(0)
     test_games = set(rng.choice(ids, size=len(ids) // 5, replace=False).tolist())
