@@ -264,8 +264,7 @@ class LevelBot(Bot):
         if full is None:
             return None
         share = scaled_budget(full, low, top, kind[0], kind[-1])
-        cut = self.rung.fitted_horizon and variant in self.rung.fitted_variants
-        return share * FITTED_BUDGET_FACTOR if cut and state.players > 2 else share
+        return share * FITTED_BUDGET_FACTOR if self.mcts.cuts_fitted(state.rules) else share
 
     def limits_for(self, state: State, limits: Limits) -> Limits:
         """The caller's ``limits`` lowered to this level's budget in ``state``'s variant;

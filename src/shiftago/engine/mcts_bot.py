@@ -158,6 +158,11 @@ class MctsBot(Bot):
         #: After :meth:`analyse`: each action's value for every seat, in its order.
         self.last_values: list[tuple[float, ...]] = []
 
+    def cuts_fitted(self, rules: Rules) -> bool:
+        """Whether this bot's playouts in games of ``rules`` stop at the fitted horizon."""
+        fitted = self.fitted_horizon > 0 and rules.variant in self.fitted_variants
+        return fitted and rules.players > 2
+
     def choose(self, state: State, limits: Limits = NO_LIMITS) -> Action:
         legal = state.legal_actions()
         if len(legal) == 1:
@@ -185,8 +190,7 @@ class MctsBot(Bot):
         seed = random.Random(f"mcts {self.seed} {state.position()}").randrange(2**63)
         self.mcts.c = self.multi_player_c if state.players > 2 else self.c
         self.mcts.horizon = 0
-        fitted = self.fitted_horizon and state.rules.variant in self.fitted_variants
-        if state.players > 2 and fitted:
+        if self.cuts_fitted(state.rules):
             self.mcts.horizon = self.fitted_horizon
         elif state.players > 2 and state.rules.variant is Variant.EXPERT:
             self.mcts.horizon = self.horizon
