@@ -76,16 +76,21 @@ def winning_insertions(state: State, seat: int) -> int:
     return found
 
 
-def random_positions(players: int, count: int, seed: int) -> list[State]:
+def random_positions(
+    variant: Variant, players: int, count: int, seed: int, actions: tuple[int, int] = (6, 30)
+) -> list[State]:
+    """Positions of random games after a number of ``actions`` in that range, not over,
+    the seat to act in the insertion phase (in Expert and Extreme the lines left on the
+    board are the ones a seat could still score)."""
     rng = random.Random(seed)
     found: list[State] = []
     while len(found) < count:
-        state = State.initial(Rules(Variant.EXPRESS, players), 0)
-        for _ in range(rng.randint(6, 30)):
+        state = State.initial(Rules(variant, players), 0)
+        for _ in range(rng.randint(*actions)):
             state = state.after(rng.choice(state.legal_actions()))
             if state.is_over:
                 break
-        if not state.is_over:
+        if not state.is_over and state.phase is Phase.INSERT:
             found.append(state)
     return found
 
@@ -106,7 +111,7 @@ def test_three_in_a_row_makes_windows_of_three() -> None:
 
 @pytest.mark.parametrize("players", [3, 4])
 def test_the_features_match_counts_by_hand_and_the_cores_rules(players: int) -> None:
-    for state in random_positions(players, 30, seed=players):
+    for state in random_positions(Variant.EXPRESS, players, 30, seed=players):
         s = kernel.from_state(state)
         occ = occupied(s)
         out = np.zeros(SEAT_FEATURES)
@@ -133,7 +138,7 @@ def test_the_features_go_by_the_place_after_the_seat_to_act() -> None:
 
 @pytest.mark.parametrize("players", [3, 4])
 def test_the_shares_are_a_distribution_that_favours_a_threat_to_move(players: int) -> None:
-    for state in random_positions(players, 10, seed=10 + players):
+    for state in random_positions(Variant.EXPRESS, players, 10, seed=10 + players):
         reward = np.zeros(4)
         fitted_shares(kernel.from_state(state), reward)
         assert reward[:players].sum() == pytest.approx(1.0)
@@ -149,7 +154,7 @@ def test_the_shares_are_a_distribution_that_favours_a_threat_to_move(players: in
 
 
 def test_zero_weights_share_equally_with_the_draw() -> None:
-    state = random_positions(3, 1, seed=5)[0]
+    state = random_positions(Variant.EXPRESS, 3, 1, seed=5)[0]
     reward = np.zeros(4)
     seat_shares(kernel.from_state(state), np.zeros((4, SEAT_FEATURES)), np.zeros(3), reward)
     assert reward[:3] == pytest.approx([1 / 3] * 3)
@@ -180,26 +185,10 @@ def reach_by_the_core(state: State, seat: int) -> int:
     return best
 
 
-def random_points_positions(variant: Variant, players: int, count: int, seed: int) -> list[State]:
-    """Positions of random games with some points, the seat to act in the insertion
-    phase (lines left on the board are the ones a seat could still score)."""
-    rng = random.Random(seed)
-    found: list[State] = []
-    while len(found) < count:
-        state = State.initial(Rules(variant, players), 0)
-        for _ in range(rng.randint(10, 40)):
-            state = state.after(rng.choice(state.legal_actions()))
-            if state.is_over:
-                break
-        if not state.is_over and state.phase is Phase.INSERT:
-            found.append(state)
-    return found
-
-
 @pytest.mark.parametrize("variant", [Variant.EXPERT, Variant.EXTREME])
 @pytest.mark.parametrize("players", [3, 4])
 def test_the_points_features_match_the_cores_rules(variant: Variant, players: int) -> None:
-    for state in random_points_positions(variant, players, 12, seed=players):
+    for state in random_positions(variant, players, 12, seed=players, actions=(10, 40)):
         s = kernel.from_state(state)
         occ = occupied(s)
         out = np.zeros(SEAT_FEATURES)
@@ -237,7 +226,7 @@ def test_the_seat_to_act_in_the_scoring_phase_is_pending() -> None:
 @pytest.mark.parametrize("variant", [Variant.EXPERT, Variant.EXTREME])
 def test_the_fitted_shares_of_the_points_games_are_a_distribution(variant: Variant) -> None:
     for players in (3, 4):
-        for state in random_points_positions(variant, players, 5, seed=7):
+        for state in random_positions(variant, players, 5, seed=7, actions=(10, 40)):
             reward = np.zeros(4)
             fitted_shares(kernel.from_state(state), reward)
             assert reward[:players].sum() == pytest.approx(1.0)
@@ -258,7 +247,7 @@ def test_the_fitted_shares_of_the_points_games_are_a_distribution(variant: Varia
 def test_the_top_level_cuts_its_playouts_in_3_4_player_expert_and_extreme(
     variant: Variant, players: int, cut: int
 ) -> None:
-    state = random_points_positions(variant, players, 1, seed=3)[0]
+    state = random_positions(variant, players, 1, seed=3, actions=(10, 40))[0]
     bot = bot_for_level(7, seed=1)
     assert isinstance(bot, LevelBot)
     bot.analyse(state, Limits(nodes=100))
