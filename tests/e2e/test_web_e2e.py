@@ -578,7 +578,8 @@ def test_the_server_killed_and_restarted_mid_game(
 def test_the_server_killed_while_the_computer_thinks(
     start_server: StartServer, new_context: NewContext
 ):
-    server = start_server(bot_delay=1.0)
+    # the computer waits long enough that the kill comes first on a busy machine too
+    server = start_server(bot_delay=2.0)
     created = create(
         server,
         variant="express",

@@ -458,8 +458,11 @@ def test_redis_jobs_refuse_reviews_beyond_the_bounds_and_show_the_figures(redis_
         thinking = asyncio.Event()
         await worker.start(lambda job: thinking.wait())
         try:
+            # the worker takes a move and a review into its two slots, one after the other
             running = await wait_until_async(
-                asking.figures, lambda f: f["move"]["running"] == 1, 10
+                asking.figures,
+                lambda f: f["move"]["running"] == 1 and f["review"]["running"] == 1,
+                10,
             )
         finally:
             await worker.close()
