@@ -21,6 +21,13 @@ from support.web_fixtures import LiveServer, NewContext
 LANGS = ("de", "es", "it", "fr", "nl")
 
 
+@pytest.fixture
+def live_server(shared_server: LiveServer) -> LiveServer:
+    """One server for the module: each language's test makes its own game; the lobby
+    then lists the earlier ones' games too, which must be in the language as well."""
+    return shared_server
+
+
 def english_sentences(lang: str) -> list[str]:
     """The template's msgids of three words or more, as a page would show them (their
     placeholders cut out: the longest piece between them), but those ``lang`` keeps."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from test_web_e2e import create, read, wait_until
 
 from support.web_fixtures import LiveServer, NewContext
@@ -42,6 +43,13 @@ RECORD_NOTIFICATIONS = """
   });
 })();
 """
+
+
+@pytest.fixture
+def live_server(shared_server: LiveServer) -> LiveServer:
+    """One server for the module: each test makes its own game and reads only it
+    (the home page's list is the browser's own games)."""
+    return shared_server
 
 
 def seat_pages(

@@ -9,6 +9,7 @@ import datetime as dt
 import json
 from typing import Any
 
+import pytest
 from test_web_e2e import create
 
 from shiftago.interfaces.server.accounts.store import close_account, find_account
@@ -16,6 +17,14 @@ from shiftago.interfaces.server.db.schema import RatingChangeRow, RatingRow
 from shiftago.interfaces.server.db.store import open_engine
 from shiftago.interfaces.server.games.store import Store
 from support.web_fixtures import LiveServer, NewContext
+
+
+@pytest.fixture
+def live_server(shared_server: LiveServer) -> LiveServer:
+    """One server for the module: each test signs up an account of its own name (ann,
+    bea, cleo) and reads only its own games; the one rating given (ann's) is the
+    leaderboard's only one."""
+    return shared_server
 
 
 def give_rating(
@@ -189,22 +198,22 @@ def test_a_closed_account_is_signed_out_and_says_so(
 ):
     page = new_context().new_page()
     page.goto(live_server.url + "/")
-    sign_up(page, "ann")
+    sign_up(page, "cleo")
     store = Store(open_engine(live_server.db_url))
-    try:  # what `shiftago admin close-account ann` does
-        assert close_account(store, "ann") is not None
+    try:  # what `shiftago admin close-account cleo` does
+        assert close_account(store, "cleo") is not None
     finally:
         store.dispose()
     page.reload()  # the browser's session ended with the account
     page.locator("[data-testid=account-open]").wait_for()
     page.click("[data-testid=account-open]")
-    page.fill("[data-testid=account-form] input[name=name]", "ann")
+    page.fill("[data-testid=account-form] input[name=name]", "cleo")
     page.fill("[data-testid=account-form] input[name=password]", "correct horse")
     page.click("[data-testid=sign-in]")
     error = page.locator("[data-testid=account-error]")
     error.wait_for()
     assert "This account is closed." in error.inner_text()  # errors.js, by its code
     assert page.locator("[data-testid=account-name]").count() == 0
-    page.goto(live_server.url + "/players/ann")
+    page.goto(live_server.url + "/players/cleo")
     page.locator("[data-testid=player-closed]").wait_for()
-    assert page.locator("[data-testid=player-name]").inner_text() == "ann"
+    assert page.locator("[data-testid=player-name]").inner_text() == "cleo"

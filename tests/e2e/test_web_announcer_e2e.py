@@ -9,6 +9,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+import pytest
 from websockets.sync.client import connect
 
 from support import waiting
@@ -21,6 +22,12 @@ SIDES = {
     "B": "at the bottom of column",
 }
 COLOURS = {"o": "orange", "g": "green", "b": "blue", "w": "white"}
+
+
+@pytest.fixture
+def live_server(shared_server: LiveServer) -> LiveServer:
+    """One server for the module: each test makes its own game and reads only it."""
+    return shared_server
 
 
 def create(server: LiveServer, **spec: Any) -> dict[str, Any]:

@@ -7,10 +7,22 @@ browser keeps an event loop running in the main thread, which ``asyncio.run`` re
 
 from __future__ import annotations
 
+import pytest
+
+from support.web_fixtures import LiveServer, StartServer
+
 TITLE_CALLS = "() => document.title.startsWith('● Your turn')"
 CONNECTED = (
     "() => document.querySelector('[data-testid=connection]')?.dataset.state === 'connected'"
 )
+
+
+@pytest.fixture
+def live_server(shared_server: LiveServer) -> LiveServer:
+    """One server for the module: each test makes its own games and accounts. The chat's
+    limit (5 messages in 10 seconds an address, no option raises it) is one for all the
+    tests on it: they say 4 in all, and the test of that limit starts its own server."""
+    return shared_server
 
 
 def two_players(live_server, new_context):
@@ -98,8 +110,10 @@ def test_the_player_whose_draw_offer_is_declined_is_told(live_server, new_contex
     assert ben.is_hidden("#notice")  # Ben, who declined, needs no telling
 
 
-def test_a_message_refused_for_coming_too_fast_stays_in_the_box(live_server, new_context):
-    _, (ann, _) = two_players(live_server, new_context)
+def test_a_message_refused_for_coming_too_fast_stays_in_the_box(
+    start_server: StartServer, new_context
+):
+    _, (ann, _) = two_players(start_server(), new_context)  # its own chat limit
     box = ann.get_by_test_id("chat-input")
     for n in range(5):  # the most a player may say in 10 seconds
         box.fill(f"message {n}")
