@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
+import pytest
 from test_web_e2e import PLAYABLE, OpenSeat, create, play, playable, read, seat, wait_until
 
 from support.web_fixtures import LiveServer, NewContext
@@ -15,6 +16,13 @@ from support.web_fixtures import LiveServer, NewContext
 __all__ = ["seat"]  # the fixture, used by name
 
 PASSWORD = "correct horse"
+
+
+@pytest.fixture
+def live_server(shared_server: LiveServer) -> LiveServer:
+    """One server for the module: each test signs up accounts of its own (names no other
+    test of the module takes) and reads only their games."""
+    return shared_server
 
 
 def account_context(new_context: NewContext, server: LiveServer, name: str, new: bool) -> Any:
@@ -41,7 +49,7 @@ def waiting_count(page: Any) -> str:
 def test_a_game_started_in_one_browser_is_played_on_in_another(
     live_server: LiveServer, new_context: NewContext, seat: OpenSeat
 ):
-    first = account_context(new_context, live_server, "ann", new=True).new_page()
+    first = account_context(new_context, live_server, "ada", new=True).new_page()
     first.goto(live_server.url + "/")
     first.select_option("[data-testid=seat-kind-1]", "friend")
     first.select_option("#first", "o")
@@ -58,7 +66,7 @@ def test_a_game_started_in_one_browser_is_played_on_in_another(
     wait_until(lambda: len(read(live_server, game_id)["actions"]) == 2, what="green's action")
 
     # another browser, signed in to the same account, holding no seat secret
-    other = account_context(new_context, live_server, "ann", new=False).new_page()
+    other = account_context(new_context, live_server, "ada", new=False).new_page()
     other.goto(live_server.url + "/")
     other.wait_for_selector("[data-testid=games-waiting]:not([hidden])")
     assert other.text_content("[data-testid=games-waiting]") == "1 game waits for you"
@@ -86,7 +94,7 @@ def test_a_game_started_in_one_browser_is_played_on_in_another(
 def test_a_turn_in_a_game_not_in_view_is_counted_and_notified(
     live_server: LiveServer, new_context: NewContext, seat: OpenSeat
 ):
-    context = account_context(new_context, live_server, "ann", new=True)
+    context = account_context(new_context, live_server, "amy", new=True)
     context.grant_permissions(["notifications"], origin=live_server.url)
     context.add_init_script(
         """
@@ -104,9 +112,9 @@ def test_a_turn_in_a_game_not_in_view_is_counted_and_notified(
     page.goto(orange)  # orange's seat, joined by its link while signed in: the account's
     page.wait_for_selector("[data-testid=player-o]")
     wait_until(
-        lambda: read(live_server, game_id)["seats"][0].get("account") == "ann", what="the seat"
+        lambda: read(live_server, game_id)["seats"][0].get("account") == "amy", what="the seat"
     )
-    page.goto(live_server.url + "/players/ann")
+    page.goto(live_server.url + "/players/amy")
     page.wait_for_selector("[data-testid=notify-waiting]:not([hidden])")
     page.click("[data-testid=notify-waiting]")
     page.wait_for_selector("[data-testid=notify-waiting]", state="hidden")

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from test_web_accounts_e2e import sign_up
 from test_web_e2e import click as click_on_board
 from test_web_e2e import focused_action, read, tab_to
@@ -15,6 +16,13 @@ from test_web_e2e import focused_action, read, tab_to
 from support.web_fixtures import LiveServer, NewContext
 
 PASSWORD = "correct horse"
+
+
+@pytest.fixture
+def live_server(shared_server: LiveServer) -> LiveServer:
+    """One server for the module: a lesson's progress is its browser context's, and the
+    one account is its own test's."""
+    return shared_server
 
 
 def open_lesson(server: LiveServer, context: Any, lesson: str) -> Any:

@@ -8,11 +8,30 @@ import re
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+import pytest
 from test_web_accounts_e2e import sign_up
 
+from support import waiting
 from support.web_fixtures import LiveServer, NewContext
 
 PLAY = re.compile(r".*/play/[^/?]+\?seat=.+")
+
+
+def open_seeks(server: LiveServer) -> list[dict[str, Any]]:
+    seeks: list[dict[str, Any]] = server.api("GET", "/api/seeks").json()["seeks"]
+    return seeks
+
+
+@pytest.fixture
+def live_server(shared_server: LiveServer) -> LiveServer:
+    """One server for the module, its lobby empty when a test begins, as a new server's
+    is: a challenge of an earlier test is gone once it fills, or a few seconds after its
+    page closed (``LEAVE_GRACE``). The accounts' names are each test's own: a guest may
+    not take a name like an account's."""
+    waiting.wait_until(
+        lambda: open_seeks(shared_server), lambda seeks: seeks == [], what="an empty lobby"
+    )
+    return shared_server
 
 
 def home(new_context: NewContext, server: LiveServer) -> Any:
@@ -20,6 +39,11 @@ def home(new_context: NewContext, server: LiveServer) -> Any:
     page.goto(server.url + "/")
     page.wait_for_selector("#lobby[data-live=true]")
     return page
+
+
+def public_games(server: LiveServer) -> list[dict[str, Any]]:
+    games: list[dict[str, Any]] = server.api("GET", "/api/games?public=true").json()["games"]
+    return games
 
 
 def seat_of(page: Any) -> tuple[str, str]:
@@ -31,6 +55,7 @@ def seat_of(page: Any) -> tuple[str, str]:
 def test_a_three_player_challenge_filled_from_three_browsers(
     live_server: LiveServer, new_context: NewContext
 ):
+    public_before = {g["id"] for g in public_games(live_server)}
     ann = home(new_context, live_server)
     ben = home(new_context, live_server)
     cid = home(new_context, live_server)
@@ -47,7 +72,8 @@ def test_a_three_player_challenge_filled_from_three_browsers(
     ann.wait_for_function(
         "() => document.querySelector('[data-testid=seek]')?.textContent.includes('2/3')"
     )
-    assert live_server.api("GET", "/api/games?public=true").json()["games"] == []
+    # no game yet: the public games are the ones from before the challenge
+    assert {g["id"] for g in public_games(live_server)} == public_before
 
     cid.wait_for_function(
         "() => document.querySelector('[data-testid=seek]')?.textContent.includes('Ben')"
@@ -93,7 +119,7 @@ def test_signed_up_on_the_home_page_two_players_meet_in_a_rated_challenge(
     ann = home(new_context, live_server)
     ben = home(new_context, live_server)
     assert ann.is_disabled("[data-testid=seek-rated]")  # a guest plays casual games
-    for page, name in ((ann, "ann"), (ben, "ben")):
+    for page, name in ((ann, "anna"), (ben, "benno")):
         sign_up(page, name)  # no reload: the form follows the header's account
         assert page.is_enabled("[data-testid=seek-rated]")
         assert page.is_hidden("[data-testid=seek-name]")
@@ -101,7 +127,7 @@ def test_signed_up_on_the_home_page_two_players_meet_in_a_rated_challenge(
     game_id = meet_in_a_rated_challenge(ann, ben)
     game = live_server.api("GET", f"/api/games/{game_id}").json()
     assert game["rated"] is True
-    assert sorted(s["account"] for s in game["seats"]) == ["ann", "ben"]
+    assert sorted(s["account"] for s in game["seats"]) == ["anna", "benno"]
 
     # signing out takes the rated choice away again
     ann.goto(live_server.url + "/")
@@ -144,6 +170,9 @@ def test_a_custom_time_out_of_range_is_refused_in_its_own_words(
     assert "0:30+2" in page.inner_text("[data-testid=seek]")
     [seek] = live_server.api("GET", "/api/seeks").json()["seeks"]
     assert seek["clock"]["initial"] == 30 and seek["clock"]["increment"] == 2
+    # the lobby left empty for the next test, without the wait for the page's grace
+    page.click("[data-testid=seek] [data-testid=cancel-seek]")
+    waiting.wait_until(lambda: open_seeks(live_server), lambda seeks: seeks == [], what="seeks")
 
 
 def test_a_guest_is_asked_to_sign_in_to_accept_a_rated_challenge(

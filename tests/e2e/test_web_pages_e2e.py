@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from test_web_e2e import ann_and_ben, create, hotseat, open_page, read, wait_until
 from test_web_lobby_e2e import meet_in_a_rated_challenge
 from test_web_rated_e2e import in_context, signed_up
@@ -26,11 +27,18 @@ MENU = [
 DARK_BG = "rgb(21, 19, 15)"
 
 
-def every_page(server: LiveServer) -> dict[str, str]:
+@pytest.fixture
+def live_server(shared_server: LiveServer) -> LiveServer:
+    """One server for the module: each test makes its own games and accounts (names of its
+    own) and reads only them."""
+    return shared_server
+
+
+def every_page(server: LiveServer, player: str) -> dict[str, str]:
     """An address of each page: home, a game, analysis, how to play, leaderboard, the
-    lessons and a lesson, a profile and the 404 page."""
+    lessons and a lesson, a profile (of ``player``, a new account) and the 404 page."""
     game = ann_and_ben(server)
-    answer = server.api("POST", "/api/accounts", json={"name": "zed", "password": "correct horse"})
+    answer = server.api("POST", "/api/accounts", json={"name": player, "password": "correct horse"})
     assert answer.status_code == 201, answer.text
     return {
         "home": "/",
@@ -41,7 +49,7 @@ def every_page(server: LiveServer) -> dict[str, str]:
         "leaderboard": "/leaderboard",
         "learn": "/learn",
         "lesson": "/learn/push",
-        "profile": "/players/zed",
+        "profile": f"/players/{player}",
         "404": "/no/such/page",
     }
 
@@ -66,7 +74,7 @@ def header(page: Any) -> dict[str, Any]:
 def test_every_page_has_the_one_header_and_menu(live_server: LiveServer, new_context: NewContext):
     page = new_context().new_page()
     seen = {}
-    for name, path in every_page(live_server).items():
+    for name, path in every_page(live_server, "zed").items():
         page.goto(live_server.url + path)
         seen[name] = header(page)
     first = seen["home"]
@@ -82,7 +90,7 @@ def test_every_page_has_the_one_header_and_menu(live_server: LiveServer, new_con
 def test_dark_mode_and_the_sound_button_on_every_page(
     live_server: LiveServer, new_context: NewContext
 ):
-    pages = every_page(live_server)
+    pages = every_page(live_server, "zoe")
     page = new_context(color_scheme="light").new_page()
     page.goto(live_server.url + "/how-to-play")
     theme = page.locator("[data-testid=theme-toggle]")

@@ -25,6 +25,13 @@ PLAYABLE = '[data-action][tabindex="0"]'
 SLOW_MS = 30_000
 
 
+@pytest.fixture
+def live_server(shared_server: LiveServer) -> LiveServer:
+    """One server for the module: the puzzles are the shipped set, the one account is the
+    first test's own, and what a browser keeps (streak, theme) is its context's."""
+    return shared_server
+
+
 def express_2(actions: int, *, skip: int = 0) -> Puzzle:
     found = [
         p for p in shipped() if p.variant == "express" and p.players == 2 and p.actions == actions
