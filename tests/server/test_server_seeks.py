@@ -340,7 +340,8 @@ def test_rated_seeks_list_ratings_and_take_them_into_account(sqlite_url):
 
 
 def test_the_creator_leaving_makes_the_seek_gone_and_a_reload_keeps_it(sqlite_url, monkeypatch):
-    monkeypatch.setattr(lobby_feed, "LEAVE_GRACE", 0.2)
+    # long enough for the reload below to come within it on a busy machine too
+    monkeypatch.setattr(lobby_feed, "LEAVE_GRACE", 1.0)
     with client_for(sqlite_url) as client:
         kept, kept_token = new_seek(client)
         left, left_token = new_seek(client)
