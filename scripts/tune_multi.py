@@ -52,6 +52,7 @@ from shiftago.engine.mcts.seat_eval import (
     WEIGHTS,
     all_features,
 )
+from shiftago.engine.mcts.tree import share
 
 #: The columns of :func:`shiftago.engine.mcts.seat_eval.seat_features` by variant.
 WINDOWS = ["win1", "win2", "win3"]
@@ -113,12 +114,8 @@ def add_result(out: np.ndarray, winners: int, turn: int, players: int) -> None:
     if winners == (1 << players) - 1:
         out[players] += 1.0
         return
-    k = 0
     for seat in range(players):
-        k += (winners >> seat) & 1
-    for seat in range(players):
-        if (winners >> seat) & 1:
-            out[(seat - turn) % players] += 1.0 / k
+        out[(seat - turn) % players] += share(winners, seat)
 
 
 def load(
