@@ -24,7 +24,7 @@ from shiftago.interfaces.server.languages import (
     Catalogues,
     accepted,
 )
-from shiftago.interfaces.shared.catalogues import plural_categories
+from shiftago.interfaces.shared.catalogues import KEYWORDS, plural_categories
 from support.accounts_support import as_account, sign_up
 from support.server_support import client_for
 
@@ -175,7 +175,7 @@ def test_the_template_is_up_to_date_with_the_code(tmp_path: Path) -> None:
     out = tmp_path / "now.pot"
     subprocess.run(
         [str(venv if venv.exists() else pybabel), "extract", "-F", "babel.cfg",
-         "-k", "N_", "-k", "t", "-k", "tn:1,2", "--no-location", "-o", str(out), "src"],
+         *KEYWORDS, "--no-location", "-o", str(out), "src"],
         cwd=ROOT, check=True, capture_output=True, timeout=120,
     )  # fmt: skip
     now = {m.id for m in read_po(out.open("rb")) if m.id}

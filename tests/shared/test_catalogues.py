@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
 from shiftago.interfaces.shared.catalogues import (
@@ -140,3 +141,20 @@ def test_the_pseudo_catalogue_marks_every_message(tmp_path: Path) -> None:
     assert words.gettext("Hello %(name)s") == "⟦Hello %(name)s⟧"
     assert words.ngettext("{n} game", "{n} games", 1) == "⟦{n} game⟧"
     assert words.ngettext("{n} game", "{n} games", 5) == "⟦{n} games⟧"
+
+
+def test_a_plural_form_may_name_the_fields_of_either_msgid() -> None:
+    """Click's ``ngettext("Did you mean {possibility}?", "(... {possibilities}?)", n)``:
+    each form fills the fields of its own msgid."""
+    pair = ("Did you mean {possibility}?", "(Did you mean one of: {possibilities}?)")
+    template = Catalog(locale="en")
+    template.add(pair)
+    catalog = Catalog(locale="de")
+    catalog.add(pair, ("Meintest du {possibility}?", "(Eines davon: {possibilities}?)"))
+    assert missing(catalog, template) == []
+    wrong = Catalog(locale="de")
+    wrong.add(pair, ("Meintest du {possibility}?", "(Eines davon: {choices}?)"))
+    assert missing(wrong, template) == [
+        "placeholders unlike the msgid's: 'Did you mean {possibility}?' -> "
+        "'(Eines davon: {choices}?)'"
+    ]

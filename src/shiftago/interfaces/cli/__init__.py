@@ -35,20 +35,25 @@ from shiftago.interfaces.cli import (
     tui,
 )
 from shiftago.interfaces.cli.bench import figure_text
+from shiftago.interfaces.cli.words import TranslatedOption, group, use_terminal_language
+from shiftago.interfaces.shared.catalogues import N_
 
 __all__ = ["cli", "figure_text", "main"]
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
-@click.group(context_settings=CONTEXT_SETTINGS)
-@click.version_option(__version__, "-V", "--version", prog_name="shiftago")
+@group(
+    context_settings=CONTEXT_SETTINGS,
+    help=N_(
+        "Shiftago, the board game: play it, show games, run the engine.\n\n"
+        "Actions are written as in the rules: L3 R3 Tc Bc insert a marble (side, then the "
+        "lane), xc3-g3 scores the line from c3 to g3."
+    ),
+)
+@click.version_option(__version__, "-V", "--version", prog_name="shiftago", cls=TranslatedOption)
 def cli() -> None:
-    """Shiftago, the board game: play it, show games, run the engine.
-
-    Actions are written as in the rules: L3 R3 Tc Bc insert a marble (side, then the
-    lane), xc3-g3 scores the line from c3 to g3.
-    """
+    """The group of every command: it makes any character printable first."""
     _print_whatever_the_encoding()
 
 
@@ -81,7 +86,8 @@ for command in (
 
 
 def main() -> None:
-    """The ``shiftago`` console script."""
+    """The ``shiftago`` console script, in the terminal's language."""
+    use_terminal_language()
     cli()
 
 

@@ -9,17 +9,23 @@ from typing import Any
 
 import click
 
-from shiftago.formats.words import counted
 from shiftago.interfaces.cli.options import proof_options
 from shiftago.interfaces.cli.serve import serve_db_option, server_db
+from shiftago.interfaces.cli.words import group, option
+from shiftago.interfaces.shared.catalogues import N_, _, ngettext
 
 
-@click.group(short_help="Moderate a server's database: chat messages, sessions, accounts.")
+@group(
+    short_help=N_("Moderate a server's database: chat messages, sessions, accounts."),
+    help=N_(
+        "Moderate the games and accounts of a server, in its database (docs/deploy.md, "
+        '"Moderation"). The serve processes may be running.'
+    ),
+)
 @serve_db_option
 @click.pass_context
 def admin(ctx: click.Context, db_url: str | None) -> None:
-    """Moderate the games and accounts of a server, in its database (docs/deploy.md,
-    "Moderation"). The serve processes may be running."""
+    """Keep the URL of the database the subcommands work in."""
     ctx.obj = server_db(db_url)
 
 
@@ -33,62 +39,87 @@ def _admin_store(ctx: click.Context) -> Iterator[Any]:
     try:
         store = Store(open_engine(url))
     except Exception as e:  # the URL was checked: the database does not answer
-        raise click.ClickException(f"cannot open the database {url}: {e}") from None
+        raise click.ClickException(
+            _("cannot open the database %(url)s: %(error)s") % {"url": url, "error": e}
+        ) from None
     try:
         yield store
     finally:
         store.dispose()
 
 
-@admin.command("chat", short_help="List a game's chat messages with their ids.")
+@admin.command(
+    "chat",
+    short_help=N_("List a game's chat messages with their ids."),
+    help=N_(
+        "List the chat messages of GAME_ID, both rooms, oldest first: id, time, room, name "
+        "and text, one per line."
+    ),
+)
 @click.argument("game_id")
 @click.pass_context
 def admin_chat(ctx: click.Context, game_id: str) -> None:
-    """List the chat messages of GAME_ID, both rooms, oldest first: id, time, room,
-    name and text, one per line."""
+    """Print the chat messages of a game, one per line, tab-separated."""
     from shiftago.interfaces.server.chat.store import ChatStore
 
     with _admin_store(ctx) as store:
         if store.load(game_id) is None:
-            raise click.ClickException(f"there is no game {game_id!r}")
+            raise click.ClickException(_("there is no game %(game)s") % {"game": repr(game_id)})
         for m in ChatStore(store).messages(game_id):
             click.echo(f"{m.id}\t{m.at:%Y-%m-%d %H:%M}\t{m.room}\t{m.name}\t{m.text}")
 
 
-@admin.command("delete-message", short_help="Delete chat messages by id.")
+@admin.command(
+    "delete-message",
+    short_help=N_("Delete chat messages by id."),
+    help=N_(
+        "Delete the chat messages ID... (as `shiftago admin chat` lists them): nobody who "
+        "opens the game from now on sees them; pages that show them keep them until they "
+        "load the game again."
+    ),
+)
 @click.argument("ids", metavar="ID...", nargs=-1, required=True, type=click.IntRange(1))
 @click.pass_context
 def admin_delete_message(ctx: click.Context, ids: tuple[int, ...]) -> None:
-    """Delete the chat messages ID... (as `shiftago admin chat` lists them): nobody who
-    opens the game from now on sees them; pages that show them keep them until they
-    load the game again."""
+    """Delete chat messages by id; exits with 1 when some were not there."""
     from shiftago.interfaces.server.chat.store import ChatStore
 
     with _admin_store(ctx) as store:
         done = ChatStore(store).delete(ids)
-    click.echo(f"deleted {done} of {counted(len(ids), 'message')}")
+    click.echo(
+        ngettext(
+            "deleted %(done)d of %(n)d message", "deleted %(done)d of %(n)d messages", len(ids)
+        )
+        % {"done": done, "n": len(ids)}
+    )
     if done < len(ids):
         sys.exit(1)
 
 
-@admin.command("sign-out", short_help="Sign an account out everywhere; a new password.")
+@admin.command(
+    "sign-out",
+    short_help=N_("Sign an account out everywhere; a new password."),
+    help=N_(
+        "Delete every session of the account NAME: each browser signed in as it must sign "
+        "in again, so a session cookie that leaked no longer works. With --new-password the "
+        "account also gets a new password (a forgotten or leaked one)."
+    ),
+)
 @click.argument("name")
-@click.option(
+@option(
     "--new-password",
     is_flag=True,
-    help="Also set a new password, asked for twice (two lines when piped).",
+    help=N_("Also set a new password, asked for twice (two lines when piped)."),
 )
 @click.pass_context
 def admin_sign_out(ctx: click.Context, name: str, new_password: bool) -> None:
-    """Delete every session of the account NAME: each browser signed in as it must sign
-    in again, so a session cookie that leaked no longer works. With --new-password the
-    account also gets a new password (a forgotten or leaked one)."""
+    """End every session of an account, and set a new password if asked."""
     from shiftago.interfaces.server.accounts.accounts import check_new_password, hash_password
     from shiftago.interfaces.server.accounts.store import sign_out_everywhere
 
     hashed = None
     if new_password:
-        password = click.prompt("New password", hide_input=True, confirmation_prompt=True)
+        password = click.prompt(_("New password"), hide_input=True, confirmation_prompt=True)
         try:
             hashed = hash_password(check_new_password(password))
         except ValueError as e:
@@ -96,55 +127,85 @@ def admin_sign_out(ctx: click.Context, name: str, new_password: bool) -> None:
     with _admin_store(ctx) as store:
         done = sign_out_everywhere(store, name, hashed)
     if done is None:
-        raise click.ClickException(f"there is no account {name!r}")
-    changed = "; the password is changed" if hashed else ""
-    click.echo(f"{name.lower()}: {counted(done, 'session')} ended{changed}")
+        raise click.ClickException(_("there is no account %(name)s") % {"name": repr(name)})
+    if hashed:
+        said = ngettext(
+            "%(name)s: %(n)d session ended; the password is changed",
+            "%(name)s: %(n)d sessions ended; the password is changed",
+            done,
+        )
+    else:
+        said = ngettext("%(name)s: %(n)d session ended", "%(name)s: %(n)d sessions ended", done)
+    click.echo(said % {"name": name.lower(), "n": done})
 
 
-@admin.command("close-account", short_help="Close an account, or open it again.")
+@admin.command(
+    "close-account",
+    short_help=N_("Close an account, or open it again."),
+    help=N_(
+        "Close the account NAME: it can no longer sign in, each browser signed in as it is "
+        "signed out, and it leaves the leaderboard. Its games, its ratings and its name stay "
+        "(nobody else can take the name). With --reopen it can sign in again with its "
+        "password (`sign-out --new-password` gives it a new one)."
+    ),
+)
 @click.argument("name")
-@click.option("--reopen", is_flag=True, help="Open a closed account again.")
+@option("--reopen", is_flag=True, help=N_("Open a closed account again."))
 @click.pass_context
 def admin_close_account(ctx: click.Context, name: str, reopen: bool) -> None:
-    """Close the account NAME: it can no longer sign in, each browser signed in as it is
-    signed out, and it leaves the leaderboard. Its games, its ratings and its name stay
-    (nobody else can take the name). With --reopen it can sign in again with its
-    password (`sign-out --new-password` gives it a new one)."""
+    """Close an account (ending its sessions), or open it again."""
     from shiftago.interfaces.server.accounts.store import close_account
 
     with _admin_store(ctx) as store:
         done = close_account(store, name, closed=not reopen)
     if done is None:
-        raise click.ClickException(f"there is no account {name!r}")
+        raise click.ClickException(_("there is no account %(name)s") % {"name": repr(name)})
     account, ended = done
     if reopen:
-        click.echo(f"{account.name}: open; it can sign in again")
+        click.echo(_("%(name)s: open; it can sign in again") % {"name": account.name})
     else:
-        click.echo(f"{account.name}: closed; {counted(ended, 'session')} ended")
+        click.echo(
+            ngettext(
+                "%(name)s: closed; %(n)d session ended",
+                "%(name)s: closed; %(n)d sessions ended",
+                ended,
+            )
+            % {"name": account.name, "n": ended}
+        )
 
 
 @admin.command(
-    "puzzles-from-games", short_help="Add the puzzles found in the site's finished games."
+    "puzzles-from-games",
+    short_help=N_("Add the puzzles found in the site's finished games."),
+    help=N_(
+        "Search the newest finished public games of the site for puzzles, prove them "
+        'exactly and add the new ones to the puzzles the site serves (docs/puzzles.md, "From '
+        "the site's games\"). Run it again later: it adds only what newer games bring."
+    ),
 )
-@click.option(
+@option(
     "--games",
     "newest",
     type=click.IntRange(1),
     default=1000,
     show_default=True,
-    help="How many of the newest finished public games to search.",
+    help=N_("How many of the newest finished public games to search."),
 )
 @proof_options
 @click.pass_context
 def admin_puzzles_from_games(ctx: click.Context, newest: int, most: int, nodes: int) -> None:
-    """Search the newest finished public games of the site for puzzles, prove them
-    exactly and add the new ones to the puzzles the site serves (docs/puzzles.md, "From
-    the site's games"). Run it again later: it adds only what newer games bring."""
+    """Search the site's newest finished games for puzzles and add the new ones."""
     from shiftago.interfaces.server.puzzles.from_games import puzzles_from_games
 
     with _admin_store(ctx) as store:
         done = puzzles_from_games(store, newest, most, nodes)
+    counts = {
+        "games": ngettext("%(n)d game", "%(n)d games", done.games) % {"n": done.games},
+        "positions": ngettext("%(n)d position", "%(n)d positions", done.positions)
+        % {"n": done.positions},
+        "puzzles": ngettext("%(n)d puzzle", "%(n)d puzzles", done.found) % {"n": done.found},
+        "added": done.added,
+    }
     click.echo(
-        f"{counted(done.games, 'game')} searched, {counted(done.positions, 'position')} "
-        f"proven, {counted(done.found, 'puzzle')} found, {done.added} new"
+        _("%(games)s searched, %(positions)s proven, %(puzzles)s found, %(added)d new") % counts
     )

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from shiftago.interfaces.cli.options import handicap
+from shiftago.interfaces.cli.words import command, option
+from shiftago.interfaces.shared.catalogues import N_, _, ngettext
 
 if TYPE_CHECKING:  # the match package loads the engine: imported when a match is played
     from shiftago.match.clock import TimeControl
@@ -23,9 +25,11 @@ def _sprt(
     try:
         elo0, elo1 = (float(part) for part in value.split(","))
     except ValueError:
-        raise click.BadParameter(f"{value!r}: two Elo values such as 0,10") from None
+        raise click.BadParameter(
+            _("%(value)s: two Elo values such as 0,10") % {"value": repr(value)}
+        ) from None
     if not elo0 < elo1:
-        raise click.BadParameter(f"{value!r}: elo0 must be below elo1")
+        raise click.BadParameter(_("%(value)s: elo0 must be below elo1") % {"value": repr(value)})
     return elo0, elo1
 
 
@@ -39,156 +43,191 @@ def _clock(ctx: click.Context, param: click.Parameter, value: str | None) -> Tim
     except ValueError as e:
         raise click.BadParameter(str(e)) from None
     if control.correspondence:
-        raise click.BadParameter(f"{value!r}: a match clock is minutes+seconds, such as 3+2")
+        raise click.BadParameter(
+            _("%(value)s: a match clock is minutes+seconds, such as 3+2") % {"value": repr(value)}
+        )
     return control
 
 
-@click.command(short_help="Play a match between bots and/or external engines.")
+@command(
+    short_help=N_("Play a match between bots and/or external engines."),
+    help=N_(
+        "Play a match between built-in bots and external engines, and print the standings.\n\n"
+        "A PARTICIPANT is a built-in bot (greedy, level:1 .. level:7, random, mcts, "
+        "mcts-plain, mcts-blocking, mcts-guard, mcts-horizon, baseline) or cmd:COMMAND, an "
+        "engine speaking STP. Options follow an @ (movetime=MS, depth=N, nodes=N, level=N for "
+        "engines, threads=N, hash=MIB, option.NAME=VALUE for any option an engine lists, "
+        "name=TEXT):\n\n"
+        "\b\n"
+        "    level:7@movetime=100  greedy@depth=1  level:7@threads=2,hash=64\n"
+        '    "cmd:shiftago engine@level=3,name=stp3"\n'
+        '    "cmd:./my-engine@option.Temperature=2"\n\n'
+        "Each opening is played from every seat. With three or more participants a crosstable "
+        "follows the standings. Run the same command again to resume, or with --report to see "
+        "the tables so far (see docs/cli.md)."
+    ),
+)
 @click.argument("participants", metavar="PARTICIPANT...", nargs=-1, required=True)
-@click.option(
+@option(
     "--variant",
     type=click.Choice(["express", "expert", "extreme"], case_sensitive=False),
     default="express",
     show_default=True,
-    help="The variant of every game.",
+    help=N_("The variant of every game."),
 )
-@click.option(
-    "--players", type=click.IntRange(2, 4), default=2, show_default=True, help="Seats per game."
+@option(
+    "--players", type=click.IntRange(2, 4), default=2, show_default=True, help=N_("Seats per game.")
 )
-@click.option(
+@option(
     "--games",
     type=click.IntRange(min=1),
     default=20,
     show_default=True,
-    help="Games in all, rounded up to whole openings (every seating of every opening).",
+    help=N_("Games in all, rounded up to whole openings (every seating of every opening)."),
 )
-@click.option(
+@option(
     "--opening-plies",
     type=click.IntRange(min=0),
-    help="Random actions of each opening.  [default: 2]",
+    help=N_("Random actions of each opening.  [default: 2]"),
 )
-@click.option(
+@option(
     "--openings",
     "book_path",
     type=click.Path(dir_okay=False, path_type=Path),
     metavar="FILE",
-    help="Take the openings from FILE in order instead: one opening per line, its actions "
-    "from the empty board (L3 Tc); # starts a comment.",
+    help=N_(
+        "Take the openings from FILE in order instead: one opening per line, its actions "
+        "from the empty board (L3 Tc); # starts a comment."
+    ),
 )
-@click.option(
-    "--seed", type=int, default=0, show_default=True, help="Seed of the openings and the bots."
+@option(
+    "--seed", type=int, default=0, show_default=True, help=N_("Seed of the openings and the bots.")
 )
-@click.option(
+@option(
     "--handicap",
     metavar="N,N..",
     callback=handicap,
-    help="Skipped turns (0-6) per participant, in the order given; they go with it.",
+    help=N_("Skipped turns (0-6) per participant, in the order given; they go with it."),
 )
-@click.option(
+@option(
     "--limit",
     type=click.IntRange(min=1),
     default=1000,
     show_default=True,
-    help="The action limit of every game (RULES.md section 7).",
+    help=N_("The action limit of every game (RULES.md section 7)."),
 )
-@click.option(
+@option(
     "--clock",
     metavar="MIN+SEC",
     callback=_clock,
-    help="A clock for every seat of every game: minutes plus an increment in seconds per "
-    "turn, such as 1+0 or 3+2. A side whose time runs out loses on time.",
+    help=N_(
+        "A clock for every seat of every game: minutes plus an increment in seconds per "
+        "turn, such as 1+0 or 3+2. A side whose time runs out loses on time."
+    ),
 )
-@click.option("--movetime", type=click.IntRange(min=1), metavar="MS", help="Default movetime.")
-@click.option("--depth", type=click.IntRange(min=1), help="Default depth limit.")
-@click.option("--nodes", type=click.IntRange(min=1), help="Default node limit.")
-@click.option(
+@option("--movetime", type=click.IntRange(min=1), metavar="MS", help=N_("Default movetime."))
+@option("--depth", type=click.IntRange(min=1), help=N_("Default depth limit."))
+@option("--nodes", type=click.IntRange(min=1), help=N_("Default node limit."))
+@option(
     "--timeout",
     type=click.FloatRange(min=0, min_open=True),
     metavar="SECONDS",
-    help="Hard limit of an external engine's move; an engine that answers later loses "
-    "the game. Default: its movetime + 1 s, else 60 s; under --clock its time left + 1 s.",
+    help=N_(
+        "Hard limit of an external engine's move; an engine that answers later loses "
+        "the game. Default: its movetime + 1 s, else 60 s; under --clock its time left + 1 s."
+    ),
 )
-@click.option(
+@option(
     "--startup-timeout",
     type=click.FloatRange(min=0, min_open=True),
     default=120.0,
     show_default=True,
     metavar="SECONDS",
-    help="How long an external engine may take to start and answer protocol_version.",
+    help=N_("How long an external engine may take to start and answer protocol_version."),
 )
-@click.option(
+@option(
     "--time-margin",
     type=click.IntRange(min=0),
     default=1000,
     show_default=True,
     metavar="MS",
-    help="How far past its movetime or its clock an external engine may answer before it "
-    "is stopped (an answer past its clock still loses on time).",
+    help=N_(
+        "How far past its movetime or its clock an external engine may answer before it "
+        "is stopped (an answer past its clock still loses on time)."
+    ),
 )
-@click.option(
+@option(
     "--adjudicate-win",
     type=click.IntRange(min=1),
     metavar="N",
-    help="End a game as a win for a participant whose search reports a proven win "
-    "(info ... value win K) after N of its actions in a row.",
+    help=N_(
+        "End a game as a win for a participant whose search reports a proven win "
+        "(info ... value win K) after N of its actions in a row."
+    ),
 )
-@click.option(
+@option(
     "--jobs",
     "-j",
     type=click.IntRange(min=1),
     default=1,
     show_default=True,
-    help="Games played at once (worker processes).",
+    help=N_("Games played at once (worker processes)."),
 )
-@click.option(
+@option(
     "--results",
     type=click.Path(dir_okay=False, path_type=Path),
     default=Path("arena.jsonl"),
     show_default=True,
-    help="Results file (one JSON line per game); games already in it are not played again.",
+    help=N_("Results file (one JSON line per game); games already in it are not played again."),
 )
-@click.option(
+@option(
     "--records",
     type=click.Path(file_okay=False, path_type=Path),
-    help="Directory of the game records. Default: NAME-records beside the results NAME.jsonl.",
+    help=N_("Directory of the game records. Default: NAME-records beside the results NAME.jsonl."),
 )
-@click.option(
+@option(
     "--games-file",
     type=click.Path(dir_okay=False, path_type=Path),
     metavar="FILE",
-    help="The match's records file, every game in one. Default: NAME-games.txt beside "
-    "the results NAME.jsonl.",
+    help=N_(
+        "The match's records file, every game in one. Default: NAME-games.txt beside "
+        "the results NAME.jsonl."
+    ),
 )
-@click.option("--no-records", is_flag=True, help="Keep no game records.")
-@click.option(
+@option("--no-records", is_flag=True, help=N_("Keep no game records."))
+@option(
     "--report",
     is_flag=True,
-    help="Play nothing: print the tables of the games already in the results file "
-    "(a finished or a partial match).",
+    help=N_(
+        "Play nothing: print the tables of the games already in the results file "
+        "(a finished or a partial match)."
+    ),
 )
-@click.option(
+@option(
     "--sprt",
     metavar="ELO0,ELO1",
     callback=_sprt,
-    help="Stop when the SPRT decides between the first participant being ELO0 or ELO1 "
-    "stronger than the second.",
+    help=N_(
+        "Stop when the SPRT decides between the first participant being ELO0 or ELO1 "
+        "stronger than the second."
+    ),
 )
-@click.option(
+@option(
     "--alpha",
     type=click.FloatRange(0, 0.5, min_open=True, max_open=True),
     default=0.05,
     show_default=True,
-    help="The SPRT's chance of accepting ELO1 when ELO0 is true.",
+    help=N_("The SPRT's chance of accepting ELO1 when ELO0 is true."),
 )
-@click.option(
+@option(
     "--beta",
     type=click.FloatRange(0, 0.5, min_open=True, max_open=True),
     default=0.05,
     show_default=True,
-    help="The SPRT's chance of accepting ELO0 when ELO1 is true.",
+    help=N_("The SPRT's chance of accepting ELO0 when ELO1 is true."),
 )
-@click.option("--json", "json_output", is_flag=True, help="Print the standings as JSON.")
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar or notes on stderr.")
+@option("--json", "json_output", is_flag=True, help=N_("Print the standings as JSON."))
+@option("--quiet", "-q", is_flag=True, help=N_("No progress bar or notes on stderr."))
 def arena(
     participants: tuple[str, ...],
     variant: str,
@@ -219,23 +258,7 @@ def arena(
     json_output: bool,
     quiet: bool,
 ) -> None:
-    """Play a match between built-in bots and external engines, and print the standings.
-
-    A PARTICIPANT is a built-in bot (greedy, level:1 .. level:7, random, mcts,
-    mcts-plain, mcts-blocking, mcts-guard, mcts-horizon, baseline) or cmd:COMMAND, an
-    engine speaking STP. Options follow an @
-    (movetime=MS, depth=N, nodes=N, level=N for engines, threads=N, hash=MIB,
-    option.NAME=VALUE for any option an engine lists, name=TEXT):
-
-    \b
-        level:7@movetime=100  greedy@depth=1  level:7@threads=2,hash=64
-        "cmd:shiftago engine@level=3,name=stp3"
-        "cmd:./my-engine@option.Temperature=2"
-
-    Each opening is played from every seat. With three or more participants a
-    crosstable follows the standings. Run the same command again to resume, or with
-    --report to see the tables so far (see docs/cli.md).
-    """
+    """Play the match of the options (or only report it) and print its standings."""
     import contextlib
 
     from shiftago.core import Variant
@@ -246,17 +269,25 @@ def arena(
 
     if clock is not None and movetime is not None:
         raise click.UsageError(
-            "--clock and --movetime do not go together: under a clock each side decides "
-            "how long to think"
+            _(
+                "--clock and --movetime do not go together: under a clock each side decides "
+                "how long to think"
+            )
         )
     if clock is not None and timeout is not None:
         raise click.UsageError(
-            "--clock and --timeout do not go together: under a clock an engine may take "
-            f"its time left (plus --time-margin, {time_margin} ms) before it is stopped"
+            _(
+                "--clock and --timeout do not go together: under a clock an engine may take "
+                "its time left (plus --time-margin, %(margin)s ms) before it is stopped"
+            )
+            % {"margin": time_margin}
         )
     if book_path is not None and opening_plies is not None:
         raise click.UsageError(
-            "--openings and --opening-plies do not go together: the book's lines are the openings"
+            _(
+                "--openings and --opening-plies do not go together: the book's lines are the "
+                "openings"
+            )
         )
     try:
         config = MatchConfig(
@@ -294,7 +325,14 @@ def arena(
                 if report:
                     return
                 if done:
-                    click.echo(f"resuming: {done} of {total} games are in {results}", err=True)
+                    resuming = ngettext(
+                        "resuming: %(done)s of %(total)s game is in %(results)s",
+                        "resuming: %(done)s of %(total)s games are in %(results)s",
+                        total,
+                    )
+                    click.echo(
+                        resuming % {"done": done, "total": total, "results": results}, err=True
+                    )
                 if sys.stderr.isatty():
                     bar.append(
                         stack.enter_context(
@@ -312,16 +350,21 @@ def arena(
         except EngineError as e:
             raise click.ClickException(str(e)) from None
         except OSError as e:  # the results or the records cannot be written there
-            where = f"{e.filename}: " if e.filename else ""
-            message = f"cannot write the results: {where}{e.strerror or e}"
+            if e.filename:
+                message = _("cannot write the results: %(file)s: %(error)s") % {
+                    "file": e.filename,
+                    "error": e.strerror or e,
+                }
+            else:
+                message = _("cannot write the results: %(error)s") % {"error": e.strerror or e}
             raise click.ClickException(message) from None
         except KeyboardInterrupt:
             stack.close()
-            click.echo(
-                f"\ninterrupted: the finished games are in {results}; "
-                "run the same command again to go on",
-                err=True,
-            )
+            interrupted = _(
+                "interrupted: the finished games are in %(results)s; "
+                "run the same command again to go on"
+            ) % {"results": results}
+            click.echo("\n" + interrupted, err=True)
             sys.exit(130)
     if json_output:
         click.echo(json.dumps(outcome.to_json(), sort_keys=True))

@@ -7,26 +7,32 @@ import json
 
 import click
 
+from shiftago.interfaces.cli.words import command, option
+from shiftago.interfaces.shared.catalogues import N_, _
 
-@click.command(short_help="Measure the speed of the engine and the RL environments.")
-@click.option("--json", "json_output", is_flag=True, help="Print the figures as one JSON object.")
-@click.option(
+
+@command(
+    short_help=N_("Measure the speed of the engine and the RL environments."),
+    help=N_("Measure the speed of the rules engine and the RL environments; print the figures."),
+)
+@option("--json", "json_output", is_flag=True, help=N_("Print the figures as one JSON object."))
+@option(
     "--runs",
     type=click.IntRange(min=1),
     default=5,
     show_default=True,
-    help="Timed runs per figure (the median is reported).",
+    help=N_("Timed runs per figure (the median is reported)."),
 )
-@click.option("--quick", is_flag=True, help="Measure less: a smoke test, not a figure to quote.")
+@option("--quick", is_flag=True, help=N_("Measure less: a smoke test, not a figure to quote."))
 def bench(json_output: bool, runs: int, quick: bool) -> None:
-    """Measure the speed of the rules engine and the RL environments; print the figures."""
+    """Run both benches and print their figures, as a table or as JSON."""
     from shiftago.engine.bench import run_bench
     from shiftago.env.bench import env_figures, env_notes
 
     figures = run_bench(runs=runs, quick=quick)
     figures.update(env_figures(runs=runs, quick=quick))
     for note in env_notes(figures):
-        click.echo(f"note: {note}", err=True)
+        click.echo(_("note: %(note)s") % {"note": note}, err=True)
     if json_output:
         click.echo(json.dumps(figures, sort_keys=True))
         return

@@ -7,91 +7,108 @@ from pathlib import Path
 
 import click
 
+from shiftago.interfaces.cli.words import group, option
+from shiftago.interfaces.shared.catalogues import N_
+
 VARIANTS = ("express", "expert", "extreme")
 
-_variant = click.option(
+_variant = option(
     "--variant",
     type=click.Choice(VARIANTS, case_sensitive=False),
     default="express",
     show_default=True,
-    help="The variant of the book.",
+    help=N_("The variant of the book."),
 )
-_players = click.option(
+_players = option(
     "--players",
     type=click.IntRange(2, 4),
     default=2,
     show_default=True,
-    help="The player count of the book.",
+    help=N_("The player count of the book."),
 )
 
 
-@click.group(short_help="Build the opening books and show their lines.")
+@group(
+    short_help=N_("Build the opening books and show their lines."),
+    help=N_(
+        "Opening books: self-play statistics and deep searches of the first actions of "
+        "each variant and player count, played by the top level (docs/book.md)."
+    ),
+)
 def book() -> None:
-    """Opening books: self-play statistics and deep searches of the first actions of
-    each variant and player count, played by the top level (docs/book.md)."""
+    """The group of the book commands."""
 
 
-@book.command(short_help="Build a category's book from self-play and deep searches.")
+@book.command(
+    short_help=N_("Build a category's book from self-play and deep searches."),
+    help=N_(
+        "Play self-play games, count how each of their first actions fared, search the "
+        "positions played most with the top level, and write the book. The same options "
+        "write the same file."
+    ),
+)
 @_variant
 @_players
-@click.option(
-    "--games", type=click.IntRange(1), default=300, show_default=True, help="Self-play games."
+@option(
+    "--games", type=click.IntRange(1), default=300, show_default=True, help=N_("Self-play games.")
 )
-@click.option(
+@option(
     "--plies",
     type=click.IntRange(1),
     default=3,
     show_default=True,
-    help="The first actions of each game the book counts.",
+    help=N_("The first actions of each game the book counts."),
 )
-@click.option(
+@option(
     "--level",
     type=click.IntRange(1, 7),
     default=4,
     show_default=True,
-    help="The level that plays the self-play games.",
+    help=N_("The level that plays the self-play games."),
 )
-@click.option(
+@option(
     "--explore",
     type=click.FloatRange(0.0, 1.0),
     default=0.5,
     show_default=True,
-    help="The chance of a random action in the first plies.",
+    help=N_("The chance of a random action in the first plies."),
 )
-@click.option(
+@option(
     "--min-games",
     type=click.IntRange(1),
     default=4,
     show_default=True,
-    help="The fewest games a position needs to be kept.",
+    help=N_("The fewest games a position needs to be kept."),
 )
-@click.option(
+@option(
     "--searched",
     type=click.IntRange(0),
     default=16,
     show_default=True,
-    help="How many of the positions played most the top level searches.",
+    help=N_("How many of the positions played most the top level searches."),
 )
-@click.option(
+@option(
     "--nodes",
     type=click.IntRange(1),
     default=None,
-    help="Nodes (2 players) or iterations (3-4) of each deep search "
-    "[default: 2 times the top level's budget].",
+    help=N_(
+        "Nodes (2 players) or iterations (3-4) of each deep search "
+        "[default: 2 times the top level's budget]."
+    ),
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="The seed of self-play.")
-@click.option(
+@option("--seed", type=int, default=0, show_default=True, help=N_("The seed of self-play."))
+@option(
     "--jobs",
     type=click.IntRange(1),
     default=1,
     show_default=True,
-    help="Processes that play the games (the book is the same for any number).",
+    help=N_("Processes that play the games (the book is the same for any number)."),
 )
-@click.option(
+@option(
     "--out",
     type=click.Path(dir_okay=False, path_type=Path),
     default=None,
-    help="The book file to write [default: the shipped book of the category].",
+    help=N_("The book file to write [default: the shipped book of the category]."),
 )
 def build(
     variant: str,
@@ -107,9 +124,7 @@ def build(
     jobs: int,
     out: Path | None,
 ) -> None:
-    """Play self-play games, count how each of their first actions fared, search the
-    positions played most with the top level, and write the book. The same options
-    write the same file."""
+    """Build the book of a variant and player count and write it to its file."""
     from shiftago.core import Variant
     from shiftago.engine.book_build import BuildSettings
     from shiftago.interfaces.book import build as run
@@ -120,25 +135,32 @@ def build(
     run(chosen, players, settings, jobs, out or shipped_path(chosen, players), sys.stderr)
 
 
-@book.command(short_help="Show the book's lines at a position.")
+@book.command(
+    short_help=N_("Show the book's lines at a position."),
+    help=N_(
+        "Print the book's actions at a position: games, wins, draws, the mover's score, "
+        "the deep search's value (an expected score) and proof, and the top level's choice."
+    ),
+)
 @_variant
 @_players
-@click.option(
+@option(
     "--position",
     default=None,
     metavar="TEXT",
-    help="A position string, or actions from the empty board (L4 Tc) [default: the empty board].",
+    help=N_(
+        "A position string, or actions from the empty board (L4 Tc) [default: the empty board]."
+    ),
 )
-@click.option(
+@option(
     "--file",
     "path",
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     default=None,
-    help="A book file [default: the shipped book].",
+    help=N_("A book file [default: the shipped book]."),
 )
 def show(variant: str, players: int, position: str | None, path: Path | None) -> None:
-    """Print the book's actions at a position: games, wins, draws, the mover's score,
-    the deep search's value (an expected score) and proof, and the top level's choice."""
+    """Print the table of the book's actions at the position."""
     from shiftago.core import ShiftagoError, Variant
     from shiftago.interfaces.book import load, position_of, table
 

@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import sys
 
-import click
+from shiftago.interfaces.cli.words import command
+from shiftago.interfaces.shared.catalogues import N_
 
 
-@click.command(short_help="Speak the engine protocol (STP) on stdin and stdout.")
+@command(
+    short_help=N_("Speak the engine protocol (STP) on stdin and stdout."),
+    help=N_(
+        "Speak the Shiftago Text Protocol (STP) on standard input and output.\n\n"
+        "For tournament managers, GUIs and other programs; one command per line, see "
+        "PROTOCOL.md. Ends at 'quit' or at the end of the input."
+    ),
+)
 def engine() -> None:
-    """Speak the Shiftago Text Protocol (STP) on standard input and output.
-
-    For tournament managers, GUIs and other programs; one command per line, see
-    PROTOCOL.md. Ends at 'quit' or at the end of the input.
-    """
+    """Run the engine protocol until it ends, with its exit status."""
     from shiftago.interfaces import stp
 
     sys.exit(stp.main())

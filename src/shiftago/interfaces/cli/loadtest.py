@@ -8,115 +8,138 @@ import sys
 
 import click
 
+from shiftago.interfaces.cli.words import command, option
+from shiftago.interfaces.shared.catalogues import N_, _
+
 
 def _pace(ctx: click.Context, param: click.Parameter, value: str) -> tuple[float, float]:
-    low, _, high = value.partition("-")
+    """``--pace``: a range of seconds, ``MIN-MAX`` or one number; else a usage error."""
+    low, _dash, high = value.partition("-")
     try:
         pace = (float(low), float(high or low))
     except ValueError:
-        raise click.BadParameter(f"{value!r}: seconds such as 1-3 (or one number)") from None
+        raise click.BadParameter(
+            _("%(value)s: seconds such as 1-3 (or one number)") % {"value": repr(value)}
+        ) from None
     if not 0 <= pace[0] <= pace[1] < 3600:
-        raise click.BadParameter(f"{value!r}: from a low to a high number of seconds")
+        raise click.BadParameter(
+            _("%(value)s: from a low to a high number of seconds") % {"value": repr(value)}
+        )
     return pace
 
 
-@click.command(short_help="Play many games against running servers and measure them.")
-@click.argument("urls", metavar="URL...", nargs=-1, required=True)
-@click.option(
-    "--games", type=click.IntRange(1), default=10, show_default=True, help="Games at once."
+@command(
+    short_help=N_("Play many games against running servers and measure them."),
+    help=N_(
+        "Play games of scripted people against serve processes; print latency, errors, lost "
+        "and duplicated actions, and the processes' memory (docs/cli.md).\n\n"
+        "Several URLs are processes of one deployment (one database, one Redis): each game is "
+        "played across two of them, or on one (--sockets by-game). Exits with 1 when an "
+        "action was lost or duplicated."
+    ),
 )
-@click.option(
+@click.argument("urls", metavar="URL...", nargs=-1, required=True)
+@option("--games", type=click.IntRange(1), default=10, show_default=True, help=N_("Games at once."))
+@option(
     "--duration",
     type=click.FloatRange(0, min_open=True),
     default=60.0,
     show_default=True,
     metavar="SECONDS",
-    help="Stop after this long (the ramp included).",
+    help=N_("Stop after this long (the ramp included)."),
 )
-@click.option(
-    "--actions", type=click.IntRange(1), metavar="N", help="Stop after people sent N actions."
+@option(
+    "--actions", type=click.IntRange(1), metavar="N", help=N_("Stop after people sent N actions.")
 )
-@click.option(
+@option(
     "--pace",
     default="1-3",
     show_default=True,
     metavar="MIN-MAX",
     callback=_pace,
-    help="Seconds a person waits after the event that gives it the turn (uniform).",
+    help=N_("Seconds a person waits after the event that gives it the turn (uniform)."),
 )
-@click.option(
+@option(
     "--computer-share",
     type=click.FloatRange(0, 1),
     default=0.0,
     show_default=True,
-    help="The share of games of one person against the computer.",
+    help=N_("The share of games of one person against the computer."),
 )
-@click.option(
+@option(
     "--computer-level",
     type=click.IntRange(1),
     default=3,
     show_default=True,
-    help="The computer's level in those games.",
+    help=N_("The computer's level in those games."),
 )
-@click.option(
-    "--watchers", type=click.IntRange(0), default=0, show_default=True, help="Spectators per game."
+@option(
+    "--watchers",
+    type=click.IntRange(0),
+    default=0,
+    show_default=True,
+    help=N_("Spectators per game."),
 )
-@click.option(
+@option(
     "--ramp",
     type=click.FloatRange(0),
     default=5.0,
     show_default=True,
     metavar="SECONDS",
-    help="Spread the games' starts over this long.",
+    help=N_("Spread the games' starts over this long."),
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of every choice.")
-@click.option(
+@option("--seed", type=int, default=0, show_default=True, help=N_("Seed of every choice."))
+@option(
     "--pid",
     "pids",
     type=click.IntRange(1),
     multiple=True,
     metavar="PID",
-    help="A local serve process whose memory (VmRSS) is read too. Repeat for several.",
+    help=N_("A local serve process whose memory (VmRSS) is read too. Repeat for several."),
 )
-@click.option(
+@option(
     "--deflate/--no-deflate",
     default=True,
     show_default=True,
-    help="Compress the sockets' messages, as browsers do.",
+    help=N_("Compress the sockets' messages, as browsers do."),
 )
-@click.option(
+@option(
     "--sockets",
     type=click.Choice(["across", "by-game"]),
     default="across",
     show_default=True,
-    help="With several URLs: each game's two people on two processes (across), or every "
-    "socket of a game on the game's process (by-game), as behind a proxy that routes by game.",
+    help=N_(
+        "With several URLs: each game's two people on two processes (across), or every "
+        "socket of a game on the game's process (by-game), as behind a proxy that routes by game."
+    ),
 )
-@click.option(
+@option(
     "--scenario",
     type=click.Choice(["games", "join-burst", "sign-in-flood"]),
     default="games",
     show_default=True,
-    help="games: many games at once. join-burst: --watchers watchers join one live game "
-    "at once while two people play it. sign-in-flood: --addresses addresses send "
-    "--attempts wrong passwords each while the owner signs in (one URL, on this machine "
-    "or behind a proxy that trusts it: addresses come as X-Forwarded-For).",
+    help=N_(
+        "games: many games at once. join-burst: --watchers watchers join one live game "
+        "at once while two people play it. sign-in-flood: --addresses addresses send "
+        "--attempts wrong passwords each while the owner signs in (one URL, on this machine "
+        "or behind a proxy that trusts it: addresses come as X-Forwarded-For)."
+    ),
 )
-@click.option(
+@option(
     "--addresses",
     type=click.IntRange(1, 60_000),
     default=40,
     show_default=True,
-    help="sign-in-flood: addresses that send wrong passwords.",
+    help=N_("sign-in-flood: addresses that send wrong passwords."),
 )
-@click.option(
+@option(
     "--attempts",
     type=click.IntRange(1),
     default=10,
     show_default=True,
-    help="sign-in-flood: wrong passwords per address.",
+    help=N_("sign-in-flood: wrong passwords per address."),
 )
-@click.option("--json", "json_output", is_flag=True, help="Print the report as one JSON object.")
+@option("--json", "json_output", is_flag=True, help=N_("Print the report as one JSON object."))
 def loadtest(
     urls: tuple[str, ...],
     games: int,
@@ -136,18 +159,14 @@ def loadtest(
     attempts: int,
     json_output: bool,
 ) -> None:
-    """Play games of scripted people against serve processes; print latency, errors,
-    lost and duplicated actions, and the processes' memory (docs/cli.md).
-
-    Several URLs are processes of one deployment (one database, one Redis): each game is
-    played across two of them, or on one (--sockets by-game). Exits with 1 when an
-    action was lost or duplicated.
-    """
+    """Run the load test (or a scenario) and print its report."""
     from shiftago.interfaces.loadtest import LoadConfig, LoadError, format_report, run_command
 
     if scenario != "games":
         if len(urls) != 1:
-            raise click.UsageError(f"--scenario {scenario} runs against one URL")
+            raise click.UsageError(
+                _("--scenario %(scenario)s runs against one URL") % {"scenario": scenario}
+            )
         _scenario(
             scenario, urls[0], watchers, pace[0], addresses, attempts, seed, deflate, json_output
         )
@@ -170,7 +189,7 @@ def loadtest(
     try:
         report = run_command(config)
     except LoadError as e:
-        click.echo(f"error: {e}", err=True)
+        click.echo(_("error: %(message)s") % {"message": e}, err=True)
         sys.exit(2)
     click.echo(json.dumps(report) if json_output else format_report(report))
     if report["lost"] or report["duplicated"]:
@@ -204,7 +223,7 @@ def _scenario(
             deflate=deflate,
         )
     except ScenarioError as e:
-        click.echo(f"error: {e}", err=True)
+        click.echo(_("error: %(message)s") % {"message": e}, err=True)
         sys.exit(2)
     click.echo(json.dumps(report) if json_output else text)
     if report.get("owner_signed_in") is False:

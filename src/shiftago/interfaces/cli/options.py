@@ -10,6 +10,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from shiftago.interfaces.cli.words import option
+from shiftago.interfaces.shared.catalogues import N_, _
+
 if TYPE_CHECKING:
     from shiftago.interfaces.shared.newgame import PlaySetup
 
@@ -23,13 +26,15 @@ def handicap(ctx: click.Context, param: click.Parameter, value: str | None) -> t
         return tuple(int(part) for part in value.split(","))
     except ValueError:
         raise click.BadParameter(
-            f"{value!r}: one number of skipped turns per seat, such as 0,2"
+            _("%(value)s: one number of skipped turns per seat, such as 0,2")
+            % {"value": repr(value)}
         ) from None
 
 
 def game_number_option(help_text: str) -> Callable[[FC], FC]:
-    """``--game N``: which game of a record file that holds several."""
-    return click.option(
+    """``--game N``: which game of a record file that holds several; ``help_text`` is
+    marked with ``N_`` by the caller and translated when Click shows it."""
+    return option(
         "--game",
         "game_number",
         type=click.IntRange(min=1),
@@ -41,79 +46,76 @@ def game_number_option(help_text: str) -> Callable[[FC], FC]:
 
 def game_options(command: FC) -> FC:
     """The options of a game at the terminal, as ``play`` and ``tui`` take them."""
-    for option in reversed(_GAME_OPTIONS):
-        command = option(command)
+    for add in reversed(_GAME_OPTIONS):
+        command = add(command)
     return command
 
 
 _GAME_OPTIONS: list[Callable[[Any], Any]] = [
-    click.option(
+    option(
         "--variant",
         type=click.Choice(["express", "expert", "extreme"], case_sensitive=False),
         default="express",
         show_default=True,
-        help="The variant of a new game.",
+        help=N_("The variant of a new game."),
     ),
-    click.option(
+    option(
         "--players",
         type=click.IntRange(2, 4),
         default=2,
         show_default=True,
-        help="The number of players of a new game (2-4).",
+        help=N_("The number of players of a new game (2-4)."),
     ),
-    click.option(
+    option(
         "--handicap",
         metavar="N,N..",
         callback=handicap,
-        help="Skipped turns (0-6) per seat in seat order, such as 0,2.",
+        help=N_("Skipped turns (0-6) per seat in seat order, such as 0,2."),
     ),
-    click.option(
+    option(
         "--first",
         metavar="COLOUR",
-        help="Who starts a new game: o, g, b, w (or orange...). Default: drawn by lot.",
+        help=N_("Who starts a new game: o, g, b, w (or orange...). Default: drawn by lot."),
     ),
-    click.option(
-        "--seed", type=int, help="Seed of the draw for the first seat and of the computer."
-    ),
-    click.option(
+    option("--seed", type=int, help=N_("Seed of the draw for the first seat and of the computer.")),
+    option(
         "--computer",
         "-c",
         metavar="COLOUR",
         multiple=True,
-        help="A seat the computer plays (repeat the option for several seats).",
+        help=N_("A seat the computer plays (repeat the option for several seats)."),
     ),
-    click.option(
-        "--level", type=click.IntRange(min=1), help="The computer's level (default: best)."
-    ),
-    click.option(
+    option("--level", type=click.IntRange(min=1), help=N_("The computer's level (default: best).")),
+    option(
         "--limit",
         type=click.IntRange(min=1),
-        help="End the game after this many actions (default: no limit; 1000 when the "
-        "computer plays every seat).",
+        help=N_(
+            "End the game after this many actions (default: no limit; 1000 when the "
+            "computer plays every seat)."
+        ),
     ),
-    click.option(
+    option(
         "--load",
         type=click.Path(dir_okay=False, path_type=Path),
-        help="Go on from the game in this record file.",
+        help=N_("Go on from the game in this record file."),
     ),
-    game_number_option("Which game of a --load file that holds several."),
-    click.option("--position", metavar="POSITION", help="Go on from this position string."),
-    click.option(
+    game_number_option(N_("Which game of a --load file that holds several.")),
+    option("--position", metavar="POSITION", help=N_("Go on from this position string.")),
+    option(
         "--resume/--new",
         default=None,
-        help="Resume the unfinished (autosaved) game without asking, or start a new one.",
+        help=N_("Resume the unfinished (autosaved) game without asking, or start a new one."),
     ),
-    click.option(
+    option(
         "--lang",
         metavar="LANG",
-        help="The language of the game (en, de, es, it, fr, nl). Default: from $LANG.",
+        help=N_("The language of the game (en, de, es, it, fr, nl). Default: from $LANG."),
     ),
 ]
 
 
 def setup_of(context: click.Context, options: Mapping[str, Any]) -> PlaySetup:
     """The :class:`PlaySetup` of the options of :func:`game_options`."""
-    from shiftago.interfaces.shared.catalogues import _
     from shiftago.interfaces.shared.newgame import NEW_GAME_OPTIONS, PlaySetup
 
     by_default = click.core.ParameterSource.DEFAULT
@@ -141,18 +143,18 @@ def choose_language(asked: str | None) -> None:
 def proof_options(command: FC) -> FC:
     """``--max-actions`` (``most``) and ``--nodes``: how long a puzzle may be and the
     prover's budget per position, for every command that proves puzzles."""
-    command = click.option(
+    command = option(
         "--nodes",
         type=click.IntRange(1),
         default=2_000_000,
         show_default=True,
-        help="The prover's node budget per position (beyond it a position is skipped).",
+        help=N_("The prover's node budget per position (beyond it a position is skipped)."),
     )(command)
-    return click.option(
+    return option(
         "--max-actions",
         "most",
         type=click.IntRange(1, 3),
         default=3,
         show_default=True,
-        help="The most actions of the solver a puzzle may take.",
+        help=N_("The most actions of the solver a puzzle may take."),
     )(command)

@@ -9,25 +9,30 @@ from typing import Any, TextIO
 import click
 
 from shiftago.interfaces.cli.options import choose_language, game_options, setup_of
+from shiftago.interfaces.cli.words import command, option
+from shiftago.interfaces.shared.catalogues import N_
 
 
-@click.command(short_help="Play a game at the terminal (also with piped input).")
+@command(
+    short_help=N_("Play a game at the terminal (also with piped input)."),
+    help=N_(
+        "Play a game at the terminal: type actions (L3, Tc, xc3-g3) and commands.\n\n"
+        "At a terminal it opens the terminal app (as 'shiftago tui' does); with --plain, or "
+        "with piped input or output, it is the line-based game, which works with piped input "
+        "too. The game is saved after every action and the next 'shiftago play' offers to "
+        "resume it (the data directory is $SHIFTAGO_HOME, else $XDG_DATA_HOME/shiftago, else "
+        "~/.local/share/shiftago). Type 'help' in the line-based game for its commands: "
+        "legal, undo, save FILE, board, position, quit."
+    ),
+)
 @game_options
-@click.option(
+@option(
     "--plain",
     is_flag=True,
-    help="The line-based game even at a terminal (for scripts and screen readers).",
+    help=N_("The line-based game even at a terminal (for scripts and screen readers)."),
 )
 def play(plain: bool, lang: str | None, **options: Any) -> None:
-    """Play a game at the terminal: type actions (L3, Tc, xc3-g3) and commands.
-
-    At a terminal it opens the terminal app (as 'shiftago tui' does); with --plain, or
-    with piped input or output, it is the line-based game, which works with piped input
-    too. The game is saved after every action and the next 'shiftago play' offers to
-    resume it (the data directory is $SHIFTAGO_HOME, else $XDG_DATA_HOME/shiftago, else
-    ~/.local/share/shiftago). Type 'help' in the line-based game for its commands:
-    legal, undo, save FILE, board, position, quit.
-    """
+    """Set the game up from the options and hand it to the terminal app or the line game."""
     from shiftago.interfaces.shared.newgame import SetupError
 
     choose_language(lang)

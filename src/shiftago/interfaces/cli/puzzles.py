@@ -8,54 +8,65 @@ from pathlib import Path
 import click
 
 from shiftago.interfaces.cli.options import proof_options
+from shiftago.interfaces.cli.words import group, option
+from shiftago.interfaces.shared.catalogues import N_, _
 
 VARIANTS = ("express", "expert", "extreme")
 
 
-@click.group(short_help="Generate puzzles from games and self-play, and check them.")
+@group(
+    short_help=N_("Generate puzzles from games and self-play, and check them."),
+    help=N_("Puzzles: positions where one first action forces the win (docs/puzzles.md)."),
+)
 def puzzles() -> None:
-    """Puzzles: positions where one first action forces the win (docs/puzzles.md)."""
+    """The group of the puzzle commands."""
 
 
-@puzzles.command(short_help="Find and prove puzzles in records and self-play games.")
-@click.option(
+@puzzles.command(
+    short_help=N_("Find and prove puzzles in records and self-play games."),
+    help=N_(
+        "Search games for puzzles and prove them; write one JSON line per puzzle.\n\n"
+        "The same options write the same file."
+    ),
+)
+@option(
     "--from",
     "records",
     multiple=True,
     metavar="FILE",
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="A record file whose games are searched (repeat for several).",
+    help=N_("A record file whose games are searched (repeat for several)."),
 )
-@click.option(
+@option(
     "--self-play",
     "games",
     default=0,
     show_default=True,
     type=click.IntRange(0),
-    help="How many self-play games to search.",
+    help=N_("How many self-play games to search."),
 )
-@click.option("--seed", default=1, show_default=True, type=int, help="The seed of self-play.")
-@click.option(
+@option("--seed", default=1, show_default=True, type=int, help=N_("The seed of self-play."))
+@option(
     "--variant",
     type=click.Choice(VARIANTS),
     default="express",
     show_default=True,
-    help="The variant of self-play games.",
+    help=N_("The variant of self-play games."),
 )
-@click.option(
+@option(
     "--players",
     type=click.IntRange(2, 4),
     default=2,
     show_default=True,
-    help="The players of self-play games.",
+    help=N_("The players of self-play games."),
 )
 @proof_options
-@click.option("--limit", type=click.IntRange(1), default=None, help="Stop after this many puzzles.")
-@click.option(
+@option("--limit", type=click.IntRange(1), default=None, help=N_("Stop after this many puzzles."))
+@option(
     "--out",
     type=click.Path(dir_okay=False, path_type=Path),
     default=None,
-    help="The puzzle file to write (.jsonl, or .jsonl.gz); standard output if not given.",
+    help=N_("The puzzle file to write (.jsonl, or .jsonl.gz); standard output if not given."),
 )
 def generate(
     records: tuple[Path, ...],
@@ -68,15 +79,13 @@ def generate(
     limit: int | None,
     out: Path | None,
 ) -> None:
-    """Search games for puzzles and prove them; write one JSON line per puzzle.
-
-    The same options write the same file."""
+    """Search the records and self-play games for puzzles and write the proven ones."""
     from shiftago.core import Variant
     from shiftago.interfaces.puzzles import Job, open_text
     from shiftago.interfaces.puzzles import generate as run
 
     if not records and not games:
-        raise click.UsageError("give record files with --from, or --self-play N games")
+        raise click.UsageError(_("give record files with --from, or --self-play N games"))
     job = Job(records, games, seed, Variant.parse(variant), players, most, nodes, limit)
     try:
         if out is None:
@@ -88,10 +97,13 @@ def generate(
         raise click.ClickException(str(error)) from None
 
 
-@puzzles.command(short_help="Re-prove every puzzle of a file.")
+@puzzles.command(
+    short_help=N_("Re-prove every puzzle of a file."),
+    help=N_("Re-prove every puzzle of FILE; exit 1 naming each one that fails."),
+)
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 def check(file: Path) -> None:
-    """Re-prove every puzzle of FILE; exit 1 naming each one that fails."""
+    """Re-prove the puzzles of the file and exit with the check's status."""
     from shiftago.interfaces.puzzles import main_check
 
     try:
@@ -101,17 +113,22 @@ def check(file: Path) -> None:
     sys.exit(code)
 
 
-@puzzles.command(short_help="Find every puzzle's themes again, positions unchanged.")
+@puzzles.command(
+    short_help=N_("Find every puzzle's themes again, positions unchanged."),
+    help=N_(
+        "Read FILE, find each puzzle's themes again (after a new theme) and write them to "
+        "OUT in the same order; the positions and solutions stay as they are."
+    ),
+)
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option(
+@option(
     "--out",
     type=click.Path(dir_okay=False, path_type=Path),
     required=True,
-    help="Write the puzzles here (.gz: gzip without a time stamp); may be FILE itself.",
+    help=N_("Write the puzzles here (.gz: gzip without a time stamp); may be FILE itself."),
 )
 def retag(file: Path, out: Path) -> None:
-    """Read FILE, find each puzzle's themes again (after a new theme) and write them to
-    OUT in the same order; the positions and solutions stay as they are."""
+    """Tag the puzzles of the file with their themes again and write them out."""
     from shiftago.interfaces.puzzles import main_retag
 
     try:

@@ -17,7 +17,9 @@ from urllib.parse import urlsplit
 import click
 
 from shiftago.interfaces.cli.options import FC
+from shiftago.interfaces.cli.words import command, option
 from shiftago.interfaces.server.settings import Command, Option, Settings, options_of
+from shiftago.interfaces.shared.catalogues import N_, _
 
 
 def _public_url(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
@@ -27,11 +29,14 @@ def _public_url(ctx: click.Context, param: click.Parameter, value: str | None) -
         return None
     parts = urlsplit(value)
     if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise click.BadParameter(f"{value!r}: a whole address such as https://shiftago.example.org")
+        raise click.BadParameter(
+            _("%(value)s: a whole address such as https://shiftago.example.org")
+            % {"value": repr(value)}
+        )
     if parts.path not in ("", "/") or parts.query or parts.fragment:
         raise click.BadParameter(
-            f"{value!r}: the site's root only (the app serves at /), such as "
-            f"{parts.scheme}://{parts.netloc}"
+            _("%(value)s: the site's root only (the app serves at /), such as %(root)s")
+            % {"value": repr(value), "root": f"{parts.scheme}://{parts.netloc}"}
         )
     return f"{parts.scheme}://{parts.netloc}"
 
@@ -47,7 +52,9 @@ def _addresses(
             Proxies([value])
         except ValueError:
             raise click.BadParameter(
-                f"{value!r} is not an address or a network (10.0.0.0/8), or *", param=param
+                _("%(value)s is not an address or a network (10.0.0.0/8), or *")
+                % {"value": repr(value)},
+                param=param,
             ) from None
     return values
 
@@ -61,11 +68,12 @@ CHECKS: Mapping[str, Callable[[click.Context, click.Parameter, Any], Any]] = {
 
 def settings_options(command: Command) -> Callable[[FC], FC]:
     """The click options of ``command``'s settings, in the order of :class:`Settings`'s
-    fields, each named after its field."""
+    fields, each named after its field; their help (declared in the settings) is read in
+    the terminal's language."""
 
     def decorate(f: FC) -> FC:
-        for name, default, option in reversed(options_of(command)):
-            f = click.option(option.flag, name, **_click_arguments(option, default))(f)
+        for name, default, declared in reversed(options_of(command)):
+            f = option(declared.flag, name, **_click_arguments(declared, default))(f)
         return f
 
     return decorate
@@ -106,30 +114,36 @@ def settings_from(given: Mapping[str, Any]) -> Settings:
     return Settings(**{name: value for name, value in given.items() if value != ()})
 
 
-@click.command(short_help="Serve the web app: play in the browser, alone or with friends.")
-@click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
-@click.option(
+@command(
+    short_help=N_("Serve the web app: play in the browser, alone or with friends."),
+    help=N_(
+        "Serve the web app: open the address it prints in a browser and play.\n\n"
+        "Games are stored in the database after every action and survive a restart. The "
+        "data directory is $SHIFTAGO_HOME, else $XDG_DATA_HOME/shiftago, else "
+        "~/.local/share/shiftago. Several processes on one PostgreSQL and one Redis serve "
+        "the same games: docs/deploy.md."
+    ),
+)
+@option("--host", default="127.0.0.1", show_default=True, help=N_("The address to listen on."))
+@option(
     "--port",
     type=click.IntRange(1, 65535),
     default=8000,
     show_default=True,
-    help="The port to listen on.",
+    help=N_("The port to listen on."),
 )
-@click.option(
+@option(
     "--db",
     "db_url",
     metavar="URL",
-    help="The database, as a SQLAlchemy URL (sqlite:///FILE or "
-    "postgresql+psycopg://USER@HOST/DB). Default: server.db in the data directory.",
+    help=N_(
+        "The database, as a SQLAlchemy URL (sqlite:///FILE or "
+        "postgresql+psycopg://USER@HOST/DB). Default: server.db in the data directory."
+    ),
 )
 @settings_options("serve")
 def serve(host: str, port: int, db_url: str | None, **given: Any) -> None:
-    """Serve the web app: open the address it prints in a browser and play.
-
-    Games are stored in the database after every action and survive a restart. The data
-    directory is $SHIFTAGO_HOME, else $XDG_DATA_HOME/shiftago, else ~/.local/share/shiftago.
-    Several processes on one PostgreSQL and one Redis serve the same games: docs/deploy.md.
-    """
+    """Run the web app with the settings given until it is stopped."""
     from shiftago.interfaces.server import run
     from shiftago.interfaces.server.startup import StartupError
 
@@ -137,29 +151,32 @@ def serve(host: str, port: int, db_url: str | None, **given: Any) -> None:
     try:
         run(host=host, port=port, db_url=server_db(db_url), settings=settings)
     except StartupError as error:
-        click.echo(f"error: {error}", err=True)
+        click.echo(_("error: %(message)s") % {"message": error}, err=True)
         sys.exit(1)
 
 
 #: ``--db`` of the commands that work beside the serve processes (worker, admin).
-serve_db_option = click.option(
+serve_db_option = option(
     "--db",
     "db_url",
     metavar="URL",
-    help="The database the serve processes use (as for `shiftago serve`).",
+    help=N_("The database the serve processes use (as for `shiftago serve`)."),
 )
 
 
-@click.command(short_help="Play the computer's seats and make reviews for serve processes.")
+@command(
+    short_help=N_("Play the computer's seats and make reviews for serve processes."),
+    help=N_(
+        "Take the computer's moves and the reviews from Redis and do them.\n\n"
+        "Run one or more beside `shiftago serve --redis URL` processes (docs/deploy.md). A "
+        "worker killed mid-job loses nothing: its job is done again by another once its "
+        "lease runs out."
+    ),
+)
 @serve_db_option
 @settings_options("worker")
 def worker(db_url: str | None, **given: Any) -> None:
-    """Take the computer's moves and the reviews from Redis and do them.
-
-    Run one or more beside `shiftago serve --redis URL` processes (docs/deploy.md). A
-    worker killed mid-job loses nothing: its job is done again by another once its lease
-    runs out.
-    """
+    """Run a worker of the serve processes' jobs until it is stopped."""
     from shiftago.interfaces.server.startup import StartupError
     from shiftago.interfaces.server.worker import run_worker
 
@@ -167,7 +184,7 @@ def worker(db_url: str | None, **given: Any) -> None:
     try:
         run_worker(server_db(db_url), settings)
     except StartupError as error:
-        click.echo(f"error: {error}", err=True)
+        click.echo(_("error: %(message)s") % {"message": error}, err=True)
         sys.exit(1)
 
 
@@ -177,15 +194,18 @@ def server_db(db_url: str | None) -> str:
 
     if db_url is not None:
         if not db_url.strip():
-            raise click.BadParameter("the database URL is empty", param_hint="--db")
+            raise click.BadParameter(_("the database URL is empty"), param_hint="--db")
         from shiftago.interfaces.server.db.store import check_url
 
         try:
             check_url(db_url)
         except ValueError as e:
             raise click.BadParameter(
-                f"{db_url!r} is not a database URL this shiftago can use ({e}); "
-                "for example sqlite:///FILE or postgresql+psycopg://USER@HOST/DB",
+                _(
+                    "%(url)s is not a database URL this shiftago can use (%(error)s); "
+                    "for example sqlite:///FILE or postgresql+psycopg://USER@HOST/DB"
+                )
+                % {"url": repr(db_url), "error": e},
                 param_hint="--db",
             ) from None
         return db_url

@@ -8,33 +8,42 @@ from pathlib import Path
 import click
 
 from shiftago.interfaces.cli.options import game_number_option
+from shiftago.interfaces.cli.words import command, option
+from shiftago.interfaces.shared.catalogues import N_, _
 
 
-@click.command(short_help="Show a position or replay a record: text, SVG, PNG or GIF.")
+@command(
+    short_help=N_("Show a position or replay a record: text, SVG, PNG or GIF."),
+    help=N_(
+        "Show a position string or a game record file ('-' reads standard input).\n\n"
+        "A record is replayed: each action, then the board. A position string has 8 fields, "
+        'so quote it: shiftago show "express 2 7/7/7/7/7/7/7 o insert 22,22 0,0 0,0".'
+    ),
+)
 @click.argument("target", metavar="FILE|POSITION")
-@click.option("--final", is_flag=True, help="Show only the final board of a record.")
-@click.option(
+@option("--final", is_flag=True, help=N_("Show only the final board of a record."))
+@option(
     "--svg",
     "svg_dir",
     metavar="DIR",
     type=click.Path(file_okay=False, path_type=Path),
-    help="Write SVG files to DIR (one per step, or only the final one) instead of text.",
+    help=N_("Write SVG files to DIR (one per step, or only the final one) instead of text."),
 )
-@click.option(
+@option(
     "--png",
     "png",
     metavar="FILE",
     type=click.Path(dir_okay=False, path_type=Path),
-    help="Write the last position, its last action marked, as a PNG picture to FILE.",
+    help=N_("Write the last position, its last action marked, as a PNG picture to FILE."),
 )
-@click.option(
+@option(
     "--gif",
     "gif",
     metavar="FILE",
     type=click.Path(dir_okay=False, path_type=Path),
-    help="Write the game as an animated GIF to FILE: a frame per action, the last held.",
+    help=N_("Write the game as an animated GIF to FILE: a frame per action, the last held."),
 )
-@game_number_option("Which game of a file that holds several.")
+@game_number_option(N_("Which game of a file that holds several."))
 def show(
     target: str,
     final: bool,
@@ -43,11 +52,7 @@ def show(
     gif: Path | None,
     game_number: int,
 ) -> None:
-    """Show a position string or a game record file ('-' reads standard input).
-
-    A record is replayed: each action, then the board. A position string has 8 fields,
-    so quote it: shiftago show "express 2 7/7/7/7/7/7/7 o insert 22,22 0,0 0,0".
-    """
+    """Hand the target and the options to the show program; its errors end with status 2."""
     from shiftago.interfaces.show import ShowError
     from shiftago.interfaces.show import show as show_target
 
@@ -64,5 +69,5 @@ def show(
             stdin=sys.stdin,
         )
     except ShowError as e:
-        click.echo(f"error: {e}", err=True)
+        click.echo(_("error: %(message)s") % {"message": e}, err=True)
         sys.exit(2)

@@ -9,29 +9,34 @@ from typing import Any
 import click
 
 from shiftago.interfaces.cli.options import choose_language, game_options, setup_of
+from shiftago.interfaces.cli.words import command, option
+from shiftago.interfaces.shared.catalogues import N_
 
 
-@click.command(short_help="Play a game in the terminal app (board, mouse, engine).")
+@command(
+    short_help=N_("Play a game in the terminal app (board, mouse, engine)."),
+    help=N_(
+        "Play a game in the terminal app: click an arrow or move the cursor with the arrow "
+        "keys and press Enter, or type an action (L3, Tc, xc3-g3) and Enter.\n\n"
+        "F2 starts a new game, F3 loads a record, F4 saves it, F5 shows the engine's lines, "
+        "Ctrl+Z takes back, F7 replays the game, Ctrl+Q leaves. The game is saved after every "
+        "action, as 'shiftago play' saves it, and either offers to resume it (without its "
+        "clocks)."
+    ),
+)
 @game_options
-@click.option(
+@option(
     "--clock",
     metavar="MINUTES[+SECONDS]",
-    help="Clocks for every seat: minutes each, and seconds added after each turn (5+3).",
+    help=N_("Clocks for every seat: minutes each, and seconds added after each turn (5+3)."),
 )
-@click.option(
+@option(
     "--tournament",
     is_flag=True,
-    help="A tournament: Express games until a player has won ten (F8 starts the next).",
+    help=N_("A tournament: Express games until a player has won ten (F8 starts the next)."),
 )
 def tui(lang: str | None, clock: str | None, tournament: bool, **options: Any) -> None:
-    """Play a game in the terminal app: click an arrow or move the cursor with the arrow
-    keys and press Enter, or type an action (L3, Tc, xc3-g3) and Enter.
-
-    F2 starts a new game, F3 loads a record, F4 saves it, F5 shows the engine's lines,
-    Ctrl+Z takes back, F7 replays the game, Ctrl+Q leaves. The game is saved after every
-    action, as 'shiftago play' saves it, and either offers to resume it (without its
-    clocks).
-    """
+    """Set the game up from the options (with its clocks) and open the terminal app."""
     from shiftago.interfaces.shared.newgame import SetupError
 
     choose_language(lang)

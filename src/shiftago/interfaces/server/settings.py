@@ -17,6 +17,8 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Final, Literal
 
+from shiftago.interfaces.shared.catalogues import N_
+
 #: The environment variable of :attr:`Settings.engine_threads` (no option sets it).
 ENGINE_THREADS_VARIABLE: Final = "SHIFTAGO_ENGINE_THREADS"
 #: The environment variable of :attr:`Settings.preview_languages` ("1": on).
@@ -119,9 +121,11 @@ class Settings:
             Option(
                 "serve",
                 "--public-url",
-                "Where people reach the app (https://shiftago.example.org); join links and "
-                "the allowed WebSocket origins follow from it. Default: the address a "
-                "browser used.",
+                N_(
+                    "Where people reach the app (https://shiftago.example.org); join links and "
+                    "the allowed WebSocket origins follow from it. Default: the address a "
+                    "browser used."
+                ),
                 metavar="URL",
                 check="url",
             )
@@ -135,7 +139,7 @@ class Settings:
                 Option(
                     command,
                     "--bot-delay",
-                    "How long the computer waits before it acts, so that people can follow.",
+                    N_("How long the computer waits before it acts, so that people can follow."),
                     low=0,
                     high=10,
                     metavar="SECONDS",
@@ -152,17 +156,19 @@ class Settings:
             Option(
                 "serve",
                 "--redis",
-                "Redis (redis://HOST:PORT/0), for several serve processes on one database: "
-                "they share live events, and `shiftago worker` processes play the "
-                "computer's seats and make the reviews. Default: $SHIFTAGO_REDIS_URL, else "
-                "none (this process alone).",
+                N_(
+                    "Redis (redis://HOST:PORT/0), for several serve processes on one database: "
+                    "they share live events, and `shiftago worker` processes play the "
+                    "computer's seats and make the reviews. Default: $SHIFTAGO_REDIS_URL, else "
+                    "none (this process alone)."
+                ),
                 metavar="URL",
                 envvar="SHIFTAGO_REDIS_URL",
             ),
             Option(
                 "worker",
                 "--redis",
-                "The Redis the serve processes use (or $SHIFTAGO_REDIS_URL).",
+                N_("The Redis the serve processes use (or $SHIFTAGO_REDIS_URL)."),
                 metavar="URL",
                 envvar="SHIFTAGO_REDIS_URL",
                 required=True,
@@ -179,10 +185,12 @@ class Settings:
             Option(
                 "serve",
                 "--allowed-host",
-                "A host name (with :port if not the default) that the app answers and "
-                "whose pages may open the app's sockets, beside --public-url's; other "
-                "hosts than these, localhost and the listening address get 421. Repeat "
-                "for several.",
+                N_(
+                    "A host name (with :port if not the default) that the app answers and "
+                    "whose pages may open the app's sockets, beside --public-url's; other "
+                    "hosts than these, localhost and the listening address get 421. Repeat "
+                    "for several."
+                ),
                 metavar="HOST",
             )
         ),
@@ -194,9 +202,11 @@ class Settings:
             Option(
                 "serve",
                 "--trusted-proxy",
-                "An address (or network, 10.0.0.0/8) whose X-Forwarded-* headers are "
-                "believed. Repeat for several. Default: 127.0.0.1 and ::1 (a proxy on this "
-                "machine).",
+                N_(
+                    "An address (or network, 10.0.0.0/8) whose X-Forwarded-* headers are "
+                    "believed. Repeat for several. Default: 127.0.0.1 and ::1 (a proxy on this "
+                    "machine)."
+                ),
                 metavar="ADDRESS",
                 check="address",
             )
@@ -210,8 +220,10 @@ class Settings:
             Option(
                 "serve",
                 "--metrics-from",
-                "An address (or network) that GET /metrics answers, for Prometheus; others "
-                "get 404. Repeat for several. Default: 127.0.0.1 and ::1.",
+                N_(
+                    "An address (or network) that GET /metrics answers, for Prometheus; others "
+                    "get 404. Repeat for several. Default: 127.0.0.1 and ::1."
+                ),
                 metavar="ADDRESS",
                 check="address",
             )
@@ -224,14 +236,14 @@ class Settings:
             Option(
                 "serve",
                 "--bot-threads",
-                "Computer seats thinking at once in this process (without --redis).",
+                N_("Computer seats thinking at once in this process (without --redis)."),
                 low=1,
                 high=64,
             ),
             Option(
                 "worker",
                 "--threads",
-                "Jobs worked on at once (computer moves and reviews).",
+                N_("Jobs worked on at once (computer moves and reviews)."),
                 low=1,
                 high=64,
             ),
@@ -244,8 +256,10 @@ class Settings:
             Option(
                 "serve",
                 "--idle-seconds",
-                "A game nobody watches leaves memory after this long (it is loaded back "
-                "when needed).",
+                N_(
+                    "A game nobody watches leaves memory after this long (it is loaded back "
+                    "when needed)."
+                ),
                 low=1,
                 high=86400,
             )
@@ -259,7 +273,7 @@ class Settings:
             Option(
                 "worker",
                 "--lease",
-                "A job that a worker has not vouched for this long (it died) is done again.",
+                N_("A job that a worker has not vouched for this long (it died) is done again."),
                 low=0.5,
                 high=3600,
                 metavar="SECONDS",
@@ -274,9 +288,11 @@ class Settings:
             Option(
                 "worker",
                 "--name",
-                "The worker's name among the workers, the same across restarts (a systemd "
-                "instance: %H-%i): a restarted worker takes back its jobs at once instead "
-                "of after the lease. Default: a new name each start.",
+                N_(
+                    "The worker's name among the workers, the same across restarts (a systemd "
+                    "instance: %H-%i): a restarted worker takes back its jobs at once instead "
+                    "of after the lease. Default: a new name each start."
+                ),
                 metavar="NAME",
             )
         ),
@@ -286,7 +302,9 @@ class Settings:
     games_per_minute: int = field(
         default=30,
         metadata=_options(
-            Option("serve", "--games-per-minute", "Games one address may create per minute.", low=1)
+            Option(
+                "serve", "--games-per-minute", N_("Games one address may create per minute."), low=1
+            )
         ),
     )
     #: Games one address may import per minute.
@@ -294,7 +312,10 @@ class Settings:
         default=20,
         metadata=_options(
             Option(
-                "serve", "--imports-per-minute", "Games one address may import per minute.", low=1
+                "serve",
+                "--imports-per-minute",
+                N_("Games one address may import per minute."),
+                low=1,
             )
         ),
     )
@@ -305,7 +326,7 @@ class Settings:
             Option(
                 "serve",
                 "--analyses-per-minute",
-                "Reviews one address may ask for per minute.",
+                N_("Reviews one address may ask for per minute."),
                 low=1,
             )
         ),
@@ -318,7 +339,10 @@ class Settings:
             Option(
                 "serve",
                 "--puzzle-attempts-per-minute",
-                "Puzzle attempts (each action played on a puzzle) one address may send per minute.",
+                N_(
+                    "Puzzle attempts (each action played on a puzzle) one address may send "
+                    "per minute."
+                ),
                 low=1,
             )
         ),
@@ -332,7 +356,7 @@ class Settings:
             Option(
                 "serve",
                 "--live-analyses-per-minute",
-                "Positions one address may start analysing per minute on the analysis board.",
+                N_("Positions one address may start analysing per minute on the analysis board."),
                 low=1,
             )
         ),
@@ -345,7 +369,7 @@ class Settings:
             Option(
                 "serve",
                 "--reviews-per-address",
-                "Unfinished reviews that one address may have waiting or running.",
+                N_("Unfinished reviews that one address may have waiting or running."),
                 low=1,
             )
         ),
@@ -356,7 +380,7 @@ class Settings:
             Option(
                 "serve",
                 "--reviews-total",
-                "Unfinished reviews waiting or running on the whole server.",
+                N_("Unfinished reviews waiting or running on the whole server."),
                 low=1,
             )
         ),
@@ -369,7 +393,7 @@ class Settings:
             Option(
                 "serve",
                 "--logins-per-minute",
-                "Sign-in and sign-up attempts per minute, per address.",
+                N_("Sign-in and sign-up attempts per minute, per address."),
                 low=1,
             )
         ),
@@ -382,7 +406,7 @@ class Settings:
             Option(
                 "serve",
                 "--failed-logins-per-account-and-address",
-                "Wrong passwords per minute for one account from one address.",
+                N_("Wrong passwords per minute for one account from one address."),
                 low=1,
             )
         ),
@@ -395,8 +419,10 @@ class Settings:
             Option(
                 "serve",
                 "--failed-logins-per-account",
-                "Wrong passwords per minute for one account from all addresses; beyond "
-                "them only addresses without recent wrong passwords may try it.",
+                N_(
+                    "Wrong passwords per minute for one account from all addresses; beyond "
+                    "them only addresses without recent wrong passwords may try it."
+                ),
                 low=1,
             )
         ),
@@ -409,8 +435,10 @@ class Settings:
             Option(
                 "serve",
                 "--failed-logins-per-minute",
-                "Wrong passwords per minute on the whole server; beyond them only "
-                "addresses without recent wrong passwords may sign in.",
+                N_(
+                    "Wrong passwords per minute on the whole server; beyond them only "
+                    "addresses without recent wrong passwords may sign in."
+                ),
                 low=1,
             )
         ),
@@ -424,7 +452,7 @@ class Settings:
             Option(
                 "serve",
                 "--password-checks-at-once",
-                "Passwords one process hashes or checks at once.",
+                N_("Passwords one process hashes or checks at once."),
                 low=1,
                 high=64,
             )
@@ -436,8 +464,10 @@ class Settings:
             Option(
                 "serve",
                 "--password-checks-queued",
-                "Password checks that may wait in one process; beyond them a sign-in "
-                "is refused at once with 429.",
+                N_(
+                    "Password checks that may wait in one process; beyond them a sign-in "
+                    "is refused at once with 429."
+                ),
                 low=2,
                 high=1000,
             )
@@ -450,7 +480,7 @@ class Settings:
             Option(
                 "serve",
                 "--computer-games-per-address",
-                "Unfinished games without a human seat that one address may have.",
+                N_("Unfinished games without a human seat that one address may have."),
                 low=0,
             )
         ),
@@ -461,7 +491,7 @@ class Settings:
             Option(
                 "serve",
                 "--computer-games-total",
-                "Unfinished games without a human seat on the whole server.",
+                N_("Unfinished games without a human seat on the whole server."),
                 low=0,
             )
         ),
@@ -470,7 +500,9 @@ class Settings:
     sockets_per_address: int = field(
         default=64,
         metadata=_options(
-            Option("serve", "--sockets-per-address", "Open WebSockets one address may have.", low=1)
+            Option(
+                "serve", "--sockets-per-address", N_("Open WebSockets one address may have."), low=1
+            )
         ),
     )
     #: Tests: a file holding seconds added to the real time of every clock (None: the
@@ -482,7 +514,7 @@ class Settings:
                 Option(
                     command,
                     "--time-offset-file",
-                    "Tests: a file with seconds added to the real time of the clocks.",
+                    N_("Tests: a file with seconds added to the real time of the clocks."),
                     hidden=True,
                     file=True,
                 )

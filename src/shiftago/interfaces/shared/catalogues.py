@@ -101,9 +101,12 @@ def missing(catalog: Catalog, template: Catalog, same: frozenset[str] = frozense
             found.append(f"same as English: {text!r}")
         if isinstance(key, tuple) and (len(forms) != catalog.num_plurals or not all(forms)):
             found.append(f"plural forms missing: {text!r}")
+        # a plural form may name the singular msgid's fields, the plural's, or both
+        # (Click's "Did you mean {possibility}?" and its "{possibilities}")
         wanted = placeholders(key if isinstance(key, str) else key[1]) | placeholders(text)
+        allowed = {wanted, placeholders(english[0]), placeholders(english[-1])}
         for form in forms:
-            if form and placeholders(form) != wanted:
+            if form and placeholders(form) not in allowed:
                 found.append(f"placeholders unlike the msgid's: {text!r} -> {form!r}")
                 break
     return found
@@ -236,9 +239,10 @@ class Catalogues:
         return found.translations if found is not None else Translations()
 
 
-#: ``pybabel extract``'s keywords: gettext's defaults, ``N_`` (pages.py), the scripts'
-#: ``t`` and ``tn`` (``scripts/catalogues.py``; docs/translating.md).
-KEYWORDS: Final = ("-k", "N_", "-k", "t", "-k", "tn:1,2")
+#: ``pybabel extract``'s keywords: gettext's defaults, ``N_`` (pages.py) and ``N_plural``
+#: (the command line), the scripts' ``t`` and ``tn`` (``scripts/catalogues.py``;
+#: docs/translating.md).
+KEYWORDS: Final = ("-k", "N_", "-k", "N_plural:1,2", "-k", "t", "-k", "tn:1,2")
 #: The marks of a pseudo catalogue's messages.
 PSEUDO_OPEN: Final = "⟦"
 PSEUDO_CLOSE: Final = "⟧"
@@ -338,6 +342,18 @@ def terminal_words(asked: str | None, environ: Mapping[str, str]) -> Words:
 def N_(message: str) -> str:
     """Marks ``message`` for the catalogues where it is translated later, by ``_()``."""
     return message
+
+
+def N_plural(singular: str, plural: str) -> tuple[str, str]:
+    """Marks a message with a plural form for the catalogues, translated later by
+    ``ngettext`` (Click's, :mod:`shiftago.interfaces.cli.words`)."""
+    return singular, plural
+
+
+def set_words(words: Words) -> None:
+    """Make ``words`` those of :func:`_` and :func:`ngettext` in this process."""
+    global _words
+    _words = words
 
 
 def _(message: str) -> str:

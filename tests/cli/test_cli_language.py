@@ -1,0 +1,205 @@
+"""The command line in the terminal's language: its help texts and messages come from
+the catalogues (``interfaces/cli/words.py``), and so do Click's own words."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import click
+import pytest
+from babel.messages.pofile import read_po
+from click.testing import CliRunner
+
+from shiftago.interfaces.cli import cli
+from shiftago.interfaces.cli import words as cli_words
+from shiftago.interfaces.cli.words import CLICK_WORDS, compiled_catalogue, use
+from shiftago.interfaces.shared import catalogues
+from shiftago.interfaces.shared.catalogues import (
+    DOMAIN,
+    LANGUAGES,
+    LOCALE_DIR,
+    PSEUDO_CLOSE,
+    PSEUDO_OPEN,
+    write_pseudo,
+)
+
+#: A format field of Click's messages with its conversion: ``{name!r}``.
+FIELD = re.compile(r"\{(\w+)(![rsa])?\}")
+#: A message of the pseudo catalogue, as a help page shows it (wrapped over lines).
+MARKED = re.compile(re.escape(PSEUDO_OPEN) + r"[^" + PSEUDO_CLOSE + r"]*" + re.escape(PSEUDO_CLOSE))
+
+
+@pytest.fixture
+def german(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[None]:
+    """The command line in German for one test (its compiled catalogue in a fresh cache),
+    English again after it."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("LANGUAGE", "")
+    use("de")
+    yield
+    use("en")
+
+
+def _template_ids() -> set[str]:
+    with (LOCALE_DIR / f"{DOMAIN}.pot").open("rb") as file:
+        template = read_po(file)
+    found: set[str] = set()
+    for message in template:
+        if message.id:
+            found.update((message.id,) if isinstance(message.id, str) else message.id)
+    return found
+
+
+def _commands(
+    command: click.Command, path: str = "shiftago"
+) -> Iterator[tuple[str, click.Command]]:
+    yield path, command
+    if isinstance(command, click.Group):
+        for name, sub in command.commands.items():
+            yield from _commands(sub, f"{path} {name}")
+
+
+def _click_messages() -> set[str]:
+    """Every message Click's sources pass to gettext, and every other string of them
+    (``"required"`` reaches gettext from a variable)."""
+    found: set[str] = set()
+    for source in Path(click.__file__).parent.glob("*.py"):
+        for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                found.add(node.value)
+    return found
+
+
+def test_click_still_says_each_of_its_words_the_catalogues_hold() -> None:
+    clicks = _click_messages()
+    for entry in CLICK_WORDS:
+        for message in (entry,) if isinstance(entry, str) else entry:
+            assert message in clicks, message
+
+
+def test_every_help_text_of_every_command_is_in_the_template() -> None:
+    template = _template_ids()
+    texts = 0
+    for path, command in _commands(cli):
+        assert isinstance(command, cli_words.TranslatedCommand), path
+        for raw in (command.__dict__.get("help"), command.__dict__.get("short_help")):
+            if raw:
+                assert inspect.cleandoc(raw) in template, path
+                texts += 1
+        for param in command.params:
+            raw = param.__dict__.get("help") if isinstance(param, click.Option) else None
+            if raw and param.name not in ("help", "version"):
+                assert isinstance(param, cli_words.TranslatedOption), f"{path} {param.name}"
+                assert inspect.cleandoc(raw) in template, f"{path} {param.name}"
+                texts += 1
+    assert texts > 100
+
+
+@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
+def test_each_language_keeps_the_format_fields_of_click_s_words(lang: str) -> None:
+    with (LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po").open("rb") as file:
+        catalog = read_po(file, locale=lang)
+    for entry in CLICK_WORDS:
+        texts = (entry,) if isinstance(entry, str) else entry
+        message = catalog.get(entry)
+        assert message is not None and message.string, (lang, entry)
+        english = {frozenset(FIELD.findall(text)) for text in texts}
+        forms = (message.string,) if isinstance(message.string, str) else message.string
+        for form in forms:
+            assert frozenset(FIELD.findall(form)) in english, (lang, entry, form)
+
+
+def test_german_help_says_the_catalogue_s_words(german: None) -> None:
+    result = CliRunner().invoke(cli, ["play", "--help"])
+    assert result.exit_code == 0, result.output
+    english = CliRunner(env={"LANGUAGE": ""}).invoke(cli, ["play", "--help"])
+    assert not result.output.startswith("Usage:")
+    assert "Show this message and exit." not in result.output
+    assert "The variant of a new game." not in result.output
+    assert result.output != english.output
+
+
+def test_a_german_usage_error_is_german_and_runs_nothing(german: None) -> None:
+    result = CliRunner().invoke(cli, ["play", "--players", "9"])
+    assert result.exit_code == 2
+    assert "Invalid value for" not in result.output
+    assert "Try 'shiftago play -h' for help." not in result.output
+    assert "--players" in result.output and "9" in result.output
+
+
+def test_the_console_script_speaks_the_environment_s_language(tmp_path: Path) -> None:
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    env |= {"LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "", "LANG": "de_DE.UTF-8"}
+    done = subprocess.run(
+        [sys.executable, "-m", "shiftago", "--help"],
+        capture_output=True, text=True, env=env, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert not done.stdout.startswith("Usage:")
+    assert "Shiftago, the board game" not in done.stdout
+    env["LANG"] = "C"
+    english = subprocess.run(
+        [sys.executable, "-m", "shiftago", "--help"],
+        capture_output=True, text=True, env=env, timeout=60, check=False,
+    )  # fmt: skip
+    assert english.stdout.startswith("Usage: ")  # "Usage: python -m shiftago"
+    assert "Shiftago, the board game" in english.stdout
+
+
+def test_the_compiled_catalogue_is_made_once_and_again_when_the_po_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    folder = tmp_path / "locale"
+    po = folder / "de" / "LC_MESSAGES" / f"{DOMAIN}.po"
+    po.parent.mkdir(parents=True)
+    po.write_text('msgid ""\nmsgstr ""\n\nmsgid "Usage:"\nmsgstr "Aufruf:"\n', encoding="utf-8")
+    first = compiled_catalogue("de", folder)
+    assert first is not None and (first / "de" / "LC_MESSAGES" / f"{DOMAIN}.mo").exists()
+    assert compiled_catalogue("de", folder) == first
+    po.write_text('msgid ""\nmsgstr ""\n\nmsgid "Usage:"\nmsgstr "Gebrauch:"\n', encoding="utf-8")
+    second = compiled_catalogue("de", folder)
+    assert second is not None and second != first
+    assert compiled_catalogue("xx", folder) is None
+
+
+def test_every_word_of_every_help_page_comes_from_the_catalogues(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With a pseudo catalogue whose every message is ⟦its English⟧, what stands outside
+    the brackets on each help page is names (commands, options, metavars, choices) only."""
+    folder = tmp_path / "pseudo"
+    write_pseudo(LOCALE_DIR / f"{DOMAIN}.pot", folder, "de")
+    monkeypatch.setattr(catalogues, "LOCALE_DIR", folder)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("LANGUAGE", "")
+    names = {"shiftago"}
+    for _path, command in _commands(cli):
+        names.update(command.name or "" for _ in [0])
+        for param in command.params:
+            if isinstance(param.type, click.Choice):
+                names.update(str(choice) for choice in param.type.choices)
+    use("de")
+    try:
+        for path, _command in _commands(cli):
+            args = path.split()[1:]
+            result = CliRunner().invoke(cli, [*args, "--help"])
+            assert result.exit_code == 0, (path, result.output)
+            outside = MARKED.sub(" ", result.output)
+            words = {
+                word
+                for word in re.findall(r"[^\W\d_][\w'-]+", outside)
+                if not word.isupper() and word.lower() not in names
+            }
+            flags = set(re.findall(r"--?[\w-]+", outside))
+            left = {w for w in words if not any(w in flag for flag in flags)}
+            assert left == set(), (path, left)
+    finally:
+        use("en")
