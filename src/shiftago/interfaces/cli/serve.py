@@ -18,7 +18,8 @@ import click
 
 from shiftago.interfaces.cli.options import FC
 from shiftago.interfaces.cli.words import command, option
-from shiftago.interfaces.server.settings import Command, Option, Settings, options_of
+from shiftago.interfaces.server.setting_options import Command, Option
+from shiftago.interfaces.server.settings import Settings, options_of
 from shiftago.interfaces.shared.catalogues import N_, _
 
 

@@ -1,12 +1,13 @@
 """Everything a serve process (and a worker) can be told, in one frozen value.
 
-``shiftago serve`` and ``shiftago worker`` make their options from the :class:`Option`
-declared beside each field (:func:`options_of`), so that a setting with an option is one
-change here; the few settings without an option read the environment
-(``$SHIFTAGO_ENGINE_THREADS``); tests build one with the few fields they change. The
-defaults are those of the embedded default (one process, SQLite) and of a small public
-server; docs/deploy.md says how to size them. This module imports nothing of the server,
-so that every part of it (and the command line) may read it.
+``shiftago serve`` and ``shiftago worker`` make their options from the
+:class:`~.setting_options.Option` declared beside each field (:func:`options_of`), so
+that a setting with an option is one change here; the few settings without an option
+read the environment (``$SHIFTAGO_ENGINE_THREADS``); tests build one with the few fields
+they change. The defaults are those of the embedded default (one process, SQLite) and of
+a small public server; docs/deploy.md says how to size them. This module imports nothing
+of the server but :mod:`.setting_options`, so that every part of it (and the command
+line) may read it.
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any, Final, Literal
+from typing import Any, Final
 
+from shiftago.interfaces.server.setting_options import Command, Option, settings_field
 from shiftago.interfaces.shared.catalogues import N_
 
 #: The environment variable of :attr:`Settings.engine_threads` (no option sets it).
@@ -75,41 +77,6 @@ def engine_threads_from(environment: Mapping[str, str]) -> int:
     return threads
 
 
-#: The commands whose options are settings.
-Command = Literal["serve", "worker"]
-
-
-@dataclass(frozen=True)
-class Option:
-    """A setting's option of one command, declared beside the field it sets: the command
-    line makes its click option from this. A number's range is ``low`` to ``high``; a
-    field whose default is a tuple takes the option repeated (none given: the default)."""
-
-    command: Command
-    flag: str
-    help: str
-    low: float | None = None
-    high: float | None = None
-    metavar: str | None = None
-    #: The environment variable read when the option is not given.
-    envvar: str | None = None
-    required: bool = False
-    #: Not shown by ``--help`` (options for tests).
-    hidden: bool = False
-    #: The option's default where it is not the field's.
-    default: float | None = None
-    #: What the command line checks the text for: the site's root URL, or an address
-    #: or network (or ``*``).
-    check: Literal["url", "address"] | None = None
-    #: The value is the path of a file.
-    file: bool = False
-
-
-def _options(*declared: Option) -> dict[str, tuple[Option, ...]]:
-    """A field's metadata: its options, one per command that has one."""
-    return {"options": declared}
-
-
 @dataclass(frozen=True)
 class Settings:
     # --- given by options of `shiftago serve` and `shiftago worker`, in the order of
@@ -117,7 +84,7 @@ class Settings:
     #: Where people reach the app: join links and the allowed WebSocket Origin follow.
     public_url: str | None = field(
         default=None,
-        metadata=_options(
+        metadata=settings_field(
             Option(
                 "serve",
                 "--public-url",
@@ -134,7 +101,7 @@ class Settings:
     #: Seconds before a computer acts, so that people can follow.
     bot_delay: float = field(
         default=0.0,
-        metadata=_options(
+        metadata=settings_field(
             *(
                 Option(
                     command,
@@ -152,7 +119,7 @@ class Settings:
     #: Redis, when several processes serve the same games (None: this process alone).
     redis_url: str | None = field(
         default=None,
-        metadata=_options(
+        metadata=settings_field(
             Option(
                 "serve",
                 "--redis",
@@ -181,7 +148,7 @@ class Settings:
     #: reached are the hosts answered; any other ``Host`` gets 421 (door/hosts.py).
     allowed_hosts: tuple[str, ...] = field(
         default=(),
-        metadata=_options(
+        metadata=settings_field(
             Option(
                 "serve",
                 "--allowed-host",
@@ -198,7 +165,7 @@ class Settings:
     #: Addresses whose ``X-Forwarded-*`` headers are believed (a reverse proxy).
     trusted_proxies: tuple[str, ...] = field(
         default=("127.0.0.1", "::1"),
-        metadata=_options(
+        metadata=settings_field(
             Option(
                 "serve",
                 "--trusted-proxy",
@@ -216,7 +183,7 @@ class Settings:
     #: others get 404. A request through a proxy counts as its client's.
     metrics_from: tuple[str, ...] = field(
         default=("127.0.0.1", "::1"),
-        metadata=_options(
+        metadata=settings_field(
             Option(
                 "serve",
                 "--metrics-from",
@@ -232,7 +199,7 @@ class Settings:
     #: Computer seats thinking at once in this process (when it does that work itself).
     bot_threads: int = field(
         default=4,
-        metadata=_options(
+        metadata=settings_field(
             Option(
                 "serve",
                 "--bot-threads",
@@ -252,7 +219,7 @@ class Settings:
     #: A game nobody watches and nothing works on leaves memory after this many seconds.
     idle_seconds: float = field(
         default=300.0,
-        metadata=_options(
+        metadata=settings_field(
             Option(
                 "serve",
                 "--idle-seconds",
@@ -269,7 +236,7 @@ class Settings:
     #: (the computer's clock runs meanwhile: docs/deploy.md, "The lease").
     job_lease_seconds: float = field(
         default=LEASE_SECONDS,
-        metadata=_options(
+        metadata=settings_field(
             Option(
                 "worker",
                 "--lease",
@@ -284,7 +251,7 @@ class Settings:
     #: worker takes back its jobs at once); None: a new name each start.
     worker_name: str | None = field(
         default=None,
-        metadata=_options(
+        metadata=settings_field(
             Option(
                 "worker",
                 "--name",
@@ -301,7 +268,7 @@ class Settings:
     #: Games one address may create per minute (imports included).
     games_per_minute: int = field(
         default=30,
-        metadata=_options(
+        metadata=settings_field(
             Option(
                 "serve", "--games-per-minute", N_("Games one address may create per minute."), low=1
             )
@@ -310,7 +277,7 @@ class Settings:
     #: Games one address may import per minute.
     imports_per_minute: int = field(
         default=20,
-        metadata=_options(
+        metadata=settings_field(
             Option(
                 "serve",
                 "--imports-per-minute",
@@ -322,7 +289,7 @@ class Settings:
     #: Reviews one address may ask for per minute.
     analyses_per_minute: int = field(
         default=20,
-        metadata=_options(
+        metadata=settings_field(
             Option(
                 "serve",
                 "--analyses-per-minute",
@@ -335,7 +302,7 @@ class Settings:
     #: is one, and each asks the engine to judge it.
     puzzle_attempts_per_minute: int = field(
         default=120,
-        metadata=_options(
+        metadata=settings_field(
             Option(
                 "serve",
                 "--puzzle-attempts-per-minute",
@@ -352,7 +319,7 @@ class Settings:
     #: per socket).
     live_analyses_per_minute: int = field(
         default=240,
-        metadata=_options(
+        metadata=settings_field(
             Option(
                 "serve",
                 "--live-analyses-per-minute",
@@ -365,7 +332,7 @@ class Settings:
     #: review asked for beyond them is refused (429), not left pending.
     reviews_per_address: int = field(
         default=3,
-        metadata=_options(
+        metadata=settings_field(
             Option(
                 "serve",
                 "--reviews-per-address",
@@ -376,7 +343,7 @@ class Settings:
     )
     reviews_total: int = field(
         default=60,
-        metadata=_options(
+        metadata=settings_field(
             Option(
                 "serve",
                 "--reviews-total",
@@ -389,7 +356,7 @@ class Settings:
     #: guesses from many addresses are bounded by the failures below).
     logins_per_minute: int = field(
         default=10,
-        metadata=_options(
+        metadata=settings_field(
             Option(
                 "serve",
                 "--logins-per-minute",
@@ -402,7 +369,7 @@ class Settings:
     #: address may not try that account until the minute is over.
     failed_logins_per_account_and_address: int = field(
         default=5,
-        metadata=_options(
+        metadata=settings_field(
             Option(
                 "serve",
                 "--failed-logins-per-account-and-address",
@@ -415,7 +382,7 @@ class Settings:
     #: addresses without a wrong password lately may try it (its owner's, usually).
     failed_logins_per_account: int = field(
         default=10,
-        metadata=_options(
+        metadata=settings_field(
             Option(
                 "serve",
                 "--failed-logins-per-account",
@@ -431,7 +398,7 @@ class Settings:
     #: without a wrong password lately may sign in.
     failed_logins_per_minute: int = field(
         default=60,
-        metadata=_options(
+        metadata=settings_field(
             Option(
                 "serve",
                 "--failed-logins-per-minute",
@@ -448,7 +415,7 @@ class Settings:
     #: once (docs/security.md, "Sign-in under attack").
     password_checks_at_once: int = field(
         default=2,
-        metadata=_options(
+        metadata=settings_field(
             Option(
                 "serve",
                 "--password-checks-at-once",
@@ -460,7 +427,7 @@ class Settings:
     )
     password_checks_queued: int = field(
         default=8,
-        metadata=_options(
+        metadata=settings_field(
             Option(
                 "serve",
                 "--password-checks-queued",
@@ -476,7 +443,7 @@ class Settings:
     #: Unfinished games without a human seat: per address, and on the whole server.
     computer_games_per_address: int = field(
         default=4,
-        metadata=_options(
+        metadata=settings_field(
             Option(
                 "serve",
                 "--computer-games-per-address",
@@ -487,7 +454,7 @@ class Settings:
     )
     computer_games_total: int = field(
         default=64,
-        metadata=_options(
+        metadata=settings_field(
             Option(
                 "serve",
                 "--computer-games-total",
@@ -499,7 +466,7 @@ class Settings:
     #: Open WebSockets per address.
     sockets_per_address: int = field(
         default=64,
-        metadata=_options(
+        metadata=settings_field(
             Option(
                 "serve", "--sockets-per-address", N_("Open WebSockets one address may have."), low=1
             )
@@ -509,7 +476,7 @@ class Settings:
     #: real time; :mod:`.jobs.timesource`); every process of a test reads the same file.
     time_offset_file: Path | None = field(
         default=None,
-        metadata=_options(
+        metadata=settings_field(
             *(
                 Option(
                     command,
