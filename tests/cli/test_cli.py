@@ -227,7 +227,7 @@ def test_show_svg_writes_one_parseable_file_per_step(tmp_path: Path) -> None:
     for path in files:
         root = ET.parse(path).getroot()
         assert root.tag == "{http://www.w3.org/2000/svg}svg"
-    assert f"wrote {len(files)} SVG file(s) to {out_dir}" in result.output
+    assert f"wrote {len(files)} SVG files to {out_dir}" in result.output
 
 
 def test_show_svg_final_and_position(tmp_path: Path) -> None:

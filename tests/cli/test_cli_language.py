@@ -203,3 +203,13 @@ def test_every_word_of_every_help_page_comes_from_the_catalogues(
             assert left == set(), (path, left)
     finally:
         use("en")
+
+
+def test_show_says_its_words_in_the_terminal_s_language(german: None) -> None:
+    position = "expert 2 gggg3/7/7/7/7/7/o3o2 o insert 20,18 2,0 0,0"
+    result = CliRunner().invoke(cli, ["show", position])
+    assert result.exit_code == 0, result.output
+    assert "Expert, 2 Spieler: Orange (o) schiebt ein" in result.output
+    assert "players" not in result.output and "to insert" not in result.output
+    # the board and the notation are the same in every language
+    assert "1 o . . . o . ." in result.output

@@ -12,12 +12,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from shiftago.core import COLOUR_NAMES, Action, Game, ShiftagoError, State
+from shiftago.core import Action, Game, ShiftagoError, State
 from shiftago.formats.picture import gif_bytes, png_bytes
 from shiftago.formats.record import Record, result_words
 from shiftago.formats.source import SourceError, load_source
 from shiftago.formats.svg_board import render_svg
-from shiftago.formats.text_board import render_status, render_text, use_color
+from shiftago.formats.text_board import render_text, use_color
+from shiftago.interfaces.shared.catalogues import _, ngettext
+from shiftago.interfaces.shared.game_words import VARIANT_WORDS, colour_name, status
 
 
 class ShowError(ValueError):
@@ -61,28 +63,31 @@ def replay(record: Record, name: str) -> list[Step]:
 def describe(record: Record, game: Game) -> str:
     """One line about a record: variant, players, seats, date, result."""
     rules = game.rules
-    parts = [f"{rules.variant.value.capitalize()}, {rules.players} players"]
+    variant = _(VARIANT_WORDS[rules.variant])
+    parts = [_("%(variant)s, %(n)d players") % {"variant": variant, "n": rules.players}]
     players = []
     for seat, who in enumerate(record.seats):
-        about = [w for w in (who.kind, None if who.level is None else f"level {who.level}") if w]
+        level = None if who.level is None else _("level %(n)d") % {"n": who.level}
+        about = [w for w in (who.kind, level) if w]
         if who.name and about:
-            players.append(f"{COLOUR_NAMES[seat]}: {who.name} ({', '.join(about)})")
+            players.append(f"{colour_name(seat)}: {who.name} ({', '.join(about)})")
         elif who.name or about:
-            players.append(f"{COLOUR_NAMES[seat]}: {who.name or ', '.join(about)}")
+            players.append(f"{colour_name(seat)}: {who.name or ', '.join(about)}")
     if players:
         parts.append(", ".join(players))
     if record.event:
         parts.append(record.event)
     if record.date:
         parts.append(record.date)
-    parts.append(f"{len(game.history)} actions")
+    done = len(game.history)
+    parts.append(ngettext("%(n)d action", "%(n)d actions", done) % {"n": done})
     return "; ".join(parts)
 
 
 def step_title(step: Step) -> str:
     if step.action is None or step.mover is None:
-        return "Start"
-    return f"{step.number}. {COLOUR_NAMES[step.mover]} {step.action}"
+        return _("Start")
+    return f"{step.number}. {colour_name(step.mover)} {step.action}"
 
 
 def show_text(
@@ -95,7 +100,7 @@ def show_text(
         if titles:
             out.write(step_title(step) + "\n")
         out.write(render_text(step.state, color=color, last_action=step.action) + "\n")
-    out.write(render_status(steps[-1].state) + "\n")
+    out.write(status(steps[-1].state) + "\n")
 
 
 def write_svgs(steps: list[Step], directory: Path, *, final: bool, prefix: str) -> list[Path]:
@@ -169,7 +174,8 @@ def show(
         record = loaded[game_number - 1]
         steps = replay(record, name)
         if len(loaded) > 1:
-            out.write(f"{name} holds {len(loaded)} games; this is game {game_number}.\n")
+            said = _("%(name)s holds %(n)d games; this is game %(number)d.")
+            out.write(said % {"name": name, "n": len(loaded), "number": game_number} + "\n")
         prefix = "game" if name == "<stdin>" else Path(name).stem
         if len(loaded) > 1:
             prefix += f"-{game_number}"
@@ -177,12 +183,16 @@ def show(
         header = describe(record, game)
     if png is not None or gif is not None:
         for path in write_pictures(steps, png=png, gif=gif):
-            out.write(f"wrote {path}\n")
+            out.write(_("wrote %(path)s") % {"path": path} + "\n")
         if svg_dir is None:
             return
     if svg_dir is not None:
         written = write_svgs(steps, svg_dir, final=final or header is None, prefix=prefix)
-        out.write(f"wrote {len(written)} SVG file(s) to {svg_dir}\n")
+        n = len(written)
+        said = ngettext(
+            "wrote %(n)d SVG file to %(folder)s", "wrote %(n)d SVG files to %(folder)s", n
+        )
+        out.write(said % {"n": n, "folder": svg_dir} + "\n")
         for path in written:
             out.write(f"  {path.name}\n")
         return
@@ -190,4 +200,4 @@ def show(
         out.write(header + "\n\n")
     show_text(steps, out, final=final, color=color, titles=header is not None)
     if header is not None and record.termination is not None:  # the rules did not end it
-        out.write(f"ended: {result_words(record, game)}\n")
+        out.write(_("ended: %(result)s") % {"result": result_words(record, game)} + "\n")

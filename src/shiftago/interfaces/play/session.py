@@ -18,14 +18,14 @@ from shiftago.core import Action, Game, Insertion, Phase, ShiftagoError, State
 from shiftago.engine.bot import Bot, Limits
 from shiftago.formats.record import Record, format_record
 from shiftago.formats.text_board import render_text
-from shiftago.interfaces.play.words import (
+from shiftago.interfaces.shared.autosave import Autosave, write_atomically
+from shiftago.interfaces.shared.catalogues import N_, _, ngettext
+from shiftago.interfaces.shared.game_words import (
     colour_name,
     describe_options,
     describe_outcome,
     status,
 )
-from shiftago.interfaces.shared.autosave import Autosave, write_atomically
-from shiftago.interfaces.shared.catalogues import N_, _, ngettext
 from shiftago.interfaces.shared.message import one_line
 from shiftago.interfaces.shared.newgame import game_record
 from shiftago.interfaces.shared.refusals import action_reason, refusal_words

@@ -1,7 +1,8 @@
-"""The words ``shiftago play`` says about a game, in the terminal's language
-(:func:`shiftago.interfaces.shared.catalogues._`): the colours, the result, the status
-under the board, the scoring options. The notation (``L3``, ``xc3-g3``), the colour
-letters and the commands a player types stay as they are in every language."""
+"""The words the terminal programs (``shiftago play``, ``shiftago show``) say about a
+game, in the terminal's language (:func:`shiftago.interfaces.shared.catalogues._`): the
+colours, the result, the status under the board, the scoring options. The notation
+(``L3``, ``xc3-g3``), the colour letters and the commands a player types stay as they
+are in every language."""
 
 from __future__ import annotations
 
