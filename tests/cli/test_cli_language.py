@@ -213,3 +213,12 @@ def test_show_says_its_words_in_the_terminal_s_language(german: None) -> None:
     assert "players" not in result.output and "to insert" not in result.output
     # the board and the notation are the same in every language
     assert "1 o . . . o . ." in result.output
+
+
+def test_analyse_says_its_words_in_the_terminal_s_language(german: None) -> None:
+    position = "express 2 7/7/7/7/7/7/7 o insert 22,22 0,0 0,0"
+    result = CliRunner().invoke(cli, ["analyse", position, "--depth", "1", "--top", "2"])
+    assert result.exit_code == 0, result.output
+    assert f"Stellung: {position}" in result.output
+    for english in ("position:", "evaluation:", "best line:", "legal actions not shown"):
+        assert english not in result.output

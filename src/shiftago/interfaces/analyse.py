@@ -17,15 +17,15 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from shiftago.core import COLOUR_NAMES, COLOURS, Game, Rules, ShiftagoError, State
+from shiftago.core import COLOURS, Game, Rules, ShiftagoError, State
 from shiftago.engine import warm_up as warm_up_searches
 from shiftago.engine.bot import Bot, Limits, RankedAction, format_value
 from shiftago.engine.levels import bot_for_level, level_name
-from shiftago.engine.review import MARKS, PlyReview, iter_review
+from shiftago.engine.review import BLUNDER, INACCURACY, MARKS, MISTAKE, PlyReview, iter_review
 from shiftago.formats.record import (
     Note,
     Record,
@@ -39,15 +39,25 @@ from shiftago.formats.record_json import record_to_json
 from shiftago.formats.record_notes import MARKS as NAG_OF_MARK
 from shiftago.formats.source import SourceError, load_source
 from shiftago.formats.text_board import render_text, use_color
-from shiftago.formats.words import counted
+from shiftago.interfaces.shared.catalogues import N_, _, ngettext
+from shiftago.interfaces.shared.game_words import VARIANT_WORDS, colour_name
 
 #: How the output names the point of view of its values.
 POINT_OF_VIEW = "mover"
-#: The words of the annotated record: the heading before it, its opening comment, and
-#: the comment of an action the bot left out of its analysis.
-ANNOTATED_HEADING = "the game with its marks and values:"
+#: The heading of the annotated record in the text output, in the terminal's language
+#: (the record after it is not translated).
+ANNOTATED_HEADING = N_("the game with its marks and values:")
+#: The words in the annotated record, which stay in English as the rest of a record
+#: does: its opening comment, and the comment of an action the bot left out of its
+#: analysis.
 ANNOTATED_COMMENT = "{about}. Each value is for the seat that acted, in {unit}"
 NOT_JUDGED = "not judged by the bot"
+#: The line that says which bot judged and with which limits (:func:`_about_line`):
+#: translated in the text output, in English in the annotated record's comment.
+ABOUT_LEVEL = N_("level %(level)d (%(name)s), seed %(seed)d")
+ABOUT_DEPTH = N_("depth %(n)d")
+ABOUT_NODES = N_("nodes %(n)d")
+ABOUT_MOVETIME = N_("movetime %(ms)d ms")
 
 
 class AnalyseError(ValueError):
@@ -94,9 +104,11 @@ def analyse(
         settings = dataclasses.replace(settings, threshold=bot.mistake_threshold)
     if isinstance(loaded, State):
         if settings.game_number != 1:
-            raise AnalyseError(f"{name} holds a position, not a game {settings.game_number}")
+            message = _("%(name)s holds a position, not a game %(number)d")
+            raise AnalyseError(message % {"name": name, "number": settings.game_number})
         if loaded.outcome is not None:
-            raise AnalyseError(f"the game is over: {describe(loaded.outcome)}; nothing to analyse")
+            message = _("the game is over: %(result)s; nothing to analyse")
+            raise AnalyseError(message % {"result": describe(loaded.outcome)})
         _warm_up(level_bot, loaded, settings.limits)
         ranked = level_bot.analyse(loaded, settings.limits)  # the level's budget for the game
         if as_json:
@@ -105,7 +117,14 @@ def analyse(
             write_position(out, loaded, ranked, bot, settings)
         return
     if not 1 <= settings.game_number <= len(loaded):
-        raise AnalyseError(f"{name} holds {len(loaded)} game(s), not a game {settings.game_number}")
+        # English says "game(s)" for every number; the plural forms let a language do better
+        message = ngettext(
+            "%(name)s holds %(n)d game(s), not a game %(number)d",
+            "%(name)s holds %(n)d game(s), not a game %(number)d",
+            len(loaded),
+        )
+        values = {"name": name, "n": len(loaded), "number": settings.game_number}
+        raise AnalyseError(message % values)
     record = loaded[settings.game_number - 1]
     try:
         game = record.to_game()
@@ -158,16 +177,17 @@ def write_position(
 ) -> None:
     """A position's analysis as text: the board, the evaluation, the ranked actions."""
     best = ranked[0]
-    mover = COLOUR_NAMES[state.turn]
     out.write(render_text(state, color=use_color(out)) + "\n")
-    out.write(f"position: {state.position()}\n")
+    out.write(_("position: %(position)s") % {"position": state.position()} + "\n")
     out.write(_about_line(bot, settings) + "\n")
-    out.write(f"unit: {bot.value_unit}\n")
-    out.write(f"evaluation: {_signed(best.value)} for {mover} (the best action's value)\n")
+    out.write(_("unit: %(unit)s") % {"unit": bot.value_unit} + "\n")
+    evaluation = _("evaluation: %(value)s for %(colour)s (the best action's value)")
+    out.write(evaluation % {"value": _signed(best.value), "colour": colour_name(state.turn)})
+    out.write("\n")
     per_seat = _per_seat_line(state, best)
     if per_seat is not None:
         out.write(per_seat + "\n")
-    out.write(f"best line: {' '.join(str(a) for a in best.pv)}\n\n")
+    out.write(_("best line: %(line)s") % {"line": " ".join(str(a) for a in best.pv)} + "\n\n")
     shown = ranked if settings.top is None else ranked[: settings.top]
     width = max(5, *(len(_signed(r.value)) for r in shown))
     out.write(f"{'rank':>4}  {'action':<8} {'value':>{width}}  line\n")
@@ -175,7 +195,15 @@ def write_position(
         line = " ".join(str(a) for a in entry.pv)
         out.write(f"{rank:>4}  {entry.action!s:<8} {_signed(entry.value):>{width}}  {line}\n")
     if len(shown) < len(ranked):
-        out.write(f"({len(ranked) - len(shown)} more of {len(ranked)} legal actions not shown)\n")
+        left = len(ranked) - len(shown)
+        # the plural follows the actions left out; English says "legal actions" either way
+        # (there are at least two)
+        message = ngettext(
+            "(%(n)d more of %(total)d legal actions not shown)",
+            "(%(n)d more of %(total)d legal actions not shown)",
+            left,
+        )
+        out.write(message % {"n": left, "total": len(ranked)} + "\n")
 
 
 # --- records --------------------------------------------------------------------------
@@ -206,7 +234,7 @@ def annotated_record(
     action's mark (``??``, ``?``, ``?!`` as numeric annotations), its value as a comment
     and, where the bot found better, the best line as a variation with its value. What
     the record already said about an action is kept before what the review adds."""
-    about = _about_line(bot, settings)
+    about = _about_line(bot, settings, _english)
     opening = ANNOTATED_COMMENT.format(unit=bot.value_unit, about=about)
     old = record.notes or (Note(),) * len(record.actions)
     notes = list(old)
@@ -258,27 +286,34 @@ def write_record(
     """A game's review as text, one line per action as soon as it is judged."""
     rules = game.rules
     if games > 1:
-        out.write(f"{name} holds {games} games; this is game {settings.game_number}.\n")
+        holds = _("%(name)s holds %(n)d games; this is game %(number)d.")
+        out.write(holds % {"name": name, "n": games, "number": settings.game_number} + "\n")
     count = len(game.history)
     first = next(reviews, None)
-    out.write(
-        f"{name}: {rules.variant.value.capitalize()}, {rules.players} players, "
-        f"{counted(count, 'action')}\n"
-    )
+    variant = _(VARIANT_WORDS[rules.variant])
+    about = _("%(variant)s, %(n)d players") % {"variant": variant, "n": rules.players}
+    actions = ngettext("%(n)d action", "%(n)d actions", count) % {"n": count}
+    out.write(f"{name}: {about}, {actions}\n")
     out.write(_about_line(bot, settings) + "\n")
-    out.write(f"unit: {bot.value_unit}\n")
-    out.write("values: from the point of view of the seat that acted")
+    out.write(_("unit: %(unit)s") % {"unit": bot.value_unit} + "\n")
     if rules.players > 2 and (first is None or first.best.seat_values is None):
-        out.write(" (only the mover's: this bot gives no value per seat)")
-    out.write("\n")
+        out.write(
+            _(
+                "values: from the point of view of the seat that acted (only the mover's: "
+                "this bot gives no value per seat)"
+            )
+            + "\n"
+        )
+    else:
+        out.write(_("values: from the point of view of the seat that acted") + "\n")
     threshold = _threshold(settings)
-    half = format_value(threshold / 2)
-    out.write(
-        "marks: ?? blunder (a proven result thrown away: a loss where the position was not lost, "
-        "or a win missed), "
-        f"? mistake (worse than the best action by more than {format_value(threshold)}), "
-        f"?! inaccuracy (by more than {half})\n\n"
+    marks_line = _(
+        "marks: ?? blunder (a proven result thrown away: a loss where the position was not "
+        "lost, or a win missed), ? mistake (worse than the best action by more than "
+        "%(threshold)s), ?! inaccuracy (by more than %(half)s)"
     )
+    values = {"threshold": format_value(threshold), "half": format_value(threshold / 2)}
+    out.write(marks_line % values + "\n\n")
     counts: dict[tuple[int, str], int] = {}
     judged = []
     for review in itertools.chain(() if first is None else (first,), reviews):
@@ -290,23 +325,43 @@ def write_record(
             counts[key] = counts.get(key, 0) + 1
     out.write(f"\n{result_words(record, game)}\n")
     for seat in range(rules.players):
-        marks = [counted(counts.get((seat, mark), 0), word) for mark, word in MARKS.items()]
-        out.write(f"{COLOUR_NAMES[seat]}: {', '.join(marks)}\n")
+        out.write(_marks_line(seat, counts) + "\n")
     annotated = annotated_record(record, judged, bot, settings)
-    out.write(f"\n{ANNOTATED_HEADING}\n\n{format_record(annotated)}\n")
+    out.write(f"\n{_(ANNOTATED_HEADING)}\n\n{format_record(annotated)}\n")
+
+
+def _marks_line(seat: int, counts: dict[tuple[int, str], int]) -> str:
+    """How many actions of ``seat`` got each mark: ``orange: 1 blunder, 0 mistakes, 0
+    inaccuracies``."""
+    blunders = counts.get((seat, BLUNDER), 0)
+    mistakes = counts.get((seat, MISTAKE), 0)
+    inaccuracies = counts.get((seat, INACCURACY), 0)
+    return _("%(colour)s: %(blunders)s, %(mistakes)s, %(inaccuracies)s") % {
+        "colour": colour_name(seat),
+        "blunders": ngettext("%(n)d blunder", "%(n)d blunders", blunders) % {"n": blunders},
+        "mistakes": ngettext("%(n)d mistake", "%(n)d mistakes", mistakes) % {"n": mistakes},
+        "inaccuracies": ngettext("%(n)d inaccuracy", "%(n)d inaccuracies", inaccuracies)
+        % {"n": inaccuracies},
+    }
 
 
 def _ply_line(review: PlyReview) -> str:
-    colour = COLOUR_NAMES[review.seat]
-    head = f"{review.number:>3}. {colour:<6} {review.action!s:<8}"
+    # the colour's column is as wide as the longest name, and at least as in English
+    width = max(6, *(len(colour_name(seat)) for seat in range(len(COLOURS))))
+    head = f"{review.number:>3}. {colour_name(review.seat):<{width}} {review.action!s:<8}"
     if review.played is None:
-        return f"{head} {'':>7}      (not judged by the bot) best {review.best.action}"
+        words = _("(not judged by the bot) best %(action)s") % {"action": review.best.action}
+        return f"{head} {'':>7}      {words}"
     text = f"{head} {_signed(review.played.value):>7} {review.mark:<3}"
     if review.played.seat_values is not None:
         text += f" [{_seat_values_text(review.played)}]"
     if not review.is_best:
-        pv = " ".join(str(a) for a in review.best.pv)
-        text += f" best {review.best.action} ({_signed(review.best.value)}): {pv}"
+        best = _("best %(action)s (%(value)s): %(line)s") % {
+            "action": review.best.action,
+            "value": _signed(review.best.value),
+            "line": " ".join(str(a) for a in review.best.pv),
+        }
+        text += f" {best}"
     return text.rstrip()
 
 
@@ -353,26 +408,33 @@ def _about(bot: Bot, settings: Settings) -> dict[str, Any]:
     }
 
 
-def _about_line(bot: Bot, settings: Settings) -> str:
+def _english(message: str) -> str:
+    """A message as it is: the words of the annotated record stay in English."""
+    return message
+
+
+def _about_line(bot: Bot, settings: Settings, words: Callable[[str], str] = _) -> str:
+    """``level 5 (club), seed 0, depth 2``, in the terminal's language (``words``:
+    :func:`_english` for the record)."""
     limits = settings.limits
-    given = [
-        f"{word} {value}"
-        for word, value in (
-            ("depth", limits.depth),
-            ("nodes", limits.nodes),
-            ("movetime", None if limits.movetime_ms is None else f"{limits.movetime_ms} ms"),
-        )
-        if value is not None
+    parts = [
+        words(ABOUT_LEVEL)
+        % {"level": settings.level, "name": level_name(settings.level), "seed": settings.seed}
     ]
-    text = f"level {settings.level} ({level_name(settings.level)}), seed {settings.seed}"
-    return text + (f", {', '.join(given)}" if given else "")
+    if limits.depth is not None:
+        parts.append(words(ABOUT_DEPTH) % {"n": limits.depth})
+    if limits.nodes is not None:
+        parts.append(words(ABOUT_NODES) % {"n": limits.nodes})
+    if limits.movetime_ms is not None:
+        parts.append(words(ABOUT_MOVETIME) % {"ms": limits.movetime_ms})
+    return ", ".join(parts)
 
 
 def _per_seat_line(state: State, best: RankedAction) -> str | None:
     if best.seat_values is not None:
-        return f"per seat: {_seat_values_text(best)}"
+        return _("per seat: %(values)s") % {"values": _seat_values_text(best)}
     if state.players > 2:
-        return "per seat: not given by this bot; the value above is the mover's only"
+        return _("per seat: not given by this bot; the value above is the mover's only")
     return None
 
 
