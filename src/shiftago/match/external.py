@@ -42,6 +42,8 @@ STARTUP_TIMEOUT: Final = 120.0
 COMMAND_TIMEOUT: Final = 10.0
 #: How many lines of the engine's standard error are kept for error messages.
 STDERR_LINES: Final = 20
+#: How long a crash report waits for the crashed process's standard error to end.
+STDERR_WAIT_S: Final = 2.0
 
 
 class EngineError(RuntimeError):
@@ -120,6 +122,7 @@ class ExternalEngine(Bot):
         self._process: subprocess.Popen[str] | None = None
         self._lines: queue.Queue[str | None] = queue.Queue()
         self._stderr: deque[str] = deque(maxlen=STDERR_LINES)
+        self._stderr_reader: threading.Thread | None = None
         self._answered = False
         #: How many times the process was started (a restart after a failure counts).
         self.starts = 0
@@ -210,7 +213,7 @@ class ExternalEngine(Bot):
         _pump(process.stdout, lines.put, lambda: lines.put(None))
         stderr: deque[str] = deque(maxlen=STDERR_LINES)  # this process's words only
         self._stderr = stderr
-        _pump(process.stderr, stderr.append)
+        self._stderr_reader = _pump(process.stderr, stderr.append)
         version = self.send("protocol_version", self.startup_timeout)
         if version[0] != "1":
             self.stop()
@@ -368,7 +371,10 @@ class ExternalEngine(Bot):
         if process is not None:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 status = process.wait(1.0)
-        time.sleep(0.05)  # let the standard error reader catch up
+        # the crashed process's standard error ends: its reader has then read every line
+        # (a process that still runs, or a child holding the pipe, is waited for no longer)
+        if self._stderr_reader is not None:
+            self._stderr_reader.join(STDERR_WAIT_S)
         self.stop()
         tail = " | ".join(line.rstrip() for line in self._stderr)
         return EngineCrash(
@@ -396,8 +402,8 @@ def proven_in(line: str) -> int:
 
 def _pump(
     stream: IO[str], put: Callable[[str], object], at_end: Callable[[], object] | None = None
-) -> None:
-    """Copy a stream's lines to ``put`` in a daemon thread, then call ``at_end``.
+) -> threading.Thread:
+    """Copy a stream's lines to ``put`` in a daemon thread (returned), then call ``at_end``.
 
     The thread closes the stream when it has read it to its end, so that nothing else
     has to close a pipe another thread may be blocked on.
@@ -410,7 +416,9 @@ def _pump(
         if at_end is not None:
             at_end()
 
-    threading.Thread(target=run, name="engine-reader", daemon=True).start()
+    reader = threading.Thread(target=run, name="engine-reader", daemon=True)
+    reader.start()
+    return reader
 
 
 def _kill(process: subprocess.Popen[str]) -> None:
