@@ -40,7 +40,7 @@ from shiftago.formats.record_notes import MARKS as NAG_OF_MARK
 from shiftago.formats.source import SourceError, load_source
 from shiftago.formats.text_board import render_text, use_color
 from shiftago.interfaces.shared.catalogues import N_, _, ngettext
-from shiftago.interfaces.shared.game_words import VARIANT_WORDS, colour_name
+from shiftago.interfaces.shared.game_words import actions, colour_name, game_kind, game_of_file
 
 #: How the output names the point of view of its values.
 POINT_OF_VIEW = "mover"
@@ -234,7 +234,7 @@ def annotated_record(
     action's mark (``??``, ``?``, ``?!`` as numeric annotations), its value as a comment
     and, where the bot found better, the best line as a variation with its value. What
     the record already said about an action is kept before what the review adds."""
-    about = _about_line(bot, settings, _english)
+    about = _about_line(bot, settings, N_)
     opening = ANNOTATED_COMMENT.format(unit=bot.value_unit, about=about)
     old = record.notes or (Note(),) * len(record.actions)
     notes = list(old)
@@ -286,14 +286,10 @@ def write_record(
     """A game's review as text, one line per action as soon as it is judged."""
     rules = game.rules
     if games > 1:
-        holds = _("%(name)s holds %(n)d games; this is game %(number)d.")
-        out.write(holds % {"name": name, "n": games, "number": settings.game_number} + "\n")
+        out.write(game_of_file(name, games, settings.game_number) + "\n")
     count = len(game.history)
     first = next(reviews, None)
-    variant = _(VARIANT_WORDS[rules.variant])
-    about = _("%(variant)s, %(n)d players") % {"variant": variant, "n": rules.players}
-    actions = ngettext("%(n)d action", "%(n)d actions", count) % {"n": count}
-    out.write(f"{name}: {about}, {actions}\n")
+    out.write(f"{name}: {game_kind(rules)}, {actions(count)}\n")
     out.write(_about_line(bot, settings) + "\n")
     out.write(_("unit: %(unit)s") % {"unit": bot.value_unit} + "\n")
     if rules.players > 2 and (first is None or first.best.seat_values is None):
@@ -408,14 +404,9 @@ def _about(bot: Bot, settings: Settings) -> dict[str, Any]:
     }
 
 
-def _english(message: str) -> str:
-    """A message as it is: the words of the annotated record stay in English."""
-    return message
-
-
 def _about_line(bot: Bot, settings: Settings, words: Callable[[str], str] = _) -> str:
     """``level 5 (club), seed 0, depth 2``, in the terminal's language (``words``:
-    :func:`_english` for the record)."""
+    ``N_``, the English msgid, for the record, whose words stay English)."""
     limits = settings.limits
     parts = [
         words(ABOUT_LEVEL)

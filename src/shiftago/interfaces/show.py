@@ -19,7 +19,13 @@ from shiftago.formats.source import SourceError, load_source
 from shiftago.formats.svg_board import render_svg
 from shiftago.formats.text_board import render_text, use_color
 from shiftago.interfaces.shared.catalogues import _, ngettext
-from shiftago.interfaces.shared.game_words import VARIANT_WORDS, colour_name, status
+from shiftago.interfaces.shared.game_words import (
+    actions,
+    colour_name,
+    game_kind,
+    game_of_file,
+    status,
+)
 
 
 class ShowError(ValueError):
@@ -63,8 +69,7 @@ def replay(record: Record, name: str) -> list[Step]:
 def describe(record: Record, game: Game) -> str:
     """One line about a record: variant, players, seats, date, result."""
     rules = game.rules
-    variant = _(VARIANT_WORDS[rules.variant])
-    parts = [_("%(variant)s, %(n)d players") % {"variant": variant, "n": rules.players}]
+    parts = [game_kind(rules)]
     players = []
     for seat, who in enumerate(record.seats):
         level = None if who.level is None else _("level %(n)d") % {"n": who.level}
@@ -79,8 +84,7 @@ def describe(record: Record, game: Game) -> str:
         parts.append(record.event)
     if record.date:
         parts.append(record.date)
-    done = len(game.history)
-    parts.append(ngettext("%(n)d action", "%(n)d actions", done) % {"n": done})
+    parts.append(actions(len(game.history)))
     return "; ".join(parts)
 
 
@@ -174,8 +178,7 @@ def show(
         record = loaded[game_number - 1]
         steps = replay(record, name)
         if len(loaded) > 1:
-            said = _("%(name)s holds %(n)d games; this is game %(number)d.")
-            out.write(said % {"name": name, "n": len(loaded), "number": game_number} + "\n")
+            out.write(game_of_file(name, len(loaded), game_number) + "\n")
         prefix = "game" if name == "<stdin>" else Path(name).stem
         if len(loaded) > 1:
             prefix += f"-{game_number}"

@@ -320,10 +320,9 @@ _words = Words()
 def use_language(lang: str, catalogues: Catalogues | None = None) -> Words:
     """Make ``lang`` the language of :func:`_` and :func:`ngettext` in this process (a
     terminal program has one player, so one language)."""
-    global _words
-    found = (catalogues or Catalogues()).translations(lang)
-    _words = Words(found, lang)
-    return _words
+    words = Words((catalogues or Catalogues()).translations(lang), lang)
+    set_words(words)
+    return words
 
 
 def current_language() -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from shiftago.core import COLOURS, Phase, State, Variant, cell_name
+from shiftago.core import COLOURS, Phase, Rules, State, Variant, cell_name
 from shiftago.core.outcome import Outcome
 from shiftago.interfaces.shared.catalogues import N_, _, ngettext
 
@@ -55,6 +55,22 @@ def listing(names: list[str]) -> str:
 
 def points(n: int) -> str:
     return ngettext("%(n)d point", "%(n)d points", n) % {"n": n}
+
+
+def actions(n: int) -> str:
+    return ngettext("%(n)d action", "%(n)d actions", n) % {"n": n}
+
+
+def game_kind(rules: Rules) -> str:
+    """``Express, 2 players``: the variant and the number of players."""
+    variant = _(VARIANT_WORDS[rules.variant])
+    return _("%(variant)s, %(n)d players") % {"variant": variant, "n": rules.players}
+
+
+def game_of_file(name: str, games: int, number: int) -> str:
+    """Which game of a record file that holds several is shown."""
+    said = _("%(name)s holds %(n)d games; this is game %(number)d.")
+    return said % {"name": name, "n": games, "number": number}
 
 
 def describe_outcome(outcome: Outcome) -> str:
