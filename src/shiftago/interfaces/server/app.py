@@ -57,6 +57,7 @@ from shiftago.interfaces.server.seeks import routes as seeks_api
 from shiftago.interfaces.server.seeks.socket import lobby_socket
 from shiftago.interfaces.server.settings import SERVED_BOT_DELAY, Settings
 from shiftago.interfaces.server.startup import check_services, listen
+from shiftago.interfaces.shared.catalogues import _
 
 #: The pages' templates (pages.py renders them) and their scripts (no build step).
 WEB_DIR = Path(__file__).resolve().parent / "web"
@@ -355,7 +356,7 @@ def run(
     app = create_app(db_url, settings=settings)
     public_url = settings.public_url
     shown = public_url or f"http://{'localhost' if host in ('127.0.0.1', '::1') else host}:{port}"
-    print(f"Shiftago is served at {shown}  (Ctrl+C stops it)", flush=True)
+    print(_("Shiftago is served at %(url)s  (Ctrl+C stops it)") % {"url": shown}, flush=True)
     config = uvicorn.Config(
         app,
         host=host,

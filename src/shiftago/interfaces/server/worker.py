@@ -22,6 +22,7 @@ from shiftago.interfaces.server.games.store import Store
 from shiftago.interfaces.server.runtime import Runtime, shown_url
 from shiftago.interfaces.server.settings import Settings
 from shiftago.interfaces.server.startup import check_services
+from shiftago.interfaces.shared.catalogues import _
 from shiftago.interfaces.shared.eventloop import fast_loop_factory
 
 log = logging.getLogger("shiftago.worker")
@@ -59,6 +60,6 @@ def run_worker(db_url: str, settings: Settings) -> None:
     lower_priority()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     shown = shown_url(settings.redis_url or "")
-    print(f"Shiftago worker on {shown}  (Ctrl+C stops it)", flush=True)
+    print(_("Shiftago worker on %(url)s  (Ctrl+C stops it)") % {"url": shown}, flush=True)
     with asyncio.Runner(loop_factory=fast_loop_factory()) as runner:
         runner.run(work(db_url, settings))
