@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner, Result
 from sqlalchemy import select
 
@@ -25,6 +26,7 @@ from shiftago.interfaces.server.accounts.store import (
 from shiftago.interfaces.server.chat.store import ChatStore
 from shiftago.interfaces.server.db.schema import PuzzleRow, RatingRow
 from shiftago.interfaces.server.db.store import now, open_engine
+from shiftago.interfaces.server.games import creating
 from shiftago.interfaces.server.games.store import Store
 from support.server_support import client_for, create
 
@@ -193,3 +195,11 @@ def test_puzzles_from_the_sites_finished_games_are_proven_and_served(tmp_path: P
         again = admin(url, "puzzles-from-games", "--max-actions", "2", "--nodes", "200000")
         assert again.exit_code == 0 and again.output.rstrip().endswith(", 0 new"), again.output
         assert client.get("/api/puzzles/daily").json()["id"] == daily  # the day's stays
+
+
+def test_a_game_id_never_starts_with_a_dash(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game id is typed after `shiftago admin chat`: one drawn with a leading '-' (1 in
+    64) would read as an option, so another is drawn."""
+    drawn = iter(["-GqZ3kV0aB1c", "_x9-Lm2nOp3q", "Ab-cD_eFgH1j"])
+    monkeypatch.setattr(creating.secrets, "token_urlsafe", lambda n: next(drawn))
+    assert creating.new_id() == "_x9-Lm2nOp3q"

@@ -91,7 +91,11 @@ class ClockIn(BaseModel):
 
 
 def new_id() -> str:
-    return secrets.token_urlsafe(9)
+    """A fresh game id that never starts with ``-``: people type it after commands
+    (``shiftago admin chat ID``), where a leading ``-`` reads as an option."""
+    while (drawn := secrets.token_urlsafe(9)).startswith("-"):
+        pass
+    return drawn
 
 
 def new_token() -> str:
