@@ -188,6 +188,14 @@ def _mcts_eval(argument: str | None, seed: int) -> Bot:
     )
 
 
+def _paranoid(argument: str | None, seed: int) -> Bot:
+    """``paranoid[:DEPTH]``: paranoid alpha-beta with the guard and the fitted evaluation
+    (3-4 player Express: :mod:`shiftago.engine.paranoid_search`)."""
+    from shiftago.engine.paranoid_bot import ParanoidBot
+
+    return ParanoidBot(_positive("paranoid", argument))
+
+
 def _baseline(argument: str | None, seed: int) -> Bot:
     from shiftago.engine.baseline import DEFAULT_DEPTH, BaselineBot
 
@@ -205,6 +213,7 @@ BOTS: dict[str, BotFactory] = {
     "mcts-guard": _mcts_guard,  # mcts-guard:ITERATIONS, guarded expansions
     "mcts-horizon": _mcts_horizon,  # mcts-horizon:ITERATIONS:HORIZON:SCALE[:REACH]
     "mcts-eval": _mcts_eval,  # mcts-eval:ITERATIONS:HORIZON, playouts valued by a fit
+    "paranoid": _paranoid,  # paranoid[:DEPTH], paranoid alpha-beta (3-4 player Express)
     "baseline": _baseline,  # baseline or baseline:DEPTH, pure-Python depth-4 alpha-beta
 }
 
