@@ -222,3 +222,21 @@ def test_analyse_says_its_words_in_the_terminal_s_language(german: None) -> None
     assert f"Stellung: {position}" in result.output
     for english in ("position:", "evaluation:", "best line:", "legal actions not shown"):
         assert english not in result.output
+    # the columns, the unit and the level's name are the catalogue's too
+    assert re.search(r"Rang  Zug +Wert  Variante\n", result.output), result.output
+    assert "Einheit: Centi-Einheiten" in result.output and "(Maximum)" in result.output
+    for english in ("rank", "centi-units", "(maximum)"):
+        assert english not in result.output
+
+
+def test_every_unit_a_level_gives_is_in_the_catalogues() -> None:
+    from shiftago.core import Rules, Variant
+    from shiftago.engine.levels import LADDER, bot_for_level
+    from shiftago.interfaces.analyse import UNIT_MESSAGES
+
+    for rung in LADDER:
+        bot = bot_for_level(rung.number, seed=0)
+        for variant in Variant:
+            for players in (2, 3, 4):
+                unit = bot.for_rules(Rules(variant, players)).value_unit
+                assert unit in UNIT_MESSAGES, (rung.number, variant, players)

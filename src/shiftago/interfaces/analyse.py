@@ -19,7 +19,7 @@ import itertools
 import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, TextIO
+from typing import Any, Final, TextIO
 
 from shiftago.core import COLOURS, Game, Rules, ShiftagoError, State
 from shiftago.engine import warm_up as warm_up_searches
@@ -58,6 +58,26 @@ ABOUT_LEVEL = N_("level %(level)d (%(name)s), seed %(seed)d")
 ABOUT_DEPTH = N_("depth %(n)d")
 ABOUT_NODES = N_("nodes %(n)d")
 ABOUT_MOVETIME = N_("movetime %(ms)d ms")
+#: The value units of the bots the levels play (their ``value_unit``), for the
+#: catalogues: :func:`unit_text` shows them in the terminal's language, and a unit not
+#: here as the bot gives it. A test keeps this in step with the bots.
+UNIT_MESSAGES: Final = (
+    N_(
+        "centi-units: heuristic within +-999; 10000-n wins and n-10000 loses after n "
+        "more actions; 0 a draw"
+    ),
+    N_(
+        "the mover's mean reward in [0,1] (win 1, loss 0, a draw 1/k to each of its k "
+        "winners); proven: 1 a win, 0 a loss, 1/k a draw"
+    ),
+    N_(
+        "points: +1000 wins at once, -1000 lets the next player win at once, "
+        "otherwise the points the action scores or sets up"
+    ),
+)
+#: The columns of the ranked actions: "line of play" rather than "line", a word the
+#: catalogues already have for a line of marbles.
+RANK_COLUMNS: Final = (N_("rank"), N_("action"), N_("value"), N_("line of play"))
 
 
 class AnalyseError(ValueError):
@@ -180,7 +200,7 @@ def write_position(
     out.write(render_text(state, color=use_color(out)) + "\n")
     out.write(_("position: %(position)s") % {"position": state.position()} + "\n")
     out.write(_about_line(bot, settings) + "\n")
-    out.write(_("unit: %(unit)s") % {"unit": bot.value_unit} + "\n")
+    out.write(_("unit: %(unit)s") % {"unit": unit_text(bot.value_unit)} + "\n")
     evaluation = _("evaluation: %(value)s for %(colour)s (the best action's value)")
     out.write(evaluation % {"value": _signed(best.value), "colour": colour_name(state.turn)})
     out.write("\n")
@@ -189,11 +209,16 @@ def write_position(
         out.write(per_seat + "\n")
     out.write(_("best line: %(line)s") % {"line": " ".join(str(a) for a in best.pv)} + "\n\n")
     shown = ranked if settings.top is None else ranked[: settings.top]
-    width = max(5, *(len(_signed(r.value)) for r in shown))
-    out.write(f"{'rank':>4}  {'action':<8} {'value':>{width}}  line\n")
+    rank_word, action_word, value_word, line_word = (_(word) for word in RANK_COLUMNS)
+    ranks = max(4, len(rank_word))
+    names = max(8, len(action_word))
+    width = max(5, len(value_word), *(len(_signed(r.value)) for r in shown))
+    header = f"{rank_word:>{ranks}}  {action_word:<{names}} {value_word:>{width}}  {line_word}"
+    out.write(header + "\n")
     for rank, entry in enumerate(shown, 1):
         line = " ".join(str(a) for a in entry.pv)
-        out.write(f"{rank:>4}  {entry.action!s:<8} {_signed(entry.value):>{width}}  {line}\n")
+        value = _signed(entry.value)
+        out.write(f"{rank:>{ranks}}  {entry.action!s:<{names}} {value:>{width}}  {line}\n")
     if len(shown) < len(ranked):
         left = len(ranked) - len(shown)
         # the plural follows the actions left out; English says "legal actions" either way
@@ -291,7 +316,7 @@ def write_record(
     first = next(reviews, None)
     out.write(f"{name}: {game_kind(rules)}, {actions(count)}\n")
     out.write(_about_line(bot, settings) + "\n")
-    out.write(_("unit: %(unit)s") % {"unit": bot.value_unit} + "\n")
+    out.write(_("unit: %(unit)s") % {"unit": unit_text(bot.value_unit)} + "\n")
     if rules.players > 2 and (first is None or first.best.seat_values is None):
         out.write(
             _(
@@ -404,13 +429,23 @@ def _about(bot: Bot, settings: Settings) -> dict[str, Any]:
     }
 
 
+def unit_text(unit: str) -> str:
+    """A bot's value unit in the terminal's language where the catalogues have it
+    (:data:`UNIT_MESSAGES`), else as the bot gives it."""
+    return _(unit) if unit in UNIT_MESSAGES else unit
+
+
 def _about_line(bot: Bot, settings: Settings, words: Callable[[str], str] = _) -> str:
     """``level 5 (club), seed 0, depth 2``, in the terminal's language (``words``:
     ``N_``, the English msgid, for the record, whose words stay English)."""
     limits = settings.limits
     parts = [
         words(ABOUT_LEVEL)
-        % {"level": settings.level, "name": level_name(settings.level), "seed": settings.seed}
+        % {
+            "level": settings.level,
+            "name": words(level_name(settings.level)),
+            "seed": settings.seed,
+        }
     ]
     if limits.depth is not None:
         parts.append(words(ABOUT_DEPTH) % {"n": limits.depth})
