@@ -240,3 +240,18 @@ def test_every_unit_a_level_gives_is_in_the_catalogues() -> None:
             for players in (2, 3, 4):
                 unit = bot.for_rules(Rules(variant, players)).value_unit
                 assert unit in UNIT_MESSAGES, (rung.number, variant, players)
+
+
+def test_book_show_says_its_words_in_the_terminal_s_language(german: None) -> None:
+    runner = CliRunner()
+    shown = runner.invoke(cli, ["book", "show", "--position", "L4"])
+    assert shown.exit_code == 0, shown.output
+    rows = shown.output.splitlines()
+    assert rows[0].startswith("Stellung express 2 7/7/7/o6/7/7/7 g insert")
+    assert "(Buchschlüssel " in rows[0]
+    assert rows[1].split() == ["Zug", "Partien", "Siege", "Remis", "Ergebnis", "Wert", "bewiesen"]
+    outside = runner.invoke(cli, ["book", "show", "--position", "L1 L1 L1 L1 L1 L1"])
+    assert outside.exit_code == 0 and outside.output.startswith("nicht im Buch: ")
+    other = runner.invoke(cli, ["book", "show", "--players", "3", "--position",
+                                "express 2 7/7/7/7/7/7/7 o insert 22,22 0,0 0,0"])  # fmt: skip
+    assert other.exit_code == 1 and "weichen von denen des Buchs ab" in other.output

@@ -20,6 +20,17 @@ from shiftago.engine.book import Book, shipped, shipped_book
 from shiftago.engine.book.shipped import DATA, book_file, read_book, write_book
 from shiftago.engine.book.symmetry import canonical
 from shiftago.engine.book_build import BuildSettings, Played, deep_search, play_game, tally
+from shiftago.interfaces.shared.catalogues import N_, _, ngettext
+from shiftago.interfaces.shared.game_words import VARIANT_WORDS
+
+#: The columns of a position's lines (:func:`table`).
+BOOK_COLUMNS = (N_("action"), N_("games"), N_("wins"), N_("draws"), N_("score"), N_("value"),
+                N_("proven"))  # fmt: skip
+
+
+def variant_name(variant: Variant) -> str:
+    """The variant's name in the terminal's language."""
+    return _(VARIANT_WORDS[variant])
 
 
 def shipped_path(variant: Variant, players: int) -> Path:
@@ -46,19 +57,32 @@ def build(
     for number, game in enumerate(_played(rules, settings, jobs), start=1):
         games.append(game)
         if number % 50 == 0 or number == settings.games:
-            print(f"self-play: {number}/{settings.games} games", file=err, flush=True)
+            done = _("self-play: %(done)d/%(games)d games")
+            print(done % {"done": number, "games": settings.games}, file=err, flush=True)
     book = tally(variant, players, games, settings)
     played = time.monotonic() - start
-    print(f"{len(book)} positions played {settings.min_games}+ times ({played:.0f} s)", file=err)
+    tallied = ngettext(
+        "%(n)d position played %(min)d+ times (%(s).0f s)",
+        "%(n)d positions played %(min)d+ times (%(s).0f s)",
+        len(book),
+    )
+    print(tallied % {"n": len(book), "min": settings.min_games, "s": played}, file=err)
 
     def report(done: int, total: int, key: str) -> None:
-        print(f"deep search {done}/{total}: {key}", file=err, flush=True)
+        line = _("deep search %(done)d/%(total)d: %(key)s")
+        print(line % {"done": done, "total": total, "key": key}, file=err, flush=True)
 
     book = deep_search(book, settings, report)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_bytes(write_book(book))
     took = time.monotonic() - start
-    print(f"wrote {out} ({out.stat().st_size} bytes) in {took:.0f} s", file=err)
+    size = out.stat().st_size
+    wrote = ngettext(
+        "wrote %(file)s (%(n)d byte) in %(s).0f s",
+        "wrote %(file)s (%(n)d bytes) in %(s).0f s",
+        size,
+    )
+    print(wrote % {"file": out, "n": size, "s": took}, file=err)
     return book
 
 
@@ -68,13 +92,17 @@ def load(variant: Variant, players: int, path: Path | None) -> Book:
         try:
             book = read_book(path.read_bytes())
         except OSError as e:
-            raise ValueError(f"cannot read the book {path}: {e}") from None
+            message = _("cannot read the book %(file)s: %(error)s")
+            raise ValueError(message % {"file": path, "error": e}) from None
         if book.variant is not variant or book.players != players:
-            raise ValueError(f"{path} is the book of {book.variant.value} with {book.players}")
+            message = _("%(file)s is the book of %(variant)s with %(players)d players")
+            words = {"file": path, "variant": variant_name(book.variant), "players": book.players}
+            raise ValueError(message % words)
         return book
     found = shipped_book(variant, players)
     if found is None:
-        raise ValueError(f"no book is shipped for {variant.value} with {players} players")
+        message = _("no book is shipped for %(variant)s with %(players)d players")
+        raise ValueError(message % {"variant": variant_name(variant), "players": players})
     return found
 
 
@@ -87,7 +115,7 @@ def position_of(variant: Variant, players: int, text: str | None) -> State:
     if "/" in text:
         state = State.from_position(text.strip())
         if state.rules.variant is not variant or state.players != players:
-            raise ValueError("the position's variant and players differ from the book's")
+            raise ValueError(_("the position's variant and players differ from the book's"))
         return state
     game = Game(rules, first=0)
     for action in text.replace(",", " ").split():
@@ -99,8 +127,10 @@ def table(book: Book, state: State) -> str:
     """The book's lines at ``state`` as a text table (or a line saying there are none)."""
     lines = book.lines(state)
     if not lines:
-        return f"not in the book: {state.position()}"
-    rows = [("action", "games", "wins", "draws", "score", "value", "proven", "")]
+        return _("not in the book: %(position)s") % {"position": state.position()}
+    rows = [(*(_(word) for word in BOOK_COLUMNS), "")]
+    proven = {1: _("win"), -1: _("loss")}
+    chosen = _("book")
     for line in lines:
         e = line.entry
         rows.append(
@@ -111,8 +141,8 @@ def table(book: Book, state: State) -> str:
                 str(e.draws),
                 "-" if e.score is None else f"{e.score:.3f}",
                 "-" if e.value is None else f"{e.value:.3f}",
-                {1: "win", -1: "loss"}.get(e.proven, "-"),
-                "book" if line.chosen else "",
+                proven.get(e.proven, "-"),
+                chosen if line.chosen else "",
             )
         )
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
@@ -122,4 +152,5 @@ def table(book: Book, state: State) -> str:
         for row in rows
     ]  # fmt: skip
     key = canonical(state).key
-    return "\n".join([f"position {state.position()} (book key {key})", *text])
+    heading = _("position %(position)s (book key %(key)s)")
+    return "\n".join([heading % {"position": state.position(), "key": key}, *text])
