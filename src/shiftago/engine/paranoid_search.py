@@ -13,8 +13,9 @@ expected share of the result. A finished game is worth 1 for a win of the root s
 shared result its share, 0 for a loss.
 
 The search deepens one ply at a time, the root's actions in the order of the last
-finished depth, the other nodes' with a killer action per ply and a history score per
-seat and action first. It reads ``info[STOP]`` at every node, which an alarm thread
+finished depth, the other nodes' taken by the 2-player search's move picker
+(:mod:`shiftago.engine.search.movepick`) with a killer action per ply and a history
+score per seat and action. It reads ``info[STOP]`` at every node, which an alarm thread
 sets when time is up (:mod:`shiftago.engine.alarm`); a depth cut short is thrown away.
 docs/strength.md, "A paranoid search for 3 and 4 players", measures it.
 """
@@ -27,18 +28,12 @@ import numpy as np
 from numba import njit
 
 from shiftago.engine import compiled_cache  # noqa: F401  (before any compiled module)
-from shiftago.engine.kernel.moves import apply_action, legal_actions, popcount
-from shiftago.engine.kernel.tables import (
-    MAX_ACTIONS,
-    OVER,
-    PHASE,
-    PLAYERS,
-    STATE_SIZE,
-    TURN,
-    WINNERS,
-)
+from shiftago.engine.kernel.moves import apply_action, legal_actions
+from shiftago.engine.kernel.tables import MAX_ACTIONS, OVER, PHASE, STATE_SIZE, TURN, WINNERS
 from shiftago.engine.mcts.knowledge import guarded_children
 from shiftago.engine.mcts.seat_eval import fitted_shares
+from shiftago.engine.mcts.tree import share
+from shiftago.engine.search.movepick import order_actions, pick_next
 
 #: ``info`` slots: the stop flag (set by the alarm), the node limit, nodes searched.
 STOP: Final = 0
@@ -52,16 +47,6 @@ INF: Final = 2.0
 
 
 @njit(cache=True, nogil=True)
-def result_share(s: np.ndarray, root: int) -> float:
-    """The root seat's share of a finished game: 1 / k of a result shared by k seats
-    that include it, else 0."""
-    winners = np.int64(s[WINNERS])
-    if winners & (1 << root):
-        return 1.0 / popcount(np.uint64(winners))
-    return 0.0
-
-
-@njit(cache=True, nogil=True)
 def leaf_value(s: np.ndarray, root: int, reward: np.ndarray) -> float:
     """The fitted evaluation's expected share of the root seat."""
     fitted_shares(s, reward)
@@ -69,26 +54,10 @@ def leaf_value(s: np.ndarray, root: int, reward: np.ndarray) -> float:
 
 
 @njit(cache=True, nogil=True)
-def order_moves(moves: np.ndarray, n: int, killer: int, history: np.ndarray, seat: int) -> None:
-    """Sort ``moves[:n]`` in place: the killer first, then by history score."""
-    for j in range(1, n):
-        m = moves[j]
-        key = history[seat, m] + (1 << 40 if m == killer else 0)
-        k = j - 1
-        while k >= 0:
-            o = moves[k]
-            other = history[seat, o] + (1 << 40 if o == killer else 0)
-            if other >= key:
-                break
-            moves[k + 1] = o
-            k -= 1
-        moves[k + 1] = m
-
-
-@njit(cache=True, nogil=True)
 def enter(
     stack: np.ndarray,
     moves: np.ndarray,
+    keys: np.ndarray,
     counts: np.ndarray,
     ply: int,
     depth: int,
@@ -99,14 +68,15 @@ def enter(
     reward: np.ndarray,
 ) -> float:
     """Open the node ``stack[ply]``: its value when it needs no search (over, a leaf,
-    lost to the next seat at once), else ``NaN`` with its actions in ``moves[ply]``
-    (guarded and ordered) and their number in ``counts[ply]``."""
+    lost to the next seat at once), else ``NaN`` with its guarded actions in
+    ``moves[ply]``, their move picker's keys in ``keys[ply]`` and their number in
+    ``counts[ply]``."""
     s = stack[ply]
     info[NODES] += 1
     if info[NODE_LIMIT] > 0 and info[NODES] > info[NODE_LIMIT]:
         info[STOP] = 1
     if np.int64(s[PHASE]) == OVER:
-        return result_share(s, root)
+        return share(int(np.int64(s[WINNERS])), root)
     if depth <= 0 or ply >= MAX_PLY - 1:
         return leaf_value(s, root, reward)
     row = moves[ply]
@@ -114,7 +84,7 @@ def enter(
     n, lost_to = guarded_children(s, row, n)
     if lost_to >= 0:
         return 1.0 if lost_to == root else 0.0
-    order_moves(row, n, killers[ply], history, int(np.int64(s[TURN])))
+    order_actions(row, keys[ply], n, -1, killers[ply], history[np.int64(s[TURN])])
     counts[ply] = n
     return np.nan
 
@@ -137,6 +107,7 @@ def paranoid(
     The recursion runs on explicit per-ply arrays (numba caches no recursive
     function safely): each ply keeps its window, best value, depth and next action."""
     moves = np.empty((MAX_PLY, MAX_ACTIONS), dtype=np.int64)
+    keys = np.empty((MAX_PLY, MAX_ACTIONS), dtype=np.int64)
     counts = np.zeros(MAX_PLY, dtype=np.int64)
     next_index = np.zeros(MAX_PLY, dtype=np.int64)
     lows = np.empty(MAX_PLY, dtype=np.float64)
@@ -149,7 +120,7 @@ def paranoid(
     lows[ply] = alpha
     highs[ply] = beta
     depths[ply] = depth
-    value = enter(stack, moves, counts, ply, depth, root, info, killers, history, reward)
+    value = enter(stack, moves, keys, counts, ply, depth, root, info, killers, history, reward)
     if not np.isnan(value):
         return value
     maximizing[ply] = np.int64(stack[ply, TURN]) == root
@@ -164,12 +135,22 @@ def paranoid(
             next_index[ply] = j + 1
             child = ply + 1
             stack[child, :] = stack[ply]
-            apply_action(stack[child], moves[ply, j])
+            apply_action(stack[child], pick_next(moves[ply], keys[ply], j, counts[ply]))
             lows[child] = lows[ply]
             highs[child] = highs[ply]
             depths[child] = depths[ply] - 1
             value = enter(
-                stack, moves, counts, child, depths[child], root, info, killers, history, reward
+                stack,
+                moves,
+                keys,
+                counts,
+                child,
+                depths[child],
+                root,
+                info,
+                killers,
+                history,
+                reward,
             )
             if np.isnan(value):
                 ply = child
@@ -196,7 +177,7 @@ def paranoid(
                 highs[ply] = value
         if lows[ply] >= highs[ply]:
             code = moves[ply, next_index[ply] - 1]
-            killers[ply] = code
+            killers[ply, 0] = code  # one killer a ply: the picker's second slot stays empty
             history[np.int64(stack[ply, TURN]), code] += depths[ply] * depths[ply]
 
 
@@ -256,15 +237,14 @@ def root_actions(s: np.ndarray, out: np.ndarray) -> tuple[int, int]:
 
 
 def new_tables(players: int) -> tuple[np.ndarray, np.ndarray]:
-    """Fresh killer and history tables for a search."""
-    return np.full(MAX_PLY, -1, dtype=np.int64), np.zeros((players, MAX_ACTIONS), dtype=np.int64)
+    """Fresh killer and history tables for a search, in the move picker's shapes."""
+    return np.full((MAX_PLY, 2), -1, dtype=np.int64), np.zeros((players, MAX_ACTIONS), np.int64)
 
 
 __all__ = [
     "INFO_SIZE",
     "NODES",
     "NODE_LIMIT",
-    "PLAYERS",
     "STOP",
     "new_tables",
     "root_actions",
