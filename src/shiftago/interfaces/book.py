@@ -13,7 +13,7 @@ import time
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import TextIO
+from typing import Final, TextIO
 
 from shiftago.core import Game, Rules, State, Variant
 from shiftago.engine.book import Book, shipped, shipped_book
@@ -21,16 +21,11 @@ from shiftago.engine.book.shipped import DATA, book_file, read_book, write_book
 from shiftago.engine.book.symmetry import canonical
 from shiftago.engine.book_build import BuildSettings, Played, deep_search, play_game, tally
 from shiftago.interfaces.shared.catalogues import N_, _, ngettext
-from shiftago.interfaces.shared.game_words import VARIANT_WORDS
+from shiftago.interfaces.shared.game_words import variant_name
 
 #: The columns of a position's lines (:func:`table`).
-BOOK_COLUMNS = (N_("action"), N_("games"), N_("wins"), N_("draws"), N_("score"), N_("value"),
-                N_("proven"))  # fmt: skip
-
-
-def variant_name(variant: Variant) -> str:
-    """The variant's name in the terminal's language."""
-    return _(VARIANT_WORDS[variant])
+BOOK_COLUMNS: Final = (N_("action"), N_("games"), N_("wins"), N_("draws"), N_("score"),
+                       N_("value"), N_("proven"))  # fmt: skip
 
 
 def shipped_path(variant: Variant, players: int) -> Path:

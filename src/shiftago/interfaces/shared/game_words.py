@@ -61,10 +61,17 @@ def actions(n: int) -> str:
     return ngettext("%(n)d action", "%(n)d actions", n) % {"n": n}
 
 
+def variant_name(variant: Variant) -> str:
+    """The variant's name in the terminal's language."""
+    return _(VARIANT_WORDS[variant])
+
+
 def game_kind(rules: Rules) -> str:
     """``Express, 2 players``: the variant and the number of players."""
-    variant = _(VARIANT_WORDS[rules.variant])
-    return _("%(variant)s, %(n)d players") % {"variant": variant, "n": rules.players}
+    return _("%(variant)s, %(n)d players") % {
+        "variant": variant_name(rules.variant),
+        "n": rules.players,
+    }
 
 
 def game_of_file(name: str, games: int, number: int) -> str:
@@ -120,7 +127,7 @@ def status(state: State) -> str:
     """Two to four short lines under the board: who acts (or the result), supplies,
     points, skips (formats.text_board's status, in the terminal's language)."""
     rules = state.rules
-    values = {"variant": _(VARIANT_WORDS[rules.variant]), "n": rules.players}
+    values = {"variant": variant_name(rules.variant), "n": rules.players}
     if state.phase is Phase.OVER and state.outcome is not None:
         outcome = state.outcome
         reason = reason_words(outcome.reason.value)
