@@ -1,10 +1,83 @@
-"""Errors of the core, split by cause; all are ``ValueError`` and none changes state."""
+"""Errors of the core, split by cause; all are ``ValueError`` and none changes state.
+
+An error keeps its message as an English template with ``{name}`` fields and the
+values of those fields, so that an interface can say it in its reader's language:
+:meth:`ShiftagoError.words` takes the interface's ``gettext`` (the catalogues hold
+the templates: ``scripts/catalogues.py`` extracts the first argument of each error
+class named in ``catalogues.KEYWORDS``, and any text marked with :func:`N_`).
+``str(error)`` is the English message. A field's value is said as it is, but for a
+:class:`Colour` (a seat's colour, a word of the game) and a nested error (said in the
+same language).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Final
+
+#: The colours' names by seat, as the English messages say them (``rules.COLOUR_NAMES``;
+#: repeated here because ``rules`` imports this module).
+_COLOUR_NAMES: Final = ("orange", "green", "blue", "white")
+
+
+def N_(template: str) -> str:  # noqa: N802 - gettext's name for a mark
+    """Mark ``template`` for the catalogues where it is not an error's first argument."""
+    return template
+
+
+def _same(template: str) -> str:
+    return template
+
+
+class Colour(int):
+    """A seat whose colour is a field of an error's message: English says its name, an
+    interface the name in its language."""
+
+    def __str__(self) -> str:
+        return _COLOUR_NAMES[self]
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
 
 class ShiftagoError(ValueError):
-    """Base of every error the rules engine raises about its input."""
+    """Base of every error the rules engine raises about its input.
+
+    ``template`` is the English message; ``fields`` fill its ``{name}`` placeholders
+    (a template without fields is said as it is, braces and all)."""
+
+    def __init__(self, template: str, /, **fields: object) -> None:
+        self.template = template
+        self.fields = fields
+        super().__init__(self.words())
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_rebuild, (type(self), self.template, self.fields))
+
+    def words(
+        self,
+        gettext: Callable[[str], str] = _same,
+        colour: Callable[[int], str] = lambda seat: _COLOUR_NAMES[seat],
+    ) -> str:
+        """The message with ``gettext`` applied to its template and to every nested
+        error's, and ``colour`` naming each :class:`Colour`; English by default."""
+        text = gettext(self.template)
+        if not self.fields:
+            return text
+        said = {name: _say(value, gettext, colour) for name, value in self.fields.items()}
+        return text.format(**said)
+
+
+def _say(value: object, gettext: Callable[[str], str], colour: Callable[[int], str]) -> object:
+    if isinstance(value, ShiftagoError):
+        return value.words(gettext, colour)
+    if isinstance(value, Colour):
+        return colour(value)
+    return value
+
+
+def _rebuild(kind: type[ShiftagoError], template: str, fields: dict[str, object]) -> ShiftagoError:
+    return kind(template, **fields)
 
 
 class ParseError(ShiftagoError):
