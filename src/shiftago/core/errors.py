@@ -2,9 +2,11 @@
 
 An error keeps its message as an English template with ``{name}`` fields and the
 values of those fields, so that an interface can say it in its reader's language:
-:meth:`ShiftagoError.words` takes the interface's ``gettext`` (the catalogues hold
-the templates: ``scripts/catalogues.py`` extracts the first argument of each error
-class named in ``catalogues.KEYWORDS``, and any text marked with :func:`N_`).
+:meth:`TranslatableError.words` (the base of :class:`ShiftagoError`, and of the
+errors of other rooms about what a person gave them) takes the interface's
+``gettext`` (the catalogues hold the templates: ``scripts/catalogues.py`` extracts the
+first argument of each error class named in ``catalogues.KEYWORDS``, and any text
+marked with :func:`N_`).
 ``str(error)`` is the English message. A field's value is said as it is, but for a
 :class:`Colour` (a seat's colour, a word of the game) and a nested error (said in the
 same language).
@@ -20,7 +22,7 @@ from typing import Final
 _COLOUR_NAMES: Final = ("orange", "green", "blue", "white")
 
 
-def N_(template: str) -> str:  # noqa: N802 - gettext's name for a mark
+def N_(template: str) -> str:
     """Mark ``template`` for the catalogues where it is not an error's first argument."""
     return template
 
@@ -40,11 +42,10 @@ class Colour(int):
         return format(str(self), spec)
 
 
-class ShiftagoError(ValueError):
-    """Base of every error the rules engine raises about its input.
-
-    ``template`` is the English message; ``fields`` fill its ``{name}`` placeholders
-    (a template without fields is said as it is, braces and all)."""
+class TranslatableError(ValueError):
+    """Input refused with a message an interface can translate: ``template`` is the
+    English message, ``fields`` fill its ``{name}`` placeholders (a template without
+    fields is said as it is, braces and all)."""
 
     def __init__(self, template: str, /, **fields: object) -> None:
         self.template = template
@@ -69,15 +70,21 @@ class ShiftagoError(ValueError):
 
 
 def _say(value: object, gettext: Callable[[str], str], colour: Callable[[int], str]) -> object:
-    if isinstance(value, ShiftagoError):
+    if isinstance(value, TranslatableError):
         return value.words(gettext, colour)
     if isinstance(value, Colour):
         return colour(value)
     return value
 
 
-def _rebuild(kind: type[ShiftagoError], template: str, fields: dict[str, object]) -> ShiftagoError:
+def _rebuild(
+    kind: type[TranslatableError], template: str, fields: dict[str, object]
+) -> TranslatableError:
     return kind(template, **fields)
+
+
+class ShiftagoError(TranslatableError):
+    """Base of every error the rules engine raises about its input."""
 
 
 class ParseError(ShiftagoError):
