@@ -27,7 +27,7 @@ class Action:
     def parse(text: str) -> Action:
         """Read an action in any accepted spelling (case and surrounding spaces ignored)."""
         if not isinstance(text, str):
-            raise ParseError(f"an action is text such as L3 or xc3-g3, not {text!r}")
+            raise ParseError("an action is text such as L3 or xc3-g3, not {text}", text=repr(text))
         return _parse(text)
 
 
@@ -147,7 +147,9 @@ def parse_cell(text: str) -> int:
     """The bit index of a cell name such as ``c4`` (case and spaces ignored)."""
     cell = CELL_BY_NAME.get(text.strip().lower())
     if cell is None:
-        raise ParseError(f"{text.strip()!r} is not a cell: expected a file a-g and a rank 1-7")
+        raise ParseError(
+            "{text} is not a cell: expected a file a-g and a rank 1-7", text=repr(text.strip())
+        )
     return cell
 
 
@@ -161,9 +163,12 @@ def _parse(text: str) -> Action:
         first, _, second = word[1:].partition("-")
         keep, other = parse_cell(first), parse_cell(second)
         if keep == other:
-            raise ParseError(f"{text.strip()!r}: a scoring names two different end cells")
+            raise ParseError(
+                "{text}: a scoring names two different end cells", text=repr(text.strip())
+            )
         return Scoring(keep, other)
     raise ParseError(
-        f"{text.strip()!r} is not an action: an insertion is a side L, R, T or B and a "
-        "lane (L3, Tc), a scoring is x and the two end cells of the line (xc3-g3)"
+        "{text} is not an action: an insertion is a side L, R, T or B and a "
+        "lane (L3, Tc), a scoring is x and the two end cells of the line (xc3-g3)",
+        text=repr(text.strip()),
     )

@@ -132,7 +132,7 @@ class Game:
         if type(action) is str:
             action = _parse(action)
         elif not isinstance(action, Action):
-            raise IllegalActionError(f"{action!r} is not an action")
+            raise IllegalActionError("{action} is not an action", action=repr(action))
         limit = self.rules.action_limit
         at_limit = limit is not None and len(self._actions) + 1 >= limit
         played, after = self._states[-1].step(action, at_limit=at_limit)

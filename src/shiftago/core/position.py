@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from shiftago.core.errors import InvalidPositionError, ParseError
+from shiftago.core.errors import N_, InvalidPositionError, ParseError
 from shiftago.core.geometry import BOARD_MASK, SIZE, cell_of, has_run, iter_bits, union
 from shiftago.core.outcome import EndReason, Outcome, final_winners
 from shiftago.core.rules import (
@@ -67,7 +67,7 @@ def parse_board(text: str, players: int) -> tuple[int, ...]:
     """Read the board field into one bitboard per seat."""
     ranks = text.split("/")
     if len(ranks) != SIZE:
-        raise ParseError(f"the board needs 7 ranks separated by '/', got {len(ranks)}")
+        raise ParseError("the board needs 7 ranks separated by '/', got {count}", count=len(ranks))
     boards = [0] * players
     for i, rank in enumerate(ranks):
         r = SIZE - 1 - i
@@ -82,18 +82,25 @@ def parse_board(text: str, players: int) -> tuple[int, ...]:
             else:
                 allowed = " ".join(COLOURS[:players])
                 raise ParseError(
-                    f"rank {r + 1} of the board has {ch!r}: expected a colour ({allowed}) "
-                    "or a digit 1-7 for empty cells"
+                    "rank {rank} of the board has {found}: expected a colour ({allowed}) "
+                    "or a digit 1-7 for empty cells",
+                    rank=r + 1,
+                    found=repr(ch),
+                    allowed=allowed,
                 )
         if f != SIZE:
-            raise ParseError(f"rank {r + 1} of the board has {f} cells instead of 7")
+            raise ParseError(
+                "rank {rank} of the board has {count} cells instead of 7", rank=r + 1, count=f
+            )
     return tuple(boards)
 
 
-def _numbers(text: str, players: int, what: str) -> tuple[int, ...]:
+def _numbers(text: str, players: int, refusal: str) -> tuple[int, ...]:
+    """The field's numbers, one per seat; ``refusal`` is the template of the error,
+    which says ``{count}`` numbers and the field's ``{text}``."""
     parts = text.split(",")
     if len(parts) != players or not all(p.isascii() and p.isdigit() for p in parts):
-        raise ParseError(f"{what} must be {players} comma-separated numbers, got {text!r}")
+        raise ParseError(refusal, count=players, text=repr(text))
     return tuple(int(p) for p in parts)
 
 
@@ -114,11 +121,12 @@ def read_position(
     if len(fields) != 8:
         raise ParseError(
             "a position has 8 fields: variant players board turn phase supplies scores "
-            f"skips; got {len(fields)}"
+            "skips; got {count}",
+            count=len(fields),
         )
     variant = Variant.parse(fields[0])
     if fields[1] not in ("2", "3", "4"):
-        raise ParseError(f"players must be 2, 3 or 4, got {fields[1]!r}")
+        raise ParseError("players must be 2, 3 or 4, got {found}", found=repr(fields[1]))
     players = int(fields[1])
     boards = parse_board(fields[2], players)
     turn = seat_of_colour(fields[3], players)
@@ -126,23 +134,39 @@ def read_position(
     if fields[4] not in phases:
         if fields[4] == "over":
             raise ParseError("the game is over in this position: there is nothing to play")
-        raise ParseError(f"the phase of a position is insert, score or over, got {fields[4]!r}")
+        raise ParseError(
+            "the phase of a position is insert, score or over, got {found}", found=repr(fields[4])
+        )
     phase = fields[4]
-    supplies = _numbers(fields[5], players, "supplies")
-    scores = _numbers(fields[6], players, "scores")
-    skips = _numbers(fields[7], players, "skips")
+    supplies = _numbers(
+        fields[5], players, N_("supplies must be {count} comma-separated numbers, got {text}")
+    )
+    scores = _numbers(
+        fields[6], players, N_("scores must be {count} comma-separated numbers, got {text}")
+    )
+    skips = _numbers(
+        fields[7], players, N_("skips must be {count} comma-separated numbers, got {text}")
+    )
 
     for seat in range(players):
         on_board = boards[seat].bit_count()
         if on_board + supplies[seat] > MARBLES_PER_PLAYER:
             raise InvalidPositionError(
-                f"{COLOURS[seat]} has {on_board} marbles on the board and {supplies[seat]} "
-                f"in supply: more than {MARBLES_PER_PLAYER}"
+                "{colour} has {count} marbles on the board and {supply} in supply: more than "
+                "{most}",
+                colour=COLOURS[seat],
+                count=on_board,
+                supply=supplies[seat],
+                most=MARBLES_PER_PLAYER,
             )
         if skips[seat] > MAX_HANDICAP:
-            raise InvalidPositionError(f"{COLOURS[seat]} has {skips[seat]} skips: at most 6")
+            raise InvalidPositionError(
+                "{colour} has {count} skips: at most 6", colour=COLOURS[seat], count=skips[seat]
+            )
     if skips[turn]:
-        raise InvalidPositionError(f"{COLOURS[turn]} is to act and so cannot have skips pending")
+        raise InvalidPositionError(
+            "{colour} is to act and so cannot have skips pending", colour=COLOURS[turn]
+        )
     if rules is None:
         rules = Rules(variant, players)
     elif rules.variant is not variant or rules.players != players:
@@ -151,12 +175,14 @@ def read_position(
     others = [p for seat, p in enumerate(scores) if seat != turn or phase != "over"]
     if variant is not Variant.EXPRESS and max(others, default=0) >= WINNING_POINTS:
         raise InvalidPositionError(
-            f"a score of {max(others)} has already won: scores must be below 10"
+            "a score of {score} has already won: scores must be below 10", score=max(others)
         )
     if phase == "score" and (
         variant is Variant.EXPRESS or not has_run(boards[turn], rules.min_line)
     ):
-        raise InvalidPositionError(f"phase score, but {COLOURS[turn]} has no line to score")
+        raise InvalidPositionError(
+            "phase score, but {colour} has no line to score", colour=COLOURS[turn]
+        )
     outcome = None
     if phase == "over":
         outcome = finished_outcome(rules, boards, turn, supplies, scores)

@@ -28,7 +28,7 @@ class Variant(Enum):
             return cls(text.strip().lower())
         except ValueError:
             raise ParseError(
-                f"unknown variant {text!r}: expected express, expert or extreme"
+                "unknown variant {text}: expected express, expert or extreme", text=repr(text)
             ) from None
 
     def __str__(self) -> str:
@@ -56,7 +56,11 @@ def seat_of_colour(letter: str, players: int) -> int:
     seat = COLOURS.find(letter.strip().lower()) if len(letter.strip()) == 1 else -1
     if seat < 0 or seat >= players:
         allowed = " ".join(COLOURS[:players])
-        raise ParseError(f"unknown colour {letter!r}: expected one of {allowed}")
+        raise ParseError(
+            "unknown colour {letter}: expected one of {allowed}",
+            letter=repr(letter),
+            allowed=allowed,
+        )
     return seat
 
 

@@ -254,11 +254,12 @@ class State:
             occ = union(self.boards)
             run = push_run(action.index, occ)
             if run < 0:
-                raise IllegalActionError(f"illegal move: {action} (lane full)")
+                raise IllegalActionError("illegal move: {action} (lane full)", action=str(action))
             if occ and occ == self.boards[self.turn] and action not in self._legal_view():
                 raise IllegalActionError(
-                    f"illegal move: {action} (while only your marbles are on the board "
-                    "they may not touch along a rank or file)"
+                    "illegal move: {action} (while only your marbles are on the board "
+                    "they may not touch along a rank or file)",
+                    action=str(action),
                 )
             return action, _insert(self, action.index, run, at_limit)
         played = self.validate(action)
@@ -274,29 +275,38 @@ class State:
         """
         phase = self.phase
         if phase is Phase.OVER:
-            raise GameOverError(f"the game is over; {action} cannot be played")
+            raise GameOverError("the game is over; {action} cannot be played", action=str(action))
         if type(action) is Insertion:
             if phase is not Phase.INSERT:
                 raise IllegalActionError(
-                    f"{COLOURS[self.turn]} must first score a line; {action} is not allowed now"
+                    "{colour} must first score a line; {action} is not allowed now",
+                    colour=COLOURS[self.turn],
+                    action=str(action),
                 )
             if action not in self._legal_view():
                 if push_run(action.index, self.occupied) < 0:
-                    raise IllegalActionError(f"illegal move: {action} (lane full)")
+                    raise IllegalActionError(
+                        "illegal move: {action} (lane full)", action=str(action)
+                    )
                 raise IllegalActionError(
-                    f"illegal move: {action} (while only your marbles are on the board "
-                    "they may not touch along a rank or file)"
+                    "illegal move: {action} (while only your marbles are on the board "
+                    "they may not touch along a rank or file)",
+                    action=str(action),
                 )
             return action
         if isinstance(action, Scoring):
             if phase is not Phase.SCORE:
-                raise IllegalActionError(f"there is no line to score; {action} is not allowed now")
+                raise IllegalActionError(
+                    "there is no line to score; {action} is not allowed now", action=str(action)
+                )
             if self.rules.keeps_both_ends:
                 action = action.canonical_for_two()
             if action not in self._legal_view():
-                raise IllegalActionError(f"illegal move: {action} (no such scoring line)")
+                raise IllegalActionError(
+                    "illegal move: {action} (no such scoring line)", action=str(action)
+                )
             return action
-        raise IllegalActionError(f"{action!r} is not an action")
+        raise IllegalActionError("{action} is not an action", action=repr(action))
 
     def _legal_view(self) -> tuple[Action, ...]:
         legal = self._legal

@@ -192,6 +192,8 @@ class Tournament:
             or any(type(seat) is not int or not 0 <= seat < players for seat in seats)
         ):
             raise IllegalActionError(
-                f"a game's winners are different seats of 0 to {players - 1}, not {winners!r}"
+                "a game's winners are different seats of 0 to {last}, not {winners}",
+                last=players - 1,
+                winners=repr(winners),
             )
         return tuple(sorted(seats))
