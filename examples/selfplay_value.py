@@ -70,6 +70,7 @@ from shiftago.engine.kernel.tables import MARBLES, MAX_ACTIONS, OVER, PHASE, TUR
 from shiftago.engine.search.evaluate import immediate_win
 from shiftago.env.batched import BatchedEnv
 from shiftago.env.spaces import encode_observation, plane_count
+from shiftago.interfaces import arena_report
 from shiftago.match import BOTS, MatchConfig, run_match
 
 PLANES = plane_count(2)  # the observation of a 2-player game...
@@ -263,8 +264,8 @@ def arena(bot: str, opponent: str, games: int, seed: int, quiet: bool = False) -
     config = MatchConfig(participants=(bot, opponent), games=games, seed=seed, results=None)
     result = run_match(config)
     if not quiet:
-        print(result.summary())
-        print(result.table(), flush=True)
+        print(arena_report.summary(result))
+        print(arena_report.tables(result), flush=True)
     return next(row.score for row in result.standings.rows if bot in (row.key, row.name))
 
 

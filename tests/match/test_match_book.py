@@ -10,6 +10,7 @@ from click.testing import CliRunner
 
 from shiftago.core import Rules
 from shiftago.formats.record import parse_record
+from shiftago.interfaces import arena_report
 from shiftago.interfaces.cli import cli
 from shiftago.match import MatchConfig, run_match
 from shiftago.match.book import book_opening, parse_book, read_book
@@ -90,7 +91,9 @@ def config(tmp_path: Path, book_text: str, **changes: object) -> MatchConfig:
 def test_a_match_plays_the_book_in_order_from_every_seat(tmp_path):
     result = run_match(config(tmp_path, "Ta Bg R4\nL1 L1\nR7\n"))
     assert result.openings == 2 and len(result.games) == 4
-    assert "(2 openings from " in result.summary() and "book.txt" in result.summary()
+    assert "(2 openings from " in arena_report.summary(
+        result
+    ) and "book.txt" in arena_report.summary(result)
     assert result.to_json()["settings"]["opening_plies"] is None
     starts: dict[int, set[tuple[str, ...]]] = {}
     for game in result.games:
@@ -146,7 +149,7 @@ def test_arena_takes_its_openings_from_a_file(tmp_path):
     results = tmp_path / "r.jsonl"
     run = arena(*FAST, "--openings", str(book), "--games", "4", "--results", str(results))
     assert run.exit_code == 0, run.output
-    assert run.stdout.startswith(f"express, 2 players: 4 of 4 games (2 openings from {book}")
+    assert run.stdout.startswith(f"Express, 2 players: 4 of 4 games (2 openings from {book}")
     assert len(results.read_text().splitlines()) == 4
 
 

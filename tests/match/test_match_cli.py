@@ -24,7 +24,7 @@ def test_arena_prints_the_table_and_keeps_results(tmp_path):
     run = arena(*FAST, "--games", "4", "--results", str(results), "--seed", "3")
     assert run.exit_code == 0, run.output
     out = run.stdout
-    assert out.startswith("express, 2 players: 4 of 4 games (2 openings of 2 random actions")
+    assert out.startswith("Express, 2 players: 4 of 4 games (2 openings of 2 random actions")
     assert "rank  participant" in out
     # an interval, or none where one side took every point
     head_to_head = r"^greedy@depth=1 vs level:2: [+-]\S+ Elo \((95%: |every point to )"
@@ -132,7 +132,7 @@ def test_arena_with_a_clock_prints_it_and_the_losses_on_time(tmp_path):
     run = arena(*FAST, "--games", "2", "--clock", "1+0", "--results", str(results))
     assert run.exit_code == 0, run.output
     summary, header = run.stdout.splitlines()[:2]
-    assert summary.startswith("express, 2 players, clock 1+0: 2 of 2 games")
+    assert summary.startswith("Express, 2 players, clock 1+0: 2 of 2 games")
     assert header.split()[5:] == ["losses", "lost", "on", "time", "score", "ms/move"]
     line = json.loads(results.read_text().splitlines()[0])
     assert line["key"].endswith(" clock=1+0")

@@ -9,9 +9,11 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from shiftago.formats.record import parse_records
+from shiftago.interfaces import arena_report
+from shiftago.interfaces.arena_report import format_crosstable
 from shiftago.interfaces.cli import cli
 from shiftago.match import MatchConfig, run_match
-from shiftago.match.crosstable import crosstable, format_crosstable
+from shiftago.match.crosstable import crosstable
 
 #: Three fast, deterministic participants of different strength.
 THREE = ("random", "greedy@depth=1", "level:2")
@@ -50,7 +52,7 @@ def test_the_crosstable_of_three_participants_adds_up(tmp_path):
         elo = table.cell(0, j).elo
         assert elo is not None and elo.elo < 0 and elo.low <= elo.elo <= elo.high
         assert table.cell(j, 0).elo.elo == -elo.elo  # type: ignore[union-attr]
-    text = result.table()
+    text = arena_report.tables(result)
     assert format_crosstable(table) in text
     lines = text.splitlines()
     head = lines.index("crosstable, row against column: wins-draws-losses (points)")

@@ -15,6 +15,7 @@ from click.testing import CliRunner
 from shiftago.core import Game, Rules, State, Variant
 from shiftago.engine.bot import Limits
 from shiftago.formats.record import parse_record, parse_records
+from shiftago.interfaces.arena_report import format_standings
 from shiftago.interfaces.cli import cli
 from shiftago.match import (
     EngineCrash,
@@ -27,7 +28,6 @@ from shiftago.match import (
     run_match,
 )
 from shiftago.match.external import CLOCK_GRACE
-from shiftago.match.report import format_standings
 from support.waiting import wait_until
 
 ENGINE = [sys.executable, "-m", "shiftago", "engine"]

@@ -12,10 +12,11 @@ import pytest
 from shiftago.core import Phase, State, Variant
 from shiftago.engine.bot import NO_LIMITS, Analysis, Bot, Limits, RankedAction
 from shiftago.formats.record import parse_record
+from shiftago.interfaces import arena_report
+from shiftago.interfaces.arena_report import format_forfeits, format_standings
 from shiftago.match import MatchConfig, TimeControl, run_match
 from shiftago.match import participants as registry
 from shiftago.match.games import TIME_FORFEIT, GameResult
-from shiftago.match.report import format_forfeits, format_standings
 from shiftago.match.standings import Forfeit
 
 
@@ -180,7 +181,7 @@ def test_a_clock_game_is_its_own_game_in_the_results_file(tmp_path, fake_time):
     again = run_match(timed(tmp_path, "think:1", "think:2"), timer=fake_time)
     assert (again.played, again.resumed) == (0, 2)
     assert again.games == clocked.games  # the clocks read back as they were written
-    assert "clock 1+0" in again.summary()
+    assert "clock 1+0" in arena_report.summary(again)
     assert again.to_json()["settings"]["clock"] == "1+0"
 
 

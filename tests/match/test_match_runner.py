@@ -11,9 +11,10 @@ import pytest
 from shiftago.core import Variant
 from shiftago.engine.bot import Limits
 from shiftago.formats.record import parse_record
+from shiftago.interfaces import arena_report
+from shiftago.interfaces.arena_report import format_standings
 from shiftago.match import MatchConfig, SprtSettings, TimeControl, run_match
 from shiftago.match.games import GameResult
-from shiftago.match.report import format_standings
 from shiftago.match.results import ResultsFile
 
 #: Fast and deterministic: the greedy bot against the 1-ply alpha-beta level.
@@ -72,7 +73,7 @@ def test_standings_count_what_was_played(tmp_path):
     h2h = result.standings.head_to_head
     assert h2h is not None and h2h.pairs == 3 and sum(h2h.pentanomial) == 3
     assert h2h.estimate.score == pytest.approx(rows["greedy@depth=1"].score)
-    text = result.table()
+    text = arena_report.tables(result)
     assert "greedy@depth=1 vs level:2:" in text and "pentanomial over 3 game pairs" in text
     data = result.to_json()
     assert data["played"] == 6
@@ -184,7 +185,7 @@ def test_three_players_get_a_rating_list(tmp_path):
     }
     assert result.standings.head_to_head is None
     assert result.standings.fair_share == pytest.approx(1 / 3)
-    text = result.table()
+    text = arena_report.tables(result)
     assert "ordinal" in text and "score (fair 33.3%)" in text
     rows = sorted(result.standings.rows, key=lambda r: r.points)
     assert rows[-1].points > rows[0].points  # (level:1 wins all three, as it happens)

@@ -191,7 +191,7 @@ def test_sprt_verdict():
 
 
 def test_an_even_match_reads_plus_zero_not_minus_zero():
-    from shiftago.match.report import format_head_to_head
+    from shiftago.interfaces.arena_report import format_head_to_head
     from shiftago.match.standings import HeadToHead
 
     estimate = elo_estimate([0.5, 0.5])  # two pairs, each won once by each side
@@ -207,7 +207,7 @@ def test_an_even_match_reads_plus_zero_not_minus_zero():
     ],
 )
 def test_a_clean_sweep_has_no_interval(scores: list[float], words: str) -> None:
-    from shiftago.match.report import format_head_to_head
+    from shiftago.interfaces.arena_report import format_head_to_head
     from shiftago.match.standings import HeadToHead
 
     pairs = (0, 0, 0, 0, 2) if scores[0] else (2, 0, 0, 0, 0)

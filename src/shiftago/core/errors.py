@@ -27,8 +27,14 @@ def N_(template: str) -> str:
     return template
 
 
-def _same(template: str) -> str:
+def english(template: str) -> str:
+    """The gettext of English: the template as it is."""
     return template
+
+
+def english_colour(seat: int) -> str:
+    """The colour of ``seat`` as the English messages name it."""
+    return _COLOUR_NAMES[seat]
 
 
 class Colour(int):
@@ -36,7 +42,7 @@ class Colour(int):
     interface the name in its language."""
 
     def __str__(self) -> str:
-        return _COLOUR_NAMES[self]
+        return english_colour(self)
 
     def __format__(self, spec: str) -> str:
         return format(str(self), spec)
@@ -57,8 +63,8 @@ class TranslatableError(ValueError):
 
     def words(
         self,
-        gettext: Callable[[str], str] = _same,
-        colour: Callable[[int], str] = lambda seat: _COLOUR_NAMES[seat],
+        gettext: Callable[[str], str] = english,
+        colour: Callable[[int], str] = english_colour,
     ) -> str:
         """The message with ``gettext`` applied to its template and to every nested
         error's, and ``colour`` naming each :class:`Colour`; English by default."""

@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Final, TypeVar
 
 from shiftago.core.actions import Action
-from shiftago.core.errors import ShiftagoError
+from shiftago.core.errors import ParseError, ShiftagoError
 from shiftago.core.game import draw_first_seat
 from shiftago.core.rules import COLOURS, Rules, Variant, seat_of_colour
 from shiftago.core.state import State
@@ -100,8 +100,18 @@ def _typed(obj: Mapping[str, Any], key: str, kind: type[T], where: str = "") -> 
         return None
     # bool is an int in Python, never in a record.
     if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
-        name = {int: "a whole number", str: "a string", list: "a list"}.get(kind, kind.__name__)
-        raise RecordError(f"{where}{key}: expected {name}, got {value!r}")
+        field, got = where + key, repr(value)
+        if kind is int:
+            raise RecordError(
+                "{field}: expected a whole number, got {value}", field=field, value=got
+            )
+        if kind is str:
+            raise RecordError("{field}: expected a string, got {value}", field=field, value=got)
+        if kind is list:
+            raise RecordError("{field}: expected a list, got {value}", field=field, value=got)
+        raise RecordError(
+            "{field}: expected {kind}, got {value}", field=field, kind=kind.__name__, value=got
+        )
     return value
 
 
@@ -112,21 +122,21 @@ def _field(where: str, convert: Callable[[], T]) -> T:
     except RecordError:
         raise
     except (ValueError, TypeError) as error:
-        raise RecordError(f"{where}: {error}") from None
+        raise RecordError("{field}: {error}", field=where, error=error) from None
 
 
 def record_from_json(obj: Mapping[str, Any]) -> Record:
     """Read the JSON form; raises :class:`RecordError` naming the field that is wrong."""
     if not isinstance(obj, Mapping):
-        raise RecordError(f"a JSON record is an object, not {type(obj).__name__}")
+        raise RecordError("a JSON record is an object, not {kind}", kind=type(obj).__name__)
     unknown = sorted(set(obj) - set(KEYS))
     if unknown:
-        raise RecordError(f"{unknown[0]}: unknown key")
+        raise RecordError("{field}: unknown key", field=unknown[0])
     position = _typed(obj, "position", str)
     start = None if position is None else _field("position", lambda: State.from_position(position))
     for key in ("variant", "players", "actions", "result"):
         if obj.get(key) is None and (start is None or key in ("actions", "result")):
-            raise RecordError(f"{key}: missing")
+            raise RecordError("{field}: missing", field=key)
     variant = _typed(obj, "variant", str)
     players = _typed(obj, "players", int)
     if start is not None:
@@ -174,21 +184,23 @@ def record_from_json(obj: Mapping[str, Any]) -> Record:
 def _actions(obj: Mapping[str, Any], where: str) -> tuple[Action, ...]:
     actions = []
     for i, text in enumerate(_typed(obj, "actions", list, where) or []):
+        at = f"{where}actions[{i}]"
         if not isinstance(text, str):
-            raise RecordError(f"{where}actions[{i}]: expected a string, got {text!r}")
+            raise RecordError("{field}: expected a string, got {value}", field=at, value=repr(text))
         try:
             actions.append(Action.parse(text))
         except ShiftagoError as error:
-            raise RecordError(f"{where}actions[{i}]: {error}") from None
+            raise RecordError("{field}: {error}", field=at, error=error) from None
     return tuple(actions)
 
 
 def _object(item: object, where: str, keys: tuple[str, ...]) -> Mapping[str, Any]:
     if not isinstance(item, Mapping):
-        raise RecordError(f"{where}: expected an object, got {item!r}")
+        raise RecordError("{field}: expected an object, got {value}", field=where, value=repr(item))
     unknown = sorted(set(item) - set(keys))
     if unknown:
-        raise RecordError(f"{where}.{unknown[0]}: unknown key")
+        at = f"{where}.{unknown[0]}"
+        raise RecordError("{field}: unknown key", field=at)
     return item
 
 
@@ -197,7 +209,10 @@ def _notes(obj: Mapping[str, Any], where: str, count: int) -> tuple[Note, ...]:
     raw = _typed(obj, "notes", list, where) or []
     if len(raw) not in (0, count):
         raise RecordError(
-            f"{where}notes: expected none or one per action ({count}), got {len(raw)}"
+            "{field}: expected none or one per action ({actions}), got {notes}",
+            field=where + "notes",
+            actions=count,
+            notes=len(raw),
         )
     return tuple(_note(item, f"{where}notes[{i}]") for i, item in enumerate(raw))
 
@@ -226,17 +241,22 @@ def _other_headers(obj: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
     if raw is None:
         return ()
     if not isinstance(raw, Mapping):
-        raise RecordError(f"other_headers: expected an object, got {raw!r}")
+        raise RecordError(
+            "{field}: expected an object, got {value}", field="other_headers", value=repr(raw)
+        )
     for name, value in raw.items():
         if not isinstance(value, str):
-            raise RecordError(f"other_headers.{name}: expected a string, got {value!r}")
+            at = f"other_headers.{name}"
+            raise RecordError(
+                "{field}: expected a string, got {value}", field=at, value=repr(value)
+            )
     return tuple(raw.items())
 
 
 def _handicap(obj: Mapping[str, Any]) -> tuple[int, ...]:
     handicap = _typed(obj, "handicap", list) or []
     if not all(type(h) is int for h in handicap):
-        raise ValueError(f"expected whole numbers, got {handicap!r}")
+        raise ParseError("expected whole numbers, got {value}", value=repr(handicap))
     return tuple(handicap)
 
 
@@ -245,26 +265,43 @@ def _seats(obj: Mapping[str, Any], players: int) -> tuple[Seat, ...]:
     if raw is None:
         return ()
     if len(raw) != players:
-        raise RecordError(f"seats: expected one per seat ({players}), got {len(raw)}")
+        raise RecordError(
+            "{field}: expected one per seat ({players}), got {count}",
+            field="seats",
+            players=players,
+            count=len(raw),
+        )
     return tuple(_seat(item, i) for i, item in enumerate(raw))
 
 
 def _seat(item: object, i: int) -> Seat:
-    where = f"seats[{i}]."
+    seat = f"seats[{i}]"
+    where = seat + "."
     if not isinstance(item, Mapping):
-        raise RecordError(f"seats[{i}]: expected an object, got {item!r}")
+        raise RecordError("{field}: expected an object, got {value}", field=seat, value=repr(item))
     unknown = sorted(set(item) - set(_SEAT_KEYS))
     if unknown:
-        raise RecordError(f"{where}{unknown[0]}: unknown key")
+        at = f"{where}{unknown[0]}"
+        raise RecordError("{field}: unknown key", field=at)
     colour = _typed(item, "colour", str, where)
     if colour is not None and colour != COLOURS[i]:
-        raise RecordError(f"{where}colour: seat {i} is {COLOURS[i]!r}, not {colour!r}")
+        raise RecordError(
+            "{field}: seat {seat} is {code}, not {value}",
+            field=where + "colour",
+            seat=i,
+            code=repr(COLOURS[i]),
+            value=repr(colour),
+        )
     name = _typed(item, "name", str, where)
     kind = _typed(item, "kind", str, where)
     level = _typed(item, "level", int, where)
     if kind is not None and kind not in KINDS:
-        raise RecordError(f"{where}kind: expected human or computer, got {kind!r}")
-    return _field(f"seats[{i}]", lambda: Seat(name, kind, level))
+        raise RecordError(
+            "{field}: expected human or computer, got {value}",
+            field=where + "kind",
+            value=repr(kind),
+        )
+    return _field(seat, lambda: Seat(name, kind, level))
 
 
 def parse_records_of_either_form(text: str) -> list[Record]:
@@ -278,7 +315,12 @@ def parse_records_of_either_form(text: str) -> list[Record]:
     try:
         data = json.loads(stripped)
     except json.JSONDecodeError as error:
-        raise RecordError(f"not JSON: {error.msg} (column {error.colno})", error.lineno) from None
+        raise RecordError(
+            "not JSON: {reason} (column {column})",
+            error.lineno,
+            reason=error.msg,
+            column=error.colno,
+        ) from None
     objects = data if isinstance(data, list) else [data]
     records = []
     for number, obj in enumerate(objects, start=1):
@@ -287,5 +329,7 @@ def parse_records_of_either_form(text: str) -> list[Record]:
         except RecordError as error:
             if len(objects) == 1:
                 raise
-            raise RecordError(f"game {number}: {error.problem}") from None
+            raise RecordError(
+                "game {number}: {error}", number=number, error=error.without_line()
+            ) from None
     return records

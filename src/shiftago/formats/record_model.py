@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from shiftago.core.actions import Action
-from shiftago.core.errors import ShiftagoError
+from shiftago.core.errors import ParseError, ShiftagoError
 from shiftago.core.game import Game, draw_first_seat
 from shiftago.core.outcome import Outcome
 from shiftago.core.rules import COLOURS, Rules
@@ -180,7 +180,7 @@ class Record:
         )
         problem = result_problem(game, record.result, termination)
         if problem is not None:
-            raise RecordError(problem)
+            raise RecordError("{problem}", problem=problem)
         return record
 
     def new_game(self) -> Game:
@@ -194,7 +194,7 @@ class Record:
         play_line(game, self.actions, self.notes)
         problem = result_problem(game, self.result, self.termination)
         if problem is not None:
-            raise RecordError(problem)
+            raise RecordError("{problem}", problem=problem)
         return game
 
     @property
@@ -281,7 +281,9 @@ def play(game: Game, action: Action, number: int, turn: int, line: int | None = 
     try:
         game.play(action)
     except ShiftagoError as error:
-        raise RecordError(f"turn {turn}, action {number}: {error}", line) from None
+        raise RecordError(
+            "turn {turn}, action {number}: {error}", line, turn=turn, number=number, error=error
+        ) from None
 
 
 def position_text(state: State) -> str:
@@ -326,22 +328,29 @@ def _result_phrase(result: str, why: str) -> str:
     return f"{result} won ({why})"
 
 
-def result_problem(game: Game, result: str, termination: str | None) -> str | None:
-    """What is wrong with ``result`` for the replayed ``game``, or None."""
+def result_problem(game: Game, result: str, termination: str | None) -> ParseError | None:
+    """What is wrong with ``result`` for the replayed ``game`` (an error to raise with
+    the place it was found), or None."""
     outcome = game.outcome
     if outcome is not None:
         if termination is not None:
-            return (
-                f"the rules ended the game ({describe(outcome)}), so it has no "
-                f"termination {termination!r}"
+            return ParseError(
+                "the rules ended the game ({outcome}), so it has no termination {termination}",
+                outcome=describe(outcome),
+                termination=repr(termination),
             )
         if result != outcome.result():
-            return f"the result is {result}, but the game ended in {describe(outcome)}"
+            return ParseError(
+                "the result is {result}, but the game ended in {outcome}",
+                result=result,
+                outcome=describe(outcome),
+            )
         return None
     if result != UNFINISHED and termination is None:
-        return (
-            f"the result is {result}, but the game is not over: its result is * "
-            "(or give the termination that decided it, such as resignation)"
+        return ParseError(
+            "the result is {result}, but the game is not over: its result is * "
+            "(or give the termination that decided it, such as resignation)",
+            result=result,
         )
     return None
 

@@ -14,7 +14,7 @@ from difflib import get_close_matches
 from typing import NoReturn, TypeVar
 
 from shiftago.core.actions import Action
-from shiftago.core.errors import ShiftagoError
+from shiftago.core.errors import Colour, ParseError, ShiftagoError
 from shiftago.core.game import Game, draw_first_seat
 from shiftago.core.rules import MAX_HANDICAP, Rules, Variant, seat_of_colour
 from shiftago.core.state import State
@@ -51,12 +51,12 @@ def _number(low: int | None = None, high: int | None = None) -> Callable[[str], 
 
     def convert(text: str) -> int:
         if re.fullmatch(r"[-+]?\d+", text.strip()) is None:
-            raise ValueError(f"{text!r} is not a whole number")
+            raise ParseError("{text} is not a whole number", text=repr(text))
         value = int(text)
         if low is not None and high is not None and not low <= value <= high:
-            raise ValueError(f"{value} is not from {low} to {high}")
+            raise ParseError("{value} is not from {low} to {high}", value=value, low=low, high=high)
         if low is not None and value < low:
-            raise ValueError(f"{value} is less than {low}")
+            raise ParseError("{value} is less than {low}", value=value, low=low)
         return value
 
     return convert
@@ -66,12 +66,12 @@ def _kind(text: str) -> Kind:
     for kind in KINDS:
         if text.strip().lower() == kind:
             return kind
-    raise ValueError(f"{text!r} is not human or computer")
+    raise ParseError("{text} is not human or computer", text=repr(text))
 
 
 def _text(text: str) -> str:
     if not is_text_value(text):
-        raise ValueError(f"{text!r} is not one printable line")
+        raise ParseError("{text} is not one printable line", text=repr(text))
     return text
 
 
@@ -88,7 +88,7 @@ class _Headers:
         try:
             return convert(text)
         except ValueError as error:  # ParseError included
-            raise RecordError(f"bad {name} header: {error}", line) from None
+            raise RecordError("bad {name} header: {error}", line, name=name, error=error) from None
 
     def line(self, name: str) -> int:
         return self.raw[name][1]
@@ -122,10 +122,14 @@ def build(draft: Draft) -> Record:
         ("Players", players, start and start.rules.players),
     ):
         if value is None and start is None:
-            _missing(draft, f"the record has no {name} header", (name,))
+            _missing(draft, ParseError("the record has no {name} header", name=name), (name,))
         if start is not None and value is not None and value != implied:
             raise RecordError(
-                f"{name} is {value}, but the Position's is {implied}", headers.line(name)
+                "{name} is {value}, but the Position's is {implied}",
+                headers.line(name),
+                name=name,
+                value=value,
+                implied=implied,
             )
     if start is not None:
         variant, players = start.rules.variant, start.rules.players
@@ -135,7 +139,9 @@ def build(draft: Draft) -> Record:
     def handicap(text: str) -> tuple[int, ...]:
         parts = text.split(",")
         if len(parts) != count:
-            raise ValueError(f"{text!r} does not have one number per seat ({count})")
+            raise ParseError(
+                "{text} does not have one number per seat ({count})", text=repr(text), count=count
+            )
         return tuple(_number(0, MAX_HANDICAP)(p) for p in parts)
 
     rules = Rules(
@@ -152,8 +158,10 @@ def build(draft: Draft) -> Record:
         if seed is None:
             _missing(
                 draft,
-                "the record needs First, Seed or Position: where the game starts, such as "
-                '[First "o"] for orange first on the empty board',
+                ParseError(
+                    "the record needs First, Seed or Position: where the game starts, such as "
+                    '[First "o"] for orange first on the empty board'
+                ),
                 ("First", "Seed", "Position"),
             )
         first = draw_first_seat(players, seed)
@@ -182,13 +190,15 @@ def build(draft: Draft) -> Record:
     )
 
 
-def _missing(draft: Draft, problem: str, wanted: tuple[str, ...]) -> NoReturn:
-    """Raise the error of a missing header; a header of another name that looks like a
-    misspelling of it (``Frist``) is named, at its line."""
+def _missing(draft: Draft, problem: ParseError, wanted: tuple[str, ...]) -> NoReturn:
+    """Raise the error of a missing header (``problem``); a header of another name that
+    looks like a misspelling of it (``Frist``) is named, at its line."""
     for name, (_, line) in draft.headers.items():
         if name not in _NAMES and get_close_matches(name.lower(), [w.lower() for w in wanted]):
-            raise RecordError(f"{problem} (is {name!r} a misspelt header?)", line)
-    raise RecordError(problem, draft.line)
+            raise RecordError(
+                "{problem} (is {name} a misspelt header?)", line, problem=problem, name=repr(name)
+            )
+    raise RecordError("{problem}", draft.line, problem=problem)
 
 
 def _seat(headers: _Headers, seat: int, players: int) -> Seat:
@@ -197,9 +207,10 @@ def _seat(headers: _Headers, seat: int, players: int) -> Seat:
         for name in names:
             if name in headers.raw:
                 raise RecordError(
-                    f"there is no {name.removesuffix('Kind').removesuffix('Level').lower()} "
-                    f"seat in a game of {players} players",
+                    "there is no {colour} seat in a game of {players} players",
                     headers.line(name),
+                    colour=Colour(seat),
+                    players=players,
                 )
         return Seat()
     kind = headers.get(names[1], _kind)
@@ -271,14 +282,17 @@ def _read_line(
             if number is not None:
                 if pending is not None:
                     raise RecordError(
-                        f"turn number {number}. after turn number {pending[0]}.", number_line
+                        "turn number {number}. after turn number {previous}.",
+                        number_line,
+                        number=number,
+                        previous=pending[0],
                     )
                 pending = (number, number_line)
                 continue
         try:
             action = Action.parse(token)
         except ShiftagoError as error:
-            raise RecordError(str(error), number_line) from None
+            raise RecordError("{error}", number_line, error=error) from None
         starts = starts_turn(previous, action)
         line.contexts.append((turn, previous))
         turn += starts
@@ -289,7 +303,9 @@ def _read_line(
         line.add(action)
         previous = action
     if pending is not None:
-        raise RecordError(f"turn number {pending[0]}. has no action after it", pending[1])
+        raise RecordError(
+            "turn number {number}. has no action after it", pending[1], number=pending[0]
+        )
     if token == ")" and not line.actions:
         raise RecordError("a variation holds one action at least", number_line)
     return line, at
@@ -308,16 +324,25 @@ def _annotate(
     nag = parse_nag(token)
     if nag is None and token != "(":
         raise RecordError(
-            f"{token!r} is not an action, a mark (! ? !! ?? !? ?!) or an annotation $0-$255",
+            "{token} is not an action, a mark (! ? !! ?? !? ?!) or an annotation $0-$255",
             number_line,
+            token=repr(token),
         )
     if pending is not None:
-        raise RecordError(f"turn number {pending[0]}. has no action after it", pending[1])
-    if not line.actions:
-        what = "a variation" if token == "(" else f"the annotation {token}"
         raise RecordError(
-            f"{what} comes before any action: it belongs after the action it is about",
+            "turn number {number}. has no action after it", pending[1], number=pending[0]
+        )
+    if not line.actions:
+        if token == "(":
+            raise RecordError(
+                "a variation comes before any action: it belongs after the action it is about",
+                number_line,
+            )
+        raise RecordError(
+            "the annotation {token} comes before any action: it belongs after the action "
+            "it is about",
             number_line,
+            token=token,
         )
     if nag is not None:
         line.nags[-1].append(nag)
@@ -338,16 +363,20 @@ def _variation(line: _Line, game: Game, tokens: list[tuple[str, int]], at: int) 
 def _check_number(pending: tuple[int, int], starts: bool, turn: int, action: Action) -> None:
     if not starts:
         raise RecordError(
-            f"turn number {pending[0]}. before {action}, which does not begin a turn "
+            "turn number {number}. before {action}, which does not begin a turn "
             "(a scoring, and the insertion after it, belong to the turn of the "
             "insertion that made the line)",
             pending[1],
+            number=pending[0],
+            action=str(action),
         )
     if pending[0] != turn:
         raise RecordError(
-            f"turn number {pending[0]}. where turn {turn} begins (every seat's turn "
+            "turn number {number}. where turn {turn} begins (every seat's turn "
             "has a number of its own: 1. L1 2. R7 3. L2)",
             pending[1],
+            number=pending[0],
+            turn=turn,
         )
 
 
@@ -364,13 +393,15 @@ def _replay(
     try:
         result = parse_result(token, game.rules.players)
     except ShiftagoError as error:
-        raise RecordError(str(error), number_line) from None
+        raise RecordError("{error}", number_line, error=error) from None
     problem = result_problem(game, result, termination)
     if problem is not None:
-        raise RecordError(problem, number_line)
+        raise RecordError("{problem}", number_line, problem=problem)
     if header_result is not None and header_result != result:
         raise RecordError(
-            f"the result token {result} differs from the Result header {header_result}",
+            "the result token {result} differs from the Result header {header}",
             number_line,
+            result=result,
+            header=header_result,
         )
     return result, line

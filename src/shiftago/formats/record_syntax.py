@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import datetime
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Final
 
 from shiftago.core.actions import Action, Insertion, Scoring
-from shiftago.core.errors import ParseError
+from shiftago.core.errors import N_, ParseError, english, english_colour
 from shiftago.core.rules import COLOUR_NAMES, COLOURS, seat_of_colour
 
 #: The result token of a game that has not ended.
@@ -63,13 +63,47 @@ _NUMBER: Final = re.compile(r"(\d+)\.(.*)")
 _RESULT: Final = re.compile(r"\*|[ogbw](?:=[ogbw])*", re.IGNORECASE)
 
 
-class RecordError(ParseError):
-    """A broken record. ``line`` is where in the text (None when it was not text)."""
+#: How a broken record's problem is said with the line where it is.
+AT_LINE: Final = N_("line {line}: {problem}")
 
-    def __init__(self, problem: str, line: int | None = None) -> None:
-        super().__init__(problem if line is None else f"line {line}: {problem}")
-        self.problem = problem
-        self.line = line
+
+class RecordError(ParseError):
+    """A broken record. ``line`` is where in the text (None when it was not text).
+
+    ``template`` and ``fields`` are the problem's (as for any :class:`ParseError`);
+    ``problem`` is its English text without the line, and :meth:`words` says the line
+    too (:data:`AT_LINE`)."""
+
+    def __init__(self, template: str, line: int | None = None, /, **fields: object) -> None:
+        self.line = line  # before the message, which says it
+        super().__init__(template, **fields)
+        self.problem = super().words()  # the English problem, without the line
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_rebuild, (type(self), self.template, self.line, self.fields))
+
+    def words(
+        self,
+        gettext: Callable[[str], str] = english,
+        colour: Callable[[int], str] = english_colour,
+    ) -> str:
+        """The problem said through ``gettext`` and ``colour``, after its line when it
+        has one."""
+        problem = super().words(gettext, colour)
+        if self.line is None:
+            return problem
+        return gettext(AT_LINE).format(line=self.line, problem=problem)
+
+    def without_line(self) -> RecordError:
+        """The same problem with no line, to be said inside another message that
+        names the place its own way."""
+        return type(self)(self.template, None, **self.fields)
+
+
+def _rebuild(
+    kind: type[RecordError], template: str, line: int | None, fields: dict[str, object]
+) -> RecordError:
+    return kind(template, line, **fields)
 
 
 def is_text_value(text: object) -> bool:
@@ -85,11 +119,11 @@ def escape(value: str) -> str:
 def parse_date(text: str) -> str:
     """A date as records write it, ``YYYY-MM-DD`` (checked to be a real day)."""
     if not isinstance(text, str) or re.fullmatch(r"\d{4}-\d{2}-\d{2}", text.strip()) is None:
-        raise ParseError(f"{text!r} is not a date written YYYY-MM-DD")
+        raise ParseError("{text} is not a date written YYYY-MM-DD", text=repr(text))
     try:
         return datetime.date.fromisoformat(text.strip()).isoformat()
     except ValueError:
-        raise ParseError(f"{text!r} is not a day of the calendar") from None
+        raise ParseError("{text} is not a day of the calendar", text=repr(text)) from None
 
 
 # --- turns ---------------------------------------------------------------------------
@@ -129,15 +163,16 @@ def parse_result(text: str, players: int) -> str:
     """A result token in its canonical spelling: ``*``, ``o`` or a draw ``o=g`` in seat order."""
     if not isinstance(text, str) or not is_result_token(text.strip()):
         raise ParseError(
-            f"{text!r} is not a result: expected * (not over), a colour such as o, "
-            "or the colours sharing a draw such as o=g"
+            "{text} is not a result: expected * (not over), a colour such as o, "
+            "or the colours sharing a draw such as o=g",
+            text=repr(text),
         )
     text = text.strip()
     if text == UNFINISHED:
         return text
     seats = [seat_of_colour(c, players) for c in text.split("=")]
     if len(set(seats)) != len(seats):
-        raise ParseError(f"the result {text!r} names a colour twice")
+        raise ParseError("the result {text} names a colour twice", text=repr(text))
     return "=".join(COLOURS[s] for s in sorted(seats))
 
 
@@ -161,31 +196,38 @@ class Draft:
     def add_header(self, text: str, line: int) -> None:
         match = _HEADER_LINE.match(text.strip())
         if match is None or not _AFTER_HEADER.fullmatch(text.strip()[match.end() :]):
-            raise RecordError(f'a header is [Name "value"], not {text.strip()!r}', line)
+            raise RecordError(
+                'a header is [Name "value"], not {text}', line, text=repr(text.strip())
+            )
         name = _KNOWN.get(match.group(1).lower(), match.group(1))
         if name in self.headers:
             raise RecordError(
-                f"a second {name} header (the first is on line {self.headers[name][1]}; "
-                "each game's moves, at least its result token, end it before the next "
-                "game's headers)",
+                "a second {name} header (the first is on line {first}; each game's moves, "
+                "at least its result token, end it before the next game's headers)",
                 line,
+                name=name,
+                first=self.headers[name][1],
             )
         for escape in _ESCAPE.finditer(match.group(2)):
             if escape.group(1) not in '"\\':
                 raise RecordError(
-                    f"the {name} header has the escape {escape.group()!r}: inside the quotes "
+                    "the {name} header has the escape {escape}: inside the quotes "
                     'only \\" (a quote) and \\\\ (a backslash) are escapes',
                     line,
+                    name=name,
+                    escape=repr(escape.group()),
                 )
         value = _ESCAPE.sub(r"\1", match.group(2))
         if not value.strip():
-            raise RecordError(f"the {name} header has no value", line)
+            raise RecordError("the {name} header has no value", line, name=name)
         self.headers[name] = (value, line)
 
     def add_token(self, token: str, line: int) -> None:
         if self.ended:
             raise RecordError(
-                f"{token!r} after the result token; a new game begins with its headers", line
+                "{token} after the result token; a new game begins with its headers",
+                line,
+                token=repr(token),
             )
         match = _NUMBER.fullmatch(token) if "." in token else None
         if match and match.group(2):  # "12.Td": a number glued to its action
@@ -204,9 +246,10 @@ class Draft:
         elif is_result_token(token):
             if self.depth:
                 raise RecordError(
-                    f"the result token {token} inside a variation: close the variation "
+                    "the result token {token} inside a variation: close the variation "
                     "with ')' first",
                     line,
+                    token=token,
                 )
             self.ended = True
         self.tokens.append((token, line))
@@ -277,11 +320,18 @@ class Scanner:
             raise RecordError("this comment's '{' is never closed by '}'", line)
         draft, self.draft = self.draft, None
         if draft is not None and not draft.ended and self._skipping is None:
-            last = f": its last word is {draft.tokens[-1][0]!r}" if draft.tokens else ""
+            if draft.tokens:
+                raise RecordError(
+                    "the record ends without a result token: its last word is {word}; a "
+                    "result is * (a game that is not over), the winner's colour such as o, "
+                    "or the colours sharing a draw such as o=g",
+                    draft.last_line(),
+                    word=repr(draft.tokens[-1][0]),
+                )
             raise RecordError(
-                f"the record ends without a result token{last}; a result is * (a game that "
-                "is not over), the winner's colour such as o, or the colours sharing a draw "
-                "such as o=g",
+                "the record ends without a result token; a result is * (a game that is not "
+                "over), the winner's colour such as o, or the colours sharing a draw such "
+                "as o=g",
                 draft.last_line(),
             )
 
@@ -333,13 +383,15 @@ class Scanner:
             elif self.draft is None:
                 if self._after_game:
                     raise RecordError(
-                        f"{piece!r} after the result token; a new game begins with its headers",
+                        "{token} after the result token; a new game begins with its headers",
                         number,
+                        token=repr(piece),
                     )
                 raise RecordError(
-                    f"{piece!r} before any header: a record begins with its headers, "
+                    "{token} before any header: a record begins with its headers, "
                     'such as [Variant "express"]',
                     number,
+                    token=repr(piece),
                 )
             else:
                 self.draft.add_token(piece, number)

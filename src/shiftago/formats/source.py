@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TextIO
 
 from shiftago.core import ShiftagoError, State, Variant
+from shiftago.core.errors import TranslatableError
 from shiftago.formats.record import Record, RecordError
 from shiftago.formats.record_json import parse_records_of_either_form
 
@@ -21,8 +22,11 @@ from shiftago.formats.record_json import parse_records_of_either_form
 VARIANT_NAMES = frozenset(v.value for v in Variant)
 
 
-class SourceError(ValueError):
-    """Something that cannot be read; the message names the place and the problem."""
+class SourceError(TranslatableError):
+    """Something that cannot be read; the message names the place and the problem.
+
+    It is no :class:`ShiftagoError` (callers catch a file that cannot be read apart
+    from a broken game), but a :class:`TranslatableError` all the same."""
 
 
 def read_text(path: Path) -> str:
@@ -33,7 +37,9 @@ def read_text(path: Path) -> str:
     except UnicodeDecodeError as e:
         raise _not_utf8(str(path), e) from None
     except OSError as e:
-        raise SourceError(f"cannot read {path}: {e.strerror or e}") from None
+        raise SourceError(
+            "cannot read {name}: {reason}", name=str(path), reason=e.strerror or str(e)
+        ) from None
 
 
 def _read_stream(stream: TextIO) -> str:
@@ -50,9 +56,11 @@ def _read_stream(stream: TextIO) -> str:
 
 def _not_utf8(name: str, error: UnicodeDecodeError) -> SourceError:
     """What a text that is not UTF-8 is told: its first bad byte and where it is."""
-    byte = error.object[error.start]
     return SourceError(
-        f"cannot read {name}: not UTF-8 text (byte 0x{byte:02x} at offset {error.start})"
+        "cannot read {name}: not UTF-8 text (byte 0x{byte} at offset {offset})",
+        name=name,
+        byte=format(error.object[error.start], "02x"),
+        offset=error.start,
     )
 
 
@@ -67,13 +75,13 @@ def load_source(target: str, stdin: TextIO | None = None) -> tuple[str, list[Rec
     if path.is_file():
         return str(path), parse_source_text(read_text(path), str(path))
     if path.is_dir():
-        raise SourceError(f"{target}: a directory, not a file of records or a position")
+        raise SourceError("{place}: a directory, not a file of records or a position", place=target)
     if len(target.split()) < 2:
-        raise SourceError(f"{target}: no such file (a position string has 8 fields)")
+        raise SourceError("{place}: no such file (a position string has 8 fields)", place=target)
     try:
         return "position", State.from_position(target, finished=True)
     except ShiftagoError as e:
-        raise SourceError(f"bad position: {e}") from None
+        raise SourceError("bad position: {error}", error=e) from None
 
 
 def parse_source_text(text: str, name: str) -> list[Record] | State:
@@ -87,18 +95,20 @@ def parse_source_text(text: str, name: str) -> list[Record] | State:
     if first in VARIANT_NAMES:
         number, line = numbered[0]
         if len(numbered) > 1:
-            raise SourceError(f"{name}:{numbered[1][0]}: a file holds one position string only")
+            place = f"{name}:{numbered[1][0]}"
+            raise SourceError("{place}: a file holds one position string only", place=place)
         try:
             return State.from_position(line, finished=True)
         except ShiftagoError as e:
-            raise SourceError(f"{name}:{number}: bad position: {e}") from None
+            place = f"{name}:{number}"
+            raise SourceError("{place}: bad position: {error}", place=place, error=e) from None
     try:
         records = parse_records_of_either_form(text)
     except RecordError as e:
         where = name if e.line is None else f"{name}:{e.line}"
-        raise SourceError(f"{where}: {e.problem}") from None
+        raise SourceError("{place}: {error}", place=where, error=e.without_line()) from None
     except ShiftagoError as e:
-        raise SourceError(f"{name}: {e}") from None
+        raise SourceError("{place}: {error}", place=name, error=e) from None
     if not records:
-        raise SourceError(f"{name}: no game record in it")
+        raise SourceError("{place}: no game record in it", place=name)
     return records

@@ -40,7 +40,13 @@ from shiftago.formats.record_notes import MARKS as NAG_OF_MARK
 from shiftago.formats.source import SourceError, load_source
 from shiftago.formats.text_board import render_text, use_color
 from shiftago.interfaces.shared.catalogues import N_, _, ngettext
-from shiftago.interfaces.shared.game_words import actions, colour_name, game_kind, game_of_file
+from shiftago.interfaces.shared.game_words import (
+    actions,
+    colour_name,
+    error_words,
+    game_kind,
+    game_of_file,
+)
 
 #: How the output names the point of view of its values.
 POINT_OF_VIEW = "mover"
@@ -109,11 +115,11 @@ def analyse(
     try:
         name, loaded = load_source(target, stdin)
     except SourceError as e:
-        raise AnalyseError(str(e)) from None
+        raise AnalyseError(error_words(e)) from None
     try:
         level_bot = bot_for_level(settings.level, settings.seed)
     except ValueError as e:
-        raise AnalyseError(str(e)) from None
+        raise AnalyseError(error_words(e)) from None
     if isinstance(loaded, State):
         rules = loaded.rules
     else:  # the game asked for (a wrong number is reported below)
@@ -149,7 +155,7 @@ def analyse(
     try:
         game = record.to_game()
     except ShiftagoError as e:
-        raise AnalyseError(f"{name}: {e}") from None
+        raise AnalyseError(f"{name}: {error_words(e)}") from None
     if game.history:
         _warm_up(level_bot, game.states[0], settings.limits)
     reviews = iter_review(

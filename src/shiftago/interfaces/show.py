@@ -22,6 +22,7 @@ from shiftago.interfaces.shared.catalogues import _, ngettext
 from shiftago.interfaces.shared.game_words import (
     actions,
     colour_name,
+    error_words,
     game_kind,
     game_of_file,
     status,
@@ -50,7 +51,7 @@ def load(target: str, stdin: TextIO | None = None) -> tuple[str, list[Record] | 
     try:
         return load_source(target, stdin)
     except SourceError as e:
-        raise ShowError(str(e)) from None
+        raise ShowError(error_words(e)) from None
 
 
 def replay(record: Record, name: str) -> list[Step]:
@@ -58,7 +59,7 @@ def replay(record: Record, name: str) -> list[Step]:
     try:
         game = record.to_game()
     except ShiftagoError as e:
-        raise ShowError(f"{name}: {e}") from None
+        raise ShowError(f"{name}: {error_words(e)}") from None
     states = game.states
     steps = [Step(0, states[0], None, None)]
     for i, action in enumerate(game.history):
@@ -115,7 +116,9 @@ def write_svgs(steps: list[Step], directory: Path, *, final: bool, prefix: str) 
     try:
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        raise ShowError(f"cannot create {directory}: {e.strerror or e}") from None
+        raise ShowError(
+            _("cannot create %(path)s: %(why)s") % {"path": directory, "why": e.strerror or e}
+        ) from None
     chosen = steps[-1:] if final else steps
     written = []
     for step in chosen:
@@ -128,7 +131,9 @@ def write_svgs(steps: list[Step], directory: Path, *, final: bool, prefix: str) 
         try:
             path.write_text(svg, encoding="utf-8")
         except OSError as e:
-            raise ShowError(f"cannot write {path}: {e.strerror or e}") from None
+            raise ShowError(
+                _("cannot write %(path)s: %(why)s") % {"path": path, "why": e.strerror or e}
+            ) from None
         written.append(path)
     return written
 
@@ -147,7 +152,9 @@ def write_pictures(steps: list[Step], *, png: Path | None, gif: Path | None) -> 
         try:
             path.write_bytes(data)
         except OSError as e:
-            raise ShowError(f"cannot write {path}: {e.strerror or e}") from None
+            raise ShowError(
+                _("cannot write %(path)s: %(why)s") % {"path": path, "why": e.strerror or e}
+            ) from None
     return [path for path, _ in pictures]
 
 
@@ -168,13 +175,22 @@ def show(
     color = use_color(out)
     if isinstance(loaded, State):
         if game_number != 1:
-            raise ShowError(f"{name} holds a position, not a game {game_number}")
+            raise ShowError(
+                _("%(name)s holds a position, not a game %(number)d")
+                % {"name": name, "number": game_number}
+            )
         steps = [Step(0, loaded, None, None)]
         prefix = "position"
         header = None
     else:
         if not 1 <= game_number <= len(loaded):
-            raise ShowError(f"{name} holds {len(loaded)} game(s), not a game {game_number}")
+            # English says "game(s)" for every number; the plural forms let a language do better
+            message = ngettext(
+                "%(name)s holds %(n)d game(s), not a game %(number)d",
+                "%(name)s holds %(n)d game(s), not a game %(number)d",
+                len(loaded),
+            )
+            raise ShowError(message % {"name": name, "n": len(loaded), "number": game_number})
         record = loaded[game_number - 1]
         steps = replay(record, name)
         if len(loaded) > 1:

@@ -7,10 +7,13 @@ participant specs and the bot registry (:mod:`.participants`), external STP engi
 and seatings (:mod:`.schedule`), opening books (:mod:`.book`), playing one game
 (:mod:`.games`), the resumable results file (:mod:`.results`), statistics as pure
 functions (:mod:`.stats`), OpenSkill ratings (:mod:`.ratings`), the standings
-(:mod:`.standings`), their table (:mod:`.report`) and the crosstable (:mod:`.crosstable`).
+(:mod:`.standings`) and the crosstable (:mod:`.crosstable`); the tables people read
+are the interfaces' (``interfaces/arena_report.py``).
+Settings that cannot make a match raise a :class:`MatchSetupError` (:mod:`.errors`).
 """
 
-from shiftago.match.clock import TimeControl
+from shiftago.match.clock import TimeControl, TimeControlError
+from shiftago.match.errors import MatchSetupError
 from shiftago.match.external import (
     EngineCrash,
     EngineError,
@@ -37,10 +40,12 @@ __all__ = [
     "GameResult",
     "MatchConfig",
     "MatchResult",
+    "MatchSetupError",
     "Participant",
     "SprtSettings",
     "Standings",
     "TimeControl",
+    "TimeControlError",
     "parse_participant",
     "run_match",
 ]

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from shiftago.core import Action, Game, Rules
 from shiftago.core.errors import ShiftagoError
+from shiftago.match.errors import MatchSetupError
 
 _SEPARATORS = re.compile(r"[\s,]+")
 
@@ -50,7 +51,8 @@ class OpeningBook:
 
 
 def parse_book(text: str, name: str = "the book") -> OpeningBook:
-    """Read a book's text; a line that is not a list of actions raises a ValueError.
+    """Read a book's text; a line that is not a list of actions raises a
+    :class:`~.errors.MatchSetupError`.
 
     >>> book = parse_book("# two openings\\nL3 tc\\n\\nbd, R1  # a comment\\n", "b.txt")
     >>> [line.actions for line in book.lines]
@@ -58,7 +60,7 @@ def parse_book(text: str, name: str = "the book") -> OpeningBook:
     >>> parse_book("L3 Q9", "b.txt")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: b.txt line 1: 'Q9' is not an action: an insertion is a side L, R, T or B ...
+    shiftago.match.errors.MatchSetupError: b.txt line 1: 'Q9' is not an action: ...
     """
     lines = []
     for number, raw in enumerate(text.splitlines(), start=1):
@@ -70,37 +72,66 @@ def parse_book(text: str, name: str = "the book") -> OpeningBook:
             try:
                 actions.append(str(Action.parse(word)))
             except ShiftagoError as e:
-                raise ValueError(f"{name} line {number}: {e}") from None
+                raise MatchSetupError(
+                    "{book} line {line}: {error}", book=name, line=number, error=e
+                ) from None
         lines.append(BookLine(tuple(actions), number))
     if not lines:
-        raise ValueError(f"{name} has no openings: one line of actions per opening, such as L3 Tc")
+        raise MatchSetupError(
+            "{book} has no openings: one line of actions per opening, such as L3 Tc", book=name
+        )
     return OpeningBook(name, tuple(lines))
 
 
 def read_book(path: Path) -> OpeningBook:
-    """Read a book file (UTF-8); an unreadable file raises a ValueError that names it."""
+    """Read a book file (UTF-8); an unreadable file raises a
+    :class:`~.errors.MatchSetupError` that names it."""
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
-        raise ValueError(f"cannot read the opening book {path}: {e}") from None
+        raise MatchSetupError(
+            "cannot read the opening book {path}: {error}", path=path, error=e
+        ) from None
     return parse_book(text, str(path))
 
 
 def book_opening(book: OpeningBook, rules: Rules, number: int) -> tuple[Action, ...]:
     """Opening ``number`` of the book played under ``rules``: its actions, each legal in
-    turn from the empty board, leaving the game open; otherwise a ValueError."""
+    turn from the empty board, leaving the game open; otherwise a
+    :class:`~.errors.MatchSetupError`."""
     if not 0 <= number < len(book):
-        raise ValueError(f"{book.name} has {len(book)} openings, no opening {number}")
+        raise MatchSetupError(
+            "{book} has {count} openings, no opening {number}",
+            book=book.name,
+            count=len(book),
+            number=number,
+        )
     entry = book.lines[number]
-    where = f"{book.name} line {entry.line}"
     game = Game(rules, first=0)
     for index, action in enumerate(entry.actions, start=1):
         if game.is_over:
-            raise ValueError(f"{where}: the game is over before action {index} ({action})")
+            raise MatchSetupError(
+                "{book} line {line}: the game is over before action {index} ({action})",
+                book=book.name,
+                line=entry.line,
+                index=index,
+                action=action,
+            )
         try:
             game.play(action)
         except ShiftagoError as e:
-            raise ValueError(f"{where}: action {index} ({action}) is not legal here: {e}") from None
+            raise MatchSetupError(
+                "{book} line {line}: action {index} ({action}) is not legal here: {error}",
+                book=book.name,
+                line=entry.line,
+                index=index,
+                action=action,
+                error=e,
+            ) from None
     if game.is_over:
-        raise ValueError(f"{where}: the opening ends the game; it must leave a game to play")
+        raise MatchSetupError(
+            "{book} line {line}: the opening ends the game; it must leave a game to play",
+            book=book.name,
+            line=entry.line,
+        )
     return tuple(game.history)

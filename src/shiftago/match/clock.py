@@ -15,6 +15,7 @@ import math
 from dataclasses import dataclass, replace
 
 from shiftago.core import Phase
+from shiftago.core.errors import TranslatableError
 from shiftago.formats.words import counted
 
 #: Seconds in a day of correspondence play.
@@ -25,8 +26,9 @@ PRESETS: tuple[tuple[int, int], ...] = ((1, 0), (3, 0), (3, 2), (5, 3), (10, 5),
 CORRESPONDENCE_DAYS: tuple[int, ...] = (1, 2, 3, 5, 7, 14)
 
 
-class TimeControlError(ValueError):
-    """A time control that cannot be played: the words say which part and why."""
+class TimeControlError(TranslatableError):
+    """A time control that cannot be played: the words say which part and why (a
+    ValueError whose message an interface can translate)."""
 
 
 @dataclass(frozen=True)
@@ -77,7 +79,9 @@ class TimeControl:
         words = text.split()
         if len(words) == 2 and words[1].lower() in ("day", "days"):
             if not words[0].isdigit():
-                raise TimeControlError(f"{text!r}: days per turn are a whole number: 2 days")
+                raise TimeControlError(
+                    "{text}: days per turn are a whole number: 2 days", text=repr(text)
+                )
             return cls(days=int(words[0]))
         minutes, _, seconds = text.strip().partition("+")
         whole, colon, part = minutes.partition(":")
@@ -91,7 +95,7 @@ class TimeControl:
             initial = increment = math.nan
         if not math.isfinite(initial) or not math.isfinite(increment):
             raise TimeControlError(
-                f"{text!r}: a time control is minutes+seconds, such as 3+2 or 1+0"
+                "{text}: a time control is minutes+seconds, such as 3+2 or 1+0", text=repr(text)
             )
         # Milliseconds at most, so that the text a control prints reads back the same.
         return cls(round(initial * 60, 3), round(increment, 3))

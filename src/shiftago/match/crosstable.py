@@ -103,68 +103,11 @@ def crosstable(participants: Sequence[Participant], games: Sequence[GameResult])
     return Crosstable(tuple(p.name for p in participants), cells)
 
 
-def format_crosstable(table: Crosstable) -> str:
-    """Two matrices, the row against the column: ``W-D-L`` with the row's points, then
-    its Elo with the half-width of the 95% interval."""
-    n = len(table.names)
-    scores = [["-" if i == j else _wdl(table.cell(i, j)) for j in range(n)] for i in range(n)]
-    elos = [["-" if i == j else _elo_cell(table.cell(i, j)) for j in range(n)] for i in range(n)]
-    total = [
-        f"{sum(table.cell(i, j).points for j in range(n) if j != i):g}/"
-        f"{sum(table.cell(i, j).games for j in range(n) if j != i)}"
-        for i in range(n)
-    ]
-    return "\n".join(
-        [
-            "crosstable, row against column: wins-draws-losses (points)",
-            *_grid(table.names, scores, ("points", total)),
-            "",
-            "Elo of row against column, ± half the 95% interval",
-            *_grid(table.names, elos, None),
-        ]
-    )
-
-
 def _score(samples: list[float]) -> PairScore:
     wins = sum(1 for s in samples if s == 1.0)
     losses = sum(1 for s in samples if s == 0.0)
     elo = elo_estimate(samples) if samples else None
     return PairScore(wins, len(samples) - wins - losses, losses, elo)
-
-
-def _wdl(cell: PairScore) -> str:
-    return f"{cell.wins}-{cell.draws}-{cell.losses} ({cell.points:g})"
-
-
-def _elo_cell(cell: PairScore) -> str:
-    e = cell.elo
-    if e is None:
-        return "no games"
-    if math.isinf(e.elo):
-        return "+inf" if e.elo > 0 else "-inf"
-    centre = "+0" if round(e.elo) == 0 else f"{e.elo:+.0f}"  # never -0
-    if math.isinf(e.low) or math.isinf(e.high):
-        return f"{centre} ±inf"
-    return f"{centre} ±{(e.high - e.low) / 2:.0f}"
-
-
-def _grid(
-    names: Sequence[str], rows: list[list[str]], last: tuple[str, list[str]] | None
-) -> list[str]:
-    header = ["", *names] + ([last[0]] if last else [])
-    lines = [
-        [name, *cells] + ([last[1][i]] if last else [])
-        for i, (name, cells) in enumerate(zip(names, rows, strict=True))
-    ]
-    table = [header, *lines]
-    widths = [max(len(line[k]) for line in table) for k in range(len(header))]
-    return [
-        "  ".join(
-            cell.ljust(width) if k == 0 else cell.rjust(width)
-            for k, (cell, width) in enumerate(zip(line, widths, strict=True))
-        ).rstrip()
-        for line in table
-    ]
 
 
 def _finite(value: float) -> float | None:

@@ -39,6 +39,7 @@ from typing import Final
 from shiftago.engine.bot import NO_LIMITS, Bot, Limits
 from shiftago.engine.greedy import GreedyBot
 from shiftago.engine.levels import LEVELS, bot_for_level
+from shiftago.match.errors import MatchSetupError
 
 #: A factory of a built-in bot: the text after ``NAME:`` (None without one) and a seed.
 BotFactory = Callable[[str | None, int], Bot]
@@ -58,13 +59,21 @@ _OPTIONS: Final = re.compile(
 
 def _no_argument(name: str, argument: str | None) -> None:
     if argument is not None:
-        raise ValueError(f"the bot {name!r} takes no argument, not {argument!r}")
+        raise MatchSetupError(
+            "the bot {bot} takes no argument, not {argument}",
+            bot=repr(name),
+            argument=repr(argument),
+        )
 
 
 def _level(argument: str | None, seed: int) -> Bot:
     known = ", ".join(str(n) for n, _ in LEVELS)
     if argument is None or not argument.isdigit() or int(argument) not in dict(LEVELS):
-        raise ValueError(f"level needs one of the levels {known}: level:3, not {argument!r}")
+        raise MatchSetupError(
+            "level needs one of the levels {levels}: level:3, not {argument}",
+            levels=known,
+            argument=repr(argument),
+        )
     return bot_for_level(int(argument), seed)
 
 
@@ -86,7 +95,9 @@ def lazy_bot(module: str, class_name: str) -> BotFactory:
             loaded = importlib.import_module(module)
         except ModuleNotFoundError as error:
             if error.name is not None and (module + ".").startswith(error.name + "."):
-                raise ValueError(f"this bot is not available: no module {module}") from None
+                raise MatchSetupError(
+                    "this bot is not available: no module {module}", module=module
+                ) from None
             raise
         bot = getattr(loaded, class_name)(seed)
         if not isinstance(bot, Bot):
@@ -100,7 +111,11 @@ def _positive(name: str, argument: str | None) -> int | None:
     if argument is None:
         return None
     if not argument.isdigit() or int(argument) < 1:
-        raise ValueError(f"{name} takes a whole number of at least 1: {name}:2, not {argument!r}")
+        raise MatchSetupError(
+            "{bot} takes a whole number of at least 1: {bot}:2, not {argument}",
+            bot=name,
+            argument=repr(argument),
+        )
     return int(argument)
 
 
@@ -154,8 +169,10 @@ def _mcts_horizon(argument: str | None, seed: int) -> Bot:
     try:
         values = float(scale), float(reach or 0)
     except ValueError:
-        raise ValueError(
-            f"mcts-horizon takes numbers as SCALE and REACH, not {scale!r}, {reach!r}"
+        raise MatchSetupError(
+            "mcts-horizon takes numbers as SCALE and REACH, not {scale}, {reach}",
+            scale=repr(scale),
+            reach=repr(reach),
         ) from None
     return MctsBot(
         seed,
@@ -176,7 +193,7 @@ def _mcts_eval(argument: str | None, seed: int) -> Bot:
     iterations, _, horizon = (argument or "").partition(":")
     cut = _positive("mcts-eval", horizon or None)
     if cut is None:
-        raise ValueError(
+        raise MatchSetupError(
             "mcts-eval takes a horizon: mcts-eval:ITERATIONS:HORIZON or mcts-eval::HORIZON"
         )
     return MctsBot(
@@ -276,7 +293,11 @@ class Participant:
             if name.lower() not in known:
                 bot.set_option(name, 0)  # refuses, naming the options it has
             if not value.isdigit():
-                raise ValueError(f"{ENGINE_OPTION}{name}= needs a whole number, not {value!r}")
+                raise MatchSetupError(
+                    "option.{name}= needs a whole number, not {value}",
+                    name=name,
+                    value=repr(value),
+                )
             bot.set_option(known[name.lower()], int(value))
         return bot
 
@@ -313,7 +334,7 @@ def parse_participant(text: str, defaults: Limits = NO_LIMITS) -> Participant:
     if body[: len(EXTERNAL)].lower() == EXTERNAL:
         command = tuple(shlex.split(body[len(EXTERNAL) :]))
         if not command:
-            raise ValueError(f"{text!r}: cmd: needs the engine's command line")
+            raise MatchSetupError("{spec}: cmd: needs the engine's command line", spec=repr(text))
         participant = Participant(
             "",
             "",
@@ -328,11 +349,15 @@ def parse_participant(text: str, defaults: Limits = NO_LIMITS) -> Participant:
         bot = bot.lower()
         if bot not in BOTS:
             known = ", ".join(sorted(BOTS))
-            raise ValueError(
-                f"unknown participant {text!r}: a built-in bot ({known}) or cmd:COMMAND"
+            raise MatchSetupError(
+                "unknown participant {spec}: a built-in bot ({bots}) or cmd:COMMAND",
+                spec=repr(text),
+                bots=known,
             )
         if "level" in values:
-            raise ValueError(f"{text!r}: the option level= is for external engines")
+            raise MatchSetupError(
+                "{spec}: the option level= is for external engines", spec=repr(text)
+            )
         participant = Participant(
             "", "", bot=bot, argument=argument.strip() or None, limits=limits, options=extra
         )
@@ -340,7 +365,7 @@ def parse_participant(text: str, defaults: Limits = NO_LIMITS) -> Participant:
         try:  # checks the argument, the options and that the bot exists, now
             participant.make_bot(0)
         except ValueError as e:
-            raise ValueError(f"{text!r}: {e}") from None
+            raise MatchSetupError("{spec}: {error}", spec=repr(text), error=e) from None
     participant = replace(participant, threads=threads, hash_mib=hash_mib)
     spec = body + _option_text(participant)
     return replace(participant, spec=spec, name=name.strip() if name else spec, key=spec)
@@ -358,7 +383,7 @@ def parse_participants(texts: Sequence[str], defaults: Limits = NO_LIMITS) -> li
                 participant, key=participant.spec + suffix, name=participant.name + suffix
             )
         if any(p.name == participant.name for p in result):
-            raise ValueError(f"two participants are named {participant.name!r}")
+            raise MatchSetupError("two participants are named {name}", name=repr(participant.name))
         result.append(participant)
     return result
 
@@ -377,16 +402,25 @@ def _split(text: str) -> tuple[str, dict[str, str]]:
         key = ENGINE_OPTION + option if engine_option else key.lower()
         if key not in (*LIMIT_OPTIONS, "name") and not key.startswith(ENGINE_OPTION):
             allowed = ", ".join(f"{k}=" for k in (*LIMIT_OPTIONS, f"{ENGINE_OPTION}NAME", "name"))
-            raise ValueError(f"unknown option {item!r} in {text!r} (allowed: {allowed})")
+            raise MatchSetupError(
+                "unknown option {option} in {spec} (allowed: {allowed})",
+                option=repr(item),
+                spec=repr(text),
+                allowed=allowed,
+            )
         if key.lower() in (k.lower() for k in options):
-            raise ValueError(f"the option {key}= is given twice in {text!r}")
+            raise MatchSetupError(
+                "the option {key}= is given twice in {spec}", key=key, spec=repr(text)
+            )
         options[key] = value.strip()
     return text[: match.start()].strip(), options
 
 
 def _whole(key: str, value: str) -> int:
     if not value.isdigit() or int(value) < 1:
-        raise ValueError(f"{key}= needs a whole number from 1, not {value!r}")
+        raise MatchSetupError(
+            "{key}= needs a whole number from 1, not {value}", key=key, value=repr(value)
+        )
     return int(value)
 
 

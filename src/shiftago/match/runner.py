@@ -23,10 +23,10 @@ from typing import Any
 from shiftago.core import Action, Rules, Variant
 from shiftago.engine import warm_up as warm_up_searches
 from shiftago.engine.bot import NO_LIMITS, Limits
-from shiftago.formats.words import counted
 from shiftago.match.book import OpeningBook, book_opening
 from shiftago.match.clock import TimeControl
-from shiftago.match.crosstable import Crosstable, crosstable, format_crosstable
+from shiftago.match.crosstable import Crosstable, crosstable
+from shiftago.match.errors import MatchSetupError
 from shiftago.match.external import MOVETIME_MARGIN, STARTUP_TIMEOUT
 from shiftago.match.games import (
     EnginePool,
@@ -38,7 +38,6 @@ from shiftago.match.games import (
     play_in_worker,
 )
 from shiftago.match.participants import Participant, parse_participants
-from shiftago.match.report import format_standings
 from shiftago.match.results import (
     ResultsFile,
     default_games_file,
@@ -107,44 +106,66 @@ class MatchConfig:
 
     def __post_init__(self) -> None:
         if self.games < 1 or self.jobs < 1:
-            raise ValueError("a match has at least one game and one job")
+            raise MatchSetupError("a match has at least one game and one job")
         if not self.startup_timeout > 0:
-            raise ValueError(f"the start-up timeout is above 0 s, not {self.startup_timeout}")
+            raise MatchSetupError(
+                "the start-up timeout is above 0 s, not {timeout}", timeout=self.startup_timeout
+            )
         if not self.time_margin >= 0:
-            raise ValueError(f"the time margin is 0 s or more, not {self.time_margin}")
+            raise MatchSetupError(
+                "the time margin is 0 s or more, not {margin}", margin=self.time_margin
+            )
         if self.adjudicate_win is not None and self.adjudicate_win < 1:
-            raise ValueError(
-                f"adjudication needs a proven win for 1 action or more, not {self.adjudicate_win}"
+            raise MatchSetupError(
+                "adjudication needs a proven win for 1 action or more, not {actions}",
+                actions=self.adjudicate_win,
             )
         if self.handicap and len(self.handicap) != len(self.participants):
-            raise ValueError(
-                f"the handicap needs one number per participant ({len(self.participants)}), "
-                f"got {len(self.handicap)}"
+            raise MatchSetupError(
+                "the handicap needs one number per participant ({count}), got {given}",
+                count=len(self.participants),
+                given=len(self.handicap),
             )
         if self.sprt is not None and (len(self.participants) != 2 or self.players != 2):
-            raise ValueError("the SPRT compares two participants in 2-player games")
+            raise MatchSetupError("the SPRT compares two participants in 2-player games")
         Rules(self.variant, self.players, action_limit=self.action_limit)  # checks them
         if self.book is not None:
             needed = openings_for(self.games, len(self.participants), self.players)
             if needed > len(self.book):
-                raise ValueError(
-                    f"{self.book.name} has {counted(len(self.book), 'opening')}; "
-                    f"{self.games} games need {needed} (every seating of every opening)"
+                raise (
+                    MatchSetupError(
+                        "{book} has 1 opening; {games} games need {needed} "
+                        "(every seating of every opening)",
+                        book=self.book.name,
+                        games=self.games,
+                        needed=needed,
+                    )
+                    if len(self.book) == 1
+                    else MatchSetupError(
+                        "{book} has {count} openings; {games} games need {needed} "
+                        "(every seating of every opening)",
+                        book=self.book.name,
+                        count=len(self.book),
+                        games=self.games,
+                        needed=needed,
+                    )
                 )
         if self.clock is not None:
             if self.clock.correspondence:
-                raise ValueError(
-                    f"a match clock is minutes+seconds (such as 3+2), not {self.clock}"
+                raise MatchSetupError(
+                    "a match clock is minutes+seconds (such as 3+2), not {clock}",
+                    clock=str(self.clock),
                 )
             if self.limits.movetime_ms is not None:
-                raise ValueError(
+                raise MatchSetupError(
                     "a clock and a movetime do not go together: under a clock each side "
                     "decides how long to think"
                 )
             if self.timeout is not None:
-                raise ValueError(
+                raise MatchSetupError(
                     "a clock and a timeout do not go together: under a clock an engine "
-                    f"may answer until its time has run out (plus {self.time_margin:g} s)"
+                    "may answer until its time has run out (plus {margin} s)",
+                    margin=format(self.time_margin, "g"),
                 )
 
     @property
@@ -180,40 +201,10 @@ class MatchResult:
     played: int
     stopped_early: bool = False
 
-    def summary(self) -> str:
-        """One line: what was played, how much of it now, and whether the SPRT stopped it."""
-        c = self.config
-        clock = "" if c.clock is None else f", clock {c.clock}"
-        text = (
-            f"{c.variant.value}, {c.players} players{clock}: "
-            f"{len(self.games)} of {self.scheduled} "
-            f"games ({counted(self.openings, 'opening')} {self._openings_source()}, "
-            f"seed {c.seed}); {self.played} played now"
-        )
-        if self.resumed:
-            text += f", {self.resumed} from {c.results}"
-        if self.stopped_early:
-            text += "; stopped early by the SPRT"
-        return text
-
-    def _openings_source(self) -> str:
-        c = self.config
-        if c.book is not None:
-            return f"from {c.book.name}"
-        return f"of {counted(c.opening_plies, 'random action')}"
-
     @property
     def crosstable(self) -> Crosstable:
         """Every participant against every other."""
         return crosstable(self.participants, self.games)
-
-    def table(self) -> str:
-        """The standings as the text table, and the crosstable with three or more
-        participants."""
-        text = format_standings(self.standings)
-        if len(self.participants) >= 3:
-            text += "\n\n" + format_crosstable(self.crosstable)
-        return text
 
     def to_json(self) -> dict[str, Any]:
         """Settings, counts and standings, for programs (``shiftago arena --json``)."""
@@ -265,9 +256,10 @@ def run_match(
     if config.clock is not None:
         for p in participants:
             if p.limits.movetime_ms is not None:
-                raise ValueError(
-                    f"{p.name}: a clock and a movetime do not go together: under a clock "
-                    "each side decides how long to think"
+                raise MatchSetupError(
+                    "{name}: a clock and a movetime do not go together: under a clock "
+                    "each side decides how long to think",
+                    name=p.name,
                 )
     openings = openings_for(config.games, len(participants), config.players)
     tasks = _tasks(config, participants, schedule(len(participants), config.players, openings))

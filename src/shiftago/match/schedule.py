@@ -23,6 +23,7 @@ import random
 from dataclasses import dataclass
 
 from shiftago.core import Action, Game, Rules
+from shiftago.match.errors import MatchSetupError
 
 
 @dataclass(frozen=True)
@@ -49,9 +50,11 @@ class Slot:
 def groups(participants: int, players: int) -> list[tuple[int, ...]]:
     """The groups of participants that play each opening, in a fixed order."""
     if participants < players:
-        raise ValueError(
-            f"{players}-player games need at least {players} participants, not {participants} "
-            "(the same spec may be given twice)"
+        raise MatchSetupError(
+            "{players}-player games need at least {players} participants, not {count} "
+            "(the same spec may be given twice)",
+            players=players,
+            count=participants,
         )
     return list(itertools.combinations(range(participants), players))
 
@@ -105,7 +108,7 @@ def opening(rules: Rules, plies: int, seed: int, number: int) -> tuple[Action, .
     2
     """
     if plies < 0:
-        raise ValueError(f"an opening has 0 or more actions, not {plies}")
+        raise MatchSetupError("an opening has 0 or more actions, not {plies}", plies=plies)
     rng = random.Random(f"shiftago arena opening {seed} {number}")
     for _ in range(1000):
         game = Game(rules, first=0)
@@ -115,7 +118,7 @@ def opening(rules: Rules, plies: int, seed: int, number: int) -> tuple[Action, .
                 break
         if not game.is_over:
             return tuple(game.history)
-    raise ValueError(f"no opening of {plies} actions leaves the game open")
+    raise MatchSetupError("no opening of {plies} actions leaves the game open", plies=plies)
 
 
 def bot_seed(seed: int, slot: Slot, seat: int) -> int:

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from shiftago.match.errors import MatchSetupError
 from shiftago.match.games import GameResult
 from shiftago.match.participants import Participant
 from shiftago.match.ratings import Rating, rate
@@ -43,7 +44,9 @@ class SprtSettings:
 
     def __post_init__(self) -> None:
         if not self.elo0 < self.elo1:
-            raise ValueError(f"the SPRT needs elo0 < elo1, not {self.elo0}, {self.elo1}")
+            raise MatchSetupError(
+                "the SPRT needs elo0 < elo1, not {elo0}, {elo1}", elo0=self.elo0, elo1=self.elo1
+            )
         sprt_bounds(self.alpha, self.beta)  # checks them
 
 

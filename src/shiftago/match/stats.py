@@ -22,6 +22,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from shiftago.match.errors import MatchSetupError
+
 #: The two-sided 95% quantile of the standard normal distribution.
 Z95: Final = 1.959963984540054
 #: The mean scores a game pair can have (the pentanomial model's outcomes).
@@ -206,7 +208,9 @@ def sprt_bounds(alpha: float = 0.05, beta: float = 0.05) -> tuple[float, float]:
     """
     for name, value in (("alpha", alpha), ("beta", beta)):
         if not 0.0 < value < 0.5:
-            raise ValueError(f"{name} must be between 0 and 0.5, not {value}")
+            raise MatchSetupError(
+                "{name} must be between 0 and 0.5, not {value}", name=name, value=value
+            )
     return math.log(beta / (1.0 - alpha)), math.log((1.0 - beta) / alpha)
 
 

@@ -85,12 +85,12 @@ class Puzzle:
         try:
             data = json.loads(line)
         except json.JSONDecodeError as error:
-            raise ParseError(f"not JSON: {error}") from None
+            raise ParseError("not JSON: {error}", error=str(error)) from None
         if not isinstance(data, dict):
             raise ParseError("a puzzle line is a JSON object")
         missing = [name for name in _FIELDS if name not in data]
         if missing:
-            raise ParseError(f"a puzzle line lacks {', '.join(missing)}")
+            raise ParseError("a puzzle line lacks {fields}", fields=", ".join(missing))
         try:
             puzzle = cls(
                 id=str(data["id"]),
@@ -102,9 +102,13 @@ class Puzzle:
                 source=str(data.get("source", "")),
             )
         except (TypeError, ValueError) as error:
-            raise ParseError(f"puzzle {data['id']!r}: {error}") from None
+            raise ParseError(
+                "puzzle {puzzle}: {error}", puzzle=repr(data["id"]), error=error
+            ) from None
         if (puzzle.variant, puzzle.players) != (data["variant"], data["players"]):
-            raise ParseError(f"puzzle {puzzle.id}: variant or players differ from the position")
+            raise ParseError(
+                "puzzle {puzzle}: variant or players differ from the position", puzzle=puzzle.id
+            )
         return puzzle
 
 

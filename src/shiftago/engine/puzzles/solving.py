@@ -212,20 +212,30 @@ def judge(state: State, actions: int, tried: list[str]) -> Verdict:
     reply: list[Action] = []
     for number, text in enumerate(tried, start=1):
         if int(s[PHASE]) == OVER or left == 0:
-            raise IllegalActionError(f"action {number} ({text}) comes after the end of the puzzle")
+            raise IllegalActionError(
+                "action {number} ({text}) comes after the end of the puzzle",
+                number=number,
+                text=text,
+            )
         try:
             code = from_action(Action.parse(text), players)
         except (ValueError, KeyError) as error:
-            raise IllegalActionError(f"action {number} ({text!r}) is not an action") from error
+            raise IllegalActionError(
+                "action {number} ({text}) is not an action", number=number, text=repr(text)
+            ) from error
         if code not in legal_codes(s):
-            raise IllegalActionError(f"action {number} ({text}) is not legal here")
+            raise IllegalActionError(
+                "action {number} ({text}) is not legal here", number=number, text=text
+            )
         child = _after(s, code)
         keeps = keeps_win(child, solver, left - 1)
         played.append(to_action(code, players))
         if not keeps:
             refutation = defence(child, solver, left - 1)
             if number < len(tried):
-                raise IllegalActionError(f"action {number} ({text}) already failed the puzzle")
+                raise IllegalActionError(
+                    "action {number} ({text}) already failed the puzzle", number=number, text=text
+                )
             return Verdict(
                 False,
                 False,

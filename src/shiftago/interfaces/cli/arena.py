@@ -12,6 +12,7 @@ import click
 from shiftago.interfaces.cli.options import handicap
 from shiftago.interfaces.cli.words import command, option
 from shiftago.interfaces.shared.catalogues import N_, _, ngettext
+from shiftago.interfaces.shared.game_words import error_words
 
 if TYPE_CHECKING:  # the match package loads the engine: imported when a match is played
     from shiftago.match.clock import TimeControl
@@ -41,7 +42,7 @@ def _clock(ctx: click.Context, param: click.Parameter, value: str | None) -> Tim
     try:
         control = TimeControl.parse(value)
     except ValueError as e:
-        raise click.BadParameter(str(e)) from None
+        raise click.BadParameter(error_words(e)) from None
     if control.correspondence:
         raise click.BadParameter(
             _("%(value)s: a match clock is minutes+seconds, such as 3+2") % {"value": repr(value)}
@@ -264,6 +265,7 @@ def arena(
 
     from shiftago.core import Variant
     from shiftago.engine.bot import Limits
+    from shiftago.interfaces import arena_report
     from shiftago.match import EngineError, MatchConfig, SprtSettings, run_match
     from shiftago.match.book import read_book
     from shiftago.match.games import GameResult
@@ -315,7 +317,7 @@ def arena(
             games_file=games_file,
         )
     except ValueError as e:
-        raise click.UsageError(str(e)) from None
+        raise click.UsageError(error_words(e)) from None
     with contextlib.ExitStack() as stack:
         bar: list[Any] = []  # the progress bar, once the match knows its size
 
@@ -347,9 +349,9 @@ def arena(
         try:
             outcome = run_match(config, progress, play=not report)
         except ValueError as e:
-            raise click.UsageError(str(e)) from None
+            raise click.UsageError(error_words(e)) from None
         except EngineError as e:
-            raise click.ClickException(str(e)) from None
+            raise click.ClickException(error_words(e)) from None
         except OSError as e:  # the results or the records cannot be written there
             if e.filename:
                 message = _("cannot write the results: %(file)s: %(error)s") % {
@@ -370,5 +372,5 @@ def arena(
     if json_output:
         click.echo(json.dumps(outcome.to_json(), sort_keys=True))
         return
-    click.echo(outcome.summary())
-    click.echo(outcome.table())
+    click.echo(arena_report.summary(outcome))
+    click.echo(arena_report.tables(outcome))

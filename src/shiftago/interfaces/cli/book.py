@@ -9,6 +9,7 @@ import click
 
 from shiftago.interfaces.cli.words import group, option
 from shiftago.interfaces.shared.catalogues import N_
+from shiftago.interfaces.shared.game_words import error_words
 
 VARIANTS = ("express", "expert", "extreme")
 
@@ -169,5 +170,5 @@ def show(variant: str, players: int, position: str | None, path: Path | None) ->
         book = load(chosen, players, path)
         state = position_of(chosen, players, position)
     except (ValueError, ShiftagoError) as error:
-        raise click.ClickException(str(error)) from None
+        raise click.ClickException(error_words(error)) from None
     click.echo(table(book, state))

@@ -11,6 +11,7 @@ import click
 from shiftago.interfaces.cli.options import choose_language, game_options, setup_of
 from shiftago.interfaces.cli.words import command, option
 from shiftago.interfaces.shared.catalogues import N_
+from shiftago.interfaces.shared.game_words import error_words
 
 
 @command(
@@ -47,7 +48,7 @@ def play(plain: bool, lang: str | None, **options: Any) -> None:
 
             status = play_game(setup, sys.stdin, sys.stdout)
     except SetupError as e:
-        raise click.UsageError(str(e)) from None
+        raise click.UsageError(error_words(e)) from None
     sys.exit(status)
 
 

@@ -10,6 +10,7 @@ import click
 from shiftago.interfaces.cli.options import proof_options
 from shiftago.interfaces.cli.words import group, option
 from shiftago.interfaces.shared.catalogues import N_, _
+from shiftago.interfaces.shared.game_words import error_words
 
 VARIANTS = ("express", "expert", "extreme")
 
@@ -94,7 +95,7 @@ def generate(
             with open_text(out, "w") as handle:
                 run(job, handle, sys.stderr)
     except ValueError as error:
-        raise click.ClickException(str(error)) from None
+        raise click.ClickException(error_words(error)) from None
 
 
 @puzzles.command(
@@ -109,7 +110,7 @@ def check(file: Path) -> None:
     try:
         code = main_check(file)
     except ValueError as error:
-        raise click.ClickException(str(error)) from None
+        raise click.ClickException(error_words(error)) from None
     sys.exit(code)
 
 
@@ -134,4 +135,4 @@ def retag(file: Path, out: Path) -> None:
     try:
         main_retag(file, out)
     except ValueError as error:
-        raise click.ClickException(str(error)) from None
+        raise click.ClickException(error_words(error)) from None

@@ -11,6 +11,7 @@ import click
 from shiftago.interfaces.cli.options import choose_language, game_options, setup_of
 from shiftago.interfaces.cli.words import command, option
 from shiftago.interfaces.shared.catalogues import N_
+from shiftago.interfaces.shared.game_words import error_words
 
 
 @command(
@@ -48,5 +49,5 @@ def tui(lang: str | None, clock: str | None, tournament: bool, **options: Any) -
     try:
         status = run_tui(setup)
     except SetupError as e:
-        raise click.UsageError(str(e)) from None
+        raise click.UsageError(error_words(e)) from None
     sys.exit(status)

@@ -24,6 +24,7 @@ from shiftago.interfaces.shared.game_words import (
     colour_name,
     describe_options,
     describe_outcome,
+    error_words,
     status,
 )
 from shiftago.interfaces.shared.message import one_line
@@ -262,7 +263,7 @@ class Session:
         try:
             action = self.bots[seat].choose(self.game.state, Limits())
         except ValueError as e:  # a bot that fails must not lose the human's game
-            self.error(_("the computer could not move: %(error)s") % {"error": e})
+            self.error(_("the computer could not move: %(error)s") % {"error": error_words(e)})
             del self.bots[seat]
             return
         self.play(action, by_computer=True)

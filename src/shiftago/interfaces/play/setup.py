@@ -14,6 +14,7 @@ from shiftago.formats.text_board import use_color
 from shiftago.interfaces.play.session import COMMAND_WORDS, QUIT_WORDS, LineReader, Session
 from shiftago.interfaces.shared.autosave import Autosave
 from shiftago.interfaces.shared.catalogues import _, ngettext
+from shiftago.interfaces.shared.game_words import error_words
 from shiftago.interfaces.shared.newgame import (
     PlaySetup,
     SetupError,
@@ -53,7 +54,7 @@ def _resume(
     except (OSError, ShiftagoError, ValueError) as e:
         broken = autosave.set_aside("broken")
         said = _("The saved game cannot be read (%(error)s); it was moved to %(path)s.")
-        out.write(said % {"error": e, "path": broken} + "\n")
+        out.write(said % {"error": error_words(e), "path": broken} + "\n")
         return None
     return record
 
@@ -136,7 +137,7 @@ def prepare(
         try:
             level_of(setup.level)  # a level that does not exist, with or without -c
         except ValueError as e:
-            raise SetupError(str(e)) from None
+            raise SetupError(error_words(e)) from None
     record: Record | None = None
     record_date = None
     resumed_autosave = False
@@ -239,4 +240,4 @@ def _game_of(record: Record, where: str) -> Game:
     try:
         return record.to_game()
     except ShiftagoError as e:
-        raise SetupError(f"{where}: {e}") from None
+        raise SetupError(f"{where}: {error_words(e)}") from None

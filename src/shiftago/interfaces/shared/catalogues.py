@@ -239,10 +239,27 @@ class Catalogues:
         return found.translations if found is not None else Translations()
 
 
-#: ``pybabel extract``'s keywords: gettext's defaults, ``N_`` (pages.py) and ``N_plural``
-#: (the command line), the scripts' ``t`` and ``tn`` (``scripts/catalogues.py``;
-#: docs/translating.md).
-KEYWORDS: Final = ("-k", "N_", "-k", "N_plural:1,2", "-k", "t", "-k", "tn:1,2")
+#: The errors whose first argument is an English template to translate
+#: (:class:`shiftago.core.errors.TranslatableError` and its subclasses that are raised).
+ERROR_KEYWORDS: Final = (
+    "TranslatableError",
+    "ShiftagoError",
+    "ParseError",
+    "InvalidPositionError",
+    "IllegalActionError",
+    "GameOverError",
+    "RecordError",
+    "SourceError",
+    "MatchSetupError",
+    "TimeControlError",
+)
+#: ``pybabel extract``'s keywords: gettext's defaults, ``N_`` (pages.py, the core's
+#: errors) and ``N_plural`` (the command line), the scripts' ``t`` and ``tn``
+#: (``scripts/catalogues.py``; docs/translating.md), and the errors' templates.
+KEYWORDS: Final = (
+    *("-k", "N_", "-k", "N_plural:1,2", "-k", "t", "-k", "tn:1,2"),
+    *(option for name in ERROR_KEYWORDS for option in ("-k", name)),
+)
 #: The marks of a pseudo catalogue's messages.
 PSEUDO_OPEN: Final = "⟦"
 PSEUDO_CLOSE: Final = "⟧"

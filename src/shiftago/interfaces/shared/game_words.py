@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Final
 
 from shiftago.core import COLOURS, Phase, Rules, State, Variant, cell_name
+from shiftago.core.errors import TranslatableError
 from shiftago.core.outcome import Outcome
 from shiftago.interfaces.shared.catalogues import N_, _, ngettext
 
@@ -40,6 +41,15 @@ VARIANT_WORDS: Final = {
 
 def colour_name(seat: int) -> str:
     return _(COLOUR_WORDS[seat])
+
+
+def error_words(error: BaseException) -> str:
+    """What ``error`` says, in the terminal's language: a core or format error's English
+    template and its fields through the catalogues (:meth:`TranslatableError.words`), the
+    colours by their names here; any other error as it is."""
+    if isinstance(error, TranslatableError):
+        return error.words(_, colour_name)
+    return str(error)
 
 
 def reason_words(reason: str) -> str:

@@ -16,6 +16,7 @@ from shiftago.formats.record import Record, RecordError
 from shiftago.formats.record_json import parse_records_of_either_form
 from shiftago.formats.source import SourceError, read_text
 from shiftago.interfaces.shared.catalogues import _
+from shiftago.interfaces.shared.game_words import error_words
 
 #: A new game that only the computer plays ends after this many actions (Extreme may
 #: otherwise go on and on): the optional limit RULES.md section 7 allows automated play.
@@ -78,14 +79,14 @@ def read_record_file(path: Path, game_number: int = 1) -> Record:
     try:
         text = read_text(path)
     except SourceError as e:
-        raise SetupError(str(e)) from None
+        raise SetupError(error_words(e)) from None
     try:
         records = parse_records_of_either_form(text)
     except RecordError as e:
         where = f"{path}:{e.line}" if e.line is not None else str(path)
-        raise SetupError(f"{where}: {e.problem}") from None
+        raise SetupError(f"{where}: {error_words(e.without_line())}") from None
     except ShiftagoError as e:
-        raise SetupError(f"{path}: {e}") from None
+        raise SetupError(f"{path}: {error_words(e)}") from None
     if not records:
         raise SetupError(_("%(path)s: there is no game record in it") % {"path": path})
     if not 1 <= game_number <= len(records):
@@ -105,7 +106,7 @@ def new_game(setup: PlaySetup) -> Game:
     try:
         rules = Rules(Variant.parse(setup.variant), setup.players, setup.handicap, limit)
     except ValueError as e:
-        raise SetupError(str(e)) from None
+        raise SetupError(error_words(e)) from None
     first = None if setup.first is None else parse_colour(setup.first, setup.players)
     return Game(rules, first=first, seed=setup.seed)
 
@@ -119,7 +120,7 @@ def game_from_position(setup: PlaySetup, position: str) -> Game:
         rules = Rules(state.rules.variant, state.rules.players, action_limit=setup.limit)
         return Game(rules, position=state)
     except ShiftagoError as e:
-        raise SetupError(_("bad position: %(error)s") % {"error": e}) from None
+        raise SetupError(_("bad position: %(error)s") % {"error": error_words(e)}) from None
 
 
 def make_bots(
@@ -135,7 +136,7 @@ def make_bots(
         try:
             bots[seat] = bot_for_level(chosen[seat], bot_seed)
         except ValueError as e:
-            raise SetupError(str(e)) from None
+            raise SetupError(error_words(e)) from None
     return bots, chosen
 
 

@@ -100,8 +100,9 @@ class Search:
 
     def __post_init__(self) -> None:
         if self.state.is_over:  # analyse fails here as go does: no action to rank
-            verb = "choose" if self.command == "go" else "analyse"
-            raise GameOverError(f"the game is over: there is no action to {verb}")
+            if self.command == "go":
+                raise GameOverError("the game is over: there is no action to choose")
+            raise GameOverError("the game is over: there is no action to analyse")
 
     @property
     def infinite(self) -> bool:

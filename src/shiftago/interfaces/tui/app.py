@@ -28,6 +28,7 @@ from shiftago.engine.bot import NO_LIMITS, Bot, Limits, Progress, smaller
 from shiftago.engine.levels import LevelBot, bot_for_level, default_level
 from shiftago.engine.review import iter_review
 from shiftago.interfaces.shared.catalogues import _, ngettext
+from shiftago.interfaces.shared.game_words import error_words
 from shiftago.interfaces.shared.message import one_line
 from shiftago.interfaces.shared.newgame import PlaySetup, SetupError
 from shiftago.interfaces.tui.board import SUBMIT, BoardView, TypedAhead
@@ -142,7 +143,7 @@ class ShiftagoApp(App[int]):
             try:
                 match = open_match(self.setup, self.match.autosave, saved.record, saved.series)
             except SetupError as e:
-                self.say(_("The saved game cannot be resumed: %(why)s") % {"why": str(e)})
+                self.say(_("The saved game cannot be resumed: %(why)s") % {"why": error_words(e)})
                 match = self.match
             else:
                 self.say(
@@ -281,7 +282,7 @@ class ShiftagoApp(App[int]):
             )
             return
         except OSError as e:
-            self.say(_("The game cannot be saved: %(why)s") % {"why": str(e)})
+            self.say(_("The game cannot be saved: %(why)s") % {"why": error_words(e)})
             played = match.game.history[-1]
         self._announce(before, played)
         self.changed()
@@ -301,7 +302,7 @@ class ShiftagoApp(App[int]):
         try:
             match.flag(seat)
         except OSError as e:
-            self.say(_("The game cannot be saved: %(why)s") % {"why": str(e)})
+            self.say(_("The game cannot be saved: %(why)s") % {"why": error_words(e)})
         self.say(_("%(colour)s's time has run out.") % {"colour": colour(seat)})
         self.changed()
         return True
@@ -412,7 +413,7 @@ class ShiftagoApp(App[int]):
         try:
             taken = self.match.take_back()
         except OSError as e:
-            self.say(_("The game cannot be saved: %(why)s") % {"why": str(e)})
+            self.say(_("The game cannot be saved: %(why)s") % {"why": error_words(e)})
             return
         if not taken:
             self.say(_("There is no action of yours to take back."))
@@ -454,7 +455,7 @@ class ShiftagoApp(App[int]):
         try:
             match = open_match(setup, self.match.autosave, None)
         except SetupError as e:
-            self.say(one_line(str(e)))
+            self.say(one_line(error_words(e)))
             return
         self.setup = setup
         self.say(_("A new game begins."))
@@ -470,7 +471,9 @@ class ShiftagoApp(App[int]):
         try:
             self.match.save_to(path)
         except OSError as e:
-            self.say(_("Cannot write %(path)s: %(why)s") % {"path": str(path), "why": str(e)})
+            self.say(
+                _("Cannot write %(path)s: %(why)s") % {"path": str(path), "why": error_words(e)}
+            )
             return
         self.say(_("Saved the record to %(path)s.") % {"path": str(path)})
 
@@ -486,7 +489,7 @@ class ShiftagoApp(App[int]):
         except SetupError as e:
             self.say(
                 _("Cannot go on from %(path)s: %(why)s")
-                % {"path": str(path), "why": one_line(str(e))}
+                % {"path": str(path), "why": one_line(error_words(e))}
             )
             return
         self.say(_("Loaded the game from %(path)s.") % {"path": str(path)})
@@ -499,7 +502,7 @@ class ShiftagoApp(App[int]):
                 )
             match.saved()
         except OSError as e:
-            self.say(_("The game cannot be saved: %(why)s") % {"why": str(e)})
+            self.say(_("The game cannot be saved: %(why)s") % {"why": error_words(e)})
         self.begin(match)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -512,7 +515,7 @@ class ShiftagoApp(App[int]):
         try:
             game = self.match.next_game()
         except (ShiftagoError, OSError) as e:
-            self.say(one_line(str(e)))
+            self.say(one_line(error_words(e)))
             return
         tournament = self.match.tournament
         number = 1 if tournament is None else len(tournament.finished) + 1
@@ -538,7 +541,9 @@ class ShiftagoApp(App[int]):
         try:
             action = bot.choose(state, limits)
         except (ValueError, RuntimeError) as e:
-            self.call_from_thread(self.say, _("The computer could not move: %(why)s") % {"why": e})
+            self.call_from_thread(
+                self.say, _("The computer could not move: %(why)s") % {"why": error_words(e)}
+            )
             return
         self.call_from_thread(self._computer_chose, version, action)
 

@@ -19,6 +19,8 @@ from shiftago.engine.bot import Bot
 from shiftago.engine.levels import level as level_of
 from shiftago.formats.record import Record, format_record, parse_record, result_words
 from shiftago.interfaces.shared.autosave import Autosave, write_atomically
+from shiftago.interfaces.shared.catalogues import _
+from shiftago.interfaces.shared.game_words import error_words
 from shiftago.interfaces.shared.newgame import (
     PlaySetup,
     SetupError,
@@ -174,7 +176,7 @@ class Match:
     def save_to(self, path: Path) -> None:
         """Write the record to ``path`` (an :class:`OSError` when it cannot be)."""
         if not path.parent.is_dir():
-            raise FileNotFoundError(f"there is no folder {path.parent}")
+            raise FileNotFoundError(_("there is no folder %(path)s") % {"path": path.parent})
         write_atomically(path, self.record_text(), private=False)
 
     def saved(self) -> Path | None:
@@ -274,14 +276,14 @@ def open_match(
     ``series`` when given); a :class:`SetupError` says in one line why the options make
     no game."""
     if setup.load is not None and setup.position is not None:
-        raise SetupError("give either --load or --position, not both")
+        raise SetupError(_("give either --load or --position, not both"))
     record = resumed
     tournament: Tournament | None = None
     if series is not None:
         try:
             tournament = series.tournament()
         except SeriesError as e:
-            raise SetupError(str(e)) from None
+            raise SetupError(error_words(e)) from None
         game = tournament.game
         record = series.current
     else:
@@ -310,7 +312,7 @@ def open_match(
         if match.clocks is None and setup.clock:
             match.clocks = Clocks.parse(setup.clock, players)
     except ValueError as e:
-        raise SetupError(str(e)) from None
+        raise SetupError(error_words(e)) from None
     return match
 
 
@@ -321,14 +323,16 @@ def _game_asked_for(setup: PlaySetup, record: Record | None) -> Game:
         try:
             game = record.to_game()
         except ShiftagoError as e:
-            raise SetupError(str(e)) from None
+            raise SetupError(error_words(e)) from None
         if record.termination is not None or game.is_over:
-            raise SetupError(f"the game ended ({result_words(record, game)})")
+            raise SetupError(
+                _("the game ended (%(result)s)") % {"result": result_words(record, game)}
+            )
         return game
     if setup.position is not None:
         game = game_from_position(setup, setup.position)
         if game.is_over:
-            raise SetupError("--position: the game is over in this position")
+            raise SetupError(_("--position: the game is over in this position"))
         return game
     return new_game(setup)
 
@@ -336,12 +340,12 @@ def _game_asked_for(setup: PlaySetup, record: Record | None) -> Game:
 def _tournament(setup: PlaySetup) -> Tournament:
     """The tournament the options ask for: Express games to ten wins."""
     if setup.variant != "express":
-        raise SetupError("a tournament is a series of Express games: leave out --variant")
+        raise SetupError(_("a tournament is a series of Express games: leave out --variant"))
     first = None if setup.first is None else parse_colour(setup.first, setup.players)
     try:
         return Tournament(setup.players, handicap=setup.handicap, first=first, seed=setup.seed)
     except ValueError as e:
-        raise SetupError(str(e)) from None
+        raise SetupError(error_words(e)) from None
 
 
 def flag_winners(players: int, flagged: int) -> tuple[int, ...]:

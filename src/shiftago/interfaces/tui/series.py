@@ -16,6 +16,8 @@ from typing import Any, Final
 
 from shiftago.core import Action, Game, ShiftagoError, Tournament, seat_of_colour
 from shiftago.formats.record import Record, format_record, parse_record
+from shiftago.interfaces.shared.catalogues import _
+from shiftago.interfaces.shared.game_words import error_words
 
 VERSION: Final = 1
 
@@ -68,7 +70,7 @@ class Series:
         try:
             data = json.loads(text)
             if not isinstance(data, dict) or data.get("version") != VERSION:
-                raise SeriesError("not a tournament file of this version")
+                raise SeriesError(_("not a tournament file of this version"))
             series = cls(
                 players=_whole(data["players"]),
                 handicap=tuple(_whole(h) for h in _listed(data["handicap"])),
@@ -78,7 +80,9 @@ class Series:
                 current=parse_record(_text(data["current"])),
             )
         except (KeyError, json.JSONDecodeError, ShiftagoError) as e:
-            raise SeriesError(f"the tournament file cannot be read: {e}") from None
+            raise SeriesError(
+                _("the tournament file cannot be read: %(why)s") % {"why": error_words(e)}
+            ) from None
         series.tournament()  # replayed once, so that a file that reads is one that plays
         return series
 
@@ -94,7 +98,9 @@ class Series:
                 if number <= len(self.finished):
                     tournament.next_game(_ended_off_the_board(tournament.game, record))
         except (ShiftagoError, ValueError, TypeError) as e:
-            raise SeriesError(f"the tournament cannot be replayed: {e}") from None
+            raise SeriesError(
+                _("the tournament cannot be replayed: %(why)s") % {"why": error_words(e)}
+            ) from None
         return tournament
 
 
@@ -102,7 +108,10 @@ def _replay(into: Game, game: Game, number: int) -> None:
     """Play ``game``'s actions into the tournament's game ``number``, which must start
     as it did."""
     if game.first != into.first or game.rules != into.rules:
-        raise SeriesError(f"game {number} does not start as the tournament's game {number}")
+        raise SeriesError(
+            _("game %(number)d does not start as the tournament's game %(number)d")
+            % {"number": number}
+        )
     action: Action
     for action in game.history:
         into.play(action)
@@ -118,17 +127,17 @@ def _ended_off_the_board(game: Game, record: Record) -> tuple[int, ...] | None:
 
 def _whole(value: Any) -> int:
     if type(value) is not int:
-        raise SeriesError(f"a whole number was expected, not {value!r}")
+        raise SeriesError(_("a whole number was expected, not %(value)s") % {"value": repr(value)})
     return value
 
 
 def _listed(value: Any) -> list[Any]:
     if not isinstance(value, list):
-        raise SeriesError(f"a list was expected, not {value!r}")
+        raise SeriesError(_("a list was expected, not %(value)s") % {"value": repr(value)})
     return value
 
 
 def _text(value: Any) -> str:
     if not isinstance(value, str):
-        raise SeriesError(f"a record's text was expected, not {value!r}")
+        raise SeriesError(_("a record's text was expected, not %(value)s") % {"value": repr(value)})
     return value
