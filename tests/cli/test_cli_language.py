@@ -255,3 +255,48 @@ def test_book_show_says_its_words_in_the_terminal_s_language(german: None) -> No
     other = runner.invoke(cli, ["book", "show", "--players", "3", "--position",
                                 "express 2 7/7/7/7/7/7/7 o insert 22,22 0,0 0,0"])  # fmt: skip
     assert other.exit_code == 1 and "weichen von denen des Buchs ab" in other.output
+
+
+def test_errors_of_the_rooms_below_are_said_in_the_terminal_s_language(
+    german: None, tmp_path: Path
+) -> None:
+    runner = CliRunner()
+    bad = runner.invoke(cli, ["show", "express 2 7/7/7/7/7/7/x6 o insert 22,22 0,0 0,0"])
+    assert bad.exit_code != 0
+    assert "Zeile 1 des Spielfelds enthält 'x'" in bad.output, bad.output
+    assert "rank 1" not in bad.output and "expected" not in bad.output
+    # a broken record: the line, the problem and the nested action error, all German
+    record = tmp_path / "broken.txt"
+    record.write_text(
+        '[Variant "express"]\n[Players "2"]\n[First "o"]\n\n1. L3 2. Q9 *\n', encoding="utf-8"
+    )
+    broken = runner.invoke(cli, ["show", str(record)])
+    assert broken.exit_code != 0
+    assert "broken.txt:5: 'Q9' ist kein Zug: Einschieben ist" in broken.output, broken.output
+    assert "is not" not in broken.output and "insertion" not in broken.output
+    # the match's settings
+    level = runner.invoke(cli, ["arena", "greedy", "level:9", "--games", "2"])
+    assert level.exit_code != 0 and "level:3" in level.output
+    assert "needs one of the levels" not in level.output
+
+
+def test_arena_says_its_tables_in_the_terminal_s_language(german: None, tmp_path: Path) -> None:
+    run = CliRunner().invoke(
+        cli,
+        ["arena", "greedy@depth=1", "level:1", "greedy", "--players", "3", "--games", "6",
+         "--results", str(tmp_path / "r.jsonl"), "--quiet"],
+    )  # fmt: skip
+    assert run.exit_code == 0, run.output
+    lines = run.stdout.splitlines()
+    assert lines[0].startswith("Express, 3 Spieler: 6 von 6 Partien (2 Eröffnungen aus 2 Zufall")
+    assert lines[1].split()[:6] == [
+        "Rang",
+        "Teilnehmer",
+        "Partien",
+        "Siege",
+        "Remis",
+        "Niederlagen",
+    ]
+    assert "Kreuztabelle, Zeile gegen Spalte: Siege-Remis-Niederlagen (Punkte)" in lines
+    for english in ("players", "games", "participant", "crosstable", "points", "wins"):
+        assert english not in run.stdout

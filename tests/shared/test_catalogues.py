@@ -158,3 +158,37 @@ def test_a_plural_form_may_name_the_fields_of_either_msgid() -> None:
         "placeholders unlike the msgid's: 'Did you mean {possibility}?' -> "
         "'(Eines davon: {choices}?)'"
     ]
+
+
+def _error_classes() -> tuple[set[str], set[str]]:
+    """The classes of the package that derive from ``TranslatableError`` (by name, over
+    the source), and those of them raised somewhere with a string literal first."""
+    import ast
+
+    source = Path(__file__).resolve().parents[2] / "src" / "shiftago"
+    bases: dict[str, set[str]] = {}
+    raised: set[str] = set()
+    for path in source.rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef):
+                names = {b.id for b in node.bases if isinstance(b, ast.Name)}
+                bases.setdefault(node.name, set()).update(names)
+            elif isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
+                call, args = node.exc.func, node.exc.args
+                if isinstance(call, ast.Name) and args and isinstance(args[0], ast.Constant):
+                    raised.add(call.id)
+    derived = {"TranslatableError"}
+    while True:
+        more = {name for name, up in bases.items() if up & derived} - derived
+        if not more:
+            return derived, raised & derived
+        derived |= more
+
+
+def test_every_error_raised_with_a_template_is_an_extraction_keyword() -> None:
+    from shiftago.interfaces.shared.catalogues import ERROR_KEYWORDS
+
+    derived, raised = _error_classes()
+    assert set(ERROR_KEYWORDS) <= derived, set(ERROR_KEYWORDS) - derived
+    assert raised <= set(ERROR_KEYWORDS), raised - set(ERROR_KEYWORDS)
