@@ -18,6 +18,7 @@ from typing import Any, TextIO
 
 from shiftago.interfaces.loadtest.report import format_report
 from shiftago.interfaces.loadtest.run import LoadConfig, LoadError, run_load
+from shiftago.interfaces.shared.catalogues import _, ngettext
 from shiftago.interfaces.shared.eventloop import fast_loop_factory
 
 __all__ = ["LoadConfig", "LoadError", "format_report", "run_command", "run_load"]
@@ -48,7 +49,7 @@ def _raise_open_files(wanted: int, err: TextIO) -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
         soft = target
     if soft != resource.RLIM_INFINITY and soft < wanted:
-        print(
-            f"note: {wanted} sockets wanted but this process may open {soft} files (ulimit -n)",
-            file=err,
-        )
+        sockets = ngettext("%(n)d socket", "%(n)d sockets", wanted) % {"n": wanted}
+        files = ngettext("%(n)d file", "%(n)d files", soft) % {"n": soft}
+        note = _("note: %(sockets)s wanted but this process may open %(files)s (ulimit -n)")
+        print(note % {"sockets": sockets, "files": files}, file=err)

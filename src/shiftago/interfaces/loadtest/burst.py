@@ -20,7 +20,7 @@ import multiprocessing
 import random
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
@@ -28,10 +28,36 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidSta
 
 from shiftago.interfaces.loadtest.figures import percentiles
 from shiftago.interfaces.loadtest.protocol import clock, dumps, socket_url
+from shiftago.interfaces.shared.catalogues import N_, _, ngettext
+
+#: The rows of the actions' latency, by the burst's phase.
+PHASES: Final = {
+    "before": N_("action, before the burst"),
+    "during": N_("action, during the burst"),
+    "after": N_("action, after the burst"),
+}
+#: The table's narrowest columns (its English layout): the labels, and the figures.
+LABEL_WIDTH: Final = 24
+FIGURE_WIDTH: Final = 8
 
 
 class ScenarioError(Exception):
-    """A scenario that cannot run: a wrong URL, a request the server refuses."""
+    """A scenario that cannot run: a wrong URL, a request the server refuses (its
+    message in the terminal's language)."""
+
+
+def failed(request: str, error: object) -> str:
+    """A request (``POST <url>``) that got no answer, and why (the library's words)."""
+    return _("%(request)s: %(error)s") % {"request": request, "error": error}
+
+
+def refused(request: str, status: int, body: str) -> str:
+    """A request the server answered with ``status`` where the tool needed another."""
+    return _("%(request)s answered %(status)d: %(body)s") % {
+        "request": request,
+        "status": status,
+        "body": body,
+    }
 
 
 @dataclass(frozen=True)
@@ -284,7 +310,7 @@ async def _watchers(
 async def _drain(ws: ClientConnection) -> None:
     """Read a watcher's events until it closes (a socket nobody reads fills up)."""
     with contextlib.suppress(ConnectionClosed):
-        async for _ in ws:
+        async for _event in ws:
             pass
 
 
@@ -300,9 +326,9 @@ async def create_game(url: str, seed: int) -> tuple[str, list[str]]:
         async with httpx.AsyncClient(base_url=url, timeout=30, trust_env=False) as client:
             answer = await client.post("/api/games", json=body)
     except httpx.HTTPError as error:
-        raise ScenarioError(f"POST {url}/api/games: {error}") from None
+        raise ScenarioError(failed(f"POST {url}/api/games", error)) from None
     if answer.status_code != 201:
-        raise ScenarioError(f"POST {url}/api/games answered {answer.status_code}: {answer.text}")
+        raise ScenarioError(refused(f"POST {url}/api/games", answer.status_code, answer.text))
     seats = answer.json()["seats"]
     return answer.json()["id"], [s["join_url"].rpartition("?seat=")[2] for s in seats]
 
@@ -313,23 +339,63 @@ async def run_burst(config: BurstConfig) -> dict[str, Any]:
 
 
 def format_burst(report: dict[str, Any]) -> str:
-    """The report in words and a table."""
+    """The report in words and a table, in the terminal's language."""
+    watchers = report["watchers"]
     lines = [
-        f"join-burst on {report['url']}: {report['joined']} of {report['watchers']} watchers "
-        f"joined in {report['burst_seconds']} s",
+        ngettext(
+            "join-burst on %(url)s: %(joined)d of %(watchers)d watcher joined in %(seconds)s s",
+            "join-burst on %(url)s: %(joined)d of %(watchers)d watchers joined in %(seconds)s s",
+            watchers,
+        )
+        % {
+            "url": report["url"],
+            "joined": report["joined"],
+            "watchers": watchers,
+            "seconds": report["burst_seconds"],
+        },
         "",
-        f"{'':24} {'count':>6} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}",
     ]
-    rows = [(f"action, {name} the burst", row) for name, row in report["action_ms"].items()]
-    rows.append(("join (socket to presence)", report["join_ms"]))
-    for name, row in rows:
-        cells = [row["count"], row["p50"], row["p99"], row["max"]]
-        lines.append(f"{name:24} " + " ".join(f"{'-' if c is None else c:>8}" for c in cells))
+    rows = [(_(PHASES.get(name, name)), row) for name, row in report["action_ms"].items()]
+    rows.append((_("join (socket to presence)"), report["join_ms"]))
+    lines += _table(rows)
     if report["refused"]:
-        lines.append(f"refused or failed: {report['refused']}")
+        lines.append(_("refused or failed: %(refused)s") % {"refused": report["refused"]})
     if report["over_during_burst"]:
-        lines.append("the game ended before the burst was through: fewer actions measured")
+        lines.append(_("the game ended before the burst was through: fewer actions measured"))
     return "\n".join(lines)
 
 
-__all__ = ["BurstConfig", "ScenarioError", "format_burst", "run_burst", "watcher_address"]
+def _table(rows: list[tuple[str, dict[str, Any]]]) -> list[str]:
+    """The head and a row each: the label, then the count and the figures (``-`` when
+    there are none).
+
+    The widths are those of the English table, wider where a language's words need it;
+    as in English, the head's columns stand two to the left of the figures', and the
+    longest label may take one more column than the others (into the gap before them).
+    """
+    heads = [_("count"), "p50 ms", "p99 ms", _("max") + " ms"]
+    widths = [max(FIGURE_WIDTH, len(head) + 2) for head in heads]
+    width = max(LABEL_WIDTH, max(len(label) for label, _row in rows) - 1)
+    count, *figures = heads
+    named = " ".join(f"{head:>{w}}" for head, w in zip(figures, widths[1:], strict=True))
+    lines = [f"{'':{width}} {count:>{widths[0] - 2}} {named}"]
+    for label, row in rows:
+        cells = [row["count"], row["p50"], row["p99"], row["max"]]
+        lines.append(
+            f"{label:{width}} "
+            + " ".join(
+                f"{'-' if c is None else c:>{w}}" for c, w in zip(cells, widths, strict=True)
+            )
+        )
+    return lines
+
+
+__all__ = [
+    "BurstConfig",
+    "ScenarioError",
+    "failed",
+    "format_burst",
+    "refused",
+    "run_burst",
+    "watcher_address",
+]

@@ -23,18 +23,31 @@ import asyncio
 import random
 import secrets
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 import httpx
 
-from shiftago.interfaces.loadtest.burst import ScenarioError
+from shiftago.interfaces.loadtest.burst import ScenarioError, failed, refused
 from shiftago.interfaces.loadtest.figures import percentiles
 from shiftago.interfaces.loadtest.protocol import clock
+from shiftago.interfaces.shared.catalogues import N_, _, ngettext
 
 #: The owner's address (TEST-NET-1), apart from the flood's (benchmarking range).
 OWNER_ADDRESS = "192.0.2.10"
 #: The server's cookie of a known device (accounts/devices.py).
 DEVICE_COOKIE = "shiftago_device"
+#: The table's rows: the report's figures and their labels.
+ROWS: Final = (
+    ("quiet_sign_in_ms", N_("sign-in, quiet server")),
+    ("owner_ms", N_("owner's sign-in, flood")),
+    ("newcomer_ms", N_("first-time sign-in, flood")),
+    ("flood_ms", N_("flood's wrong passwords")),
+)
+#: The table's narrowest columns (its English layout): the labels, and the figures.
+LABEL_WIDTH: Final = 26
+FIGURE_WIDTH: Final = 8
+#: Fresh names tried for the owner's account.
+SIGN_UP_TRIES: Final = 5
 
 
 def newcomer_address(i: int) -> str:
@@ -110,7 +123,7 @@ async def _sign_in(
 async def _sign_up(client: httpx.AsyncClient, rng: random.Random) -> tuple[str, str]:
     """A fresh account: its name and password."""
     password = secrets.token_urlsafe(18)
-    for _ in range(5):
+    for _try in range(SIGN_UP_TRIES):
         name = f"flood{rng.randrange(10**9)}"
         try:
             response = await client.post(
@@ -119,14 +132,21 @@ async def _sign_up(client: httpx.AsyncClient, rng: random.Random) -> tuple[str, 
                 headers={"X-Forwarded-For": OWNER_ADDRESS},
             )
         except httpx.HTTPError as error:
-            raise ScenarioError(f"POST {client.base_url}/api/accounts: {error}") from None
+            raise ScenarioError(failed(f"POST {client.base_url}/api/accounts", error)) from None
         if response.status_code == 201:
             return name, password
         if response.status_code != 409:
             raise ScenarioError(
-                f"POST /api/accounts answered {response.status_code}: {response.text[:300]}"
+                refused("POST /api/accounts", response.status_code, response.text[:300])
             )
-    raise ScenarioError("no fresh name for the owner's account after 5 tries")
+    raise ScenarioError(
+        ngettext(
+            "no fresh name for the owner's account after %(n)d try",
+            "no fresh name for the owner's account after %(n)d tries",
+            SIGN_UP_TRIES,
+        )
+        % {"n": SIGN_UP_TRIES}
+    )
 
 
 async def run_flood(config: FloodConfig) -> dict[str, Any]:
@@ -147,11 +167,13 @@ async def run_flood(config: FloodConfig) -> dict[str, Any]:
         )
         figures.quiet.append(clock() - began)
         if first.status_code != 200:
-            raise ScenarioError(f"the owner's first sign-in answered {_answer(first)}")
+            raise ScenarioError(
+                _("the owner's first sign-in answered %(answer)s") % {"answer": _answer(first)}
+            )
         device = first.cookies.get(DEVICE_COOKIE) or ""
 
         async def flooder(i: int) -> None:
-            for _ in range(config.attempts):
+            for _attempt in range(config.attempts):
                 wrong = secrets.token_urlsafe(12)
                 seconds, answer = await _sign_in(client, name, wrong, flood_address(i))
                 figures.flood.append(seconds)
@@ -159,7 +181,7 @@ async def run_flood(config: FloodConfig) -> dict[str, Any]:
 
         async def owner() -> None:
             await asyncio.sleep(config.owner_every)  # the flood has begun
-            for _ in range(config.owner_tries):
+            for _try in range(config.owner_tries):
                 seconds, answer = await _sign_in(client, name, password, OWNER_ADDRESS, device)
                 figures.owner.append(seconds)
                 _tally(figures.owner_answers, answer)
@@ -198,34 +220,49 @@ async def run_flood(config: FloodConfig) -> dict[str, Any]:
 
 
 def format_flood(report: dict[str, Any]) -> str:
-    """The report in words and a table."""
+    """The report in words and a table, in the terminal's language."""
     if report["owner_signed_in"]:
-        owner = "the owner signed in every time"
+        owner = _("the owner signed in every time")
     else:
-        owner = "the owner did NOT sign in every time"
+        owner = _("the owner did NOT sign in every time")
     if report["owner_known_device"]:
-        device = "the owner presented a known-device cookie (signed in once before the flood)"
+        device = _("the owner presented a known-device cookie (signed in once before the flood)")
     else:
-        device = "the server gave the owner no known-device cookie"
+        device = _("the server gave the owner no known-device cookie")
+    addresses, attempts = report["addresses"], report["attempts"]
     lines = [
-        f"sign-in-flood on {report['url']}: {report['addresses']} addresses x "
-        f"{report['attempts']} wrong passwords in {report['seconds']} s; {owner}",
+        _("sign-in-flood on %(url)s: %(addresses)s x %(passwords)s in %(seconds)s s; %(owner)s")
+        % {
+            "url": report["url"],
+            "addresses": ngettext("%(n)d address", "%(n)d addresses", addresses) % {"n": addresses},
+            "passwords": ngettext("%(n)d wrong password", "%(n)d wrong passwords", attempts)
+            % {"n": attempts},
+            "seconds": report["seconds"],
+            "owner": owner,
+        },
         device,
         "",
-        f"{'':26} {'count':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}",
     ]
-    rows = [
-        ("sign-in, quiet server", report["quiet_sign_in_ms"]),
-        ("owner's sign-in, flood", report["owner_ms"]),
-        ("first-time sign-in, flood", report["newcomer_ms"]),
-        ("flood's wrong passwords", report["flood_ms"]),
-    ]
+    rows = [(_(label), report[key]) for key, label in ROWS]
+    heads = [_("count"), "p50 ms", "p99 ms", _("max") + " ms"]
+    widths = [max(FIGURE_WIDTH, len(head) + 1) for head in heads]
+    width = max(LABEL_WIDTH, *(len(label) + 1 for label, _row in rows))
+    lines.append(
+        f"{'':{width}} " + " ".join(f"{h:>{w}}" for h, w in zip(heads, widths, strict=True))
+    )
     for label, row in rows:
         cells = [row["count"], row["p50"], row["p99"], row["max"]]
-        lines.append(f"{label:26} " + " ".join(f"{'-' if c is None else c:>8}" for c in cells))
-    lines.append(f"owner's answers: {report['owner_answers']}")
-    lines.append(f"first-time sign-ins' answers: {report['newcomer_answers']}")
-    lines.append(f"flood's answers: {report['flood_answers']}")
+        lines.append(
+            f"{label:{width}} "
+            + " ".join(
+                f"{'-' if c is None else c:>{w}}" for c, w in zip(cells, widths, strict=True)
+            )
+        )
+    lines.append(_("owner's answers: %(answers)s") % {"answers": report["owner_answers"]})
+    lines.append(
+        _("first-time sign-ins' answers: %(answers)s") % {"answers": report["newcomer_answers"]}
+    )
+    lines.append(_("flood's answers: %(answers)s") % {"answers": report["flood_answers"]})
     return "\n".join(lines)
 
 

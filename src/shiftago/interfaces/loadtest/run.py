@@ -24,6 +24,7 @@ from shiftago.core import COLOURS
 from shiftago.interfaces.loadtest.figures import Check, GameTrace, Stats, percentiles, reconcile
 from shiftago.interfaces.loadtest.players import GameRun, Person, Play, Socket, Watcher
 from shiftago.interfaces.loadtest.protocol import clock, retry_after
+from shiftago.interfaces.shared.catalogues import _
 
 #: How often a slot looks whether its game has stalled, and the loop's lag is sampled.
 STALL_CHECK = 5.0
@@ -40,7 +41,8 @@ HEALTH_FIELDS = ("ok", "rss_mib", "games_in_memory", "connections")
 
 
 class LoadError(Exception):
-    """A run that cannot go on: a wrong URL, or a request the server will always refuse."""
+    """A run that cannot go on: a wrong URL, or a request the server will always refuse
+    (its message in the terminal's language)."""
 
 
 #: The ways a game's sockets are spread over the URLs (``LoadConfig.sockets``).
@@ -90,7 +92,10 @@ class LoadConfig:
 
     def __post_init__(self) -> None:
         if self.sockets not in SOCKET_SPREADS:
-            raise LoadError(f"sockets: {self.sockets!r} is not one of {', '.join(SOCKET_SPREADS)}")
+            raise LoadError(
+                _("sockets: %(value)s is not one of %(choices)s")
+                % {"value": repr(self.sockets), "choices": ", ".join(SOCKET_SPREADS)}
+            )
 
     def is_computer_game(self, slot: int) -> bool:
         """Whether slot ``slot`` plays against the computer: the share spread evenly."""
@@ -110,7 +115,7 @@ async def run_load(config: LoadConfig, *, handle_signals: bool = False) -> dict[
 class Load:
     def __init__(self, config: LoadConfig) -> None:
         if not config.urls:
-            raise LoadError("give at least one server URL")
+            raise LoadError(_("give at least one server URL"))
         self.config = config
         self.urls = [url.rstrip("/") for url in config.urls]
         self.stats = Stats()
@@ -175,11 +180,15 @@ class Load:
                 answer = await client.get("/api/levels")
                 levels = {entry["level"] for entry in answer.json()["levels"]}
             except (httpx.HTTPError, ValueError, KeyError, TypeError) as error:
-                raise LoadError(f"{url} does not answer as a Shiftago server: {error}") from None
+                raise LoadError(
+                    _("%(url)s does not answer as a Shiftago server: %(error)s")
+                    % {"url": url, "error": error}
+                ) from None
             if self.config.computer_share and self.config.computer_level not in levels:
                 known = " ".join(str(n) for n in sorted(levels))
                 raise LoadError(
-                    f"{url} has no computer level {self.config.computer_level}: {known}"
+                    _("%(url)s has no computer level %(level)d: %(levels)s")
+                    % {"url": url, "level": self.config.computer_level, "levels": known}
                 )
 
     def _stopped(self) -> None:
@@ -243,7 +252,12 @@ class Load:
             self.stats.count(f"http:{answer.status_code}")
             if answer.status_code in (400, 404, 405, 422):
                 raise LoadError(
-                    f"POST {url}/api/games answered {answer.status_code}: {answer.text[:300]}"
+                    _("%(request)s answered %(status)d: %(body)s")
+                    % {
+                        "request": f"POST {url}/api/games",
+                        "status": answer.status_code,
+                        "body": answer.text[:300],
+                    }
                 )
             await self.play.sleep(retry_after(answer.headers.get("Retry-After")))
         return None
@@ -263,7 +277,7 @@ class Load:
             person = Person(self.play, game, here if k == 0 else there, token, seat, COLOURS[seat])
             game.people.append(person)
             sockets.append(person)
-        for _ in range(self.config.watchers):
+        for _watcher in range(self.config.watchers):
             watched = here if self.config.sockets == "by-game" else self.urls[self.watcher_turn % n]
             sockets.append(Watcher(self.play, game, watched, None))
             self.watcher_turn += 1
@@ -317,7 +331,7 @@ class Load:
         return total, checked, unreadable
 
     async def read_back(self, trace: GameTrace) -> Check | None:
-        for _ in range(5):
+        for _attempt in range(5):
             try:
                 answer = await self.request(trace.url, "GET", f"/api/games/{trace.id}")
             except httpx.HTTPError as error:

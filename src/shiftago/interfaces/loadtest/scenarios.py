@@ -10,6 +10,7 @@ from typing import Any
 from shiftago.interfaces.loadtest import _raise_open_files
 from shiftago.interfaces.loadtest.burst import BurstConfig, ScenarioError, format_burst, run_burst
 from shiftago.interfaces.loadtest.flood import FloodConfig, format_flood, run_flood
+from shiftago.interfaces.shared.catalogues import _
 from shiftago.interfaces.shared.eventloop import fast_loop_factory
 
 #: The scenarios by name.
@@ -38,7 +39,10 @@ def run_scenario(
             flood = FloodConfig(url, addresses, attempts, seed=seed)
             report = runner.run(run_flood(flood))
             return report, format_flood(report)
-    raise ScenarioError(f"no scenario {name!r}; there are {', '.join(SCENARIOS)}")
+    raise ScenarioError(
+        _("no scenario %(name)s; there are %(scenarios)s")
+        % {"name": repr(name), "scenarios": ", ".join(SCENARIOS)}
+    )
 
 
 __all__ = ["SCENARIOS", "ScenarioError", "run_scenario"]
