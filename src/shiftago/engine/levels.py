@@ -76,6 +76,9 @@ class Level:
     tuned: bool = False
     mcts_with_two: frozenset[Variant] = frozenset()
     guard: bool = False
+    #: Whether its MCTS keeps the last search's tree under a time limit
+    #: (docs/strength.md, "The tree kept between searches").
+    reuse: bool = False
     fitted_horizon: int = 0
     fitted_variants: frozenset[Variant] = frozenset()
     spends_time: bool = False
@@ -106,6 +109,7 @@ LADDER: Final[tuple[Level, ...]] = (
         reductions=True,
         tuned=True,
         guard=True,
+        reuse=True,
         fitted_horizon=FITTED_HORIZON,
         fitted_variants=frozenset({Variant.EXPERT, Variant.EXTREME}),
         spends_time=True,
@@ -235,6 +239,7 @@ class LevelBot(Bot):
             self.seed,
             name=rung.name,
             guard=rung.guard,
+            reuse=rung.reuse,
             fitted_horizon=rung.fitted_horizon,
             fitted_variants=rung.fitted_variants,
         )

@@ -98,7 +98,8 @@ class MctsBot(Bot):
     ``fitted_horizon`` the playouts of the 3-4 player games of ``fitted_variants`` cut
     after that many actions and valued by the fitted evaluation instead
     (:mod:`shiftago.engine.mcts.seat_eval`; 0: none), ``max_nodes`` the tree's memory
-    cap."""
+    cap, ``reuse`` a search limited by time alone starting from the last search's tree
+    (:mod:`shiftago.engine.mcts.reuse`)."""
 
     name = "mcts"
     value_unit = (
@@ -125,6 +126,7 @@ class MctsBot(Bot):
         fitted_horizon: int = 0,
         fitted_variants: frozenset[Variant] = frozenset(Variant),
         max_nodes: int = DEFAULT_MAX_NODES,
+        reuse: bool = False,
     ) -> None:
         self.seed: int = seed if seed is not None else random.SystemRandom().randrange(2**63)
         if iterations is not None and iterations < 1:
@@ -146,6 +148,7 @@ class MctsBot(Bot):
             scale=scale,
             reach=reach,
             max_nodes=max_nodes,
+            reuse=reuse,
         )
         #: The horizon of the playouts in 3-4 player Expert (0: played to the end).
         self.horizon = horizon

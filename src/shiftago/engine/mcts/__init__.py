@@ -15,7 +15,8 @@ from typing import Final
 from shiftago.engine import compiled_cache  # noqa: F401  (before any compiled module)
 
 from .driver import DEFAULT_C, DEFAULT_MAX_NODES, MULTI_PLAYER_C, PLAIN_C, Mcts, MctsResult
-from .tree import Tree, new_tree
+from .reuse import extract, find_descendant
+from .tree import ROOT, Tree, new_tree
 
 __all__ = [
     "BENCH_POSITION",
@@ -50,6 +51,13 @@ def warm_up() -> None:
             s = kernel.from_state(State.initial(Rules(variant, players, action_limit=60), 0))
             for solver in (True, False):
                 Mcts(solver=solver, greedy=solver).search(s, 1, iterations=40)
+    searched = Mcts()
+    searched.search(s, 1, iterations=40)
+    tree = searched.tree
+    assert tree is not None
+    find_descendant(tree.first, tree.count, tree.code, tree.visits, s, s, 1)
+    spare = new_tree(tree.capacity)
+    extract(ROOT, s, *tree[:8], *spare[:8], spare.info)
 
 
 def bench_iterations(seconds: float = 1.0, *, solver: bool = True) -> float:

@@ -30,6 +30,7 @@ from shiftago.engine.kernel.policy import BLOCKING, GREEDY, RANDOM
 from shiftago.engine.kernel.rng import seed_of
 from shiftago.engine.kernel.tables import MAX_ACTIONS, PLAYERS, TURN
 
+from .reuse import extract, find_descendant
 from .search import best_line, iterate
 from .tree import ROOT, STOP, Tree, new_tree, reset, share
 
@@ -48,6 +49,9 @@ DEFAULT_MAX_NODES = 1 << 21
 MIN_NODES = MAX_ACTIONS + 1
 #: Nodes reserved per iteration when the iterations are known (a tree uses fewer).
 NODES_PER_ITERATION = 32
+#: How far below the last root a search looks for its position in the tree it keeps
+#: (:mod:`.reuse`): a round of four seats, or of three and a scoring.
+KEPT_PLIES = 4
 #: The longest deepest line kept as a principal variation.
 MAX_PV = 64
 #: The iterations before a search's first progress report (each next chunk doubles).
@@ -109,6 +113,7 @@ class Mcts:
         scale: float = 0.0,
         reach: float = 0.0,
         max_nodes: int = DEFAULT_MAX_NODES,
+        reuse: bool = False,
     ) -> None:
         self.c = float(c)
         self.guard = guard
@@ -119,7 +124,14 @@ class Mcts:
         self.greedy = greedy
         self.blocking = blocking
         self.max_nodes = max(int(max_nodes), MIN_NODES)
+        self.reuse = reuse
         self.tree: Tree | None = None
+        #: The other tree a kept subtree is copied into (then the two swap).
+        self._spare: Tree | None = None
+        #: The state of the last search's root, while its tree may be kept.
+        self._last_root: np.ndarray | None = None
+        #: The visits a search found at its root when it began (0 from a lone root).
+        self.kept_visits = 0
 
     @property
     def policy(self) -> int:
@@ -148,7 +160,17 @@ class Mcts:
         if iterations is None and movetime_ms is None and stop is None:
             raise ValueError("an MCTS needs an iteration limit, a time limit or a stop")
         tree = self._tree(iterations)
-        reset(*tree, np.uint64(seed_of(seed % 2**63)))
+        x = np.uint64(seed_of(seed % 2**63))
+        keep = self.reuse and iterations is None and movetime_ms is not None
+        kept = self._kept(tree, state) if keep else None
+        self._last_root = state.copy() if keep else None
+        if kept is None:
+            reset(*tree, x)
+            self.kept_visits = 0
+        else:
+            tree = kept
+            tree.rng[0] = x
+            self.kept_visits = int(tree.visits[ROOT])
         limit = (1 << 62) if iterations is None else iterations
         first = min(ALWAYS_ITERATIONS, limit)
         done = int(self._iterate(tree, state, first))
@@ -196,12 +218,34 @@ class Mcts:
             )
         )
 
+    def _kept(self, tree: Tree, state: np.ndarray) -> Tree | None:
+        """The last search's subtree of ``state`` as a tree of its own (swapped in as
+        ``self.tree``), or None: no last search, ``state`` not below its root, its node
+        not expanded, or proven (the guard proves a node lost without children, and a
+        proven root would end the search before the actions it left out are tried)."""
+        if self._last_root is None:
+            return None
+        node = int(
+            find_descendant(
+                tree.first, tree.count, tree.code, tree.visits, self._last_root, state, KEPT_PLIES
+            )
+        )
+        if node < 0 or tree.count[node] == 0 or tree.proof[node] != 0:
+            return None  # nothing kept, or proven: a lone root ranks every action anew
+        if self._spare is None or self._spare.capacity != tree.capacity:
+            self._spare = new_tree(tree.capacity)
+        spare = self._spare
+        extract(node, state, *tree[:8], *spare[:8], spare.info)
+        self._spare, self.tree = tree, spare
+        return spare
+
     def _tree(self, iterations: int | None) -> Tree:
         want = self.max_nodes
         if iterations is not None:
             want = min(want, iterations * NODES_PER_ITERATION + 256)
         if self.tree is None or self.tree.capacity < want:
             self.tree = new_tree(want)
+            self._last_root = None  # nothing of the last search is in the new tree
         return self.tree
 
 
