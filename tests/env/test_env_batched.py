@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+
 import numpy as np
 import pytest
 
@@ -171,6 +173,8 @@ def test_an_illegal_action_raises_and_changes_nothing(bad: str | int) -> None:
     assert isinstance(info.value, IllegalActionError)
     assert isinstance(info.value, ValueError)
     assert (info.value.slot, info.value.action) == (slot, bad)
+    again = pickle.loads(pickle.dumps(info.value))  # sent back from a worker process
+    assert (again.slot, again.action, str(again)) == (slot, bad, str(info.value))
     for x, y in zip(before, snapshot(env), strict=True):
         np.testing.assert_array_equal(x, y)
     assert env.steps == twin.steps

@@ -93,6 +93,9 @@ class IllegalBatchActionError(IllegalActionError):
         self.slot = slot
         self.action = action
 
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.slot, self.action, self.template))
+
 
 # --- compiled parts -----------------------------------------------------------------
 
