@@ -11,8 +11,6 @@ from __future__ import annotations
 import io
 import re
 import resource
-import shutil
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -27,7 +25,8 @@ from shiftago.interfaces.loadtest.run import Load, LoadConfig, LoadError
 from shiftago.interfaces.loadtest.scenarios import run_scenario
 from shiftago.interfaces.shared import catalogues
 from shiftago.interfaces.shared.catalogues import (
-    KEYWORDS,
+    DOMAIN,
+    LOCALE_DIR,
     PSEUDO_CLOSE,
     PSEUDO_OPEN,
     Catalogues,
@@ -36,7 +35,6 @@ from shiftago.interfaces.shared.catalogues import (
     write_pseudo,
 )
 
-ROOT = Path(__file__).resolve().parents[2]
 #: A message of the pseudo catalogue with no other inside it (they nest: a count inside
 #: its sentence).
 INNERMOST = re.compile(
@@ -192,18 +190,11 @@ def test_one_of_a_kind_is_said_in_the_singular() -> None:
 
 @pytest.fixture(scope="module")
 def pseudo_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A pseudo German catalogue of every message the sources mark now."""
-    folder = tmp_path_factory.mktemp("pseudo")
-    template = folder / "now.pot"
-    pybabel = shutil.which("pybabel", path=str(ROOT / ".venv" / "bin")) or shutil.which("pybabel")
-    assert pybabel is not None
-    subprocess.run(
-        [pybabel, "-q", "extract", "-F", "babel.cfg", *KEYWORDS, "--no-location",
-         "-o", str(template), "src"],
-        cwd=ROOT, check=True, capture_output=True, timeout=120,
-    )  # fmt: skip
-    write_pseudo(template, folder / "locale", "de")
-    return folder / "locale"
+    """A pseudo German catalogue of every message of the template (which
+    ``tests/server/test_server_languages.py`` keeps up to date with the sources)."""
+    folder = tmp_path_factory.mktemp("pseudo") / "locale"
+    write_pseudo(LOCALE_DIR / f"{DOMAIN}.pot", folder, "de")
+    return folder
 
 
 @pytest.fixture

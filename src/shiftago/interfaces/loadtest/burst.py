@@ -378,15 +378,19 @@ def _table(rows: list[tuple[str, dict[str, Any]]]) -> list[str]:
     width = max(LABEL_WIDTH, max(len(label) for label, _row in rows) - 1)
     count, *figures = heads
     named = " ".join(f"{head:>{w}}" for head, w in zip(figures, widths[1:], strict=True))
-    lines = [f"{'':{width}} {count:>{widths[0] - 2}} {named}"]
+    return [f"{'':{width}} {count:>{widths[0] - 2}} {named}", *figure_rows(rows, width, widths)]
+
+
+def figure_rows(rows: list[tuple[str, dict[str, Any]]], width: int, widths: list[int]) -> list[str]:
+    """A line a row of a figures table: the label in ``width`` columns, then its count
+    and its p50, p99 and maximum right-aligned in ``widths`` (``-`` when there are none)."""
+    lines = []
     for label, row in rows:
         cells = [row["count"], row["p50"], row["p99"], row["max"]]
-        lines.append(
-            f"{label:{width}} "
-            + " ".join(
-                f"{'-' if c is None else c:>{w}}" for c, w in zip(cells, widths, strict=True)
-            )
+        figures = " ".join(
+            f"{'-' if c is None else c:>{w}}" for c, w in zip(cells, widths, strict=True)
         )
+        lines.append(f"{label:{width}} {figures}")
     return lines
 
 

@@ -27,7 +27,7 @@ from typing import Any, Final
 
 import httpx
 
-from shiftago.interfaces.loadtest.burst import ScenarioError, failed, refused
+from shiftago.interfaces.loadtest.burst import ScenarioError, failed, figure_rows, refused
 from shiftago.interfaces.loadtest.figures import percentiles
 from shiftago.interfaces.loadtest.protocol import clock
 from shiftago.interfaces.shared.catalogues import N_, _, ngettext
@@ -250,14 +250,7 @@ def format_flood(report: dict[str, Any]) -> str:
     lines.append(
         f"{'':{width}} " + " ".join(f"{h:>{w}}" for h, w in zip(heads, widths, strict=True))
     )
-    for label, row in rows:
-        cells = [row["count"], row["p50"], row["p99"], row["max"]]
-        lines.append(
-            f"{label:{width}} "
-            + " ".join(
-                f"{'-' if c is None else c:>{w}}" for c, w in zip(cells, widths, strict=True)
-            )
-        )
+    lines += figure_rows(rows, width, widths)
     lines.append(_("owner's answers: %(answers)s") % {"answers": report["owner_answers"]})
     lines.append(
         _("first-time sign-ins' answers: %(answers)s") % {"answers": report["newcomer_answers"]}
