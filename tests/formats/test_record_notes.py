@@ -113,6 +113,8 @@ def test_other_headers_are_kept_in_order() -> None:
     }
     with pytest.raises(RecordError, match="line 6: a second Round header"):
         parse_record(text.replace('[White_Elo "1500"]', '[Round "3"]'))
+    with pytest.raises(RecordError, match=r"line 6: bad White_Elo header: .* one printable line"):
+        parse_record(text.replace('"1500"', '"15\t00"'))
 
 
 @pytest.mark.parametrize(

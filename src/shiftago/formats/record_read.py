@@ -90,6 +90,12 @@ class _Headers:
         except ValueError as error:  # ParseError included
             raise RecordError("bad {name} header: {error}", line, name=name, error=error) from None
 
+    def present(self, name: str, convert: Callable[[str], T]) -> T:
+        """A header the draft has, converted."""
+        value = self.get(name, convert)
+        assert value is not None, name
+        return value
+
     def line(self, name: str) -> int:
         return self.raw[name][1]
 
@@ -185,7 +191,7 @@ def build(draft: Draft) -> Record:
         comment=" ".join(line.comment),
         notes=line.notes(),
         other_headers=tuple(
-            (name, value) for name, (value, _) in draft.headers.items() if name not in _NAMES
+            (name, headers.present(name, _text)) for name in draft.headers if name not in _NAMES
         ),
     )
 
