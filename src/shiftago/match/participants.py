@@ -205,12 +205,16 @@ def _mcts_eval(argument: str | None, seed: int) -> Bot:
     )
 
 
-def _paranoid(argument: str | None, seed: int) -> Bot:
-    """``paranoid[:DEPTH]``: paranoid alpha-beta with the guard and the fitted evaluation
-    (3-4 player Express: :mod:`shiftago.engine.paranoid_search`)."""
-    from shiftago.engine.paranoid_bot import ParanoidBot
+def _multi_search(rule: str) -> BotFactory:
+    """``RULE[:DEPTH]``: alpha-beta of 3-4 player Express by ``rule`` (paranoid,
+    best-reply, max-n) with the fitted evaluation (:mod:`shiftago.engine.multi_search`)."""
 
-    return ParanoidBot(_positive("paranoid", argument))
+    def make(argument: str | None, seed: int) -> Bot:
+        from shiftago.engine.multi_search_bot import MultiSearchBot
+
+        return MultiSearchBot(rule, _positive(rule, argument))
+
+    return make
 
 
 def _baseline(argument: str | None, seed: int) -> Bot:
@@ -230,7 +234,9 @@ BOTS: dict[str, BotFactory] = {
     "mcts-guard": _mcts_guard,  # mcts-guard:ITERATIONS, guarded expansions
     "mcts-horizon": _mcts_horizon,  # mcts-horizon:ITERATIONS:HORIZON:SCALE[:REACH]
     "mcts-eval": _mcts_eval,  # mcts-eval:ITERATIONS:HORIZON, playouts valued by a fit
-    "paranoid": _paranoid,  # paranoid[:DEPTH], paranoid alpha-beta (3-4 player Express)
+    "paranoid": _multi_search("paranoid"),  # paranoid[:DEPTH], alpha-beta (3-4 player Express)
+    "best-reply": _multi_search("best-reply"),  # best-reply[:DEPTH], best-reply search
+    "max-n": _multi_search("max-n"),  # max-n[:DEPTH], max-n with shallow pruning
     "baseline": _baseline,  # baseline or baseline:DEPTH, pure-Python depth-4 alpha-beta
 }
 

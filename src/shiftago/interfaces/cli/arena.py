@@ -55,7 +55,8 @@ def _clock(ctx: click.Context, param: click.Parameter, value: str | None) -> Tim
     help=N_(
         "Play a match between built-in bots and external engines, and print the standings.\n\n"
         "A PARTICIPANT is a built-in bot (greedy, level:1 .. level:7, random, mcts, "
-        "mcts-plain, mcts-blocking, mcts-guard, mcts-horizon, mcts-eval, paranoid, baseline) "
+        "mcts-plain, mcts-blocking, mcts-guard, mcts-horizon, mcts-eval, paranoid, best-reply, "
+        "max-n, baseline) "
         "or cmd:COMMAND, an engine speaking STP. Options follow an @ (movetime=MS, depth=N, "
         "nodes=N, level=N for "
         "engines, threads=N, hash=MIB, option.NAME=VALUE for any option an engine lists, "

@@ -1,11 +1,13 @@
-"""The paranoid alpha-beta bot of 3-4 player Express (:mod:`.paranoid_search`).
+"""The alpha-beta bots of 3-4 player Express: paranoid, best-reply and max-n
+(:mod:`.multi_search`).
 
 It deepens until its limits end the search: ``Limits.depth`` (plies), ``Limits.nodes``
 (nodes of the search; a depth that would pass it is cut short and thrown away),
 ``Limits.movetime_ms`` or a clock's target, ``Limits.stop``. The answer is the ranking of
 the deepest finished depth. Value unit: the mover's expected share of the result in
-[0, 1] as the paranoid search sees it (1 a proven win, 0 a loss: every other seat
-against it); actions that let the next seat make its line at once come last at 0. Its
+[0, 1] as its rule sees it (paranoid and best-reply: 1 a proven win, 0 a loss against
+every other seat; max-n: the share each seat's own best leaves it); actions that let
+the next seat make its line at once come last at 0. Its
 progress (``Limits.progress``) comes after each finished depth; it proves no distance to
 the end (``Progress.proven`` is 0) and its lines are one action long.
 It plays 3-4 player Express only; other games are a ValueError.
@@ -23,11 +25,14 @@ from shiftago.engine import kernel
 from shiftago.engine.alarm import Alarm, hard_deadline
 from shiftago.engine.bot import NO_LIMITS, Analysis, Bot, Limits, Progress, RankedAction
 from shiftago.engine.kernel.tables import MAX_ACTIONS
-from shiftago.engine.paranoid_search import (
+from shiftago.engine.multi_search import (
+    BEST_REPLY,
     INFO_SIZE,
+    MAX_N,
     MAX_PLY,
     NODE_LIMIT,
     NODES,
+    PARANOID,
     STOP,
     new_tables,
     root_actions,
@@ -37,17 +42,21 @@ from shiftago.engine.timing import budget
 
 #: The depth searched when no limit is given.
 DEFAULT_DEPTH = 4
+#: The rules by their names in the arena's specs.
+RULES = {"paranoid": PARANOID, "best-reply": BEST_REPLY, "max-n": MAX_N}
 
 
-class ParanoidBot(Bot):
-    """Paranoid alpha-beta with the guard and the fitted evaluation."""
+class MultiSearchBot(Bot):
+    """Alpha-beta of 3-4 players by one rule (``paranoid``, ``best-reply`` or
+    ``max-n``), with the fitted evaluation."""
 
     value_unit = "expected share"
     mistake_threshold = 0.1
 
-    def __init__(self, depth: int | None = None, name: str = "paranoid") -> None:
+    def __init__(self, rule: str = "paranoid", depth: int | None = None) -> None:
+        self.rule = RULES[rule]
         self.depth = depth
-        self.name = name
+        self.name = rule
         self.last_depth = 0
         self.last_nodes = 0
 
@@ -56,7 +65,7 @@ class ParanoidBot(Bot):
         if state.is_over:
             return []
         if state.players < 3 or state.rules.variant is not Variant.EXPRESS:
-            raise ValueError("the paranoid search plays 3-4 player Express only")
+            raise ValueError(f"the {self.name} search plays 3-4 player Express only")
         s = kernel.from_state(state)
         codes = np.empty(MAX_ACTIONS, dtype=np.int64)
         n, kept = root_actions(s, codes)
@@ -77,12 +86,12 @@ class ParanoidBot(Bot):
         try:
             for depth in range(1, most + 1):
                 if kept == 0 or not search_depth(
-                    s, depth, order, kept, values, info, killers, history
+                    s, self.rule, depth, order, kept, values, info, killers, history
                 ):
                     break
                 ranking = sorted(range(kept), key=lambda j: -values[j])
                 if values[ranking[0]] == 0.0 and self.last_depth > 0:
-                    # lost against every seat together: keep the last depth's order,
+                    # lost whatever it does: keep the last depth's order,
                     # which hopes for the most, with the values proven now
                     self.last_depth = depth
                     ranked_values[:] = 0.0
