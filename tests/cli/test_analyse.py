@@ -136,7 +136,7 @@ def test_a_record_with_a_blunder_as_text(tmp_path: Path) -> None:
     assert first.split()[1:4] == ["orange", "R5", "-9998"] and " ?? " in first
     assert first.split()[first.split().index("best") + 1] in SAVES
     assert second.split()[1:4] == ["green", "L1", "+9999"] and "?" not in second
-    assert "g won (line)" in lines
+    assert "green wins with a line" in lines
     assert "orange: 1 blunder, 0 mistakes, 0 inaccuracies" in lines
 
 
@@ -208,7 +208,7 @@ def test_a_record_from_standard_input_and_one_game_of_several(tmp_path: Path) ->
         ([THREAT, "--level", "99"], "error: unknown level 99"),
         (
             ["express 2 7/7/7/7/7/7/7 o insert 0,22 0,0 0,0"],
-            "error: the game is over: a draw of o=g (no marbles); nothing to analyse",
+            "error: the game is over: the game is a draw (no marbles); nothing to analyse",
         ),
     ],
 )
@@ -300,11 +300,11 @@ def test_a_record_ended_by_a_resignation_says_so(tmp_path: Path) -> None:
     path.write_text(format_record(record) + "\n")
     analysed = invoke(str(path), *FAST)
     assert analysed.exit_code == 0, analysed.output
-    assert "o won (resignation)" in analysed.stdout.splitlines()
+    assert "orange wins by resignation" in analysed.stdout.splitlines()
     assert "not over" not in analysed.stdout
     shown = CliRunner().invoke(cli, ["show", str(path)])
     assert shown.exit_code == 0, shown.output
-    assert shown.output.rstrip().endswith("ended: o won (resignation)")
+    assert shown.output.rstrip().endswith("ended: orange wins by resignation")
 
 
 def test_a_timed_analysis_warms_up_first(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -17,6 +17,8 @@ import pytest
 from babel.messages.pofile import read_po
 from click.testing import CliRunner
 
+from shiftago.core import Game, Rules
+from shiftago.formats.record import Record, format_record
 from shiftago.interfaces.cli import cli
 from shiftago.interfaces.cli import words as cli_words
 from shiftago.interfaces.cli.words import CLICK_WORDS, compiled_catalogue, use
@@ -213,6 +215,30 @@ def test_show_says_its_words_in_the_terminal_s_language(german: None) -> None:
     assert "players" not in result.output and "to insert" not in result.output
     # the board and the notation are the same in every language
     assert "1 o . . . o . ." in result.output
+
+
+@pytest.mark.parametrize(
+    ("result", "termination", "words"),
+    [
+        ("g", "resignation", "Grün gewinnt durch Aufgabe"),
+        ("o", "time", "Orange gewinnt auf Zeit"),
+        ("*", "aborted", "kein Ergebnis (das Spiel wurde abgebrochen)"),
+        ("o=g", "agreement", "das Spiel endet unentschieden (agreement)"),
+    ],
+)
+def test_show_says_a_record_s_result_in_the_terminal_s_language(
+    german: None, tmp_path: Path, result: str, termination: str, words: str
+) -> None:
+    game = Game(Rules(), first=0)
+    for action in ("L1", "L7", "L1"):
+        game.play(action)
+    path = tmp_path / "ended.txt"
+    record = Record.from_game(game, result=result, termination=termination)
+    path.write_text(format_record(record) + "\n")
+    shown = CliRunner().invoke(cli, ["show", str(path)])
+    assert shown.exit_code == 0, shown.output
+    assert shown.output.rstrip().endswith(f"beendet: {words}"), shown.output[-200:]
+    assert "won" not in shown.output and "result" not in shown.output
 
 
 def test_analyse_says_its_words_in_the_terminal_s_language(german: None) -> None:

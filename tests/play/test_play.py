@@ -550,7 +550,9 @@ def test_a_game_that_a_termination_ended_is_not_played_on(home: Path, tmp_path: 
     path.write_text(format_record(record) + "\n")
     result = play(home, ["--load", str(path)], ["L7"])
     assert result.exit_code == 2
-    assert "the game ended (g won (resignation)); there is nothing to play on" in result.output
+    assert (
+        "the game ended (green wins by resignation); there is nothing to play on" in result.output
+    )
 
 
 def test_new_game_options_with_a_game_resumed_are_said_to_be_unused(home: Path) -> None:
@@ -592,7 +594,7 @@ def test_a_finished_game_is_not_loaded_and_the_last_game_stays(home: Path, tmp_p
         other.play(action)
     finished.write_text(format_record(Record.from_game(other)) + "\n")
     result = play(home, ["--load", str(finished)], [])
-    assert result.exit_code == 2 and "the game ended (o won (line))" in result.output
+    assert result.exit_code == 2 and "the game ended (orange wins with a line)" in result.output
     assert "nothing to play on" in result.output
     assert (home / "last-game.txt").read_text() == last
 

@@ -30,9 +30,7 @@ from shiftago.formats.record import (
     Note,
     Record,
     Variation,
-    describe,
     format_record,
-    result_words,
     turn_numbers,
 )
 from shiftago.formats.record_json import record_to_json
@@ -43,9 +41,11 @@ from shiftago.interfaces.shared.catalogues import N_, _, ngettext
 from shiftago.interfaces.shared.game_words import (
     actions,
     colour_name,
+    describe_outcome,
     error_words,
     game_kind,
     game_of_file,
+    record_result,
 )
 
 #: How the output names the point of view of its values.
@@ -134,7 +134,7 @@ def analyse(
             raise AnalyseError(message % {"name": name, "number": settings.game_number})
         if loaded.outcome is not None:
             message = _("the game is over: %(result)s; nothing to analyse")
-            raise AnalyseError(message % {"result": describe(loaded.outcome)})
+            raise AnalyseError(message % {"result": describe_outcome(loaded.outcome)})
         _warm_up(level_bot, loaded, settings.limits)
         ranked = level_bot.analyse(loaded, settings.limits)  # the level's budget for the game
         if as_json:
@@ -350,7 +350,7 @@ def write_record(
         if review.mark:
             key = (review.seat, review.mark)
             counts[key] = counts.get(key, 0) + 1
-    out.write(f"\n{result_words(record, game)}\n")
+    out.write(f"\n{record_result(record, game)}\n")
     for seat in range(rules.players):
         out.write(_marks_line(seat, counts) + "\n")
     annotated = annotated_record(record, judged, bot, settings)

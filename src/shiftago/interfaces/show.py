@@ -14,7 +14,7 @@ from typing import TextIO
 
 from shiftago.core import Action, Game, ShiftagoError, State
 from shiftago.formats.picture import gif_bytes, png_bytes
-from shiftago.formats.record import Record, result_words
+from shiftago.formats.record import Record
 from shiftago.formats.source import SourceError, load_source
 from shiftago.formats.svg_board import render_svg
 from shiftago.formats.text_board import render_text, use_color
@@ -25,6 +25,7 @@ from shiftago.interfaces.shared.game_words import (
     error_words,
     game_kind,
     game_of_file,
+    record_result,
     status,
 )
 
@@ -219,4 +220,4 @@ def show(
         out.write(header + "\n\n")
     show_text(steps, out, final=final, color=color, titles=header is not None)
     if header is not None and record.termination is not None:  # the rules did not end it
-        out.write(_("ended: %(result)s") % {"result": result_words(record, game)} + "\n")
+        out.write(_("ended: %(result)s") % {"result": record_result(record, game)} + "\n")

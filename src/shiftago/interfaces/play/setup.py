@@ -9,12 +9,12 @@ from typing import TextIO
 
 from shiftago.core import Action, Game, ShiftagoError
 from shiftago.engine.levels import level as level_of
-from shiftago.formats.record import Record, parse_record, result_words
+from shiftago.formats.record import Record, parse_record
 from shiftago.formats.text_board import use_color
 from shiftago.interfaces.play.session import COMMAND_WORDS, QUIT_WORDS, LineReader, Session
 from shiftago.interfaces.shared.autosave import Autosave
 from shiftago.interfaces.shared.catalogues import _, ngettext
-from shiftago.interfaces.shared.game_words import error_words
+from shiftago.interfaces.shared.game_words import error_words, record_result
 from shiftago.interfaces.shared.newgame import (
     PlaySetup,
     SetupError,
@@ -147,7 +147,7 @@ def prepare(
         if record.termination is not None or game.is_over:
             raise SetupError(
                 _("%(path)s: the game ended (%(result)s); there is nothing to play on")
-                % {"path": setup.load, "result": result_words(record, game)}
+                % {"path": setup.load, "result": record_result(record, game)}
             )
         record_date = record.date
         _keep_unfinished(autosave, out)

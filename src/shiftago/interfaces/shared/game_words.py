@@ -10,7 +10,9 @@ from typing import Final
 
 from shiftago.core import COLOURS, Phase, Rules, State, Variant, cell_name
 from shiftago.core.errors import TranslatableError
+from shiftago.core.game import Game
 from shiftago.core.outcome import Outcome
+from shiftago.formats.record import UNFINISHED, Record
 from shiftago.interfaces.shared.catalogues import N_, _, ngettext
 
 #: The colours' names, by seat (core.COLOUR_NAMES, marked for the catalogues).
@@ -106,6 +108,42 @@ def describe_outcome(outcome: Outcome) -> str:
         "names": names,
         "reason": reason_words(reason),
     }
+
+
+#: How a winner won by a termination (a record's Termination header; others are said
+#: as they are written).
+WON_BY_TERMINATION: Final = {
+    "resignation": N_("%(colour)s wins by resignation"),
+    "time": N_("%(colour)s wins on time"),
+}
+#: A game ended without a result, by its termination.
+NO_RESULT: Final = {"aborted": N_("no result (the game was aborted)")}
+
+
+def record_result(record: Record, game: Game) -> str:
+    """The result of a record in words (``formats.record.result_words`` in the
+    terminal's language): the rules' outcome, else the result its termination gave
+    (``orange wins by resignation``), else that it is not over."""
+    if game.outcome is not None:
+        return describe_outcome(game.outcome)
+    why = record.termination
+    if why is None:
+        return _("the game is not over")
+    result = record.result
+    if result in (UNFINISHED, ""):
+        if why in NO_RESULT:
+            return _(NO_RESULT[why])
+        return _("no result (%(reason)s)") % {"reason": why}
+    seats = [COLOURS.index(letter) for letter in result.split("=")]
+    if len(seats) == 1:
+        colour = colour_name(seats[0])
+        if why in WON_BY_TERMINATION:
+            return _(WON_BY_TERMINATION[why]) % {"colour": colour}
+        return _("%(colour)s wins (%(reason)s)") % {"colour": colour, "reason": why}
+    if len(seats) == record.rules.players:
+        return _("the game is a draw (%(reason)s)") % {"reason": why}
+    names = listing([colour_name(s) for s in seats])
+    return _("draw between %(names)s (%(reason)s)") % {"names": names, "reason": why}
 
 
 def describe_options(state: State) -> list[str]:

@@ -17,10 +17,10 @@ from pathlib import Path
 from shiftago.core import COLOURS, Action, Game, GameOverError, ShiftagoError, Tournament
 from shiftago.engine.bot import Bot
 from shiftago.engine.levels import level as level_of
-from shiftago.formats.record import Record, format_record, parse_record, result_words
+from shiftago.formats.record import Record, format_record, parse_record
 from shiftago.interfaces.shared.autosave import Autosave, write_atomically
 from shiftago.interfaces.shared.catalogues import _
-from shiftago.interfaces.shared.game_words import error_words
+from shiftago.interfaces.shared.game_words import error_words, record_result
 from shiftago.interfaces.shared.newgame import (
     PlaySetup,
     SetupError,
@@ -326,7 +326,7 @@ def _game_asked_for(setup: PlaySetup, record: Record | None) -> Game:
             raise SetupError(error_words(e)) from None
         if record.termination is not None or game.is_over:
             raise SetupError(
-                _("the game ended (%(result)s)") % {"result": result_words(record, game)}
+                _("the game ended (%(result)s)") % {"result": record_result(record, game)}
             )
         return game
     if setup.position is not None:
