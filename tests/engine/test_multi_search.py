@@ -21,6 +21,7 @@ from test_guard import (
 from shiftago.core import Rules, State, Variant
 from shiftago.engine import kernel
 from shiftago.engine.bot import Limits, Progress
+from shiftago.engine.levels import bot_for_level
 from shiftago.engine.mcts.seat_eval import fitted_shares
 from shiftago.engine.multi_search_bot import MultiSearchBot
 from shiftago.match.participants import parse_participant
@@ -58,16 +59,21 @@ def children(state: State) -> tuple[list[State], float | None]:
     return [state.after(a) for a in sorted(safe, key=str)], None
 
 
-def minimax(state: State, depth: int, root: int) -> float:
-    """The paranoid value of ``state`` for ``root``, without pruning."""
+def minimax(state: State, depth: int, root: int, free: bool = False) -> float:
+    """The paranoid value of ``state`` for ``root``, without pruning; with ``free`` the
+    root's opponents keep only their own wins, else every action (the sure-win rule)."""
     if state.is_over:
         return result_shares(state)[root]
     if depth == 0:
         return leaf(state, root)
+    if free and state.turn != root:
+        own = wins(state)
+        after = [state.after(a) for a in (own or state.legal_actions())]
+        return min(minimax(child, depth - 1, root, free) for child in after)
     after, winner = children(state)
     if winner is not None:
         return 1.0 if winner == root else 0.0
-    values = [minimax(child, depth - 1, root) for child in after]
+    values = [minimax(child, depth - 1, root, free) for child in after]
     return max(values) if state.turn == root else min(values)
 
 
@@ -136,7 +142,7 @@ def middle_game(players: int, seed: int, actions: int) -> State:
             return state
 
 
-RULES = ["paranoid", "best-reply", "max-n"]
+RULES = ["paranoid", "best-reply", "max-n", "sure-win"]
 
 
 @pytest.mark.parametrize("rule", RULES)
@@ -174,6 +180,58 @@ def test_the_best_value_is_the_minimax_value(players: int, seed: int) -> None:
     assert ranked[0].value == pytest.approx(expected)
     best = state.after(ranked[0].action)
     assert minimax(best, 1, state.turn) == pytest.approx(expected)
+
+
+@pytest.mark.parametrize("players, seed", [(3, 1), (3, 2), (4, 3)])
+def test_the_best_sure_win_value_is_that_of_a_minimax_with_free_opponents(
+    players: int, seed: int
+) -> None:
+    state = middle_game(players, seed, actions=12)
+    expected = max(minimax(child, 1, state.turn, free=True) for child in children(state)[0])
+    ranked = MultiSearchBot("sure-win").analyse(state, Limits(depth=2))
+    assert ranked[0].value == pytest.approx(expected)
+
+
+#: 3-player Express, green to act: orange can make its line at once unless blue, the seat
+#: between, blocks it, and blue cannot stop both orange and green (a game of
+#: best-reply search against two top levels). Green's wins that the guard proves hold
+#: only if blue blocks orange; blue, lost either way, need not.
+KINGMAKER = "express 3 boobb2/bog4/o1b4/o1g2g1/2ob1gg/3gbgg/3booo g insert 13,14,14 0,0,0 0,0,0"
+
+
+def test_a_win_that_needs_a_lost_seat_to_block_is_no_sure_win() -> None:
+    state = State.from_position(KINGMAKER)
+    guarded = MultiSearchBot("paranoid").analyse(state, Limits(depth=3))
+    assert guarded[0].value == 1.0  # if blue blocks orange, green wins
+    sure = MultiSearchBot("sure-win").analyse(state, Limits(depth=3))
+    assert sure[0].value < 1.0
+    after = state.after(guarded[0].action)
+    assert any(wins(after.after(reply)) for reply in after.legal_actions())  # orange's
+
+
+#: 3-player Express, green to act: green has a win in two of its actions that no play of
+#: orange and blue stops (Bc or L4; a game of greedy bots).
+SURE_WIN = "express 3 goobboo/gbbgo2/2go3/2gb3/2gb3/7/7 g insert 16,16,16 0,0,0 0,0,0"
+
+
+def test_the_top_level_plays_a_sure_win_its_mcts_misses() -> None:
+    state = State.from_position(SURE_WIN)
+    ranked = MultiSearchBot("sure-win").analyse(state, Limits(depth=4))
+    sure = {line.action for line in ranked if line.value == 1.0}
+    assert sure and len(sure) < len(ranked)
+    top = bot_for_level(7, seed=0)
+    assert top.mcts.choose(state, Limits(nodes=100)) not in sure  # with this seed
+    assert top.choose(state, Limits(nodes=100)) in sure
+    first = top.analyse(state, Limits(nodes=100))[0]
+    assert first.action in sure and first.value == 1.0
+    assert first.seat_values == (0.0, 1.0, 0.0)
+    # below the top, no level looks
+    assert bot_for_level(6, seed=0).sure_win is None
+
+
+def test_the_check_finds_no_sure_win_where_a_lost_seat_decides() -> None:
+    state = State.from_position(KINGMAKER)
+    assert bot_for_level(7, seed=0).forced_win(state, Limits()) is None
 
 
 @pytest.mark.parametrize("players, seed, depth", [(3, 1, 2), (3, 2, 3), (4, 3, 2), (3, 4, 3)])
@@ -222,7 +280,7 @@ def test_other_games_are_refused(rules: Rules) -> None:
         MultiSearchBot().analyse(State.initial(rules, 0), Limits(depth=1))
 
 
-@pytest.mark.parametrize("rule", RULES)
+@pytest.mark.parametrize("rule", RULES[:3])
 def test_the_arena_names_them(rule: str) -> None:
     bot = parse_participant(f"{rule}:3").make_bot(0)
     assert isinstance(bot, MultiSearchBot) and bot.depth == 3 and bot.name == rule

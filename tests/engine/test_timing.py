@@ -31,6 +31,16 @@ def test_movetime_is_the_whole_budget_and_wins_over_a_clock() -> None:
     assert budget(Limits(depth=5)) is None
 
 
+def test_limits_after_time_spent_keep_the_rest() -> None:
+    assert Limits(movetime_ms=300).after(0.12) == Limits(movetime_ms=180)
+    assert Limits(movetime_ms=300).after(0.5) == Limits(movetime_ms=1)
+    assert Limits(clock_ms=1_000, increment_ms=50).after(0.25) == Limits(
+        clock_ms=750, increment_ms=50
+    )
+    assert Limits(clock_ms=100).after(1.0) == Limits(clock_ms=0)
+    assert Limits(nodes=500).after(3.0) == Limits(nodes=500)  # no time to spend
+
+
 @pytest.mark.parametrize("clock", [0, 5, 50, 400, 3_000, 60_000, 180_000])
 @pytest.mark.parametrize("increment", [0, 100, 2_000])
 @pytest.mark.parametrize("moves", [None, 1, 5, 40])

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 def warm_up() -> None:
     """Compile (or load from numba's cache) every search the bots use, the MCTS of 3-4
-    players and the 2-player alpha-beta search, so that no timed answer pays for it;
-    then freeze the start-up objects (:func:`shiftago.engine.search.warm_up`). The
-    puzzles' prover is warmed by the one program that uses it, the web app
-    (:func:`shiftago.engine.puzzles.solving.warm_up`)."""
-    from shiftago.engine import mcts, search
+    players, their paranoid search and the 2-player alpha-beta search, so that no timed
+    answer pays for it; then freeze the start-up objects
+    (:func:`shiftago.engine.search.warm_up`). The puzzles' prover is warmed by the one
+    program that uses it, the web app (:func:`shiftago.engine.puzzles.solving.warm_up`)."""
+    from shiftago.engine import mcts, multi_search_bot, search
 
     mcts.warm_up()
+    multi_search_bot.warm_up()
     search.warm_up()

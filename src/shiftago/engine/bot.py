@@ -12,7 +12,7 @@ import math
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from shiftago.core import Action, Rules, State
 
@@ -79,6 +79,16 @@ class Limits:
     def timed(self) -> bool:
         """Whether the wall clock bounds this search (a movetime or a clock)."""
         return self.movetime_ms is not None or self.clock_ms is not None
+
+    def after(self, seconds: float) -> Limits:
+        """These limits once ``seconds`` of the answer's time are spent: the movetime and
+        the clock lower by as much (a movetime keeps 1 ms)."""
+        spent = int(seconds * 1000)
+        if spent <= 0 or not self.timed:
+            return self
+        movetime = None if self.movetime_ms is None else max(self.movetime_ms - spent, 1)
+        clock = None if self.clock_ms is None else max(self.clock_ms - spent, 0)
+        return replace(self, movetime_ms=movetime, clock_ms=clock)
 
 
 #: No limits at all: the bot's own default.

@@ -27,7 +27,11 @@ bot.
 The top level plays the first actions from the opening book (:mod:`shiftago.engine.book`)
 where the book has a sound choice, unless told not to (:attr:`LevelBot.own_book`, the
 engine protocol's ``OwnBook`` option); only its :meth:`LevelBot.choose` does, never its
-analysis, so a review judges the book's actions like any other.
+analysis, so a review judges the book's actions like any other. In 3-4 player Express it
+first looks for a win that the paranoid search (:mod:`shiftago.engine.multi_search`,
+its sure-win rule) proves against any play of the other seats within
+:data:`WIN_CHECK_NODES` nodes: such short forced wins are what a search of tens of
+thousands of MCTS iterations can miss.
 
 The depths are those of matches in 2-player Express that keep each level at least 150
 Elo above the one below it; the depths left out were too close to a neighbour
@@ -37,12 +41,21 @@ Elo above the one below it; the depths left out were too close to a neighbour
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass, replace
 from typing import Final
 
 from shiftago.core import Action, Rules, State, Variant
 from shiftago.engine.book.shipped import shipped_book
-from shiftago.engine.bot import NO_LIMITS, Analysis, Bot, Limits, smaller
+from shiftago.engine.bot import (
+    NO_LIMITS,
+    Analysis,
+    Bot,
+    Limits,
+    Progress,
+    RankedAction,
+    smaller,
+)
 from shiftago.engine.greedy import GreedyBot
 
 
@@ -83,6 +96,8 @@ class Level:
     fitted_variants: frozenset[Variant] = frozenset()
     spends_time: bool = False
     opening_book: bool = False
+    #: Whether it first looks for a forced win in 3-4 player Express (:data:`WIN_CHECK_NODES`).
+    win_check: bool = False
 
 
 #: The top level's playouts in 3-4 player Expert and Extreme stop after this many actions
@@ -93,6 +108,10 @@ FITTED_HORIZON: Final = 2
 #: horizon, times its share there: a cut playout costs a fraction of one to the end
 #: (docs/strength.md, "Figures behind the constants").
 FITTED_BUDGET_FACTOR: Final = 4
+#: The most nodes of the sure-win search with which a level that has ``win_check`` looks
+#: for a forced win (to its own second action) before its MCTS (docs/strength.md, "A sure
+#: win first").
+WIN_CHECK_NODES: Final = 100_000
 
 LADDER: Final[tuple[Level, ...]] = (
     Level(1, "beginner", greedy=True, looks_ahead=False),
@@ -114,6 +133,7 @@ LADDER: Final[tuple[Level, ...]] = (
         fitted_variants=frozenset({Variant.EXPERT, Variant.EXTREME}),
         spends_time=True,
         opening_book=True,
+        win_check=True,
     ),
 )
 
@@ -220,6 +240,7 @@ class LevelBot(Bot):
     def __init__(self, rung: Level, seed: int | None) -> None:
         from shiftago.engine.alphabeta import AlphaBetaBot
         from shiftago.engine.mcts_bot import MctsBot
+        from shiftago.engine.multi_search_bot import MultiSearchBot
 
         self.name = rung.name
         self.rung = rung
@@ -243,6 +264,7 @@ class LevelBot(Bot):
             fitted_horizon=rung.fitted_horizon,
             fitted_variants=rung.fitted_variants,
         )
+        self.sure_win = MultiSearchBot("sure-win") if rung.win_check else None
         with_two = ", ".join(v.value.capitalize() for v in Variant if v in rung.mcts_with_two)
         mcts_games = f"3-4 players, and 2 in {with_two}" if with_two else "3-4 players"
         ab_games = f"2 players, except in {with_two}" if with_two else "2 players"
@@ -308,14 +330,52 @@ class LevelBot(Bot):
         book = shipped_book(state.rules.variant, state.players)
         return None if book is None else book.choice(state)
 
+    def forced_win(self, state: State, limits: Limits) -> RankedAction | None:
+        """A win that the sure-win search proves for the mover against any play of the
+        other seats within :data:`WIN_CHECK_NODES` nodes, where this level looks for one
+        (3-4 player Express), valued as the MCTS values a proven win; else None."""
+        if self.sure_win is None or state.players < 3 or state.rules.variant is not Variant.EXPRESS:
+            return None
+        # the mover's second action is the deepest a win can come within this depth
+        check = Limits(depth=state.players + 1, nodes=WIN_CHECK_NODES, stop=limits.stop)
+        ranked = self.sure_win.analyse(state, check)
+        if not ranked or self.sure_win.proven(ranked[0].value) != 1:
+            return None
+        sure = tuple(1.0 if seat == state.turn else 0.0 for seat in range(state.players))
+        return replace(ranked[0], value=1.0, seat_values=sure)
+
+    def _report(self, won: RankedAction, limits: Limits, started: float) -> None:
+        """Tell ``limits.progress`` of the sure win the answer is: the first depth that
+        proves it is the number of actions to the win."""
+        assert self.sure_win is not None
+        if limits.progress is not None:
+            depth, nodes = self.sure_win.last_depth, self.sure_win.last_nodes
+            seconds = time.perf_counter() - started
+            limits.progress(Progress(depth, 1.0, depth, nodes, seconds, (won,), final=True))
+
     def choose(self, state: State, limits: Limits = NO_LIMITS) -> Action:
         booked = self.book_action(state)
         if booked is not None:  # at once: the clock is spared
             return booked
+        started = time.perf_counter()
+        won = self.forced_win(state, limits)
+        if won is not None:
+            self._report(won, limits, started)
+            return won.action
+        limits = limits.after(time.perf_counter() - started)
         return self.for_rules(state.rules).choose(state, self.limits_for(state, limits))
 
     def analyse(self, state: State, limits: Limits = NO_LIMITS) -> Analysis:
-        return self.for_rules(state.rules).analyse(state, self.limits_for(state, limits))
+        started = time.perf_counter()
+        won = self.forced_win(state, limits)
+        ranked = self.for_rules(state.rules).analyse(
+            state, self.limits_for(state, limits.after(time.perf_counter() - started))
+        )
+        if won is None or not ranked or self.mcts.proven(ranked[0].value) == 1:
+            return ranked
+        # the sure win first, as sure as the search's own proven wins
+        self._report(won, limits, started)
+        return [won] + [line for line in ranked if line.action != won.action]
 
 
 def _range_text() -> str:

@@ -14,6 +14,11 @@ evaluation, each by its rule (:data:`PARANOID`, :data:`BEST_REPLY`, :data:`MAX_N
   shares sum to 1, so a seat whose best already leaves the seat above less than that
   seat's best elsewhere is cut off.
 
+A fourth rule, **sure win** (:data:`SURE_WIN`), is paranoid search whose opponents are
+guarded only by their own wins: they may leave the next seat its win (a seat lost
+either way may make another the winner), so a win it proves holds whatever the others
+do; the top level checks for one before its MCTS.
+
 Paranoid search and max-n put two rules of the game's tactics first at every node, as
 the guarded expansions of the MCTS do
 (:func:`shiftago.engine.mcts.knowledge.guarded_children`): a seat that can make its line
@@ -66,6 +71,9 @@ from shiftago.engine.search.movepick import KEY_KILLER, order_actions, pick_next
 PARANOID: Final = 0
 BEST_REPLY: Final = 1
 MAX_N: Final = 2
+#: Paranoid search whose opponents are not made to block one another: the wins it proves
+#: hold whatever the other seats do (the top level's forced-win check).
+SURE_WIN: Final = 3
 #: ``info`` slots: the stop flag (set by the alarm), the node limit, nodes searched.
 STOP: Final = 0
 NODE_LIMIT: Final = 1
@@ -114,18 +122,26 @@ def enter(
     killers: np.ndarray,
     history: np.ndarray,
     out: np.ndarray,
+    free: int = -1,
 ) -> bool:
     """Open the node ``stack[ply]`` of paranoid search or max-n: True with its shares in
     ``out`` when it needs no search (over, a leaf, lost to the next seat at once), else
     False with its guarded actions in ``moves[ply]``, their move picker's keys in
-    ``keys[ply]`` and their number in ``counts[ply]``."""
+    ``keys[ply]`` and their number in ``counts[ply]``. The opponents of the seat
+    ``free`` (none when -1) are guarded only by their own wins: they may leave the next
+    seat its win, as a seat lost either way may."""
     s = stack[ply]
     count_node(info)
     if value_of(s, depth, ply, out):
         return True
     row = moves[ply]
     n = legal_actions(s, row)
-    n, lost_to = guarded_children(s, row, n)
+    mover = int(np.int64(s[TURN]))
+    if free >= 0 and mover != free:
+        kept = keep_runs(s[BOARD + mover], occupied(s), row, n, MIN_LINE[EXPRESS, 1])
+        n, lost_to = (kept if kept > 0 else n), -1
+    else:
+        n, lost_to = guarded_children(s, row, n)
     if lost_to >= 0:
         won_by(lost_to, int(np.int64(s[PLAYERS])), out)
         return True
@@ -226,18 +242,20 @@ def open_node(
     ply: int,
     depth: int,
     root: int,
-    best_reply: bool,
+    rule: int,
     info: np.ndarray,
     killers: np.ndarray,
     history: np.ndarray,
     out: np.ndarray,
 ) -> bool:
-    """:func:`enter_best_reply` with ``best_reply``, else :func:`enter`."""
-    if best_reply:
+    """:func:`enter_best_reply` in best-reply search, else :func:`enter` (with the
+    root's opponents free in :data:`SURE_WIN`)."""
+    if rule == BEST_REPLY:
         return enter_best_reply(
             stack, moves, keys, counts, ply, depth, root, info, killers, history, out
         )
-    return enter(stack, moves, keys, counts, ply, depth, info, killers, history, out)
+    free = root if rule == SURE_WIN else -1
+    return enter(stack, moves, keys, counts, ply, depth, info, killers, history, out, free)
 
 
 @njit(cache=True, nogil=True)
@@ -261,18 +279,19 @@ def paranoid(
     alpha: float,
     beta: float,
     root: int,
-    best_reply: bool,
+    rule: int,
     info: np.ndarray,
     killers: np.ndarray,
     history: np.ndarray,
 ) -> float:
-    """The paranoid (or, with ``best_reply``, the best-reply) value for ``root`` of
-    ``stack[base]`` searched ``depth`` plies, within the window (``alpha``, ``beta``);
-    nonsense once ``info[STOP]`` is set.
+    """The paranoid value (by ``rule``: :data:`PARANOID`, :data:`SURE_WIN` or
+    :data:`BEST_REPLY`) for ``root`` of ``stack[base]`` searched ``depth`` plies, within
+    the window (``alpha``, ``beta``); nonsense once ``info[STOP]`` is set.
 
     The recursion runs on explicit per-ply arrays (numba caches no recursive
     function safely): each ply keeps its window, best value, depth and next action."""
     moves, keys, counts, next_index, depths = node_arrays()
+    best_reply = rule == BEST_REPLY
     lows = np.empty(MAX_PLY, dtype=np.float64)
     highs = np.empty(MAX_PLY, dtype=np.float64)
     bests = np.empty(MAX_PLY, dtype=np.float64)
@@ -283,7 +302,7 @@ def paranoid(
     highs[ply] = beta
     depths[ply] = depth
     tables = (moves, keys, counts)
-    if open_node(stack, *tables, ply, depth, root, best_reply, info, killers, history, shares):
+    if open_node(stack, *tables, ply, depth, root, rule, info, killers, history, shares):
         return float(shares[root])
     maximizing[ply] = np.int64(stack[ply, TURN]) == root
     bests[ply] = -INF if maximizing[ply] else INF
@@ -307,7 +326,7 @@ def paranoid(
             depths[child] = depths[ply] - 1
             depth_left = depths[child]
             if not open_node(
-                stack, *tables, child, depth_left, root, best_reply, info, killers, history, shares
+                stack, *tables, child, depth_left, root, rule, info, killers, history, shares
             ):
                 ply = child
                 maximizing[ply] = np.int64(stack[ply, TURN]) == root
@@ -440,10 +459,7 @@ def search_depth(
             max_n(stack, 1, depth - 1, root, alpha, info, killers, history, shares)
             value = float(shares[root])
         else:
-            best_reply = rule == BEST_REPLY
-            value = paranoid(
-                stack, 1, depth - 1, alpha, INF, root, best_reply, info, killers, history
-            )
+            value = paranoid(stack, 1, depth - 1, alpha, INF, root, rule, info, killers, history)
         if info[STOP] != 0:
             return False
         values[j] = value
@@ -491,6 +507,7 @@ __all__ = [
     "NODE_LIMIT",
     "PARANOID",
     "STOP",
+    "SURE_WIN",
     "new_tables",
     "root_actions",
     "search_depth",

@@ -34,6 +34,7 @@ from shiftago.engine.multi_search import (
     NODES,
     PARANOID,
     STOP,
+    SURE_WIN,
     new_tables,
     root_actions,
     search_depth,
@@ -43,12 +44,12 @@ from shiftago.engine.timing import budget
 #: The depth searched when no limit is given.
 DEFAULT_DEPTH = 4
 #: The rules by their names in the arena's specs.
-RULES = {"paranoid": PARANOID, "best-reply": BEST_REPLY, "max-n": MAX_N}
+RULES = {"paranoid": PARANOID, "best-reply": BEST_REPLY, "max-n": MAX_N, "sure-win": SURE_WIN}
 
 
 class MultiSearchBot(Bot):
-    """Alpha-beta of 3-4 players by one rule (``paranoid``, ``best-reply`` or
-    ``max-n``), with the fitted evaluation."""
+    """Alpha-beta of 3-4 players by one rule (``paranoid``, ``best-reply``, ``max-n`` or
+    ``sure-win``), with the fitted evaluation."""
 
     value_unit = "expected share"
     mistake_threshold = 0.1
@@ -138,3 +139,11 @@ class MultiSearchBot(Bot):
     def expectation(self, value: float, rules: Rules) -> float:
         # The unit is already an expected share of the result.
         return min(max(float(value), 0.0), 1.0)
+
+
+def warm_up() -> None:
+    """Compile (or load from numba's cache) the three searches, as the top level's
+    forced-win check uses the paranoid one in timed answers."""
+    state = State.initial(Rules(Variant.EXPRESS, 3), 0)
+    for rule in RULES:
+        MultiSearchBot(rule).analyse(state, Limits(depth=2))
