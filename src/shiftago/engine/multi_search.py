@@ -138,16 +138,23 @@ def enter(
     n = legal_actions(s, row)
     mover = int(np.int64(s[TURN]))
     if free >= 0 and mover != free:
-        kept = keep_runs(s[BOARD + mover], occupied(s), row, n, MIN_LINE[EXPRESS, 1])
-        n, lost_to = (kept if kept > 0 else n), -1
+        n, lost_to = own_wins_first(s, mover, row, n), -1
     else:
         n, lost_to = guarded_children(s, row, n)
     if lost_to >= 0:
         won_by(lost_to, int(np.int64(s[PLAYERS])), out)
         return True
-    order_actions(row, keys[ply], n, -1, killers[ply], history[np.int64(s[TURN])])
+    order_actions(row, keys[ply], n, -1, killers[ply], history[mover])
     counts[ply] = n
     return False
+
+
+@njit(cache=True, nogil=True)
+def own_wins_first(s: np.ndarray, mover: int, row: np.ndarray, n: int) -> int:
+    """Keep in ``row[:n]`` only the insertions that make ``mover`` its line, where it has
+    some: how many actions are left."""
+    kept = keep_runs(s[BOARD + mover], occupied(s), row, n, MIN_LINE[EXPRESS, 1])
+    return kept if kept > 0 else n
 
 
 @njit(cache=True, nogil=True)
@@ -185,10 +192,7 @@ def enter_best_reply(
     occ = occupied(s)
     length = MIN_LINE[EXPRESS, 1]
     if np.int64(s[TURN]) == root:
-        n = legal_actions(s, row)
-        kept = keep_runs(s[BOARD + root], occ, row, n, length)
-        if kept > 0:
-            n = kept
+        n = own_wins_first(s, root, row, legal_actions(s, row))
         order_actions(row, keys[ply], n, -1, killers[ply], history[root])
         counts[ply] = n
         return False

@@ -95,15 +95,20 @@ def game_of_file(name: str, games: int, number: int) -> str:
 def describe_outcome(outcome: Outcome) -> str:
     """The result in words: ``orange wins with a line``, ``draw between orange and
     green (board full)``."""
-    reason = outcome.reason.value
-    if outcome.winner is not None:
-        colour = colour_name(outcome.winner)
-        if reason in WON:
-            return _(WON[reason]) % {"colour": colour}
+    return _winners_said(outcome.winners, outcome.players, outcome.reason.value, WON)
+
+
+def _winners_said(winners: tuple[int, ...], players: int, reason: str, won: dict[str, str]) -> str:
+    """Who won and why: a sole winner by ``won``'s phrase for ``reason`` (else the reason
+    as it is), a draw of all or of some seats with the reason's words."""
+    if len(winners) == 1:
+        colour = colour_name(winners[0])
+        if reason in won:
+            return _(won[reason]) % {"colour": colour}
         return _("%(colour)s wins (%(reason)s)") % {"colour": colour, "reason": reason}
-    if len(outcome.winners) == outcome.players:
+    if len(winners) == players:
         return _("the game is a draw (%(reason)s)") % {"reason": reason_words(reason)}
-    names = listing([colour_name(s) for s in outcome.winners])
+    names = listing([colour_name(s) for s in winners])
     return _("draw between %(names)s (%(reason)s)") % {
         "names": names,
         "reason": reason_words(reason),
@@ -134,16 +139,8 @@ def record_result(record: Record, game: Game) -> str:
         if why in NO_RESULT:
             return _(NO_RESULT[why])
         return _("no result (%(reason)s)") % {"reason": why}
-    seats = [COLOURS.index(letter) for letter in result.split("=")]
-    if len(seats) == 1:
-        colour = colour_name(seats[0])
-        if why in WON_BY_TERMINATION:
-            return _(WON_BY_TERMINATION[why]) % {"colour": colour}
-        return _("%(colour)s wins (%(reason)s)") % {"colour": colour, "reason": why}
-    if len(seats) == record.rules.players:
-        return _("the game is a draw (%(reason)s)") % {"reason": why}
-    names = listing([colour_name(s) for s in seats])
-    return _("draw between %(names)s (%(reason)s)") % {"names": names, "reason": why}
+    seats = tuple(COLOURS.index(letter) for letter in result.split("="))
+    return _winners_said(seats, record.rules.players, why, WON_BY_TERMINATION)
 
 
 def describe_options(state: State) -> list[str]:
