@@ -53,6 +53,7 @@ from shiftago.engine.search.evaluate import (
     PF_SEAT,
     POINT_FEATURES,
     TUNED_CELL,
+    TUNED_EXPRESS,
     TUNED_MINE,
     TUNED_TEMPO,
     TUNED_THEIRS,
@@ -150,8 +151,8 @@ def _features(states: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, n
         x[i, 11 + classes] = 1.0 if mover == 0 else -1.0
         quiet[i] = immediate_win(s) == 0
         if quiet[i]:
-            classic[i] = evaluate(s, False)
-            tuned[i] = evaluate(s, True)
+            classic[i] = evaluate(s, False, TUNED_EXPRESS)
+            tuned[i] = evaluate(s, True, TUNED_EXPRESS)
     return x, classic, tuned, quiet
 
 
@@ -169,8 +170,8 @@ def _point_features(
         quiet[i] = immediate_win(s) == 0
         if quiet[i]:
             x[i] = points_features(s)
-            classic[i] = evaluate(s, False)
-            tuned[i] = evaluate(s, True)
+            classic[i] = evaluate(s, False, TUNED_EXPRESS)
+            tuned[i] = evaluate(s, True, TUNED_EXPRESS)
     return x, classic, tuned, quiet
 
 

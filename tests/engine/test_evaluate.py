@@ -19,10 +19,12 @@ from shiftago.engine.search.evaluate import (
     CELL_CLASSES,
     TUNED_CELL,
     TUNED_DOUBLE,
+    TUNED_EXPRESS,
     TUNED_MINE,
     TUNED_TEMPO,
     TUNED_THEIRS,
     TUNED_THREAT,
+    XW_TEMPO,
     immediate_win,
     tuned_express,
     tuned_points,
@@ -127,8 +129,8 @@ def test_the_tuned_value_is_the_sum_of_its_weighted_terms() -> None:
         wins = winning_insertions(np.uint64(op), occupied(s), 28)
         seen.add(min(wins, 2))
         expected = tuned_value(me, op, wins)
-        assert tuned_express(np.uint64(me), np.uint64(op), occupied(s)) == expected
-        assert evaluate(s, True) == max(-MAX_HEURISTIC, min(MAX_HEURISTIC, expected))
+        assert tuned_express(np.uint64(me), np.uint64(op), occupied(s), TUNED_EXPRESS) == expected
+        assert evaluate(s, True, TUNED_EXPRESS) == max(-MAX_HEURISTIC, min(MAX_HEURISTIC, expected))
     assert seen == {0, 1, 2}
 
 
@@ -154,8 +156,8 @@ def test_the_tuned_value_counts_one_winning_insertion_and_two_or_more(
     me, op = int(s[BOARD]), int(s[BOARD + 1])
     assert winning_insertions(np.uint64(op), occupied(s), 28) == their_wins
     expected = tuned_value(me, op, their_wins)
-    assert tuned_express(np.uint64(me), np.uint64(op), occupied(s)) == expected
-    assert evaluate(s, True) == expected
+    assert tuned_express(np.uint64(me), np.uint64(op), occupied(s), TUNED_EXPRESS) == expected
+    assert evaluate(s, True, TUNED_EXPRESS) == expected
 
 
 @pytest.mark.parametrize("variant", [Variant.EXPERT, Variant.EXTREME])
@@ -163,7 +165,9 @@ def test_expert_and_extreme_have_a_tuned_evaluation_of_their_own(variant: Varian
     s = kernel.from_state(State.initial(Rules(variant, 2), 0))
     for code in (0, 9, 15, 22, 3):
         kernel.apply_action(s, code)
-        assert evaluate(s, True) == max(-MAX_HEURISTIC, min(MAX_HEURISTIC, tuned_points(s)))
+        assert evaluate(s, True, TUNED_EXPRESS) == max(
+            -MAX_HEURISTIC, min(MAX_HEURISTIC, tuned_points(s))
+        )
 
 
 def test_only_the_top_level_uses_the_tuned_evaluation() -> None:
@@ -180,3 +184,20 @@ def test_a_tuned_search_finds_wins_and_blocks() -> None:
     result = Searcher(reductions=True, tuned=True).search(s, kernel.legal_codes(s), depth=4)
     assert kernel.action_text(result.codes[0], 2) in {"Bb", "Bc", "Bd", "Be"}
     assert isinstance(kernel.to_action(result.codes[0], 2), Action)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_search_values_its_leaves_by_the_weights_it_is_given(threads: int) -> None:
+    """Weights of a tempo alone (a tuning run's kind of vector) value every quiet leaf
+    alike: four actions deep, each root action not proven won or lost is worth the tempo
+    (the leaves' seat to act is the root's), also where a helper thread searches too."""
+    tempo_only = np.zeros_like(TUNED_EXPRESS)
+    tempo_only[XW_TEMPO] = 7
+    s = positions(1, seed=3)[0]
+    codes = kernel.legal_codes(s)
+    searcher = Searcher(reductions=True, tuned=True, express_weights=tempo_only)
+    result = searcher.search(s, codes, depth=4, exact_all=True, threads=threads)
+    quiet = [v for v in result.values if abs(v) <= MAX_HEURISTIC]
+    assert len(quiet) > len(codes) // 2 and set(quiet) == {7}
+    tuned = Searcher(reductions=True, tuned=True).search(s, codes, depth=1, exact_all=True)
+    assert len(set(tuned.values)) > 1  # the engine's own weights tell the actions apart

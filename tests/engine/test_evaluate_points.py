@@ -28,6 +28,7 @@ from shiftago.engine.search.evaluate import (
     PF_THEIR_WIN,
     PF_THEIRS,
     POINT_FEATURES,
+    TUNED_EXPRESS,
     TUNED_POINTS,
     immediate_win,
     points_features,
@@ -124,7 +125,7 @@ def test_the_features_are_the_same_under_the_boards_symmetries(variant: Variant)
                 for seat in range(2):
                     t[BOARD + seat] = np.uint64(transformed(int(s[BOARD + seat]), turns, mirror))
                 assert list(points_features(t)) == list(x)
-                assert evaluate(t, True) == evaluate(s, True)
+                assert evaluate(t, True, TUNED_EXPRESS) == evaluate(s, True, TUNED_EXPRESS)
     assert seen_reach > 0
 
 
@@ -137,7 +138,7 @@ def test_the_tuned_value_is_the_weighted_sum_without_the_seat_term(variant: Vari
         expected = sum(int(TUNED_POINTS[v, k]) * int(x[k]) for k in range(POINT_FEATURES))
         expected -= int(TUNED_POINTS[v, PF_SEAT]) * int(x[PF_SEAT])
         assert tuned_points(s) == expected
-        assert evaluate(s, True) == max(-MAX_HEURISTIC, min(MAX_HEURISTIC, expected))
+        assert evaluate(s, True, TUNED_EXPRESS) == max(-MAX_HEURISTIC, min(MAX_HEURISTIC, expected))
 
 
 def test_the_tuned_evaluation_values_a_near_win_of_the_opponent_below_a_quiet_board() -> None:
@@ -148,7 +149,8 @@ def test_the_tuned_evaluation_values_a_near_win_of_the_opponent_below_a_quiet_bo
         State.from_position("expert 2 oooo3/7/7/7/7/7/gg1g1gg o insert 18,15 5,7 0,0")
     )
     assert points_features(quiet)[PF_THEIR_WIN] == 0
-    assert evaluate(threatened, True) < evaluate(quiet, True)
+    weights = TUNED_EXPRESS
+    assert evaluate(threatened, True, weights) < evaluate(quiet, True, weights)
 
 
 def test_the_top_level_uses_the_tuned_evaluation_in_expert() -> None:

@@ -32,6 +32,8 @@ import random
 import time
 from typing import Final
 
+import numpy as np
+
 from shiftago.core import Action, Rules, State, Variant
 from shiftago.engine import kernel
 from shiftago.engine.bot import (
@@ -47,6 +49,7 @@ from shiftago.engine.bot import (
 from shiftago.engine.greedy import GreedyBot
 from shiftago.engine.search import MAX_HEURISTIC, PROVEN, WIN, Searcher, SearchResult
 from shiftago.engine.search.driver import TT_BITS
+from shiftago.engine.search.evaluate import TUNED_EXPRESS
 from shiftago.engine.search.ttable import bits_for_mib
 from shiftago.engine.timing import budget
 
@@ -82,7 +85,8 @@ class AlphaBetaBot(Bot):
     :class:`Limits` can only lower them. ``reductions`` turns on late move reductions
     (the top level's): deeper in the same time, but a depth no longer covers every
     line of its length. ``tuned`` values positions by the tuned evaluation (the top
-    level's, see :mod:`shiftago.engine.search.evaluate`)."""
+    level's, see :mod:`shiftago.engine.search.evaluate`), in 2-player Express with
+    ``express_weights`` (for tuning; the top level's by default)."""
 
     name = "alphabeta"
     # the 2-player search's unit (with 3-4 players it plays as the greedy bot, in that
@@ -103,6 +107,7 @@ class AlphaBetaBot(Bot):
         use_tt: bool = True,
         reductions: bool = False,
         tuned: bool = False,
+        express_weights: np.ndarray = TUNED_EXPRESS,
     ) -> None:
         self.seed: int = seed if seed is not None else random.SystemRandom().randrange(2**63)
         self.depth = depth
@@ -113,6 +118,7 @@ class AlphaBetaBot(Bot):
         self.use_tt = use_tt
         self.reductions = reductions
         self.tuned = tuned
+        self.express_weights = express_weights
         self._greedy = GreedyBot(self.seed)
         #: The last search's result (for benchmarks and tests).
         self.last: SearchResult | None = None
@@ -161,7 +167,9 @@ class AlphaBetaBot(Bot):
         random.Random(f"alphabeta {self.seed} {state.position()}").shuffle(codes)
         tt_bits = self.tt_bits if limits.hash_mib is None else bits_for_mib(limits.hash_mib)
         if self._searcher is None or self._searcher.tt_bits != tt_bits:
-            self._searcher = Searcher(tt_bits, self.use_tt, self.reductions, self.tuned)
+            self._searcher = Searcher(
+                tt_bits, self.use_tt, self.reductions, self.tuned, self.express_weights
+            )
         elif not (limits.timed or limits.infinite):
             # each search on its own: the same seed plays the same; a timed search is not
             # repeatable anyway and keeps what the last one found

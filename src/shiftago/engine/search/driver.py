@@ -42,6 +42,7 @@ from shiftago.engine.alarm import Alarm, hard_deadline
 from shiftago.engine.timing import NEW_DEPTH_SHARE, TimeBudget, stretch
 
 from .endgame import plies_left
+from .evaluate import TUNED_EXPRESS
 from .layout import (
     DEFER,
     MAX_PLY,
@@ -51,6 +52,7 @@ from .layout import (
     STOPPED,
     TUNED,
     USE_TT,
+    WEIGHTS,
     SearchTables,
     new_tables,
 )
@@ -126,7 +128,8 @@ class Searcher:
     transposition table off (for tests); ``reductions=True`` turns late move
     reductions on (see :mod:`.negamax`), so that a depth no longer means every line of
     that length. ``tuned=True`` values the leaves by the tuned evaluation (see
-    :mod:`.evaluate`)."""
+    :mod:`.evaluate`), in 2-player Express with ``express_weights`` (the layout of
+    :data:`.evaluate.TUNED_EXPRESS`, which it is by default)."""
 
     def __init__(
         self,
@@ -134,12 +137,14 @@ class Searcher:
         use_tt: bool = True,
         reductions: bool = False,
         tuned: bool = False,
+        express_weights: np.ndarray = TUNED_EXPRESS,
     ) -> None:
         self.tt_bits = tt_bits
         self.tables = new_tables(_thread_table(tt_bits))
         self.tables.info[USE_TT] = 1 if use_tt else 0
         self.tables.info[REDUCE] = 1 if reductions else 0
         self.tables.info[TUNED] = 1 if tuned else 0
+        self.tables.info[WEIGHTS:] = express_weights
         #: The helper threads' own tables around the same transposition table.
         self._helpers: list[SearchTables] = []
         if getattr(_THREAD, "owner", None) is not _FRESH:
@@ -173,6 +178,7 @@ class Searcher:
             tables = new_tables((self.tables.tt_key, self.tables.tt_data), shared=self.tables)
             for switch in (USE_TT, REDUCE, TUNED):
                 tables.info[switch] = main_info[switch]
+            tables.info[WEIGHTS:] = main_info[WEIGHTS:]
             self._helpers.append(tables)
         return self._helpers[:count]
 

@@ -190,23 +190,42 @@ def winning_insertions(b: np.uint64, occ: np.uint64, most: int) -> int:
     return found
 
 
+# The tuned Express weights as one array (:data:`TUNED_EXPRESS`), in this layout: the
+# search reads them from its ``info`` slots (:mod:`.layout`), so that a tuning run can
+# play other weights (``scripts/tune_eval.py spsa``).
+XW_MINE: Final = 0  # 4: the seat to act's open windows holding 1-4 marbles
+XW_THEIRS: Final = 4  # 4: the opponent's
+XW_CELL: Final = 8  # 10: a marble on a cell of each class (the seat to act's less the opponent's)
+XW_THREAT: Final = 18  # the opponent could win at once
+XW_DOUBLE: Final = 19  # ... by two or more different insertions
+XW_TEMPO: Final = 20
+EXPRESS_WEIGHTS: Final = 21
+#: The weights above in that layout.
+TUNED_EXPRESS: Final = np.array(
+    [*TUNED_MINE[1:], *TUNED_THEIRS[1:], *TUNED_CELL, TUNED_THREAT, TUNED_DOUBLE, TUNED_TEMPO],
+    dtype=np.int64,
+)
+
+
 @njit(cache=True, nogil=True)
-def tuned_express(me: np.uint64, op: np.uint64, occ: np.uint64) -> int:
+def tuned_express(me: np.uint64, op: np.uint64, occ: np.uint64, weights: np.ndarray) -> int:
     """The tuned value of a 2-player Express position for the seat to act (``me``),
-    who has no win at once."""
+    who has no win at once, by ``weights`` (the layout of :data:`TUNED_EXPRESS`)."""
     m1, m2, m3, m4 = window_counts(me, op)
     t1, t2, t3, t4 = window_counts(op, me)
-    value = TUNED_MINE[1] * m1 + TUNED_MINE[2] * m2 + TUNED_MINE[3] * m3 + TUNED_MINE[4] * m4
-    value += TUNED_THEIRS[1] * t1 + TUNED_THEIRS[2] * t2 + TUNED_THEIRS[3] * t3
-    value += TUNED_THEIRS[4] * t4
+    value = weights[XW_MINE] * m1 + weights[XW_MINE + 1] * m2
+    value += weights[XW_MINE + 2] * m3 + weights[XW_MINE + 3] * m4
+    value += weights[XW_THEIRS] * t1 + weights[XW_THEIRS + 1] * t2
+    value += weights[XW_THEIRS + 2] * t3 + weights[XW_THEIRS + 3] * t4
     for c in range(CELL_CLASSES.shape[0]):
-        value += TUNED_CELL[c] * (popcount(me & CELL_CLASSES[c]) - popcount(op & CELL_CLASSES[c]))
+        count = popcount(me & CELL_CLASSES[c]) - popcount(op & CELL_CLASSES[c])
+        value += weights[XW_CELL + c] * count
     threats = winning_insertions(op, occ, 2)
     if threats:
-        value += TUNED_THREAT
+        value += weights[XW_THREAT]
         if threats >= 2:
-            value += TUNED_DOUBLE
-    return value + TUNED_TEMPO
+            value += weights[XW_DOUBLE]
+    return value + weights[XW_TEMPO]
 
 
 # The features of the tuned evaluation of Expert and Extreme (see points_features):
@@ -340,16 +359,20 @@ def best_points(b: np.uint64, variant: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def evaluate(s: np.ndarray, tuned: bool = False) -> int:
+def evaluate(s: np.ndarray, tuned: bool, express_weights: np.ndarray) -> int:
     """The heuristic value of a 2-player state (not over) for the seat to act, whose
     win at once the search has ruled out; ``tuned``: by the tuned evaluation of its
-    variant (the classic one otherwise)."""
+    variant (the classic one otherwise), in Express with ``express_weights`` (the
+    layout of :data:`TUNED_EXPRESS`)."""
     mover = np.int64(s[TURN])
     me = s[BOARD + mover]
     op = s[BOARD + 1 - mover]
     variant = np.int64(s[VARIANT])
     if tuned:
-        value = tuned_express(me, op, occupied(s)) if variant == EXPRESS else tuned_points(s)
+        if variant == EXPRESS:
+            value = tuned_express(me, op, occupied(s), express_weights)
+        else:
+            value = tuned_points(s)
         return max(-MAX_HEURISTIC, min(MAX_HEURISTIC, value))
     value = windows(me, op, True) - windows(op, me, False) + TEMPO
     if variant != EXPRESS:

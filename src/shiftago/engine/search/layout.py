@@ -14,6 +14,8 @@ import numpy as np
 
 from shiftago.engine.kernel.tables import ACTION_CODES, MAX_ACTIONS, STATE_SIZE
 
+from .evaluate import EXPRESS_WEIGHTS
+
 #: The deepest ply the search's stack holds.
 MAX_PLY: Final = 64
 
@@ -25,7 +27,10 @@ USE_TT: Final = 3
 REDUCE: Final = 4  # late move reductions on (1) or off (0)
 TUNED: Final = 5  # the tuned evaluation (1) or the classic one (0), see .evaluate
 DEFER: Final = 6  # other threads search the same tree: defer their actions (1) or not (0)
-INFO_SIZE: Final = 7
+#: The first of the slots of the tuned 2-player Express weights (the layout of
+#: :data:`.evaluate.TUNED_EXPRESS`; the driver fills them).
+WEIGHTS: Final = 7
+INFO_SIZE: Final = WEIGHTS + EXPRESS_WEIGHTS
 
 #: Slots of the table of the (position, action) pairs the threads are searching.
 BUSY_SLOTS: Final = 1 << 10

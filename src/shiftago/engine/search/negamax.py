@@ -25,7 +25,8 @@ transposition table and the move-ordering tables between the calls.
   With them a depth no longer means every line of that length, so the depth-limited
   levels search without them.
 * Leaves are valued by the classic evaluation, or by the tuned one with
-  ``info[TUNED]`` (the top level's, see :mod:`.evaluate`).
+  ``info[TUNED]`` (the top level's, see :mod:`.evaluate`), in Express with the weights
+  in ``info[WEIGHTS:]``.
 * A leaf whose game can last only a few more actions (:mod:`.endgame`) is searched to
   the end instead of evaluated: in late 2-player Express the values are exact.
 * A node is a position the search visits: the root and every state it makes by playing
@@ -77,6 +78,7 @@ from .layout import (
     STOPPED,
     TUNED,
     USE_TT,
+    WEIGHTS,
 )
 from .movepick import QUIET_BELOW, order_actions, pick_next
 from .sharing import (
@@ -215,7 +217,7 @@ def negamax(
                     d = left
                     f[F_DEPTH] = d
             if d <= 0 or ply >= MAX_PLY:
-                value = evaluate(s, tuned)
+                value = evaluate(s, tuned, info[WEIGHTS:])
                 mode = _RETURN
                 continue
             mover = np.int64(s[TURN])
