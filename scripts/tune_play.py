@@ -5,7 +5,7 @@ results best; a better fit has played worse (docs/strength.md, "A second round i
 Express"). This script tunes them by what they win instead, two commands:
 
     python scripts/tune_play.py spsa --pairs 8000 --nodes 30000 spsa.json
-    python scripts/tune_play.py match --pairs 1000 --nodes 30000 "W1,W2,..." tuned
+    python scripts/tune_play.py match --pairs 1000 --nodes 30000 -- "W1,W2,..." tuned
 
 ``spsa`` (simultaneous perturbation stochastic approximation) plays game pairs between
 the weights moved by ``+c·Δ`` and by ``-c·Δ`` (``Δ`` a random ±1 for each weight, ``c``
