@@ -50,14 +50,11 @@ from shiftago.engine.kernel.tables import BOARD, EXPRESS, OVER, PHASE, TURN, VAR
 from shiftago.engine.search import Searcher
 from shiftago.engine.search.evaluate import (
     CELL_CLASSES,
+    EXPRESS_WEIGHT_NAMES,
     PF_SEAT,
     POINT_FEATURES,
-    TUNED_CELL,
     TUNED_EXPRESS,
-    TUNED_MINE,
-    TUNED_TEMPO,
-    TUNED_THEIRS,
-    TUNED_THREAT,
+    XW_DOUBLE,
     evaluate,
     immediate_win,
     points_features,
@@ -69,12 +66,7 @@ from shiftago.engine.search.evaluate import (
 #: marbles by cell class (the seat to act's less the opponent's), the opponent's win at
 #: once, its two or more distinct winning insertions, the constant (tempo) and the
 #: first player's advantage (fitted, not used).
-NAMES = (
-    [f"mine{k}" for k in range(1, 5)]
-    + [f"theirs{k}" for k in range(1, 5)]
-    + [f"cell{c}" for c in range(len(CELL_CLASSES))]
-    + ["threat", "double", "tempo", "seat"]
-)
+NAMES = [*EXPRESS_WEIGHT_NAMES, "seat"]
 SEAT = len(NAMES) - 1
 #: The columns the first round did not have: its form is fitted without them too.
 NEW_COLUMNS = (NAMES.index("double"),)
@@ -238,9 +230,7 @@ def fit(paths: list[Path], l2: float, scale: float | None) -> None:
         candidates.append(("the first round's form refitted", x[:, kept] @ old))
         candidates.append(("  without the seat term", x[:, kept[:-1]] @ old[:-1]))
         # The first round's weights kept (evaluate.py's), the new terms fitted on top.
-        first = np.concatenate(
-            [TUNED_MINE[1:], TUNED_THEIRS[1:], TUNED_CELL, [TUNED_THREAT, TUNED_TEMPO]]
-        )
+        first = np.delete(TUNED_EXPRESS, XW_DOUBLE)
         base = x[:, kept[:-1]] @ first
         added = [*NEW_COLUMNS, seat]
         on_top = fit_weights(x[train][:, added], results[train], scale, l2, base[train])

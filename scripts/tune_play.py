@@ -35,16 +35,10 @@ import numpy as np
 
 from shiftago.core import Rules, State
 from shiftago.engine.alphabeta import AlphaBetaBot
-from shiftago.engine.search.evaluate import CELL_CLASSES, EXPRESS_WEIGHTS, TUNED_EXPRESS
+from shiftago.engine.search.evaluate import EXPRESS_WEIGHT_NAMES as NAMES
+from shiftago.engine.search.evaluate import EXPRESS_WEIGHTS, TUNED_EXPRESS
 from shiftago.match.stats import elo_estimate, pentanomial
 
-#: The names of the weights, in the layout of ``TUNED_EXPRESS``.
-NAMES = (
-    [f"mine{k}" for k in range(1, 5)]
-    + [f"theirs{k}" for k in range(1, 5)]
-    + [f"cell{c}" for c in range(len(CELL_CLASSES))]
-    + ["threat", "double", "tempo"]
-)
 #: The rate's fall: ``rate * ((1 + A) / (pairs played + A)) ** 0.602`` (Spall's exponent).
 STABILITY = 2000
 #: The transposition table of each search (small: the searches are short).

@@ -192,7 +192,7 @@ def winning_insertions(b: np.uint64, occ: np.uint64, most: int) -> int:
 
 # The tuned Express weights as one array (:data:`TUNED_EXPRESS`), in this layout: the
 # search reads them from its ``info`` slots (:mod:`.layout`), so that a tuning run can
-# play other weights (``scripts/tune_eval.py spsa``).
+# play other weights (``scripts/tune_play.py spsa``).
 XW_MINE: Final = 0  # 4: the seat to act's open windows holding 1-4 marbles
 XW_THEIRS: Final = 4  # 4: the opponent's
 XW_CELL: Final = 8  # 10: a marble on a cell of each class (the seat to act's less the opponent's)
@@ -200,6 +200,13 @@ XW_THREAT: Final = 18  # the opponent could win at once
 XW_DOUBLE: Final = 19  # ... by two or more different insertions
 XW_TEMPO: Final = 20
 EXPRESS_WEIGHTS: Final = 21
+#: The names of the slots of that layout (the tuning scripts print them).
+EXPRESS_WEIGHT_NAMES: Final = (
+    [f"mine{k}" for k in range(1, 5)]
+    + [f"theirs{k}" for k in range(1, 5)]
+    + [f"cell{c}" for c in range(len(CELL_CLASSES))]
+    + ["threat", "double", "tempo"]
+)
 #: The weights above in that layout.
 TUNED_EXPRESS: Final = np.array(
     [*TUNED_MINE[1:], *TUNED_THEIRS[1:], *TUNED_CELL, TUNED_THREAT, TUNED_DOUBLE, TUNED_TEMPO],

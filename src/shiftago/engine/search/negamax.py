@@ -191,6 +191,7 @@ def negamax(
     (simplified ABDADA)."""
     use_tt = info[USE_TT] != 0
     tuned = info[TUNED] != 0
+    weights = info[WEIGHTS:]
     defer = info[DEFER] != 0
     busy_mask = busy.shape[0] - 1
     ply = 1
@@ -217,7 +218,7 @@ def negamax(
                     d = left
                     f[F_DEPTH] = d
             if d <= 0 or ply >= MAX_PLY:
-                value = evaluate(s, tuned, info[WEIGHTS:])
+                value = evaluate(s, tuned, weights)
                 mode = _RETURN
                 continue
             mover = np.int64(s[TURN])
