@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import select
 import socket
 import threading
 from collections import Counter
@@ -219,12 +218,6 @@ def serving(app: Any, admission: Admission) -> Iterator[tuple[str, uvicorn.Serve
         thread.join(TIMEOUT)
 
 
-def answered(sockets: list[socket.socket]) -> int:
-    """How many of ``sockets`` have had an answer by now."""
-    readable, _, _ = select.select(sockets, [], [], 0)
-    return len(readable)
-
-
 class Turns:
     """An ASGI app that counts the turns of the event loop it is served on and notes at
     which turn each socket reached it."""
@@ -272,6 +265,19 @@ def stopped(loop: asyncio.AbstractEventLoop) -> Iterator[None]:
         go.set()
 
 
+def watch_busy(admission: Admission) -> list[bool]:
+    """What ``admission`` heard each time it asked whether the players were busy."""
+    heard: list[bool] = []
+    asked = admission.busy
+
+    def busy() -> bool:
+        heard.append(asked())
+        return heard[-1]
+
+    admission.busy = busy
+    return heard
+
+
 def test_a_crowd_arriving_at_once_is_let_in_a_few_per_turn(sqlite_url):
     """A crowd's upgrades and then a player's action reach the server together: the
     crowd's sockets reach the app a few per turn of the event loop (without the door, all
@@ -290,6 +296,7 @@ def test_a_crowd_arriving_at_once_is_let_in_a_few_per_turn(sqlite_url):
             while json.loads(player.recv(TIMEOUT))["type"] != "presence":
                 pass
             assert turns.loop is not None
+            door_busy = watch_busy(app.state.admission)  # the hub's, handed in at start-up
             turns.count()
             with crowd_of_sockets(host, int(port), CROWD) as crowd:
                 # accepted (one a turn) while they say nothing; then they all speak at once
@@ -301,12 +308,14 @@ def test_a_crowd_arriving_at_once_is_let_in_a_few_per_turn(sqlite_url):
                     player.send(json.dumps({"type": "act", "action": "L3", "seen": 0}))
                 while (event := json.loads(player.recv(TIMEOUT)))["type"] != "action":
                     assert event["type"] != "error", event
-                answered_before = answered(crowd)
                 for sock in crowd:
                     assert sock.recv(12) == b"HTTP/1.1 101"
             turns.counting = False
     crowd_at = Counter(turns.sockets_at[1:])  # the player's socket came first
-    assert answered_before < CROWD // 4  # the action went through the crowd
+    # the action's change began within the door's first turns (with only a few of the
+    # crowd in) and held the door to one a turn; how many more got in while its commit
+    # ran depends on how long the commit's thread waited for the interpreter
+    assert True in door_busy[:3]
     assert sum(crowd_at.values()) == CROWD
     assert max(crowd_at.values()) <= PER_TURN
     assert app.state.admission.admitted >= CROWD
