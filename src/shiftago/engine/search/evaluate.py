@@ -52,7 +52,7 @@ from shiftago.engine.kernel.moves import (
     popcount,
     push_run,
 )
-from shiftago.engine.kernel.policy import longest_reach
+from shiftago.engine.kernel.policy import LONGEST, longest_reach, near_run, shortest_worth
 from shiftago.engine.kernel.tables import (
     BOARD,
     DIRS,
@@ -182,6 +182,8 @@ def winning_insertions(b: np.uint64, occ: np.uint64, most: int) -> int:
     """How many insertions (up to ``most``) would give ``b`` a line of five, on a board
     whose occupied cells are ``occ`` (2-player Express)."""
     found = 0
+    if not near_run(b, 5):
+        return found
     for i in range(INSERTIONS):
         if LANE_MASK[i] & ~occ and has_run(after_insertion(b, push_run(i, occ), i), 5):
             found += 1
@@ -407,6 +409,9 @@ def immediate_win(s: np.ndarray) -> int:
         return 0  # the special case restricts the insertions: leave it to the search
     if variant == EXPRESS:
         return 1 if winning_insertions(me, occ, 1) else 0
+    shortest = shortest_worth(variant, 0, need)
+    if shortest > LONGEST or not near_run(me, shortest):
+        return 0  # no insertion makes a line worth the points missing
     for i in range(INSERTIONS):
         if (
             LANE_MASK[i] & ~occ
