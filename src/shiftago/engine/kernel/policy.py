@@ -27,7 +27,8 @@
 
 The greedy tests look at the mover's own board only, and first ask the cheap necessary
 condition :func:`near_run` (some window of the line length holds all but one of its
-cells), since one insertion changes at most one cell of any window.
+cells), since one insertion changes at most one cell of any window; then they try only
+the insertions in the lanes of the cells such windows miss (:func:`completing_cells`).
 """
 
 from __future__ import annotations
@@ -87,6 +88,32 @@ def near_run(b: np.uint64, length: int) -> bool:
 
 
 @njit(cache=True, nogil=True)
+def completing_cells(b: np.uint64, length: int) -> np.uint64:
+    """The cells whose lanes hold every insertion that could give ``b`` a run of
+    ``length``: the cell that each window of ``length`` holding all but one of ``b``'s
+    marbles misses (a run made by one insertion crosses the insertion's lane in the cell
+    its window missed, or lies in the lane and covers such a window's missing cell), or
+    every cell when ``b`` has such a run already (an insertion anywhere else keeps it);
+    no cell when no insertion can (see :func:`near_run`)."""
+    if has_run(b, length):
+        return ~U0
+    cells = U0
+    for k in range(4):
+        d = DIRS[k]
+        full = ~U0
+        near = ~U0
+        for j in range(length):
+            here = b >> (np.uint64(j) * d)
+            near = (near & here) | full
+            full &= here
+        window = near  # the first cells of the windows that miss one cell (none is full)
+        for _ in range(length):
+            cells |= window & ~b
+            window <<= d
+    return cells
+
+
+@njit(cache=True, nogil=True)
 def can_win(s: np.ndarray, moves: np.ndarray, n: int) -> bool:
     """Whether the seat to act in ``s`` (Express, not over) wins at once with one of its
     legal insertions ``moves[:n]``."""
@@ -94,10 +121,11 @@ def can_win(s: np.ndarray, moves: np.ndarray, n: int) -> bool:
     length = MIN_LINE[EXPRESS, 1 if np.int64(s[PLAYERS]) > 2 else 0]
     if not near_run(me, length):
         return False
+    cells = completing_cells(me, length)
     occ = occupied(s)
     for j in range(n):
         i = moves[j]
-        if has_run(after_insertion(me, push_run(i, occ), i), length):
+        if LANE_MASK[i] & cells and has_run(after_insertion(me, push_run(i, occ), i), length):
             return True
     return False
 
@@ -162,8 +190,12 @@ def winning_insertions(b: np.uint64, occ: np.uint64, length: int) -> int:
     found = 0
     if not near_run(b, length):
         return found
+    cells = completing_cells(b, length)
     for i in range(INSERTIONS):
-        if LANE_MASK[i] & ~occ and has_run(after_insertion(b, push_run(i, occ), i), length):
+        lane = LANE_MASK[i]
+        if not (lane & cells and lane & ~occ):
+            continue
+        if has_run(after_insertion(b, push_run(i, occ), i), length):
             found |= 1 << i
     return found
 
@@ -174,8 +206,12 @@ def wins_at_once(b: np.uint64, occ: np.uint64, length: int) -> bool:
     ``length`` with one insertion if it had the turn (Express: a win at once)."""
     if not near_run(b, length):
         return False
+    cells = completing_cells(b, length)
     for i in range(INSERTIONS):
-        if LANE_MASK[i] & ~occ and has_run(after_insertion(b, push_run(i, occ), i), length):
+        lane = LANE_MASK[i]
+        if not (lane & cells and lane & ~occ):
+            continue
+        if has_run(after_insertion(b, push_run(i, occ), i), length):
             return True
     return False
 

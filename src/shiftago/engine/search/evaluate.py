@@ -52,7 +52,13 @@ from shiftago.engine.kernel.moves import (
     popcount,
     push_run,
 )
-from shiftago.engine.kernel.policy import LONGEST, longest_reach, near_run, shortest_worth
+from shiftago.engine.kernel.policy import (
+    LONGEST,
+    completing_cells,
+    longest_reach,
+    near_run,
+    shortest_worth,
+)
 from shiftago.engine.kernel.tables import (
     BOARD,
     DIRS,
@@ -184,8 +190,10 @@ def winning_insertions(b: np.uint64, occ: np.uint64, most: int) -> int:
     found = 0
     if not near_run(b, 5):
         return found
+    cells = completing_cells(b, 5)
     for i in range(INSERTIONS):
-        if LANE_MASK[i] & ~occ and has_run(after_insertion(b, push_run(i, occ), i), 5):
+        lane = LANE_MASK[i]
+        if lane & cells and lane & ~occ and has_run(after_insertion(b, push_run(i, occ), i), 5):
             found += 1
             if found >= most:
                 break
