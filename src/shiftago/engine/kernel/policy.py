@@ -27,8 +27,9 @@
 
 The greedy tests look at the mover's own board only, and first ask the cheap necessary
 condition :func:`near_run` (some window of the line length holds all but one of its
-cells), since one insertion changes at most one cell of any window; then they try only
-the insertions in the lanes of the cells such windows miss (:func:`completing_cells`).
+cells), since one insertion changes at most one cell of any window; where it holds,
+they try only the insertions in the lanes of the cells such windows miss
+(:func:`completing_cells`, which asks it).
 """
 
 from __future__ import annotations
@@ -94,7 +95,9 @@ def completing_cells(b: np.uint64, length: int) -> np.uint64:
     marbles misses (a run made by one insertion crosses the insertion's lane in the cell
     its window missed, or lies in the lane and covers such a window's missing cell), or
     every cell when ``b`` has such a run already (an insertion anywhere else keeps it);
-    no cell when no insertion can (see :func:`near_run`)."""
+    no cell when no insertion can (first asked of :func:`near_run`, the cheap test)."""
+    if not near_run(b, length):
+        return U0
     if has_run(b, length):
         return ~U0
     cells = U0
@@ -119,9 +122,9 @@ def can_win(s: np.ndarray, moves: np.ndarray, n: int) -> bool:
     legal insertions ``moves[:n]``."""
     me = s[BOARD + np.int64(s[TURN])]
     length = MIN_LINE[EXPRESS, 1 if np.int64(s[PLAYERS]) > 2 else 0]
-    if not near_run(me, length):
-        return False
     cells = completing_cells(me, length)
+    if not cells:
+        return False
     occ = occupied(s)
     for j in range(n):
         i = moves[j]
@@ -188,8 +191,6 @@ def winning_insertions(b: np.uint64, occ: np.uint64, length: int) -> int:
     the board ``b`` (all marbles ``occ``) would make a run of ``length`` if it had the
     turn (Express: a win at once)."""
     found = 0
-    if not near_run(b, length):
-        return found
     cells = completing_cells(b, length)
     for i in range(INSERTIONS):
         lane = LANE_MASK[i]
@@ -204,8 +205,6 @@ def winning_insertions(b: np.uint64, occ: np.uint64, length: int) -> int:
 def wins_at_once(b: np.uint64, occ: np.uint64, length: int) -> bool:
     """Whether the seat with the board ``b`` (all marbles ``occ``) would make a run of
     ``length`` with one insertion if it had the turn (Express: a win at once)."""
-    if not near_run(b, length):
-        return False
     cells = completing_cells(b, length)
     for i in range(INSERTIONS):
         lane = LANE_MASK[i]

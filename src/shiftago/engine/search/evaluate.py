@@ -188,8 +188,6 @@ def winning_insertions(b: np.uint64, occ: np.uint64, most: int) -> int:
     """How many insertions (up to ``most``) would give ``b`` a line of five, on a board
     whose occupied cells are ``occ`` (2-player Express)."""
     found = 0
-    if not near_run(b, 5):
-        return found
     cells = completing_cells(b, 5)
     for i in range(INSERTIONS):
         lane = LANE_MASK[i]
