@@ -22,16 +22,21 @@ def test_a_tiny_build_writes_the_same_book_for_any_jobs(tmp_path: Path) -> None:
     files = []
     for jobs in ("1", "2"):
         out = tmp_path / f"book-{jobs}.json.gz"
-        args = ["book", "build", "--variant", "expert", "--players", "3", *TINY]
+        args = ["book", "build", "--variant", "expert", "--players", "3", *TINY, "--every", "2"]
         result = runner.invoke(cli, [*args, "--seed", "3", "--jobs", jobs, "--out", str(out)])
         assert result.exit_code == 0, result.output
         files.append(out.read_bytes())
     assert files[0] == files[1]
     book = read_book(files[0])
-    assert (book.variant, book.players, len(book)) == (Variant.EXPERT, 3, 1)
+    # the start, played and searched, and the four classes of position after one action,
+    # searched only
+    assert (book.variant, book.players, len(book)) == (Variant.EXPERT, 3, 1 + 4)
     start = State.initial(Rules(Variant.EXPERT, 3), 0)
     assert sum(line.entry.games for line in book.lines(start)) == 4
     assert book.choice(start) in start.legal_actions()
+    after = start.after(start.legal_actions()[5])
+    assert book.choice(after) in after.legal_actions()
+    assert all(line.entry.games == 0 and line.entry.value is not None for line in book.lines(after))
     shown = runner.invoke(
         cli, ["book", "show", "--variant", "expert", "--players", "3", "--file", str(tmp_path /
               "book-1.json.gz")]

@@ -13,6 +13,7 @@ from shiftago.engine.book_build import (
     BuildSettings,
     Played,
     deep_search,
+    first_positions,
     play_game,
     search_order,
     tally,
@@ -174,6 +175,50 @@ def test_the_deep_search_values_every_class_and_chooses_a_legal_action() -> None
     top.set_option("OwnBook", 0)
     empty = State.from_position(START)
     assert start.choice == representative(top.choose(empty, Limits(nodes=2000)), empty)
+
+
+def test_the_first_positions_are_every_class_of_position_of_the_first_actions() -> None:
+    """Every sequence of two actions, played out from the empty board by each first
+    seat, reaches a position whose class is listed, and nothing else is listed."""
+    rules = Rules(Variant.EXPRESS, 2)
+    keys = first_positions(rules, 3)
+    assert len(keys) == len(set(keys))
+    empty = State.from_position(START)
+    after_one = (canonical(empty.after(Action.parse(a))).key for a in ("L1", "L2", "L3", "L4"))
+    assert keys[:5] == [START, *sorted(after_one)]
+    reached = {START}
+    for first in (0, 1):
+        start = State.initial(rules, first)
+        for one in start.legal_actions():
+            after_one = start.after(one)
+            reached.add(canonical(after_one).key)
+            for two in after_one.legal_actions():
+                reached.add(canonical(after_one.after(two)).key)
+    assert set(keys) == reached
+    assert len(keys) == 1 + 4 + 73
+    assert first_positions(rules, 0) == [] and first_positions(rules, 1) == [START]
+
+
+def test_every_first_position_is_searched_played_or_not() -> None:
+    settings = BuildSettings(games=1, plies=1, level=1, min_games=1, searched=0, nodes=300,
+                             every=2)  # fmt: skip
+    rules = Rules(Variant.EXPRESS, 2)
+    played = tally(Variant.EXPRESS, 2, [play_game(rules, 0, settings)], settings)
+    assert set(played.positions) == {START}
+    book = deep_search(played, settings)
+    assert set(book.positions) == set(first_positions(rules, 2)) and len(book) == 5
+    assert all(p.searched for p in book.positions.values())
+    assert book.positions[START].games == 1
+    after_l4 = book.positions[AFTER_L4]
+    # one mirror keeps this position: 13 pairs of mirrored insertions and the two into file d
+    assert after_l4.games == 0 and len(after_l4.actions) == 13 + 2
+    state = State.initial(rules, 1).after(Action.parse("Td"))  # L4 turned, the other seat
+    assert book.choice(state) in state.legal_actions()
+    # the same searches run in any order give the same book
+    assert (
+        deep_search(played, settings, mapper=lambda f, items: reversed(list(map(f, items[::-1]))))
+        == book
+    )
 
 
 # --- the shipped books --------------------------------------------------------------------------

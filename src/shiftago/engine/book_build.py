@@ -13,20 +13,28 @@ The positions played at least ``min_games`` times are kept, and the ``searched``
 them played most are searched by the top level (:func:`deep_search`) with ``nodes``
 nodes (alpha-beta, 2 players) or iterations (MCTS, 3-4 players): its value and proof of
 every action (its analysis) and its choice (the search it plays with) go into the book.
+With ``every``, so is every position of the first ``every`` actions (up to symmetry,
+:func:`first_positions`), played or not: a game begun by random actions, as a match's
+openings are, then finds the book too. Each search is on its own (a node limit, a fresh
+transposition table), so the searches may run in any order and in other processes.
 """
 
 from __future__ import annotations
 
+import functools
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, replace
-from typing import Final
+from typing import Final, Protocol, TypeVar
 
-from shiftago.core import Action, Game, Rules, State, Variant
+from shiftago.core import Action, Game, Phase, Rules, State, Variant
 from shiftago.engine.book import Book, BookAction, BookPosition
 from shiftago.engine.book.symmetry import canonical, representative
 from shiftago.engine.bot import Limits
 from shiftago.engine.levels import LevelBot, bot_for_level, default_level, level
+
+_T = TypeVar("_T")
+_R = TypeVar("_R")
 
 #: The action limit of self-play games (Extreme has no bound of its own, RULES.md 7).
 SELF_PLAY_ACTION_LIMIT: Final = 300
@@ -40,7 +48,7 @@ VALUE_PLACES: Final = 4
 @dataclass(frozen=True)
 class BuildSettings:
     """What a build does (module docstring); ``nodes`` None: :data:`SEARCH_MULTIPLE`
-    times the top level's budget."""
+    times the top level's budget; ``every`` 0: only the positions played most."""
 
     games: int = 300
     plies: int = 3
@@ -50,13 +58,15 @@ class BuildSettings:
     searched: int = 16
     nodes: int | None = None
     seed: int = 0
+    every: int = 0
 
     def __post_init__(self) -> None:
         for name in ("games", "plies", "min_games"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, not {getattr(self, name)}")
-        if self.searched < 0:
-            raise ValueError(f"searched must be at least 0, not {self.searched}")
+        for name in ("searched", "every"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"{name} must be at least 0, not {getattr(self, name)}")
         if self.nodes is not None and self.nodes < 1:
             raise ValueError(f"nodes must be at least 1, not {self.nodes}")
         if not 0.0 <= self.explore <= 1.0:
@@ -142,23 +152,68 @@ def search_order(book: Book) -> list[str]:
     return sorted(book.positions, key=lambda key: (-book.positions[key].games, key))
 
 
+def first_positions(rules: Rules, plies: int) -> list[str]:
+    """The keys of every position of a game's first ``plies`` actions (from the empty
+    board, before each of those actions), one per class of symmetric positions: fewer
+    actions first, then in key order."""
+    keys: list[str] = []
+    level = {canonical(State.initial(rules, 0)).key}
+    for _ in range(plies):
+        keys += sorted(level)
+        reached = set()
+        for key in level:
+            state = State.from_position(key)
+            for action in state.legal_actions():
+                after = state.after(action)
+                if after.phase is not Phase.OVER:
+                    reached.add(canonical(after).key)
+        level = reached - set(keys)
+    return keys
+
+
+class Mapper(Protocol):
+    """How a build runs its games and searches: the built-in ``map``, or a process
+    pool's ``map`` (the results in the order of the items)."""
+
+    def __call__(self, fn: Callable[[_T], _R], items: list[_T], /) -> Iterator[_R]: ...
+
+
 def deep_search(
     book: Book,
     settings: BuildSettings,
     report: Callable[[int, int, str], None] | None = None,
+    mapper: Mapper = map,
 ) -> Book:
-    """The book with the ``searched`` positions played most searched by the top level:
-    every action's value and proof, and its choice; actions the games never played
-    come in with no games. ``report(done, total, key)`` hears of each position."""
+    """The book with the ``searched`` positions played most and those of the first
+    ``every`` actions searched by the top level: every action's value and proof, and its
+    choice; actions the games never played come in with no games. ``mapper`` runs the
+    searches (the built-in ``map``, or a process pool's, which gives the same book);
+    ``report(done, total, key)`` hears of each position, in order."""
     keys = search_order(book)[: settings.searched]
-    bot = bot_for_level(default_level(), settings.seed)
-    assert isinstance(bot, LevelBot)
+    if settings.every:
+        rules = Rules(book.variant, book.players)
+        chosen = set(keys)
+        keys += [key for key in first_positions(rules, settings.every) if key not in chosen]
     positions = dict(book.positions)
-    for done, key in enumerate(keys, start=1):
-        positions[key] = search_position(bot, positions[key], settings.nodes)
+    todo = [positions.get(key, BookPosition(key, ())) for key in keys]
+    search = functools.partial(_search_with_top_level, seed=settings.seed, nodes=settings.nodes)
+    for done, found in enumerate(mapper(search, todo), start=1):
+        positions[found.key] = found
         if report is not None:
-            report(done, len(keys), key)
+            report(done, len(keys), found.key)
     return replace(book, positions=positions)
+
+
+@functools.cache
+def _top_level(seed: int) -> LevelBot:
+    """The top level that searches a build's positions, one per process and seed."""
+    bot = bot_for_level(default_level(), seed)
+    assert isinstance(bot, LevelBot)
+    return bot
+
+
+def _search_with_top_level(position: BookPosition, seed: int, nodes: int | None) -> BookPosition:
+    return search_position(_top_level(seed), position, nodes)
 
 
 def search_position(bot: LevelBot, position: BookPosition, nodes: int | None) -> BookPosition:

@@ -1,16 +1,16 @@
 """``shiftago book``: build a category's opening book, and show a position's lines.
 
 The work is the engine's (:mod:`shiftago.engine.book`): this program plays the
-self-play games (in ``jobs`` processes; each game is seeded by its number, so the
-file is the same for any ``jobs``), reports progress on standard error, writes the
-book file and prints its lines as a table.
+self-play games and runs the deep searches (in ``jobs`` processes; each game is seeded
+by its number and each search stands alone, so the file is the same for any ``jobs``),
+reports progress on standard error, writes the book file and prints its lines as a
+table.
 """
 
 from __future__ import annotations
 
 import functools
 import time
-from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Final, TextIO
@@ -19,7 +19,7 @@ from shiftago.core import Game, Rules, State, Variant
 from shiftago.engine.book import Book, shipped, shipped_book
 from shiftago.engine.book.shipped import DATA, book_file, read_book, write_book
 from shiftago.engine.book.symmetry import canonical
-from shiftago.engine.book_build import BuildSettings, Played, deep_search, play_game, tally
+from shiftago.engine.book_build import BuildSettings, Mapper, deep_search, play_game, tally
 from shiftago.interfaces.shared.catalogues import N_, _, ngettext
 from shiftago.interfaces.shared.game_words import variant_name
 
@@ -33,23 +33,31 @@ def shipped_path(variant: Variant, players: int) -> Path:
     return Path(shipped.__file__).parent / DATA / book_file(variant, players)
 
 
-def _played(rules: Rules, settings: BuildSettings, jobs: int) -> Iterator[list[Played]]:
-    play = functools.partial(play_game, rules, settings=settings)
-    if jobs == 1:
-        yield from map(play, range(settings.games))
-        return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        yield from pool.map(play, range(settings.games), chunksize=4)
-
-
 def build(
     variant: Variant, players: int, settings: BuildSettings, jobs: int, out: Path, err: TextIO
 ) -> Book:
     """Build the book of a category and write it to ``out``; progress goes to ``err``."""
+    if jobs == 1:
+        return _build(variant, players, settings, map, out, err)
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        return _build(
+            variant, players, settings, functools.partial(pool.map, chunksize=1), out, err
+        )
+
+
+def _build(
+    variant: Variant,
+    players: int,
+    settings: BuildSettings,
+    mapper: Mapper,
+    out: Path,
+    err: TextIO,
+) -> Book:
     rules = Rules(variant, players)
     start = time.monotonic()
     games = []
-    for number, game in enumerate(_played(rules, settings, jobs), start=1):
+    play = functools.partial(play_game, rules, settings=settings)
+    for number, game in enumerate(mapper(play, list(range(settings.games))), start=1):
         games.append(game)
         if number % 50 == 0 or number == settings.games:
             done = _("self-play: %(done)d/%(games)d games")
@@ -67,7 +75,7 @@ def build(
         line = _("deep search %(done)d/%(total)d: %(key)s")
         print(line % {"done": done, "total": total, "key": key}, file=err, flush=True)
 
-    book = deep_search(book, settings, report)
+    book = deep_search(book, settings, report, mapper)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_bytes(write_book(book))
     took = time.monotonic() - start

@@ -97,13 +97,25 @@ def book() -> None:
         "[default: 2 times the top level's budget]."
     ),
 )
+@option(
+    "--every",
+    type=click.IntRange(0),
+    metavar="N",
+    default=0,
+    show_default=True,
+    help=N_(
+        "Search every position of the first N actions as well (up to symmetry), played or not."
+    ),
+)
 @option("--seed", type=int, default=0, show_default=True, help=N_("The seed of self-play."))
 @option(
     "--jobs",
     type=click.IntRange(1),
     default=1,
     show_default=True,
-    help=N_("Processes that play the games (the book is the same for any number)."),
+    help=N_(
+        "Processes that play the games and run the searches (the book is the same for any number)."
+    ),
 )
 @option(
     "--out",
@@ -121,6 +133,7 @@ def build(
     min_games: int,
     searched: int,
     nodes: int | None,
+    every: int,
     seed: int,
     jobs: int,
     out: Path | None,
@@ -132,7 +145,9 @@ def build(
     from shiftago.interfaces.book import shipped_path
 
     chosen = Variant.parse(variant)
-    settings = BuildSettings(games, plies, level, explore, min_games, searched, nodes, seed)
+    settings = BuildSettings(
+        games, plies, level, explore, min_games, searched, nodes, seed, every=every
+    )
     run(chosen, players, settings, jobs, out or shipped_path(chosen, players), sys.stderr)
 
 
