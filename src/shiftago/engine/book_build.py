@@ -157,17 +157,19 @@ def first_positions(rules: Rules, plies: int) -> list[str]:
     board, before each of those actions), one per class of symmetric positions: fewer
     actions first, then in key order."""
     keys: list[str] = []
-    level = {canonical(State.initial(rules, 0)).key}
+    start = canonical(State.initial(rules, 0)).state
+    level = {start.position(): start}  # each class's canonical position by its key
     for _ in range(plies):
         keys += sorted(level)
-        reached = set()
-        for key in level:
-            state = State.from_position(key)
+        reached: dict[str, State] = {}
+        for state in level.values():
             for action in state.legal_actions():
                 after = state.after(action)
                 if after.phase is not Phase.OVER:
-                    reached.add(canonical(after).key)
-        level = reached - set(keys)
+                    form = canonical(after).state
+                    reached[form.position()] = form
+        listed = set(keys)
+        level = {key: form for key, form in reached.items() if key not in listed}
     return keys
 
 
