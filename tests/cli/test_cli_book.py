@@ -81,3 +81,25 @@ def test_the_build_options_default_to_the_build_settings() -> None:
     options = {p.name: p.default for p in build.params if p.name in defaults}
     assert options and set(options) == set(defaults)
     assert options == defaults
+
+
+def test_a_build_that_follows_its_lines_reuses_an_earlier_books_searches(tmp_path: Path) -> None:
+    runner = CliRunner()
+    args = ["book", "build", *TINY, "--searched", "0", "--every", "2", "--seed", "3"]
+    first, fresh, reused = (tmp_path / f"{name}.json.gz" for name in ("first", "fresh", "reused"))
+    assert runner.invoke(cli, [*args, "--out", str(first)]).exit_code == 0
+    follow = [*args, "--follow", "1"]
+    made = runner.invoke(cli, [*follow, "--out", str(fresh)])
+    assert made.exit_code == 0, made.output
+    again = runner.invoke(cli, [*follow, "--reuse", str(first), "--out", str(reused)])
+    assert again.exit_code == 0, again.output
+    assert reused.read_bytes() == fresh.read_bytes()
+    assert len(read_book(fresh.read_bytes())) > len(read_book(first.read_bytes()))
+    # the searches of another seed are not this build's: refused, nothing written
+    other = tmp_path / "other.json.gz"
+    refused = runner.invoke(cli, [*follow[:-2], "--seed", "4", "--follow", "1", "--reuse",
+                                  str(first), "--out", str(other)])  # fmt: skip
+    assert refused.exit_code == 1 and "--seed" in refused.output and not other.exists()
+    wrong = runner.invoke(cli, [*follow, "--players", "3", "--reuse", str(first), "--out",
+                                str(other)])  # fmt: skip
+    assert wrong.exit_code == 1 and "players" in wrong.output and not other.exists()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from shiftago import Action, Game, Rules, State, Variant
@@ -14,6 +16,8 @@ from shiftago.engine.book_build import (
     Played,
     deep_search,
     first_positions,
+    followed_positions,
+    known_mismatch,
     play_game,
     search_order,
     tally,
@@ -219,6 +223,63 @@ def test_every_first_position_is_searched_played_or_not() -> None:
         deep_search(played, settings, mapper=lambda f, items: reversed(list(map(f, items[::-1]))))
         == book
     )
+
+
+def test_the_followed_positions_are_the_books_choice_then_its_best_replies() -> None:
+    start = State.from_position(START)
+    after_l4 = State.from_position(AFTER_L4)
+    replies = {"L1": 0.7, "L2": 0.2, "L3": 0.5}
+    chosen = BookPosition(START, (entry("L4", 0.6), entry("L1", 0.4)), Action.parse("L4"))
+    valued = tuple(entry(a, v) for a, v in replies.items())
+    answered = BookPosition(AFTER_L4, valued, Action.parse("L2"))
+    book = Book(Variant.EXPRESS, 2, {START: chosen, AFTER_L4: answered})
+    # the position after L4 is keyed turned and moved: its actions are in its own frame
+    best = [canonical(after_l4.after(Action.parse(a))).key for a in ("L1", "L3", "L2")]
+    assert followed_positions(book, 1) == best[:1]
+    assert followed_positions(book, 2) == sorted(best[:2])
+    assert followed_positions(book, 28) == sorted(set(best))
+    # a position already searched is not searched again; one not searched is
+    searched = BookPosition(best[0], (entry("L1", 0.5),), Action.parse("L1"))
+    assert followed_positions(replace(book, positions={**book.positions, best[0]: searched}),
+                              2) == [best[1]]  # fmt: skip
+    played = BookPosition(best[0], (entry("L1", games=3),), None)
+    assert followed_positions(replace(book, positions={**book.positions, best[0]: played}),
+                              1) == best[:1]  # fmt: skip
+    # no line goes on where the position the choice reaches was not searched
+    unsearched = BookPosition(AFTER_L4, tuple(entry(a, games=1) for a in replies), None)
+    assert followed_positions(replace(book, positions={START: chosen, AFTER_L4: unsearched}),
+                              3) == []  # fmt: skip
+    assert canonical(start.after(Action.parse("L4"))).key == AFTER_L4
+
+
+def test_a_build_follows_its_lines_and_reuses_an_earlier_builds_searches() -> None:
+    settings = BuildSettings(games=1, plies=1, level=1, min_games=1, searched=0, nodes=300,
+                             every=2)  # fmt: skip
+    rules = Rules(Variant.EXPRESS, 2)
+    played = tally(Variant.EXPRESS, 2, [play_game(rules, 0, settings)], settings)
+    first = deep_search(played, settings)
+    followed = replace(settings, follow=2)
+    searched: list[str] = []
+
+    def counting(fn, items):
+        searched.extend(p.key for p in items)
+        return map(fn, items)
+
+    book = deep_search(played, followed, mapper=counting)
+    more = followed_positions(first, 2)
+    assert len(more) == 2 and not set(more) & set(first.positions)
+    assert set(book.positions) == set(first.positions) | set(more)
+    assert all(book.positions[key].searched for key in more)
+    assert {key: book.positions[key] for key in first.positions} == dict(first.positions)
+    assert sorted(searched) == sorted([*first.positions, *more])
+    # the earlier build's searches stand in for the same ones: the same book, and only
+    # the new positions are searched
+    searched.clear()
+    assert deep_search(played, followed, mapper=counting, known=first) == book
+    assert sorted(searched) == sorted(more)
+    assert known_mismatch(first, followed) is None
+    assert known_mismatch(first, replace(followed, seed=1)) == "seed"
+    assert known_mismatch(first, replace(followed, nodes=301)) == "nodes"
 
 
 # --- the shipped books --------------------------------------------------------------------------

@@ -15,8 +15,13 @@ nodes (alpha-beta, 2 players) or iterations (MCTS, 3-4 players): its value and p
 every action (its analysis) and its choice (the search it plays with) go into the book.
 With ``every``, so is every position of the first ``every`` actions (up to symmetry,
 :func:`first_positions`), played or not: a game begun by random actions, as a match's
-openings are, then finds the book too. Each search is on its own (a node limit, a fresh
-transposition table), so the searches may run in any order and in other processes.
+openings are, then finds the book too. With ``follow``, the book's own lines go one
+action further (:func:`followed_positions`): the position after its choice and each of
+the ``follow`` replies it values best is searched too, so that the player who found the
+book at one action finds it at its next. Each search is on its own (a node limit, a
+fresh transposition table), so the searches may run in any order and in other
+processes, and a search made by an earlier build of the same settings can stand in for
+it (``known``).
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ from dataclasses import asdict, dataclass, replace
 from typing import Final, Protocol, TypeVar
 
 from shiftago.core import Action, Game, Phase, Rules, State, Variant
-from shiftago.engine.book import Book, BookAction, BookPosition
+from shiftago.engine.book import Book, BookAction, BookPosition, sound_choice
 from shiftago.engine.book.symmetry import canonical, representative
 from shiftago.engine.bot import Limits
 from shiftago.engine.levels import LevelBot, bot_for_level, default_level, level
@@ -48,7 +53,8 @@ VALUE_PLACES: Final = 4
 @dataclass(frozen=True)
 class BuildSettings:
     """What a build does (module docstring); ``nodes`` None: :data:`SEARCH_MULTIPLE`
-    times the top level's budget; ``every`` 0: only the positions played most."""
+    times the top level's budget; ``every`` 0: only the positions played most;
+    ``follow`` 0: no position beyond those."""
 
     games: int = 300
     plies: int = 3
@@ -59,12 +65,13 @@ class BuildSettings:
     nodes: int | None = None
     seed: int = 0
     every: int = 0
+    follow: int = 0
 
     def __post_init__(self) -> None:
         for name in ("games", "plies", "min_games"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, not {getattr(self, name)}")
-        for name in ("searched", "every"):
+        for name in ("searched", "every", "follow"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be at least 0, not {getattr(self, name)}")
         if self.nodes is not None and self.nodes < 1:
@@ -180,30 +187,108 @@ class Mapper(Protocol):
     def __call__(self, fn: Callable[[_T], _R], items: list[_T], /) -> Iterator[_R]: ...
 
 
+def followed_positions(book: Book, follow: int) -> list[str]:
+    """The keys of the positions one action further along the book's own lines: from
+    each searched position, the action the top level plays there (its sound choice),
+    then each of the ``follow`` actions that the book values best for the next mover in
+    the position reached, where that one is searched too. Positions already searched,
+    and finished games, are left out; in key order."""
+    found: set[str] = set()
+    for key, position in book.positions.items():
+        chosen = sound_choice(position)
+        if chosen is None:
+            continue
+        after = State.from_position(key).after(chosen)
+        reply = book.positions.get(canonical(after).key) if not after.is_over else None
+        if reply is None or not reply.searched:
+            continue
+        valued = [a for a in reply.actions if a.value is not None]
+        valued.sort(key=lambda a: (-(a.value or 0.0), a.action))
+        replied = State.from_position(reply.key)
+        for entry in valued[:follow]:
+            reached = replied.after(entry.action)
+            if not reached.is_over:
+                found.add(canonical(reached).key)
+    return sorted(
+        key for key in found if key not in book.positions or not book.positions[key].searched
+    )
+
+
 def deep_search(
     book: Book,
     settings: BuildSettings,
     report: Callable[[int, int, str], None] | None = None,
     mapper: Mapper = map,
+    known: Book | None = None,
 ) -> Book:
     """The book with the ``searched`` positions played most and those of the first
-    ``every`` actions searched by the top level: every action's value and proof, and its
-    choice; actions the games never played come in with no games. ``mapper`` runs the
-    searches (the built-in ``map``, or a process pool's, which gives the same book);
-    ``report(done, total, key)`` hears of each position, in order."""
+    ``every`` actions searched by the top level (every action's value and proof, and
+    its choice; actions the games never played come in with no games), then those that
+    ``follow`` adds. ``mapper`` runs the searches (the built-in ``map``, or a process
+    pool's, which gives the same book); a position searched in ``known`` (an earlier
+    build's book of the same category, nodes and seed: :func:`known_mismatch`) is taken
+    from it instead. ``report(done, total, key)`` hears of each position, in order
+    (``total`` grows when ``follow`` adds)."""
     keys = search_order(book)[: settings.searched]
     if settings.every:
         rules = Rules(book.variant, book.players)
         chosen = set(keys)
         keys += [key for key in first_positions(rules, settings.every) if key not in chosen]
+    book = _search_all(book, keys, settings, mapper, known, report, 0)
+    if settings.follow:
+        more = followed_positions(book, settings.follow)
+        book = _search_all(book, more, settings, mapper, known, report, len(keys))
+    return book
+
+
+def known_mismatch(known: Book, settings: BuildSettings) -> str | None:
+    """The setting (``nodes`` or ``seed``) in which an earlier build's book differs
+    from ``settings``, so that its searches cannot stand in for this build's; None
+    where none does."""
+    for name in ("nodes", "seed"):
+        if known.settings.get(name) != getattr(settings, name):
+            return name
+    return None
+
+
+def _search_all(
+    book: Book,
+    keys: list[str],
+    settings: BuildSettings,
+    mapper: Mapper,
+    known: Book | None,
+    report: Callable[[int, int, str], None] | None,
+    before: int,
+) -> Book:
+    """``book`` with the positions of ``keys`` searched (``before``: how many a report
+    has counted already)."""
     positions = dict(book.positions)
     todo = [positions.get(key, BookPosition(key, ())) for key in keys]
+    done: dict[str, BookPosition] = {}
+    if known is not None:
+        earlier = known.positions
+        done = {p.key: _with_search(p, earlier[p.key]) for p in todo
+                if p.key in earlier and earlier[p.key].searched}  # fmt: skip
     search = functools.partial(_search_with_top_level, seed=settings.seed, nodes=settings.nodes)
-    for done, found in enumerate(mapper(search, todo), start=1):
+    fresh = mapper(search, [p for p in todo if p.key not in done])
+    total = before + len(keys)
+    for count, position in enumerate(todo, start=before + 1):
+        found = done[position.key] if position.key in done else next(fresh)
         positions[found.key] = found
         if report is not None:
-            report(done, len(keys), found.key)
+            report(count, total, found.key)
     return replace(book, positions=positions)
+
+
+def _with_search(position: BookPosition, searched: BookPosition) -> BookPosition:
+    """``position``'s game statistics with the values, proofs and choice of the same
+    search made before (``searched``): what :func:`search_position` would make."""
+    actions = {a.action: a for a in position.actions}
+    for line in searched.actions:
+        if line.value is not None:
+            old = actions.get(line.action, BookAction(line.action))
+            actions[line.action] = replace(old, value=line.value, proven=line.proven)
+    return BookPosition(position.key, _ordered(actions.values()), searched.choice)
 
 
 @functools.cache

@@ -19,7 +19,14 @@ from shiftago.core import Game, Rules, State, Variant
 from shiftago.engine.book import Book, shipped, shipped_book
 from shiftago.engine.book.shipped import DATA, book_file, read_book, write_book
 from shiftago.engine.book.symmetry import canonical
-from shiftago.engine.book_build import BuildSettings, Mapper, deep_search, play_game, tally
+from shiftago.engine.book_build import (
+    BuildSettings,
+    Mapper,
+    deep_search,
+    known_mismatch,
+    play_game,
+    tally,
+)
 from shiftago.interfaces.shared.catalogues import N_, _, ngettext
 from shiftago.interfaces.shared.game_words import variant_name
 
@@ -34,15 +41,27 @@ def shipped_path(variant: Variant, players: int) -> Path:
 
 
 def build(
-    variant: Variant, players: int, settings: BuildSettings, jobs: int, out: Path, err: TextIO
+    variant: Variant,
+    players: int,
+    settings: BuildSettings,
+    jobs: int,
+    out: Path,
+    err: TextIO,
+    reuse: Path | None = None,
 ) -> Book:
-    """Build the book of a category and write it to ``out``; progress goes to ``err``."""
+    """Build the book of a category and write it to ``out``; progress goes to ``err``.
+    ``reuse``: an earlier build's book whose searches stand in for the same ones here
+    (ValueError where it is of another category, nodes or seed)."""
+    known = None if reuse is None else load(variant, players, reuse)
+    mismatch = None if known is None else known_mismatch(known, settings)
+    if mismatch is not None:
+        message = _("%(file)s was searched with another --%(option)s than this build")
+        raise ValueError(message % {"file": reuse, "option": mismatch})
     if jobs == 1:
-        return _build(variant, players, settings, map, out, err)
+        return _build(variant, players, settings, map, out, err, known)
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        return _build(
-            variant, players, settings, functools.partial(pool.map, chunksize=1), out, err
-        )
+        mapper = functools.partial(pool.map, chunksize=1)
+        return _build(variant, players, settings, mapper, out, err, known)
 
 
 def _build(
@@ -52,6 +71,7 @@ def _build(
     mapper: Mapper,
     out: Path,
     err: TextIO,
+    known: Book | None,
 ) -> Book:
     rules = Rules(variant, players)
     start = time.monotonic()
@@ -75,7 +95,7 @@ def _build(
         line = _("deep search %(done)d/%(total)d: %(key)s")
         print(line % {"done": done, "total": total, "key": key}, file=err, flush=True)
 
-    book = deep_search(book, settings, report, mapper)
+    book = deep_search(book, settings, report, mapper, known)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_bytes(write_book(book))
     took = time.monotonic() - start

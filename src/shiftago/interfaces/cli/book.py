@@ -107,7 +107,27 @@ def book() -> None:
         "Search every position of the first N actions as well (up to symmetry), played or not."
     ),
 )
+@option(
+    "--follow",
+    type=click.IntRange(0),
+    metavar="K",
+    default=0,
+    show_default=True,
+    help=N_(
+        "Search as well the positions one action further along the book's own lines: its "
+        "choice, then each of the K replies it values best."
+    ),
+)
 @option("--seed", type=int, default=0, show_default=True, help=N_("The seed of self-play."))
+@option(
+    "--reuse",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help=N_(
+        "An earlier build's book (the same --nodes and --seed): its deep searches stand in "
+        "for the same ones here."
+    ),
+)
 @option(
     "--jobs",
     type=click.IntRange(1),
@@ -134,7 +154,9 @@ def build(
     searched: int,
     nodes: int | None,
     every: int,
+    follow: int,
     seed: int,
+    reuse: Path | None,
     jobs: int,
     out: Path | None,
 ) -> None:
@@ -146,9 +168,13 @@ def build(
 
     chosen = Variant.parse(variant)
     settings = BuildSettings(
-        games, plies, level, explore, min_games, searched, nodes, seed, every=every
+        games, plies, level, explore, min_games, searched, nodes, seed, every=every, follow=follow
     )
-    run(chosen, players, settings, jobs, out or shipped_path(chosen, players), sys.stderr)
+    try:
+        run(chosen, players, settings, jobs, out or shipped_path(chosen, players), sys.stderr,
+            reuse)  # fmt: skip
+    except ValueError as error:
+        raise click.ClickException(str(error)) from None
 
 
 @book.command(
