@@ -6,14 +6,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from shiftago.core import Action, Phase, State
+from shiftago.core import Action, Phase, Rules, State, Variant
 from shiftago.engine import kernel
 from shiftago.engine.bot import Bot, Limits
 from shiftago.engine.kernel.playout import play_out
 from shiftago.engine.kernel.policy import BLOCKING, GREEDY, blocking_choice, wins_at_once
 from shiftago.engine.kernel.rng import seed_of
 from shiftago.engine.kernel.tables import BOARD
-from shiftago.engine.levels import bot_for_level, default_level
+from shiftago.engine.levels import LevelBot, bot_for_level, default_level
 from shiftago.engine.mcts_bot import EVERY_ACTION, MctsBot
 
 #: Orange (seat 0) to act; green (seat 1, next) holds three in a row on the bottom rank
@@ -121,11 +121,20 @@ def test_the_next_seats_win_is_stopped(position: str) -> None:
         assert ranked[0].action in safe
 
 
-def test_the_levels_keep_greedy_playouts() -> None:
-    """Blocking playouts did not win at equal time (docs/strength.md, "Blocking
-    playouts"): every level's MCTS plays the greedy ones."""
+def test_only_the_top_levels_playouts_block_and_only_in_3_4_player_express() -> None:
+    """Blocking playouts won at equal time with the top level's guarded expansions
+    (docs/strength.md, "Blocking playouts"): the top level plays them in 3-4 player
+    Express, every level below the greedy ones."""
     rules = State.from_position(GREEN_THREATENS).rules
-    for number in range(3, default_level() + 1):
+    top = bot_for_level(default_level(), seed=0)
+    assert isinstance(top, LevelBot)
+    assert top.mcts.mcts.policy == BLOCKING
+    for variant in Variant:
+        for players in (2, 3, 4):
+            expected = variant is Variant.EXPRESS and players > 2
+            assert top.mcts.blocks(Rules(variant, players)) is expected
+    for number in range(3, default_level()):
         mcts = bot_for_level(number, seed=0).for_rules(rules)
         assert isinstance(mcts, MctsBot) and mcts.mcts.policy == GREEDY
+        assert not mcts.blocks(rules)
     assert MctsBot(0, blocking=EVERY_ACTION).mcts.policy == BLOCKING

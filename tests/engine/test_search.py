@@ -16,6 +16,7 @@ from shiftago.engine.alphabeta import AlphaBetaBot
 from shiftago.engine.bench import middle_game_positions
 from shiftago.engine.bot import Limits
 from shiftago.engine.levels import (
+    BLOCKING_BUDGET_DIVISOR,
     FITTED_BUDGET_FACTOR,
     FOUR_PLAYER_LOW_ITERATION_SHARE,
     ITERATION_SHARE,
@@ -275,9 +276,14 @@ def test_levels_search_a_share_of_their_budget_in_the_slower_variants() -> None:
         two_share = ITERATION_SHARE if variant in top.rung.mcts_with_two else NODE_SHARE
         full = top.rung.iterations if variant in top.rung.mcts_with_two else top.rung.nodes
         assert top.budget(two) == round(full * two_share[variant])
-        # the top level's cut playouts (3-4 player Expert) are cheaper: more of them
-        cut = FITTED_BUDGET_FACTOR if variant in top.rung.fitted_variants else 1
-        assert top.budget(four) == round(top.rung.iterations * share) * cut
+        # the top level's cut playouts (3-4 player Expert and Extreme) are cheaper: more
+        # of them; its blocking ones (3-4 player Express) dearer: fewer
+        own = round(top.rung.iterations * share)
+        if variant in top.rung.fitted_variants:
+            assert top.budget(four) == own * FITTED_BUDGET_FACTOR
+        else:
+            assert variant is Variant.EXPRESS
+            assert top.budget(four) == round(own / BLOCKING_BUDGET_DIVISOR)
         # the smallest budget at its own share, the ones between between the two shares
         low_share = FOUR_PLAYER_LOW_ITERATION_SHARE[variant]
         assert novice.budget(four) == round(novice.rung.iterations * low_share)

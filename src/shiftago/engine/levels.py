@@ -71,7 +71,9 @@ class Level:
     of ``mcts_with_two`` the level plays the MCTS with 2 players as well; with ``guard``
     its MCTS makes the guarded expansions of :mod:`shiftago.engine.mcts.knowledge`, and
     in the 3-4 player games of ``fitted_variants`` its playouts stop after
-    ``fitted_horizon`` actions, valued by :mod:`shiftago.engine.mcts.seat_eval`. A
+    ``fitted_horizon`` actions, valued by :mod:`shiftago.engine.mcts.seat_eval`; with
+    ``blocking`` its playouts of 3-4 player Express block the next seat's win at once
+    (:data:`~shiftago.engine.kernel.policy.BLOCKING`). A
     level that ``spends_time`` (the top one) keeps its budget only for searches given no
     limit: given a ``movetime`` or a clock it searches as long as the time manager lets
     it, given ``nodes`` or (alpha-beta) a ``depth`` that far. A level with
@@ -94,6 +96,7 @@ class Level:
     reuse: bool = False
     fitted_horizon: int = 0
     fitted_variants: frozenset[Variant] = frozenset()
+    blocking: bool = False
     spends_time: bool = False
     opening_book: bool = False
     #: Whether it first looks for a forced win in 3-4 player Express (:data:`WIN_CHECK_NODES`).
@@ -108,6 +111,10 @@ FITTED_HORIZON: Final = 2
 #: horizon, times its share there: a cut playout costs a fraction of one to the end
 #: (docs/strength.md, "Figures behind the constants").
 FITTED_BUDGET_FACTOR: Final = 4
+#: A level's MCTS budget in 3-4 player Express where its playouts block, its share
+#: divided by this: a blocking playout costs about three greedy ones (docs/strength.md,
+#: "Blocking playouts").
+BLOCKING_BUDGET_DIVISOR: Final = 3
 #: The most nodes of the sure-win search with which a level that has ``win_check`` looks
 #: for a forced win (to its own second action) before its MCTS (docs/strength.md, "A sure
 #: win first").
@@ -131,6 +138,7 @@ LADDER: Final[tuple[Level, ...]] = (
         reuse=True,
         fitted_horizon=FITTED_HORIZON,
         fitted_variants=frozenset({Variant.EXPERT, Variant.EXTREME}),
+        blocking=True,
         spends_time=True,
         opening_book=True,
         win_check=True,
@@ -239,7 +247,7 @@ class LevelBot(Bot):
 
     def __init__(self, rung: Level, seed: int | None) -> None:
         from shiftago.engine.alphabeta import AlphaBetaBot
-        from shiftago.engine.mcts_bot import MctsBot
+        from shiftago.engine.mcts_bot import EVERY_ACTION, MctsBot
         from shiftago.engine.multi_search_bot import MultiSearchBot
 
         self.name = rung.name
@@ -260,6 +268,7 @@ class LevelBot(Bot):
             self.seed,
             name=rung.name,
             guard=rung.guard,
+            blocking=EVERY_ACTION if rung.blocking else 0,
             reuse=rung.reuse,
             fitted_horizon=rung.fitted_horizon,
             fitted_variants=rung.fitted_variants,
@@ -291,7 +300,11 @@ class LevelBot(Bot):
         if full is None:
             return None
         share = scaled_budget(full, low, top, kind[0], kind[-1])
-        return share * FITTED_BUDGET_FACTOR if self.mcts.cuts_fitted(state.rules) else share
+        if self.mcts.cuts_fitted(state.rules):
+            return share * FITTED_BUDGET_FACTOR
+        if self.mcts.blocks(state.rules):
+            return max(1, round(share / BLOCKING_BUDGET_DIVISOR))
+        return share
 
     def limits_for(self, state: State, limits: Limits) -> Limits:
         """The caller's ``limits`` lowered to this level's budget in ``state``'s variant;

@@ -88,8 +88,8 @@ class MctsBot(Bot):
     with the solver, off without; they are the stronger policy in every variant, see
     docs/strength.md, "Figures behind the constants"), ``blocking`` the number of actions at
     the start of each greedy playout in which, in Express with 3-4 players, the mover
-    also stops the next seat's win at once (0: none, the levels' choice; :data:`EVERY_ACTION`:
-    all; docs/strength.md, "Blocking playouts"), ``guard`` the guarded expansions of
+    also stops the next seat's win at once (0: none; :data:`EVERY_ACTION`: all, the top
+    level's choice; docs/strength.md, "Blocking playouts"), ``guard`` the guarded expansions of
     :mod:`shiftago.engine.mcts.knowledge` (3-4 players: no child that loses at
     once), ``horizon``, ``scale`` and ``reach`` the playouts of 3-4 player Expert cut
     after ``horizon`` actions and valued by the points
@@ -165,6 +165,11 @@ class MctsBot(Bot):
         """Whether this bot's playouts in games of ``rules`` stop at the fitted horizon."""
         fitted = self.fitted_horizon > 0 and rules.variant in self.fitted_variants
         return fitted and rules.players > 2
+
+    def blocks(self, rules: Rules) -> bool:
+        """Whether this bot's playouts in games of ``rules`` block the next seat's win
+        (3-4 player Express, where asked)."""
+        return self.mcts.blocking > 0 and rules.players > 2 and rules.variant is Variant.EXPRESS
 
     def choose(self, state: State, limits: Limits = NO_LIMITS) -> Action:
         legal = state.legal_actions()

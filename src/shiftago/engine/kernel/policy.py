@@ -18,8 +18,8 @@
 * :data:`BLOCKING`: :data:`GREEDY`, and in Express with 3-4 players the mover also
   blocks: when the next seat could win at once, the mover plays an action after which
   it cannot (:func:`blocking_choice`), if it has one ("anti-decisive" moves,
-  Teytaud and Teytaud 2010). Stronger at equal iterations, not at equal time, so no
-  level plays it (``docs/strength.md``, "Blocking playouts").
+  Teytaud and Teytaud 2010). It costs about three greedy playouts; with the guarded
+  expansions the top level plays it (``docs/strength.md``, "Blocking playouts").
 
   Random players seldom make a line worth points, so random games of Expert and Extreme
   mostly end on a full board or an empty supply; greedy ones play the variants' real

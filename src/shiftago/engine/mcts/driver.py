@@ -94,8 +94,8 @@ class Mcts:
     stronger than plain ones, see :class:`~shiftago.engine.mcts_bot.MctsBot`),
     ``blocking`` the number of actions at the start of each greedy playout in which the
     mover also blocks the next seat's win at once, in Express with 3-4 players (0: none,
-    as every level plays: ``docs/strength.md``, "Blocking playouts"), ``guard`` the
-    guarded expansions of :mod:`.knowledge` (3-4 players), ``horizon`` and
+    as the levels below the top play: ``docs/strength.md``, "Blocking playouts"),
+    ``guard`` the guarded expansions of :mod:`.knowledge` (3-4 players), ``horizon`` and
     ``scale`` the playouts cut after ``horizon`` actions and valued by a softmax of the
     points at ``scale`` (:mod:`.horizon`; 0: played to the end), ``max_nodes`` caps
     the tree's memory. The tree is kept between searches (and grown when a search
