@@ -259,6 +259,42 @@ def test_three_players_vector_values() -> None:
     assert bot.analyse(state)[0].action == best.action
 
 
+#: One empty cell, no line of four: each of the four insertions fills the board without a
+#: line for orange, so the game is a draw shared by all three (checked in the test).
+ONLY_DRAWS = ("express 3 bobgggb/ooobboo/gogbgbb/bbgoogb/ggogbgg/booo1bg/goobbog o insert "
+              "6,6,6 0,0,0 0,0,0")  # fmt: skip
+
+
+def test_a_contempt_counts_the_root_seats_draws_at_its_value() -> None:
+    state = State.from_position(ONLY_DRAWS)
+    for action in state.legal_actions():
+        assert (after := state.after(action)).is_over and after.outcome.winners == (0, 1, 2)
+    s = kernel.from_state(state)
+    for contempt, mine in ((None, 1 / 3), (0.0, 0.0), (0.25, 0.25)):
+        for solver in (True, False):
+            mcts = Mcts(contempt=contempt, solver=solver)
+            result = mcts.search(s, 3, iterations=40)
+            assert result.root_values == pytest.approx((mine, 1 / 3, 1 / 3))
+    # a cut playout's values are not results: a horizon keeps the fitted shares
+    cut = Mcts(contempt=0.0, horizon=2).search(s, 3, iterations=40)
+    assert cut.root_values == pytest.approx((1 / 3, 1 / 3, 1 / 3))
+
+
+def test_a_bot_plays_with_its_contempt_and_analyses_without() -> None:
+    express = State.from_position(ONLY_DRAWS)
+    expert = State.from_position(ONLY_DRAWS.replace("express", "expert"))
+    bot = MctsBot(5, iterations=40, contempt=0.0)
+    bot.choose(express)
+    assert bot.mcts.contempt is None  # only while it chooses
+    assert bot.last is not None and bot.last.root_values[0] == 0.0
+    bot.analyse(express)
+    assert bot.last.root_values[0] == pytest.approx(1 / 3)
+    bot.choose(expert)  # Expert's draws are on points: no contempt there
+    assert bot.last.root_values[0] == pytest.approx(1 / 3)
+    with pytest.raises(ValueError, match="contempt"):
+        MctsBot(contempt=1.5)
+
+
 def test_greedy_express_playouts_see_exactly_the_wins_at_once() -> None:
     for position in [*EXPRESS_WINS, MUST_BLOCK, WIN_IN_2, BENCH_POSITION]:
         state = State.from_position(position)

@@ -144,6 +144,22 @@ def test_only_a_search_limited_by_time_alone_starts_from_the_kept_tree() -> None
     assert root is not None and int(root.visits[ROOT]) >= visits
 
 
+def test_a_tree_grown_under_another_contempt_is_not_kept() -> None:
+    start = State.from_position("express 3 7/7/7/7/7/7/7 o insert 22,22,22 0,0,0 0,0,0")
+    s = kernel.from_state(start)
+    stop = threading.Event()
+    stop.set()
+    mcts = Mcts(c=MULTI_PLAYER_C, guard=True, reuse=True)
+    mcts.search(s, 1, movetime_ms=60_000, stop=stop)
+    tree = mcts.tree
+    assert tree is not None
+    after = s.copy()
+    apply_action(after, int(tree.code[_most_visited(tree, ROOT)]))
+    mcts.contempt = 0.0  # its values count the root seat's draws otherwise
+    mcts.search(after, 2, movetime_ms=60_000, stop=stop)
+    assert mcts.kept_visits == 0
+
+
 def test_iteration_limited_searches_repeat_whatever_came_before() -> None:
     s = kernel.from_state(State.from_position(THREAT))
     fresh = Mcts(c=MULTI_PLAYER_C, guard=True, reuse=True).search(s, 5, iterations=2000)

@@ -77,7 +77,8 @@ class Level:
     level that ``spends_time`` (the top one) keeps its budget only for searches given no
     limit: given a ``movetime`` or a clock it searches as long as the time manager lets
     it, given ``nodes`` or (alpha-beta) a ``depth`` that far. A level with
-    ``opening_book`` plays the book's choice where the shipped book has one, at once."""
+    ``opening_book`` plays the book's choice where the shipped book has one, at once;
+    one with a ``contempt`` plays for more than a draw in 3-4 player Express."""
 
     number: int
     name: str
@@ -101,6 +102,9 @@ class Level:
     opening_book: bool = False
     #: Whether it first looks for a forced win in 3-4 player Express (:data:`WIN_CHECK_NODES`).
     win_check: bool = False
+    #: What a draw is worth to its own seat in the 3-4 player Express it plays (None: its
+    #: share; :class:`~shiftago.engine.mcts_bot.MctsBot`).
+    contempt: float | None = None
 
 
 #: The top level's playouts in 3-4 player Expert and Extreme stop after this many actions
@@ -119,6 +123,10 @@ BLOCKING_BUDGET_DIVISOR: Final = 3
 #: for a forced win (to its own second action) before its MCTS (docs/strength.md, "A sure
 #: win first").
 WIN_CHECK_NODES: Final = 100_000
+
+#: What a draw is worth to the top level's own seat in the 3-4 player Express it plays,
+#: instead of its share (docs/strength.md, "A contempt for draws in the playouts").
+DRAW_CONTEMPT: Final = 0.0
 
 LADDER: Final[tuple[Level, ...]] = (
     Level(1, "beginner", greedy=True, looks_ahead=False),
@@ -142,6 +150,7 @@ LADDER: Final[tuple[Level, ...]] = (
         spends_time=True,
         opening_book=True,
         win_check=True,
+        contempt=DRAW_CONTEMPT,
     ),
 )
 
@@ -272,6 +281,7 @@ class LevelBot(Bot):
             reuse=rung.reuse,
             fitted_horizon=rung.fitted_horizon,
             fitted_variants=rung.fitted_variants,
+            contempt=rung.contempt,
         )
         self.sure_win = MultiSearchBot("sure-win") if rung.win_check else None
         with_two = ", ".join(v.value.capitalize() for v in Variant if v in rung.mcts_with_two)

@@ -33,6 +33,11 @@ each from that seat's point of view); :meth:`MctsBot.analyse_vector` (and
 :attr:`MctsBot.last_values` after :meth:`~MctsBot.analyse`) give these vectors for 2
 players too.
 
+A bot with a ``contempt`` counts a draw at the contempt for its own seat, instead of its
+share, in the searches of the actions it plays (:meth:`MctsBot.choose`) in 3-4 player
+Express; so the values of a game's ``info`` lines count its draws so, never those of an
+analysis (:meth:`MctsBot.analyse`, a review, the analysis board).
+
 The search is deterministic under an iteration limit: the same seed, state and
 iterations give the same analysis. The random numbers come from the seed and the
 position, so the answer does not depend on what the bot was asked before.
@@ -97,8 +102,10 @@ class MctsBot(Bot):
     every level: docs/strength.md, "3 and 4 players in Expert (issue 52)"),
     ``fitted_horizon`` the playouts of the 3-4 player games of ``fitted_variants`` cut
     after that many actions and valued by the fitted evaluation instead
-    (:mod:`shiftago.engine.mcts.seat_eval`; 0: none), ``max_nodes`` the tree's memory
-    cap, ``reuse`` a search limited by time alone starting from the last search's tree
+    (:mod:`shiftago.engine.mcts.seat_eval`; 0: none), ``contempt`` what a draw is
+    worth to the bot's own seat when it plays 3-4 player Express (None: its share;
+    module docstring), ``max_nodes`` the tree's memory cap, ``reuse`` a search limited
+    by time alone starting from the last search's tree
     (:mod:`shiftago.engine.mcts.reuse`)."""
 
     name = "mcts"
@@ -125,6 +132,7 @@ class MctsBot(Bot):
         reach: float = 0.0,
         fitted_horizon: int = 0,
         fitted_variants: frozenset[Variant] = frozenset(Variant),
+        contempt: float | None = None,
         max_nodes: int = DEFAULT_MAX_NODES,
         reuse: bool = False,
     ) -> None:
@@ -156,6 +164,10 @@ class MctsBot(Bot):
         #: (0: none).
         self.fitted_horizon = fitted_horizon
         self.fitted_variants = fitted_variants
+        if contempt is not None and not 0.0 <= contempt <= 1.0:
+            raise ValueError(f"the contempt is a reward from 0 to 1, not {contempt}")
+        #: What a draw is worth to the bot's seat in the 3-4 player Express it plays.
+        self.contempt = contempt
         #: The last search's result (for benchmarks and tests).
         self.last: MctsResult | None = None
         #: After :meth:`analyse`: each action's value for every seat, in its order.
@@ -175,7 +187,12 @@ class MctsBot(Bot):
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        return super().choose(state, limits)
+        if state.players > 2 and state.rules.variant is Variant.EXPRESS:
+            self.mcts.contempt = self.contempt
+        try:
+            return super().choose(state, limits)
+        finally:
+            self.mcts.contempt = None
 
     def analyse(self, state: State, limits: Limits = NO_LIMITS) -> Analysis:
         return [ranked for ranked, _ in self.analyse_vector(state, limits)]

@@ -97,7 +97,9 @@ class Mcts:
     as the levels below the top play: ``docs/strength.md``, "Blocking playouts"),
     ``guard`` the guarded expansions of :mod:`.knowledge` (3-4 players), ``horizon`` and
     ``scale`` the playouts cut after ``horizon`` actions and valued by a softmax of the
-    points at ``scale`` (:mod:`.horizon`; 0: played to the end), ``max_nodes`` caps
+    points at ``scale`` (:mod:`.horizon`; 0: played to the end), ``contempt`` what a
+    draw is worth to the seat at the root (None: its share; :func:`.search.iterate`;
+    a kept tree is used only under the same contempt), ``max_nodes`` caps
     the tree's memory. The tree is kept between searches (and grown when a search
     needs more), never reused: each search starts from a lone root."""
 
@@ -112,10 +114,12 @@ class Mcts:
         horizon: int = 0,
         scale: float = 0.0,
         reach: float = 0.0,
+        contempt: float | None = None,
         max_nodes: int = DEFAULT_MAX_NODES,
         reuse: bool = False,
     ) -> None:
         self.c = float(c)
+        self.contempt = contempt
         self.guard = guard
         self.horizon = horizon
         self.scale = float(scale)
@@ -130,6 +134,8 @@ class Mcts:
         self._spare: Tree | None = None
         #: The state of the last search's root, while its tree may be kept.
         self._last_root: np.ndarray | None = None
+        #: The contempt of the last search (its tree's values count draws so).
+        self._last_contempt: float | None = None
         #: The visits a search found at its root when it began (0 from a lone root).
         self.kept_visits = 0
 
@@ -164,6 +170,7 @@ class Mcts:
         keep = self.reuse and iterations is None and movetime_ms is not None
         kept = self._kept(tree, state) if keep else None
         self._last_root = state.copy() if keep else None
+        self._last_contempt = self.contempt
         if kept is None:
             reset(*tree, x)
             self.kept_visits = 0
@@ -215,6 +222,7 @@ class Mcts:
                 self.horizon,
                 self.scale,
                 self.reach,
+                -1.0 if self.contempt is None else self.contempt,
             )
         )
 
@@ -223,7 +231,7 @@ class Mcts:
         ``self.tree``), or None: no last search, ``state`` not below its root, its node
         not expanded, or proven (the guard proves a node lost without children, and a
         proven root would end the search before the actions it left out are tried)."""
-        if self._last_root is None:
+        if self._last_root is None or self._last_contempt != self.contempt:
             return None
         node = int(
             find_descendant(

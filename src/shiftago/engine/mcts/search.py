@@ -19,6 +19,8 @@ the clock. An iteration:
    :mod:`.seat_eval`, or by the points, :mod:`.horizon`).
 4. **Backpropagation** adds the reward vector (1 to a sole winner, ``1 / k`` to each of
    ``k`` winners, 0 to the others) to every node of the path, each seat in its slot.
+   With a ``contempt`` (0 or more) and playouts to the end, the seat to act at the root
+   gets the contempt instead of its share of a draw, the other seats their shares.
 
 **MCTS-Solver** (Winands, Björnsson and Saito 2008), with ``solver``: a finished game is
 proven, with its winners mask as ``proof``. A node whose seat to act ``m`` has a child
@@ -217,11 +219,15 @@ def iterate(
     horizon: int = 0,
     scale: float = 0.0,
     reach: float = 0.0,
+    contempt: float = -1.0,
 ) -> int:
     """Run up to ``iterations`` iterations from ``root`` (not over) on the tree; return
     how many ran (fewer when the solver proves the root, or when ``info[STOP]`` is set
     after the first)."""
     players = np.int64(root[PLAYERS])
+    me = np.int64(root[TURN])
+    # a result's rewards are 1, 0 and 1/k exactly unless a cut playout valued it
+    draws_for_me = contempt >= 0.0 and horizon == 0
     s = np.empty(STATE_SIZE, dtype=np.uint64)
     moves = np.empty(MAX_ACTIONS, dtype=np.int64)
     reward = np.zeros(4, dtype=np.float64)
@@ -269,6 +275,8 @@ def iterate(
         if not played_out:
             for seat in range(players):
                 reward[seat] = share(winners, seat)
+        if draws_for_me and 0.0 < reward[me] < 1.0:
+            reward[me] = contempt
         n = node
         while n >= 0:
             visits[n] += 1
