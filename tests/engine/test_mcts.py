@@ -291,6 +291,9 @@ def test_a_bot_plays_with_its_contempt_and_analyses_without() -> None:
     assert bot.last.root_values[0] == pytest.approx(1 / 3)
     bot.choose(expert)  # Expert's draws are on points: no contempt there
     assert bot.last.root_values[0] == pytest.approx(1 / 3)
+    four_only = MctsBot(5, iterations=40, contempt=0.0, contempt_players=frozenset({4}))
+    four_only.choose(express)  # a 3-player game
+    assert four_only.last is not None and four_only.last.root_values[0] == pytest.approx(1 / 3)
     with pytest.raises(ValueError, match="contempt"):
         MctsBot(contempt=1.5)
 

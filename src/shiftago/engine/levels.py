@@ -78,7 +78,8 @@ class Level:
     limit: given a ``movetime`` or a clock it searches as long as the time manager lets
     it, given ``nodes`` or (alpha-beta) a ``depth`` that far. A level with
     ``opening_book`` plays the book's choice where the shipped book has one, at once;
-    one with a ``contempt`` plays for more than a draw in 3-4 player Express."""
+    one with a ``contempt`` plays for more than a draw in Express with
+    ``contempt_players`` players."""
 
     number: int
     name: str
@@ -102,9 +103,10 @@ class Level:
     opening_book: bool = False
     #: Whether it first looks for a forced win in 3-4 player Express (:data:`WIN_CHECK_NODES`).
     win_check: bool = False
-    #: What a draw is worth to its own seat in the 3-4 player Express it plays (None: its
-    #: share; :class:`~shiftago.engine.mcts_bot.MctsBot`).
+    #: What a draw is worth to its own seat in the Express games of ``contempt_players``
+    #: players it plays (None: its share; :class:`~shiftago.engine.mcts_bot.MctsBot`).
     contempt: float | None = None
+    contempt_players: frozenset[int] = frozenset()
 
 
 #: The top level's playouts in 3-4 player Expert and Extreme stop after this many actions
@@ -124,9 +126,11 @@ BLOCKING_BUDGET_DIVISOR: Final = 3
 #: win first").
 WIN_CHECK_NODES: Final = 100_000
 
-#: What a draw is worth to the top level's own seat in the 3-4 player Express it plays,
-#: instead of its share (docs/strength.md, "A contempt for draws in the playouts").
+#: What a draw is worth to the top level's own seat in the Express games of
+#: :data:`CONTEMPT_PLAYERS` players it plays, instead of its share (docs/strength.md,
+#: "A contempt for draws in the playouts").
 DRAW_CONTEMPT: Final = 0.0
+CONTEMPT_PLAYERS: Final = frozenset({3})
 
 LADDER: Final[tuple[Level, ...]] = (
     Level(1, "beginner", greedy=True, looks_ahead=False),
@@ -151,6 +155,7 @@ LADDER: Final[tuple[Level, ...]] = (
         opening_book=True,
         win_check=True,
         contempt=DRAW_CONTEMPT,
+        contempt_players=CONTEMPT_PLAYERS,
     ),
 )
 
@@ -282,6 +287,7 @@ class LevelBot(Bot):
             fitted_horizon=rung.fitted_horizon,
             fitted_variants=rung.fitted_variants,
             contempt=rung.contempt,
+            contempt_players=rung.contempt_players,
         )
         self.sure_win = MultiSearchBot("sure-win") if rung.win_check else None
         with_two = ", ".join(v.value.capitalize() for v in Variant if v in rung.mcts_with_two)

@@ -34,9 +34,10 @@ each from that seat's point of view); :meth:`MctsBot.analyse_vector` (and
 players too.
 
 A bot with a ``contempt`` counts a draw at the contempt for its own seat, instead of its
-share, in the searches of the actions it plays (:meth:`MctsBot.choose`) in 3-4 player
-Express; so the values of a game's ``info`` lines count its draws so, never those of an
-analysis (:meth:`MctsBot.analyse`, a review, the analysis board).
+share, in the searches of the actions it plays (:meth:`MctsBot.choose`) in Express with
+``contempt_players`` players (3 or 4); so the values of a game's ``info`` lines count
+its draws so, never those of an analysis (:meth:`MctsBot.analyse`, a review, the
+analysis board).
 
 The search is deterministic under an iteration limit: the same seed, state and
 iterations give the same analysis. The random numbers come from the seed and the
@@ -103,9 +104,9 @@ class MctsBot(Bot):
     ``fitted_horizon`` the playouts of the 3-4 player games of ``fitted_variants`` cut
     after that many actions and valued by the fitted evaluation instead
     (:mod:`shiftago.engine.mcts.seat_eval`; 0: none), ``contempt`` what a draw is
-    worth to the bot's own seat when it plays 3-4 player Express (None: its share;
-    module docstring), ``max_nodes`` the tree's memory cap, ``reuse`` a search limited
-    by time alone starting from the last search's tree
+    worth to the bot's own seat when it plays Express with ``contempt_players`` players
+    (None: its share; module docstring), ``max_nodes`` the tree's memory cap, ``reuse``
+    a search limited by time alone starting from the last search's tree
     (:mod:`shiftago.engine.mcts.reuse`)."""
 
     name = "mcts"
@@ -133,6 +134,7 @@ class MctsBot(Bot):
         fitted_horizon: int = 0,
         fitted_variants: frozenset[Variant] = frozenset(Variant),
         contempt: float | None = None,
+        contempt_players: frozenset[int] = frozenset({3, 4}),
         max_nodes: int = DEFAULT_MAX_NODES,
         reuse: bool = False,
     ) -> None:
@@ -168,6 +170,7 @@ class MctsBot(Bot):
             raise ValueError(f"the contempt is a reward from 0 to 1, not {contempt}")
         #: What a draw is worth to the bot's seat in the 3-4 player Express it plays.
         self.contempt = contempt
+        self.contempt_players = contempt_players
         #: The last search's result (for benchmarks and tests).
         self.last: MctsResult | None = None
         #: After :meth:`analyse`: each action's value for every seat, in its order.
@@ -187,7 +190,7 @@ class MctsBot(Bot):
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        if state.players > 2 and state.rules.variant is Variant.EXPRESS:
+        if state.players in self.contempt_players and state.rules.variant is Variant.EXPRESS:
             self.mcts.contempt = self.contempt
         try:
             return super().choose(state, limits)
