@@ -283,12 +283,20 @@ def _search_all(
 def _with_search(position: BookPosition, searched: BookPosition) -> BookPosition:
     """``position``'s game statistics with the values, proofs and choice of the same
     search made before (``searched``): what :func:`search_position` would make."""
+    values = {a.action: (a.value, a.proven) for a in searched.actions if a.value is not None}
+    return _with_values(position, values, searched.choice)
+
+
+def _with_values(
+    position: BookPosition, values: dict[Action, tuple[float, int]], choice: Action | None
+) -> BookPosition:
+    """``position``'s game statistics with a search's ``values`` (value and proof of each
+    action class; unplayed classes come in with no games) and its ``choice``."""
     actions = {a.action: a for a in position.actions}
-    for line in searched.actions:
-        if line.value is not None:
-            old = actions.get(line.action, BookAction(line.action))
-            actions[line.action] = replace(old, value=line.value, proven=line.proven)
-    return BookPosition(position.key, _ordered(actions.values()), searched.choice)
+    for action, (value, proven) in values.items():
+        old = actions.get(action, BookAction(action))
+        actions[action] = replace(old, value=value, proven=proven)
+    return BookPosition(position.key, _ordered(actions.values()), choice)
 
 
 @functools.cache
@@ -313,21 +321,14 @@ def search_position(bot: LevelBot, position: BookPosition, nodes: int | None) ->
     judge = bot.for_rules(state.rules)
     limits = Limits(nodes=nodes)
     ranked = bot.analyse(state, limits)
-    actions = {a.action: a for a in position.actions}
-    found: set[Action] = set()
+    values: dict[Action, tuple[float, int]] = {}
     for line in ranked:
         action = representative(line.action, state)
-        if action in found:  # the best of a class stands for it
-            continue
-        found.add(action)
-        old = actions.get(action, BookAction(action))
-        actions[action] = replace(
-            old,
-            value=round(judge.expectation(line.value, state.rules), VALUE_PLACES),
-            proven=judge.proven(line.value),
-        )
+        if action not in values:  # the best of a class stands for it
+            value = round(judge.expectation(line.value, state.rules), VALUE_PLACES)
+            values[action] = (value, judge.proven(line.value))
     # The alpha-beta's analysis values every action exactly, a shallower search than the
     # one it plays with: the choice is its play's search (the MCTS plays its analysis's
     # first action anyway).
     chosen = judge.choose(state, limits) if judge is bot.alphabeta else ranked[0].action
-    return BookPosition(position.key, _ordered(actions.values()), representative(chosen, state))
+    return _with_values(position, values, representative(chosen, state))
