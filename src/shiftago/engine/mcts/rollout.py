@@ -5,12 +5,13 @@ greedy by default (:data:`~shiftago.engine.kernel.policy.GREEDY`: a win at once 
 Express playout; in Expert and Extreme the mover makes and scores the longest line worth
 points), blocking as well where asked with 3-4 players
 (:data:`~shiftago.engine.kernel.policy.BLOCKING`: the mover stops the next seat's win at
-once; measured, not played by the levels), uniformly random for plain UCT. The greedy rules live in
-:mod:`shiftago.engine.kernel.policy`, next to the loop that applies them; why the MCTS
-plays them is measured in ``docs/strength.md`` ("Greedy playouts in Expert and
-Extreme"). With a horizon the playout stops after that many actions of a game not over,
-and the position reached is valued by the fitted evaluation of :mod:`.seat_eval` (the
-top level's 3-4 player Expert and Extreme) or by the points (:mod:`.horizon`, measured only).
+once; the top level's in 3-4 player Express), uniformly random for plain UCT. The
+greedy rules live in :mod:`shiftago.engine.kernel.policy`, next to the loop that applies
+them; why the MCTS plays them is measured in ``docs/strength.md`` ("Greedy playouts in
+Expert and Extreme"). With a horizon the playout stops after that many actions of a game
+not over, and the position reached is valued by the fitted evaluation of
+:mod:`.seat_eval` (the top level's 3-4 player Expert and Extreme) or by the points
+(:mod:`.horizon`, measured only).
 """
 
 from __future__ import annotations
