@@ -2,14 +2,21 @@
 """Where a 3-4 player game was lost: for each game of an arena's results that a seat
 lost, walk back over that seat's own actions from the end and search each position
 with the top level's guarded MCTS, until one where some action is not proven lost for
-it (docs/strength.md, "Where the lost games were lost").
+it; then judge the actions the other seats played between that one and the seat's next
+(docs/strength.md, "Where the lost games were lost", "Where the 3-player games are
+lost now").
 
     python scripts/where_lost.py RESULTS.jsonl RECORDS_DIR --seat-name yours-main \\
-        --iterations 200000 --games 30
+        --iterations 200000 --games 30 [--playouts greedy]
 
 Prints one JSON line per lost game: who won (the seat after the loser, or another),
-the game's length, and each position walked: actions before the end, the action
-played, the search's first choice, and whether every action was proven lost.
+the game's length, each position walked (actions before the end, the action played,
+the search's first choice, whether every action was proven lost) and, after the last
+position not lost, each action of the seats between ("between": its seat counted
+from the loser, the action, its mean value for that seat, the search's first choice
+and its value). A last line sums the games up: how many went to the next seat, and in
+how many a seat between played an action its search valued at least ``--slip`` under
+its first choice.
 """
 
 from __future__ import annotations
@@ -22,18 +29,35 @@ from pathlib import Path
 from shiftago.core import Game, State
 from shiftago.engine import kernel
 from shiftago.engine.mcts import Mcts
-from shiftago.engine.mcts.driver import MULTI_PLAYER_C
+from shiftago.engine.mcts.driver import MULTI_PLAYER_C, MctsResult
+from shiftago.engine.mcts_bot import EVERY_ACTION
 from shiftago.formats.record_read import parse_record
 
 #: Own actions walked back at most per game.
 MOST_BACK = 6
 
 
+def searched(state: State, mcts: Mcts, iterations: int) -> MctsResult:
+    """The guarded MCTS's search of ``state`` (a fresh tree)."""
+    return mcts.search(kernel.from_state(state), 1, iterations=iterations)
+
+
 def lost_at(state: State, seat: int, mcts: Mcts, iterations: int) -> tuple[bool, str]:
     """Whether every action of ``seat`` (to act) is proven lost, and the first choice."""
-    found = mcts.search(kernel.from_state(state), 1, iterations=iterations)
+    found = searched(state, mcts, iterations)
     lost = all(proof != 0 and not (proof >> seat) & 1 for proof in found.proofs)
     return lost, str(kernel.to_action(found.codes[0], state.players))
+
+
+def judged(state: State, played: str, mcts: Mcts, iterations: int) -> tuple[str, float, float]:
+    """The search's first choice at ``state``, its value for the seat to act, and the
+    value of the action ``played`` there."""
+    found = searched(state, mcts, iterations)
+    mover = state.turn
+    actions = [str(kernel.to_action(code, state.players)) for code in found.codes]
+    best = found.values[0][mover]
+    mine = found.values[actions.index(played)][mover]
+    return actions[0], round(best, 3), round(mine, 3)
 
 
 def main(argv: list[str]) -> int:
@@ -43,9 +67,17 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--seat-name", required=True, help="a part of the seat's command")
     parser.add_argument("--iterations", type=int, default=200_000)
     parser.add_argument("--games", type=int, default=30)
+    parser.add_argument(
+        "--playouts",
+        choices=("blocking", "greedy"),
+        default="blocking",
+        help="the top level's playouts: blocking since 4 December 2026, greedy before",
+    )
+    parser.add_argument("--slip", type=float, default=0.03)
     args = parser.parse_args(argv)
-    mcts = Mcts(c=MULTI_PLAYER_C, guard=True)
-    done = 0
+    blocking = EVERY_ACTION if args.playouts == "blocking" else 0
+    mcts = Mcts(c=MULTI_PLAYER_C, guard=True, blocking=blocking)
+    done = to_next = slipped = 0
     for line in args.results.read_text().splitlines():
         row = json.loads(line)
         seat = next(i for i, name in enumerate(row["seats"]) if args.seat_name in name)
@@ -61,17 +93,32 @@ def main(argv: list[str]) -> int:
             game.play(action)
         own = [i for i, state in enumerate(before) if state.turn == seat]
         walked = []
+        free = -1
         for i in reversed(own[-MOST_BACK:]):
             lost, choice = lost_at(before[i], seat, mcts, args.iterations)
             walked.append([len(before) - i, str(record.actions[i]), choice, lost])
             if not lost:
+                free = i
                 break
+        between: list[tuple[int, str, float, str, float]] = []
+        if free >= 0:
+            later = [i for i in own if i > free]
+            until = later[0] if later else len(before)
+            for j in range(free + 1, until):
+                played = str(record.actions[j])
+                best, best_value, value = judged(before[j], played, mcts, args.iterations)
+                relative = (before[j].turn - seat) % players
+                between.append((relative, played, value, best, best_value))
         won_by = "next" if (winner - seat) % players == 1 else "other"
-        print(json.dumps({"game": row["record_file"], "won_by": won_by, "walk": walked}))
+        to_next += won_by == "next"
+        slipped += any(best - value >= args.slip for _, _, value, _, best in between)
+        report = {"game": row["record_file"], "won_by": won_by, "actions": len(before)}
+        print(json.dumps(report | {"walk": walked, "between": between}))
         sys.stdout.flush()
         done += 1
         if done >= args.games:
             break
+    print(json.dumps({"lost": done, "to_next_seat": to_next, "a_seat_between_slipped": slipped}))
     return 0
 
 
