@@ -1,20 +1,23 @@
 #!/usr/bin/env python3
-"""Where a 3-4 player game was lost: for each game of an arena's results that a seat
-lost, walk back over that seat's own actions from the end and search each position
-with the top level's guarded MCTS, until one where some action is not proven lost for
-it; then judge the actions the other seats played between that one and the seat's next
+"""Where a game was lost: for each game of an arena's results that a seat lost, walk
+back over that seat's own actions from the end and search each position deeper than
+the top level plays, until one where some action is not proven lost for it; then
+judge the actions the other seats played between that one and the seat's next
 (docs/strength.md, "Where the lost games were lost", "Where the 3-player games are
-lost now").
+lost now", "Where the 2-player games are lost").
 
     python scripts/where_lost.py RESULTS.jsonl RECORDS_DIR --seat-name yours-main \\
-        --iterations 200000 --games 30 [--playouts greedy]
+        --iterations 200000 --games 30 [--playouts greedy] [--nodes 20000000]
 
+With 3-4 players the search is the top level's guarded MCTS (``--iterations``, its
+playouts blocking or ``greedy``); with 2 the top level's alpha-beta analysis
+(``--nodes``), whose values become expected scores as the analysis board shows them.
 Prints one JSON line per lost game: who won (the seat after the loser, or another),
 the game's length, each position walked (actions before the end, the action played,
 the search's first choice, whether every action was proven lost) and, after the last
 position not lost, each action of the seats between ("between": its seat counted
-from the loser, the action, its mean value for that seat, the search's first choice
-and its value). A last line sums the games up: how many went to the next seat, and in
+from the loser, the action, its value for that seat, the search's first choice and
+its value). A last line sums the games up: how many went to the next seat, and in
 how many a seat between played an action its search valued at least ``--slip`` under
 its first choice.
 """
@@ -28,8 +31,10 @@ from pathlib import Path
 
 from shiftago.core import Game, State
 from shiftago.engine import kernel
+from shiftago.engine.bot import Limits
+from shiftago.engine.levels import bot_for_level, default_level
 from shiftago.engine.mcts import Mcts
-from shiftago.engine.mcts.driver import MULTI_PLAYER_C, MctsResult
+from shiftago.engine.mcts.driver import MULTI_PLAYER_C
 from shiftago.engine.mcts_bot import EVERY_ACTION
 from shiftago.formats.record_read import parse_record
 
@@ -37,27 +42,51 @@ from shiftago.formats.record_read import parse_record
 MOST_BACK = 6
 
 
-def searched(state: State, mcts: Mcts, iterations: int) -> MctsResult:
-    """The guarded MCTS's search of ``state`` (a fresh tree)."""
-    return mcts.search(kernel.from_state(state), 1, iterations=iterations)
+class Judge:
+    """The deeper search of a position: every action's value for the seat to act (an
+    expected score in [0, 1]) and whether it is proven lost, best first."""
 
+    def __init__(self, iterations: int, blocking: int, nodes: int) -> None:
+        self.iterations = iterations
+        self.nodes = nodes
+        self.mcts = Mcts(c=MULTI_PLAYER_C, guard=True, blocking=blocking)
+        self.top = bot_for_level(default_level(), 0)
 
-def lost_at(state: State, seat: int, mcts: Mcts, iterations: int) -> tuple[bool, str]:
-    """Whether every action of ``seat`` (to act) is proven lost, and the first choice."""
-    found = searched(state, mcts, iterations)
-    lost = all(proof != 0 and not (proof >> seat) & 1 for proof in found.proofs)
-    return lost, str(kernel.to_action(found.codes[0], state.players))
+    def ranked(self, state: State) -> list[tuple[str, float, bool]]:
+        """``(action, value for the mover, proven lost)`` for each action, best first."""
+        if state.players > 2:
+            found = self.mcts.search(kernel.from_state(state), 1, iterations=self.iterations)
+            seat = state.turn
+            return [
+                (
+                    str(kernel.to_action(code, state.players)),
+                    values[seat],
+                    proof != 0 and not (proof >> seat) & 1,
+                )
+                for code, values, proof in zip(found.codes, found.values, found.proofs, strict=True)
+            ]
+        judge = self.top.for_rules(state.rules)
+        lines = self.top.analyse(state, Limits(nodes=self.nodes))
+        return [
+            (
+                str(line.action),
+                judge.expectation(line.value, state.rules),
+                judge.proven(line.value) < 0,
+            )
+            for line in lines
+        ]
 
+    def lost_at(self, state: State) -> tuple[bool, str]:
+        """Whether every action of the seat to act is proven lost, and the first choice."""
+        ranked = self.ranked(state)
+        return all(lost for _, _, lost in ranked), ranked[0][0]
 
-def judged(state: State, played: str, mcts: Mcts, iterations: int) -> tuple[str, float, float]:
-    """The search's first choice at ``state``, its value for the seat to act, and the
-    value of the action ``played`` there."""
-    found = searched(state, mcts, iterations)
-    mover = state.turn
-    actions = [str(kernel.to_action(code, state.players)) for code in found.codes]
-    best = found.values[0][mover]
-    mine = found.values[actions.index(played)][mover]
-    return actions[0], round(best, 3), round(mine, 3)
+    def judged(self, state: State, played: str) -> tuple[str, float, float]:
+        """The first choice at ``state``, its value for the seat to act, and the value of
+        the action ``played`` there."""
+        ranked = self.ranked(state)
+        mine = next(value for action, value, _ in ranked if action == played)
+        return ranked[0][0], round(ranked[0][1], 3), round(mine, 3)
 
 
 def main(argv: list[str]) -> int:
@@ -73,10 +102,11 @@ def main(argv: list[str]) -> int:
         default="blocking",
         help="the top level's playouts: blocking since 4 December 2026, greedy before",
     )
+    parser.add_argument("--nodes", type=int, default=20_000_000, help="2 players")
     parser.add_argument("--slip", type=float, default=0.03)
     args = parser.parse_args(argv)
     blocking = EVERY_ACTION if args.playouts == "blocking" else 0
-    mcts = Mcts(c=MULTI_PLAYER_C, guard=True, blocking=blocking)
+    judge = Judge(args.iterations, blocking, args.nodes)
     done = to_next = slipped = 0
     for line in args.results.read_text().splitlines():
         row = json.loads(line)
@@ -95,7 +125,7 @@ def main(argv: list[str]) -> int:
         walked = []
         free = -1
         for i in reversed(own[-MOST_BACK:]):
-            lost, choice = lost_at(before[i], seat, mcts, args.iterations)
+            lost, choice = judge.lost_at(before[i])
             walked.append([len(before) - i, str(record.actions[i]), choice, lost])
             if not lost:
                 free = i
@@ -106,7 +136,7 @@ def main(argv: list[str]) -> int:
             until = later[0] if later else len(before)
             for j in range(free + 1, until):
                 played = str(record.actions[j])
-                best, best_value, value = judged(before[j], played, mcts, args.iterations)
+                best, best_value, value = judge.judged(before[j], played)
                 relative = (before[j].turn - seat) % players
                 between.append((relative, played, value, best, best_value))
         won_by = "next" if (winner - seat) % players == 1 else "other"
