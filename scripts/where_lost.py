@@ -38,7 +38,7 @@ from shiftago.engine.mcts.driver import MULTI_PLAYER_C
 from shiftago.engine.mcts_bot import EVERY_ACTION
 from shiftago.formats.record_read import parse_record
 
-#: Own actions walked back at most per game.
+#: Own actions walked back at most per game, unless ``--most-back`` says otherwise.
 MOST_BACK = 6
 
 
@@ -104,6 +104,7 @@ def main(argv: list[str]) -> int:
     )
     parser.add_argument("--nodes", type=int, default=20_000_000, help="2 players")
     parser.add_argument("--slip", type=float, default=0.03)
+    parser.add_argument("--most-back", type=int, default=MOST_BACK, help="own actions walked")
     args = parser.parse_args(argv)
     blocking = EVERY_ACTION if args.playouts == "blocking" else 0
     judge = Judge(args.iterations, blocking, args.nodes)
@@ -124,7 +125,7 @@ def main(argv: list[str]) -> int:
         own = [i for i, state in enumerate(before) if state.turn == seat]
         walked = []
         free = -1
-        for i in reversed(own[-MOST_BACK:]):
+        for i in reversed(own[-args.most_back :]):
             lost, choice = judge.lost_at(before[i])
             walked.append([len(before) - i, str(record.actions[i]), choice, lost])
             if not lost:
