@@ -27,6 +27,18 @@ evaluation as the engine computes it and (Express) of the first round's form ref
 plays the games with the tuned evaluation instead: a second round of tuning, on the
 top level's own positions (docs/strength.md, "A second round in Express").
 
+``label`` (2-player Express) gives every ``--every``-th quiet position of a file the
+value of a deeper search as a second target: the top level's search (the tuned
+evaluation, late move reductions) to ``--depth`` and one ply deeper, the mean of the
+two values (they alternate with the depth's parity) as ``sigmoid(value / K)``, a proven
+result as 1 or 0. ``fit --target deep`` then fits the weights to those values instead
+of the games' results, and ``--target mixed`` to their mean: an evaluation that
+predicts what the search finds a few plies on rather than how self-play games ended
+(docs/strength.md, "Fitted to a deeper search").
+
+    python scripts/tune_eval.py label --depth 6 --every 2 d1.npz d1-deep.npz
+    python scripts/tune_eval.py fit --scale 129.5 --target deep d1-deep.npz
+
 A term for the first player's advantage (the seat to act has fewer marbles on the board
 when it moves second) is fitted too, so that no other weight stands in for it, and then
 left out: every leaf of a search would get it alike for each seat. docs/strength.md,
@@ -47,7 +59,7 @@ from shiftago.core import Rules, State, Variant
 from shiftago.engine import kernel
 from shiftago.engine.kernel.moves import occupied, popcount
 from shiftago.engine.kernel.tables import BOARD, EXPRESS, OVER, PHASE, TURN, VARIANT, WINNERS
-from shiftago.engine.search import Searcher
+from shiftago.engine.search import PROVEN, Searcher
 from shiftago.engine.search.evaluate import (
     CELL_CLASSES,
     EXPRESS_WEIGHT_NAMES,
@@ -113,6 +125,33 @@ def generate(
         if game % 500 == 499:
             print(f"{game + 1} games, {len(states)} positions", file=sys.stderr)
     np.savez(out, states=np.array(states), results=np.array(results), games=np.array(game_ids))
+
+
+def label(source: Path, out: Path, depth: int, every: int, scale: float) -> None:
+    """Every ``every``-th quiet position of ``source`` with the deeper search's value as
+    an expected score (see the module doc), written to ``out`` with its result and game."""
+    data = np.load(source)
+    states, results, games = data["states"], data["results"], data["games"]
+    if int(states[0][VARIANT]) != EXPRESS:
+        raise SystemExit("label: 2-player Express positions only")
+    _, _, _, quiet = _features(states)
+    chosen = np.flatnonzero(quiet)[::every]
+    deep = np.empty(len(chosen))
+    searcher = Searcher(reductions=True, tuned=True)
+    for k, i in enumerate(chosen):
+        s = states[i]
+        values = []
+        for d in (depth, depth + 1):
+            found = searcher.search(s.copy(), kernel.legal_codes(s), depth=d)
+            values.append(found.values[0])
+        proven = [v for v in values if abs(v) >= PROVEN]
+        if proven:
+            deep[k] = 1.0 if proven[-1] > 0 else 0.0
+        else:
+            deep[k] = 1.0 / (1.0 + np.exp(-np.mean(values) / scale))
+        if k % 1000 == 999:
+            print(f"{k + 1} of {len(chosen)} positions", file=sys.stderr)
+    np.savez(out, states=states[chosen], results=results[chosen], games=games[chosen], deep=deep)
 
 
 @njit(cache=False)
@@ -190,19 +229,25 @@ def fit_weights(
     return w
 
 
-def fit(paths: list[Path], l2: float, scale: float | None) -> None:
+def fit(paths: list[Path], l2: float, scale: float | None, target: str = "result") -> None:
     data = [np.load(path) for path in paths]
     states = np.concatenate([d["states"] for d in data])
     results = np.concatenate([d["results"] for d in data])
+    outcomes = results
+    if target != "result":
+        deep = np.concatenate([d["deep"] for d in data])
+        results = deep if target == "deep" else (deep + results) / 2
+        print(f"target: {target} (the mean target {np.mean(results):.3f})")
     games = np.concatenate([d["games"] for d in data])
     express = int(states[0][VARIANT]) == EXPRESS
     x, classic, tuned, quiet = _features(states) if express else _point_features(states)
     names, seat = (NAMES, SEAT) if express else (POINT_NAMES, PF_SEAT)
-    x, classic, tuned, results, games = (
+    x, classic, tuned, results, outcomes, games = (
         x[quiet],
         classic[quiet],
         tuned[quiet],
         results[quiet],
+        outcomes[quiet],
         games[quiet],
     )
     rng = np.random.default_rng(0)
@@ -241,9 +286,12 @@ def fit(paths: list[Path], l2: float, scale: float | None) -> None:
         print("share of quiet positions with each new term:")
         for column in NEW_COLUMNS:
             print(f"  {names[column]:14} {np.mean(x[:, column]):.4f}")
-    print("test log-loss:")
-    for label, values in candidates:
-        print(f"  {label:36} {log_loss(values[test], results[test], scale):.4f}")
+    print("test log-loss:" if target == "result" else "test log-loss (target, results):")
+    for name, values in candidates:
+        loss = f"{log_loss(values[test], results[test], scale):.4f}"
+        if target != "result":
+            loss += f"  {log_loss(values[test], outcomes[test], scale):.4f}"
+        print(f"  {name:36} {loss}")
     for name, weight in zip(names, w, strict=True):
         print(f"  {name:14} {weight:8.1f}")
     print("as integers:", ", ".join(str(round(v)) for v in w))
@@ -275,12 +323,27 @@ def main() -> None:
         default=None,
         help="the scale K (default: the one that fits the classic evaluation best)",
     )
+    fitting.add_argument(
+        "--target",
+        choices=("result", "deep", "mixed"),
+        default="result",
+        help="what the fit predicts: the game's result, the deeper search's value "
+        "(files made by label), or their mean",
+    )
     fitting.add_argument("data", type=Path, nargs="+")
+    labelling = commands.add_parser("label", help="add a deeper search's values")
+    labelling.add_argument("--depth", type=int, default=6)
+    labelling.add_argument("--every", type=int, default=1)
+    labelling.add_argument("--scale", type=float, default=129.5)
+    labelling.add_argument("source", type=Path)
+    labelling.add_argument("out", type=Path)
     args = parser.parse_args()
     if args.command == "generate":
         generate(args.games, args.depth, args.seed, args.out, args.variant, args.limit, args.tuned)
+    elif args.command == "label":
+        label(args.source, args.out, args.depth, args.every, args.scale)
     else:
-        fit(args.data, args.l2, args.scale)
+        fit(args.data, args.l2, args.scale, args.target)
 
 
 if __name__ == "__main__":
