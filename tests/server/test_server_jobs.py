@@ -282,7 +282,13 @@ def test_healthz_shows_the_jobs_waiting_for_a_worker(start_server, redis_url):
             await jobs.close()
             await redis.aclose()
 
-    held = asyncio.run(a_worker_holds_the_job())
+    async def bounded() -> dict[str, int]:
+        # A run that hangs here (once, under a full CI run's load) fails with a
+        # traceback that names the await it hung in, instead of stopping the suite.
+        async with asyncio.timeout(60):
+            return await a_worker_holds_the_job()
+
+    held = asyncio.run(bounded())
     assert held == {"jobs_waiting": 0, "jobs_held": 1, "workers": 1}
     # a worker that stopped no longer counts, though it read the stream just now
     assert server.api("GET", "/healthz").json()["workers"] == 0
