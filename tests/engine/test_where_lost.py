@@ -6,28 +6,16 @@ choice; where it could not, that position is proven lost and the walk goes on ba
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
 from shiftago.core import Game, Rules
 from shiftago.formats.record_model import Record, format_record
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def where_lost() -> ModuleType:
-    """The script as a module (scripts/ is not a package)."""
-    spec = importlib.util.spec_from_file_location("where_lost", ROOT / "scripts/where_lost.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from support.scripts import script_module
 
 
 def wins_at_once(game: Game) -> str | None:
@@ -87,7 +75,7 @@ def walked_back(game: Game, folder: Path, capsys: pytest.CaptureFixture[str]) ->
     results = folder / "results.jsonl"
     results.write_text(json.dumps(row) + "\n")
     args = [str(results), str(folder), "--seat-name", "yours", "--nodes", "20000"]
-    assert where_lost().main(args) == 0
+    assert script_module("where_lost").main(args) == 0
     return [json.loads(line) for line in capsys.readouterr().out.splitlines()]
 
 

@@ -7,15 +7,13 @@ Used by the template scan (tests/server/test_unmarked_words.py) and the browser'
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from html.parser import HTMLParser
 from pathlib import Path
 from types import ModuleType
 
 from shiftago.interfaces.shared.catalogues import LANGUAGES, PSEUDO_CLOSE, PSEUDO_OPEN
-
-ROOT = Path(__file__).resolve().parents[2]
+from support.scripts import script_module
 
 #: Words that stay as they are in every language: the game's name, the languages' own
 #: names in the picker. Notation, numbers and symbols have no word and pass anyway.
@@ -42,13 +40,7 @@ _RECORD_HEADER = re.compile(r'\[[A-Z]\w* "[^"]*"\]')
 def catalogues_script() -> ModuleType:
     """``scripts/catalogues.py`` as a module: the tests build the pseudo catalogue with the
     very code a translator runs."""
-    spec = importlib.util.spec_from_file_location(
-        "catalogues_script", ROOT / "scripts/catalogues.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return script_module("catalogues")
 
 
 def build_pseudo(folder: Path) -> Path:
