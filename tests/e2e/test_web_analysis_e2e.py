@@ -387,6 +387,7 @@ def test_the_editor_stays_put_while_the_computer_s_lines_come_and_go(
     # below it never lands elsewhere because the lines arrived or were cleared.
     page.add_init_script(MUTE_HOOK)
     page.goto(analysis_url(live_server))
+    shows(page, START)  # the board drawn: the editor's summary no longer moves down
     open_editor(page)
     page.wait_for_selector("[data-testid=engine-line]", timeout=DEEPEN_TIMEOUT_MS)
     # where the editor's board lies in the page (not the window, which the click scrolls)

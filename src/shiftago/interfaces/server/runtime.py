@@ -29,7 +29,7 @@ from shiftago.interfaces.server.games.hub import Hub
 from shiftago.interfaces.server.games.presence import SUMMARY_SECONDS
 from shiftago.interfaces.server.games.store import Store
 from shiftago.interfaces.server.games.waiting import Waits
-from shiftago.interfaces.server.jobs.bus import READ_BLOCK_MS, Bus, RedisBus, raise_if_cancelled
+from shiftago.interfaces.server.jobs.bus import READ_BLOCK_MS, Bus, RedisBus
 from shiftago.interfaces.server.jobs.queue import (
     FairQueue,
     Job,
@@ -42,6 +42,7 @@ from shiftago.interfaces.server.jobs.timesource import time_source
 from shiftago.interfaces.server.players import ratings
 from shiftago.interfaces.server.seeks.challenges import Seeks
 from shiftago.interfaces.server.settings import Settings
+from shiftago.interfaces.shared.cancelling import cancel_and_wait, raise_if_cancelled
 
 log = logging.getLogger("shiftago.server")
 
@@ -326,11 +327,7 @@ class Runtime:
     async def stop(self) -> None:
         """Finish what is being stored, stop the jobs (a job cut short is done again),
         and close the connections."""
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await cancel_and_wait(self._tasks)
         if self.beats:  # a clean stop: the pause starts now, exactly
             with contextlib.suppress(Exception):
                 await self.hub.db(self.hub.store.beat, from_epoch(self.hub.now()))

@@ -10,7 +10,6 @@ has at most one. The loop around the messages is the door's (:mod:`.door.socket`
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from typing import Annotated, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
@@ -22,6 +21,7 @@ from shiftago.interfaces.server.door import limits
 from shiftago.interfaces.server.door.protocol import parse_json_message
 from shiftago.interfaces.server.door.security import client_address
 from shiftago.interfaces.server.door.socket import Conversation, Outbox, error, serve_socket
+from shiftago.interfaces.shared.cancelling import cancel_and_wait
 
 #: The longest position string a client may send (a 4-player position is under 100).
 MAX_POSITION_CHARS: Final = 400
@@ -61,11 +61,8 @@ def parse(text: str | bytes) -> AnalysisMessage:
 
 
 async def _cancel(task: asyncio.Task[None] | None) -> None:
-    if task is None or task.done():
-        return
-    task.cancel()
-    with contextlib.suppress(asyncio.CancelledError, Exception):
-        await task
+    if task is not None:
+        await cancel_and_wait([task])
 
 
 class _Analysis(Conversation):

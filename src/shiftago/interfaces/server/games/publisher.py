@@ -9,12 +9,12 @@ the computer sweep (docs/deploy.md, "When Redis is away").
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections import deque
 
 from shiftago.interfaces.server.jobs.bus import Bus, Event
 from shiftago.interfaces.server.jobs.queue import Job, Jobs
+from shiftago.interfaces.shared.cancelling import cancel_and_wait
 
 log = logging.getLogger("shiftago.server")
 
@@ -91,6 +91,4 @@ class Publisher:
     async def close(self) -> None:
         """Stop offering the kept events again (shutting down)."""
         if self._republisher is not None:
-            self._republisher.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._republisher
+            await cancel_and_wait([self._republisher])

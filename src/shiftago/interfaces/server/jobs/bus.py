@@ -20,7 +20,6 @@ again from the database, answering with a publish) holds up only its own game's.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import os
 import socket
@@ -29,6 +28,8 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
 import orjson
+
+from shiftago.interfaces.shared.cancelling import cancel_and_wait, raise_if_cancelled
 
 log = logging.getLogger("shiftago.server")
 
@@ -135,10 +136,7 @@ class GameLanes:
 
     async def close(self) -> None:
         """Stop the events under way (the process is stopping)."""
-        tasks = list(self._pending)
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await cancel_and_wait(self._pending)
 
 
 class RedisBus(Bus):
@@ -206,23 +204,11 @@ class RedisBus(Bus):
                 await asyncio.sleep(READ_GATHER_S)
 
     async def close(self) -> None:
-        """Stop reading: at once, or where redis-py lets a cancellation through as a
-        TimeoutError, when the XREAD under way ends (``READ_BLOCK_MS`` at most)."""
+        """Stop reading, and the events under way."""
         if self._reader is not None:
-            self._reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._reader
+            await cancel_and_wait([self._reader])
         if self._lanes is not None:
             await self._lanes.close()
-
-
-def raise_if_cancelled() -> None:
-    """End a retrying loop whose task is being cancelled. redis-py can answer the
-    cancellation of a command waiting for its reply with a TimeoutError instead of the
-    CancelledError; a loop that retries on errors would then never stop."""
-    task = asyncio.current_task()
-    if task is not None and task.cancelling():
-        raise asyncio.CancelledError
 
 
 def redis_text(value: Any) -> str:

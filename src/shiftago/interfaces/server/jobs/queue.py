@@ -51,8 +51,9 @@ from shiftago.interfaces.server.jobs.admission import (
     empty_figures,
     stream_figures,
 )
-from shiftago.interfaces.server.jobs.bus import READ_BLOCK_MS, raise_if_cancelled, redis_text
+from shiftago.interfaces.server.jobs.bus import READ_BLOCK_MS, redis_text
 from shiftago.interfaces.server.settings import LEASE_SECONDS
+from shiftago.interfaces.shared.cancelling import cancel_and_wait, raise_if_cancelled
 
 log = logging.getLogger("shiftago.server")
 
@@ -306,12 +307,7 @@ class _Dispatcher:
         await self.finished(handle)
 
     async def close(self) -> None:
-        tasks = [*self.tasks, *([self._loop] if self._loop is not None else [])]
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await cancel_and_wait([*self.tasks, *([self._loop] if self._loop is not None else [])])
 
 
 class LocalJobs(Jobs):
@@ -575,11 +571,7 @@ class RedisJobs(Jobs):
         await pipe.execute()
 
     async def close(self) -> None:
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await cancel_and_wait(self._tasks)
         if self._dispatcher is not None:
             await self._dispatcher.close()
             with contextlib.suppress(Exception):  # a worker that stops no longer counts

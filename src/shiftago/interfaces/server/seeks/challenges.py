@@ -38,7 +38,6 @@ from shiftago.interfaces.server.db.store import from_epoch, token_hash
 from shiftago.interfaces.server.games.creating import GameSpec, SeatSpec, new_id, new_token
 from shiftago.interfaces.server.games.hub import Hub
 from shiftago.interfaces.server.games.live import LiveGame
-from shiftago.interfaces.server.jobs.bus import raise_if_cancelled
 from shiftago.interfaces.server.seeks.feed import LobbyFeed
 from shiftago.interfaces.server.seeks.store import (
     PlaceTaken,
@@ -47,6 +46,7 @@ from shiftago.interfaces.server.seeks.store import (
     StoredPlace,
     StoredSeek,
 )
+from shiftago.interfaces.shared.cancelling import raise_if_cancelled
 from shiftago.match.clock import TimeControl
 
 log = logging.getLogger("shiftago.server")
