@@ -70,7 +70,7 @@ def test_defaults_and_set_values() -> None:
     [
         ("Threads", "0", "Threads must be 1 to 64, not 0"),
         ("Threads", "65", "Threads must be 1 to 64, not 65"),
-        ("Hash", "-1", "whole number"),
+        ("Hash", "-1", "Hash must be 1 to"),
         ("Hash", "1.5", "whole number"),
         ("Level", "0", "Level must be 1 to 7"),
         ("Ponder", "1", "unknown option 'Ponder': the options are Threads, Hash, Level"),

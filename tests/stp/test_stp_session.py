@@ -358,7 +358,7 @@ def test_option_errors_change_nothing(talk: Conversation, command: str, words: s
         ("analyse infinite infinite", "infinite given twice"),
         ("go increment=100", "increment= only go with clock="),
         ("go moves=5 movetime=10", "moves= only go with clock="),
-        ("go clock=-1", "whole number"),
+        ("go clock=-1", "clock must be at least"),
         ("go clock=1000 moves=0", "moves must be at least 1"),
         ("go info=2", "info must be 0 to 1"),
         ("go info", "unknown option"),

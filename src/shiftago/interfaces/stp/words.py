@@ -62,13 +62,15 @@ def whole_number(text: str, what: str, *, lowest: int, highest: int | None = Non
             return f"{lowest} to {highest}"
         return f"at least {lowest}" if passed == "lowest" else f"at most {highest}"
 
-    if not is_number(text):
+    negative = text.startswith("-") and is_number(text[1:])  # a number, below every range
+    if not (is_number(text) or negative):
         raise CommandError(f"{what} must be a whole number, not {text!r}")
-    digits = len(text.lstrip("0"))
+    digits = len(text.lstrip("-").lstrip("0"))
     if digits > 30:  # not worth reading in full: far out of any range
-        if highest is None:
+        if highest is None and not negative:
             raise CommandError(f"{what} is far too large: a number of {digits} digits")
-        raise CommandError(f"{what} must be {bounds('highest')}, not a number of {digits} digits")
+        passed = "lowest" if negative else "highest"
+        raise CommandError(f"{what} must be {bounds(passed)}, not a number of {digits} digits")
     value = int(text)
     if value < lowest:
         raise CommandError(f"{what} must be {bounds('lowest')}, not {value}")
