@@ -28,6 +28,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidSta
 
 from shiftago.interfaces.loadtest.figures import percentiles
 from shiftago.interfaces.loadtest.protocol import clock, dumps, socket_url
+from shiftago.interfaces.shared.cancelling import cancel_and_wait
 from shiftago.interfaces.shared.catalogues import N_, _, ngettext
 
 #: The rows of the actions' latency, by the burst's phase.
@@ -226,9 +227,7 @@ class _Burst:
             self.done.set()
             go.set()
             leave.set()
-            for task in playing:
-                task.cancel()
-            await asyncio.gather(*playing, return_exceptions=True)
+            await cancel_and_wait(playing)
             await asyncio.to_thread(crowd.join, 30)
             if crowd.is_alive():
                 crowd.kill()
