@@ -62,7 +62,7 @@ def whole_number(text: str, what: str, *, lowest: int, highest: int | None = Non
             return f"{lowest} to {highest}"
         return f"at least {lowest}" if passed == "lowest" else f"at most {highest}"
 
-    negative = text.startswith("-") and is_number(text[1:])  # a number, below every range
+    negative = text.startswith("-") and is_number(text[1:])  # read, then held to the range
     if not (is_number(text) or negative):
         raise CommandError(f"{what} must be a whole number, not {text!r}")
     digits = len(text.lstrip("-").lstrip("0"))
