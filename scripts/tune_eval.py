@@ -73,6 +73,7 @@ from shiftago.engine.search.evaluate import (
     window_counts,
     winning_insertions,
 )
+from shiftago.engine.search.network import EXPRESS_NETWORK, NO_NETWORK
 
 #: Feature columns: the seat to act's open windows holding 1-4 marbles, the opponent's,
 #: marbles by cell class (the seat to act's less the opponent's), the opponent's win at
@@ -182,8 +183,8 @@ def _features(states: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, n
         x[i, 11 + classes] = 1.0 if mover == 0 else -1.0
         quiet[i] = immediate_win(s) == 0
         if quiet[i]:
-            classic[i] = evaluate(s, False, TUNED_EXPRESS)
-            tuned[i] = evaluate(s, True, TUNED_EXPRESS)
+            classic[i] = evaluate(s, False, TUNED_EXPRESS, NO_NETWORK)
+            tuned[i] = evaluate(s, True, TUNED_EXPRESS, EXPRESS_NETWORK)
     return x, classic, tuned, quiet
 
 
@@ -201,8 +202,8 @@ def _point_features(
         quiet[i] = immediate_win(s) == 0
         if quiet[i]:
             x[i] = points_features(s)
-            classic[i] = evaluate(s, False, TUNED_EXPRESS)
-            tuned[i] = evaluate(s, True, TUNED_EXPRESS)
+            classic[i] = evaluate(s, False, TUNED_EXPRESS, NO_NETWORK)
+            tuned[i] = evaluate(s, True, TUNED_EXPRESS, EXPRESS_NETWORK)
     return x, classic, tuned, quiet
 
 

@@ -31,6 +31,7 @@ from shiftago.engine.search.evaluate import (
     window_counts,
     winning_insertions,
 )
+from shiftago.engine.search.network import NO_NETWORK
 
 MUST_BLOCK = "express 2 7/7/7/7/7/7/1gggg2 o insert 22,18 0,0 0,0"
 WIN_IN_3 = "express 2 gog1ooo/1g5/og5/go3gg/oogoggg/o5g/1o2g1o o insert 10,9 0,0 0,0"
@@ -130,7 +131,9 @@ def test_the_tuned_value_is_the_sum_of_its_weighted_terms() -> None:
         seen.add(min(wins, 2))
         expected = tuned_value(me, op, wins)
         assert tuned_express(np.uint64(me), np.uint64(op), occupied(s), TUNED_EXPRESS) == expected
-        assert evaluate(s, True, TUNED_EXPRESS) == max(-MAX_HEURISTIC, min(MAX_HEURISTIC, expected))
+        assert evaluate(s, True, TUNED_EXPRESS, NO_NETWORK) == max(
+            -MAX_HEURISTIC, min(MAX_HEURISTIC, expected)
+        )
     assert seen == {0, 1, 2}
 
 
@@ -157,7 +160,7 @@ def test_the_tuned_value_counts_one_winning_insertion_and_two_or_more(
     assert winning_insertions(np.uint64(op), occupied(s), 28) == their_wins
     expected = tuned_value(me, op, their_wins)
     assert tuned_express(np.uint64(me), np.uint64(op), occupied(s), TUNED_EXPRESS) == expected
-    assert evaluate(s, True, TUNED_EXPRESS) == expected
+    assert evaluate(s, True, TUNED_EXPRESS, NO_NETWORK) == expected
 
 
 @pytest.mark.parametrize("variant", [Variant.EXPERT, Variant.EXTREME])
@@ -165,7 +168,7 @@ def test_expert_and_extreme_have_a_tuned_evaluation_of_their_own(variant: Varian
     s = kernel.from_state(State.initial(Rules(variant, 2), 0))
     for code in (0, 9, 15, 22, 3):
         kernel.apply_action(s, code)
-        assert evaluate(s, True, TUNED_EXPRESS) == max(
+        assert evaluate(s, True, TUNED_EXPRESS, NO_NETWORK) == max(
             -MAX_HEURISTIC, min(MAX_HEURISTIC, tuned_points(s))
         )
 
@@ -188,14 +191,17 @@ def test_a_tuned_search_finds_wins_and_blocks() -> None:
 
 @pytest.mark.parametrize("threads", [1, 2])
 def test_a_search_values_its_leaves_by_the_weights_it_is_given(threads: int) -> None:
-    """Weights of a tempo alone (a tuning run's kind of vector) value every quiet leaf
-    alike: four actions deep, each root action not proven won or lost is worth the tempo
-    (the leaves' seat to act is the root's), also where a helper thread searches too."""
+    """Weights of a tempo alone (a tuning run's kind of vector) and no network value
+    every quiet leaf alike: four actions deep, each root action not proven won or lost
+    is worth the tempo (the leaves' seat to act is the root's), also where a helper
+    thread searches too."""
     tempo_only = np.zeros_like(TUNED_EXPRESS)
     tempo_only[XW_TEMPO] = 7
     s = positions(1, seed=3)[0]
     codes = kernel.legal_codes(s)
-    searcher = Searcher(reductions=True, tuned=True, express_weights=tempo_only)
+    searcher = Searcher(
+        reductions=True, tuned=True, express_weights=tempo_only, express_network=NO_NETWORK
+    )
     result = searcher.search(s, codes, depth=4, exact_all=True, threads=threads)
     quiet = [v for v in result.values if abs(v) <= MAX_HEURISTIC]
     assert len(quiet) > len(codes) // 2 and set(quiet) == {7}

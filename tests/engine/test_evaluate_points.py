@@ -34,6 +34,7 @@ from shiftago.engine.search.evaluate import (
     points_features,
     tuned_points,
 )
+from shiftago.engine.search.network import NO_NETWORK
 
 # o to act with 5 points, g with 7: o's four on the top rank make five with one
 # insertion (L7), g's five on the bottom rank make six (5 points: enough for g's 10).
@@ -125,7 +126,9 @@ def test_the_features_are_the_same_under_the_boards_symmetries(variant: Variant)
                 for seat in range(2):
                     t[BOARD + seat] = np.uint64(transformed(int(s[BOARD + seat]), turns, mirror))
                 assert list(points_features(t)) == list(x)
-                assert evaluate(t, True, TUNED_EXPRESS) == evaluate(s, True, TUNED_EXPRESS)
+                assert evaluate(t, True, TUNED_EXPRESS, NO_NETWORK) == evaluate(
+                    s, True, TUNED_EXPRESS, NO_NETWORK
+                )
     assert seen_reach > 0
 
 
@@ -138,7 +141,9 @@ def test_the_tuned_value_is_the_weighted_sum_without_the_seat_term(variant: Vari
         expected = sum(int(TUNED_POINTS[v, k]) * int(x[k]) for k in range(POINT_FEATURES))
         expected -= int(TUNED_POINTS[v, PF_SEAT]) * int(x[PF_SEAT])
         assert tuned_points(s) == expected
-        assert evaluate(s, True, TUNED_EXPRESS) == max(-MAX_HEURISTIC, min(MAX_HEURISTIC, expected))
+        assert evaluate(s, True, TUNED_EXPRESS, NO_NETWORK) == max(
+            -MAX_HEURISTIC, min(MAX_HEURISTIC, expected)
+        )
 
 
 def test_the_tuned_evaluation_values_a_near_win_of_the_opponent_below_a_quiet_board() -> None:
@@ -150,7 +155,9 @@ def test_the_tuned_evaluation_values_a_near_win_of_the_opponent_below_a_quiet_bo
     )
     assert points_features(quiet)[PF_THEIR_WIN] == 0
     weights = TUNED_EXPRESS
-    assert evaluate(threatened, True, weights) < evaluate(quiet, True, weights)
+    assert evaluate(threatened, True, weights, NO_NETWORK) < evaluate(
+        quiet, True, weights, NO_NETWORK
+    )
 
 
 def test_the_top_level_uses_the_tuned_evaluation_in_expert() -> None:

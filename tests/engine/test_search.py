@@ -30,6 +30,7 @@ from shiftago.engine.levels import (
 from shiftago.engine.mcts_bot import MctsBot
 from shiftago.engine.search import MAX_HEURISTIC, PROVEN, WIN, Searcher, evaluate, immediate_win
 from shiftago.engine.search.evaluate import TUNED_EXPRESS
+from shiftago.engine.search.network import NO_NETWORK
 from support.waiting import wait_until
 
 WIN_IN_1 = "express 2 7/7/7/7/7/g6/oooo3 o insert 18,21 0,0 0,0"
@@ -210,7 +211,7 @@ def test_reductions_search_fewer_nodes_and_keep_the_tactics() -> None:
 
 def test_evaluation_is_symmetric_and_bounded() -> None:
     for row in middle_game_positions(20, seed=8):
-        value = evaluate(row, False, TUNED_EXPRESS)
+        value = evaluate(row, False, TUNED_EXPRESS, NO_NETWORK)
         assert abs(value) <= MAX_HEURISTIC
         assert immediate_win(row) in (0, 1)
     assert immediate_win(kernel.from_state(state(WIN_IN_1))) == 1

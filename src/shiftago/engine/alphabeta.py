@@ -50,6 +50,7 @@ from shiftago.engine.greedy import GreedyBot
 from shiftago.engine.search import MAX_HEURISTIC, PROVEN, WIN, Searcher, SearchResult
 from shiftago.engine.search.driver import TT_BITS
 from shiftago.engine.search.evaluate import TUNED_EXPRESS
+from shiftago.engine.search.network import EXPRESS_NETWORK
 from shiftago.engine.search.ttable import bits_for_mib
 from shiftago.engine.timing import budget
 
@@ -86,7 +87,8 @@ class AlphaBetaBot(Bot):
     (the top level's): deeper in the same time, but a depth no longer covers every
     line of its length. ``tuned`` values positions by the tuned evaluation (the top
     level's, see :mod:`shiftago.engine.search.evaluate`), in 2-player Express with
-    ``express_weights`` (for tuning; the top level's by default)."""
+    ``express_weights`` and ``express_network`` (for tuning; the top level's by
+    default: :mod:`shiftago.engine.search.network`)."""
 
     name = "alphabeta"
     # the 2-player search's unit (with 3-4 players it plays as the greedy bot, in that
@@ -108,6 +110,7 @@ class AlphaBetaBot(Bot):
         reductions: bool = False,
         tuned: bool = False,
         express_weights: np.ndarray = TUNED_EXPRESS,
+        express_network: np.ndarray = EXPRESS_NETWORK,
     ) -> None:
         self.seed: int = seed if seed is not None else random.SystemRandom().randrange(2**63)
         self.depth = depth
@@ -119,6 +122,7 @@ class AlphaBetaBot(Bot):
         self.reductions = reductions
         self.tuned = tuned
         self.express_weights = express_weights
+        self.express_network = express_network
         self._greedy = GreedyBot(self.seed)
         #: The last search's result (for benchmarks and tests).
         self.last: SearchResult | None = None
@@ -168,7 +172,12 @@ class AlphaBetaBot(Bot):
         tt_bits = self.tt_bits if limits.hash_mib is None else bits_for_mib(limits.hash_mib)
         if self._searcher is None or self._searcher.tt_bits != tt_bits:
             self._searcher = Searcher(
-                tt_bits, self.use_tt, self.reductions, self.tuned, self.express_weights
+                tt_bits,
+                self.use_tt,
+                self.reductions,
+                self.tuned,
+                self.express_weights,
+                self.express_network,
             )
         elif not (limits.timed or limits.infinite):
             # each search on its own: the same seed plays the same; a timed search is not

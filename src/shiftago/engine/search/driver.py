@@ -46,6 +46,7 @@ from .evaluate import TUNED_EXPRESS
 from .layout import (
     DEFER,
     MAX_PLY,
+    NETWORK,
     NODE_LIMIT,
     NODES,
     REDUCE,
@@ -57,6 +58,7 @@ from .layout import (
     new_tables,
 )
 from .negamax import NO_GUESS, PROVEN, search_root
+from .network import EXPRESS_NETWORK
 from .ttable import new_table
 from .variation import principal_variation
 
@@ -129,7 +131,8 @@ class Searcher:
     reductions on (see :mod:`.negamax`), so that a depth no longer means every line of
     that length. ``tuned=True`` values the leaves by the tuned evaluation (see
     :mod:`.evaluate`), in 2-player Express with ``express_weights`` (the layout of
-    :data:`.evaluate.TUNED_EXPRESS`, which it is by default)."""
+    :data:`.evaluate.TUNED_EXPRESS`, which it is by default) and ``express_network``
+    (the layout of :mod:`.network`; by default the shipped one)."""
 
     def __init__(
         self,
@@ -138,13 +141,15 @@ class Searcher:
         reductions: bool = False,
         tuned: bool = False,
         express_weights: np.ndarray = TUNED_EXPRESS,
+        express_network: np.ndarray = EXPRESS_NETWORK,
     ) -> None:
         self.tt_bits = tt_bits
         self.tables = new_tables(_thread_table(tt_bits))
         self.tables.info[USE_TT] = 1 if use_tt else 0
         self.tables.info[REDUCE] = 1 if reductions else 0
         self.tables.info[TUNED] = 1 if tuned else 0
-        self.tables.info[WEIGHTS:] = express_weights
+        self.tables.info[WEIGHTS:NETWORK] = express_weights
+        self.tables.info[NETWORK:] = express_network
         #: The helper threads' own tables around the same transposition table.
         self._helpers: list[SearchTables] = []
         if getattr(_THREAD, "owner", None) is not _FRESH:

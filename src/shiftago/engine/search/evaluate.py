@@ -77,6 +77,8 @@ from shiftago.engine.kernel.tables import (
     WIN_POINTS,
 )
 
+from .network import network_value
+
 MAX_HEURISTIC: Final = 999
 POINT_WEIGHT: Final = 60
 SUPPLY_WEIGHT: Final = 4
@@ -374,11 +376,12 @@ def best_points(b: np.uint64, variant: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def evaluate(s: np.ndarray, tuned: bool, express_weights: np.ndarray) -> int:
+def evaluate(s: np.ndarray, tuned: bool, express_weights: np.ndarray, network: np.ndarray) -> int:
     """The heuristic value of a 2-player state (not over) for the seat to act, whose
     win at once the search has ruled out; ``tuned``: by the tuned evaluation of its
     variant (the classic one otherwise), in Express with ``express_weights`` (the
-    layout of :data:`TUNED_EXPRESS`)."""
+    layout of :data:`TUNED_EXPRESS`) and the small ``network`` of :mod:`.network`
+    added (its :data:`~.network.NO_NETWORK` adds nothing)."""
     mover = np.int64(s[TURN])
     me = s[BOARD + mover]
     op = s[BOARD + 1 - mover]
@@ -386,6 +389,7 @@ def evaluate(s: np.ndarray, tuned: bool, express_weights: np.ndarray) -> int:
     if tuned:
         if variant == EXPRESS:
             value = tuned_express(me, op, occupied(s), express_weights)
+            value += network_value(me, op, network)
         else:
             value = tuned_points(s)
         return max(-MAX_HEURISTIC, min(MAX_HEURISTIC, value))

@@ -15,6 +15,7 @@ import numpy as np
 from shiftago.engine.kernel.tables import ACTION_CODES, MAX_ACTIONS, STATE_SIZE
 
 from .evaluate import EXPRESS_WEIGHTS
+from .network import NETWORK_SIZE
 
 #: The deepest ply the search's stack holds.
 MAX_PLY: Final = 64
@@ -30,7 +31,10 @@ DEFER: Final = 6  # other threads search the same tree: defer their actions (1) 
 #: The first of the slots of the tuned 2-player Express weights (the layout of
 #: :data:`.evaluate.TUNED_EXPRESS`; the driver fills them).
 WEIGHTS: Final = 7
-INFO_SIZE: Final = WEIGHTS + EXPRESS_WEIGHTS
+#: The first of the slots of the small network added to them (the layout of
+#: :mod:`.network`; the driver fills them).
+NETWORK: Final = WEIGHTS + EXPRESS_WEIGHTS
+INFO_SIZE: Final = NETWORK + NETWORK_SIZE
 
 #: Slots of the table of the (position, action) pairs the threads are searching.
 BUSY_SLOTS: Final = 1 << 10

@@ -26,7 +26,7 @@ transposition table and the move-ordering tables between the calls.
   levels search without them.
 * Leaves are valued by the classic evaluation, or by the tuned one with
   ``info[TUNED]`` (the top level's, see :mod:`.evaluate`), in Express with the weights
-  in ``info[WEIGHTS:]``.
+  in ``info[WEIGHTS:NETWORK]`` and the small network in ``info[NETWORK:]``.
 * A leaf whose game can last only a few more actions (:mod:`.endgame`) is searched to
   the end instead of evaluated: in late 2-player Express the values are exact.
 * A node is a position the search visits: the root and every state it makes by playing
@@ -68,6 +68,7 @@ from .layout import (
     F_SAME,
     F_STAGE,
     MAX_PLY,
+    NETWORK,
     NODE_LIMIT,
     NODES,
     REDUCE,
@@ -191,7 +192,8 @@ def negamax(
     (simplified ABDADA)."""
     use_tt = info[USE_TT] != 0
     tuned = info[TUNED] != 0
-    weights = info[WEIGHTS:]
+    weights = info[WEIGHTS:NETWORK]
+    network = info[NETWORK:]
     defer = info[DEFER] != 0
     busy_mask = busy.shape[0] - 1
     ply = 1
@@ -218,7 +220,7 @@ def negamax(
                     d = left
                     f[F_DEPTH] = d
             if d <= 0 or ply >= MAX_PLY:
-                value = evaluate(s, tuned, weights)
+                value = evaluate(s, tuned, weights, network)
                 mode = _RETURN
                 continue
             mover = np.int64(s[TURN])
