@@ -90,24 +90,24 @@ NO_NETWORK: Final = np.zeros(NETWORK_SIZE, dtype=np.int64)
 
 
 @njit(cache=True, nogil=True)
+def marble_weights(board: np.uint64, net: np.ndarray, row: int) -> int:
+    """The sum of the weights ``net[row + cell]`` of the cells of ``board``'s marbles."""
+    total = 0
+    while board:
+        low = board & (~board + _U1)
+        total += net[row + np.int64(popcount(low - _U1))]
+        board ^= low
+    return total
+
+
+@njit(cache=True, nogil=True)
 def network_value(me: np.uint64, op: np.uint64, net: np.ndarray) -> int:
     """The network's value for the seat to act with the marbles ``me`` (the
     opponent's: ``op``), in centi-units; 0 without a network."""
     total = 0
     for k in range(net[UNITS]):
-        h = net[BIAS + k]
-        mine = MINE + 64 * k
-        b = me
-        while b:
-            low = b & (~b + _U1)
-            h += net[mine + np.int64(popcount(low - _U1))]
-            b ^= low
-        theirs = THEIRS + 64 * k
-        b = op
-        while b:
-            low = b & (~b + _U1)
-            h += net[theirs + np.int64(popcount(low - _U1))]
-            b ^= low
+        h = net[BIAS + k] + marble_weights(me, net, MINE + 64 * k)
+        h += marble_weights(op, net, THEIRS + 64 * k)
         if h > 0:
             total += h * net[OUT + k]
     # whole numbers towards zero, as the trained network's value is truncated
