@@ -19,8 +19,10 @@ under the board's symmetries, :data:`CELL_CLASSES`), and a penalty when the oppo
 could win at once if it were its turn, a larger one when it could by two different
 insertions. Its weights
 are fitted to the results of self-play games (logistic "Texel" tuning,
-``scripts/tune_eval.py``; docs/strength.md, "The tuned evaluation"). The levels below
-keep the classic one, so that their figures stay true.
+``scripts/tune_eval.py``; docs/strength.md, "The tuned evaluation"), and a small
+network over the cells (:mod:`.network`) adds what a deeper search finds that they
+miss (docs/strength.md, "A network in the evaluation"). The levels below keep the
+classic one, so that their figures stay true.
 
 In Expert and Extreme the tuned evaluation (:func:`tuned_points`) is a weighted sum of
 :func:`points_features`, with weights of their own for each variant
