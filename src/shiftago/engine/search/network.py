@@ -5,7 +5,7 @@ the opponent (98 inputs); one hidden layer of :data:`HIDDEN` units with ReLU, on
 output in the evaluation's centi-units, added to the value of the tuned weights
 (:func:`.evaluate.tuned_express`). It was trained on the values a deeper search found
 for self-play positions, to predict what the tuned weights miss
-(``scripts/tune_eval.py fit-net``; docs/strength.md, "A network in the evaluation").
+(``scripts/fit_network.py``; docs/strength.md, "A network in the evaluation").
 
 The search reads it from its ``info`` slots (:mod:`.layout`), as one ``int64`` array of
 :data:`NETWORK_SIZE` slots, the trained weights times :data:`SCALE` and rounded:
@@ -35,12 +35,12 @@ from numba import njit
 
 from shiftago.engine.kernel.moves import popcount
 
-#: The hidden units of the shipped network.
+#: The most hidden units the layout holds (the shipped network has this many).
 HIDDEN: Final = 16
 #: The fixed point of the weights: a trained weight ``w`` is stored as ``round(w * SCALE)``.
 SCALE: Final = 1 << 12
-#: The cells of the board's rows of :data:`CELL_INPUTS` inputs: the 49 cells by rank and
-#: file, as in :func:`pack` (``7 * rank + file``), and their bitboard bits.
+#: The inputs of one seat's marbles: the 49 cells by ``7 * rank + file``, the layout
+#: of the trained weights that :func:`pack` reads (the search's rows are by bit index).
 CELL_INPUTS: Final = 49
 
 UNITS: Final = 0
