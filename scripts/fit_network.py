@@ -25,6 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
+from shiftago.core.geometry import CELLS
 from shiftago.engine.kernel.tables import BOARD, TURN
 from shiftago.engine.search.evaluate import TUNED_EXPRESS, evaluate, immediate_win
 from shiftago.engine.search.network import CELL_INPUTS, HIDDEN, NO_NETWORK
@@ -38,12 +39,7 @@ OUT_UNIT = 100.0
 
 def cells(board: int) -> np.ndarray:
     """The 49 inputs of one seat's marbles, ``7 * rank + file``."""
-    out = np.zeros(CELL_INPUTS, dtype=np.float32)
-    for rank in range(7):
-        for file in range(7):
-            if board >> (8 * rank + file) & 1:
-                out[7 * rank + file] = 1.0
-    return out
+    return np.array([board >> bit & 1 for bit in CELLS], dtype=np.float32)
 
 
 def symmetries() -> np.ndarray:

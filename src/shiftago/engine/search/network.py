@@ -33,7 +33,8 @@ from typing import Final
 import numpy as np
 from numba import njit
 
-from shiftago.engine.kernel.moves import popcount
+from shiftago.core.geometry import CELLS
+from shiftago.engine.kernel.moves import lowest_index
 
 #: The most hidden units the layout holds (the shipped network has this many).
 HIDDEN: Final = 16
@@ -67,8 +68,7 @@ def pack(hidden: np.ndarray, bias: np.ndarray, out: np.ndarray) -> np.ndarray:
     net = np.zeros(NETWORK_SIZE, dtype=np.int64)
     net[UNITS] = units
     net[BIAS : BIAS + units] = np.round(bias * SCALE)
-    for cell in range(CELL_INPUTS):
-        bit = 8 * (cell // 7) + cell % 7
+    for cell, bit in enumerate(CELLS):  # ``7 * rank + file`` to ``8 * rank + file``
         for k in range(units):
             net[MINE + 64 * k + bit] = round(float(hidden[cell, k]) * SCALE)
             net[THEIRS + 64 * k + bit] = round(float(hidden[CELL_INPUTS + cell, k]) * SCALE)
@@ -77,7 +77,8 @@ def pack(hidden: np.ndarray, bias: np.ndarray, out: np.ndarray) -> np.ndarray:
 
 
 def shipped_network() -> np.ndarray:
-    """The network the top level plays (package data written by ``fit-net``)."""
+    """The network the top level plays (package data written by
+    ``scripts/fit_network.py``)."""
     path = resources.files(__package__).joinpath(DATA, NETWORK_FILE)
     with path.open("rb") as handle, np.load(handle) as trained:
         return pack(trained["hidden"], trained["bias"], trained["out"])
@@ -94,9 +95,8 @@ def marble_weights(board: np.uint64, net: np.ndarray, row: int) -> int:
     """The sum of the weights ``net[row + cell]`` of the cells of ``board``'s marbles."""
     total = 0
     while board:
-        low = board & (~board + _U1)
-        total += net[row + np.int64(popcount(low - _U1))]
-        board ^= low
+        total += net[row + lowest_index(board)]
+        board &= board - _U1
     return total
 
 
