@@ -1,21 +1,25 @@
 """Fit the small network of the tuned 2-player Express evaluation (engine/search/network.py).
 
-    python scripts/fit_network.py d1-deep.npz d2-deep.npz \
+    python scripts/fit_network.py d1-deep.npz d1-walk-deep.npz \
         src/shiftago/engine/search/data/express-net.npz
 
-The inputs are the files of ``scripts/tune_eval.py label`` (self-play positions with a
-deeper search's value as an expected score, ``deep``). Of their quiet positions (the
-seat to act has no win at once), a fifth of the games is kept for the test. The network
-learns what the tuned weights miss: ``sigmoid((tuned + seat + net) / K)`` is fitted
-to the deeper values by cross-entropy (Adam, mini-batches, each batch in one of the
-board's eight symmetries drawn at random), where ``tuned`` is the value of the tuned
-weights alone, ``seat`` a weight for the first player's advantage (the seat to act has
-as many marbles on the board as its opponent), fitted first and then left out as in
-``tune_eval.py fit``, and ``K`` the scale of ``tune_eval.py`` (129.5). It prints the
-test cross-entropy of the tuned weights alone and with the network, and writes the
-trained weights (``hidden``, ``bias``, ``out``) that ``network.pack`` reads. The same
-files and seed give the same weights. docs/strength.md, "A network in the evaluation",
-has the data and the result.
+The inputs are the files of ``scripts/tune_eval.py label``: self-play positions, and
+positions off the games' paths (``tune_eval.py walk``), each with a deeper search's value
+as an expected score (``deep``). Of their quiet positions (the seat to act has no win
+at once), a fifth of the games (drawn the same whatever ``--seed``; a walked position
+goes with the game it left) is kept for the test. The network learns what the tuned
+weights miss: ``sigmoid((tuned + seat + net) / K)`` is fitted to the deeper values by
+cross-entropy (Adam with a rate falling linearly to 0, mini-batches, each batch in one
+of the board's eight symmetries drawn at random), where ``tuned`` is the value of the
+tuned weights alone, ``seat`` a weight for the first player's advantage (the seat to
+act has as many marbles on the board as its opponent), fitted first and then left out
+as in ``tune_eval.py fit``, and ``K`` the scale of ``tune_eval.py`` (129.5). It prints
+the test cross-entropy of the tuned weights alone and with the network, on the games'
+positions and on the walked ones (what the search meets off the games' paths: the
+figure that went with playing strength, docs/strength.md), and writes the trained
+weights (``hidden``, ``bias``, ``out``) that ``network.pack`` reads. The same files and
+seed give the same weights. docs/strength.md, "A network in the evaluation", has the
+data and the result.
 """
 
 from __future__ import annotations
@@ -59,11 +63,13 @@ def symmetries() -> np.ndarray:
     return maps
 
 
-def load(paths: list[Path]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Inputs, tuned values, deeper values and games of the quiet positions of ``paths``."""
-    inputs, values, deep, games = [], [], [], []
-    for k, path in enumerate(paths):
+def load(paths: list[Path]) -> tuple[np.ndarray, ...]:
+    """Inputs, tuned values, deeper values, games and whether walked (positions of
+    ``tune_eval.py walk``, which have no game result) of the quiet positions of ``paths``."""
+    inputs, values, deep, games, walked = [], [], [], [], []
+    for path in paths:
         data = np.load(path)
+        off_path = bool(np.isnan(data["results"]).all())
         for s, target, game in zip(data["states"], data["deep"], data["games"], strict=True):
             s = s.astype(np.uint64)
             if immediate_win(s):
@@ -74,12 +80,14 @@ def load(paths: list[Path]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndar
             )
             values.append(evaluate(s, True, TUNED_EXPRESS, NO_NETWORK))
             deep.append(target)
-            games.append(int(game) + 100_000 * k)
+            games.append(int(game))
+            walked.append(off_path)
     return (
         np.array(inputs),
         np.array(values, dtype=np.float32),
         np.array(deep, dtype=np.float32),
         np.array(games),
+        np.array(walked),
     )
 
 
@@ -89,23 +97,27 @@ def cross_entropy(z: np.ndarray, y: np.ndarray) -> float:
 
 
 def fit(paths: list[Path], out: Path, epochs: int, seed: int, l2: float, rate: float) -> None:
-    x, values, y, games = load(paths)
+    x, values, y, games, walked = load(paths)
     maps = symmetries()
     first = (x[:, :CELL_INPUTS].sum(1) == x[:, CELL_INPUTS:].sum(1)).astype(np.float32)
-    rng = np.random.default_rng(seed)
     ids = np.unique(games)
-    held = set(rng.choice(ids, len(ids) // 5, replace=False))
-    test = np.array([g in held for g in games])
+    test = np.isin(games, np.random.default_rng(0).choice(ids, len(ids) // 5, replace=False))
     train = ~test
+    rng = np.random.default_rng(seed)
     seat = min(
         np.arange(-300, 301, 2.0),
         key=lambda w: cross_entropy((values[train] + w * first[train]) / SCALE, y[train]),
     )
     base = values + seat * first
-    print(f"{len(y)} quiet positions, {int(test.sum())} for the test; seat weight {seat:.0f}")
     print(
-        f"test cross-entropy, tuned weights alone: {cross_entropy(base[test] / SCALE, y[test]):.5f}"
+        f"{len(y)} quiet positions ({int(walked.sum())} walked), {int(test.sum())} for the "
+        f"test; seat weight {seat:.0f}"
     )
+    parts = [("games", test & ~walked), ("walked", test & walked)]
+    parts = [(name, part) for name, part in parts if part.any()]
+    for name, part in parts:
+        alone = cross_entropy(base[part] / SCALE, y[part])
+        print(f"test cross-entropy, {name}, tuned weights alone: {alone:.5f}")
 
     def turned(batch: np.ndarray, t: int) -> np.ndarray:
         moved = np.empty_like(batch)
@@ -126,6 +138,7 @@ def fit(paths: list[Path], out: Path, epochs: int, seed: int, l2: float, rate: f
         return h, (start + h @ last * OUT_UNIT) / SCALE
 
     xs, starts, ys = x[train], base[train], y[train]
+    steps = epochs * -(-len(ys) // 256)
     for epoch in range(epochs):
         order = rng.permutation(len(ys))
         for i in range(0, len(ys), 256):
@@ -137,22 +150,29 @@ def fit(paths: list[Path], out: Path, epochs: int, seed: int, l2: float, rate: f
             gh = np.outer(g, last) * (h > 0)
             grads = [batch.T @ gh + l2 * hidden, gh.sum(0), grad_last]
             step += 1
+            now = rate * (1 - step / steps)
             for j, (p, grad) in enumerate(zip(params, grads, strict=True)):
                 first_moment[j] = 0.9 * first_moment[j] + 0.1 * grad
                 second_moment[j] = 0.999 * second_moment[j] + 0.001 * grad * grad
                 p -= (
-                    rate
+                    now
                     * (first_moment[j] / (1 - 0.9**step))
                     / (np.sqrt(second_moment[j] / (1 - 0.999**step)) + 1e-8)
                 )
         if epoch % 5 == 4 or epoch == epochs - 1:
-            loss = np.mean(
-                [
-                    cross_entropy(logits(turned(x[test], t), base[test])[1], y[test])
-                    for t in range(8)
-                ]
+            losses = [
+                np.mean(
+                    [
+                        cross_entropy(logits(turned(x[part], t), base[part])[1], y[part])
+                        for t in range(8)
+                    ]
+                )
+                for _, part in parts
+            ]
+            shown = ", ".join(
+                f"{name} {loss:.5f}" for (name, _), loss in zip(parts, losses, strict=True)
             )
-            print(f"epoch {epoch + 1}: test cross-entropy with the network {loss:.5f}")
+            print(f"epoch {epoch + 1}: test cross-entropy with the network: {shown}")
     np.savez(out, hidden=hidden, bias=bias, out=last * OUT_UNIT)
     print(f"written: {out}")
 

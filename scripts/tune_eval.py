@@ -39,6 +39,16 @@ predicts what the search finds a few plies on rather than how self-play games en
     python scripts/tune_eval.py label --depth 6 --every 2 d1.npz d1-deep.npz
     python scripts/tune_eval.py fit --scale 129.5 --target deep d1-deep.npz
 
+The labelling search values its leaves by the tuned weights alone, without the network
+of :mod:`shiftago.engine.search.network`: a network fitted to values its own search gave
+plays weaker (docs/strength.md, "Labels without the network"). ``walk`` makes the
+positions a search meets off the games' paths: from every second position of a file,
+one to three uniformly random actions (``label`` then values them; they have no game
+result, stored as NaN, so only ``--target deep`` fits them):
+
+    python scripts/tune_eval.py walk --seed 1 d1.npz d1-walk.npz
+    python scripts/tune_eval.py label --depth 6 d1-walk.npz d1-walk-deep.npz
+
 A term for the first player's advantage (the seat to act has fewer marbles on the board
 when it moves second) is fitted too, so that no other weight stands in for it, and then
 left out: every leaf of a search would get it alike for each seat. docs/strength.md,
@@ -138,7 +148,7 @@ def label(source: Path, out: Path, depth: int, every: int, scale: float) -> None
     _, _, _, quiet = _features(states)
     chosen = np.flatnonzero(quiet)[::every]
     deep = np.empty(len(chosen))
-    searcher = Searcher(reductions=True, tuned=True)
+    searcher = Searcher(reductions=True, tuned=True, express_network=NO_NETWORK)
     for k, i in enumerate(chosen):
         s = states[i]
         values = []
@@ -153,6 +163,33 @@ def label(source: Path, out: Path, depth: int, every: int, scale: float) -> None
         if k % 1000 == 999:
             print(f"{k + 1} of {len(chosen)} positions", file=sys.stderr)
     np.savez(out, states=states[chosen], results=results[chosen], games=games[chosen], deep=deep)
+
+
+def walk(source: Path, out: Path, seed: int) -> None:
+    """From every second position of ``source``, one to three uniformly random actions
+    (fewer where the game ends first); the positions reached with the game not over are
+    written to ``out`` with their game and a NaN result (no game reached them)."""
+    rng = random.Random(seed)
+    data = np.load(source)
+    states, games = data["states"], data["games"]
+    walked: list[np.ndarray] = []
+    walked_games: list[int] = []
+    for i in range(0, len(states), 2):
+        s = states[i].copy()
+        for _ in range(rng.randint(1, 3)):
+            if int(s[PHASE]) == OVER:
+                break
+            kernel.apply_action(s, rng.choice(kernel.legal_codes(s)))
+        if int(s[PHASE]) != OVER:
+            walked.append(s)
+            walked_games.append(int(games[i]))
+    np.savez(
+        out,
+        states=np.array(walked),
+        results=np.full(len(walked), np.nan),
+        games=np.array(walked_games),
+    )
+    print(f"{len(walked)} positions off the paths of {len(states)}", file=sys.stderr)
 
 
 @njit(cache=False)
@@ -234,6 +271,8 @@ def fit(paths: list[Path], l2: float, scale: float | None, target: str = "result
     data = [np.load(path) for path in paths]
     states = np.concatenate([d["states"] for d in data])
     results = np.concatenate([d["results"] for d in data])
+    if target != "deep" and np.isnan(results).any():
+        raise SystemExit("fit: positions of walk have no game result; use --target deep")
     outcomes = results
     if target != "result":
         deep = np.concatenate([d["deep"] for d in data])
@@ -338,8 +377,14 @@ def main() -> None:
     labelling.add_argument("--scale", type=float, default=129.5)
     labelling.add_argument("source", type=Path)
     labelling.add_argument("out", type=Path)
+    walking = commands.add_parser("walk", help="random actions off the games' paths")
+    walking.add_argument("--seed", type=int, required=True)
+    walking.add_argument("source", type=Path)
+    walking.add_argument("out", type=Path)
     args = parser.parse_args()
-    if args.command == "generate":
+    if args.command == "walk":
+        walk(args.source, args.out, args.seed)
+    elif args.command == "generate":
         generate(args.games, args.depth, args.seed, args.out, args.variant, args.limit, args.tuned)
     elif args.command == "label":
         label(args.source, args.out, args.depth, args.every, args.scale)

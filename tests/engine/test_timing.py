@@ -103,7 +103,7 @@ def test_progress_reports_each_finished_depth_in_order() -> None:
     assert seen[-1].value == ranked[0].value and seen[-1].pv == ranked[0].pv
 
 
-@pytest.mark.parametrize(("seed", "index", "nodes"), [(1, 0, 2_000), (2, 1, 5_000)])
+@pytest.mark.parametrize(("seed", "index", "nodes"), [(1, 0, 2_000), (2, 2, 5_000)])
 def test_the_last_report_of_a_choice_is_its_answer(seed: int, index: int, nodes: int) -> None:
     """In these searches the node limit cuts a depth short after one of its actions beat
     the last finished depth's best: the answer is that action, and a final report says
