@@ -91,6 +91,13 @@ def load(paths: list[Path]) -> tuple[np.ndarray, ...]:
     )
 
 
+def held_out(games: np.ndarray) -> np.ndarray:
+    """Which positions are the test's: those of a fifth of the games, drawn the same
+    whatever the fit's seed (a walked position has the game it left)."""
+    ids = np.unique(games)
+    return np.isin(games, np.random.default_rng(0).choice(ids, len(ids) // 5, replace=False))
+
+
 def cross_entropy(z: np.ndarray, y: np.ndarray) -> float:
     p = np.clip(1.0 / (1.0 + np.exp(-z)), 1e-6, 1 - 1e-6)
     return float(np.mean(-(y * np.log(p) + (1 - y) * np.log(1 - p))))
@@ -100,8 +107,7 @@ def fit(paths: list[Path], out: Path, epochs: int, seed: int, l2: float, rate: f
     x, values, y, games, walked = load(paths)
     maps = symmetries()
     first = (x[:, :CELL_INPUTS].sum(1) == x[:, CELL_INPUTS:].sum(1)).astype(np.float32)
-    ids = np.unique(games)
-    test = np.isin(games, np.random.default_rng(0).choice(ids, len(ids) // 5, replace=False))
+    test = held_out(games)
     train = ~test
     rng = np.random.default_rng(seed)
     seat = min(
