@@ -18,8 +18,8 @@ the test cross-entropy of the tuned weights alone and with the network, on the g
 positions and on the walked ones (what the search meets off the games' paths: the
 figure that went with playing strength, docs/strength.md), and writes the trained
 weights (``hidden``, ``bias``, ``out``) that ``network.pack`` reads. The same files and
-seed give the same weights. docs/strength.md, "A network in the evaluation", has the
-data and the result.
+seed give the same weights. docs/strength.md, "A network in the evaluation" and "The
+network refitted", has the data, the commands and the results.
 """
 
 from __future__ import annotations
