@@ -41,7 +41,7 @@ predicts what the search finds a few plies on rather than how self-play games en
 
 The labelling search values its leaves by the tuned weights alone, without the network
 of :mod:`shiftago.engine.search.network`: a network fitted to values its own search gave
-plays weaker (docs/strength.md, "Labels without the network"). ``walk`` makes the
+plays weaker (docs/strength.md, "The network refitted"). ``walk`` makes the
 positions a search meets off the games' paths: from every second position of a file,
 one to three uniformly random actions (``label`` then values them; they have no game
 result, stored as NaN, so only ``--target deep`` fits them):

@@ -5,7 +5,8 @@ the opponent (98 inputs); one hidden layer of :data:`HIDDEN` units with ReLU, on
 output in the evaluation's centi-units, added to the value of the tuned weights
 (:func:`.evaluate.tuned_express`). It was trained on the values a deeper search found
 for self-play positions, to predict what the tuned weights miss
-(``scripts/fit_network.py``; docs/strength.md, "A network in the evaluation").
+(``scripts/fit_network.py``; docs/strength.md, "A network in the evaluation" and "The
+network refitted").
 
 The search reads it from its ``info`` slots (:mod:`.layout`), as one ``int64`` array of
 :data:`NETWORK_SIZE` slots, the trained weights times :data:`SCALE` and rounded:
