@@ -106,12 +106,17 @@ class Worker:
                 self.process.kill()
 
 
+#: The serve processes' options: more games a minute than one address may make.
+SERVE_ARGS = ("--games-per-minute", "1000")
+
+
 @pytest.fixture
 def deployment(request, tmp_path, redis_url, start_server):
-    """Two serve processes on one PostgreSQL database and one Redis, and a way to start
-    workers: ``(a, b, start_worker)``."""
+    """Two serve processes of the test's own on one PostgreSQL database and one Redis, and
+    a way to start workers: ``(a, b, start_worker)``. For the tests that kill a process
+    or run jobs; the others share ``shared_deployment``."""
     db_url = fresh_database(request, "postgresql", tmp_path)
-    args = ("--redis", redis_url, "--games-per-minute", "1000")
+    args = ("--redis", redis_url, *SERVE_ARGS)
     a = start_server(db_url=db_url, args=args, bot_delay=0)
     b = start_server(db_url=db_url, args=args, bot_delay=0)
     workers: list[Worker] = []
@@ -124,6 +129,47 @@ def deployment(request, tmp_path, redis_url, start_server):
     yield a, b, start_worker
     for worker in workers:
         worker.stop()
+
+
+@pytest.fixture(scope="module")
+def module_deployment(request, tmp_path_factory):
+    """Two serve processes, one PostgreSQL database and a Redis of the module's own (the
+    session's is emptied before each test that asks for it): starting them is most of a
+    test's time here (docs/testing.md)."""
+    from support.web_fixtures import LiveServer, RedisServer
+
+    redis = RedisServer(redis_program())
+    servers: list[LiveServer] = []
+    try:
+        redis.wait()
+        db_url = fresh_database(request, "postgresql", tmp_path_factory.mktemp("deployment"))
+        for _ in range(2):
+            server = LiveServer(
+                tmp_path_factory.mktemp("server"),
+                db_url,
+                ("--redis", redis.url, *SERVE_ARGS),
+                bot_delay=0,
+            )
+            servers.append(server)
+            server.start()
+        yield servers[0], servers[1]
+    finally:
+        for server in servers:
+            server.stop()
+        redis.stop()
+
+
+@pytest.fixture
+def shared_deployment(request, module_deployment):
+    """The module's two serve processes ``(a, b)``, for tests that neither stop a
+    process nor run jobs and read only the games they make; a failed test shows their
+    logs."""
+    from support.web_fixtures import STARTED_SERVERS
+
+    for server in module_deployment:
+        assert server.process is not None and server.process.poll() is None, server.log()
+    request.node.stash.setdefault(STARTED_SERVERS, []).extend(module_deployment)
+    return module_deployment
 
 
 def create(server: Any, **body: Any) -> tuple[str, list[str | None]]:
@@ -163,8 +209,8 @@ def play(sockets: list[Socket], turn_of: list[int], count: int, start: int = 0) 
     return played
 
 
-def test_a_game_is_played_across_two_processes(deployment):
-    a, b, _ = deployment
+def test_a_game_is_played_across_two_processes(shared_deployment):
+    a, b = shared_deployment
     game_id, tokens = create(a)
     first = Socket(a.url, game_id, tokens[0])
     second = Socket(b.url, game_id, tokens[1])
@@ -185,8 +231,8 @@ def test_a_game_is_played_across_two_processes(deployment):
     assert stamps == sorted(stamps) and len(set(stamps)) == 12
 
 
-def test_a_review_asked_for_in_one_process_is_heard_in_the_other(deployment):
-    a, b, _ = deployment
+def test_a_review_asked_for_in_one_process_is_heard_in_the_other(shared_deployment):
+    a, b = shared_deployment
     game = Game(Rules(), first=0)
     for action in ["L1", "L7", "L1", "L7", "L1", "L7", "L1", "L7", "L1"]:
         game.play(action)
@@ -404,8 +450,8 @@ def test_a_bus_stops_when_closed_while_it_asks_for_events(redis_url):
     assert asyncio.run(main())
 
 
-def test_two_processes_never_both_accept_one_version(deployment):
-    a, b, _ = deployment
+def test_two_processes_never_both_accept_one_version(shared_deployment):
+    a, b = shared_deployment
     game_id, tokens = create(a, first="o")  # the seat of both sockets begins
     on_a = Socket(a.url, game_id, tokens[0])
     on_b = Socket(b.url, game_id, tokens[0])  # the same seat, on the other process
@@ -451,8 +497,8 @@ def test_a_serve_process_killed_mid_game_loses_nothing(deployment):
     assert stored_actions(b, game_id) == played
 
 
-def test_a_client_that_reconnects_elsewhere_gets_what_it_missed(deployment):
-    a, b, _ = deployment
+def test_a_client_that_reconnects_elsewhere_gets_what_it_missed(shared_deployment):
+    a, b = shared_deployment
     game_id, tokens = create(a)
     first = Socket(a.url, game_id, tokens[0])
     second = Socket(a.url, game_id, tokens[1])
@@ -485,8 +531,8 @@ def test_the_worker_plays_the_computer_and_a_killed_worker_job_is_done_again(dep
     assert stored_actions(a, game_id)[1] == answer["action"]
 
 
-def test_healthz_answers_for_database_and_redis(deployment):
-    a, _, _ = deployment
+def test_healthz_answers_for_database_and_redis(shared_deployment):
+    a, _ = shared_deployment
     answer = httpx.get(a.url + "/healthz", timeout=10)
     assert answer.status_code == 200
     data = answer.json()
@@ -572,8 +618,8 @@ def test_actions_stored_while_redis_is_away_reach_every_process(request, tmp_pat
         assert stored_actions(a, game_id) == stored_actions(b, game_id) == ["L1", "L7"]
 
 
-def test_presence_is_the_same_on_every_process(deployment):
-    a, b, _ = deployment
+def test_presence_is_the_same_on_every_process(shared_deployment):
+    a, b = shared_deployment
     game_id, tokens = create(a)
     first = Socket(a.url, game_id, tokens[0])
     second = Socket(b.url, game_id, tokens[1])
