@@ -117,6 +117,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(name)
 
 
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Where the collected tests brought the server in, its passwords are hashed cheaply
+    in this process (:mod:`support.cheap_hashing`); a run of the core alone never loads
+    the server."""
+    if "shiftago.interfaces.server.accounts.accounts" in sys.modules:
+        from support import cheap_hashing
+
+        cheap_hashing.install()
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """CI must not pass with tests skipped: a missing browser or database is a failure.
     Under pytest-xdist the controller counts: every worker's reports reach its reporter."""

@@ -14,8 +14,20 @@ pytest.importorskip("sklearn", reason="the examples extra: pip install shiftago[
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
-def test_selfplay_value_quick_run_prints_the_arena_tables() -> None:
-    done = run_example("--quick", "--seed", "3")
+@pytest.fixture(scope="module")
+def quick_run(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> tuple[subprocess.CompletedProcess[str], Path]:
+    """The quick run of seed 3 with its final matches, and the folder it wrote: both
+    tests read it (a run is most of their time)."""
+    out = tmp_path_factory.mktemp("selfplay") / "one"
+    return run_example("--quick", "--seed", "3", "--out", str(out)), out
+
+
+def test_selfplay_value_quick_run_prints_the_arena_tables(
+    quick_run: tuple[subprocess.CompletedProcess[str], Path],
+) -> None:
+    done, _ = quick_run
     assert done.returncode == 0, done.stderr
     out = done.stdout
     # The baseline before training, then both matches after it, each with the arena's
@@ -42,15 +54,17 @@ def run_example(*options: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_selfplay_value_gives_the_same_learning_curve_twice(tmp_path: Path) -> None:
+def test_selfplay_value_gives_the_same_learning_curve_twice(
+    quick_run: tuple[subprocess.CompletedProcess[str], Path], tmp_path: Path
+) -> None:
     # the second run skips the final matches, which come after the curve
-    first = run_example("--quick", "--seed", "3", "--out", str(tmp_path / "one"))
+    first, one = quick_run
     second = run_example(
         "--quick", "--seed", "3", "--out", str(tmp_path / "two"), "--arena-games", "0"
     )
     assert first.returncode == 0, first.stderr
     assert second.returncode == 0, second.stderr
-    curve = (tmp_path / "one" / "curve.csv").read_bytes()
+    curve = (one / "curve.csv").read_bytes()
     assert curve == (tmp_path / "two" / "curve.csv").read_bytes()
     lines = curve.decode().splitlines()
     assert lines[0] == "games,positions,td_error,drawn,score_vs_greedy"

@@ -10,10 +10,11 @@ import json
 from typing import Any
 
 import pytest
+from argon2 import PasswordHasher
 from test_web_e2e import create
 
 from shiftago.interfaces.server.accounts.store import close_account, find_account
-from shiftago.interfaces.server.db.schema import RatingChangeRow, RatingRow
+from shiftago.interfaces.server.db.schema import AccountRow, RatingChangeRow, RatingRow
 from shiftago.interfaces.server.db.store import open_engine
 from shiftago.interfaces.server.games.store import Store
 from support.web_fixtures import LiveServer, NewContext
@@ -63,6 +64,16 @@ def give_rating(
         store.dispose()
 
 
+def stored_hash(server: LiveServer, name: str) -> str:
+    """The password hash the server stored for the account ``name``."""
+    store = Store(open_engine(server.db_url))
+    try:
+        with store.sessions() as s:
+            return str(s.query(AccountRow).filter_by(name=name).one().password_hash)
+    finally:
+        store.dispose()
+
+
 def sign_up(page: Any, name: str) -> None:
     """Sign up as a new user does: the header's account widget, on the page as it is."""
     page.click("[data-testid=account-open]")
@@ -99,6 +110,11 @@ def test_sign_up_adopt_and_the_profile(live_server: LiveServer, new_context: New
     sign_up(page, "Ann")
     name = page.locator("[data-testid=account-name]")
     assert name.text_content() == "ann"
+    # a serve process hashes at the library's costs (the tests' own process does not:
+    # support.cheap_hashing)
+    library = PasswordHasher()
+    costs = f"m={library.memory_cost},t={library.time_cost},p={library.parallelism}"
+    assert stored_hash(live_server, "ann").startswith(f"$argon2id$v=19${costs}$")
     assert name.get_attribute("href") == "/players/ann"
     cookies = {c["name"]: c for c in context.cookies()}
     assert (

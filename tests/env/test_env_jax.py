@@ -63,9 +63,10 @@ def test_jitted_and_vmapped_games_follow_the_core(
     rng = np.random.default_rng(players)
     kinds: set[str] = set()
     while not bool(states.terminated.all()):
-        masks = np.asarray(states.legal_action_mask)
+        host = jax.device_get(states)  # read on the host: one transfer, not one per field
+        masks = np.asarray(host.legal_action_mask)
         for b, game in enumerate(games):
-            one = slot(states, b)
+            one = slot(host, b)
             s = from_state(game.state, len(game.history))
             kernel = env.to_kernel(one)
             kernel[23] = s[23]  # the end reason is the one field not kept

@@ -78,6 +78,19 @@ def test_sign_in_with_the_right_password_only(db_url):
         assert client.get("/api/session").json()["name"] == "ann"
 
 
+def test_the_app_hashes_with_the_librarys_recommended_costs():
+    """The tests' own process hashes cheaply (support.cheap_hashing); the app's hasher,
+    the one every serve process uses, has argon2-cffi's recommended costs."""
+    from argon2 import PasswordHasher
+
+    from support.cheap_hashing import APP_HASHER
+
+    library = PasswordHasher()
+    costs = ("time_cost", "memory_cost", "parallelism", "hash_len", "salt_len")
+    assert [getattr(APP_HASHER, c) for c in costs] == [getattr(library, c) for c in costs]
+    assert APP_HASHER.type == library.type
+
+
 def test_the_database_keeps_hashes_not_secrets(sqlite_url):
     with client_for(sqlite_url) as client:
         sign_up(client)
