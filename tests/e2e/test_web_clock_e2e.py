@@ -1,7 +1,8 @@
 """Timed games in Chromium: each player's clock in their card, the line that says what
 the clocks wait for, ticking for the seat to act once the first actions (free) are
 made, red when low, and the flag falling on the server's clock (moved by an offset
-file, never by sleeping) while the page looks on."""
+file, never by sleeping) while the page looks on. The tests that move the clock start a
+server of their own; the others share the module's."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Any
 
 from test_web_e2e import PHONE, create, open_page, play, read, wait_until
 
-from support.web_fixtures import StartServer
+from support.web_fixtures import LiveServer, StartServer
 
 
 def seconds(page: Any, colour: str) -> float:
@@ -89,9 +90,9 @@ def test_a_low_clock_turns_red(start_server: StartServer, new_context: Any, tmp_
 
 
 def test_a_timed_game_against_the_computer_from_the_home_page(
-    start_server: StartServer, new_context: Any
+    shared_server: LiveServer, new_context: Any
 ):
-    server = start_server()
+    server = shared_server
     page = new_context().new_page()
     page.goto(server.url + "/")
     page.wait_for_selector("[data-testid=seat-level-1]")
@@ -111,8 +112,8 @@ def test_a_timed_game_against_the_computer_from_the_home_page(
     assert "3+2" in page.text_content("#game-title")
 
 
-def test_a_custom_clock_of_seconds_from_the_home_page(start_server: StartServer, new_context: Any):
-    server = start_server()
+def test_a_custom_clock_of_seconds_from_the_home_page(shared_server: LiveServer, new_context: Any):
+    server = shared_server
     page = new_context().new_page()
     page.goto(server.url + "/")
     page.wait_for_selector("[data-testid=seat-level-1]")
@@ -137,8 +138,8 @@ def test_a_custom_clock_of_seconds_from_the_home_page(start_server: StartServer,
     page.wait_for_function(f"() => ({title})().includes('0:45+2')")
 
 
-def test_on_a_phone_the_clocks_are_above_the_board_too(start_server: StartServer, new_context: Any):
-    server = start_server()
+def test_on_a_phone_the_clocks_are_above_the_board_too(shared_server: LiveServer, new_context: Any):
+    server = shared_server
     created = create(
         server, variant="express", players=2, first="o", clock={"initial": 180, "increment": 2}
     )
