@@ -344,16 +344,32 @@ def test_engine_ends_at_end_of_input() -> None:
     assert result.output.startswith("= ")
 
 
-def test_bench_json() -> None:
+@pytest.fixture(scope="module")
+def bench_figures() -> dict[str, float]:
+    """The figures of one real quick bench, as ``bench --json`` prints them (both
+    benches take most of a quick run's ten seconds, so the module runs them once)."""
     result = invoke("bench", "--quick", "--runs", "1", "--json")
     assert result.exit_code == 0, result.output
-    figures = json.loads(result.stdout)
-    assert figures and all(value > 0 for value in figures.values())
+    figures: dict[str, float] = json.loads(result.stdout)
+    return figures
 
 
-def test_bench_text() -> None:
+def test_bench_json(bench_figures: dict[str, float]) -> None:
+    assert bench_figures and all(value > 0 for value in bench_figures.values())
+
+
+def test_bench_text(bench_figures: dict[str, float], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table of the same figures (the benches give the real run's figures back)."""
+    from shiftago.engine import bench as core_bench
+    from shiftago.env import bench as env_bench
+
+    core = {k: v for k, v in bench_figures.items() if not k.startswith("env_")}
+    env = {k: v for k, v in bench_figures.items() if k.startswith("env_")}
+    monkeypatch.setattr(core_bench, "run_bench", lambda runs, quick: dict(core))
+    monkeypatch.setattr(env_bench, "env_figures", lambda runs, quick: dict(env))
     result = invoke("bench", "--quick", "--runs", "1")
     assert result.exit_code == 0, result.output
+    assert [line.split()[0] for line in result.stdout.splitlines()] == list(core) + list(env)
     assert "core_actions_per_s_express_2p" in result.output
     # a ratio and a time keep their decimals (they once printed as whole numbers)
     assert re.search(r"^smp_speedup_2_threads +\d+\.\d+$", result.stdout, re.M)
