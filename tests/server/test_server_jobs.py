@@ -243,6 +243,31 @@ def test_healthz_answers_503_in_time_when_a_service_hangs(tmp_path, monkeypatch)
         assert answer.json()["error"] == "the database did not answer within 0.3 s"
 
 
+def test_a_worker_counts_among_the_living_before_it_reads_a_job(redis_url):
+    """Once ``start`` returns, the worker is counted, before its reading task has run:
+    a job it reads next is never held by a worker that /healthz does not count (a full
+    run once saw a job held and no worker)."""
+    from redis import asyncio as aioredis
+
+    from shiftago.interfaces.server.jobs.queue import queue_figures
+
+    async def figures_once_started() -> dict[str, int]:
+        redis = aioredis.Redis.from_url(redis_url)
+        jobs = RedisJobs(redis, "w1")
+
+        async def runner(job: Job) -> None:
+            raise AssertionError("no job was queued")
+
+        await jobs.start(runner)
+        try:
+            return await queue_figures(redis)
+        finally:
+            await jobs.close()
+            await redis.aclose()
+
+    assert asyncio.run(figures_once_started()) == {"jobs_waiting": 0, "jobs_held": 0, "workers": 1}
+
+
 def test_healthz_shows_the_jobs_waiting_for_a_worker(start_server, redis_url):
     """With Redis the computer's moves wait for a ``shiftago worker``: /healthz shows
     them and how many workers read the stream, so that a monitor sees none runs. A real

@@ -453,6 +453,9 @@ class RedisJobs(Jobs):
         if runner is None:
             return
         await self._make_group()
+        # counted among the living before it reads a job: a monitor never sees a job
+        # held and no worker
+        await self._say_it_lives()
         self._dispatcher = _Dispatcher(self.slots, self._noting(runner), self._ack)
         self._dispatcher.start()
         self._tasks = [
