@@ -10,6 +10,7 @@ table.
 from __future__ import annotations
 
 import functools
+import multiprocessing
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -59,7 +60,9 @@ def build(
         raise ValueError(message % {"file": reuse, "option": mismatch})
     if jobs == 1:
         return _build(variant, players, settings, map, out, err, known)
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    # workers fork from a fresh server process, not from this one and its threads
+    forkserver = multiprocessing.get_context("forkserver")
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=forkserver) as pool:
         mapper = functools.partial(pool.map, chunksize=1)
         return _build(variant, players, settings, mapper, out, err, known)
 

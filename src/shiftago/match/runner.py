@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import multiprocessing
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -423,7 +424,14 @@ def _run_pool(
     Only a few games are queued ahead of the workers, so that a verdict of the SPRT
     stops the match soon; games already running when it comes are finished and kept.
     """
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=init_worker, initargs=(warm,))
+    # workers fork from a fresh server process, never from this one, which may run
+    # threads (a library's, a notebook's, a test run's) that a fork would leave stuck
+    pool = ProcessPoolExecutor(
+        max_workers=jobs,
+        mp_context=multiprocessing.get_context("forkserver"),
+        initializer=init_worker,
+        initargs=(warm,),
+    )
     pending: set[Future[GameResult]] = set()
     queue: Iterator[GameTask] = iter(todo)
     stop = False
