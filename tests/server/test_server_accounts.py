@@ -81,14 +81,12 @@ def test_sign_in_with_the_right_password_only(db_url):
 def test_the_app_hashes_with_the_librarys_recommended_costs():
     """The tests' own process hashes cheaply (support.cheap_hashing); the app's hasher,
     the one every serve process uses, has argon2-cffi's recommended costs."""
-    from argon2 import PasswordHasher
+    from argon2 import extract_parameters
+    from argon2.profiles import get_default_parameters
 
     from support.cheap_hashing import APP_HASHER
 
-    library = PasswordHasher()
-    costs = ("time_cost", "memory_cost", "parallelism", "hash_len", "salt_len")
-    assert [getattr(APP_HASHER, c) for c in costs] == [getattr(library, c) for c in costs]
-    assert APP_HASHER.type == library.type
+    assert extract_parameters(APP_HASHER.hash("a password")) == get_default_parameters()
 
 
 def test_the_database_keeps_hashes_not_secrets(sqlite_url):
