@@ -158,9 +158,11 @@ def test_the_stop_slot_ends_the_search_after_its_first_iteration() -> None:
     tree = new_tree(10_000)
     reset(*tree, np.uint64(7))
     tree.info[STOP] = 1  # as the alarm sets it
-    assert iterate(*tree, s, 1000, 0.5, True, GREEDY, 0, False, 0, 0.0, 0.0) == 1
+    # every argument given, as the driver gives them: one compiled version, not two
+    settings = (0.5, True, GREEDY, 0, False, 0, 0.0, 0.0, -1.0)
+    assert iterate(*tree, s, 1000, *settings) == 1
     reset(*tree, np.uint64(7))  # a new search starts unstopped
-    assert iterate(*tree, s, 1000, 0.5, True, GREEDY, 0, False, 0, 0.0, 0.0) == 1000
+    assert iterate(*tree, s, 1000, *settings) == 1000
 
 
 def test_a_search_stopped_before_it_starts_still_runs_its_first_iterations() -> None:
