@@ -1,10 +1,12 @@
 """The pages as a new player meets them (issue 49), in Chromium: one header and menu on
-every page, the theme and the sound on every page, a first visit that welcomes and plays
-the computer gently, the points in view on a phone in Expert, ratings beside the names in
-a rated game, and no players' chat in a game played at one screen."""
+every page, its buttons on one row and the cards' contents inside them at a laptop's
+width in every language, the theme and the sound on every page, a first visit that
+welcomes and plays the computer gently, the points in view on a phone in Expert, ratings
+beside the names in a rated game, and no players' chat in a game played at one screen."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -12,6 +14,7 @@ from test_web_e2e import ann_and_ben, create, hotseat, open_page, read, wait_unt
 from test_web_lobby_e2e import meet_in_a_rated_challenge
 from test_web_rated_e2e import in_context, signed_up
 
+from shiftago.interfaces.shared.catalogues import LANGUAGES
 from support.web_fixtures import LiveServer, NewContext
 
 MENU = [
@@ -85,6 +88,80 @@ def test_every_page_has_the_one_header_and_menu(live_server: LiveServer, new_con
     # the page one is on is marked in the menu
     page.goto(live_server.url + "/leaderboard")
     assert page.get_attribute("nav a[aria-current=page]", "href") == "/leaderboard"
+
+
+#: Where each shown child of the header is, once its contents and rows have settled (two
+#: frames after the last change): whether its top is above the site name's bottom, that
+#: is on the first row; and whether every menu entry is inside the window.
+HEADER_ROWS = """() => new Promise((done) => requestAnimationFrame(() => {
+ requestAnimationFrame(() => {
+  const header = document.querySelector("header.top");
+  const line = header.querySelector(".brand").getBoundingClientRect().bottom;
+  const shown = [...header.children].filter((child) => child.getClientRects().length > 0);
+  const links = [...header.querySelectorAll("nav a")].map((a) => a.getBoundingClientRect());
+  done({
+    first: Object.fromEntries(shown.map((child) => [
+      child.dataset.testid || child.className, child.getBoundingClientRect().top < line,
+    ])),
+    menuInView: links.every((box) => box.left >= 0 && box.right <= innerWidth),
+  });
+ });
+}))"""
+
+
+#: The cards whose contents are wider than they are (the opening book's table in Spanish
+#: and Dutch once), by their ids or classes.
+CARDS_TOO_NARROW = """() => [...document.querySelectorAll(".card")]
+  .filter((card) => card.getClientRects().length > 0 && card.scrollWidth > card.clientWidth)
+  .map((card) => card.id || card.className)"""
+
+
+def header_rows(page: Any, one_row: bool) -> dict[str, Any]:
+    """:data:`HEADER_ROWS` once the header has fitted itself to the window (it does so in
+    the frame after it sees the change): every child on the first row but perhaps the
+    menu, and the menu too if ``one_row``; what it last found after two seconds."""
+    deadline = time.monotonic() + 2.0
+    while True:
+        rows = page.evaluate(HEADER_ROWS)
+        first = dict(rows["first"])
+        menu = first.pop("menu")
+        if (all(first.values()) and (menu or not one_row)) or time.monotonic() > deadline:
+            return rows
+
+
+def test_the_header_and_the_cards_fit_a_laptops_width_in_every_language(
+    live_server: LiveServer, new_context: NewContext
+):
+    """At a laptop's width (1280 pixels) the name, the page's title, the account, the
+    buttons and the language picker share the first row in every language, on the
+    widest pages; the menu is beside them where it fits (1920 pixels) and on a row of its
+    own where it does not, never a button alone on a second row. Both ways on one page:
+    the header fits itself again when the window changes. No card's contents are wider
+    than the card."""
+    game = ann_and_ben(live_server)
+    pages = {"home": "/", "game": f"/watch/{game['id']}", "analysis": "/analysis"}
+    page = new_context(viewport={"width": 1280, "height": 800}).new_page()
+    for language in LANGUAGES:
+        for name, path in pages.items():
+            page.set_viewport_size({"width": 1280, "height": 800})
+            page.goto(f"{live_server.url}{path}?lang={language}")
+            header(page)
+            if name == "game":
+                page.wait_for_function("document.getElementById('game-title').textContent !== ''")
+            if name == "analysis":
+                page.wait_for_selector("[data-testid=book-lines] tr")
+            wider = page.evaluate(CARDS_TOO_NARROW)
+            assert wider == [], (language, name, wider)
+            for width in (1280, 1920, 1280):
+                page.set_viewport_size({"width": width, "height": 800})
+                rows = header_rows(page, one_row=width == 1920)
+                where = (language, name, width)
+                assert rows["menuInView"], where
+                menu = rows["first"].pop("menu")
+                assert all(rows["first"].values()), (where, rows["first"])
+                assert {"account", "language-picker"} <= set(rows["first"]), where
+                if width == 1920:
+                    assert menu, where
 
 
 def test_dark_mode_and_the_sound_button_on_every_page(

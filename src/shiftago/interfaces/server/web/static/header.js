@@ -26,3 +26,32 @@ if (picker) {
     location.assign(address.href);
   });
 }
+
+// The menu gets a row of its own (.stacked, style.css) when the header cannot hold
+// everything on one row: how wide that is depends on the language, the page's title and
+// the account's name, so it is measured, not set by a breakpoint. A child whose top is
+// below the name's bottom sits on a later row.
+const header = document.querySelector("header.top");
+if (header) {
+  const brand = header.querySelector(".brand");
+  const fit = () => {
+    header.classList.remove("stacked");
+    const line = brand.getBoundingClientRect().bottom;
+    const wrapped = [...header.children].some(
+      (child) => child.getClientRects().length > 0 && child.getBoundingClientRect().top >= line,
+    );
+    header.classList.toggle("stacked", wrapped);
+  };
+  fit();
+  // measured again in the next frame, outside the observer's own callback, so that the
+  // change of rows it may make is not a resize within the callback
+  let pending = false;
+  new ResizeObserver(() => {
+    if (pending) return;
+    pending = true;
+    requestAnimationFrame(() => {
+      pending = false;
+      fit();
+    });
+  }).observe(header);
+}
