@@ -28,30 +28,48 @@ if (picker) {
 }
 
 // The menu gets a row of its own (.stacked, style.css) when the header cannot hold
-// everything on one row: how wide that is depends on the language, the page's title and
-// the account's name, so it is measured, not set by a breakpoint. A child whose top is
-// below the name's bottom sits on a later row.
+// everything on one row but can hold everything else on its first: how wide that is
+// depends on the language, the page's title and the account's name and notices, so it
+// is measured, not set by a breakpoint. A child whose top is below the name's bottom
+// sits on a later row. When even the rest does not fit one row, the browser wraps the
+// header as it comes, which then takes fewer rows than a menu of its own.
 const header = document.querySelector("header.top");
 if (header) {
   const brand = header.querySelector(".brand");
+  const menu = header.querySelector("nav.menu");
+  const wrapped = (counted) => {
+    const line = brand.getBoundingClientRect().bottom;
+    return [...header.children].some(
+      (child) =>
+        counted(child) &&
+        child.getClientRects().length > 0 &&
+        child.getBoundingClientRect().top >= line,
+    );
+  };
   const fit = () => {
     header.classList.remove("stacked");
-    const line = brand.getBoundingClientRect().bottom;
-    const wrapped = [...header.children].some(
-      (child) => child.getClientRects().length > 0 && child.getBoundingClientRect().top >= line,
-    );
-    header.classList.toggle("stacked", wrapped);
+    if (!wrapped(() => true)) return;
+    header.classList.add("stacked");
+    if (wrapped((child) => child !== menu)) header.classList.remove("stacked");
   };
   fit();
-  // measured again in the next frame, outside the observer's own callback, so that the
-  // change of rows it may make is not a resize within the callback
-  let pending = false;
-  new ResizeObserver(() => {
-    if (pending) return;
-    pending = true;
-    requestAnimationFrame(() => {
-      pending = false;
+  // Measured again before the browser next draws the page, so that the page never shows
+  // the other rows and nothing below the header moves twice: a change of the header's
+  // words or parts is seen at once (a mutation observer's callback runs before the next
+  // frame), a change of the window's width by its resize event (also before the frame).
+  // The header's own class is not watched: fit changes it.
+  new MutationObserver(fit).observe(header, {
+    subtree: true,
+    childList: true,
+    characterData: true,
+    attributeFilter: ["hidden"],
+  });
+  let width = innerWidth;
+  addEventListener("resize", () => {
+    if (innerWidth !== width) {
+      width = innerWidth;
       fit();
-    });
-  }).observe(header);
+    }
+  });
+  document.fonts?.ready.then(fit);
 }
