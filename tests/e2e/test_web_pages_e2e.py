@@ -6,7 +6,6 @@ beside the names in a rated game, and no players' chat in a game played at one s
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
@@ -90,9 +89,10 @@ def test_every_page_has_the_one_header_and_menu(live_server: LiveServer, new_con
     assert page.get_attribute("nav a[aria-current=page]", "href") == "/leaderboard"
 
 
-#: Where each shown child of the header is, once its contents and rows have settled (two
-#: frames after the last change): whether its top is above the site name's bottom, that
-#: is on the first row; and whether every menu entry is inside the window.
+#: Where each shown child of the header is, two frames on (the header fits itself on the
+#: window's resize event, before the next frame): whether its top is above the site
+#: name's bottom, that is on the first row; and whether every menu entry is inside the
+#: window.
 HEADER_ROWS = """() => new Promise((done) => requestAnimationFrame(() => {
  requestAnimationFrame(() => {
   const header = document.querySelector("header.top");
@@ -114,19 +114,6 @@ HEADER_ROWS = """() => new Promise((done) => requestAnimationFrame(() => {
 CARDS_TOO_NARROW = """() => [...document.querySelectorAll(".card")]
   .filter((card) => card.getClientRects().length > 0 && card.scrollWidth > card.clientWidth)
   .map((card) => card.id || card.className)"""
-
-
-def header_rows(page: Any, one_row: bool) -> dict[str, Any]:
-    """:data:`HEADER_ROWS` once the header has fitted itself to the window (it does so in
-    the frame after it sees the change): every child on the first row but perhaps the
-    menu, and the menu too if ``one_row``; what it last found after two seconds."""
-    deadline = time.monotonic() + 2.0
-    while True:
-        rows = page.evaluate(HEADER_ROWS)
-        first = dict(rows["first"])
-        menu = first.pop("menu")
-        if (all(first.values()) and (menu or not one_row)) or time.monotonic() > deadline:
-            return rows
 
 
 def test_the_header_and_the_cards_fit_a_laptops_width_in_every_language(
@@ -154,7 +141,7 @@ def test_the_header_and_the_cards_fit_a_laptops_width_in_every_language(
             assert wider == [], (language, name, wider)
             for width in (1280, 1920, 1280):
                 page.set_viewport_size({"width": width, "height": 800})
-                rows = header_rows(page, one_row=width == 1920)
+                rows = page.evaluate(HEADER_ROWS)
                 where = (language, name, width)
                 assert rows["menuInView"], where
                 menu = rows["first"].pop("menu")
