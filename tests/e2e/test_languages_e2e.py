@@ -76,3 +76,36 @@ def test_the_browsers_language_gives_its_pages(
         if english:
             left[name] = english
     assert left == {}
+
+
+def test_the_names_the_server_gives_seats_read_in_each_language(
+    live_server: LiveServer, new_context: NewContext
+) -> None:
+    """A game started from the French home page with no names typed stores the server's
+    names, not French words; each page says them in its own language, and two computers
+    by their colours."""
+    page = new_context(locale="fr").new_page()
+    page.goto(live_server.url + "/?lang=fr")
+    page.check("#player-count input[value='3']")
+    for seat in (1, 2):
+        page.select_option(f"[data-testid=seat-kind-{seat}]", "computer")
+        page.select_option(f"[data-testid=seat-level-{seat}]", "1")
+    assert page.get_attribute("[data-testid=seat-name-1]", "placeholder") == "Ordinateur"
+    page.click("[data-testid=start-game]")
+    page.wait_for_url("**/play/**")
+    game_id = page.url.split("/play/")[1].split("?")[0]
+    seats = live_server.api("GET", f"/api/games/{game_id}").json()["seats"]
+    assert [s["name"] for s in seats] == ["Orange", "Computer", "Computer"]
+
+    def names(page: Any) -> list[str]:
+        page.wait_for_selector("[data-testid=player-b] .player-name")
+        return [page.inner_text(f"[data-testid=player-{c}] .player-name").strip() for c in "ogb"]
+
+    assert names(page) == ["Orange", "Ordinateur (vert)", "Ordinateur (bleu)"]
+    page.goto(live_server.url + "/?lang=fr")
+    mine = page.locator("[data-testid=my-game] .g-names")
+    assert mine.inner_text().strip() == "Orange · Ordinateur (vert) · Ordinateur (bleu)"
+
+    english = new_context(locale="en").new_page()
+    english.goto(live_server.url + f"/watch/{game_id}?lang=en")
+    assert names(english) == ["Orange", "Computer (green)", "Computer (blue)"]

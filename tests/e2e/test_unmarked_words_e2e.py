@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 
 from support import waiting
+from support.board_clicks import click_action
 from support.unmarked import READ_IN_BROWSER, build_pseudo, offending_texts
 from support.web_fixtures import LiveServer, NewContext, StartServer
 
-PLAYABLE = '[data-action][tabindex="0"]'
 #: The names the test gives: they stay as written in every language.
 NAMES = frozenset({"Ann", "ann", "annika"})
 
@@ -37,13 +37,6 @@ def server(start_server: StartServer, pseudo: Path) -> LiveServer:
 def read(page: Any) -> list[str]:
     page.wait_for_timeout(300)  # the scripts' words after their first answers
     return offending_texts(page.evaluate(READ_IN_BROWSER), NAMES)
-
-
-def click_any_action(page: Any) -> None:
-    element = page.wait_for_selector(PLAYABLE, state="attached")
-    box = element.bounding_box()
-    assert box is not None
-    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
 
 def game(server: LiveServer, game_id: str) -> dict[str, Any]:
@@ -83,7 +76,7 @@ def test_every_page_says_only_the_catalogues_words(
     page.wait_for_selector("[data-testid=connection][data-state=connected]")
     for _ in range(3):
         played = len(game(server, game_id)["actions"])
-        click_any_action(page)
+        click_action(page)
         waiting.wait_until(
             lambda: game(server, game_id), lambda g, n=played: len(g["actions"]) >= n + 2
         )
@@ -111,8 +104,7 @@ def test_every_page_says_only_the_catalogues_words(
         page.wait_for_load_state("networkidle")
         found[name] = read(page)
     page.goto(server.url + "/learn/full?step=2")  # a lesson, after a wrong try explained
-    box = page.wait_for_selector('[data-action="L4"][tabindex="0"]').bounding_box()
-    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    click_action(page, "L4")
     page.wait_for_selector("[data-testid=explanation][data-kind=error]")
     found["a lesson, a wrong try explained"] = read(page)
     left = {name: texts for name, texts in found.items() if texts}

@@ -9,8 +9,9 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from test_web_e2e import PLAYABLE, OpenSeat, create, play, playable, read, seat, wait_until
+from test_web_e2e import OpenSeat, create, play, playable, read, seat, wait_until
 
+from support.board_clicks import PLAYABLE
 from support.web_fixtures import LiveServer, NewContext
 
 __all__ = ["seat"]  # the fixture, used by name

@@ -18,9 +18,9 @@ import pytest
 from shiftago import Action, Game, Rules, State, Variant
 from shiftago.engine.book import shipped_book
 from shiftago.formats.record import Record, format_record
+from support.board_clicks import click_action
 from support.web_fixtures import LiveServer, NewContext
 
-PLAYABLE = '[data-action][tabindex="0"]'
 START = "express 2 7/7/7/7/7/7/7 o insert 22,22 0,0 0,0"
 # Orange, to act, holds a1-d1 and green a6-d6: orange wins at once (L1 or Be).
 WIN_IN_ONE = "express 2 7/gggg3/7/7/7/7/oooo3 o insert 18,18 0,0 0,0"
@@ -85,15 +85,6 @@ def shows(page: Any, expected: str) -> None:
         "p => (document.querySelector('[data-testid=position]') || {}).textContent?.trim() === p",
         arg=expected,
     )
-
-
-def click_action(page: Any, action: str) -> None:
-    """A mouse click in the middle of the playable element of ``action``."""
-    element = page.wait_for_selector(f'[data-action="{action}"][tabindex="0"]', state="attached")
-    element.scroll_into_view_if_needed()  # a click outside the window lands nowhere
-    box = element.bounding_box()
-    assert box, f"{action} is not on the page"
-    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
 
 def winning_actions(position: str) -> set[str]:

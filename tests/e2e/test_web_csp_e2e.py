@@ -14,9 +14,8 @@ from typing import Any
 import pytest
 
 from shiftago.interfaces.server.door.security import CONTENT_SECURITY_POLICY
+from support.board_clicks import PLAYABLE
 from support.web_fixtures import LiveServer, NewContext
-
-PLAYABLE = '[data-action][tabindex="0"]'
 
 
 @pytest.fixture

@@ -21,9 +21,8 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from support import waiting
+from support.board_clicks import PLAYABLE, click_action
 from support.web_fixtures import LiveServer, NewContext, StartServer
-
-PLAYABLE = '[data-action][tabindex="0"]'
 
 # Wraps the page's WebSocket so that a test can drop its connections (as a network
 # failure would); `__dropAfterSend` closes a socket right after it sends an action.
@@ -148,23 +147,10 @@ def playable(page: Any) -> list[str]:
     return page.eval_on_selector_all(PLAYABLE, "nodes => nodes.map(n => n.dataset.action)")
 
 
-def click(page: Any, action: str) -> None:
-    """Click the playable element of ``action`` with the mouse, in its middle.
-
-    (A mouse click at its place, not Playwright's own: the bar of a straight scoring
-    line is drawn with a stroke, and a line's box has no height or width, which
-    Playwright counts as hidden.)
-    """
-    element = page.wait_for_selector(f'[data-action="{action}"][tabindex="0"]', state="attached")
-    box = element.bounding_box()
-    assert box, f"{action} is not on the page"
-    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-
-
 def play(server: LiveServer, game_id: str, page: Any, action: str) -> dict[str, Any]:
     """Click ``action`` on ``page`` and wait until the server and the page have it."""
     before = read(server, game_id)
-    click(page, action)
+    click_action(page, action)
     after = wait_until(
         lambda: (g := read(server, game_id))["actions"][len(before["actions"]) :] and g,
         what=f"{action} to be played",
@@ -495,7 +481,7 @@ def test_a_dropped_connection_loses_and_repeats_nothing(
     game = read(live_server, game_id)
     shows(page, game["position"])
     page.evaluate("() => { window.__dropAfterSend = true; }")
-    click(page, "L2")
+    click_action(page, "L2")
     game = wait_until(lambda: (g := read(live_server, game_id))["version"] == 3 and g, what="L2")
     shows(page, game["position"])
     wait_until(lambda: connected(page), what="the page to reconnect")

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 from test_web_accounts_e2e import sign_up
-from test_web_e2e import click as click_on_board
 from test_web_e2e import focused_action, read, tab_to
 
+from support.board_clicks import click_action
 from support.web_fixtures import LiveServer, NewContext
 
 PASSWORD = "correct horse"
@@ -30,12 +30,6 @@ def open_lesson(server: LiveServer, context: Any, lesson: str) -> Any:
     page.goto(f"{server.url}/learn/{lesson}")
     page.locator("[data-testid=goal]:not(:empty)").wait_for()
     return page
-
-
-def click(page: Any, action: str) -> None:
-    """Click ``action``'s arrow or line, scrolled into view first."""
-    page.locator(f'[data-action="{action}"][tabindex="0"]').scroll_into_view_if_needed()
-    click_on_board(page, action)
 
 
 def explanation(page: Any, kind: str) -> str:
@@ -66,7 +60,7 @@ def test_a_lesson_completed_by_clicks_and_kept_after_a_reload(
     page = open_lesson(live_server, context, "push")
     assert page.locator("[data-testid=step-count]").text_content() == "Step 1 of 3"
     for number, action in enumerate(["Bc", "L3", "Bd"], 1):
-        click(page, action)
+        click_action(page, action)
         assert explanation(page, "info").startswith("Well done")
         assert stored_progress(page)["push"] == number
         if number < 3:
@@ -113,17 +107,17 @@ def test_a_wrong_action_is_explained_and_tried_again(
     page = open_lesson(live_server, new_context(), "full?step=2")
     start = page.locator("[data-cell=a4].marble, .marble[data-cell=a4]").first
     start.wait_for(state="attached")
-    click(page, "L4")  # rank 4 is full: the arrow may be tried, and the refusal explained
+    click_action(page, "L4")  # rank 4 is full: the arrow may be tried, and the refusal explained
     words = explanation(page, "error")
     assert "L4 cannot be played: its lane is full" in words
     assert page.locator("[data-testid=try-again]").is_visible()
     page.click("[data-testid=try-again]")
-    click(page, "Tg")  # a push that makes no line: explained, and shown on the board
+    click_action(page, "Tg")  # a push that makes no line: explained, and shown on the board
     assert "Tg makes no line of 5" in explanation(page, "error")
     page.locator(".marble[data-cell=g7]").wait_for(state="attached")
     page.click("[data-testid=try-again]")
     page.wait_for_function("() => !document.querySelector('.marble[data-cell=\"g7\"]')")
-    click(page, "Ba")
+    click_action(page, "Ba")
     assert explanation(page, "info").startswith("Well done")
     assert page.locator("[data-testid=explanation]").text_content().endswith("a line of 5.")
 
@@ -143,7 +137,7 @@ def test_progress_is_merged_into_the_account_and_reaches_another_browser(
     )
     page.goto(live_server.url + "/learn/push")
     page.locator("[data-testid=goal]:not(:empty)").wait_for()
-    click(page, "Bc")
+    click_action(page, "Bc")
     explanation(page, "info")
     page.wait_for_function(
         "async () => (await (await fetch('/api/account/learn')).json()).lessons.push === 1"
@@ -167,7 +161,7 @@ def test_the_closing_game_is_against_the_gentlest_level(
     live_server: LiveServer, new_context: NewContext
 ):
     page = open_lesson(live_server, new_context(), "tournament")
-    click(page, "Bf")
+    click_action(page, "Bf")
     page.locator("[data-testid=lesson-finished]").wait_for()
     page.click("[data-testid=play-gentle]")
     page.wait_for_url("**/play/**")
@@ -187,7 +181,7 @@ def test_the_lessons_fit_a_phone(live_server: LiveServer, new_context: NewContex
     page = open_lesson(live_server, context, "push")
     width = page.evaluate("() => document.documentElement.scrollWidth")
     assert width <= 375
-    click(page, "Bc")
+    click_action(page, "Bc")
     explanation(page, "info")
     page.goto(live_server.url + "/learn")
     page.locator("[data-testid=lesson]").first.wait_for()
@@ -199,10 +193,10 @@ def test_a_scoring_step_keeps_the_end_chosen_and_explains_the_other(
 ):
     page = open_lesson(live_server, new_context(), "keep-an-end")
     page.locator("[data-testid=status]:has-text('score a line')").wait_for()
-    click(page, "xc2-c5")  # keeps c2: the wrong end
+    click_action(page, "xc2-c5")  # keeps c2: the wrong end
     assert "xc2-c5 keeps c2 on the board; the goal is to keep c5." in explanation(page, "error")
     page.click("[data-testid=try-again]")
-    click(page, "xc5-c2")
+    click_action(page, "xc5-c2")
     assert explanation(page, "info").startswith("Well done")
     page.locator(".marble[data-cell=c5]").wait_for(state="attached")
     assert page.locator(".marble[data-cell=c3]").count() == 0  # scored: it came off

@@ -16,11 +16,11 @@ import pytest
 from shiftago.core import Action, State
 from shiftago.engine.puzzles.puzzle import THEMES, Puzzle
 from shiftago.engine.puzzles.shipped import shipped
+from support.board_clicks import click_action
 from support.web_fixtures import LiveServer, NewContext
 
 pytestmark = pytest.mark.e2e
 
-PLAYABLE = '[data-action][tabindex="0"]'
 # The defence plays its reply after a pause; a puzzle loads the shipped set first.
 SLOW_MS = 30_000
 
@@ -37,14 +37,6 @@ def express_2(actions: int, *, skip: int = 0) -> Puzzle:
         p for p in shipped() if p.variant == "express" and p.players == 2 and p.actions == actions
     ]
     return found[skip]
-
-
-def click(page: Any, action: str) -> None:
-    """Click the playable element of ``action`` with the mouse, in its middle."""
-    element = page.wait_for_selector(f'[data-action="{action}"][tabindex="0"]', state="attached")
-    box = element.bounding_box()
-    assert box, f"{action} is not on the page"
-    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
 
 def at_stage(page: Any, stage: str, tried: int | None = None) -> None:
@@ -98,7 +90,7 @@ def test_a_puzzle_solved_by_clicks_moves_the_signed_in_players_rating(
     assert themes == list(puzzle.themes)
     mine = solver_actions(puzzle)
     for number, action in enumerate(mine, start=1):
-        click(page, action)
+        click_action(page, action)
         if number < len(mine):
             at_stage(page, "solving", number)  # the defence has replied on the board
     at_stage(page, "solved")
@@ -137,7 +129,7 @@ def test_a_wrong_action_shows_the_refutation_and_the_solution_step_by_step(
     open_puzzle(page, live_server, puzzle)
     state = State.from_position(puzzle.position)
     wrong = next(str(a) for a in state.legal_actions() if str(a) != puzzle.solution[0])
-    click(page, wrong)
+    click_action(page, wrong)
     at_stage(page, "failed")
     page.wait_for_selector("[data-testid=puzzle-outcome][data-refuted=true]", timeout=SLOW_MS)
     answer = page.evaluate(
@@ -207,7 +199,7 @@ def test_the_streak_mode_counts_solves_in_a_row_until_a_mistake(
     for skip in (0, 1):
         puzzle = express_2(1, skip=skip)
         open_puzzle(page, live_server, puzzle)
-        click(page, puzzle.solution[0])
+        click_action(page, puzzle.solution[0])
         at_stage(page, "solved")
         page.wait_for_selector(f"[data-testid=puzzles-solved][data-run='{skip + 1}']")
     puzzle = express_2(1, skip=2)
@@ -217,7 +209,7 @@ def test_the_streak_mode_counts_solves_in_a_row_until_a_mistake(
         for a in State.from_position(puzzle.position).legal_actions()
         if str(a) != puzzle.solution[0]
     )
-    click(page, wrong)
+    click_action(page, wrong)
     at_stage(page, "failed")
     assert "2" in (page.text_content("[data-testid=puzzle-outcome-words]") or "")
     assert page.is_hidden("[data-testid=puzzle-retry]")  # a run ends at its first mistake
@@ -246,7 +238,7 @@ def test_an_expert_puzzle_of_3_players_is_solved_with_its_scoring_chosen(
     mine = solver_actions(puzzle)
     assert mine[-1].startswith("x")  # the last action is a scoring, chosen on the board
     for number, action in enumerate(mine, start=1):
-        click(page, action)
+        click_action(page, action)
         if number < len(mine):
             at_stage(page, "solving", number)
     at_stage(page, "solved")

@@ -20,7 +20,6 @@ from urllib.parse import quote
 import pytest
 from test_web_e2e import (
     PHONE,
-    PLAYABLE,
     Seat,
     both_seats_here,
     create,
@@ -36,6 +35,7 @@ from websockets.sync.client import connect
 
 from shiftago.core import Game, Phase, Rules, Scoring, State, Variant
 from shiftago.formats.record import Record, format_record
+from support.board_clicks import PLAYABLE
 from support.web_fixtures import LiveServer, NewContext, StartServer
 
 # Where the board's box sits on the page (not in the window, which a click may scroll).

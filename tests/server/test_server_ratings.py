@@ -285,6 +285,10 @@ def test_history_and_recent_games_of_a_player(sqlite_url):
         ]
         recent = recent[1:]
         assert recent[0]["opponents"] == ["bob"] and recent[0]["rated"] is True
+        assert [(s["colour"], s["kind"], s["account"]) for s in recent[0]["seats"]] == [
+            ("o", "human", "ann"),
+            ("g", "human", "bob"),
+        ]
         assert recent[0]["rating_before"] == history[1]["before"]
 
 

@@ -142,6 +142,11 @@ async def recent(
                 "colour": colour,
                 "outcome": outcome,
                 "opponents": [s.account or s.name for s in game.seats if s.account != account.name],
+                # every seat, so that a page can say a name the server gave in its words
+                "seats": [
+                    {"colour": COLOURS[i], "name": s.name, "kind": s.kind, "account": s.account}
+                    for i, s in enumerate(game.seats)
+                ],
                 "rating_before": None if before is None else round(before, 2),
                 "rating_after": None if after is None else round(after, 2),
                 "watch_url": f"/watch/{game.id}",

@@ -6,7 +6,7 @@
 // rule is decided by the server: which marbles an action moves comes with the game.
 export { FILES, INSERTIONS, isInsertion, isScoring, laneCells, lineCells } from "./board/geometry.js";
 export { parsePosition } from "./board/position.js";
-export { COLOURS, COLOUR_NAMES, MARBLE_FILL, SYMBOLS, colourName, colourTitle, marbleIcon, marbleShape } from "./board/marbles.js";
+export { COLOURS, MARBLE_FILL, SYMBOLS, colourName, colourTitle, marbleIcon, marbleShape } from "./board/marbles.js";
 export { svgEl } from "./board/svg.js";
 export { BoardView } from "./board/view.js";
 export { drawPicture } from "./board/picture.js";

@@ -1,6 +1,7 @@
-// The names a person reads for the colours (as labels), the variants and the computer's
-// levels, in the page's language: every page says them through here (api.js passes them
-// on). Functions, so that each word is looked up in the catalogue when it is shown.
+// The names a person reads for the colours (as labels and inside sentences), the
+// variants, the computer's levels and the seats, in the page's language: every page
+// says them through here (api.js passes some on). Functions, so that each word is
+// looked up in the catalogue when it is shown.
 import { number, t } from "./i18n.js";
 
 const COLOUR_WORDS = {
@@ -10,6 +11,14 @@ const COLOUR_WORDS = {
   w: () => t("White"),
 };
 
+// the colours as they read inside a sentence ("green")
+const COLOUR_IN_SENTENCE = {
+  o: () => t("orange"),
+  g: () => t("green"),
+  b: () => t("blue"),
+  w: () => t("white"),
+};
+
 // the variants' names are the rulebook's in every language
 const VARIANT_WORDS = {
   express: () => t("Express"),
@@ -17,9 +26,22 @@ const VARIANT_WORDS = {
   extreme: () => t("Extreme"),
 };
 
+/** The colours' English names, as the server names a seat with none: a key the pages
+ * compare names with, not words to show. */
+export const COLOUR_NAMES = { o: "orange", g: "green", b: "blue", w: "white" };
+
+/** The name the server gives a computer's seat with none (games/routes.py): a word. */
+const COMPUTER = "Computer";
+
 /** A colour's name ("o" -> "Orange"); an unknown letter as it is. */
 export function colourName(colour) {
   const words = COLOUR_WORDS[colour];
+  return words ? words() : String(colour ?? "");
+}
+
+/** A colour's name as it reads inside a sentence ("o" -> "orange"). */
+export function colourWord(colour) {
+  const words = COLOUR_IN_SENTENCE[colour];
   return words ? words() : String(colour ?? "");
 }
 
@@ -50,4 +72,31 @@ export function levelName(name) {
 export function levelWords({ level, name }) {
   if (!name) return number(level);
   return t("{level}: {name}", { level: number(level), name: levelName(name) });
+}
+
+/** Whether `seat` is a computer's with the name the server gives it when none is typed. */
+function namedComputer(seat) {
+  return !!seat && seat.kind === "computer" && seat.name === COMPUTER;
+}
+
+/** A seat's name as a person reads it: the names the server gives seats with none (a
+ * computer's, or the seat's colour in English) in the page's language, other names as
+ * typed. A computer so named in a game with two or more of them also says its colour,
+ * so that "Computer (green) wins" tells which. `seats`: the game's seats. */
+export function seatName(seat, seats = []) {
+  if (!seat || !seat.name) return colourName(seat && seat.colour);
+  if (namedComputer(seat)) {
+    const twins = seats.filter(namedComputer).length > 1;
+    return twins ? t("{name} ({colour})", { name: t("Computer"), colour: colourWord(seat.colour) }) : t("Computer");
+  }
+  return seat.name.toLowerCase() === COLOUR_NAMES[seat.colour] ? colourName(seat.colour) : seat.name;
+}
+
+/** A seat as words with its colour ("Ann (green)", "Computer (green)"), or its colour
+ * alone where its name is that colour: for the places that name one seat among others
+ * without its marble beside it. */
+export function seatWithColour(seat) {
+  const name = seatName(seat);
+  if (name.toLowerCase() === colourName(seat.colour).toLowerCase()) return colourName(seat.colour);
+  return t("{name} ({colour})", { name, colour: colourWord(seat.colour) });
 }

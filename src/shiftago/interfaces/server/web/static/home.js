@@ -10,6 +10,7 @@ import {
   VARIANTS, api, colourName, copyText, el, forgetGame, knownGames, levels, localPath,
   parseStatus, rememberGame, ruleNumbers, tokenOf, csrfToken, variantName } from "./api.js";
 import { errorWords } from "./errors.js";
+import { seatName } from "./gamewords.js";
 import { mountDaily } from "./daily.js";
 import { lang, number, t, tn } from "./i18n.js";
 
@@ -122,14 +123,18 @@ function showError(box, message) {
   box.hidden = !message;
 }
 
-/** The name seat `i` goes by when none is typed: "Computer", the signed-in name for the
- * one seat played at this screen, else its colour. */
-function defaultName(i) {
-  const st = seatState[i];
-  if (st.kind === "computer") return t("Computer");
+/** The signed-in name, for the one seat played at this screen; else "". */
+function accountName(i) {
   const here = seatState.slice(0, playerCount()).filter((s) => s.kind === "here").length;
-  if (st.kind === "here" && here === 1 && signedInName()) return signedInName();
-  return colourName(COLOURS[i]);
+  return seatState[i].kind === "here" && here === 1 ? signedInName() || "" : "";
+}
+
+/** The name seat `i` goes by when none is typed: the signed-in name for the one seat
+ * played at this screen, else the server's name for it in the page's words ("Computer",
+ * else its colour). */
+function defaultName(i) {
+  if (seatState[i].kind === "computer") return t("Computer");
+  return accountName(i) || colourName(COLOURS[i]);
 }
 
 /** Each seat's name field shows its default name as its placeholder. */
@@ -147,8 +152,11 @@ async function startGame(e) {
   const seats = [];
   for (let i = 0; i < n; i++) {
     const st = seatState[i];
-    const name = st.name.trim() || defaultName(i);
-    const seat = { name, kind: st.kind === "computer" ? "computer" : "human" };
+    // a seat with no name typed is named by the server, in no one language, so that
+    // each reader of the game reads that name in their own
+    const name = st.name.trim() || accountName(i);
+    const seat = { kind: st.kind === "computer" ? "computer" : "human" };
+    if (name) seat.name = name;
     // a level not chosen by hand is the one last chosen, or a gentle one
     if (st.kind === "computer") seat.level = st.level ?? rememberedLevel();
     seats.push(seat);
@@ -167,7 +175,7 @@ async function startGame(e) {
   button.disabled = true;
   try {
     const game = await api("/api/games", { method: "POST", body });
-    await afterCreate(game, seatState.slice(0, n).map((s) => s.kind), true, seats.map((s) => s.name));
+    await afterCreate(game, seatState.slice(0, n).map((s) => s.kind), true, seats.map((s, i) => s.name || defaultName(i)));
   } catch (err) {
     showError($("form-error"), t("Could not start the game: {reason}", { reason: errorWords(err.data, err.message) }));
   } finally {
@@ -241,14 +249,12 @@ function both(names) {
 
 function describe(game) {
   const v = variantName(game.variant);
-  const names = (game.seats || []).map((s) => s.name || colourName(s.colour)).join(" · ");
+  const seats = game.seats || [];
+  const names = seats.map((s) => seatName(s, seats)).join(" · ");
   const st = parseStatus(game);
   let state;
   if (st.over) {
-    const who = (c) => {
-      const s = (game.seats || []).find((x) => x.colour === c);
-      return s && s.name ? s.name : colourName(c);
-    };
+    const who = (c) => seatName(seats.find((x) => x.colour === c) || { colour: c }, seats);
     const winners = both(st.winners.map(who));
     if (st.aborted) state = t("aborted");
     // as the game page says it: a draw among some of the seats is a shared win
@@ -282,8 +288,9 @@ function gameItem(game, href, extra = null, mine = null) {
     link.dataset.toAct = String(!!mine.toAct);
     if (!d.over) {
       const turn = parseStatus(game).turn;
-      const seat = (game.seats || []).find((x) => x.colour === turn);
-      state = mine.toAct ? MINE.yourTurn() : MINE.toPlay(seat && seat.name ? seat.name : colourName(turn));
+      const seats = game.seats || [];
+      const seat = seats.find((x) => x.colour === turn) || { colour: turn };
+      state = mine.toAct ? MINE.yourTurn() : MINE.toPlay(seatName(seat, seats));
     }
   }
   link.append(icons,

@@ -173,8 +173,9 @@ async function playGame() {
   button.disabled = true;
   try {
     const gentlest = Math.min(...(await levels()).map((l) => l.level));
-    const seats = [{ name: signedInName() || colourName("o"), kind: "human" }];
-    for (let i = 1; i < lesson.players; i++) seats.push({ name: t("Computer"), kind: "computer", level: gentlest });
+    // seats with no name are named by the server, and read in each reader's language
+    const seats = [signedInName() ? { name: signedInName(), kind: "human" } : { kind: "human" }];
+    for (let i = 1; i < lesson.players; i++) seats.push({ kind: "computer", level: gentlest });
     const game = await api("/api/games", { method: "POST", body: { variant: lesson.variant, players: lesson.players, seats } });
     const mine = game.seats.find((s) => s.join_url);
     rememberGame(game.id, { tokens: { [mine.colour]: tokenOf(mine.join_url) } });

@@ -3,6 +3,7 @@
 
 import { api, categoryName, el } from "./api.js";
 import { errorWords } from "./errors.js";
+import { seatName } from "./gamewords.js";
 import { date, number, t, tn } from "./i18n.js";
 import { signedInName } from "./account.js";
 import { mountChallengeForm, mountChallengeList } from "./challenges.js";
@@ -113,6 +114,14 @@ function gameHref(g, own) {
   return own && !g.finished && g.id ? `/play/${encodeURIComponent(g.id)}` : g.watch_url;
 }
 
+/** The names of a game's other seats: an account's as it is, a name the server gave a
+ * seat in the page's words. */
+function opponents(g) {
+  if (!Array.isArray(g.seats)) return g.opponents || [];
+  const others = g.seats.filter((s) => s.account !== shownPlayer);
+  return others.map((s) => s.account || seatName(s, g.seats));
+}
+
 let shownGames = [];
 let shownPlayer = null;
 
@@ -130,7 +139,7 @@ function renderGames(games) {
         {},
         el("td", {}, el("a", { href: gameHref(g, own), "data-testid": g.finished ? null : "playing-link", text: date(g.created, { dateStyle: "short", timeStyle: "short" }) })),
         el("td", { text: g.rated ? t("{category}, rated", { category: categoryName(g.category) }) : categoryName(g.category) }),
-        el("td", { text: (g.opponents || []).join(", ") }), // names, as they are
+        el("td", { text: opponents(g).join(", ") }),
         el("td", { text: g.outcome && OUTCOMES[g.outcome] ? OUTCOMES[g.outcome]() : g.finished ? "—" : t("Playing") }),
         el("td", { text: change === null ? "" : t("{rating} ({change})", { rating: rating(g.rating_after), change: number(change, { signDisplay: "always" }) }) }),
       );

@@ -15,7 +15,7 @@ import { COLOURS, MARBLE_FILL, marbleIcon, svgEl as svg } from "./board.js";
 import { api, el } from "./api.js";
 import { errorWords } from "./errors.js";
 import { lang, number, t } from "./i18n.js";
-import { colourName } from "./gamewords.js";
+import { colourName, seatWithColour } from "./gamewords.js";
 
 const POLL_MS = 700;
 const MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
@@ -327,9 +327,7 @@ export class GameReview {
 
   nameOf(colour) {
     const seat = ((this.game && this.game.seats) || []).find((s) => s.colour === colour);
-    const colourWord = colourName(colour);
-    if (!seat || !seat.name || seat.name.toLowerCase() === colourWord.toLowerCase()) return colourWord;
-    return t("{name} ({colour})", { name: seat.name, colour: colourWord });
+    return seatWithColour(seat || { colour });
   }
 
   render() {

@@ -2,8 +2,9 @@
 // holds which seat, who a colour is, what the server says a seat may do, and what the
 // page shows now (the live game, or a step of a finished game's replay). Every fact
 // comes from the server's GAME (docs/web-protocol.md); nothing here decides a rule.
-import { COLOURS, colourName, colourTitle, parsePosition } from "./board.js";
-import { lang, t } from "./i18n.js";
+import { COLOURS, colourTitle, parsePosition } from "./board.js";
+import { seatName, seatWithColour } from "./gamewords.js";
+import { lang } from "./i18n.js";
 
 const parts = location.pathname.split("/").filter(Boolean);
 const params = new URLSearchParams(location.search);
@@ -46,33 +47,15 @@ export function seatIndex(colour) {
   return i >= 0 ? i : COLOURS.indexOf(colour);
 }
 
-/** The name the server gives a computer's seat with none: a word, shown translated. */
-const COMPUTER = "Computer";
-
 /** A colour as words: the seat's name, with its colour when the name is not the colour. */
 export function who(colour) {
-  const seat = seatOf(colour);
-  if (!seat || !seat.name) return colourTitle(colour);
-  if (seat.kind === "computer" && seat.name === COMPUTER) {
-    return t("{name} ({colour})", { name: t("Computer"), colour: colourName(colour) });
-  }
-  // a seat named by its colour (in English, as the server names seats, or in the
-  // page's language) is not named twice
-  const plain = seat.name.toLowerCase();
-  if (plain === COLOUR_KEYS[colour] || plain === colourName(colour).toLowerCase()) return nameOf(colour);
-  return t("{name} ({colour})", { name: seat.name, colour: colourName(colour) });
+  return seatWithColour(seatOf(colour) || { colour });
 }
 
-/** The English names of the colours, as the server names a seat with no name. */
-const COLOUR_KEYS = { o: "orange", g: "green", b: "blue", w: "white" };
-
-/** A seat's name: the player's, or its colour's in the page's language. */
+/** A seat's name: the player's, or the name the server gave it in the page's language. */
 export function nameOf(colour) {
   const seat = seatOf(colour);
-  if (!seat || !seat.name) return colourTitle(colour);
-  if (seat.kind === "computer" && seat.name === COMPUTER) return t("Computer");
-  const byColour = seat.name.toLowerCase() === COLOUR_KEYS[colour];
-  return byColour && lang !== "en" ? colourTitle(colour) : seat.name;
+  return seat ? seatName(seat, ctx.game.seats) : colourTitle(colour);
 }
 
 /** The colours whose seats this browser holds. */

@@ -21,8 +21,6 @@ export const GENTLE_LEVEL = 2;
 const WORDS = {
   levelOption: (l) => (l.name ? t("Level {level} ({name})", { level: number(l.level), name: l.name }) : t("Level {level}", { level: number(l.level) })),
   failed: (err) => t("Could not start the game: {reason}", { reason: errorWords(err.data, err.message) }),
-  you: () => t("Orange"),
-  computer: () => t("Computer"),
   before: () => t("Green is about to push a marble in at L3, the left end of rank 3."),
   after: () => t("Green pushed in at L3: the marbles on a3, b3 and c3 moved one cell right, into the gap on d3."),
 };
@@ -107,8 +105,9 @@ async function playComputer(button, select, error) {
       variant: "express",
       players: 2,
       seats: [
-        { name: signedInName() || WORDS.you(), kind: "human" },
-        { name: WORDS.computer(), kind: "computer", level },
+        // a seat with no name is named by the server, read in each reader's language
+        signedInName() ? { name: signedInName(), kind: "human" } : { kind: "human" },
+        { kind: "computer", level },
       ],
     };
     const game = await api("/api/games", { method: "POST", body });

@@ -1,27 +1,13 @@
 // The marbles as they look: a colour and a symbol per colour, so that colour is never
 // the only sign (orange plain, green a ring, blue a dot, white a cross).
-import { t } from "../i18n.js";
-import { colourName as colourLabel } from "../gamewords.js";
+import { colourName as colourLabel, colourWord } from "../gamewords.js";
 import { C } from "./geometry.js";
 import { svgEl as el } from "./svg.js";
 
 export const COLOURS = ["o", "g", "b", "w"];
-/** The colours' English names: a key the pages compare names with, not words to show. */
-export const COLOUR_NAMES = { o: "orange", g: "green", b: "blue", w: "white" };
-
-// functions, so that each name is looked up in the catalogue when it is shown
-const COLOUR_WORDS = {
-  o: () => t("orange"),
-  g: () => t("green"),
-  b: () => t("blue"),
-  w: () => t("white"),
-};
 
 /** A colour's name in the page's language, as it reads inside a sentence ("green"). */
-export function colourName(colour) {
-  const words = COLOUR_WORDS[colour];
-  return words ? words() : String(colour ?? "");
-}
+export const colourName = colourWord;
 
 /** A colour's name as a seat's name, at the start of a sentence ("Green"): the label's
  * words of gamewords.js, the one home of the colours' names as labels. */
