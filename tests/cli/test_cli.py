@@ -19,6 +19,7 @@ from shiftago.core import Game, Rules, Variant
 from shiftago.formats.record import Record, format_record, format_records, parse_record
 from shiftago.formats.record_json import record_to_json
 from shiftago.interfaces.cli import cli, figure_text
+from support.bench_figures import check_core_figures, check_env_figures
 
 POSITION = "expert 2 gggg3/7/7/7/7/7/o3o2 o insert 20,18 2,0 0,0"
 MOVES = ["L1", "L7", "L1", "L7", "L1", "L7", "L1", "L7", "L1", "xa1-e1", "L4", "L7"]
@@ -356,6 +357,8 @@ def bench_figures() -> dict[str, float]:
 
 def test_bench_json(bench_figures: dict[str, float]) -> None:
     assert bench_figures and all(value > 0 for value in bench_figures.values())
+    check_core_figures({k: v for k, v in bench_figures.items() if not k.startswith("env_")})
+    check_env_figures({k: v for k, v in bench_figures.items() if k.startswith("env_")})
 
 
 def test_bench_text(bench_figures: dict[str, float], monkeypatch: pytest.MonkeyPatch) -> None:
