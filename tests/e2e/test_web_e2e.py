@@ -561,6 +561,28 @@ def test_the_server_killed_and_restarted_mid_game(
     assert moves(ann) == game["actions"]
 
 
+def test_a_page_shown_again_reconnects_at_once(start_server: StartServer, new_context: NewContext):
+    """A dropped socket waits before it tries again (up to 5 s); a page shown again
+    tries at once. The page's clock is stopped once it is live, so no wait of its own
+    can end: what reconnects it is the page shown again, and nothing before it."""
+    server = start_server()
+    created = create(server, variant="express", players=2, first="o")
+    context = new_context()
+    context.clock.install()
+    page = open_page(context, created["seats"][0]["join_url"])
+    wait_until(lambda: connected(page), what="the page to connect")
+    page.clock.pause_at(page.evaluate("Date.now()") + 1)
+    server.kill()
+    wait_until(lambda: not connected(page), what="the page to notice")
+    server.start()
+    time.sleep(1.5)  # the server is back; a page whose clock stands still stays away
+    assert not connected(page)
+    page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    wait_until(lambda: connected(page), what="reconnecting at once")
+    assert read(server, created["id"])["seats"][0]["connected"] is True
+    play(server, created["id"], page, "L1")
+
+
 def test_the_server_killed_while_the_computer_thinks(
     start_server: StartServer, new_context: NewContext
 ):

@@ -18,6 +18,7 @@ import { mountPrefs, playSound } from "./prefs.js";
 import { expectedWords, formatValue, unitWords } from "./review.js";
 import { PositionEditor } from "./editor.js";
 import { BookPanel } from "./book.js";
+import { Retry } from "./retry.js";
 
 /** The most actions an address's tree brings back (each action is a request). */
 const LONGEST_LINE = 200;
@@ -340,7 +341,7 @@ class EngineSocket {
   constructor() {
     this.ws = null;
     this.want = null; // the position to analyse
-    this.delay = 500;
+    this.retry = new Retry(() => this.connect(), 500);
     this.connect();
   }
 
@@ -359,11 +360,11 @@ class EngineSocket {
     try {
       ws = openSocket("/ws/analysis");
     } catch {
-      return this.retry();
+      return this.retry.later();
     }
     this.ws = ws;
     ws.addEventListener("open", () => {
-      this.delay = 500;
+      this.retry.opened();
       this.state(t("Computer ready"), "connected");
       this.send();
     });
@@ -380,13 +381,8 @@ class EngineSocket {
       if (this.ws !== ws) return;
       this.ws = null;
       this.state(t("Reconnecting…"), "reconnecting");
-      this.retry();
+      this.retry.later();
     });
-  }
-
-  retry() {
-    setTimeout(() => this.connect(), this.delay);
-    this.delay = Math.min(5000, this.delay * 2);
   }
 
   analyse(position) {

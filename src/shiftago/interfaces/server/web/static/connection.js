@@ -1,10 +1,11 @@
 // The game's WebSocket (docs/web-protocol.md): one Conn per held seat, or one for a
 // spectator. A Conn says hello with the version this page has seen, hands every
-// message to the page, and reconnects by itself (300 ms, doubling up to 5 s) until the
-// page closes it or the game turns out not to exist.
+// message to the page, and reconnects by itself (retry.js) until the page closes it or
+// the game turns out not to exist.
 
 import { onJson, openSocket } from "./api.js";
 import { t } from "./i18n.js";
+import { Retry } from "./retry.js";
 
 export class Conn {
   /**
@@ -21,7 +22,7 @@ export class Conn {
     this.invalid = false; // a token the game does not know: closed, the page watches
     this.ws = null;
     this.welcomed = false;
-    this.delay = 300;
+    this.retry = new Retry(() => this.connect(), 300);
     this.closedByUs = false;
     this.connect();
   }
@@ -35,7 +36,7 @@ export class Conn {
     this.ws = ws;
     this.welcomed = false;
     ws.addEventListener("open", () => {
-      this.delay = 300;
+      this.retry.opened();
       const hello = { type: "hello", token: this.token, seen: Math.max(this.hooks.seen(), 0) };
       // speak for the signed-in account: its seat opens by the session (docs/web-protocol.md)
       if (this.hooks.account && this.hooks.account()) hello.account = true;
@@ -51,8 +52,7 @@ export class Conn {
         this.hooks.onGone();
         return;
       }
-      setTimeout(() => this.connect(), this.delay);
-      this.delay = Math.min(this.delay * 2, 5000);
+      this.retry.later();
     });
     ws.addEventListener("error", () => this.hooks.onChange());
   }
@@ -65,6 +65,7 @@ export class Conn {
 
   close() {
     this.closedByUs = true;
+    this.retry.stop();
     if (this.ws) this.ws.close();
   }
 }

@@ -6,6 +6,7 @@ import { VARIANTS, api, el, localPath, onJson, openSocket, rememberGame, tokenOf
 import { errorWords } from "./errors.js";
 import { lang, number, t, tn } from "./i18n.js";
 import { controlLabel, mountTimeControl } from "./timecontrol.js";
+import { Retry } from "./retry.js";
 
 const HELD = "shiftago.seeks"; // {seekId: {token, place}}: the places this browser holds
 
@@ -13,7 +14,7 @@ const $ = (id) => document.getElementById(id);
 let socket = null;
 let timeControl = null; // the form's choice of time (timecontrol.js)
 let signedInNow = false; // whether a rated challenge may be accepted here
-let delay = 500;
+const retry = new Retry(connect, 500);
 let leaving = false;
 const seeks = new Map(); // id -> the seek as listed
 
@@ -285,7 +286,7 @@ function connect() {
   const ws = openSocket("/ws/lobby");
   socket = ws;
   ws.addEventListener("open", () => {
-    delay = 500;
+    retry.opened();
     $("lobby").dataset.live = "true";
     for (const [id, { token }] of Object.entries(readHeld())) if (token) ws.send(JSON.stringify({ type: "hold", token, seek: id }));
   });
@@ -293,8 +294,7 @@ function connect() {
   ws.addEventListener("close", () => {
     $("lobby").dataset.live = "false";
     if (socket !== ws || leaving) return;
-    setTimeout(connect, delay);
-    delay = Math.min(delay * 2, 5000);
+    retry.later();
   });
 }
 
