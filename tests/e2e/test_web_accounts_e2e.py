@@ -232,3 +232,53 @@ def test_a_closed_account_is_signed_out_and_says_so(
     page.goto(live_server.url + "/players/cleo")
     page.locator("[data-testid=player-closed]").wait_for()
     assert page.locator("[data-testid=player-name]").inner_text() == "cleo"
+
+
+def dora(password: str) -> dict[str, str]:
+    """A sign-in's body for the account of the test below."""
+    return {"name": "dora", "password": password}
+
+
+def test_a_player_changes_the_password_and_closes_the_account_on_the_own_page(
+    live_server: LiveServer, new_context: NewContext
+):
+    page = new_context().new_page()
+    page.goto(live_server.url + "/")
+    sign_up(page, "dora")
+    elsewhere = new_context().new_page()  # a second browser signed in as her
+    elsewhere.goto(live_server.url + "/")
+    answer = elsewhere.request.post(
+        live_server.url + "/api/session", data={"name": "dora", "password": "correct horse"}
+    )
+    assert answer.ok
+    page.goto(live_server.url + "/players/dora")
+    page.locator("[data-testid=own-account]").wait_for()
+
+    def change(current: str, new: str, again: str) -> None:
+        page.fill("[data-testid=current-password]", current)
+        page.fill("[data-testid=new-password]", new)
+        page.fill("[data-testid=new-password-again]", again)
+        page.click("[data-testid=password-change]")
+
+    change("correct horse", "staple battery", "staple batery")
+    assert page.inner_text("#password-error") == "The two new passwords differ."
+    change("not her password", "staple battery", "staple battery")
+    page.wait_for_function("() => document.querySelector('#password-error').textContent")
+    assert page.inner_text("#password-error") == "Wrong password."
+    assert live_server.api("POST", "/api/session", json=dora("correct horse")).is_success
+    change("correct horse", "staple battery", "staple battery")
+    page.locator("[data-testid=password-done]").wait_for()
+    assert page.input_value("[data-testid=current-password]") == ""
+    assert elsewhere.request.get(live_server.url + "/api/session").json() == {"name": None}
+    assert page.request.get(live_server.url + "/api/session").json()["name"] == "dora"
+    assert live_server.api("POST", "/api/session", json=dora("staple battery")).is_success
+
+    page.click("#close-account-box summary")
+    page.fill("[data-testid=close-password]", "staple battery")
+    with page.expect_navigation():
+        page.click("[data-testid=close-account]")
+    page.locator("[data-testid=player-closed]").wait_for()
+    page.locator("[data-testid=account-open]").wait_for()  # signed out
+    assert page.locator("[data-testid=own-account]").is_hidden()
+    refused = live_server.api("POST", "/api/session", json=dora("staple battery"))
+    assert refused.status_code == 403 and refused.json()["code"] == "account_closed"

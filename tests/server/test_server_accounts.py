@@ -529,3 +529,116 @@ def test_a_profile_lists_an_unlisted_game_to_its_player_only(sqlite_url):
         client.cookies.clear()  # anybody else
         assert client.get("/api/players/ann").json()["games"] == [listed]
         assert [g["id"] for g in client.get("/api/players/ann/games").json()["games"]] == [listed]
+
+
+# --- the account's own password and closing (PUT /api/account/password, POST
+# /api/account/close): the current password confirms each, checked and limited as a
+# sign-in is; a new password ends every other session; a closed account signs in no
+# more, and keeps its games and name.
+
+NEW_PASSWORD = "staple battery"
+
+
+@contextmanager
+def browsers(db_url: str, n: int = 2, **options: Any) -> Iterator[list[TestClient]]:
+    """``n`` browsers (each its own cookies) on one app."""
+    options.setdefault("bot_delay", 0)
+    app = create_app(db_url, **options)
+    clients = [TestClient(app, client=("203.0.113.9", 50000 + i)) for i in range(n)]
+    with clients[0]:
+        yield clients
+
+
+def sign_in_as_ann(client: TestClient, password: str = PASSWORD) -> int:
+    return client.post("/api/session", json={"name": "ann", "password": password}).status_code
+
+
+def change(client: TestClient, password: str, new_password: str) -> Any:
+    body = {"password": password, "new_password": new_password}
+    return client.put("/api/account/password", json=body, headers=csrf_headers(client))
+
+
+def close(client: TestClient, password: str) -> Any:
+    return client.post(
+        "/api/account/close", json={"password": password}, headers=csrf_headers(client)
+    )
+
+
+def test_a_new_password_ends_the_other_sessions_and_keeps_this_one(db_url):
+    with browsers(db_url) as (here, there):
+        assert here.post("/api/accounts", json={"name": "ann", "password": PASSWORD}).is_success
+        assert sign_in_as_ann(there) == 200
+        wrong = change(here, "not her password", NEW_PASSWORD)
+        assert wrong.status_code == 403
+        assert wrong.json()["code"] == "wrong_password" and wrong.json()["field"] == "password"
+        assert there.get("/api/session").json()["name"] == "ann"  # nothing changed
+
+        done = change(here, PASSWORD, NEW_PASSWORD)
+        assert done.status_code == 200, done.text
+        assert done.json()["name"] == "ann"
+        assert here.get("/api/session").json()["name"] == "ann"
+        assert there.get("/api/session").json() == {"name": None}
+        assert sign_in_as_ann(there, PASSWORD) == 401
+        assert sign_in_as_ann(there, NEW_PASSWORD) == 200
+
+
+@pytest.mark.parametrize(
+    ("new_password", "code"),
+    [("short", "password_length"), ("password123", "password_common")],
+)
+def test_a_new_password_keeps_the_rules_of_a_new_account(sqlite_url, new_password, code):
+    with browsers(sqlite_url, 1) as (here,):
+        here.post("/api/accounts", json={"name": "ann", "password": PASSWORD})
+        refused = change(here, PASSWORD, new_password)
+        assert refused.status_code == 422
+        assert refused.json()["field"] == "new_password" and refused.json()["code"] == code
+        here.cookies.clear()
+        assert sign_in_as_ann(here, PASSWORD) == 200
+
+
+def test_closing_the_account_signs_it_out_for_good_and_keeps_its_name(db_url):
+    with browsers(db_url) as (here, there):
+        here.post("/api/accounts", json={"name": "ann", "password": PASSWORD})
+        assert sign_in_as_ann(there) == 200
+        assert close(here, "not her password").status_code == 403
+        assert there.get("/api/session").json()["name"] == "ann"  # still open
+
+        done = close(here, PASSWORD)
+        assert done.status_code == 200, done.text
+        assert done.json() == {"name": None}
+        for browser in (here, there):
+            assert browser.get("/api/session").json() == {"name": None}
+        refused = here.post("/api/session", json={"name": "ann", "password": PASSWORD})
+        assert refused.status_code == 403 and refused.json()["code"] == "account_closed"
+        assert here.get("/api/players/ann").json()["closed"] is True
+        taken = here.post("/api/accounts", json={"name": "ann", "password": PASSWORD})
+        assert taken.status_code == 409
+
+
+def test_signed_out_browsers_change_nothing(sqlite_url):
+    with browsers(sqlite_url, 1) as (here,):
+        here.post("/api/accounts", json={"name": "ann", "password": PASSWORD})
+        here.delete("/api/session", headers=csrf_headers(here))
+        body = {"password": PASSWORD, "new_password": NEW_PASSWORD}
+        assert here.put("/api/account/password", json=body).status_code == 401
+        assert here.post("/api/account/close", json={"password": PASSWORD}).status_code == 401
+        assert sign_in_as_ann(here) == 200
+
+
+def test_without_the_csrf_header_nothing_changes(sqlite_url):
+    with browsers(sqlite_url, 1) as (here,):
+        here.post("/api/accounts", json={"name": "ann", "password": PASSWORD})
+        body = {"password": PASSWORD, "new_password": NEW_PASSWORD}
+        assert here.put("/api/account/password", json=body).status_code == 403
+        assert here.post("/api/account/close", json={"password": PASSWORD}).status_code == 403
+        assert here.get("/api/session").json()["name"] == "ann"
+
+
+def test_wrong_passwords_here_count_as_wrong_sign_ins(sqlite_url):
+    """A browser left signed in is no way round the limit of wrong passwords."""
+    with browsers(sqlite_url, 1, failed_logins_per_account_and_address=2) as (here,):
+        here.post("/api/accounts", json={"name": "ann", "password": PASSWORD})
+        statuses = [change(here, f"wrong password {n}", NEW_PASSWORD).status_code for n in range(3)]
+        assert statuses == [403, 403, 429]
+        assert close(here, PASSWORD).status_code == 429
+        assert here.get("/api/session").json()["name"] == "ann"

@@ -48,10 +48,12 @@ from shiftago.interfaces.server.accounts.store import (
     account_with_hash,
     adopt_seats,
     adoptable_games,
+    close_account,
     create_account,
     delete_session,
     make_session,
     set_language,
+    sign_out_everywhere,
 )
 from shiftago.interfaces.server.db.store import token_hash
 from shiftago.interfaces.server.door import limits
@@ -70,6 +72,17 @@ class Credentials(BaseModel):
     model_config = ConfigDict(extra="forbid")
     # the name's own check says what a name is, at any length (the body is bounded)
     name: str
+    password: Annotated[str, Field(max_length=1000)]
+
+
+class PasswordChange(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    password: Annotated[str, Field(max_length=1000)]
+    new_password: Annotated[str, Field(max_length=1000)]
+
+
+class Password(BaseModel):
+    model_config = ConfigDict(extra="forbid")
     password: Annotated[str, Field(max_length=1000)]
 
 
@@ -261,29 +274,41 @@ def _name_refused(message: str, code: str) -> JSONResponse:
     return JSONResponse({"message": message, "code": code, "field": "name"}, status_code=409)
 
 
+async def _password_of(
+    request: Request, name: str, password: str
+) -> tuple[tuple[Account, str] | None, Lane]:
+    """Check ``password`` against the account ``name`` under the limits of wrong
+    passwords (:func:`_lane`; :class:`.limits.Limited` when refused): the account and its
+    hash when it is right, else None (a wrong password counted); and the check's lane."""
+    hub = hub_of(request)
+    # a browser with a device cookie: the account first, to check the cookie against
+    # it (else after the counters, so that a refused guess costs no read)
+    found, device = None, None
+    if DEVICE_COOKIE in request.cookies:
+        found = await hub.db(account_with_hash, hub.store, name)
+        device = None if found is None else known_device(request, found[0].id, found[1])
+    lane = await _lane(request, name, device)
+    if DEVICE_COOKIE not in request.cookies:
+        found = await hub.db(account_with_hash, hub.store, name)
+    stored_hash = None if found is None else found[1]
+    # checked even if the name is unknown, so that it takes as long
+    matches = await _slow(request, lane, password_matches, stored_hash, password)
+    if found is None or not matches:
+        await _failed(request, name, device)
+        return None, lane
+    return found, lane
+
+
 @router.post("/session", summary="Sign in", responses=LIMITED)
 async def sign_in(body: Credentials, request: Request) -> JSONResponse:
     """Sign in: the session, CSRF and device cookies. A wrong password and an unknown
     name are answered alike (401); a closed account, with its right password, 403."""
     name, password = _checked(body)
-    hub = hub_of(request)
     try:
-        # a browser with a device cookie: the account first, to check the cookie against
-        # it (else after the counters, so that a refused guess costs no read)
-        found, device = None, None
-        if DEVICE_COOKIE in request.cookies:
-            found = await hub.db(account_with_hash, hub.store, name)
-            device = None if found is None else known_device(request, found[0].id, found[1])
-        lane = await _lane(request, name, device)
-        if DEVICE_COOKIE not in request.cookies:
-            found = await hub.db(account_with_hash, hub.store, name)
-        stored_hash = None if found is None else found[1]
-        # checked even if the name is unknown, so that it takes as long
-        matches = await _slow(request, lane, password_matches, stored_hash, password)
+        found, _ = await _password_of(request, name, password)
     except limits.Limited as limited:
         return limited.response()
-    if found is None or not matches:
-        await _failed(request, name, device)
+    if found is None:
         return JSONResponse(
             {"message": "wrong name or password", "code": "wrong_credentials"}, status_code=401
         )
@@ -319,6 +344,73 @@ async def who(request: Request) -> dict[str, Any]:
     }
 
 
+def _signed_out() -> JSONResponse:
+    return JSONResponse({"message": "sign in first", "code": "signed_out"}, status_code=401)
+
+
+async def _confirmed(request: Request, password: str) -> tuple[Account, Lane] | JSONResponse:
+    """The signed-in account and its lane of the password pool when ``password`` is its
+    password, checked as signing in checks one (counted and limited alike, so that a
+    browser left signed in is no way round the limits); else the answer to give: 401
+    signed out, 403 ``wrong_password`` naming the field, or the limit's 429."""
+    session = await session_of(request)
+    if session is None:
+        return _signed_out()
+    try:
+        password = check_password(password)
+    except ValueError as error:
+        raise Invalid("password", str(error), _code(error)) from None
+    try:
+        found, lane = await _password_of(request, session.account.name, password)
+    except limits.Limited as limited:
+        return limited.response()
+    if found is None:
+        return JSONResponse(
+            {"message": "wrong password", "code": "wrong_password", "field": "password"},
+            status_code=403,
+        )
+    return found[0], lane
+
+
+@router.put("/account/password", summary="Change the signed-in account's password")
+async def change_password(body: PasswordChange, request: Request) -> JSONResponse:
+    """``{"password": the current one, "new_password"}``: the account's password becomes
+    the new one (the rules of a new account's), every session of the account ends, and
+    this browser gets a new one: a browser that had the old password signs in again.
+    401 when not signed in; 403 ``wrong_password`` when the current one is wrong."""
+    try:
+        new_password = check_new_password(body.new_password)
+    except ValueError as error:
+        raise Invalid("new_password", str(error), _code(error)) from None
+    confirmed = await _confirmed(request, body.password)
+    if isinstance(confirmed, JSONResponse):
+        return confirmed
+    account, lane = confirmed
+    try:
+        hashed = await _slow(request, lane, hash_password, new_password)
+    except limits.Limited as limited:
+        return limited.response()
+    hub = hub_of(request)
+    await hub.db(sign_out_everywhere, hub.store, account.name, hashed)
+    return await _sign_in(request, account, hashed, 200)
+
+
+@router.post("/account/close", summary="Close the signed-in account")
+async def close_own_account(body: Password, request: Request) -> JSONResponse:
+    """``{"password"}``: the account closes as ``shiftago admin close-account`` closes
+    one (it can no longer sign in, every session ends, it leaves the leaderboard; its
+    games, ratings and name stay) and this browser is signed out. 401 when not signed
+    in; 403 ``wrong_password`` when the password is wrong."""
+    confirmed = await _confirmed(request, body.password)
+    if isinstance(confirmed, JSONResponse):
+        return confirmed
+    hub = hub_of(request)
+    await hub.db(close_account, hub.store, confirmed[0].name)
+    response = JSONResponse({"name": None})
+    clear_session_cookies(response, request)
+    return response
+
+
 @router.put("/account/language", summary="Keep the signed-in account's language")
 async def account_language(body: Language, request: Request) -> JSONResponse:
     """``{"language": "de"}`` (one of en, de, es, it, fr, nl; null: the browser's) is
@@ -326,7 +418,7 @@ async def account_language(body: Language, request: Request) -> JSONResponse:
     otherwise (WEBAPI.md, "Languages"); 401 when not signed in."""
     session = await session_of(request)
     if session is None:
-        return JSONResponse({"message": "sign in first", "code": "signed_out"}, status_code=401)
+        return _signed_out()
     if body.language is not None and body.language not in LANGUAGES:
         raise Invalid("language", f"not one of {', '.join(LANGUAGES)}")
     hub = hub_of(request)
@@ -340,7 +432,7 @@ async def adopt(body: Adopt, request: Request) -> JSONResponse:
     the signed-in account's; with ``check``, only which games that would add."""
     session = await session_of(request)
     if session is None:
-        return JSONResponse({"message": "sign in first", "code": "signed_out"}, status_code=401)
+        return _signed_out()
     hub = hub_of(request)
     if body.check:
         return JSONResponse({"games": await hub.db(adoptable_games, hub.store, body.tokens)})
@@ -361,7 +453,7 @@ async def account_games(request: Request) -> JSONResponse:
     account"); 401 when not signed in."""
     session = await session_of(request)
     if session is None:
-        return JSONResponse({"message": "sign in first", "code": "signed_out"}, status_code=401)
+        return _signed_out()
     hub = hub_of(request)
     body = await hub.db(games_of, hub.store, session.account.id, base_url(request))
     return JSONResponse(body, headers={"Cache-Control": "no-store"})

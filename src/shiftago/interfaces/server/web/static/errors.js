@@ -10,6 +10,7 @@ const WORDS = {
   signed_out: () => t("Sign in first."),
   sign_in: () => t("Sign in first."),
   wrong_credentials: () => t("Wrong name or password."),
+  wrong_password: () => t("Wrong password."),
   account_closed: () => t("This account is closed."),
   csrf: () => t("The page is out of date: reload it and try again."),
   origin: () => t("The page is out of date: reload it and try again."),

@@ -147,6 +147,54 @@ function renderGames(games) {
   );
 }
 
+/** The password and the closing of one's own account, on one's own page. */
+function mountOwnAccount(name) {
+  const $ = (id) => document.getElementById(id);
+  $("password-form-name").value = name; // for the browser's password manager
+  const show = (box, text) => {
+    box.textContent = text;
+    box.hidden = !text;
+  };
+  $("password-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    show($("password-error"), "");
+    $("password-done").hidden = true;
+    const fresh = $("new-password").value;
+    if (fresh !== $("new-password-again").value) {
+      show($("password-error"), t("The two new passwords differ."));
+      $("new-password-again").focus();
+      return;
+    }
+    const button = $("password-change");
+    button.disabled = true;
+    try {
+      await api("/api/account/password", { method: "PUT", body: { password: $("current-password").value, new_password: fresh } });
+      for (const id of ["current-password", "new-password", "new-password-again"]) $(id).value = "";
+      $("password-done").hidden = false;
+    } catch (err) {
+      show($("password-error"), errorWords(err.data, err.message));
+      const field = err.data && err.data.field === "new_password" ? "new-password" : "current-password";
+      $(field).focus();
+    } finally {
+      button.disabled = false;
+    }
+  });
+  $("close-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    show($("close-error"), "");
+    const button = $("close-account");
+    button.disabled = true;
+    try {
+      await api("/api/account/close", { method: "POST", body: { password: $("close-password").value } });
+      location.reload(); // the page of a closed account, signed out
+    } catch (err) {
+      show($("close-error"), errorWords(err.data, err.message));
+      $("close-password").focus();
+      button.disabled = false;
+    }
+  });
+}
+
 async function start() {
   const name = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
   const title = document.getElementById("player-name");
@@ -155,9 +203,11 @@ async function start() {
     title.textContent = player.name;
     shownPlayer = player.name;
     const list = mountChallengeList(document.getElementById("challenges"));
+    mountOwnAccount(player.name);
     const others = () => {
       const me = signedInName();
       document.getElementById("challenge-card").hidden = !me || me === player.name || player.closed;
+      document.getElementById("own-account").hidden = !me || me !== player.name || player.closed;
       renderGames(shownGames); // the links of one's own games open one's seats
     };
     mountChallengeForm(document.getElementById("challenge-form"), player.name, () => list.refresh());
