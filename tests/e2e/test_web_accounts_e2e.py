@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,6 +15,7 @@ from argon2 import extract_parameters
 from argon2.profiles import get_default_parameters
 from test_web_e2e import create
 
+from shiftago.formats.record import parse_records
 from shiftago.interfaces.server.accounts.store import close_account, find_account
 from shiftago.interfaces.server.db.schema import AccountRow, RatingChangeRow, RatingRow
 from shiftago.interfaces.server.db.store import open_engine
@@ -195,6 +197,14 @@ def test_signing_up_in_a_browser_that_holds_no_game_then_starting_games(
     assert [(s["name"], s["account"]) for s in seats] == [("Orange", None), ("Green", None)]
     own = page.request.get(live_server.url + "/api/players/bea").json()
     assert own["games"] == [game_id]
+
+    # her page offers her games as one file of records, the unlisted one included
+    page.goto(live_server.url + "/players/bea")
+    with page.expect_download() as download:
+        page.click("[data-testid=records-link]")
+    assert download.value.suggested_filename == "bea-shiftago.txt"
+    [record] = parse_records(Path(download.value.path()).read_text())
+    assert [seat.name for seat in record.seats] == ["bea", "Computer"]
 
 
 def test_the_page_of_a_player_who_does_not_exist(live_server: LiveServer, new_context: NewContext):

@@ -15,8 +15,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from shiftago.core import Variant
+from shiftago.formats.record import parse_records
 from shiftago.interfaces.server import create_app
-from shiftago.interfaces.server.accounts.store import create_account
+from shiftago.interfaces.server.accounts.accounts import SESSION_COOKIE
+from shiftago.interfaces.server.accounts.store import create_account, make_session
 from shiftago.interfaces.server.db.schema import RatingChangeRow, RatingRow
 from shiftago.interfaces.server.db.store import open_engine
 from shiftago.interfaces.server.games.creating import GameSpec, SeatSpec
@@ -256,6 +258,39 @@ def test_provisional_ratings_stay_off_the_leaderboard(sqlite_url):
         assert client.get("/api/players/cid").json()["ratings"]["express-2"]["provisional"]
         assert client.get("/api/leaderboard/express-9").status_code == 422
         assert client.get("/api/leaderboard/express-9").json()["field"] == "category"
+
+
+def test_a_players_games_download_as_one_file_of_records(sqlite_url):
+    """The games the profile lists, as the records ``shiftago analyse`` reads; signed in
+    as the player, the unlisted ones too, for this browser only."""
+    with client_for(sqlite_url) as client:
+        ann, bob = accounts(client, "ann", "bob")
+        rated, tokens = new_game(client, [ann, bob])
+        resign(client, rated, tokens[1], wait_rated=True)
+        new_game(client, [ann, bob], rated=False, variant="expert")  # not listed
+
+        answer = client.get("/api/players/ANN/records")
+        assert answer.status_code == 200, answer.text
+        assert answer.headers["content-type"].startswith("text/plain")
+        assert answer.headers["content-disposition"] == 'attachment; filename="ann-shiftago.txt"'
+        [record] = parse_records(answer.text)
+        assert record.result == "o" and record.termination is not None  # bob resigned
+        assert [seat.name for seat in record.seats] == ["P0", "P1"]
+
+        token, _csrf = make_session(hub_of(client).store, ann)
+        client.cookies.set(SESSION_COOKIE, token)
+        own = client.get("/api/players/ann/records")
+        assert own.headers["cache-control"] == "no-store"
+        newest, oldest = parse_records(own.text)
+        assert newest.rules.variant is Variant.EXPERT and newest.result == "*"
+        assert oldest == record
+        assert len(parse_records(client.get("/api/players/ann/records?limit=1").text)) == 1
+        for limit in (0, 501):
+            too = client.get(f"/api/players/ann/records?limit={limit}")
+            assert too.status_code == 422 and too.json()["field"] == "limit"
+        assert client.get("/api/players/nobody/records").status_code == 404
+        client.cookies.clear()
+        assert client.get("/api/players/bob/records").text == answer.text  # his game too
 
 
 def test_history_and_recent_games_of_a_player(sqlite_url):

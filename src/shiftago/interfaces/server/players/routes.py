@@ -6,14 +6,15 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
 
 from shiftago.core import COLOURS
+from shiftago.formats.record import Record, format_records
 from shiftago.interfaces.server.accounts.accounts import signed_in
 from shiftago.interfaces.server.accounts.store import Account, find_account
 from shiftago.interfaces.server.door.http import Invalid
 from shiftago.interfaces.server.games.access import hub_of
-from shiftago.interfaces.server.games.live import ABORTED
+from shiftago.interfaces.server.games.live import ABORTED, LiveGame
 from shiftago.interfaces.server.games.store import Store
 from shiftago.interfaces.server.games.stored import StoredGame
 from shiftago.interfaces.server.players import ratings
@@ -26,6 +27,8 @@ VARIANTS = ("express", "expert", "extreme")
 CATEGORIES = tuple(players_store.category(v, n) for v in VARIANTS for n in (2, 3, 4))
 #: The games a player's answer lists at most.
 GAMES_LISTED = 100
+#: The games one download of a player's records holds at most.
+RECORDS_AT_MOST = 500
 LEADERS = 50
 
 
@@ -38,6 +41,17 @@ def recent_games_of(
     found = players_store.rating_changes_of(store, account_id, [game.id for game in games])
     changes: dict[str, tuple[float | None, float | None]] = dict(found)
     return [(game, *changes.get(game.id, (None, None))) for game in games]
+
+
+def records_of(store: Store, account_id: int, limit: int, every: bool) -> list[Record]:
+    """The records of the account's newest games that its profile lists (all of its
+    games with ``every``), newest first, each read whole from the store."""
+    records = []
+    for game_id in store.game_ids_of_account(account_id, limit, every):
+        stored = store.load(game_id)
+        if stored is not None:
+            records.append(LiveGame.load(stored).record())
+    return records
 
 
 async def _account(request: Request, name: str) -> Account | None:
@@ -101,6 +115,31 @@ async def player(name: str, request: Request) -> Any:
         "games": games,
         "closed": account.closed,
     }
+
+
+@router.get(
+    "/players/{name}/records",
+    summary="A player's games as one file of records",
+    responses={200: {"content": {"text/plain": {}}}},
+)
+async def records(
+    name: str,
+    request: Request,
+    limit: Annotated[int, Query(ge=1, le=RECORDS_AT_MOST)] = GAMES_LISTED,
+) -> Response:
+    """The records of the player's newest games (those the profile lists; signed in as
+    the player, all of them), newest first, as one text file to download: what
+    ``shiftago analyse`` and ``shiftago play --load`` read (docs/records.md)."""
+    account = await _account(request, name)
+    if account is None:
+        return _no_player(name)
+    hub = hub_of(request)
+    every = await _own(request, account)
+    found = await hub.db(records_of, hub.store, account.id, limit, every)
+    headers = {"Content-Disposition": f'attachment; filename="{account.name}-shiftago.txt"'}
+    if every:
+        headers["Cache-Control"] = "no-store"  # unlisted games: for this browser only
+    return PlainTextResponse(format_records(found) if found else "", headers=headers)
 
 
 @router.get("/players/{name}/history", summary="A player's rating after each rated game")

@@ -130,6 +130,8 @@ function renderGames(games) {
   const own = !!shownPlayer && signedInName() === shownPlayer;
   const table = document.getElementById("games");
   document.getElementById("no-games").hidden = games.length > 0;
+  document.getElementById("records-part").hidden = games.length === 0;
+  document.getElementById("records-link").href = `/api/players/${encodeURIComponent(shownPlayer || "")}/records`;
   table.hidden = games.length === 0;
   table.tBodies[0].replaceChildren(
     ...games.map((g) => {
