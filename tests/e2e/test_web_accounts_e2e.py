@@ -292,3 +292,31 @@ def test_a_player_changes_the_password_and_closes_the_account_on_the_own_page(
     assert page.locator("[data-testid=own-account]").is_hidden()
     refused = live_server.api("POST", "/api/session", json=dora("staple battery"))
     assert refused.status_code == 403 and refused.json()["code"] == "account_closed"
+
+
+def test_find_a_player_by_the_beginning_of_the_name(
+    live_server: LiveServer, new_context: NewContext
+):
+    for name in ("erin", "erik"):
+        answer = live_server.api(
+            "POST", "/api/accounts", json=dora("correct horse") | {"name": name}
+        )
+        assert answer.status_code == 201, answer.text
+    page = new_context().new_page()
+    page.goto(live_server.url + "/leaderboard")
+    page.fill("[data-testid=find-name]", "nobody")
+    page.click("[data-testid=find-go]")
+    page.locator("[data-testid=find-error]").wait_for()
+    assert page.inner_text("[data-testid=find-error]") == "There is no player nobody."
+    page.fill("[data-testid=find-name]", "ER")
+    page.wait_for_function("() => document.querySelectorAll('#find-names option').length === 2")
+    assert page.eval_on_selector_all("#find-names option", "os => os.map(o => o.value)") == [
+        "erik",
+        "erin",
+    ]
+    assert page.locator("[data-testid=find-error]").is_hidden()
+    page.fill("[data-testid=find-name]", "Erin")
+    with page.expect_navigation():
+        page.click("[data-testid=find-go]")
+    assert page.url.endswith("/players/erin")
+    page.locator("[data-testid=player-name]:has-text('erin')").wait_for()

@@ -18,7 +18,7 @@ from shiftago.core import Variant
 from shiftago.formats.record import parse_records
 from shiftago.interfaces.server import create_app
 from shiftago.interfaces.server.accounts.accounts import SESSION_COOKIE
-from shiftago.interfaces.server.accounts.store import create_account, make_session
+from shiftago.interfaces.server.accounts.store import close_account, create_account, make_session
 from shiftago.interfaces.server.db.schema import RatingChangeRow, RatingRow
 from shiftago.interfaces.server.db.store import open_engine
 from shiftago.interfaces.server.games.creating import GameSpec, SeatSpec
@@ -291,6 +291,25 @@ def test_a_players_games_download_as_one_file_of_records(sqlite_url):
         assert client.get("/api/players/nobody/records").status_code == 404
         client.cookies.clear()
         assert client.get("/api/players/bob/records").text == answer.text  # his game too
+
+
+def test_find_a_player_offers_the_open_accounts_a_name_begins_with(sqlite_url):
+    with client_for(sqlite_url) as client:
+        accounts(client, "bob", "bobby", "bo_b", "boxer", "ann")
+        close_account(hub_of(client).store, "boxer")
+
+        def offered(query: str) -> Any:
+            answer = client.get(f"/api/players?{query}")
+            return answer.json()["players"] if answer.status_code == 200 else answer
+
+        assert offered("prefix=BO") == ["bo_b", "bob", "bobby"]  # a closed one is not
+        assert offered("prefix=bo_") == ["bo_b"]  # "_" is itself, not any one character
+        assert offered("prefix=bob&limit=1") == ["bob"]
+        assert offered("prefix=zed") == []
+        for query in ("prefix=b%25", "prefix=", "prefix=" + "a" * 21, "prefix=bo&limit=11", ""):
+            refused = offered(query)
+            assert refused.status_code == 422, query
+            assert refused.json()["field"] in {"prefix", "limit"}
 
 
 def test_history_and_recent_games_of_a_player(sqlite_url):

@@ -161,9 +161,9 @@ class AnalysisRow(Base):
 
 class AccountRow(Base):
     """A player's account: a name (lower case, unique) and the argon2 hash of the
-    password (never the password). ``closed`` is when a moderator closed it (``shiftago
-    admin close-account``): it cannot sign in and leaves the leaderboard, and its name
-    stays taken."""
+    password (never the password). ``closed`` is when it was closed, by its player (on
+    their page) or a moderator (``shiftago admin close-account``): it cannot sign in and
+    leaves the leaderboard, and its name stays taken."""
 
     __tablename__ = "accounts"
 

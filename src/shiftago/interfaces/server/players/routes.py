@@ -3,6 +3,7 @@ profile page, the leaderboard page and the end of a rated game show."""
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
@@ -29,7 +30,11 @@ CATEGORIES = tuple(players_store.category(v, n) for v in VARIANTS for n in (2, 3
 GAMES_LISTED = 100
 #: The games one download of a player's records holds at most.
 RECORDS_AT_MOST = 500
+#: The names "Find a player" offers at most.
+NAMES_OFFERED = 10
 LEADERS = 50
+#: What may begin a name (accounts.check_name: a-z, digits, _ and -).
+NAME_PREFIX = re.compile(r"[a-z0-9_-]+")
 
 
 def recent_games_of(
@@ -140,6 +145,21 @@ async def records(
     if every:
         headers["Cache-Control"] = "no-store"  # unlisted games: for this browser only
     return PlainTextResponse(format_records(found) if found else "", headers=headers)
+
+
+@router.get("/players", summary="The players whose names start with a prefix")
+async def players_named(
+    request: Request,
+    prefix: Annotated[str, Query(min_length=1, max_length=20)],
+    limit: Annotated[int, Query(ge=1, le=NAMES_OFFERED)] = NAMES_OFFERED,
+) -> Any:
+    """``{"players": [names]}``: the open accounts whose names start with ``prefix`` (any
+    case), alphabetical; what the leaderboard page's "Find a player" offers."""
+    wanted = prefix.lower()
+    if not NAME_PREFIX.fullmatch(wanted):
+        raise Invalid("prefix", "a name has only the letters a-z, digits, _ and -")
+    hub = hub_of(request)
+    return {"players": await hub.db(players_store.names_starting, hub.store, wanted, limit)}
 
 
 @router.get("/players/{name}/history", summary="A player's rating after each rated game")

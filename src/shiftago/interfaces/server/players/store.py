@@ -240,6 +240,19 @@ def leaderboard(db: Database, kind: str, limit: int) -> list[Standing]:
     ]
 
 
+def names_starting(db: Database, prefix: str, limit: int) -> list[str]:
+    """The names of the open accounts that start with ``prefix`` (lower case),
+    alphabetical: the names "Find a player" offers."""
+    with db.sessions() as s:
+        names = s.scalars(
+            select(AccountRow.name)
+            .where(AccountRow.closed.is_(None), AccountRow.name.startswith(prefix, autoescape=True))
+            .order_by(AccountRow.name)
+            .limit(limit)
+        ).all()
+    return list(names)
+
+
 def rating_changes_of(
     db: Database, account_id: int, game_ids: list[str]
 ) -> dict[str, tuple[float, float]]:

@@ -1,5 +1,6 @@
 // The leaderboard (/leaderboard): the best settled ratings of a category, picked here
-// (the choice is kept in the address's #fragment).
+// (the choice is kept in the address's #fragment), and "Find a player": the names that
+// begin with what is typed are offered, and the player's page opens.
 
 import { api, el } from "./api.js";
 import { errorWords } from "./errors.js";
@@ -54,3 +55,46 @@ select.addEventListener("change", () => {
   show(select.value);
 });
 show(location.hash.slice(1) || "express-2");
+
+// ---- find a player ------------------------------------------------------------------
+const findName = document.getElementById("find-name");
+const findError = document.getElementById("find-error");
+const NAME_PREFIX = /^[a-z0-9_-]{1,20}$/;
+let asked = null; // the timer of the next question while the player types
+
+function showFindError(text) {
+  findError.textContent = text;
+  findError.hidden = !text;
+}
+
+/** The names that begin with what is typed, offered in the field's list. */
+async function offerNames() {
+  const prefix = findName.value.trim().toLowerCase();
+  const list = document.getElementById("find-names");
+  if (!NAME_PREFIX.test(prefix)) return list.replaceChildren();
+  try {
+    const answer = await api(`/api/players?prefix=${encodeURIComponent(prefix)}`);
+    if (findName.value.trim().toLowerCase() !== prefix) return; // typed on meanwhile
+    list.replaceChildren(...answer.players.map((name) => el("option", { value: name })));
+  } catch {
+    list.replaceChildren(); // only a help: the page of a typed name still opens
+  }
+}
+
+findName.addEventListener("input", () => {
+  showFindError("");
+  clearTimeout(asked);
+  asked = setTimeout(offerNames, 150);
+});
+
+document.getElementById("find-form").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const name = findName.value.trim();
+  if (!name) return showFindError(t("Type a name first."));
+  try {
+    const player = await api(`/api/players/${encodeURIComponent(name)}`);
+    location.href = `/players/${encodeURIComponent(player.name)}`;
+  } catch (err) {
+    showFindError(err.status === 404 ? t("There is no player {name}.", { name }) : errorWords(err.data, err.message));
+  }
+});
