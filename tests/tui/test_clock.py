@@ -69,7 +69,7 @@ def test_the_app_ends_the_game_when_the_time_runs_out(tmp_path: Path) -> None:
 
     run(app, scenario)
     assert match.flagged == 1 and len(game.history) == 1
-    assert "green's time has run out." in app.said
+    assert "Green's time has run out." in app.said
     autosave = match.autosave
     assert autosave is not None and not autosave.exists()
     kept = parse_record(autosave.last_game_path.read_text())

@@ -37,7 +37,7 @@ from shiftago.interfaces.tui.dialogs import NewGameScreen, PathScreen, ResumeScr
 from shiftago.interfaces.tui.match import Match, Saved, open_match
 from shiftago.interfaces.tui.panel import engine_lines, heading, record_text, seats
 from shiftago.interfaces.tui.style import APP_CSS
-from shiftago.interfaces.tui.words import action_words, colour, option_text, result
+from shiftago.interfaces.tui.words import action_words, colour, option_text, result, sentence
 
 #: The level whose search reviews a finished game (its budget is fixed, not timed).
 REVIEW_LEVEL: Final = 4
@@ -240,7 +240,9 @@ class ShiftagoApp(App[int]):
             )
         champion = self.match.champion
         if champion is not None:
-            text += "\n" + _("%(colour)s wins the tournament.") % {"colour": colour(champion)}
+            text += "\n" + sentence(
+                _("%(colour)s wins the tournament.") % {"colour": colour(champion)}
+            )
         elif self.match.next_game_ready:
             text += "\n" + _("F8 starts the tournament's next game.")
         if self.replay_at is not None:
@@ -303,7 +305,7 @@ class ShiftagoApp(App[int]):
             match.flag(seat)
         except OSError as e:
             self.say(_("The game cannot be saved: %(why)s") % {"why": error_words(e)})
-        self.say(_("%(colour)s's time has run out.") % {"colour": colour(seat)})
+        self.say(sentence(_("%(colour)s's time has run out.") % {"colour": colour(seat)}))
         self.changed()
         return True
 

@@ -11,7 +11,7 @@ from shiftago.core import Action, Phase, State, Variant
 from shiftago.engine.bot import Progress, format_value
 from shiftago.interfaces.shared.catalogues import _, ngettext
 from shiftago.interfaces.tui.board import INK, LETTERS, MARBLE
-from shiftago.interfaces.tui.words import colour, result, seat_label
+from shiftago.interfaces.tui.words import colour, result, seat_label, sentence
 
 
 def heading(state: State) -> str:
@@ -30,8 +30,8 @@ def heading(state: State) -> str:
         return kind + "\n" + _("Game over: %(result)s") % {"result": result(state.outcome)}
     who = {"colour": colour(state.turn)}
     if state.phase is Phase.SCORE:
-        return kind + "\n" + _("%(colour)s must score a line.") % who
-    return kind + "\n" + _("%(colour)s to push a marble in.") % who
+        return kind + "\n" + sentence(_("%(colour)s must score a line.") % who)
+    return kind + "\n" + sentence(_("%(colour)s to push a marble in.") % who)
 
 
 def seats(

@@ -14,6 +14,13 @@ def colour(seat: int) -> str:
     return names[seat]
 
 
+def sentence(text: str) -> str:
+    """``text`` with its first letter in upper case: a sentence that begins with a
+    colour's name, which the catalogues give as it reads inside a sentence ("naranja
+    juega L3." reads "Naranja juega L3.")."""
+    return text[:1].upper() + text[1:]
+
+
 def seat_label(seat: int, level: int | None) -> str:
     """A seat as the side panel names it: its colour, and the computer's level."""
     if level is None:
@@ -32,7 +39,7 @@ def result(outcome: Outcome) -> str:
             EndReason.NO_MARBLES: _("%(colour)s wins on points: a player has no marble left."),
             EndReason.ACTION_LIMIT: _("%(colour)s wins on points: the action limit is reached."),
         }
-        return by_reason[outcome.reason] % who
+        return sentence(by_reason[outcome.reason] % who)
     if len(outcome.winners) == outcome.players:
         return _("The game is a draw.")
     names = ", ".join(colour(s) for s in outcome.winners)
@@ -63,10 +70,13 @@ def action_words(before: State, after: State, action: Action) -> str:
     mover = before.turn
     who = {"colour": colour(mover), "action": str(action)}
     if isinstance(action, Insertion):
-        return _("%(colour)s plays %(action)s.") % who
+        return sentence(_("%(colour)s plays %(action)s.") % who)
     gained = after.scores[mover] - before.scores[mover]
-    return ngettext(
-        "%(colour)s scores %(action)s: %(n)s point.",
-        "%(colour)s scores %(action)s: %(n)s points.",
-        gained,
-    ) % {**who, "n": gained}
+    return sentence(
+        ngettext(
+            "%(colour)s scores %(action)s: %(n)s point.",
+            "%(colour)s scores %(action)s: %(n)s points.",
+            gained,
+        )
+        % {**who, "n": gained}
+    )
