@@ -22,10 +22,13 @@ def sentence(text: str) -> str:
 
 
 def seat_label(seat: int, level: int | None) -> str:
-    """A seat as the side panel names it: its colour, and the computer's level."""
+    """A seat as the side panel names it, at the start of its line: its colour, and the
+    computer's level."""
     if level is None:
-        return colour(seat)
-    return _("%(colour)s (computer, level %(level)s)") % {"colour": colour(seat), "level": level}
+        return sentence(colour(seat))
+    return sentence(
+        _("%(colour)s (computer, level %(level)s)") % {"colour": colour(seat), "level": level}
+    )
 
 
 def result(outcome: Outcome) -> str:
