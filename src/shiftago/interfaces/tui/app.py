@@ -33,7 +33,7 @@ from shiftago.interfaces.shared.message import one_line
 from shiftago.interfaces.shared.newgame import PlaySetup, SetupError
 from shiftago.interfaces.tui.board import SUBMIT, BoardView, TypedAhead
 from shiftago.interfaces.tui.clock import shown
-from shiftago.interfaces.tui.dialogs import NewGameScreen, PathScreen, ResumeScreen
+from shiftago.interfaces.tui.dialogs import HelpScreen, NewGameScreen, PathScreen, ResumeScreen
 from shiftago.interfaces.tui.match import Match, Saved, open_match
 from shiftago.interfaces.tui.panel import engine_lines, heading, record_text, seats
 from shiftago.interfaces.tui.style import APP_CSS
@@ -50,6 +50,7 @@ class ShiftagoApp(App[int]):
     ENABLE_COMMAND_PALETTE = False
     CSS = APP_CSS
     BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("f1", "help", _("Help"), priority=True),
         Binding("f2", "new_game", _("New game"), priority=True),
         Binding("f3", "load", _("Load"), priority=True),
         Binding("f4", "save", _("Save"), priority=True),
@@ -447,6 +448,13 @@ class ShiftagoApp(App[int]):
             self.engine_stop = threading.Event()
             self.analyse(self.version, self.match.game.state, self.engine_stop)
         self.redraw()
+
+    def action_help(self) -> None:
+        """F1 opens how to play, and closes it again; over a question, the question stays."""
+        if isinstance(self.screen, HelpScreen):
+            self.screen.dismiss(None)
+        elif not isinstance(self.screen, ModalScreen):
+            self.push_screen(HelpScreen())
 
     def action_new_game(self) -> None:
         self.push_screen(NewGameScreen(self.setup), self._new_game_chosen)

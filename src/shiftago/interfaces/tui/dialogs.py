@@ -1,4 +1,5 @@
-"""The app's questions: resume the unfinished game, a new game's options, a file name."""
+"""The app's questions (resume the unfinished game, a new game's options, a file name)
+and its help: how to play, in the player's language."""
 
 from __future__ import annotations
 
@@ -7,18 +8,18 @@ from typing import ClassVar, Final
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Grid, Horizontal, Vertical
+from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Checkbox, Input, Label, Select
+from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from shiftago.engine.levels import LADDER, default_level
-from shiftago.interfaces.shared.catalogues import _, ngettext
+from shiftago.interfaces.shared.catalogues import N_, _, ngettext
 from shiftago.interfaces.shared.newgame import PlaySetup
 from shiftago.interfaces.tui.words import colour
 
 #: The dialogs' look, part of the app's CSS (a screen's own CSS would be scoped to it).
 DIALOG_CSS: Final = """
-ResumeScreen, NewGameScreen, PathScreen { align: center middle; }
+ResumeScreen, NewGameScreen, PathScreen, HelpScreen { align: center middle; }
 .dialog {
     width: 66; height: auto; max-height: 24; border: round $accent; padding: 0 1;
     background: $panel;
@@ -30,6 +31,8 @@ ResumeScreen, NewGameScreen, PathScreen { align: center middle; }
 .dialog Label { width: 100%; }
 .dialog Checkbox { border: none; height: 1; margin: 0 0 0 13; }
 .dialog { border-subtitle-color: $error; }
+.dialog.help { width: 80; max-height: 90%; }
+.dialog.help Static { margin: 0 0 1 0; }
 """
 
 
@@ -195,4 +198,60 @@ class PathScreen(ModalScreen[Path | None]):
         self.dismiss(Path(text).expanduser() if text else None)
 
     def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+#: How to play, paragraph by paragraph (RULES.md in short; the web app's "How to play"
+#: page shows each rule on the board).
+HELP: Final = (
+    N_(
+        "Every turn, push one of your marbles in from an edge: type the side and the lane, "
+        "such as L3 (from the left, rank 3), R5 (from the right), Tc (from the top, file c) "
+        "or Bf (from the bottom), and press Enter; or click an arrow of the board, or go "
+        "to it with the arrow keys (Escape reaches the board) and press Enter. The marbles "
+        "in that lane shift along into its first gap; a full lane cannot be played."
+    ),
+    N_(
+        "Express: the first to have a line of 5 of their colour (4 with 3 or 4 players), "
+        "in a row, a column or a diagonal, wins."
+    ),
+    N_(
+        "Expert: a line of 5 or more (4 or more with 3 or 4 players) must be scored: type x "
+        "and its two ends, such as xa1-e1. Its marbles go back to your supply but its two "
+        "ends (with 3 or 4 players, but the end you name first), you gain points by its "
+        "length (5: 2, 6: 5, 7: 10; with 3 or 4 players 4: 2, 5: 5, 6: 8, 7: 10), and you "
+        "move again. The first to 10 points wins."
+    ),
+    N_(
+        "Extreme: as Expert, and a line one shorter must be scored too, for 0 points: its "
+        "marbles come off all the same, and you move again."
+    ),
+    N_(
+        "F2 starts a new game (the variant, the players, the computer's seats and level), "
+        "F3 loads a record and F4 saves one, F5 shows the engine's best lines, Ctrl+Z takes "
+        "back, F7 replays the game, Ctrl+Q quits. The game is saved after every action, "
+        "and the next start offers to resume it."
+    ),
+)
+
+
+class HelpScreen(ModalScreen[None]):
+    """How to play: the actions, each variant's goal and the keys."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,f1", "close", _("Close")),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(classes="dialog help") as box:
+            box.border_title = _("How to play Shiftago")
+            for paragraph in HELP:
+                yield Static(_(paragraph))
+            with Horizontal():
+                yield Button(_("Close"), id="close", variant="primary")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(None)
+
+    def action_close(self) -> None:
         self.dismiss(None)

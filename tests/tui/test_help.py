@@ -1,0 +1,77 @@
+"""The terminal app's help (F1): how to play in the player's language, over the game and
+never over a question; F1 or Escape closes it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.pilot import Pilot
+from textual.widgets import Static
+
+from shiftago.core import Game, Rules, Variant
+from shiftago.interfaces.shared import catalogues
+from shiftago.interfaces.tui.app import ShiftagoApp
+from shiftago.interfaces.tui.dialogs import HELP, HelpScreen, NewGameScreen
+from shiftago.interfaces.tui.match import Match
+from support.tui_pilot import app_for, autosave_in, run
+
+
+def app_in(home: Path) -> ShiftagoApp:
+    return app_for(Match(Game(Rules(Variant.EXPRESS, 2), first=0), autosave=autosave_in(home)))
+
+
+def shown_help(app: ShiftagoApp) -> list[str]:
+    """The paragraphs of the help on the screen, or [] when it is not there."""
+    if not isinstance(app.screen, HelpScreen):
+        return []
+    return [str(widget.render()) for widget in app.screen.query(Static) if widget.id is None]
+
+
+def help_after(app: ShiftagoApp, *presses: tuple[str, ...]) -> list[list[str]]:
+    """The help's paragraphs after each group of ``presses`` (none when it is closed)."""
+    seen: list[list[str]] = []
+
+    async def scenario(pilot: Pilot[int]) -> None:
+        for keys in presses:
+            for key in keys:
+                await pilot.press(key)
+                await pilot.pause()
+            seen.append(shown_help(app))
+
+    run(app, scenario, size=(100, 40))
+    return seen
+
+
+def test_f1_opens_how_to_play_and_f1_or_escape_closes_it(tmp_path: Path) -> None:
+    app = app_in(tmp_path)
+    opened, closed, escaped = help_after(app, ("f1",), ("f1",), ("f1", "escape"))
+    paragraphs = [" ".join(text.split()) for text in opened]
+    assert paragraphs == list(HELP)
+    assert paragraphs[1].startswith("Express: the first to have a line of 5")
+    assert closed == escaped == []
+    assert not app.match.game.history  # the keys played nothing
+
+
+def test_the_help_speaks_the_players_language(tmp_path: Path) -> None:
+    catalogues.use_language("de")
+    try:
+        [opened] = help_after(app_in(tmp_path), ("f1",))
+    finally:
+        catalogues.use_language("en")
+    assert opened[0].startswith("In jedem Zug schiebst du eine deiner Kugeln")
+    assert len(opened) == len(HELP)
+
+
+def test_f1_over_a_question_leaves_the_question(tmp_path: Path) -> None:
+    app = app_in(tmp_path)
+    screens: list[object] = []
+
+    async def scenario(pilot: Pilot[int]) -> None:
+        await pilot.press("f2")
+        await pilot.pause()
+        await pilot.press("f1")
+        await pilot.pause()
+        screens.append(app.screen)
+
+    run(app, scenario, size=(100, 40))
+    assert isinstance(screens[0], NewGameScreen)
