@@ -20,7 +20,8 @@ from shiftago.core import Game, Rules, Variant
 from shiftago.engine.levels import bot_for_level
 from shiftago.formats.record import Record, format_record, parse_record
 from shiftago.interfaces.cli import cli
-from shiftago.interfaces.play.session import LineReader, Session
+from shiftago.interfaces.play.session import TURN, LineReader, Session
+from shiftago.interfaces.shared.how_to_play import VARIANT_RULES
 from support.waiting import wait_until
 
 START_EXPRESS = "express 2 7/7/7/7/7/7/7 o insert 22,22 0,0 0,0"
@@ -172,6 +173,16 @@ def test_legal_help_and_board_commands(home: Path) -> None:
     assert "undo" in out and "save FILE" in out and "quit" in out
     assert out.count("  a b c d e f g") == 2
     assert errors(out) == []
+
+
+def test_rules_says_how_a_turn_is_typed_and_how_each_variant_is_won(home: Path) -> None:
+    result = play(home, ["--first", "o"], ["rules", "rules now", "help"])
+    out = result.output
+    paragraphs = [TURN, *VARIANT_RULES]
+    assert all(paragraph in out for paragraph in paragraphs)
+    assert sorted(paragraphs, key=out.index) == paragraphs  # in that order
+    assert errors(out) == ["error: rules takes nothing after it, got 'now'"]
+    assert "  rules          how to play" in out  # help lists it
 
 
 # --- undo ---------------------------------------------------------------------------

@@ -27,6 +27,7 @@ from shiftago.interfaces.shared.game_words import (
     error_words,
     status,
 )
+from shiftago.interfaces.shared.how_to_play import VARIANT_RULES
 from shiftago.interfaces.shared.message import one_line
 from shiftago.interfaces.shared.newgame import game_record
 from shiftago.interfaces.shared.refusals import action_reason, refusal_words
@@ -35,7 +36,7 @@ from shiftago.interfaces.shared.refusals import action_reason, refusal_words
 #: them, and ``save FILE``. Any other line is an action.
 QUIT_WORDS: Final = frozenset(("quit", "exit", "q"))
 HELP_WORDS: Final = frozenset(("help", "?", "h"))
-BARE_COMMANDS: Final = HELP_WORDS | {"legal", "undo", "board", "show", "position"}
+BARE_COMMANDS: Final = HELP_WORDS | {"legal", "undo", "board", "show", "position", "rules"}
 COMMAND_WORDS: Final = QUIT_WORDS | BARE_COMMANDS | {"save"}
 
 HELP = N_("""\
@@ -47,8 +48,18 @@ Type an action or a command (case does not matter):
   save FILE      write the game record to FILE (the rest of the line)
   board          show the board again
   position       print the position string
+  rules          how to play: a turn, and how each variant is won
   help           this text
   quit           leave (the game stays saved and can be resumed)""")
+
+
+#: How a turn is typed here, before each variant's rules (the ``rules`` command).
+TURN = N_(
+    "Every turn, push one of your marbles in from an edge: type the side and the lane, "
+    "such as L3 (from the left, rank 3), R5 (from the right), Tc (from the top, file c) or "
+    "Bf (from the bottom). The marbles in that lane shift along into its first gap; a full "
+    "lane cannot be played."
+)
 
 
 class LineReader:
@@ -221,6 +232,8 @@ class Session:
             )
         elif command in HELP_WORDS:
             self.say(_(HELP))
+        elif command == "rules":
+            self.say("\n\n".join(_(text) for text in (TURN, *VARIANT_RULES)))
         elif command == "legal":
             legal = self.game.legal_actions()
             self.say(" ".join(str(a) for a in legal) if legal else _("no legal actions: game over"))

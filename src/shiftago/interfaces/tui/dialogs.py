@@ -14,6 +14,7 @@ from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from shiftago.engine.levels import LADDER, default_level
 from shiftago.interfaces.shared.catalogues import N_, _, ngettext
+from shiftago.interfaces.shared.how_to_play import VARIANT_RULES
 from shiftago.interfaces.shared.newgame import PlaySetup
 from shiftago.interfaces.tui.words import colour
 
@@ -201,8 +202,9 @@ class PathScreen(ModalScreen[Path | None]):
         self.dismiss(None)
 
 
-#: How to play, paragraph by paragraph (RULES.md in short; the web app's "How to play"
-#: page shows each rule on the board).
+#: How to play, paragraph by paragraph: how an action is entered here, each variant's
+#: rules (:mod:`~shiftago.interfaces.shared.how_to_play`), the keys. The web app's "How
+#: to play" page shows each rule on the board.
 HELP: Final = (
     N_(
         "Every turn, push one of your marbles in from an edge: type the side and the lane, "
@@ -211,21 +213,7 @@ HELP: Final = (
         "to it with the arrow keys (Escape reaches the board) and press Enter. The marbles "
         "in that lane shift along into its first gap; a full lane cannot be played."
     ),
-    N_(
-        "Express: the first to have a line of 5 of their colour (4 with 3 or 4 players), "
-        "in a row, a column or a diagonal, wins."
-    ),
-    N_(
-        "Expert: a line of 5 or more (4 or more with 3 or 4 players) must be scored: type x "
-        "and its two ends, such as xa1-e1. Its marbles go back to your supply but its two "
-        "ends (with 3 or 4 players, but the end you name first), you gain points by its "
-        "length (5: 2, 6: 5, 7: 10; with 3 or 4 players 4: 2, 5: 5, 6: 8, 7: 10), and you "
-        "move again. The first to 10 points wins."
-    ),
-    N_(
-        "Extreme: as Expert, and a line one shorter must be scored too, for 0 points: its "
-        "marbles come off all the same, and you move again."
-    ),
+    *VARIANT_RULES,
     N_(
         "F2 starts a new game (the variant, the players, the computer's seats and level), "
         "F3 loads a record and F4 saves one, F5 shows the engine's best lines, Ctrl+Z takes "
