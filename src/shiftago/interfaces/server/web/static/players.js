@@ -1,5 +1,6 @@
 // A player's profile (/players/{name}): ratings per category, a rating-history plot
-// (SVG drawn here), and recent games with their results.
+// (SVG drawn here), recent games with their results and the link to download them as
+// records; on one's own page, "Your account" (a new password, closing the account).
 
 import { api, categoryName, el } from "./api.js";
 import { errorWords } from "./errors.js";
