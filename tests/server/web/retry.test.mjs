@@ -1,7 +1,8 @@
 // Trying a dropped socket again (static/retry.js): waits that double up to 5 s, drawn
 // within ±20%; the shortest again once open; at once when the page is shown again or
 // the network comes back, and never after the page stopped it. Run by Node's own test
-// runner through test_web_scripts.py, with the page's window and document stood in.
+// runner through test_web_scripts.py, with the page's window, document, timers and
+// draw stood in (plain stand-ins, so that any Node the tests meet runs them).
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
@@ -23,25 +24,49 @@ function target() {
   };
 }
 
+/** A clock of its own: timers fire only when `tick` moves it past them. */
+const clock = {
+  now: 0,
+  next: 1,
+  timers: new Map(), // id -> {at, f}
+  tick(ms) {
+    this.now += ms;
+    for (const [id, timer] of [...this.timers].sort((a, b) => a[1].at - b[1].at)) {
+      if (timer.at <= this.now) {
+        this.timers.delete(id);
+        timer.f();
+      }
+    }
+  },
+};
+
 globalThis.window = target();
 globalThis.document = target();
+globalThis.setTimeout = (f, ms) => {
+  const id = clock.next++;
+  clock.timers.set(id, { at: clock.now + ms, f });
+  return id;
+};
+globalThis.clearTimeout = (id) => clock.timers.delete(id);
+let draw = 0.5;
+Math.random = () => draw;
 const { Retry } = await import("../../../src/shiftago/interfaces/server/web/static/retry.js");
 
-/** A Retry whose tries are counted, under mocked timers and a fixed draw of the wait. */
-function counted(t, draw = 0.5) {
-  t.mock.timers.enable({ apis: ["setTimeout"] });
-  t.mock.method(Math, "random", () => draw);
+/** A Retry whose tries are counted, with the wait drawn as `drawn` says. */
+function counted(drawn = 0.5) {
+  draw = drawn;
+  clock.timers.clear();
   const tries = { n: 0 };
   return { retry: new Retry(() => tries.n++, 300), tries };
 }
 
-test("each wait doubles up to 5 s, and an open socket makes it the shortest again", (t) => {
-  const { retry, tries } = counted(t);
+test("each wait doubles up to 5 s, and an open socket makes it the shortest again", () => {
+  const { retry, tries } = counted();
   const waits = [];
   for (let i = 0; i < 7; i++) {
     waits.push(retry.wait);
     retry.later();
-    t.mock.timers.tick(retry.wait); // past the drawn wait (0.5: the wait itself)
+    clock.tick(retry.wait); // past the drawn wait (0.5: the wait itself)
   }
   assert.deepEqual(waits, [300, 600, 1200, 2400, 4800, 5000, 5000]);
   assert.equal(tries.n, 7);
@@ -50,25 +75,24 @@ test("each wait doubles up to 5 s, and an open socket makes it the shortest agai
   retry.stop();
 });
 
-test("a wait is drawn within 20% of its length", (t) => {
-  for (const [draw, early, late] of [[0, 239, 240], [0.999999, 359, 360]]) {
-    const { retry, tries } = counted(t, draw);
+test("a wait is drawn within 20% of its length", () => {
+  for (const [drawn, early, late] of [[0, 239, 240], [0.999999, 359, 360]]) {
+    const { retry, tries } = counted(drawn);
     retry.later();
-    t.mock.timers.tick(early);
+    clock.tick(early);
     assert.equal(tries.n, 0);
-    t.mock.timers.tick(late - early);
+    clock.tick(late - early);
     assert.equal(tries.n, 1);
     retry.stop();
-    t.mock.timers.reset();
   }
 });
 
-test("a page shown again or a network back tries at once, once", (t) => {
-  const { retry, tries } = counted(t);
+test("a page shown again or a network back tries at once, once", () => {
+  const { retry, tries } = counted();
   retry.later();
   document.fire("visibilitychange");
   assert.equal(tries.n, 1);
-  t.mock.timers.tick(5000); // the try that waited is not made as well
+  clock.tick(5000); // the try that waited is not made as well
   assert.equal(tries.n, 1);
   retry.later();
   window.fire("online");
@@ -79,15 +103,15 @@ test("a page shown again or a network back tries at once, once", (t) => {
   retry.stop();
 });
 
-test("a hidden page waits, and a stopped Retry never tries again", (t) => {
-  const { retry, tries } = counted(t);
+test("a hidden page waits, and a stopped Retry never tries again", () => {
+  const { retry, tries } = counted();
   retry.later();
   document.hidden = true;
   document.fire("visibilitychange");
   assert.equal(tries.n, 0);
   document.hidden = false;
   retry.stop();
-  t.mock.timers.tick(5000);
+  clock.tick(5000);
   document.fire("visibilitychange");
   window.fire("online");
   assert.equal(tries.n, 0);
