@@ -1,7 +1,8 @@
 # Sourced by scripts/test: installs the system programs that the web tests need, when
 # they are missing. The end-to-end tests drive Debian's Chromium (never a browser of
-# Playwright's own: `playwright install` is not used) and the server tests need a real
-# PostgreSQL server and a Redis server (started by the tests on a port of their own).
+# Playwright's own: `playwright install` is not used), the server tests need a real
+# PostgreSQL server and a Redis server (started by the tests on a port of their own),
+# and the page scripts' own tests run under Node (tests/server/test_web_scripts.py).
 # Installing needs root and apt-get; otherwise it says what is missing
 # and leaves it to the tests, which fail with a clear message on CI (CI=true).
 ensure_system() {
@@ -14,6 +15,9 @@ ensure_system() {
   fi
   if ! command -v redis-server >/dev/null 2>&1; then
     missing+=(redis-server)
+  fi
+  if ! command -v node >/dev/null 2>&1; then
+    missing+=(nodejs)
   fi
   if [ ! -d /usr/share/fonts/truetype/dejavu ]; then
     missing+=(fonts-dejavu-core)
