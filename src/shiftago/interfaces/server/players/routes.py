@@ -144,7 +144,7 @@ async def records(
     headers = {"Content-Disposition": f'attachment; filename="{account.name}-shiftago.txt"'}
     if every:
         headers["Cache-Control"] = "no-store"  # unlisted games: for this browser only
-    return PlainTextResponse(format_records(found) if found else "", headers=headers)
+    return PlainTextResponse(format_records(found), headers=headers)
 
 
 @router.get("/players", summary="The players whose names start with a prefix")

@@ -4,10 +4,11 @@
 // `takeback`, presence `claimable_at`.
 import { colourName, marbleIcon } from "./board.js";
 import { api, copyText, el, gameEntry } from "./api.js";
+import { nameBesideColour } from "./gamewords.js";
 import { t } from "./i18n.js";
 import { fmtSeconds, awayFor } from "./panels.js";
 import {
-  $, ctx, held, heldThatMay, heldTokens, holdsEverySeat, isOver, nameOf, seatIndex, seatOf, who,
+  $, ctx, held, heldThatMay, heldTokens, holdsEverySeat, isOver, seatIndex, seatOf, who,
 } from "./state.js";
 
 /** How this screen may take back now: {kind: "action" | "turn", colour} or null. */
@@ -167,9 +168,7 @@ export function renderShare() {
   }
   for (const [colour, url] of Object.entries(entry.invites || {})) {
     if (listed.has(colour) || !url) continue;
-    // a seat named by its colour is not named twice
-    const name = nameOf(colour);
-    const values = { name: name.toLowerCase() === colourName(colour).toLowerCase() ? "" : name, colour: colourName(colour) };
+    const values = { name: nameBesideColour(seatOf(colour) || { colour }), colour: colourName(colour) };
     const label = values.name ? t("Link for {name} ({colour})", values) : t("Link for {colour}", values);
     rows.push(linkRow("seat", colour, label, new URL(url, base).href));
   }

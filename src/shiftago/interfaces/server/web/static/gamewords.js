@@ -92,11 +92,17 @@ export function seatName(seat, seats = []) {
   return seat.name.toLowerCase() === COLOUR_NAMES[seat.colour] ? colourName(seat.colour) : seat.name;
 }
 
+/** A seat's name where it says more than its colour ("Ann", "Computer"), else "": a
+ * seat named by its colour is not named twice. */
+export function nameBesideColour(seat) {
+  const name = seatName(seat);
+  return name.toLowerCase() === colourName(seat.colour).toLowerCase() ? "" : name;
+}
+
 /** A seat as words with its colour ("Ann (green)", "Computer (green)"), or its colour
  * alone where its name is that colour: for the places that name one seat among others
  * without its marble beside it. */
 export function seatWithColour(seat) {
-  const name = seatName(seat);
-  if (name.toLowerCase() === colourName(seat.colour).toLowerCase()) return colourName(seat.colour);
-  return t("{name} ({colour})", { name, colour: colourWord(seat.colour) });
+  const name = nameBesideColour(seat);
+  return name ? t("{name} ({colour})", { name, colour: colourWord(seat.colour) }) : colourName(seat.colour);
 }
