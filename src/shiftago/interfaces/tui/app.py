@@ -51,13 +51,14 @@ class ShiftagoApp(App[int]):
     CSS = APP_CSS
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f1", "help", _("Help"), priority=True),
+        # Shown only between a tournament's games, and then early in the footer.
+        Binding("f8", "next_game", _("Next game"), priority=True),
         Binding("f2", "new_game", _("New game"), priority=True),
         Binding("f3", "load", _("Load"), priority=True),
         Binding("f4", "save", _("Save"), priority=True),
         Binding("f5", "engine", _("Engine"), priority=True),
         Binding("ctrl+z,f6", "take_back", _("Take back"), priority=True),
         Binding("f7", "replay", _("Replay"), priority=True),
-        Binding("f8", "next_game", _("Next game"), priority=True),
         Binding("escape", "focus_board", _("Board"), show=False),
         Binding("ctrl+q", "quit", _("Quit"), priority=True),
     ]
@@ -119,7 +120,7 @@ class ShiftagoApp(App[int]):
             id="command",
             select_on_focus=False,
         )
-        yield Footer()
+        yield Footer(compact=True)
 
     @property
     def board(self) -> BoardView:
