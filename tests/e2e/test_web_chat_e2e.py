@@ -132,27 +132,34 @@ def test_a_message_refused_for_coming_too_fast_stays_in_the_box(
 def test_a_guest_named_like_an_account_is_marked_in_the_chat_and_on_its_card(
     live_server, new_context
 ):
+    """The chat marks a guest named like an account; a guest's seat with no name typed
+    is its colour, in each reader's language."""
     made = live_server.api(
         "POST", "/api/accounts", json={"name": "annika", "password": "a long password"}
     )
     assert made.status_code == 201, made.text
     answer = live_server.api(
-        "POST", "/api/games", json={"first": "o", "seats": [{"name": "annika"}, {"name": "Ben"}]}
+        "POST", "/api/games", json={"first": "o", "seats": [{"name": "annika"}, {}]}
     )
     assert answer.status_code == 201, answer.text
     pages = []
-    for seat in answer.json()["seats"]:
-        page = new_context().new_page()
+    for seat, locale in zip(answer.json()["seats"], ("en-GB", "fr-FR"), strict=True):
+        page = new_context(locale=locale).new_page()
         page.goto(seat["join_url"])
         page.wait_for_function(CONNECTED)
         pages.append(page)
-    guest, ben = pages
+    guest, green = pages
     guest.get_by_test_id("chat-input").fill("I am annika")
     guest.get_by_test_id("chat-input").press("Enter")
-    message = ben.get_by_test_id("chat-message").first
+    message = green.get_by_test_id("chat-message").first
     message.wait_for()
-    assert message.get_by_test_id("guest-mark").inner_text() == "guest"
+    assert message.get_by_test_id("guest-mark").inner_text() == "invité"
     assert message.locator("b").inner_text() == "annika"
-    for page in (guest, ben):
-        assert page.get_by_test_id("guest-o").inner_text() == "guest"
-        assert page.get_by_test_id("guest-g").inner_text() == "guest"
+    assert guest.get_by_test_id("guest-o").inner_text() == "guest"
+    assert green.get_by_test_id("guest-g").inner_text() == "invité"
+    green.get_by_test_id("chat-input").fill("Bonjour")
+    green.get_by_test_id("chat-input").press("Enter")
+    for page, name in ((guest, "Green"), (green, "Vert")):
+        said = page.locator("[data-testid=chat-message]", has_text="Bonjour")
+        said.wait_for()
+        assert said.locator("b").inner_text() == name

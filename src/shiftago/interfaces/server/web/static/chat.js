@@ -3,6 +3,7 @@
 // chat, remembered in localStorage. Every text is the person's own: it is shown with
 // textContent, never as HTML. A page that holds several seats hears each message once
 // per seat: messages are kept by their id, so each shows once.
+import { seatName } from "./gamewords.js";
 import { date, t, tn } from "./i18n.js";
 
 const HIDDEN_KEY = "shiftago.chat";
@@ -30,6 +31,14 @@ function write(value) {
 /** Whether this browser hides the chat. */
 export function chatHidden() {
   return read() === "off";
+}
+
+/** Who said ``m``: a seat's holder without an account under its seat's name in this
+ * page's language (a colour where none was typed), an account by its name, a spectator
+ * with no name as "Guest". */
+function speaker(m) {
+  if (!m.name || m.name === GUEST) return t("Guest");
+  return m.seat && m.guest ? seatName({ name: m.name, colour: m.seat }) : m.name;
 }
 
 /** The mark beside a guest's name (WEBAPI: a chat line's and a seat's `guest`). */
@@ -134,7 +143,7 @@ export class ChatPanel {
     this.title.textContent = this.room === "spectators" ? t("Spectators' chat") : this.room === "players" ? t("Players' chat") : t("Chat");
     const items = [...this.messages.values()].map((m) => {
       const li = node("li", { "data-testid": "chat-message", class: m.seat ? `chat-seat-${m.seat}` : "chat-spectator" });
-      li.append(node("time", { datetime: m.at || "" }, clock(m.at)), " ", node("b", {}, !m.name || m.name === GUEST ? t("Guest") : m.name), " ");
+      li.append(node("time", { datetime: m.at || "" }, clock(m.at)), " ", node("b", {}, speaker(m)), " ");
       // a guest (no account) is marked, so that a guest named like an account is never
       // taken for it; the plain "Guest" of a spectator says so already
       if (m.guest && m.name && m.name !== GUEST) li.append(guestMark(), " ");
