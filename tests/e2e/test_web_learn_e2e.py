@@ -74,6 +74,15 @@ def test_a_lesson_completed_by_clicks_and_kept_after_a_reload(
     lesson.wait_for()
     assert lesson.get_attribute("data-complete") == "true"
     assert page.locator("[data-testid=lesson][data-lesson=full]").get_attribute("data-done") == "0"
+    progress = "[data-testid=lesson][data-lesson={}] [data-testid=lesson-progress]"
+    assert page.locator(progress.format("push")).text_content() == "Done"
+    assert page.locator(progress.format("full")).text_content() == "2 steps"
+    assert page.locator(progress.format("handicap")).text_content() == "1 step"
+    french = new_context(locale="fr-FR").new_page()
+    french.goto(live_server.url + "/learn")
+    french.locator(progress.format("handicap")).wait_for()
+    assert french.locator(progress.format("handicap")).text_content() == "1 étape"
+    assert french.locator(progress.format("full")).text_content() == "2 étapes"
     page.reload()
     lesson.wait_for()
     assert lesson.get_attribute("data-complete") == "true"
@@ -200,3 +209,24 @@ def test_a_scoring_step_keeps_the_end_chosen_and_explains_the_other(
     assert explanation(page, "info").startswith("Well done")
     page.locator(".marble[data-cell=c5]").wait_for(state="attached")
     assert page.locator(".marble[data-cell=c3]").count() == 0  # scored: it came off
+
+
+#: Each "keep" marker's word and whether it lies inside the marker's circle.
+KEEP_WORDS_FIT = """() => [...document.querySelectorAll(".choice-keep")].map((marker) => {
+  const word = marker.querySelector(".keep-text");
+  const radius = marker.querySelector("circle").r.baseVal.value;
+  return [word.textContent, word.getBBox().width <= 2 * radius];
+})"""
+
+
+def test_the_keep_marker_holds_its_word_in_every_language(
+    live_server: LiveServer, new_context: NewContext
+):
+    """The end that stays is marked by a word in a circle; a longer word than English's
+    (Dutch "houden", German "behalten") is pressed to fit inside it."""
+    page = new_context().new_page()
+    for language in ("nl", "de", "en"):
+        page.goto(f"{live_server.url}/learn/keep-an-end?lang={language}")
+        page.locator(".choice-keep").first.wait_for()
+        words = page.evaluate(KEEP_WORDS_FIT)
+        assert len(words) == 2 and all(fits for _, fits in words), (language, words)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from test_web_e2e import ann_and_ben, create, hotseat, open_page, read, wait_until
+from test_web_e2e import PHONE, ann_and_ben, create, hotseat, open_page, read, wait_until
 from test_web_lobby_e2e import meet_in_a_rated_challenge
 from test_web_rated_e2e import in_context, signed_up
 
@@ -149,6 +149,25 @@ def test_the_header_and_the_cards_fit_a_laptops_width_in_every_language(
                 assert {"account", "language-picker"} <= set(rows["first"]), where
                 if width == 1920:
                     assert menu, where
+
+
+def test_no_board_page_scrolls_sideways_on_a_phone_in_any_language(
+    live_server: LiveServer, new_context: NewContext
+):
+    """The pages with a board and a row of controls under it fit a phone's 390 pixels in
+    every language (the analysis board's "Try" row once did not in French and Dutch)."""
+    game = ann_and_ben(live_server)
+    paths = ("/analysis", "/puzzles", "/learn/push", f"/watch/{game['id']}")
+    page = new_context(**PHONE).new_page()
+    for language in LANGUAGES:
+        for path in paths:
+            page.goto(f"{live_server.url}{path}?lang={language}")
+            header(page)
+            page.wait_for_selector("#board svg")
+            overflow = page.evaluate(
+                "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+            )
+            assert overflow <= 0, (language, path, overflow)
 
 
 def test_dark_mode_and_the_sound_button_on_every_page(

@@ -108,6 +108,14 @@ def test_a_puzzle_solved_by_keys_on_the_board_and_typed(live_server: LiveServer,
     first, second = solver_actions(puzzle)
     # the page puts the keyboard on the board; arrow keys go round every action
     page.wait_for_function("document.activeElement && document.activeElement.dataset.action")
+    # placed there by the page, it previews nothing (a push shown would look like a hint)
+    assert (
+        page.evaluate("document.querySelector('.shiftago-board.previewing, [data-preview]')")
+        is None
+    )
+    page.keyboard.press("ArrowRight")
+    focused = page.evaluate("document.activeElement.dataset.action")
+    page.wait_for_selector(f'[data-preview="{focused}"]', state="attached")  # the player's move
     for _ in range(60):
         if page.evaluate("document.activeElement.dataset.action") == first:
             break
@@ -235,6 +243,13 @@ def test_an_expert_puzzle_of_3_players_is_solved_with_its_scoring_chosen(
         p for p in shipped() if p.variant == "expert" and p.players == 3 and p.actions == 2
     )
     open_puzzle(page, live_server, puzzle)
+    # the points to reach 10 from are shown under the board, with each seat's marbles
+    state = State.from_position(puzzle.position)
+    chips = page.locator("[data-testid=puzzle-seats] .seat-chip")
+    assert chips.all_inner_texts() == [
+        f"{colour}\n{state.supplies[n]} marbles left · {state.scores[n]} points"
+        for n, colour in enumerate(("Orange", "Green", "Blue"))
+    ]
     mine = solver_actions(puzzle)
     assert mine[-1].startswith("x")  # the last action is a scoring, chosen on the board
     for number, action in enumerate(mine, start=1):

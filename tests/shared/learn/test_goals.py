@@ -95,6 +95,16 @@ def test_keep_names_the_end_that_stayed() -> None:
     assert judge(state, Keep("c5"), ["xc5-c2"])[0].status is Status.MET
 
 
+def test_keep_with_spared_marbles_refuses_a_line_that_takes_them_off() -> None:
+    """The end kept is right, but the line scored (the diagonal c4-f7, not file c) takes
+    off the marbles the kept end was to build on."""
+    state = start("expert", 3, "c2:g c3:g c4:g d5:g e6:g a1:o f2:b b6:o g5:b", turn="g")
+    goal = Keep("c4", spared=("d5", "e6"))
+    verdict, _ = judge(state, goal, ["Tf", "xc4-f7"])
+    assert (verdict.code, verdict.values["cells"]) == ("taken_off", "d5, e6")
+    assert judge(state, goal, ["Bc", "xc4-c1"])[0].status is Status.MET
+
+
 def test_score_length_wants_a_line_of_that_length() -> None:
     state = start("extreme", 2, "b2:o c2:o d2:o c5:g")
     assert judge(state, ScoreLength(4), ["L2"])[0].status is Status.GOING_ON

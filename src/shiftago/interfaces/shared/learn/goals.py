@@ -24,6 +24,7 @@ from shiftago.interfaces.shared.learn.verdicts import (
     NOT_SCORED,
     POINTS_SHORT,
     STILL_EMPTY,
+    TAKEN_OFF,
     THREAT_LEFT,
     Status,
     Verdict,
@@ -263,20 +264,27 @@ class ReachPoints(Goal):
 
 @dataclass(frozen=True)
 class Keep(Goal):
-    """Score a line keeping ``cell`` (3-4 players choose the end that stays)."""
+    """Score a line keeping ``cell`` (3-4 players choose the end that stays), and the
+    player's marbles on ``spared`` with it (those the kept end is to build on)."""
 
     cell: str
     actions: int = 2
+    spared: tuple[str, ...] = ()
 
     def check(self, tried: Tried) -> Verdict | None:
         action = tried.actions[-1]
         if not isinstance(action, Scoring):
             return None if tried.still_acting and len(tried.actions) < 2 else no_line(tried, action)
         kept = cell_name(action.keep)
-        if kept == self.cell:
-            return met()
-        values = {"action": str(action), "kept": kept, "cell": self.cell}
-        return Verdict(Status.MISSED, "kept_other", KEPT_OTHER, values)
+        if kept != self.cell:
+            values = {"action": str(action), "kept": kept, "cell": self.cell}
+            return Verdict(Status.MISSED, "kept_other", KEPT_OTHER, values)
+        after = tried.last
+        taken = [name for name in self.spared if after.seat_at(parse_cell(name)) != tried.mover]
+        if taken:
+            values = {"action": str(action), "cells": ", ".join(taken)}
+            return Verdict(Status.MISSED, "taken_off", TAKEN_OFF, values)
+        return met()
 
 
 @dataclass(frozen=True)

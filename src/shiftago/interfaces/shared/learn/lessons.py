@@ -321,7 +321,7 @@ LESSONS: Final[tuple[Lesson, ...]] = (
                     "end next to your marbles on d5 and e6."
                 ),
                 position("expert", 3, "c2:g c3:g c4:g d5:g e6:g a1:o f2:b b6:o g5:b", turn="g"),
-                Keep("c4"),
+                Keep("c4", spared=("d5", "e6")),
                 ("Bc", "xc4-c1"),
             ),
         ),

@@ -79,6 +79,9 @@ POINTS_SHORT: Final = N_(
     "length: look at the table again."
 )
 KEPT_OTHER: Final = N_("%(action)s keeps %(kept)s on the board; the goal is to keep %(cell)s.")
+TAKEN_OFF: Final = N_(
+    "%(action)s takes your marbles on %(cells)s off the board too; the goal keeps them."
+)
 NOT_SCORED: Final = N_("%(action)s scores no line of %(length)s.")
 NO_WIN_IN_TIME: Final = N_(
     "Your extra pushes are used up and no line of %(need)s was made: your longest line "

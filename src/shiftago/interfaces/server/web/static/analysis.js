@@ -6,7 +6,7 @@
 // (tree.js; in its address too, `start=`, `line=` and `at=` before `position=`, so that a
 // reload or a copied link keeps it), says each action in words (announce.js), and hands a
 // position set up in the editor to the server, which accepts or refuses it.
-import { BoardView, COLOURS, marbleIcon, parsePosition } from "./board.js";
+import { BoardView, COLOURS, parsePosition } from "./board.js";
 import { Announcer, actionWords, resultWords } from "./announce.js";
 import { TreeSyntaxError, addChild, childBy, cut, lineEnd, newTree, onMainLine, promote, readTree, sibling, size, writeTree, writtenOrder } from "./tree.js";
 import { drawVariations } from "./variations.js";
@@ -18,6 +18,7 @@ import { mountPrefs, playSound } from "./prefs.js";
 import { expectedWords, formatValue, unitWords } from "./review.js";
 import { PositionEditor } from "./editor.js";
 import { BookPanel } from "./book.js";
+import { drawSeatChips } from "./seatchips.js";
 import { Retry } from "./retry.js";
 
 /** The most actions an address's tree brings back (each action is a request). */
@@ -201,7 +202,7 @@ function show(animate = null) {
   $("delete-line").disabled = !at.parent;
   document.title = tn("Analysis board · {variant}, {n} player · Shiftago", "Analysis board · {variant}, {n} players · Shiftago", v.players, { variant: variantName(v.variant) });
   history.replaceState(null, "", address(v));
-  drawSeats(v);
+  drawSeatChips($("seats"), v);
   drawVariation();
   engineLines = [];
   drawLines(null);
@@ -255,26 +256,6 @@ async function restoreVariation(params) {
     return true;
   } catch {
     return false; // an address edited by hand: its position alone is shown
-  }
-}
-
-function drawSeats(v) {
-  const box = $("seats");
-  box.replaceChildren();
-  const variant = v.variant || "express";
-  for (let i = 0; i < (v.players || 2); i++) {
-    const c = COLOURS[i];
-    const supply = (v.supplies || [])[i];
-    const bits = [Number.isFinite(supply) ? tn("{n} marble left", "{n} marbles left", supply) : t("? marbles left")];
-    if (variant !== "express") bits.push(tn("{n} point", "{n} points", (v.scores || [])[i] ?? 0));
-    if ((v.skips || [])[i]) bits.push(tn("skips {n} time", "skips {n} times", v.skips[i]));
-    const acting = !v.result && v.turn === c;
-    box.append(
-      el("div", { class: `seat-chip colour-${c}${acting ? " to-act" : ""}`, "data-colour": c },
-        marbleIcon(c, 18),
-        el("strong", { text: colourName(c) }),
-        el("span", { class: "hint", text: bits.join(" · ") })),
-    );
   }
 }
 

@@ -3,7 +3,7 @@
 import { api, el } from "./api.js";
 import { signedInName } from "./account.js";
 import { errorWords } from "./errors.js";
-import { number, t } from "./i18n.js";
+import { number, t, tn } from "./i18n.js";
 import { localProgress, syncProgress } from "./learnprogress.js";
 
 const $ = (id) => document.getElementById(id);
@@ -15,7 +15,7 @@ function draw(progress) {
   for (const lesson of lessons) {
     const done = Math.min(progress[lesson.id] || 0, lesson.steps);
     const complete = done >= lesson.steps;
-    const mark = complete ? t("Done") : done ? t("{done} of {steps} steps", { done: number(done), steps: number(lesson.steps) }) : t("{steps} steps", { steps: number(lesson.steps) });
+    const mark = complete ? t("Done") : done ? tn("{done} of {n} step", "{done} of {n} steps", lesson.steps, { done: number(done) }) : tn("{n} step", "{n} steps", lesson.steps);
     const link = el("a", { href: `/learn/${lesson.id}`, class: "lesson-link", text: lesson.title });
     const item = el(
       "li",

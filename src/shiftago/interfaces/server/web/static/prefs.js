@@ -128,10 +128,15 @@ export function mountPrefs(container) {
   const box = document.createElement("span");
   box.className = "prefs";
   const themeButton = button({ class: "pref small", "data-testid": "theme-toggle" }, "");
+  const themeIcon = document.createElement("span");
+  themeIcon.setAttribute("aria-hidden", "true");
+  const themeWords = document.createElement("span");
+  themeWords.className = "pref-words";
+  themeButton.append(themeIcon, " ", themeWords);
   const showTheme = () => {
     const shown = theme();
-    const icon = shown === "dark" ? "☾" : shown === "light" ? "☀" : "◐";
-    themeButton.textContent = `${icon} ${THEME_WORDS[shown]()}`;
+    themeIcon.textContent = shown === "dark" ? "☾" : shown === "light" ? "☀" : "◐";
+    themeWords.textContent = THEME_WORDS[shown]();
     themeButton.setAttribute("data-theme-choice", shown);
     const words = THEME_SWITCH[shown]();
     themeButton.setAttribute("aria-label", words);
@@ -147,6 +152,7 @@ export function mountPrefs(container) {
   icon.setAttribute("aria-hidden", "true");
   icon.setAttribute("focusable", "false");
   const soundWords = document.createElement("span");
+  soundWords.className = "pref-words";
   sound.append(icon, soundWords);
   const showSound = () => {
     const off = muted();

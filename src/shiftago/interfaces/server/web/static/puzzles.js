@@ -12,6 +12,7 @@ import { errorWords } from "./errors.js";
 import { number, t, tn } from "./i18n.js";
 import { colourName, variantName } from "./gamewords.js";
 import { playSound } from "./prefs.js";
+import { drawSeatChips } from "./seatchips.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -203,6 +204,7 @@ function draw(view, animate = null) {
     { animate },
   );
   $("action-input").disabled = !mine;
+  drawSeatChips($("seats"), view);
 }
 
 /** The status line and the actions left while solving. */

@@ -123,9 +123,16 @@ export const Choices = {
         const off = C * (crowded ? 0.6 : 0.3);
         const x = ax + ((bx - ax) / len) * off;
         const y = ay + ((by - ay) / len) * off;
-        el("circle", { cx: x, cy: y, r: C * (crowded ? 0.2 : 0.26), class: "keep-marker" }, node);
+        const r = C * (crowded ? 0.2 : 0.26);
+        el("circle", { cx: x, cy: y, r, class: "keep-marker" }, node);
         const keepText = el("text", { x, y: y + 3.5, "text-anchor": "middle", class: "keep-text", "aria-hidden": "true" }, node);
         keepText.textContent = t("keep");
+        // a longer word than the marker holds ("houden") is pressed to fit inside it
+        const room = r * 1.8;
+        if (keepText.getComputedTextLength() > room) {
+          keepText.setAttribute("textLength", String(room));
+          keepText.setAttribute("lengthAdjust", "spacingAndGlyphs");
+        }
       }
       node.setAttribute("data-action", choice.action);
       node.setAttribute("role", "button");

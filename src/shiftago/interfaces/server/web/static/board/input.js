@@ -107,10 +107,22 @@ export const Input = {
     return inLine.length ? inLine[0][0] : null;
   },
 
-  /** Focus the first playable element (keyboard users start here). */
+  /** Focus the first playable element (keyboard users start here). The page moves the
+   * focus, not the player: nothing is previewed (a push nobody chose would show, and
+   * look like a hint). */
   focusFirst() {
     const list = this.focusables();
-    if (list.length) list[0].focus();
+    if (list.length) this.placeFocus(list[0]);
+  },
+
+  /** Focus `target` for the page, without the preview a player's focus shows. */
+  placeFocus(target) {
+    this.placingFocus = true;
+    try {
+      target.focus({ preventScroll: true });
+    } finally {
+      this.placingFocus = false;
+    }
   },
 
   /** After a redraw took the focused element away: focus the element of `action` if it
@@ -119,12 +131,7 @@ export const Input = {
     const again = this.svg.querySelector(`[data-action="${action}"][tabindex="0"]`);
     const target = again || this.focusables()[0];
     if (target) {
-      this.placingFocus = true;
-      try {
-        target.focus({ preventScroll: true });
-      } finally {
-        this.placingFocus = false;
-      }
+      this.placeFocus(target);
       return;
     }
     if (!this.svg.hasAttribute("tabindex")) this.svg.setAttribute("tabindex", "-1");
