@@ -8,7 +8,7 @@ from pathlib import Path
 
 from textual import events
 from textual.pilot import Pilot
-from textual.widgets import Input, OptionList, Static
+from textual.widgets import Button, Input, OptionList, RichLog, Select, Static
 
 from shiftago.core import Action, Game, Phase, Rules, Variant
 from shiftago.engine.levels import bot_for_level
@@ -16,7 +16,7 @@ from shiftago.formats.record import parse_record
 from shiftago.interfaces.shared.newgame import PlaySetup
 from shiftago.interfaces.tui.app import ShiftagoApp
 from shiftago.interfaces.tui.board import BoardView, arrow_position, cell_position
-from shiftago.interfaces.tui.dialogs import ResumeScreen
+from shiftago.interfaces.tui.dialogs import NewGameScreen, ResumeScreen
 from shiftago.interfaces.tui.match import Match
 from shiftago.interfaces.tui.run import prepare_app
 from support.tui_pilot import FAST, app_for, autosave_in, game_in_score_phase, run, settle
@@ -160,14 +160,19 @@ def test_typing_a_wrong_or_illegal_action_says_so_and_changes_nothing(tmp_path: 
         await pilot.press(*"q9", "enter")
         await pilot.pause()
         command = app.query_one("#command", Input)
-        assert command.value == "q9"  # kept, to be mended
-        command.value = ""
-        await pilot.press(*"xa1-c1", "enter")
+        assert command.value == "q9" and command.selected_text == "q9"  # kept, to be mended
+        await pilot.press(*"xa1-c1", "enter")  # what is typed next replaces it
         await pilot.pause()
         assert game.history == []
-        command.value = ""
+        assert command.value == ""
         await pilot.press(*"l3", "enter")
         await pilot.pause()
+        # the log's long lines wrap at its pane's width on an 80-column screen
+        log = app.query_one("#log", RichLog)
+        assert (
+            log.lines
+            and max(line.cell_length for line in log.lines) <= log.scrollable_content_region.width
+        )
 
     run(app, scenario)
     assert [str(a) for a in game.history] == ["L3"]
@@ -200,6 +205,18 @@ def test_an_unfinished_game_is_offered_and_resumed(tmp_path: Path) -> None:
     assert resumed.levels == {1: 1}
     assert len(resumed.game.history) == 4  # the computer, to move, has answered
     assert "Resuming the game: 3 actions played." in log_text(app)
+
+
+def test_the_computer_asked_for_takes_its_seat_in_the_resumed_game(tmp_path: Path) -> None:
+    """``-c g --resume`` hands green to the computer in the game resumed, as the line
+    game does."""
+    match = Match(Game(Rules(Variant.EXPRESS, 2), first=0, seed=3), autosave=autosave_in(tmp_path))
+    for action in ("L3", "Tc"):
+        match.play(Action.parse(action))
+    assert match.autosave is not None
+    app = prepare_app(PlaySetup(computer=("g",), level=1, resume=True), match.autosave)
+    assert [str(a) for a in app.match.game.history] == ["L3", "Tc"]
+    assert app.match.levels == {1: 1}
 
 
 def test_a_new_game_instead_of_the_unfinished_one(tmp_path: Path) -> None:
@@ -308,6 +325,57 @@ def test_a_new_game_from_the_dialog_against_the_computer(tmp_path: Path) -> None
     assert match.game.rules.variant is Variant.EXPERT and match.game.rules.players == 3
     assert match.levels == {2: 2}
     assert "A new game begins." in log_text(app)
+
+
+def test_the_dialog_gives_the_computer_two_seats(tmp_path: Path) -> None:
+    game = Game(Rules(Variant.EXPRESS, 2), first=0, seed=1)
+    setup = PlaySetup(players=3, computer=("b", "g"), level=1)
+    app = app_for(Match(game, autosave=autosave_in(tmp_path)), setup=setup)
+
+    async def scenario(pilot: Pilot[int]) -> None:
+        await pilot.press("f2")
+        await pilot.pause()
+        assert app.screen.query_one("#computer", Select).value == "gb"  # as started
+        await pilot.click("#start")
+        await settle(pilot)
+
+    run(app, scenario, size=(100, 40))
+    assert app.match.game.rules.players == 3
+    assert sorted(app.match.levels) == [1, 2]
+
+
+def test_options_that_make_no_game_keep_the_dialog_open_with_the_reason(tmp_path: Path) -> None:
+    """A handicap out of range or of another count than the seats, and a clock the
+    app cannot read, are said at the dialog's foot; what was chosen stays, and the game
+    goes on as it was."""
+    game = Game(Rules(Variant.EXPRESS, 2), first=0, seed=1)
+    game.play("L3")
+    app = app_for(Match(game, autosave=autosave_in(tmp_path)))
+    problems: list[str] = []
+
+    async def start_with(pilot: Pilot[int], handicap: str, clock: str) -> None:
+        app.screen.query_one("#handicap", Input).value = handicap
+        app.screen.query_one("#clock", Input).value = clock
+        app.screen.query_one("#start", Button).press()  # a click within 0.2 s is not taken
+        await pilot.pause()
+        assert isinstance(app.screen, NewGameScreen)
+        assert app.screen.query_one("#handicap", Input).value == handicap
+        problems.append(str(app.screen.query_one("#form").border_subtitle))
+
+    async def scenario(pilot: Pilot[int]) -> None:
+        await pilot.press("f2")
+        await pilot.pause()
+        await start_with(pilot, "7,0", "")
+        await start_with(pilot, "1,0,0", "")
+        await start_with(pilot, "1,0", "soon")
+
+    run(app, scenario, size=(100, 40))
+    assert problems[:2] == [
+        "each handicap is 0 to 6 skipped turns",
+        "the handicap needs one number per seat (2), got 3",
+    ]
+    assert "soon" in problems[2]
+    assert [str(a) for a in app.match.game.history] == ["L3"]
 
 
 def test_save_then_load_keeps_the_unfinished_game_aside(tmp_path: Path) -> None:

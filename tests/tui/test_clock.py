@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
+from textual.widgets import Input, Static
 
 from shiftago.core import Action, Game, Rules, Variant
 from shiftago.formats.record import parse_record
@@ -66,10 +67,22 @@ def test_the_app_ends_the_game_when_the_time_runs_out(tmp_path: Path) -> None:
         await settle(pilot)
         await pilot.press("enter")  # nothing is played after the flag
         await pilot.pause()
+        command = app.query_one("#command", Input)
+        command.value = "L4"
+        command.focus()
+        await pilot.press("enter")  # nor typed: the game is over, not the action wrong
+        await pilot.pause()
+        heading.append(str(app.query_one("#heading", Static).render()))
+        record.append(app.query_one("#record", Static).display)
 
+    heading: list[str] = []
+    record: list[bool] = []
     run(app, scenario)
     assert match.flagged == 1 and len(game.history) == 1
     assert "Green's time has run out." in app.said
+    assert app.said[-1] == "The game is over: F2 starts a new one."
+    assert heading[0].endswith("Game over: green's time has run out; orange wins.")
+    assert record == [True]  # the record, with the review's marks, is shown
     autosave = match.autosave
     assert autosave is not None and not autosave.exists()
     kept = parse_record(autosave.last_game_path.read_text())

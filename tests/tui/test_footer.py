@@ -1,6 +1,6 @@
 """The terminal app's footer: every key it names is on a 100-column screen in every
-language, English's on 80 columns, and between a tournament's games the next game's
-key comes early enough to stay on an 80-column screen."""
+language and English's on 80 columns; on 80 columns the most used stay in sight in
+every language, and between a tournament's games the next game's key comes early."""
 
 from __future__ import annotations
 
@@ -31,15 +31,20 @@ def footer_keys(width: int, between: bool, *langs: str) -> dict[str, list[list[o
 
 
 def test_every_key_of_the_footer_is_on_the_screen_in_every_language() -> None:
+    """All of them on 100 columns and English's on 80; on 80 columns the others keep
+    at least help, a new game, take-back, replay, the engine and load in sight."""
+    expected = ["f1", "f2", "ctrl+z", "f7", "f5", "f3", "f4"]
     found = footer_keys(100, False, *LANGUAGES)
-    expected = ["ctrl+q", "f1", "f2", "f3", "f4", "f5", "ctrl+z", "f7"]
     for lang in LANGUAGES:
         assert [key for key, _ in found[lang]] == expected, lang
         assert all(inside for _, inside in found[lang]), (lang, found[lang])
-    assert all(inside for _, inside in footer_keys(80, False, "en")["en"])
+    narrow = footer_keys(80, False, *LANGUAGES)
+    assert all(inside for _, inside in narrow["en"])
+    for lang in LANGUAGES:
+        assert all(inside for _, inside in narrow[lang][:6]), (lang, narrow[lang])
 
 
 def test_the_next_games_key_comes_early_between_a_tournaments_games() -> None:
     [(keys)] = footer_keys(80, True, "de").values()
-    assert [key for key, _ in keys][:3] == ["ctrl+q", "f1", "f8"]
-    assert all(inside for _, inside in keys[:3])
+    assert [key for key, _ in keys][:2] == ["f1", "f8"]
+    assert all(inside for _, inside in keys[:5])

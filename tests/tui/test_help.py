@@ -75,3 +75,41 @@ def test_f1_over_a_question_leaves_the_question(tmp_path: Path) -> None:
 
     run(app, scenario, size=(100, 40))
     assert isinstance(screens[0], NewGameScreen)
+
+
+def test_a_dialogs_key_over_the_help_or_a_dialog_opens_nothing_on_it(tmp_path: Path) -> None:
+    app = app_in(tmp_path)
+    screens: list[list[str]] = []
+
+    async def scenario(pilot: Pilot[int]) -> None:
+        for first in ("f1", "f2"):
+            await pilot.press(first)
+            await pilot.pause()
+            for key in ("f2", "f3", "f4"):
+                await pilot.press(key)
+                await pilot.pause()
+            screens.append([type(screen).__name__ for screen in app.screen_stack])
+            await pilot.press("escape")
+            await pilot.pause()
+
+    run(app, scenario, size=(100, 40))
+    assert screens == [["Screen", "HelpScreen"], ["Screen", "NewGameScreen"]]
+
+
+def test_the_help_names_every_key_of_the_footer() -> None:
+    keys = HELP[-1]
+    for key in ("F2", "F3", "F4", "F5", "Ctrl+Z", "F6", "F7", "F8", "Ctrl+Q"):
+        assert key in keys, key
+
+
+def test_ctrl_c_says_how_to_quit(tmp_path: Path) -> None:
+    app = app_in(tmp_path)
+    said: list[str] = []
+
+    async def scenario(pilot: Pilot[int]) -> None:
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        said.extend(str(notice.message) for notice in app._notifications)
+
+    run(app, scenario, size=(100, 40))
+    assert said == ["Ctrl+Q quits the game; it is saved and offered again at the next start."]

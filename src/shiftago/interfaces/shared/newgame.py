@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from shiftago.core import COLOUR_NAMES, COLOURS, Game, Rules, ShiftagoError, State, Variant
-from shiftago.core.rules import seat_of_colour
+from shiftago.core.rules import MAX_HANDICAP, seat_of_colour
 from shiftago.engine.bot import Bot
 from shiftago.engine.levels import bot_for_level, default_level
 from shiftago.formats.record import Record, RecordError
@@ -97,12 +97,27 @@ def read_record_file(path: Path, game_number: int = 1) -> Record:
     return records[game_number - 1]
 
 
+def check_handicap(handicap: tuple[int, ...], players: int) -> None:
+    """A :class:`SetupError` in the reader's words unless ``handicap`` is empty (none) or
+    one number of skipped turns (0-6) per seat."""
+    if not handicap:
+        return
+    if len(handicap) != players:
+        raise SetupError(
+            _("the handicap needs one number per seat (%(players)d), got %(given)d")
+            % {"players": players, "given": len(handicap)}
+        )
+    if any(not 0 <= turns <= MAX_HANDICAP for turns in handicap):
+        raise SetupError(_("each handicap is 0 to %(most)d skipped turns") % {"most": MAX_HANDICAP})
+
+
 def new_game(setup: PlaySetup) -> Game:
     """A game from the empty board; the computer alone gets an action limit (RULES.md 7)."""
     limit = setup.limit
     computer = {parse_colour(c, setup.players) for c in setup.computer}
     if limit is None and len(computer) == setup.players:
         limit = COMPUTER_ONLY_ACTION_LIMIT
+    check_handicap(setup.handicap, setup.players)
     try:
         rules = Rules(Variant.parse(setup.variant), setup.players, setup.handicap, limit)
     except ValueError as e:

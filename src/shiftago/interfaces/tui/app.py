@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import ClassVar, Final
+from typing import ClassVar, Final, TypeVar
 
 from textual import events, work
 from textual.app import App, ComposeResult
@@ -39,6 +39,8 @@ from shiftago.interfaces.tui.panel import engine_lines, heading, record_text, se
 from shiftago.interfaces.tui.style import APP_CSS
 from shiftago.interfaces.tui.words import action_words, colour, option_text, result, sentence
 
+T = TypeVar("T")
+
 #: The level whose search reviews a finished game (its budget is fixed, not timed).
 REVIEW_LEVEL: Final = 4
 
@@ -49,18 +51,21 @@ class ShiftagoApp(App[int]):
     TITLE = "Shiftago"
     ENABLE_COMMAND_PALETTE = False
     CSS = APP_CSS
+    # The footer shows the keys in this order, the most used first: on a narrow screen
+    # in a language of long words the last ones go past its edge (F1 lists them all).
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f1", "help", _("Help"), priority=True),
-        # Shown only between a tournament's games, and then early in the footer.
+        # Shown only between a tournament's games.
         Binding("f8", "next_game", _("Next game"), priority=True),
         Binding("f2", "new_game", _("New game"), priority=True),
-        Binding("f3", "load", _("Load"), priority=True),
-        Binding("f4", "save", _("Save"), priority=True),
-        Binding("f5", "engine", _("Engine"), priority=True),
         Binding("ctrl+z,f6", "take_back", _("Take back"), priority=True),
         Binding("f7", "replay", _("Replay"), priority=True),
+        Binding("f5", "engine", _("Engine"), priority=True),
+        Binding("f3", "load", _("Load"), priority=True),
+        Binding("f4", "save", _("Save"), priority=True),
         Binding("escape", "focus_board", _("Board"), show=False),
-        Binding("ctrl+q", "quit", _("Quit"), priority=True),
+        # Ctrl+Q quits, as in every Textual app (Ctrl+C says so, and so does F1).
+        Binding("ctrl+q", "quit", _("Quit"), show=False, priority=True),
     ]
 
     def __init__(
@@ -114,7 +119,9 @@ class ShiftagoApp(App[int]):
                 yield OptionList(id="options")
                 yield Static(id="lines")
                 yield Static(id="record")
-                yield RichLog(id="log", wrap=True, markup=False)
+                # lines wrap at the pane's width (RichLog's default floor is 78 columns,
+                # wider than the pane of an 80-column terminal)
+                yield RichLog(id="log", wrap=True, markup=False, min_width=20)
         yield Input(
             placeholder=_("Type an action (L3, Tc, xc3-g3) and press Enter"),
             id="command",
@@ -220,7 +227,7 @@ class ShiftagoApp(App[int]):
         self.query_one("#heading", Static).update(self._heading(state))
         self._draw_seats(state)
         self._show_options(state if person and at is None else None)
-        shown_record = at is not None or game.is_over
+        shown_record = at is not None or self.match.finished
         record = self.query_one("#record", Static)
         record.display = shown_record
         if shown_record:
@@ -235,11 +242,7 @@ class ShiftagoApp(App[int]):
         text = heading(state)
         flagged = self.match.flagged
         if flagged is not None and self.replay_at is None:
-            text = (
-                text.split("\n")[0]
-                + "\n"
-                + _("Game over: %(colour)s's time has run out.") % {"colour": colour(flagged)}
-            )
+            text = text.split("\n")[0] + "\n" + self._flag_words(flagged)
         champion = self.match.champion
         if champion is not None:
             text += "\n" + sentence(
@@ -252,6 +255,18 @@ class ShiftagoApp(App[int]):
                 "Replay: action %(at)s of %(n)s (left and right step, Escape leaves)."
             ) % {"at": self.replay_at, "n": len(self.match.game.history)}
         return text
+
+    def _flag_words(self, flagged: int) -> str:
+        """Who won when ``flagged``'s time ran out: the other seat, or with 3-4 players
+        the others, who share the game (RULES.md)."""
+        winners = self.match.winners or ()
+        values = {"colour": colour(flagged)}
+        if len(winners) == 1:
+            return _("Game over: %(colour)s's time has run out; %(winner)s wins.") % {
+                **values,
+                "winner": colour(winners[0]),
+            }
+        return _("Game over: %(colour)s's time has run out; the others share the game.") % values
 
     def _show_options(self, state: State | None) -> None:
         options = self.query_one("#options", OptionList)
@@ -273,6 +288,9 @@ class ShiftagoApp(App[int]):
         before = match.game.state
         if self.tick():
             return  # the mover's time ran out first
+        if match.finished:
+            self.say(_("The game is over: F2 starts a new one."))
+            return
         if not by_computer and (match.computer_to_move or self.replay_at is not None):
             self.say(_("It is not your turn: wait for the computer."))
             return
@@ -400,6 +418,7 @@ class ShiftagoApp(App[int]):
                 )
                 % {"text": text}
             )
+            event.input.select_all()  # what is typed next replaces it
             return
         event.input.value = ""
         self.act(action)
@@ -450,6 +469,11 @@ class ShiftagoApp(App[int]):
             self.analyse(self.version, self.match.game.state, self.engine_stop)
         self.redraw()
 
+    def action_help_quit(self) -> None:
+        """Ctrl+C (which quits many programs) says how this one is left, in the player's
+        words (Textual's own notice is English)."""
+        self.notify(_("Ctrl+Q quits the game; it is saved and offered again at the next start."))
+
     def action_help(self) -> None:
         """F1 opens how to play, and closes it again; over a question, the question stays."""
         if isinstance(self.screen, HelpScreen):
@@ -457,8 +481,14 @@ class ShiftagoApp(App[int]):
         elif not isinstance(self.screen, ModalScreen):
             self.push_screen(HelpScreen())
 
+    def ask(self, screen: ModalScreen[T], answered: Callable[[T | None], None]) -> None:
+        """Open a dialog, unless one (or the help) is open: a function key pressed over
+        it does not stack another on it."""
+        if not isinstance(self.screen, ModalScreen):
+            self.push_screen(screen, answered)
+
     def action_new_game(self) -> None:
-        self.push_screen(NewGameScreen(self.setup), self._new_game_chosen)
+        self.ask(NewGameScreen(self.setup), self._new_game_chosen)
 
     def _new_game_chosen(self, setup: PlaySetup | None) -> None:
         if setup is None:
@@ -466,7 +496,9 @@ class ShiftagoApp(App[int]):
         try:
             match = open_match(setup, self.match.autosave, None)
         except SetupError as e:
-            self.say(one_line(error_words(e)))
+            # the dialog again, with what was chosen and why it made no game
+            problem = one_line(error_words(e))
+            self.push_screen(NewGameScreen(setup, problem), self._new_game_chosen)
             return
         self.setup = setup
         self.say(_("A new game begins."))
@@ -474,7 +506,7 @@ class ShiftagoApp(App[int]):
 
     def action_save(self) -> None:
         question = _("Save the record to the file:")
-        self.push_screen(PathScreen(question, "shiftago.txt"), self._saving)
+        self.ask(PathScreen(question, "shiftago.txt"), self._saving)
 
     def _saving(self, path: Path | None) -> None:
         if path is None:
@@ -489,7 +521,7 @@ class ShiftagoApp(App[int]):
         self.say(_("Saved the record to %(path)s.") % {"path": str(path)})
 
     def action_load(self) -> None:
-        self.push_screen(PathScreen(_("Go on from the game in the record file:")), self._loading)
+        self.ask(PathScreen(_("Go on from the game in the record file:")), self._loading)
 
     def _loading(self, path: Path | None) -> None:
         if path is None:
@@ -508,7 +540,7 @@ class ShiftagoApp(App[int]):
             if autosave is not None and autosave.exists() and not self.match.game.is_over:
                 kept = autosave.set_aside(autosave.saved_at().strftime("%Y%m%d-%H%M%S"))
                 self.say(
-                    _("The unfinished game is kept in %(path)s (--load goes on with it).")
+                    _("The unfinished game is kept in %(path)s (F3 goes on with it).")
                     % {"path": str(kept)}
                 )
             match.saved()

@@ -15,7 +15,7 @@ from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 from shiftago.engine.levels import LADDER, default_level
 from shiftago.interfaces.shared.catalogues import N_, _, ngettext
 from shiftago.interfaces.shared.how_to_play import VARIANT_RULES
-from shiftago.interfaces.shared.newgame import PlaySetup
+from shiftago.interfaces.shared.newgame import PlaySetup, SetupError, check_handicap
 from shiftago.interfaces.tui.words import colour
 
 #: The dialogs' look, part of the app's CSS (a screen's own CSS would be scoped to it).
@@ -27,10 +27,10 @@ ResumeScreen, NewGameScreen, PathScreen, HelpScreen { align: center middle; }
 }
 .dialog Horizontal { height: auto; align: center middle; }
 .dialog Button { margin: 0 1; }
-.dialog Grid { grid-size: 2; grid-columns: 12 1fr; grid-rows: 3; height: auto; }
-.dialog Grid Label { padding: 1 0 0 0; }
 .dialog Label { width: 100%; }
-.dialog Checkbox { border: none; height: 1; margin: 0 0 0 13; }
+.dialog Grid { grid-size: 2; grid-columns: auto 1fr; grid-rows: 3; height: auto; }
+.dialog Grid Label { width: auto; padding: 1 1 0 0; }
+.dialog Checkbox { border: none; height: 1; }
 .dialog { border-subtitle-color: $error; }
 .dialog.help { width: 80; max-height: 90%; }
 .dialog.help Static { margin: 0 0 1 0; }
@@ -72,28 +72,49 @@ class ResumeScreen(ModalScreen[bool]):
         self.dismiss(resume)
 
 
+def computer_words(letters: str) -> str:
+    """The computer's seats (colour letters) as the dialog offers them."""
+    names = [colour("ogbw".index(letter)) for letter in letters]
+    if len(names) == 1:
+        return _("The computer plays %(colour)s") % {"colour": names[0]}
+    if len(names) == 2:
+        return _("The computer plays %(first)s and %(second)s") % {
+            "first": names[0],
+            "second": names[1],
+        }
+    return _("The computer plays %(first)s, %(second)s and %(third)s") % {
+        "first": names[0],
+        "second": names[1],
+        "third": names[2],
+    }
+
+
 class NewGameScreen(ModalScreen[PlaySetup | None]):
     """A new game's options: variant, players, the computer's seats and level, handicaps."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", _("Cancel"))]
 
-    def __init__(self, current: PlaySetup) -> None:
+    def __init__(self, current: PlaySetup, problem: str | None = None) -> None:
+        """``problem``: why the options ``current`` made no game, said at the foot."""
         super().__init__()
         self.current = current
+        self.problem = problem
 
     def compose(self) -> ComposeResult:
         setup = self.current
         variants = [(_("Express"), "express"), (_("Expert"), "expert"), (_("Extreme"), "extreme")]
         players = [(str(n), n) for n in (2, 3, 4)]
+        computer = "".join(sorted(setup.computer, key="ogbw".index))
+        choices = ["g", "b", "w", "gb", "gbw"]
+        if computer and computer not in choices:
+            choices.append(computer)  # the command line's seats (-c b -c w) stay offered
         opponents = [(_("Nobody: everyone plays at this keyboard"), "")] + [
-            (_("The computer plays %(colour)s") % {"colour": colour(seat)}, "ogbw"[seat])
-            for seat in range(1, 4)
+            (computer_words(letters), letters) for letters in choices
         ]
         top = len(LADDER)
         levels = [
             (_("%(n)s of %(top)s") % {"n": rung.number, "top": top}, rung.number) for rung in LADDER
         ]
-        computer = setup.computer[0] if setup.computer else ""
         with Vertical(classes="dialog", id="form") as form:
             form.border_title = _("New game")
             with Grid():
@@ -122,11 +143,13 @@ class NewGameScreen(ModalScreen[PlaySetup | None]):
                 _("Tournament (first to 10 game wins)"), setup.tournament, id="tournament"
             )
             with Horizontal():
-                yield Button(_("Start"), id="start", variant="primary")
+                yield Button(_("Start the game"), id="start", variant="primary")
                 yield Button(_("Cancel"), id="cancel")
 
     def on_mount(self) -> None:
         self._tournament_chosen(self.current.tournament)
+        if self.problem:
+            self._problem(self.problem)
 
     def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
         self._tournament_chosen(event.value)
@@ -152,18 +175,24 @@ class NewGameScreen(ModalScreen[PlaySetup | None]):
             return
         computer = str(self.query_one("#computer", Select).value)
         players = int(str(self.query_one("#players", Select).value))
-        if computer and "ogbw".index(computer) >= players:
+        missing = [letter for letter in computer if "ogbw".index(letter) >= players]
+        if missing:
             self._problem(
                 _("With %(n)s players there is no %(colour)s seat.")
-                % {"n": players, "colour": colour("ogbw".index(computer))}
+                % {"n": players, "colour": colour("ogbw".index(missing[0]))}
             )
+            return
+        try:
+            check_handicap(handicap, players)
+        except SetupError as e:
+            self._problem(str(e))
             return
         self.dismiss(
             PlaySetup(
                 variant=str(self.query_one("#variant", Select).value),
                 players=players,
                 handicap=handicap,
-                computer=(computer,) if computer else (),
+                computer=tuple(computer),
                 level=int(str(self.query_one("#level", Select).value)) if computer else None,
                 resume=False,
                 clock=self.query_one("#clock", Input).value.strip() or None,
@@ -216,9 +245,9 @@ HELP: Final = (
     *VARIANT_RULES,
     N_(
         "F2 starts a new game (the variant, the players, the computer's seats and level), "
-        "F3 loads a record and F4 saves one, F5 shows the engine's best lines, Ctrl+Z takes "
-        "back, F7 replays the game, Ctrl+Q quits. The game is saved after every action, "
-        "and the next start offers to resume it."
+        "F3 loads a record and F4 saves one, F5 shows the engine's best lines, Ctrl+Z or F6 "
+        "takes back, F7 replays the game, F8 starts the next game of a tournament, Ctrl+Q "
+        "quits. The game is saved after every action, and the next start offers to resume it."
     ),
 )
 

@@ -24,6 +24,7 @@ from shiftago.interfaces.shared.game_words import error_words, record_result
 from shiftago.interfaces.shared.newgame import (
     PlaySetup,
     SetupError,
+    check_handicap,
     game_from_position,
     game_record,
     make_bots,
@@ -295,7 +296,7 @@ def open_match(
         else:
             game = _game_asked_for(setup, record)
     players = game.rules.players
-    if setup.computer and resumed is None:
+    if setup.computer:  # the resumed game's seats too, as the line game does
         seats = sorted({parse_colour(c, players) for c in setup.computer})
         wanted: dict[int, int | None] = dict.fromkeys(seats, setup.level)
     elif record is not None:
@@ -342,6 +343,7 @@ def _tournament(setup: PlaySetup) -> Tournament:
     if setup.variant != "express":
         raise SetupError(_("a tournament is a series of Express games: leave out --variant"))
     first = None if setup.first is None else parse_colour(setup.first, setup.players)
+    check_handicap(setup.handicap, setup.players)
     try:
         return Tournament(setup.players, handicap=setup.handicap, first=first, seed=setup.seed)
     except ValueError as e:
