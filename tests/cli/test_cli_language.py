@@ -4,6 +4,7 @@ the catalogues (``interfaces/cli/words.py``), and so do Click's own words."""
 from __future__ import annotations
 
 import ast
+import errno
 import inspect
 import os
 import re
@@ -19,6 +20,7 @@ from click.testing import CliRunner
 
 from shiftago.core import Game, Rules
 from shiftago.formats.record import Record, format_record
+from shiftago.formats.record_model import Seat
 from shiftago.interfaces.cli import cli
 from shiftago.interfaces.cli import words as cli_words
 from shiftago.interfaces.cli.words import CLICK_WORDS, compiled_catalogue, use
@@ -326,3 +328,56 @@ def test_arena_says_its_tables_in_the_terminal_s_language(german: None, tmp_path
     assert "Kreuztabelle, Zeile gegen Spalte: Siege-Remis-Niederlagen (Punkte)" in lines
     for english in ("players", "games", "participant", "crosstable", "points", "wins"):
         assert english not in run.stdout
+
+
+@pytest.fixture
+def english_after(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[None]:
+    """A test whose command line chooses another language: English again after it."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("LANGUAGE", "")
+    yield
+    use("en")
+
+
+def test_lang_takes_effect_for_the_help_and_clicks_own_words(
+    english_after: None, tmp_path: Path
+) -> None:
+    """``--lang`` is read before the other options: the help that follows it and Click's
+    words around an error are in its language, as with ``LANGUAGE``."""
+    helped = CliRunner().invoke(cli, ["tui", "--lang", "es", "--help"])
+    assert helped.exit_code == 0, helped.output
+    assert (
+        helped.output.startswith("Uso: cli tui")
+        and "Mostrar este mensaje y salir." in helped.output
+    )
+    refused = CliRunner().invoke(
+        cli,
+        ["play", "--plain", "--new", "--lang", "de", "--handicap", "7,0"],
+        input="quit\n",
+        env={"SHIFTAGO_HOME": str(tmp_path)},
+    )
+    assert refused.exit_code != 0
+    assert "Fehler: jeder Spielstärkeausgleich ist 0 bis 6 ausgesetzte Züge" in refused.output
+
+
+def test_a_files_refusal_and_a_records_players_in_the_terminals_language(
+    german: None, tmp_path: Path
+) -> None:
+    """The system's refusals are English whatever the terminal says: the common ones
+    are said in the catalogue's words; so are a record's kinds of player."""
+    from shiftago.formats.source import SourceError, read_text
+    from shiftago.interfaces.shared.game_words import error_words
+
+    assert error_words(OSError(errno.EACCES, "Permission denied")) == "keine Berechtigung"
+    missing = tmp_path / "nowhere.txt"
+    with pytest.raises(SourceError) as refused:
+        read_text(missing)
+    assert error_words(refused.value).endswith(": diese Datei gibt es nicht")
+    game = Game(Rules(), first=0)
+    game.play("L1")
+    path = tmp_path / "game.txt"
+    record = Record.from_game(game, seats=[Seat(None, "human"), Seat(None, "computer", 2)])
+    path.write_text(format_record(record) + "\n")
+    shown = CliRunner().invoke(cli, ["show", str(path)])
+    assert "Orange: Mensch, Grün: Computer, Stufe 2" in shown.output, shown.output
+    assert "human" not in shown.output

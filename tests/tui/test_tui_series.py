@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
+from textual.widgets import Label
 
 from shiftago.core import Game, Rules, Tournament, Variant
 from shiftago.formats.record import Record, format_record
@@ -75,13 +76,16 @@ def test_resuming_between_two_games_offers_the_next_one(tmp_path: Path) -> None:
     assert isinstance(app, ShiftagoApp)
 
     async def scenario(pilot: Pilot[int]) -> None:
+        asked.extend(str(label.render()) for label in app.screen.query(Label))
         await pilot.press("y")
         await settle(pilot)
         assert app.match.next_game_ready
         await pilot.press("f8")
         await settle(pilot)
 
+    asked: list[str] = []
     run(app, scenario)
+    assert "It is game 1 of a tournament, which goes on with it." in asked
     resumed = app.match
     assert resumed.tournament is not None and len(resumed.tournament.finished) == 1
     assert resumed.tournament.wins == counted and not resumed.game.history

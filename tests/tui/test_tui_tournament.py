@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Select
+from textual.widgets import Select, Static
 
 from shiftago.core import Game, Rules, Tournament, Variant
 from shiftago.interfaces.shared.newgame import PlaySetup, SetupError
@@ -42,7 +42,7 @@ def test_f8_starts_the_next_game_until_a_player_has_won(tmp_path: Path) -> None:
             games += 1
             if match.champion is not None:
                 break
-            assert "F8 starts the tournament's next game." in str(app._heading(match.game.state))
+            assert "F8 starts the tournament's next game." in str(app.query_one("#heading", Static).render())
             await pilot.press("f8")
             await pilot.pause()
             assert not match.game.history and not match.game.is_over
@@ -110,7 +110,7 @@ def test_a_game_lost_on_time_counts_and_the_next_one_starts_on_fresh_clocks(
         assert app.tick()  # green's flag falls: orange wins the game
         await settle(pilot)
         assert match.wins == [1, 0] and match.next_game_ready
-        assert "F8 starts the tournament's next game." in str(app._heading(match.game.state))
+        assert "F8 starts the tournament's next game." in str(app.query_one("#heading", Static).render())
         await pilot.press("f8")
         await pilot.pause()
 

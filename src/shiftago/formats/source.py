@@ -9,6 +9,7 @@ what is wrong, naming the file and line where there is one.
 
 from __future__ import annotations
 
+import errno
 import sys
 from pathlib import Path
 from typing import TextIO
@@ -17,6 +18,27 @@ from shiftago.core import ShiftagoError, State, Variant
 from shiftago.core.errors import TranslatableError
 from shiftago.formats.record import Record, RecordError
 from shiftago.formats.record_json import parse_records_of_either_form
+
+#: What the system's most common refusals of a file mean, as words to translate (the
+#: system's own, ``strerror``, are English whatever the terminal's language).
+OS_REASONS: dict[int, TranslatableError] = {
+    errno.ENOENT: TranslatableError("there is no such file"),
+    errno.EACCES: TranslatableError("permission denied"),
+    errno.EPERM: TranslatableError("permission denied"),
+    errno.EISDIR: TranslatableError("it is a folder"),
+    errno.ENOTDIR: TranslatableError("a part of the path is not a folder"),
+    errno.ENOSPC: TranslatableError("the disk is full"),
+    errno.EROFS: TranslatableError("the disk is read-only"),
+}
+
+
+def os_reason(error: OSError) -> TranslatableError | str:
+    """Why the system refused a file: words to translate where they are known, else the
+    system's own."""
+    if error.errno in OS_REASONS:
+        return OS_REASONS[error.errno]
+    return error.strerror or str(error)
+
 
 #: The first words of a position string.
 VARIANT_NAMES = frozenset(v.value for v in Variant)
@@ -38,7 +60,7 @@ def read_text(path: Path) -> str:
         raise _not_utf8(str(path), e) from None
     except OSError as e:
         raise SourceError(
-            "cannot read {name}: {reason}", name=str(path), reason=e.strerror or str(e)
+            "cannot read {name}: {reason}", name=str(path), reason=os_reason(e)
         ) from None
 
 

@@ -18,7 +18,7 @@ from shiftago.formats.record import Record
 from shiftago.formats.source import SourceError, load_source
 from shiftago.formats.svg_board import render_svg
 from shiftago.formats.text_board import render_text, use_color
-from shiftago.interfaces.shared.catalogues import _, ngettext
+from shiftago.interfaces.shared.catalogues import N_, _, ngettext
 from shiftago.interfaces.shared.game_words import (
     actions,
     colour_name,
@@ -68,6 +68,10 @@ def replay(record: Record, name: str) -> list[Step]:
     return steps
 
 
+#: A record's kinds of player (its seats' ``human`` and ``computer``) as words.
+KIND_WORDS = {"human": N_("human"), "computer": N_("computer")}
+
+
 def describe(record: Record, game: Game) -> str:
     """One line about a record: variant, players, seats, date, result."""
     rules = game.rules
@@ -75,7 +79,8 @@ def describe(record: Record, game: Game) -> str:
     players = []
     for seat, who in enumerate(record.seats):
         level = None if who.level is None else _("level %(n)d") % {"n": who.level}
-        about = [w for w in (who.kind, level) if w]
+        kind = _(KIND_WORDS[who.kind]) if who.kind in KIND_WORDS else who.kind
+        about = [w for w in (kind, level) if w]
         if who.name and about:
             players.append(f"{colour_name(seat)}: {who.name} ({', '.join(about)})")
         elif who.name or about:

@@ -109,9 +109,21 @@ _GAME_OPTIONS: list[Callable[[Any], Any]] = [
     option(
         "--lang",
         metavar="LANG",
+        is_eager=True,
+        callback=lambda _context, _param, value: language_now(value),
         help=N_("The language of the game (en, de, es, it, fr, nl). Default: from $LANG."),
     ),
 ]
+
+
+def language_now(asked: str | None) -> str | None:
+    """``--lang`` takes effect as soon as it is read: the help and Click's own words
+    ("Usage:", "Error:") that follow are in that language too."""
+    if asked is not None:
+        from shiftago.interfaces.cli.words import use
+
+        use(choose_language(asked))
+    return asked
 
 
 def setup_of(context: click.Context, options: Mapping[str, Any]) -> PlaySetup:
@@ -128,12 +140,13 @@ def setup_of(context: click.Context, options: Mapping[str, Any]) -> PlaySetup:
     return PlaySetup(given=given, **options)
 
 
-def choose_language(asked: str | None) -> None:
-    """Make the language of ``--lang`` (else of the environment) the program's."""
+def choose_language(asked: str | None) -> str:
+    """Make the language of ``--lang`` (else of the environment) the program's; which
+    it is."""
     from shiftago.interfaces.shared.catalogues import CatalogueError, terminal_words
 
     try:
-        terminal_words(asked, os.environ)
+        return terminal_words(asked, os.environ).lang
     except CatalogueError:
         raise  # a broken catalogue of the package: not the player's mistake
     except ValueError as e:

@@ -65,7 +65,7 @@ def _keep_unfinished(autosave: Autosave | None, out: TextIO) -> None:
     if autosave is None or not autosave.exists():
         return
     when = autosave.saved_at()
-    kept = autosave.set_aside(when.strftime("%Y%m%d-%H%M%S"))
+    kept = autosave.set_aside_by_date()
     said = _(
         "The unfinished game from %(when)s is kept in %(path)s "
         "(shiftago play --load %(path)s goes on with it)."

@@ -97,6 +97,11 @@ class Autosave:
     def clear(self) -> None:
         self.path.unlink(missing_ok=True)
 
+    def set_aside_by_date(self) -> Path:
+        """Move the autosave aside under the time it was saved (a game from ``--load``
+        or ``--position`` takes its place); its path."""
+        return self.set_aside(self.saved_at().strftime("%Y%m%d-%H%M%S"))
+
     def set_aside(self, suffix: str) -> Path:
         """Move the autosave to a file of its own beside it (``autosave-SUFFIX.txt``,
         numbered when taken) that nothing replaces; its path."""

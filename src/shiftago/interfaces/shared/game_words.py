@@ -13,6 +13,7 @@ from shiftago.core.errors import TranslatableError
 from shiftago.core.game import Game
 from shiftago.core.outcome import Outcome
 from shiftago.formats.record import UNFINISHED, Record
+from shiftago.formats.source import os_reason
 from shiftago.interfaces.shared.catalogues import N_, _, ngettext
 
 #: The colours' names, by seat (core.COLOUR_NAMES, marked for the catalogues).
@@ -51,6 +52,9 @@ def error_words(error: BaseException) -> str:
     colours by their names here; any other error as it is."""
     if isinstance(error, TranslatableError):
         return error.words(_, colour_name)
+    if isinstance(error, OSError):  # the system's refusal, in the reader's words
+        reason = os_reason(error)
+        return reason.words(_, colour_name) if isinstance(reason, TranslatableError) else reason
     return str(error)
 
 

@@ -35,7 +35,7 @@ from shiftago.interfaces.tui.board import SUBMIT, BoardView, TypedAhead
 from shiftago.interfaces.tui.clock import shown
 from shiftago.interfaces.tui.dialogs import HelpScreen, NewGameScreen, PathScreen, ResumeScreen
 from shiftago.interfaces.tui.match import Match, Saved, open_match
-from shiftago.interfaces.tui.panel import engine_lines, heading, record_text, seats
+from shiftago.interfaces.tui.panel import engine_lines, match_heading, record_text, seats
 from shiftago.interfaces.tui.style import APP_CSS
 from shiftago.interfaces.tui.words import action_words, colour, option_text, result, sentence
 
@@ -141,7 +141,8 @@ class ShiftagoApp(App[int]):
         if self.unfinished is not None:
             saved = self.unfinished
             played = len(saved.record.to_game().history)
-            self.push_screen(ResumeScreen(saved.when, played), self._resume_answered)
+            number = None if saved.series is None else len(saved.series.finished) + 1
+            self.push_screen(ResumeScreen(saved.when, played, number), self._resume_answered)
             return
         self.begin(self.match)
 
@@ -224,7 +225,7 @@ class ShiftagoApp(App[int]):
         board = self.board
         board.replaying = at is not None
         board.show(state, last, active=person and at is None)
-        self.query_one("#heading", Static).update(self._heading(state))
+        self.query_one("#heading", Static).update(match_heading(self.match, state, at))
         self._draw_seats(state)
         self._show_options(state if person and at is None else None)
         shown_record = at is not None or self.match.finished
@@ -237,36 +238,6 @@ class ShiftagoApp(App[int]):
         self.refresh_bindings()
         legal = [str(a) for a in game.legal_actions()] if person else []
         self.query_one("#command", Input).suggester = SuggestFromList(legal, case_sensitive=False)
-
-    def _heading(self, state: State) -> str:
-        text = heading(state)
-        flagged = self.match.flagged
-        if flagged is not None and self.replay_at is None:
-            text = text.split("\n")[0] + "\n" + self._flag_words(flagged)
-        champion = self.match.champion
-        if champion is not None:
-            text += "\n" + sentence(
-                _("%(colour)s wins the tournament.") % {"colour": colour(champion)}
-            )
-        elif self.match.next_game_ready:
-            text += "\n" + _("F8 starts the tournament's next game.")
-        if self.replay_at is not None:
-            text += "\n" + _(
-                "Replay: action %(at)s of %(n)s (left and right step, Escape leaves)."
-            ) % {"at": self.replay_at, "n": len(self.match.game.history)}
-        return text
-
-    def _flag_words(self, flagged: int) -> str:
-        """Who won when ``flagged``'s time ran out: the other seat, or with 3-4 players
-        the others, who share the game (RULES.md)."""
-        winners = self.match.winners or ()
-        values = {"colour": colour(flagged)}
-        if len(winners) == 1:
-            return _("Game over: %(colour)s's time has run out; %(winner)s wins.") % {
-                **values,
-                "winner": colour(winners[0]),
-            }
-        return _("Game over: %(colour)s's time has run out; the others share the game.") % values
 
     def _show_options(self, state: State | None) -> None:
         options = self.query_one("#options", OptionList)
@@ -470,8 +441,7 @@ class ShiftagoApp(App[int]):
         self.redraw()
 
     def action_help_quit(self) -> None:
-        """Ctrl+C (which quits many programs) says how this one is left, in the player's
-        words (Textual's own notice is English)."""
+        """Ctrl+C says how to leave, in the player's words (Textual's notice is English)."""
         self.notify(_("Ctrl+Q quits the game; it is saved and offered again at the next start."))
 
     def action_help(self) -> None:
@@ -482,8 +452,7 @@ class ShiftagoApp(App[int]):
             self.push_screen(HelpScreen())
 
     def ask(self, screen: ModalScreen[T], answered: Callable[[T | None], None]) -> None:
-        """Open a dialog, unless one (or the help) is open: a function key pressed over
-        it does not stack another on it."""
+        """Open a dialog, unless one (or the help) is open: none stacks on another."""
         if not isinstance(self.screen, ModalScreen):
             self.push_screen(screen, answered)
 
@@ -538,7 +507,7 @@ class ShiftagoApp(App[int]):
         self.say(_("Loaded the game from %(path)s.") % {"path": str(path)})
         try:
             if autosave is not None and autosave.exists() and not self.match.game.is_over:
-                kept = autosave.set_aside(autosave.saved_at().strftime("%Y%m%d-%H%M%S"))
+                kept = autosave.set_aside_by_date()
                 self.say(
                     _("The unfinished game is kept in %(path)s (F3 goes on with it).")
                     % {"path": str(kept)}

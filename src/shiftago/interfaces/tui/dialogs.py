@@ -14,6 +14,7 @@ from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from shiftago.engine.levels import LADDER, default_level
 from shiftago.interfaces.shared.catalogues import N_, _, ngettext
+from shiftago.interfaces.shared.game_words import listing
 from shiftago.interfaces.shared.how_to_play import VARIANT_RULES
 from shiftago.interfaces.shared.newgame import PlaySetup, SetupError, check_handicap
 from shiftago.interfaces.tui.words import colour
@@ -45,10 +46,12 @@ class ResumeScreen(ModalScreen[bool]):
         Binding("n", "answer(False)", _("New game")),
     ]
 
-    def __init__(self, when: str, played: int) -> None:
+    def __init__(self, when: str, played: int, tournament_game: int | None = None) -> None:
+        """``tournament_game``: which game of a tournament it is (None: a lone game)."""
         super().__init__()
         self.when = when
         self.played = played
+        self.tournament_game = tournament_game
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -60,6 +63,11 @@ class ResumeScreen(ModalScreen[bool]):
                 )
                 % {"when": self.when, "n": self.played}
             )
+            if self.tournament_game is not None:
+                yield Label(
+                    _("It is game %(n)s of a tournament, which goes on with it.")
+                    % {"n": self.tournament_game}
+                )
             yield Label(_("Resume it? A new game replaces it at its first action."))
             with Horizontal():
                 yield Button(_("Resume"), id="resume", variant="primary")
@@ -75,18 +83,7 @@ class ResumeScreen(ModalScreen[bool]):
 def computer_words(letters: str) -> str:
     """The computer's seats (colour letters) as the dialog offers them."""
     names = [colour("ogbw".index(letter)) for letter in letters]
-    if len(names) == 1:
-        return _("The computer plays %(colour)s") % {"colour": names[0]}
-    if len(names) == 2:
-        return _("The computer plays %(first)s and %(second)s") % {
-            "first": names[0],
-            "second": names[1],
-        }
-    return _("The computer plays %(first)s, %(second)s and %(third)s") % {
-        "first": names[0],
-        "second": names[1],
-        "third": names[2],
-    }
+    return _("The computer plays %(colour)s") % {"colour": listing(names)}
 
 
 class NewGameScreen(ModalScreen[PlaySetup | None]):

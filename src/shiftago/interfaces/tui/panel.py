@@ -11,6 +11,7 @@ from shiftago.core import Action, Phase, State, Variant
 from shiftago.engine.bot import Progress, format_value
 from shiftago.interfaces.shared.catalogues import _, ngettext
 from shiftago.interfaces.tui.board import INK, LETTERS, MARBLE
+from shiftago.interfaces.tui.match import Match
 from shiftago.interfaces.tui.words import colour, result, seat_label, sentence
 
 
@@ -32,6 +33,38 @@ def heading(state: State) -> str:
     if state.phase is Phase.SCORE:
         return kind + "\n" + sentence(_("%(colour)s must score a line.") % who)
     return kind + "\n" + sentence(_("%(colour)s to push a marble in.") % who)
+
+
+def match_heading(match: Match, state: State, replay_at: int | None) -> str:
+    """The heading of the match shown at ``state``: a game lost on time and who won it,
+    a tournament's champion or its next game, the replay's step."""
+    text = heading(state)
+    if match.flagged is not None and replay_at is None:
+        text = text.split("\n")[0] + "\n" + flag_words(match.flagged, match.winners or ())
+    if match.champion is not None:
+        text += "\n" + sentence(
+            _("%(colour)s wins the tournament.") % {"colour": colour(match.champion)}
+        )
+    elif match.next_game_ready:
+        text += "\n" + _("F8 starts the tournament's next game.")
+    if replay_at is not None:
+        text += "\n" + _("Replay: action %(at)s of %(n)s (left and right step, Escape leaves).") % {
+            "at": replay_at,
+            "n": len(match.game.history),
+        }
+    return text
+
+
+def flag_words(flagged: int, winners: Sequence[int]) -> str:
+    """Who won when ``flagged``'s time ran out: the other seat, or with 3-4 players the
+    others, who share the game (RULES.md)."""
+    values = {"colour": colour(flagged)}
+    if len(winners) == 1:
+        return _("Game over: %(colour)s's time has run out; %(winner)s wins.") % {
+            **values,
+            "winner": colour(winners[0]),
+        }
+    return _("Game over: %(colour)s's time has run out; the others share the game.") % values
 
 
 def seats(

@@ -23,7 +23,7 @@ def prepare_app(setup: PlaySetup, autosave: Autosave | None = None) -> ShiftagoA
     if setup.load is not None or setup.position is not None:
         match = open_match(setup, autosave, None)
         if autosave.exists():
-            kept = autosave.set_aside(autosave.saved_at().strftime("%Y%m%d-%H%M%S"))
+            kept = autosave.set_aside_by_date()
             notices.append(
                 _("The unfinished game is kept in %(path)s (--load goes on with it).")
                 % {"path": str(kept)}
