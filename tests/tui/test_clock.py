@@ -73,16 +73,22 @@ def test_the_app_ends_the_game_when_the_time_runs_out(tmp_path: Path) -> None:
         await pilot.press("enter")  # nor typed: the game is over, not the action wrong
         await pilot.pause()
         heading.append(str(app.query_one("#heading", Static).render()))
+        # no seat marked to act, no lane lit but the last one played
+        seats_text = str(app.query_one("#seats", Static).render())
+        board_text = str(app.board.render())
+        lit.append((seats_text.count("▶"), sum(board_text.count(g) for g in "▶◀▲▼")))
         record.append(app.query_one("#record", Static).display)
 
     heading: list[str] = []
     record: list[bool] = []
+    lit: list[tuple[int, int]] = []
     run(app, scenario)
     assert match.flagged == 1 and len(game.history) == 1
     assert "Green's time has run out." in app.said
     assert app.said[-1] == "The game is over: F2 starts a new one."
     assert heading[0].endswith("Game over: green's time has run out; orange wins.")
     assert record == [True]  # the record, with the review's marks, is shown
+    assert lit == [(0, 1)]
     autosave = match.autosave
     assert autosave is not None and not autosave.exists()
     kept = parse_record(autosave.last_game_path.read_text())

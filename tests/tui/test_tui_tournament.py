@@ -42,7 +42,8 @@ def test_f8_starts_the_next_game_until_a_player_has_won(tmp_path: Path) -> None:
             games += 1
             if match.champion is not None:
                 break
-            assert "F8 starts the tournament's next game." in str(app.query_one("#heading", Static).render())
+            heading = str(app.query_one("#heading", Static).render())
+            assert "F8 starts the tournament's next game." in heading
             await pilot.press("f8")
             await pilot.pause()
             assert not match.game.history and not match.game.is_over
@@ -110,7 +111,8 @@ def test_a_game_lost_on_time_counts_and_the_next_one_starts_on_fresh_clocks(
         assert app.tick()  # green's flag falls: orange wins the game
         await settle(pilot)
         assert match.wins == [1, 0] and match.next_game_ready
-        assert "F8 starts the tournament's next game." in str(app.query_one("#heading", Static).render())
+        heading = str(app.query_one("#heading", Static).render())
+        assert "F8 starts the tournament's next game." in heading
         await pilot.press("f8")
         await pilot.pause()
 

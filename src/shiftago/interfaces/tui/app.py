@@ -224,7 +224,7 @@ class ShiftagoApp(App[int]):
         person = not self.match.computer_to_move and not self.match.finished
         board = self.board
         board.replaying = at is not None
-        board.show(state, last, active=person and at is None)
+        board.show(state, last, active=person and at is None, flagged=self.match.flagged)
         self.query_one("#heading", Static).update(match_heading(self.match, state, at))
         self._draw_seats(state)
         self._show_options(state if person and at is None else None)
@@ -301,12 +301,11 @@ class ShiftagoApp(App[int]):
         return True
 
     def _draw_seats(self, state: State) -> None:
-        clocks = self.match.clocks
-        faces = None
+        match, now = self.match, self.now()
+        clocks, faces = match.clocks, None
         if clocks is not None:
-            now = self.now()
             faces = {s: shown(clocks.left_of(s, now)) for s in range(state.players)}
-        panel = seats(state, self.match.levels, self.thinking, faces, self.match.wins)
+        panel = seats(state, match.levels, self.thinking, faces, match.wins, match.flagged)
         # the clock's timer can fire while the app closes, its game screen already gone
         for widget in self.query("#seats").results(Static):
             widget.update(panel)

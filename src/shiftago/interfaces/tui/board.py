@@ -135,6 +135,7 @@ class BoardView(Widget, can_focus=True):
         self.last: Action | None = None
         #: Whether a person may act on the board now (not the computer, not a replay).
         self.active = True
+        self.over = False
         self.preview: ScoringOption | None = None
         #: Whether the keys step through the game's positions (a replay).
         self.replaying = False
@@ -143,11 +144,15 @@ class BoardView(Widget, can_focus=True):
         self.typing = False
         self.tooltip = _("Click an arrow to push a marble in; in a scoring, click a line.")
 
-    def show(self, state: State, last: Action | None, active: bool) -> None:
-        """Draw ``state`` with ``last`` marked; ``active``: a person acts on it now."""
+    def show(
+        self, state: State, last: Action | None, active: bool, flagged: int | None = None
+    ) -> None:
+        """Draw ``state`` with ``last`` marked; ``active``: a person acts on it now;
+        ``flagged``: the seat whose time ran out, which ended the game (no lane is lit)."""
         self.state = state
         self.last = last
         self.active = active
+        self.over = flagged is not None
         self.set_preview(None)
         self.refresh()
 
@@ -233,7 +238,8 @@ class BoardView(Widget, can_focus=True):
     # --- drawing -----------------------------------------------------------------
     def render(self) -> Text:
         state = self.state
-        legal = {str(a) for a in state.legal_actions()} if state.phase is Phase.INSERT else set()
+        playing = state.phase is Phase.INSERT and not self.over
+        legal = {str(a) for a in state.legal_actions()} if playing else set()
         removed: set[int] = set()
         entry = None
         last_arrow = None

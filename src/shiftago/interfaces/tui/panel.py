@@ -73,13 +73,16 @@ def seats(
     thinking: bool,
     clocks: Mapping[int, str] | None = None,
     wins: Sequence[int] | None = None,
+    flagged: int | None = None,
 ) -> Text:
-    """One line per seat: its marble and letter, supply, points, skips; the turn marked,
-    and each clock's face in a timed game."""
+    """One line per seat: its marble and letter, supply, points, skips; the turn marked
+    (none once the game is over, also by ``flagged``'s clock), and each clock's face in
+    a timed game."""
     out = Text()
     expert = state.rules.variant is not Variant.EXPRESS
+    over = state.phase is Phase.OVER or flagged is not None
     for seat in range(state.players):
-        turn = seat == state.turn and state.phase is not Phase.OVER
+        turn = seat == state.turn and not over
         out.append("▶ " if turn else "  ", "bold yellow")
         letter = LETTERS[seat]
         out.append(f" {letter} ", f"bold {INK[seat]} on {MARBLE[seat]}")
