@@ -329,7 +329,7 @@ def test_a_new_game_from_the_dialog_against_the_computer(tmp_path: Path) -> None
 
 def test_the_dialog_gives_the_computer_two_seats(tmp_path: Path) -> None:
     game = Game(Rules(Variant.EXPRESS, 2), first=0, seed=1)
-    setup = PlaySetup(players=3, computer=("b", "g"), level=1)
+    setup = PlaySetup(players=3, computer=("Blue", "g"), level=1)  # as -c takes them
     app = app_for(Match(game, autosave=autosave_in(tmp_path)), setup=setup)
 
     async def scenario(pilot: Pilot[int]) -> None:

@@ -16,7 +16,12 @@ from shiftago.engine.levels import LADDER, default_level
 from shiftago.interfaces.shared.catalogues import N_, _, ngettext
 from shiftago.interfaces.shared.game_words import listing
 from shiftago.interfaces.shared.how_to_play import VARIANT_RULES
-from shiftago.interfaces.shared.newgame import PlaySetup, SetupError, check_handicap
+from shiftago.interfaces.shared.newgame import (
+    PlaySetup,
+    SetupError,
+    check_handicap,
+    parse_colour,
+)
 from shiftago.interfaces.tui.words import colour
 
 #: The dialogs' look, part of the app's CSS (a screen's own CSS would be scoped to it).
@@ -101,7 +106,8 @@ class NewGameScreen(ModalScreen[PlaySetup | None]):
         setup = self.current
         variants = [(_("Express"), "express"), (_("Expert"), "expert"), (_("Extreme"), "extreme")]
         players = [(str(n), n) for n in (2, 3, 4)]
-        computer = "".join(sorted(setup.computer, key="ogbw".index))
+        seats = sorted({parse_colour(c, 4) for c in setup.computer})  # letters or names
+        computer = "".join("ogbw"[seat] for seat in seats)
         choices = ["g", "b", "w", "gb", "gbw"]
         if computer and computer not in choices:
             choices.append(computer)  # the command line's seats (-c b -c w) stay offered
