@@ -157,6 +157,12 @@ def test_a_guest_named_like_an_account_is_marked_in_the_chat_and_on_its_card(
     assert message.locator("b").inner_text() == "annika"
     assert guest.get_by_test_id("guest-o").inner_text() == "guest"
     assert green.get_by_test_id("guest-g").inner_text() == "invité"
+    # a screen reader hears the colour after a name, not after the colour itself
+    heads = green.locator("[data-testid^=player-] .player-head")
+    assert [" ".join(text.split()) for text in heads.all_text_contents()] == [
+        "annika (orange)à jouer",
+        "Vert",
+    ]
     green.get_by_test_id("chat-input").fill("Bonjour")
     green.get_by_test_id("chat-input").press("Enter")
     for page, name in ((guest, "Green"), (green, "Vert")):

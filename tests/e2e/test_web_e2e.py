@@ -655,10 +655,13 @@ def test_on_a_phone_the_result_is_said_once_above_the_board(
     status = page.inner_text("[data-testid=status]")
     assert status.startswith("Game over: Ann") and "wins" in status, status
     assert page.is_visible("[data-testid=rematch]")
-    assert not page.is_visible("#result-text")  # the status line right below says it
+    # the status line right below says it: the card keeps only its offer, no heading
+    # over nothing
+    assert not page.is_visible("#result-text") and not page.is_visible("#result-title")
     wide = open_page(new_context(), created["seats"][0]["join_url"])
     wide.wait_for_selector("[data-testid=result]", state="visible")
     assert wide.is_visible("#result-text")  # beside the board, the card says it itself
+    assert wide.is_visible("#result-title")
 
 
 @pytest.mark.parametrize(

@@ -157,7 +157,8 @@ export function renderPlayers(v) {
       el("div", { class: "player-head" }, marbleIcon(colour, 28),
         el("span", { class: "player-name", text: nameOf(colour) }),
         g.rated && seat.account ? el("span", { class: "player-rating", "data-testid": `rating-${colour}`, title: t("Rating"), text: seatRating(g, { ...seat, colour }) }) : null,
-        el("span", { class: "visually-hidden", text: ` ${t("({colour})", { colour: colourName(colour) })}` }),
+        // a screen reader hears the colour after a name, not after the colour itself
+        nameOf(colour).toLowerCase() === colourName(colour).toLowerCase() ? null : el("span", { class: "visually-hidden", text: ` ${t("({colour})", { colour: colourName(colour) })}` }),
         el("span", { class: "turn", text: turnText })),
       badges, stats),
     );
