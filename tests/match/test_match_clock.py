@@ -42,8 +42,10 @@ def test_a_seat_that_acts_again_keeps_its_clock_running_without_an_increment():
 def test_correspondence_gives_each_turn_its_days():
     control = TimeControl(days=2)
     clock = Clock.start(control, 2, 0, now=0.0)
-    clock = clock.after(0, 1, now=DAY).after(1, 0, now=DAY + 100)
-    assert clock.remaining == (2 * DAY, 2 * DAY - 100)
+    clock = clock.after(0, 1, now=DAY)
+    assert clock.remaining == (2 * DAY, 2 * DAY)  # a seat that has acted shows its days again
+    clock = clock.after(1, 0, now=DAY + 100)
+    assert clock.remaining == (2 * DAY, 2 * DAY)
     assert clock.deadline == DAY + 100 + 2 * DAY
 
 

@@ -184,10 +184,12 @@ class Clock:
         """The clock after ``seat`` acted at ``now`` and ``next_seat`` is to act (None: the
         game is over). The time spent comes off ``seat``; when the turn passes to another
         seat, ``seat`` gains the increment, and in correspondence the next seat's turn
-        starts with its days."""
+        starts with its days and ``seat`` shows its days again (what its next turn has;
+        what it left of this one means nothing any more)."""
         left = list(self.left(now))
         if next_seat != seat:
             if self.control.correspondence:
+                left[seat] = self.control.turn_seconds
                 if next_seat is not None:
                     left[next_seat] = self.control.turn_seconds
             elif self.running == seat:  # an action made off the clock earns nothing
