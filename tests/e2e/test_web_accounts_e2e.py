@@ -297,7 +297,7 @@ def test_a_player_changes_the_password_and_closes_the_account_on_the_own_page(
 def test_find_a_player_by_the_beginning_of_the_name(
     live_server: LiveServer, new_context: NewContext
 ):
-    for name in ("erin", "erik"):
+    for name in ("erin", "erik", "zoltan"):
         answer = live_server.api(
             "POST", "/api/accounts", json=dora("correct horse") | {"name": name}
         )
@@ -315,8 +315,16 @@ def test_find_a_player_by_the_beginning_of_the_name(
         "erin",
     ]
     assert page.locator("[data-testid=find-error]").is_hidden()
+    page.click("[data-testid=find-go]")  # the beginning of two names: both are named
+    page.locator("[data-testid=find-error]").wait_for()
+    assert page.inner_text("[data-testid=find-error]") == "Several names begin with ER: erik, erin."
     page.fill("[data-testid=find-name]", "Erin")
     with page.expect_navigation():
         page.click("[data-testid=find-go]")
     assert page.url.endswith("/players/erin")
     page.locator("[data-testid=player-name]:has-text('erin')").wait_for()
+    page.goto(live_server.url + "/leaderboard")
+    page.fill("[data-testid=find-name]", "zolt")  # the beginning of one name is enough
+    with page.expect_navigation():
+        page.click("[data-testid=find-go]")
+    assert page.url.endswith("/players/zoltan")

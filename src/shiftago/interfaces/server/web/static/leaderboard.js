@@ -87,10 +87,29 @@ findName.addEventListener("input", () => {
   asked = setTimeout(offerNames, 150);
 });
 
+/** The open accounts whose names begin with `typed` (none for what no name begins with). */
+async function namesBeginning(typed) {
+  const prefix = typed.toLowerCase();
+  if (!NAME_PREFIX.test(prefix)) return [];
+  try {
+    return (await api(`/api/players?prefix=${encodeURIComponent(prefix)}`)).players;
+  } catch {
+    return []; // the exact name is still asked for below
+  }
+}
+
 document.getElementById("find-form").addEventListener("submit", async (e) => {
   e.preventDefault();
   const name = findName.value.trim();
   if (!name) return showFindError(t("Type a name first."));
+  // the beginning of one name is enough; of several, they are named
+  const names = await namesBeginning(name);
+  const exact = names.find((n) => n === name.toLowerCase());
+  if (exact || names.length === 1) {
+    location.href = `/players/${encodeURIComponent(exact || names[0])}`;
+    return;
+  }
+  if (names.length > 1) return showFindError(t("Several names begin with {name}: {names}.", { name, names: names.join(", ") }));
   try {
     const player = await api(`/api/players/${encodeURIComponent(name)}`);
     location.href = `/players/${encodeURIComponent(player.name)}`;
