@@ -101,6 +101,28 @@ def test_wrong_seat_wrong_turn_stale_and_illegal_change_nothing(db_url):
         assert client.get(f"/api/games/{game_id}").json()["actions"] == ["L3"]
 
 
+def test_a_refused_push_says_which_rule_refuses_it(db_url):
+    """A full lane, and the rule of the first marbles (here after a handicap's skips:
+    only orange's marbles on the board), each with its own reason."""
+    with client_for(db_url) as client:
+        game_id, (ann, ben) = create(client, first="o", handicap=[0, 2])
+        with connect(client, game_id) as o:
+            o.hello(ann)
+            assert o.act("L1", 0)["version"] == 1
+            refused = o.act("L2", 1)  # a2 would touch a1: orange's marbles alone
+            assert (refused["code"], refused["reason"]) == ("illegal", "apart")
+        game_id, (ann, ben) = create(client, first="o")
+        with connect(client, game_id) as o, connect(client, game_id) as g:
+            o.hello(ann)
+            g.hello(ben)
+            for version in range(7):  # rank 1 filled from the left
+                seat = o if version % 2 == 0 else g
+                assert seat.act("L1", version)["version"] == version + 1
+                (g if seat is o else o).flush()
+            refused = g.act("L1", 7)
+            assert (refused["code"], refused["reason"]) == ("illegal", "lane_full")
+
+
 @pytest.mark.parametrize(
     "text",
     [

@@ -34,4 +34,6 @@ test("a refused action is named in the page's words, when the page knows it", ()
   assert.match(refusalWords(parse, "Q9"), /^'Q9' is not an action: an insertion is a side L, R, T or B/);
   assert.equal(refusalWords({ code: "illegal", reason: "not_legal" }, "L3"), "L3 is not legal now.");
   assert.equal(refusalWords({ code: "illegal", reason: "not_legal" }), "That action is not legal now.");
+  assert.match(refusalWords({ code: "illegal", reason: "lane_full" }, "L1"), /^L1 cannot be played: its lane is full/);
+  assert.match(refusalWords({ code: "illegal", reason: "apart" }, "L2"), /^L2 is not allowed: while only your marbles/);
 });

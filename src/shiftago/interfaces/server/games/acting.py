@@ -9,9 +9,11 @@ from typing import Final
 from shiftago.core import (
     COLOURS,
     Action,
+    Insertion,
     ParseError,
     ShiftagoError,
 )
+from shiftago.core.state import open_insertions
 from shiftago.interfaces.server.games.draw import set_offer
 from shiftago.interfaces.server.games.ending import flag_if_out_of_time
 from shiftago.interfaces.server.games.hub import Hub
@@ -48,12 +50,18 @@ GAME_REASONS: Final[dict[Reason, str]] = {
 
 
 def illegal_reason(live: LiveGame, notation: str, error: ShiftagoError) -> str:
-    """Why ``notation`` is refused, as a stable reason the page says in its words."""
+    """Why ``notation`` is refused, as a stable reason the page says in its words; a
+    push the rules refuse says which rule: its lane is full (``lane_full``), or the
+    mover's own marbles alone on the board would touch (``apart``)."""
     try:
         action: Action | None = Action.parse(notation)
     except ParseError:
         action = None
-    return GAME_REASONS[action_reason(live.game.state, action, error)]
+    state = live.game.state
+    reason = action_reason(state, action, error)
+    if reason == "not_allowed" and isinstance(action, Insertion):
+        return "apart" if action in open_insertions(state.occupied) else "lane_full"
+    return GAME_REASONS[reason]
 
 
 def check_can_act(live: LiveGame, seat: int | None, seen: int) -> None:

@@ -10,6 +10,8 @@ const BY_REASON = {
   score_first: (v) => t("A line must be scored first; {action} is not allowed now.", v),
   no_line_to_score: (v) => t("There is no line to score; {action} is not allowed now.", v),
   not_legal: (v) => t("{action} is not legal now.", v),
+  lane_full: (v) => t("{action} cannot be played: its lane is full, and a marble may never be pushed off the board.", v),
+  apart: (v) => t("{action} is not allowed: while only your marbles are on the board, they may not touch along a rank or file.", v),
   game_over: () => t("The game is over."),
   chat_too_fast: (v) => tn("You may send at most {n} chat message in {seconds} seconds: wait a little.", "You may send at most {n} chat messages in {seconds} seconds: wait a little.", v.limit, v),
   draw_players: () => t("Draws are offered only in 2-player games."),
@@ -33,7 +35,7 @@ const BY_REASON = {
 };
 
 /** The reasons whose words name the action refused. */
-const NAMES_ACTION = new Set(["not_an_action", "score_first", "no_line_to_score", "not_legal"]);
+const NAMES_ACTION = new Set(["not_an_action", "score_first", "no_line_to_score", "not_legal", "lane_full", "apart"]);
 
 const BY_CODE = {
   not_found: () => t("This game does not exist."),
