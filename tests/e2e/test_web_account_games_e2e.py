@@ -76,6 +76,8 @@ def test_a_game_started_in_one_browser_is_played_on_in_another(
     mine.click()
     other.wait_for_selector(PLAYABLE)  # orange's seat, by the session
     assert "seat=" not in other.url
+    # the game in view is not counted among those that wait (its title calls instead)
+    wait_until(lambda: waiting_count(other) == "0", what="the game in view not counted")
     assert other.text_content("#conn") != "Watching live"
     game = read(live_server, game_id)
     left = game["clock"]["remaining"][0]

@@ -121,7 +121,9 @@ export async function refreshWaiting() {
       return [];
     }
     const data = await res.json();
-    const waiting = (data.playing || []).filter((g) => g.to_act);
+    // the game this page shows calls by its own title: it is not one that waits elsewhere
+    const here = location.pathname.match(/^\/(?:play|watch)\/([^/]+)/)?.[1];
+    const waiting = (data.playing || []).filter((g) => g.to_act && g.id !== here);
     show(waiting.length, true);
     notifyNew(waiting);
     document.dispatchEvent(new CustomEvent("shiftago:waiting", { detail: { games: data } }));
