@@ -4,6 +4,7 @@
 // server's (GAME) or the step's position string.
 import { COLOURS, colourName, marbleIcon } from "./board.js";
 import { el } from "./api.js";
+import { nameBesideColour } from "./gamewords.js";
 import { renderClocks } from "./clock.js";
 import { number, t, tn } from "./i18n.js";
 import { seatRating } from "./rated.js";
@@ -158,7 +159,7 @@ export function renderPlayers(v) {
         el("span", { class: "player-name", text: nameOf(colour) }),
         g.rated && seat.account ? el("span", { class: "player-rating", "data-testid": `rating-${colour}`, title: t("Rating"), text: seatRating(g, { ...seat, colour }) }) : null,
         // a screen reader hears the colour after a name, not after the colour itself
-        nameOf(colour).toLowerCase() === colourName(colour).toLowerCase() ? null : el("span", { class: "visually-hidden", text: ` ${t("({colour})", { colour: colourName(colour) })}` }),
+        nameBesideColour({ ...seat, colour }) ? el("span", { class: "visually-hidden", text: ` ${t("({colour})", { colour: colourName(colour) })}` }) : null,
         el("span", { class: "turn", text: turnText })),
       badges, stats),
     );
