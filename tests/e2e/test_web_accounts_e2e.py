@@ -205,6 +205,11 @@ def test_signing_up_in_a_browser_that_holds_no_game_then_starting_games(
     assert download.value.suggested_filename == "bea-shiftago.txt"
     [record] = parse_records(Path(download.value.path()).read_text())
     assert [seat.name for seat in record.seats] == ["bea", "Computer"]
+    # a visitor is told what the empty list leaves out, not that she never played
+    visitor = new_context().new_page()
+    visitor.goto(live_server.url + "/players/bea")
+    visitor.locator("#no-games").wait_for()
+    assert visitor.inner_text("#no-games") == "No public or rated games yet."
 
 
 def test_the_page_of_a_player_who_does_not_exist(live_server: LiveServer, new_context: NewContext):

@@ -57,7 +57,7 @@ function signedOut(box) {
     password,
     el("button", { type: "submit", class: "small primary", "data-testid": "sign-in", onclick: submit("/api/session") }, t("Sign in")),
     el("button", { type: "button", class: "small", "data-testid": "sign-up", onclick: submit("/api/accounts") }, t("Create account")),
-    el("p", { class: "hint", text: t("Names: 3-20 of a-z 0-9 _ -. Passwords: 8 or more characters. Playing needs no account.") }),
+    el("p", { class: "hint", text: t("Names: 3-20 of a-z 0-9 _ -. Passwords: 8 or more characters, none of the most common. Playing needs no account.") }),
     error,
   );
   const toggle = el("button", { type: "button", class: "small", "data-testid": "account-open", "aria-expanded": "false" }, t("Sign in"));

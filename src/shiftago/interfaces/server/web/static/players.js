@@ -130,7 +130,10 @@ function renderGames(games) {
   shownGames = games;
   const own = !!shownPlayer && signedInName() === shownPlayer;
   const table = document.getElementById("games");
-  document.getElementById("no-games").hidden = games.length > 0;
+  const none = document.getElementById("no-games");
+  none.hidden = games.length > 0;
+  // a visitor is shown public and rated games only: unlisted ones stay their players' own
+  none.textContent = own ? t("No games yet.") : t("No public or rated games yet.");
   document.getElementById("records-part").hidden = games.length === 0;
   document.getElementById("records-link").href = `/api/players/${encodeURIComponent(shownPlayer || "")}/records`;
   table.hidden = games.length === 0;
