@@ -17,7 +17,7 @@ from shiftago.interfaces.shared.newgame import PlaySetup
 from shiftago.interfaces.tui.app import ShiftagoApp
 from shiftago.interfaces.tui.board import BoardView, arrow_position, cell_position
 from shiftago.interfaces.tui.dialogs import NewGameScreen, ResumeScreen
-from shiftago.interfaces.tui.match import Match
+from shiftago.interfaces.tui.match import Match, open_match
 from shiftago.interfaces.tui.run import prepare_app
 from support.tui_pilot import FAST, app_for, autosave_in, game_in_score_phase, run, settle
 
@@ -311,13 +311,16 @@ def test_a_resize_redraws_and_80_by_24_holds_everything(tmp_path: Path) -> None:
 def test_a_new_game_from_the_dialog_against_the_computer(tmp_path: Path) -> None:
     game = Game(Rules(Variant.EXPRESS, 2), first=0, seed=1)
     game.play("L3")
-    setup = PlaySetup(variant="expert", players=3, computer=("b",), level=2)
-    app = app_for(Match(game, autosave=autosave_in(tmp_path)), setup=setup)
+    app = app_for(Match(game, autosave=autosave_in(tmp_path)))
 
     async def scenario(pilot: Pilot[int]) -> None:
         await pilot.press("f2")
         await pilot.pause()
-        await pilot.click("#start")
+        chosen = {"variant": "expert", "players": 3, "computer": "b", "level": 2}
+        for name, value in chosen.items():
+            app.screen.query_one(f"#{name}", Select).value = value
+        await pilot.pause()
+        app.screen.query_one("#start", Button).press()
         await settle(pilot)
 
     run(app, scenario)
@@ -328,9 +331,8 @@ def test_a_new_game_from_the_dialog_against_the_computer(tmp_path: Path) -> None
 
 
 def test_the_dialog_gives_the_computer_two_seats(tmp_path: Path) -> None:
-    game = Game(Rules(Variant.EXPRESS, 2), first=0, seed=1)
     setup = PlaySetup(players=3, computer=("Blue", "g"), level=1)  # as -c takes them
-    app = app_for(Match(game, autosave=autosave_in(tmp_path)), setup=setup)
+    app = app_for(open_match(setup, autosave_in(tmp_path), None), setup=setup)
 
     async def scenario(pilot: Pilot[int]) -> None:
         await pilot.press("f2")
@@ -342,6 +344,34 @@ def test_the_dialog_gives_the_computer_two_seats(tmp_path: Path) -> None:
     run(app, scenario, size=(100, 40))
     assert app.match.game.rules.players == 3
     assert sorted(app.match.levels) == [1, 2]
+
+
+def test_the_dialog_offers_the_kind_of_the_game_on_the_screen(tmp_path: Path) -> None:
+    """A game loaded or resumed is of its own kind, whatever the command line said: a
+    new game is offered as the same variant, players, computer seats and level."""
+    game = Game(Rules(Variant.EXPERT, 3, handicap=(0, 1, 0)), first=0, seed=1)
+    levels = {2: 3}
+    bots = {seat: bot_for_level(level) for seat, level in levels.items()}
+    match = Match(game, bots=bots, levels=levels, autosave=autosave_in(tmp_path))
+    app = app_for(match, setup=PlaySetup())  # the command line: 2-player Express
+
+    async def scenario(pilot: Pilot[int]) -> None:
+        await pilot.press("f2")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, NewGameScreen)
+        chosen = [dialog.query_one(f"#{name}", Select).value for name in ("variant", "players")]
+        assert chosen == ["expert", 3]
+        assert dialog.query_one("#computer", Select).value == "b"
+        assert dialog.query_one("#level", Select).value == 3
+        assert dialog.query_one("#handicap", Input).value == "0,1,0"
+        dialog.query_one("#start", Button).press()
+        await settle(pilot)
+
+    run(app, scenario, size=(100, 40))
+    assert app.match.game.rules == Rules(Variant.EXPERT, 3, handicap=(0, 1, 0))
+    assert app.match.levels == {2: 3}
+    assert app.match.game is not game
 
 
 def test_options_that_make_no_game_keep_the_dialog_open_with_the_reason(tmp_path: Path) -> None:

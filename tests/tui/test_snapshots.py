@@ -62,7 +62,8 @@ def test_a_timed_game_of_three(snap_compare: Compare) -> None:
 
 
 def test_the_new_game_dialog(snap_compare: Compare) -> None:
-    match = Match(Game(Rules(Variant.EXPRESS, 2), first=0, seed=1))
+    game = Game(Rules(Variant.EXPRESS, 2), first=0, seed=1)
+    match = Match(game, bots={1: bot_for_level(3)}, levels={1: 3})
     assert snap_compare(app_for(match, setup=PlaySetup(computer=("g",), level=3)), press=["f2"])
 
 

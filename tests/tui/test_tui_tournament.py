@@ -72,9 +72,8 @@ def test_a_tournament_is_of_express_games(tmp_path: Path) -> None:
 
 
 def test_a_tournament_from_the_new_game_dialog(tmp_path: Path) -> None:
-    game = Game(Rules(Variant.EXPERT, 2), first=0, seed=1)
-    setup = PlaySetup(variant="expert", players=3)
-    app = app_for(Match(game, autosave=autosave_in(tmp_path)), setup=setup)
+    game = Game(Rules(Variant.EXPERT, 3), first=0, seed=1)
+    app = app_for(Match(game, autosave=autosave_in(tmp_path)))
 
     async def scenario(pilot: Pilot[int]) -> None:
         await pilot.press("f2")

@@ -456,7 +456,7 @@ class ShiftagoApp(App[int]):
             self.push_screen(screen, answered)
 
     def action_new_game(self) -> None:
-        self.ask(NewGameScreen(self.setup), self._new_game_chosen)
+        self.ask(NewGameScreen(self.match.setup_like(self.setup)), self._new_game_chosen)
 
     def _new_game_chosen(self, setup: PlaySetup | None) -> None:
         if setup is None:

@@ -63,6 +63,23 @@ class Match:
         #: The clocks' time source (the app hands in its own).
         self.now: Callable[[], float] = time.monotonic
 
+    def setup_like(self, setup: PlaySetup) -> PlaySetup:
+        """``setup`` with this game's kind: its variant, players, handicap, computer
+        seats and level, clock and tournament, so that a new game asked for while this
+        one is on the screen (a resumed or loaded one too) is offered as the same kind."""
+        rules = self.game.rules
+        levels = sorted(set(self.levels.values()))
+        return replace(
+            setup,
+            variant=rules.variant.value,
+            players=rules.players,
+            handicap=rules.handicap if any(rules.handicap) else (),  # (0, 0): none
+            computer=tuple(COLOURS[seat] for seat in sorted(self.bots)),
+            level=levels[0] if len(levels) == 1 else setup.level,
+            clock=self.clocks.control if self.clocks is not None else None,
+            tournament=self.tournament is not None,
+        )
+
     @property
     def winners(self) -> tuple[int, ...] | None:
         """Who won the game, once it has ended: by the rules, or by a clock (the seats
