@@ -9,8 +9,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
+from shiftago.core import Game, Rules, Variant
 from shiftago.interfaces.cli import cli
-from shiftago.interfaces.shared.catalogues import terminal_language
+from shiftago.interfaces.shared import catalogues
+from shiftago.interfaces.shared.catalogues import Words, terminal_language
+from shiftago.interfaces.shared.game_words import status
+from support.catalogue_fixtures import write
 
 
 def play(tmp_path: Path, args: list[str], **env: str) -> Result:
@@ -67,3 +71,22 @@ def test_terminal_language_reads_the_variables_in_posix_order() -> None:
     assert terminal_language("DE-at", {}, offered) == "de"
     with pytest.raises(ValueError, match="unknown language 'xx'"):
         terminal_language("xx", {"LANG": "de_DE"}, offered)
+
+
+def test_the_rows_under_the_board_line_up_whatever_the_labels_length(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A language's label for the supply may be far longer than English's: each row's
+    numbers still begin in the same column."""
+    folder = tmp_path / "locale"
+    folder.mkdir()
+    words = {"supply": "vano portabiglie", "points": "punti", "skips": "salti"}
+    write(folder, "pot", dict.fromkeys(words, ""))
+    write(folder, "it", words)
+    monkeypatch.setattr(catalogues, "LOCALE_DIR", folder)
+    monkeypatch.setattr(catalogues, "_words", Words())
+    catalogues.use_language("it")
+    rules = Rules(Variant.EXPERT, 3, handicap=(0, 1, 0))
+    rows = status(Game(rules, first=0).state).splitlines()[1:]
+    assert [row.split()[0] for row in rows] == ["vano", "punti", "salti"]
+    assert len({row.index(" o ") for row in rows}) == 1, rows

@@ -168,8 +168,11 @@ def _seat(seat: int) -> str:
     return f"{colour_name(seat)} ({COLOURS[seat]})"
 
 
-def _per_seat(label: str, values: tuple[int, ...]) -> str:
-    return f"{label:<6}  " + "  ".join(f"{COLOURS[s]} {v:>2}" for s, v in enumerate(values))
+def _per_seat(label: str, values: tuple[int, ...], width: int) -> str:
+    """One row of the seats' numbers, its label padded to ``width`` (the longest of the
+    rows' labels in the language) so that the columns line up."""
+    cells = "  ".join(f"{COLOURS[s]} {v:>2}" for s, v in enumerate(values))
+    return f"{label:<{width}}  {cells}"
 
 
 def status(state: State) -> str:
@@ -193,9 +196,10 @@ def status(state: State) -> str:
     else:
         head = _("%(variant)s, %(n)d players: %(who)s to insert")
         values["who"] = _seat(state.turn)
-    lines = [head % values, _per_seat(_("supply"), state.supplies)]
+    rows = [(_("supply"), state.supplies)]
     if rules.variant is not Variant.EXPRESS:
-        lines.append(_per_seat(_("points"), state.scores))
+        rows.append((_("points"), state.scores))
     if any(state.skips):
-        lines.append(_per_seat(_("skips"), state.skips))
-    return "\n".join(lines)
+        rows.append((_("skips"), state.skips))
+    width = max(6, *(len(label) for label, _numbers in rows))
+    return "\n".join([head % values, *(_per_seat(label, n, width) for label, n in rows)])
