@@ -886,6 +886,24 @@ def test_the_top_level_plays_its_book_at_once_unless_ownbook_is_off(fresh_engine
     assert response.ok and infos and all(INFO.fullmatch(line) for line in infos)
 
 
+def test_no_go_reads_a_book_the_engine_reads_them_before(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reading the 2-player Express book takes about a third of a second, past a short
+    movetime: the engine reads every book before it answers its first command, so that
+    a first go in any category only looks its answer up."""
+    from shiftago.engine.book import shipped
+
+    shipped.shipped_book.cache_clear()
+    engine = StpEngine()
+    engine.prepare()  # as the engine's main does before it reads a command
+    reads: list[bytes] = []
+    monkeypatch.setattr(shipped, "read_book", lambda packed: reads.append(packed))
+    for variant in ("express", "expert", "extreme"):
+        for players in (2, 3, 4):
+            assert engine.handle(f"newgame {variant} {players} first=o") == "=\n\n"
+            assert engine.handle("go nodes=1").startswith("= ")
+    assert reads == []
+
+
 def test_the_level_option_is_the_level_of_a_search_that_names_none(fresh_engine: Engine) -> None:
     fresh_engine.ok("newgame expert 2 seed=8")
     fresh_engine.ok("play Td")

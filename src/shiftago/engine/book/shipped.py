@@ -40,3 +40,12 @@ def shipped_book(variant: Variant, players: int) -> Book | None:
     if not path.is_file():
         return None
     return read_book(path.read_bytes())
+
+
+def read_every_shipped_book() -> None:
+    """Read every shipped book now, so that no later search pays for reading one: the
+    largest (2-player Express) takes about a third of a second, past a short
+    ``movetime`` (the engine reads them before its first ``go``, PROTOCOL.md)."""
+    for variant in Variant:
+        for players in (2, 3, 4):
+            shipped_book(variant, players)

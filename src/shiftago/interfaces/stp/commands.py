@@ -29,6 +29,7 @@ from typing import Literal, TextIO
 
 from shiftago import __version__
 from shiftago.core import COLOURS, Game, Rules, State, Variant, seat_of_colour
+from shiftago.engine.book.shipped import read_every_shipped_book
 from shiftago.engine.bot import Bot, Limits
 from shiftago.engine.search.ttable import table_bytes
 from shiftago.formats.text_board import render_plain_grid
@@ -341,7 +342,12 @@ class StpEngine:
         A one-node analysis of the start of a 2-player game does it (the table is the
         2-player search's, the one ``Hash`` sizes). It only saves time: a bot that fails
         at it is logged and plays on, except that with ``strict`` a table too large for
-        the memory raises the :class:`MemoryError`."""
+        the memory raises the :class:`MemoryError`.
+
+        The built-in levels' opening books are read here too (once per process, whatever
+        the level now: ``setoption Level`` may choose the top level later)."""
+        if self._built_in:
+            read_every_shipped_book()
         hash_mib = self.options.hash_mib
         if hash_mib is None and not self._built_in:
             return
