@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import copy
 import pickle
+import random
 
 import numpy as np
 import pytest
 
-from shiftago.core import Game, IllegalActionError, Rules, Variant
+from shiftago.core import Game, IllegalActionError, Rules, State, Variant
 from shiftago.engine.kernel import from_state
+from shiftago.engine.kernel.moves import apply_action
 from shiftago.engine.kernel.tables import COUNT, LIMIT, PHASE, SCORE_PHASE
 from shiftago.env.batched import BatchedEnv, IllegalBatchActionError
 from shiftago.env.settings import EXTREME_ACTION_LIMIT
@@ -251,6 +254,22 @@ def test_arrays_are_read_only_views() -> None:
     assert env.masks is masks
 
 
+@pytest.mark.parametrize("how", ["deepcopy", "pickle"])
+def test_a_copied_environment_steps_on_its_own_and_shows_its_own_games(how: str) -> None:
+    env = BatchedEnv(2, "express", 2, seed=0, first=0)
+    twin = copy.deepcopy(env) if how == "deepcopy" else pickle.loads(pickle.dumps(env))
+    observations, _rewards, _terminated = twin.step(np.array([3, 3]))  # L4 in both slots
+    played = from_state(Game(Rules(Variant.EXPRESS, 2), first=0).state)
+    apply_action(played, 3)
+    np.testing.assert_array_equal(twin.states, np.stack([played, played]))
+    np.testing.assert_array_equal(twin.to_play, [1, 1])
+    np.testing.assert_array_equal(observations, twin.observations)
+    np.testing.assert_array_equal(observations[0], observe(played, 1))
+    # the original has not moved
+    np.testing.assert_array_equal(env.to_play, [0, 0])
+    assert not env.states[:, :4].any()
+
+
 def test_without_observations_the_games_are_the_same() -> None:
     seen = BatchedEnv(8, "extreme", 3, seed=2)
     blind = BatchedEnv(8, "extreme", 3, seed=2, observe=False)
@@ -324,6 +343,15 @@ def assert_slot_matches_v1(
     assert set(np.flatnonzero(env.masks[slot]).tolist()) == legal
 
 
+def finished_expert_3() -> State:
+    """A 3-player Expert game played at random to its end."""
+    chooser = random.Random(4)
+    game = Game(Rules(Variant.EXPERT, 3), first=0, seed=4)
+    while not game.is_over:
+        game.play(chooser.choice(game.legal_actions()))
+    return game.state
+
+
 def test_setting_a_slot_refuses_what_does_not_fit_and_changes_nothing() -> None:
     env = BatchedEnv(2, "expert", 3, seed=2)
     before = env.states.copy()
@@ -332,6 +360,7 @@ def test_setting_a_slot_refuses_what_does_not_fit_and_changes_nothing() -> None:
         (other, "expert with 3 players"),
         (np.zeros(5, dtype=np.uint64), "kernel state"),
         (env.slot_state(0).astype(np.int64), "kernel state"),
+        (finished_expert_3(), "is over"),
     ):
         with pytest.raises(ValueError, match=words):
             env.set_slot(1, bad)

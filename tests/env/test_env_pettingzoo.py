@@ -199,8 +199,9 @@ def test_illegal_action_raises_on_raw_env_and_changes_nothing() -> None:
     assert "0 (L1)" in str(e.value) and "27 (Bg)" in str(e.value)
     with pytest.raises(IllegalActionError, match="0-667"):
         raw.step(ACTION_COUNT)
-    with pytest.raises(IllegalActionError, match="not an action index"):
-        raw.step(1.5)
+    for not_an_index in (1.5, True, np.True_):  # True would count as action 1 (L2)
+        with pytest.raises(IllegalActionError, match="not an action index"):
+            raw.step(not_an_index)
     assert (raw.game_state(), raw.agent_selection, raw.history, raw.rewards) == before
     after = raw.observe("player_1")
     for key in obs_before:

@@ -196,6 +196,8 @@ def test_outcome_rewards_of_a_played_game_follow_its_outcome() -> None:
         (lambda: action_of(True, 2), TypeError, "whole number, not True"),
         (lambda: action_of(3, 5), ValueError, "players is 2, 3 or 4, not 5"),
         (lambda: index_of("L3", 1), ValueError, "players is 2, 3 or 4, not 1"),
+        (lambda: observation_shape(5), ValueError, "players is 2, 3 or 4, not 5"),
+        (lambda: observation_shape("3"), ValueError, "players is 2, 3 or 4, not '3'"),  # type: ignore[arg-type]
     ],
 )
 def test_the_converters_refuse_what_is_not_an_index_or_a_player_count(

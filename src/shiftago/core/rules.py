@@ -82,7 +82,7 @@ class Rules:
         if not isinstance(self.variant, Variant):
             object.__setattr__(self, "variant", Variant.parse(str(self.variant)))
         if self.players not in (2, 3, 4):
-            raise ValueError(f"a game has 2, 3 or 4 players, not {self.players}")
+            raise ValueError(f"a game has 2, 3 or 4 players, not {self.players!r}")
         handicap = tuple(self.handicap) if self.handicap else (0,) * self.players
         if len(handicap) != self.players:
             raise ValueError(

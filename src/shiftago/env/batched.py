@@ -305,6 +305,21 @@ def _read_only(a: np.ndarray) -> np.ndarray:
     return view
 
 
+#: The public arrays (read-only views) and the private buffers they show.
+_VIEWS = {
+    "states": "_states",
+    "observations": "_obs",
+    "masks": "_masks",
+    "to_play": "_to_play",
+    "first_seats": "_first_seats",
+    "rewards": "_rewards",
+    "terminated": "_terminated",
+    "winners": "_winners",
+    "episode_lengths": "_lengths",
+    "ended_first_seats": "_ended_first",
+}
+
+
 class BatchedEnv:
     """``batch`` games of one rule set stepped together (see the module doc).
 
@@ -314,6 +329,18 @@ class BatchedEnv:
     does); Extreme gets an action limit of :data:`EXTREME_ACTION_LIMIT` when none is
     given. ``observe=False`` leaves observations out, for callers that read ``states``.
     """
+
+    # the read-only views of the buffers (:data:`_VIEWS`), made by ``_show_buffers``
+    states: np.ndarray
+    observations: np.ndarray
+    masks: np.ndarray
+    to_play: np.ndarray
+    first_seats: np.ndarray
+    rewards: np.ndarray
+    terminated: np.ndarray
+    winners: np.ndarray
+    episode_lengths: np.ndarray
+    ended_first_seats: np.ndarray
 
     def __init__(
         self,
@@ -361,17 +388,22 @@ class BatchedEnv:
         self._winners = np.zeros(batch, dtype=np.int64)
         self._lengths = np.zeros(batch, dtype=np.int64)
         self._ended_first = np.full(batch, -1, dtype=np.int64)
-        self.states = _read_only(self._states)
-        self.observations = _read_only(self._obs)
-        self.masks = _read_only(self._masks)
-        self.to_play = _read_only(self._to_play)
-        self.first_seats = _read_only(self._first_seats)
-        self.rewards = _read_only(self._rewards)
-        self.terminated = _read_only(self._terminated)
-        self.winners = _read_only(self._winners)
-        self.episode_lengths = _read_only(self._lengths)
-        self.ended_first_seats = _read_only(self._ended_first)
+        self._show_buffers()
         self.reset(seed)
+
+    def _show_buffers(self) -> None:
+        """Make the public arrays, read-only views of the private buffers."""
+        for public, buffer in _VIEWS.items():
+            setattr(self, public, _read_only(getattr(self, buffer)))
+
+    def __getstate__(self) -> dict[str, object]:
+        """Copied or pickled without its views: a view copied apart from its buffer would
+        go on showing the state it was copied in while ``step`` changes the buffer."""
+        return {k: v for k, v in self.__dict__.items() if k not in _VIEWS}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state)
+        self._show_buffers()
 
     @property
     def variant(self) -> Variant:
@@ -468,6 +500,8 @@ class BatchedEnv:
             raise ValueError(
                 f"the state is not one of {self.variant.value} with {self.players} players"
             )
+        if int(s[PHASE]) == OVER:
+            raise ValueError("the game of that state is over: a slot holds a game going on")
         if isinstance(state, State):
             s[LIMIT] = self._templates[0, LIMIT]
         self._put(b, s, -1)

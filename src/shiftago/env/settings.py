@@ -82,6 +82,8 @@ def action_index(action: Any) -> int:
     """An action as an index of the action space; anything else raises (a
     :class:`~shiftago.core.errors.IllegalActionError`)."""
     try:
+        if isinstance(action, bool | np.bool_):
+            raise TypeError  # True is no action, though Python counts it as 1
         code = operator.index(action)
     except TypeError:
         raise IllegalActionError(

@@ -83,6 +83,8 @@ def checked_version(version: object) -> int:
 
 def plane_count(players: int, version: int = 0) -> int:
     """Number of observation planes for ``players`` seats in observation ``version``."""
+    if players not in (2, 3, 4) or isinstance(players, bool):
+        raise ValueError(f"players is 2, 3 or 4, not {players!r}")
     return (5 if checked_version(version) else 4) * players + 2
 
 
