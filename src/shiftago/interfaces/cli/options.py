@@ -111,7 +111,10 @@ _GAME_OPTIONS: list[Callable[[Any], Any]] = [
         metavar="LANG",
         is_eager=True,
         callback=lambda _context, _param, value: language_now(value),
-        help=N_("The language of the game (en, de, es, it, fr, nl). Default: from $LANG."),
+        help=N_(
+            "The language of the game (en, de, es, it, fr, nl). Default: the terminal's"
+            " ($LANGUAGE, $LC_ALL, $LC_MESSAGES, $LANG)."
+        ),
     ),
 ]
 

@@ -23,7 +23,7 @@ from shiftago.interfaces.shared.game_words import error_words
         "too. The game is saved after every action and the next 'shiftago play' offers to "
         "resume it (the data directory is $SHIFTAGO_HOME, else $XDG_DATA_HOME/shiftago, else "
         "~/.local/share/shiftago). Type 'help' in the line-based game for its commands: "
-        "legal, undo, save FILE, board, position, quit."
+        "legal, undo, save FILE, board, position, rules, help, quit."
     ),
 )
 @game_options
