@@ -419,6 +419,26 @@ def test_claimable_at_follows_the_grace_time(sqlite_url):
             assert over["seats"][1]["claimable_at"] is None  # nothing to claim once over
 
 
+def test_no_seat_of_a_correspondence_game_is_claimed(sqlite_url):
+    """With days per move a player is away between moves by design: the page offers no
+    claim, and one sent is refused with its reason; the game goes on."""
+    with client_for(sqlite_url, grace_seconds=0) as client:
+        game_id, (ann, _) = create(client, first="o", clock={"days": 1})
+        with connect(client, game_id) as o:
+            presence = o.hello(ann)[-1]
+            assert presence["type"] == "presence" and not presence["seats"][1]["connected"]
+            assert [s["claimable_at"] for s in presence["seats"]] == [None, None]
+            for to in ("end", "computer"):
+                o.send({"type": "claim", "seat": 1, "to": to})
+                refused = o.until_type("error")
+                assert (refused["code"], refused["reason"]) == (
+                    "not_allowed",
+                    "claim_correspondence",
+                )
+        game = client.get(f"/api/games/{game_id}").json()
+        assert game["result"] is None and game["seats"][1]["kind"] == "human"
+
+
 def test_claim_waits_for_the_grace_time(sqlite_url):
     with client_for(sqlite_url, grace_seconds=120) as client:
         game_id, (ann, _) = create(client)

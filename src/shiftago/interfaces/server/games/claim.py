@@ -1,6 +1,7 @@
 """Claiming a seat whose person is away past the grace time (docs/web-protocol.md): the
 others hand it to the computer or end the game against it. A seat whose person is
-connected on any process is here (:mod:`.presence`), and cannot be claimed."""
+connected on any process is here (:mod:`.presence`), and cannot be claimed; nor can any
+seat of a correspondence game, whose players are away between turns by design."""
 
 from __future__ import annotations
 
@@ -27,6 +28,13 @@ async def claim(
             raise Refused("not_allowed", "claim another player's seat", "claim_own_seat")
         if live.stored.seats[seat].kind != "human" or live.connected(seat):
             raise Refused("not_allowed", f"{COLOURS[seat]} is here", "claim_present")
+        if live.correspondence:
+            raise Refused(
+                "not_allowed",
+                "in a correspondence game a player may be away between turns: the clock"
+                " ends a turn not taken",
+                "claim_correspondence",
+            )
         away = live.away_since[seat]
         now = dt.datetime.now(dt.UTC)
         grace = hub.grace_seconds

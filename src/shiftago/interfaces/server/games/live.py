@@ -402,14 +402,24 @@ class LiveGame:
             elif self.away_since[i] is None:
                 self.away_since[i] = stamp
 
+    @property
+    def correspondence(self) -> bool:
+        """Whether the game gives days per turn: its players come and go between their
+        actions, and only the clock ends a turn nobody takes."""
+        clock = self.stored.clock
+        return clock is not None and clock.control.correspondence
+
     def claimable_at(self, seat: int, grace_seconds: int) -> dt.datetime | None:
         """From when the others may claim ``seat`` (its person away past the grace
-        time); None while the person is here, for a computer, or once the game is over."""
+        time); None while the person is here, for a computer, once the game is over,
+        and in a correspondence game."""
         return self._claimable_at(seat, grace_seconds, self.connected(seat))
 
     def _claimable_at(self, seat: int, grace_seconds: int, connected: bool) -> dt.datetime | None:
         away = self.away_since[seat]
         if self.over or away is None or self.stored.seats[seat].kind != "human" or connected:
+            return None
+        if self.correspondence:
             return None
         return away + dt.timedelta(seconds=grace_seconds)
 

@@ -4,7 +4,7 @@
 // time.
 import { el } from "./api.js";
 import { colourName } from "./board.js";
-import { number, t, tn } from "./i18n.js";
+import { duration, number, t, tn } from "./i18n.js";
 
 /** Below this share of the initial time (or 20 s) a running clock warns. */
 const LOW_SHARE = 0.1;
@@ -79,7 +79,10 @@ function waitWords(clock, now) {
   if (clock.waiting === "players") {
     return t("The clock starts when every player has come and made a first action.");
   }
+  // a wait of a minute or more reads as a time ("1 day"), rounded to the minute from an hour
+  const time = abortsIn == null || abortsIn < 60 ? null : duration(abortsIn >= 3600 ? Math.round(abortsIn / 60) * 60 : abortsIn);
   if (clock.waiting === "first_action" && toAct && mine.includes(toAct)) {
+    if (time) return t("The clock starts after your first action. Act within {time}, or the game is aborted.", { time });
     return abortsIn == null
       ? t("The clock starts after your first action.")
       : tn(
@@ -89,6 +92,7 @@ function waitWords(clock, now) {
       );
   }
   if (clock.waiting === "first_action") {
+    if (time) return t("The clock starts after each player's first action. If the first action is not made within {time}, the game is aborted.", { time });
     return abortsIn == null
       ? t("The clock starts after each player's first action.")
       : tn(

@@ -4,7 +4,7 @@
 // `takeback`, presence `claimable_at`.
 import { colourName, marbleIcon } from "./board.js";
 import { api, copyText, el, gameEntry } from "./api.js";
-import { nameBesideColour } from "./gamewords.js";
+import { levelName, nameBesideColour } from "./gamewords.js";
 import { t } from "./i18n.js";
 import { fmtSeconds, awayFor } from "./panels.js";
 import {
@@ -79,7 +79,7 @@ function claimButtons(colour, send) {
   const select = el("select", { "data-testid": "claim-level", "data-seat": idx, "aria-label": t("Level of the computer for {colour}", { colour: colourName(colour) }) });
   levelList().then((data) => {
     const list = (data && data.levels) || [];
-    select.replaceChildren(...list.map((l) => el("option", { value: l.level, text: l.name ? t("Level {level}: {name}", { level: l.level, name: l.name }) : t("Level {level}", { level: l.level }) })));
+    select.replaceChildren(...list.map((l) => el("option", { value: l.level, text: l.name ? t("Level {level} ({name})", { level: l.level, name: levelName(l.name) }) : t("Level {level}", { level: l.level }) })));
     // a level chosen earlier for this seat survives the row being drawn anew (a late
     // presence may show the seat back for a moment)
     const chosen = ctx.claimLevels[colour];
@@ -96,7 +96,7 @@ function claimButtons(colour, send) {
       text: ctx.game && ctx.game.rated ? t("Let the computer play (the game is then unrated)") : t("Let the computer play"),
       onclick: () => send({ type: "claim", seat: idx, to: "computer", level: +select.value || undefined }),
     }),
-    ` ${t("at")} `, select, " ",
+    " ", select, " ",
     el("button", { type: "button", "data-claim": "end", "data-seat": idx, text: t("End the game"), onclick: () => send({ type: "claim", seat: idx, to: "end" }) }),
   );
 }

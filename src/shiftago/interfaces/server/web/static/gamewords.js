@@ -32,6 +32,8 @@ export const COLOUR_NAMES = { o: "orange", g: "green", b: "blue", w: "white" };
 
 /** The name the server gives a computer's seat with none (games/routes.py): a word. */
 const COMPUTER = "Computer";
+// the name the lobby gives a seat whose guest typed none (seeks/routes.py)
+const GUEST = "Guest";
 
 /** A colour's name ("o" -> "Orange"); an unknown letter as it is. */
 export function colourName(colour) {
@@ -74,6 +76,12 @@ export function levelWords({ level, name }) {
   return t("{level}: {name}", { level: number(level), name: levelName(name) });
 }
 
+/** A person's name as typed, but the name the lobby gives a guest who typed none
+ * ("Guest", a word the server stores in English), which reads in the page's language. */
+export function personName(name, account) {
+  return name === GUEST && !account ? t("Guest") : String(name ?? "");
+}
+
 /** Whether `seat` is a computer's with the name the server gives it when none is typed. */
 function namedComputer(seat) {
   return !!seat && seat.kind === "computer" && seat.name === COMPUTER;
@@ -89,6 +97,7 @@ export function seatName(seat, seats = []) {
     const twins = seats.filter(namedComputer).length > 1;
     return twins ? t("{name} ({colour})", { name: t("Computer"), colour: colourWord(seat.colour) }) : t("Computer");
   }
+  if (seat.name === GUEST && !seat.account) return personName(seat.name, null);
   return seat.name.toLowerCase() === COLOUR_NAMES[seat.colour] ? colourName(seat.colour) : seat.name;
 }
 

@@ -4,6 +4,7 @@
 // server knows it is still here and tells it where its seat is when a challenge fills.
 import { VARIANTS, api, el, localPath, onJson, openSocket, rememberGame, tokenOf, variantName } from "./api.js";
 import { errorWords } from "./errors.js";
+import { personName } from "./gamewords.js";
 import { lang, number, t, tn } from "./i18n.js";
 import { controlLabel, mountTimeControl } from "./timecontrol.js";
 import { Retry } from "./retry.js";
@@ -193,7 +194,8 @@ function describe(seek) {
 }
 
 function placesText(seek) {
-  const names = seek.places.map((p) => (p.rating != null ? t("{name} ({rating})", { name: p.name, rating: number(Math.round(p.rating), { useGrouping: false }) }) : p.name));
+  // account names are lower case: "Guest" is the name of a guest who typed none
+  const names = seek.places.map((p) => (p.rating != null ? t("{name} ({rating})", { name: p.name, rating: number(Math.round(p.rating), { useGrouping: false }) }) : personName(p.name, null)));
   return t("{names} · {taken}/{places}", {
     names: new Intl.ListFormat(lang, { style: "short", type: "unit" }).format(names),
     taken: number(seek.places.length),

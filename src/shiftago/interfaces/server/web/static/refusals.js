@@ -25,6 +25,7 @@ const BY_REASON = {
   claim_own_seat: () => t("Only another player's seat can be claimed."),
   claim_present: () => t("That player is here."),
   claim_early: () => t("That player has not been away long enough yet."),
+  claim_correspondence: () => t("In a game of days per move a player may be away between moves: only their clock ends a move not played."),
   not_finished: () => t("A rematch follows a finished game."),
   rematch_failed: () => t("The rematch could not be made."),
   nothing_to_take_back: () => t("There is no action to take back."),
