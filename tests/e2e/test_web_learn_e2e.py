@@ -116,7 +116,12 @@ def test_a_wrong_action_is_explained_and_tried_again(
     page = open_lesson(live_server, new_context(), "full?step=2")
     start = page.locator("[data-cell=a4].marble, .marble[data-cell=a4]").first
     start.wait_for(state="attached")
-    click_action(page, "L4")  # rank 4 is full: the arrow may be tried, and the refusal explained
+    # rank 4 is full: its arrows are drawn as in a game (not legal), yet may be tried
+    full = page.locator(".arrow[data-action=L4]")
+    assert full.get_attribute("data-legal") == "false"
+    assert full.get_attribute("class") == "arrow illegal active"
+    assert page.locator(".arrow[data-action=Ba]").get_attribute("data-legal") == "true"
+    click_action(page, "L4")  # and the refusal is explained
     words = explanation(page, "error")
     assert "L4 cannot be played: its lane is full" in words
     assert page.locator("[data-testid=try-again]").is_visible()

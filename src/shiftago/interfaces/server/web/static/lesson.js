@@ -39,14 +39,18 @@ function draw(animate = false) {
   const v = views[views.length - 1];
   const before = views.length > 1 ? views[views.length - 2] : null;
   const pos = parsePosition(v.position);
-  const tryable = new Set([...(v.tryable || v.legal || []), ...(v.scoring || []).map((s) => s.action)]);
+  const scoring = (v.scoring || []).map((s) => s.action);
+  const tryable = new Set([...(v.tryable || v.legal || []), ...scoring]);
+  // the lanes a step lets the player try though full are drawn as not legal, as in a game
+  const legal = new Set([...(v.legal || v.tryable || []), ...scoring]);
   const last = tried.length ? tried[tried.length - 1] : null;
   const drawn = {
     board: pos.board,
     players: v.players,
     turn: v.turn,
     phase: v.result ? "over" : v.phase,
-    legal: tryable,
+    legal,
+    tryable,
     active: !settled && !busy && !v.result && tryable.size > 0,
     last,
     lastBoard: before ? parsePosition(before.position).board : null,

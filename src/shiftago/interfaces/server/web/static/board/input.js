@@ -52,7 +52,8 @@ export const Input = {
 
   canPlay(action) {
     const v = this.view;
-    return !!(v && this.interactive && v.active && v.legal && v.legal.has(action));
+    const choosable = (v && v.legal && v.legal.has(action)) || (v && v.tryable && v.tryable.has(action));
+    return !!(v && this.interactive && v.active && choosable);
   },
 
   choose(action) {

@@ -49,6 +49,8 @@ function positionKey(view) {
  *   board: Map cell -> colour         players: 2-4
  *   turn: colour to act (for the arrows' colour)
  *   legal: Set of legal actions        active: whether this page may play now
+ *   tryable: Set of actions that may be chosen though not legal (optional; a lesson
+ *     lets the player try a full lane to hear why it is refused): drawn as not legal
  *   last: the last action or null      lastBoard: the board before it (for the scored ghosts)
  *   motion: the last action's motion (GAME `motion`: the cells a scoring emptied)
  *   pushes: the marbles each legal insertion shifts (GAME `pushes`, for previews)
@@ -245,7 +247,7 @@ export class BoardView {
     const arrowFill = view.phase === "insert" ? MARBLE_FILL[view.turn] : null;
     for (const [action, g] of this.arrowNodes) {
       const legal = !!(view.legal && view.legal.has(action));
-      const playable = legal && this.interactive && !!view.active;
+      const playable = this.canPlay(action);
       g.setAttribute("data-legal", legal ? "true" : "false");
       g.setAttribute("aria-disabled", playable ? "false" : "true");
       g.setAttribute("tabindex", playable ? "0" : "-1");
@@ -255,7 +257,7 @@ export class BoardView {
       g.setAttribute("class", cls.join(" "));
       const tri = g.querySelector(".tri");
       // the colour of the mover only on the screen that may play now; neutral elsewhere
-      tri.style.fill = action === last ? "" : playable && arrowFill ? arrowFill : "";
+      tri.style.fill = action === last ? "" : legal && playable && arrowFill ? arrowFill : "";
       const words = arrowState(g._words, legal, action === last);
       g.setAttribute("aria-label", words);
       g.querySelector("title").textContent = words;
