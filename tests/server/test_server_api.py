@@ -156,6 +156,18 @@ def test_import_a_record_as_a_new_game(db_url):
         assert game["actions"] == ["L3", "Td", "R5"] and game["turn"] == "g"
         bad = client.post("/api/games/import", json={"record": record.replace("R5", "Q9")})
         assert bad.status_code == 422 and bad.json()["field"] == "record"
+        # the reason, in English and in the request's language, to mend the text by
+        headless = client.post(
+            "/api/games/import",
+            json={"record": "1. L1 2. Zz9 *"},
+            headers={"Accept-Language": "de"},
+        ).json()
+        assert headless["code"] == "invalid" and headless["message"].startswith("record: ")
+        assert headless["words"] and headless["words"] not in headless["message"]
+        none = client.post(
+            "/api/games/import", json={"record": "hello"}, headers={"Accept-Language": "de"}
+        )
+        assert none.json()["words"].startswith("Zeile 1: 'hello' vor jeder Kopfzeile")
 
 
 def test_an_imported_record_comes_back_as_it_was_imported(db_url):

@@ -13,26 +13,38 @@ from fastapi import Request
 from fastapi.responses import JSONResponse
 from pydantic import BeforeValidator
 
+from shiftago.core.errors import TranslatableError
 from shiftago.interfaces.server.door.hosts import served_url
 
 
 class Invalid(Exception):
     """Input that does not make sense: answered 422 naming the field, with ``code``
-    ("invalid", or a narrower one that a page words in its own language)."""
+    ("invalid", or a narrower one that a page words in its own language). ``said``, a
+    refusal of the rules or the formats, is also answered in the request's language as
+    ``words``: the reason a person can act on (a record's missing header)."""
 
-    def __init__(self, field: str, message: str, code: str = "invalid") -> None:
+    def __init__(
+        self,
+        field: str,
+        message: str,
+        code: str = "invalid",
+        said: TranslatableError | None = None,
+    ) -> None:
         super().__init__(f"{field}: {message}")
         self.field = field
         self.message = message
         self.code = code
+        self.said = said
 
 
 def invalid_response(
-    field: str, message: str, detail: Any = None, code: str = "invalid"
+    field: str, message: str, detail: Any = None, code: str = "invalid", words: str | None = None
 ) -> JSONResponse:
     body: dict[str, Any] = {"message": f"{field}: {message}", "field": field, "code": code}
     if detail is not None:
         body["detail"] = detail
+    if words is not None:
+        body["words"] = words
     return JSONResponse(body, status_code=422)
 
 

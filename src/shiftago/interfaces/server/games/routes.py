@@ -13,6 +13,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from shiftago.core import COLOUR_NAMES, COLOURS, Phase, ShiftagoError, State, Variant
+from shiftago.core.errors import TranslatableError
 from shiftago.engine.levels import LEVELS, default_level, level_name
 from shiftago.formats.picture import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE
 from shiftago.formats.record import format_record
@@ -201,18 +202,19 @@ async def import_game(body: ImportIn, request: Request) -> JSONResponse:
         raise Invalid("level", str(error)) from None
     try:
         records = parse_records_of_either_form(body.record)
-        if len(records) != 1:
-            raise ValueError(
-                "there is no game record in the text"
-                if not records
-                else f"the text holds {len(records)} games: import one at a time"
+        if not records:
+            raise TranslatableError("there is no game record in the text")
+        if len(records) > 1:
+            raise TranslatableError(
+                "the text holds {n} games: import one at a time", n=len(records)
             )
         spec = spec_of_record(records[0], body.public, level)
         spec.owner = client_address(request)
         async with computer_game_room(request, spec):
             live, tokens = await hub_of(request).create(spec)
     except (ShiftagoError, ValueError) as error:
-        raise Invalid("record", str(error)) from None
+        said = error if isinstance(error, TranslatableError) else None
+        raise Invalid("record", str(error), said=said) from None
     except limits.Limited as limited:
         return limited.response()
     return created(request, live, tokens)

@@ -42,8 +42,11 @@ const WORDS = {
   no_player: () => t("There is no player of that name."),
 };
 
-/** The words of an API error's answer (`data`: its JSON body), or "" when none. */
+/** The words of an API error's answer (`data`: its JSON body), or "" when none: the
+ * reason the server said in the page's language (`words`, a refused record's missing
+ * header) first, else the words of its code. */
 export function errorWords(data, fallback = "") {
+  if (data && typeof data === "object" && typeof data.words === "string" && data.words) return data.words;
   const words = data && typeof data === "object" ? WORDS[data.code] : undefined;
   if (words) return words();
   if (data && typeof data === "object" && typeof data.message === "string") return data.message;
