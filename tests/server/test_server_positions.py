@@ -204,6 +204,7 @@ def test_an_impossible_position_is_422_with_the_cores_words(client, position):
             "field": "position",
             "code": "invalid",
             "reason": "unreadable" if position in UNREADABLE else "impossible",
+            "words": message,  # the core's reason in the request's language: English here
         }
 
 
@@ -227,7 +228,18 @@ def test_an_illegal_action_is_422_with_the_cores_words(client, position, action,
         "field": "action",
         "code": "invalid",
         "reason": reason,  # the page's own words are chosen by it
+        "words": message,
     }
+
+
+def test_a_refused_position_says_the_cores_reason_in_the_requests_language(client):
+    too_many = "express 2 7/7/4g2/3o3/7/7/7 g insert 22,21 0,0 0,0"
+    english = client.post("/api/positions", json={"position": too_many}).json()
+    german = client.post(
+        "/api/positions", json={"position": too_many}, headers={"Accept-Language": "de"}
+    ).json()
+    assert german["message"] == english["message"]  # the message stays English
+    assert german["words"] != english["words"] and german["words"].startswith("o hat 1 Kugeln")
 
 
 @pytest.mark.parametrize(

@@ -19,10 +19,10 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
 from shiftago import __version__
-from shiftago.core.errors import english_colour
 from shiftago.interfaces.server.accounts import routes as accounts_api
 from shiftago.interfaces.server.accounts.accounts import (
     language_of,
+    said_in_language,
     seat_holder,
     session_of,
 )
@@ -160,11 +160,7 @@ def _errors(app: FastAPI, pages: Pages) -> None:
 
     @app.exception_handler(Invalid)
     async def _invalid(request: Request, exc: Invalid) -> Response:
-        words = None
-        if exc.said is not None:
-            catalogues: Catalogues = request.app.state.catalogues
-            gettext = catalogues.translations(await language_of(request)).gettext
-            words = exc.said.words(gettext, lambda seat: gettext(english_colour(seat)))
+        words = None if exc.said is None else await said_in_language(request, exc.said)
         return invalid_response(exc.field, exc.message, code=exc.code, words=words)
 
     @app.exception_handler(NotFound)

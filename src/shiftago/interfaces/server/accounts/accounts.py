@@ -31,6 +31,7 @@ from argon2.low_level import ARGON2_VERSION
 from starlette.requests import HTTPConnection
 from starlette.responses import Response
 
+from shiftago.core.errors import TranslatableError, english_colour
 from shiftago.engine.levels import LEVELS
 from shiftago.interfaces.server.accounts.store import (
     SESSION_DAYS,
@@ -238,6 +239,14 @@ def clear_session_cookies(response: Response, conn: HTTPConnection) -> None:
     secure = cookies_secure(conn)
     response.delete_cookie(SESSION_COOKIE, path="/", secure=secure, httponly=True, samesite="lax")
     response.delete_cookie(CSRF_COOKIE, path="/", secure=secure, samesite="strict")
+
+
+async def said_in_language(request: HTTPConnection, error: TranslatableError) -> str:
+    """A refusal of the rules or the formats in the language ``request`` is served in,
+    the colours by their names there (an API error's ``words``)."""
+    catalogues: Catalogues = request.app.state.catalogues
+    gettext = catalogues.translations(await language_of(request)).gettext
+    return error.words(gettext, lambda seat: gettext(english_colour(seat)))
 
 
 async def language_of(request: HTTPConnection) -> str:

@@ -30,6 +30,8 @@ from shiftago.core import (
     ParseError,
     State,
 )
+from shiftago.core.errors import TranslatableError
+from shiftago.interfaces.server.accounts.accounts import said_in_language
 from shiftago.interfaces.server.analysis import searches
 from shiftago.interfaces.server.analysis.book import book_view
 from shiftago.interfaces.server.analysis.reviews import GameAnalyses
@@ -80,9 +82,13 @@ class Refused(Exception):
     def __init__(self, field: str, error: ValueError, reason: str) -> None:
         super().__init__(f"{field}: {error}")
         self.field, self.message, self.reason = field, str(error), reason
+        self.error = error
 
-    def response(self) -> JSONResponse:
-        answer = invalid_response(self.field, self.message)
+    async def response(self, request: Request) -> JSONResponse:
+        """The 422, with the core's reason in the request's language (``words``)."""
+        said = self.error if isinstance(self.error, TranslatableError) else None
+        words = None if said is None else await said_in_language(request, said)
+        answer = invalid_response(self.field, self.message, words=words)
         body = {**json.loads(bytes(answer.body)), "reason": self.reason}
         return JSONResponse(body, status_code=answer.status_code)
 
@@ -98,41 +104,42 @@ def set_up(text: str) -> State:
 
 
 @router.post("/positions", summary="A position as the server sees it", response_model=None)
-async def read_position(body: PositionIn) -> dict[str, Any] | JSONResponse:
+async def read_position(body: PositionIn, request: Request) -> dict[str, Any] | JSONResponse:
     """The canonical position with its legal actions, scorings, supplies, points,
     skips, who acts, the phase and the result once it is over."""
     try:
         state = set_up(body.position)
     except Refused as refused:
-        return refused.response()
+        return await refused.response(request)
     return position_view([state], [])
 
 
 @router.post("/positions/play", summary="The position after an action", response_model=None)
-async def play_position(body: PlayIn) -> dict[str, Any] | JSONResponse:
+async def play_position(body: PlayIn, request: Request) -> dict[str, Any] | JSONResponse:
     """The same view of the position after ``action``; an illegal action is a 422."""
     try:
         state = set_up(body.position)
     except Refused as refused:
-        return refused.response()
+        return await refused.response(request)
     action: Action | None = None
     try:
         action = Action.parse(body.action)
         played, after = state.step(action)
     except ValueError as error:
-        return Refused("action", error, action_reason(state, action, error)).response()
+        illegal = Refused("action", error, action_reason(state, action, error))
+        return await illegal.response(request)
     return position_view([state, after], [played])
 
 
 @router.post("/positions/book", summary="The opening book at a position", response_model=None)
-async def read_book(body: PositionIn) -> dict[str, Any] | JSONResponse:
+async def read_book(body: PositionIn, request: Request) -> dict[str, Any] | JSONResponse:
     """Each action the opening book has at the position: how often it won in the
     computer's games, the deep search's expected score and proof, and the top level's
     choice (no lines outside the book); an impossible position is a 422."""
     try:
         state = set_up(body.position)
     except Refused as refused:
-        return refused.response()
+        return await refused.response(request)
     return book_view(state)
 
 

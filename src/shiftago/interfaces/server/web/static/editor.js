@@ -46,6 +46,10 @@ export function boardField(board) {
  * (`invalid`) is English, so the page says its own sentence; other codes errors.js's. */
 function refusedWords(err) {
   const data = err && err.data;
+  // the core's own reason, which the server says in the page's language
+  if (data && typeof data === "object" && data.code === "invalid" && typeof data.words === "string" && data.words) {
+    return t("Refused: {why}", { why: data.words });
+  }
   if (data && typeof data === "object" && data.code === "invalid" && data.reason === "unreadable") {
     return t("Refused: this is not a position string.") + " " + FIELDS();
   }
@@ -241,6 +245,10 @@ export class PositionEditor {
    * and one typed in goes as typed, so that the server's answer is about what was typed. */
   async use(button) {
     const text = this.text.value.trim();
+    if (!text) {
+      this.showError(t("Type or paste a position string first."));
+      return;
+    }
     if (!parsePosition(text)) {
       this.showError(FIELDS());
       return;
