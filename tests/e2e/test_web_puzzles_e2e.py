@@ -257,3 +257,16 @@ def test_an_expert_puzzle_of_3_players_is_solved_with_its_scoring_chosen(
         if number < len(mine):
             at_stage(page, "solving", number)
     at_stage(page, "solved")
+
+
+def test_a_puzzle_that_is_not_there_offers_the_next_one(live_server: LiveServer, page: Any) -> None:
+    page.goto(live_server.url + "/puzzles/not-a-puzzle")
+    at_stage(page, "failed")
+    assert page.inner_text("[data-testid=puzzle-status]") == "There is no such puzzle."
+    # no board, field or card of a puzzle that is not there: the next one is offered
+    assert page.is_hidden("#board") and page.is_hidden("[data-testid=action-input]")
+    assert page.is_hidden("[data-testid=puzzle-link]")
+    page.click("[data-testid=puzzle-next]")
+    at_stage(page, "solving")
+    assert page.is_visible("#board") and page.is_visible("[data-testid=puzzle-link]")
+    assert "/puzzles/not-a-puzzle" not in page.url

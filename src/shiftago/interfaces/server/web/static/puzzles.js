@@ -131,17 +131,25 @@ async function open(loader) {
     const view = await api("/api/positions", { method: "POST", body: { position: found.position } });
     puzzle = found;
     start = view;
+    showPuzzle(true);
     begin();
     history.replaceState(null, "", `/puzzles/${encodeURIComponent(puzzle.id)}`);
   } catch (err) {
     setStage("failed");
-    const words = err && err.status === 404 ? t("There is no such puzzle.") : t("The puzzle could not be loaded.");
-    $("status").textContent = errorWords(err && err.data, words) || words;
+    // no board to play on: the page offers the next puzzle instead
+    showPuzzle(false);
+    const missing = err && err.status === 404;
+    $("status").textContent = missing ? t("There is no such puzzle.") : errorWords(err && err.data, "") || t("The puzzle could not be loaded.");
     $("outcome").hidden = false;
     $("outcome-words").textContent = "";
     $("show-solution").hidden = true;
     $("retry").hidden = true;
   }
+}
+
+/** Show the puzzle's board, action field and card, or hide them (none loaded). */
+function showPuzzle(shown) {
+  for (const part of [$("board"), $("typed"), document.querySelector(".puzzle-card")]) part.hidden = !shown;
 }
 
 /** Start the puzzle (again): its position, nothing tried. */
