@@ -41,7 +41,7 @@ MENU: Final[tuple[tuple[str, str, str], ...]] = (
 
 #: Which menu entry each page is (``aria-current`` marks it); a page not here marks none.
 CURRENT: Final[dict[str, str]] = {
-    "index.html": "lobby",
+    "index.html": "play",  # the home page opens on its new-game card; the lobby is below
     "analysis.html": "analysis",
     "puzzles.html": "puzzles",
     "leaderboard.html": "leaderboard",
