@@ -384,6 +384,15 @@ def test_an_unfinished_import_held_here_can_be_studied(
     page.click("[data-testid=analyse]")
     page.wait_for_selector(".review-table", timeout=90_000)
     assert page.is_visible("[data-testid=eval-graph]")
+    # played on, the review says how much of the game it covers, and offers another
+    imported = page.url.split("/play/")[1].split("?")[0].split("#")[0]
+    play(live_server, imported, page, "Te")
+    page.wait_for_function(
+        "() => document.querySelector('.review-progress').textContent"
+        " === 'This review covers the first 4 actions of 5.'"
+    )
+    assert page.text_content("[data-testid=analyse]") == "Analyse again"
+    assert page.is_visible("[data-testid=analyse]")
     # one seat of a game between people in progress: neither is offered
     created = create(live_server, variant="express", players=2, first="o")
     alone = open_page(new_context(), created["seats"][0]["join_url"])

@@ -14,7 +14,7 @@
 import { COLOURS, MARBLE_FILL, marbleIcon, svgEl as svg } from "./board.js";
 import { api, el } from "./api.js";
 import { errorWords } from "./errors.js";
-import { lang, number, t } from "./i18n.js";
+import { lang, number, t, tn } from "./i18n.js";
 import { colourName, seatWithColour } from "./gamewords.js";
 
 const POLL_MS = 700;
@@ -342,13 +342,22 @@ export class GameReview {
     this.button.hidden = !canAsk || running || current;
     if (r && r.status === "failed") this.button.textContent = t("Try the review again");
     else this.button.textContent = r && r.status === "done" ? t("Analyse again") : t("Analyse");
+    // a review of fewer actions than the game has now (asked for during the game) says so
+    const stale = !!r && r.status === "done" && r.version !== undefined && r.version < n;
     this.progress.hidden = !running;
-    this.head.hidden = this.button.hidden && !running;
+    this.head.hidden = this.button.hidden && !running && !stale;
     if (running) {
       const p = Math.max(0, Math.min(1, +r.progress || 0));
       this.progress.value = p;
       this.progressText.textContent =
         r.status === "pending" ? t("Waiting for the computer…") : t("Reviewing… {percent}", { percent: number(Math.round(p * 100) / 100, { style: "percent" }) });
+    } else if (stale) {
+      this.progressText.textContent = tn(
+        "This review covers the first action of {total}.",
+        "This review covers the first {n} actions of {total}.",
+        r.version,
+        { n: number(r.version), total: number(n) },
+      );
     } else this.progressText.textContent = "";
     const actions = (r && r.actions) || [];
     this.root.hidden = !(canAsk || actions.length || running || !this.error.hidden);
