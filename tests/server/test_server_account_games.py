@@ -58,6 +58,30 @@ def test_a_seat_taken_while_signed_in_follows_the_account_to_another_browser(db_
         assert [s.get("account") for s in view["seats"]] == ["ann", None]
 
 
+def test_a_rematch_sends_a_browser_that_plays_by_the_account_to_its_seat(sqlite_url):
+    """The browser that holds the seat's link gets the new game's link; another browser
+    of the same account, which plays by its session, gets the new game's page to play
+    (not the spectators')."""
+    with client_for(sqlite_url) as client:
+        ann = sign_up(client, "ann")
+        game_id, (orange, green) = create(client, first="o")
+        with as_account(client, ann), seat(client, game_id, orange) as (linked, _):
+            with seat(client, game_id, None) as (by_session, welcome):
+                assert welcome["seat"] == 0
+                with seat(client, game_id, green, account=False) as (ben, _):
+                    ben.send({"type": "resign"})
+                    linked.until_type("state")
+                    linked.send({"type": "rematch"})
+                    ben.send({"type": "rematch"})
+                    found = [p.until_type("rematch") for p in (linked, by_session, ben)]
+        next_id = found[0]["id"]
+        assert found[0]["url"].startswith(f"/play/{next_id}?seat=")
+        assert found[1]["url"] == f"/play/{next_id}"
+        assert found[2]["url"].startswith(f"/play/{next_id}?seat=")
+        seats = client.get(f"/api/games/{next_id}").json()["seats"]
+        assert [s.get("account") for s in seats] == ["ann", None]
+
+
 def test_without_the_account_flag_or_a_seat_a_signed_in_player_watches(sqlite_url):
     with client_for(sqlite_url) as client:
         ann = sign_up(client, "ann")

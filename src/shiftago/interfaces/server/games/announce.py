@@ -58,10 +58,14 @@ def catch_up_messages(live: LiveGame, seen: int) -> list[dict[str, Any]]:
 
 
 def rematch(live: LiveGame, next_id: str) -> None:
-    """Tell each socket of the game where the rematch is (its own seat's link)."""
+    """Tell each socket of the game where the rematch is: its own seat's link, the
+    game's page for a seat held by an account (the rematch keeps the seat's account,
+    which the page's session plays in any browser), else the spectators' page."""
     for connection in list(live.connections):
         if connection.seat is not None and connection.token is not None:
             url = f"/play/{next_id}?seat={connection.token}"
+        elif connection.seat is not None:
+            url = f"/play/{next_id}"
         else:
             url = f"/watch/{next_id}"
         connection.send({"type": "rematch", "id": next_id, "url": url})

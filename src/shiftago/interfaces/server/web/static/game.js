@@ -189,7 +189,9 @@ async function loadOverHttp() {
 
 function onRematch(conn, msg) {
   if (!msg.id) return;
-  if (msg.url && conn.colour) rememberGame(msg.id, { tokens: { [conn.colour]: tokenOf(msg.url) } });
+  // a seat link is kept; an account's seat has none (the session plays it in any browser)
+  const token = msg.url ? tokenOf(msg.url) : null;
+  if (token && conn.colour) rememberGame(msg.id, { tokens: { [conn.colour]: token } });
   if (msg.url) rematchUrls.push(localPath(msg.url));
   clearTimeout(rematchTimer);
   notice(t("A new game is starting…"), "info");
