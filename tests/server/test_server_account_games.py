@@ -65,15 +65,18 @@ def test_a_rematch_sends_a_browser_that_plays_by_the_account_to_its_seat(sqlite_
     with client_for(sqlite_url) as client:
         ann = sign_up(client, "ann")
         game_id, (orange, green) = create(client, first="o")
-        with as_account(client, ann), seat(client, game_id, orange) as (linked, _):
-            with seat(client, game_id, None) as (by_session, welcome):
-                assert welcome["seat"] == 0
-                with seat(client, game_id, green, account=False) as (ben, _):
-                    ben.send({"type": "resign"})
-                    linked.until_type("state")
-                    linked.send({"type": "rematch"})
-                    ben.send({"type": "rematch"})
-                    found = [p.until_type("rematch") for p in (linked, by_session, ben)]
+        with (
+            as_account(client, ann),
+            seat(client, game_id, orange) as (linked, _),
+            seat(client, game_id, None) as (by_session, welcome),
+            seat(client, game_id, green, account=False) as (ben, _),
+        ):
+            assert welcome["seat"] == 0
+            ben.send({"type": "resign"})
+            linked.until_type("state")
+            linked.send({"type": "rematch"})
+            ben.send({"type": "rematch"})
+            found = [p.until_type("rematch") for p in (linked, by_session, ben)]
         next_id = found[0]["id"]
         assert found[0]["url"].startswith(f"/play/{next_id}?seat=")
         assert found[1]["url"] == f"/play/{next_id}"
