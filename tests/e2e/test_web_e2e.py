@@ -726,6 +726,21 @@ def test_phone_sized_pages_do_not_scroll_sideways(
     assert small == [], f"{path}: buttons too small to tap: {small}"
 
 
+def test_the_home_page_offers_the_variant_and_players_chosen_last(
+    live_server: LiveServer, new_context: NewContext
+):
+    page = new_context().new_page()
+    page.goto(live_server.url + "/")
+    assert page.is_checked("input[name=variant][value=express]")
+    assert page.is_checked('input[name=players][value="2"]')
+    page.check("input[name=variant][value=extreme]")
+    page.check('input[name=players][value="4"]')
+    page.reload()
+    page.locator("[data-testid=seat-kind-3]").wait_for()  # four seats again
+    assert page.is_checked("input[name=variant][value=extreme]")
+    assert page.is_checked('input[name=players][value="4"]')
+
+
 def test_a_game_with_a_friend_started_on_the_home_page(
     live_server: LiveServer, new_context: NewContext
 ):

@@ -20,12 +20,37 @@ let maxHandicap = 0; // the server's (GET /api/levels `rules`); until it has com
 let timeControl = null; // the form's choice of time (timecontrol.js)
 
 // ---- new game form -----------------------------------------------------------
+// the variant and player count chosen last, offered again (a reload keeps them)
+const CHOICE_KEY = "shiftago:new-game";
+
+function rememberedChoice() {
+  try {
+    const kept = JSON.parse(localStorage.getItem(CHOICE_KEY) || "{}");
+    return {
+      variant: Object.hasOwn(VARIANTS, kept.variant) ? kept.variant : "express",
+      players: [2, 3, 4].includes(kept.players) ? kept.players : 2,
+    };
+  } catch {
+    return { variant: "express", players: 2 };
+  }
+}
+
+function rememberChoice() {
+  const variant = document.querySelector('input[name="variant"]:checked').value;
+  try {
+    localStorage.setItem(CHOICE_KEY, JSON.stringify({ variant, players: playerCount() }));
+  } catch {
+    /* private mode: the choice lasts for this page only */
+  }
+}
+
 function buildVariants() {
+  const chosen = rememberedChoice().variant;
   const list = $("variant-list");
   for (const [key, v] of Object.entries(VARIANTS)) {
     list.append(
       el("label", { class: "choice" },
-        el("input", { type: "radio", name: "variant", value: key, checked: key === "express" }),
+        el("input", { type: "radio", name: "variant", value: key, checked: key === chosen }),
         el("span", { class: "choice-body" },
           el("strong", { text: v.name }),
           el("span", { class: "summary", text: v.summary }))),
@@ -403,9 +428,12 @@ async function main() {
   mountWelcome();
   mountDaily($("daily-puzzle"));
   buildVariants();
+  const players = document.querySelector(`input[name="players"][value="${rememberedChoice().players}"]`);
+  if (players) players.checked = true;
   buildSeats();
   timeControl = mountTimeControl("clock", "game", { untimedFirst: true });
   for (const r of document.querySelectorAll('input[name="players"]')) r.addEventListener("change", buildSeats);
+  for (const r of document.querySelectorAll('input[name="players"], input[name="variant"]')) r.addEventListener("change", rememberChoice);
   document.addEventListener("shiftago:account", showDefaultNames); // signed in or out
   const syncTournament = () => {
     $("tournament-box").hidden = document.querySelector('input[name="variant"]:checked').value !== "express";
