@@ -61,6 +61,18 @@ def test_an_action_is_stored_on_its_revision_and_moves_the_game_on(store):
     assert game.updated >= first
 
 
+def test_games_read_together_are_the_games_read_one_by_one(store, monkeypatch):
+    for game_id, actions in (("g1", ["L3", "Td", "R5"]), ("g2", []), ("g3", ["Bg"])):
+        new_game(store, game_id)
+        for number, notation in enumerate(actions, 1):
+            store.append_action(game_id, number - 1, number, notation, "on", finished=False)
+    wanted = ["g3", "missing", "g1", "g2"]
+    alone = [game for game in map(store.load, wanted) if game is not None]
+    monkeypatch.setattr("shiftago.interfaces.server.games.store.IDS_PER_QUERY", 2)
+    assert store.load_many(wanted) == alone  # in the order asked, across two chunks
+    assert [game.actions for game in alone] == [["Bg"], ["L3", "Td", "R5"], []]
+
+
 def test_an_action_on_an_old_revision_is_a_conflict_and_stores_nothing(store):
     new_game(store, "g1")
     store.append_action("g1", 0, 1, "L3", "Ben to move", finished=False)

@@ -50,13 +50,9 @@ def recent_games_of(
 
 def records_of(store: Store, account_id: int, limit: int, every: bool) -> list[Record]:
     """The records of the account's newest games that its profile lists (all of its
-    games with ``every``), newest first, each read whole from the store."""
-    records = []
-    for game_id in store.game_ids_of_account(account_id, limit, every):
-        stored = store.load(game_id)
-        if stored is not None:
-            records.append(LiveGame.load(stored).record())
-    return records
+    games with ``every``), newest first, read whole from the store together."""
+    game_ids = store.game_ids_of_account(account_id, limit, every)
+    return [LiveGame.load(stored).record() for stored in store.load_many(game_ids)]
 
 
 async def _account(request: Request, name: str) -> Account | None:
