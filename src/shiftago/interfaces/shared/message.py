@@ -6,6 +6,7 @@ bytes, text that is not UTF-8. :func:`one_line` keeps the words and drops the re
 
 from __future__ import annotations
 
+import re
 from typing import Final
 
 #: The longest word kept whole (a long file path fits): a longer one, such as a pasted
@@ -14,6 +15,11 @@ LONGEST_WORD: Final = 200
 #: The longest message kept whole: one that quotes many words of its input (arguments
 #: to a command that takes none, say) is cut.
 LONGEST_LINE: Final = 1_000
+#: The no-break spaces a language's typography puts in its messages (French before
+#: ``:``): Python counts them as not printable, but they are shown and kept as they are.
+KEPT_SPACES: Final = frozenset("\u00a0\u202f")
+#: Whitespace other than those: a run of it is one space.
+_BREAKING_SPACE: Final = re.compile("[^\\S\u00a0\u202f]+")
 
 
 def one_line(text: str) -> str:
@@ -26,8 +32,13 @@ def one_line(text: str) -> str:
     True
     >>> len(one_line("undo takes no arguments, got " + "L " * 100_000))
     1000
+    >>> one_line("pas une action\u202f: les actions") == "pas une action\u202f: les actions"
+    True
     """
-    shown = "".join(ch if ch.isprintable() else "?" for ch in text.replace("\t", " "))
-    words = [w if len(w) <= LONGEST_WORD else w[: LONGEST_WORD - 1] + "…" for w in shown.split()]
+    shown = "".join(
+        ch if ch.isprintable() or ch in KEPT_SPACES else "?" for ch in text.replace("\t", " ")
+    )
+    pieces = _BREAKING_SPACE.split(shown.strip())
+    words = [w if len(w) <= LONGEST_WORD else w[: LONGEST_WORD - 1] + "…" for w in pieces if w]
     line = " ".join(words) or "error"
     return line if len(line) <= LONGEST_LINE else line[: LONGEST_LINE - 1] + "…"
