@@ -11,8 +11,9 @@ from click.testing import CliRunner, Result
 
 from shiftago.core import Game, Rules, Variant
 from shiftago.interfaces.cli import cli
+from shiftago.interfaces.play.session import yes_or_no
 from shiftago.interfaces.shared import catalogues
-from shiftago.interfaces.shared.catalogues import Words, terminal_language
+from shiftago.interfaces.shared.catalogues import Catalogues, Words, terminal_language
 from shiftago.interfaces.shared.game_words import status
 from support.catalogue_fixtures import write
 
@@ -83,10 +84,30 @@ def test_the_rows_under_the_board_line_up_whatever_the_labels_length(
     words = {"supply": "vano portabiglie", "points": "punti", "skips": "salti"}
     write(folder, "pot", dict.fromkeys(words, ""))
     write(folder, "it", words)
-    monkeypatch.setattr(catalogues, "LOCALE_DIR", folder)
     monkeypatch.setattr(catalogues, "_words", Words())
-    catalogues.use_language("it")
+    catalogues.use_language("it", Catalogues(folder))
     rules = Rules(Variant.EXPERT, 3, handicap=(0, 1, 0))
     rows = status(Game(rules, first=0).state).splitlines()[1:]
     assert [row.split()[0] for row in rows] == ["vano", "punti", "salti"]
     assert len({row.index(" o ") for row in rows}) == 1, rows
+
+
+@pytest.mark.parametrize(
+    ("yes", "no", "answers"),
+    [
+        ("oui", "non", {"oui": True, "o": True, "Y": True, "non": False, "n": False}),
+        ("sí", "no", {"si": True, "sí": True, "s": True, "no": False, "yes": True}),
+        ("ja", "nee", {"ja": True, "j": True, "nee": False, "n": False, "maybe": None}),
+    ],
+)
+def test_a_question_takes_yes_and_no_in_the_language_and_in_english(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, yes: str, no: str, answers: dict[str, bool]
+) -> None:
+    folder = tmp_path / "locale"
+    folder.mkdir()
+    words = {"yes": yes, "no": no}
+    write(folder, "pot", dict.fromkeys(words, ""))
+    write(folder, "it", words)
+    monkeypatch.setattr(catalogues, "_words", Words())
+    catalogues.use_language("it", Catalogues(folder))
+    assert {word: yes_or_no(word) for word in answers} == answers

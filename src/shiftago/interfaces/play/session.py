@@ -9,6 +9,7 @@ game has been saved. The game in progress is saved after every action (see
 from __future__ import annotations
 
 import sys
+import unicodedata
 from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
@@ -35,6 +36,30 @@ from shiftago.interfaces.shared.refusals import action_reason, refusal_words
 #: The words of the game's commands: those that leave, those that take nothing after
 #: them, and ``save FILE``. Any other line is an action.
 QUIT_WORDS: Final = frozenset(("quit", "exit", "q"))
+
+
+def _plain(word: str) -> str:
+    """``word`` in lower case without its accents: "sí" is "si"."""
+    parts = unicodedata.normalize("NFD", word.strip().lower())
+    return "".join(ch for ch in parts if not unicodedata.combining(ch))
+
+
+def yes_or_no(word: str) -> bool | None:
+    """Whether ``word`` answers yes (True) or no (False): y, yes, n, no, or the language's
+    own words (oui, ja, sí...) and their first letters where those differ; else None."""
+    yes, no = _plain(_("yes")), _plain(_("no"))
+    yes_words, no_words = {"y", "yes", yes}, {"n", "no", no}
+    if yes[:1] != no[:1]:
+        yes_words.add(yes[:1])
+        no_words.add(no[:1])
+    said = _plain(word)
+    if said in yes_words and said not in no_words:
+        return True
+    if said in no_words and said not in yes_words:
+        return False
+    return None
+
+
 HELP_WORDS: Final = frozenset(("help", "?", "h"))
 BARE_COMMANDS: Final = HELP_WORDS | {"legal", "undo", "board", "show", "position", "rules"}
 COMMAND_WORDS: Final = QUIT_WORDS | BARE_COMMANDS | {"save"}
@@ -101,10 +126,9 @@ class LineReader:
             word = answer.strip().lower()
             if not word:
                 return default
-            if word in ("y", "yes"):
-                return True
-            if word in ("n", "no"):
-                return False
+            said = yes_or_no(word)
+            if said is not None:
+                return said
             self.out.write(_("Please answer y or n.") + "\n")
 
 

@@ -11,7 +11,13 @@ from shiftago.core import Action, Game, ShiftagoError
 from shiftago.engine.levels import level as level_of
 from shiftago.formats.record import Record, parse_record
 from shiftago.formats.text_board import use_color
-from shiftago.interfaces.play.session import COMMAND_WORDS, QUIT_WORDS, LineReader, Session
+from shiftago.interfaces.play.session import (
+    COMMAND_WORDS,
+    QUIT_WORDS,
+    LineReader,
+    Session,
+    yes_or_no,
+)
 from shiftago.interfaces.shared.autosave import Autosave
 from shiftago.interfaces.shared.catalogues import _, ngettext
 from shiftago.interfaces.shared.game_words import error_words, record_result
@@ -85,10 +91,9 @@ def _ask_to_resume(reader: LineReader, when: str) -> bool | None:
         if answer is None:
             return None
         word = answer.strip().lower()
-        if word in ("", "y", "yes"):
-            return True
-        if word in ("n", "no"):
-            return False
+        said = True if not word else yes_or_no(word)
+        if said is not None:
+            return said
         if word in QUIT_WORDS:
             return None
         if word.split()[0] in COMMAND_WORDS or _is_action(word):
