@@ -274,7 +274,7 @@ def test_go_on_from_a_position(home: Path) -> None:
         (["--handicap", "1,2,3"], "the handicap needs one number per seat (2), got 3"),
         (["--handicap", "a"], "one number of skipped turns per seat"),
         (["--handicap", "7,0"], "each handicap is 0 to 6 skipped turns"),
-        (["--level", "99", "--computer", "o"], "unknown level 99"),
+        (["--level", "99", "--computer", "o"], "99 is not in the range 1<=x<=7"),
         (["--position", "express 2 7/7"], "bad position"),
         (["--load", "x.txt", "--position", START_EXPRESS], "either --load or --position"),
         (["--load", "does-not-exist.txt"], "cannot read does-not-exist.txt"),
@@ -657,7 +657,7 @@ def test_level_without_a_computer_seat_and_resume_without_a_save(home: Path) -> 
 
 def test_a_level_that_does_not_exist_is_refused_without_a_computer_seat(home: Path) -> None:
     result = play(home, ["--level", "99"], [])
-    assert result.exit_code == 2 and "unknown level 99" in result.output
+    assert result.exit_code == 2 and "99 is not in the range 1<=x<=7" in result.output
 
 
 def test_at_a_terminal_the_computer_says_it_is_thinking() -> None:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from shiftago.engine.levels import LADDER
 from shiftago.interfaces.cli.words import option
 from shiftago.interfaces.shared.catalogues import N_, _
 
@@ -85,7 +86,11 @@ _GAME_OPTIONS: list[Callable[[Any], Any]] = [
         multiple=True,
         help=N_("A seat the computer plays (repeat the option for several seats)."),
     ),
-    option("--level", type=click.IntRange(min=1), help=N_("The computer's level (default: best).")),
+    option(
+        "--level",
+        type=click.IntRange(min=1, max=len(LADDER)),
+        help=N_("The computer's level (default: best)."),
+    ),
     option(
         "--limit",
         type=click.IntRange(min=1),
