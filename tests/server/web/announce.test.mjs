@@ -22,7 +22,8 @@ test("a scoring says the line's length and its points", () => {
 test("the end of a game names its winners", () => {
   assert.equal(resultWords(false, ["Blue"]), "");
   assert.equal(resultWords(true, ["Blue"]), "Blue won.");
-  assert.equal(resultWords(true, ["Blue", "Green"]), "Blue and Green share the win.");
+  assert.equal(resultWords(true, ["Blue", "Green"], 3), "Blue and Green share the win.");
+  assert.equal(resultWords(true, ["Blue", "Green"], 2), "Draw between Blue and Green.");
   assert.equal(resultWords(true, []), WORDS.overNoWinner);
 });
 

@@ -123,7 +123,7 @@ function actionNews(node) {
   const mover = before.turn;
   const seat = COLOURS.indexOf(mover);
   const scored = before.variant !== "express" && seat >= 0 ? ((after.scores || [])[seat] ?? 0) - ((before.scores || [])[seat] ?? 0) : null;
-  const end = after.result ? resultWords(true, (after.result.winners || []).map(colourName)) : "";
+  const end = after.result ? resultWords(true, (after.result.winners || []).map(colourName), after.players) : "";
   return [actionWords(colourName(mover), node.action, scored), end].filter(Boolean).join(" ");
 }
 
@@ -159,6 +159,8 @@ function statusText(v) {
     if (!w.length) return reason ? t("The game is over ({reason}).", { reason }) : t("The game is over.");
     if (w.length > 1) {
       const names = new Intl.ListFormat(lang, { type: "conjunction" }).format(w.map(colourName));
+      // every seat sharing the result is a draw (a full board in Express)
+      if (w.length === v.players) return reason ? t("Draw between {names} ({reason}).", { names, reason }) : t("Draw between {names}.", { names });
       return reason ? t("{names} share the win ({reason}).", { names, reason }) : t("{names} share the win.", { names });
     }
     const name = colourName(w[0]);

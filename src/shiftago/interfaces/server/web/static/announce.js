@@ -17,6 +17,7 @@ export const WORDS = {
   get other() { return t("{who} played {action}."); },
   get won() { return t("{who} won."); },
   get wonTogether() { return t("{names} share the win."); },
+  get drawn() { return t("Draw between {names}."); },
   get overNoWinner() { return t("The game is over without a winner."); },
   get start() { return t("The start position."); },
   get step() { return t("Action {step} of {steps}: {words}"); },
@@ -43,13 +44,15 @@ export function actionWords(who, action, points = null) {
   return fill(WORDS.other, { who, action });
 }
 
-/** The end of a game in words, from the winners' names; "" while it goes on. */
-export function resultWords(over, winners) {
+/** The end of a game in words, from the winners' names and the game's number of
+ * seats (all of them sharing it: a draw); "" while it goes on. */
+export function resultWords(over, winners, players = 0) {
   if (!over) return "";
   if (!winners.length) return WORDS.overNoWinner;
   if (winners.length === 1) return fill(WORDS.won, { who: winners[0] });
   const names = new Intl.ListFormat(lang, { type: "conjunction" }).format(winners);
-  return fill(WORDS.wonTogether, { names });
+  // every seat sharing the result is a draw; some of them sharing it share a win
+  return fill(winners.length === players ? WORDS.drawn : WORDS.wonTogether, { names });
 }
 
 /** The page's live region: each call says its sentences, and says them again when the

@@ -149,7 +149,8 @@ export function renderPlayers(v) {
     // a computer thinks only in the game as it stands, never at a step of the replay
     const thinks = v.final && (ctx.thinking === colour || seat.kind === "computer");
     if (toAct) turnText = thinks ? t("thinking…") : v.phase === "score" ? t("to score") : t("to play");
-    if (isWinner) turnText = winners.length > 1 ? t("draw") : t("winner");
+    // a draw is a result every seat shares; two of three sharing a win are winners
+    if (isWinner) turnText = winners.length > 1 && winners.length === (g.seats || []).length ? t("draw") : t("winner");
     box.append(
       el("article", {
         class: `player colour-${colour}${toAct ? " to-act" : ""}${isWinner ? " winner" : ""}`,

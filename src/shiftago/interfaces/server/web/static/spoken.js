@@ -15,7 +15,7 @@ export function spokenSince(game, from, to, wasOver) {
     out.push(actionWords(h.seat ? who(h.seat) : "", h.action, h.points ?? null));
   }
   const over = game.phase === "over" || !!game.result;
-  if (over && !wasOver) out.push(resultWords(true, ((game.result && game.result.winners) || []).map(who)));
+  if (over && !wasOver) out.push(resultWords(true, ((game.result && game.result.winners) || []).map(who), (game.seats || []).length));
   return out;
 }
 
