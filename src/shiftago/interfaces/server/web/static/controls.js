@@ -6,6 +6,7 @@ import { colourName, marbleIcon } from "./board.js";
 import { api, copyText, el, gameEntry } from "./api.js";
 import { levelName, nameBesideColour } from "./gamewords.js";
 import { t } from "./i18n.js";
+import { rememberedLevel } from "./welcome.js";
 import { fmtSeconds, awayFor } from "./panels.js";
 import {
   $, ctx, held, heldThatMay, heldTokens, holdsEverySeat, isOver, seatIndex, seatOf, who,
@@ -82,8 +83,10 @@ function claimButtons(colour, send) {
     select.replaceChildren(...list.map((l) => el("option", { value: l.level, text: l.name ? t("Level {level} ({name})", { level: l.level, name: levelName(l.name) }) : t("Level {level}", { level: l.level }) })));
     // a level chosen earlier for this seat survives the row being drawn anew (a late
     // presence may show the seat back for a moment)
-    const chosen = ctx.claimLevels[colour];
-    if (chosen !== undefined && list.some((l) => String(l.level) === chosen)) select.value = chosen;
+    // else the level this browser last chose for the computer (the home page's), which
+    // on a first visit is a gentle one, not the strongest
+    const chosen = ctx.claimLevels[colour] ?? String(rememberedLevel());
+    if (list.some((l) => String(l.level) === chosen)) select.value = chosen;
     else if (data && data.default !== null && data.default !== undefined) select.value = String(data.default);
   });
   select.addEventListener("change", () => {
