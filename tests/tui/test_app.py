@@ -289,6 +289,21 @@ def test_the_engine_shows_its_lines_on_request(tmp_path: Path) -> None:
     run(app, scenario)
 
 
+def test_the_engine_on_a_finished_game_says_there_is_nothing_to_look_at(tmp_path: Path) -> None:
+    game = Game(Rules(Variant.EXPRESS, 2), first=0, seed=1)
+    for action in ("L1", "L7") * 4 + ("L1",):  # orange's five in row 1
+        game.play(action)
+    app = app_for(Match(game, autosave=autosave_in(tmp_path)))
+
+    async def scenario(pilot: Pilot[int]) -> None:
+        await pilot.press("f5")
+        await settle(pilot)
+        text = str(app.query_one("#lines", Static).render())
+        assert text == "No action to look at: the game is over."
+
+    run(app, scenario)
+
+
 def test_a_resize_redraws_and_80_by_24_holds_everything(tmp_path: Path) -> None:
     game = Game(Rules(Variant.EXPERT, 4), first=0, seed=1)
     app = app_for(Match(game, autosave=autosave_in(tmp_path)))

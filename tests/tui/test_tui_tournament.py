@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Select, Static
+from textual.widgets import Checkbox, Select, Static
 
 from shiftago.core import Game, Rules, Tournament, Variant
 from shiftago.interfaces.shared.newgame import PlaySetup, SetupError
@@ -91,6 +91,24 @@ def test_a_tournament_from_the_new_game_dialog(tmp_path: Path) -> None:
     assert match.tournament is not None and match.wins == [0, 0, 0]
     assert match.game is match.tournament.game
     assert match.game.rules.variant is Variant.EXPRESS and match.game.rules.players == 3
+
+
+def test_the_variant_comes_back_when_the_tournament_is_unticked(tmp_path: Path) -> None:
+    app = app_for(Match(Game(Rules(Variant.EXPERT, 3), first=0, seed=1)))
+
+    async def scenario(pilot: Pilot[int]) -> None:
+        await pilot.press("f2")
+        await pilot.pause()
+        variant = app.screen.query_one("#variant", Select)
+        tournament = app.screen.query_one("#tournament", Checkbox)
+        tournament.value = True
+        await pilot.pause()
+        assert (variant.value, variant.disabled) == ("express", True)
+        tournament.value = False
+        await pilot.pause()
+        assert (variant.value, variant.disabled) == ("expert", False)
+
+    run(app, scenario)
 
 
 def test_a_game_lost_on_time_counts_and_the_next_one_starts_on_fresh_clocks(

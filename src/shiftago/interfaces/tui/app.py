@@ -433,8 +433,9 @@ class ShiftagoApp(App[int]):
             self.engine_stop.set()
             self.redraw()
             return
-        self.query_one("#lines", Static).update(engine_lines(None))
-        if not self.match.game.is_over:
+        over = self.match.finished  # nothing to look at: say so, not "thinking" for ever
+        self.query_one("#lines", Static).update(engine_lines(None, over=over))
+        if not over:
             self.engine_stop = threading.Event()
             self.analyse(self.version, self.match.game.state, self.engine_stop)
         self.redraw()

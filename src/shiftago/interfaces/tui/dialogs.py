@@ -101,6 +101,8 @@ class NewGameScreen(ModalScreen[PlaySetup | None]):
         super().__init__()
         self.current = current
         self.problem = problem
+        #: The variant chosen before the tournament was (which fixes Express).
+        self.variant_before: object = current.variant
 
     def compose(self) -> ComposeResult:
         setup = self.current
@@ -159,10 +161,13 @@ class NewGameScreen(ModalScreen[PlaySetup | None]):
 
     def _tournament_chosen(self, chosen: bool) -> None:
         """A tournament is of Express games (RULES.md): the variant is fixed while it is
-        chosen."""
+        chosen, and the one chosen before comes back when it is not."""
         variant = self.query_one("#variant", Select)
-        if chosen:
+        if chosen and not variant.disabled:
+            self.variant_before = variant.value
             variant.value = "express"
+        elif not chosen and variant.disabled:
+            variant.value = self.variant_before
         variant.disabled = chosen
 
     def on_button_pressed(self, event: Button.Pressed) -> None:

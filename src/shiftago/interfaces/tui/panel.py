@@ -115,8 +115,11 @@ def seats(
     return out
 
 
-def engine_lines(progress: Progress | None, wanted: int = 3) -> str:
-    """The engine's best lines at its last depth, best first."""
+def engine_lines(progress: Progress | None, wanted: int = 3, over: bool = False) -> str:
+    """The engine's best lines at its last depth, best first; before its first depth
+    that it thinks, or with ``over`` that the game has no action left to look at."""
+    if over:
+        return _("No action to look at: the game is over.")
     if progress is None:
         return _("The engine is thinking...")
     head = _("Engine, depth %(depth)s, %(nodes)s nodes") % {
