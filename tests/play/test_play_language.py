@@ -15,6 +15,7 @@ from shiftago.interfaces.play.session import yes_or_no
 from shiftago.interfaces.shared import catalogues
 from shiftago.interfaces.shared.catalogues import Catalogues, Words, terminal_language
 from shiftago.interfaces.shared.game_words import status
+from shiftago.interfaces.shared.newgame import SetupError, parse_colour
 from support.catalogue_fixtures import write
 
 
@@ -111,3 +112,24 @@ def test_a_question_takes_yes_and_no_in_the_language_and_in_english(
     monkeypatch.setattr(catalogues, "_words", Words())
     catalogues.use_language("it", Catalogues(folder))
     assert {word: yes_or_no(word) for word in answers} == answers
+
+
+def test_a_colour_is_named_in_the_language_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "locale"
+    folder.mkdir()
+    words = {"orange": "orange", "green": "vert", "blue": "bleu", "white": "blanc"}
+    write(folder, "pot", dict.fromkeys(words, ""))
+    write(folder, "it", words)
+    monkeypatch.setattr(catalogues, "_words", Words())
+    catalogues.use_language("it", Catalogues(folder))
+    assert [parse_colour(word, 4) for word in ("Vert", "g", "green", "blanc", "w")] == [
+        1,
+        1,
+        1,
+        3,
+        3,
+    ]
+    with pytest.raises(SetupError, match=r"'rouge'.* o \(orange\), g \(vert\), b \(bleu\)"):
+        parse_colour("rouge", 3)

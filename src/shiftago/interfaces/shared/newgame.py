@@ -16,7 +16,7 @@ from shiftago.formats.record import Record, RecordError
 from shiftago.formats.record_json import parse_records_of_either_form
 from shiftago.formats.source import SourceError, read_text
 from shiftago.interfaces.shared.catalogues import _
-from shiftago.interfaces.shared.game_words import error_words
+from shiftago.interfaces.shared.game_words import colour_name, error_words
 
 #: A new game that only the computer plays ends after this many actions (Extreme may
 #: otherwise go on and on): the optional limit RULES.md section 7 allows automated play.
@@ -60,14 +60,17 @@ class PlaySetup:
 
 
 def parse_colour(text: str, players: int) -> int:
-    """A seat from a colour letter or name (``o``, ``orange``), any case."""
+    """A seat from a colour letter or name (``o``, ``orange``, or the name in the
+    player's language: ``vert``, ``groen``), any case."""
     word = text.strip().lower()
     if word in COLOUR_NAMES:
         word = COLOURS[COLOUR_NAMES.index(word)]
+    elif word in (here := [colour_name(seat).lower() for seat in range(len(COLOURS))]):
+        word = COLOURS[here.index(word)]
     try:
         return seat_of_colour(word, players)
     except ShiftagoError:
-        names = ", ".join(f"{COLOURS[s]} ({COLOUR_NAMES[s]})" for s in range(players))
+        names = ", ".join(f"{COLOURS[s]} ({colour_name(s)})" for s in range(players))
         raise SetupError(
             _("unknown colour %(text)s: with %(players)d players: %(names)s")
             % {"text": repr(text), "players": players, "names": names}
