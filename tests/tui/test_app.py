@@ -397,6 +397,8 @@ def test_options_that_make_no_game_keep_the_dialog_open_with_the_reason(tmp_path
     game.play("L3")
     app = app_for(Match(game, autosave=autosave_in(tmp_path)))
     problems: list[str] = []
+    said_aside: list[str] = []
+    app.notify = lambda message, **_: said_aside.append(message)  # type: ignore[method-assign]
 
     async def start_with(pilot: Pilot[int], handicap: str, clock: str) -> None:
         app.screen.query_one("#handicap", Input).value = handicap
@@ -420,6 +422,8 @@ def test_options_that_make_no_game_keep_the_dialog_open_with_the_reason(tmp_path
         "the handicap needs one number per seat (2), got 3",
     ]
     assert "soon" in problems[2]
+    # the foot holds one line: the reason too long for it is also said whole, aside
+    assert said_aside == [problems[2]] and len(problems[2]) > 62
     assert [str(a) for a in app.match.game.history] == ["L3"]
 
 

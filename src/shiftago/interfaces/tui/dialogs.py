@@ -211,6 +211,9 @@ class NewGameScreen(ModalScreen[PlaySetup | None]):
     def _problem(self, text: str) -> None:
         """Say what is wrong with the options, at the foot of the dialog."""
         self.query_one("#form", Vertical).border_subtitle = text
+        # the foot holds one line: a longer reason is also said whole, wrapped, aside
+        if text and len(text) > self.query_one("#form", Vertical).size.width - 4:
+            self.notify(text, severity="error")
 
     def action_cancel(self) -> None:
         self.dismiss(None)
