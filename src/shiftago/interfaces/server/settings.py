@@ -90,8 +90,8 @@ class Settings:
                 "--public-url",
                 N_(
                     "Where people reach the app (https://shiftago.example.org); join links and "
-                    "the allowed WebSocket origins follow from it. Default: the address a "
-                    "browser used."
+                    "the allowed WebSocket origins follow from it. Default: the address and "
+                    "port the server was reached at (never the Host a browser names)."
                 ),
                 metavar="URL",
                 check="url",
