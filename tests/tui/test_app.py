@@ -496,3 +496,21 @@ def test_notation_typed_faster_than_the_focus_moves_is_played_not_the_cursor(
 
     run(app, scenario)
     assert [str(a) for a in game.history] == ["L3", "Ta"]
+
+
+def test_a_turn_a_handicap_skips_is_said_in_the_log(tmp_path: Path) -> None:
+    """With green's two skips, orange's first two actions are each followed by green's
+    skipped turn, as the line game says them."""
+    game = Game(Rules(Variant.EXPRESS, 2, handicap=(0, 2)), first=0, seed=1)
+    app = app_for(Match(game, autosave=autosave_in(tmp_path)))
+
+    async def scenario(pilot: Pilot[int]) -> None:
+        for action in ("L1", "L3", "L5"):  # apart: only orange's marbles on the board
+            app.act(Action.parse(action))
+            await pilot.pause()
+
+    run(app, scenario)
+    log = log_text(app)
+    assert "Orange plays L1. Green skips a turn (handicap, 1 more to come)." in log
+    assert "Orange plays L3. Green skips a turn (handicap, 0 more to come)." in log
+    assert log.endswith("Orange plays L5.")

@@ -108,7 +108,10 @@ def test_tui_speaks_the_language_asked_for(
     monkeypatch.setattr(tui_run, "run_tui", fake_run)
     try:
         result = CliRunner().invoke(
-            cli, ["tui", "--lang", "de"], env={"SHIFTAGO_HOME": str(tmp_path), "LANG": "C"}
+            cli,
+            ["tui", "--lang", "de"],
+            # LANGUAGE is given so that the runner puts it back: --lang sets it for Click
+            env={"SHIFTAGO_HOME": str(tmp_path), "LANG": "C", "LANGUAGE": ""},
         )
     finally:
         catalogues.use_language("en")

@@ -26,6 +26,7 @@ from shiftago.interfaces.shared.game_words import (
     describe_options,
     describe_outcome,
     error_words,
+    skipped_turns,
     status,
 )
 from shiftago.interfaces.shared.how_to_play import VARIANT_RULES
@@ -352,18 +353,9 @@ class Session:
         self._announce_skips(start.rules.handicap, start.skips, game.first)
 
     def _announce_skips(self, before: Sequence[int], after: Sequence[int], seat: int) -> None:
-        """The turns a handicap skipped, from the skips left ``before`` to ``after``, in
-        the order of play from ``seat``, the first the turn came to: each seat with skips
-        left uses one when its turn comes (RULES.md section 6)."""
-        left = list(before)
-        while sum(left) > sum(after):
-            if left[seat] > after[seat]:
-                left[seat] -= 1
-                self.say(
-                    _("%(colour)s skips a turn (handicap, %(left)d more to come)")
-                    % {"colour": colour_name(seat), "left": left[seat]}
-                )
-            seat = (seat + 1) % len(left)
+        """Say the turns a handicap skipped (:func:`.game_words.skipped_turns`)."""
+        for words in skipped_turns(before, after, seat):
+            self.say(words)
 
     def undo(self) -> None:
         game = self.game

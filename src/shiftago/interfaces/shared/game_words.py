@@ -6,6 +6,7 @@ are in every language."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 from shiftago.core import COLOURS, Phase, Rules, State, Variant, cell_name
@@ -56,6 +57,23 @@ def error_words(error: BaseException) -> str:
         reason = os_reason(error)
         return reason.words(_, colour_name) if isinstance(reason, TranslatableError) else reason
     return str(error)
+
+
+def skipped_turns(before: Sequence[int], after: Sequence[int], seat: int) -> list[str]:
+    """The turns a handicap skipped, from the skips left ``before`` to ``after``, in the
+    order of play from ``seat``, the first the turn came to (each seat with skips left
+    uses one when its turn comes, RULES.md section 6): a sentence each."""
+    left = list(before)
+    said = []
+    while sum(left) > sum(after):
+        if left[seat] > after[seat]:
+            left[seat] -= 1
+            said.append(
+                _("%(colour)s skips a turn (handicap, %(left)d more to come)")
+                % {"colour": colour_name(seat), "left": left[seat]}
+            )
+        seat = (seat + 1) % len(left)
+    return said
 
 
 def reason_words(reason: str) -> str:

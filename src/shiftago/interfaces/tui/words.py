@@ -6,6 +6,7 @@ from __future__ import annotations
 from shiftago.core import Action, Insertion, Outcome, ScoringOption, State, cell_name
 from shiftago.core.outcome import EndReason
 from shiftago.interfaces.shared.catalogues import _, ngettext
+from shiftago.interfaces.shared.game_words import skipped_turns
 
 
 def colour(seat: int) -> str:
@@ -69,17 +70,18 @@ def option_text(option: ScoringOption, players: int) -> str:
 
 
 def action_words(before: State, after: State, action: Action) -> str:
-    """What the log says of an action: who pushed where, or scored what."""
+    """What the log says of an action: who pushed where, or scored what, and the turns
+    a handicap skipped after it."""
     mover = before.turn
     who = {"colour": colour(mover), "action": str(action)}
+    skipped = skipped_turns(before.skips, after.skips, (mover + 1) % len(after.skips))
+    after_it = "".join(f" {sentence(words)}." for words in skipped)
     if isinstance(action, Insertion):
-        return sentence(_("%(colour)s plays %(action)s.") % who)
+        return sentence(_("%(colour)s plays %(action)s.") % who) + after_it
     gained = after.scores[mover] - before.scores[mover]
-    return sentence(
-        ngettext(
-            "%(colour)s scores %(action)s: %(n)s point.",
-            "%(colour)s scores %(action)s: %(n)s points.",
-            gained,
-        )
-        % {**who, "n": gained}
+    said = ngettext(
+        "%(colour)s scores %(action)s: %(n)s point.",
+        "%(colour)s scores %(action)s: %(n)s points.",
+        gained,
     )
+    return sentence(said % {**who, "n": gained}) + after_it
