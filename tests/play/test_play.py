@@ -154,8 +154,8 @@ def test_invalid_input_gets_one_line_and_changes_nothing(home: Path) -> None:
     result = play(home, ["--first", "o"], [*fill_rank_1, "position", *bad])
     out = result.output
     assert errors(out) == [
-        "error: L1 is not allowed here: its lane is full, or it breaks the rule of the first "
-        "marbles.",
+        "error: L1 cannot be played: its lane is full, and a marble may never be pushed off the "
+        "board.",
         "error: 'foo' is not an action or a command (type help for the list)",
         "error: 'T9' is not an action: actions are written like L3, Tc or xc3-g3.",
         "error: There is no line to score: xa1-b1 is not possible now.",

@@ -10,7 +10,14 @@ import pytest
 
 from shiftago.core import Action, Game, Rules, ShiftagoError, State, Variant
 from shiftago.interfaces.shared.catalogues import use_language
-from shiftago.interfaces.shared.refusals import REASONS, Reason, action_reason, refusal_words
+from shiftago.interfaces.shared.refusals import (
+    REASONS,
+    PushRule,
+    Reason,
+    action_reason,
+    precise_reason,
+    refusal_words,
+)
 
 #: Orange has a line of five on rank 1 to score; green has played nothing special.
 ORANGE_SCORES = ["L1", "L7", "L1", "L7", "L1", "L7", "L1", "L7", "L1"]
@@ -48,11 +55,32 @@ def test_each_cause_has_its_reason() -> None:
 
 @pytest.mark.parametrize("lang", ["de", "es", "it", "fr", "nl"])
 def test_every_reason_is_said_in_every_language(lang: str, english: None) -> None:
-    english_words = {r: refusal_words(r, "L1", "Orange") for r in REASONS}
+    told: tuple[Reason | PushRule, ...] = (*REASONS, "lane_full", "apart")
+    english_words = {r: refusal_words(r, "L1", "Orange") for r in told}
     use_language(lang)
-    for reason in REASONS:
+    for reason in told:
         said = refusal_words(reason, "L1", "Orange")
         assert said != english_words[reason], (lang, reason)
         assert "{" not in said, said  # every placeholder filled
         if reason not in ("game_over",):
             assert "L1" in said
+
+
+def test_a_refused_push_is_told_by_the_rule_that_refuses_it(english: None) -> None:
+    full = Game(Rules(Variant.EXPRESS, 2), first=0)
+    for action in ["L1"] * 7:
+        full.play(action)  # rank 1 full
+    # green skips two turns: orange acts again with only its a1 on the board
+    alone = Game(Rules(Variant.EXPRESS, 2, handicap=(0, 2)), first=0)
+    alone.play("L1")
+    for state, text, reason, words in [
+        (full.state, "L1", "lane_full", "L1 cannot be played: its lane is full"),
+        (alone.state, "L2", "apart", "L2 is not allowed: while only your marbles are on"),
+    ]:
+        action = Action.parse(text)
+        with pytest.raises(ShiftagoError) as refused_by:
+            state.step(action)
+        assert action_reason(state, action, refused_by.value) == "not_allowed"
+        told = precise_reason(state, action, refused_by.value)
+        assert told == reason
+        assert refusal_words(told, text, "Orange").startswith(words)

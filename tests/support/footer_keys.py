@@ -42,9 +42,14 @@ async def footer_keys(lang: str, width: int, between: bool) -> list[tuple[str, b
         importlib.reload(module)
     shown = app.ShiftagoApp(match_for(between))  # type: ignore[arg-type]
     async with shown.run_test(size=(width, 24)) as pilot:
-        await pilot.pause()
-        footer = shown.screen.query_one(Footer)
-        return [(str(key.key), key.region.right <= width) for key in footer.children]  # type: ignore[attr-defined]
+        # a busy machine can draw the footer a few frames late: wait until every key has
+        # its place (a key not yet laid out has an empty region)
+        for _frame in range(100):
+            await pilot.pause(0.02)
+            keys = shown.screen.query_one(Footer).children
+            if keys and all(key.region.width for key in keys):
+                break
+        return [(str(key.key), key.region.right <= width) for key in keys]  # type: ignore[attr-defined]
 
 
 def main() -> None:

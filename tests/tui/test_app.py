@@ -4,9 +4,11 @@ lines and a resize. The computer and the engine search to depth 1 (no clock)."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 from textual import events
+from textual.containers import VerticalScroll
 from textual.pilot import Pilot
 from textual.widgets import Button, Input, OptionList, RichLog, Select, Static
 
@@ -178,7 +180,7 @@ def test_typing_a_wrong_or_illegal_action_says_so_and_changes_nothing(tmp_path: 
     assert [str(a) for a in game.history] == ["L3"]
     said = log_text(app)
     assert "q9 is not an action" in said
-    assert "xa1-c1 is not legal now" in said
+    assert "There is no line to score: xa1-c1 is not possible now." in said
 
 
 def test_an_unfinished_game_is_offered_and_resumed(tmp_path: Path) -> None:
@@ -264,10 +266,36 @@ def test_replay_steps_through_the_game_by_keys(tmp_path: Path) -> None:
         assert board.state == game.states[0]
         await pilot.press("enter")  # a replay plays nothing
         assert len(game.history) == 4
+        await pilot.press("L", "1", "enter")  # nor does an action typed
+        assert len(game.history) == 4 and board.state == game.states[0]
+        assert log_text(app).endswith("This is the replay: Escape leaves it, then play on.")
         await pilot.press("escape")
         assert board.state == game.state and board.active
 
     run(app, scenario)
+
+
+def test_the_record_of_a_long_game_scrolls_to_the_action_shown(tmp_path: Path) -> None:
+    chooser = random.Random(5)
+    game = Game(Rules(Variant.EXPRESS, 4), first=0, seed=5)
+    while len(game.history) < 70 and not game.is_over:
+        game.play(chooser.choice(game.legal_actions()))
+    app = app_for(Match(game, autosave=autosave_in(tmp_path)))
+    seen: list[tuple[float, float]] = []
+
+    async def scenario(pilot: Pilot[int]) -> None:
+        box = app.query_one("#record-box", VerticalScroll)
+        await pilot.press("f7")  # the replay starts at the last action
+        await pilot.pause()
+        seen.append((box.scroll_y, box.max_scroll_y))
+        await pilot.press("home")
+        await pilot.pause()
+        seen.append((box.scroll_y, box.max_scroll_y))
+
+    run(app, scenario)
+    (at_end, most), (at_start, _most) = seen
+    assert most > 0  # more lines than the box shows
+    assert at_end == most and at_start == 0
 
 
 def test_the_engine_shows_its_lines_on_request(tmp_path: Path) -> None:

@@ -77,7 +77,7 @@ def test_the_app_ends_the_game_when_the_time_runs_out(tmp_path: Path) -> None:
         seats_text = str(app.query_one("#seats", Static).render())
         board_text = str(app.board.render())
         lit.append((seats_text.count("▶"), sum(board_text.count(g) for g in "▶◀▲▼")))
-        record.append(app.query_one("#record", Static).display)
+        record.append(app.query_one("#record-box").display)
 
     heading: list[str] = []
     record: list[bool] = []

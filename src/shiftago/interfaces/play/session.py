@@ -32,7 +32,7 @@ from shiftago.interfaces.shared.game_words import (
 from shiftago.interfaces.shared.how_to_play import VARIANT_RULES
 from shiftago.interfaces.shared.message import one_line
 from shiftago.interfaces.shared.newgame import game_record
-from shiftago.interfaces.shared.refusals import action_reason, refusal_words
+from shiftago.interfaces.shared.refusals import action_reason, precise_reason, refusal_words
 
 #: The words of the game's commands: those that leave, those that take nothing after
 #: them, and ``save FILE``. Any other line is an action.
@@ -311,7 +311,7 @@ class Session:
         try:
             self.game.play(action)
         except ShiftagoError as e:
-            reason = action_reason(before, action, e)
+            reason = precise_reason(before, action, e)
             name = colour_name(before.turn)
             self.error(refusal_words(reason, str(action), name[:1].upper() + name[1:]))
             return

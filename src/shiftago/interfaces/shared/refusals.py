@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Final, Literal
 
 from shiftago.core import Action, GameOverError, Insertion, Phase, Scoring, State
+from shiftago.core.state import open_insertions
 from shiftago.interfaces.shared.catalogues import _
 
 Reason = Literal[
@@ -28,6 +29,10 @@ REASONS: Final[tuple[Reason, ...]] = (
     "not_allowed",
 )
 
+#: The two rules behind ``not_allowed``, where a person is told which: the push's lane
+#: is full, or the mover's own marbles alone on the board would touch (``apart``).
+PushRule = Literal["lane_full", "apart"]
+
 
 def action_reason(state: State, action: Action | None, error: ValueError) -> Reason:
     """Which of :data:`REASONS` the core's refusal (``error``) of ``action`` in ``state``
@@ -41,7 +46,16 @@ def action_reason(state: State, action: Action | None, error: ValueError) -> Rea
     return "not_an_action"
 
 
-def refusal_words(reason: Reason, action: str, name: str) -> str:
+def precise_reason(state: State, action: Action | None, error: ValueError) -> Reason | PushRule:
+    """:func:`action_reason`, with a refused push's ``not_allowed`` told as the rule that
+    refuses it."""
+    reason = action_reason(state, action, error)
+    if reason == "not_allowed" and isinstance(action, Insertion):
+        return "apart" if action in open_insertions(state.occupied) else "lane_full"
+    return reason
+
+
+def refusal_words(reason: Reason | PushRule, action: str, name: str) -> str:
     """The sentence that says ``reason`` of ``action`` (as typed) to a person; ``name``
     is the colour to act, as the program writes colours."""
     values = {"action": action, "name": name}
@@ -57,6 +71,16 @@ def refusal_words(reason: Reason, action: str, name: str) -> str:
         return _("There is no line to score: {action} is not possible now.").format(**values)
     if reason == "no_such_line":
         return _("{action} is not one of the lines to score here.").format(**values)
+    if reason == "lane_full":
+        return _(
+            "{action} cannot be played: its lane is full, and a marble may never be pushed "
+            "off the board."
+        ).format(**values)
+    if reason == "apart":
+        return _(
+            "{action} is not allowed: while only your marbles are on the board, they may not "
+            "touch along a rank or file."
+        ).format(**values)
     return _(
         "{action} is not allowed here: its lane is full, or it breaks the rule of the first "
         "marbles."

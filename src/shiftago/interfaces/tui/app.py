@@ -11,13 +11,12 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import replace
-from pathlib import Path
 from typing import ClassVar, Final, TypeVar
 
 from textual import events, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.suggester import SuggestFromList
 from textual.widgets import Footer, Header, Input, OptionList, RichLog, Static
@@ -31,9 +30,11 @@ from shiftago.interfaces.shared.catalogues import _, ngettext
 from shiftago.interfaces.shared.game_words import error_words
 from shiftago.interfaces.shared.message import one_line
 from shiftago.interfaces.shared.newgame import PlaySetup, SetupError
+from shiftago.interfaces.shared.refusals import precise_reason, refusal_words
 from shiftago.interfaces.tui.board import SUBMIT, BoardView, TypedAhead
 from shiftago.interfaces.tui.clock import shown
-from shiftago.interfaces.tui.dialogs import HelpScreen, NewGameScreen, PathScreen, ResumeScreen
+from shiftago.interfaces.tui.dialogs import HelpScreen, NewGameScreen, ResumeScreen
+from shiftago.interfaces.tui.files import RecordFiles
 from shiftago.interfaces.tui.match import Match, Saved, open_match
 from shiftago.interfaces.tui.panel import engine_lines, match_heading, record_text, seats
 from shiftago.interfaces.tui.style import APP_CSS
@@ -45,7 +46,7 @@ T = TypeVar("T")
 REVIEW_LEVEL: Final = 4
 
 
-class ShiftagoApp(App[int]):
+class ShiftagoApp(RecordFiles, App[int]):
     """Shiftago at the terminal; the exit status is its return value."""
 
     TITLE = "Shiftago"
@@ -118,7 +119,8 @@ class ShiftagoApp(App[int]):
                 yield Static(id="seats")
                 yield OptionList(id="options")
                 yield Static(id="lines")
-                yield Static(id="record")
+                with VerticalScroll(id="record-box"):
+                    yield Static(id="record")
                 # lines wrap at the pane's width (RichLog's default floor is 78 columns,
                 # wider than the pane of an 80-column terminal)
                 yield RichLog(id="log", wrap=True, markup=False, min_width=20)
@@ -229,15 +231,24 @@ class ShiftagoApp(App[int]):
         self._draw_seats(state)
         self._show_options(state if person and at is None else None)
         shown_record = at is not None or self.match.finished
-        record = self.query_one("#record", Static)
-        record.display = shown_record
+        self.query_one("#record-box", VerticalScroll).display = shown_record
         if shown_record:
-            record.update(record_text(game.states, history, self.marks, at))
+            self.query_one("#record", Static).update(
+                record_text(game.states, history, self.marks, at)
+            )
+            self.call_after_refresh(self._scroll_record, at, len(history))
         lines = self.query_one("#lines", Static)
         lines.display = self.engine_on
         self.refresh_bindings()
         legal = [str(a) for a in game.legal_actions()] if person else []
         self.query_one("#command", Input).suggester = SuggestFromList(legal, case_sensitive=False)
+
+    def _scroll_record(self, at: int | None, played: int) -> None:
+        """Keep the replay's action (the last one, at the end of a game) in the middle of
+        the record's few lines: the share of the text before it is that of the actions."""
+        box = self.query_one("#record-box", VerticalScroll)
+        line = box.virtual_size.height * (1.0 if at is None else at / max(1, played))
+        box.scroll_to(y=max(0.0, line - box.size.height / 2), animate=False)
 
     def _show_options(self, state: State | None) -> None:
         options = self.query_one("#options", OptionList)
@@ -262,17 +273,17 @@ class ShiftagoApp(App[int]):
         if match.finished:
             self.say(_("The game is over: F2 starts a new one."))
             return
-        if not by_computer and (match.computer_to_move or self.replay_at is not None):
+        if not by_computer and self.replay_at is not None:
+            self.say(_("This is the replay: Escape leaves it, then play on."))
+            return
+        if not by_computer and match.computer_to_move:
             self.say(_("It is not your turn: wait for the computer."))
             return
         try:
             played = match.play(action)
-        except ShiftagoError:
-            legal = ", ".join(str(a) for a in match.game.legal_actions()[:8])
-            self.say(
-                _("%(action)s is not legal now; legal are, for example: %(legal)s.")
-                % {"action": str(action), "legal": legal}
-            )
+        except ShiftagoError as e:
+            reason = precise_reason(before, action, e)
+            self.say(sentence(refusal_words(reason, str(action), colour(before.turn))))
             return
         except OSError as e:
             self.say(_("The game cannot be saved: %(why)s") % {"why": error_words(e)})
@@ -471,50 +482,6 @@ class ShiftagoApp(App[int]):
             return
         self.setup = setup
         self.say(_("A new game begins."))
-        self.begin(match)
-
-    def action_save(self) -> None:
-        question = _("Save the record to the file:")
-        self.ask(PathScreen(question, "shiftago.txt"), self._saving)
-
-    def _saving(self, path: Path | None) -> None:
-        if path is None:
-            return
-        try:
-            self.match.save_to(path)
-        except OSError as e:
-            self.say(
-                _("Cannot write %(path)s: %(why)s") % {"path": str(path), "why": error_words(e)}
-            )
-            return
-        self.say(_("Saved the record to %(path)s.") % {"path": str(path)})
-
-    def action_load(self) -> None:
-        self.ask(PathScreen(_("Go on from the game in the record file:")), self._loading)
-
-    def _loading(self, path: Path | None) -> None:
-        if path is None:
-            return
-        autosave = self.match.autosave
-        try:
-            match = open_match(PlaySetup(load=path), autosave, None)
-        except SetupError as e:
-            self.say(
-                _("Cannot go on from %(path)s: %(why)s")
-                % {"path": str(path), "why": one_line(error_words(e))}
-            )
-            return
-        self.say(_("Loaded the game from %(path)s.") % {"path": str(path)})
-        try:
-            if autosave is not None and autosave.exists() and not self.match.game.is_over:
-                kept = autosave.set_aside_by_date()
-                self.say(
-                    _("The unfinished game is kept in %(path)s (F3 goes on with it).")
-                    % {"path": str(kept)}
-                )
-            match.saved()
-        except OSError as e:
-            self.say(_("The game cannot be saved: %(why)s") % {"why": error_words(e)})
         self.begin(match)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

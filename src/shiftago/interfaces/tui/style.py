@@ -16,7 +16,8 @@ APP_CSS: Final = (
 #seats { height: auto; }
 #options { height: auto; max-height: 8; }
 #lines { height: auto; color: $text-muted; }
-#record { height: auto; max-height: 6; }
+#record-box { height: auto; max-height: 6; }
+#record { height: auto; }
 #log { height: 1fr; min-height: 3; }
 #command { dock: bottom; }
 """

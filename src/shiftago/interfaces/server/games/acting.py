@@ -6,20 +6,13 @@ from __future__ import annotations
 
 from typing import Final
 
-from shiftago.core import (
-    COLOURS,
-    Action,
-    Insertion,
-    ParseError,
-    ShiftagoError,
-)
-from shiftago.core.state import open_insertions
+from shiftago.core import COLOURS, Action, ParseError, ShiftagoError
 from shiftago.interfaces.server.games.draw import set_offer
 from shiftago.interfaces.server.games.ending import flag_if_out_of_time
 from shiftago.interfaces.server.games.hub import Hub
 from shiftago.interfaces.server.games.live import LiveGame
 from shiftago.interfaces.server.games.refusals import Refused, seated
-from shiftago.interfaces.shared.refusals import Reason, action_reason
+from shiftago.interfaces.shared.refusals import PushRule, Reason, precise_reason
 
 
 async def act(hub: Hub, live: LiveGame, seat: int | None, notation: str, seen: int) -> None:
@@ -39,13 +32,15 @@ async def act(hub: Hub, live: LiveGame, seat: int | None, notation: str, seen: i
 
 #: The game socket's names of the rules' refusals (docs/web-protocol.md), older than
 #: the analysis board's and kept for the pages that know them.
-GAME_REASONS: Final[dict[Reason, str]] = {
+GAME_REASONS: Final[dict[Reason | PushRule, str]] = {
     "not_an_action": "not_an_action",
     "game_over": "game_over",
     "score_first": "score_first",
     "nothing_to_score": "no_line_to_score",
     "no_such_line": "not_legal",
     "not_allowed": "not_legal",
+    "lane_full": "lane_full",
+    "apart": "apart",
 }
 
 
@@ -57,11 +52,7 @@ def illegal_reason(live: LiveGame, notation: str, error: ShiftagoError) -> str:
         action: Action | None = Action.parse(notation)
     except ParseError:
         action = None
-    state = live.game.state
-    reason = action_reason(state, action, error)
-    if reason == "not_allowed" and isinstance(action, Insertion):
-        return "apart" if action in open_insertions(state.occupied) else "lane_full"
-    return GAME_REASONS[reason]
+    return GAME_REASONS[precise_reason(live.game.state, action, error)]
 
 
 def check_can_act(live: LiveGame, seat: int | None, seen: int) -> None:
