@@ -138,6 +138,14 @@ def test_a_german_usage_error_is_german_and_runs_nothing(german: None) -> None:
     assert "--players" in result.output and "9" in result.output
 
 
+def test_a_path_refused_by_click_names_its_kind_in_german(german: None, tmp_path: Path) -> None:
+    """Click names a path's kind ("File") when the option is made, at import: the
+    kind is read in the language of the moment the refusal is said."""
+    result = CliRunner().invoke(cli, ["play", "--load", str(tmp_path)])
+    assert result.exit_code == 2
+    assert f"Datei '{tmp_path}' ist ein Verzeichnis" in result.output, result.output
+
+
 def test_the_console_script_speaks_the_environment_s_language(tmp_path: Path) -> None:
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
     env |= {"LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "", "LANG": "de_DE.UTF-8"}

@@ -94,6 +94,14 @@ class TranslatedGroup(TranslatedCommand, click.Group):
 TranslatedGroup.group_class = TranslatedGroup
 
 
+class TranslatedPath(click.Path):
+    """A path parameter whose kind in Click's refusals ("File ... is a directory") is
+    read in the terminal's language: Click names the kind once, when the option is made
+    at import, before ``--lang`` is read."""
+
+    name = TranslatedText()  # type: ignore[assignment]
+
+
 def option(*decls: str, **attrs: Any) -> Callable[[FC], FC]:
     """``click.option`` whose ``help`` (an English msgid, ``N_``) is translated."""
     return click.option(*decls, cls=TranslatedOption, **attrs)
