@@ -5,6 +5,7 @@ rules, depth and node limits only."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -20,8 +21,8 @@ from test_guard import (
 
 from shiftago.core import Rules, State, Variant
 from shiftago.engine import kernel
-from shiftago.engine.bot import Limits, Progress
-from shiftago.engine.levels import bot_for_level
+from shiftago.engine.bot import Limits, Progress, RankedAction
+from shiftago.engine.levels import WIN_CHECK_NODES, bot_for_level
 from shiftago.engine.mcts.seat_eval import fitted_shares
 from shiftago.engine.multi_search_bot import MultiSearchBot
 from shiftago.match.participants import parse_participant
@@ -287,3 +288,29 @@ def test_the_arena_names_them(rule: str) -> None:
     assert isinstance(bot, MultiSearchBot) and bot.depth == 3 and bot.name == rule
     with pytest.raises(ValueError, match=rule):
         parse_participant(f"{rule}:0").make_bot(0)
+
+
+@pytest.mark.parametrize(
+    "limits, most_ms",
+    [(Limits(movetime_ms=10), 2), (Limits(movetime_ms=300), 75), (Limits(clock_ms=100), 1)],
+)
+def test_a_timed_action_leaves_the_sure_win_check_a_share_of_its_time(
+    limits: Limits, most_ms: int
+) -> None:
+    """The check of 4 players reaches its node cap: on a short movetime or clock it must
+    stop in time for the answer (PROTOCOL.md: movetime is a hard limit)."""
+    top = bot_for_level(7, seed=0)
+    assert top.sure_win is not None
+    asked: list[Limits] = []
+    search = top.sure_win.analyse
+
+    def spy(state: State, check: Limits) -> list[RankedAction]:
+        asked.append(check)
+        return search(state, replace(check, movetime_ms=None))
+
+    top.sure_win.analyse = spy  # type: ignore[method-assign]
+    state = middle_game(4, 3, actions=6)
+    top.forced_win(state, limits)
+    top.forced_win(state, Limits(nodes=50))
+    assert [check.movetime_ms for check in asked] == [most_ms, None]
+    assert all(check.nodes == WIN_CHECK_NODES for check in asked)

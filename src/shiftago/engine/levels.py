@@ -57,6 +57,7 @@ from shiftago.engine.bot import (
     smaller,
 )
 from shiftago.engine.greedy import GreedyBot
+from shiftago.engine.timing import budget
 
 
 @dataclass(frozen=True)
@@ -125,6 +126,10 @@ BLOCKING_BUDGET_DIVISOR: Final = 3
 #: for a forced win (to its own second action) before its MCTS (docs/strength.md, "A sure
 #: win first").
 WIN_CHECK_NODES: Final = 100_000
+#: The most of a timed action's target time that the sure-win search may spend: it must
+#: leave the MCTS its time and never keep an answer past a short ``movetime`` or clock
+#: (docs/strength.md, "A sure win first").
+WIN_CHECK_SHARE: Final = 0.25
 
 #: What a draw is worth to the top level's own seat in the Express games of
 #: :data:`CONTEMPT_PLAYERS` players it plays, instead of its share (docs/strength.md,
@@ -365,8 +370,17 @@ class LevelBot(Bot):
         (3-4 player Express), valued as the MCTS values a proven win; else None."""
         if self.sure_win is None or state.players < 3 or state.rules.variant is not Variant.EXPRESS:
             return None
-        # the mover's second action is the deepest a win can come within this depth
-        check = Limits(depth=state.players + 1, nodes=WIN_CHECK_NODES, stop=limits.stop)
+        # the mover's second action is the deepest a win can come within this depth; a
+        # timed action leaves the check a share of its time
+        time_budget = budget(limits)
+        check = Limits(
+            depth=state.players + 1,
+            nodes=WIN_CHECK_NODES,
+            movetime_ms=None
+            if time_budget is None
+            else max(1, int(time_budget.target_ms * WIN_CHECK_SHARE)),
+            stop=limits.stop,
+        )
         ranked = self.sure_win.analyse(state, check)
         if not ranked or self.sure_win.proven(ranked[0].value) != 1:
             return None
