@@ -1178,6 +1178,15 @@ def test_position_round_trips_through_setposition_and_play() -> None:
 VALID = "expert 2 3o3/7/7/7/7/7/7 g insert 21,22 0,0 0,0"
 
 
+def test_a_score_phase_in_express_is_refused_for_what_it_is() -> None:
+    """Green has a line of five: the reason is the variant, not a missing line."""
+    with pytest.raises(InvalidPositionError) as refused:
+        State.from_position("express 2 7/7/7/7/7/7/ggggg2 g score 22,17 0,0 0,0")
+    assert str(refused.value) == (
+        "phase score is only in Expert and Extreme: Express scores no line"
+    )
+
+
 @pytest.mark.parametrize(
     ("text", "error"),
     [

@@ -125,3 +125,12 @@ def test_report_prints_the_tables_of_a_partial_match_and_plays_nothing(tmp_path)
     report = CliRunner().invoke(cli, [*arena, "--games", "12", "--report", "--json"])
     data = json.loads(report.stdout)
     assert sum(pair["games"] for pair in data["crosstable"]["pairs"]) == 2 * 6
+
+
+def test_report_without_a_results_file_says_so_and_makes_none(tmp_path):
+    """A mistyped --results would otherwise look like a match not yet begun."""
+    missing = tmp_path / "typo.jsonl"
+    run = CliRunner().invoke(cli, ["arena", *THREE, "--results", str(missing), "--report"])
+    assert run.exit_code == 2
+    assert f"--report reads a results file, and {missing} is none" in run.output
+    assert not missing.exists()

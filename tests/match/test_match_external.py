@@ -38,6 +38,7 @@ ENGINE = [sys.executable, "-m", "shiftago", "engine"]
 #: to one ``go``); ``log``
 #: writes every command it reads to the file ``sys.argv[2]``, ``no-options`` refuses
 #: every ``setoption`` and has no ``options``; the others list Threads and Temperature.
+#: ``illegal-counted`` plays illegal and writes a line to ``sys.argv[2]`` each time it starts.
 #: ``proves`` writes an info line of a proven win before each answer asked with info=1.
 FAKE = r"""
 import sys, time
@@ -47,6 +48,9 @@ from shiftago.core import State
 mode = sys.argv[1]
 marker = Path(sys.argv[2]) if len(sys.argv) > 2 else None
 state = None
+if mode == "illegal-counted":
+    with marker.open("a") as starts:
+        starts.write("started\n")
 def reply(text=""):
     sys.stdout.write(("= " + text if text else "=") + "\n\n")
     sys.stdout.flush()
@@ -73,7 +77,7 @@ for line in sys.stdin:
             sys.exit(3)
         elif mode == "garbage":
             reply("hello")
-        elif mode == "illegal":
+        elif mode in ("illegal", "illegal-counted"):
             reply("xa1-e1")
         elif mode == "refuse":
             sys.stdout.write("? no idea\n\n")
@@ -284,6 +288,21 @@ def test_a_crash_loses_one_game_and_the_engine_plays_the_next(tmp_path, fake):
     first, second = result.games
     assert first.termination == "engine crash"
     assert second.termination is None and second.actions > 2
+
+
+def test_an_engine_that_played_an_illegal_action_starts_afresh_for_the_next_game(tmp_path, fake):
+    """A well-formed action the rules refuse, as an answer that is none, leaves the
+    engine's idea of the game astray: docs/cli.md promises a new process."""
+    starts = tmp_path / "starts"
+    result = run_match(
+        MatchConfig(
+            participants=(spec(fake("illegal-counted", str(starts)), "name=bad"), "greedy@depth=1"),
+            games=2,
+            date="2026-01-02",
+        )
+    )
+    assert [game.termination for game in result.games] == ["illegal action"] * 2
+    assert starts.read_text().splitlines() == ["started"] * 2
 
 
 def test_three_players_share_the_game_a_failing_engine_loses(tmp_path, fake):

@@ -196,20 +196,22 @@ def test_an_even_match_reads_plus_zero_not_minus_zero():
 
     estimate = elo_estimate([0.5, 0.5])  # two pairs, each won once by each side
     h2h = HeadToHead("a", "b", estimate, "pentanomial", 2, (0, 0, 2, 0, 0))
-    assert format_head_to_head(h2h).startswith("a vs b: +0.0 Elo (95%: +0.0 to +0.0), ")
+    # every pair alike: no spread to measure, so no interval rather than a false ±0
+    assert format_head_to_head(h2h).startswith(
+        "a vs b: +0.0 Elo (every result alike: no interval), "
+    )
+    spread = HeadToHead("a", "b", elo_estimate([0.5, 0.75]), "pentanomial", 2, (0, 0, 1, 1, 0))
+    assert format_head_to_head(spread).startswith("a vs b: +88.7 Elo (95%: ")
 
 
-@pytest.mark.parametrize(
-    ("scores", "words"),
-    [
-        ([1.0, 1.0], "+inf Elo (every point to a: no interval)"),
-        ([0.0, 0.0], "-inf Elo (every point to b: no interval)"),
-    ],
-)
-def test_a_clean_sweep_has_no_interval(scores: list[float], words: str) -> None:
-    from shiftago.interfaces.arena_report import format_head_to_head
-    from shiftago.match.standings import HeadToHead
+def test_a_crosstable_cell_of_alike_results_claims_no_interval():
+    from shiftago.interfaces.arena_report import format_crosstable
+    from shiftago.match.crosstable import Crosstable, PairScore
 
-    pairs = (0, 0, 0, 0, 2) if scores[0] else (2, 0, 0, 0, 0)
-    h2h = HeadToHead("a", "b", elo_estimate(scores), "pentanomial", 2, pairs)
-    assert format_head_to_head(h2h).startswith(f"a vs b: {words}, score ")
+    alike = PairScore(0, 4, 0, elo_estimate([0.5] * 4))
+    table = Crosstable(("a", "b"), ((None, alike), (alike, None)))
+    elo_rows = format_crosstable(table).splitlines()[-2:]
+    assert [row.split() for row in elo_rows] == [["a", "-", "+0"], ["b", "+0", "-"]]
+    mixed = PairScore(2, 1, 1, elo_estimate([1.0, 1.0, 0.5, 0.0]))
+    table = Crosstable(("a", "b"), ((None, mixed), (mixed, None)))
+    assert "±" in format_crosstable(table).splitlines()[-1]

@@ -177,9 +177,11 @@ def read_position(
         raise InvalidPositionError(
             "a score of {score} has already won: scores must be below 10", score=max(others)
         )
-    if phase == "score" and (
-        variant is Variant.EXPRESS or not has_run(boards[turn], rules.min_line)
-    ):
+    if phase == "score" and variant is Variant.EXPRESS:
+        raise InvalidPositionError(
+            "phase score is only in Expert and Extreme: Express scores no line"
+        )
+    if phase == "score" and not has_run(boards[turn], rules.min_line):
         raise InvalidPositionError(
             "phase score, but {colour} has no line to score", colour=COLOURS[turn]
         )

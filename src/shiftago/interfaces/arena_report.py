@@ -149,6 +149,8 @@ def format_head_to_head(h2h: HeadToHead) -> str:
     if math.isinf(e.elo):  # a clean sweep: every interval around it is infinite too
         winner = h2h.first if e.elo > 0 else h2h.second
         spread = _("every point to %(name)s: no interval") % {"name": winner}
+    elif e.stderr == 0:  # no spread to measure: the normal interval would be a point
+        spread = _("every result alike: no interval")
     else:
         spread = _("95%%: %(low)s to %(high)s") % {"low": _elo(e.low), "high": _elo(e.high)}
     return _("%(first)s vs %(second)s: %(elo)s Elo (%(spread)s), score %(score)s, %(basis)s") % {
@@ -255,6 +257,8 @@ def _elo_cell(cell: PairScore) -> str:
     if math.isinf(e.elo):
         return "+inf" if e.elo > 0 else "-inf"
     centre = "+0" if round(e.elo) == 0 else f"{e.elo:+.0f}"  # never -0
+    if e.stderr == 0:  # every result alike: no interval, rather than a false ±0
+        return centre
     if math.isinf(e.low) or math.isinf(e.high):
         return f"{centre} ±inf"
     return f"{centre} ±{(e.high - e.low) / 2:.0f}"

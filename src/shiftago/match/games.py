@@ -287,6 +287,9 @@ def play_game(task: GameTask, engines: EnginePool, timer: Timer = time.perf_coun
                 game.play(action)
             except ShiftagoError as error:
                 forfeit = (seat, ILLEGAL_ACTION, f"{name} played {action}: {error}")
+                stray = bots[seat]
+                if isinstance(stray, ExternalEngine):
+                    stray.stop()  # its own game went astray: the next one starts afresh
         if forfeit is None and task.adjudicate_win is not None:
             bot = bots[seat]
             if isinstance(bot, ExternalEngine):

@@ -319,6 +319,11 @@ def arena(
         )
     except ValueError as e:
         raise click.UsageError(error_words(e)) from None
+    if report and not results.is_file():
+        raise click.UsageError(
+            _("--report reads a results file, and %(file)s is none: give it with --results")
+            % {"file": results}
+        )
     with contextlib.ExitStack() as stack:
         bar: list[Any] = []  # the progress bar, once the match knows its size
 
