@@ -307,6 +307,9 @@ def test_expert_a_line_is_scored_by_clicking_it(
     assert (game["turn"], game["phase"]) == ("o", "insert")  # and orange moves again
     page.wait_for_selector(f"{PLAYABLE}[data-action=L1]")
     assert page.text_content("[data-testid=score-o]").strip() == "2"
+    # the status says why it is orange's turn again
+    assert page.text_content("#status").strip().startswith("You scored, ")
+    assert page.text_content("#status").strip().endswith(": push a marble in again.")
 
 
 def test_expert_with_three_players_the_end_marble_is_chosen(

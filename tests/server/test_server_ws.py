@@ -272,6 +272,31 @@ def test_takeback_only_against_the_computer(db_url):
         assert client.get(f"/api/games/{game_id}").json()["actions"][0] == "R1"
 
 
+def test_with_a_computer_and_two_people_no_one_undoes_the_others_action(db_url):
+    """A seat handed to the computer does not make the game one against the computer:
+    the other person's actions stay (RULES.md section 9), unless one screen holds
+    every person's seat (people taking turns at one screen)."""
+    with client_for(db_url, bot_delay=0) as client:
+        computer = {"kind": "computer", "level": 1}
+        game_id, (ann, ben, _) = create(
+            client, players=3, first="o", seats=[{"kind": "human"}, {"kind": "human"}, computer]
+        )
+        with connect(client, game_id) as o, connect(client, game_id) as g:
+            o.hello(ann)
+            g.hello(ben)
+            o.act("L3", 0)
+            g.act("Td", 1)
+            o.until(lambda e: e["type"] == "action" and e["version"] == 3)  # the computer
+            o.send({"type": "takeback"})
+            refused = o.until_type("error")
+            assert (refused["code"], refused["reason"]) == ("not_allowed", "takeback_every_seat")
+            assert "missing: g" in refused["message"]
+            assert len(client.get(f"/api/games/{game_id}").json()["actions"]) == 3
+            o.send({"type": "takeback", "tokens": [ann, ben]})  # one screen holds both
+            back = o.until_type("takeback")
+            assert back["version"] == 0  # to the start of orange's previous turn
+
+
 def test_takeback_between_people_one_action_at_a_time_with_every_token(db_url):
     with client_for(db_url) as client:
         game_id, (ann, ben) = create(client, variant="expert", first="o")

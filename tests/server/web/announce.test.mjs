@@ -2,7 +2,7 @@
 // own test runner through test_web_scripts.py.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { WORDS, actionWords, fill, resultWords } from "../../../src/shiftago/interfaces/server/web/static/announce.js";
+import { Announcer, WORDS, actionWords, fill, resultWords } from "../../../src/shiftago/interfaces/server/web/static/announce.js";
 
 test("an insertion says the side and the lane its marble comes in by", () => {
   assert.equal(actionWords("Green", "Td"), "Green pushed in at the top of column d.");
@@ -29,4 +29,16 @@ test("the end of a game names its winners", () => {
 
 test("a template is filled by name and keeps what it is not given", () => {
   assert.equal(fill("{a} and {b}", { a: 1 }), "1 and {b}");
+});
+
+test("sentences said in one task are read together, not the last alone", async () => {
+  const node = { textContent: "" };
+  const announcer = new Announcer(node);
+  announcer.say("Orange scored a line of 4 for 2 points.");
+  announcer.say("Orange pushed in at the left of row 3.");
+  await new Promise((done) => setTimeout(done, 5));
+  assert.equal(node.textContent, "Orange scored a line of 4 for 2 points. Orange pushed in at the left of row 3.");
+  announcer.say("Green won.");
+  await new Promise((done) => setTimeout(done, 5));
+  assert.equal(node.textContent, "Green won.");
 });

@@ -18,8 +18,9 @@ async def take_back(
 ) -> None:
     """Take back as the game allows (RULES.md section 9).
 
-    Against the computer: back to the start of ``seat``'s previous turn. In a game of
-    people only: the last action, for a client whose ``tokens`` hold every seat.
+    Against the computer: back to the start of ``seat``'s previous turn, for a client
+    that holds every seat a person plays (with ``tokens`` where there are several). In a
+    game of people only: the last action, for a client whose ``tokens`` hold every seat.
     """
     async with live.lock:
         if seat is None and not tokens:
@@ -29,6 +30,7 @@ async def take_back(
         if live.stored.next_id is not None:
             raise Refused("over", "the next game is made: this game's result stands", "next_made")
         if live.has_computer:
+            _check_holds_every_person(live, seat, tokens)
             keep = _turn_to_take_back(live, seat)
         else:
             keep = _action_to_take_back(live, tokens)
@@ -54,6 +56,21 @@ async def take_back(
         live.stored.status, live.stored.finished = live.status(), False
         announce.takeback(live, keep)
         await hub.after_change(live)
+
+
+def _check_holds_every_person(live: LiveGame, seat: int | None, tokens: tuple[str, ...]) -> None:
+    """With a computer and more than one person (a seat handed to the computer, people
+    at one screen): only a client that holds every person's seat takes back, else it
+    would undo another person's actions (RULES.md section 9: not between people)."""
+    held = {seat} | {live.seat_of_token(token) for token in tokens}
+    missing = [COLOURS[s] for s in sorted(live.people()) if s not in held]
+    if missing:
+        raise Refused(
+            "not_allowed",
+            "with other people in the game an action is taken back only on a device that "
+            f"holds every seat a person plays: send their tokens (missing: {' '.join(missing)})",
+            "takeback_every_seat",
+        )
 
 
 def _turn_to_take_back(live: LiveGame, seat: int | None) -> int:

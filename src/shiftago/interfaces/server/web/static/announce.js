@@ -56,19 +56,28 @@ export function resultWords(over, winners, players = 0) {
 }
 
 /** The page's live region: each call says its sentences, and says them again when the
- * same words come twice in a row (an unchanged region is not read). */
+ * same words come twice in a row (an unchanged region is not read). Calls in one task
+ * (a scoring and the push after it, arriving together) are said together: the last
+ * would otherwise replace the others before they are read. */
 export class Announcer {
   constructor(node) {
     this.node = node;
+    this.pending = null;
   }
 
   say(...sentences) {
     const text = sentences.filter(Boolean).join(" ");
     if (!this.node || !text) return;
+    if (this.pending) {
+      this.pending.push(text);
+      return;
+    }
+    this.pending = [text];
     if (this.node.textContent === text) this.node.textContent = "";
     // the new words in a task of their own, after the region is seen emptied
     setTimeout(() => {
-      this.node.textContent = text;
+      this.node.textContent = this.pending.join(" ");
+      this.pending = null;
     }, 0);
   }
 }

@@ -9,7 +9,7 @@ import { t } from "./i18n.js";
 import { rememberedLevel } from "./welcome.js";
 import { fmtSeconds, awayFor } from "./panels.js";
 import {
-  $, ctx, held, heldThatMay, heldTokens, holdsEverySeat, isOver, seatIndex, seatOf, who,
+  $, ctx, held, heldThatMay, heldTokens, holdsEverySeat, holdsEveryPerson, isOver, seatIndex, seatOf, who,
 } from "./state.js";
 
 /** How this screen may take back now: {kind: "action" | "turn", colour} or null. */
@@ -18,12 +18,15 @@ export function takebackNow() {
   if (!g || !g.takeback || ctx.pending) return null;
   if (g.takeback === "action") return holdsEverySeat() ? { kind: "action", colour: null } : null;
   const colour = heldThatMay("takeback")[0];
-  return colour ? { kind: "turn", colour } : null;
+  // another person's actions are never undone: with several people, only a screen
+  // that holds every person's seat takes back (RULES.md section 9)
+  return colour && holdsEveryPerson() ? { kind: "turn", colour } : null;
 }
 
-/** The message that takes back: one action with every token, or the requester's turn. */
-export function takebackMessage(tb) {
-  return tb.kind === "action" ? { type: "takeback", tokens: heldTokens() } : { type: "takeback" };
+/** The message that takes back: one action, or the requester's turn; with the tokens
+ *  of every seat held, which prove that no other person's actions are undone. */
+export function takebackMessage() {
+  return { type: "takeback", tokens: heldTokens() };
 }
 
 /** The held colour that resigns: the one to act, or the first that may. */

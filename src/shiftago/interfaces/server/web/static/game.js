@@ -416,7 +416,7 @@ function wire() {
   // taking back the end of a finished game reopens it (and drops its review): asked first
   confirmed("takeback", () => {
     const tb = takebackNow();
-    if (tb) send(takebackMessage(tb), tb.colour);
+    if (tb) send(takebackMessage(), tb.colour);
   }, isOver);
   // each seat held here asks (a page that holds every seat starts the game at once)
   const rematch = () => {

@@ -2,13 +2,13 @@
 // (marbles, points, skips, who acts), the score phase's choices with their points,
 // the result with rematch, and the tournament's score. Words only: every fact is the
 // server's (GAME) or the step's position string.
-import { COLOURS, colourName, marbleIcon } from "./board.js";
+import { COLOURS, colourName, isScoring, marbleIcon } from "./board.js";
 import { el } from "./api.js";
 import { nameBesideColour } from "./gamewords.js";
 import { renderClocks } from "./clock.js";
 import { number, t, tn } from "./i18n.js";
 import { seatRating } from "./rated.js";
-import { $, ctx, held, heldThatMay, isOver, lastStep, nameOf, seatOf, setText, together, who } from "./state.js";
+import { $, ctx, held, heldThatMay, history, isOver, lastStep, nameOf, seatOf, setText, together, who } from "./state.js";
 
 // Endings where, with 3-4 players, the seats left share the win (WEBAPI.md, clocks)
 const SHARED_WINS = new Set(["resignation", "abandoned", "time"]);
@@ -92,6 +92,12 @@ export function statusText(v, canAct) {
   const mine = held().includes(v.turn);
   if (scoring) {
     return mine && canAct ? t("Your turn, {name}: score a line (choose it on the board or below).", { name }) : t("{name} to score a line.", { name });
+  }
+  // a seat that has just scored moves again (RULES.md): said, or a newcomer wonders why
+  const played = history();
+  const last = played[played.length - 1];
+  if (last && last.seat === v.turn && isScoring(last.action)) {
+    return mine && canAct ? t("You scored, {name}: push a marble in again.", { name }) : t("{name} scored and plays again.", { name });
   }
   return mine && canAct ? t("Your turn, {name}: push a marble in.", { name }) : t("{name} to play.", { name });
 }

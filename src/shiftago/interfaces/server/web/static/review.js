@@ -65,7 +65,7 @@ export function unitWords(unit, game) {
     const scale = game && game.variant === "express" ? 65 : 200;
     return UNIT_WORDS.search(scale);
   }
-  if (text.startsWith("the mover's mean reward")) return UNIT_WORDS.playouts;
+  if (text.startsWith("the mover's mean reward")) return UNIT_WORDS.playouts((game && game.players) || 2);
   if (text.startsWith("points")) return UNIT_WORDS.points;
   return "";
 }
@@ -73,9 +73,10 @@ export function unitWords(unit, game) {
 const UNIT_WORDS = {
   search: (scale) =>
     t("The computer's own values (in the tooltips) weigh the position for the player to act: 0 is even, +{scale} means about a 73% chance for that player and −{scale} about 27%, and a value near ±10000 is a win or a loss it has worked out to the end.", { scale: number(scale) }),
-  get playouts() {
-    return t("The computer's own values (in the tooltips) are the share of the win that the player to act can expect, from 0 to 1 (0.5 an even game).");
-  },
+  playouts: (players) =>
+    players > 2
+      ? t("The computer's own values (in the tooltips) are the share of the win that the player to act can expect, from 0 to 1 (with {n} players an even share is {share}).", { n: number(players), share: number(1 / players, { maximumFractionDigits: 2 }) })
+      : t("The computer's own values (in the tooltips) are the share of the win that the player to act can expect, from 0 to 1 (0.5 an even game)."),
   get graph() {
     return t("The graph shows each player's expected score after every action.");
   },
@@ -417,9 +418,12 @@ export class GameReview {
       "data-steps": String(pts.length - 1),
     });
     svg("rect", { x: 0, y: 0, width: W, height: H, class: "eg-bg" }, graph);
-    for (const e of [0.25, 0.5, 0.75]) {
-      svg("line", { x1: PAD, x2: W - PAD, y1: this.y(e), y2: this.y(e), class: e === 0.5 ? "eg-mid" : "eg-grid" }, graph);
+    // the dashed line is an even share: a half with two players, a third with three...
+    const even = 1 / Math.max(2, colours.length);
+    for (const e of [0.25, 0.5, 0.75].filter((g) => Math.abs(g - even) > 1e-9)) {
+      svg("line", { x1: PAD, x2: W - PAD, y1: this.y(e), y2: this.y(e), class: "eg-grid" }, graph);
     }
+    svg("line", { x1: PAD, x2: W - PAD, y1: this.y(even), y2: this.y(even), class: "eg-mid", "data-testid": "even-share" }, graph);
     if (seats.length === 1 && pts.length) {
       // two players: the first seat's share shaded above or below the middle
       const area = [`${this.x(0)},${this.y(0.5)}`, ...pts.map((p, k) => `${this.x(k)},${this.y(p[0])}`), `${this.x(pts.length - 1)},${this.y(0.5)}`];
