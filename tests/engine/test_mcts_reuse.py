@@ -196,3 +196,22 @@ def test_a_proven_node_is_searched_from_a_lone_root() -> None:
     result = mcts.search(after, 2, movetime_ms=60_000, stop=stop)
     assert mcts.kept_visits == 0
     assert sorted(result.codes) == sorted(kernel.legal_codes(after))
+
+
+def test_the_same_position_searched_again_starts_from_its_whole_tree() -> None:
+    """A second ``go`` on the position the last one searched (analysis asked twice, a
+    search stopped and resumed) goes on from all the first one found (engine.md)."""
+    s = kernel.from_state(State.from_position(THREAT))
+    stop = threading.Event()
+    stop.set()
+    mcts = Mcts(c=MULTI_PLAYER_C, guard=True, reuse=True)
+    mcts.search(s, 1, movetime_ms=60_000, stop=stop)
+    tree = mcts.tree
+    assert tree is not None
+    first = _subtree(tree, ROOT)
+    args = (tree.first, tree.count, tree.code, tree.visits, s)
+    assert find_descendant(*args, s.copy(), 4) == ROOT
+    mcts.search(s, 2, movetime_ms=60_000, stop=stop)
+    assert mcts.kept_visits == first[0][1] > 0
+    again = mcts.tree
+    assert again is not None and int(again.visits[ROOT]) > first[0][1]

@@ -32,7 +32,7 @@ from shiftago.engine.kernel.tables import MAX_ACTIONS, PLAYERS, TURN
 
 from .reuse import extract, find_descendant
 from .search import best_line, iterate
-from .tree import ROOT, STOP, Tree, new_tree, reset, share
+from .tree import ITERATIONS, ROOT, STOP, Tree, new_tree, reset, share
 
 #: The exploration constant of UCT with the solver and greedy playouts, 2 players
 #: (docs/strength.md, "Figures behind the constants").
@@ -240,6 +240,10 @@ class Mcts:
         )
         if node < 0 or tree.count[node] == 0 or tree.proof[node] != 0:
             return None  # nothing kept, or proven: a lone root ranks every action anew
+        if node == ROOT:  # the same position again: the whole tree goes on, in place
+            tree.info[ITERATIONS] = 0
+            tree.info[STOP] = 0
+            return tree
         if self._spare is None or self._spare.capacity != tree.capacity:
             self._spare = new_tree(tree.capacity)
         spare = self._spare

@@ -33,11 +33,19 @@ def find_descendant(
     max_plies: int,
 ) -> int:
     """The visited node at most ``max_plies`` below the root whose state is ``target``
-    (the tree's root state being ``last_root``); -1 when there is none. The walk is
-    depth first over visited nodes, one state per ply on an explicit stack. The count
-    of actions played is compared only under an action limit: a position set up
-    anew counts from 0, the game that reached it from its start."""
+    (the tree's root state being ``last_root``), the root itself when ``target`` is its
+    state (the same position searched again); -1 when there is none. The walk is depth
+    first over visited nodes, one state per ply on an explicit stack. The count of
+    actions played is compared only under an action limit: a position set up anew
+    counts from 0, the game that reached it from its start."""
     skip = COUNT if target[LIMIT] == 0 else -1
+    again = True
+    for i in range(STATE_SIZE):
+        if i != skip and last_root[i] != target[i]:
+            again = False
+            break
+    if again:
+        return ROOT
     states = np.empty((max_plies + 1, STATE_SIZE), dtype=np.uint64)
     states[0, :] = last_root
     nodes = np.empty(max_plies + 1, dtype=np.int64)  # the node entered at each ply
