@@ -481,11 +481,23 @@ def test_join_links_never_come_from_the_host_header(sqlite_url):
 def test_the_served_url_is_the_address_the_connection_reached():
     from shiftago.interfaces.server.door.hosts import served_url
 
-    assert served_url({"scheme": "http", "server": ("127.0.0.1", 8000)}, None) == (
-        "http://127.0.0.1:8000"
+    assert served_url({"scheme": "http", "server": ("192.0.2.7", 8000)}, None) == (
+        "http://192.0.2.7:8000"
     )
-    assert served_url({"scheme": "https", "server": ("::1", 80)}, None) == "http://[::1]"
     assert served_url({"server": ("x", 1)}, "https://a.example/") == "https://a.example"
+    # this machine's loopback: named as the browser named it, if by a loopback name
+    # (the links share the page's origin), else localhost as serve prints it
+    for host, expected in [
+        (b"127.0.0.1:8000", "http://127.0.0.1:8000"),
+        (b"localhost:8000", "http://localhost:8000"),
+        (b"[::1]:8000", "http://[::1]:8000"),
+        (b"evil.example:8000", "http://localhost:8000"),
+        (None, "http://localhost:8000"),
+    ]:
+        headers = [] if host is None else [(b"host", host)]
+        scope = {"scheme": "http", "server": ("127.0.0.1", 8000), "headers": headers}
+        assert served_url(scope, None) == expected, host
+    assert served_url({"scheme": "https", "server": ("::1", 80)}, None) == "http://localhost"
 
 
 # ---------------------------------------------------------------- an unhandled error

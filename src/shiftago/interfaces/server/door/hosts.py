@@ -12,7 +12,8 @@ server without being its own (DNS rebinding: ``evil.example`` made to resolve to
 
 The port is not compared (a proxy in front may listen on another). Any other host is
 answered 421. Join links never come from ``Host``: :func:`served_url` is the public URL,
-else the address the connection reached.
+else the address the connection reached (a loopback one by the loopback name the
+browser used).
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ HOST: Final = re.compile(
 )
 #: The names of this machine that no other can take.
 LOOPBACK_NAMES: Final = frozenset({"localhost", "127.0.0.1", "::1"})
+#: The addresses of those names, which a connection to this machine alone reaches.
+LOOPBACK_ADDRESSES: Final = frozenset({"127.0.0.1", "::1"})
 #: Listening addresses that stand for every address of the machine, not a host name.
 WILDCARDS: Final = frozenset({"0.0.0.0", "::", ""})
 
@@ -81,7 +84,12 @@ def host_allowed(host: str | None, scope: Scope, configured: frozenset[str]) -> 
 def served_url(scope: Scope, public_url: str | None) -> str:
     """Where people reach the app, for its join links: ``public_url``, else the address
     the connection reached, over plain HTTP as the app serves it (never the request's
-    ``Host`` or a forwarded scheme: behind a proxy, ``--public-url`` says the address)."""
+    ``Host`` or a forwarded scheme: behind a proxy, ``--public-url`` says the address).
+
+    A connection to this machine's loopback address is named as the browser named it
+    where that is a loopback name (``localhost``, ``127.0.0.1``, ``::1``), else
+    ``localhost`` as ``serve`` prints it: the links then share the page's origin, and
+    so its seats and cookies, and still lead to this machine whatever ``Host`` says."""
     if public_url:
         return public_url.rstrip("/")
     root = scope.get("root_path", "")
@@ -89,7 +97,20 @@ def served_url(scope: Scope, public_url: str | None) -> str:
     if not server:
         return f"http://localhost{root}"
     name, port = str(server[0]), server[1]
+    if name in LOOPBACK_ADDRESSES:
+        name = _loopback_name(scope)
     if ":" in name:
         name = f"[{name}]"
     netloc = name if port in (None, 80) else f"{name}:{port}"
     return f"http://{netloc}{root}"
+
+
+def _loopback_name(scope: Scope) -> str:
+    """The loopback name the request's ``Host`` gives, else ``localhost``."""
+    for key, value in scope.get("headers", ()):
+        if key == b"host":
+            host = value.decode("latin-1")
+            if well_formed(host) and host_name(host) in LOOPBACK_NAMES:
+                return host_name(host)
+            break
+    return "localhost"

@@ -30,8 +30,8 @@ async def take_back(
         if live.stored.next_id is not None:
             raise Refused("over", "the next game is made: this game's result stands", "next_made")
         if live.has_computer:
+            keep = _turn_to_take_back(live, seat)  # a seat the computer plays is refused first
             _check_holds_every_person(live, seat, tokens)
-            keep = _turn_to_take_back(live, seat)
         else:
             keep = _action_to_take_back(live, tokens)
         await flag_if_out_of_time(hub, live)
