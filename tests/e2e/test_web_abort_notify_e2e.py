@@ -110,9 +110,13 @@ def test_the_abort_button_before_ones_first_action_ends_the_game_on_both_pages(
 
 def test_resigning_asks_first_and_ends_the_game(live_server: LiveServer, new_context: NewContext):
     game_id, (ann, ben) = seat_pages(live_server, new_context)
+    ann.get_by_test_id("abort").wait_for()  # nobody has played: Ann may abort
     ann.get_by_test_id("resign").click()
+    # the question stands alone: no "Abort the game" beside its answers
+    assert ann.get_by_test_id("abort").is_hidden()
     ann.locator("#resign-no").click()  # "No": the button is back, the game goes on
     ann.get_by_test_id("resign").wait_for()
+    ann.get_by_test_id("abort").wait_for()
     assert read(live_server, game_id)["status"] == "playing o insert"
     ann.get_by_test_id("resign").click()
     ann.get_by_test_id("resign-confirm").click()

@@ -35,6 +35,9 @@ export function resigner() {
   return mayResign.includes(ctx.game.turn) ? ctx.game.turn : mayResign[0] || null;
 }
 
+/** The controls that ask before they act, each with its `-confirm` box. */
+const CONFIRMS = ["takeback", "resign", "abort"];
+
 export function renderControls(send) {
   const tb = takebackNow();
   $("takeback").hidden = !tb || !$("takeback-confirm").hidden;
@@ -47,6 +50,10 @@ export function renderControls(send) {
   $("resign").textContent = held().length > 1 && r ? t("Resign ({colour})", { colour: colourName(r) }) : t("Resign");
   renderClaims(send);
   renderDrawAndAbort(send);
+  // while a question is asked ("Really resign?") it stands alone: no other button
+  // beside its answers to be taken for one of them
+  const asking = CONFIRMS.find((id) => !$(`${id}-confirm`).hidden);
+  if (asking) for (const id of [...CONFIRMS, "offer-draw"]) if (id !== asking) $(id).hidden = true;
   const shown = ["takeback", "takeback-confirm", "resign", "resign-confirm", "offer-draw", "abort", "abort-confirm", "draw-offered"].some((id) => !$(id).hidden) || $("claims").children.length > 0;
   $("controls").hidden = !shown;
 }

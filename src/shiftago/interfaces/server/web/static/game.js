@@ -377,11 +377,13 @@ function confirmed(id, onYes, ask = () => true) {
     }
     button.hidden = true;
     box.hidden = false;
+    render(); // the other controls step aside while the question stands
     yes.focus();
   });
   no.addEventListener("click", () => {
     box.hidden = true;
     button.hidden = false;
+    render();
     button.focus();
   });
   yes.addEventListener("click", () => {
