@@ -200,6 +200,9 @@ def test_in_a_replay_the_computer_to_act_is_not_thinking(
     assert "thinking…" not in turns, turns
     assert turns == ["", "to play"], turns  # green acts second; nobody has won yet
     assert "thinking" not in page.text_content("[data-testid=status]")
+    # two computers are told apart by their colours, each said once (screen readers too)
+    heads = page.eval_on_selector_all(".player-head", "ns => ns.map(n => n.textContent)")
+    assert [head.count("(orange)") + head.count("(green)") for head in heads] == [1, 1], heads
 
 
 def test_the_action_list_numbers_turns_as_the_record_does(

@@ -165,8 +165,11 @@ export function renderPlayers(v) {
       el("div", { class: "player-head" }, marbleIcon(colour, 28),
         el("span", { class: "player-name", text: nameOf(colour) }),
         g.rated && seat.account ? el("span", { class: "player-rating", "data-testid": `rating-${colour}`, title: t("Rating"), text: seatRating(g, { ...seat, colour }) }) : null,
-        // a screen reader hears the colour after a name, not after the colour itself
-        nameBesideColour({ ...seat, colour }) ? el("span", { class: "visually-hidden", text: ` ${t("({colour})", { colour: colourName(colour) })}` }) : null,
+        // a screen reader hears the colour after a name, not after the colour itself,
+        // nor twice after a name that holds it ("Computer (green)" beside another)
+        nameBesideColour({ ...seat, colour }) && !nameOf(colour).toLowerCase().includes(colourName(colour).toLowerCase())
+          ? el("span", { class: "visually-hidden", text: ` ${t("({colour})", { colour: colourName(colour) })}` })
+          : null,
         el("span", { class: "turn", text: turnText })),
       badges, stats),
     );
