@@ -146,6 +146,22 @@ def test_a_path_refused_by_click_names_its_kind_in_german(german: None, tmp_path
     assert f"Datei '{tmp_path}' ist ein Verzeichnis" in result.output, result.output
 
 
+def test_lang_speaks_clicks_refusals_of_the_line_itself(tmp_path: Path) -> None:
+    """An option Click cannot parse is refused before any option's callback runs: the
+    console script reads --lang first."""
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache"), "LANGUAGE": "en"}
+    for line, words in [
+        (["play", "--lang", "de", "--new", "--position"], "Option '--position' braucht ein"),
+        (["tui", "--bogus", "--lang=de"], "Unbekannte Option '--bogus'"),
+    ]:
+        done = subprocess.run(
+            [sys.executable, "-m", "shiftago", *line],
+            capture_output=True, text=True, env=env, timeout=60, check=False,
+        )  # fmt: skip
+        assert done.returncode == 2
+        assert words in done.stderr, done.stderr
+
+
 def test_the_console_script_speaks_the_environment_s_language(tmp_path: Path) -> None:
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
     env |= {"LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "", "LANG": "de_DE.UTF-8"}

@@ -270,7 +270,7 @@ def test_go_on_from_a_position(home: Path) -> None:
     ("args", "message"),
     [
         (["--first", "x"], "unknown colour 'x'"),
-        (["--players", "3", "--computer", "w"], "unknown colour 'w'"),
+        (["--players", "3", "--computer", "w"], "'w' has no seat with 3 players: the seats are"),
         (["--handicap", "1,2,3"], "the handicap needs one number per seat (2), got 3"),
         (["--handicap", "a"], "one number of skipped turns per seat"),
         (["--handicap", "7,0"], "each handicap is 0 to 6 skipped turns"),
@@ -586,11 +586,12 @@ def test_commands_take_no_stray_words_and_save_takes_a_quoted_name(
     home: Path, tmp_path: Path
 ) -> None:
     target, unquoted = tmp_path / "a b.txt", tmp_path / "c  d.txt"
-    result = play(home, ["--new", "--first", "o"], ["legal extra", "position x", "L1",
-                                                    f'save "{target}"', f"save {unquoted}",
-                                                    "quit"])  # fmt: skip
+    result = play(home, ["--new", "--first", "o"], ["legal extra", "position x", "quit now",
+                                                    "L1", f'save "{target}"',
+                                                    f"save {unquoted}", "quit"])  # fmt: skip
     assert "error: legal takes nothing after it, got 'extra'" in result.output
     assert "error: position takes nothing after it, got 'x'" in result.output
+    assert "error: quit takes nothing after it, got 'now'" in result.output
     assert target.exists() and "1. L1" in target.read_text()
     # unquoted, the name is the rest of the line, its spaces kept
     assert unquoted.exists() and "1. L1" in unquoted.read_text()

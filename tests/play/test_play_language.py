@@ -4,6 +4,7 @@ catalogues; English otherwise. A fixture catalogue stands in for the real ones."
 
 from __future__ import annotations
 
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,7 @@ from click.testing import CliRunner, Result
 
 from shiftago.core import Game, Rules, Variant
 from shiftago.interfaces.cli import cli
-from shiftago.interfaces.play.session import yes_or_no
+from shiftago.interfaces.play.session import yes_no_hint, yes_or_no
 from shiftago.interfaces.shared import catalogues
 from shiftago.interfaces.shared.catalogues import Catalogues, Words, terminal_language
 from shiftago.interfaces.shared.game_words import status
@@ -112,6 +113,14 @@ def test_a_question_takes_yes_and_no_in_the_language_and_in_english(
     monkeypatch.setattr(catalogues, "_words", Words())
     catalogues.use_language("it", Catalogues(folder))
     assert {word: yes_or_no(word) for word in answers} == answers
+    # the hint after the question gives the language's letters, the default's in capitals
+    first = _plain_letter(yes), _plain_letter(no)
+    assert yes_no_hint(True) == f" [{first[0].upper()}/{first[1]}] "
+    assert yes_no_hint(False) == f" [{first[0]}/{first[1].upper()}] "
+
+
+def _plain_letter(word: str) -> str:
+    return unicodedata.normalize("NFD", word)[0]
 
 
 def test_a_colour_is_named_in_the_language_too(

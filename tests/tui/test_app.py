@@ -106,6 +106,29 @@ def test_an_expert_scoring_is_shown_then_chosen_from_the_list(tmp_path: Path) ->
     assert game.state.scores[seat] == before + options[0].points
 
 
+def test_a_line_made_by_typing_is_chosen_by_arrows_and_enter(tmp_path: Path) -> None:
+    """After a typed push that makes a line the keys of the list work at once (the
+    focus left the input line), and a scoring refused keeps its notation's x."""
+    scored = game_in_score_phase(Variant.EXPERT, 2, seed=5)
+    game = Game.from_actions(scored.rules, [str(a) for a in scored.history[:-1]], first=0)
+    last = str(scored.history[-1])
+    seat = game.turn
+    app = app_for(Match(game, autosave=autosave_in(tmp_path)))
+
+    async def scenario(pilot: Pilot[int]) -> None:
+        await pilot.press(*last.lower(), "enter")
+        await pilot.pause()
+        assert game.phase is Phase.SCORE and game.turn == seat
+        await pilot.press(*"xg7-g6", "enter")
+        await pilot.pause()
+        await pilot.press("down", "enter")  # no Escape first: the board has the keys
+        await settle(pilot)
+
+    run(app, scenario)
+    assert game.history[-1] == scored.scoring_options()[0].action
+    assert "xg7-g6 is not one of the lines to score here." in app.said
+
+
 def test_a_scoring_by_two_clicks_keeps_the_end_clicked_with_three_players(
     tmp_path: Path,
 ) -> None:
@@ -346,9 +369,18 @@ def test_a_resize_redraws_and_80_by_24_holds_everything(tmp_path: Path) -> None:
         assert app.query_one("#board").region.height == 17
         await pilot.click("#board", offset=arrow_position("Tc"))
         await pilot.pause()
+        log = app.query_one("#log", RichLog)
+        narrow = len(log.lines)
+        await pilot.resize_terminal(160, 40)  # the log's lines wrap again, wider
+        await pilot.pause()
+        widths.append((narrow, len(log.lines)))
 
+    widths: list[tuple[int, int]] = []
+    app.notices.append("A notice long enough to wrap on a narrow screen: " + "words " * 20)
     run(app, scenario, size=(120, 40))
     assert [str(a) for a in game.history] == ["Tc"]
+    [(narrow, wide)] = widths
+    assert wide < narrow  # fewer lines: each holds more words
 
 
 def test_a_new_game_from_the_dialog_against_the_computer(tmp_path: Path) -> None:

@@ -53,7 +53,8 @@ def test_tui_takes_the_options_of_play() -> None:
     [
         (["--lang", "xx"], "unknown language 'xx'"),
         (["--load", "no-such-file.txt"], "no-such-file.txt"),
-        (["-c", "w"], "unknown colour 'w'"),
+        (["-c", "w"], "'w' has no seat with 2 players: the seats are o (orange), g (green)"),
+        (["-c", "v"], "unknown colour 'v'"),
         (["--level", "99", "-c", "g"], "level"),
         (["--clock", "soon"], "not a time control"),
     ],

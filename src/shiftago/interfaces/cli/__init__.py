@@ -14,8 +14,10 @@ The programs are imported when their command runs.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import sys
+from collections.abc import Sequence
 
 import click
 
@@ -35,6 +37,7 @@ from shiftago.interfaces.cli import (
     tui,
 )
 from shiftago.interfaces.cli.bench import figure_text
+from shiftago.interfaces.cli.options import language_now
 from shiftago.interfaces.cli.words import TranslatedOption, group, use_terminal_language
 from shiftago.interfaces.shared.catalogues import N_
 
@@ -86,9 +89,27 @@ for command in (
 
 
 def main() -> None:
-    """The ``shiftago`` console script, in the terminal's language."""
+    """The ``shiftago`` console script, in the terminal's language, or the one its
+    ``--lang`` asks for: read before Click parses the line, so that Click's refusals of
+    the line itself ("No such option") are said in it too."""
     use_terminal_language()
+    asked = language_asked(sys.argv[1:])
+    if asked is not None:
+        with contextlib.suppress(click.BadParameter):  # --lang's own callback says why
+            language_now(asked)
     cli()
+
+
+def language_asked(arguments: Sequence[str]) -> str | None:
+    """The value of the first ``--lang`` among the command line's ``arguments``."""
+    for at, word in enumerate(arguments):
+        if word == "--":
+            break
+        if word == "--lang" and at + 1 < len(arguments):
+            return arguments[at + 1]
+        if word.startswith("--lang="):
+            return word.split("=", 1)[1]
+    return None
 
 
 if __name__ == "__main__":

@@ -61,6 +61,15 @@ def yes_or_no(word: str) -> bool | None:
     return None
 
 
+def yes_no_hint(default: bool) -> str:
+    """The hint after a yes/no question, by the first letters of the language's words
+    (" [J/n] " in German), the default's in upper case."""
+    yes, no = _plain(_("yes"))[:1], _plain(_("no"))[:1]
+    if not yes or not no or yes == no:
+        yes, no = "y", "n"
+    return f" [{yes.upper()}/{no}] " if default else f" [{yes}/{no.upper()}] "
+
+
 HELP_WORDS: Final = frozenset(("help", "?", "h"))
 BARE_COMMANDS: Final = HELP_WORDS | {"legal", "undo", "board", "show", "position", "rules"}
 COMMAND_WORDS: Final = QUIT_WORDS | BARE_COMMANDS | {"save"}
@@ -119,9 +128,8 @@ class LineReader:
 
     def ask_yes_no(self, question: str, default: bool = True) -> bool | None:
         """A yes/no answer (empty means ``default``); ``None`` at the end of the input."""
-        suffix = " [Y/n] " if default else " [y/N] "
         while True:
-            answer = self.read(question + suffix)
+            answer = self.read(question + yes_no_hint(default))
             if answer is None:
                 return None
             word = answer.strip().lower()
@@ -246,11 +254,11 @@ class Session:
         word, _space, rest = text.partition(" ")
         command = word.lower()
         rest = rest.strip()
-        if command in QUIT_WORDS:
+        if command in QUIT_WORDS and not rest:
             if not self.game.is_over:
                 self._say_saved(N_("Leaving"))
             return False
-        if command in BARE_COMMANDS and rest:
+        if command in BARE_COMMANDS | QUIT_WORDS and rest:
             self.error(
                 _("%(command)s takes nothing after it, got %(rest)s")
                 % {"command": command, "rest": repr(rest)}

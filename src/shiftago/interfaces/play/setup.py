@@ -16,6 +16,7 @@ from shiftago.interfaces.play.session import (
     QUIT_WORDS,
     LineReader,
     Session,
+    yes_no_hint,
     yes_or_no,
 )
 from shiftago.interfaces.shared.autosave import Autosave
@@ -86,7 +87,7 @@ def _ask_to_resume(reader: LineReader, when: str) -> bool | None:
     the setup with a :class:`SetupError` that names ``--resume`` and ``--new``."""
     while True:
         answer = reader.read(
-            _("Resume the unfinished game from %(when)s?") % {"when": when} + " [Y/n] "
+            _("Resume the unfinished game from %(when)s?") % {"when": when} + yes_no_hint(True)
         )
         if answer is None:
             return None

@@ -71,9 +71,13 @@ def parse_colour(text: str, players: int) -> int:
         return seat_of_colour(word, players)
     except ShiftagoError:
         names = ", ".join(f"{COLOURS[s]} ({colour_name(s)})" for s in range(players))
+        values = {"text": repr(text), "players": players, "names": names}
+        if word in COLOURS:  # a colour of the game, but of a seat not in this one
+            raise SetupError(
+                _("%(text)s has no seat with %(players)d players: the seats are %(names)s") % values
+            ) from None
         raise SetupError(
-            _("unknown colour %(text)s: with %(players)d players: %(names)s")
-            % {"text": repr(text), "players": players, "names": names}
+            _("unknown colour %(text)s: with %(players)d players: %(names)s") % values
         ) from None
 
 

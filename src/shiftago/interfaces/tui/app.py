@@ -19,7 +19,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.suggester import SuggestFromList
-from textual.widgets import Footer, Header, Input, OptionList, RichLog, Static
+from textual.widgets import Footer, Header, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from shiftago.core import Action, Phase, ScoringOption, ShiftagoError, State
@@ -38,6 +38,7 @@ from shiftago.interfaces.tui.files import RecordFiles
 from shiftago.interfaces.tui.match import Match, Saved, open_match
 from shiftago.interfaces.tui.panel import engine_lines, match_heading, record_text, seats
 from shiftago.interfaces.tui.style import APP_CSS
+from shiftago.interfaces.tui.transcript import Transcript
 from shiftago.interfaces.tui.words import action_words, colour, option_text, result, sentence
 
 T = TypeVar("T")
@@ -121,9 +122,8 @@ class ShiftagoApp(RecordFiles, App[int]):
                 yield Static(id="lines")
                 with VerticalScroll(id="record-box"):
                     yield Static(id="record")
-                # lines wrap at the pane's width (RichLog's default floor is 78 columns,
-                # wider than the pane of an 80-column terminal)
-                yield RichLog(id="log", wrap=True, markup=False, min_width=20)
+                # lines wrap at the pane's width, again when it changes
+                yield Transcript(id="log")
         yield Input(
             placeholder=_("Type an action (L3, Tc, xc3-g3) and press Enter"),
             id="command",
@@ -136,6 +136,7 @@ class ShiftagoApp(RecordFiles, App[int]):
         return self.query_one("#board", BoardView)
 
     def on_mount(self) -> None:
+        self.query_one("#options", OptionList).display = False  # until a scoring is due
         self.board.focus()
         for notice in self.notices:
             self.say(notice)
@@ -186,7 +187,10 @@ class ShiftagoApp(RecordFiles, App[int]):
     # --- showing -----------------------------------------------------------------
     def say(self, text: str) -> None:
         self.said.append(text)
-        self.query_one("#log", RichLog).write(text)
+        self.query_one("#log", Transcript).say(text)
+
+    def _log_to_end(self) -> None:
+        self.query_one("#log", Transcript).scroll_end(animate=False)
 
     def changed(self) -> None:
         """The game changed: draw it again and start whoever thinks next."""
@@ -283,7 +287,7 @@ class ShiftagoApp(RecordFiles, App[int]):
             played = match.play(action)
         except ShiftagoError as e:
             reason = precise_reason(before, action, e)
-            self.say(sentence(refusal_words(reason, str(action), colour(before.turn))))
+            self.say(refusal_words(reason, str(action), sentence(colour(before.turn))))
             return
         except OSError as e:
             self.say(_("The game cannot be saved: %(why)s") % {"why": error_words(e)})
@@ -403,6 +407,8 @@ class ShiftagoApp(RecordFiles, App[int]):
             return
         event.input.value = ""
         self.act(action)
+        if self.match.game.phase is Phase.SCORE and not self.match.computer_to_move:
+            self.board.focus()  # the scorings are chosen by arrows and Enter there
 
     # --- commands ----------------------------------------------------------------
     def action_focus_board(self) -> None:
@@ -450,6 +456,7 @@ class ShiftagoApp(RecordFiles, App[int]):
             self.engine_stop = threading.Event()
             self.analyse(self.version, self.match.game.state, self.engine_stop)
         self.redraw()
+        self.call_after_refresh(self._log_to_end)  # the lines take rows from the log
 
     def action_help_quit(self) -> None:
         """Ctrl+C says how to leave, in the player's words (Textual's notice is English)."""
