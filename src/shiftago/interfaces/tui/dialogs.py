@@ -28,7 +28,8 @@ from shiftago.interfaces.tui.words import colour
 DIALOG_CSS: Final = """
 ResumeScreen, NewGameScreen, PathScreen, HelpScreen { align: center middle; }
 .dialog {
-    width: 66; height: auto; max-height: 24; border: round $accent; padding: 0 1;
+    width: 76; max-width: 100%; height: auto; max-height: 24; border: round $accent;
+    padding: 0 1;
     background: $panel;
 }
 .dialog Horizontal { height: auto; align: center middle; }
