@@ -162,6 +162,17 @@ def test_lang_speaks_clicks_refusals_of_the_line_itself(tmp_path: Path) -> None:
         assert words in done.stderr, done.stderr
 
 
+def test_clicks_kinds_of_value_and_options_placeholder_are_german(german: None) -> None:
+    """Click names a number's kind in its refusal and its help ("integer range") and
+    writes [OPTIONS] in the usage line: each in the catalogue's words."""
+    refused = CliRunner().invoke(cli, ["play", "--seed", "q"])
+    assert refused.exit_code == 2
+    assert "'q' ist kein gültiger Wert vom Typ ganze Zahl" in refused.output, refused.output
+    helped = CliRunner().invoke(cli, ["play", "--help"]).output
+    assert helped.startswith("Aufruf: cli play [OPTIONEN]")
+    assert "--level GANZE ZAHL IM BEREICH" in helped and "INTEGER" not in helped
+
+
 def test_the_console_script_speaks_the_environment_s_language(tmp_path: Path) -> None:
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
     env |= {"LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "", "LANG": "de_DE.UTF-8"}

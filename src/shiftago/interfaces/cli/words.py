@@ -12,6 +12,7 @@ so Click finds them there; the msgids of Click that a person can meet are listed
 
 from __future__ import annotations
 
+import copy
 import gettext
 import hashlib
 import inspect
@@ -38,6 +39,8 @@ FC = TypeVar("FC", bound=Callable[..., Any])
 
 #: The help of Click's ``--help`` option, Click's msgid.
 HELP_OPTION_HELP: Final = "Show this message and exit."
+#: Click's placeholder of the options in a usage line.
+OPTIONS_METAVAR: Final = N_("[OPTIONS]")
 
 
 def translated(text: str | None) -> str | None:
@@ -64,10 +67,67 @@ class TranslatedText:
         instance.__dict__[self.name] = value
 
 
+#: Click's names of the kinds of value, in its refusals ("'x' is not a valid integer
+#: range") and as the placeholders of the help (INTEGER RANGE): English msgids.
+TYPE_NAMES: Final = (N_("integer"), N_("integer range"), N_("float"), N_("float range"))
+
+
+class _SaidName:
+    """The ``name`` of one of Click's number types, read in the terminal's language
+    (Click reads it when it refuses a value, and upper-cases it for the help)."""
+
+    def __get__(self, instance: object, owner: type | None = None) -> str:
+        english: str = vars(owner or type(instance))["english"]
+        return catalogues._(english)
+
+
+class TranslatedInt(click.types.IntParamType):
+    english = "integer"
+    name = _SaidName()
+
+
+class TranslatedIntRange(click.IntRange):
+    english = "integer range"
+    name = _SaidName()
+
+
+class TranslatedFloat(click.types.FloatParamType):
+    english = "float"
+    name = _SaidName()
+
+
+class TranslatedFloatRange(click.FloatRange):
+    english = "float range"
+    name = _SaidName()
+
+
+_TRANSLATED_TYPES: Final[dict[type, type]] = {
+    click.types.IntParamType: TranslatedInt,
+    click.IntRange: TranslatedIntRange,
+    click.types.FloatParamType: TranslatedFloat,
+    click.FloatRange: TranslatedFloatRange,
+}
+
+
+def translated_type(kind: click.ParamType) -> click.ParamType:  # type: ignore[type-arg]
+    """``kind`` with its name said in the terminal's language where it is one of Click's
+    number types (a copy: ``click.INT`` is shared), else ``kind`` itself."""
+    translated = _TRANSLATED_TYPES.get(type(kind))
+    if translated is None:
+        return kind
+    made = copy.copy(kind)
+    made.__class__ = translated
+    return made
+
+
 class TranslatedOption(click.Option):
-    """An option whose help is read in the terminal's language."""
+    """An option whose help, and kind of value, are read in the terminal's language."""
 
     help = TranslatedText()
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.type = translated_type(self.type)
 
 
 class TranslatedCommand(click.Command):
@@ -75,6 +135,11 @@ class TranslatedCommand(click.Command):
 
     help = TranslatedText()
     short_help = TranslatedText()
+
+    def collect_usage_pieces(self, ctx: click.Context) -> list[str]:
+        """The usage line's pieces, Click's ``[OPTIONS]`` in the terminal's language."""
+        pieces = super().collect_usage_pieces(ctx)
+        return [catalogues._(OPTIONS_METAVAR) if p == OPTIONS_METAVAR else p for p in pieces]
 
     def get_help_option(self, ctx: click.Context) -> click.Option | None:
         """Click's help option, its help in the language of now: Click makes the option
