@@ -81,31 +81,16 @@ class _SaidName:
         return catalogues._(english)
 
 
-class TranslatedInt(click.types.IntParamType):
-    english = "integer"
-    name = _SaidName()
-
-
-class TranslatedIntRange(click.IntRange):
-    english = "integer range"
-    name = _SaidName()
-
-
-class TranslatedFloat(click.types.FloatParamType):
-    english = "float"
-    name = _SaidName()
-
-
-class TranslatedFloatRange(click.FloatRange):
-    english = "float range"
-    name = _SaidName()
-
-
+#: Click's number types, each with a subclass whose name is read as :class:`_SaidName`
+#: says (its English name, one of :data:`TYPE_NAMES`, kept as ``english``).
 _TRANSLATED_TYPES: Final[dict[type, type]] = {
-    click.types.IntParamType: TranslatedInt,
-    click.IntRange: TranslatedIntRange,
-    click.types.FloatParamType: TranslatedFloat,
-    click.FloatRange: TranslatedFloatRange,
+    base: type(f"Translated{base.__name__}", (base,), {"english": base.name, "name": _SaidName()})
+    for base in (
+        click.types.IntParamType,
+        click.IntRange,
+        click.types.FloatParamType,
+        click.FloatRange,
+    )
 }
 
 
