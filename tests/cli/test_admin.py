@@ -203,3 +203,21 @@ def test_a_game_id_never_starts_with_a_dash(monkeypatch: pytest.MonkeyPatch) -> 
     drawn = iter(["-GqZ3kV0aB1c", "_x9-Lm2nOp3q", "Ab-cD_eFgH1j"])
     monkeypatch.setattr(creating.secrets, "token_urlsafe", lambda n: next(drawn))
     assert creating.new_id() == "_x9-Lm2nOp3q"
+
+
+def test_admin_makes_no_database_and_says_what_is_wrong_in_one_line(tmp_path: Path) -> None:
+    """It works beside the serve processes in theirs: a missing file is not made, an
+    empty database is not migrated, a database that does not answer is one line."""
+    missing = tmp_path / "nowhere.db"
+    refused = admin(f"sqlite:///{missing}", "chat", "abc")
+    assert refused.exit_code == 1
+    assert "there is no database at" in refused.output and "Traceback" not in refused.output
+    assert not missing.exists()
+    empty = tmp_path / "empty.db"
+    open_engine(f"sqlite:///{empty}").dispose()
+    empty.touch()
+    bare = admin(f"sqlite:///{empty}", "chat", "abc")
+    assert bare.exit_code == 1 and "holds no site yet" in bare.output
+    away = admin("postgresql://nobody@127.0.0.1:1/x", "chat", "abc")
+    assert away.exit_code == 1 and away.output.count("\n") == 1
+    assert "cannot reach the database" in away.output

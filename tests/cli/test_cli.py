@@ -435,6 +435,28 @@ def test_serve_and_worker_say_in_one_line_what_does_not_answer(tmp_path: Path) -
             assert "Traceback" not in result.output and "served at" not in result.output
 
 
+def test_a_second_serve_on_one_sqlite_file_without_redis_is_refused(tmp_path: Path) -> None:
+    """Two would not tell each other of their games' changes (docs/deploy.md); the
+    lock is the system's, so a killed first process leaves none behind."""
+    from shiftago.interfaces.server.startup import hold_the_only_process
+
+    db = f"sqlite:///{tmp_path / 'games.db'}"
+    first = hold_the_only_process(db, None)
+    assert first is not None
+    try:
+        result = invoke("serve", "--db", db, "--port", "1")
+        assert result.exit_code == 1, result.output
+        assert result.output.startswith("error: another shiftago serve runs on sqlite:///")
+        assert "several need --redis" in result.output
+        assert hold_the_only_process(db, "redis://127.0.0.1:6379/0") is None  # with Redis
+    finally:
+        first.close()
+    again = hold_the_only_process(db, None)  # let go: the next one takes it
+    assert again is not None
+    again.close()
+    assert (tmp_path / "games.db.serve-lock").stat().st_mode & 0o077 == 0
+
+
 def test_a_database_a_newer_version_migrated_is_said_in_one_line(tmp_path: Path) -> None:
     """Migrations only go forward: after a rollback of the code, the database's newer
     revision is named with what to do, not a traceback at every restart."""

@@ -72,13 +72,16 @@ class Socket:
 class Worker:
     """``shiftago worker`` in a subprocess."""
 
-    def __init__(self, home: Path, db_url: str, redis_url: str, lease: float = 30.0) -> None:
+    def __init__(
+        self, home: Path, db_url: str, redis_url: str, lease: float = 30.0, name: str = ""
+    ) -> None:
         self.log_path = home / f"worker-{time.monotonic_ns()}.log"
+        named = ["--name", name] if name else []
         with self.log_path.open("ab") as log:
             self.process = subprocess.Popen(
                 [
                     sys.executable, "-m", "shiftago", "worker", "--db", db_url,
-                    "--redis", redis_url, "--bot-delay", "0", "--lease", str(lease),
+                    "--redis", redis_url, "--bot-delay", "0", "--lease", str(lease), *named,
                 ],
                 stdout=log, stderr=log, env={**os.environ, "SHIFTAGO_HOME": str(home)},
             )  # fmt: skip
@@ -121,8 +124,8 @@ def deployment(request, tmp_path, redis_url, start_server):
     b = start_server(db_url=db_url, args=args, bot_delay=0)
     workers: list[Worker] = []
 
-    def start_worker(lease: float = 30.0) -> Worker:
-        worker = Worker(tmp_path, db_url, redis_url, lease)
+    def start_worker(lease: float = 30.0, name: str = "") -> Worker:
+        worker = Worker(tmp_path, db_url, redis_url, lease, name)
         workers.append(worker)
         return worker
 
@@ -524,9 +527,10 @@ def test_the_worker_plays_the_computer_and_a_killed_worker_job_is_done_again(dep
     assert worker.log().index("loading the engine's searches") < worker.log().index(job)
     worker.kill()
     assert stored_actions(a, game_id) == [state["legal"][0]]
-    second = start_worker(lease=2.0)
+    second = start_worker(lease=2.0, name="vm-2")
     answer = person.action(2)
     assert job in second.log()  # the dead worker's job, done again
+    second.wait_for("worker vm-2 takes jobs")  # the name it has in Redis, said
     assert answer["seat"] == 1
     assert stored_actions(a, game_id)[1] == answer["action"]
 

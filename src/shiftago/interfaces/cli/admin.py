@@ -34,8 +34,13 @@ def _admin_store(ctx: click.Context) -> Iterator[Any]:
     """The store of the database ``admin --db`` named, disposed of afterwards."""
     from shiftago.interfaces.server.db.store import open_engine
     from shiftago.interfaces.server.games.store import Store
+    from shiftago.interfaces.server.startup import StartupError, check_served_database
 
     url: str = ctx.obj
+    try:
+        check_served_database(url)
+    except StartupError as error:
+        raise click.ClickException(str(error)) from None
     try:
         store = Store(open_engine(url))
     except Exception as e:  # the URL was checked: the database does not answer

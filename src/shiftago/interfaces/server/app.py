@@ -57,7 +57,7 @@ from shiftago.interfaces.server.runtime import Runtime
 from shiftago.interfaces.server.seeks import routes as seeks_api
 from shiftago.interfaces.server.seeks.socket import lobby_socket
 from shiftago.interfaces.server.settings import SERVED_BOT_DELAY, Settings
-from shiftago.interfaces.server.startup import check_services, listen
+from shiftago.interfaces.server.startup import check_services, hold_the_only_process, listen
 from shiftago.interfaces.shared.catalogues import _
 
 #: The pages' templates (pages.py renders them) and their scripts (no build step).
@@ -353,9 +353,11 @@ def run(
 
     settings = settings or Settings(bot_delay=SERVED_BOT_DELAY)
     check_services(db_url, settings.redis_url)
+    lock = hold_the_only_process(db_url, settings.redis_url)
     listening = listen(host, port)
     settings = settings.with_options(listening_host=host)  # a name there is answered
     app = create_app(db_url, settings=settings)
+    app.state.serve_lock = lock  # held while the app runs
     public_url = settings.public_url
     shown = public_url or f"http://{'localhost' if host in ('127.0.0.1', '::1') else host}:{port}"
     print(_("Shiftago is served at %(url)s  (Ctrl+C stops it)") % {"url": shown}, flush=True)

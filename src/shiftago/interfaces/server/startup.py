@@ -1,11 +1,15 @@
-"""What ``shiftago serve`` and ``shiftago worker`` check before they start: that the
+"""What ``shiftago serve``, ``worker`` and ``admin`` check before they start: that the
 database and Redis answer, and that the address can be listened on, so that a wrong
 setting ends with one line that says which, not a traceback or a banner for an address
 that is not served."""
 
 from __future__ import annotations
 
+import fcntl
+import os
 import socket
+from pathlib import Path
+from typing import IO
 
 from shiftago.interfaces.server.db.store import (
     DATABASE_AWAY,
@@ -40,6 +44,57 @@ def check_services(db_url: str, redis_url: str | None) -> None:
             raise StartupError(f"cannot reach Redis {shown_url(redis_url)}: {error}") from None
         finally:
             client.close()
+
+
+def check_served_database(db_url: str) -> None:
+    """Raise :class:`StartupError` unless ``db_url`` is a database the serve processes
+    have made (for ``shiftago admin``, which works beside them and makes nothing): a
+    SQLite file that is there, reachable, migrated, by no newer shiftago."""
+    from sqlalchemy.engine import make_url
+
+    url = make_url(db_url)
+    if url.get_backend_name() == "sqlite" and not (url.database and Path(url.database).is_file()):
+        raise StartupError(
+            f"there is no database at {shown_url(db_url)}: give --db, the database of the "
+            "serve processes"
+        )
+    try:
+        found = database_revisions(db_url)
+    except DATABASE_AWAY as error:
+        reason = str(getattr(error, "orig", error)).splitlines()[0]
+        raise StartupError(f"cannot reach the database {shown_url(db_url)}: {reason}") from None
+    if not found:
+        raise StartupError(
+            f"the database {shown_url(db_url)} holds no site yet: `shiftago serve` makes "
+            "its tables at its first start"
+        )
+    check_schema(found)
+
+
+def hold_the_only_process(db_url: str, redis_url: str | None) -> IO[bytes] | None:
+    """Without Redis, only one serve process may use a SQLite file: two would not tell
+    each other of the games they change (docs/deploy.md). The first holds a lock beside
+    the file for as long as it runs (the system lets it go when the process ends, killed
+    or not); a second raises :class:`StartupError`. Returns the open lock (None where no
+    lock is needed), to be kept."""
+    from sqlalchemy.engine import make_url
+
+    url = make_url(db_url)
+    if redis_url or url.get_backend_name() != "sqlite" or not url.database:
+        return None
+    if url.database == ":memory:":
+        return None
+    # private as the database beside it
+    handle = os.fdopen(os.open(f"{url.database}.serve-lock", os.O_WRONLY | os.O_CREAT, 0o600), "wb")
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        raise StartupError(
+            f"another shiftago serve runs on {shown_url(db_url)}: without Redis one process "
+            "only serves a database (several need --redis, docs/deploy.md)"
+        ) from None
+    return handle
 
 
 def check_schema(found: list[str]) -> None:

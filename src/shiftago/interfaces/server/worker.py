@@ -45,7 +45,9 @@ async def work(db_url: str, settings: Settings, stop: asyncio.Event | None = Non
     log.info("loading the engine's searches")
     await asyncio.to_thread(warm_up)
     runtime = await Runtime.start(store, settings, runs_jobs=True, serves=False)
-    log.info("worker %s takes jobs (%d at a time)", runtime.hub.bus.process, settings.bot_threads)
+    # the name it takes its jobs under in Redis (--name, else the process's own)
+    name = settings.worker_name or runtime.hub.bus.process
+    log.info("worker %s takes jobs (%d at a time)", name, settings.bot_threads)
     try:
         await stop.wait()
     finally:
