@@ -15,6 +15,7 @@ from shiftago.interfaces.server.db.store import (
     DATABASE_AWAY,
     database_revisions,
     known_revisions,
+    sqlite_file,
 )
 from shiftago.interfaces.server.runtime import shown_url
 
@@ -50,10 +51,7 @@ def check_served_database(db_url: str) -> None:
     """Raise :class:`StartupError` unless ``db_url`` is a database the serve processes
     have made (for ``shiftago admin``, which works beside them and makes nothing): a
     SQLite file that is there, reachable, migrated, by no newer shiftago."""
-    from sqlalchemy.engine import make_url
-
-    url = make_url(db_url)
-    if url.get_backend_name() == "sqlite" and not (url.database and Path(url.database).is_file()):
+    if db_url.startswith("sqlite") and not Path(sqlite_file(db_url) or "").is_file():
         raise StartupError(
             f"there is no database at {shown_url(db_url)}: give --db, the database of the "
             "serve processes"
@@ -77,15 +75,11 @@ def hold_the_only_process(db_url: str, redis_url: str | None) -> IO[bytes] | Non
     the file for as long as it runs (the system lets it go when the process ends, killed
     or not); a second raises :class:`StartupError`. Returns the open lock (None where no
     lock is needed), to be kept."""
-    from sqlalchemy.engine import make_url
-
-    url = make_url(db_url)
-    if redis_url or url.get_backend_name() != "sqlite" or not url.database:
-        return None
-    if url.database == ":memory:":
+    database = sqlite_file(db_url)
+    if redis_url or database is None:
         return None
     # private as the database beside it
-    handle = os.fdopen(os.open(f"{url.database}.serve-lock", os.O_WRONLY | os.O_CREAT, 0o600), "wb")
+    handle = os.fdopen(os.open(f"{database}.serve-lock", os.O_WRONLY | os.O_CREAT, 0o600), "wb")
     try:
         fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:

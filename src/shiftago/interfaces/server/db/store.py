@@ -71,6 +71,14 @@ def check_url(url: str) -> None:
         raise ValueError(str(error)) from None
 
 
+def sqlite_file(url: str) -> str | None:
+    """The file of a SQLite ``url`` (None for another database, or one in memory)."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return None
+    return parsed.database
+
+
 def open_engine(url: str) -> Engine:
     """An engine for ``url``; SQLite gets foreign keys, a patient lock wait, and a file
     that only its owner can read (it holds every seat's secret's hash and every game).
