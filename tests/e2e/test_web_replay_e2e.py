@@ -339,6 +339,34 @@ def test_take_back_at_one_screen_one_action_at_a_time(
     assert read(live_server, game_id)["actions"] == ["L3"]
 
 
+def test_with_the_computer_only_a_screen_of_every_person_takes_back(
+    live_server: LiveServer, new_context: NewContext
+):
+    """Two people and the computer: the screen that holds both people's seats takes
+    back to its turn; one that holds one seat offers nothing (RULES.md section 9)."""
+    computer = {"kind": "computer", "level": 1}
+    seats = [{"kind": "human"}, {"kind": "human"}, computer]
+    created = create(live_server, variant="express", players=3, first="o", seats=seats)
+    game_id = created["id"]
+    context = new_context()
+    alone = open_page(new_context(), created["seats"][1]["join_url"])
+    hold_seat(context, created["seats"][0]["join_url"])
+    page = both_seats_here(open_page(context, created["seats"][1]["join_url"]))
+    for action in ("L1", "L7"):
+        page.wait_for_selector(PLAYABLE)
+        play(live_server, game_id, page, action)
+    wait_until(lambda: len(read(live_server, game_id)["actions"]) == 3, what="the computer")
+    page.wait_for_selector("[data-testid=takeback]")
+    shows(alone, read(live_server, game_id)["position"])
+    assert not alone.is_visible("[data-testid=takeback]")  # one person's seat of two
+    page.click("[data-testid=takeback]")
+    game = wait_until(
+        lambda: (g := read(live_server, game_id))["actions"] == ["L1"] and g,
+        what="back to green's turn",
+    )
+    shows(page, game["position"])
+
+
 def test_a_take_back_drops_the_review_of_the_actions_taken_back(
     live_server: LiveServer, new_context: NewContext
 ):
