@@ -911,6 +911,8 @@ def test_express_tournament_shows_the_score_between_games(
     assert read(live_server, game_id)["status"] == "over winner o"
     score = page.wait_for_selector("[data-testid=tournament-score]")
     wait_until(lambda: "Ann 1" in score.text_content() and "Ben 0" in score.text_content())
+    # the result card says the score too, beside its "Next game"
+    assert page.text_content("[data-testid=result-tournament]") == "Tournament score: Ann 1 · Ben 0"
     # one player's ask is not a game: the page waits for the other
     ben_page = open_page(new_context(), created["seats"][1]["join_url"])
     page.click("#next-game")

@@ -264,7 +264,18 @@ export function renderResult(v) {
   follow.hidden = !(showing && g.next);
   if (g.next) follow.href = `/${held().length ? "play" : "watch"}/${encodeURIComponent(g.next)}`;
   $("result").classList.toggle("offers", [rematch, nextGame, follow, $("rematch-note")].some((n) => !n.hidden));
+  // between a tournament's games the score stands beside the button that goes on
+  const standing = showing && tour ? t("Tournament score: {score}", { score: tournamentLine(tour) }) : "";
+  setText("result-tournament", standing);
+  $("result-tournament").hidden = !standing;
   renderTournament(tour);
+}
+
+/** Each seat's wins in the tournament, in seat order: "Ann 1 · Ben 0". */
+function tournamentLine(tour) {
+  const seats = ctx.game.seats || [];
+  const wins = (c, i) => (Array.isArray(tour.wins) ? tour.wins[i] : tour.wins && tour.wins[c]) ?? 0;
+  return seats.map((s, i) => `${nameOf(s.colour)} ${number(wins(s.colour, i))}`).join(" · ");
 }
 
 /** Who asked for the next game (GAME's rematch_asked) as this page sees it: whether
@@ -297,9 +308,7 @@ function renderTournament(tour) {
     box.hidden = true;
     return;
   }
-  const seats = ctx.game.seats || [];
-  const wins = (c, i) => (Array.isArray(tour.wins) ? tour.wins[i] : tour.wins && tour.wins[c]) ?? 0;
-  const line = seats.map((s, i) => `${nameOf(s.colour)} ${number(wins(s.colour, i))}`).join(" · ");
+  const line = tournamentLine(tour);
   const target = Number.isFinite(tour.target) ? tour.target : null;
   const parts = [
     el("h2", { text: target ? tn("Tournament to {n} win", "Tournament to {n} wins", target) : t("Tournament") }),
