@@ -160,6 +160,12 @@ def test_lang_speaks_clicks_refusals_of_the_line_itself(tmp_path: Path) -> None:
         )  # fmt: skip
         assert done.returncode == 2
         assert words in done.stderr, done.stderr
+    # a --lang that is no language is refused in the terminal's
+    done = subprocess.run(
+        [sys.executable, "-m", "shiftago", "play", "--lang", "xx"],
+        capture_output=True, text=True, env={**env, "LANGUAGE": "de"}, timeout=60, check=False,
+    )  # fmt: skip
+    assert "unbekannte Sprache 'xx': wähle eine von en, de" in done.stderr, done.stderr
 
 
 def test_clicks_kinds_of_value_and_options_placeholder_are_german(german: None) -> None:

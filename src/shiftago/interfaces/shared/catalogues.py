@@ -303,7 +303,10 @@ def terminal_language(
     if asked is not None:
         code = asked.strip().lower().replace("_", "-").split("-")[0]
         if code not in offered:
-            raise ValueError(f"unknown language {asked!r}: choose one of {', '.join(offered)}")
+            raise ValueError(
+                _("unknown language %(asked)s: choose one of %(offered)s")
+                % {"asked": repr(asked), "offered": ", ".join(offered)}
+            )
         return code
     for variable in LANGUAGE_VARIABLES:
         value = environ.get(variable, "")
