@@ -63,6 +63,9 @@ def test_a_lesson_completed_by_clicks_and_kept_after_a_reload(
         click_action(page, action)
         assert explanation(page, "info").startswith("Well done")
         assert stored_progress(page)["push"] == number
+        # the status says where to go from here, not the explanation's words again
+        status = page.text_content("[data-testid=status]")
+        assert status == ("On to the next step." if number < 3 else "The lesson is done.")
         if number < 3:
             page.click("[data-testid=next-step]")
             page.locator(f"[data-testid=step-count]:has-text('Step {number + 1} of 3')").wait_for()

@@ -27,7 +27,8 @@ function step() {
 }
 
 function statusText(view) {
-  if (settled === "met") return t("Goal met.");
+  // the explanation below says "well done": the status says where to go from here
+  if (settled === "met") return index + 1 >= lesson.steps.length ? t("The lesson is done.") : t("On to the next step.");
   if (settled === "missed") return t("Not yet: read why, then try again.");
   if (!view.turn) return t("The game is over.");
   const colour = colourName(view.turn);
