@@ -39,12 +39,7 @@ def find_descendant(
     actions played is compared only under an action limit: a position set up anew
     counts from 0, the game that reached it from its start."""
     skip = COUNT if target[LIMIT] == 0 else -1
-    again = True
-    for i in range(STATE_SIZE):
-        if i != skip and last_root[i] != target[i]:
-            again = False
-            break
-    if again:
+    if _same_state(last_root, target, skip):
         return ROOT
     states = np.empty((max_plies + 1, STATE_SIZE), dtype=np.uint64)
     states[0, :] = last_root
@@ -66,17 +61,21 @@ def find_descendant(
             continue
         states[depth + 1, :] = states[depth, :]
         apply_action(states[depth + 1], np.int64(code[child]))
-        same = True
-        for i in range(STATE_SIZE):
-            if i != skip and states[depth + 1, i] != target[i]:
-                same = False
-                break
-        if same:
+        if _same_state(states[depth + 1], target, skip):
             return child
         depth += 1
         nodes[depth] = child
         nexts[depth] = 0
     return -1
+
+
+@njit(cache=True, nogil=True)
+def _same_state(state: np.ndarray, target: np.ndarray, skip: int) -> bool:
+    """Whether ``state`` is ``target`` in every slot but ``skip`` (-1: every slot)."""
+    for i in range(STATE_SIZE):  # noqa: SIM110 (numba compiles loops, not all() over generators)
+        if i != skip and state[i] != target[i]:
+            return False
+    return True
 
 
 @njit(cache=True, nogil=True)

@@ -29,12 +29,7 @@ class StartupError(Exception):
 
 def check_services(db_url: str, redis_url: str | None) -> None:
     """Raise :class:`StartupError` unless the database, and Redis when given, answer."""
-    try:
-        found = database_revisions(db_url)
-    except DATABASE_AWAY as error:
-        reason = str(getattr(error, "orig", error)).splitlines()[0]
-        raise StartupError(f"cannot reach the database {shown_url(db_url)}: {reason}") from None
-    check_schema(found)
+    check_schema(_revisions(db_url))
     if redis_url:
         import redis
 
@@ -47,6 +42,15 @@ def check_services(db_url: str, redis_url: str | None) -> None:
             client.close()
 
 
+def _revisions(db_url: str) -> list[str]:
+    """The migrations the database is at; :class:`StartupError` when it cannot be reached."""
+    try:
+        return database_revisions(db_url)
+    except DATABASE_AWAY as error:
+        reason = str(getattr(error, "orig", error)).splitlines()[0]
+        raise StartupError(f"cannot reach the database {shown_url(db_url)}: {reason}") from None
+
+
 def check_served_database(db_url: str) -> None:
     """Raise :class:`StartupError` unless ``db_url`` is a database the serve processes
     have made (for ``shiftago admin``, which works beside them and makes nothing): a
@@ -56,11 +60,7 @@ def check_served_database(db_url: str) -> None:
             f"there is no database at {shown_url(db_url)}: give --db, the database of the "
             "serve processes"
         )
-    try:
-        found = database_revisions(db_url)
-    except DATABASE_AWAY as error:
-        reason = str(getattr(error, "orig", error)).splitlines()[0]
-        raise StartupError(f"cannot reach the database {shown_url(db_url)}: {reason}") from None
+    found = _revisions(db_url)
     if not found:
         raise StartupError(
             f"the database {shown_url(db_url)} holds no site yet: `shiftago serve` makes "
