@@ -177,6 +177,9 @@ def test_clicks_kinds_of_value_and_options_placeholder_are_german(german: None) 
     helped = CliRunner().invoke(cli, ["play", "--help"]).output
     assert helped.startswith("Aufruf: cli play [OPTIONEN]")
     assert "--level GANZE ZAHL IM BEREICH" in helped and "INTEGER" not in helped
+    # an argument's kind too, not only an option's
+    argued = CliRunner().invoke(cli, ["admin", "delete-message", "abc"])
+    assert "'abc' ist kein gültiger Wert vom Typ ganze Zahl im Bereich" in argued.output
 
 
 def test_the_console_script_speaks_the_environment_s_language(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ import click
 
 from shiftago.interfaces.cli.options import proof_options
 from shiftago.interfaces.cli.serve import serve_db_option, server_db
-from shiftago.interfaces.cli.words import group, option
+from shiftago.interfaces.cli.words import argument, group, option
 from shiftago.interfaces.shared.catalogues import N_, _, ngettext
 
 
@@ -61,7 +61,7 @@ def _admin_store(ctx: click.Context) -> Iterator[Any]:
         "and text, one per line."
     ),
 )
-@click.argument("game_id")
+@argument("game_id")
 @click.pass_context
 def admin_chat(ctx: click.Context, game_id: str) -> None:
     """Print the chat messages of a game, one per line, tab-separated."""
@@ -83,7 +83,7 @@ def admin_chat(ctx: click.Context, game_id: str) -> None:
         "load the game again."
     ),
 )
-@click.argument("ids", metavar="ID...", nargs=-1, required=True, type=click.IntRange(1))
+@argument("ids", metavar="ID...", nargs=-1, required=True, type=click.IntRange(1))
 @click.pass_context
 def admin_delete_message(ctx: click.Context, ids: tuple[int, ...]) -> None:
     """Delete chat messages by id; exits with 1 when some were not there."""
@@ -110,7 +110,7 @@ def admin_delete_message(ctx: click.Context, ids: tuple[int, ...]) -> None:
         "account also gets a new password (a forgotten or leaked one)."
     ),
 )
-@click.argument("name")
+@argument("name")
 @option(
     "--new-password",
     is_flag=True,
@@ -154,7 +154,7 @@ def admin_sign_out(ctx: click.Context, name: str, new_password: bool) -> None:
         "password (`sign-out --new-password` gives it a new one)."
     ),
 )
-@click.argument("name")
+@argument("name")
 @option("--reopen", is_flag=True, help=N_("Open a closed account again."))
 @click.pass_context
 def admin_close_account(ctx: click.Context, name: str, reopen: bool) -> None:

@@ -8,7 +8,7 @@ import sys
 import click
 
 from shiftago.interfaces.cli.options import game_number_option
-from shiftago.interfaces.cli.words import command, option
+from shiftago.interfaces.cli.words import argument, command, option
 from shiftago.interfaces.shared.catalogues import N_, _
 
 
@@ -23,7 +23,7 @@ from shiftago.interfaces.shared.catalogues import N_, _
         "the unit the output names."
     ),
 )
-@click.argument("target", metavar="POSITION|RECORD")
+@argument("target", metavar="POSITION|RECORD")
 @option(
     "--level",
     type=click.IntRange(min=1),

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from shiftago.interfaces.cli.options import handicap
-from shiftago.interfaces.cli.words import TranslatedPath, command, option
+from shiftago.interfaces.cli.words import argument, command, option
 from shiftago.interfaces.shared.catalogues import N_, _, ngettext
 from shiftago.interfaces.shared.game_words import error_words
 
@@ -70,7 +70,7 @@ def _clock(ctx: click.Context, param: click.Parameter, value: str | None) -> Tim
         "the tables so far (see docs/cli.md)."
     ),
 )
-@click.argument("participants", metavar="PARTICIPANT...", nargs=-1, required=True)
+@argument("participants", metavar="PARTICIPANT...", nargs=-1, required=True)
 @option(
     "--variant",
     type=click.Choice(["express", "expert", "extreme"], case_sensitive=False),
@@ -96,7 +96,7 @@ def _clock(ctx: click.Context, param: click.Parameter, value: str | None) -> Tim
 @option(
     "--openings",
     "book_path",
-    type=TranslatedPath(dir_okay=False, path_type=Path),
+    type=click.Path(dir_okay=False, path_type=Path),
     metavar="FILE",
     help=N_(
         "Take the openings from FILE in order instead: one opening per line, its actions "
@@ -178,19 +178,19 @@ def _clock(ctx: click.Context, param: click.Parameter, value: str | None) -> Tim
 )
 @option(
     "--results",
-    type=TranslatedPath(dir_okay=False, path_type=Path),
+    type=click.Path(dir_okay=False, path_type=Path),
     default=Path("arena.jsonl"),
     show_default=True,
     help=N_("Results file (one JSON line per game); games already in it are not played again."),
 )
 @option(
     "--records",
-    type=TranslatedPath(file_okay=False, path_type=Path),
+    type=click.Path(file_okay=False, path_type=Path),
     help=N_("Directory of the game records. Default: NAME-records beside the results NAME.jsonl."),
 )
 @option(
     "--games-file",
-    type=TranslatedPath(dir_okay=False, path_type=Path),
+    type=click.Path(dir_okay=False, path_type=Path),
     metavar="FILE",
     help=N_(
         "The match's records file, every game in one. Default: NAME-games.txt beside "

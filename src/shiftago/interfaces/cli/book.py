@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from shiftago.interfaces.cli.words import TranslatedPath, group, option
+from shiftago.interfaces.cli.words import group, option
 from shiftago.interfaces.shared.catalogues import N_
 from shiftago.interfaces.shared.game_words import error_words
 
@@ -121,7 +121,7 @@ def book() -> None:
 @option("--seed", type=int, default=0, show_default=True, help=N_("The seed of self-play."))
 @option(
     "--reuse",
-    type=TranslatedPath(exists=True, dir_okay=False, path_type=Path),
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
     default=None,
     help=N_(
         "An earlier build's book (the same --nodes and --seed): its deep searches stand in "
@@ -139,7 +139,7 @@ def book() -> None:
 )
 @option(
     "--out",
-    type=TranslatedPath(dir_okay=False, path_type=Path),
+    type=click.Path(dir_okay=False, path_type=Path),
     default=None,
     help=N_("The book file to write [default: the shipped book of the category]."),
 )
@@ -197,7 +197,7 @@ def build(
 @option(
     "--file",
     "path",
-    type=TranslatedPath(exists=True, dir_okay=False, path_type=Path),
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
     default=None,
     help=N_("A book file [default: the shipped book]."),
 )

@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from shiftago.interfaces.cli.words import command, option
+from shiftago.interfaces.cli.words import argument, command, option
 from shiftago.interfaces.shared.catalogues import N_, _
 
 
@@ -38,7 +38,7 @@ def _pace(ctx: click.Context, param: click.Parameter, value: str) -> tuple[float
         "action was lost or duplicated."
     ),
 )
-@click.argument("urls", metavar="URL...", nargs=-1, required=True)
+@argument("urls", metavar="URL...", nargs=-1, required=True)
 @option("--games", type=click.IntRange(1), default=10, show_default=True, help=N_("Games at once."))
 @option(
     "--duration",

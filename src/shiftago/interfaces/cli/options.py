@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from shiftago.engine.levels import LADDER
-from shiftago.interfaces.cli.words import TranslatedPath, option
+from shiftago.interfaces.cli.words import option
 from shiftago.interfaces.shared.catalogues import N_, _
 
 if TYPE_CHECKING:
@@ -101,7 +101,7 @@ _GAME_OPTIONS: list[Callable[[Any], Any]] = [
     ),
     option(
         "--load",
-        type=TranslatedPath(dir_okay=False, path_type=Path),
+        type=click.Path(dir_okay=False, path_type=Path),
         help=N_("Go on from the game in this record file."),
     ),
     game_number_option(N_("Which game of a --load file that holds several.")),

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from shiftago.interfaces.cli.options import proof_options
-from shiftago.interfaces.cli.words import TranslatedPath, group, option
+from shiftago.interfaces.cli.words import argument, group, option
 from shiftago.interfaces.shared.catalogues import N_, _
 from shiftago.interfaces.shared.game_words import error_words
 
@@ -35,7 +35,7 @@ def puzzles() -> None:
     "records",
     multiple=True,
     metavar="FILE",
-    type=TranslatedPath(exists=True, dir_okay=False, path_type=Path),
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
     help=N_("A record file whose games are searched (repeat for several)."),
 )
 @option(
@@ -65,7 +65,7 @@ def puzzles() -> None:
 @option("--limit", type=click.IntRange(1), default=None, help=N_("Stop after this many puzzles."))
 @option(
     "--out",
-    type=TranslatedPath(dir_okay=False, path_type=Path),
+    type=click.Path(dir_okay=False, path_type=Path),
     default=None,
     help=N_("The puzzle file to write (.jsonl, or .jsonl.gz); standard output if not given."),
 )
@@ -102,7 +102,7 @@ def generate(
     short_help=N_("Re-prove every puzzle of a file."),
     help=N_("Re-prove every puzzle of FILE; exit 1 naming each one that fails."),
 )
-@click.argument("file", type=TranslatedPath(exists=True, dir_okay=False, path_type=Path))
+@argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 def check(file: Path) -> None:
     """Re-prove the puzzles of the file and exit with the check's status."""
     from shiftago.interfaces.puzzles import main_check
@@ -121,10 +121,10 @@ def check(file: Path) -> None:
         "OUT in the same order; the positions and solutions stay as they are."
     ),
 )
-@click.argument("file", type=TranslatedPath(exists=True, dir_okay=False, path_type=Path))
+@argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @option(
     "--out",
-    type=TranslatedPath(dir_okay=False, path_type=Path),
+    type=click.Path(dir_okay=False, path_type=Path),
     required=True,
     help=N_("Write the puzzles here (.gz: gzip without a time stamp); may be FILE itself."),
 )

@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 import click
 
 from shiftago.interfaces.cli.options import FC
-from shiftago.interfaces.cli.words import TranslatedPath, command, option
+from shiftago.interfaces.cli.words import command, option
 from shiftago.interfaces.server.setting_options import Command, Option
 from shiftago.interfaces.server.settings import Settings, options_of
 from shiftago.interfaces.shared.catalogues import N_, _
@@ -93,7 +93,7 @@ def _click_arguments(option: Option, field_default: Any) -> dict[str, Any]:
     if option.check is not None:
         arguments["callback"] = CHECKS[option.check]
     if option.file:
-        arguments["type"] = TranslatedPath(dir_okay=False, path_type=Path)
+        arguments["type"] = click.Path(dir_okay=False, path_type=Path)
     default = field_default if option.default is None else option.default
     if isinstance(default, tuple):
         arguments["multiple"] = True  # none given: the field's default (settings_from)

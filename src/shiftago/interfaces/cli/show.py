@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from shiftago.interfaces.cli.options import game_number_option
-from shiftago.interfaces.cli.words import TranslatedPath, command, option
+from shiftago.interfaces.cli.words import argument, command, option
 from shiftago.interfaces.shared.catalogues import N_, _
 
 
@@ -20,27 +20,27 @@ from shiftago.interfaces.shared.catalogues import N_, _
         'so quote it: shiftago show "express 2 7/7/7/7/7/7/7 o insert 22,22 0,0 0,0".'
     ),
 )
-@click.argument("target", metavar="FILE|POSITION")
+@argument("target", metavar="FILE|POSITION")
 @option("--final", is_flag=True, help=N_("Show only the final board of a record."))
 @option(
     "--svg",
     "svg_dir",
     metavar="DIR",
-    type=TranslatedPath(file_okay=False, path_type=Path),
+    type=click.Path(file_okay=False, path_type=Path),
     help=N_("Write SVG files to DIR (one per step, or only the final one) instead of text."),
 )
 @option(
     "--png",
     "png",
     metavar="FILE",
-    type=TranslatedPath(dir_okay=False, path_type=Path),
+    type=click.Path(dir_okay=False, path_type=Path),
     help=N_("Write the last position, its last action marked, as a PNG picture to FILE."),
 )
 @option(
     "--gif",
     "gif",
     metavar="FILE",
-    type=TranslatedPath(dir_okay=False, path_type=Path),
+    type=click.Path(dir_okay=False, path_type=Path),
     help=N_("Write the game as an animated GIF to FILE: a frame per action, the last held."),
 )
 @game_number_option(N_("Which game of a file that holds several."))

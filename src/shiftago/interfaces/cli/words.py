@@ -81,22 +81,36 @@ class _SaidName:
         return catalogues._(english)
 
 
+class TranslatedPath(click.Path):
+    """A path parameter whose kind in Click's refusals ("File ... is a directory") is
+    read in the terminal's language: Click names the kind once, when the option is made
+    at import, before ``--lang`` is read."""
+
+    name = TranslatedText()  # type: ignore[assignment]
+
+
 #: Click's number types, each with a subclass whose name is read as :class:`_SaidName`
-#: says (its English name, one of :data:`TYPE_NAMES`, kept as ``english``).
+#: says (its English name, one of :data:`TYPE_NAMES`, kept as ``english``), and its
+#: path type with :class:`TranslatedPath`.
 _TRANSLATED_TYPES: Final[dict[type, type]] = {
-    base: type(f"Translated{base.__name__}", (base,), {"english": base.name, "name": _SaidName()})
-    for base in (
-        click.types.IntParamType,
-        click.IntRange,
-        click.types.FloatParamType,
-        click.FloatRange,
-    )
+    **{
+        base: type(
+            f"Translated{base.__name__}", (base,), {"english": base.name, "name": _SaidName()}
+        )
+        for base in (
+            click.types.IntParamType,
+            click.IntRange,
+            click.types.FloatParamType,
+            click.FloatRange,
+        )
+    },
+    click.Path: TranslatedPath,
 }
 
 
 def translated_type(kind: click.ParamType) -> click.ParamType:  # type: ignore[type-arg]
     """``kind`` with its name said in the terminal's language where it is one of Click's
-    number types (a copy: ``click.INT`` is shared), else ``kind`` itself."""
+    number or path types (a copy: ``click.INT`` is shared), else ``kind`` itself."""
     translated = _TRANSLATED_TYPES.get(type(kind))
     if translated is None:
         return kind
@@ -109,6 +123,14 @@ class TranslatedOption(click.Option):
     """An option whose help, and kind of value, are read in the terminal's language."""
 
     help = TranslatedText()
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.type = translated_type(self.type)
+
+
+class TranslatedArgument(click.Argument):
+    """An argument whose kind of value is read in the terminal's language."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -144,17 +166,14 @@ class TranslatedGroup(TranslatedCommand, click.Group):
 TranslatedGroup.group_class = TranslatedGroup
 
 
-class TranslatedPath(click.Path):
-    """A path parameter whose kind in Click's refusals ("File ... is a directory") is
-    read in the terminal's language: Click names the kind once, when the option is made
-    at import, before ``--lang`` is read."""
-
-    name = TranslatedText()  # type: ignore[assignment]
-
-
 def option(*decls: str, **attrs: Any) -> Callable[[FC], FC]:
     """``click.option`` whose ``help`` (an English msgid, ``N_``) is translated."""
     return click.option(*decls, cls=TranslatedOption, **attrs)
+
+
+def argument(*decls: str, **attrs: Any) -> Callable[[FC], FC]:
+    """``click.argument`` whose kind of value is said in the terminal's language."""
+    return click.argument(*decls, cls=TranslatedArgument, **attrs)
 
 
 def command(name: str | None = None, **attrs: Any) -> Callable[[Callable[..., Any]], click.Command]:
