@@ -14,7 +14,7 @@ import numpy as np
 from shiftago.core import State
 from shiftago.engine import kernel
 from shiftago.engine.kernel.moves import apply_action
-from shiftago.engine.mcts import MULTI_PLAYER_C, Mcts, new_tree
+from shiftago.engine.mcts import MULTI_PLAYER_C, Mcts, MctsResult, new_tree
 from shiftago.engine.mcts.reuse import extract, find_descendant
 from shiftago.engine.mcts.tree import ROOT, USED, Tree
 
@@ -55,6 +55,14 @@ def _subtree(tree: Tree, node: int) -> list[tuple[int, int, int, tuple[float, ..
         f = int(tree.first[n])
         queue += list(range(f, f + int(tree.count[n])))
     return out
+
+
+def _timed(mcts: Mcts, state: np.ndarray, seed: int) -> MctsResult:
+    """A search limited by time alone, as the top level's, stopped after its first
+    iterations by a stop already set: what the tests check is what the tree holds."""
+    stop = threading.Event()
+    stop.set()
+    return mcts.search(state, seed, movetime_ms=60_000, stop=stop)
 
 
 def test_the_node_of_a_later_position_is_found_and_an_other_is_not() -> None:
@@ -122,15 +130,13 @@ def test_a_guarded_node_becomes_a_root_with_every_legal_action() -> None:
 def test_only_a_search_limited_by_time_alone_starts_from_the_kept_tree() -> None:
     start = State.from_position("express 3 7/7/7/7/7/7/7 o insert 22,22,22 0,0,0 0,0,0")
     s = kernel.from_state(start)
-    stop = threading.Event()
-    stop.set()  # each timed search stops after its first iterations
     mcts = Mcts(c=MULTI_PLAYER_C, guard=True, reuse=True)
-    mcts.search(s, 1, movetime_ms=60_000, stop=stop)  # remembered as the last root
+    _timed(mcts, s, 1)  # remembered as the last root
     mcts.search(s, 2, iterations=3000, movetime_ms=None)  # by iterations: a lone root
     assert mcts.kept_visits == 0
     tree = mcts.tree
     assert tree is not None
-    mcts.search(s, 3, movetime_ms=60_000, stop=stop)
+    _timed(mcts, s, 3)
     assert mcts.kept_visits == 0  # the search before it was not timed: nothing kept
     tree = mcts.tree
     assert tree is not None
@@ -138,7 +144,7 @@ def test_only_a_search_limited_by_time_alone_starts_from_the_kept_tree() -> None
     visits = int(tree.visits[node])
     after = s.copy()
     apply_action(after, int(tree.code[node]))
-    mcts.search(after, 4, movetime_ms=60_000, stop=stop)
+    _timed(mcts, after, 4)
     assert mcts.kept_visits == visits > 0
     root = mcts.tree
     assert root is not None and int(root.visits[ROOT]) >= visits
@@ -147,16 +153,14 @@ def test_only_a_search_limited_by_time_alone_starts_from_the_kept_tree() -> None
 def test_a_tree_grown_under_another_contempt_is_not_kept() -> None:
     start = State.from_position("express 3 7/7/7/7/7/7/7 o insert 22,22,22 0,0,0 0,0,0")
     s = kernel.from_state(start)
-    stop = threading.Event()
-    stop.set()
     mcts = Mcts(c=MULTI_PLAYER_C, guard=True, reuse=True)
-    mcts.search(s, 1, movetime_ms=60_000, stop=stop)
+    _timed(mcts, s, 1)
     tree = mcts.tree
     assert tree is not None
     after = s.copy()
     apply_action(after, int(tree.code[_most_visited(tree, ROOT)]))
     mcts.contempt = 0.0  # its values count the root seat's draws otherwise
-    mcts.search(after, 2, movetime_ms=60_000, stop=stop)
+    _timed(mcts, after, 2)
     assert mcts.kept_visits == 0
 
 
@@ -164,9 +168,7 @@ def test_iteration_limited_searches_repeat_whatever_came_before() -> None:
     s = kernel.from_state(State.from_position(THREAT))
     fresh = Mcts(c=MULTI_PLAYER_C, guard=True, reuse=True).search(s, 5, iterations=2000)
     used = Mcts(c=MULTI_PLAYER_C, guard=True, reuse=True)
-    stop = threading.Event()
-    stop.set()
-    used.search(s, 9, movetime_ms=60_000, stop=stop)
+    _timed(used, s, 9)
     again = used.search(s, 5, iterations=2000)
     assert again.codes == fresh.codes and again.visits == fresh.visits
     assert np.allclose(again.root_values, fresh.root_values)
@@ -191,9 +193,7 @@ def test_a_proven_node_is_searched_from_a_lone_root() -> None:
     )
     after = root.copy()
     apply_action(after, int(tree.code[lost]))
-    stop = threading.Event()
-    stop.set()
-    result = mcts.search(after, 2, movetime_ms=60_000, stop=stop)
+    result = _timed(mcts, after, 2)
     assert mcts.kept_visits == 0
     assert sorted(result.codes) == sorted(kernel.legal_codes(after))
 
@@ -202,16 +202,14 @@ def test_the_same_position_searched_again_starts_from_its_whole_tree() -> None:
     """A second ``go`` on the position the last one searched (analysis asked twice, a
     search stopped and resumed) goes on from all the first one found (engine.md)."""
     s = kernel.from_state(State.from_position(THREAT))
-    stop = threading.Event()
-    stop.set()
     mcts = Mcts(c=MULTI_PLAYER_C, guard=True, reuse=True)
-    mcts.search(s, 1, movetime_ms=60_000, stop=stop)
+    _timed(mcts, s, 1)
     tree = mcts.tree
     assert tree is not None
     first = _subtree(tree, ROOT)
     args = (tree.first, tree.count, tree.code, tree.visits, s)
     assert find_descendant(*args, s.copy(), 4) == ROOT
-    mcts.search(s, 2, movetime_ms=60_000, stop=stop)
+    _timed(mcts, s, 2)
     assert mcts.kept_visits == first[0][1] > 0
     again = mcts.tree
     assert again is not None and int(again.visits[ROOT]) > first[0][1]
