@@ -123,7 +123,7 @@ class ShiftagoApp(RecordFiles, App[int]):
                 with VerticalScroll(id="record-box"):
                     yield Static(id="record")
                 # lines wrap at the pane's width, again when it changes
-                yield Transcript(id="log")
+                yield Transcript(self.said, id="log")
         yield Input(
             placeholder=_("Type an action (L3, Tc, xc3-g3) and press Enter"),
             id="command",
@@ -187,7 +187,7 @@ class ShiftagoApp(RecordFiles, App[int]):
     # --- showing -----------------------------------------------------------------
     def say(self, text: str) -> None:
         self.said.append(text)
-        self.query_one("#log", Transcript).say(text)
+        self.query_one("#log", Transcript).write(text)
 
     def _log_to_end(self) -> None:
         self.query_one("#log", Transcript).scroll_end(animate=False)

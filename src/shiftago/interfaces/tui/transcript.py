@@ -15,15 +15,12 @@ from textual.widgets import RichLog
 class Transcript(RichLog):
     """A RichLog of plain texts that wraps them again when its width changes."""
 
-    def __init__(self, **kwargs: object) -> None:
+    def __init__(self, texts: list[str], **kwargs: object) -> None:
+        """``texts``: every text the log has said, in order, kept by its owner (the app's
+        transcript, which outlives the screen); the log writes each as it is added."""
         super().__init__(wrap=True, markup=False, min_width=20, **kwargs)  # type: ignore[arg-type]
-        #: Every text said, in order (a transcript that outlives the screen).
-        self.texts: list[str] = []
+        self.texts = texts
         self._wrapped_at = 0
-
-    def say(self, text: str) -> None:
-        self.texts.append(text)
-        self.write(text)
 
     def on_resize(self, event: events.Resize) -> None:
         super().on_resize(event)
