@@ -202,13 +202,13 @@ def test_a_record_from_standard_input_and_one_game_of_several(tmp_path: Path) ->
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["no-such-file.txt"], "error: no-such-file.txt: no such file"),
-        (["express 2 nonsense"], "error: bad position: a position has 8 fields"),
-        (["express 2 7/7/7/7/7/7/7 q insert 22,22 0,0 0,0"], "error: bad position:"),
-        ([THREAT, "--level", "99"], "error: unknown level 99"),
+        (["no-such-file.txt"], "Error: no-such-file.txt: no such file"),
+        (["express 2 nonsense"], "Error: bad position: a position has 8 fields"),
+        (["express 2 7/7/7/7/7/7/7 q insert 22,22 0,0 0,0"], "Error: bad position:"),
+        ([THREAT, "--level", "99"], "Error: unknown level 99"),
         (
             ["express 2 7/7/7/7/7/7/7 o insert 0,22 0,0 0,0"],
-            "error: the game is over: the game is a draw (no marbles); nothing to analyse",
+            "Error: the game is over: the game is a draw (no marbles); nothing to analyse",
         ),
     ],
 )
@@ -224,7 +224,7 @@ def test_a_broken_record_and_a_missing_game(tmp_path: Path) -> None:
     broken.write_text('[Variant "express"]\n[Players "2"]\n[First "o"]\n\n1. L1 2. Q9 *\n')
     result = invoke(str(broken))
     assert result.exit_code == 2
-    assert result.stderr.startswith(f"error: {broken}:5: 'Q9' is not an action")
+    assert result.stderr.startswith(f"Error: {broken}:5: 'Q9' is not an action")
     result = invoke(str(blunder_record(tmp_path)), "--game", "2")
     assert result.exit_code == 2 and "holds 1 game(s), not a game 2" in result.stderr
 
@@ -244,7 +244,7 @@ def test_through_a_real_process(tmp_path: Path) -> None:
         check=False,
     )
     assert done.returncode == 2 and done.stdout == ""
-    assert done.stderr == "error: nowhere.txt: no such file (a position string has 8 fields)\n"
+    assert done.stderr == "Error: nowhere.txt: no such file (a position string has 8 fields)\n"
     path = blunder_record(tmp_path)
     done = subprocess.run(
         [sys.executable, "-m", "shiftago", "analyse", str(path), "--level", "2", "--json"],

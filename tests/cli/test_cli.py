@@ -167,7 +167,7 @@ def test_a_file_with_a_faulty_position_says_what_is_wrong_with_it(
         result = invoke(command, str(path))
         assert (
             result.exit_code == 2
-            and result.stderr == f"error: {path}:{said}" + (result.stderr.split(said, 1)[1])
+            and result.stderr == f"Error: {path}:{said}" + (result.stderr.split(said, 1)[1])
         ), result.stderr
 
 
@@ -189,7 +189,7 @@ def test_a_position_has_no_second_game(tmp_path: Path) -> None:
     for command in ("show", "analyse"):
         result = invoke(command, str(path), "--game", "2")
         assert result.exit_code == 2
-        assert result.stderr == f"error: {path} holds a position, not a game 2\n"
+        assert result.stderr == f"Error: {path} holds a position, not a game 2\n"
 
 
 def test_standard_input_that_is_not_utf8_is_named_so() -> None:
@@ -200,7 +200,7 @@ def test_standard_input_that_is_not_utf8_is_named_so() -> None:
         timeout=60,
     )
     assert done.returncode == 2
-    assert done.stderr == b"error: cannot read <stdin>: not UTF-8 text (byte 0xe9 at offset 22)\n"
+    assert done.stderr == b"Error: cannot read <stdin>: not UTF-8 text (byte 0xe9 at offset 22)\n"
 
 
 def test_show_picks_one_game_of_several(tmp_path: Path) -> None:
@@ -271,7 +271,7 @@ def test_show_a_broken_record_gives_the_line_and_status_2(tmp_path: Path) -> Non
     path.write_text("\n".join(lines) + "\n")
     result = invoke("show", str(path))
     assert result.exit_code == 2
-    assert result.stderr == f"error: {path}:{moves_line + 1}: 'Q9' is not an action: " + (
+    assert result.stderr == f"Error: {path}:{moves_line + 1}: 'Q9' is not an action: " + (
         "an insertion is a side L, R, T or B and a lane (L3, Tc), a scoring is x and the "
         "two end cells of the line (xc3-g3)\n"
     )
@@ -283,16 +283,16 @@ def test_show_a_record_with_an_unknown_header(tmp_path: Path) -> None:
     path.write_text('[Variant "express"]\n[Players "2"]\n[Frist "o"]\n\n1. Td *\n')
     result = invoke("show", str(path))
     assert result.exit_code == 2
-    assert result.stderr.startswith(f"error: {path}:3: the record needs First, Seed or Position")
+    assert result.stderr.startswith(f"Error: {path}:3: the record needs First, Seed or Position")
     assert result.stderr.endswith("(is 'Frist' a misspelt header?)\n")
 
 
 @pytest.mark.parametrize(
     ("target", "message"),
     [
-        ("no-such-file.txt", "error: no-such-file.txt: no such file"),
-        ("express 2 7/7", "error: bad position: a position has 8 fields"),
-        ("express 2 7/7/7/7/7/7/7 o insert 22,22 0,0 0,x", "error: bad position: skips must"),
+        ("no-such-file.txt", "Error: no-such-file.txt: no such file"),
+        ("express 2 7/7", "Error: bad position: a position has 8 fields"),
+        ("express 2 7/7/7/7/7/7/7 o insert 22,22 0,0 0,x", "Error: bad position: skips must"),
     ],
 )
 def test_show_bad_targets_exit_2(target: str, message: str) -> None:
@@ -306,7 +306,7 @@ def test_show_an_empty_file(tmp_path: Path) -> None:
     path.write_text("\n")
     result = invoke("show", str(path))
     assert result.exit_code == 2
-    assert result.stderr.startswith(f"error: {path}")
+    assert result.stderr.startswith(f"Error: {path}")
 
 
 @pytest.mark.parametrize("command", ["show", "analyse"])
@@ -315,7 +315,7 @@ def test_a_file_that_is_not_text_is_named_so(tmp_path: Path, command: str) -> No
     path.write_bytes(b"[Va\xd7\x01\xff")
     result = invoke(command, str(path))
     assert result.exit_code == 2
-    assert result.stderr == f"error: cannot read {path}: not UTF-8 text (byte 0xd7 at offset 3)\n"
+    assert result.stderr == f"Error: cannot read {path}: not UTF-8 text (byte 0xd7 at offset 3)\n"
 
 
 def test_show_through_a_real_process(tmp_path: Path) -> None:
@@ -328,7 +328,7 @@ def test_show_through_a_real_process(tmp_path: Path) -> None:
     )
     done = run_shiftago("show", str(broken))
     assert done.returncode == 2
-    assert done.stderr == f"error: {broken}:5: turn 8, action 8: illegal move: Td (lane full)\n"
+    assert done.stderr == f"Error: {broken}:5: turn 8, action 8: illegal move: Td (lane full)\n"
 
 
 # --- engine and bench -------------------------------------------------------------------
@@ -431,7 +431,7 @@ def test_serve_and_worker_say_in_one_line_what_does_not_answer(tmp_path: Path) -
         ):
             result = invoke(*args)
             assert result.exit_code == 1, result.output
-            assert result.output.startswith(f"error: {said}"), result.output
+            assert result.output.startswith(f"Error: {said}"), result.output
             assert "Traceback" not in result.output and "served at" not in result.output
 
 
@@ -446,7 +446,7 @@ def test_a_second_serve_on_one_sqlite_file_without_redis_is_refused(tmp_path: Pa
     try:
         result = invoke("serve", "--db", db, "--port", "1")
         assert result.exit_code == 1, result.output
-        assert result.output.startswith("error: another shiftago serve runs on sqlite:///")
+        assert result.output.startswith("Error: another shiftago serve runs on sqlite:///")
         assert "several need --redis" in result.output
         assert hold_the_only_process(db, "redis://127.0.0.1:6379/0") is None  # with Redis
     finally:
@@ -475,7 +475,7 @@ def test_a_database_a_newer_version_migrated_is_said_in_one_line(tmp_path: Path)
         result = invoke(command, "--db", f"sqlite:///{path}", *extra)
         assert result.exit_code == 1, result.output
         assert result.output.startswith(
-            "error: the database's schema is at revision 0099, which this shiftago does not know"
+            "Error: the database's schema is at revision 0099, which this shiftago does not know"
         ), result.output
         assert "restore the backup" in result.output and "Traceback" not in result.output
 

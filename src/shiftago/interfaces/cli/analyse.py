@@ -8,8 +8,9 @@ import sys
 import click
 
 from shiftago.interfaces.cli.options import game_number_option
+from shiftago.interfaces.cli.refusal import InputRefused
 from shiftago.interfaces.cli.words import argument, command, option
-from shiftago.interfaces.shared.catalogues import N_, _
+from shiftago.interfaces.shared.catalogues import N_
 
 
 @command(
@@ -77,5 +78,4 @@ def analyse(
     try:
         analyse_target(target, sys.stdout, settings, as_json=json_output, stdin=sys.stdin)
     except AnalyseError as e:
-        click.echo(_("error: %(message)s") % {"message": e}, err=True)
-        sys.exit(2)
+        raise InputRefused(str(e)) from None

@@ -8,6 +8,7 @@ import sys
 
 import click
 
+from shiftago.interfaces.cli.refusal import InputRefused
 from shiftago.interfaces.cli.words import argument, command, option
 from shiftago.interfaces.shared.catalogues import N_, _
 
@@ -189,8 +190,7 @@ def loadtest(
     try:
         report = run_command(config)
     except LoadError as e:
-        click.echo(_("error: %(message)s") % {"message": e}, err=True)
-        sys.exit(2)
+        raise InputRefused(str(e)) from None
     click.echo(json.dumps(report) if json_output else format_report(report))
     if report["lost"] or report["duplicated"]:
         sys.exit(1)
@@ -223,8 +223,7 @@ def _scenario(
             deflate=deflate,
         )
     except ScenarioError as e:
-        click.echo(_("error: %(message)s") % {"message": e}, err=True)
-        sys.exit(2)
+        raise InputRefused(str(e)) from None
     click.echo(json.dumps(report) if json_output else text)
     if report.get("owner_signed_in") is False:
         sys.exit(1)

@@ -8,7 +8,6 @@ are declared here.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -152,8 +151,7 @@ def serve(host: str, port: int, db_url: str | None, **given: Any) -> None:
     try:
         run(host=host, port=port, db_url=server_db(db_url), settings=settings)
     except StartupError as error:
-        click.echo(_("error: %(message)s") % {"message": error}, err=True)
-        sys.exit(1)
+        raise click.ClickException(str(error)) from None
 
 
 #: ``--db`` of the commands that work beside the serve processes (worker, admin).
@@ -185,8 +183,7 @@ def worker(db_url: str | None, **given: Any) -> None:
     try:
         run_worker(server_db(db_url), settings)
     except StartupError as error:
-        click.echo(_("error: %(message)s") % {"message": error}, err=True)
-        sys.exit(1)
+        raise click.ClickException(str(error)) from None
 
 
 def server_db(db_url: str | None) -> str:

@@ -8,8 +8,9 @@ from pathlib import Path
 import click
 
 from shiftago.interfaces.cli.options import game_number_option
+from shiftago.interfaces.cli.refusal import InputRefused
 from shiftago.interfaces.cli.words import argument, command, option
-from shiftago.interfaces.shared.catalogues import N_, _
+from shiftago.interfaces.shared.catalogues import N_
 
 
 @command(
@@ -69,5 +70,4 @@ def show(
             stdin=sys.stdin,
         )
     except ShowError as e:
-        click.echo(_("error: %(message)s") % {"message": e}, err=True)
-        sys.exit(2)
+        raise InputRefused(str(e)) from None
