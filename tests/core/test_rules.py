@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 import textwrap
 
+import numpy as np
 import pytest
 
 from shiftago import (
@@ -1074,6 +1075,19 @@ def test_setup_position_that_ends_at_once() -> None:
 def test_notation_ignores_case_and_surrounding_spaces(text: str, canonical: str) -> None:
     assert str(Action.parse(text)) == canonical
     assert Action.parse(text) == Action.parse(canonical)
+
+
+def test_a_game_plays_notation_of_any_str_type() -> None:
+    """An action read from a numpy array (``numpy.str_``) or held in a ``str`` subclass
+    is notation as much as a ``str`` is."""
+
+    class Notation(str):
+        pass
+
+    game = Game(Rules(), first=0)
+    game.play(np.array(["l3"])[0])
+    game.play(Notation("Tc"))
+    assert [str(a) for a in game.history] == ["L3", "Tc"]
 
 
 @pytest.mark.parametrize(

@@ -211,6 +211,19 @@ def test_the_same_seed_gives_the_same_games_and_another_seed_others() -> None:
     assert differs
 
 
+def test_seed_none_draws_a_fresh_seed_and_bad_seeds_are_refused() -> None:
+    a, b = (BatchedEnv(64, "express", 2, seed=None) for _ in range(2))
+    assert not np.array_equal(a.first_seats, b.first_seats)  # alike: 1 in 2**64
+    assert a.random_actions().any()  # a generator left at 0 gives action 0 everywhere
+    for bad in (-1, 2**63, 2**64, 1.5, "3"):
+        with pytest.raises(ValueError, match="a seed is a whole number 0 to 2"):
+            BatchedEnv(2, seed=bad)  # type: ignore[arg-type]
+    before = a.states.copy()
+    with pytest.raises(ValueError, match="not -5"):
+        a.reset(seed=-5)
+    assert np.array_equal(a.states, before)
+
+
 def test_reset_starts_new_games() -> None:
     env = BatchedEnv(8, "expert", 2, seed=4)
     fresh = BatchedEnv(8, "expert", 2, seed=9)

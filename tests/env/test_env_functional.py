@@ -146,3 +146,21 @@ def test_bad_input_is_refused_in_words() -> None:
         env.from_state(Game(Rules(Variant.EXPERT, 2), first=0).state)
     with pytest.raises(ValueError, match="first seat"):
         FunctionalEnv("express", 2, first=2)
+
+
+def test_states_of_other_rules_are_refused_before_they_are_played() -> None:
+    express, expert = FunctionalEnv("express", 2), FunctionalEnv("expert", 2)
+    limited = FunctionalEnv("express", 2, action_limit=3)
+    ours, theirs = express.init(np.arange(2)), expert.init(np.arange(1))
+    refusals = [
+        lambda: express.step(expert.init(np.arange(2)), np.array([0, 0])),
+        lambda: express.set_slot(ours, 0, theirs),
+        lambda: express.concatenate([ours, theirs]),
+        lambda: express.step(limited.init(np.arange(2)), np.array([0, 0])),
+    ]
+    for refused in refusals:
+        with pytest.raises(ValueError, match="not all express with 2 players and no action"):
+            refused()
+    with pytest.raises(ValueError, match="an action limit of 3"):
+        limited.step(ours, np.array([0, 0]))
+    assert ours.kernel.tolist() == express.init(np.arange(2)).kernel.tolist()

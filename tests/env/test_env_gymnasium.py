@@ -64,6 +64,22 @@ def test_defaults_and_bad_settings() -> None:
         ShiftagoEnv(points_weight=float("nan"))
 
 
+def test_a_game_over_before_the_learner_acts_is_no_episode() -> None:
+    """With six skips the learner may see the opponents win before its first turn:
+    ``reset`` then starts another game, and says how many it left."""
+    env = ShiftagoEnv("express", 3, opponent="random", learner_seat=2, handicap=(3, 0, 6))
+    left = 0
+    for seed in range(40):
+        obs, info = env.reset(seed=seed)
+        assert info["seat"] == 2 and obs["action_mask"].any() and "outcome" not in info
+        left += info["games_ended_before_the_learner"]
+    assert left > 0  # seeds 19 and 32 end a first game early
+    never = ShiftagoEnv("expert", 3, opponent="random", learner_seat=2, handicap=(0, 0, 6),
+                        action_limit=3)  # fmt: skip
+    with pytest.raises(ValueError, match="100 games in a row ended before the learner's"):
+        never.reset(seed=0)
+
+
 def _episode(env: ShiftagoEnv, seed: int) -> tuple[list[Any], list[int]]:
     rng = np.random.default_rng(seed)
     obs, info = env.reset(seed=seed)

@@ -198,6 +198,10 @@ def test_outcome_rewards_of_a_played_game_follow_its_outcome() -> None:
         (lambda: index_of("L3", 1), ValueError, "players is 2, 3 or 4, not 1"),
         (lambda: observation_shape(5), ValueError, "players is 2, 3 or 4, not 5"),
         (lambda: observation_shape("3"), ValueError, "players is 2, 3 or 4, not '3'"),  # type: ignore[arg-type]
+        (lambda: index_of(3, 2), TypeError, "an Action or its notation, not 3"),  # type: ignore[arg-type]
+        (lambda: index_of(None, 2), TypeError, "not None"),  # type: ignore[arg-type]
+        (lambda: observe(from_state(State.initial(Rules(), 0)), 2), ValueError, "seat 0-1, not 2"),
+        (lambda: observe(from_state(State.initial(Rules(), 0)), -1), ValueError, "not -1"),
     ],
 )
 def test_the_converters_refuse_what_is_not_an_index_or_a_player_count(

@@ -129,7 +129,7 @@ class Game:
     # --- changing it ------------------------------------------------------------
     def play(self, action: Action | str) -> None:
         """Play an action (or its notation). An illegal one raises and changes nothing."""
-        if type(action) is str:
+        if isinstance(action, str):  # numpy's str_ and other str types included
             action = _parse(action)
         elif not isinstance(action, Action):
             raise IllegalActionError("{action} is not an action", action=repr(action))

@@ -71,7 +71,7 @@ from shiftago.engine.kernel.tables import (
     WINNERS,
 )
 
-from .settings import checked_weight, game_rules
+from .settings import checked_seed, checked_weight, game_rules
 from .spaces import (
     ACTION_COUNT,
     MAX_SKIPS,
@@ -324,7 +324,8 @@ class BatchedEnv:
     """``batch`` games of one rule set stepped together (see the module doc).
 
     ``first`` is the first seat of every game, or ``"random"``: drawn per game from the
-    environment's generator, so that everything follows from ``seed``. ``handicap``
+    environment's generator, so that everything follows from ``seed`` (``None``: a fresh
+    one, drawn from the system's randomness). ``handicap``
     gives skipped turns per seat (used up at the start, as :meth:`State.initial`
     does); Extreme gets an action limit of :data:`EXTREME_ACTION_LIMIT` when none is
     given. ``observe=False`` leaves observations out, for callers that read ``states``.
@@ -351,7 +352,7 @@ class BatchedEnv:
         action_limit: int | None = None,
         first: int | Literal["random"] = "random",
         points_weight: float = 0.0,
-        seed: int = 0,
+        seed: int | None = 0,
         observe: bool = True,
         observation_version: int = 0,
     ) -> None:
@@ -389,7 +390,7 @@ class BatchedEnv:
         self._lengths = np.zeros(batch, dtype=np.int64)
         self._ended_first = np.full(batch, -1, dtype=np.int64)
         self._show_buffers()
-        self.reset(seed)
+        self.reset(checked_seed(seed))
 
     def _show_buffers(self) -> None:
         """Make the public arrays, read-only views of the private buffers."""
@@ -413,7 +414,7 @@ class BatchedEnv:
         """Start a new game in every slot (``seed``: restart the generator from it);
         return the observations."""
         if seed is not None:
-            self._rng[0] = seed_of(seed)
+            self._rng[0] = seed_of(checked_seed(seed))
         self._rewards[:] = 0.0
         self._terminated[:] = False
         self._winners[:] = 0

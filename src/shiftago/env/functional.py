@@ -238,12 +238,7 @@ class FunctionalEnv:
         k = np.array(kernel, dtype=np.uint64, ndmin=2)
         if k.ndim != 2 or k.shape[1] != STATE_SIZE:
             raise ValueError(f"kernel states are rows of {STATE_SIZE} uint64 numbers")
-        if (k[:, PLAYERS] != self.players).any() or (
-            k[:, VARIANT] != self._templates[0, VARIANT]
-        ).any():
-            raise ValueError(
-                f"the states are not all {self.rules.variant.value} with {self.players} players"
-            )
+        self._check_rules(k)
         seats = np.full(k.shape[0], -1) if first_seat is None else np.asarray(first_seat)
         return self._states(k, seats.astype(np.int64))
 
@@ -310,6 +305,21 @@ class FunctionalEnv:
             self.planes
         ):
             raise ValueError("these states belong to an environment of other settings")
+        self._check_rules(states.kernel)
+
+    def _check_rules(self, kernel: np.ndarray) -> None:
+        """Refuse kernel rows of another variant, player count or action limit: the
+        kernel plays each row by its own, so a row of other rules would go on under
+        them in this environment's batch."""
+        rules = self._templates[0]
+        for column in (VARIANT, PLAYERS, LIMIT):
+            if (kernel[:, column] != rules[column]).any():
+                limit = self.rules.action_limit
+                raise ValueError(
+                    f"the states are not all {self.rules.variant.value} with "
+                    f"{self.players} players and "
+                    + ("no action limit" if limit is None else f"an action limit of {limit}")
+                )
 
     def _illegal(self, states: States, slot: int, action: int) -> IllegalBatchActionError:
         if not 0 <= action < ACTION_COUNT:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import operator
+import secrets
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final
 
@@ -19,7 +20,7 @@ from shiftago.core.rules import Rules, Variant
 from shiftago.engine.kernel.convert import action_text
 from shiftago.engine.kernel.tables import PHASE, PLAYERS
 
-from .spaces import ACTION_COUNT, action_mask, observation_shape
+from .spaces import ACTION_COUNT, action_mask, is_whole_number, observation_shape
 
 if TYPE_CHECKING:
     from gymnasium import spaces
@@ -63,6 +64,20 @@ def checked_weight(points_weight: float) -> float:
     if not (math.isfinite(points_weight) and points_weight >= 0):
         raise ValueError(f"points_weight must be a finite number >= 0, not {points_weight!r}")
     return float(points_weight)
+
+
+#: Seeds are below 2**63: the kernel's generator takes them as 64-bit signed integers.
+SEED_LIMIT: Final = 2**63
+
+
+def checked_seed(seed: int | None) -> int:
+    """``seed`` as the generator takes it; ``None`` draws a fresh one, as Gymnasium's
+    and PettingZoo's ``seed=None`` does (a generator left at 0 would never move)."""
+    if seed is None:
+        return secrets.randbelow(SEED_LIMIT)
+    if not (is_whole_number(seed) and 0 <= seed < SEED_LIMIT):
+        raise ValueError(f"a seed is a whole number 0 to 2**63-1, or None, not {seed!r}")
+    return int(seed)
 
 
 def points_shaping(players: int, scorer: int, points: int, weight: float) -> list[float]:

@@ -63,6 +63,9 @@ __all__ = ["ENV_ID", "Policy", "ShiftagoEnv"]
 
 #: The Gymnasium id of :class:`ShiftagoEnv`.
 ENV_ID: Final = "shiftago/Shiftago-v0"
+#: How many games ``reset`` starts before it gives up on reaching the learner's turn: a
+#: game the opponents win while the learner skips its handicap is not an episode.
+GAMES_TO_REACH_THE_LEARNER: Final = 100
 #: An opponent policy: the observation of the seat to act and its action mask in, the
 #: chosen action index out.
 Policy = Callable[[np.ndarray, np.ndarray], int]
@@ -216,6 +219,27 @@ class ShiftagoEnv(gymnasium.Env[dict[str, Any], np.int64]):
             self.learner = int(self.np_random.integers(n))
         else:
             self.learner = int(self.learner_choice)
+        left = 0
+        self._new_game(first)
+        while self._over():
+            left += 1
+            if left == GAMES_TO_REACH_THE_LEARNER:
+                self._done = True
+                raise ValueError(
+                    f"{left} games in a row ended before the learner's first turn (the "
+                    "opponents won while it skipped its handicap, or the action limit ran "
+                    "out): give it fewer skips or a higher limit"
+                )
+            self._new_game(first)
+        if self.render_mode == "human":
+            self.render()
+        info = self._info()
+        info["games_ended_before_the_learner"] = left
+        return self._observation(), info
+
+    def _new_game(self, first: int) -> None:
+        """Start a game with new opponents and play up to the learner's first turn."""
+        n = self.rules.players
         seeds = [int(x) for x in self.np_random.integers(2**63 - 1, size=n)]
         self._opponents = {
             seat: self._factory(self.rules, seeds[seat], self.observation_version)
@@ -226,13 +250,6 @@ class ShiftagoEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self.history = []
         self._done = False
         self._play_opponents_or_end()
-        if self._over():
-            raise ValueError(
-                "the game ended before the learner's first turn: raise the action limit"
-            )
-        if self.render_mode == "human":
-            self.render()
-        return self._observation(), self._info()
 
     def step(self, action: np.int64) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         if self._done:

@@ -195,7 +195,10 @@ def write_outcome_rewards(s: np.ndarray, out: np.ndarray) -> None:
 def observe(s: np.ndarray, observer: int, version: int = 0) -> np.ndarray:
     """A new observation array (of ``version``) of kernel state ``s`` for seat
     ``observer``."""
-    out = np.empty(observation_shape(int(s[PLAYERS]), version), dtype=np.float32)
+    players = int(s[PLAYERS])
+    if not (is_whole_number(observer) and 0 <= observer < players):
+        raise ValueError(f"the observer is a seat 0-{players - 1}, not {observer!r}")
+    out = np.empty(observation_shape(players, version), dtype=np.float32)
     encode_observation(s, observer, out)
     return out
 

@@ -118,7 +118,8 @@ def from_action(action: Action | str, players: int) -> int:
         action = Action.parse(action)
     if isinstance(action, Insertion):
         return action.index
-    assert isinstance(action, Scoring)
+    if not isinstance(action, Scoring):
+        raise TypeError(f"an action is an Action or its notation, not {action!r}")
     lo, hi = sorted((action.keep, action.other))
     seg = _SEGMENT_BY_ENDS[(lo, hi)]
     end = 1 if players > 2 and action.keep == hi else 0
