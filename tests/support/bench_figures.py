@@ -25,10 +25,11 @@ def check_core_figures(figures: dict[str, float]) -> None:
         "time_to_depth_s_1_thread",
         "time_to_depth_s_2_threads",
         "smp_speedup_2_threads",
-        "go_movetime_100_max_ms",
         "mcts_iterations_per_s",
     ):
         assert figures[key] > 0
+    # the opening book is off: every answer is a search of its 100 ms
+    assert figures["go_movetime_100_max_ms"] >= 50
     # quick: one test position of each kind, and the top level solves most of them
     assert figures["test_positions_total"] == len(KINDS)
     assert 0 <= figures["test_positions_solved_at_500ms"] <= len(KINDS)

@@ -31,7 +31,10 @@ def bench(json_output: bool, runs: int, quick: bool) -> None:
 
     figures = run_bench(runs=runs, quick=quick)
     figures.update(env_figures(runs=runs, quick=quick))
-    for note in env_notes(figures):
+    notes = env_notes(figures)
+    if quick:
+        notes.insert(0, _("--quick measured too little for these figures to be quoted"))
+    for note in notes:
         click.echo(_("note: %(note)s") % {"note": note}, err=True)
     if json_output:
         click.echo(json.dumps(figures, sort_keys=True))
