@@ -87,6 +87,22 @@ def test_a_low_clock_turns_red(start_server: StartServer, new_context: Any, tmp_
     offset.write_text("50")
     page.reload()  # the page reads the game again: 10 s left
     page.wait_for_selector("[data-testid=clock-g].running.low")
+    # a second game whose first action never comes: the page says the clock aborted
+    # it, and does not say that the seat chose to
+    waited = create(server, players=2, first="o", clock={"initial": 60, "increment": 0})
+    ann = open_page(new_context(), waited["seats"][0]["join_url"])
+    open_page(new_context(), waited["seats"][1]["join_url"])
+    ann.wait_for_function(
+        "() => (document.querySelector('[data-testid=clock-wait]') || {}).textContent"
+        "?.includes('The clock starts after your first action.')"
+    )
+    offset.write_text("112")  # 62 s more
+    ann.wait_for_function(
+        "() => document.querySelector('[data-testid=status]').textContent"
+        ".includes('did not come or act in time')"
+    )
+    assert "aborted by" not in (ann.text_content("[data-testid=status]") or "")
+    assert read(server, waited["id"])["result"]["waited"] is True
 
 
 def test_a_timed_game_against_the_computer_from_the_home_page(

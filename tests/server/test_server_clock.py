@@ -172,6 +172,7 @@ def test_a_timed_game_nobody_opened_is_not_lost_on_time(db_url, clock_time):
         game = wait_for(lambda: read(client, game_id), lambda g: g["status"].startswith("over"))
         assert game["status"] == "over aborted" and game["result"]["reason"] == "aborted"
         assert game["result"]["winners"] == [] and game["result"]["by"] == ["g"]
+        assert game["result"]["waited"] is True  # g did not choose to abort
 
 
 def test_a_due_seat_that_never_acts_aborts_the_game_after_60_seconds(db_url, clock_time):
@@ -188,6 +189,7 @@ def test_a_due_seat_that_never_acts_aborts_the_game_after_60_seconds(db_url, clo
             game = wait_for(lambda: read(client, game_id), lambda g: g["status"].startswith("over"))
         assert game["status"] == "over aborted" and game["result"]["reason"] == "aborted"
         assert game["result"]["winners"] == [] and game["result"]["by"] == ["g"]
+        assert game["result"]["waited"] is True  # g did not choose to abort
 
 
 def test_an_action_after_the_game_was_aborted_for_waiting_is_refused(db_url, clock_time):

@@ -166,6 +166,7 @@ def test_aborting_before_ones_first_action_ends_without_a_result(db_url):
                 "reason": "aborted",
                 "line": None,
                 "by": ["g"],  # the seat that aborted, stored with the game
+                "waited": False,  # it chose to: the clock did not abort it
             }
             assert game["turn"] is None and game["analysable"] is False
             assert game["may"]["g"]["abort"] is False and game["may"]["g"]["rematch"] is True

@@ -11,7 +11,7 @@ from __future__ import annotations
 from shiftago.core import COLOURS
 from shiftago.interfaces.server.games import announce
 from shiftago.interfaces.server.games.hub import Hub
-from shiftago.interfaces.server.games.live import ABORTED, LiveGame, result_token
+from shiftago.interfaces.server.games.live import ABORTED, UNSTARTED, LiveGame, result_token
 from shiftago.interfaces.server.games.refusals import Refused, seated
 from shiftago.interfaces.server.games.waiting import unopened
 
@@ -74,7 +74,7 @@ async def give_up(hub: Hub, live: LiveGame) -> None:
     if seat is None:
         seat = live.game.turn
     try:
-        await terminate(hub, live, seat, ABORTED, "")
+        await terminate(hub, live, seat, UNSTARTED, "")
     except Refused:
         if not live.aborted:  # another process stored the abort first: it stands
             raise

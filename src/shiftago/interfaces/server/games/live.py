@@ -37,9 +37,12 @@ from shiftago.interfaces.server.games.stored import StoredGame
 
 #: A game without a human seat ends after this many actions (RULES.md section 7).
 COMPUTER_ONLY_ACTION_LIMIT = 1000
-#: The termination of a game ended before it began: no result (stored as ``""``, a
-#: record's ``*``), nobody won or lost, never rated.
+#: The termination of a game a player ended before it began: no result (stored as
+#: ``""``, a record's ``*``), nobody won or lost, never rated.
 ABORTED = "aborted"
+#: The same end when nobody chose it: the clock waited in vain for a seat to be opened
+#: or for its first action. Its result reads ``aborted`` with ``"waited": true``.
+UNSTARTED = "unstarted"
 
 
 def rules_of(stored: StoredGame) -> Rules:
@@ -166,7 +169,7 @@ class LiveGame:
     @property
     def aborted(self) -> bool:
         """Ended before it began (:data:`ABORTED`): no result, no winners, unrated."""
-        return self.stored.termination == ABORTED
+        return self.stored.termination in (ABORTED, UNSTARTED)
 
     @property
     def over(self) -> bool:
@@ -307,6 +310,8 @@ class LiveGame:
         result = termination = None  # the game's own result
         if self.terminated:  # a result the rules did not make, and why
             result, termination = stored.result or UNFINISHED, stored.termination
+            if termination == UNSTARTED:
+                termination = ABORTED
         return Record.from_game(
             self.game,
             seats=seats,

@@ -21,7 +21,7 @@ from shiftago.core import (
 from shiftago.core.motion import Motion, motion
 from shiftago.core.rules import MARBLES_PER_PLAYER, MAX_HANDICAP
 from shiftago.formats.record_syntax import starts_turn
-from shiftago.interfaces.server.games.live import LiveGame
+from shiftago.interfaces.server.games.live import ABORTED, UNSTARTED, LiveGame
 from shiftago.interfaces.server.games.stored import StoredGame
 from shiftago.match.clock import Clock
 
@@ -352,12 +352,16 @@ def _terminated_result(live: LiveGame) -> dict[str, Any]:
         by = [] if aborter is None else [COLOURS[aborter]]
     else:
         by = [COLOURS[s] for s in range(players) if s not in winners]
-    return {
-        "winners": [COLOURS[s] for s in winners],
-        "reason": live.stored.termination,
-        "line": None,
-        "by": by,
-    }
+    if not live.aborted:
+        return {
+            "winners": [COLOURS[s] for s in winners],
+            "reason": live.stored.termination,
+            "line": None,
+            "by": by,
+        }
+    # the seat that aborted, or that the clock waited for in vain
+    waited = live.stored.termination == UNSTARTED
+    return {"winners": [], "reason": ABORTED, "line": None, "by": by, "waited": waited}
 
 
 def _winning_line(

@@ -108,7 +108,7 @@ async def rate_finished(hub: Hub, live: LiveGame) -> None:
     (through the bus) in the other processes."""
     stored = live.stored
     winners = live.winners()
-    if not live.rated or stored.termination == "aborted" or not winners:
+    if not live.rated or live.aborted or not winners:
         return
     if never_started(live):
         log.info("game %s not rated: its flag fell before its first action", live.id)

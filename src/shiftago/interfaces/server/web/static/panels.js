@@ -60,6 +60,8 @@ function resultText(result) {
   // who left is named where known: "the others" reads wrong when there is one
   const by = together((r.by || []).map(who));
   if (r.reason === "aborted") {
+    // a seat the clock waited for in vain did not choose to abort: say what happened
+    if (r.waited && by) return t("The game was aborted: {by} did not come or act in time (no result).", { by });
     return by ? t("The game was aborted by {by} (no result).", { by }) : t("The game was aborted (no result).");
   }
   const reason = r.reason === "abandoned" && by ? "abandonedBy" : r.reason;
