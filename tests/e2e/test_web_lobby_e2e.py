@@ -107,6 +107,9 @@ def meet_in_a_rated_challenge(creator: Any, acceptor: Any) -> str:
     creator.check("[data-testid=seek-rated]")
     creator.click("[data-testid=create-seek]")
     creator.wait_for_selector("[data-testid=seek] [data-testid=cancel-seek]")
+    # a new account's rating is provisional: it reads 1500? as on its cards
+    acceptor.wait_for_selector("[data-testid=seek] [data-testid=accept-seek]")
+    assert "(1500?)" in acceptor.text_content("[data-testid=seek]")
     acceptor.click("[data-testid=seek] [data-testid=accept-seek]")
     for page in (creator, acceptor):
         page.wait_for_url(PLAY)

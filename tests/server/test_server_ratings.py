@@ -344,6 +344,8 @@ def test_history_and_recent_games_of_a_player(sqlite_url):
             ("g", "human", "bob"),
         ]
         assert recent[0]["rating_before"] == history[1]["before"]
+        assert recent[0]["provisional_after"] is True  # two games: the deviation is high
+        assert recent[0]["rating_after"] == history[1]["rating"]
 
 
 def test_an_unknown_player_is_404(sqlite_url):

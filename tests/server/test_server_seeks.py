@@ -324,10 +324,16 @@ def test_rated_seeks_list_ratings_and_take_them_into_account(sqlite_url):
             seek_id = answer.json()["id"]
             listed = client.get("/api/seeks").json()["seeks"][0]
             assert listed["rating_range"] == [1600, 1800]
-            assert listed["places"] == [{"name": "ann", "rating": 1500.0}]
+            assert listed["places"] == [{"name": "ann", "rating": 1500.0, "provisional": True}]
             status = client.get(f"/api/seeks/{seek_id}").json()  # by the session cookie
             assert status["status"] == "open"
         with signed_in_as(client, ben) as headers:
+            own = client.post("/api/seeks", json={"rated": True}, headers=headers).json()["id"]
+            listed = {x["id"]: x for x in client.get("/api/seeks").json()["seeks"]}
+            assert listed[own]["places"] == [
+                {"name": "ben", "rating": 1700.0, "provisional": False}
+            ]
+            assert client.delete(f"/api/seeks/{own}", headers=headers).status_code in (200, 204)
             game = client.post(f"/api/seeks/{seek_id}/accept", headers=headers)
             assert game.status_code == 201, game.text
             game_id = game.json()["id"]

@@ -24,6 +24,14 @@ SCALE: Final = 173.7178
 TAU: Final = 0.5
 #: The convergence tolerance of the volatility's iteration.
 EPSILON: Final = 0.000001
+#: A rating is provisional while its deviation is above this (Lichess's rule): shown
+#: with a "?" and kept off leaderboards.
+PROVISIONAL_DEVIATION: Final = 110.0
+
+
+def provisional(deviation: float) -> bool:
+    """Whether a rating of this deviation is still provisional."""
+    return deviation > PROVISIONAL_DEVIATION
 
 
 @dataclass(frozen=True)

@@ -36,10 +36,9 @@ from shiftago.interfaces.server.jobs.bus import Event
 from shiftago.interfaces.server.players.store import (
     Change,
     changes_of_game,
-    provisional,
     store_ratings,
 )
-from shiftago.match.glicko2 import SCALE, Glicko, rate_game
+from shiftago.match.glicko2 import SCALE, Glicko, provisional, rate_game
 
 log = logging.getLogger("shiftago.server")
 

@@ -20,6 +20,7 @@ from shiftago.interfaces.server.games.store import Store
 from shiftago.interfaces.server.games.stored import StoredGame
 from shiftago.interfaces.server.players import ratings
 from shiftago.interfaces.server.players import store as players_store
+from shiftago.match.glicko2 import provisional
 
 router = APIRouter(prefix="/api")
 
@@ -37,15 +38,19 @@ LEADERS = 50
 NAME_PREFIX = re.compile(r"[a-z0-9_-]+")
 
 
+#: A game's rating before and after it, and the deviation after (None where unrated).
+Change = tuple[float | None, float | None, float | None]
+
+
 def recent_games_of(
     store: Store, account_id: int, limit: int, every: bool
-) -> list[tuple[StoredGame, float | None, float | None]]:
+) -> list[tuple[StoredGame, Change]]:
     """The account's newest games that its profile lists (seats without their secrets,
     no actions), each with its rating before and after the game when it was rated."""
     games = store.games_of_account(account_id, limit, every)
     found = players_store.rating_changes_of(store, account_id, [game.id for game in games])
-    changes: dict[str, tuple[float | None, float | None]] = dict(found)
-    return [(game, *changes.get(game.id, (None, None))) for game in games]
+    changes: dict[str, Change] = dict(found)
+    return [(game, changes.get(game.id, (None, None, None))) for game in games]
 
 
 def records_of(store: Store, account_id: int, limit: int, every: bool) -> list[Record]:
@@ -185,7 +190,7 @@ async def recent(
     every = await _own(request, account)
     found = await hub.db(recent_games_of, hub.store, account.id, limit, every)
     games = []
-    for game, before, after in found:
+    for game, (before, after, deviation) in found:
         colour, outcome = _outcome(game, account.name)
         games.append(
             {
@@ -204,6 +209,7 @@ async def recent(
                 ],
                 "rating_before": None if before is None else round(before, 2),
                 "rating_after": None if after is None else round(after, 2),
+                "provisional_after": None if deviation is None else provisional(deviation),
                 "watch_url": f"/watch/{game.id}",
             }
         )

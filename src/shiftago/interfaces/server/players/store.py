@@ -26,20 +26,14 @@ from shiftago.interfaces.server.db.schema import (
     SeatRow,
 )
 from shiftago.interfaces.server.db.store import Database, now, utc
-from shiftago.match.glicko2 import Glicko
+from shiftago.match.glicko2 import PROVISIONAL_DEVIATION, Glicko, provisional
 
-#: A rating is provisional while its deviation is above this (Lichess's rule).
-PROVISIONAL: Final = 110.0
 #: Tries of a rating that another writer got in the way of (SQLite's busy snapshot).
 TRIES: Final = 3
 
 
 def category(variant: str, players: int) -> str:
     return f"{variant}-{players}"
-
-
-def provisional(deviation: float) -> bool:
-    return deviation > PROVISIONAL
 
 
 @dataclass(frozen=True)
@@ -229,7 +223,7 @@ def leaderboard(db: Database, kind: str, limit: int) -> list[Standing]:
             .join(AccountRow, AccountRow.id == RatingRow.account_id)
             .where(
                 RatingRow.category == kind,
-                RatingRow.deviation <= PROVISIONAL,
+                RatingRow.deviation <= PROVISIONAL_DEVIATION,
                 AccountRow.closed.is_(None),
             )
             .order_by(RatingRow.rating.desc(), AccountRow.name)
@@ -255,15 +249,19 @@ def names_starting(db: Database, prefix: str, limit: int) -> list[str]:
 
 def rating_changes_of(
     db: Database, account_id: int, game_ids: list[str]
-) -> dict[str, tuple[float, float]]:
-    """The account's rating before and after each of ``game_ids`` that was rated."""
+) -> dict[str, tuple[float, float, float]]:
+    """The account's rating before and after each of ``game_ids`` that was rated, and its
+    deviation after it."""
     with db.sessions() as s:
         found = s.execute(
             select(
-                RatingChangeRow.game_id, RatingChangeRow.rating_before, RatingChangeRow.rating_after
+                RatingChangeRow.game_id,
+                RatingChangeRow.rating_before,
+                RatingChangeRow.rating_after,
+                RatingChangeRow.deviation_after,
             ).where(
                 RatingChangeRow.account_id == account_id,
                 RatingChangeRow.game_id.in_(game_ids),
             )
         ).all()
-    return {game_id: (before, after) for game_id, before, after in found}
+    return {game_id: (before, after, deviation) for game_id, before, after, deviation in found}

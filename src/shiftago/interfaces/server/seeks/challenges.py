@@ -48,6 +48,7 @@ from shiftago.interfaces.server.seeks.store import (
 )
 from shiftago.interfaces.shared.cancelling import raise_if_cancelled
 from shiftago.match.clock import TimeControl
+from shiftago.match.glicko2 import provisional
 
 log = logging.getLogger("shiftago.server")
 
@@ -142,14 +143,16 @@ def clock_view(control: TimeControl | None) -> dict[str, Any] | None:
     return {"initial": control.initial, "increment": control.increment}
 
 
-def seek_view(seek: StoredSeek, ratings: dict[int, float]) -> dict[str, Any]:
+def seek_view(seek: StoredSeek, ratings: dict[int, tuple[float, float]]) -> dict[str, Any]:
     """A seek as the lobby lists it: never a secret, and no address."""
     places = []
     for place in seek.places:
         entry: dict[str, Any] = {"name": place.name}
         if seek.rated:
-            rating = None if place.account_id is None else ratings.get(place.account_id)
-            entry["rating"] = None if rating is None else round(rating, 2)  # as players show it
+            found = None if place.account_id is None else ratings.get(place.account_id)
+            # as players show it: rounded, with a "?" while provisional
+            entry["rating"] = None if found is None else round(found[0], 2)
+            entry["provisional"] = None if found is None else provisional(found[1])
         places.append(entry)
     has_range = seek.rating_min is not None and seek.rating_max is not None
     return {
@@ -252,7 +255,7 @@ class Seeks:
             raise SeekRefused(409, "own", "you already hold a place in this challenge")
         if account is not None and seek.rating_min is not None and seek.rating_max is not None:
             ratings = await self.hub.db(self.store.ratings, [account.id], seek.category)
-            rating = ratings[account.id]
+            rating = ratings[account.id][0]
             if not seek.rating_min <= rating <= seek.rating_max:
                 raise SeekRefused(
                     403,

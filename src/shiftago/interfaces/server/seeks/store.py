@@ -28,10 +28,11 @@ from sqlalchemy.orm import Session
 from shiftago.interfaces.server.db.schema import AccountRow, RatingRow, SeekPlaceRow, SeekRow
 from shiftago.interfaces.server.db.store import Database, utc
 from shiftago.match.clock import TimeControl
+from shiftago.match.glicko2 import Glicko
 
 #: The rating of an account that has played no rated game of a category yet (the
 #: Glicko-2 start).
-START_RATING: Final = 1500.0
+START: Final = Glicko()
 
 
 @dataclass(frozen=True)
@@ -141,19 +142,20 @@ class SeekStore:
             places = _places(s, [row.id for row in rows])
             return [_stored(row, places[row.id]) for row in rows]
 
-    def ratings(self, account_ids: list[int], category: str) -> dict[int, float]:
-        """The current rating of each account in ``category`` (:data:`START_RATING` for
-        one without a rated game in it)."""
+    def ratings(self, account_ids: list[int], category: str) -> dict[int, tuple[float, float]]:
+        """The current rating and deviation of each account in ``category``
+        (:data:`START`'s for one without a rated game in it)."""
         if not account_ids:
             return {}
         with self.sessions() as s:
             found = s.execute(
-                select(RatingRow.account_id, RatingRow.rating).where(
+                select(RatingRow.account_id, RatingRow.rating, RatingRow.deviation).where(
                     RatingRow.account_id.in_(account_ids), RatingRow.category == category
                 )
             ).all()
-        known = {account: rating for account, rating in found}
-        return {account: known.get(account, START_RATING) for account in account_ids}
+        known = {account: (rating, deviation) for account, rating, deviation in found}
+        start = (START.rating, START.deviation)
+        return {account: known.get(account, start) for account in account_ids}
 
     def take_place(self, seek_id: str, place: StoredPlace) -> tuple[StoredSeek, bool]:
         """Store ``place`` (its number is the lowest free one, whatever it says) in the open

@@ -36,7 +36,7 @@ function heldTokens() {
 }
 
 function signedOut(box) {
-  const name = el("input", { type: "text", name: "name", autocomplete: "username", placeholder: t("name"), "aria-label": t("Account name"), required: true, maxlength: "20" });
+  const name = el("input", { type: "text", name: "name", autocomplete: "username", placeholder: t("name"), "aria-label": t("Account name"), required: true });
   const password = el("input", { type: "password", name: "password", autocomplete: "current-password", placeholder: t("password"), "aria-label": t("Password"), required: true });
   const error = el("p", { class: "error", role: "alert", hidden: true, "data-testid": "account-error" });
   const form = el("form", { class: "account-form", hidden: true, "data-testid": "account-form" });

@@ -195,7 +195,9 @@ function describe(seek) {
 
 function placesText(seek) {
   // account names are lower case: "Guest" is the name of a guest who typed none
-  const names = seek.places.map((p) => (p.rating != null ? t("{name} ({rating})", { name: p.name, rating: number(Math.round(p.rating), { useGrouping: false }) }) : personName(p.name, null)));
+  // a provisional rating carries its "?", as everywhere else
+  const ratingWords = (p) => `${number(Math.round(p.rating), { useGrouping: false })}${p.provisional ? "?" : ""}`;
+  const names = seek.places.map((p) => (p.rating != null ? t("{name} ({rating})", { name: p.name, rating: ratingWords(p) }) : personName(p.name, null)));
   return t("{names} · {taken}/{places}", {
     names: new Intl.ListFormat(lang, { style: "short", type: "unit" }).format(names),
     taken: number(seek.places.length),

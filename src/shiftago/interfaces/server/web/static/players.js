@@ -147,7 +147,7 @@ function renderGames(games) {
         el("td", { text: g.rated ? t("{category}, rated", { category: categoryName(g.category) }) : categoryName(g.category) }),
         el("td", { text: opponents(g).join(", ") }),
         el("td", { text: g.outcome && OUTCOMES[g.outcome] ? OUTCOMES[g.outcome]() : g.finished ? "—" : t("Playing") }),
-        el("td", { text: change === null ? "" : t("{rating} ({change})", { rating: rating(g.rating_after), change: number(change, { signDisplay: "always" }) }) }),
+        el("td", { text: change === null ? "" : t("{rating} ({change})", { rating: mark({ rating: g.rating_after, provisional: g.provisional_after }), change: number(change, { signDisplay: "always" }) }) }),
       );
     }),
   );
