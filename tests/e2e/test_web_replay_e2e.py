@@ -634,6 +634,14 @@ def test_ending_a_game_of_a_player_who_left_names_who_left(
     server = quick_grace
     game_id, page = green_came_and_left(server, new_context)
     page.locator("[data-claim=end]").click(timeout=15_000)
+    # it asks first, and the question stands alone: "No" leaves the game as it was
+    page.wait_for_selector("[data-testid=claim-end-confirm]")
+    assert page.is_hidden("[data-claim=end]") and page.is_hidden("[data-claim=computer]")
+    page.click("[data-claim=end-no]")
+    page.wait_for_selector("[data-claim=end]")
+    assert read(server, game_id)["status"].startswith("playing")
+    page.click("[data-claim=end]")
+    page.click("[data-claim=end-yes]")
     game = wait_until(
         lambda: (g := read(server, game_id))["status"].startswith("over") and g,
         what="the game ended",

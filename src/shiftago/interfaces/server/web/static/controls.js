@@ -102,7 +102,7 @@ function claimButtons(colour, send) {
   select.addEventListener("change", () => {
     ctx.claimLevels[colour] = select.value;
   });
-  return el("span", { class: "claim-buttons" },
+  const choices = el("span", { class: "claim-choices" },
     el("button", {
       type: "button", "data-claim": "computer", "data-seat": idx,
       // a game with a computer is never rated: ending it is what gives a rated result
@@ -110,8 +110,21 @@ function claimButtons(colour, send) {
       onclick: () => send({ type: "claim", seat: idx, to: "computer", level: +select.value || undefined }),
     }),
     " ", select, " ",
-    el("button", { type: "button", "data-claim": "end", "data-seat": idx, text: t("End the game"), onclick: () => send({ type: "claim", seat: idx, to: "end" }) }),
   );
+  // ending the game cannot be taken back: it asks first, as resigning and aborting do,
+  // and its question stands alone in the row
+  const confirm = el("span", { class: "confirm", hidden: true, "data-testid": "claim-end-confirm" },
+    t("Really end the game?"), " ",
+    el("button", { type: "button", "data-claim": "end-yes", "data-seat": idx, text: t("Yes, end it"), onclick: () => send({ type: "claim", seat: idx, to: "end" }) }),
+    " ",
+    el("button", { type: "button", "data-claim": "end-no", text: t("No"), onclick: () => ask(false) }),
+  );
+  const end = el("button", { type: "button", "data-claim": "end", "data-seat": idx, text: t("End the game"), onclick: () => ask(true) });
+  function ask(asking) {
+    choices.hidden = end.hidden = asking;
+    confirm.hidden = !asking;
+  }
+  return el("span", { class: "claim-buttons" }, choices, end, confirm);
 }
 
 /** Claims for the seats that are away, from the time the server names (claimable_at). */
