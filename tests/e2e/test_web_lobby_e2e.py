@@ -127,6 +127,19 @@ def test_signed_up_on_the_home_page_two_players_meet_in_a_rated_challenge(
         assert page.is_enabled("[data-testid=seek-rated]")
         assert page.is_hidden("[data-testid=seek-name]")
 
+    # a rating range the server would refuse is refused on the page, in its own words
+    ann.check("[data-testid=seek-rated]")
+    for low, high in (("1800", "1200"), ("-50", ""), ("", "5000")):
+        ann.fill("#seek-min", low)
+        ann.fill("#seek-max", high)
+        ann.click("[data-testid=create-seek]")
+        ann.locator("#seek-error").wait_for()
+        assert "two whole numbers from 0 to 4000, the lowest first" in ann.inner_text("#seek-error")
+    assert live_server.api("GET", "/api/seeks").json()["seeks"] == []
+    ann.fill("#seek-min", "")
+    ann.fill("#seek-max", "")
+    ann.uncheck("[data-testid=seek-rated]")
+
     game_id = meet_in_a_rated_challenge(ann, ben)
     game = live_server.api("GET", f"/api/games/{game_id}").json()
     assert game["rated"] is True

@@ -83,7 +83,7 @@ function showSignedIn(signedIn) {
 
 async function createSeek(e) {
   e.preventDefault();
-  const wrong = timeControl.error();
+  const wrong = timeControl.error() || ratingRangeError();
   showError(wrong);
   if (wrong) return;
   const body = {
@@ -109,6 +109,18 @@ async function createSeek(e) {
   } finally {
     button.disabled = false;
   }
+}
+
+/** What is wrong with the rating range typed, in words, or "" (the server's rule:
+ *  whole numbers 0-4000, the lowest first; an empty field is the end of the scale). */
+function ratingRangeError() {
+  if (!$("seek-rated").checked) return "";
+  const low = $("seek-min").value === "" ? 0 : Number($("seek-min").value);
+  const high = $("seek-max").value === "" ? 4000 : Number($("seek-max").value);
+  const fits = (x) => Number.isInteger(x) && x >= 0 && x <= 4000;
+  return fits(low) && fits(high) && low <= high
+    ? ""
+    : t("A rating range is two whole numbers from 0 to 4000, the lowest first.");
 }
 
 function showError(text) {
