@@ -56,6 +56,22 @@ def test_a_seat_taken_while_signed_in_follows_the_account_to_another_browser(db_
             assert player.act("Td", 1)["version"] == 2
         view = client.get(f"/api/games/{game_id}").json()
         assert [s.get("account") for s in view["seats"]] == ["ann", None]
+        # the seat was left unnamed: it took the account's name; the guest's keeps its
+        assert [s["name"] for s in view["seats"]] == ["ann", "Green"]
+
+
+def test_a_seat_named_by_its_maker_keeps_its_name_when_an_account_takes_it(sqlite_url):
+    with client_for(sqlite_url) as client:
+        ben = sign_up(client, "ben")
+        people = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Benno"}]
+        game_id, (_, green) = create(client, first="o", seats=people)
+        with as_account(client, ben), seat(client, game_id, green) as (_, welcome):
+            assert welcome["seat"] == 1
+        view = client.get(f"/api/games/{game_id}").json()
+        assert [(s["name"], s.get("account")) for s in view["seats"]] == [
+            ("Ann", None),
+            ("Benno", "ben"),
+        ]
 
 
 def test_a_rematch_sends_a_browser_that_plays_by_the_account_to_its_seat(sqlite_url):

@@ -493,6 +493,7 @@ def test_adopt_gives_the_account_the_seats_of_the_browser(sqlite_url):
         assert answer.json() == {"games": [game]}
         seats = client.get(f"/api/games/{game}").json()["seats"]
         assert [s.get("account") for s in seats] == ["ann", None]
+        assert [s["name"] for s in seats] == ["ann", "Green"]  # unnamed: the account's name
         checked = client.post("/api/session/adopt", json=ask, headers=headers)
         assert checked.json() == {"games": []}  # nothing left to add
         # a seat with an account keeps it

@@ -60,6 +60,7 @@ from shiftago.interfaces.server.door import limits
 from shiftago.interfaces.server.door.http import LIMITED, Invalid, base_url
 from shiftago.interfaces.server.door.security import client_address
 from shiftago.interfaces.server.games.access import hub_of
+from shiftago.interfaces.server.games.live import unnamed_seat
 from shiftago.interfaces.server.languages import LANGUAGES
 
 router = APIRouter(prefix="/api")
@@ -437,13 +438,15 @@ async def adopt(body: Adopt, request: Request) -> JSONResponse:
     if body.check:
         return JSONResponse({"games": await hub.db(adoptable_games, hub.store, body.tokens)})
     account = session.account
-    games = await hub.db(adopt_seats, hub.store, account.id, body.tokens)
+    games = await hub.db(adopt_seats, hub.store, (account.id, account.name), body.tokens)
     hashes = {token_hash(t) for t in body.tokens}
     for game_id in games:  # this process's copy of the game learns it now (others on load)
         live = hub.games.get(game_id)
-        for seat in live.stored.seats if live is not None else ():
+        for i, seat in enumerate(live.stored.seats if live is not None else ()):
             if seat.token_hash in hashes and seat.kind == "human" and seat.account_id is None:
                 seat.account_id, seat.account = account.id, account.name
+                if seat.name == unnamed_seat(i):
+                    seat.name = account.name
     return JSONResponse({"games": games})
 
 

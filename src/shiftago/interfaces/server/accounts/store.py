@@ -14,13 +14,15 @@ import secrets
 from dataclasses import dataclass
 from typing import Any, Final
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import and_, case, delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session as DbSession
 
+from shiftago.core import COLOURS
 from shiftago.interfaces.server.db.names import name_key
 from shiftago.interfaces.server.db.schema import AccountRow, SeatRow, SessionRow
 from shiftago.interfaces.server.db.store import Database, now, token_hash, utc
+from shiftago.interfaces.server.games.live import unnamed_seat
 
 #: How long a session lasts.
 SESSION_DAYS: Final = 30
@@ -228,14 +230,23 @@ def _unowned(tokens: list[str]) -> tuple[Any, ...] | None:
     )
 
 
-def adopt_seats(db: Database, account_id: int, tokens: list[str]) -> list[str]:
-    """Give the account the human seats these secrets hold that have no account yet; the
-    ids of their games."""
+def adopt_seats(db: Database, account: tuple[int, str], tokens: list[str]) -> list[str]:
+    """Give the account (id, name) the human seats these secrets hold that have no
+    account yet, a seat left unnamed (its colour's name) the account's name; the ids of
+    their games."""
     if (unowned := _unowned(tokens)) is None:
         return []
+    account_id, name = account
+    unnamed = [(SeatRow.seat == i, unnamed_seat(i)) for i in range(len(COLOURS))]
+    named = case(
+        *((and_(seat, SeatRow.name == n), name) for seat, n in unnamed), else_=SeatRow.name
+    )
     with db.sessions.begin() as s:
         done = s.execute(
-            update(SeatRow).where(*unowned).values(account_id=account_id).returning(SeatRow.game_id)
+            update(SeatRow)
+            .where(*unowned)
+            .values(account_id=account_id, name=named)
+            .returning(SeatRow.game_id)
         )
         return sorted(set(done.scalars().all()))
 

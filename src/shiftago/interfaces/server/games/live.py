@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from shiftago.core import (
+    COLOUR_NAMES,
     COLOURS,
     Game,
     Phase,
@@ -43,6 +44,11 @@ ABORTED = "aborted"
 #: The same end when nobody chose it: the clock waited in vain for a seat to be opened
 #: or for its first action. Its result reads ``aborted`` with ``"waited": true``.
 UNSTARTED = "unstarted"
+
+
+def unnamed_seat(seat: int) -> str:
+    """The name a person's seat gets when its game's maker names it not: its colour's."""
+    return COLOUR_NAMES[seat].capitalize()
 
 
 def rules_of(stored: StoredGame) -> Rules:

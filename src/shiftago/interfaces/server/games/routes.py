@@ -24,7 +24,7 @@ from shiftago.interfaces.server.door.http import LIMITED, Invalid, VariantIn, ba
 from shiftago.interfaces.server.door.security import client_address
 from shiftago.interfaces.server.games.access import computer_game_room, found, hub_of
 from shiftago.interfaces.server.games.creating import ClockIn, GameSpec, SeatSpec, spec_of_record
-from shiftago.interfaces.server.games.live import LiveGame
+from shiftago.interfaces.server.games.live import LiveGame, unnamed_seat
 from shiftago.interfaces.server.games.pictures import Kind, Picture, Pictures, PicturesBusy
 from shiftago.interfaces.server.games.views import game_view, rules_view, summary_view
 
@@ -152,7 +152,7 @@ def _seat(i: int, seat: SeatIn) -> SeatSpec:
         if seat.level is not None:
             raise Invalid(f"{where}.level", "only a computer seat has a level")
         level = None
-        name = name or COLOUR_NAMES[i].capitalize()
+        name = name or unnamed_seat(i)
     if not is_text_value(name):
         raise Invalid(f"{where}.name", "a name is one line of printable characters")
     return SeatSpec(seat.kind, name, level)

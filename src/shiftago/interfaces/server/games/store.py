@@ -317,16 +317,16 @@ class Store(Database):
                 .values(kind=stored.kind, name=stored.name, level=stored.level)
             )
 
-    def hold_seat(self, game_id: str, seat: int, account_id: int) -> None:
-        """The seat, still without an account, becomes the account's; the revision stays
-        (a computer's answer being thought stays good)."""
+    def hold_seat(self, game_id: str, seat: int, account_id: int, name: str) -> None:
+        """The seat, still without an account, becomes the account's, named ``name``; the
+        revision stays (a computer's answer being thought stays good)."""
         with self.sessions.begin() as s:
             s.execute(
                 update(SeatRow)
                 .where(
                     SeatRow.game_id == game_id, SeatRow.seat == seat, SeatRow.account_id.is_(None)
                 )
-                .values(account_id=account_id)
+                .values(account_id=account_id, name=name)
             )
 
     def games_held(self, account_id: int, finished: bool, limit: int) -> list[StoredGame]:
