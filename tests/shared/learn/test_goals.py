@@ -85,7 +85,17 @@ def test_points_are_reached_over_a_turn_that_goes_on_after_scoring() -> None:
     assert judge(state, goal, ["xa1-e1", "R1"])[0].status is Status.GOING_ON  # g1: a line
     verdict, tried = judge(state, goal, ["xa1-e1", "Tc"])  # no line: the turn passes
     assert verdict.code == "no_line" and not tried.still_acting
+    assert verdict.values["need"] == 5  # 2 points more: a line of 5 makes them
     assert judge(state, goal, ["xa1-e1", "Bg", "xg1-g5"])[0].status is Status.MET
+
+
+def test_a_push_short_of_the_points_wanted_names_the_line_that_makes_them() -> None:
+    """5 points in Expert with 2 players want a line of 6: the refusal says 6, not the 5
+    that scores least."""
+    state = start("expert", 2, "b3:o c3:o d3:o f3:o g3:o e1:g e2:o c6:g d5:g f6:g")
+    verdict, _ = judge(state, ReachPoints(5), ["L3"])
+    assert (verdict.code, verdict.values["need"]) == ("no_line", 6)
+    assert explain(verdict, str) == "L3 makes no line of 6: your longest line has 4 marbles."
 
 
 def test_keep_names_the_end_that_stayed() -> None:

@@ -119,12 +119,13 @@ def threat(state: State, mover: int) -> Verdict | None:
     return None
 
 
-def no_line(tried: Tried, action: Action) -> Verdict:
-    """Why the last push made no line: it moved the player's marbles apart, or it did
-    not bring enough of them together."""
+def no_line(tried: Tried, action: Action, need: int | None = None) -> Verdict:
+    """Why the last push made no line (of ``need`` marbles, else of the length that wins
+    or scores): it moved the player's marbles apart, or it did not bring enough of them
+    together."""
     state = tried.last
     mover = tried.mover
-    need = line_length(tried.start)
+    need = line_length(tried.start) if need is None else need
     now, before = longest(state, mover), longest(tried.states[-2], mover)
     values: dict[str, str | int] = {"action": str(action), "length": now, "need": need}
     if now < before:
@@ -256,10 +257,17 @@ class ReachPoints(Goal):
         if tried.still_acting and len(tried.actions) < self.actions:
             return None
         if isinstance(tried.actions[-1], Insertion) and tried.last.phase is not Phase.SCORE:
-            return no_line(tried, tried.actions[-1])
+            return no_line(tried, tried.actions[-1], self._length(tried, have))
         return Verdict(
             Status.MISSED, "points_short", POINTS_SHORT, {"points": have, "goal": self.points}
         )
+
+    def _length(self, tried: Tried, have: int) -> int:
+        """The shortest line whose points make up what the goal still wants."""
+        wanted = self.points - have
+        table = tried.start.rules.points_table
+        worth = [length for length, points in sorted(table.items()) if points >= wanted]
+        return worth[0] if worth else max(table)
 
 
 @dataclass(frozen=True)
