@@ -129,6 +129,14 @@ def test_a_handicap_gives_the_player_pushes_in_a_row() -> None:
     assert judge(state, goal, ["L4", "L4", "L4"])[0].status is Status.MET
     verdict, tried = judge(state, goal, ["Tg", "Tg", "Tg"])
     assert verdict.code == "no_win_in_time" and tried.last.turn == 1
+    # a push after which no two pushes make the line is missed at once, not "right so
+    # far": taking it back leaves a position the step is still won from
+    verdict, tried = judge(state, goal, ["Bd"])
+    assert (verdict.code, verdict.values) == ("out_of_reach", {"action": "Bd"})
+    assert explain(verdict, str) == (
+        "After Bd the goal is out of reach: no actions you have left can meet it."
+    )
+    assert judge(state, goal, ["L4", "Bd"])[0].code == "out_of_reach"
 
 
 def test_refused_actions_are_explained_by_cause() -> None:
@@ -140,7 +148,8 @@ def test_refused_actions_are_explained_by_cause() -> None:
     # only orange's marbles on the board (green skips): they may not touch
     alone = start("express", 2, "c2:o", skips=(0, 1))
     assert judge(alone, Win(actions=3), ["Bc"])[0].code == "apart"
-    assert judge(alone, Win(actions=3), ["Tc"])[0].status is Status.GOING_ON
+    # Tc is legal; with one marble and two pushes left no line of 5 can come
+    assert judge(alone, Win(actions=3), ["Tc"])[0].code == "out_of_reach"
 
 
 @pytest.mark.parametrize(

@@ -4,6 +4,7 @@ checked against the step's goal, and a refused action explained."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from shiftago.core import INSERTIONS, Action, IllegalActionError, Insertion, Phase, State
 from shiftago.core.geometry import push_run
@@ -13,6 +14,7 @@ from shiftago.interfaces.shared.learn.verdicts import (
     LANE_FULL,
     NO_SUCH_LINE,
     NOTHING_TO_SCORE,
+    OUT_OF_REACH,
     SCORE_FIRST,
     Status,
     Verdict,
@@ -67,7 +69,35 @@ def judge(start: State, goal: Goal, tried: Sequence[str]) -> tuple[Verdict, Trie
         if verdict is None and not Tried(start, tuple(actions), tuple(states)).still_acting:
             raise AssertionError("a goal decides once the player's turn ends")  # pragma: no cover
     done = Tried(start, tuple(actions), tuple(states))
+    if verdict is None and not reachable(goal, done):
+        verdict = Verdict(Status.MISSED, "out_of_reach", OUT_OF_REACH, {"action": str(actions[-1])})
     return (verdict if verdict is not None else going_on()), done
+
+
+#: The most actions still to come that :func:`reachable` looks through (two: a push
+#: and a scoring, or two pushes of a handicap; some 800 positions at most).
+REACH_DEPTH: Final = 2
+
+
+def reachable(goal: Goal, tried: Tried) -> bool:
+    """Whether the player, still to act after ``tried``, can yet meet ``goal`` with the
+    actions it has left: a try that can no longer succeed is missed at once, so that
+    "Right so far" is never said of it and taking back its last action leaves a
+    position the step can still be won from. Beyond :data:`REACH_DEPTH` actions to
+    come, it is taken as reachable."""
+    left = goal.actions - len(tried.actions)
+    if left > REACH_DEPTH:
+        return True
+    for action in tried.last.legal_actions():
+        played, after = tried.last.step(action)
+        longer = Tried(tried.start, (*tried.actions, played), (*tried.states, after))
+        verdict = goal.check(longer)
+        if verdict is not None:
+            if verdict.status is Status.MET:
+                return True
+        elif left > 1 and longer.still_acting and reachable(goal, longer):
+            return True
+    return False
 
 
 def tryable(start: State, full_lanes: bool) -> list[str]:

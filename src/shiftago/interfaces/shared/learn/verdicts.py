@@ -47,6 +47,9 @@ LANE_FULL: Final = N_(
 SCORE_FIRST: Final = N_("%(action)s is not allowed now: first score one of your lines.")
 NO_SUCH_LINE: Final = N_("%(action)s is not one of the lines you can score now.")
 NOTHING_TO_SCORE: Final = N_("%(action)s is not allowed now: there is no line to score.")
+OUT_OF_REACH: Final = N_(
+    "After %(action)s the goal is out of reach: no actions you have left can meet it."
+)
 APART: Final = N_(
     "%(action)s is not allowed: while only your marbles are on the board, they may not "
     "touch along a rank or file."
