@@ -632,6 +632,8 @@ def test_on_a_touch_screen_a_tap_previews_and_a_second_tap_plays(
     assert box
     page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.wait_for_selector('[data-preview="L3"]', state="attached")
+    # the board says what the first tap did, and what the second does
+    assert page.inner_text("[data-testid=tap-hint]") == "Tap L3 again to play it."
     time.sleep(0.3)  # what is checked: in this while the tap plays nothing
     assert read(live_server, game_id)["actions"] == []  # a first tap only previews
     # the other player comes: the page draws the same position again (presence), and
@@ -641,10 +643,12 @@ def test_on_a_touch_screen_a_tap_previews_and_a_second_tap_plays(
         "() => document.querySelector('[data-testid=presence-g]')?.textContent === 'connected'"
     )
     page.wait_for_selector('[data-preview="L3"]', state="attached")
+    assert page.is_visible("[data-testid=tap-hint]")  # through the redraw too
     page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     game = wait_until(lambda: (g := read(live_server, game_id))["actions"] and g, what="L3")
     assert game["actions"] == ["L3"]
     shows(page, game["position"])
+    assert page.is_hidden("[data-testid=tap-hint]")
 
 
 def test_on_a_phone_the_result_is_said_once_above_the_board(

@@ -95,6 +95,7 @@ export const Animation = {
 
   clearPreview() {
     this.armed = null;
+    this.showTapHint();
     if (!this.previewed) return;
     this.previewed = null;
     this.svg.classList.remove("previewing");

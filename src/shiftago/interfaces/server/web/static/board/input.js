@@ -31,6 +31,7 @@ export const Input = {
       if (this.lastPointer === "touch" && this.armed !== action) {
         this.preview(action);
         this.armed = action;
+        this.showTapHint();
         return;
       }
       this.armed = null;

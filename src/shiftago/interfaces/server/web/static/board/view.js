@@ -106,6 +106,20 @@ export class BoardView {
     if (arrows) this.buildArrows(el("g", { class: "arrows" }, svg));
     this.scoreLayer = el("g", { class: "scoring-choices" }, svg);
     container.appendChild(svg);
+    // on a touch screen a first tap only previews: this line says so, under the board
+    this.tapHint = document.createElement("p");
+    this.tapHint.className = "tap-hint";
+    this.tapHint.hidden = true;
+    this.tapHint.setAttribute("role", "status");
+    this.tapHint.dataset.testid = "tap-hint";
+    container.appendChild(this.tapHint);
+  }
+
+  /** Say (or stop saying) that a second tap plays the action the first one previewed. */
+  showTapHint() {
+    const action = this.armed;
+    this.tapHint.hidden = !action;
+    this.tapHint.textContent = action ? t("Tap {action} again to play it.", { action }) : "";
   }
 
   corner(cell) {
@@ -277,6 +291,7 @@ export class BoardView {
       this.preview(kept.action);
       this.armed = kept.armed;
     }
+    this.showTapHint();
   }
 
   bar(cells, cls) {
