@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from shiftago.interfaces.server.door.security import CONTENT_SECURITY_POLICY
+from shiftago.interfaces.server.door.security import CONTENT_SECURITY_POLICY, DOCS_POLICY
 from support.board_clicks import PLAYABLE
 from support.web_fixtures import LiveServer, NewContext
 
@@ -40,16 +40,19 @@ class Watched:
         self.context = context
         self.violations: list[str] = []
         self.console: list[str] = []
+        self.requests: list[str] = []
         context.expose_binding("__cspViolation", lambda _source, text: self.violations.append(text))
         context.add_init_script(REPORT_VIOLATIONS)
 
-    def open(self, url: str, status: int = 200) -> Any:
+    def open(self, url: str, status: int = 200, policy: str = CONTENT_SECURITY_POLICY) -> Any:
         page = self.context.new_page()
         page.on("console", lambda m: self.console.append(m.text) if m.type == "error" else None)
         page.on("pageerror", lambda e: self.console.append(str(e)))
+        # every request the page makes, to tell one that leaves the server
+        page.on("request", lambda r: self.requests.append(r.url))
         response = page.goto(url)
         assert response is not None and response.status == status, url
-        assert response.headers["content-security-policy"] == CONTENT_SECURITY_POLICY
+        assert response.headers["content-security-policy"] == policy
         page.wait_for_function("() => document.styleSheets[0]?.cssRules.length > 0")
         return page
 
@@ -127,6 +130,19 @@ def test_the_not_found_page(live_server: LiveServer, watched: Watched) -> None:
     assert "Page not found" in (page.text_content("h1") or "")
     page.wait_for_function("() => document.documentElement.dataset.theme === 'dark'")  # prefs.js
     watched.clean()
+
+
+def test_the_api_page_shows_swagger_ui_from_this_server(
+    live_server: LiveServer, watched: Watched
+) -> None:
+    """/docs (linked from every page's footer) draws the API from the server's own
+    files: it shows on a server without the internet and sends nobody to a CDN."""
+    page = watched.open(live_server.url + "/docs", policy=DOCS_POLICY)
+    page.wait_for_selector(".swagger-ui .information-container .title")
+    assert "Shiftago" in (page.text_content(".swagger-ui .information-container .title") or "")
+    page.wait_for_selector(".opblock-tag-section")  # the operations, from /openapi.json
+    assert [u for u in watched.requests if not u.startswith(live_server.url)] == []
+    watched.silent()
 
 
 def test_an_inline_script_would_be_reported(live_server: LiveServer, watched: Watched) -> None:

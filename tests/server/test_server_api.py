@@ -207,7 +207,14 @@ def test_levels_and_openapi_docs(db_url):
     with client_for(db_url) as client:
         levels = client.get("/api/levels").json()
         assert levels["levels"][0]["level"] == 1 and levels["default"] >= 1
-        assert client.get("/docs").status_code == 200
+        docs = client.get("/docs")
+        assert docs.status_code == 200
+        # Swagger UI's files come from this server, not a CDN
+        assert '"/api-docs/swagger-ui-bundle.js"' in docs.text and "cdn." not in docs.text
+        bundle = client.get("/api-docs/swagger-ui-bundle.js")
+        assert bundle.status_code == 200 and "SwaggerUIBundle" in bundle.text
+        assert client.get("/api-docs/swagger-ui.css").status_code == 200
+        assert client.get("/redoc").status_code == 404  # ReDoc would need its CDN
         assert "/api/games" in client.get("/openapi.json").json()["paths"]
 
 

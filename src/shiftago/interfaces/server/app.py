@@ -16,6 +16,7 @@ from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException
 
 from shiftago import __version__
@@ -41,7 +42,7 @@ from shiftago.interfaces.server.door.admission import Admission, protocol_class
 from shiftago.interfaces.server.door.csrf import CsrfCheck
 from shiftago.interfaces.server.door.http import Invalid, invalid_response
 from shiftago.interfaces.server.door.redaction import log_config
-from shiftago.interfaces.server.door.security import protect
+from shiftago.interfaces.server.door.security import API_DOCS, SWAGGER_FILES, protect
 from shiftago.interfaces.server.games import routes as api
 from shiftago.interfaces.server.games.access import NotFound
 from shiftago.interfaces.server.games.hub import Hub, Refused
@@ -110,11 +111,17 @@ def create_app(
             await runtime.stop()
             store.dispose()
 
-    app = FastAPI(
+    # the API's page draws Swagger UI from this server's files: it shows where the server
+    # cannot reach the internet, and sends no visitor to a CDN
+    app = FastAPIOffline(
         title="Shiftago",
         version=__version__,
         summary="Play Shiftago in the browser; the stable part is in WEBAPI.md",
         lifespan=lifespan,
+        docs_url=API_DOCS,
+        redoc_url=None,
+        static_url=SWAGGER_FILES,
+        favicon_url="/static/favicon.svg",
     )
     metrics = Metrics(settings.metrics_from)
     app.add_middleware(NoteRoute)  # added first: runs innermost, after the router
