@@ -135,6 +135,8 @@ def test_a_wrong_action_shows_the_refutation_and_the_solution_step_by_step(
 ) -> None:
     puzzle = express_2(2, skip=5)
     open_puzzle(page, live_server, puzzle)
+    # a win in two: the status says so, as the goal does
+    assert "find the win in 2 actions" in page.text_content("[data-testid=puzzle-status]")
     state = State.from_position(puzzle.position)
     wrong = next(str(a) for a in state.legal_actions() if str(a) != puzzle.solution[0])
     click_action(page, wrong)
@@ -146,8 +148,11 @@ def test_a_wrong_action_shows_the_refutation_and_the_solution_step_by_step(
         ".then(r => r.json())",
         [puzzle.id, wrong],
     )
-    refutation = " ".join(answer["refutation"])
-    assert refutation and refutation in (page.text_content("[data-testid=puzzle-status]") or "")
+    # the words name the answer's first three actions (the board plays all of it)
+    named = " ".join(answer["refutation"][:3])
+    status = page.text_content("[data-testid=puzzle-status]") or ""
+    assert named and f"the answer {named}" in status, status
+    assert ("…" in status) == (len(answer["refutation"]) > 3), status
     # the board shows the refutation's last action
     last = answer["refutation"][-1]
     page.wait_for_selector(f'.arrow.last[data-action="{last}"]')
@@ -164,6 +169,29 @@ def test_a_wrong_action_shows_the_refutation_and_the_solution_step_by_step(
     # try again: the same puzzle from its start
     page.click("[data-testid=puzzle-retry]")
     at_stage(page, "solving", 0)
+
+
+def test_a_scoring_short_of_the_win_says_its_points(live_server: LiveServer, page: Any) -> None:
+    """A wrong scoring in a puzzle won by points says what it scored and what would win,
+    where a bare 'does not win' explained nothing."""
+    for puzzle in shipped():
+        state = State.from_position(puzzle.position)
+        others = [a for a in state.legal_actions() if str(a) != puzzle.solution[0]]
+        one_scoring = puzzle.actions == 1 and state.phase.value == "score"
+        if puzzle.variant != "express" and one_scoring and others:
+            break
+    else:
+        pytest.fail("no 1-action scoring puzzle with a wrong scoring in the shipped set")
+    wrong = others[0]
+    seat = state.turn
+    scored = state.after(wrong).scores[seat] - state.scores[seat]
+    open_puzzle(page, live_server, puzzle)
+    click_action(page, str(wrong))
+    at_stage(page, "failed")
+    points = "point" if scored == 1 else "points"
+    assert page.text_content("[data-testid=puzzle-status]") == (
+        f"{wrong} scores {scored} {points}; {10 - state.scores[seat]} would win."
+    )
 
 
 def test_the_daily_puzzle_on_the_home_page_opens_it(live_server: LiveServer, page: Any) -> None:

@@ -221,7 +221,11 @@ function say() {
   $("actions-left").textContent = tn("{n} action of yours to go.", "{n} actions of yours to go.", left, { n: number(left) });
   if (stage !== "solving") return;
   const colour = colourName(start.turn);
-  if (tried.length === 0) {
+  if (tried.length === 0 && puzzle.actions > 1) {
+    // the win takes several actions: the status says so, as the goal above it does
+    const n = number(puzzle.actions);
+    $("status").textContent = shown.phase === "score" ? t("{colour} to score: find the win in {n} actions.", { colour, n }) : t("{colour} to act: find the win in {n} actions.", { colour, n });
+  } else if (tried.length === 0) {
     $("status").textContent = shown.phase === "score" ? t("{colour} to score: find the winning action.", { colour }) : t("{colour} to act: find the winning action.", { colour });
   } else {
     $("status").textContent = t("Right! {colour} to act again.", { colour });
@@ -285,7 +289,7 @@ async function play(action) {
     notice(errorWords(err && err.data, words) || words);
     return;
   }
-  if (!verdict.correct) return failed(next, action, verdict);
+  if (!verdict.correct) return failed(next, action, verdict, from);
   if (verdict.solved) return solved(verdict);
   await playOut(next, verdict.reply);
   setStage("solving");
@@ -309,15 +313,38 @@ function solved(verdict) {
   if (progress().streakMode) $("next").focus();
 }
 
-async function failed(after, action, verdict) {
+/** The most actions of the other players' answer that the words name (the board plays
+ *  the whole of it). */
+const NAMED_REPLY = 3;
+
+/** Why `action` (played from the view `from`, leading to `after`) does not win: a scoring
+ *  short of the points that win, or the other players' answer, named by its first
+ *  actions. */
+function failedWords(from, after, action, refutation) {
+  const seat = "ogbw".indexOf(from.turn);
+  const scores = from.scores || [];
+  const last = tried.length === puzzle.actions; // a scoring that had to win now
+  if (last && action.startsWith("x") && !refutation.length && seat >= 0 && after.scores && scores.length) {
+    const points = after.scores[seat] - scores[seat];
+    const need = 10 - scores[seat];
+    if (points < need) {
+      return tn("{action} scores {n} point; {need} would win.", "{action} scores {n} points; {need} would win.", points, { action, n: number(points), need: number(need) });
+    }
+  }
+  if (!refutation.length) return t("{action} does not win.", { action });
+  const named = refutation.slice(0, NAMED_REPLY).join(" ");
+  return refutation.length > NAMED_REPLY
+    ? t("{action} does not win: the answer {reply} … shows why.", { action, reply: named })
+    : t("{action} does not win: the answer {reply} shows why.", { action, reply: named });
+}
+
+async function failed(after, action, verdict, from) {
   setStage("failed");
   draw(after);
   $("actions-left").textContent = "";
   const refutation = verdict.refutation || verdict.reply || [];
   const p = remember(puzzle.id, false);
-  const words = refutation.length
-    ? t("{action} does not win: the answer {reply} shows why.", { action, reply: refutation.join(" ") })
-    : t("{action} does not win.", { action });
+  const words = failedWords(from, after, action, refutation);
   $("status").textContent = words;
   outcome(words, verdict.player);
   announcer.say(words);
