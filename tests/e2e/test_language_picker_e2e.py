@@ -64,7 +64,9 @@ def test_the_picker_changes_the_language_for_the_browser_and_the_account(
     other = new_context(locale="en").new_page()  # another browser: no lang cookie
     other.goto(server.url + "/leaderboard")
     assert other.get_attribute("html", "lang") == "en"
-    sign_in(other, "sign-in")
+    sign_in(other, "sign-in")  # the open page asks for itself again, in the account's
+    other.wait_for_function("() => document.documentElement.lang === 'de'")
+    other.locator("[data-testid=account-name]").wait_for()
     other.goto(server.url + "/leaderboard")
     assert other.get_attribute("html", "lang") == "de"
     assert other.context.cookies(server.url) and not [

@@ -229,7 +229,9 @@ async def _sign_in(
     if old:  # the browser's previous session ends here
         await hub.db(delete_session, hub.store, old)
     token, csrf = await hub.db(make_session, hub.store, account.id)
-    response = JSONResponse({"name": account.name, "csrf": csrf}, status_code=status_code)
+    # the account's language: a page that came in another asks for itself again in it
+    answer = {"name": account.name, "csrf": csrf, "language": account.language}
+    response = JSONResponse(answer, status_code=status_code)
     set_session_cookies(response, request, token, csrf)
     set_device_cookie(response, request, account.id, password_hash, cookies_secure(request))
     return response

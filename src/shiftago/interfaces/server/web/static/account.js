@@ -4,7 +4,7 @@
 
 import { api, el, knownGames } from "./api.js";
 import { errorWords } from "./errors.js";
-import { t, tn } from "./i18n.js";
+import { lang, t, tn } from "./i18n.js";
 
 const state = { name: null };
 
@@ -35,6 +35,14 @@ function heldTokens() {
   return tokens;
 }
 
+/** Whether the account's language is not the page's, and nothing outranks it: neither
+ *  the address's ?lang= nor the language cookie (WEBAPI.md, "Languages"). */
+function speaksOtherLanguage(accountLanguage) {
+  if (!accountLanguage || accountLanguage === lang) return false;
+  const chosen = new URL(location.href).searchParams.has("lang") || document.cookie.split("; ").some((c) => c.startsWith("lang="));
+  return !chosen;
+}
+
 function signedOut(box) {
   const name = el("input", { type: "text", name: "name", autocomplete: "username", placeholder: t("name"), "aria-label": t("Account name"), required: true });
   const password = el("input", { type: "password", name: "password", autocomplete: "current-password", placeholder: t("password"), "aria-label": t("Password"), required: true });
@@ -46,6 +54,10 @@ function signedOut(box) {
     try {
       const answer = await api(path, { method: "POST", body: { name: name.value, password: password.value } });
       state.name = answer.name;
+      if (speaksOtherLanguage(answer.language)) {
+        location.reload(); // the server now serves the page in the account's language
+        return;
+      }
       render();
     } catch (err) {
       error.textContent = errorWords(err.data, err.status === 429 ? t("Too many tries: wait a moment and try again.") : err.message);
