@@ -231,7 +231,7 @@ def test_the_keep_marker_holds_its_word_in_every_language(
     live_server: LiveServer, new_context: NewContext
 ):
     """The end that stays is marked by a word in a circle; a longer word than English's
-    (Dutch "houden", German "behalten") is pressed to fit inside it."""
+    (Dutch "houden", German "bleibt") is pressed to fit inside it."""
     page = new_context().new_page()
     for language in ("nl", "de", "en"):
         page.goto(f"{live_server.url}/learn/keep-an-end?lang={language}")
