@@ -101,7 +101,13 @@ def test_the_abort_button_before_ones_first_action_ends_the_game_on_both_pages(
         assert "aborted" in page.get_by_test_id("status").inner_text()
         page.get_by_test_id("abort").wait_for(state="hidden")
     game = read(live_server, game_id)
-    assert game["result"] == {"winners": [], "reason": "aborted", "line": None, "by": ["g"]}
+    assert game["result"] == {
+        "winners": [],
+        "reason": "aborted",
+        "line": None,
+        "by": ["g"],
+        "waited": False,  # Ben chose to abort: the clock did not
+    }
     ben.goto(live_server.url)  # the home page lists it among Ben's finished games
     listed = ben.locator(f'#mine-over [data-game="{game_id}"] .g-state')
     listed.wait_for()
