@@ -12,7 +12,7 @@ from click.testing import CliRunner, Result
 
 from shiftago.core import Game, Rules, Variant
 from shiftago.interfaces.cli import cli
-from shiftago.interfaces.play.session import yes_no_hint, yes_or_no
+from shiftago.interfaces.play.session import yes_no_again, yes_no_hint, yes_or_no
 from shiftago.interfaces.shared import catalogues
 from shiftago.interfaces.shared.catalogues import Catalogues, Words, terminal_language
 from shiftago.interfaces.shared.game_words import status
@@ -107,7 +107,7 @@ def test_a_question_takes_yes_and_no_in_the_language_and_in_english(
 ) -> None:
     folder = tmp_path / "locale"
     folder.mkdir()
-    words = {"yes": yes, "no": no}
+    words = {"yes": yes, "no": no, "Please answer %(yes)s or %(no)s.": "%(yes)s/%(no)s?"}
     write(folder, "pot", dict.fromkeys(words, ""))
     write(folder, "it", words)
     monkeypatch.setattr(catalogues, "_words", Words())
@@ -117,6 +117,8 @@ def test_a_question_takes_yes_and_no_in_the_language_and_in_english(
     first = _plain_letter(yes), _plain_letter(no)
     assert yes_no_hint(True) == f" [{first[0].upper()}/{first[1]}] "
     assert yes_no_hint(False) == f" [{first[0]}/{first[1].upper()}] "
+    # an answer that is neither is told the same letters the hint shows
+    assert yes_no_again() == f"{first[0]}/{first[1]}?"
 
 
 def _plain_letter(word: str) -> str:

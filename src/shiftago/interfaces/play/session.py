@@ -61,13 +61,26 @@ def yes_or_no(word: str) -> bool | None:
     return None
 
 
-def yes_no_hint(default: bool) -> str:
-    """The hint after a yes/no question, by the first letters of the language's words
-    (" [J/n] " in German), the default's in upper case."""
+def yes_no_letters() -> tuple[str, str]:
+    """The first letters of the language's words for yes and no ("j", "n" in German),
+    which the answers take beside y and n."""
     yes, no = _plain(_("yes"))[:1], _plain(_("no"))[:1]
     if not yes or not no or yes == no:
         yes, no = "y", "n"
+    return yes, no
+
+
+def yes_no_hint(default: bool) -> str:
+    """The hint after a yes/no question (" [J/n] " in German), the default's letter in
+    upper case."""
+    yes, no = yes_no_letters()
     return f" [{yes.upper()}/{no}] " if default else f" [{yes}/{no.upper()}] "
+
+
+def yes_no_again() -> str:
+    """What a question says to an answer that is neither, by the letters its hint shows."""
+    yes, no = yes_no_letters()
+    return _("Please answer %(yes)s or %(no)s.") % {"yes": yes, "no": no}
 
 
 HELP_WORDS: Final = frozenset(("help", "?", "h"))
@@ -138,7 +151,7 @@ class LineReader:
             said = yes_or_no(word)
             if said is not None:
                 return said
-            self.out.write(_("Please answer y or n.") + "\n")
+            self.out.write(yes_no_again() + "\n")
 
 
 def _isatty(stream: TextIO) -> bool:

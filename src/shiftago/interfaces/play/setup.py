@@ -16,6 +16,7 @@ from shiftago.interfaces.play.session import (
     QUIT_WORDS,
     LineReader,
     Session,
+    yes_no_again,
     yes_no_hint,
     yes_or_no,
 )
@@ -106,7 +107,7 @@ def _ask_to_resume(reader: LineReader, when: str) -> bool | None:
                 )
                 % {"when": when, "answer": repr(answer.strip())}
             )
-        reader.out.write(_("Please answer y or n.") + "\n")
+        reader.out.write(yes_no_again() + "\n")
 
 
 def _is_action(text: str) -> bool:
