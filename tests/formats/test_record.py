@@ -317,7 +317,7 @@ ERRORS = [
     ("header twice", '[First "o"]', '[First "o"]\n[First "g"]', 4, "a second First header"),
     ("bad header line", '[First "o"]', "[First o]", 3, 'a header is [Name "value"]'),
     ("not an action", "xa1-e1 L4", "xa1-e1 Q9", 7, "'Q9' is not an action"),
-    ("illegal action", "xa1-e1 L4", "L4", 7, "turn 10, action 10: o must first score a line"),
+    ("illegal action", "xa1-e1 L4", "L4", 7, "turn 10, action 10: orange must first score a line"),
     ("wrong scoring", "xa1-e1", "xb1-e1", 7, "turn 9, action 10: illegal move: xb1-e1"),
     ("after the end", '"expert"', '"express"', 7, "turn 9, action 10: the game is over; xa1-e1"),
     ("result not over", "10. L7 *", "10. L7 o", 7, "the result is o, but the game is not over"),

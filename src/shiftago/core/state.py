@@ -11,7 +11,12 @@ from dataclasses import dataclass
 from enum import Enum
 
 from shiftago.core.actions import INSERTIONS, Action, Insertion, Scoring, sort_key
-from shiftago.core.errors import GameOverError, IllegalActionError, InvalidPositionError
+from shiftago.core.errors import (
+    Colour,
+    GameOverError,
+    IllegalActionError,
+    InvalidPositionError,
+)
 from shiftago.core.geometry import (
     BOARD_MASK,
     CELL_NAMES,
@@ -280,7 +285,7 @@ class State:
             if phase is not Phase.INSERT:
                 raise IllegalActionError(
                     "{colour} must first score a line; {action} is not allowed now",
-                    colour=COLOURS[self.turn],
+                    colour=Colour(self.turn),
                     action=str(action),
                 )
             if action not in self._legal_view():
