@@ -15,6 +15,8 @@ from shiftago.interfaces.shared.catalogues import (
     Catalogues,
     missing,
     same_as_english,
+    use_language,
+    whole_number,
     write_pseudo,
 )
 
@@ -192,3 +194,14 @@ def test_every_error_raised_with_a_template_is_an_extraction_keyword() -> None:
     derived, raised = _error_classes()
     assert set(ERROR_KEYWORDS) <= derived, set(ERROR_KEYWORDS) - derived
     assert raised <= set(ERROR_KEYWORDS), raised - set(ERROR_KEYWORDS)
+
+
+def test_a_whole_number_is_grouped_as_the_language_writes_it() -> None:
+    """The terminal app's engine line counts its nodes so ("3416348 nœuds" was hard to
+    read in French)."""
+    said = {}
+    for lang in ("en", "fr", "de"):
+        use_language(lang)
+        said[lang] = whole_number(3_416_348)
+    use_language("en")
+    assert said == {"en": "3,416,348", "fr": "3\u202f416\u202f348", "de": "3.416.348"}

@@ -22,6 +22,7 @@ from babel import Locale
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
+from babel.numbers import format_decimal
 from babel.support import Translations
 
 #: The languages the site is written for, English first (the msgids are English).
@@ -373,6 +374,12 @@ def set_words(words: Words) -> None:
     """Make ``words`` those of :func:`_` and :func:`ngettext` in this process."""
     global _words
     _words = words
+
+
+def whole_number(n: int) -> str:
+    """``n`` with the digits grouped as the language writes them (3,416,348 in English,
+    3 416 348 in French)."""
+    return format_decimal(n, locale=current_language())
 
 
 def _(message: str) -> str:

@@ -9,7 +9,7 @@ from rich.text import Text
 
 from shiftago.core import Action, Phase, State, Variant
 from shiftago.engine.bot import Progress, format_value
-from shiftago.interfaces.shared.catalogues import _, ngettext
+from shiftago.interfaces.shared.catalogues import _, ngettext, whole_number
 from shiftago.interfaces.tui.board import INK, LETTERS, MARBLE
 from shiftago.interfaces.tui.match import Match
 from shiftago.interfaces.tui.words import colour, result, seat_label, sentence
@@ -124,7 +124,7 @@ def engine_lines(progress: Progress | None, wanted: int = 3, over: bool = False)
         return _("The engine is thinking...")
     head = _("Engine, depth %(depth)s, %(nodes)s nodes") % {
         "depth": progress.depth,
-        "nodes": progress.nodes,
+        "nodes": whole_number(progress.nodes),
     }
     rows = [head]
     for number, line in enumerate(progress.lines[:wanted], 1):
