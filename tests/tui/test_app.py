@@ -574,3 +574,32 @@ def test_a_turn_a_handicap_skips_is_said_in_the_log(tmp_path: Path) -> None:
     assert "Orange plays L1. Green skips a turn (handicap, 1 more to come)." in log
     assert "Orange plays L3. Green skips a turn (handicap, 0 more to come)." in log
     assert log.endswith("Orange plays L5.")
+
+
+def test_in_a_scoring_of_four_players_the_log_shows_whole_in_80_by_24(tmp_path: Path) -> None:
+    """The four seats' rows and the scoring choices left the log's last row under the
+    panel's foot at 80x24, so a refusal read there lost its end: the log lies whole
+    inside the panel, and a refusal's last words are on screen."""
+    actions = (
+        "Bg Bc Tc Td Bg Bd Tb Td L2 Bb xd1-b1 Bd Ta xa7-c7 L7 Td xd5-d7 Tc L3 Bd xd1-d3 Bd "
+        "Tc xa7-c7 Ta Tb xb7-d5 Ta L3 Bd xd1-d3 Be L4 xa4-a6 L3 L7 xa7-c7 Ta R5 Bf xf1-d1 "
+        "R2 L5 xa5-a3 L5 Ta xa5-a7 L6 Bf R2 xe2-g2 Bf L6 Tc xa5-c7 L4 L6 Bg Tb xb4-b7 L3 "
+        "L6 xa4-a6 L5 Bc R1 xe1-g1 Be xe3-e1 Be L5 L3 Be Bd L5 xb5-b3 L5 xc5-a5 R7 L5 "
+        "xa3-a5 L3 Ba L3 xd1-f3 L3 R7 L4 R5"
+    )
+    game = Game(Rules(Variant.EXTREME, 4), first=0)
+    for action in actions.split():
+        game.play(action)
+    assert game.phase is Phase.SCORE and len(game.scoring_options()) >= 3
+    app = app_for(Match(game, autosave=autosave_in(tmp_path)))
+
+    async def scenario(pilot: Pilot[int]) -> None:
+        await pilot.press(*"zz", "enter")
+        await pilot.pause()
+        log = app.query_one("#log", RichLog)
+        side = app.query_one("#side").region
+        assert log.region.y >= side.y and log.region.bottom <= side.bottom, (log.region, side)
+        assert log.scroll_y == log.max_scroll_y  # the newest words in view
+        assert "(xc3-g3)." in log.lines[-1].text
+
+    run(app, scenario)

@@ -14,7 +14,7 @@ APP_CSS: Final = (
 #side { width: 1fr; padding: 0 1; }
 #heading { height: auto; text-style: bold; }
 #seats { height: auto; }
-#options { height: auto; max-height: 8; }
+#options { height: auto; max-height: 7; }
 #lines { height: auto; color: $text-muted; }
 #record-box { height: auto; max-height: 6; }
 #record { height: auto; }
