@@ -177,6 +177,10 @@ def test_clicks_kinds_of_value_and_options_placeholder_are_german(german: None) 
     helped = CliRunner().invoke(cli, ["play", "--help"]).output
     assert helped.startswith("Aufruf: cli play [OPTIONEN]")
     assert "--level GANZE ZAHL IM BEREICH" in helped and "INTEGER" not in helped
+    # the project's own placeholders and Click's COMMAND [ARGS]... are German too
+    assert "--first FARBE" in helped and "COLOUR" not in helped
+    grouped = CliRunner().invoke(cli, ["--help"]).output
+    assert grouped.startswith("Aufruf: cli [OPTIONEN] BEFEHL [ARGUMENTE]..."), grouped
     # an argument's kind too, not only an option's
     argued = CliRunner().invoke(cli, ["admin", "delete-message", "abc"])
     assert "'abc' ist kein gültiger Wert vom Typ ganze Zahl im Bereich" in argued.output

@@ -24,7 +24,7 @@ from shiftago.interfaces.shared.catalogues import N_
         "the unit the output names."
     ),
 )
-@argument("target", metavar="POSITION|RECORD")
+@argument("target", metavar=N_("POSITION|RECORD"))
 @option(
     "--level",
     type=click.IntRange(min=1),

@@ -70,7 +70,7 @@ def _clock(ctx: click.Context, param: click.Parameter, value: str | None) -> Tim
         "the tables so far (see docs/cli.md)."
     ),
 )
-@argument("participants", metavar="PARTICIPANT...", nargs=-1, required=True)
+@argument("participants", metavar=N_("PARTICIPANT..."), nargs=-1, required=True)
 @option(
     "--variant",
     type=click.Choice(["express", "expert", "extreme"], case_sensitive=False),
@@ -97,7 +97,7 @@ def _clock(ctx: click.Context, param: click.Parameter, value: str | None) -> Tim
     "--openings",
     "book_path",
     type=click.Path(dir_okay=False, path_type=Path),
-    metavar="FILE",
+    metavar=N_("FILE"),
     help=N_(
         "Take the openings from FILE in order instead: one opening per line, its actions "
         "from the empty board (L3 Tc); # starts a comment."
@@ -121,7 +121,7 @@ def _clock(ctx: click.Context, param: click.Parameter, value: str | None) -> Tim
 )
 @option(
     "--clock",
-    metavar="MIN+SEC",
+    metavar=N_("MIN+SEC"),
     callback=_clock,
     help=N_(
         "A clock for every seat of every game: minutes plus an increment in seconds per "
@@ -134,7 +134,7 @@ def _clock(ctx: click.Context, param: click.Parameter, value: str | None) -> Tim
 @option(
     "--timeout",
     type=click.FloatRange(min=0, min_open=True),
-    metavar="SECONDS",
+    metavar=N_("SECONDS"),
     help=N_(
         "Hard limit of an external engine's move; an engine that answers later loses "
         "the game. Default: its movetime + 1 s, else 60 s; under --clock its time left + 1 s."
@@ -145,7 +145,7 @@ def _clock(ctx: click.Context, param: click.Parameter, value: str | None) -> Tim
     type=click.FloatRange(min=0, min_open=True),
     default=120.0,
     show_default=True,
-    metavar="SECONDS",
+    metavar=N_("SECONDS"),
     help=N_("How long an external engine may take to start and answer protocol_version."),
 )
 @option(
@@ -191,7 +191,7 @@ def _clock(ctx: click.Context, param: click.Parameter, value: str | None) -> Tim
 @option(
     "--games-file",
     type=click.Path(dir_okay=False, path_type=Path),
-    metavar="FILE",
+    metavar=N_("FILE"),
     help=N_(
         "The match's records file, every game in one. Default: NAME-games.txt beside "
         "the results NAME.jsonl."

@@ -189,7 +189,7 @@ def build(
 @option(
     "--position",
     default=None,
-    metavar="TEXT",
+    metavar=N_("TEXT"),
     help=N_(
         "A position string, or actions from the empty board (L4 Tc) [default: the empty board]."
     ),

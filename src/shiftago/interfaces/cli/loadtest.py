@@ -46,7 +46,7 @@ def _pace(ctx: click.Context, param: click.Parameter, value: str) -> tuple[float
     type=click.FloatRange(0, min_open=True),
     default=60.0,
     show_default=True,
-    metavar="SECONDS",
+    metavar=N_("SECONDS"),
     help=N_("Stop after this long (the ramp included)."),
 )
 @option(
@@ -56,7 +56,7 @@ def _pace(ctx: click.Context, param: click.Parameter, value: str) -> tuple[float
     "--pace",
     default="1-3",
     show_default=True,
-    metavar="MIN-MAX",
+    metavar=N_("MIN-MAX"),
     callback=_pace,
     help=N_("Seconds a person waits after the event that gives it the turn (uniform)."),
 )
@@ -86,7 +86,7 @@ def _pace(ctx: click.Context, param: click.Parameter, value: str) -> tuple[float
     type=click.FloatRange(0),
     default=5.0,
     show_default=True,
-    metavar="SECONDS",
+    metavar=N_("SECONDS"),
     help=N_("Spread the games' starts over this long."),
 )
 @option("--seed", type=int, default=0, show_default=True, help=N_("Seed of every choice."))

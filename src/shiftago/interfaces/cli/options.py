@@ -75,14 +75,14 @@ _GAME_OPTIONS: list[Callable[[Any], Any]] = [
     ),
     option(
         "--first",
-        metavar="COLOUR",
+        metavar=N_("COLOUR"),
         help=N_("Who starts a new game: o, g, b, w (or orange...). Default: drawn by lot."),
     ),
     option("--seed", type=int, help=N_("Seed of the draw for the first seat and of the computer.")),
     option(
         "--computer",
         "-c",
-        metavar="COLOUR",
+        metavar=N_("COLOUR"),
         multiple=True,
         help=N_("A seat the computer plays (repeat the option for several seats)."),
     ),
@@ -105,7 +105,7 @@ _GAME_OPTIONS: list[Callable[[Any], Any]] = [
         help=N_("Go on from the game in this record file."),
     ),
     game_number_option(N_("Which game of a --load file that holds several.")),
-    option("--position", metavar="POSITION", help=N_("Go on from this position string.")),
+    option("--position", metavar=N_("POSITION"), help=N_("Go on from this position string.")),
     option(
         "--resume/--new",
         default=None,

@@ -34,7 +34,7 @@ def puzzles() -> None:
     "--from",
     "records",
     multiple=True,
-    metavar="FILE",
+    metavar=N_("FILE"),
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     help=N_("A record file whose games are searched (repeat for several)."),
 )

@@ -21,26 +21,26 @@ from shiftago.interfaces.shared.catalogues import N_
         'so quote it: shiftago show "express 2 7/7/7/7/7/7/7 o insert 22,22 0,0 0,0".'
     ),
 )
-@argument("target", metavar="FILE|POSITION")
+@argument("target", metavar=N_("FILE|POSITION"))
 @option("--final", is_flag=True, help=N_("Show only the final board of a record."))
 @option(
     "--svg",
     "svg_dir",
-    metavar="DIR",
+    metavar=N_("DIR"),
     type=click.Path(file_okay=False, path_type=Path),
     help=N_("Write SVG files to DIR (one per step, or only the final one) instead of text."),
 )
 @option(
     "--png",
     "png",
-    metavar="FILE",
+    metavar=N_("FILE"),
     type=click.Path(dir_okay=False, path_type=Path),
     help=N_("Write the last position, its last action marked, as a PNG picture to FILE."),
 )
 @option(
     "--gif",
     "gif",
-    metavar="FILE",
+    metavar=N_("FILE"),
     type=click.Path(dir_okay=False, path_type=Path),
     help=N_("Write the game as an animated GIF to FILE: a frame per action, the last held."),
 )

@@ -28,7 +28,7 @@ from shiftago.interfaces.shared.game_words import error_words
 @game_options
 @option(
     "--clock",
-    metavar="MINUTES[+SECONDS]",
+    metavar=N_("MINUTES[+SECONDS]"),
     help=N_("Clocks for every seat: minutes each, and seconds added after each turn (5+3)."),
 )
 @option(

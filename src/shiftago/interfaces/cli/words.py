@@ -120,9 +120,11 @@ def translated_type(kind: click.ParamType) -> click.ParamType:  # type: ignore[t
 
 
 class TranslatedOption(click.Option):
-    """An option whose help, and kind of value, are read in the terminal's language."""
+    """An option whose help, placeholder (``metavar``, an English msgid where it is a
+    word: ``N_("FILE")``) and kind of value are read in the terminal's language."""
 
     help = TranslatedText()
+    metavar = TranslatedText()
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -130,7 +132,10 @@ class TranslatedOption(click.Option):
 
 
 class TranslatedArgument(click.Argument):
-    """An argument whose kind of value is read in the terminal's language."""
+    """An argument whose placeholder and kind of value are read in the terminal's
+    language."""
+
+    metavar = TranslatedText()
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -158,7 +163,10 @@ class TranslatedCommand(click.Command):
 
 
 class TranslatedGroup(TranslatedCommand, click.Group):
-    """A group of commands (:class:`TranslatedCommand`) whose own words are translated."""
+    """A group of commands (:class:`TranslatedCommand`) whose own words are translated,
+    the usage line's ``COMMAND [ARGS]...`` too."""
+
+    subcommand_metavar = TranslatedText()  # type: ignore[assignment]
 
     command_class = TranslatedCommand
 
@@ -195,6 +203,7 @@ def group(name: str | None = None, **attrs: Any) -> Callable[[Callable[..., Any]
 #: Click writes them, so that ``pybabel extract`` puts them in the catalogues; a test
 #: checks that Click still has each.
 CLICK_WORDS: Final = (
+    N_("COMMAND [ARGS]..."),
     N_("Usage:"),
     N_("Options"),
     N_("Commands"),
