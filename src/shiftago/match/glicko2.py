@@ -43,6 +43,10 @@ class Glicko:
     volatility: float = 0.06
 
 
+#: The rating of an account before its first rated game of a category.
+START: Final = Glicko()
+
+
 def _g(phi: float) -> float:
     return 1.0 / math.sqrt(1.0 + 3.0 * phi * phi / (math.pi * math.pi))
 

@@ -60,7 +60,7 @@ from shiftago.interfaces.server.door import limits
 from shiftago.interfaces.server.door.http import LIMITED, Invalid, base_url
 from shiftago.interfaces.server.door.security import client_address
 from shiftago.interfaces.server.games.access import hub_of
-from shiftago.interfaces.server.games.live import unnamed_seat
+from shiftago.interfaces.server.games.live import name_with_account
 from shiftago.interfaces.server.languages import LANGUAGES
 
 router = APIRouter(prefix="/api")
@@ -447,8 +447,7 @@ async def adopt(body: Adopt, request: Request) -> JSONResponse:
         for i, seat in enumerate(live.stored.seats if live is not None else ()):
             if seat.token_hash in hashes and seat.kind == "human" and seat.account_id is None:
                 seat.account_id, seat.account = account.id, account.name
-                if seat.name == unnamed_seat(i):
-                    seat.name = account.name
+                seat.name = name_with_account(i, seat.name, account.name)
     return JSONResponse({"games": games})
 
 

@@ -16,7 +16,7 @@ from starlette.requests import HTTPConnection
 
 from shiftago.interfaces.server.games import announce
 from shiftago.interfaces.server.games.hub import Hub
-from shiftago.interfaces.server.games.live import LiveGame, unnamed_seat
+from shiftago.interfaces.server.games.live import LiveGame, name_with_account
 
 
 @dataclass(frozen=True)
@@ -59,11 +59,8 @@ async def hold(hub: Hub, live: LiveGame, seat: int, holder: Holder | None) -> No
         or seat_of_account(live, holder.id) is not None
     ):
         return
-    # a seat the game's maker left unnamed (its colour's name) takes the account's name,
-    # as the maker's own seat does: results and the tournament name the player
-    name = stored.seats[seat].name
-    if name == unnamed_seat(seat):
-        name = holder.name
+    # results and a tournament's score name the player
+    name = name_with_account(seat, stored.seats[seat].name, holder.name)
     await hub.db(hub.store.hold_seat, live.id, seat, holder.id, name)
     stored.seats[seat] = replace(
         stored.seats[seat], account_id=holder.id, account=holder.name, name=name

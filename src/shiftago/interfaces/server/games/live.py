@@ -12,7 +12,7 @@ import datetime as dt
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from shiftago.core import (
     COLOUR_NAMES,
@@ -44,11 +44,19 @@ ABORTED = "aborted"
 #: The same end when nobody chose it: the clock waited in vain for a seat to be opened
 #: or for its first action. Its result reads ``aborted`` with ``"waited": true``.
 UNSTARTED = "unstarted"
+#: The terminations of a game that never began.
+ABORTS: Final = frozenset((ABORTED, UNSTARTED))
 
 
 def unnamed_seat(seat: int) -> str:
     """The name a person's seat gets when its game's maker names it not: its colour's."""
     return COLOUR_NAMES[seat].capitalize()
+
+
+def name_with_account(seat: int, name: str, account: str) -> str:
+    """The name of seat ``seat`` once ``account`` takes it: a seat its maker left unnamed
+    takes the account's name, as the maker's own seat does; a name typed stays."""
+    return account if name == unnamed_seat(seat) else name
 
 
 def rules_of(stored: StoredGame) -> Rules:
@@ -175,7 +183,7 @@ class LiveGame:
     @property
     def aborted(self) -> bool:
         """Ended before it began (:data:`ABORTED`): no result, no winners, unrated."""
-        return self.stored.termination in (ABORTED, UNSTARTED)
+        return self.stored.termination in ABORTS
 
     @property
     def over(self) -> bool:

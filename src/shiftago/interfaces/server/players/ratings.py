@@ -38,11 +38,10 @@ from shiftago.interfaces.server.players.store import (
     changes_of_game,
     store_ratings,
 )
-from shiftago.match.glicko2 import SCALE, Glicko, provisional, rate_game
+from shiftago.match.glicko2 import SCALE, START, Glicko, provisional, rate_game
 
 log = logging.getLogger("shiftago.server")
 
-START: Final = Glicko(1500.0, 350.0, 0.06)
 #: OpenSkill on the Glicko scale (see the module's words).
 MODEL: Final = PlackettLuce(
     mu=START.rating, sigma=START.deviation, beta=SCALE / math.sqrt(2), tau=START.volatility * SCALE

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from shiftago.core import ShiftagoError
 from shiftago.engine.puzzles.generate import Harvest
 from shiftago.engine.puzzles.harvest import candidates, game_states
-from shiftago.interfaces.server.games.live import ABORTED, UNSTARTED, rebuild
+from shiftago.interfaces.server.games.live import ABORTS, rebuild
 from shiftago.interfaces.server.games.store import Store
 from shiftago.interfaces.server.puzzles.store import load_puzzles
 
@@ -37,7 +37,7 @@ def puzzles_from_games(store: Store, newest: int, most: int, nodes: int) -> From
     searched = 0
     for summary in store.listing(True, newest):
         stored = store.load(summary.id)
-        if stored is None or not stored.actions or stored.termination in (ABORTED, UNSTARTED):
+        if stored is None or not stored.actions or stored.termination in ABORTS:
             continue
         try:
             game = rebuild(stored)

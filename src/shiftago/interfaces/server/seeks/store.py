@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field, replace
-from typing import Final
 
 from sqlalchemy import ColumnElement, and_, delete, select, update
 from sqlalchemy.exc import IntegrityError
@@ -28,11 +27,7 @@ from sqlalchemy.orm import Session
 from shiftago.interfaces.server.db.schema import AccountRow, RatingRow, SeekPlaceRow, SeekRow
 from shiftago.interfaces.server.db.store import Database, utc
 from shiftago.match.clock import TimeControl
-from shiftago.match.glicko2 import Glicko
-
-#: The rating of an account that has played no rated game of a category yet (the
-#: Glicko-2 start).
-START: Final = Glicko()
+from shiftago.match.glicko2 import START
 
 
 @dataclass(frozen=True)
