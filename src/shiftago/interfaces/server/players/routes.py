@@ -231,7 +231,8 @@ async def leaders(category: str, request: Request) -> dict[str, Any]:
 
 @router.get("/games/{game_id}/ratings", summary="What a rated game did to the ratings")
 async def game_ratings(game_id: str, request: Request) -> dict[str, Any]:
-    """``{"changes": [{"colour", "name", "before", "after", "deviation"}]}``; empty when
+    """``{"changes": [{"colour", "name", "before", "after", "deviation", "provisional"}]}``;
+    empty when
     the game is not rated (or not yet)."""
     hub = hub_of(request)
     changes = await hub.db(players_store.changes_of_game, hub.store, game_id)

@@ -53,6 +53,7 @@ class Change:
             "before": round(self.before, 2),
             "after": round(self.after, 2),
             "deviation": round(self.deviation, 2),
+            "provisional": provisional(self.deviation),
         }
 
 

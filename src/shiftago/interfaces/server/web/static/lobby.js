@@ -5,6 +5,7 @@
 import { VARIANTS, api, el, localPath, onJson, openSocket, rememberGame, tokenOf, variantName } from "./api.js";
 import { errorWords } from "./errors.js";
 import { personName } from "./gamewords.js";
+import { ratingText } from "./rated.js";
 import { lang, number, t, tn } from "./i18n.js";
 import { controlLabel, mountTimeControl } from "./timecontrol.js";
 import { Retry } from "./retry.js";
@@ -207,9 +208,7 @@ function describe(seek) {
 
 function placesText(seek) {
   // account names are lower case: "Guest" is the name of a guest who typed none
-  // a provisional rating carries its "?", as everywhere else
-  const ratingWords = (p) => `${number(Math.round(p.rating), { useGrouping: false })}${p.provisional ? "?" : ""}`;
-  const names = seek.places.map((p) => (p.rating != null ? t("{name} ({rating})", { name: p.name, rating: ratingWords(p) }) : personName(p.name, null)));
+  const names = seek.places.map((p) => (p.rating != null ? t("{name} ({rating})", { name: p.name, rating: ratingText(p.rating, p.provisional) }) : personName(p.name, null)));
   return t("{names} · {taken}/{places}", {
     names: new Intl.ListFormat(lang, { style: "short", type: "unit" }).format(names),
     taken: number(seek.places.length),

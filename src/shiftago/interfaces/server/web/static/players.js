@@ -5,6 +5,7 @@
 import { api, categoryName, el } from "./api.js";
 import { errorWords } from "./errors.js";
 import { seatName } from "./gamewords.js";
+import { ratingText } from "./rated.js";
 import { date, number, t, tn } from "./i18n.js";
 import { signedInName } from "./account.js";
 import { mountChallengeForm, mountChallengeList } from "./challenges.js";
@@ -21,10 +22,9 @@ function svg(tag, attrs = {}, ...children) {
 }
 
 /** A rating in the page's digits, never grouped ("1663", as the leaderboard's players
- * read it). */
-const rating = (x) => number(Math.round(x), { useGrouping: false });
+ * read it), with no mark: the plot's axis and points. */
+const rating = (x) => ratingText(x, false);
 
-const mark = (r) => `${rating(r.rating)}${r.provisional ? "?" : ""}`;
 
 /** The categories played (the API lists every one, those not played at 0 games). */
 const played = (ratings) => Object.entries(ratings).filter(([, r]) => r.games > 0);
@@ -40,7 +40,7 @@ function renderRatings(ratings) {
         "tr",
         { "data-category": category },
         el("td", { text: categoryName(category) }),
-        el("td", { class: "strong", text: mark(r), title: r.provisional ? t("provisional") : null }),
+        el("td", { class: "strong", text: ratingText(r.rating, r.provisional), title: r.provisional ? t("provisional") : null }),
         el("td", { text: t("±{deviation}", { deviation: number(Math.round(r.deviation)) }) }),
         el("td", { text: number(r.games) }),
       ),
@@ -147,7 +147,7 @@ function renderGames(games) {
         el("td", { text: g.rated ? t("{category}, rated", { category: categoryName(g.category) }) : categoryName(g.category) }),
         el("td", { text: opponents(g).join(", ") }),
         el("td", { text: g.outcome && OUTCOMES[g.outcome] ? OUTCOMES[g.outcome]() : g.finished ? "—" : t("Playing") }),
-        el("td", { text: change === null ? "" : t("{rating} ({change})", { rating: mark({ rating: g.rating_after, provisional: g.provisional_after }), change: number(change, { signDisplay: "always" }) }) }),
+        el("td", { text: change === null ? "" : t("{rating} ({change})", { rating: ratingText(g.rating_after, g.provisional_after), change: number(change, { signDisplay: "always" }) }) }),
       );
     }),
   );

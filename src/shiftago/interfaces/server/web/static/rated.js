@@ -7,9 +7,15 @@ import { number } from "./i18n.js";
 /** A rating's digits in the page's language, never grouped (1523, not 1,523). */
 const digits = (x) => number(x, { useGrouping: false });
 
+/** A rating as every page writes one: rounded, its digits never grouped, and a "?"
+ *  while the server says it is provisional (1523?). */
+export function ratingText(rating, provisional) {
+  return `${digits(Math.round(rating))}${provisional ? "?" : ""}`;
+}
+
 const asked = new Set();
 
-/** Show `changes` ([{colour, name, before, after, deviation}]) under the result. */
+/** Show `changes` ([{colour, name, before, after, deviation, provisional}]) under the result. */
 export function showRatings(changes) {
   const result = document.getElementById("result");
   if (!result || !Array.isArray(changes) || !changes.length) return;
@@ -28,7 +34,7 @@ export function showRatings(changes) {
         "li",
         {},
         el("a", { href: `/players/${encodeURIComponent(c.name)}`, text: c.name }),
-        ` ${digits(Math.round(c.after))}${c.deviation > 110 ? "?" : ""} `,
+        ` ${ratingText(c.after, c.provisional)} `,
         el("span", { class: delta >= 0 ? "up" : "down", text: `(${sign}${digits(Math.abs(delta))})` }),
       );
     }),
@@ -47,10 +53,10 @@ export function ratingsOnGame(game) {
 // ---- ratings beside the names (the players' panel of a rated game) -----------------
 const ratingOfAccount = new Map(); // "account category" -> rating words, or null while asked
 
-/** A rating in words: 1523, or 1523? while provisional (deviation above 110). */
+/** A rating in words (GET /api/players' entry): 1523, or 1523? while provisional. */
 function ratingWords(entry) {
   if (!entry || !Number.isFinite(+entry.rating)) return "";
-  return `${digits(Math.round(+entry.rating))}${+entry.deviation > 110 ? "?" : ""}`;
+  return ratingText(+entry.rating, entry.provisional);
 }
 
 /** The rating of `seat`'s account in the rated game `game`'s category, in words; "" while
