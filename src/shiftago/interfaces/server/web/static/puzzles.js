@@ -5,7 +5,7 @@
 // (POST /api/puzzles/{id}/attempt: the defence's reply, the refutation of a wrong
 // action, the solution); the page draws it, plays the replies on the board, and keeps
 // a signed-out player's progress in the browser (localStorage: solved ids, streak).
-import { BoardView, marbleIcon, parsePosition } from "./board.js";
+import { BoardView, COLOURS, marbleIcon, parsePosition } from "./board.js";
 import { Announcer, actionWords } from "./announce.js";
 import { api, el, showNotice } from "./api.js";
 import { errorWords } from "./errors.js";
@@ -321,7 +321,7 @@ const NAMED_REPLY = 3;
  *  short of the points that win, or the other players' answer, named by its first
  *  actions. */
 function failedWords(from, after, action, refutation) {
-  const seat = "ogbw".indexOf(from.turn);
+  const seat = COLOURS.indexOf(from.turn);
   const scores = from.scores || [];
   const last = tried.length === puzzle.actions; // a scoring that had to win now
   if (last && action.startsWith("x") && !refutation.length && seat >= 0 && after.scores && scores.length) {
