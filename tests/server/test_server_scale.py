@@ -644,3 +644,50 @@ def test_presence_is_the_same_on_every_process(shared_deployment):
         watcher.close()
     left = sees(first, [True, False], 0)
     assert left["seats"][1]["away_since"] is not None
+
+
+def test_a_read_gets_what_another_process_stored_before_its_event_arrives(tmp_path):
+    """A process whose copy of a game is an event behind (the other process announced
+    an action, its event not read here yet) answers a read with the stored game: the
+    socket's player and a read of the game through another process agree (a full run
+    once read the game through the process that had not yet heard the event)."""
+    import asyncio
+
+    from shiftago.core import Variant
+    from shiftago.interfaces.server.db.store import migrate, open_engine
+    from shiftago.interfaces.server.games.creating import GameSpec, SeatSpec
+    from shiftago.interfaces.server.games.hub import Hub
+    from shiftago.interfaces.server.games.store import Store
+    from shiftago.interfaces.server.jobs.bus import Bus
+
+    class Unheard(Bus):
+        """Shared with other processes, whose events never arrive."""
+
+        shared = True
+
+    engine = open_engine(f"sqlite:///{tmp_path / 'games.db'}")
+    migrate(engine)
+    store = Store(engine)
+
+    async def main() -> tuple[int, list[str], list[str]]:
+        spec = GameSpec(Variant.EXPRESS, 2, [SeatSpec("human", "ann"), SeatSpec("human", "bob")])
+        here, there = Hub(store, bus=Unheard()), Hub(store, bus=Unheard())
+        live, _ = await here.create(spec)
+        copy = await there.get(live.id)  # the other process holds the game too
+        assert copy is not None
+        action = live.game.legal_actions()[0]
+        async with live.lock:
+            await here.commit(live, action)
+        stale = len(copy.stored.actions)
+        read = await there.current(live.id)
+        assert read is not None
+        for hub in (here, there):
+            hub.close()
+        return stale, list(read.stored.actions), [str(action)]
+
+    try:
+        stale, read, played = asyncio.run(main())
+    finally:
+        store.dispose()
+    assert stale == 0  # the copy had not heard of the action
+    assert read == played

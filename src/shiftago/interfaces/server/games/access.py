@@ -27,7 +27,8 @@ def hub_of(request: Request) -> Hub:
 
 
 async def found(request: Request, game_id: str) -> LiveGame:
-    live = await hub_of(request).get(game_id)
+    """The game as stored now (:meth:`.Hub.current`), for a route that reads it."""
+    live = await hub_of(request).current(game_id)
     if live is None:
         raise NotFound(game_id)
     return live

@@ -221,6 +221,15 @@ class Hub:
                     await self.reload(live)
         return live
 
+    async def current(self, game_id: str) -> LiveGame | None:
+        """The game as stored now: with other processes, this one's copy may be an event
+        behind what another process already announced, so a read checks the revision."""
+        live = await self.get(game_id)
+        if live is None or not self.bus.shared:
+            return live
+        stored = await self.db(self.store.revision_of, game_id)
+        return await self.fresh(game_id, stored) if stored is not None else live
+
     async def after_change(self, live: LiveGame) -> None:
         """Queue the computer's move when a computer seat is to act, and say it thinks."""
         if not live.computer_to_act:
