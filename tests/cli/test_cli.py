@@ -112,7 +112,7 @@ def test_show_and_analyse_the_end_of_a_game() -> None:
     assert "Expert, 2 players: game over, green (g) wins (points)\n" in result.output
     result = invoke("analyse", over)
     assert result.exit_code == 2
-    assert "the game is over: green wins on points; nothing to analyse" in result.output
+    assert "the game is over: green wins by reaching 10 points; nothing to analyse" in result.output
 
 
 def test_show_replays_a_record_action_by_action(tmp_path: Path) -> None:

@@ -40,3 +40,15 @@ def test_the_margins_are_neither(where: tuple[int, int]) -> None:
 def test_the_cursor_walks_every_arrow_once() -> None:
     assert sorted(AROUND) == sorted(str(i) for i in INSERTIONS)
     assert AROUND[:2] == ("Ta", "Tb") and AROUND[7] == "R7" and AROUND[-1] == "L7"
+
+
+def test_the_result_tells_reaching_10_points_from_the_most_points_at_the_end() -> None:
+    """A win by 10 points and a win by the most points when the board is full are told
+    apart: "on points" alone read as the second for both."""
+    from shiftago.core.outcome import EndReason, Outcome
+    from shiftago.interfaces.tui.words import result
+
+    reached = result(Outcome((1,), 3, EndReason.POINTS))
+    most = result(Outcome((1,), 3, EndReason.BOARD_FULL))
+    assert reached == "Green wins by reaching 10 points."
+    assert most == "Green wins on points: the board is full."

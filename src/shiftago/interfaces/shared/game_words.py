@@ -31,7 +31,7 @@ REASONS: Final = {
 #: what ended the game after "on points" (docs/cli.md).
 WON: Final = {
     "line": N_("%(colour)s wins with a line"),
-    "points": N_("%(colour)s wins on points"),
+    "points": N_("%(colour)s wins by reaching 10 points"),
     "board full": N_("%(colour)s wins on points (the board is full)"),
     "no marbles": N_("%(colour)s wins on points (the player to move has no marble left)"),
     "action limit": N_("%(colour)s wins on points (the action limit is reached)"),

@@ -38,7 +38,7 @@ def result(outcome: Outcome) -> str:
         who = {"colour": colour(outcome.winner)}
         by_reason = {
             EndReason.LINE: _("%(colour)s wins with a line."),
-            EndReason.POINTS: _("%(colour)s wins on points."),
+            EndReason.POINTS: _("%(colour)s wins by reaching 10 points."),
             EndReason.BOARD_FULL: _("%(colour)s wins on points: the board is full."),
             EndReason.NO_MARBLES: _("%(colour)s wins on points: a player has no marble left."),
             EndReason.ACTION_LIMIT: _("%(colour)s wins on points: the action limit is reached."),

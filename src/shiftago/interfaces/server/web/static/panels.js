@@ -19,7 +19,7 @@ const ON_POINTS = new Set(["board full", "no marbles", "action limit"]);
  *  in the catalogue when shown. */
 const ONE_WINS = {
   line: (v) => t("{name} wins with a line.", v),
-  points: (v) => t("{name} wins on points.", v),
+  points: (v) => t("{name} wins by reaching 10 points.", v),
   resignation: (v) => t("{name} wins by resignation.", v),
   abandoned: (v) => t("{name} wins (the others left the game).", v),
   abandonedBy: (v) => t("{name} wins ({by} left the game).", v),
