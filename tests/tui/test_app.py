@@ -603,3 +603,34 @@ def test_in_a_scoring_of_four_players_the_log_shows_whole_in_80_by_24(tmp_path: 
         assert "(xc3-g3)." in log.lines[-1].text
 
     run(app, scenario)
+
+
+def test_a_terminal_smaller_than_80_by_24_is_told_once_that_parts_are_cut_off(
+    tmp_path: Path,
+) -> None:
+    """Below 80x24 the scoring choices and the log fall under the panel's foot: the
+    player is told so once when the terminal shrinks (not at every resize), and not
+    at all at 80x24."""
+    game = Game(Rules(Variant.EXPRESS, 2), first=0)
+    app = app_for(Match(game, autosave=autosave_in(tmp_path)))
+
+    def notices() -> list[str]:
+        return [str(notice.message) for notice in app._notifications]
+
+    async def scenario(pilot: Pilot[int]) -> None:
+        assert notices() == []  # 80x24 shows the whole game
+        await pilot.resize_terminal(80, 20)
+        await pilot.pause()
+        await pilot.resize_terminal(78, 19)
+        await pilot.pause()
+        assert notices() == [
+            "The terminal is 80x20: below 80x24 parts of the game are cut off. "
+            "Enlarge it to see them all."
+        ]
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        await pilot.resize_terminal(70, 24)
+        await pilot.pause()
+        assert len(notices()) == 2 and "70x24" in notices()[1]
+
+    run(app, scenario)

@@ -45,6 +45,9 @@ T = TypeVar("T")
 
 #: The level whose search reviews a finished game (its budget is fixed, not timed).
 REVIEW_LEVEL: Final = 4
+#: The smallest terminal (columns, rows) that shows the whole game: the board, four
+#: seats, the scoring choices and the log (tests/tui/test_app.py plays it at this size).
+WHOLE_GAME_SIZE: Final = (80, 24)
 
 
 class ShiftagoApp(RecordFiles, App[int]):
@@ -108,6 +111,8 @@ class ShiftagoApp(RecordFiles, App[int]):
         self.said: list[str] = []
         #: Lines the log says when the app starts.
         self.notices: list[str] = []
+        #: Whether the terminal is below :data:`WHOLE_GAME_SIZE` (said once as it became so).
+        self._cut_off = False
 
     # --- layout ------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -138,6 +143,7 @@ class ShiftagoApp(RecordFiles, App[int]):
     def on_mount(self) -> None:
         self.query_one("#options", OptionList).display = False  # until a scoring is due
         self.board.focus()
+        self._say_if_cut_off(self.size.width, self.size.height)
         for notice in self.notices:
             self.say(notice)
         self.set_interval(0.1, self.tick)
@@ -457,6 +463,31 @@ class ShiftagoApp(RecordFiles, App[int]):
             self.analyse(self.version, self.match.game.state, self.engine_stop)
         self.redraw()
         self.call_after_refresh(self._log_to_end)  # the lines take rows from the log
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._say_if_cut_off(event.size.width, event.size.height)
+
+    def _say_if_cut_off(self, width: int, height: int) -> None:
+        """Say once, when the terminal becomes smaller than :data:`WHOLE_GAME_SIZE`, that
+        parts of the game are cut off: the scoring choices or the log would otherwise
+        vanish without a word."""
+        least_width, least_height = WHOLE_GAME_SIZE
+        cut_off = width < least_width or height < least_height
+        if cut_off and not self._cut_off:
+            self.notify(
+                _(
+                    "The terminal is %(width)sx%(height)s: below %(least_width)sx%(least_height)s "
+                    "parts of the game are cut off. Enlarge it to see them all."
+                )
+                % {
+                    "width": width,
+                    "height": height,
+                    "least_width": least_width,
+                    "least_height": least_height,
+                },
+                severity="warning",
+            )
+        self._cut_off = cut_off
 
     def action_help_quit(self) -> None:
         """Ctrl+C says how to leave, in the player's words (Textual's notice is English)."""
