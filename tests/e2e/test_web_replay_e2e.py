@@ -647,8 +647,22 @@ def test_ending_a_game_of_a_player_who_left_names_who_left(
     # it asks first, and the question stands alone: "No" leaves the game as it was
     page.wait_for_selector("[data-testid=claim-end-confirm]")
     assert page.is_hidden("[data-claim=end]") and page.is_hidden("[data-claim=computer]")
+    # the focus goes to the answer, inside a group named by the question; Escape and
+    # "No" each give it back to "End the game" (it fell to the page's body)
+    focused = "() => document.activeElement.dataset.claim || document.activeElement.tagName"
+    assert page.evaluate(focused) == "end-yes"
+    group = page.locator("[data-testid=claim-end-confirm]")
+    assert group.get_attribute("role") == "group"
+    question = group.get_attribute("aria-labelledby")
+    assert page.inner_text(f"[id='{question}']") == "Really end the game?"
+    page.keyboard.press("Escape")
+    page.wait_for_selector("[data-claim=end]")
+    assert page.evaluate(focused) == "end"
+    page.keyboard.press("Enter")
+    page.wait_for_selector("[data-testid=claim-end-confirm]")
     page.click("[data-claim=end-no]")
     page.wait_for_selector("[data-claim=end]")
+    assert page.evaluate(focused) == "end"
     assert read(server, game_id)["status"].startswith("playing")
     page.click("[data-claim=end]")
     page.click("[data-claim=end-yes]")

@@ -46,11 +46,23 @@ function speaksOtherLanguage(accountLanguage) {
 function signedOut(box) {
   const name = el("input", { type: "text", name: "name", autocomplete: "username", placeholder: t("name"), "aria-label": t("Account name"), required: true });
   const password = el("input", { type: "password", name: "password", autocomplete: "current-password", placeholder: t("password"), "aria-label": t("Password"), required: true });
-  const error = el("p", { class: "error", role: "alert", hidden: true, "data-testid": "account-error" });
+  const error = el("p", { id: "account-error", class: "error", role: "alert", hidden: true, "data-testid": "account-error" });
+  const rules = el("p", { id: "account-rules", class: "hint", text: t("Names: 3-20 of a-z 0-9 _ -. Passwords: 8 or more characters, none of the most common. Playing needs no account.") });
   const form = el("form", { class: "account-form", hidden: true, "data-testid": "account-form" });
+  // the fields are described by the rules, and the one at fault by the error too
+  const fields = { name, password };
+  const mark = (wrong) => {
+    for (const [key, field] of Object.entries(fields)) {
+      field.setAttribute("aria-describedby", key === wrong ? "account-error account-rules" : "account-rules");
+      if (key === wrong) field.setAttribute("aria-invalid", "true");
+      else field.removeAttribute("aria-invalid");
+    }
+  };
+  mark(null);
   const submit = (path) => async (event) => {
     event.preventDefault();
     error.hidden = true;
+    mark(null);
     try {
       const answer = await api(path, { method: "POST", body: { name: name.value, password: password.value } });
       state.name = answer.name;
@@ -62,6 +74,9 @@ function signedOut(box) {
     } catch (err) {
       error.textContent = errorWords(err.data, err.status === 429 ? t("Too many tries: wait a moment and try again.") : err.message);
       error.hidden = false;
+      const wrong = err.data && fields[err.data.field] ? err.data.field : null;
+      mark(wrong);
+      if (wrong) fields[wrong].focus(); // to the field to mend, its error read with it
     }
   };
   form.append(
@@ -69,7 +84,7 @@ function signedOut(box) {
     password,
     el("button", { type: "submit", class: "small primary", "data-testid": "sign-in", onclick: submit("/api/session") }, t("Sign in")),
     el("button", { type: "button", class: "small", "data-testid": "sign-up", onclick: submit("/api/accounts") }, t("Create account")),
-    el("p", { class: "hint", text: t("Names: 3-20 of a-z 0-9 _ -. Passwords: 8 or more characters, none of the most common. Playing needs no account.") }),
+    rules,
     error,
   );
   const toggle = el("button", { type: "button", class: "small", "data-testid": "account-open", "aria-expanded": "false" }, t("Sign in"));

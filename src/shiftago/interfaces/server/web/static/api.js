@@ -200,6 +200,16 @@ export function parseStatus(game) {
   return { over: false, draw: false, winners: [], turn: words[1] || game.turn || null, phase: words[2] || game.phase || "insert" };
 }
 
+/** Escape inside a question's `box` answers it as its `no` button would (a keyboard
+ *  user's way out of every "Really …?" question). */
+export function escapeSaysNo(box, no) {
+  box.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape") return;
+    event.preventDefault();
+    no.click();
+  });
+}
+
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {

@@ -78,7 +78,8 @@ export class ChatPanel {
       this.show();
     });
     head.append(this.title, this.toggle);
-    this.body = node("div", { class: "chat-body" });
+    this.body = node("div", { class: "chat-body", id: "chat-body" });
+    this.toggle.setAttribute("aria-controls", "chat-body");
     this.list = node("ol", { class: "chat-list", "aria-live": "polite", "aria-labelledby": "chat-title" });
     this.form = node("form", { class: "chat-form", autocomplete: "off" });
     this.input = node("input", {
@@ -163,6 +164,7 @@ export class ChatPanel {
     const unread = this.unread;
     const words = unread ? tn("Show chat ({n} new)", "Show chat ({n} new)", unread) : t("Show chat");
     this.toggle.textContent = hidden ? words : t("Hide chat");
-    this.toggle.setAttribute("aria-pressed", hidden ? "true" : "false");
+    // the words say what a press does; aria-expanded says whether the chat shows
+    this.toggle.setAttribute("aria-expanded", hidden ? "false" : "true");
   }
 }

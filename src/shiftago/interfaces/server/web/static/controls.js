@@ -3,7 +3,7 @@
 // every link this browser knows. What is allowed is the server's word: GAME `may` and
 // `takeback`, presence `claimable_at`.
 import { colourName, marbleIcon } from "./board.js";
-import { api, copyText, el, gameEntry } from "./api.js";
+import { api, copyText, el, escapeSaysNo, gameEntry } from "./api.js";
 import { levelName, nameBesideColour } from "./gamewords.js";
 import { t } from "./i18n.js";
 import { rememberedLevel } from "./welcome.js";
@@ -113,16 +113,19 @@ function claimButtons(colour, send) {
   );
   // ending the game cannot be taken back: it asks first, as resigning and aborting do,
   // and its question stands alone in the row
-  const confirm = el("span", { class: "confirm", hidden: true, "data-testid": "claim-end-confirm" },
-    t("Really end the game?"), " ",
-    el("button", { type: "button", "data-claim": "end-yes", "data-seat": idx, text: t("Yes, end it"), onclick: () => send({ type: "claim", seat: idx, to: "end" }) }),
-    " ",
-    el("button", { type: "button", "data-claim": "end-no", text: t("No"), onclick: () => ask(false) }),
+  // the question is the group's name, heard as the focus moves to its "yes"
+  const question = el("span", { id: `claim-end-question-${colour}`, text: t("Really end the game?") });
+  const yes = el("button", { type: "button", "data-claim": "end-yes", "data-seat": idx, text: t("Yes, end it"), onclick: () => send({ type: "claim", seat: idx, to: "end" }) });
+  const no = el("button", { type: "button", "data-claim": "end-no", text: t("No"), onclick: () => ask(false) });
+  const confirm = el("span", { class: "confirm", role: "group", "aria-labelledby": question.id, hidden: true, "data-testid": "claim-end-confirm" },
+    question, " ", yes, " ", no,
   );
+  escapeSaysNo(confirm, no);
   const end = el("button", { type: "button", "data-claim": "end", "data-seat": idx, text: t("End the game"), onclick: () => ask(true) });
   function ask(asking) {
     choices.hidden = end.hidden = asking;
     confirm.hidden = !asking;
+    (asking ? yes : end).focus();
   }
   return el("span", { class: "claim-buttons" }, choices, end, confirm);
 }
@@ -172,9 +175,11 @@ function renderClaims(send) {
 
 function linkRow(kind, colour, label, url) {
   const input = el("input", { type: "text", readonly: true, value: url, "aria-label": label, "data-testid": `share-${kind}${colour ? `-${colour}` : ""}` });
-  const copy = el("button", { type: "button", class: "small", text: t("Copy") });
+  // each Copy button is named with its link's label ("Copy Your seat"), not "Copy" alone
+  const key = `${kind}${colour ? `-${colour}` : ""}`;
+  const copy = el("button", { type: "button", class: "small", id: `share-copy-${key}`, "aria-labelledby": `share-copy-${key} share-label-${key}`, text: t("Copy") });
   copy.addEventListener("click", async () => (copy.textContent = (await copyText(url)) ? t("Copied") : t("Copy failed")));
-  return el("li", { "data-kind": kind, "data-colour": colour }, colour ? marbleIcon(colour, 18) : null, el("span", { class: "share-label", text: label }), input, copy);
+  return el("li", { "data-kind": kind, "data-colour": colour }, colour ? marbleIcon(colour, 18) : null, el("span", { class: "share-label", id: `share-label-${key}`, text: label }), input, copy);
 }
 
 /** Every seat link this browser knows (its own seats', the invites it made) and the watch link. */

@@ -4,7 +4,7 @@
 // (state.js) and everything is drawn again from it. The page draws, the server
 // decides: turns, legal actions, points, skips and permissions all come from GAME.
 import { BoardView, COLOURS, colourName, parsePosition } from "./board.js";
-import { api, copyText, forgetToken, gameEntry, localPath, rememberGame, showNotice, tokenOf } from "./api.js";
+import { api, copyText, escapeSaysNo, forgetToken, gameEntry, localPath, rememberGame, showNotice, tokenOf } from "./api.js";
 import { Conn, seatOfToken, showConnection } from "./connection.js";
 import { errorWords } from "./errors.js";
 import { t, tn } from "./i18n.js";
@@ -310,7 +310,7 @@ function draw(animate) {
   analyse.href = `/analysis?position=${encodeURIComponent(v.position || "")}`;
 
   const name = variantName(g.variant);
-  $("game-title").textContent = gameTitle(g, name);
+  $("game-title").textContent = $("page-heading").textContent = gameTitle(g, name);
   const mine = !isOver() && held().includes(g.turn) && may(g.turn, "act");
   followTurn(mine, wasMine, g); // the title's prefix, the sound, a notification
   wasMine = mine;
@@ -367,9 +367,11 @@ function fitBoard() {
 
 // ---- start -------------------------------------------------------------------------
 /** A button `id` that asks first (where `ask()` says so; by default always): it gives
- *  way to `id-confirm` (yes: `id-yes`, then `onYes`; no: `id-no`, back to the button). */
+ *  way to `id-confirm` (yes: `id-yes`, then `onYes`; no: `id-no` or Escape, back to the
+ *  button). */
 function confirmed(id, onYes, ask = () => true) {
   const [button, box, yes, no] = [id, `${id}-confirm`, `${id}-yes`, `${id}-no`].map($);
+  escapeSaysNo(box, no);
   button.addEventListener("click", () => {
     if (!ask()) {
       onYes();

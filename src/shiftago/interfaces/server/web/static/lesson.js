@@ -207,7 +207,7 @@ async function start() {
     $("status").textContent = t("The lesson could not be loaded: {reason}", { reason: errorWords(err.data, err.message) });
     return;
   }
-  $("lesson-title").textContent = lesson.title;
+  $("lesson-title").textContent = $("lesson-heading").textContent = lesson.title;
   $("lesson-title-bar").textContent = lesson.title;
   document.title = t("{lesson} · Learn · Shiftago", { lesson: lesson.title });
   if (lesson.next) $("next-lesson").href = `/learn/${lesson.next}`;

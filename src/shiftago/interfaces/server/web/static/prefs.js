@@ -163,8 +163,9 @@ export function mountPrefs(container) {
       (off
         ? '<path d="M11 6l4 4M15 6l-4 4" stroke="currentColor" stroke-width="1.6" stroke-linecap="round"/>'
         : '<path d="M11 5.5a3.5 3.5 0 0 1 0 5M12.8 3.5a6 6 0 0 1 0 9" fill="none" stroke="currentColor" stroke-width="1.4" stroke-linecap="round"/>');
-    // the words say what a press does; aria-pressed says that the sound is off now
-    soundWords.textContent = off ? t("Sound on") : t("Sound off");
+    // a toggle keeps its name, and aria-pressed (and the pressed look) says that the
+    // sounds are muted now: a name that changed as well would contradict the state
+    soundWords.textContent = t("Mute sounds");
     sound.title = off ? t("Sounds are off: press to turn them on") : t("Sounds are on: press to turn them off");
   };
   sound.addEventListener("click", () => {

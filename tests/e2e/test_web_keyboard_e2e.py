@@ -1,0 +1,136 @@
+"""End to end: what a player with only a keyboard and a screen reader gets.
+
+A skip link first on every page, one top heading on the board pages, the resign
+question left with Escape, the sign-in error tied to its field, and Copy buttons that
+say which link they copy (defects found by a keyboard-only walk of the site).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from test_web_e2e import ann_and_ben, open_page
+
+from support.web_fixtures import LiveServer, NewContext
+
+FOCUSED_TESTID = "() => document.activeElement.dataset.testid || document.activeElement.id"
+
+
+@pytest.fixture
+def live_server(shared_server: LiveServer) -> LiveServer:
+    """One server for the module: each test makes its own game or account."""
+    return shared_server
+
+
+def headings(page: Any) -> list[tuple[str, str]]:
+    """The page's headings a screen reader meets, in document order: (level tag, text);
+    those in hidden parts (a dialog not shown) are not among them."""
+    return [
+        (tag, text.strip())
+        for tag, text in page.eval_on_selector_all(
+            "h1, h2, h3",
+            """hs => hs.filter(h => h.getClientRects().length > 0)
+                       .map(h => [h.tagName.toLowerCase(), h.textContent])""",
+        )
+    ]
+
+
+def test_the_first_tab_stop_skips_to_the_main_content(
+    live_server: LiveServer, new_context: NewContext
+) -> None:
+    page = new_context().new_page()
+    page.goto(live_server.url + "/leaderboard")
+    page.keyboard.press("Tab")
+    assert page.evaluate(FOCUSED_TESTID) == "skip-link"
+    assert page.is_visible("[data-testid=skip-link]")  # shown once focused
+    page.keyboard.press("Enter")
+    assert page.evaluate("() => document.activeElement.tagName") == "MAIN"
+
+
+def test_the_board_pages_open_with_one_top_heading(
+    live_server: LiveServer, new_context: NewContext
+) -> None:
+    """The game, analysis, puzzle and lesson pages had no h1 (the lesson's came after
+    its "Goal"): the heading shortcut lands on the page's subject first."""
+    created = ann_and_ben(live_server)
+    context = new_context()
+    page = open_page(context, created["seats"][0]["join_url"])
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=page-heading]').textContent"
+        " === 'Express, 2 players'"
+    )
+    found = headings(page)
+    assert [tag for tag, _ in found].count("h1") == 1 and found[0][0] == "h1", found
+    for path, title in (
+        ("/analysis", "Analysis board"),
+        ("/puzzles", "Puzzles"),
+        ("/learn/push", None),
+    ):
+        page.goto(live_server.url + path)
+        page.wait_for_load_state("networkidle")
+        found = headings(page)
+        assert found and found[0][0] == "h1", (path, found)
+        assert [tag for tag, _ in found].count("h1") == 1, (path, found)
+        if title is not None:
+            assert found[0][1] == title, (path, found)
+        else:  # the lesson's title, as its card shows it
+            assert found[0][1] and found[0][1] == page.inner_text("#lesson-title"), found
+
+
+def test_escape_leaves_the_resign_question_and_gives_the_focus_back(
+    live_server: LiveServer, new_context: NewContext
+) -> None:
+    created = ann_and_ben(live_server)
+    page = open_page(new_context(), created["seats"][0]["join_url"])
+    page.wait_for_selector("[data-testid=resign]")
+    page.focus("[data-testid=resign]")
+    page.keyboard.press("Enter")
+    assert page.evaluate(FOCUSED_TESTID) == "resign-confirm"  # "Yes, resign"
+    box = page.locator("#resign-confirm")
+    assert box.get_attribute("role") == "group"
+    assert page.inner_text("#" + (box.get_attribute("aria-labelledby") or "")) == "Really resign?"
+    page.keyboard.press("Escape")
+    assert page.is_hidden("#resign-confirm")
+    assert page.evaluate(FOCUSED_TESTID) == "resign"
+
+
+def test_a_sign_up_error_marks_its_field_and_takes_the_focus_there(
+    live_server: LiveServer, new_context: NewContext
+) -> None:
+    page = new_context().new_page()
+    page.goto(live_server.url + "/")
+    page.click("[data-testid=account-open]")
+    name = page.locator("[data-testid=account-form] input[name=name]")
+    assert name.get_attribute("aria-describedby") == "account-rules"
+    assert name.get_attribute("aria-invalid") is None
+    name.fill("ab")  # too short
+    page.fill("[data-testid=account-form] input[name=password]", "a long enough password")
+    page.click("[data-testid=sign-up]")
+    page.wait_for_selector("[data-testid=account-error]")
+    assert name.get_attribute("aria-invalid") == "true"
+    assert name.get_attribute("aria-describedby") == "account-error account-rules"
+    assert page.evaluate("() => document.activeElement.name") == "name"
+    password = page.locator("[data-testid=account-form] input[name=password]")
+    assert password.get_attribute("aria-invalid") is None
+
+
+def test_each_copy_button_is_named_with_the_link_it_copies(
+    live_server: LiveServer, new_context: NewContext
+) -> None:
+    created = ann_and_ben(live_server)
+    page = open_page(new_context(), created["seats"][0]["join_url"])
+    page.wait_for_selector("#share-list li button")
+    names = page.eval_on_selector_all(
+        "#share-list li",
+        """rows => rows.map(row => {
+          const button = row.querySelector('button');
+          const ids = (button.getAttribute('aria-labelledby') || '').split(' ');
+          return ids.map(id => document.getElementById(id).textContent.trim()).join(' ');
+        })""",
+    )
+    labels = page.eval_on_selector_all(
+        "#share-list .share-label", "spans => spans.map(s => s.textContent.trim())"
+    )
+    assert len(names) >= 2 and len(set(names)) == len(names), names
+    assert names == [f"Copy {label}" for label in labels]
