@@ -160,7 +160,7 @@ def test_a_guest_named_like_an_account_is_marked_in_the_chat_and_on_its_card(
     # a screen reader hears the colour after a name, not after the colour itself
     heads = green.locator("[data-testid^=player-] .player-head")
     assert [" ".join(text.split()) for text in heads.all_text_contents()] == [
-        "annika (orange)à jouer",
+        "annika (orange) à jouer",
         "Vert",
     ]
     green.get_by_test_id("chat-input").fill("Bonjour")

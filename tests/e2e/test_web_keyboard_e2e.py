@@ -134,3 +134,18 @@ def test_each_copy_button_is_named_with_the_link_it_copies(
     )
     assert len(names) >= 2 and len(set(names)) == len(names), names
     assert names == [f"Copy {label}" for label in labels]
+
+
+def test_each_players_panel_is_named_by_its_head(
+    live_server: LiveServer, new_context: NewContext
+) -> None:
+    """A player's panel was an unnamed article whose words ran together: it is named by
+    its head, the player's name, colour and turn."""
+    created = ann_and_ben(live_server)
+    page = open_page(new_context(), created["seats"][0]["join_url"])
+    page.wait_for_selector("[data-testid=player-o] .turn")
+    named = page.eval_on_selector(
+        "[data-testid=player-o]",
+        "a => document.getElementById(a.getAttribute('aria-labelledby')).textContent",
+    )
+    assert named.split() == ["Ann", "(orange)", "to", "play"], named

@@ -163,8 +163,10 @@ export function renderPlayers(v) {
       el("article", {
         class: `player colour-${colour}${toAct ? " to-act" : ""}${isWinner ? " winner" : ""}`,
         "data-testid": `player-${colour}`, "aria-current": toAct ? "true" : null,
+        // named by its head (the name, the colour, whose turn), not read as one run
+        "aria-labelledby": `player-head-${colour}`,
       },
-      el("div", { class: "player-head" }, marbleIcon(colour, 28),
+      el("div", { class: "player-head", id: `player-head-${colour}` }, marbleIcon(colour, 28),
         el("span", { class: "player-name", text: nameOf(colour) }),
         g.rated && seat.account ? el("span", { class: "player-rating", "data-testid": `rating-${colour}`, title: t("Rating"), text: seatRating(g, { ...seat, colour }) }) : null,
         // a screen reader hears the colour after a name, not after the colour itself,
@@ -172,6 +174,7 @@ export function renderPlayers(v) {
         nameBesideColour({ ...seat, colour }) && !nameOf(colour).toLowerCase().includes(colourName(colour).toLowerCase())
           ? el("span", { class: "visually-hidden", text: ` ${t("({colour})", { colour: colourName(colour) })}` })
           : null,
+        " ", // the name and the turn apart in the panel's name (a flex row shows no gap for it)
         el("span", { class: "turn", text: turnText })),
       badges, stats),
     );
