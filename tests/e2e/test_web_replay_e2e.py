@@ -490,7 +490,8 @@ def test_the_score_phase_names_the_points_and_the_scoring_is_told(
     orange_fills_row_one(live_server, created, page)
     page.wait_for_selector('[data-action="xa1-e1"][tabindex="0"]', state="attached")
     choice = page.wait_for_selector("[data-testid=score-choices] [data-action=xa1-e1]")
-    assert "2 points" in choice.text_content()
+    # heard as the board's choice is: the line's ends first, then what it shows
+    assert " ".join(choice.text_content().split()) == "Score the line a1 to e1: xa1-e1 2 points"
     labels = page.eval_on_selector_all(".points-label", "ns => ns.map(n => n.textContent.trim())")
     assert labels == ["+2"]
     # the list's button plays too; found again at the click, as the page may have drawn

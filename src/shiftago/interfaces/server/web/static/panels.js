@@ -238,10 +238,14 @@ export function renderScoreChoices(v, canAct, onAct) {
     const pts = tn("{n} point", "{n} points", c.points);
     // with 3-4 players the first end named stays on the board
     const keep = ctx.game.players > 2 ? t("keep {cell}", { cell: c.action.slice(1, 3) }) : "";
+    const lineWords = t("Score the line {a} to {b}:", { a: c.action.slice(1, 3), b: c.action.slice(4, 6) });
     const button = el("button", {
       type: "button", class: `score-choice${zero ? " zero" : ""}`, "data-action": c.action,
       "data-points": c.points, disabled: !canAct, onclick: () => onAct(c.action),
-    }, el("code", { text: c.action }), keep ? el("span", { class: "keep", text: keep }) : null, el("span", { class: "pts", text: pts }));
+    },
+    // heard as the board's own choices are: the line's ends, then what the button shows
+    el("span", { class: "visually-hidden", text: lineWords + " " }),
+    el("code", { text: c.action }), " ", keep ? el("span", { class: "keep", text: keep }) : null, keep ? " " : null, el("span", { class: "pts", text: pts }));
     list.append(el("li", {}, button));
   }
   box.hidden = !choices.length;
