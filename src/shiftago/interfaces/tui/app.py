@@ -38,6 +38,7 @@ from shiftago.interfaces.tui.files import RecordFiles
 from shiftago.interfaces.tui.match import Match, Saved, open_match
 from shiftago.interfaces.tui.panel import engine_lines, match_heading, record_text, seats
 from shiftago.interfaces.tui.style import APP_CSS
+from shiftago.interfaces.tui.terminal_size import cut_off_words, cuts_off
 from shiftago.interfaces.tui.transcript import Transcript
 from shiftago.interfaces.tui.words import action_words, colour, option_text, result, sentence
 
@@ -45,9 +46,6 @@ T = TypeVar("T")
 
 #: The level whose search reviews a finished game (its budget is fixed, not timed).
 REVIEW_LEVEL: Final = 4
-#: The smallest terminal (columns, rows) that shows the whole game: the board, four
-#: seats, the scoring choices and the log (tests/tui/test_app.py plays it at this size).
-WHOLE_GAME_SIZE: Final = (80, 24)
 
 
 class ShiftagoApp(RecordFiles, App[int]):
@@ -111,7 +109,7 @@ class ShiftagoApp(RecordFiles, App[int]):
         self.said: list[str] = []
         #: Lines the log says when the app starts.
         self.notices: list[str] = []
-        #: Whether the terminal is below :data:`WHOLE_GAME_SIZE` (said once as it became so).
+        #: Whether the terminal cuts parts of the game off (said once as it began to).
         self._cut_off = False
 
     # --- layout ------------------------------------------------------------------
@@ -468,25 +466,11 @@ class ShiftagoApp(RecordFiles, App[int]):
         self._say_if_cut_off(event.size.width, event.size.height)
 
     def _say_if_cut_off(self, width: int, height: int) -> None:
-        """Say once, when the terminal becomes smaller than :data:`WHOLE_GAME_SIZE`, that
-        parts of the game are cut off: the scoring choices or the log would otherwise
-        vanish without a word."""
-        least_width, least_height = WHOLE_GAME_SIZE
-        cut_off = width < least_width or height < least_height
+        """Say once, as the terminal becomes too small, that parts of the game are cut off
+        (the scoring choices or the log would vanish without a word)."""
+        cut_off = cuts_off(width, height)
         if cut_off and not self._cut_off:
-            self.notify(
-                _(
-                    "The terminal is %(width)sx%(height)s: below %(least_width)sx%(least_height)s "
-                    "parts of the game are cut off. Enlarge it to see them all."
-                )
-                % {
-                    "width": width,
-                    "height": height,
-                    "least_width": least_width,
-                    "least_height": least_height,
-                },
-                severity="warning",
-            )
+            self.notify(cut_off_words(width, height), severity="warning")
         self._cut_off = cut_off
 
     def action_help_quit(self) -> None:
