@@ -23,6 +23,12 @@ def live_server(shared_server: LiveServer) -> LiveServer:
     return shared_server
 
 
+def anns_page(server: LiveServer, new_context: NewContext) -> Any:
+    """Ann's page of a new game between Ann and Ben (orange, first)."""
+    created = ann_and_ben(server)
+    return open_page(new_context(), created["seats"][0]["join_url"])
+
+
 def headings(page: Any) -> list[tuple[str, str]]:
     """The page's headings a screen reader meets, in document order: (level tag, text);
     those in hidden parts (a dialog not shown) are not among them."""
@@ -53,9 +59,7 @@ def test_the_board_pages_open_with_one_top_heading(
 ) -> None:
     """The game, analysis, puzzle and lesson pages had no h1 (the lesson's came after
     its "Goal"): the heading shortcut lands on the page's subject first."""
-    created = ann_and_ben(live_server)
-    context = new_context()
-    page = open_page(context, created["seats"][0]["join_url"])
+    page = anns_page(live_server, new_context)
     page.wait_for_function(
         "() => document.querySelector('[data-testid=page-heading]').textContent"
         " === 'Express, 2 players'"
@@ -81,8 +85,7 @@ def test_the_board_pages_open_with_one_top_heading(
 def test_escape_leaves_the_resign_question_and_gives_the_focus_back(
     live_server: LiveServer, new_context: NewContext
 ) -> None:
-    created = ann_and_ben(live_server)
-    page = open_page(new_context(), created["seats"][0]["join_url"])
+    page = anns_page(live_server, new_context)
     page.wait_for_selector("[data-testid=resign]")
     page.focus("[data-testid=resign]")
     page.keyboard.press("Enter")
@@ -118,8 +121,7 @@ def test_a_sign_up_error_marks_its_field_and_takes_the_focus_there(
 def test_each_copy_button_is_named_with_the_link_it_copies(
     live_server: LiveServer, new_context: NewContext
 ) -> None:
-    created = ann_and_ben(live_server)
-    page = open_page(new_context(), created["seats"][0]["join_url"])
+    page = anns_page(live_server, new_context)
     page.wait_for_selector("#share-list li button")
     names = page.eval_on_selector_all(
         "#share-list li",
@@ -141,8 +143,7 @@ def test_each_players_panel_is_named_by_its_head(
 ) -> None:
     """A player's panel was an unnamed article whose words ran together: it is named by
     its head, the player's name, colour and turn."""
-    created = ann_and_ben(live_server)
-    page = open_page(new_context(), created["seats"][0]["join_url"])
+    page = anns_page(live_server, new_context)
     page.wait_for_selector("[data-testid=player-o] .turn")
     named = page.eval_on_selector(
         "[data-testid=player-o]",

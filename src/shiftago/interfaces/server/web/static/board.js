@@ -4,7 +4,7 @@
 // and choices (board/input.js, board/animation.js, board/choices.js), and the still
 // picture (board/picture.js). This module is the pages' one door to all of it. Every
 // rule is decided by the server: which marbles an action moves comes with the game.
-export { FILES, INSERTIONS, isInsertion, isScoring, laneCells, lineCells } from "./board/geometry.js";
+export { FILES, INSERTIONS, isInsertion, isScoring, laneCells, lineCells, scoringEnds } from "./board/geometry.js";
 export { parsePosition } from "./board/position.js";
 export { COLOURS, MARBLE_FILL, SYMBOLS, colourName, colourTitle, marbleIcon, marbleShape } from "./board/marbles.js";
 export { svgEl } from "./board/svg.js";

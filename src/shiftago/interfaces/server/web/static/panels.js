@@ -2,7 +2,7 @@
 // (marbles, points, skips, who acts), the score phase's choices with their points,
 // the result with rematch, and the tournament's score. Words only: every fact is the
 // server's (GAME) or the step's position string.
-import { COLOURS, colourName, isScoring, marbleIcon } from "./board.js";
+import { COLOURS, colourName, isScoring, marbleIcon, scoringEnds } from "./board.js";
 import { el } from "./api.js";
 import { nameBesideColour } from "./gamewords.js";
 import { renderClocks } from "./clock.js";
@@ -237,8 +237,9 @@ export function renderScoreChoices(v, canAct, onAct) {
     const zero = c.points === 0;
     const pts = tn("{n} point", "{n} points", c.points);
     // with 3-4 players the first end named stays on the board
-    const keep = ctx.game.players > 2 ? t("keep {cell}", { cell: c.action.slice(1, 3) }) : "";
-    const lineWords = t("Score the line {a} to {b}:", { a: c.action.slice(1, 3), b: c.action.slice(4, 6) });
+    const [a, b] = scoringEnds(c.action);
+    const keep = ctx.game.players > 2 ? t("keep {cell}", { cell: a }) : "";
+    const lineWords = t("Score the line {a} to {b}:", { a, b });
     const button = el("button", {
       type: "button", class: `score-choice${zero ? " zero" : ""}`, "data-action": c.action,
       "data-points": c.points, disabled: !canAct, onclick: () => onAct(c.action),
