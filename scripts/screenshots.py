@@ -43,7 +43,7 @@ SIDE_LINE = "L4"  # played after Back: a side line in place of Bd
 
 def play_some(server: LiveServer, page: Page, game_id: str) -> None:
     for action in ACTIONS:
-        page.click(f'[data-action="{action}"][tabindex="0"]')
+        page.click(f'[data-action="{action}"][aria-disabled="false"]')
         count = len(server.api("GET", f"/api/games/{game_id}").json()["actions"])
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
@@ -102,14 +102,14 @@ def analysis_shots(server: LiveServer, context: Any, out: Path) -> None:
         page.set_viewport_size(viewport)
         page.goto(url)
         for action in TRIED:
-            page.click(f'[data-action="{action}"][tabindex="0"]')
+            page.click(f'[data-action="{action}"][aria-disabled="false"]')
             page.wait_for_function(
                 "a => [...document.querySelectorAll('[data-testid=variation] .var-move')]"
                 ".some(b => b.textContent.includes(a))",
                 arg=action,
             )
         page.click("[data-testid=back]")
-        page.click(f'[data-action="{SIDE_LINE}"][tabindex="0"]')
+        page.click(f'[data-action="{SIDE_LINE}"][aria-disabled="false"]')
         page.wait_for_selector(f'[data-testid=variation] .var-side [data-move="{SIDE_LINE}"]')
         page.wait_for_selector("[data-testid=engine-line]")
         page.wait_for_timeout(1500)
@@ -195,12 +195,12 @@ def main() -> None:
                 context = browser.new_context(viewport=SIZES["desktop"], reduced_motion="reduce")
                 page = context.new_page()
                 page.goto(created["seats"][0]["join_url"])
-                page.wait_for_selector('[data-action][tabindex="0"]')
+                page.wait_for_selector('[data-action][aria-disabled="false"]')
                 play_some(server, page, created["id"])
                 for size, viewport in SIZES.items():
                     page.set_viewport_size(viewport)
                     page.goto(created["seats"][0]["join_url"])
-                    page.wait_for_selector('[data-action][tabindex="0"]', state="attached")
+                    page.wait_for_selector('[data-action][aria-disabled="false"]', state="attached")
                     page.wait_for_timeout(300)
                     page.screenshot(path=str(out / f"game-{size}.png"))
                     page.goto(server.url + "/")

@@ -98,7 +98,7 @@ def test_the_computer_s_action_is_said_in_words(
     region = page.locator("[data-testid=announcer]")
     assert region.get_attribute("aria-live") == "polite"
     assert region.text_content() == ""  # opening the page says no action
-    element = page.wait_for_selector('[data-action="Tc"][tabindex="0"]', state="attached")
+    element = page.wait_for_selector('[data-action="Tc"][aria-disabled="false"]', state="attached")
     element.click()
     game = waiting.wait_until(
         lambda: read(live_server, game_id),

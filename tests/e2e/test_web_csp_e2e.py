@@ -106,7 +106,7 @@ def test_a_game_against_the_computer_from_the_home_page_and_watched(
     action = page.eval_on_selector(PLAYABLE, "n => n.dataset.action")
     # Playwright's own click: it waits until the arrow stands still and would take the
     # click (a notice that comes in may move the board under a click by coordinates)
-    page.locator(f'[data-action="{action}"][tabindex="0"]').first.click()
+    page.locator(f'[data-action="{action}"][aria-disabled="false"]').first.click()
     # the computer answers over the game's socket: two actions on the page's list (the
     # server's first search loads the compiled engine, slow on a busy machine)
     page.wait_for_function(

@@ -1,7 +1,8 @@
 """End to end: ``shiftago serve`` in a subprocess, played in a real headless Chromium.
 
 Only the stable hooks of the pages are used (WEBAPI.md): each clickable action carries
-``data-action`` (``[tabindex="0"]`` when it can be played now), ``[data-testid=status]``
+``data-action`` (``[aria-disabled="false"]`` when it can be played now),
+``[data-testid=status]``
 says whose turn it is or the result, ``[data-testid=position]`` holds the position. What
 the server holds is read through ``GET /api/games/{id}``. Opponents that are not the
 browser under test play through the WebSocket protocol (docs/web-protocol.md).
@@ -299,7 +300,7 @@ def test_expert_a_line_is_scored_by_clicking_it(
     game = play(live_server, game_id, page, "L1")
     assert game["phase"] == "score"
     shows(page, game["position"])
-    page.wait_for_selector('[data-action="xa1-e1"][tabindex="0"]', state="attached")
+    page.wait_for_selector('[data-action="xa1-e1"][aria-disabled="false"]', state="attached")
     assert playable(page) == ["xa1-e1"]
     game = play(live_server, game_id, page, "xa1-e1")
     assert game["scores"] == [2, 0]
@@ -333,6 +334,20 @@ def test_expert_with_three_players_the_end_marble_is_chosen(
     assert game["scores"] == [2, 0, 0]
 
 
+#: The board's one Tab stop: the playable element the keyboard was on last, else the
+#: first (a roving tabindex; the arrow keys move between the others).
+BOARD_STOP = '.shiftago-board [data-action][tabindex="0"]'
+
+
+def arrow_to(page: Any, action: str, key: str, limit: int = 60) -> None:
+    """Press the arrow ``key`` until the board's focus is on ``action``."""
+    for _ in range(limit):
+        if focused_action(page) == action:
+            return
+        page.keyboard.press(key)
+    raise AssertionError(f"{key} never reached {action}")
+
+
 def tab_to(page: Any, selector: str, limit: int = 120) -> None:
     """Press Tab until the focused element matches ``selector``."""
     for _ in range(limit):
@@ -359,7 +374,11 @@ def test_a_whole_game_by_keyboard_only(live_server: LiveServer, new_context: New
             page.keyboard.type(action.lower())
             page.keyboard.press("Enter")
         else:  # chosen among the arrows with the arrow keys, which go where they point
-            tab_to(page, '[data-action="L1"][tabindex="0"]')
+            # the board is one Tab stop: the first arrow, then the one chosen last
+            tab_to(page, BOARD_STOP)
+            assert focused_action(page) == ("L1" if n == 1 else "L7")
+            while focused_action(page) != "L1":
+                page.keyboard.press("ArrowDown")
             page.keyboard.press("ArrowUp")
             assert focused_action(page) == "L2"  # the arrow above
             page.keyboard.press("ArrowDown")
@@ -393,7 +412,7 @@ def test_one_arrow_key_held_down_visits_every_arrow(
 ):
     _, page = hotseat(live_server, new_context, "express")
     page.wait_for_selector(PLAYABLE)
-    tab_to(page, '[data-action="L1"][tabindex="0"]')
+    tab_to(page, '[data-action="L1"][aria-disabled="false"]')
     seen = []
     for _ in range(28):
         page.keyboard.press(key)
@@ -431,13 +450,14 @@ def test_after_a_scoring_by_keyboard_the_focus_stays_on_the_board(
         wait_until(lambda n=n: len(read(live_server, game_id)["actions"]) == n + 1, what=action)
     for scoring, then in (("xa1-e1", "Tg"), ("xa1-a5", None)):
         shows(page, read(live_server, game_id)["position"])
-        tab_to(page, f'[data-action="{scoring}"][tabindex="0"]')
+        tab_to(page, BOARD_STOP)
+        arrow_to(page, scoring, "ArrowRight")
         page.keyboard.press("Space")
         wait_until(lambda s=scoring: read(live_server, game_id)["actions"][-1] == s, what=scoring)
         shows(page, read(live_server, game_id)["position"])
         # the next action is one key away: the focus is on a playable element of the board
         page.wait_for_function(
-            "() => document.activeElement?.matches('.shiftago-board [data-action][tabindex=\"0\"]')"
+            "s => document.activeElement?.matches(s)", arg=f".shiftago-board {PLAYABLE}"
         )
         # placed there by the page, it previews nothing: no push shown that nobody chose
         assert page.evaluate(
@@ -627,7 +647,7 @@ def test_on_a_touch_screen_a_tap_previews_and_a_second_tap_plays(
     created = ann_and_ben(live_server)
     game_id = created["id"]
     page = open_page(new_context(**PHONE), created["seats"][0]["join_url"])
-    arrow = page.wait_for_selector('[data-action="L3"][tabindex="0"]')
+    arrow = page.wait_for_selector('[data-action="L3"][aria-disabled="false"]')
     box = arrow.bounding_box()
     assert box
     page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)

@@ -1,8 +1,9 @@
 """End to end: what a player with only a keyboard and a screen reader gets.
 
-A skip link first on every page, one top heading on the board pages, the resign
-question left with Escape, the sign-in error tied to its field, and Copy buttons that
-say which link they copy (defects found by a keyboard-only walk of the site).
+A skip link first on every page, one top heading on the board pages, the board one Tab
+stop, the resign question left with Escape, the sign-in error tied to its field, and
+Copy buttons that say which link they copy (defects found by a keyboard-only walk of the
+site).
 """
 
 from __future__ import annotations
@@ -10,8 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from test_web_e2e import ann_and_ben, open_page
+from test_web_e2e import BOARD_STOP, ann_and_ben, focused_action, open_page, tab_to
 
+from support.board_clicks import PLAYABLE
 from support.web_fixtures import LiveServer, NewContext
 
 FOCUSED_TESTID = "() => document.activeElement.dataset.testid || document.activeElement.id"
@@ -52,6 +54,33 @@ def test_the_first_tab_stop_skips_to_the_main_content(
     assert page.is_visible("[data-testid=skip-link]")  # shown once focused
     page.keyboard.press("Enter")
     assert page.evaluate("() => document.activeElement.tagName") == "MAIN"
+
+
+def test_the_board_is_one_tab_stop_that_keeps_its_place(
+    live_server: LiveServer, new_context: NewContext
+) -> None:
+    """Every playable arrow was a Tab stop: 28 presses to pass the board. It is one stop
+    now (a roving tabindex), the arrow keys move inside it, and Tab back into the board
+    lands where the keyboard left it."""
+    page = anns_page(live_server, new_context)
+    page.wait_for_selector(PLAYABLE, state="attached")
+    assert page.locator(PLAYABLE).count() == 28
+    tab_to(page, BOARD_STOP)
+    assert focused_action(page) == "L1"
+    assert page.locator('.shiftago-board [tabindex="0"]').count() == 1
+    in_board = "() => !!document.activeElement.closest('.shiftago-board')"
+    page.keyboard.press("Tab")
+    assert not page.evaluate(in_board)  # one Tab leaves the board
+    page.keyboard.press("Shift+Tab")
+    assert focused_action(page) == "L1"
+    for _ in range(3):
+        page.keyboard.press("ArrowUp")
+    assert focused_action(page) == "L4"
+    page.keyboard.press("Shift+Tab")
+    assert not page.evaluate(in_board)
+    page.keyboard.press("Tab")
+    assert focused_action(page) == "L4"
+    assert page.locator('.shiftago-board [tabindex="0"]').count() == 1
 
 
 def test_the_board_pages_open_with_one_top_heading(

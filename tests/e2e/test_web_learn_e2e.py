@@ -94,7 +94,7 @@ def test_a_lesson_completed_by_clicks_and_kept_after_a_reload(
 def test_a_lesson_completed_by_keys(live_server: LiveServer, new_context: NewContext):
     page = open_lesson(live_server, new_context(), "line-of-5")
     # the arrows by the keyboard: L1, then up the left side to L4, and Enter
-    tab_to(page, '[data-action="L1"][tabindex="0"]')
+    tab_to(page, '[data-action="L1"][aria-disabled="false"]')
     for _ in range(3):
         page.keyboard.press("ArrowUp")
     assert focused_action(page) == "L4"

@@ -57,9 +57,10 @@ def every_page(server: LiveServer, player: str) -> dict[str, str]:
 
 
 def header(page: Any) -> dict[str, Any]:
-    """What the header holds, once its buttons are mounted."""
-    page.wait_for_selector("header [data-testid=theme-toggle]")
-    page.wait_for_selector("header [data-testid=account] button")
+    """What the header holds, once its buttons are mounted (on a phone, folded behind the
+    menu button)."""
+    page.wait_for_selector("header [data-testid=theme-toggle]", state="attached")
+    page.wait_for_selector("header [data-testid=account] button", state="attached")
     menu = page.eval_on_selector_all(
         "header nav[data-testid=menu] a",
         "links => links.map(a => [a.textContent.trim(), a.getAttribute('href')])",
@@ -89,15 +90,18 @@ def test_every_page_has_the_one_header_and_menu(live_server: LiveServer, new_con
     assert page.get_attribute("nav a[aria-current=page]", "href") == "/leaderboard"
 
 
-#: Where each shown child of the header is, two frames on (the header fits itself on the
-#: window's resize event, before the next frame): whether its top is above the site
-#: name's bottom, that is on the first row; and whether every menu entry is inside the
-#: window.
+#: Where each shown part of the header is (its children, and those of the box the menu
+#: button opens on a phone), two frames on (the header fits itself on the window's
+#: resize event, before the next frame): whether its top is above the site name's
+#: bottom, that is on the first row; and whether every menu entry is inside the window.
 HEADER_ROWS = """() => new Promise((done) => requestAnimationFrame(() => {
  requestAnimationFrame(() => {
   const header = document.querySelector("header.top");
   const line = header.querySelector(".brand").getBoundingClientRect().bottom;
-  const shown = [...header.children].filter((child) => child.getClientRects().length > 0);
+  const more = header.querySelector(".header-more");
+  const parts = [...header.children]
+    .flatMap((child) => child === more ? [...more.children] : [child]);
+  const shown = parts.filter((child) => child.getClientRects().length > 0);
   const links = [...header.querySelectorAll("nav a")].map((a) => a.getBoundingClientRect());
   done({
     first: Object.fromEntries(shown.map((child) => [
@@ -168,6 +172,70 @@ def test_no_board_page_scrolls_sideways_on_a_phone_in_any_language(
                 "document.documentElement.scrollWidth - document.documentElement.clientWidth"
             )
             assert overflow <= 0, (language, path, overflow)
+
+
+def test_on_a_phone_the_header_is_one_row_and_its_menu_button_opens_the_rest(
+    live_server: LiveServer, new_context: NewContext
+):
+    """Signed in, in Dutch, on a phone, the header took four rows (a quarter of the
+    screen): the menu, the account, the notifications' offer and the preferences now fold
+    behind a menu button beside the site's name and the games that wait. The button opens
+    them under it; Escape closes them and gives the focus back, as does a tap on the
+    page. Wider, the button is not there and every part is in the header itself."""
+    context = new_context(**PHONE)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/?lang=nl")
+    answer = page.request.post(
+        f"{live_server.url}/api/accounts", data={"name": "annemarie", "password": "correct horse"}
+    )
+    assert answer.status == 201, answer.text()
+    page.goto(f"{live_server.url}/?lang=nl")
+    header(page)
+    page.wait_for_selector("header [data-testid=account] .account-name", state="attached")
+    toggle = page.locator("[data-testid=menu-toggle]")
+    folded = ["menu", "account", "language-picker", "theme-toggle", "sound-toggle"]
+
+    def shown() -> dict[str, bool]:
+        return {part: page.is_visible(f"header [data-testid={part}]") for part in folded}
+
+    def height() -> float:
+        return float(page.eval_on_selector("header.top", "e => e.getBoundingClientRect().height"))
+
+    assert toggle.inner_text().strip().endswith("Menu")
+    assert toggle.get_attribute("aria-expanded") == "false"
+    assert toggle.get_attribute("aria-controls") == "header-more"
+    assert not any(shown().values())
+    assert height() < 70, height()
+    # opened: every part in view and inside the screen, the links under the button
+    toggle.click()
+    assert toggle.get_attribute("aria-expanded") == "true"
+    assert all(shown().values()), shown()
+    assert height() > 150
+    button = toggle.evaluate("e => e.getBoundingClientRect().bottom")
+    links = page.eval_on_selector_all(
+        "header nav a", "links => links.map((a) => a.getBoundingClientRect().toJSON())"
+    )
+    assert len(links) == len(MENU)
+    assert all(box["top"] >= button and box["left"] >= 0 and box["right"] <= 390 for box in links)
+    assert min(box["height"] for box in links) >= 36  # a finger tall
+    # Escape from inside closes it and gives the focus back to the button
+    page.focus("header nav a")
+    page.keyboard.press("Escape")
+    assert toggle.get_attribute("aria-expanded") == "false"
+    assert page.evaluate("document.activeElement.dataset.testid") == "menu-toggle"
+    assert not any(shown().values())
+    # a tap on the page closes it too; a tap on a link inside it goes there
+    toggle.click()
+    page.click("main h1")
+    assert toggle.get_attribute("aria-expanded") == "false"
+    toggle.click()
+    page.click("header nav a[href='/learn']")
+    page.wait_for_url("**/learn*")
+    # wider than a phone: no button, every part in the header itself
+    page.set_viewport_size({"width": 1280, "height": 800})
+    header(page)
+    assert page.locator("[data-testid=menu-toggle]").is_hidden()
+    assert all(shown().values()), shown()
 
 
 def test_dark_mode_and_the_sound_button_on_every_page(

@@ -488,7 +488,7 @@ def test_the_score_phase_names_the_points_and_the_scoring_is_told(
     page.wait_for_selector(PLAYABLE)
     board = page.evaluate(BOARD_TOP)
     orange_fills_row_one(live_server, created, page)
-    page.wait_for_selector('[data-action="xa1-e1"][tabindex="0"]', state="attached")
+    page.wait_for_selector('[data-action="xa1-e1"][aria-disabled="false"]', state="attached")
     choice = page.wait_for_selector("[data-testid=score-choices] [data-action=xa1-e1]")
     # heard as the board's choice is: the line's ends first, then what it shows
     assert " ".join(choice.text_content().split()) == "Score the line a1 to e1: xa1-e1 2 points"

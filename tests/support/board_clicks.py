@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 #: The board's playable elements: every insertion and scoring the page offers now.
-PLAYABLE = '[data-action][tabindex="0"]'
+PLAYABLE = '[data-action][aria-disabled="false"]'
 
 
 def click_action(page: Any, action: str | None = None) -> None:
@@ -17,7 +17,7 @@ def click_action(page: Any, action: str | None = None) -> None:
     Playwright counts as hidden. The element is scrolled into the window first: a click
     outside it lands nowhere, and how far down the board starts depends on the header.)
     """
-    selector = PLAYABLE if action is None else f'[data-action="{action}"][tabindex="0"]'
+    selector = PLAYABLE if action is None else f'[data-action="{action}"][aria-disabled="false"]'
     element = page.wait_for_selector(selector, state="attached")
     element.scroll_into_view_if_needed()
     box = element.bounding_box()

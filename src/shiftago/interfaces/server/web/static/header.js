@@ -37,17 +37,23 @@ const header = document.querySelector("header.top");
 if (header) {
   const brand = header.querySelector(".brand");
   const menu = header.querySelector("nav.menu");
+  const more = header.querySelector(".header-more");
+  const toggle = header.querySelector("[data-testid=menu-toggle]");
+  // the parts of the row: the box of the menu's parts is no box when the header is wide
+  const parts = () => [...header.children].flatMap((child) => (child === more ? [...more.children] : [child]));
   const wrapped = (counted) => {
     const line = brand.getBoundingClientRect().bottom;
-    return [...header.children].some(
+    return parts().some(
       (child) =>
         counted(child) &&
         child.getClientRects().length > 0 &&
         child.getBoundingClientRect().top >= line,
     );
   };
+  const folded = () => toggle.getClientRects().length > 0;
   const fit = () => {
     header.classList.remove("stacked");
+    if (folded()) return; // a phone's header: the menu button holds the rest
     if (!wrapped(() => true)) return;
     header.classList.add("stacked");
     if (wrapped((child) => child !== menu)) header.classList.remove("stacked");
@@ -57,7 +63,7 @@ if (header) {
   // the other rows and nothing below the header moves twice: a change of the header's
   // words or parts is seen at once (a mutation observer's callback runs before the next
   // frame), a change of the window's width by its resize event (also before the frame).
-  // The header's own class is not watched: fit changes it.
+  // The header's own class is not watched: fit and the menu button change it.
   new MutationObserver(fit).observe(header, {
     subtree: true,
     childList: true,
@@ -72,4 +78,25 @@ if (header) {
     }
   });
   document.fonts?.ready.then(fit);
+}
+
+// On a phone the menu, the account and the preferences fold behind the menu button
+// (style.css). It opens and closes them; Escape, or a click elsewhere on the page,
+// closes them again, Escape giving the focus back to the button.
+if (header) {
+  const toggle = header.querySelector("[data-testid=menu-toggle]");
+  const setOpen = (open) => {
+    header.classList.toggle("open", open);
+    toggle.setAttribute("aria-expanded", String(open));
+  };
+  const isOpen = () => header.classList.contains("open");
+  toggle.addEventListener("click", () => setOpen(!isOpen()));
+  header.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape" || !isOpen() || toggle.getClientRects().length === 0) return;
+    setOpen(false);
+    toggle.focus();
+  });
+  document.addEventListener("click", (event) => {
+    if (isOpen() && !header.contains(event.target)) setOpen(false);
+  });
 }

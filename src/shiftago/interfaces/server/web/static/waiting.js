@@ -71,7 +71,10 @@ function notifyControl(box) {
       button.hidden = true;
     }
   });
-  box.after(button);
+  // beside the account it belongs to: inside the header's menu on a phone (layout.html)
+  const account = document.getElementById("account");
+  if (account) account.before(button);
+  else box.after(button);
   return button;
 }
 

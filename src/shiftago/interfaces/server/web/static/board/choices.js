@@ -137,7 +137,7 @@ export const Choices = {
       node.setAttribute("data-action", choice.action);
       node.setAttribute("role", "button");
       node.setAttribute("aria-label", words);
-      node.setAttribute("tabindex", active ? "0" : "-1");
+      node.setAttribute("tabindex", "-1"); // the board's one Tab stop is set by rove()
       node.setAttribute("aria-disabled", active ? "false" : "true");
       node.setAttribute("data-legal", "true");
       const title = el("title", {}, node);

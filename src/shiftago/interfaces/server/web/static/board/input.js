@@ -18,6 +18,7 @@ export const Input = {
     // a focus the player moved previews; one the page moved after a redraw does not
     // (after a scoring it lands on the first arrow: a push nobody chose would show)
     node.addEventListener("focus", () => {
+      this.rove(action);
       if (!this.placingFocus) this.preview(action);
     });
     node.addEventListener("blur", () => {
@@ -62,9 +63,21 @@ export const Input = {
     if (this.onAction) this.onAction(action);
   },
 
-  /** The focusable action elements in reading order around the board. */
+  /** The playable action elements, in reading order around the board. */
   focusables() {
-    return [...this.svg.querySelectorAll('[data-action][tabindex="0"]')];
+    return [...this.svg.querySelectorAll('[data-action][aria-disabled="false"]')];
+  },
+
+  /** Make the board one Tab stop, not one per arrow (a roving tabindex): of the playable
+   * elements only the one the keyboard was on last, while it is playable, else the
+   * first, takes the Tab; the arrow keys move between them (moveFocus). */
+  rove(action = this.roving) {
+    const list = this.focusables();
+    const stop = list.find((node) => node.getAttribute("data-action") === action) || list[0];
+    if (stop) this.roving = stop.getAttribute("data-action");
+    for (const node of this.svg.querySelectorAll("[data-action]")) {
+      node.setAttribute("tabindex", node === stop ? "0" : "-1");
+    }
   },
 
   /** Focus the next action along the line of `from` (its row for Left and Right, its
@@ -130,7 +143,7 @@ export const Input = {
   /** After a redraw took the focused element away: focus the element of `action` if it
    * is there again, else the first playable one, else the board itself. */
   refocus(action) {
-    const again = this.svg.querySelector(`[data-action="${action}"][tabindex="0"]`);
+    const again = this.svg.querySelector(`[data-action="${action}"][aria-disabled="false"]`);
     const target = again || this.focusables()[0];
     if (target) {
       this.placeFocus(target);

@@ -70,6 +70,7 @@ export class BoardView {
     this.armed = null; // the action a first tap previewed on a touch screen
     this.lastPointer = "mouse";
     this.placingFocus = false; // the page, not the player, moves the focus now
+    this.roving = null; // the action whose element is the board's Tab stop (input.js)
 
     const svg = el("svg", {
       viewBox: `0 0 ${this.total} ${this.total}`,
@@ -264,7 +265,6 @@ export class BoardView {
       const playable = this.canPlay(action);
       g.setAttribute("data-legal", legal ? "true" : "false");
       g.setAttribute("aria-disabled", playable ? "false" : "true");
-      g.setAttribute("tabindex", playable ? "0" : "-1");
       const cls = ["arrow", legal ? "legal" : "illegal"];
       if (playable) cls.push("active");
       if (action === last) cls.push("last");
@@ -285,6 +285,7 @@ export class BoardView {
     this.scoreLayer.replaceChildren();
     const choices = view.scoring || [];
     if (choices.length) this.drawScoring(choices, players, !!view.active && this.interactive);
+    this.rove();
     if (focused) this.refocus(focused.getAttribute("data-action"));
     if (this.hint) this.setHint(this.hint); // the hint stays on top of what was drawn
     if (same && kept.action && this.canPlay(kept.action)) {
