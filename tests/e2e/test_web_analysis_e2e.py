@@ -14,6 +14,7 @@ import urllib.parse
 from typing import Any
 
 import pytest
+from test_web_e2e import PHONE
 
 from shiftago import Action, Game, Rules, State, Variant
 from shiftago.engine.book import shipped_book
@@ -582,6 +583,21 @@ def test_a_finished_game_is_analysed_from_its_page(
     other.goto(f"{live_server.url}/watch/{game['id']}")
     other.wait_for_selector("[data-testid=eval-graph]")
     assert other.is_hidden("[data-testid=analyse]")
+    # on a phone the key moments lie far below the board: one chosen brings it into view
+    phone = new_context(**PHONE).new_page()
+    phone.goto(f"{live_server.url}/watch/{game['id']}")
+    phone.locator(moment).scroll_into_view_if_needed()
+    assert not phone.evaluate(BOARD_IN_VIEW)
+    phone.click(moment)
+    phone.wait_for_selector("[data-testid=best-action]:not([hidden])")
+    phone.wait_for_function(BOARD_IN_VIEW)
+
+
+#: Whether some of the game page's board is inside the window.
+BOARD_IN_VIEW = """() => {
+  const box = document.querySelector("#board svg").getBoundingClientRect();
+  return box.bottom > 0 && box.top < innerHeight;
+}"""
 
 
 def test_a_failed_review_says_so_and_can_be_asked_for_again(

@@ -25,7 +25,8 @@ def live_server(shared_server: LiveServer) -> LiveServer:
     return shared_server
 
 
-def two_players(live_server, new_context):
+def two_players(live_server, new_context, **options):
+    """Ann's and Ben's pages of a new game, each in a context of its own (``options``)."""
     answer = live_server.api(
         "POST",
         "/api/games",
@@ -35,7 +36,7 @@ def two_players(live_server, new_context):
     created = answer.json()
     pages = []
     for seat in created["seats"]:
-        page = new_context().new_page()
+        page = new_context(**options).new_page()
         page.goto(seat["join_url"])
         page.wait_for_function(CONNECTED)
         pages.append(page)
@@ -169,3 +170,17 @@ def test_a_guest_named_like_an_account_is_marked_in_the_chat_and_on_its_card(
         said = page.locator("[data-testid=chat-message]", has_text="Bonjour")
         said.wait_for()
         assert said.locator("b").inner_text() == name
+
+
+def test_on_a_phone_a_button_gone_leaves_the_typing_field_alone(live_server, new_context):
+    """On a touch screen the focus of a button that hid itself went on to the action
+    field, whose keyboard then covered half the board: it goes to the next control."""
+    phone = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+    _, (ann, ben) = two_players(live_server, new_context, **phone)
+    assert ann.evaluate("matchMedia('(pointer: coarse)').matches")
+    ann.wait_for_function("() => window.shiftago.game && window.shiftago.game.may.o.draw")
+    ann.get_by_test_id("offer-draw").click()
+    ben.get_by_test_id("decline-draw").click()
+    ann.wait_for_function("() => window.shiftago.game && !window.shiftago.game.draw_offer")
+    ben.wait_for_function("() => document.activeElement !== document.body")
+    assert ben.evaluate("document.activeElement.id") != "action-input"

@@ -213,7 +213,17 @@ def test_a_scoring_step_keeps_the_end_chosen_and_explains_the_other(
     click_action(page, "xc2-c5")  # keeps c2: the wrong end
     assert "xc2-c5 keeps c2 on the board; the goal is to keep c5." in explanation(page, "error")
     page.click("[data-testid=try-again]")
-    click_action(page, "xc5-c2")
+    # the choices are a list under the board too, a finger wide, each with its end kept
+    # (the board's "keep" badges are small on a phone)
+    listed = page.locator("[data-testid=score-choices] button")
+    listed.first.wait_for()
+    assert sorted(listed.evaluate_all("bs => bs.map(b => b.dataset.action)")) == [
+        "xc2-c5",
+        "xc5-c2",
+    ]
+    chosen = page.locator("[data-testid=score-choices] button[data-action='xc5-c2']")
+    assert "keep c5" in chosen.inner_text()
+    chosen.click()
     assert explanation(page, "info").startswith("Well done")
     page.locator(".marble[data-cell=c5]").wait_for(state="attached")
     assert page.locator(".marble[data-cell=c3]").count() == 0  # scored: it came off

@@ -238,6 +238,30 @@ def test_on_a_phone_the_header_is_one_row_and_its_menu_button_opens_the_rest(
     assert all(shown().values()), shown()
 
 
+def test_on_a_phone_the_sign_in_form_opens_inside_the_screen(
+    live_server: LiveServer, new_context: NewContext
+):
+    """In the folded menu the account sits at the left, and the sign-in form, hung from
+    its right edge, lay mostly off the screen (x = -181 of its 256 pixels): it opens in
+    the menu's flow now, its whole width on the screen, and signs a new player up."""
+    page = new_context(**PHONE).new_page()
+    page.goto(f"{live_server.url}/?lang=es")
+    header(page)
+    page.click("[data-testid=menu-toggle]")
+    page.click("[data-testid=account-open]")
+    form = page.locator("[data-testid=account-form]")
+    box = form.bounding_box()
+    assert box and box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+    for part in ("sign-in", "sign-up"):
+        button = page.locator(f"[data-testid={part}]").bounding_box()
+        assert button and button["x"] >= 0 and button["x"] + button["width"] <= 390, part
+    page.fill("[data-testid=account-form] input[name=name]", "telefono")
+    page.fill("[data-testid=account-form] input[name=password]", "correct horse")
+    page.click("[data-testid=sign-up]")
+    page.wait_for_selector("header [data-testid=account] .account-name", state="attached")
+    assert page.text_content("header [data-testid=account] .account-name") == "telefono"
+
+
 def test_dark_mode_and_the_sound_button_on_every_page(
     live_server: LiveServer, new_context: NewContext
 ):

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from test_web_e2e import BOARD_STOP, tab_to
 
 from shiftago.core import Action, State
 from shiftago.engine.puzzles.puzzle import THEMES, Puzzle
@@ -63,6 +64,12 @@ def solver_actions(puzzle: Puzzle) -> list[str]:
     return mine
 
 
+def a_wrong_first_action(puzzle: Puzzle) -> str:
+    """A legal first action of the puzzle that is not its solution's."""
+    state = State.from_position(puzzle.position)
+    return next(str(a) for a in state.legal_actions() if str(a) != puzzle.solution[0])
+
+
 def signed_up(new_context: NewContext, server: LiveServer, name: str) -> Any:
     context = new_context()
     answer = context.request.post(
@@ -106,13 +113,14 @@ def test_a_puzzle_solved_by_keys_on_the_board_and_typed(live_server: LiveServer,
     puzzle = express_2(2, skip=3)
     open_puzzle(page, live_server, puzzle)
     first, second = solver_actions(puzzle)
-    # the page puts the keyboard on the board; arrow keys go round every action
-    page.wait_for_function("document.activeElement && document.activeElement.dataset.action")
-    # placed there by the page, it previews nothing (a push shown would look like a hint)
-    assert (
-        page.evaluate("document.querySelector('.shiftago-board.previewing, [data-preview]')")
-        is None
-    )
+    # opened without a key pressed, the page leaves the focus off the board: a focus ring
+    # on an arrow nobody chose looks like a hint
+    assert page.evaluate("document.activeElement.dataset.action ?? null") is None
+    # the board is one Tab stop; arrow keys go round every action
+    tab_to(page, BOARD_STOP)
+    # moved there by the player, the focus previews its push
+    focused = page.evaluate("document.activeElement.dataset.action")
+    page.wait_for_selector(f'[data-preview="{focused}"]', state="attached")
     page.keyboard.press("ArrowRight")
     focused = page.evaluate("document.activeElement.dataset.action")
     page.wait_for_selector(f'[data-preview="{focused}"]', state="attached")  # the player's move
@@ -137,8 +145,7 @@ def test_a_wrong_action_shows_the_refutation_and_the_solution_step_by_step(
     open_puzzle(page, live_server, puzzle)
     # a win in two: the status says so, as the goal does
     assert "find the win in 2 actions" in page.text_content("[data-testid=puzzle-status]")
-    state = State.from_position(puzzle.position)
-    wrong = next(str(a) for a in state.legal_actions() if str(a) != puzzle.solution[0])
+    wrong = a_wrong_first_action(puzzle)
     click_action(page, wrong)
     at_stage(page, "failed")
     page.wait_for_selector("[data-testid=puzzle-outcome][data-refuted=true]", timeout=SLOW_MS)
@@ -240,11 +247,7 @@ def test_the_streak_mode_counts_solves_in_a_row_until_a_mistake(
         page.wait_for_selector(f"[data-testid=puzzles-solved][data-run='{skip + 1}']")
     puzzle = express_2(1, skip=2)
     open_puzzle(page, live_server, puzzle)
-    wrong = next(
-        str(a)
-        for a in State.from_position(puzzle.position).legal_actions()
-        if str(a) != puzzle.solution[0]
-    )
+    wrong = a_wrong_first_action(puzzle)
     click_action(page, wrong)
     at_stage(page, "failed")
     assert "2" in (page.text_content("[data-testid=puzzle-outcome-words]") or "")
@@ -252,6 +255,39 @@ def test_the_streak_mode_counts_solves_in_a_row_until_a_mistake(
     page.wait_for_selector("[data-testid=puzzles-solved][data-run='0']")
     stored = page.evaluate("JSON.parse(localStorage.getItem('shiftago.puzzles'))")
     assert stored["streak"] == 0 and stored["best"] == 2 and stored["streakMode"] is True
+
+
+def test_a_puzzle_solved_after_a_failure_is_no_first_try_for_the_streak(
+    live_server: LiveServer, page: Any
+) -> None:
+    """Signed out, a puzzle solved on its retry counted in the streak, which counts first
+    attempts (docs/puzzles.md) as the server does for an account."""
+    page.goto(live_server.url + "/puzzles")
+    at_stage(page, "solving", 0)
+    page.evaluate("localStorage.removeItem('shiftago.puzzles')")
+    puzzle = express_2(1, skip=7)
+    open_puzzle(page, live_server, puzzle)
+    wrong = a_wrong_first_action(puzzle)
+    click_action(page, wrong)
+    at_stage(page, "failed")
+    page.click("[data-testid=puzzle-retry]")
+    at_stage(page, "solving", 0)
+    click_action(page, puzzle.solution[0])
+    at_stage(page, "solved")
+    stored = page.evaluate("JSON.parse(localStorage.getItem('shiftago.puzzles'))")
+    assert puzzle.id in stored["solved"] and stored["streak"] == 0
+    page.wait_for_selector("[data-testid=puzzle-streak][data-streak='0']")
+    # solved again from the start: solved before, so no first try either
+    open_puzzle(page, live_server, puzzle)
+    click_action(page, puzzle.solution[0])
+    at_stage(page, "solved")
+    assert page.evaluate("JSON.parse(localStorage.getItem('shiftago.puzzles')).streak") == 0
+    # a new puzzle solved at once counts
+    other = express_2(1, skip=8)
+    open_puzzle(page, live_server, other)
+    click_action(page, other.solution[0])
+    at_stage(page, "solved")
+    page.wait_for_selector("[data-testid=puzzle-streak][data-streak='1']")
 
 
 def test_the_page_fits_a_phone(live_server: LiveServer, new_context: NewContext) -> None:
@@ -279,9 +315,22 @@ def test_an_expert_puzzle_of_3_players_is_solved_with_its_scoring_chosen(
         for n, colour in enumerate(("Orange", "Green", "Blue"))
     ]
     mine = solver_actions(puzzle)
-    assert mine[-1].startswith("x")  # the last action is a scoring, chosen on the board
+    assert mine[-1].startswith("x")  # the last action is a scoring, chosen in the list
+    listed = page.locator("[data-testid=score-choices] button")
     for number, action in enumerate(mine, start=1):
-        click_action(page, action)
+        if action.startswith("x"):
+            # the list under the board holds the board's choices, a finger wide
+            listed.first.wait_for()
+            on_board = page.eval_on_selector_all(
+                ".scoring-choices [data-action]", "cs => cs.map(c => c.dataset.action)"
+            )
+            assert sorted(listed.evaluate_all("bs => bs.map(b => b.dataset.action)")) == sorted(
+                on_board
+            )
+            page.click(f"[data-testid=score-choices] button[data-action='{action}']")
+        else:
+            assert listed.count() == 0 and page.is_hidden("#score-choices")
+            click_action(page, action)
         if number < len(mine):
             at_stage(page, "solving", number)
     at_stage(page, "solved")

@@ -270,7 +270,10 @@ function keepFocus(focused) {
   if (!focused || focused === document.body || shownNow(focused)) return;
   const now = document.activeElement;
   if (now && now !== focused && now !== document.body) return;
-  const next = FOCUS_AFTER.map($).find(shownNow);
+  // on a touch screen the text field is passed over: focused, it opens the screen's
+  // keyboard over the board
+  const touch = matchMedia("(pointer: coarse)").matches;
+  const next = FOCUS_AFTER.filter((id) => !(touch && id === "action-input")).map($).find(shownNow);
   if (next) next.focus();
 }
 

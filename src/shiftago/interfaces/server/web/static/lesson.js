@@ -9,6 +9,7 @@ import { errorWords } from "./errors.js";
 import { number, t } from "./i18n.js";
 import { colourName } from "./gamewords.js";
 import { localProgress, recordSteps, syncProgress } from "./learnprogress.js";
+import { drawScoreList } from "./scorelist.js";
 
 const $ = (id) => document.getElementById(id);
 const lessonId = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -63,6 +64,7 @@ function draw(animate = false) {
   board.update(drawn, { animate: animate && last && before ? { action: last, board: parsePosition(before.position).board, motion: v.motion } : null });
   $("status").textContent = statusText(v);
   $("action-input").disabled = !!settled;
+  drawScoreList($("score-choices"), $("score-list"), drawn.scoring, v.players, drawn.active, attempt);
 }
 
 function explain(text, kind) {

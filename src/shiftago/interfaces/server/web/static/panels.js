@@ -2,10 +2,11 @@
 // (marbles, points, skips, who acts), the score phase's choices with their points,
 // the result with rematch, and the tournament's score. Words only: every fact is the
 // server's (GAME) or the step's position string.
-import { COLOURS, colourName, isScoring, marbleIcon, scoringEnds } from "./board.js";
+import { COLOURS, colourName, isScoring, marbleIcon } from "./board.js";
 import { el } from "./api.js";
 import { nameBesideColour } from "./gamewords.js";
 import { renderClocks } from "./clock.js";
+import { drawScoreList } from "./scorelist.js";
 import { number, t, tn } from "./i18n.js";
 import { seatRating } from "./rated.js";
 import { $, ctx, held, heldThatMay, history, isOver, lastStep, nameOf, seatOf, setText, together, who } from "./state.js";
@@ -227,29 +228,10 @@ function spectators() {
   return Number.isInteger(n) && n > 0 ? n : 0;
 }
 
-/** The score phase's choices as a list, each with its points (0-point lines apart). */
+/** The score phase's choices as a list, each with its points (scorelist.js). */
 export function renderScoreChoices(v, canAct, onAct) {
-  const box = $("score-choices");
-  const list = $("score-list");
   const choices = v.final && v.phase === "score" ? ctx.game.scoring || [] : [];
-  list.replaceChildren();
-  for (const c of choices) {
-    const zero = c.points === 0;
-    const pts = tn("{n} point", "{n} points", c.points);
-    // with 3-4 players the first end named stays on the board
-    const [a, b] = scoringEnds(c.action);
-    const keep = ctx.game.players > 2 ? t("keep {cell}", { cell: a }) : "";
-    const lineWords = t("Score the line {a} to {b}:", { a, b });
-    const button = el("button", {
-      type: "button", class: `score-choice${zero ? " zero" : ""}`, "data-action": c.action,
-      "data-points": c.points, disabled: !canAct, onclick: () => onAct(c.action),
-    },
-    // heard as the board's own choices are: the line's ends, then what the button shows
-    el("span", { class: "visually-hidden", text: lineWords + " " }),
-    el("code", { text: c.action }), " ", keep ? el("span", { class: "keep", text: keep }) : null, keep ? " " : null, el("span", { class: "pts", text: pts }));
-    list.append(el("li", {}, button));
-  }
-  box.hidden = !choices.length;
+  drawScoreList($("score-choices"), $("score-list"), choices, ctx.game.players, canAct, onAct);
 }
 
 export function renderResult(v) {

@@ -12,6 +12,7 @@ import { errorWords } from "./errors.js";
 import { number, t, tn } from "./i18n.js";
 import { colourName, variantName } from "./gamewords.js";
 import { playSound } from "./prefs.js";
+import { drawScoreList } from "./scorelist.js";
 import { drawSeatChips } from "./seatchips.js";
 
 const $ = (id) => document.getElementById(id);
@@ -50,6 +51,7 @@ let stage = "loading"; // loading | solving | waiting | solved | failed (setStag
 let solutionViews = null; // the solution's views, the start first, once asked for
 let solutionAt = 0;
 let player = null; // the signed-in player's puzzle rating (GET /api/puzzles/me), or null
+let failedOnce = false; // this puzzle was failed since it was opened (a retry is no first try)
 
 const boardView = new BoardView($("board"), { arrows: true, interactive: true, onAction: play, label: t("Puzzle board") });
 const announcer = new Announcer($("announcer"));
@@ -94,11 +96,14 @@ function keep(changes) {
   return next;
 }
 
-/** Note a finished puzzle in the browser: solved ids, the streak, the streak mode's run. */
+/** Note a finished puzzle in the browser: solved ids, the streak, the streak mode's run.
+ * As the server counts a signed-in player's (docs/puzzles.md), the streak counts first
+ * attempts only: a puzzle solved after a failure, or solved before, leaves it as it is. */
 function remember(id, solved) {
   const p = progress();
+  const firstTry = !failedOnce && !p.solved.includes(id);
   const solvedIds = solved && !p.solved.includes(id) ? [...p.solved, id] : p.solved;
-  const streak = solved ? p.streak + 1 : 0;
+  const streak = solved ? p.streak + (firstTry ? 1 : 0) : firstTry ? 0 : p.streak;
   const run = p.streakMode ? (solved ? p.run + 1 : p.run) : 0;
   return keep({ solved: solvedIds, streak, best: Math.max(p.best, streak), run });
 }
@@ -130,6 +135,7 @@ async function open(loader) {
     const found = await loader();
     const view = await api("/api/positions", { method: "POST", body: { position: found.position } });
     puzzle = found;
+    failedOnce = false;
     start = view;
     showPuzzle(true);
     begin();
@@ -212,6 +218,8 @@ function draw(view, animate = null) {
     { animate },
   );
   $("action-input").disabled = !mine;
+  const choices = view.phase === "score" && !view.result ? view.scoring || [] : [];
+  drawScoreList($("score-choices"), $("score-list"), choices, view.players || pos.players, mine, play);
   drawSeatChips($("seats"), view);
 }
 
@@ -344,6 +352,7 @@ async function failed(after, action, verdict, from) {
   $("actions-left").textContent = "";
   const refutation = verdict.refutation || verdict.reply || [];
   const p = remember(puzzle.id, false);
+  failedOnce = true;
   const words = failedWords(from, after, action, refutation);
   $("status").textContent = words;
   outcome(words, verdict.player);

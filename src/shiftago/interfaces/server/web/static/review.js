@@ -479,6 +479,18 @@ export class GameReview {
     else this.showStep(k);
   }
 
+  /** Scroll the board into view when none of it is (on a phone the key moments are far
+   * below it): a moment chosen shows its position there. */
+  boardIntoView() {
+    const svg = this.board && this.board.svg;
+    if (!svg) return;
+    const box = svg.getBoundingClientRect();
+    if (box.bottom > 0 && box.top < innerHeight) return;
+    const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
+    // the board's section, whose status line above the board says whose action it is
+    (svg.closest(".board-area") || svg).scrollIntoView({ block: "start", behavior: still ? "auto" : "smooth" });
+  }
+
   drawCursor() {
     if (!this.cursor || !this.graph) return;
     const n = Math.max(1, this.actionCount());
@@ -521,7 +533,10 @@ export class GameReview {
         }),
       });
       b.append(marbleIcon(a.seat, 14), ` ${a.turn ? `${a.turn}. ` : ""}${a.action}${MARKS[a.judgement]}`);
-      b.addEventListener("click", () => this.go(a.index));
+      b.addEventListener("click", () => {
+        this.go(a.index);
+        this.boardIntoView();
+      });
       list.append(el("li", {}, b));
     }
     this.moments.replaceChildren(el("h3", { text: t("Key moments") }), list);

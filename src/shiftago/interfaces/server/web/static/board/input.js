@@ -2,6 +2,14 @@
 // (arrows and scoring choices), and where the keyboard's focus goes. Mixed into
 // BoardView (view.js): `this` is the board.
 
+// Whether the person's last input was a key (not a pointer): the page moves the focus
+// onto the board for a keyboard only, since the focus ring on an arrow nobody chose
+// looks like a hint (a puzzle opened by a tap showed one on its first playable arrow).
+// (There is no window where the page's scripts are tested under Node.)
+let byKeys = false;
+globalThis.addEventListener?.("keydown", () => { byKeys = true; }, true);
+globalThis.addEventListener?.("pointerdown", () => { byKeys = false; }, true);
+
 /** BoardView's input methods. */
 export const Input = {
   /** Mouse, touch and keyboard on an element that stands for an action. */
@@ -122,10 +130,12 @@ export const Input = {
     return inLine.length ? inLine[0][0] : null;
   },
 
-  /** Focus the first playable element (keyboard users start here). The page moves the
-   * focus, not the player: nothing is previewed (a push nobody chose would show, and
-   * look like a hint). */
+  /** Focus the first playable element when the person uses the keyboard (they go on
+   * from here); after a tap or a click, or before any input, the focus stays where it
+   * is. The page moves the focus, not the player: nothing is previewed (a push nobody
+   * chose would show, and look like a hint). */
   focusFirst() {
+    if (!byKeys) return;
     const list = this.focusables();
     if (list.length) this.placeFocus(list[0]);
   },
