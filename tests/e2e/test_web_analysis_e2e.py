@@ -149,6 +149,9 @@ def test_the_analysis_board_lists_a_winning_action_first(
     expected = first.locator(".line-expected")
     assert expected.inner_text() == "win"
     assert "The computer's value: +" in (expected.get_attribute("title") or "")
+    # and in grey beside it, for a touch screen, which shows no tooltip
+    value = first.locator("[data-testid=line-value]").inner_text()
+    assert value.startswith("+") and value in (expected.get_attribute("title") or "")
     others = page.locator("[data-testid=engine-line] .line-expected").all_inner_texts()
     assert all(t in ("win", "loss") or t.endswith("%") for t in others), others
     # the best action is drawn on the board as a hint
@@ -564,9 +567,15 @@ def test_a_finished_game_is_analysed_from_its_page(
     best = text(page, "[data-testid=best-action]")
     assert best.startswith("Best: ")
     assert best.split()[1] in {"L1", "Be"}
-    assert best.endswith("(a win)")  # a win in one, in words, not in the unit
+    assert "(a win)" in best  # a win in one, in words, not in the unit
+    # the computer's own value follows in grey, in sight without a tooltip (a phone has
+    # none); the sentence under the summary says what the grey numbers are
+    value = text(page, "[data-testid=best-value]")
+    assert best.endswith(f"(a win) {value}") and value.startswith("+"), (best, value)
     played = text(page, ".played-action")
     assert "(a loss)" in played or "(expected score " in played, played
+    assert played.endswith(" " + text(page, "[data-testid=played-value]"))
+    assert "The computer's own values (in grey)" in text(page, ".review-unit")
     page.wait_for_selector(".hint-arrow[data-hint]", state="attached")
     # the graph at each step says what "Best" says there: the position's own expected
     # score (expected_before), the last step the last action's

@@ -292,6 +292,8 @@ function drawLines(msg) {
     const item = el("li", { class: "engine-line", "data-testid": "engine-line", "data-action": line.action },
       go,
       el("span", { class: "line-expected", title: t("Expected score of the side to act. The computer's value: {value}", { value: formatValue(line.value) }), text: expectedWords(line.expected, line.proven) }),
+      // the computer's own value in grey, in sight on a touch screen too (no tooltip there)
+      el("span", { class: "line-value", "data-testid": "line-value", text: formatValue(line.value) }),
       el("code", { class: "line-pv", title: pv.join(" "), text: pv.join(" ") }));
     item.addEventListener("pointerenter", () => boardView.setHint(line.action));
     item.addEventListener("pointerleave", () => boardView.setHint(engineLines[0] ? engineLines[0].action : null));

@@ -56,7 +56,7 @@ export function formatValue(v) {
   return (n > 0 ? "+" : n < 0 ? "−" : "") + text;
 }
 
-/** The computer's own values (the tooltips' numbers) said for a player, by the kind of
+/** The computer's own values (the numbers in grey) said for a player, by the kind of
  * search that made them (the review's or the analysis socket's `unit`, docs/analysis.md
  * "Value"), a whole sentence; "" for a kind this page does not know. */
 export function unitWords(unit, game) {
@@ -72,16 +72,16 @@ export function unitWords(unit, game) {
 
 const UNIT_WORDS = {
   search: (scale) =>
-    t("The computer's own values (in the tooltips) weigh the position for the player to act: 0 is even, +{scale} means about a 73% chance for that player and −{scale} about 27%, and a value near ±10000 is a win or a loss it has worked out to the end.", { scale: number(scale) }),
+    t("The computer's own values (in grey) weigh the position for the player to act: 0 is even, +{scale} means about a 73% chance for that player and −{scale} about 27%, and a value near ±10000 is a win or a loss it has worked out to the end.", { scale: number(scale) }),
   playouts: (players) =>
     players > 2
-      ? t("The computer's own values (in the tooltips) are the share of the win that the player to act can expect, from 0 to 1 (with {n} players an even share is {share}).", { n: number(players), share: number(1 / players, { maximumFractionDigits: 2 }) })
-      : t("The computer's own values (in the tooltips) are the share of the win that the player to act can expect, from 0 to 1 (0.5 an even game)."),
+      ? t("The computer's own values (in grey) are the share of the win that the player to act can expect, from 0 to 1 (with {n} players an even share is {share}).", { n: number(players), share: number(1 / players, { maximumFractionDigits: 2 }) })
+      : t("The computer's own values (in grey) are the share of the win that the player to act can expect, from 0 to 1 (0.5 an even game)."),
   get graph() {
     return t("The graph shows each player's expected score after every action.");
   },
   get points() {
-    return t("The computer's own values (in the tooltips) are points: what an action scores or sets up, ±1000 a win or a loss at once.");
+    return t("The computer's own values (in grey) are points: what an action scores or sets up, ±1000 a win or a loss at once.");
   },
 };
 
@@ -285,7 +285,7 @@ export class GameReview {
       return;
     }
     const line = Array.isArray(a.pv) && a.pv.length ? a.pv : [a.best];
-    // the mover's expected score in words; the computer's own value in the tooltip
+    // the mover's expected score in words; the computer's own value after it, in grey
     const seat = Math.max(0, COLOURS.indexOf(a.seat));
     const expected = (list) => (Array.isArray(list) ? list[seat] : null);
     const scored = (e, value, proven = 0) => {
@@ -300,6 +300,8 @@ export class GameReview {
       el("strong", { text: before }),
       el("code", { class: "notation", text: line.join(" ") }),
       after ?? "",
+      " ",
+      el("span", { class: "line-value", "data-testid": "best-value", text: formatValue(a.best_value) }),
     );
     this.best.title = t("The computer's value: {value}", { value: formatValue(a.best_value) });
     this.best.hidden = false;
@@ -313,7 +315,7 @@ export class GameReview {
     let played;
     if (values.judgement) played = t("Played: {action} {judgement} ({score})", values);
     else played = same ? t("Played: {action} ({score}), the best", values) : t("Played: {action} ({score})", values);
-    this.played.textContent = played;
+    this.played.replaceChildren(played, " ", el("span", { class: "line-value", "data-testid": "played-value", text: formatValue(a.value) }));
     this.played.title = t("The computer's value: {value}", { value: formatValue(a.value) });
     this.played.hidden = false;
     if (this.board && this.board.setHint) this.board.setHint(a.best);
