@@ -98,7 +98,11 @@ def test_the_abort_button_before_ones_first_action_ends_the_game_on_both_pages(
         page.get_by_test_id("result").wait_for()
         text = page.get_by_test_id("result").inner_text()
         assert "aborted by Ben" in text and "no result" in text, text
-        assert "aborted" in page.get_by_test_id("status").inner_text()
+        # one sentence, without "Game over: The game was aborted ... (green) (no result)"
+        status = page.get_by_test_id("status").inner_text()
+        assert status.startswith("The game was aborted by Ben") and status.endswith(
+            "): no result."
+        ), status
         page.get_by_test_id("abort").wait_for(state="hidden")
     game = read(live_server, game_id)
     assert game["result"] == {

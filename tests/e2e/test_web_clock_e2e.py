@@ -155,18 +155,22 @@ def test_a_custom_clock_of_seconds_from_the_home_page(shared_server: LiveServer,
 
 
 def test_on_a_phone_the_clocks_are_above_the_board_too(shared_server: LiveServer, new_context: Any):
+    """On a phone, and on a tablet upright (the players' cards are below the board there,
+    a screen away from it), the clocks are above the board too."""
     server = shared_server
     created = create(
         server, variant="express", players=2, first="o", clock={"initial": 180, "increment": 2}
     )
-    phone = open_page(new_context(**PHONE), created["seats"][0]["join_url"])
-    strip = phone.locator("[data-testid=clock-strip]")
-    strip.wait_for()
-    above = phone.evaluate(
-        "() => document.querySelector('[data-testid=clock-strip]').getBoundingClientRect()"
-        ".bottom <= document.getElementById('board').getBoundingClientRect().top"
-    )
-    assert above
+    tablet = {"viewport": {"width": 768, "height": 1024}, "has_touch": True, "is_mobile": True}
+    for device in (tablet, PHONE):
+        phone = open_page(new_context(**device), created["seats"][0]["join_url"])
+        strip = phone.locator("[data-testid=clock-strip]")
+        strip.wait_for()
+        above = phone.evaluate(
+            "() => document.querySelector('[data-testid=clock-strip]').getBoundingClientRect()"
+            ".bottom <= document.getElementById('board').getBoundingClientRect().top"
+        )
+        assert above, device
     phone.wait_for_function(
         "() => document.querySelector('[data-testid=clock-strip] [data-clock=o]')"
         "?.textContent === '3:00'"

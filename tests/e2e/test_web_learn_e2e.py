@@ -205,6 +205,34 @@ def test_the_lessons_fit_a_phone(live_server: LiveServer, new_context: NewContex
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 375
 
 
+#: Whether the whole of an element is inside the window.
+IN_VIEW = """(s) => {
+  const box = document.querySelector(s).getBoundingClientRect();
+  return box.top >= -1 && box.bottom <= innerHeight + 1;  // a pixel for rounding
+}"""
+
+
+def test_on_a_tablet_the_explanation_and_the_next_goal_stay_in_view(
+    live_server: LiveServer, new_context: NewContext
+):
+    """Upright on a tablet the board is most of the screen: the focus moved to the
+    button under it scrolled the explanation of a try above the screen, and a new step
+    opened scrolled past its goal."""
+    tablet = new_context(viewport={"width": 768, "height": 1024}, has_touch=True, is_mobile=True)
+    page = open_lesson(live_server, tablet, "push")
+    click_action(page, "Ba")  # not the column the goal names
+    explanation(page, "error")
+    page.wait_for_function(IN_VIEW, arg="[data-testid=explanation]")
+    assert page.evaluate("document.activeElement.dataset.testid") == "try-again"
+    page.click("[data-testid=try-again]")
+    click_action(page, "Bc")
+    explanation(page, "info")
+    page.wait_for_function(IN_VIEW, arg="[data-testid=explanation]")
+    page.click("[data-testid=next-step]")
+    page.locator("[data-testid=step-count]:has-text('Step 2 of')").wait_for()
+    page.wait_for_function(IN_VIEW, arg="[data-testid=goal]")
+
+
 def test_a_scoring_step_keeps_the_end_chosen_and_explains_the_other(
     live_server: LiveServer, new_context: NewContext
 ):

@@ -231,7 +231,12 @@ def test_on_a_phone_the_header_is_one_row_and_its_menu_button_opens_the_rest(
     toggle.click()
     page.click("header nav a[href='/learn']")
     page.wait_for_url("**/learn*")
-    # wider than a phone: no button, every part in the header itself
+    # a tablet, upright or across, folds it too (its header took three or four rows)
+    for width, tall in ((768, 1024), (1024, 768)):
+        page.set_viewport_size({"width": width, "height": tall})
+        page.wait_for_function("() => document.querySelector('header.top').offsetHeight < 70")
+        assert toggle.is_visible() and not any(shown().values())
+    # a laptop: no button, every part in the header itself
     page.set_viewport_size({"width": 1280, "height": 800})
     header(page)
     assert page.locator("[data-testid=menu-toggle]").is_hidden()

@@ -93,3 +93,9 @@ def test_a_rated_blitz_game_lost_on_time_rates_both_players(
         shown = page.text_content("[data-testid=rating-changes]")
         assert f"{names[winner]} {round(won.rating)}? (+{delta})" in shown
         assert f"{names[loser]} {round(lost.rating)}? (\u2212{delta})" in shown  # a minus sign
+        # and the players' cards beside the names show the new ratings, without a reload
+        for colour, rating in ((winner, won), (loser, lost)):
+            page.wait_for_function(
+                "([s, w]) => document.querySelector(s)?.textContent === w",
+                arg=[f"[data-testid=rating-{colour}]", f"{round(rating.rating)}?"],
+            )

@@ -293,8 +293,12 @@ def test_with_a_computer_and_two_people_no_one_undoes_the_others_action(db_url):
             assert "missing: g" in refused["message"]
             assert len(client.get(f"/api/games/{game_id}").json()["actions"]) == 3
             o.send({"type": "takeback", "tokens": [ann, ben]})  # one screen holds both
+            # the last person to act was green: its Td and the computer's answer go, and
+            # orange's L3 stays (it went back to orange's turn, undoing green's too)
             back = o.until_type("takeback")
-            assert back["version"] == 0  # to the start of orange's previous turn
+            assert back["version"] == 1 and back["game"]["actions"] == ["L3"]
+            o.send({"type": "takeback", "tokens": [ann, ben]})
+            assert o.until_type("takeback")["version"] == 0  # then orange's own
 
 
 def test_takeback_between_people_one_action_at_a_time_with_every_token(db_url):

@@ -1,5 +1,6 @@
 """Taking back (RULES.md section 9): against the computer, to the start of the asker's
-previous turn; between people, the last action, on a device that holds every seat.
+previous turn (at one screen of several people, the last of them to act); between
+people, the last action, on a device that holds every seat.
 Time spent stays spent; once the next game is made, this game's result stands."""
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ async def take_back(
     """Take back as the game allows (RULES.md section 9).
 
     Against the computer: back to the start of ``seat``'s previous turn, for a client
-    that holds every seat a person plays (with ``tokens`` where there are several). In a
+    that holds every seat a person plays (with ``tokens`` where there are several, and
+    then the turn of the person who acted last). In a
     game of people only: the last action, for a client whose ``tokens`` hold every seat.
     """
     async with live.lock:
@@ -30,6 +32,7 @@ async def take_back(
         if live.stored.next_id is not None:
             raise Refused("over", "the next game is made: this game's result stands", "next_made")
         if live.has_computer:
+            seat = _last_person_held(live, seat, tokens)
             keep = _turn_to_take_back(live, seat)  # a seat the computer plays is refused first
             _check_holds_every_person(live, seat, tokens)
         else:
@@ -56,6 +59,20 @@ async def take_back(
         live.stored.status, live.stored.finished = live.status(), False
         announce.takeback(live, keep)
         await hub.after_change(live)
+
+
+def _last_person_held(live: LiveGame, seat: int | None, tokens: tuple[str, ...]) -> int | None:
+    """Whose turn a take-back against the computer goes back to: the asker's, or, from a
+    client that holds several people's seats (people at one screen with the computer),
+    the turn of the person who acted last, so that each undoes their own latest action
+    and the computer's answers to it, not the actions of the others at the screen."""
+    held = {seat} | {live.seat_of_token(token) for token in tokens}
+    people = [s for s in sorted(live.people()) if s in held]
+    if len(people) < 2:
+        return seat
+    turns = {s: previous_turn(live.game.states, s) for s in people}
+    started = [(n, s) for s, n in turns.items() if n is not None]
+    return max(started)[1] if started else seat
 
 
 def _check_holds_every_person(live: LiveGame, seat: int | None, tokens: tuple[str, ...]) -> None:

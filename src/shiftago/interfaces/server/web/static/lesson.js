@@ -107,6 +107,21 @@ function drawMarks() {
   });
 }
 
+/** Scroll `node` into the window if part of it is outside (the least scroll). */
+function intoView(node) {
+  const box = node.getBoundingClientRect();
+  if (box.top < 0 || box.bottom > innerHeight) node.scrollIntoView({ block: "nearest" });
+}
+
+/** After a try: the explanation, the reason to read, in view, and the focus on the
+ * button that goes on without the focus's own scroll (on a tablet upright the board is
+ * most of the screen, and scrolling to the button below it took the explanation above
+ * the screen). */
+function settle(button) {
+  if (!$("explanation").hidden) intoView($("explanation"));
+  button.focus({ preventScroll: true });
+}
+
 function openStep(i) {
   index = Math.max(0, Math.min(i, lesson.steps.length - 1));
   tried = [];
@@ -116,6 +131,7 @@ function openStep(i) {
   url.searchParams.set("step", String(index + 1));
   history.replaceState(null, "", url.pathname + url.search);
   drawStep();
+  intoView(document.querySelector(".goal-box")); // a new step starts at its goal
 }
 
 async function attempt(action) {
@@ -134,8 +150,8 @@ async function attempt(action) {
     else if (answer.status === "missed") missed(answer, played);
     else explain(answer.words, "info");
     draw(played);
-    if (settled === "met") ($("next").hidden ? $("play-game") : $("next")).focus();
-    else if (settled === "missed") $("try-again").focus();
+    if (settled === "met") settle($("next").hidden ? $("play-game") : $("next"));
+    else if (settled === "missed") settle($("try-again"));
   } catch (err) {
     busy = false;
     const typo = err.data && err.data.code === "bad_try";

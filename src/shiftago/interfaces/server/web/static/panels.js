@@ -63,7 +63,7 @@ function resultText(result) {
   if (r.reason === "aborted") {
     // a seat the clock waited for in vain did not choose to abort: say what happened
     if (r.waited && by) return t("The game was aborted: {by} did not come or act in time (no result).", { by });
-    return by ? t("The game was aborted by {by} (no result).", { by }) : t("The game was aborted (no result).");
+    return by ? t("The game was aborted by {by}: no result.", { by }) : t("The game was aborted (no result).");
   }
   const reason = r.reason === "abandoned" && by ? "abandonedBy" : r.reason;
   const names = together(winners.map(who));
@@ -88,6 +88,8 @@ export function statusText(v, canAct) {
     if (!v.turn) return t("Step {step} of {steps}: the game is over.", at);
     return scoring ? t("Step {step} of {steps}: {name} to score a line.", at) : t("Step {step} of {steps}: {name} to play.", at);
   }
+  // an aborted game was never played out: its sentence says so without "Game over"
+  if (v.over && v.result && v.result.reason === "aborted") return resultText(v.result);
   if (v.over) return t("Game over: {result}", { result: resultText(v.result) });
   if (!v.turn) return t("Waiting for the game…");
   const seat = seatOf(v.turn);

@@ -15,10 +15,18 @@ export function ratingText(rating, provisional) {
 
 const asked = new Set();
 
-/** Show `changes` ([{colour, name, before, after, deviation, provisional}]) under the result. */
+/** Show `changes` ([{colour, name, before, after, deviation, provisional}]) under the
+ * result, and the new ratings in the players' cards (they kept the old ones until a
+ * reload). */
 export function showRatings(changes) {
   const result = document.getElementById("result");
   if (!result || !Array.isArray(changes) || !changes.length) return;
+  for (const c of changes) {
+    const words = ratingText(c.after, c.provisional);
+    for (const key of ratingOfAccount.keys()) if (key.startsWith(`${c.name} `)) ratingOfAccount.set(key, words);
+    const card = document.querySelector(`[data-testid=rating-${c.colour}]`);
+    if (card) card.textContent = words;
+  }
   let box = document.getElementById("rating-changes");
   if (!box) {
     box = el("ul", { id: "rating-changes", class: "rating-changes", "data-testid": "rating-changes" });
