@@ -282,6 +282,13 @@ def test_a_puzzle_solved_after_a_failure_is_no_first_try_for_the_streak(
     click_action(page, puzzle.solution[0])
     at_stage(page, "solved")
     assert page.evaluate("JSON.parse(localStorage.getItem('shiftago.puzzles')).streak") == 0
+    # the next puzzle, on the same page: the screen reader's region no longer says that
+    # the last one was solved
+    said = "() => document.querySelector('[data-testid=announcer]').textContent"
+    page.wait_for_function(f"() => ({said})().includes('Solved')")
+    page.click("[data-testid=puzzle-next]")
+    at_stage(page, "solving", 0)
+    assert "Solved" not in page.evaluate(said)
     # a new puzzle solved at once counts
     other = express_2(1, skip=8)
     open_puzzle(page, live_server, other)

@@ -392,9 +392,13 @@ def test_a_take_back_drops_the_review_of_the_actions_taken_back(
     page.click("#takeback-no")
     page.wait_for_selector("[data-testid=takeback]")
     assert read(live_server, game_id)["status"].startswith("over")
+    said = "() => document.querySelector('[data-testid=announcer]').textContent"
+    page.wait_for_function(f"() => ({said})().includes(' won.')")
     page.click("[data-testid=takeback]")
     page.click("[data-testid=takeback-confirm]")
     page.wait_for_selector("[data-testid=eval-graph]", state="hidden")
+    # the screen reader's region no longer says who won a game taken back
+    page.wait_for_function(f"() => !({said})().includes(' won.')")
     assert page.is_hidden(".review-table") and page.is_hidden("[data-testid=best-action]")
     assert page.locator("[data-testid=moves] [data-judgement=blunder]").count() == 0
     assert live_server.api("GET", f"/api/games/{game_id}/analysis").status_code == 404

@@ -76,8 +76,16 @@ export class Announcer {
     if (this.node.textContent === text) this.node.textContent = "";
     // the new words in a task of their own, after the region is seen emptied
     setTimeout(() => {
+      if (!this.pending) return; // cleared meanwhile
       this.node.textContent = this.pending.join(" ");
       this.pending = null;
     }, 0);
+  }
+
+  /** Empty the region: its last words no longer hold (a take-back, a new puzzle), and a
+   * screen reader that reads the page would meet them as if they did. */
+  clear() {
+    this.pending = null;
+    if (this.node) this.node.textContent = "";
   }
 }

@@ -71,6 +71,7 @@ function handle(conn, msg) {
       if (msg.game && (!ctx.game || msg.version !== ctx.version || (msg.game.actions || []).join() !== (ctx.game.actions || []).join())) {
         ctx.step = null; // a replay's step (and steps) are of the game as it was
         ctx.steps = null;
+        announcer.clear(); // what it said of the actions taken back no longer holds
         applyGame(msg.game, msg.version, null);
         notice(t("Actions were taken back."), "info");
       }

@@ -160,6 +160,7 @@ function showPuzzle(shown) {
 
 /** Start the puzzle (again): its position, nothing tried. */
 function begin() {
+  announcer.clear(); // "Solved!" or the last try's words are of the puzzle before
   tried = [];
   solutionViews = null;
   setStage("solving");
