@@ -53,7 +53,7 @@ if (header) {
   const folded = () => toggle.getClientRects().length > 0;
   const fit = () => {
     header.classList.remove("stacked");
-    if (folded()) return; // a phone's header: the menu button holds the rest
+    if (folded()) return; // a phone's or a tablet's header: the menu button holds the rest
     if (!wrapped(() => true)) return;
     header.classList.add("stacked");
     if (wrapped((child) => child !== menu)) header.classList.remove("stacked");
@@ -78,13 +78,10 @@ if (header) {
     }
   });
   document.fonts?.ready.then(fit);
-}
 
-// On a phone the menu, the account and the preferences fold behind the menu button
-// (style.css). It opens and closes them; Escape, or a click elsewhere on the page,
-// closes them again, Escape giving the focus back to the button.
-if (header) {
-  const toggle = header.querySelector("[data-testid=menu-toggle]");
+  // On a phone or a tablet the menu, the account and the preferences fold behind the
+  // menu button (style.css). It opens and closes them; Escape, or a click elsewhere on
+  // the page, closes them again, Escape giving the focus back to the button.
   const setOpen = (open) => {
     header.classList.toggle("open", open);
     toggle.setAttribute("aria-expanded", String(open));
@@ -92,7 +89,7 @@ if (header) {
   const isOpen = () => header.classList.contains("open");
   toggle.addEventListener("click", () => setOpen(!isOpen()));
   header.addEventListener("keydown", (event) => {
-    if (event.key !== "Escape" || !isOpen() || toggle.getClientRects().length === 0) return;
+    if (event.key !== "Escape" || !isOpen() || !folded()) return;
     setOpen(false);
     toggle.focus();
   });
