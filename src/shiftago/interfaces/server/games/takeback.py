@@ -70,8 +70,7 @@ def _last_person_held(live: LiveGame, seat: int | None, tokens: tuple[str, ...])
     people = [s for s in sorted(live.people()) if s in held]
     if len(people) < 2:
         return seat
-    turns = {s: previous_turn(live.game.states, s) for s in people}
-    started = [(n, s) for s, n in turns.items() if n is not None]
+    started = [(n, s) for s in people if (n := previous_turn(live.game.states, s)) is not None]
     return max(started)[1] if started else seat
 
 

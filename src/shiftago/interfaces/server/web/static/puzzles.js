@@ -201,10 +201,12 @@ function draw(view, animate = null) {
   const pos = parsePosition(view.position) || { board: new Map() };
   const legal = new Set([...(view.legal || []), ...(view.scoring || []).map((s) => s.action)]);
   const mine = stage === "solving" && !view.result && view.turn === start.turn;
+  const players = view.players || pos.players;
+  const scoring = view.phase === "score" && !view.result ? view.scoring || [] : [];
   boardView.update(
     {
       board: pos.board,
-      players: view.players || pos.players,
+      players,
       turn: view.turn,
       phase: view.result ? "over" : view.phase,
       legal,
@@ -213,14 +215,13 @@ function draw(view, animate = null) {
       lastBoard: lastMove ? lastMove.board : null,
       motion: view.motion,
       pushes: view.pushes || {},
-      scoring: view.phase === "score" && !view.result ? view.scoring || [] : [],
+      scoring,
       winLine: view.result && view.result.line ? view.result.line : [],
     },
     { animate },
   );
   $("action-input").disabled = !mine;
-  const choices = view.phase === "score" && !view.result ? view.scoring || [] : [];
-  drawScoreList($("score-choices"), $("score-list"), choices, view.players || pos.players, mine, play);
+  drawScoreList($("score-choices"), $("score-list"), scoring, players, mine, play);
   drawSeatChips($("seats"), view);
 }
 
