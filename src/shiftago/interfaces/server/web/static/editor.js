@@ -133,7 +133,7 @@ export class PositionEditor {
       if (e.key === "Enter") this.use(use);
     });
     container.append(
-      el("p", { class: "hint", text: t("Choose a colour (or Remove), then click cells (or reach them with Tab and the arrow keys and press Enter). Placing or removing a marble takes it from or gives it back to that colour's supply.") }),
+      el("p", { class: "hint", text: t("Choose a colour (or Remove), then click or tap cells (or reach them with Tab and the arrow keys and press Enter). Placing or removing a marble takes it from or gives it back to that colour's supply.") }),
       this.palette,
       this.boardBox,
       grid,
