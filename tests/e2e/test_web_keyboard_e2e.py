@@ -179,3 +179,28 @@ def test_each_players_panel_is_named_by_its_head(
         "a => document.getElementById(a.getAttribute('aria-labelledby')).textContent",
     )
     assert named.split() == ["Ann", "(orange)", "to", "play"], named
+
+
+@pytest.mark.parametrize("path", ["/", "/how-to-play"])
+def test_no_tab_stop_is_inside_a_picture(
+    live_server: LiveServer, new_context: NewContext, path: str
+) -> None:
+    """The home page's push and the how-to's boards are images: their arrows and lines
+    took 28 Tab stops each, read out as buttons "not allowed now" (a keyboard walk)."""
+    page = new_context().new_page()
+    page.goto(live_server.url + path)
+    page.wait_for_selector(".picture[role=img]")
+    pictures = page.locator("svg.picture").count()
+    assert pictures >= 1
+    stops = 0
+    while True:
+        page.keyboard.press("Tab")
+        place = page.evaluate(
+            """() => { const a = document.activeElement;
+                       return [a.tagName, !!a.closest('svg.picture')]; }"""
+        )
+        assert place[1] is False, f"a Tab stop inside a picture after {stops} stops"
+        stops += 1
+        if place[0] == "BODY" or stops > 200:
+            break
+    assert stops < 200

@@ -56,13 +56,5 @@ const pics = {
 for (const [id, spec] of Object.entries(pics)) {
   const box = document.getElementById(id);
   if (!box) continue;
-  const view = drawPicture(box, spec);
-  // a picture, not controls: one label for the whole image
-  view.svg.setAttribute("role", "img");
-  view.svg.setAttribute("aria-label", spec.label);
-  for (const node of view.svg.querySelectorAll("[data-action]")) {
-    node.removeAttribute("role");
-    node.removeAttribute("tabindex");
-    node.removeAttribute("data-action");
-  }
+  drawPicture(box, spec);
 }

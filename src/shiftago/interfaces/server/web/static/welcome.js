@@ -66,12 +66,6 @@ function view(board, last) {
 function drawPush(box) {
   const board = drawPicture(box, { cells: Object.fromEntries(AFTER), last: "L3", arrows: true, label: WORDS.after() });
   const svg = board.svg;
-  svg.setAttribute("role", "img");
-  for (const node of svg.querySelectorAll("[data-action]")) {
-    node.removeAttribute("role");
-    node.removeAttribute("tabindex");
-    node.removeAttribute("data-action");
-  }
   const say = (words) => {
     svg.setAttribute("aria-label", words);
     board.titleNode.textContent = words;

@@ -1,5 +1,5 @@
-// A small still picture of a board (the how-to page): a position string or
-// {cell: colour}, with marks; nothing in it can be played.
+// A small still picture of a board (the home and how-to pages): a position string or
+// {cell: colour}, with marks; nothing in it can be played or focused.
 import { parsePosition } from "./position.js";
 import { BoardView } from "./view.js";
 
@@ -25,5 +25,15 @@ export function drawPicture(container, { position, cells, players = 2, last = nu
     turn,
     phase: "insert",
   });
+  // a picture, not controls: one label for the whole image, and nothing in it a Tab or
+  // a click reaches (Chromium focuses an SVG element that has focus listeners unless
+  // its tabindex is -1)
+  view.svg.setAttribute("role", "img");
+  if (label) view.svg.setAttribute("aria-label", label);
+  for (const node of view.svg.querySelectorAll("[data-action]")) {
+    node.removeAttribute("role");
+    node.setAttribute("tabindex", "-1");
+    node.removeAttribute("data-action");
+  }
   return view;
 }
