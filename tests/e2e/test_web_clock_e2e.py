@@ -126,6 +126,19 @@ def test_a_timed_game_against_the_computer_from_the_home_page(
         "?.includes('The clock starts after your first action.')"
     )
     assert "3+2" in page.text_content("#game-title")
+    # the line counts the seconds down, out of the live regions: a screen reader hears
+    # the hidden live line, which says the words once (it was read again each second)
+    shown = wait_line(page)
+    said = page.text_content("#clock-wait-said")
+    assert said and "The clock starts after your first action." in said
+    page.wait_for_function(
+        "shown => document.querySelector('[data-testid=clock-wait]').textContent !== shown",
+        arg=shown,
+    )
+    assert page.text_content("#clock-wait-said") == said
+    assert page.eval_on_selector(
+        "[data-testid=clock-wait]", "e => !e.closest('[role=status], [aria-live]')"
+    )
 
 
 def test_a_custom_clock_of_seconds_from_the_home_page(shared_server: LiveServer, new_context: Any):

@@ -111,17 +111,29 @@ function waitWords(clock, now) {
   return "";
 }
 
+let saidKind = ""; // the kind of wait the live line last said
+
+/** The wait line counts down every second, so it is no live region (a screen reader
+ *  would read it again each second); a hidden live line beside it says the words once
+ *  for each kind of wait: the players to come, a first action, mine or another's, a
+ *  server that was down. */
 function renderWait(clock, now) {
   let line = document.getElementById("clock-wait");
   const strip = document.getElementById("clock-strip");
   if (!line && strip) {
-    line = el("p", { id: "clock-wait", class: "notice info", "data-testid": "clock-wait", role: "status" });
+    line = el("p", { id: "clock-wait", class: "notice info", "data-testid": "clock-wait" });
     strip.after(line);
+    strip.after(el("p", { id: "clock-wait-said", class: "visually-hidden", role: "status" }));
   }
   if (!line) return;
   const words = clock ? waitWords(clock, now) : "";
   if (line.textContent !== words) line.textContent = words;
   line.hidden = !words;
+  const kind = words ? [clock.waiting, !!toAct && mine.includes(toAct), !!clock.paused].join() : "";
+  if (kind !== saidKind) {
+    saidKind = kind;
+    document.getElementById("clock-wait-said").textContent = words;
+  }
 }
 
 /**
