@@ -773,3 +773,28 @@ def test_a_game_won_on_points_when_the_marbles_run_out_says_so(
     assert page.text_content("[data-testid=status]").strip() == (
         "Game over: Player 1 (orange) wins on points (the player to move has no marble left)."
     )
+
+
+def test_a_friend_who_has_not_come_yet_is_not_called_away(
+    new_context: NewContext, quick_grace: LiveServer
+):
+    """A seat whose link nobody has followed yet reads "not here yet", and its claim
+    says so; once its person came and left, it is away (a walk read "gone for 0:04" for
+    a friend who had not come)."""
+    server = quick_grace
+    created = create(server, variant="express", players=2, first="o")
+    page = open_page(new_context(), created["seats"][0]["join_url"])
+    badge = "document.querySelector('[data-testid=presence-g]')?.textContent"
+    page.wait_for_function(f"() => {badge} === 'not here yet'")
+    claim = page.locator("[data-testid=claim]")
+    claim.wait_for(timeout=15_000)
+    assert "has not come yet" in (claim.text_content() or "")
+    assert "away" not in (claim.text_content() or "")
+    game_id = created["id"]
+    with connect(f"ws://127.0.0.1:{server.port}/ws/games/{game_id}", origin=server.url) as ws:
+        Seat(ws, created["seats"][1]["join_url"].split("seat=")[1])
+        page.wait_for_function(f"() => {badge} === 'connected'")
+    page.wait_for_function(f"() => {badge}?.startsWith('away')")
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=claim]')?.textContent.includes('has been away')"
+    )

@@ -41,6 +41,7 @@ def test_hello_as_a_seat_and_as_a_spectator(db_url):
             assert presence["seats"][1] == {
                 "colour": "g",
                 "connected": False,
+                "came": False,  # its link not followed yet: not come, rather than gone
                 "away_since": away,
                 "claimable_at": (
                     dt.datetime.fromisoformat(away) + dt.timedelta(seconds=120)
@@ -51,6 +52,24 @@ def test_hello_as_a_seat_and_as_a_spectator(db_url):
             events = watcher.hello(None)
             assert events[0]["seat"] is None and events[0]["colour"] is None
             assert watcher.act("L3", 0)["code"] == "not_seated"
+
+
+def test_a_seat_whose_person_came_and_left_is_gone_after_a_restart_too(sqlite_url):
+    """Presence ``came``: a seat's person who came once (its link followed) and left is
+    away, not "not here yet", also when the server starts again (stored: the game has
+    no clock)."""
+    with client_for(sqlite_url) as client:
+        game_id, (ann, ben) = create(client, first="o")
+        with connect(client, game_id) as o:
+            o.hello(ann)
+            with connect(client, game_id) as g:
+                g.hello(ben)
+            left = o.until(lambda e: e["type"] == "presence" and not e["seats"][1]["connected"])
+            assert left["seats"][1]["connected"] is False
+            assert left["seats"][1]["came"] is True
+    with client_for(sqlite_url) as client, connect(client, game_id) as o:
+        presence = o.hello(ann)[-1]
+        assert presence["seats"][1] == {**presence["seats"][1], "connected": False, "came": True}
 
 
 def test_an_unknown_token_watches(sqlite_url):

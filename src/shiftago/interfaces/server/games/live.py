@@ -450,10 +450,13 @@ class LiveGame:
             connected = seat.kind == "computer" or i in whole.seats
             away = None if connected else self.away_since[i]
             claimable = self._claimable_at(i, grace_seconds, connected)
+            # a friend who has not followed the link yet is not "away"
+            came = connected or seat.opened is not None or self.has_acted(i)
             seats.append(
                 {
                     "colour": COLOURS[i],
                     "connected": connected,
+                    "came": came,
                     "away_since": None if away is None else away.isoformat(),
                     "claimable_at": None if claimable is None else claimable.isoformat(),
                 }

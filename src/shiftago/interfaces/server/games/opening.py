@@ -1,4 +1,5 @@
-"""A person's seat opened: its person came for the first time (its link followed), and a
+"""A person's seat opened: its person came for the first time (its link followed). The
+others then read the seat as gone when its person leaves, not as not come yet, and a
 timed game's clock may start waiting for a first action (:mod:`.waiting`)."""
 
 from __future__ import annotations
@@ -12,15 +13,15 @@ from shiftago.interfaces.server.games.waiting import waiting
 
 async def open_seat(hub: Hub, live: LiveGame, seat: int) -> None:
     """Under the game's lock: store that ``seat``'s person has come (the first time
-    only, in a timed game not over), with the clock that then waits for the seat to
-    act; everyone hears the game's clock again. The revision stays: a computer thinking
+    only, in a game not over), in a timed game with the clock that then waits for the
+    seat to act, which everyone hears again. The revision stays: a computer thinking
     meanwhile keeps its answer."""
     stored = live.stored
-    if stored.clock is None or live.over or stored.seats[seat].opened is not None:
+    if live.over or stored.seats[seat].opened is not None:
         return
     at = hub.now()
     stored.seats[seat].opened = from_epoch(at)
-    clock = waiting(live, stored.clock, hub.waits)
+    clock = None if stored.clock is None else waiting(live, stored.clock, hub.waits)
     try:
         await hub.db(hub.store.open_seat, live.id, live.revision, seat, from_epoch(at), clock)
     except Conflict:
@@ -30,5 +31,6 @@ async def open_seat(hub: Hub, live: LiveGame, seat: int) -> None:
     except BaseException:
         stored.seats[seat].opened = None
         raise
-    stored.clock = clock
-    announce.state(live)
+    if clock is not None:
+        stored.clock = clock
+        announce.state(live)

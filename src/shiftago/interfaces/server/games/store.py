@@ -539,15 +539,15 @@ class Store(Database):
     def open_seat(
         self, game_id: str, revision: int, seat: int, at: dt.datetime, clock: Clock | None
     ) -> None:
-        """Store that ``seat``'s person came at ``at``, with the game's ``clock`` then
-        (it may start waiting for the seat to act); the revision stays (a computer's
-        answer being thought stays good), but must be ``revision`` (else Conflict)."""
+        """Store that ``seat``'s person came at ``at``, with a timed game's ``clock``
+        then (it may start waiting for the seat to act; None for a game without one);
+        the revision stays (a computer's answer being thought stays good), but must be
+        ``revision`` (else Conflict)."""
         with self.sessions.begin() as s:
-            timed = {} if clock is None else clock_columns(clock)
             done = s.execute(
                 update(GameRow)
                 .where(GameRow.id == game_id, GameRow.revision == revision)
-                .values(**timed)
+                .values(**({"revision": revision} if clock is None else clock_columns(clock)))
             )
             if getattr(done, "rowcount", 0) != 1:
                 raise Conflict(f"game {game_id} is no longer at revision {revision}")

@@ -7,7 +7,7 @@ import { api, copyText, el, escapeSaysNo, gameEntry } from "./api.js";
 import { levelName, nameBesideColour } from "./gamewords.js";
 import { t } from "./i18n.js";
 import { rememberedLevel } from "./welcome.js";
-import { fmtSeconds, awayFor } from "./panels.js";
+import { fmtSeconds, awayFor, notCome } from "./panels.js";
 import {
   $, ctx, held, heldThatMay, heldTokens, holdsEverySeat, holdsEveryPerson, isOver, seatIndex, seatOf, who,
 } from "./state.js";
@@ -146,14 +146,19 @@ function renderClaims(send) {
       const away = awayFor(p);
       const name = who(p.colour);
       const time = away !== null ? fmtSeconds(away) : null;
+      const never = notCome(p);
       if (Date.now() < from) {
         const wait = fmtSeconds((from - Date.now()) / 1000);
-        const text = time
-          ? t("{name} has been away {time}; in {wait} you may hand the seat to the computer or end the game.", { name, time, wait })
-          : t("{name} has been away; in {wait} you may hand the seat to the computer or end the game.", { name, wait });
+        const text = never
+          ? t("{name} has not come yet; in {wait} you may hand the seat to the computer or end the game.", { name, wait })
+          : time
+            ? t("{name} has been away {time}; in {wait} you may hand the seat to the computer or end the game.", { name, time, wait })
+            : t("{name} has been away; in {wait} you may hand the seat to the computer or end the game.", { name, wait });
         wanted.push({ key: `${p.colour}:wait`, text });
       } else {
-        const text = time ? t("{name} has been away {time}.", { name, time }) : t("{name} has been away.", { name });
+        const text = never
+          ? t("{name} has not come yet.", { name })
+          : time ? t("{name} has been away {time}.", { name, time }) : t("{name} has been away.", { name });
         wanted.push({ key: `${p.colour}:claim`, colour: p.colour, text: `${text} ` });
       }
     }

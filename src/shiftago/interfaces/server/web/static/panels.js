@@ -122,6 +122,12 @@ function count(n, none) {
   return n === null || n === undefined ? none : number(n);
 }
 
+/** Whether a seat's person has never come (a friend who has not followed the link
+ *  yet): presence `came` false. */
+export function notCome(p) {
+  return !!p && !p.connected && p.came === false;
+}
+
 /** Seconds since a seat went away (presence `away_since`), or null. */
 export function awayFor(p) {
   if (!p || p.connected || p.away_since === null || p.away_since === undefined) return null;
@@ -153,7 +159,9 @@ export function renderPlayers(v) {
     const connected = p ? p.connected : seat.connected;
     if (!over && seat.kind !== "computer" && typeof connected === "boolean") {
       const away = awayFor(p);
-      const text = connected ? t("connected") : away !== null ? t("away {time}", { time: fmtSeconds(away) }) : t("away");
+      const text = connected ? t("connected")
+        : notCome(p) ? t("not here yet")
+          : away !== null ? t("away {time}", { time: fmtSeconds(away) }) : t("away");
       badges.append(el("span", { class: `badge ${connected ? "here" : "away"}`, "data-testid": `presence-${colour}`, text }));
     }
     let turnText = "";
