@@ -101,13 +101,17 @@ def start_from_home(page: Any) -> str:
 def test_sign_up_adopt_and_the_profile(live_server: LiveServer, new_context: NewContext):
     game = create(live_server, variant="express", players=2)
     token = game["seats"][0]["join_url"].split("?seat=")[1]
+    # ...and both seats of another: people who took turns at one screen, whose seats
+    # nobody can tell apart, are never offered (a walk added such a game to an account)
+    both = create(live_server, variant="express", players=2)
+    both_tokens = {s["colour"]: s["join_url"].split("?seat=")[1] for s in both["seats"]}
     context = new_context()
     page = context.new_page()
     page.goto(live_server.url + "/")
     # the browser holds a seat of the game (as after playing it here)
     page.evaluate(
         "entry => localStorage.setItem('shiftago.games', entry)",
-        json.dumps({game["id"]: {"tokens": {"o": token}}}),
+        json.dumps({game["id"]: {"tokens": {"o": token}}, both["id"]: {"tokens": both_tokens}}),
     )
     page.reload()
     sign_up(page, "Ann")
@@ -132,6 +136,8 @@ def test_sign_up_adopt_and_the_profile(live_server: LiveServer, new_context: New
     assert adopt.count() == 0
     seats = live_server.api("GET", f"/api/games/{game['id']}").json()["seats"]
     assert [s["account"] for s in seats] == ["ann", None]
+    seats = live_server.api("GET", f"/api/games/{both['id']}").json()["seats"]
+    assert [s["account"] for s in seats] == [None, None]
     page.reload()  # nothing left to add: nothing offered
     name.wait_for()
     page.wait_for_load_state("networkidle")

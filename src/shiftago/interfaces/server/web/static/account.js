@@ -24,12 +24,16 @@ function slot() {
   return box;
 }
 
-/** The seat secrets this browser holds (localStorage), for adopting. */
+/** The seat secrets this browser holds (localStorage), for adopting: of each game that
+ *  it plays one seat of. A game of several seats here is people taking turns at one
+ *  screen, whose seats nobody can tell apart: it is never adopted, as a game started
+ *  so is not (docs/web-protocol.md, "Games of an account"). */
 function heldTokens() {
   const tokens = [];
   for (const entry of Object.values(knownGames())) {
     if (entry && entry.tokens && typeof entry.tokens === "object") {
-      for (const t of Object.values(entry.tokens)) if (typeof t === "string" && t) tokens.push(t);
+      const held = Object.values(entry.tokens).filter((t) => typeof t === "string" && t);
+      if (held.length === 1) tokens.push(held[0]);
     }
   }
   return tokens;
