@@ -957,3 +957,32 @@ def test_express_tournament_shows_the_score_between_games(
     nxt = read(live_server, following)
     assert nxt["tournament"]["wins"] == [1, 0]
     assert nxt["status"] == "playing g insert"  # the player after the winner starts
+
+
+def test_on_a_phone_news_and_turns_do_not_move_the_board(
+    live_server: LiveServer, new_context: NewContext, seat: OpenSeat
+):
+    """A phone walk saw the board jump 23 to 91 px as the scoring news above it came and
+    went and the status changed length: a finger about to tap an arrow lands on another
+    lane. The news line comes under the board there, and the status keeps two lines."""
+    created = create(live_server, variant="expert", players=2, first="o")
+    game_id = created["id"]
+    page = open_page(new_context(**PHONE), created["seats"][0]["join_url"])
+    ben = seat(live_server, created["seats"][1]["join_url"], game_id)
+    board_top = "() => document.querySelector('#board svg').getBoundingClientRect().top"
+    tops = {page.evaluate(board_top)}
+    for _ in range(4):
+        play(live_server, game_id, page, "L1")
+        tops.add(page.evaluate(board_top))
+        ben.act("L7", live_server, game_id)
+        page.wait_for_selector(f"{PLAYABLE}[data-action=L1]")
+        tops.add(page.evaluate(board_top))
+    play(live_server, game_id, page, "L1")
+    tops.add(page.evaluate(board_top))
+    play(live_server, game_id, page, "xa1-e1")
+    page.wait_for_selector("[data-testid=event]:not(.idle)")
+    tops.add(page.evaluate(board_top))
+    news = page.locator("[data-testid=event]").bounding_box()
+    board = page.locator("#board svg").bounding_box()
+    assert news and board and news["y"] >= board["y"] + board["height"]  # under the board
+    assert len(tops) == 1, f"the board moved: its top at {sorted(tops)}"
