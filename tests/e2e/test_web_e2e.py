@@ -964,7 +964,8 @@ def test_on_a_phone_news_and_turns_do_not_move_the_board(
 ):
     """A phone walk saw the board jump 23 to 91 px as the scoring news above it came and
     went and the status changed length: a finger about to tap an arrow lands on another
-    lane. The news line comes under the board there, and the status keeps two lines."""
+    lane. The news line comes under the board there, and the status keeps two lines; a
+    resignation leaves no scoring news behind it."""
     created = create(live_server, variant="expert", players=2, first="o")
     game_id = created["id"]
     page = open_page(new_context(**PHONE), created["seats"][0]["join_url"])
@@ -986,3 +987,10 @@ def test_on_a_phone_news_and_turns_do_not_move_the_board(
     board = page.locator("#board svg").bounding_box()
     assert news and board and news["y"] >= board["y"] + board["height"]  # under the board
     assert len(tops) == 1, f"the board moved: its top at {sorted(tops)}"
+    # green resigns: the scoring is no news of the end, which the status says (a walk
+    # read the last scoring under "Game over")
+    ben.send({"type": "resign"})
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=status]').textContent.includes('resignation')"
+    )
+    assert page.locator("[data-testid=event]").is_hidden()

@@ -31,6 +31,8 @@ let rematchTimer = null;
 let wasMine = null; // whether it was this screen's turn at the last render
 let reviewStep = null; // the step the review was last shown
 const rematchUrls = [];
+/** The ends that no action on the board made (`result.reason`). */
+const OFF_BOARD_ENDS = new Set(["resignation", "abandoned", "time", "aborted", "agreement"]);
 const announcer = new Announcer($("announcer"));
 
 function notice(text, kind = "error") {
@@ -299,7 +301,10 @@ function draw(animate) {
   setStatus(statusText(v, can));
   // in a variant that scores, or with a handicap, the news line keeps its room when
   // empty, so that the board below it never moves under the pointer as news come and go
-  const news = actionNews();
+  // a game ended off the board (a resignation, a flag, an agreement) has the result
+  // for its news: the last action's scoring would read as what ended it
+  const offBoard = v.final && v.result && OFF_BOARD_ENDS.has(v.result.reason);
+  const news = offBoard ? "" : actionNews();
   const keep = g.variant !== "express" || (g.handicap || []).some((n) => n > 0);
   setText("event", news || (keep ? "\u00a0" : ""));
   $("event").hidden = !news && !keep;
