@@ -11,7 +11,15 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from test_web_e2e import BOARD_STOP, ann_and_ben, focused_action, open_page, tab_to
+from test_web_e2e import (
+    BOARD_STOP,
+    ann_and_ben,
+    focused_action,
+    hotseat,
+    open_page,
+    play,
+    tab_to,
+)
 
 from support.board_clicks import PLAYABLE
 from support.web_fixtures import LiveServer, NewContext
@@ -204,3 +212,22 @@ def test_no_tab_stop_is_inside_a_picture(
         if place[0] == "BODY" or stops > 200:
             break
     assert stops < 200
+
+
+def test_a_game_won_from_the_board_hands_the_focus_to_the_result(
+    live_server: LiveServer, new_context: NewContext
+) -> None:
+    """The winning action chosen on the board left the focus there, with nothing left to
+    play, and the result with its Rematch out of sight above (a keyboard walk)."""
+    game_id, page = hotseat(live_server, new_context, "express")
+    for action in ["L1", "L7", "L1", "L7", "L1", "L7", "L1", "L7"]:
+        play(live_server, game_id, page, action)
+    page.wait_for_selector(PLAYABLE)
+    tab_to(page, BOARD_STOP)
+    while focused_action(page) != "L1":
+        page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.activeElement.dataset.testid === 'rematch'")
+    box = page.locator("[data-testid=result]").bounding_box()
+    height = page.evaluate("() => window.innerHeight")
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height

@@ -244,8 +244,23 @@ export function renderScoreChoices(v, canAct, onAct) {
   drawScoreList($("score-choices"), $("score-list"), choices, ctx.game.players, canAct, onAct);
 }
 
+let wasOver = null; // whether the game was over at the last drawing (null: none yet)
+
+/** A game that ends while a keyboard player's focus is on the board, where nothing is
+ *  left to play, hands the focus to the result: its first button (a rematch), else the
+ *  card, brought into view (above the board on a laptop, it was out of sight). */
+function focusTheEnd(buttons) {
+  const box = $("result");
+  const first = buttons.find((n) => !n.hidden);
+  if (!first) box.setAttribute("tabindex", "-1");
+  (first || box).focus({ preventScroll: true });
+  box.scrollIntoView({ block: "nearest" });
+}
+
 export function renderResult(v) {
   const g = ctx.game;
+  const ended = wasOver === false && isOver();
+  wasOver = isOver();
   const showing = v.final && v.over;
   $("result").hidden = !showing;
   if (showing) setText("result-text", resultText(v.result));
@@ -266,6 +281,7 @@ export function renderResult(v) {
   follow.hidden = !(showing && g.next);
   if (g.next) follow.href = `/${held().length ? "play" : "watch"}/${encodeURIComponent(g.next)}`;
   $("result").classList.toggle("offers", [rematch, nextGame, follow, $("rematch-note")].some((n) => !n.hidden));
+  if (ended && showing && $("board").contains(document.activeElement)) focusTheEnd([rematch, nextGame, follow]);
   // between a tournament's games the score stands beside the button that goes on
   const standing = showing && tour ? t("Tournament score: {score}", { score: tournamentLine(tour) }) : "";
   setText("result-tournament", standing);
