@@ -276,3 +276,15 @@ def test_the_keep_marker_holds_its_word_in_every_language(
         page.locator(".choice-keep").first.wait_for()
         words = page.evaluate(KEEP_WORDS_FIT)
         assert len(words) == 2 and all(fits for _, fits in words), (language, words)
+
+
+def test_on_a_phone_the_end_of_a_lesson_comes_into_view(
+    live_server: LiveServer, new_context: NewContext
+):
+    """The card that says the lesson is complete, with the next lesson and a game, is
+    below the board and the steps on a phone: it came out of sight (a phone walk)."""
+    phone = new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page = open_lesson(live_server, phone, "tournament")
+    click_action(page, "Bf")
+    page.locator("[data-testid=lesson-finished]").wait_for()
+    page.wait_for_function(IN_VIEW, arg="[data-testid=lesson-finished]")

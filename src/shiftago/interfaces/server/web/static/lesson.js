@@ -119,6 +119,9 @@ function intoView(node) {
  * the screen). */
 function settle(button) {
   if (!$("explanation").hidden) intoView($("explanation"));
+  // the lesson's end: its card ("Lesson complete", the next lesson) is what comes next,
+  // below the board and the steps on a phone, where it was out of sight
+  if (!$("finished").hidden) intoView($("finished"));
   button.focus({ preventScroll: true });
 }
 
