@@ -302,6 +302,12 @@ def test_expert_a_line_is_scored_by_clicking_it(
     shows(page, game["position"])
     page.wait_for_selector('[data-action="xa1-e1"][aria-disabled="false"]', state="attached")
     assert playable(page) == ["xa1-e1"]
+    # a1 holds the marble just pushed in and is in the line: it keeps the line's look
+    # (with the last action's frame, the line read one marble shorter)
+    look = """c => { const cell = document.querySelector(`rect.cell[data-cell=${c}]`);
+                      const s = getComputedStyle(cell); return [s.stroke, s.strokeWidth]; }"""
+    assert page.evaluate(look, "a1") == page.evaluate(look, "c1")
+    assert "last" in (page.get_attribute("rect.cell[data-cell=a1]", "class") or "")
     game = play(live_server, game_id, page, "xa1-e1")
     assert game["scores"] == [2, 0]
     assert game["position"].split()[2].split("/")[-1] == "o3o2"  # both ends stay
