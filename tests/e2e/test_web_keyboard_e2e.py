@@ -135,7 +135,7 @@ def test_escape_leaves_the_resign_question_and_gives_the_focus_back(
     assert page.evaluate(FOCUSED_TESTID) == "resign"
 
 
-def test_a_sign_up_error_marks_its_field_and_takes_the_focus_there(
+def test_the_focus_follows_the_sign_up_form_to_its_error_and_to_the_account(
     live_server: LiveServer, new_context: NewContext
 ) -> None:
     page = new_context().new_page()
@@ -153,6 +153,16 @@ def test_a_sign_up_error_marks_its_field_and_takes_the_focus_there(
     assert page.evaluate("() => document.activeElement.name") == "name"
     password = page.locator("[data-testid=account-form] input[name=password]")
     assert password.get_attribute("aria-invalid") is None
+    # mended, the account is made: the focus goes to the account's name, which took the
+    # form's place (it fell to the page's start, 71 Tabs from the header's links), and
+    # after signing out to the button that signs in again
+    name.fill("keyboard-kim")
+    page.click("[data-testid=sign-up]")
+    page.wait_for_selector("[data-testid=account-name]")
+    page.wait_for_function("() => document.activeElement.dataset.testid === 'account-name'")
+    page.focus("[data-testid=sign-out]")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.activeElement.dataset.testid === 'account-open'")
 
 
 def test_each_copy_button_is_named_with_the_link_it_copies(

@@ -75,6 +75,8 @@ function signedOut(box) {
         return;
       }
       render();
+      // the form is gone: the focus goes to what took its place, not to the page's start
+      slot()?.querySelector("[data-testid=account-name]")?.focus();
     } catch (err) {
       error.textContent = errorWords(err.data, err.status === 429 ? t("Too many tries: wait a moment and try again.") : err.message);
       error.hidden = false;
@@ -145,6 +147,7 @@ function signedIn(box) {
       } finally {
         state.name = null;
         render();
+        slot()?.querySelector("[data-testid=account-open]")?.focus();
       }
     },
   }, t("Sign out"));
