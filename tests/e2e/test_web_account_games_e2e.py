@@ -9,6 +9,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
+from test_web_abort_notify_e2e import RECORD_NOTIFICATIONS, notifications
 from test_web_e2e import OpenSeat, create, play, playable, read, seat, wait_until
 
 from support.board_clicks import PLAYABLE
@@ -169,3 +170,44 @@ def test_a_challenge_to_a_named_player_is_sent_accepted_and_played(
         to_act.wait_for_selector(PLAYABLE)
         play(live_server, game_id, to_act, playable(to_act)[0])
     assert len(read(live_server, game_id)["actions"]) == 2
+
+
+def test_a_challenge_received_is_counted_in_the_header_and_notified_on_any_page(
+    live_server: LiveServer, new_context: NewContext
+):
+    """A challenge showed only in a card far down the home page: a player elsewhere on
+    the site never saw it, notifications on or not (a walk). The header counts the
+    challenges received on every page, and one that comes is notified once asked for."""
+    cleo_context = account_context(new_context, live_server, "cleo", new=True)
+    cleo_context.grant_permissions(["notifications"], origin=live_server.url)
+    cleo_context.add_init_script(RECORD_NOTIFICATIONS)
+    cleo_context.add_init_script("localStorage.setItem('shiftago.notify', 'on')")
+    cleo = cleo_context.new_page()
+    cleo.goto(live_server.url + "/learn")
+    counter = cleo.locator("[data-testid=challenges-waiting]")
+    cleo.wait_for_function("() => window.__notifications !== undefined")
+    assert counter.is_hidden()
+
+    dan = account_context(new_context, live_server, "dan", new=True).new_page()
+    dan.goto(live_server.url + "/players/cleo")
+    dan.wait_for_selector("#challenge-card:not([hidden])")
+    dan.click("[data-testid=challenge-send]")
+    dan.wait_for_selector("[data-testid=challenge-sent]")
+
+    cleo.evaluate("() => window.dispatchEvent(new Event('focus'))")  # as on coming back
+    counter.wait_for()
+    assert counter.text_content() == "1 challenge for you"
+    assert counter.get_attribute("href") == "/#challenges"
+    found = wait_until(lambda: notifications(cleo), what="the notification")
+    assert [(n["title"], n["body"]) for n in found] == [
+        ("Shiftago: a challenge", "dan challenges you.")
+    ]
+    cleo.evaluate("() => window.dispatchEvent(new Event('focus'))")
+    cleo.wait_for_timeout(500)
+    assert len(notifications(cleo)) == 1  # the same challenge is not news again
+
+    counter.click()
+    received = cleo.wait_for_selector("[data-testid=challenge-received]")
+    assert "dan challenges you" in received.inner_text()
+    cleo.click("[data-testid=challenge-decline]")
+    counter.wait_for(state="hidden")  # the count follows the home page's list

@@ -102,6 +102,8 @@ export function mountChallengeList(card) {
       for (const [id, c] of sent) if (!open.has(id)) answered(c);
       sent = open;
       draw(data);
+      // the header's count follows this list at once (waiting.js)
+      document.dispatchEvent(new CustomEvent("shiftago:challenges", { detail: { received: data.received || [] } }));
     } catch {
       sent = new Map();
       list.replaceChildren();

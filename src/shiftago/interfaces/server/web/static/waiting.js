@@ -1,9 +1,11 @@
 // The header's count of the games that wait for the signed-in player (docs/web-protocol.md,
 // "Games of an account"): it fills [data-testid=games-waiting] (a link to the home page's
-// "My games", hidden at 0) from GET /api/account/games, every 30 s, when the page comes
-// back into view, and when the account changes. A turn that comes in a game not in view
-// may show a browser notification, only once the player asked for them with the
-// "Notify me" control (the browser's permission is asked for on that click only).
+// "My games", hidden at 0) from GET /api/account/games, and [data-testid=challenges-waiting]
+// (a link to the home page's challenges) from GET /api/challenges, every 30 s, when the
+// page comes back into view, and when the account changes. A turn that comes in a game not
+// in view, and a challenge received, may show a browser notification, only once the
+// player asked for them with the "Notify me" control (the browser's permission is asked
+// for on that click only).
 
 import { csrfToken } from "./api.js";
 import { t, tn } from "./i18n.js";
@@ -21,9 +23,13 @@ const WORDS = {
   notifyBlocked: () => t("Notifications blocked"),
   title: () => t("Shiftago: your turn"),
   body: () => t("It is your turn in a game."),
+  challenges: (n) => tn("{n} challenge for you", "{n} challenges for you", n),
+  challengeTitle: () => t("Shiftago: a challenge"),
+  challengeBody: (name) => t("{name} challenges you.", { name }),
 };
 
 let known = null; // the ids of the games to act in at the last look (null: none yet)
+let knownChallenges = null; // the ids of the challenges received at the last look
 let asking = false;
 
 function notifyWanted() {
@@ -78,23 +84,57 @@ function notifyControl(box) {
   return button;
 }
 
+function notifying() {
+  return canNotify() && Notification.permission === "granted" && notifyWanted();
+}
+
+/** A notification that opens `path` when clicked (nothing where the browser will not). */
+function notify(title, body, tag, path) {
+  try {
+    const note = new Notification(title, { body, tag });
+    note.onclick = () => {
+      window.focus();
+      location.href = path;
+    };
+  } catch {
+    /* some browsers only notify from a service worker */
+  }
+}
+
+/** The challenges received: counted in the header, and each new one notified. */
+function showChallenges(received) {
+  const box = document.querySelector("[data-testid=challenges-waiting]");
+  if (box) {
+    box.textContent = WORDS.challenges(received.length);
+    box.dataset.count = String(received.length);
+    box.hidden = received.length === 0;
+  }
+  const before = knownChallenges;
+  knownChallenges = new Set(received.map((c) => c.id));
+  if (before === null || !notifying()) return;
+  for (const c of received) {
+    if (!before.has(c.id)) notify(WORDS.challengeTitle(), WORDS.challengeBody(c.from), `shiftago-challenge-${c.id}`, "/#challenges");
+  }
+}
+
+async function refreshChallenges() {
+  try {
+    const res = await fetch("/api/challenges", { headers: { Accept: "application/json" } });
+    showChallenges(res.ok ? (await res.json()).received || [] : []);
+  } catch {
+    /* asked again at the next look */
+  }
+}
+
 function notifyNew(waiting) {
   const ids = new Set(waiting.map((g) => g.id));
   const before = known;
   known = ids;
-  if (before === null || !canNotify() || Notification.permission !== "granted" || !notifyWanted()) return;
+  if (before === null || !notifying()) return;
   const shown = gameInView();
   for (const game of waiting) {
     if (before.has(game.id) || game.id === shown) continue;
-    try {
-      const note = new Notification(WORDS.title(), { body: WORDS.body(), tag: `shiftago-${game.id}` });
-      note.onclick = () => {
-        window.focus();
-        location.href = new URL(game.url, location.href).pathname;
-      };
-    } catch {
-      /* some browsers only notify from a service worker */
-    }
+    notify(WORDS.title(), WORDS.body(), `shiftago-${game.id}`, new URL(game.url, location.href).pathname);
   }
 }
 
@@ -113,9 +153,12 @@ export async function refreshWaiting() {
   if (asking) return [];
   if (!csrfToken()) {
     show(0, false); // signed out (the csrf cookie comes with a session): nothing to ask
+    showChallenges([]);
+    knownChallenges = null; // a new account's challenges are not news when it signs in
     return [];
   }
   asking = true;
+  const challenges = refreshChallenges();
   try {
     const res = await fetch("/api/account/games", { headers: { Accept: "application/json" } });
     if (!res.ok) {
@@ -134,6 +177,7 @@ export async function refreshWaiting() {
   } catch {
     return [];
   } finally {
+    await challenges;
     asking = false;
   }
 }
@@ -148,6 +192,8 @@ function start() {
     if (!document.hidden) refreshWaiting();
   });
   document.addEventListener("shiftago:account", () => refreshWaiting());
+  // the home page's list of challenges asks more often: the count follows it
+  document.addEventListener("shiftago:challenges", (e) => showChallenges(e.detail.received));
   // an action in the game on the page: asked again at most every few seconds
   let soon = null;
   document.addEventListener("shiftago:turn", () => {
