@@ -9,12 +9,24 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from test_web_e2e import PHONE, ann_and_ben, create, hotseat, open_page, read, wait_until
+from test_web_e2e import (
+    PHONE,
+    OpenSeat,
+    ann_and_ben,
+    create,
+    hotseat,
+    open_page,
+    read,
+    seat,
+    wait_until,
+)
 from test_web_lobby_e2e import meet_in_a_rated_challenge
 from test_web_rated_e2e import in_context, signed_up
 
 from shiftago.interfaces.shared.catalogues import LANGUAGES
 from support.web_fixtures import LiveServer, NewContext
+
+__all__ = ["seat"]  # the fixture, used by name
 
 MENU = [
     ("Play", "/#play"),
@@ -408,3 +420,35 @@ def test_a_game_at_one_screen_has_no_players_chat(live_server: LiveServer, new_c
     page.wait_for_function("() => document.getElementById('chat').hidden")
     assert not page.locator("[data-testid=chat-input]").is_visible()
     assert read(live_server, game_id)["players"] == 2
+
+
+def test_on_a_phone_the_small_controls_are_a_finger_tall(
+    live_server: LiveServer, new_context: NewContext, seat: OpenSeat
+):
+    """A phone walk measured a lesson's title (its card's only link) 19 px tall, the
+    analysis board's folding titles 23 px, a check box 13 px and a review's actions
+    19 px. Each is now at least about a finger's 40 px, the whole lesson card opens it."""
+    page = new_context(**PHONE).new_page()
+    page.goto(live_server.url + "/learn")
+    card = page.locator("[data-testid=lesson]").first
+    card.wait_for()
+    box = card.bounding_box()
+    assert box is not None
+    page.touchscreen.tap(box["x"] + box["width"] - 12, box["y"] + box["height"] - 8)
+    page.wait_for_url("**/learn/push")
+    page.goto(live_server.url + "/analysis")
+    for summary in page.locator("summary").all():
+        assert (summary.bounding_box() or {"height": 0})["height"] >= 40
+    page.goto(live_server.url + "/puzzles")
+    check = page.locator("[data-testid=streak-mode]")
+    check.wait_for()
+    assert (check.bounding_box() or {"height": 0})["height"] >= 20
+    created = create(live_server, variant="express", players=2, first="o")
+    game_id = created["id"]
+    seat(live_server, created["seats"][0]["join_url"], game_id).act("L1", live_server, game_id)
+    seat(live_server, created["seats"][1]["join_url"], game_id).send({"type": "resign"})
+    wait_until(lambda: read(live_server, game_id)["result"], what="the resignation")
+    page.goto(live_server.url + f"/watch/{game_id}")  # over: its actions step the replay
+    move = page.locator(".move[role=button]").first
+    move.wait_for()
+    assert (move.bounding_box() or {"height": 0})["height"] >= 40
