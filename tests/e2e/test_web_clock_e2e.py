@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from test_web_e2e import PHONE, create, open_page, play, read, wait_until
 
 from support.web_fixtures import LiveServer, StartServer
@@ -195,3 +196,27 @@ def test_on_a_phone_the_clocks_are_above_the_board_too(shared_server: LiveServer
         "() => document.querySelector('[data-testid=clock-o]')?.textContent === '3:00'"
     )
     assert desk.locator("[data-testid=clock-strip]").is_hidden()  # beside the board there
+
+
+@pytest.mark.parametrize(
+    "viewport", [{"width": 1024, "height": 768}, {"width": 1366, "height": 768}], ids=str
+)
+def test_the_line_the_clocks_wait_for_leaves_the_board_in_the_window(
+    shared_server: LiveServer, new_context: Any, viewport: dict[str, int]
+):
+    """Above the board, the line of what the clocks wait for (and the news line) pushed
+    its bottom to 837 px of a landscape tablet's 768, the row of files and the lines to
+    score out of sight (a tablet walk); they come under it now, on a laptop too."""
+    created = create(
+        shared_server,
+        variant="expert",
+        players=3,
+        first="o",
+        clock={"initial": 300, "increment": 3},
+    )
+    page = open_page(new_context(viewport=viewport), created["seats"][0]["join_url"])
+    page.wait_for_selector("[data-testid=clock-wait]:not([hidden])")
+    board = page.locator("#board svg").bounding_box()
+    wait = page.locator("[data-testid=clock-wait]").bounding_box()
+    assert board and wait and board["y"] + board["height"] <= viewport["height"]
+    assert wait["y"] >= board["y"] + board["height"]
