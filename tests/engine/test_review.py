@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from shiftago import Action, Game, Rules, State, Variant
 from shiftago.engine.alphabeta import AlphaBetaBot
 from shiftago.engine.baseline import BaselineBot
-from shiftago.engine.bot import Bot, Limits
+from shiftago.engine.bot import NO_LIMITS, Analysis, Bot, Limits, RankedAction
 from shiftago.engine.greedy import LOSS, WIN, GreedyBot
 from shiftago.engine.levels import bot_for_level
 from shiftago.engine.review import (
@@ -194,3 +196,66 @@ def test_every_action_that_wins_at_once_is_a_proven_win_with_three_players() -> 
     for action in ("xa1-a4", "xa4-a1"):
         review = review_position(bot, state, Action.parse(action), limits=Limits(nodes=2_000))
         assert review.mark == "" and review.loss == 0, review
+
+
+class Scripted(GreedyBot):
+    """The greedy bot's unit and proofs, with the analyses a test gives it by position,
+    in the order they are asked for (the last one again after that): two searches of a
+    position may differ, and one may miss what another proves, as bounded searches
+    with their own budgets and seeds do."""
+
+    def __init__(self, script: dict[str, list[dict[str, float]]]) -> None:
+        super().__init__(1)
+        self.script = {position: list(answers) for position, answers in script.items()}
+
+    def analyse(self, state: State, limits: Limits = NO_LIMITS) -> Analysis:
+        answers = self.script.get(state.position(), [{}])  # no analysis of the others
+        values = answers.pop(0) if len(answers) > 1 else answers[0]
+        ranked = sorted(values.items(), key=lambda item: -item[1])
+        return [RankedAction(Action.parse(a), v, (Action.parse(a),)) for a, v in ranked]
+
+
+def scripted_reviews(
+    position: str, actions: list[str], script: list[list[dict[str, float]]]
+) -> Any:
+    """The reviews of :func:`iter_review`, and of each action alone (searched anew)."""
+    steps = pairs(position, actions)
+    by_position = {
+        state.position(): answers for (state, _), answers in zip(steps, script, strict=True)
+    }
+    reviews = list(iter_review(Scripted(by_position), steps))
+    bot = Scripted(by_position)
+    alone = [review_position(bot, state, action) for state, action in steps]
+    return alone, reviews
+
+
+def test_a_win_the_next_position_proves_kept_is_no_blunder() -> None:
+    """A review called an action that kept a proven win a blunder: the search after it
+    did not prove the win, the next review's search of that same position did (the
+    Italian walk: the computer's winning 42. R5??)."""
+    alone, reviews = scripted_reviews(
+        CHANCE,
+        ["Ta", "Tg", "Tb"],
+        [
+            [{"L1": WIN, "Ta": 40.0, "Tb": 10.0}],  # orange wins with L1; Ta's win not seen
+            # green's position after Ta: first searched without a proof, then with one
+            [{"Tg": -30.0, "Tf": -35.0}, {"Tg": LOSS, "Tf": LOSS}],
+            [{"Tc": WIN, "Tb": LOSS}],  # a blunder of orange's, green's loss no proof of it
+        ],
+    )
+    assert reviews[0].mark == GOOD and reviews[0].value == WIN
+    assert [r.mark for r in reviews[1:]] == [GOOD, BLUNDER]
+    assert alone[0].mark == BLUNDER  # searched alone, the first search decides
+
+
+def test_a_seat_proved_lost_throws_nothing_away_when_it_acts_again() -> None:
+    """A review called an action a blunder, a loss played where the best was not proven
+    lost, right after the same seat's forced scoring whose review proved it lost (the
+    Italian walk: 41. R3??, after the only action xa5-e1)."""
+    alone, reviews = scripted_reviews(
+        "expert 2 7/7/7/7/7/7/ooooo2 o score 17,22 0,9 0,0",
+        ["xa1-e1", "L3"],
+        [[{"xa1-e1": LOSS}], [{"L2": 30.0, "L3": LOSS}]],
+    )
+    assert [r.mark for r in alone] == [GOOD, BLUNDER]
+    assert [r.mark for r in reviews] == [GOOD, GOOD]

@@ -14,6 +14,12 @@ number of players. :func:`classify` names what an action lost:
 * ``?!`` (:data:`INACCURACY`): worse by more than half the threshold;
 * ``""`` (:data:`GOOD`): anything else, the best action itself included.
 
+Each position is searched on its own, so a search may miss a proof that its neighbour
+found; :func:`iter_review` makes neighbours agree (:func:`_agree`): a win called
+missed is kept when the next position proves it still the mover's, and an action of a
+seat whose position the previous review proved lost, with the same seat to act again
+(a scoring's extra action), throws nothing away.
+
 This module computes; it never prints. The command line's ``shiftago analyse`` and
 any other interface only format its :class:`PlyReview` values.
 """
@@ -21,7 +27,7 @@ any other interface only format its :class:`PlyReview` values.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 from shiftago.core import Action, State
@@ -164,5 +170,51 @@ def iter_review(
     """:func:`review_game` one action at a time, for callers that show progress."""
     if threshold is not None and threshold < 0:
         raise ValueError(f"the threshold must not be negative, not {threshold}")
+    held: PlyReview | None = None  # each review waits for the next, which may mend it
     for number, (state, action) in enumerate(states_and_actions, 1):
-        yield review_position(bot, state, action, number=number, limits=limits, threshold=threshold)
+        review = review_position(
+            bot, state, action, number=number, limits=limits, threshold=threshold
+        )
+        if held is not None:
+            judge = bot.for_rules(state.rules)
+            limit = judge.mistake_threshold if threshold is None else threshold
+            held, review = _agree(judge, held, review, limit)
+            yield held
+        held = review
+    if held is not None:
+        yield held
+
+
+def _agree(
+    judge: Bot, before: PlyReview, after: PlyReview, threshold: float
+) -> tuple[PlyReview, PlyReview]:
+    """``before`` and ``after`` (the reviews of two actions in a row) made to agree on
+    what the searches proved.
+
+    A win called missed at ``before`` is kept where the position after it (``after``'s)
+    is proven won for the same seat: the action is marked by that value. A blunder at
+    ``after`` (a proven loss played where the best was not proven lost) is none where
+    ``before`` proved its seat lost and that seat acts again at ``after``: nothing the
+    seat does can lose a lost position."""
+    seat = before.seat
+    if before.mark == BLUNDER and before.played is not None and judge.proven(before.best.value) > 0:
+        if after.seat == seat:
+            kept = after.best.value
+        elif after.best.seat_values is not None:
+            kept = after.best.seat_values[seat]
+        elif before.state.rules.players == 2:
+            kept = -after.best.value
+        else:
+            kept = None
+        if kept is not None and judge.proven(kept) > 0:
+            played = replace(before.played, value=kept)
+            before = replace(
+                before,
+                played=played,
+                loss=max(0.0, before.best.value - kept),
+                mark=classify(judge, before.best.value, kept, threshold),
+            )
+    lost = judge.proven(before.best.value) < 0 and after.seat == seat
+    if lost and after.mark == BLUNDER and judge.proven(after.best.value) >= 0:
+        after = replace(after, mark=GOOD)
+    return before, after
