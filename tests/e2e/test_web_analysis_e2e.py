@@ -154,6 +154,20 @@ def test_the_analysis_board_lists_a_winning_action_first(
     assert value.startswith("+") and value in (expected.get_attribute("title") or "")
     others = page.locator("[data-testid=engine-line] .line-expected").all_inner_texts()
     assert all(t in ("win", "loss") or t.endswith("%") for t in others), others
+    # a longer word than "win" keeps its room before the value ("vittoria+9990" in Italian)
+    page.goto(analysis_url(live_server, WIN_IN_ONE) + "&lang=it")
+    page.wait_for_function(
+        """() => [...document.querySelectorAll('[data-testid=engine-line] .line-expected')]
+                 .some(e => e.textContent === 'vittoria')""",
+        timeout=20_000,
+    )
+    gaps = page.eval_on_selector_all(
+        "[data-testid=engine-line]",
+        """lines => lines.map(l => l.querySelector('[data-testid=line-value]')
+                   .getBoundingClientRect().left
+                   - l.querySelector('.line-expected').getBoundingClientRect().right)""",
+    )
+    assert min(gaps) >= 4, gaps
     # the best action is drawn on the board as a hint
     page.wait_for_selector(".hint-arrow[data-hint]", state="attached")
     hint = page.get_attribute(".hint-arrow[data-hint]", "data-hint")

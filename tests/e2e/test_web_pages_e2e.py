@@ -454,3 +454,8 @@ def test_on_a_phone_the_small_controls_are_a_finger_tall(
         """() => { const move = document.querySelector('.move[role=button]');
                    return move && move.getBoundingClientRect().height >= 40; }"""
     )
+    # the game is over: nothing live to watch (a tablet walk read "Watching live" there)
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=connection]')?.dataset.state === 'connected'"
+    )
+    assert page.text_content("[data-testid=connection]") == "Connected"

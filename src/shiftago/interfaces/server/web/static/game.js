@@ -281,7 +281,8 @@ function keepFocus(focused) {
 }
 
 function draw(animate) {
-  showConnection($("conn"), ctx.conns, ctx.mode === "watch" || !held().length);
+  // "watching live" only while there is something live to watch: not a game over
+  showConnection($("conn"), ctx.conns, (ctx.mode === "watch" || !held().length) && !isOver());
   const g = ctx.game;
   if (!g) return;
   if (isOver() && !stepsReady()) loadSteps(() => render(), () => notice(t("The steps of this game could not be read for the replay.")));

@@ -364,7 +364,7 @@ async function failed(after, action, verdict, from) {
   solutionViews = null;
   $("solution-line").textContent = t("The solution: {line}", { line: (verdict.solution || []).join(" ") });
   $("solution-line").dataset.line = (verdict.solution || []).join(" ");
-  const ended = p.streakMode ? t("Streak over: {n} solved in a row.", { n: number(p.run) }) : "";
+  const ended = p.streakMode ? tn("Streak over: {n} solved in a row.", "Streak over: {n} solved in a row.", p.run, { n: number(p.run) }) : "";
   if (ended) $("outcome-words").textContent = `${words} ${ended}`;
   if (p.streakMode) keep({ run: 0 });
   progressWords(progress());
@@ -440,7 +440,7 @@ function progressWords(p) {
   }
   $("streak").dataset.streak = String(player ? player.streak : p.streak);
   $("player-rating").dataset.rating = player ? String(player.rating) : "";
-  const run = p.streakMode ? t("Streak mode: {n} solved in a row.", { n: number(p.run) }) : "";
+  const run = p.streakMode ? tn("Streak mode: {n} solved in a row.", "Streak mode: {n} solved in a row.", p.run, { n: number(p.run) }) : "";
   $("solved-count").textContent = [tn("{n} puzzle solved in this browser.", "{n} puzzles solved in this browser.", p.solved.length, { n: number(p.solved.length) }), run].filter(Boolean).join(" ");
   $("solved-count").dataset.run = String(p.run);
 }
