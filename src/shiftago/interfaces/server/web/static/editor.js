@@ -295,10 +295,14 @@ export class PositionEditor {
     colours.forEach((c, i) => {
       const num = (what, list, max) => {
         const input = el("input", { type: "number", min: 0, max, value: list[i], "data-testid": `editor-${what}-${c}`, "aria-label": SEAT_FIELDS[what](colourName(c)) });
-        input.addEventListener("change", () => {
+        // at each key, not only on leaving the field: a press on "Use this position"
+        // keeps the focus where it is (above), so a change would come too late
+        const take = () => {
           list[i] = Math.max(0, Math.floor(+input.value || 0));
           this.text.value = this.position();
-        });
+        };
+        input.addEventListener("input", take);
+        input.addEventListener("change", take);
         return input;
       };
       this.seats.append(
