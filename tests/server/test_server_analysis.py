@@ -14,9 +14,11 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
-from shiftago.core import Game, Rules, Variant
+from shiftago.core import Action, Game, Rules, Variant
 from shiftago.engine.accuracy import action_accuracy
+from shiftago.engine.bot import RankedAction
 from shiftago.engine.levels import bot_for_level
+from shiftago.engine.review import PlyReview, classify
 from shiftago.formats.record import Record, format_record
 from shiftago.interfaces.server import create_app
 from shiftago.interfaces.server.analysis import reviews as analysis
@@ -489,3 +491,31 @@ def test_reviews_beyond_the_bounds_answer_429_not_an_endless_pending(db_url):
         assert "the server already has 2 reviews" in full.json()["message"]
         jobs = client.get("/healthz").json()["jobs"]
         assert jobs["review"]["queued"] + jobs["review"]["running"] == 2
+
+
+def test_a_review_mends_the_action_before_by_what_the_next_search_proved(sqlite_url, monkeypatch):
+    """The web's review searches each position on its own: the computer's winning action
+    was marked a blunder because its own search did not prove the win that the next
+    position's search proved (an Italian walk). The next review mends the one before."""
+    chance = "express 2 7/7/7/7/7/g6/oooo3 o insert 18,21 0,0 0,0"
+    game = Game(position=chance)
+    game.play("Ta")  # keeps a win that orange's scripted search does not see
+    game.play("Tg")
+    win, lost = 9990.0, -9990.0  # the top level's unit: proven, 10 actions from the end
+    script = {0: ("L1", win, 40.0), 1: ("Tg", lost, lost)}
+
+    def scripted(bot: Any, state: Any, action: Any, *, number: int, limits: Any) -> Any:
+        best_action, best, played = script[number - 1]
+        best_entry = RankedAction(Action.parse(best_action), best, (Action.parse(best_action),))
+        mine = RankedAction(action, played, (action,))
+        judge = bot.for_rules(state.rules)
+        mark = classify(judge, best, played, judge.mistake_threshold)
+        return PlyReview(number, state, state.turn, action, mine, best_entry, best - played, mark)
+
+    monkeypatch.setattr(analysis, "review_position", scripted)
+    with client_for(sqlite_url, review_budget=BUDGET) as client:
+        game_id = imported(client, Record.from_game(game))
+        client.post(f"/api/games/{game_id}/analysis")
+        kept, after = done(client, game_id)["actions"]
+    assert kept["judgement"] is None and kept["proven"] == 1  # Ta kept the win
+    assert after["proven"] == -1

@@ -15,7 +15,7 @@ number of players. :func:`classify` names what an action lost:
 * ``""`` (:data:`GOOD`): anything else, the best action itself included.
 
 Each position is searched on its own, so a search may miss a proof that its neighbour
-found; :func:`iter_review` makes neighbours agree (:func:`_agree`): a win called
+found; :func:`iter_review` makes neighbours agree (:func:`agree`): a win called
 missed is kept when the next position proves it still the mover's, and an action of a
 seat whose position the previous review proved lost, with the same seat to act again
 (a scoring's extra action), throws nothing away.
@@ -178,14 +178,14 @@ def iter_review(
         if held is not None:
             judge = bot.for_rules(state.rules)
             limit = judge.mistake_threshold if threshold is None else threshold
-            held, review = _agree(judge, held, review, limit)
+            held, review = agree(judge, held, review, limit)
             yield held
         held = review
     if held is not None:
         yield held
 
 
-def _agree(
+def agree(
     judge: Bot, before: PlyReview, after: PlyReview, threshold: float
 ) -> tuple[PlyReview, PlyReview]:
     """``before`` and ``after`` (the reviews of two actions in a row) made to agree on

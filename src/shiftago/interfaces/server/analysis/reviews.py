@@ -5,7 +5,9 @@ A review is a *job* of plain values (:class:`ReviewJob`: the positions and actio
 level, the review so far) that :func:`run_review` works through one action after another
 with the engine's reviewer (:func:`shiftago.engine.review.review_position`), storing the
 partial review and its progress after each action, so that a reader sees it grow and a
-restart goes on where it stopped. The job knows nothing of FastAPI or the event loop.
+restart goes on where it stopped. Each review may mend the one before it
+(:func:`shiftago.engine.review.agree`: neighbouring searches agree on what either
+proved), within one run of the job. The job knows nothing of FastAPI or the event loop.
 
 :class:`GameAnalyses` is the app's side: one review per game and set of actions (their
 digest), stored before it starts, then queued as a review job (:mod:`.jobs`: after the
@@ -36,7 +38,7 @@ from shiftago.engine.accuracy import seat_accuracy, seat_expectations
 from shiftago.engine.bot import Bot, Limits
 from shiftago.engine.levels import bot_for_level, default_level
 from shiftago.engine.mcts_bot import MctsBot
-from shiftago.engine.review import MARKS, PlyReview, review_position
+from shiftago.engine.review import MARKS, PlyReview, agree, review_position
 from shiftago.formats.record_syntax import turn_numbers
 from shiftago.interfaces.server.analysis.store import AnalysisStore, StoredAnalysis
 from shiftago.interfaces.server.games.hub import Hub
@@ -211,6 +213,7 @@ def run_review(
         return True
     start = len(entries)
     end = len(job.actions) if most is None else min(len(job.actions), start + most)
+    previous: PlyReview | None = None  # the last review of this run, which the next may mend
     for index in range(start, end):
         if cancelled is not None and cancelled.is_set():
             return False
@@ -219,6 +222,11 @@ def run_review(
             review = review_position(
                 level_bot, job.states[index], action, number=index + 1, limits=limits
             )
+            if previous is not None:  # neighbouring searches agree on what either proved
+                mended, review = agree(judge, previous, review, judge.mistake_threshold)
+                if mended is not previous:
+                    entries[-1] = entry(mended, judge, job.rules, index - 1, turns[index - 1])
+            previous = review
             entries.append(entry(review, judge, job.rules, index, turns[index]))
         except Exception as error:
             reason = f"the computer's search failed at action {index + 1} ({action})"
