@@ -208,3 +208,24 @@ def test_a_guest_is_asked_to_sign_in_to_accept_a_rated_challenge(
     guest.click("[data-testid=seek] [data-testid=accept-seek]")
     for page in (dee, guest):
         page.wait_for_url(PLAY)
+
+
+def test_a_place_taken_in_a_challenge_its_maker_cancels_is_told_so(
+    live_server: LiveServer, new_context: NewContext
+):
+    """A player who had joined a 3-player challenge saw its row go without a word when
+    its maker cancelled it (a tablet walk)."""
+    ann = home(new_context, live_server)
+    ben = home(new_context, live_server)
+    ann.select_option("[data-testid=seek-players]", "3")
+    ann.fill("[data-testid=seek-name]", "Ann")
+    ann.click("[data-testid=create-seek]")
+    ann.wait_for_selector("[data-testid=seek] [data-testid=cancel-seek]")
+    ben.fill("[data-testid=seek-name]", "Ben")
+    ben.click("[data-testid=seek] [data-testid=accept-seek]")
+    ben.wait_for_selector("[data-testid=seek] [data-testid=seek-waiting]")
+    ann.click("[data-testid=seek] [data-testid=cancel-seek]")
+    ben.wait_for_selector("[data-testid=seek]", state="detached")
+    ben.wait_for_selector("#seek-error:not([hidden])")
+    assert ben.text_content("#seek-error") == "The challenge you joined ended before it filled."
+    assert ann.is_hidden("#seek-error")  # its maker cancelled it: nothing to tell

@@ -264,7 +264,13 @@ function onMessage(message) {
     case "seek_gone":
     case "seek_filled":
       seeks.delete(message.id);
-      if (message.type === "seek_gone") dropPlace(message.id);
+      if (message.type === "seek_gone") {
+        // a place taken in another's challenge that ended unfilled (its maker cancelled
+        // it, or it expired): said, where the row went without a word
+        const place = readHeld()[message.id];
+        if (place && place.place !== 0 && !leaving) showError(t("The challenge you joined ended before it filled."));
+        dropPlace(message.id);
+      }
       break;
     case "held": {
       const data = readHeld();
