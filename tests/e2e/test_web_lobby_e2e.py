@@ -52,6 +52,20 @@ def seat_of(page: Any) -> tuple[str, str]:
     return parts.path.rsplit("/", 1)[1], parse_qs(parts.query)["seat"][0]
 
 
+def three_player_challenge(maker: Any, joiner: Any, time: str | None = None) -> None:
+    """``maker`` (Ann) opens a 3-player challenge, ``joiner`` (Ben) takes a place in it
+    and waits for the third."""
+    maker.select_option("[data-testid=seek-players]", "3")
+    if time is not None:
+        maker.select_option("[data-testid=seek-time]", time)
+    maker.fill("[data-testid=seek-name]", "Ann")
+    maker.click("[data-testid=create-seek]")
+    maker.wait_for_selector("[data-testid=seek] [data-testid=cancel-seek]")
+    joiner.fill("[data-testid=seek-name]", "Ben")
+    joiner.click("[data-testid=seek] [data-testid=accept-seek]")
+    joiner.wait_for_selector("[data-testid=seek] [data-testid=seek-waiting]")
+
+
 def test_a_three_player_challenge_filled_from_three_browsers(
     live_server: LiveServer, new_context: NewContext
 ):
@@ -60,15 +74,7 @@ def test_a_three_player_challenge_filled_from_three_browsers(
     ben = home(new_context, live_server)
     cid = home(new_context, live_server)
 
-    ann.select_option("[data-testid=seek-players]", "3")
-    ann.select_option("[data-testid=seek-time]", "3+2")
-    ann.fill("[data-testid=seek-name]", "Ann")
-    ann.click("[data-testid=create-seek]")
-    ann.wait_for_selector("[data-testid=seek] [data-testid=cancel-seek]")
-
-    ben.fill("[data-testid=seek-name]", "Ben")
-    ben.click("[data-testid=seek] [data-testid=accept-seek]")
-    ben.wait_for_selector("[data-testid=seek] [data-testid=seek-waiting]")
+    three_player_challenge(ann, ben, time="3+2")
     ann.wait_for_function(
         "() => document.querySelector('[data-testid=seek]')?.textContent.includes('2/3')"
     )
@@ -217,13 +223,7 @@ def test_a_place_taken_in_a_challenge_its_maker_cancels_is_told_so(
     its maker cancelled it (a tablet walk)."""
     ann = home(new_context, live_server)
     ben = home(new_context, live_server)
-    ann.select_option("[data-testid=seek-players]", "3")
-    ann.fill("[data-testid=seek-name]", "Ann")
-    ann.click("[data-testid=create-seek]")
-    ann.wait_for_selector("[data-testid=seek] [data-testid=cancel-seek]")
-    ben.fill("[data-testid=seek-name]", "Ben")
-    ben.click("[data-testid=seek] [data-testid=accept-seek]")
-    ben.wait_for_selector("[data-testid=seek] [data-testid=seek-waiting]")
+    three_player_challenge(ann, ben)
     ann.click("[data-testid=seek] [data-testid=cancel-seek]")
     ben.wait_for_selector("[data-testid=seek]", state="detached")
     ben.wait_for_selector("#seek-error:not([hidden])")
