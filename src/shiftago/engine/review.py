@@ -119,6 +119,17 @@ def review_position(
     return PlyReview(number, state, state.turn, action, played, best, loss, mark)
 
 
+def _value_for(seat: int, best: RankedAction, mover: int, players: int) -> float | None:
+    """The value for ``seat`` of a position whose ``mover``'s best action is ``best``: its
+    own value, the seat's entry of its seat values, or the 2-player mover's negated;
+    None where the bot judged for the mover only."""
+    if mover == seat:
+        return best.value
+    if best.seat_values is not None:
+        return best.seat_values[seat]
+    return -best.value if players == 2 else None
+
+
 def _kept_win(
     bot: Bot, judge: Bot, state: State, played: RankedAction, limits: Limits
 ) -> RankedAction | None:
@@ -138,15 +149,8 @@ def _kept_win(
     if not ranked:
         return None
     best = ranked[0]
-    if after.turn == seat:
-        value = best.value
-    elif best.seat_values is not None:
-        value = best.seat_values[seat]
-    elif state.rules.players == 2:
-        value = -best.value
-    else:
-        return None
-    if judge.proven(value) <= 0:
+    value = _value_for(seat, best, after.turn, state.rules.players)
+    if value is None or judge.proven(value) <= 0:
         return None
     return RankedAction(played.action, value, (played.action, *best.pv), best.seat_values)
 
@@ -198,14 +202,7 @@ def agree(
     seat does can lose a lost position."""
     seat = before.seat
     if before.mark == BLUNDER and before.played is not None and judge.proven(before.best.value) > 0:
-        if after.seat == seat:
-            kept = after.best.value
-        elif after.best.seat_values is not None:
-            kept = after.best.seat_values[seat]
-        elif before.state.rules.players == 2:
-            kept = -after.best.value
-        else:
-            kept = None
+        kept = _value_for(seat, after.best, after.seat, before.state.rules.players)
         if kept is not None and judge.proven(kept) > 0:
             played = replace(before.played, value=kept)
             before = replace(
