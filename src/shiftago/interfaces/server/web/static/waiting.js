@@ -101,14 +101,17 @@ function notify(title, body, tag, path) {
   }
 }
 
+/** One of the header's counts: its words for `count`, hidden at 0. */
+function fillCount(box, words, count) {
+  if (!box) return;
+  box.textContent = words(count);
+  box.dataset.count = String(count);
+  box.hidden = count === 0;
+}
+
 /** The challenges received: counted in the header, and each new one notified. */
 function showChallenges(received) {
-  const box = document.querySelector("[data-testid=challenges-waiting]");
-  if (box) {
-    box.textContent = WORDS.challenges(received.length);
-    box.dataset.count = String(received.length);
-    box.hidden = received.length === 0;
-  }
+  fillCount(document.querySelector("[data-testid=challenges-waiting]"), WORDS.challenges, received.length);
   const before = knownChallenges;
   knownChallenges = new Set(received.map((c) => c.id));
   if (before === null || !notifying()) return;
@@ -141,11 +144,9 @@ function notifyNew(waiting) {
 function show(count, signedIn) {
   const box = counter();
   if (!box) return;
-  box.textContent = WORDS.waiting(count);
-  box.dataset.count = String(count);
-  box.hidden = count === 0;
+  fillCount(box, WORDS.waiting, count);
   const button = notifyControl(box);
-  if (button) button.hidden = !signedIn || !canNotify() || (Notification.permission === "granted" && notifyWanted());
+  if (button) button.hidden = !signedIn || !canNotify() || notifying();
 }
 
 /** Ask the server again; answers the games that wait (none when signed out). */
