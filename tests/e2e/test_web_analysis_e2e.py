@@ -526,6 +526,12 @@ def test_a_position_typed_in_is_taken_at_the_first_click(
         "Refused: unknown variant 'expresso': expected express, expert or extreme"
     )
     shows(page, four)
+    # "Empty board" sets up a game's start of the same rules: full supplies, no points,
+    # the first seat to push in; the handicap's skips stay
+    page.fill(field, "expert 3 7/7/7/7/7/7/og5 g score 20,21,22 4,0,0 0,1,2")
+    page.dispatch_event(field, "change")
+    page.click("button:has-text('Empty board')")
+    assert page.input_value(field) == "expert 3 7/7/7/7/7/7/7 o insert 22,22,22 0,0,0 0,1,2"
 
 
 # ------------------------------------------------------------------ the game's review

@@ -120,9 +120,15 @@ export class PositionEditor {
     const reset = el("button", { type: "button", class: "small", text: t("Take the board's position") });
     reset.addEventListener("click", () => this.load(this.current()));
     const clear = el("button", { type: "button", class: "small", text: t("Empty board") });
+    // An empty board is a game's start: full supplies, no points, the first seat to push
+    // in; the variant, the players and the handicap's skips stay as they were set.
     clear.addEventListener("click", () => {
-      this.set.board = new Map();
-      this.set.supplies = this.set.supplies.map(() => this.marbles);
+      const s = this.set;
+      s.board = new Map();
+      s.supplies = s.supplies.map(() => this.marbles);
+      s.scores = s.scores.map(() => 0);
+      s.turn = "o";
+      s.phase = "insert";
       this.refresh();
     });
     // A press on a button keeps the focus in the position string: were the field to lose
