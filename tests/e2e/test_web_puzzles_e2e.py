@@ -17,6 +17,7 @@ from test_web_e2e import BOARD_STOP, tab_to
 from shiftago.core import Action, State
 from shiftago.engine.puzzles.puzzle import THEMES, Puzzle
 from shiftago.engine.puzzles.shipped import shipped
+from shiftago.engine.puzzles.solving import judge
 from support.board_clicks import click_action
 from support.web_fixtures import LiveServer, NewContext
 
@@ -65,9 +66,14 @@ def solver_actions(puzzle: Puzzle) -> list[str]:
 
 
 def a_wrong_first_action(puzzle: Puzzle) -> str:
-    """A legal first action of the puzzle that is not its solution's."""
+    """A legal first action of the puzzle that is not its solution's and does not win
+    later either: its answer shows why it fails."""
     state = State.from_position(puzzle.position)
-    return next(str(a) for a in state.legal_actions() if str(a) != puzzle.solution[0])
+    return next(
+        str(a)
+        for a in state.legal_actions()
+        if str(a) != puzzle.solution[0] and judge(state, puzzle.actions, [str(a)]).wins_in is None
+    )
 
 
 def signed_up(new_context: NewContext, server: LiveServer, name: str) -> Any:
@@ -176,6 +182,18 @@ def test_a_wrong_action_shows_the_refutation_and_the_solution_step_by_step(
     # try again: the same puzzle from its start
     page.click("[data-testid=puzzle-retry]")
     at_stage(page, "solving", 0)
+
+
+def test_a_wrong_action_that_wins_too_slowly_says_so(live_server: LiveServer, page: Any) -> None:
+    """L3 in this win in 2 wins in 3 (tests/engine/test_puzzles.py): the words say so,
+    where naming the defence's answer blamed the answer for the lost action."""
+    puzzle = next(p for p in shipped() if p.id == "express-2-f8e1d9c9e2")
+    open_puzzle(page, live_server, puzzle)
+    click_action(page, "L3")
+    at_stage(page, "failed")
+    assert page.text_content("[data-testid=puzzle-status]") == (
+        "L3 also wins, but takes 3 actions; the puzzle asks for 2."
+    )
 
 
 def test_a_scoring_short_of_the_win_says_its_points(live_server: LiveServer, page: Any) -> None:

@@ -13,6 +13,7 @@ from shiftago.core.errors import IllegalActionError
 from shiftago.engine.puzzles.generate import Harvest, symmetry_key
 from shiftago.engine.puzzles.harvest import candidates, self_play
 from shiftago.engine.puzzles.puzzle import Puzzle
+from shiftago.engine.puzzles.shipped import shipped
 from shiftago.engine.puzzles.solving import (
     ProofUnknown,
     check_puzzle,
@@ -103,6 +104,29 @@ def test_the_judge_follows_the_solution_and_fails_a_wrong_action() -> None:
     assert (wrong.correct, wrong.solved) == (False, False)
     assert [str(a) for a in wrong.solution or []] == ["L3"]
     assert len(wrong.reply) == 1  # the refutation: green's reply
+
+
+def test_a_wrong_action_that_hands_the_other_seat_a_win_wins_in_nothing() -> None:
+    """ONE_WIN with green's four on rank 7: R1 neither wins nor touches rank 7, so
+    green's L7 makes a7-e7 five and wins; no slower win is claimed."""
+    state = State.from_position("express 2 gggg3/7/4o2/3o3/go5/1o5/o6 o insert 17,17 0,0 0,0")
+    wrong = judge(state, 1, ["R1"])
+    assert (wrong.correct, wrong.wins_in) == (False, None)
+    assert [str(a) for a in wrong.reply] == ["L7"]
+    assert judge(state, 1, ["L3"]).wins_in is None  # the right action: nothing to say
+
+
+def test_a_wrong_action_that_still_wins_says_in_how_many_actions() -> None:
+    """A shipped win in 2 whose L3 wins only in 3: after the defence's answer the
+    prover finds the win in 2 more of the solver's actions, and not in 1."""
+    puzzle = next(p for p in shipped() if p.id == "express-2-f8e1d9c9e2")
+    wrong = judge(puzzle.state, 2, ["L3"])
+    assert (wrong.correct, wrong.solved, wrong.wins_in) == (False, False, 3)
+    after = puzzle.state.after(Action.parse("L3"))
+    for action in wrong.reply:
+        after = after.after(action)
+    assert after.turn == puzzle.state.turn
+    assert prove(after, 2).fewest == 2
 
 
 @pytest.mark.parametrize("tried", [["Q9"], ["L3", "L1"], ["xa1-e1"]])

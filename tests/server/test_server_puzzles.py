@@ -140,6 +140,9 @@ def test_a_wrong_first_action_fails_with_the_refutation_and_the_solution(sqlite_
         assert body["solution"] == list(puzzle.solution)
         assert body["reply"], "the refutation is the defence's reply"
         assert "player" not in body  # signed out: nothing is rated
+        # a wrong action that still wins, too slowly, says in how many actions in all
+        slow = client.post("/api/puzzles/express-2-f8e1d9c9e2/attempt", json={"actions": ["L3"]})
+        assert slow.json()["correct"] is False and slow.json()["wins_in"] == 3
 
 
 @pytest.mark.parametrize(

@@ -48,6 +48,12 @@ from .puzzle import Puzzle
 #: The most solver's actions a puzzle may take (generation and checks).
 MOST_ACTIONS = 3
 
+#: How many actions more than a puzzle allows a wrong action's slower win is looked for
+#: in, and the prover's node bound for it (docs/puzzles.md, "A wrong action that still
+#: wins").
+SLOWER_BY = 2
+SLOWER_NODES = 500_000
+
 
 class ProofUnknown(Exception):
     """The prover's node budget ran out before an answer."""
@@ -196,6 +202,23 @@ class Verdict:
     solved: bool
     reply: list[Action]
     solution: list[Action] | None
+    #: after a wrong action that still forces the goal, only too slowly: the fewest of the
+    #: solver's actions in all that it takes (None otherwise, or when not proven)
+    wins_in: int | None = None
+
+
+def slower_win(child: np.ndarray, solver: int, left: int, used: int) -> int | None:
+    """The fewest of the solver's actions in all (``used`` so far, the wrong one
+    included) with which it still reaches the goal from ``child``, where ``left`` more
+    were not enough; None when not within :data:`SLOWER_BY` more or not proven within
+    :data:`SLOWER_NODES` nodes."""
+    if int(child[PHASE]) == OVER:
+        return None
+    budget = new_budget(SLOWER_NODES)
+    found = distance(child, solver, left + SLOWER_BY, budget)
+    if budget[2] or found > left + SLOWER_BY:
+        return None
+    return used + found
 
 
 def judge(state: State, actions: int, tried: list[str]) -> Verdict:
@@ -241,6 +264,7 @@ def judge(state: State, actions: int, tried: list[str]) -> Verdict:
                 False,
                 [to_action(c, players) for c in refutation],
                 solution_line(state, actions),
+                slower_win(child, solver, left - 1, actions - left + 1),
             )
         s, left = child, left - 1
         reply = []

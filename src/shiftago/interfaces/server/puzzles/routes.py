@@ -200,6 +200,8 @@ async def attempt(puzzle_id: str, body: AttemptIn, request: Request) -> JSONResp
         answer["solution"] = [str(a) for a in verdict.solution]
     if not verdict.correct:
         answer["refutation"] = answer["reply"]
+    if verdict.wins_in is not None:
+        answer["wins_in"] = verdict.wins_in
     account = await signed_in(request)
     finished = verdict.solved or not verdict.correct
     if account is not None and finished:

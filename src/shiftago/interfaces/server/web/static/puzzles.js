@@ -328,9 +328,10 @@ function solved(verdict) {
 const NAMED_REPLY = 3;
 
 /** Why `action` (played from the view `from`, leading to `after`) does not win: a scoring
- *  short of the points that win, or the other players' answer, named by its first
- *  actions. */
-function failedWords(from, after, action, refutation) {
+ *  short of the points that win, a win that takes more actions than the puzzle allows
+ *  (`winsIn`: the server's count of them all), or the other players' answer, named by
+ *  its first actions. */
+function failedWords(from, after, action, refutation, winsIn) {
   const seat = COLOURS.indexOf(from.turn);
   const scores = from.scores || [];
   const last = tried.length === puzzle.actions; // a scoring that had to win now
@@ -340,6 +341,9 @@ function failedWords(from, after, action, refutation) {
     if (points < need) {
       return tn("{action} scores {n} point; {need} would win.", "{action} scores {n} points; {need} would win.", points, { action, n: number(points), need: number(need) });
     }
+  }
+  if (Number.isInteger(winsIn)) {
+    return tn("{action} also wins, but takes {n} action; the puzzle asks for {m}.", "{action} also wins, but takes {n} actions; the puzzle asks for {m}.", winsIn, { action, n: number(winsIn), m: number(puzzle.actions) });
   }
   if (!refutation.length) return t("{action} does not win.", { action });
   const named = refutation.slice(0, NAMED_REPLY).join(" ");
@@ -355,7 +359,7 @@ async function failed(after, action, verdict, from) {
   const refutation = verdict.refutation || verdict.reply || [];
   const p = remember(puzzle.id, false);
   failedOnce = true;
-  const words = failedWords(from, after, action, refutation);
+  const words = failedWords(from, after, action, refutation, verdict.wins_in);
   $("status").textContent = words;
   outcome(words, verdict.player);
   announcer.say(words);
