@@ -11,13 +11,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from alembic import command
+from alembic.config import Config
 from fastapi.testclient import TestClient
 from sqlalchemy import select, update
 
 from shiftago.interfaces.server import create_app
 from shiftago.interfaces.server.accounts.store import delete_expired_sessions
-from shiftago.interfaces.server.db.schema import AccountRow, SessionRow
-from shiftago.interfaces.server.db.store import open_engine, token_hash
+from shiftago.interfaces.server.db.schema import AccountRow, GameRow, SessionRow
+from shiftago.interfaces.server.db.store import MIGRATIONS, migrate, open_engine, token_hash
 from shiftago.interfaces.server.games.store import Store
 from support.server_support import create, fresh_database
 from support.waiting import wait_until
@@ -508,6 +510,47 @@ def test_adopt_gives_the_account_the_seats_of_the_browser(sqlite_url):
         assert sorted(again.json()["games"]) == sorted([game, other])
         seats = client.get(f"/api/games/{game}").json()["seats"]
         assert [s.get("account") for s in seats] == ["ann", "bob"]
+
+
+def test_a_game_from_an_imported_record_is_never_adopted(sqlite_url):
+    """Played elsewhere (or here before), an imported game would count again on the
+    profile: its seats stay without an account, even when one seat is asked for."""
+    record = '[Variant "express"]\n[Players "2"]\n[First "o"]\n\n1. L3 2. Td 3. R5 *\n'
+    with client_for(sqlite_url) as client:
+        answer = client.post("/api/games/import", json={"record": record})
+        assert answer.status_code == 201, answer.text
+        imported = answer.json()["id"]
+        orange = answer.json()["seats"][0]["join_url"].split("?seat=")[1]
+        made, (made_orange, _) = create(client)
+        sign_up(client, "ann")
+        headers = csrf_headers(client)
+        tokens = {"tokens": [orange, made_orange]}
+        checked = client.post("/api/session/adopt", json=tokens | {"check": True}, headers=headers)
+        assert checked.json() == {"games": [made]}
+        adopted = client.post("/api/session/adopt", json=tokens, headers=headers)
+        assert adopted.json() == {"games": [made]}
+        seats = client.get(f"/api/games/{imported}").json()["seats"]
+        assert [s.get("account") for s in seats] == [None, None]
+
+
+def test_games_imported_before_the_flag_are_known_by_their_headers(db_url):
+    """Migration 0016 marks the games stored before it whose record kept an Event or a
+    Date header; a game made here has neither."""
+    record = '[Event "Club night"]\n[Variant "express"]\n[Players "2"]\n[First "o"]\n\n1. L3 *\n'
+    with client_for(db_url) as client:
+        imported = client.post("/api/games/import", json={"record": record}).json()["id"]
+        made, _ = create(client)
+    engine = open_engine(db_url)
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0015")
+    migrate(engine)
+    with engine.connect() as connection:
+        flags = dict(connection.execute(select(GameRow.id, GameRow.imported)).all())
+    engine.dispose()
+    assert flags == {imported: True, made: False}
 
 
 def test_a_profile_lists_an_unlisted_game_to_its_player_only(sqlite_url):

@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session as DbSession
 
 from shiftago.core import COLOURS
 from shiftago.interfaces.server.db.names import name_key
-from shiftago.interfaces.server.db.schema import AccountRow, SeatRow, SessionRow
+from shiftago.interfaces.server.db.schema import AccountRow, GameRow, SeatRow, SessionRow
 from shiftago.interfaces.server.db.store import Database, now, token_hash, utc
 from shiftago.interfaces.server.games.live import unnamed_seat
 
@@ -218,8 +218,9 @@ def delete_expired_sessions(db: Database) -> int:
 
 
 def _unowned(tokens: list[str]) -> tuple[Any, ...] | None:
-    """The conditions of a human seat held by one of these secrets without an account;
-    None when no secret is given."""
+    """The conditions of a human seat held by one of these secrets without an account,
+    in a game not made from an imported record (played elsewhere, it would count again
+    on a profile); None when no secret is given."""
     hashes = sorted({token_hash(t) for t in tokens if t})
     if not hashes:
         return None
@@ -227,6 +228,7 @@ def _unowned(tokens: list[str]) -> tuple[Any, ...] | None:
         SeatRow.token_hash.in_(hashes),
         SeatRow.kind == "human",
         SeatRow.account_id.is_(None),
+        SeatRow.game_id.in_(select(GameRow.id).where(GameRow.imported.is_(False))),
     )
 
 

@@ -102,6 +102,8 @@ class GameRow(Base):
     # An imported record's Event and Date (YYYY-MM-DD) headers; None for a game made here.
     event: Mapped[str | None] = mapped_column(String(200))
     record_date: Mapped[str | None] = mapped_column(String(10))
+    # Made from an imported record: its seats are never adopted into an account.
+    imported: Mapped[bool] = mapped_column(Boolean, server_default=false())
 
 
 class SeatRow(Base):

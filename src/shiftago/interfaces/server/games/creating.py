@@ -62,6 +62,8 @@ class GameSpec:
     #: An imported record's Event and Date headers, kept for its record.
     event: str | None = None
     record_date: str | None = None
+    #: Made from an imported record (its seats are never adopted into an account).
+    imported: bool = False
     #: Whether every person's seat is opened as the game is made (a filled seek: its
     #: people are there); else each is opened when its link is first followed.
     opened: bool = False
@@ -158,6 +160,7 @@ def build(spec: GameSpec) -> tuple[LiveGame, list[str | None]]:
         rated=spec.rated,
         event=spec.event,
         record_date=spec.record_date,
+        imported=spec.imported,
     )
     live = LiveGame.load(stored)
     stored.status = live.status()
@@ -192,6 +195,7 @@ def spec_of_record(record: Record, public: bool, level: int) -> GameSpec:
         termination=record.termination if terminated else None,
         event=record.event,
         record_date=record.date,
+        imported=True,
     )
 
 

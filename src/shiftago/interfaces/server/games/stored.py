@@ -86,6 +86,8 @@ class StoredGame:
     #: An imported record's Event and Date headers (None for a game made here).
     event: str | None = None
     record_date: str | None = None
+    #: Made from an imported record (its seats are never adopted into an account).
+    imported: bool = False
 
 
 def _ints(text: str | None) -> tuple[int, ...] | None:
