@@ -137,6 +137,14 @@ def test_a_turn_in_a_game_not_in_view_is_counted_and_notified(
     assert page.get_attribute("[data-testid=playing-link]", "href") == f"/play/{game_id}"
     page.click("[data-testid=playing-link]")
     page.wait_for_selector(PLAYABLE)
+    # once over, it opens the seat too (its rematch offered), not a spectator's page
+    friend.send({"type": "resign"})
+    wait_until(lambda: read(live_server, game_id)["status"] != "playing", what="the end")
+    page.goto(live_server.url + "/players/amy")
+    page.wait_for_selector("[data-testid=finished-link]")
+    assert page.get_attribute("[data-testid=finished-link]", "href") == f"/play/{game_id}"
+    page.click("[data-testid=finished-link]")
+    page.wait_for_selector("#rematch:not([hidden])")
 
 
 def test_a_challenge_to_a_named_player_is_sent_accepted_and_played(

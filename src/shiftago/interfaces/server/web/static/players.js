@@ -109,10 +109,11 @@ async function renderHistory(name, categories) {
   await draw();
 }
 
-/** A game's link: for the signed-in player on their own profile, an unfinished game opens
- * their seat (the session is its credential); else the game is watched. */
+/** A game's link: for the signed-in player on their own profile, a game opens their seat
+ * (the session is its credential), as the home page's list of their games does: a finished
+ * one with its rematch and analysis; else the game is watched. */
 function gameHref(g, own) {
-  return own && !g.finished && g.id ? `/play/${encodeURIComponent(g.id)}` : g.watch_url;
+  return own && g.id ? `/play/${encodeURIComponent(g.id)}` : g.watch_url;
 }
 
 /** The names of a game's other seats: an account's as it is, a name the server gave a
@@ -143,7 +144,7 @@ function renderGames(games) {
       return el(
         "tr",
         {},
-        el("td", {}, el("a", { href: gameHref(g, own), "data-testid": g.finished ? null : "playing-link", text: date(g.created, { dateStyle: "short", timeStyle: "short" }) })),
+        el("td", {}, el("a", { href: gameHref(g, own), "data-testid": g.finished ? "finished-link" : "playing-link", text: date(g.created, { dateStyle: "short", timeStyle: "short" }) })),
         el("td", { text: g.rated ? t("{category}, rated", { category: categoryName(g.category) }) : categoryName(g.category) }),
         el("td", { text: opponents(g).join(", ") }),
         el("td", { text: g.outcome && OUTCOMES[g.outcome] ? OUTCOMES[g.outcome]() : g.finished ? "—" : t("Playing") }),
