@@ -654,6 +654,11 @@ def test_on_a_touch_screen_a_tap_previews_and_a_second_tap_plays(
     game_id = created["id"]
     page = open_page(new_context(**PHONE), created["seats"][0]["join_url"])
     arrow = page.wait_for_selector('[data-action="L3"][aria-disabled="false"]')
+    # before the first tap the board says how taps work (a newcomer's first one only
+    # previewed, without a word before it)
+    assert page.inner_text("[data-testid=tap-hint]") == (
+        "Tap once to see what an action does, twice to play it."
+    )
     box = arrow.bounding_box()
     assert box
     page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)

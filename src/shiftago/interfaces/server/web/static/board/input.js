@@ -10,6 +10,16 @@ let byKeys = false;
 globalThis.addEventListener?.("keydown", () => { byKeys = true; }, true);
 globalThis.addEventListener?.("pointerdown", () => { byKeys = false; }, true);
 
+// Whether an action was played on this page by two taps: until then a board on a touch
+// screen says how a tap works (view.js, showTapHint), where a newcomer's first tap only
+// previewed, without a word before it.
+let playedByTaps = false;
+
+/** Whether an action was played on this page by a second tap. */
+export function tapsLearned() {
+  return playedByTaps;
+}
+
 /** BoardView's input methods. */
 export const Input = {
   /** Mouse, touch and keyboard on an element that stands for an action. */
@@ -43,6 +53,7 @@ export const Input = {
         this.showTapHint();
         return;
       }
+      if (this.lastPointer === "touch") playedByTaps = true;
       this.armed = null;
       this.lastPointer = "mouse";
       this.choose(action);

@@ -7,7 +7,7 @@
 import { Animation } from "./animation.js";
 import { Choices } from "./choices.js";
 import { ARROWS, C, FILES, INSERTIONS, PAD, HIT_IN, HIT_OUT, LABELS, cellCentre, entryPoint, isInsertion, isScoring, laneCells, margin, scoringLine } from "./geometry.js";
-import { Input } from "./input.js";
+import { Input, tapsLearned } from "./input.js";
 import { t } from "../i18n.js";
 import { MARBLE_FILL, colourName, marbleShape } from "./marbles.js";
 import { svgEl as el } from "./svg.js";
@@ -116,11 +116,17 @@ export class BoardView {
     container.appendChild(this.tapHint);
   }
 
-  /** Say (or stop saying) that a second tap plays the action the first one previewed. */
+  /** Say that a second tap plays the action the first one previewed; on a touch screen,
+   * before any action was played by taps here and while one is playable, say so before
+   * the first tap too. */
   showTapHint() {
     const action = this.armed;
-    this.tapHint.hidden = !action;
-    this.tapHint.textContent = action ? t("Tap {action} again to play it.", { action }) : "";
+    const touch = !!globalThis.matchMedia?.("(pointer: coarse)").matches;
+    const teach = !action && touch && !tapsLearned() && this.focusables().length > 0;
+    const words = action ? t("Tap {action} again to play it.", { action }) : teach ? t("Tap once to see what an action does, twice to play it.") : "";
+    this.tapHint.hidden = !words;
+    // the same words are not set again: a status line would say them at every redraw
+    if (this.tapHint.textContent !== words) this.tapHint.textContent = words;
   }
 
   corner(cell) {
