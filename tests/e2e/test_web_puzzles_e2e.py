@@ -109,6 +109,12 @@ def test_a_puzzle_solved_by_clicks_moves_the_signed_in_players_rating(
     at_stage(page, "solved")
     change = page.text_content("[data-testid=rating-change]") or ""
     assert "+" in change
+    # signed in, the figures are the account's only, the first-try run named apart
+    page.wait_for_selector("[data-testid=puzzle-streak][data-streak='1']")
+    assert page.text_content("[data-testid=puzzle-streak]") == (
+        "Solved at the first try in a row: 1 (best 1)"
+    )
+    assert page.text_content("[data-testid=puzzles-solved]") == "1 puzzle played with your account."
     rating = int(page.evaluate("fetch('/api/puzzles/me').then(r => r.json()).then(b => b.rating)"))
     assert rating > 1500 and f"{rating:,}" in change  # as English writes numbers
     page.wait_for_selector(f"[data-testid=player-puzzle-rating][data-rating='{rating}']")

@@ -434,18 +434,20 @@ function solutionStep(at) {
 }
 
 // ---- the player's figures ----------------------------------------------------------------
+/** The figures of the account signed in, else of this browser, never a mix of both (a
+ * walk saw the account's streak beside the browser's count of solves); the first-try
+ * run is named apart from the streak mode's. */
 function progressWords(p) {
-  if (player) {
-    $("player-rating").textContent = t("Your puzzle rating: {rating}", { rating: number(player.rating) });
-    $("streak").textContent = t("Streak: {n} (best {best})", { n: number(player.streak), best: number(player.best_streak) });
-  } else {
-    $("player-rating").textContent = t("Sign in to get a puzzle rating; your progress is kept in this browser.");
-    $("streak").textContent = t("Streak: {n} (best {best})", { n: number(p.streak), best: number(p.best) });
-  }
-  $("streak").dataset.streak = String(player ? player.streak : p.streak);
+  const streak = player ? { n: player.streak, best: player.best_streak } : { n: p.streak, best: p.best };
+  $("streak").textContent = t("Solved at the first try in a row: {n} (best {best})", { n: number(streak.n), best: number(streak.best) });
+  $("streak").dataset.streak = String(streak.n);
+  $("player-rating").textContent = player ? t("Your puzzle rating: {rating}", { rating: number(player.rating) }) : t("Sign in to get a puzzle rating; your progress is kept in this browser.");
   $("player-rating").dataset.rating = player ? String(player.rating) : "";
+  const count = player
+    ? tn("{n} puzzle played with your account.", "{n} puzzles played with your account.", player.puzzles, { n: number(player.puzzles) })
+    : tn("{n} puzzle solved in this browser.", "{n} puzzles solved in this browser.", p.solved.length, { n: number(p.solved.length) });
   const run = p.streakMode ? tn("Streak mode: {n} solved in a row.", "Streak mode: {n} solved in a row.", p.run, { n: number(p.run) }) : "";
-  $("solved-count").textContent = [tn("{n} puzzle solved in this browser.", "{n} puzzles solved in this browser.", p.solved.length, { n: number(p.solved.length) }), run].filter(Boolean).join(" ");
+  $("solved-count").textContent = [count, run].filter(Boolean).join(" ");
   $("solved-count").dataset.run = String(p.run);
 }
 
