@@ -718,6 +718,42 @@ def test_the_dark_theme(live_server: LiveServer, new_context: NewContext) -> Non
     assert light.get_attribute("[data-testid=sound-toggle]", "aria-pressed") == "true"
 
 
+def test_a_keep_marker_takes_a_fingers_tap_on_a_tablet(
+    live_server: LiveServer, new_context: NewContext
+) -> None:
+    """On a 1024x768 tablet the markers are about 30 px; a tap 20 px from a marker's
+    centre (a 40 px target) still chooses it, not the other end's marker."""
+    position = "expert 3 7/7/7/7/7/7/oooo3 o score 18,22,22 0,0,0 0,0,0"
+    page = new_context(viewport={"width": 1024, "height": 768}, has_touch=True).new_page()
+    page.goto(analysis_url(live_server, position))
+    shows(page, position)
+    page.wait_for_selector(".choice-keep")
+    hits = page.evaluate(
+        """() => [...document.querySelectorAll('.choice-keep')].map(node => {
+             const box = node.querySelector('.keep-marker').getBoundingClientRect();
+             const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
+             const reached = [[20, 0], [-20, 0], [0, 20], [0, -20]].map(([dx, dy]) => {
+               const hit = document.elementFromPoint(x + dx, y + dy);
+               const owner = hit && hit.closest('[data-hit], [data-action]');
+               return owner ? owner.dataset.hit || owner.dataset.action : null;
+             });
+             return [node.dataset.action, box.width, reached];
+           })"""
+    )
+    assert sorted(a for a, _, _ in hits) == ["xa1-d1", "xd1-a1"]
+    for action, width, reached in hits:
+        assert width < 40, width  # what the disc is for: the marker alone is smaller
+        assert reached == [action] * 4, (action, reached)
+    # a tap there previews, a second plays, as on a marker
+    box = page.locator('[data-hit="xa1-d1"]').bounding_box()
+    assert box
+    x, y = box["x"] + box["width"] / 2 + 20, box["y"] + box["height"] / 2
+    page.touchscreen.tap(x, y)
+    page.wait_for_selector('.choice-keep.previewed[data-action="xa1-d1"]')
+    page.touchscreen.tap(x, y)
+    shows(page, after(position, "xa1-d1"))
+
+
 def test_every_keep_marker_can_be_clicked_where_several_share_an_end(
     live_server: LiveServer, page: Any
 ) -> None:

@@ -68,6 +68,10 @@ export const Choices = {
   /** One clickable element per scoring action: a bar (2 players) or a "keep" marker on the end that stays. */
   drawScoring(choices, players, active) {
     const seenLines = new Set();
+    // under everything a choice draws, a wider disc round each "keep" marker that a tap
+    // or click reaches too: the markers are 30-40 px on a tablet, under the 44 a finger
+    // needs; drawn first, a marker itself always wins over a neighbour's disc
+    const hits = players === 2 ? null : el("g", { class: "scoring-hits" }, this.scoreLayer);
     // how many "keep" markers sit on each kept end: several move further along their
     // lines and shrink, so that none covers another (a marker per line direction)
     const keptAt = new Map();
@@ -125,6 +129,8 @@ export const Choices = {
         const y = ay + ((by - ay) / len) * off;
         const r = C * (crowded ? 0.2 : 0.26);
         el("circle", { cx: x, cy: y, r, class: "keep-marker" }, node);
+        const disc = el("circle", { cx: x, cy: y, r: C * (crowded ? 0.3 : 0.45), class: "hit-disc", "data-hit": choice.action }, hits);
+        if (this.interactive) this.wire(disc, choice.action);
         const keepText = el("text", { x, y: y + 3.5, "text-anchor": "middle", class: "keep-text", "aria-hidden": "true" }, node);
         keepText.textContent = t("keep");
         // a longer word than the marker holds ("houden") is pressed to fit inside it
