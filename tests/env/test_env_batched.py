@@ -214,6 +214,9 @@ def test_the_same_seed_gives_the_same_games_and_another_seed_others() -> None:
 def test_seed_none_draws_a_fresh_seed_and_bad_seeds_are_refused() -> None:
     a, b = (BatchedEnv(64, "express", 2, seed=None) for _ in range(2))
     assert not np.array_equal(a.first_seats, b.first_seats)  # alike: 1 in 2**64
+    # an omitted seed is None, as in Gymnasium: unseeded workers play different games
+    c, d = (BatchedEnv(64, "express", 2) for _ in range(2))
+    assert not np.array_equal(c.first_seats, d.first_seats)
     assert a.random_actions().any()  # a generator left at 0 gives action 0 everywhere
     for bad in (-1, 2**63, 2**64, 1.5, "3"):
         with pytest.raises(ValueError, match="a seed is a whole number 0 to 2"):

@@ -324,8 +324,9 @@ class BatchedEnv:
     """``batch`` games of one rule set stepped together (see the module doc).
 
     ``first`` is the first seat of every game, or ``"random"``: drawn per game from the
-    environment's generator, so that everything follows from ``seed`` (``None``: a fresh
-    one, drawn from the system's randomness). ``handicap``
+    environment's generator, so that everything follows from ``seed`` (``None``, the
+    default: a fresh one, drawn from the system's randomness, as Gymnasium and PettingZoo
+    take an omitted seed; two unseeded environments play different games). ``handicap``
     gives skipped turns per seat (used up at the start, as :meth:`State.initial`
     does); Extreme gets an action limit of :data:`EXTREME_ACTION_LIMIT` when none is
     given. ``observe=False`` leaves observations out, for callers that read ``states``.
@@ -352,7 +353,7 @@ class BatchedEnv:
         action_limit: int | None = None,
         first: int | Literal["random"] = "random",
         points_weight: float = 0.0,
-        seed: int | None = 0,
+        seed: int | None = None,
         observe: bool = True,
         observation_version: int = 0,
     ) -> None:
