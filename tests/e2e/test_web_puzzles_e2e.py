@@ -167,11 +167,20 @@ def test_a_wrong_action_shows_the_refutation_and_the_solution_step_by_step(
         ".then(r => r.json())",
         [puzzle.id, wrong],
     )
-    # the words name the answer's first three actions (the board plays all of it)
-    named = " ".join(answer["refutation"][:3])
-    status = page.text_content("[data-testid=puzzle-status]") or ""
-    assert named and f"the answer {named}" in status, status
-    assert ("…" in status) == (len(answer["refutation"]) > 3), status
+    # once the answer is on the board, the words name its first three actions and say
+    # what it did: another seat won, or no win is left in the actions to go
+    refutation = answer["refutation"]
+    named = " ".join(refutation[:3]) + (" …" if len(refutation) > 3 else "")
+    end = State.from_position(puzzle.position)
+    for action in [wrong, *refutation]:
+        end = end.after(Action.parse(action))
+    if end.is_over:
+        assert end.outcome is not None and end.outcome.winner is not None
+        winner = ["Orange", "Green", "Blue", "White"][end.outcome.winner]
+        said = f"{wrong} does not win: after the answer {named}, {winner} wins."
+    else:
+        said = f"{wrong} does not win: after the answer {named}, no win in 1 action is left."
+    assert page.text_content("[data-testid=puzzle-status]") == said
     # the board shows the refutation's last action
     last = answer["refutation"][-1]
     page.wait_for_selector(f'.arrow.last[data-action="{last}"]')
@@ -220,8 +229,9 @@ def test_a_scoring_short_of_the_win_says_its_points(live_server: LiveServer, pag
     click_action(page, str(wrong))
     at_stage(page, "failed")
     points = "point" if scored == 1 else "points"
+    need = 10 - state.scores[seat]
     assert page.text_content("[data-testid=puzzle-status]") == (
-        f"{wrong} scores {scored} {points}; {10 - state.scores[seat]} would win."
+        f"{wrong} scores {scored} {points}. {need} point{'' if need == 1 else 's'} would have won."
     )
 
 

@@ -183,7 +183,7 @@ export function renderPlayers(v) {
         // a screen reader hears the colour after a name, not after the colour itself,
         // nor twice after a name that holds it ("Computer (green)" beside another)
         nameBesideColour({ ...seat, colour }) && !nameOf(colour).toLowerCase().includes(colourName(colour).toLowerCase())
-          ? el("span", { class: "visually-hidden", text: ` ${t("({colour})", { colour: colourName(colour) })}` })
+          ? el("span", { class: "visually-hidden", text: " " + t("({colour})", { colour: colourName(colour) }) })
           : null,
         " ", // the name and the turn apart in the panel's name (a flex row shows no gap for it)
         el("span", { class: "turn", text: turnText })),

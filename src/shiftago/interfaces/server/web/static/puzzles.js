@@ -286,6 +286,8 @@ async function play(action) {
   notice("");
   tried.push(action);
   draw(next, { action, board: parsePosition(from.position).board, motion: next.motion });
+  // the server's judging may take a second or two: the status says what happens
+  $("status").textContent = t("Checking {action}…", { action });
   playSound("action");
   announcer.say(actionWords(colourName(from.turn), action));
   let verdict;
@@ -327,10 +329,11 @@ function solved(verdict) {
  *  the whole of it). */
 const NAMED_REPLY = 3;
 
-/** Why `action` (played from the view `from`, leading to `after`) does not win: a scoring
- *  short of the points that win, a win that takes more actions than the puzzle allows
- *  (`winsIn`: the server's count of them all), or the other players' answer, named by
- *  its first actions. */
+/** Why `action` (played from the view `from`, leading to `after`) does not win, as far
+ *  as the answer's end need not be known: a scoring short of the points that win, a
+ *  win that takes more actions than the puzzle allows (`winsIn`: the server's count of
+ *  them all), else only that it does not win (`answeredWords` says more once the other
+ *  players' answer is on the board). */
 function failedWords(from, after, action, refutation, winsIn) {
   const seat = COLOURS.indexOf(from.turn);
   const scores = from.scores || [];
@@ -339,17 +342,31 @@ function failedWords(from, after, action, refutation, winsIn) {
     const points = after.scores[seat] - scores[seat];
     const need = 10 - scores[seat];
     if (points < need) {
-      return tn("{action} scores {n} point; {need} would win.", "{action} scores {n} points; {need} would win.", points, { action, n: number(points), need: number(need) });
+      const scored = tn("{action} scores {n} point.", "{action} scores {n} points.", points, { action, n: number(points) });
+      const wanted = tn("{n} point would have won.", "{n} points would have won.", need, { n: number(need) });
+      return `${scored} ${wanted}`;
     }
   }
   if (Number.isInteger(winsIn)) {
     return tn("{action} also wins, but takes {n} action; the puzzle asks for {m}.", "{action} also wins, but takes {n} actions; the puzzle asks for {m}.", winsIn, { action, n: number(winsIn), m: number(puzzle.actions) });
   }
-  if (!refutation.length) return t("{action} does not win.", { action });
-  const named = refutation.slice(0, NAMED_REPLY).join(" ");
-  return refutation.length > NAMED_REPLY
-    ? t("{action} does not win: the answer {reply} … shows why.", { action, reply: named })
-    : t("{action} does not win: the answer {reply} shows why.", { action, reply: named });
+  return t("{action} does not win.", { action });
+}
+
+/** What the other players' answer to a wrong `action` did, once played (`end`: the view
+ *  it led to): someone else won, or no win is left in the solver's actions to go; null
+ *  when there was no answer. */
+function answeredWords(action, refutation, end) {
+  if (!refutation.length) return null;
+  const reply = refutation.slice(0, NAMED_REPLY).join(" ") + (refutation.length > NAMED_REPLY ? " …" : "");
+  const winners = (end.result && end.result.winners) || [];
+  if (winners.length === 1 && winners[0] !== start.turn) {
+    return t("{action} does not win: after the answer {reply}, {colour} wins.", { action, reply, colour: colourName(winners[0]) });
+  }
+  if (end.phase === "over") return t("{action} does not win: after the answer {reply}, the game ends without your win.", { action, reply });
+  const left = puzzle.actions - tried.length;
+  if (left < 1) return t("{action} does not win, and it was your last action.", { action });
+  return tn("{action} does not win: after the answer {reply}, no win in {n} action is left.", "{action} does not win: after the answer {reply}, no win in {n} actions is left.", left, { action, reply, n: number(left) });
 }
 
 async function failed(after, action, verdict, from) {
@@ -372,7 +389,14 @@ async function failed(after, action, verdict, from) {
   if (ended) $("outcome-words").textContent = `${words} ${ended}`;
   if (p.streakMode) keep({ run: 0 });
   progressWords(progress());
-  await playOut(after, refutation);
+  const views = await playOut(after, refutation);
+  // a slower win's words stand; else the answer's end says why the action fails
+  const answered = Number.isInteger(verdict.wins_in) ? null : answeredWords(action, refutation, views.at(-1) || after);
+  if (answered && stage === "failed") {
+    $("status").textContent = answered;
+    $("outcome-words").textContent = ended ? `${answered} ${ended}` : answered;
+    announcer.say(answered);
+  }
   $("outcome").dataset.refuted = "true";
 }
 
