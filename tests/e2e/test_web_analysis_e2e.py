@@ -263,6 +263,12 @@ def test_an_action_tried_on_the_analysis_board_is_taken_back(
     shows(page, two)
     assert "position=" in page.url
     assert urllib.parse.unquote(page.url.split("position=", 1)[1]) == two
+    # right after a click on the board the Left key takes back, as the how-to says (the
+    # clicked arrow kept the focus, and Left moved among the arrows)
+    page.keyboard.press("ArrowLeft")
+    shows(page, one)
+    page.keyboard.press("ArrowRight")
+    shows(page, two)
     page.click("[data-testid=back]")
     shows(page, one)
     page.keyboard.press("ArrowLeft")  # the Left key takes back too

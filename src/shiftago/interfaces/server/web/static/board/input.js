@@ -56,6 +56,9 @@ export const Input = {
       if (this.lastPointer === "touch") playedByTaps = true;
       this.armed = null;
       this.lastPointer = "mouse";
+      // an element clicked keeps no focus: the page's own keys (Left to take back on the
+      // analysis board) work after a click as after a click anywhere else
+      if (!byKeys && this.svg.contains(document.activeElement)) document.activeElement.blur();
       this.choose(action);
     });
     node.addEventListener("keydown", (e) => {
