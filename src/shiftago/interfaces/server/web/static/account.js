@@ -51,7 +51,7 @@ function signedOut(box) {
   const name = el("input", { type: "text", name: "name", autocomplete: "username", placeholder: t("name"), "aria-label": t("Account name"), required: true });
   const password = el("input", { type: "password", name: "password", autocomplete: "current-password", placeholder: t("password"), "aria-label": t("Password"), required: true });
   const error = el("p", { id: "account-error", class: "error", role: "alert", hidden: true, "data-testid": "account-error" });
-  const rules = el("p", { id: "account-rules", class: "hint", text: t("Names: 3-20 of a-z 0-9 _ -. Passwords: 8 or more characters, none of the most common. Playing needs no account.") });
+  const rules = el("p", { id: "account-rules", class: "hint", text: t("Names: 3-20 of a-z 0-9 _ - (no accents; capitals become small letters). Passwords: 8 or more characters, none of the most common. Playing needs no account.") });
   const form = el("form", { class: "account-form", hidden: true, "data-testid": "account-form" });
   // the fields are described by the rules, and the one at fault by the error too
   const fields = { name, password };

@@ -22,7 +22,7 @@ const WORDS = {
   server_error: () => t("The server failed to answer: please try again later."),
   rate_limited: () => t("Too many tries: wait a moment and try again."),
   // accounts: the rule a name or password breaks
-  name_form: () => t("A name is 3 to 20 letters a-z, digits, _ or -."),
+  name_form: () => t("A name is 3 to 20 characters: the letters a-z without accents, digits, _ or -."),
   name_letter: () => t("A name needs at least one letter or digit."),
   name_reserved: () => t("This name is kept for the site: choose another."),
   name_taken: () => t("This name is taken: choose another."),
