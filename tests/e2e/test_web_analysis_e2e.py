@@ -715,13 +715,13 @@ def test_the_dark_theme(live_server: LiveServer, new_context: NewContext) -> Non
         arg=board_dark,
         timeout=5000,
     )
-    # the sound toggle is a pressed/unpressed button, remembered too
+    # the sound toggle says its state, remembered too
     sound = light.locator("[data-testid=sound-toggle]")
-    assert sound.get_attribute("aria-pressed") == "false"
+    assert sound.get_attribute("data-muted") == "false"
     sound.click()
-    assert sound.get_attribute("aria-pressed") == "true"
+    assert sound.get_attribute("data-muted") == "true"
     light.reload()
-    assert light.get_attribute("[data-testid=sound-toggle]", "aria-pressed") == "true"
+    assert light.get_attribute("[data-testid=sound-toggle]", "data-muted") == "true"
 
 
 def test_a_keep_marker_takes_a_fingers_tap_on_a_tablet(

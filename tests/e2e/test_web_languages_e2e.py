@@ -30,7 +30,7 @@ def test_lang_de_gives_the_german_header_and_leaderboard(
     )
     assert menu == GERMAN_MENU
     page.wait_for_selector("header [data-testid=sound-toggle]")
-    assert page.inner_text("[data-testid=sound-toggle]").strip() == "Stumm"
+    assert page.inner_text("[data-testid=sound-toggle]").strip() == "Ton an"
     assert "Hell" in page.inner_text("[data-testid=theme-toggle]") or "Auto" in page.inner_text(
         "[data-testid=theme-toggle]"
     )
@@ -50,4 +50,4 @@ def test_lang_de_gives_the_german_header_and_leaderboard(
     assert page.get_attribute("html", "lang") == "en"
     assert page.inner_text("#board-title") == "Leaderboard"
     page.wait_for_selector("header [data-testid=sound-toggle]")
-    assert page.inner_text("[data-testid=sound-toggle]").strip() == "Mute sounds"
+    assert page.inner_text("[data-testid=sound-toggle]").strip() == "Sound on"

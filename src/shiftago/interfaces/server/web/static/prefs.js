@@ -156,17 +156,20 @@ export function mountPrefs(container) {
   sound.append(icon, soundWords);
   const showSound = () => {
     const off = muted();
-    sound.setAttribute("aria-pressed", off ? "true" : "false");
+    sound.setAttribute("data-muted", off ? "true" : "false");
     // a speaker, with sound waves or crossed out
     icon.innerHTML =
       '<path d="M2 6h3l4-3v10l-4-3H2z" fill="currentColor"/>' +
       (off
         ? '<path d="M11 6l4 4M15 6l-4 4" stroke="currentColor" stroke-width="1.6" stroke-linecap="round"/>'
         : '<path d="M11 5.5a3.5 3.5 0 0 1 0 5M12.8 3.5a6 6 0 0 1 0 9" fill="none" stroke="currentColor" stroke-width="1.4" stroke-linecap="round"/>');
-    // a toggle keeps its name, and aria-pressed (and the pressed look) says that the
-    // sounds are muted now: a name that changed as well would contradict the state
-    soundWords.textContent = t("Mute sounds");
-    sound.title = off ? t("Sounds are off: press to turn them on") : t("Sounds are on: press to turn them off");
+    // as the theme button: the words say the state ("Mute sounds", pressed or not, read
+    // "Mute" to a sighted player whatever the state), the name what a press does; no
+    // aria-pressed, which would contradict a name that changes
+    soundWords.textContent = off ? t("Sound off") : t("Sound on");
+    const press = off ? t("Sounds are off: press to turn them on") : t("Sounds are on: press to turn them off");
+    sound.setAttribute("aria-label", press);
+    sound.title = press;
   };
   sound.addEventListener("click", () => {
     setMuted(!muted());
