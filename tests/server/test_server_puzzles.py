@@ -238,18 +238,23 @@ def test_the_goal_comes_in_the_requests_language(tmp_path: Path) -> None:
     (locale / "shiftago.pot").write_text(GOAL_PO.replace('"Language: de\\n"\n', ""))
     (locale / "de" / "LC_MESSAGES" / "shiftago.po").write_text(GOAL_PO, encoding="utf-8")
     url = f"sqlite:///{tmp_path / 'db.sqlite'}"
+    three = next(p for p in shipped() if p.variant == "express" and p.players == 3)
+    two = next(p for p in shipped() if p.variant == "express" and p.players == 2)
     with client_for(url, locale_dir=locale, preview_languages=True) as client:
-        german = client.get("/api/puzzles/next", params={"theme": "express", "lang": "de"}).json()
+        german = client.get(f"/api/puzzles/{three.id}", params={"lang": "de"}).json()
         word = "Zug " if german["actions"] == 1 else "Zügen "
         assert german["goal"] == (
             f"Bilde in {german['actions']} {word}eine Gewinnreihe, was die anderen auch spielen."
         )
         header = {"Accept-Language": "de-DE,de;q=0.9"}
         daily = client.get("/api/puzzles/daily", headers=header).json()
-        if daily["variant"] == "express":
+        if daily["variant"] == "express" and daily["players"] > 2:
             assert daily["goal"].startswith("Bilde in")
-        english = client.get("/api/puzzles/next", params={"theme": "express"}).json()
+        english = client.get(f"/api/puzzles/{three.id}").json()
         assert english["goal"].startswith("Make a winning line")
+        # with 2 players the goal speaks of the opponent, not of "the others"
+        alone = client.get(f"/api/puzzles/{two.id}").json()
+        assert alone["goal"].endswith(", whatever the opponent plays."), alone["goal"]
 
 
 def test_the_daily_puzzle_changes_with_the_day() -> None:

@@ -32,12 +32,26 @@ GUEST_RATING: Final = 1500.0
 
 
 def goal(puzzle: StoredPuzzle, words: NullTranslations) -> str:
-    """The puzzle's goal as a sentence in the language of ``words``."""
+    """The puzzle's goal as a sentence in the language of ``words``: against "the
+    opponent" with 2 players, "the others" with more."""
     n = puzzle.actions
-    if puzzle.variant == "express":
+    one = puzzle.players == 2
+    if puzzle.variant == "express" and one:
+        text = words.ngettext(
+            "Make a winning line in %(n)s action, whatever the opponent plays.",
+            "Make a winning line in %(n)s actions, whatever the opponent plays.",
+            n,
+        )
+    elif puzzle.variant == "express":
         text = words.ngettext(
             "Make a winning line in %(n)s action, whatever the others play.",
             "Make a winning line in %(n)s actions, whatever the others play.",
+            n,
+        )
+    elif one:
+        text = words.ngettext(
+            "Reach 10 points in %(n)s action, whatever the opponent plays.",
+            "Reach 10 points in %(n)s actions, whatever the opponent plays.",
             n,
         )
     else:

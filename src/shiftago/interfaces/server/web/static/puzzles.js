@@ -238,7 +238,7 @@ function say() {
   } else if (tried.length === 0) {
     $("status").textContent = shown.phase === "score" ? t("{colour} to score: find the winning action.", { colour }) : t("{colour} to act: find the winning action.", { colour });
   } else {
-    $("status").textContent = t("Right! {colour} to act again.", { colour });
+    $("status").textContent = t("Right! {colour} to act.", { colour });
   }
 }
 
