@@ -198,8 +198,12 @@ def test_the_lessons_fit_a_phone(live_server: LiveServer, new_context: NewContex
     page = open_lesson(live_server, context, "push")
     width = page.evaluate("() => document.documentElement.scrollWidth")
     assert width <= 375
+    top = "() => document.querySelector('#board svg').getBoundingClientRect().top + scrollY"
+    before = page.evaluate(top)
     click_action(page, "Bc")
     explanation(page, "info")
+    # the explanation comes under the board: the board does not move under the finger
+    assert page.evaluate(top) == before
     page.goto(live_server.url + "/learn")
     page.locator("[data-testid=lesson]").first.wait_for()
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 375
