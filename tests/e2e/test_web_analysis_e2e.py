@@ -596,8 +596,12 @@ def test_a_finished_game_is_analysed_from_its_page(
     assert "by Orange, blunder: show the position before it" in (
         page.get_attribute(moment, "aria-label") or ""
     )  # words for a screen reader, where the button shows a marble and "??"
+    chip = "m => document.querySelector(m).getBoundingClientRect().top + scrollY"
+    where = page.evaluate(chip, moment)
     page.click(moment)
     page.wait_for_selector("[data-testid=best-action]:not([hidden])")
+    # the best and played lines come under the chips: the chip clicked stays put
+    assert page.evaluate(chip, moment) == where
     best = text(page, "[data-testid=best-action]")
     assert best.startswith("Best: ")
     assert best.split()[1] in {"L1", "Be"}

@@ -262,7 +262,11 @@ export function renderResult(v) {
   const ended = wasOver === false && isOver();
   wasOver = isOver();
   const showing = v.final && v.over;
-  $("result").hidden = !showing;
+  // a finished game stepped back through keeps its result card's room beside the board
+  // (style.css, .replaying): the cards under it jumped up and down with each step, a
+  // key moment's chip away from the pointer that had just clicked it
+  $("result").hidden = !showing && !(isOver() && !v.final);
+  $("result").classList.toggle("replaying", !showing);
   if (showing) setText("result-text", resultText(v.result));
   const tour = g.tournament && typeof g.tournament === "object" ? g.tournament : null;
   const done = !!(tour && tour.winner);

@@ -145,15 +145,17 @@ export class GameReview {
     this.summary = el("div", { class: "review-summary", hidden: true });
     this.moments = el("div", { class: "key-moments", hidden: true });
     this.head = el("div", { class: "row wrap review-head" }, this.button, this.progress, this.progressText);
+    // the best and played lines come after the key moments: above them, their coming
+    // moved the chips down under the pointer that had just clicked one
     this.root.append(
       this.title,
       this.head,
       this.error,
       this.graphBox,
       this.legend,
+      this.moments,
       this.best,
       this.played,
-      this.moments,
       this.summary,
     );
     container.append(this.root);
