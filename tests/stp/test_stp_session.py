@@ -394,6 +394,36 @@ def test_a_bot_that_fails_answers_with_a_failure_and_the_loop_goes_on(
     assert talk.ask("isready") == ["= ready"]
 
 
+class ClosedLog(io.StringIO):
+    """A standard error whose reader has gone: every write fails."""
+
+    def write(self, text: str) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+def test_a_bot_that_fails_is_answered_when_its_log_cannot_be_written(
+    talk: Conversation,
+) -> None:
+    """The traceback's write to a closed standard error raised on the search thread, so
+    no answer came and the loop waited for ever (a bot author's walk, 7 December 2026)."""
+
+    def broken(*args: object) -> object:
+        raise RuntimeError("boom")
+
+    talk.bot.analyse = broken  # type: ignore[method-assign]
+    talk.engine.log = ClosedLog()
+    assert talk.ask("3 go") == ["?3 internal error: RuntimeError: boom"]
+    assert talk.ask("isready") == ["= ready"]
+    # whatever else fails on the search's thread, an answer comes and the loop goes on
+
+    def failing(*args: object) -> str:
+        raise RuntimeError("lost")
+
+    talk.engine.finish = failing  # type: ignore[method-assign]
+    assert talk.ask("4 go") == ["?4 internal error: RuntimeError"]
+    assert talk.ask("isready") == ["= ready"]
+
+
 @pytest.mark.parametrize(
     ("ranking", "command", "message"),
     [

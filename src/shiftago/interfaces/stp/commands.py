@@ -19,6 +19,7 @@ none). ``info`` lines, asked for with ``info=1``, come before the answer they le
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import threading
 import traceback
@@ -185,8 +186,10 @@ class StpEngine:
             advice = "" if hash_mib is None else f" with Hash {hash_mib} MiB: set a smaller Hash"
             return frame("?", ident, f"not enough memory for the search{advice}")
         except Exception as error:  # an engine bug must not end the session
-            traceback.print_exc(file=self.log)
-            self.log.flush()
+            # nor a log nobody reads any more (a closed standard error): the answer comes
+            with contextlib.suppress(OSError, ValueError):
+                traceback.print_exc(file=self.log)
+                self.log.flush()
             return frame("?", ident, one_line(f"internal error: {type(error).__name__}: {error}"))
         if isinstance(reply, Search):
             reply.ident = ident

@@ -137,7 +137,13 @@ class Session:
 
     # --- the search thread ---------------------------------------------------------------
     def _think(self, search: Search) -> None:
-        self._events.put((_ANSWER, self.engine.finish(search, self._info)))
+        # an answer always comes: the loop waits for one, and an exception here would end
+        # this thread without it (``finish`` answers a search's own failures itself)
+        try:
+            answer = self.engine.finish(search, self._info)
+        except Exception as error:
+            answer = frame("?", search.ident, f"internal error: {type(error).__name__}")
+        self._events.put((_ANSWER, answer))
 
     def _info(self, line: str) -> None:
         # A controller that has gone shows when the loop writes the answer, not here.
