@@ -255,6 +255,21 @@ def test_lane_full_is_illegal() -> None:
         assert_refused(game, action, IllegalActionError)
 
 
+def test_a_state_takes_an_action_or_its_notation_as_a_game_does() -> None:
+    """State.is_legal("L3") said False on the empty board, and State.after("L3") that
+    "'L3' is not an action" (a bot author's walk, 7 December 2026)."""
+    state = State.initial(Rules(), 0)
+    assert state.is_legal("L3") and state.is_legal("l3") and state.is_legal(" Tc ")
+    assert state.after("l3") == state.after(Action.parse("L3"))
+    assert state.step("tc") == (Action.parse("Tc"), state.after(Action.parse("Tc")))
+    assert state.validate("bg") == Action.parse("Bg")
+    assert not state.is_legal("Q9") and not state.is_legal("xa1-e1")
+    with pytest.raises(ParseError, match="is not an action"):
+        state.after("Q9")
+    with pytest.raises(IllegalActionError, match="no line to score"):
+        state.after("xa1-e1")
+
+
 def test_a_board_that_is_not_full_has_a_legal_insertion() -> None:
     game = game_at(
         "express",

@@ -10,12 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from shiftago.core.actions import INSERTIONS, Action, Insertion, Scoring, sort_key
+from shiftago.core.actions import INSERTIONS, Action, Insertion, Scoring, _parse, sort_key
 from shiftago.core.errors import (
     Colour,
     GameOverError,
     IllegalActionError,
     InvalidPositionError,
+    ParseError,
 )
 from shiftago.core.geometry import (
     BOARD_MASK,
@@ -222,10 +223,12 @@ class State:
             legal = self._legal = self._compute_legal()
         return list(legal)
 
-    def is_legal(self, action: Action) -> bool:
+    def is_legal(self, action: Action | str) -> bool:
+        """Whether ``action`` (or its notation, in any case) may be played now; notation
+        that names no action is not legal."""
         try:
             self.validate(action)
-        except IllegalActionError:
+        except (IllegalActionError, ParseError):
             return False
         return True
 
@@ -244,17 +247,21 @@ class State:
         return list(options)
 
     # --- transitions --------------------------------------------------------------
-    def after(self, action: Action, *, at_limit: bool = False) -> State:
-        """The state after ``action``; raises :class:`IllegalActionError` if it is not legal.
+    def after(self, action: Action | str, *, at_limit: bool = False) -> State:
+        """The state after ``action`` (or its notation, in any case, as :meth:`Game.play`
+        takes it); raises :class:`IllegalActionError` if it is not legal, and
+        :class:`ParseError` for notation that names no action.
 
         ``at_limit`` says that this action is the last one the action limit allows, so
         the next turn that begins ends the game (RULES.md section 7).
         """
         return self.step(action, at_limit=at_limit)[1]
 
-    def step(self, action: Action, *, at_limit: bool = False) -> tuple[Action, State]:
+    def step(self, action: Action | str, *, at_limit: bool = False) -> tuple[Action, State]:
         """The action as it is played (2-player scorings in canonical spelling) and the
         state after it; raises :class:`IllegalActionError` saying why when not legal."""
+        if isinstance(action, str):  # numpy's str_ and other str types included
+            action = _parse(action)
         if type(action) is Insertion and self.phase is Phase.INSERT:
             occ = union(self.boards)
             run = push_run(action.index, occ)
@@ -273,11 +280,14 @@ class State:
                 return played, _score(self, option, at_limit)
         raise AssertionError("a validated scoring is one of the options")  # pragma: no cover
 
-    def validate(self, action: Action) -> Action:
-        """The action as it is played (2-player scorings in canonical spelling).
+    def validate(self, action: Action | str) -> Action:
+        """The action (or its notation) as it is played (2-player scorings in canonical
+        spelling).
 
         Raises :class:`IllegalActionError` saying why when it is not legal now.
         """
+        if isinstance(action, str):
+            action = _parse(action)
         phase = self.phase
         if phase is Phase.OVER:
             raise GameOverError("the game is over; {action} cannot be played", action=str(action))
