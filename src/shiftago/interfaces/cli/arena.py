@@ -328,20 +328,20 @@ def arena(
         bar: list[Any] = []  # the progress bar, once the match knows its size
 
         def progress(game: GameResult | None, done: int, total: int) -> None:
+            if game is None and done and not report:
+                # said even with -q: games taken from the file change what the table
+                # means (an engine edited and run again with the same command plays none)
+                resuming = ngettext(
+                    "resuming: %(done)s of %(total)s game is in %(results)s",
+                    "resuming: %(done)s of %(total)s games are in %(results)s",
+                    total,
+                )
+                click.echo(resuming % {"done": done, "total": total, "results": results}, err=True)
             if quiet:
                 return
             if game is None:
                 if report:
                     return
-                if done:
-                    resuming = ngettext(
-                        "resuming: %(done)s of %(total)s game is in %(results)s",
-                        "resuming: %(done)s of %(total)s games are in %(results)s",
-                        total,
-                    )
-                    click.echo(
-                        resuming % {"done": done, "total": total, "results": results}, err=True
-                    )
                 if sys.stderr.isatty():
                     bar.append(
                         stack.enter_context(
