@@ -336,6 +336,11 @@ def test_an_engine_under_a_clock_gets_its_time_left_and_its_options(tmp_path, fa
     commands = log.read_text().splitlines()
     assert commands[:3] == ["protocol_version", "setoption Threads 2", "setoption Hash 16"]
     assert commands.count("setoption Threads 2") == 1  # started once, kept for both games
+    # each game starts with orange, and newgame says so (without first= the engine
+    # would draw its own first seat from the seed)
+    newgames = [c for c in commands if c.startswith("newgame")]
+    assert len(newgames) == 2
+    assert all(re.fullmatch(r"newgame express 2 first=o seed=\d+", c) for c in newgames), newgames
     goes = [c for c in commands if c.startswith("go")]
     assert len(goes) == sum(
         g.moves[g.seats.index(result.participants[0].key)] for g in result.games

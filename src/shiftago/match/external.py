@@ -36,8 +36,9 @@ MOVETIME_MARGIN: Final = 1.0
 #: How much longer than its remaining clock an engine may take before it is killed
 #: (seconds); an answer in this grace still loses on time, but the engine lives on.
 CLOCK_GRACE: Final = 1.0
-#: How long the start (and the protocol_version handshake) may take (seconds).
-STARTUP_TIMEOUT: Final = 120.0
+#: How long the start (and the protocol_version handshake) may take (seconds): a first
+#: `shiftago engine` compiles its kernel, 2 min 25 s on a busy 2-core machine (docs/cli.md).
+STARTUP_TIMEOUT: Final = 300.0
 #: How long any other command may take (seconds).
 COMMAND_TIMEOUT: Final = 10.0
 #: How many lines of the engine's standard error are kept for error messages.
@@ -129,8 +130,10 @@ class ExternalEngine(Bot):
 
     # --- the Bot interface ---------------------------------------------------------
     def new_game(self, rules: Rules, seed: int | None = None) -> None:
-        """Tell the engine a new game begins (``newgame``), starting it if need be."""
-        words = ["newgame", rules.variant.value, str(rules.players)]
+        """Tell the engine a new game begins (``newgame``), starting it if need be. A
+        match's games start with the first seat (orange), and ``first=o`` says so: without
+        it the engine would draw its own first seat from the seed (PROTOCOL.md)."""
+        words = ["newgame", rules.variant.value, str(rules.players), "first=o"]
         if any(rules.handicap):
             words.append("handicap=" + ",".join(map(str, rules.handicap)))
         if seed is not None:

@@ -143,7 +143,7 @@ def _clock(ctx: click.Context, param: click.Parameter, value: str | None) -> Tim
 @option(
     "--startup-timeout",
     type=click.FloatRange(min=0, min_open=True),
-    default=120.0,
+    default=300.0,  # match.external.STARTUP_TIMEOUT, not imported before a match runs
     show_default=True,
     metavar=N_("SECONDS"),
     help=N_("How long an external engine may take to start and answer protocol_version."),
