@@ -69,3 +69,11 @@ def test_orthogonal_adjacency_ignores_diagonals() -> None:
     assert not g.orthogonally_adjacent(bits("a1", "b2", "c3"))
     assert g.orthogonally_adjacent(bits("a1", "a2"))
     assert not g.orthogonally_adjacent(bits("g1", "a2"))
+
+
+def test_an_index_that_names_no_cell_is_refused_with_the_layout() -> None:
+    """Cells are 8 * rank + file: 7 is past g1, where a bare KeyError said nothing."""
+    assert g.cell_name(54) == "g7" and g.cell_name(8) == "a2"
+    for wrong in (7, 55, -1, 63):
+        with pytest.raises(ValueError, match="8 \\* rank \\+ file"):
+            g.cell_name(wrong)

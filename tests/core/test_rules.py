@@ -270,6 +270,18 @@ def test_a_state_takes_an_action_or_its_notation_as_a_game_does() -> None:
         state.after("xa1-e1")
 
 
+def test_a_first_seat_is_a_seat_a_colour_letter_or_its_name() -> None:
+    assert [Game(Rules(), first=f).first for f in (1, "g", "G", "green", " Orange ")] == [
+        1,
+        1,
+        1,
+        1,
+        0,
+    ]
+    with pytest.raises(ParseError, match="unknown colour"):
+        Game(Rules(), first="blue")  # no blue seat with 2 players
+
+
 def test_a_board_that_is_not_full_has_a_legal_insertion() -> None:
     game = game_at(
         "express",

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from shiftago.core.actions import Action, _parse
 from shiftago.core.errors import IllegalActionError
 from shiftago.core.outcome import Outcome
-from shiftago.core.rules import Rules, seat_of_colour
+from shiftago.core.rules import COLOUR_NAMES, COLOURS, Rules, seat_of_colour
 from shiftago.core.state import Line, Phase, ScoringOption, State
 
 
@@ -59,7 +59,11 @@ class Game:
                     self.seed = seed = random.SystemRandom().randrange(2**32)
                 first = draw_first_seat(self.rules.players, seed)
             elif isinstance(first, str):
-                first = seat_of_colour(first, self.rules.players)
+                # a letter (``o``) or the English name (``orange``), as `--first` takes
+                word = first.strip().lower()
+                if word in COLOUR_NAMES:
+                    word = COLOURS[COLOUR_NAMES.index(word)]
+                first = seat_of_colour(word, self.rules.players)
             self.first = first
             start = State.initial(self.rules, first)
         self.start: State = start

@@ -33,8 +33,14 @@ CELL_BY_NAME: Final[dict[str, int]] = {name: c for c, name in CELL_NAMES.items()
 
 
 def cell_name(cell: int) -> str:
-    """The name of a cell bit index, such as ``c4``."""
-    return CELL_NAMES[cell]
+    """The name of a cell bit index, such as ``c4`` (the index is ``8 * rank + file``,
+    both from 0: ``g7`` is 54, and 7, 15, ... name no cell)."""
+    try:
+        return CELL_NAMES[cell]
+    except (KeyError, TypeError):
+        raise ValueError(
+            f"{cell!r} is no cell index: a cell is 8 * rank + file, both 0-6 (a1 0, g7 54)"
+        ) from None
 
 
 def cell_of(file_index: int, rank_index: int) -> int:
