@@ -230,3 +230,31 @@ def test_perft_of_an_ended_game_is_one_leaf() -> None:
 def test_perft_refuses_a_bad_depth(depth: object) -> None:
     with pytest.raises(ValueError, match="perft depth"):
         perft(State.initial(Rules(), 0), depth)  # type: ignore[arg-type]
+
+
+def test_every_public_member_of_the_library_says_what_it_does() -> None:
+    """A bot author's walk (7 December 2026) found 21 public members of the classes
+    ``shiftago`` exports without a docstring (``Game.state``, ``State.is_over``...)."""
+    import inspect
+
+    import shiftago
+
+    missing = []
+    for name in shiftago.__all__:
+        value = getattr(shiftago, name)
+        if not inspect.isclass(value):
+            continue
+        for attribute, member in vars(value).items():
+            if attribute.startswith("_"):
+                continue
+            if isinstance(member, property):
+                doc = member.__doc__
+            elif isinstance(member, (classmethod, staticmethod)):
+                doc = member.__func__.__doc__
+            elif callable(member):
+                doc = member.__doc__
+            else:
+                continue
+            if not (doc or "").strip():
+                missing.append(f"{name}.{attribute}")
+    assert missing == []

@@ -99,6 +99,7 @@ class Scoring(Action):
 
     @property
     def ends(self) -> frozenset[int]:
+        """The line's two end cells, whichever of them is kept."""
         return frozenset((self.keep, self.other))
 
     def canonical_for_two(self) -> Scoring:

@@ -89,6 +89,7 @@ class Game:
     # --- the current state ------------------------------------------------------
     @property
     def state(self) -> State:
+        """The state now (after the last action)."""
         return self._states[-1]
 
     @property
@@ -98,14 +99,17 @@ class Game:
 
     @property
     def phase(self) -> Phase:
+        """Whether an insertion or a scoring is due now, or the game is over."""
         return self._states[-1].phase
 
     @property
     def outcome(self) -> Outcome | None:
+        """Who won and why, once the game is over; None before."""
         return self._states[-1].outcome
 
     @property
     def is_over(self) -> bool:
+        """Whether the game has ended (nothing more may be played)."""
         return self._states[-1].phase is Phase.OVER
 
     @property
@@ -119,15 +123,21 @@ class Game:
         return list(self._states)
 
     def legal_actions(self) -> list[Action]:
+        """What may be played now, in canonical order (none once over)."""
         return self._states[-1].legal_actions()
 
     def scoring_options(self) -> list[ScoringOption]:
+        """The scorings open to the mover now, with their points (only in the score
+        phase)."""
         return self._states[-1].scoring_options()
 
     def lines(self, seat: int | None = None, min_length: int = 2) -> list[Line]:
+        """The maximal straight runs of a seat (or every seat) of ``min_length`` or more,
+        now."""
         return self._states[-1].lines(seat, min_length)
 
     def position(self) -> str:
+        """The position string now (RULES.md's notation, as ``setposition`` takes it)."""
         return self._states[-1].position()
 
     # --- changing it ------------------------------------------------------------

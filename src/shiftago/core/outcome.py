@@ -28,6 +28,7 @@ class Outcome:
 
     @property
     def is_draw(self) -> bool:
+        """Whether several seats share the result (a draw, or a shared win on points)."""
         return len(self.winners) != 1
 
     @property
@@ -37,6 +38,7 @@ class Outcome:
 
     @property
     def losers(self) -> tuple[int, ...]:
+        """The seats that are not among the winners."""
         return tuple(s for s in range(self.players) if s not in self.winners)
 
     def returns(self) -> tuple[float, ...]:

@@ -24,6 +24,7 @@ class Variant(Enum):
 
     @classmethod
     def parse(cls, text: str) -> Variant:
+        """The variant of its name, in any case (``Expert``); a clear error otherwise."""
         try:
             return cls(text.strip().lower())
         except ValueError:
@@ -120,4 +121,5 @@ class Rules:
 
     @property
     def colours(self) -> str:
+        """The colour letters of the seats in play, in seat order (``og``, ``ogb``...)."""
         return COLOURS[: self.players]

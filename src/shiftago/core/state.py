@@ -53,6 +53,7 @@ class Line:
 
     @property
     def length(self) -> int:
+        """How many cells the line has."""
         return len(self.cells)
 
     def __str__(self) -> str:
@@ -199,14 +200,17 @@ class State:
     # --- queries ------------------------------------------------------------------
     @property
     def players(self) -> int:
+        """How many seats the game has."""
         return self.rules.players
 
     @property
     def occupied(self) -> int:
+        """Every marble on the board, of any colour, as one cell bit set."""
         return union(self.boards)
 
     @property
     def is_over(self) -> bool:
+        """Whether the game has ended in this position."""
         return self.phase is Phase.OVER
 
     def seat_at(self, cell: int) -> int | None:

@@ -43,6 +43,7 @@ class TournamentScore:
 
     @property
     def players(self) -> int:
+        """How many seats the tournament has."""
         return len(self.wins)
 
     @property
@@ -55,6 +56,7 @@ class TournamentScore:
 
     @property
     def is_over(self) -> bool:
+        """Whether a seat has reached the target of wins."""
         return self.champion is not None
 
     def after(self, winners: tuple[int, ...]) -> TournamentScore:
@@ -136,6 +138,7 @@ class Tournament:
 
     @property
     def target(self) -> int:
+        """How many game wins take the tournament."""
         return self.score.target
 
     @property
@@ -150,6 +153,7 @@ class Tournament:
 
     @property
     def is_over(self) -> bool:
+        """Whether the tournament has its champion."""
         return self.score.is_over
 
     def next_game(self, winners: tuple[int, ...] | None = None) -> Game:
