@@ -602,6 +602,11 @@ def test_a_finished_game_is_analysed_from_its_page(
     page.wait_for_selector("[data-testid=best-action]:not([hidden])")
     # the best and played lines come under the chips: the chip clicked stays put
     assert page.evaluate(chip, moment) == where
+    # the status names the chip's move beside the step (steps count scorings too)
+    turn = review["actions"][BLUNDER_INDEX]["turn"]
+    assert (page.text_content(moment) or "").strip().startswith(f"{turn}. ")
+    status = text(page, "[data-testid=status]")
+    assert status.startswith(f"Step {BLUNDER_INDEX} of ") and f", move {turn}: " in status
     best = text(page, "[data-testid=best-action]")
     assert best.startswith("Best: ")
     assert best.split()[1] in {"L1", "Be"}

@@ -86,6 +86,13 @@ export function statusText(v, canAct) {
   if (!v.final) {
     const at = { step: number(v.step), steps: number(lastStep()), name };
     if (!v.turn) return t("Step {step} of {steps}: the game is over.", at);
+    // the move the list and the review's key moments number ("37. Tb"), where the
+    // steps count actions, scorings included: a walk could not match 37 with step 48
+    const next = (g.history || [])[v.step];
+    if (next && Number.isInteger(next.turn)) {
+      const move = { ...at, move: number(next.turn) };
+      return scoring ? t("Step {step} of {steps}, move {move}: {name} to score a line.", move) : t("Step {step} of {steps}, move {move}: {name} to play.", move);
+    }
     return scoring ? t("Step {step} of {steps}: {name} to score a line.", at) : t("Step {step} of {steps}: {name} to play.", at);
   }
   // an aborted game was never played out: its sentence says so without "Game over"
