@@ -180,10 +180,14 @@ def test_a_copied_tournament_goes_on_alone() -> None:
         copy.deepcopy(tournament),
         pickle.loads(pickle.dumps(tournament)),
     ):
+        # a twin equals its original (an unpickled one compared unequal) until it moves on
+        assert twin == tournament and twin is not tournament
         twin.next_game()
+        assert twin != tournament
         twin.game.play("Td")
         assert twin.wins != tournament.wins and tournament.finished == []
         assert tournament.game.is_over and len(tournament.game.history) == 9
+    assert repr(tournament).startswith("<Tournament 2p to 10 wins, score 0-0, 0 games finished")
 
 
 # --- perft ---------------------------------------------------------------------------

@@ -136,6 +136,31 @@ class Tournament:
         twin = memo[id(self)] = self.copy()  # one copy however often it is referred to
         return twin
 
+    def __eq__(self, other: object) -> bool:
+        """Tournaments are equal when they were set up alike, their games went alike and
+        their lots would draw alike (as a copy or an unpickled one is to its original)."""
+        return (
+            isinstance(other, Tournament)
+            and self.rules == other.rules
+            and self.score == other.score
+            and self.seed == other.seed
+            and self.draws == other.draws
+            and self.first_drawn == other.first_drawn
+            and self.results == other.results
+            and self.finished == other.finished
+            and self.game == other.game
+            and self._lot.getstate() == other._lot.getstate()
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # a tournament changes as it is played
+
+    def __repr__(self) -> str:
+        wins = "-".join(map(str, self.score.wins))
+        return (
+            f"<Tournament {self.rules.players}p to {self.target} wins, score {wins}, "
+            f"{len(self.finished)} games finished, game now {self.game!r}>"
+        )
+
     @property
     def target(self) -> int:
         """How many game wins take the tournament."""
