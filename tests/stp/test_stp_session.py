@@ -335,8 +335,8 @@ def test_options_and_limits_reach_the_bot(talk: Conversation) -> None:
         ("setoption Threads two", "whole number"),
         ("setoption Level 2", "1 to 1"),
         ("setoption Colour o", "unknown option 'Colour'"),
-        ("setoption Hash", "needs a name and a value"),
-        ("setoption Hash 8 16", "needs a name and a value"),
+        ("setoption Hash", "takes a name and one value"),
+        ("setoption Hash 8 16", "takes a name and one value"),
         ("options now", "takes no arguments"),
     ],
 )

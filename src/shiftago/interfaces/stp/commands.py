@@ -321,7 +321,7 @@ class StpEngine:
 
     def _setoption(self, args: list[str], rest: str) -> Reply:
         if len(args) != 2:
-            raise CommandError("setoption needs a name and a value, such as setoption Hash 64")
+            raise CommandError("setoption takes a name and one value, such as setoption Hash 64")
         before = self.options.values()
         self.options.set(args[0], args[1])
         if args[0].lower() in ("hash", "level"):
