@@ -229,3 +229,35 @@ def test_a_place_taken_in_a_challenge_its_maker_cancels_is_told_so(
     ben.wait_for_selector("#seek-error:not([hidden])")
     assert ben.text_content("#seek-error") == "The challenge you joined ended before it filled."
     assert ann.is_hidden("#seek-error")  # its maker cancelled it: nothing to tell
+
+
+def test_a_challenge_with_a_computer_seat_fills_with_its_people(
+    live_server: LiveServer, new_context: NewContext
+):
+    """Three players and one computer seat: two people fill it, the computer plays the
+    third seat at the level chosen; a challenge with the computer is not rated."""
+    ann = home(new_context, live_server)
+    ben = home(new_context, live_server)
+    assert ann.is_hidden("#seek-computer-box")  # 2 players: no room for the computer
+    ann.select_option("[data-testid=seek-players]", "3")
+    assert [o.get_attribute("value") for o in ann.locator("#seek-computers option").all()] == [
+        "0",
+        "1",
+    ]
+    assert ann.is_disabled("[data-testid=seek-level]")
+    ann.select_option("[data-testid=seek-computers]", "1")
+    ann.wait_for_selector("[data-testid=seek-level] option[value='2']", state="attached")
+    ann.select_option("[data-testid=seek-level]", "2")
+    ann.fill("[data-testid=seek-name]", "Ann")
+    ann.click("[data-testid=create-seek]")
+    ann.wait_for_selector("[data-testid=seek] [data-testid=cancel-seek]")
+    listed = ben.wait_for_selector("[data-testid=seek]:has-text('1 computer seat, level 2')")
+    assert "1/2" in listed.inner_text()  # Ann of the two people's places
+    ben.fill("[data-testid=seek-name]", "Ben")
+    ben.click("[data-testid=seek] [data-testid=accept-seek]")
+    for page in (ann, ben):
+        page.wait_for_url(PLAY)
+    game = live_server.api("GET", f"/api/games/{seat_of(ann)[0]}").json()
+    kinds = sorted((s["kind"], s["name"], s.get("level")) for s in game["seats"])
+    assert kinds == [("computer", "Computer", 2), ("human", "Ann", None), ("human", "Ben", None)]
+    assert game["rated"] is False

@@ -196,6 +196,33 @@ def test_a_three_player_seek_fills_seat_by_seat_and_each_holder_gets_its_own_lin
         assert seats == {0, 1, 2}
 
 
+def test_a_four_player_seek_with_a_computer_seat_fills_with_three_people(db_url):
+    """Three friends need no stranger: the computer takes the fourth seat, at its level,
+    drawn by lot with theirs (a walk saw three wait for a fourth in vain)."""
+    with client_for(db_url) as client:
+        seek_id, _ann = new_seek(client, players=4, computers=1, level=2, name="Ann")
+        listed = client.get("/api/seeks").json()["seeks"]
+        assert [(s["computers"], s["computer_level"]) for s in listed] == [(1, 2)]
+        ben = client.post(f"/api/seeks/{seek_id}/accept", json={"name": "Ben"})
+        assert ben.status_code == 202 and ben.json()["status"] == "open"
+        cid = client.post(f"/api/seeks/{seek_id}/accept", json={"name": "Cid"})
+        assert cid.status_code == 201, cid.text
+        game = client.get(f"/api/games/{cid.json()['id']}").json()
+        kinds = sorted((s["kind"], s["name"], s.get("level")) for s in game["seats"])
+        assert kinds == [
+            ("computer", "Computer", 2),
+            ("human", "Ann", None),
+            ("human", "Ben", None),
+            ("human", "Cid", None),
+        ]
+        # a rated challenge is between people only
+        with signed_in_as(client, sign_up(client, "dora")) as headers:
+            rated = client.post(
+                "/api/seeks", json={"players": 3, "computers": 1, "rated": True}, headers=headers
+            )
+        assert rated.status_code == 422 and rated.json()["field"] == "computers"
+
+
 def race(client: TestClient, seek_id: str) -> list[int]:
     """Two acceptors at the same moment; their answers' statuses."""
     start = threading.Barrier(2)
@@ -251,6 +278,12 @@ def test_refusals(db_url):
                 ({"players": 5}, "players"),
                 ({"variant": "blitz"}, "variant"),
                 ({"name": "two\nlines"}, "name"),
+                # computer seats: two people at least, a level only with them, a known one
+                ({"players": 2, "computers": 1}, "computers"),
+                ({"players": 3, "computers": 2}, "computers"),
+                ({"players": 4, "computers": 3}, "computers"),
+                ({"players": 3, "level": 3}, "level"),
+                ({"players": 3, "computers": 1, "level": 99}, "level"),
             ):
                 answer = client.post("/api/seeks", json=body)
                 assert answer.status_code == 422, (body, answer.text)

@@ -262,6 +262,9 @@ class SeekRow(Base):
     to_account_id: Mapped[int | None] = mapped_column(
         Integer, ForeignKey("accounts.id", ondelete="CASCADE"), index=True
     )
+    #: Seats the computer plays at ``computer_level`` (3-4 players; places are the rest).
+    computers: Mapped[int] = mapped_column(Integer, server_default="0")
+    computer_level: Mapped[int | None] = mapped_column(Integer)
 
 
 class SeekPlaceRow(Base):

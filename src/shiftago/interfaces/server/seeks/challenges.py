@@ -87,6 +87,9 @@ class NewSeek:
     account: Account | None
     owner: str | None
     session: str | None  # the session cookie's secret, when signed in
+    #: Seats the computer plays (3-4 players), at ``computer_level``.
+    computers: int = 0
+    computer_level: int | None = None
 
     def opened(
         self, stamp: dt.datetime, to_account_id: int | None = None
@@ -113,6 +116,8 @@ class NewSeek:
             seen=stamp,
             places=(place,),
             to_account_id=to_account_id,
+            computers=self.computers,
+            computer_level=self.computer_level,
         )
         return seek, token
 
@@ -165,6 +170,8 @@ def seek_view(seek: StoredSeek, ratings: dict[int, tuple[float, float]]) -> dict
         "category": seek.category,
         "rating_range": [seek.rating_min, seek.rating_max] if has_range else None,
         "places": places,
+        "computers": seek.computers,
+        "computer_level": seek.computer_level,
         "created": seek.created.isoformat(),
     }
 
@@ -297,23 +304,26 @@ class Seeks:
             raise SeekRefused(409, "gone", "this challenge is gone: its creator left or cancelled")
 
     async def _fill(self, seek: StoredSeek) -> LiveGame:
-        """Make the filled seek's game: a public game whose seats, drawn by lot, carry the
-        places' secrets (hashed) and accounts; then every holder hears where it is."""
-        places = list(seek.places)
-        random.SystemRandom().shuffle(places)
+        """Make the filled seek's game: a public game whose seats, drawn by lot (the
+        computer's among them), carry the places' secrets (hashed) and accounts; then
+        every holder hears where it is."""
+        seats = [
+            SeatSpec(
+                "human",
+                p.name,
+                token_hash=p.token_hash,
+                account_id=p.account_id,
+                account=p.name if p.account_id is not None else None,
+            )
+            for p in seek.places
+        ]
+        computer = seek.computer_level
+        seats += [SeatSpec("computer", "Computer", computer) for _ in range(seek.computers)]
+        random.SystemRandom().shuffle(seats)
         spec = GameSpec(
             variant=Variant.parse(seek.variant),
             players=seek.players,
-            seats=[
-                SeatSpec(
-                    "human",
-                    p.name,
-                    token_hash=p.token_hash,
-                    account_id=p.account_id,
-                    account=p.name if p.account_id is not None else None,
-                )
-                for p in places
-            ],
+            seats=seats,
             public=True,
             owner=seek.owner,
             clock=seek.control,

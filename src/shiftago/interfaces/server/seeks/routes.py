@@ -11,6 +11,7 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from shiftago.core import COLOURS, Variant
+from shiftago.engine.levels import default_level, level_name
 from shiftago.formats.record_syntax import is_text_value
 from shiftago.interfaces.server.accounts.accounts import SESSION_COOKIE, signed_in
 from shiftago.interfaces.server.accounts.store import Account, account_like, find_account
@@ -49,6 +50,10 @@ class SeekIn(BaseModel):
     name: Annotated[str, Field(max_length=40)] | None = Field(
         None, description="a guest's name (a signed-in player plays under the account's)"
     )
+    computers: Annotated[int, Field(ge=0, le=2)] = Field(
+        0, description="seats the computer plays (3-4 players: at least two people play)"
+    )
+    level: int | None = Field(None, description="the computer's level (default: the usual one)")
 
 
 class AcceptIn(BaseModel):
@@ -73,6 +78,30 @@ def refused(refusal: SeekRefused) -> JSONResponse:
 def control_of(clock: ClockIn | None) -> TimeControl | None:
     """The time control asked for (None: untimed), or :class:`Invalid` naming ``clock``."""
     return None if clock is None else clock.control()
+
+
+def computer_seats(body: SeekIn) -> int | None:
+    """The computer's level for the seek's computer seats (None without any), or
+    :class:`Invalid`: at least two people play, a rated game is between people only,
+    and a level needs a computer seat."""
+    if body.computers == 0:
+        if body.level is not None:
+            raise Invalid("level", "a level is for a challenge with computer seats")
+        return None
+    if body.computers > body.players - 2:
+        raise Invalid(
+            "computers",
+            f"at least two people play: with {body.players} players at most "
+            f"{body.players - 2} computer seats",
+        )
+    if body.rated:
+        raise Invalid("computers", "a rated challenge is between people only")
+    level = body.level if body.level is not None else default_level()
+    try:
+        level_name(level)
+    except ValueError as error:
+        raise Invalid("level", str(error)) from None
+    return level
 
 
 def player_name(given: str | None, account: Account | None) -> str:
@@ -153,6 +182,7 @@ async def create_seek(body: SeekIn, request: Request) -> JSONResponse:
                 f"[lowest, highest], lowest first, each {RATING_LIMITS[0]} to {RATING_LIMITS[1]}",
             )
         rating_range = (low, high)
+    level = computer_seats(body)
     try:
         name = await place_name(request, body.name, account)
     except SeekRefused as refusal:
@@ -172,6 +202,8 @@ async def create_seek(body: SeekIn, request: Request) -> JSONResponse:
             account=account,
             owner=client_address(request),
             session=session_secret(request, account),
+            computers=body.computers,
+            computer_level=level,
         )
     )
     return JSONResponse({"id": seek.id, "token": token}, status_code=201)

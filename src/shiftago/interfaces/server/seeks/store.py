@@ -57,6 +57,14 @@ class StoredSeek:
     places: tuple[StoredPlace, ...] = field(default=())
     #: The account a challenge to a named player is for (None: a lobby seek).
     to_account_id: int | None = None
+    #: Seats the computer plays, at ``computer_level``; people take the other places.
+    computers: int = 0
+    computer_level: int | None = None
+
+    @property
+    def people(self) -> int:
+        """How many places people take: the seats the computer does not play."""
+        return self.players - self.computers
 
     @property
     def category(self) -> str:
@@ -106,6 +114,8 @@ class SeekStore:
                     created=seek.created,
                     seen=seek.seen,
                     to_account_id=seek.to_account_id,
+                    computers=seek.computers,
+                    computer_level=seek.computer_level,
                 )
             )
             s.flush()  # the seek before its places
@@ -165,7 +175,7 @@ class SeekStore:
                 if row.status != "open":
                     raise SeekClosed(row.status)
                 taken = {p.place for p in _places(s, [seek_id])[seek_id]}
-                free = [n for n in range(row.players) if n not in taken]
+                free = [n for n in range(row.players - row.computers) if n not in taken]
                 if not free:
                     raise SeekClosed("filled")
                 s.add(_place_row(seek_id, _numbered(place, free[0])))
@@ -374,6 +384,8 @@ def _stored(row: SeekRow, places: list[StoredPlace]) -> StoredSeek:
         seen=utc(row.seen),
         places=tuple(places),
         to_account_id=row.to_account_id,
+        computers=row.computers,
+        computer_level=row.computer_level,
     )
 
 

@@ -4,7 +4,7 @@
 // `takeback`, presence `claimable_at`.
 import { colourName, marbleIcon } from "./board.js";
 import { api, copyText, el, escapeSaysNo, gameEntry } from "./api.js";
-import { levelName, nameBesideColour } from "./gamewords.js";
+import { levelLabel, nameBesideColour } from "./gamewords.js";
 import { t } from "./i18n.js";
 import { rememberedLevel } from "./welcome.js";
 import { fmtSeconds, awayFor, notCome } from "./panels.js";
@@ -90,7 +90,7 @@ function claimButtons(colour, send) {
   const select = el("select", { "data-testid": "claim-level", "data-seat": idx, "aria-label": t("Level of the computer for {colour}", { colour: colourName(colour) }) });
   levelList().then((data) => {
     const list = (data && data.levels) || [];
-    select.replaceChildren(...list.map((l) => el("option", { value: l.level, text: l.name ? t("Level {level} ({name})", { level: l.level, name: levelName(l.name) }) : t("Level {level}", { level: l.level }) })));
+    select.replaceChildren(...list.map((l) => el("option", { value: l.level, text: levelLabel(l) })));
     // a level chosen earlier for this seat survives the row being drawn anew (a late
     // presence may show the seat back for a moment)
     // else the level this browser last chose for the computer (the home page's), which

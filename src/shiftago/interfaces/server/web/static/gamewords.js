@@ -70,6 +70,11 @@ export function levelName(name) {
   return words ? words() : String(name ?? "");
 }
 
+/** A level as a list of levels names it: "Level 3 (novice)", or "Level 3" without a name. */
+export function levelLabel({ level, name }) {
+  return name ? t("Level {level} ({name})", { level: number(level), name: levelName(name) }) : t("Level {level}", { level: number(level) });
+}
+
 /** A level as a choice reads it ("3: novice"); a level without a name as its number. */
 export function levelWords({ level, name }) {
   if (!name) return number(level);

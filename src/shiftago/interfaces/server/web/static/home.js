@@ -10,7 +10,7 @@ import {
   VARIANTS, api, colourName, copyText, el, forgetGame, knownGames, levels, localPath,
   parseStatus, rememberGame, ruleNumbers, tokenOf, csrfToken, variantName } from "./api.js";
 import { errorWords } from "./errors.js";
-import { seatName } from "./gamewords.js";
+import { levelLabel, seatName } from "./gamewords.js";
 import { mountDaily } from "./daily.js";
 import { lang, number, t, tn } from "./i18n.js";
 
@@ -68,10 +68,6 @@ const seatState = [
   { kind: "here", name: "", level: null, handicap: 0 },
   { kind: "here", name: "", level: null, handicap: 0 },
 ];
-
-function levelLabel(l) {
-  return l.name ? t("Level {level} ({name})", { level: number(l.level), name: l.name }) : t("Level {level}", { level: number(l.level) });
-}
 
 /** A seat's handicap list: no handicap, or 1 to the rules' most skipped turns. */
 function fillHandicap(select, st) {

@@ -2,9 +2,9 @@
 // one (docs/web-protocol.md, "Open challenges"). The server decides; this page shows
 // what the lobby's socket says and holds the secrets of its own places, so that the
 // server knows it is still here and tells it where its seat is when a challenge fills.
-import { VARIANTS, api, el, localPath, onJson, openSocket, rememberGame, tokenOf, variantName } from "./api.js";
+import { VARIANTS, api, el, levels, localPath, onJson, openSocket, rememberGame, tokenOf, variantName } from "./api.js";
 import { errorWords } from "./errors.js";
-import { personName } from "./gamewords.js";
+import { levelLabel, personName } from "./gamewords.js";
 import { ratingText } from "./rated.js";
 import { lang, number, t, tn } from "./i18n.js";
 import { controlLabel, mountTimeControl } from "./timecontrol.js";
@@ -63,6 +63,13 @@ function buildForm(signedIn) {
     $("seek-range").hidden = !$("seek-rated").checked;
   };
   $("seek-rated").addEventListener("change", sync);
+  $("seek-players").addEventListener("change", syncComputers);
+  $("seek-computers").addEventListener("change", syncComputers);
+  levels().then((list) => {
+    $("seek-level").replaceChildren(...list.map((l) => el("option", { value: l.level, text: levelLabel(l) })));
+    $("seek-level").value = String(list[Math.min(2, list.length - 1)].level);
+  });
+  syncComputers();
   showSignedIn(signedIn);
   sync();
   // signing in or out in the header changes what the form offers, without a reload
@@ -70,13 +77,31 @@ function buildForm(signedIn) {
   $("seek-form").addEventListener("submit", createSeek);
 }
 
+/** With 3-4 players some seats may be the computer's (at least two people play); a
+ * challenge with computer seats is not rated, as the server says. */
+function syncComputers() {
+  const players = +$("seek-players").value;
+  const box = $("seek-computer-box");
+  const select = $("seek-computers");
+  const most = Math.max(0, players - 2);
+  const kept = Math.min(+select.value || 0, most);
+  select.replaceChildren(...Array.from({ length: most + 1 }, (_, n) => el("option", { value: n, text: n ? number(n) : t("none") })));
+  select.value = String(kept);
+  box.hidden = most === 0;
+  $("seek-level").disabled = kept === 0;
+  const rated = $("seek-rated");
+  if (kept) rated.checked = false;
+  rated.disabled = !signedInNow || kept > 0;
+  $("seek-range").hidden = !rated.checked;
+}
+
 /** Rated challenges for a signed-in player; a name field for a guest. */
 function showSignedIn(signedIn) {
   signedInNow = signedIn;
   render(); // a rated challenge can be accepted only when signed in
   const rated = $("seek-rated");
-  rated.disabled = !signedIn;
-  if (!signedIn) rated.checked = false;
+  rated.disabled = !signedIn || +$("seek-computers").value > 0;
+  if (rated.disabled) rated.checked = false;
   $("seek-rated-hint").hidden = signedIn;
   $("seek-name-box").hidden = signedIn;
   $("seek-range").hidden = !rated.checked;
@@ -93,6 +118,11 @@ async function createSeek(e) {
     clock: timeControl.clock(),
     rated: $("seek-rated").checked,
   };
+  const computers = $("seek-computer-box").hidden ? 0 : +$("seek-computers").value;
+  if (computers) {
+    body.computers = computers;
+    body.level = +$("seek-level").value;
+  }
   const name = $("seek-name").value.trim();
   if (name && !$("seek-name-box").hidden) body.name = name;
   if (body.rated && ($("seek-min").value || $("seek-max").value)) {
@@ -194,6 +224,14 @@ async function filled(message) {
 
 // ---- the list ----------------------------------------------------------------------------
 function describe(seek) {
+  const what = describeRules(seek);
+  if (!seek.computers) return what;
+  const level = seek.computer_level;
+  const computers = tn("{n} computer seat, level {level}", "{n} computer seats, level {level}", seek.computers, { n: number(seek.computers), level: number(level) });
+  return t("{challenge} · {computers}", { challenge: what, computers });
+}
+
+function describeRules(seek) {
   const values = { variant: variantName(seek.variant), clock: controlLabel(seek.clock) };
   if (!seek.rated) return tn("{variant} · {n} player · {clock} · casual", "{variant} · {n} players · {clock} · casual", seek.players, values);
   if (!seek.rating_range) return tn("{variant} · {n} player · {clock} · rated", "{variant} · {n} players · {clock} · rated", seek.players, values);
@@ -212,7 +250,7 @@ function placesText(seek) {
   return t("{names} · {taken}/{places}", {
     names: new Intl.ListFormat(lang, { style: "short", type: "unit" }).format(names),
     taken: number(seek.places.length),
-    places: number(seek.players),
+    places: number(seek.players - (seek.computers || 0)),
   });
 }
 
