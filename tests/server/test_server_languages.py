@@ -249,7 +249,7 @@ def test_the_scripts_catalogue_is_json_with_its_plural_rule(client: TestClient) 
     assert answer.status_code == 200
     body = answer.json()
     assert body["lang"] == "de" and body["plural"] == ["one", "other"]
-    assert body["messages"]["Mute sounds"] == "Stumm"
+    assert body["messages"]["Sound on"] == "Ton an"
     assert body["messages"]["{variant}, {n} player"] == ["{variant}, {n} Spieler"] * 2
     etag = answer.headers["etag"]
     again = client.get("/static/i18n/de.json", headers={"if-none-match": etag})

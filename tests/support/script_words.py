@@ -114,6 +114,11 @@ def literals(source: str) -> list[Literal]:
             stack.append((c, name, i + 1, i + 1, 0))
         elif c in ")]}" and len(stack) > 1:
             stack.pop()
+            if c == "}" and stack[-1][0] == "{":
+                # a block ends a statement: what follows is not the statement before it
+                # (a `.textContent =` that closed an if-block took the next line's literal)
+                kind, name, opened, _, argument = stack[-1]
+                stack[-1] = (kind, name, opened, i + 1, argument)
         elif c in ",;":
             kind, name, opened, _, argument = stack[-1]
             stack[-1] = (kind, name, opened, i + 1, argument + (c == ","))

@@ -394,7 +394,7 @@ async function failed(after, action, verdict, from) {
   const answered = Number.isInteger(verdict.wins_in) ? null : answeredWords(action, refutation, views.at(-1) || after);
   if (answered && stage === "failed") {
     $("status").textContent = answered;
-    $("outcome-words").textContent = ended ? `${answered} ${ended}` : answered;
+    $("outcome-words").textContent = [answered, ended].filter(Boolean).join(" ");
     announcer.say(answered);
   }
   $("outcome").dataset.refuted = "true";
