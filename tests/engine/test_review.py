@@ -255,7 +255,32 @@ def test_a_seat_proved_lost_throws_nothing_away_when_it_acts_again() -> None:
     alone, reviews = scripted_reviews(
         "expert 2 7/7/7/7/7/7/ooooo2 o score 17,22 0,9 0,0",
         ["xa1-e1", "L3"],
-        [[{"xa1-e1": LOSS}], [{"L2": 30.0, "L3": LOSS}]],
+        [[{"xa1-e1": LOSS}], [{"L4": 30.0, "L3": LOSS}]],
     )
     assert [r.mark for r in alone] == [GOOD, BLUNDER]
     assert [r.mark for r in reviews] == [GOOD, GOOD]
+
+
+def test_a_loss_where_the_best_loses_too_is_no_blunder() -> None:
+    """A review called a lost action a blunder beside a best of 39% that the analysis
+    board proved lost (the Spanish walk: "37. Tb??"). The position after the best is
+    searched: where its mover is proven lost there too, nothing was thrown away."""
+    state = State.from_position(THREAT)  # green's b1-e1 threatens five
+    lost_too = Scripted(
+        {
+            THREAT: [{"Bb": 39.0, "L7": LOSS}],
+            state.after(Action.parse("Bb")).position(): [{"Tc": WIN}],  # green still wins
+        }
+    )
+    review = review_position(lost_too, state, Action.parse("L7"))
+    assert review.mark != BLUNDER
+    assert review.best.action == Action.parse("Bb") and lost_too.proven(review.best.value) < 0
+    assert [str(a) for a in review.best.pv] == ["Bb", "Tc"]
+    # where the search after the best proves nothing, the loss played stays a blunder
+    holds = Scripted(
+        {
+            THREAT: [{"Bb": 39.0, "L7": LOSS}],
+            state.after(Action.parse("Bb")).position(): [{"Tc": 20.0}],
+        }
+    )
+    assert review_position(holds, state, Action.parse("L7")).mark == BLUNDER

@@ -114,6 +114,8 @@ def review_position(
         return PlyReview(number, state, state.turn, action, None, best, None, GOOD)
     if judge.proven(best.value) > 0 >= judge.proven(played.value) and action != best.action:
         played = _kept_win(bot, judge, state, played, limits) or played
+    if judge.proven(played.value) < 0 == judge.proven(best.value) and action != best.action:
+        best = _lost_anyway(bot, judge, state, best, limits) or best
     loss = max(0.0, best.value - played.value)
     mark = GOOD if action == best.action else classify(judge, best.value, played.value, threshold)
     return PlyReview(number, state, state.turn, action, played, best, loss, mark)
@@ -130,29 +132,50 @@ def _value_for(seat: int, best: RankedAction, mover: int, players: int) -> float
     return -best.value if players == 2 else None
 
 
+def _searched_after(
+    bot: Bot, judge: Bot, state: State, ranked: RankedAction, limits: Limits, proof: int
+) -> RankedAction | None:
+    """``ranked`` (an action of ``state``) with the value of the position after it,
+    where a search there proves ``proof`` (1: a win, -1: a loss) for its mover; else
+    None. The value is then that of the position after it, one action nearer the end,
+    and the line goes on with that search's."""
+    seat = state.turn
+    after = state.after(ranked.action)
+    if after.is_over:
+        return None
+    answers = bot.analyse(after, limits)
+    if not answers:
+        return None
+    reply = answers[0]
+    value = _value_for(seat, reply, after.turn, state.rules.players)
+    if value is None or judge.proven(value) != proof:
+        return None
+    return RankedAction(ranked.action, value, (ranked.action, *reply.pv), reply.seat_values)
+
+
 def _kept_win(
     bot: Bot, judge: Bot, state: State, played: RankedAction, limits: Limits
 ) -> RankedAction | None:
-    """``played`` with the value of the position after it where that proves a win for
-    its mover; else None.
+    """``played`` proven won by a search of the position after it; else None.
 
     A search proves its best action's win, but may leave another action at a bound or
     a heuristic value (a cut, a reduction, too few playouts) although it wins too, only
     later. Before calling such an action a win missed, the position after it is
-    searched: if the mover still has a proven win there, the action kept it (its value
-    is then that of the position after it, one action nearer the end)."""
-    seat = state.turn
-    after = state.after(played.action)
-    if after.is_over:
-        return None
-    ranked = bot.analyse(after, limits)
-    if not ranked:
-        return None
-    best = ranked[0]
-    value = _value_for(seat, best, after.turn, state.rules.players)
-    if value is None or judge.proven(value) <= 0:
-        return None
-    return RankedAction(played.action, value, (played.action, *best.pv), best.seat_values)
+    searched: if the mover still has a proven win there, the action kept it."""
+    return _searched_after(bot, judge, state, played, limits, 1)
+
+
+def _lost_anyway(
+    bot: Bot, judge: Bot, state: State, best: RankedAction, limits: Limits
+) -> RankedAction | None:
+    """``best`` proven lost by a search of the position after it; else None.
+
+    The mirror of :func:`_kept_win`: a proven loss played where the search's best was
+    not proven lost reads as a blunder, yet the best may lose too, only later (a walk
+    saw "37. Tb??" beside a best of 39% that the analysis board proved lost). Before
+    calling the action a loss thrown away, the position after the best is searched: if
+    its mover is proven lost there, the position was lost whatever it played."""
+    return _searched_after(bot, judge, state, best, limits, -1)
 
 
 def review_game(
