@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from shiftago.core.actions import Action, _parse
 from shiftago.core.errors import IllegalActionError
 from shiftago.core.outcome import Outcome
-from shiftago.core.rules import COLOUR_NAMES, COLOURS, Rules, seat_of_colour
+from shiftago.core.rules import Rules, letter_of_colour_word, seat_of_colour
 from shiftago.core.state import Line, Phase, ScoringOption, State
 
 
@@ -60,10 +60,7 @@ class Game:
                 first = draw_first_seat(self.rules.players, seed)
             elif isinstance(first, str):
                 # a letter (``o``) or the English name (``orange``), as `--first` takes
-                word = first.strip().lower()
-                if word in COLOUR_NAMES:
-                    word = COLOURS[COLOUR_NAMES.index(word)]
-                first = seat_of_colour(word, self.rules.players)
+                first = seat_of_colour(letter_of_colour_word(first), self.rules.players)
             self.first = first
             start = State.initial(self.rules, first)
         self.start: State = start

@@ -52,6 +52,13 @@ def colour_letter(seat: int) -> str:
     return COLOURS[seat]
 
 
+def letter_of_colour_word(text: str) -> str:
+    """The letter of a colour written as its letter or its English name, in any case
+    (``Orange``: ``o``); any other text lower-cased, for :func:`seat_of_colour` to judge."""
+    word = text.strip().lower()
+    return COLOURS[COLOUR_NAMES.index(word)] if word in COLOUR_NAMES else word
+
+
 def seat_of_colour(letter: str, players: int) -> int:
     """The seat of a colour letter (``o g b w``) in a game of ``players``."""
     seat = COLOURS.find(letter.strip().lower()) if len(letter.strip()) == 1 else -1

@@ -8,8 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from shiftago.core import COLOUR_NAMES, COLOURS, Game, Rules, ShiftagoError, State, Variant
-from shiftago.core.rules import MAX_HANDICAP, seat_of_colour
+from shiftago.core import COLOURS, Game, Rules, ShiftagoError, State, Variant
+from shiftago.core.rules import MAX_HANDICAP, letter_of_colour_word, seat_of_colour
 from shiftago.engine.bot import Bot
 from shiftago.engine.levels import bot_for_level, default_level
 from shiftago.formats.record import Record, RecordError
@@ -62,10 +62,8 @@ class PlaySetup:
 def parse_colour(text: str, players: int) -> int:
     """A seat from a colour letter or name (``o``, ``orange``, or the name in the
     player's language: ``vert``, ``groen``), any case."""
-    word = text.strip().lower()
-    if word in COLOUR_NAMES:
-        word = COLOURS[COLOUR_NAMES.index(word)]
-    elif word in (here := [colour_name(seat).lower() for seat in range(len(COLOURS))]):
+    word = letter_of_colour_word(text)
+    if word in (here := [colour_name(seat).lower() for seat in range(len(COLOURS))]):
         word = COLOURS[here.index(word)]
     try:
         return seat_of_colour(word, players)

@@ -14,7 +14,7 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field
 
 from shiftago.core import Variant, draw_first_seat
-from shiftago.engine.levels import LEVELS
+from shiftago.engine.levels import LEVELS, default_level, level_name
 from shiftago.formats.record import Record
 from shiftago.interfaces.server.db.store import now, token_hash
 from shiftago.interfaces.server.door.http import Invalid
@@ -67,6 +67,17 @@ class GameSpec:
     #: Whether every person's seat is opened as the game is made (a filled seek: its
     #: people are there); else each is opened when its link is first followed.
     opened: bool = False
+
+
+def computer_level(level: int | None, field: str) -> int:
+    """The computer's level asked for (the usual one when None), or :class:`Invalid`
+    naming ``field`` for a level the computer does not have."""
+    chosen = level if level is not None else default_level()
+    try:
+        level_name(chosen)
+    except ValueError as error:
+        raise Invalid(field, str(error)) from None
+    return chosen
 
 
 class ClockIn(BaseModel):

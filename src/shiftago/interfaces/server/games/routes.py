@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from shiftago.core import COLOUR_NAMES, COLOURS, Phase, ShiftagoError, State, Variant
 from shiftago.core.errors import TranslatableError
-from shiftago.engine.levels import LEVELS, default_level, level_name
+from shiftago.engine.levels import LEVELS, default_level
 from shiftago.formats.picture import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE
 from shiftago.formats.record import format_record
 from shiftago.formats.record_json import parse_records_of_either_form, record_to_json
@@ -23,7 +23,13 @@ from shiftago.interfaces.server.door import limits
 from shiftago.interfaces.server.door.http import LIMITED, Invalid, VariantIn, base_url
 from shiftago.interfaces.server.door.security import client_address
 from shiftago.interfaces.server.games.access import computer_game_room, found, hub_of
-from shiftago.interfaces.server.games.creating import ClockIn, GameSpec, SeatSpec, spec_of_record
+from shiftago.interfaces.server.games.creating import (
+    ClockIn,
+    GameSpec,
+    SeatSpec,
+    computer_level,
+    spec_of_record,
+)
 from shiftago.interfaces.server.games.live import LiveGame, unnamed_seat
 from shiftago.interfaces.server.games.pictures import Kind, Picture, Pictures, PicturesBusy
 from shiftago.interfaces.server.games.views import game_view, rules_view, summary_view
@@ -142,11 +148,7 @@ def _seat(i: int, seat: SeatIn) -> SeatSpec:
     where = f"seats.{i}"
     name = (seat.name or "").strip()
     if seat.kind == "computer":
-        level = seat.level if seat.level is not None else default_level()
-        try:
-            level_name(level)
-        except ValueError as error:
-            raise Invalid(f"{where}.level", str(error)) from None
+        level = computer_level(seat.level, f"{where}.level")
         name = name or "Computer"
     else:
         if seat.level is not None:
@@ -195,11 +197,7 @@ async def import_game(body: ImportIn, request: Request) -> JSONResponse:
         await limits.count(request, "games")
     except limits.Limited as limited:
         return limited.response()
-    level = body.level if body.level is not None else default_level()
-    try:
-        level_name(level)
-    except ValueError as error:
-        raise Invalid("level", str(error)) from None
+    level = computer_level(body.level, "level")
     try:
         records = parse_records_of_either_form(body.record)
         if not records:

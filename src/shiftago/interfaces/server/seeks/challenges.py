@@ -283,7 +283,7 @@ class Seeks:
     async def _take(self, seek: StoredSeek, mine: StoredPlace) -> tuple[StoredSeek, bool]:
         """Store the place; a place taken by another at the same moment is tried again
         with the next free one, so only the taker of the last place is refused."""
-        for _ in range(seek.players):
+        for _ in range(seek.people):
             try:
                 return await self.hub.db(self.store.take_place, seek.id, mine)
             except SeekClosed as closed:

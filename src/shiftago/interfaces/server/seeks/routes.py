@@ -11,7 +11,6 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from shiftago.core import COLOURS, Variant
-from shiftago.engine.levels import default_level, level_name
 from shiftago.formats.record_syntax import is_text_value
 from shiftago.interfaces.server.accounts.accounts import SESSION_COOKIE, signed_in
 from shiftago.interfaces.server.accounts.store import Account, account_like, find_account
@@ -20,7 +19,7 @@ from shiftago.interfaces.server.door import limits
 from shiftago.interfaces.server.door.http import LIMITED, Invalid, VariantIn, base_url
 from shiftago.interfaces.server.door.security import client_address
 from shiftago.interfaces.server.games.access import hub_of
-from shiftago.interfaces.server.games.creating import ClockIn
+from shiftago.interfaces.server.games.creating import ClockIn, computer_level
 from shiftago.interfaces.server.games.live import LiveGame
 from shiftago.interfaces.server.seeks.challenges import NewSeek, SeekRefused, Seeks
 from shiftago.interfaces.server.seeks.named import Named
@@ -96,12 +95,7 @@ def computer_seats(body: SeekIn) -> int | None:
         )
     if body.rated:
         raise Invalid("computers", "a rated challenge is between people only")
-    level = body.level if body.level is not None else default_level()
-    try:
-        level_name(level)
-    except ValueError as error:
-        raise Invalid("level", str(error)) from None
-    return level
+    return computer_level(body.level, "level")
 
 
 def player_name(given: str | None, account: Account | None) -> str:
