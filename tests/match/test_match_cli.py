@@ -154,3 +154,13 @@ def test_arena_through_a_real_process(tmp_path):
     assert json.loads(run.stdout)["played"] == 2
     assert (tmp_path / "arena.jsonl").exists() and (tmp_path / "arena-records").is_dir()
     assert run.stderr == ""  # no progress bar when standard error is not a terminal
+
+
+def test_the_start_up_limit_of_the_command_is_the_matchs():
+    """The command line writes the default out (the match package is imported only when a
+    match runs); it is the engine's own limit."""
+    from shiftago.match.external import STARTUP_TIMEOUT
+
+    arena_command = cli.commands["arena"]
+    (option,) = [p for p in arena_command.params if p.name == "startup_timeout"]
+    assert option.default == STARTUP_TIMEOUT

@@ -69,16 +69,14 @@ function buildForm(signedIn) {
     $("seek-level").replaceChildren(...list.map((l) => el("option", { value: l.level, text: levelLabel(l) })));
     $("seek-level").value = String(list[Math.min(2, list.length - 1)].level);
   });
-  syncComputers();
-  showSignedIn(signedIn);
-  sync();
+  showSignedIn(signedIn); // the computer seats and the rated box too
   // signing in or out in the header changes what the form offers, without a reload
   document.addEventListener("shiftago:account", (e) => showSignedIn(!!(e.detail && e.detail.name)));
   $("seek-form").addEventListener("submit", createSeek);
 }
 
-/** With 3-4 players some seats may be the computer's (at least two people play); a
- * challenge with computer seats is not rated, as the server says. */
+/** With 3-4 players some seats may be the computer's (at least two people play); the
+ * rated box is for a signed-in player's challenge without them, as the server says. */
 function syncComputers() {
   const players = +$("seek-players").value;
   const box = $("seek-computer-box");
@@ -90,8 +88,8 @@ function syncComputers() {
   box.hidden = most === 0;
   $("seek-level").disabled = kept === 0;
   const rated = $("seek-rated");
-  if (kept) rated.checked = false;
   rated.disabled = !signedInNow || kept > 0;
+  if (rated.disabled) rated.checked = false;
   $("seek-range").hidden = !rated.checked;
 }
 
@@ -99,12 +97,9 @@ function syncComputers() {
 function showSignedIn(signedIn) {
   signedInNow = signedIn;
   render(); // a rated challenge can be accepted only when signed in
-  const rated = $("seek-rated");
-  rated.disabled = !signedIn || +$("seek-computers").value > 0;
-  if (rated.disabled) rated.checked = false;
+  syncComputers(); // the rated box
   $("seek-rated-hint").hidden = signedIn;
   $("seek-name-box").hidden = signedIn;
-  $("seek-range").hidden = !rated.checked;
 }
 
 async function createSeek(e) {
