@@ -501,3 +501,97 @@ def test_a_win_proven_for_n_actions_in_a_row_ends_the_game(tmp_path, fake):
     assert result.standings.forfeits == ()
     plain = run_match(replace(config, adjudicate_win=None, results=None))
     assert all(g.termination is None and g.actions > 4 for g in plain.games)
+
+
+LOG_LINE = re.compile(r"^ *\d+\.\d{3} (\S+) ([<>!#])(?: (.*))?$")
+
+
+def logged(path: Path) -> list[tuple[str, str, str]]:
+    """A protocol log's lines as (engine, mark, text); each line must have the shape."""
+    lines = []
+    for line in path.read_text().splitlines():
+        match = LOG_LINE.match(line)
+        assert match is not None, line
+        lines.append((match[1], match[2], match[3] or ""))
+    return lines
+
+
+def test_the_protocol_log_has_each_game_s_lines_beside_its_record(tmp_path, fake):
+    """An engine's author reads why a game went as it did: the lines both ways, the
+    engine's standard error, its start and its stop, in a file named as the record."""
+    marker = tmp_path / "crashed-once"
+    result = run_match(
+        MatchConfig(
+            participants=(spec(fake("crash-once", str(marker)), "name=shaky"), "greedy@depth=1"),
+            games=2,
+            results=tmp_path / "r.jsonl",
+            protocol_log=tmp_path / "logs",
+            date="2026-01-02",
+        )
+    )
+    crashed, played = result.games
+    assert crashed.record_file is not None and played.record_file is not None
+    assert sorted(p.name for p in (tmp_path / "logs").iterdir()) == sorted(
+        ["start.log", crashed.record_file[:-4] + ".log", played.record_file[:-4] + ".log"]
+    )
+    start = logged(tmp_path / "logs" / "start.log")
+    assert start[0][:2] == ("shaky", "#") and start[0][2].startswith("started ")
+    assert ("shaky", ">", "protocol_version") in start and ("shaky", "<", "= 1") in start
+    first = logged(tmp_path / "logs" / (crashed.record_file[:-4] + ".log"))
+    assert first[0] == ("shaky", ">", "newgame express 2 first=o seed=" + first[0][2][31:])
+    assert ("shaky", "!", "fake engine: out of luck") in first
+    assert first[-1][:2] == ("shaky", "#") and first[-1][2] == "stopped (exit status 3)"
+    second = logged(tmp_path / "logs" / (played.record_file[:-4] + ".log"))
+    assert second[0][1:] == ("#", second[0][2]) and second[0][2].startswith("started ")
+    sent = [text for _, mark, text in second if mark == ">"]
+    answers = [text for _, mark, text in second if mark == "<" and text.startswith("= ")]
+    seat = next(at for at, key in enumerate(played.seats) if "crash-once" in key)
+    moves = played.moves[seat]  # shaky's actions in the game it played to the end
+    assert sent.count("go") == moves and len(answers) == moves + 1  # and protocol_version's
+    assert {name for name, _, _ in first + second} == {"shaky"}  # the built-in bot says none
+
+
+def test_without_a_protocol_log_the_engine_writes_none(tmp_path, fake):
+    result = run_match(
+        MatchConfig(
+            participants=(spec(fake("first"), "name=plain"), "greedy@depth=1"),
+            games=2,
+            results=tmp_path / "r.jsonl",
+            date="2026-01-02",
+        )
+    )
+    assert [game.termination for game in result.games] == [None, None]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "fake_engine.py",
+        "r-games.txt",
+        "r-records",
+        "r.jsonl",
+    ]
+
+
+def test_the_arena_command_writes_the_protocol_log(tmp_path, fake):
+    engine = spec(fake("first"), "name=plain")
+    outcome = CliRunner().invoke(
+        cli,
+        [
+            "arena",
+            engine,
+            "greedy@depth=1",
+            "--games",
+            "2",
+            "--results",
+            str(tmp_path / "r.jsonl"),
+            "--protocol-log",
+            str(tmp_path / "logs"),
+            "--jobs",
+            "2",
+            "-q",
+        ],
+    )
+    assert outcome.exit_code == 0, outcome.output
+    records = sorted(p.name[:-4] for p in (tmp_path / "r-records").iterdir())
+    logs = sorted(p.name[:-4] for p in (tmp_path / "logs").iterdir())
+    assert logs == [*records, "start"]
+    for name in records:  # each worker starts its own engine in its first game
+        lines = logged(tmp_path / "logs" / f"{name}.log")
+        assert any(mark == ">" and text.startswith("setposition ") for _, mark, text in lines)

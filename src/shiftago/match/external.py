@@ -28,6 +28,7 @@ from typing import IO, Final
 from shiftago.core import Action, Rules, State
 from shiftago.core.errors import ParseError
 from shiftago.engine.bot import NO_LIMITS, Analysis, Bot, Limits, RankedAction
+from shiftago.match.protocol_log import NOTE, READ, SENT, STDERR, Transcript
 
 #: How long a move may take without a movetime limit (seconds).
 DEFAULT_MOVE_TIMEOUT: Final = 60.0
@@ -92,6 +93,8 @@ class ExternalEngine(Bot):
     seconds; by default the remaining clock or the movetime plus ``time_margin``
     (:data:`MOVETIME_MARGIN`), else :data:`DEFAULT_MOVE_TIMEOUT`. ``think_aloud`` asks
     every ``go`` for its ``info`` lines (``info=1``): :attr:`last_proven` reads the last.
+    :attr:`transcript`, when set, gets every line sent, read and written to standard
+    error as it comes (:mod:`.protocol_log`).
     """
 
     value_unit = "the external engine's own unit"
@@ -127,6 +130,8 @@ class ExternalEngine(Bot):
         self._answered = False
         #: How many times the process was started (a restart after a failure counts).
         self.starts = 0
+        #: Where the lines of the protocol go (None: nowhere), as they come.
+        self.transcript: Transcript | None = None
 
     # --- the Bot interface ---------------------------------------------------------
     def new_game(self, rules: Rules, seed: int | None = None) -> None:
@@ -210,13 +215,24 @@ class ExternalEngine(Bot):
         self._process = process
         self._answered = False  # nothing asked of this process yet
         self.starts += 1
+        self._note(NOTE, f"started {shlex.join(self.command)} (process {process.pid})")
         lines: queue.Queue[str | None] = queue.Queue()
         self._lines = lines
         assert process.stdout is not None and process.stderr is not None
-        _pump(process.stdout, lines.put, lambda: lines.put(None))
+
+        def read(line: str) -> None:
+            self._note(READ, line.rstrip("\r\n"))
+            lines.put(line)
+
+        _pump(process.stdout, read, lambda: lines.put(None))
         stderr: deque[str] = deque(maxlen=STDERR_LINES)  # this process's words only
         self._stderr = stderr
-        self._stderr_reader = _pump(process.stderr, stderr.append)
+
+        def complain(line: str) -> None:
+            self._note(STDERR, line.rstrip("\r\n"))
+            stderr.append(line)
+
+        self._stderr_reader = _pump(process.stderr, complain)
         version = self.send("protocol_version", self.startup_timeout)
         if version[0] != "1":
             self.stop()
@@ -264,6 +280,7 @@ class ExternalEngine(Bot):
         self._check_quiet(command)
         process = self._process
         assert process is not None and process.stdin is not None
+        self._note(SENT, command)
         try:
             process.stdin.write(command + "\n")
             process.stdin.flush()
@@ -298,7 +315,8 @@ class ExternalEngine(Bot):
         if process is None:
             return
         _kill(process)  # even after it ended: a wrapper may have left children behind
-        process.wait()
+        status = process.wait()
+        self._note(NOTE, f"stopped (exit status {status})")
         if process.stdin is not None:
             with contextlib.suppress(OSError):
                 process.stdin.close()
@@ -324,6 +342,11 @@ class ExternalEngine(Bot):
             self.stop()
 
     # --- helpers ---------------------------------------------------------------------
+    def _note(self, mark: str, text: str) -> None:
+        transcript = self.transcript  # read once: a reader thread may race a new game's
+        if transcript is not None:
+            transcript(mark, text)
+
     def _limit_words(self, limits: Limits, *, level: bool) -> str:
         words = ""
         clock = limits.clock_ms is not None

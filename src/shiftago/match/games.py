@@ -23,11 +23,13 @@ out loses on time (``time forfeit``), as after any other forfeit.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import multiprocessing.util
 import signal
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any, Final
 
 from shiftago.core import COLOURS, Game, Phase, Rules
@@ -44,6 +46,7 @@ from shiftago.match.external import (
     ExternalEngine,
 )
 from shiftago.match.participants import Participant
+from shiftago.match.protocol_log import ProtocolLog
 from shiftago.match.schedule import Slot
 from shiftago.match.stats import game_points
 
@@ -81,6 +84,21 @@ class GameTask:
     time_margin: float = MOVETIME_MARGIN
     #: Adjudicate a win after this many actions in a row whose search proved it.
     adjudicate_win: int | None = None
+    #: The directory of the protocol logs (None: none is kept), :mod:`.protocol_log`.
+    protocol_log: Path | None = None
+
+    @property
+    def file_stem(self) -> str:
+        """The name of the game's files (its record, its protocol log) without the
+        suffix."""
+        return game_file_stem(self.slot.opening, self.slot.group, self.slot.rotation, self.key)
+
+
+def game_file_stem(opening: int, group: int, rotation: int, key: str) -> str:
+    """A game's files' name without the suffix: opening, group, rotation, and a digest
+    of the key (a results file may hold several matches with the same slots)."""
+    digest = hashlib.sha1(key.encode()).hexdigest()[:8]
+    return f"game-{opening:05d}-{group:02d}-{rotation}-{digest}"
 
 
 @dataclass(frozen=True)
@@ -229,7 +247,33 @@ def play_game(task: GameTask, engines: EnginePool, timer: Timer = time.perf_coun
     """Play one game from its opening to the end (or a forfeit).
 
     ``timer`` measures the thinking time and runs the clocks (a test passes a fake one).
+    With ``task.protocol_log`` the external engines' lines go to the game's log file.
     """
+    if task.protocol_log is None:
+        return _played(task, engines, timer)
+    externals = [engine_of(engines, task, p) for p in task.participants if p.external]
+    with ProtocolLog(task.protocol_log / f"{task.file_stem}.log") as log:
+        for engine in externals:
+            engine.transcript = log.transcript(engine.name)
+        try:
+            return _played(task, engines, timer)
+        finally:
+            for engine in externals:
+                engine.transcript = None
+
+
+def engine_of(engines: EnginePool, task: GameTask, participant: Participant) -> ExternalEngine:
+    """The pool's engine of an external participant, made with the task's settings."""
+    return engines.get(
+        participant,
+        task.timeout,
+        startup_timeout=task.startup_timeout,
+        time_margin=task.time_margin,
+        think_aloud=task.adjudicate_win is not None,
+    )
+
+
+def _played(task: GameTask, engines: EnginePool, timer: Timer) -> GameResult:
     rules = task.rules
     game = Game(rules, first=0)
     for move in task.opening:
@@ -244,13 +288,7 @@ def play_game(task: GameTask, engines: EnginePool, timer: Timer = time.perf_coun
     proven = [0] * players  # what the last search of each seat proved
     for seat, participant in enumerate(task.participants):
         if participant.external:
-            engine = engines.get(
-                participant,
-                task.timeout,
-                startup_timeout=task.startup_timeout,
-                time_margin=task.time_margin,
-                think_aloud=task.adjudicate_win is not None,
-            )
+            engine = engine_of(engines, task, participant)
             bots.append(engine)
             try:
                 engine.new_game(rules, task.seeds[seat])

@@ -11,7 +11,6 @@ not belong to the current match are left alone.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 from collections.abc import Sequence
@@ -19,7 +18,7 @@ from pathlib import Path
 
 from shiftago.core import Rules
 from shiftago.match.clock import TimeControl
-from shiftago.match.games import GameResult
+from shiftago.match.games import GameResult, game_file_stem
 from shiftago.match.participants import Participant
 from shiftago.match.schedule import Slot
 
@@ -61,8 +60,7 @@ def game_key(
 
 def record_name(result: GameResult) -> str:
     """The record file's name: opening, group, rotation, and a digest of the key."""
-    digest = hashlib.sha1(result.key.encode()).hexdigest()[:8]
-    return f"game-{result.opening:05d}-{result.group:02d}-{result.rotation}-{digest}.txt"
+    return game_file_stem(result.opening, result.group, result.rotation, result.key) + ".txt"
 
 
 class ResultsFile:

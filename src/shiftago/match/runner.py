@@ -39,6 +39,7 @@ from shiftago.match.games import (
     play_in_worker,
 )
 from shiftago.match.participants import Participant, parse_participants
+from shiftago.match.protocol_log import START_FILE, ProtocolLog
 from shiftago.match.results import (
     ResultsFile,
     default_games_file,
@@ -79,7 +80,9 @@ class MatchConfig:
     win after each of N of its actions in a row. ``results`` is the results file (None:
     nothing is kept, nothing resumed); ``records`` the records directory (None: beside
     the results file, when there is one); ``games_file`` the match's records file
-    (None: ``NAME-games.txt`` beside the results file ``NAME.jsonl``).
+    (None: ``NAME-games.txt`` beside the results file ``NAME.jsonl``). ``protocol_log``
+    is the directory of the protocol logs, every line between the arena and its
+    external engines (None: none is kept; :mod:`.protocol_log`).
     """
 
     participants: tuple[str, ...]
@@ -104,6 +107,7 @@ class MatchConfig:
     time_margin: float = MOVETIME_MARGIN
     adjudicate_win: int | None = None
     games_file: Path | None = None
+    protocol_log: Path | None = None
 
     def __post_init__(self) -> None:
         if self.games < 1 or self.jobs < 1:
@@ -375,6 +379,7 @@ def _tasks(
                 startup_timeout=config.startup_timeout,
                 time_margin=config.time_margin,
                 adjudicate_win=config.adjudicate_win,
+                protocol_log=config.protocol_log,
             )
         )
     if config.book is not None:  # the lines this match leaves unplayed are checked too
@@ -392,15 +397,24 @@ def _start_engines(
     start, does not speak the protocol, or refuses or does not list an option it is
     given (an :class:`~.external.EngineError`) stops the match now rather than losing
     every game."""
-    for p in participants:
-        if p.external:
-            engines.get(
-                p,
-                config.timeout,
-                startup_timeout=config.startup_timeout,
-                time_margin=config.time_margin,
-                think_aloud=config.adjudicate_win is not None,
-            ).start()
+    with contextlib.ExitStack() as stack:
+        log = None
+        if config.protocol_log is not None:
+            log = stack.enter_context(ProtocolLog(config.protocol_log / START_FILE))
+        for p in participants:
+            if p.external:
+                engine = engines.get(
+                    p,
+                    config.timeout,
+                    startup_timeout=config.startup_timeout,
+                    time_margin=config.time_margin,
+                    think_aloud=config.adjudicate_win is not None,
+                )
+                engine.transcript = None if log is None else log.transcript(engine.name)
+                try:
+                    engine.start()
+                finally:
+                    engine.transcript = None
 
 
 def _run_inline(

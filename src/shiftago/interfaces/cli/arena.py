@@ -199,6 +199,15 @@ def _clock(ctx: click.Context, param: click.Parameter, value: str | None) -> Tim
 )
 @option("--no-records", is_flag=True, help=N_("Keep no game records."))
 @option(
+    "--protocol-log",
+    type=click.Path(file_okay=False, path_type=Path),
+    metavar=N_("DIR"),
+    help=N_(
+        "Write every line between the arena and its external engines (their standard "
+        "error too) to DIR: one file per game, named as its record, and start.log."
+    ),
+)
+@option(
     "--report",
     is_flag=True,
     help=N_(
@@ -254,6 +263,7 @@ def arena(
     records: Path | None,
     games_file: Path | None,
     no_records: bool,
+    protocol_log: Path | None,
     report: bool,
     sprt: tuple[float, float] | None,
     alpha: float,
@@ -316,6 +326,7 @@ def arena(
             time_margin=time_margin / 1000,
             adjudicate_win=adjudicate_win,
             games_file=games_file,
+            protocol_log=protocol_log,
         )
     except ValueError as e:
         raise click.UsageError(error_words(e)) from None
