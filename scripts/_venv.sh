@@ -1,5 +1,6 @@
 # Sourced by the other scripts: makes sure .venv exists with the package installed.
-# Usage: ensure_venv EXTRAS   (EXTRAS such as "all" or "test", or "" for the plain package)
+# Usage: ensure_venv EXTRAS   (EXTRAS such as "web", "all" or "test", or "" for the plain
+# package: the library, the engine, the arena and the terminal programs)
 ensure_venv() {
   local extras="$1" root
   root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -20,7 +21,9 @@ ensure_venv() {
   if [ ! -f "$stamp" ] || [ "$root/pyproject.toml" -nt "$stamp" ]; then
     local target="$root"
     [ -n "$extras" ] && target="$root[$extras]"
-    ensure_icu
+    case ",$extras," in
+      *,web,* | *,all,*) ensure_icu ;;
+    esac
     "$root/.venv/bin/python" -m pip install -q --upgrade pip >/dev/null
     "$root/.venv/bin/python" -m pip install -q -e "$target"
     touch "$stamp"

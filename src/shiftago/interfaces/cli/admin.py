@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from shiftago.interfaces.cli.extras import require_web
 from shiftago.interfaces.cli.options import proof_options
 from shiftago.interfaces.cli.serve import serve_db_option, server_db
 from shiftago.interfaces.cli.words import argument, group, option
@@ -26,6 +27,7 @@ from shiftago.interfaces.shared.catalogues import N_, _, ngettext
 @click.pass_context
 def admin(ctx: click.Context, db_url: str | None) -> None:
     """Keep the URL of the database the subcommands work in."""
+    require_web()
     ctx.obj = server_db(db_url)
 
 

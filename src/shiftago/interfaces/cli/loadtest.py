@@ -8,6 +8,7 @@ import sys
 
 import click
 
+from shiftago.interfaces.cli.extras import require_web
 from shiftago.interfaces.cli.refusal import InputRefused
 from shiftago.interfaces.cli.words import argument, command, option
 from shiftago.interfaces.shared.catalogues import N_, _
@@ -161,6 +162,7 @@ def loadtest(
     json_output: bool,
 ) -> None:
     """Run the load test (or a scenario) and print its report."""
+    require_web()
     from shiftago.interfaces.loadtest import LoadConfig, LoadError, format_report, run_command
 
     if scenario != "games":

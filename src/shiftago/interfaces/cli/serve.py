@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 
 import click
 
+from shiftago.interfaces.cli.extras import require_web
 from shiftago.interfaces.cli.options import FC
 from shiftago.interfaces.cli.words import command, option
 from shiftago.interfaces.server.setting_options import Command, Option
@@ -45,6 +46,9 @@ def _addresses(
     ctx: click.Context, param: click.Parameter, values: tuple[str, ...]
 ) -> tuple[str, ...]:
     """Addresses or networks (``10.0.0.0/8``), or ``*`` for any; else a usage error."""
+    if not values:
+        return values
+    require_web()  # the check is the server's own, and parsing comes before the command
     from shiftago.interfaces.server.door.security import Proxies
 
     for value in values:
@@ -144,6 +148,7 @@ def settings_from(given: Mapping[str, Any]) -> Settings:
 @settings_options("serve")
 def serve(host: str, port: int, db_url: str | None, **given: Any) -> None:
     """Run the web app with the settings given until it is stopped."""
+    require_web()
     from shiftago.interfaces.server import run
     from shiftago.interfaces.server.startup import StartupError
 
@@ -176,6 +181,7 @@ serve_db_option = option(
 @settings_options("worker")
 def worker(db_url: str | None, **given: Any) -> None:
     """Run a worker of the serve processes' jobs until it is stopped."""
+    require_web()
     from shiftago.interfaces.server.startup import StartupError
     from shiftago.interfaces.server.worker import run_worker
 
