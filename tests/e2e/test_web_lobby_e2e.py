@@ -261,3 +261,25 @@ def test_a_challenge_with_a_computer_seat_fills_with_its_people(
     kinds = sorted((s["kind"], s["name"], s.get("level")) for s in game["seats"])
     assert kinds == [("computer", "Computer", 2), ("human", "Ann", None), ("human", "Ben", None)]
     assert game["rated"] is False
+
+
+def test_the_challenge_s_computer_level_is_the_one_last_chosen(
+    live_server: LiveServer, new_context: NewContext
+):
+    """A level chosen for a computer seat on the home page's form is the lobby's too, as
+    the level chosen in the lobby is the form's next time: one player, one level."""
+    page = home(new_context, live_server)
+    page.wait_for_selector("[data-testid=seek-level] option[value='5']", state="attached")
+    gentle = page.input_value("[data-testid=seek-level]")
+    page.wait_for_selector("[data-testid=seat-level-1] option[value='5']", state="attached")
+    page.select_option("[data-testid=seat-level-1]", "5")
+    page.reload()
+    page.wait_for_selector("#lobby[data-live=true]")
+    page.wait_for_selector("[data-testid=seek-level] option[value='5']", state="attached")
+    assert (gentle, page.input_value("[data-testid=seek-level]")) == ("2", "5")
+    page.select_option("[data-testid=seek-players]", "3")
+    page.select_option("[data-testid=seek-computers]", "1")
+    page.select_option("[data-testid=seek-level]", "4")
+    page.reload()
+    page.wait_for_selector("[data-testid=seat-level-1] option[value='4']", state="attached")
+    assert page.input_value("[data-testid=seat-level-1]") == "4"

@@ -5,6 +5,7 @@
 import { VARIANTS, api, el, levels, localPath, onJson, openSocket, rememberGame, tokenOf, variantName } from "./api.js";
 import { errorWords } from "./errors.js";
 import { levelLabel, personName } from "./gamewords.js";
+import { rememberLevel, rememberedLevel } from "./welcome.js";
 import { ratingText } from "./rated.js";
 import { lang, number, t, tn } from "./i18n.js";
 import { controlLabel, mountTimeControl } from "./timecontrol.js";
@@ -65,10 +66,13 @@ function buildForm(signedIn) {
   $("seek-rated").addEventListener("change", sync);
   $("seek-players").addEventListener("change", syncComputers);
   $("seek-computers").addEventListener("change", syncComputers);
+  // the level last chosen here or on the home page's form (the gentle one at first)
   levels().then((list) => {
     $("seek-level").replaceChildren(...list.map((l) => el("option", { value: l.level, text: levelLabel(l) })));
-    $("seek-level").value = String(list[Math.min(2, list.length - 1)].level);
+    const wanted = rememberedLevel();
+    $("seek-level").value = String(list.some((l) => l.level === wanted) ? wanted : list[0].level);
   });
+  $("seek-level").addEventListener("change", () => rememberLevel($("seek-level").value));
   showSignedIn(signedIn); // the computer seats and the rated box too
   // signing in or out in the header changes what the form offers, without a reload
   document.addEventListener("shiftago:account", (e) => showSignedIn(!!(e.detail && e.detail.name)));
