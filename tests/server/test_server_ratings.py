@@ -350,6 +350,20 @@ def test_history_and_recent_games_of_a_player(sqlite_url):
         assert recent[0]["rating_after"] == history[1]["rating"]
 
 
+def test_a_win_some_seats_share_is_no_draw_in_a_player_s_games(sqlite_url):
+    """With 3 players a resignation leaves the other two sharing the win, as the game's
+    page says it; the player's list of games said "draw" (docs/web-protocol.md)."""
+    with client_for(sqlite_url) as client:
+        ids = accounts(client, "ann", "bob", "cy")
+        live, tokens = new_game(client, list(ids))
+        resign(client, live, tokens[2], wait_rated=True)
+        outcomes = [
+            client.get(f"/api/players/{name}/games").json()["games"][0]["outcome"]
+            for name in ("ann", "bob", "cy")
+        ]
+        assert outcomes == ["shared", "shared", "loss"]
+
+
 def test_an_unknown_player_is_404(sqlite_url):
     with client_for(sqlite_url) as client:
         for path in ("/api/players/nobody", "/api/players/nobody/history", "/api/players/x/games"):

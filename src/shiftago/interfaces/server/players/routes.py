@@ -85,8 +85,9 @@ def _category(text: str) -> str:
 
 
 def _outcome(game: StoredGame, account: str) -> tuple[str | None, str | None]:
-    """The account's colour in the game and how it ended for it: win, loss, draw,
-    aborted, or None (not over)."""
+    """The account's colour in the game and how it ended for it: win, loss, draw (every
+    seat shares it), shared (a win some seats share, as a resignation with 3-4 players
+    leaves it), aborted, or None (not over)."""
     colours = [COLOURS[i] for i, s in enumerate(game.seats) if s.account == account]
     colour = colours[0] if colours else None
     words = game.status.split()
@@ -97,7 +98,9 @@ def _outcome(game: StoredGame, account: str) -> tuple[str | None, str | None]:
     winners = words[2:]
     if colour not in winners:
         return colour, "loss"
-    return colour, "win" if len(winners) == 1 else "draw"
+    if len(winners) == 1:
+        return colour, "win"
+    return colour, "draw" if len(winners) == len(game.seats) else "shared"
 
 
 @router.get("/players/{name}", summary="A player's ratings and games")

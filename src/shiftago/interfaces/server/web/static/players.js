@@ -12,7 +12,7 @@ import { mountChallengeForm, mountChallengeList } from "./challenges.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 // functions, so that each word is looked up in the catalogue when it is shown
-const OUTCOMES = { win: () => t("Won"), loss: () => t("Lost"), draw: () => t("Draw"), aborted: () => t("Aborted") };
+const OUTCOMES = { win: () => t("Won"), shared: () => t("Shared win"), loss: () => t("Lost"), draw: () => t("Draw"), aborted: () => t("Aborted") };
 
 function svg(tag, attrs = {}, ...children) {
   const node = document.createElementNS(SVG, tag);
