@@ -610,13 +610,13 @@ def test_a_finished_game_is_analysed_from_its_page(
     best = text(page, "[data-testid=best-action]")
     assert best.startswith("Best: ")
     assert best.split()[1] in {"L1", "Be"}
-    assert "(a win)" in best  # a win in one, in words, not in the unit
+    assert "(a proven win)" in best  # a win in one, in words, not in the unit
     # the computer's own value follows in grey, in sight without a tooltip (a phone has
     # none); the sentence under the summary says what the grey numbers are
     value = text(page, "[data-testid=best-value]")
-    assert best.endswith(f"(a win) {value}") and value.startswith("+"), (best, value)
+    assert best.endswith(f"(a proven win) {value}") and value.startswith("+"), (best, value)
     played = text(page, ".played-action")
-    assert "(a loss)" in played or "(expected score " in played, played
+    assert "(a proven loss)" in played or "(expected score " in played, played
     assert played.endswith(" " + text(page, "[data-testid=played-value]"))
     assert "The computer's own values (in grey)" in text(page, ".review-unit")
     page.wait_for_selector(".hint-arrow[data-hint]", state="attached")

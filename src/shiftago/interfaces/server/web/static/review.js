@@ -291,8 +291,8 @@ export class GameReview {
     const seat = Math.max(0, COLOURS.indexOf(a.seat));
     const expected = (list) => (Array.isArray(list) ? list[seat] : null);
     const scored = (e, value, proven = 0) => {
-      if (proven > 0) return t("a win");
-      if (proven < 0) return t("a loss");
+      if (proven > 0) return t("a proven win");
+      if (proven < 0) return t("a proven loss");
       const words = expectedWords(e);
       return words ? t("expected score {score}", { score: words }) : t("value {value}", { value: formatValue(value) });
     };
