@@ -109,3 +109,51 @@ def test_the_names_the_server_gives_seats_read_in_each_language(
     english = new_context(locale="en").new_page()
     english.goto(live_server.url + f"/watch/{game_id}?lang=en")
     assert names(english) == ["Orange", "Computer (green)", "Computer (blue)"]
+
+
+#: Each visible choice list of the home page's seats whose longest choice is wider than
+#: the list shows: [test id, the choice, its width, the room for it] (20 px for the arrow).
+CUT_CHOICES = """() => [...document.querySelectorAll('#seats select')]
+  .filter((select) => select.getClientRects().length > 0)
+  .map((select) => {
+    const style = getComputedStyle(select);
+    const probe = document.createElement('span');
+    probe.style.font = style.font;
+    probe.style.whiteSpace = 'pre';
+    document.body.append(probe);
+    let widest = 0, longest = '';
+    for (const option of select.options) {
+      probe.textContent = option.text;
+      if (probe.offsetWidth > widest) [widest, longest] = [probe.offsetWidth, option.text];
+    }
+    probe.remove();
+    const room = select.clientWidth - parseFloat(style.paddingLeft)
+      - parseFloat(style.paddingRight) - 20;
+    return [select.dataset.testid, longest, widest, Math.round(room)];
+  })
+  .filter(([, , widest, room]) => widest > room)"""
+
+
+#: How far the seats reach past the form's right edge, in pixels.
+SEATS_OVERFLOW = """() => {
+  const box = document.getElementById('seats');
+  return box.scrollWidth - box.clientWidth;
+}"""
+
+
+@pytest.mark.parametrize("width", [1366, 390])
+def test_every_seat_choice_shows_whole_in_every_language(
+    width: int, live_server: LiveServer, new_context: NewContext
+) -> None:
+    """The seats' lists held "ohne Ausgleic…" and "Stufe 4 (Gelegenheitssp…" on a
+    desktop (a German family's walk): columns of fixed widths, set for other words."""
+    page = new_context(viewport={"width": width, "height": 900}).new_page()
+    for lang in ("en", *LANGS):
+        page.goto(f"{live_server.url}/?lang={lang}")
+        page.check("input[name=players][value='4']")
+        for seat in (1, 3):
+            page.select_option(f"[data-testid=seat-kind-{seat}]", "computer")
+        page.wait_for_selector("[data-testid=seat-handicap-0] option[value='6']", state="attached")
+        page.wait_for_selector("[data-testid=seat-level-1] option[value='7']", state="attached")
+        assert page.evaluate(CUT_CHOICES) == [], (lang, width)
+        assert page.evaluate(SEATS_OVERFLOW) <= 1, (lang, width)

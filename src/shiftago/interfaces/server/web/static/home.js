@@ -419,6 +419,29 @@ async function importRecord(e) {
   }
 }
 
+/** The seats take two columns each (.stacked, style.css) where one row of shared columns,
+ * each as wide as its widest choice, is wider than the form: how wide that is depends on
+ * the language, the levels' names and which seats are the computer's, so it is measured,
+ * not set by a breakpoint. Measured again whenever a seat's parts or choices change
+ * (before the next frame: a mutation observer's callback) and when the window's width
+ * does. */
+function fitSeats() {
+  const box = $("seats");
+  const fit = () => {
+    box.classList.remove("stacked");
+    if (box.scrollWidth > box.clientWidth + 1) box.classList.add("stacked");
+  };
+  fit();
+  new MutationObserver(fit).observe(box, { subtree: true, childList: true, attributeFilter: ["hidden"] });
+  let width = innerWidth;
+  addEventListener("resize", () => {
+    if (innerWidth !== width) {
+      width = innerWidth;
+      fit();
+    }
+  });
+}
+
 async function main() {
   mountPrefs($("prefs"));
   mountWelcome();
@@ -427,6 +450,7 @@ async function main() {
   const players = document.querySelector(`input[name="players"][value="${rememberedChoice().players}"]`);
   if (players) players.checked = true;
   buildSeats();
+  fitSeats();
   timeControl = mountTimeControl("clock", "game", { untimedFirst: true });
   for (const r of document.querySelectorAll('input[name="players"]')) r.addEventListener("change", buildSeats);
   for (const r of document.querySelectorAll('input[name="players"], input[name="variant"]')) r.addEventListener("change", rememberChoice);
