@@ -166,3 +166,61 @@ def test_a_foreign_page_cannot_play_the_account_s_seat_with_its_cookie(sqlite_ur
                 pass
         assert closed.value.code == 1008  # refused before the upgrade: the session unread
         assert client.get(f"/api/games/{game_id}").json()["actions"] == []
+
+
+def made(client, ann, seats, status=201):
+    """``POST /api/games`` of a 2-player Express game while signed in as ``ann``."""
+    with as_account(client, ann):
+        answer = client.post(
+            "/api/games",
+            json={"variant": "express", "players": len(seats), "seats": seats},
+            headers={"X-CSRF-Token": ann["csrf"]},
+        )
+        assert answer.status_code == status, answer.text
+        return answer.json()
+
+
+def test_a_game_made_while_signed_in_gives_its_maker_the_seat_it_takes(db_url):
+    """WEBAPI.md: "A seat taken while signed in (by creating the game, ...) belongs to the
+    account." A game against the computer made through the API was on nobody's page."""
+    with client_for(db_url) as client:
+        ann = sign_up(client, "ann")
+        vs_computer = made(client, ann, [{"kind": "human"}, {"kind": "computer", "level": 1}])
+        marked = made(
+            client, ann, [{"kind": "human", "name": "Ben"}, {"kind": "human", "mine": True}]
+        )
+        for_a_friend = made(
+            client, ann, [{"kind": "human", "mine": False}, {"kind": "computer", "level": 1}]
+        )
+        at_one_screen = made(client, ann, [{"kind": "human"}, {"kind": "human"}])
+        with as_account(client, ann):
+            listed = {ref["id"]: ref["colour"] for ref in games(client)["playing"]}
+        assert listed == {vs_computer["id"]: "o", marked["id"]: "g"}
+        views = {
+            game["id"]: client.get(f"/api/games/{game['id']}").json()["seats"]
+            for game in (vs_computer, marked, for_a_friend, at_one_screen)
+        }
+        assert [(s["name"], s.get("account")) for s in views[marked["id"]]] == [
+            ("Ben", None),
+            ("ann", "ann"),
+        ]
+        assert all(s.get("account") is None for s in views[for_a_friend["id"]])
+        assert all(s.get("account") is None for s in views[at_one_screen["id"]])
+        # signed out, the same body makes a game of nobody's
+        guest = client.post(
+            "/api/games",
+            json={"seats": [{"kind": "human"}, {"kind": "computer", "level": 1}]},
+        ).json()
+        seats = client.get(f"/api/games/{guest['id']}").json()["seats"]
+        assert all(s.get("account") is None for s in seats)
+
+
+def test_the_maker_s_seat_is_one_person_s(sqlite_url):
+    with client_for(sqlite_url) as client:
+        ann = sign_up(client, "ann")
+        two = made(client, ann, [{"mine": True}, {"kind": "human", "mine": True}], status=422)
+        assert two["field"] == "seats"
+        computer = [{"kind": "computer", "level": 1, "mine": True}, {"kind": "human"}]
+        assert made(client, ann, computer, status=422)["field"] == "seats.0.mine"
+        with as_account(client, ann):
+            assert games(client)["playing"] == []

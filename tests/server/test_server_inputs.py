@@ -104,6 +104,33 @@ def test_non_finite_numbers_and_lone_surrogates_anywhere_are_422(
 
 
 @pytest.mark.parametrize(
+    ("url", "body", "field"),
+    [
+        ("/api/games", '{"players": "3"}', "players"),
+        ("/api/games", '{"players": 3.0}', "players"),
+        ("/api/games", '{"public": "yes"}', "public"),
+        ("/api/games", '{"public": 1}', "public"),
+        ("/api/games", '{"public": "on"}', "public"),
+        ("/api/games", '{"handicap": ["1", "0"]}', "handicap.0"),
+        ("/api/games", '{"seats": [{}, {"kind": "computer", "level": "3"}]}', "seats.1.level"),
+        ("/api/games", '{"clock": {"initial": "300", "increment": 2}}', "clock.initial"),
+        ("/api/games", '{"seats": [{"mine": "yes"}, {}]}', "seats.0.mine"),
+        ("/api/games/import", '{"record": "x", "public": "true"}', "public"),
+        ("/api/seeks", '{"players": "2"}', "players"),
+        ("/api/seeks", '{"rated": 1}', "rated"),
+    ],
+)
+def test_a_value_of_another_json_type_is_422_not_read_as_the_field_s(
+    server: Server, url: str, body: str, field: str
+) -> None:
+    """A string "yes" made a game public and "3" made it a 3-player game (an outside
+    check of WEBAPI.md): a body's values are read as their own JSON types only."""
+    before = server.games()
+    refused(server.post(url, body), field)
+    assert server.games() == before
+
+
+@pytest.mark.parametrize(
     ("content", "words"),
     [
         ("[" * 100_000 + "]" * 100_000, "nested deeper"),

@@ -16,7 +16,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from shiftago.interfaces.server.accounts.accounts import (
     SESSION_COOKIE,
@@ -57,7 +57,7 @@ from shiftago.interfaces.server.accounts.store import (
 )
 from shiftago.interfaces.server.db.store import token_hash
 from shiftago.interfaces.server.door import limits
-from shiftago.interfaces.server.door.http import LIMITED, Invalid, base_url
+from shiftago.interfaces.server.door.http import LIMITED, Body, Invalid, base_url
 from shiftago.interfaces.server.door.security import client_address
 from shiftago.interfaces.server.games.access import hub_of
 from shiftago.interfaces.server.games.live import name_with_account
@@ -69,32 +69,27 @@ router = APIRouter(prefix="/api")
 MAX_ADOPT = 200
 
 
-class Credentials(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class Credentials(Body):
     # the name's own check says what a name is, at any length (the body is bounded)
     name: str
     password: Annotated[str, Field(max_length=1000)]
 
 
-class PasswordChange(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class PasswordChange(Body):
     password: Annotated[str, Field(max_length=1000)]
     new_password: Annotated[str, Field(max_length=1000)]
 
 
-class Password(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class Password(Body):
     password: Annotated[str, Field(max_length=1000)]
 
 
-class Language(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class Language(Body):
     #: One of the site's languages, or None: the browser's again.
     language: Annotated[str, Field(max_length=8)] | None
 
 
-class Adopt(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class Adopt(Body):
     tokens: Annotated[list[Annotated[str, Field(max_length=100)]], Field(max_length=MAX_ADOPT)]
     #: Only say which games adopting would add (the widget offers its button only then).
     check: bool = False

@@ -23,7 +23,7 @@ from typing import Annotated, Any, Final
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from shiftago.core import (
     Action,
@@ -36,7 +36,7 @@ from shiftago.interfaces.server.analysis import searches
 from shiftago.interfaces.server.analysis.book import book_view
 from shiftago.interfaces.server.analysis.reviews import GameAnalyses
 from shiftago.interfaces.server.door import limits
-from shiftago.interfaces.server.door.http import LIMITED, invalid_response
+from shiftago.interfaces.server.door.http import LIMITED, Body, invalid_response
 from shiftago.interfaces.server.door.security import client_address
 from shiftago.interfaces.server.games.access import found
 from shiftago.interfaces.server.games.views import position_view
@@ -59,8 +59,7 @@ MAX_CHARS = 200
 Text = Annotated[str, Field(strict=True, min_length=1, max_length=MAX_CHARS)]
 
 
-class PositionIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class PositionIn(Body):
     position: Text = Field(description="a position string (PROTOCOL.md)")
 
 

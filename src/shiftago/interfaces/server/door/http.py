@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import Request
 from fastapi.responses import JSONResponse
-from pydantic import BeforeValidator
+from pydantic import BaseModel, BeforeValidator, ConfigDict
 
 from shiftago.core.errors import TranslatableError
 from shiftago.interfaces.server.door.hosts import served_url
@@ -61,7 +61,16 @@ def base_url(request: Request) -> str:
     return served_url(request.scope, request.app.state.public_url)
 
 
-__all__ = ["LIMITED", "Invalid", "base_url", "invalid_response"]
+class Body(BaseModel):
+    """A request's JSON body: no field it does not know, and no value of another JSON
+    type read as this one (``"3"`` for 3, ``"yes"`` or ``1`` for true), so that a
+    mistaken body is refused with 422 naming the field instead of doing something else
+    (WEBAPI.md: "Invalid input answers 422")."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+__all__ = ["LIMITED", "Body", "Invalid", "base_url", "invalid_response"]
 
 
 def _lowered(value: Any) -> Any:

@@ -11,13 +11,13 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from shiftago.core import Variant, draw_first_seat
 from shiftago.engine.levels import LEVELS, default_level, level_name
 from shiftago.formats.record import Record
 from shiftago.interfaces.server.db.store import now, token_hash
-from shiftago.interfaces.server.door.http import Invalid
+from shiftago.interfaces.server.door.http import Body, Invalid
 from shiftago.interfaces.server.games.live import COMPUTER_ONLY_ACTION_LIMIT, LiveGame
 from shiftago.interfaces.server.games.stored import StoredGame, StoredSeat, check_storable
 from shiftago.match.clock import TimeControl, TimeControlError
@@ -80,11 +80,10 @@ def computer_level(level: int | None, field: str) -> int:
     return chosen
 
 
-class ClockIn(BaseModel):
+class ClockIn(Body):
     """A time control as the API takes it (a new game's, a seek's): ``initial``
     seconds plus ``increment`` per turn, or ``days`` per turn (correspondence)."""
 
-    model_config = ConfigDict(extra="forbid")
     initial: Annotated[float, Field(allow_inf_nan=False)] | None = None
     increment: Annotated[float, Field(allow_inf_nan=False)] = 0.0
     days: int | None = None

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from starlette.requests import HTTPConnection
 
 from shiftago.interfaces.server.games import announce
+from shiftago.interfaces.server.games.creating import GameSpec
 from shiftago.interfaces.server.games.hub import Hub
 from shiftago.interfaces.server.games.live import LiveGame, name_with_account
 
@@ -46,6 +47,22 @@ def seat_of_account(live: LiveGame, account_id: int) -> int | None:
     return None
 
 
+def taken_by(spec: GameSpec, seat: int | None, holder: Holder | None) -> GameSpec:
+    """The game to make, with ``seat`` (the maker's, if it has one) the signed-in
+    maker's: a seat taken by making the game is the account's, as one taken by its link
+    is (:func:`hold`)."""
+    if seat is None or holder is None:
+        return spec
+    seats = list(spec.seats)
+    seats[seat] = replace(
+        seats[seat],
+        account_id=holder.id,
+        account=holder.name,
+        name=name_with_account(seat, seats[seat].name, holder.name),
+    )
+    return replace(spec, seats=seats)
+
+
 async def hold(hub: Hub, live: LiveGame, seat: int, holder: Holder | None) -> None:
     """Under the game's lock: the seat just taken by its link becomes ``holder``'s when
     it has no account yet, the game goes on, and the account holds no other seat of it
@@ -68,4 +85,4 @@ async def hold(hub: Hub, live: LiveGame, seat: int, holder: Holder | None) -> No
     announce.state(live)
 
 
-__all__ = ["Holder", "HolderOf", "hold", "holder_of", "seat_of_account"]
+__all__ = ["Holder", "HolderOf", "hold", "holder_of", "seat_of_account", "taken_by"]

@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from shiftago.core import COLOUR_NAMES, COLOURS, Phase, ShiftagoError, State, Variant
 from shiftago.core.errors import TranslatableError
@@ -20,7 +20,7 @@ from shiftago.formats.record import format_record
 from shiftago.formats.record_json import parse_records_of_either_form, record_to_json
 from shiftago.formats.record_syntax import is_text_value
 from shiftago.interfaces.server.door import limits
-from shiftago.interfaces.server.door.http import LIMITED, Invalid, VariantIn, base_url
+from shiftago.interfaces.server.door.http import LIMITED, Body, Invalid, VariantIn, base_url
 from shiftago.interfaces.server.door.security import client_address
 from shiftago.interfaces.server.games.access import computer_game_room, found, hub_of
 from shiftago.interfaces.server.games.creating import (
@@ -30,6 +30,7 @@ from shiftago.interfaces.server.games.creating import (
     computer_level,
     spec_of_record,
 )
+from shiftago.interfaces.server.games.holding import holder_of, taken_by
 from shiftago.interfaces.server.games.live import LiveGame, unnamed_seat
 from shiftago.interfaces.server.games.pictures import Kind, Picture, Pictures, PicturesBusy
 from shiftago.interfaces.server.games.views import game_view, rules_view, summary_view
@@ -42,17 +43,20 @@ MAX_RECORD_CHARS = 200_000
 MAX_POSITION_CHARS = 400
 
 
-class SeatIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class SeatIn(Body):
     name: Annotated[str, Field(max_length=40)] | None = None
     kind: Literal["human", "computer"] = "human"
     level: int | None = None
+    mine: bool | None = Field(
+        default=None,
+        description="made while signed in: true, this person's seat is the maker's account's; "
+        "false, it is not (a friend's); unset, the one person's seat of a game with one is",
+    )
 
 
-class NewGame(BaseModel):
+class NewGame(Body):
     """A new game, as ``POST /api/games`` takes it (WEBAPI.md)."""
 
-    model_config = ConfigDict(extra="forbid")
     variant: VariantIn = "express"
     players: Annotated[int, Field(ge=2, le=4)] = 2
     handicap: list[int] | None = None
@@ -68,8 +72,7 @@ class NewGame(BaseModel):
     )
 
 
-class ImportIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class ImportIn(Body):
     record: Annotated[str, Field(min_length=1, max_length=MAX_RECORD_CHARS)]
     public: bool = False
     level: int | None = Field(None, description="the level of computer seats without one")
@@ -127,6 +130,7 @@ def spec_of(body: NewGame) -> GameSpec:
     if len(seats_in) != players:
         raise Invalid("seats", f"one seat per player ({players}), got {len(seats_in)}")
     seats = [_seat(i, seat) for i, seat in enumerate(seats_in)]
+    _makers_seat(seats_in)  # checked here, taken when the maker is known
     if body.tournament and body.variant != "express":
         raise Invalid("tournament", "tournaments are played in Express")
     return GameSpec(
@@ -160,6 +164,21 @@ def _seat(i: int, seat: SeatIn) -> SeatSpec:
     return SeatSpec(seat.kind, name, level)
 
 
+def _makers_seat(seats: list[SeatIn]) -> int | None:
+    """The seat a signed-in maker takes by making the game (WEBAPI.md, "Games of an
+    account"): the one marked ``mine``, else the one person's seat of a game with one
+    (none marked ``false``), else none (whose each is, the maker did not say)."""
+    marked = [i for i, seat in enumerate(seats) if seat.mine]
+    if len(marked) > 1:
+        raise Invalid("seats", "at most one seat is the maker's (mine: true)")
+    for i in marked:
+        if seats[i].kind != "human":
+            raise Invalid(f"seats.{i}.mine", "only a person's seat is the maker's")
+        return i
+    people = [i for i, seat in enumerate(seats) if seat.kind == "human"]
+    return people[0] if len(people) == 1 and seats[people[0]].mine is None else None
+
+
 def created(request: Request, live: LiveGame, tokens: list[str | None]) -> JSONResponse:
     base = base_url(request)
     seats = []
@@ -179,6 +198,8 @@ async def create_game(body: NewGame, request: Request) -> JSONResponse:
         await limits.count(request, "games")
         spec = spec_of(body)
         spec.owner = client_address(request)
+        seats_in = body.seats if body.seats is not None else [SeatIn()] * spec.players
+        spec = taken_by(spec, _makers_seat(seats_in), await holder_of(request))
         async with computer_game_room(request, spec):
             live, tokens = await hub_of(request).create(spec)
     except limits.Limited as limited:

@@ -13,10 +13,10 @@ from typing import Annotated, Any, Final
 from babel.support import NullTranslations
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from shiftago.interfaces.server.accounts.accounts import language_of, session_of
-from shiftago.interfaces.server.door.http import Invalid
+from shiftago.interfaces.server.door.http import Body, Invalid
 from shiftago.interfaces.server.games.access import hub_of
 from shiftago.interfaces.server.languages import Catalogues
 from shiftago.interfaces.server.learn import store as learn_store
@@ -31,8 +31,7 @@ Notation = Annotated[str, Field(strict=True, min_length=1, max_length=12)]
 LessonId = Annotated[str, Field(strict=True, min_length=1, max_length=40)]
 
 
-class TryIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class TryIn(Body):
     actions: list[Notation] = Field(
         min_length=1,
         max_length=MOST_ACTIONS,
@@ -40,8 +39,7 @@ class TryIn(BaseModel):
     )
 
 
-class ProgressIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class ProgressIn(Body):
     lessons: dict[LessonId, Annotated[int, Field(strict=True, ge=0)]] = Field(
         max_length=len(LESSONS) + 1,
         description="steps completed per lesson; only ever adds",

@@ -21,7 +21,7 @@ from typing import Annotated, Any, Final
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from shiftago.core import State
 from shiftago.core.errors import IllegalActionError
@@ -30,7 +30,7 @@ from shiftago.engine.puzzles.shipped import shipped
 from shiftago.engine.puzzles.solving import judge
 from shiftago.interfaces.server.accounts.accounts import language_of, signed_in
 from shiftago.interfaces.server.door import limits
-from shiftago.interfaces.server.door.http import Invalid
+from shiftago.interfaces.server.door.http import Body, Invalid
 from shiftago.interfaces.server.games.access import hub_of
 from shiftago.interfaces.server.languages import Catalogues
 from shiftago.interfaces.server.puzzles import choosing
@@ -43,8 +43,7 @@ MOST_ACTIONS: Final = 8
 Notation = Annotated[str, Field(strict=True, min_length=1, max_length=12)]
 
 
-class AttemptIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class AttemptIn(Body):
     actions: list[Notation] = Field(
         min_length=1,
         max_length=MOST_ACTIONS,

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from shiftago.core import COLOURS, Variant
 from shiftago.formats.record_syntax import is_text_value
@@ -16,7 +16,7 @@ from shiftago.interfaces.server.accounts.accounts import SESSION_COOKIE, signed_
 from shiftago.interfaces.server.accounts.store import Account, account_like, find_account
 from shiftago.interfaces.server.db.store import token_hash
 from shiftago.interfaces.server.door import limits
-from shiftago.interfaces.server.door.http import LIMITED, Invalid, VariantIn, base_url
+from shiftago.interfaces.server.door.http import LIMITED, Body, Invalid, VariantIn, base_url
 from shiftago.interfaces.server.door.security import client_address
 from shiftago.interfaces.server.games.access import hub_of
 from shiftago.interfaces.server.games.creating import ClockIn, computer_level
@@ -35,10 +35,9 @@ GUEST = "Guest"
 Secret = Annotated[str, Field(min_length=1, max_length=200)]
 
 
-class SeekIn(BaseModel):
+class SeekIn(Body):
     """A new open challenge, as ``POST /api/seeks`` takes it."""
 
-    model_config = ConfigDict(extra="forbid")
     variant: VariantIn = "express"
     players: Annotated[int, Field(ge=2, le=4)] = 2
     clock: ClockIn | None = Field(None, description="absent or null: untimed")
@@ -55,8 +54,7 @@ class SeekIn(BaseModel):
     level: int | None = Field(None, description="the computer's level (default: the usual one)")
 
 
-class AcceptIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class AcceptIn(Body):
     name: Annotated[str, Field(max_length=40)] | None = Field(None, description="a guest's name")
     token: Secret | None = Field(
         None, description="a secret this page holds: accepting its own challenge is refused"
@@ -288,10 +286,9 @@ async def cancel_seek(
 
 
 # --- challenges to a named player ------------------------------------------------------
-class ChallengeIn(BaseModel):
+class ChallengeIn(Body):
     """A challenge to a named player, as ``POST /api/challenges`` takes it."""
 
-    model_config = ConfigDict(extra="forbid")
     to: Annotated[str, Field(min_length=1, max_length=40)]
     variant: VariantIn = "express"
     players: Annotated[int, Field(ge=2, le=2, description="two: the challenger and them")] = 2

@@ -171,12 +171,17 @@ async function startGame(e) {
   const n = playerCount();
   const variant = document.querySelector('input[name="variant"]:checked').value;
   const seats = [];
+  // the one seat played at this screen is the signed-in maker's (the game is then on the
+  // player's page from its start); a friend's is not, and with several seats here
+  // (people taking turns) none is: whose each is, the page cannot tell
+  const here = seatState.slice(0, n).filter((s) => s.kind === "here").length;
   for (let i = 0; i < n; i++) {
     const st = seatState[i];
     // a seat with no name typed is named by the server, in no one language, so that
     // each reader of the game reads that name in their own
     const name = st.name.trim() || accountName(i);
     const seat = { kind: st.kind === "computer" ? "computer" : "human" };
+    if (st.kind !== "computer") seat.mine = st.kind === "here" && here === 1;
     if (name) seat.name = name;
     // a level not chosen by hand is the one last chosen, or a gentle one
     if (st.kind === "computer") seat.level = st.level ?? rememberedLevel();
@@ -196,7 +201,7 @@ async function startGame(e) {
   button.disabled = true;
   try {
     const game = await api("/api/games", { method: "POST", body });
-    await afterCreate(game, seatState.slice(0, n).map((s) => s.kind), true, seats.map((s, i) => s.name || defaultName(i)));
+    await afterCreate(game, seatState.slice(0, n).map((s) => s.kind), seats.map((s, i) => s.name || defaultName(i)));
   } catch (err) {
     showError($("form-error"), t("Could not start the game: {reason}", { reason: errorWords(err.data, err.message) }));
   } finally {
@@ -204,23 +209,9 @@ async function startGame(e) {
   }
 }
 
-/** The one seat this browser plays becomes the signed-in account's, as if adopted: the
- * game then shows on the player's page. With several seats played here (players taking
- * turns at one screen) none does: whose each is, the page cannot tell. */
-async function adoptOwnSeat(tokens) {
-  const held = Object.values(tokens);
-  if (!signedInName() || held.length !== 1) return;
-  try {
-    await api("/api/session/adopt", { method: "POST", body: { tokens: held } });
-  } catch {
-    // the game is there all the same; "Add this browser's games" can do it later
-  }
-}
-
-/** Remember the seats played here (the one seat of a game started here becomes the
- * signed-in account's with `adopt`, not for an imported record); go to the first seat, or
- * show friends' links first, each under the name given for its seat (`names`). */
-async function afterCreate(game, kinds, adopt = false, names = null) {
+/** Remember the seats played here; go to the first seat, or show friends' links first,
+ * each under the name given for its seat (`names`). */
+async function afterCreate(game, kinds, names = null) {
   const tokens = {};
   const invites = {};
   let firstHere = null;
@@ -234,7 +225,6 @@ async function afterCreate(game, kinds, adopt = false, names = null) {
     }
   });
   rememberGame(game.id, { tokens, invites: Object.keys(invites).length ? invites : null });
-  if (adopt) await adoptOwnSeat(tokens);
   const target = firstHere || localPath(game.watch_url || `/watch/${game.id}`);
   if (!Object.keys(invites).length) {
     location.href = target;
