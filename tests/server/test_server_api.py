@@ -132,6 +132,15 @@ def test_record_as_text_and_json(db_url):
         as_json = client.get(f"/api/games/{game_id}/record", headers={"Accept": "application/json"})
         assert as_json.json()["seats"][0]["name"] == "Ann"
         assert as_json.json()["result"] == "*"
+        # media types are read in any case, and their q decides (an outside check)
+        for accept, kind in [
+            ("APPLICATION/JSON", "application/json"),
+            ("application/json;q=0.1, text/plain", "text/plain"),
+            ("text/plain;q=0.5, application/json", "application/json"),
+            ("*/*", "text/plain"),
+        ]:
+            answer = client.get(f"/api/games/{game_id}/record", headers={"Accept": accept})
+            assert answer.headers["content-type"].startswith(kind), accept
 
 
 def test_public_listing_never_shows_private_games_or_seat_links(db_url):

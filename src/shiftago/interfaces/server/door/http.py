@@ -61,6 +61,34 @@ def base_url(request: Request) -> str:
     return served_url(request.scope, request.app.state.public_url)
 
 
+def prefers_json(accept: str) -> bool:
+    """Whether an ``Accept`` header asks for JSON before plain text: its media ranges
+    read in any case, each with its ``q`` (1 when absent, 0 refuses it); JSON wins a tie,
+    and a header that names neither (or none at all) gets text.
+
+    >>> prefers_json("APPLICATION/JSON"), prefers_json("application/json;q=0.1, text/plain")
+    (True, False)
+    >>> prefers_json("*/*"), prefers_json("text/plain;q=0.5, application/*")
+    (False, True)
+    """
+    json_q = text_q = 0.0
+    for part in accept.split(","):
+        media, *params = (piece.strip().lower() for piece in part.split(";"))
+        q = 1.0
+        for param in params:
+            key, _, value = param.partition("=")
+            if key.strip() == "q":
+                try:
+                    q = min(1.0, max(0.0, float(value)))
+                except ValueError:
+                    q = 0.0
+        if media in ("application/json", "application/*"):
+            json_q = max(json_q, q)
+        if media in ("text/plain", "text/*", "*/*"):
+            text_q = max(text_q, q)
+    return json_q > 0 and json_q >= text_q
+
+
 class Body(BaseModel):
     """A request's JSON body: no field it does not know, and no value of another JSON
     type read as this one (``"3"`` for 3, ``"yes"`` or ``1`` for true), so that a
@@ -70,7 +98,7 @@ class Body(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
-__all__ = ["LIMITED", "Body", "Invalid", "base_url", "invalid_response"]
+__all__ = ["LIMITED", "Body", "Invalid", "base_url", "invalid_response", "prefers_json"]
 
 
 def _lowered(value: Any) -> Any:

@@ -20,7 +20,14 @@ from shiftago.formats.record import format_record
 from shiftago.formats.record_json import parse_records_of_either_form, record_to_json
 from shiftago.formats.record_syntax import is_text_value
 from shiftago.interfaces.server.door import limits
-from shiftago.interfaces.server.door.http import LIMITED, Body, Invalid, VariantIn, base_url
+from shiftago.interfaces.server.door.http import (
+    LIMITED,
+    Body,
+    Invalid,
+    VariantIn,
+    base_url,
+    prefers_json,
+)
 from shiftago.interfaces.server.door.security import client_address
 from shiftago.interfaces.server.games.access import computer_game_room, found, hub_of
 from shiftago.interfaces.server.games.creating import (
@@ -339,7 +346,7 @@ async def game_record(game_id: str, request: Request) -> Response:
     live = await found(request, game_id)
     async with live.lock:
         record = live.record()
-    if "application/json" in request.headers.get("accept", ""):
+    if prefers_json(request.headers.get("accept", "")):
         return JSONResponse(record_to_json(record))
     return PlainTextResponse(format_record(record) + "\n")
 
