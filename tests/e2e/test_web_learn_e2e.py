@@ -292,3 +292,27 @@ def test_on_a_phone_the_end_of_a_lesson_comes_into_view(
     click_action(page, "Bf")
     page.locator("[data-testid=lesson-finished]").wait_for()
     page.wait_for_function(IN_VIEW, arg="[data-testid=lesson-finished]")
+
+
+def test_the_keep_marker_s_pointer_target_is_no_tab_stop(
+    live_server: LiveServer, new_context: NewContext
+):
+    """The larger disc that takes a pointer's click on a keep marker was a nameless Tab
+    stop before the marker's own button (a screen reader's walk): every Tab stop of the
+    lesson page has a name."""
+    page = new_context().new_page()
+    page.goto(f"{live_server.url}/learn/keep-an-end")
+    page.locator(".choice-keep").first.wait_for()
+    stops = []
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        stops.append(
+            page.evaluate(
+                """() => { const e = document.activeElement;
+                  const label = e.labels && e.labels.length ? e.labels[0].textContent : '';
+                  return [e.tagName.toLowerCase(), e.getAttribute('class') || '',
+                          e.getAttribute('aria-label') || e.textContent.trim() || label]; }"""
+            )
+        )
+    assert not [s for s in stops if "hit-disc" in s[1]], stops
+    assert [s for s in stops if not s[2]] == [], stops

@@ -129,7 +129,10 @@ export const Choices = {
         const y = ay + ((by - ay) / len) * off;
         const r = C * (crowded ? 0.2 : 0.26);
         el("circle", { cx: x, cy: y, r, class: "keep-marker" }, node);
-        const disc = el("circle", { cx: x, cy: y, r: C * (crowded ? 0.3 : 0.45), class: "hit-disc", "data-hit": choice.action }, hits);
+        // a larger target for the pointer only: the marker's own element is the keyboard's
+        // and the screen reader's (with a focus listener Chromium would make the disc a
+        // nameless Tab stop)
+        const disc = el("circle", { cx: x, cy: y, r: C * (crowded ? 0.3 : 0.45), class: "hit-disc", "data-hit": choice.action, tabindex: "-1", "aria-hidden": "true" }, hits);
         if (this.interactive) this.wire(disc, choice.action);
         const keepText = el("text", { x, y: y + 3.5, "text-anchor": "middle", class: "keep-text", "aria-hidden": "true" }, node);
         keepText.textContent = t("keep");
