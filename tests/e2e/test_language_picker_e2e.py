@@ -73,3 +73,25 @@ def test_the_picker_changes_the_language_for_the_browser_and_the_account(
         c for c in other.context.cookies(server.url) if c["name"] == "lang"
     ]
     assert other.inner_text("#board-title") == "⟦Leaderboard⟧"
+
+
+def test_the_arrow_keys_move_through_the_languages_and_enter_chooses(
+    server: LiveServer, new_context: NewContext
+) -> None:
+    """A screen reader's user reads the choices with the arrow keys: Chromium changed the
+    closed list's value on each, and the page loaded itself in each language in turn, the
+    keyboard's place lost (a French walk). Enter chooses; each name is in its language."""
+    page = new_context(locale="en").new_page()
+    page.goto(server.url + "/leaderboard")
+    assert page.eval_on_selector_all(
+        f"{PICKER} option", "els => els.every((o) => o.lang === o.value)"
+    )
+    page.focus(PICKER)
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    assert page.get_attribute("html", "lang") == "en"
+    assert page.evaluate("() => document.activeElement.dataset.testid") == "language-picker"
+    wanted = page.input_value(PICKER)
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    assert page.get_attribute("html", "lang") == wanted != "en"

@@ -265,6 +265,22 @@ def test_a_theme_chosen_gives_puzzles_of_that_theme(live_server: LiveServer, pag
     page.reload()
     at_stage(page, "solving", 0)
     assert page.input_value("[data-testid=theme-picker]") == "expert"
+    # the arrow keys only move through the themes (a screen reader's user reads them so):
+    # no puzzle is loaded, the keyboard stays, until Enter chooses
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    page.focus("[data-testid=theme-picker]")
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowUp")
+    chosen = page.input_value("[data-testid=theme-picker]")
+    assert chosen != "expert"
+    page.wait_for_timeout(300)  # a puzzle asked for would be on its way by now
+    assert [url for url in asked if "/api/puzzles" in url] == []
+    assert page.evaluate("() => document.activeElement.dataset.testid") == "theme-picker"
+    page.keyboard.press("Enter")
+    page.wait_for_selector(
+        f"[data-testid=puzzle-themes] li[data-theme={chosen}]", timeout=SLOW_MS
+    )
 
 
 def test_the_streak_mode_counts_solves_in_a_row_until_a_mistake(

@@ -4,6 +4,7 @@
 import "./account.js";
 import { api, csrfToken } from "./api.js";
 import { mountPrefs } from "./prefs.js";
+import { onChosen } from "./chosen.js";
 
 const slot = document.getElementById("prefs");
 if (slot) mountPrefs(slot);
@@ -12,8 +13,7 @@ if (slot) mountPrefs(slot);
 // when signed in, the account keeps the choice too, for the player's other browsers
 const picker = document.querySelector("[data-testid=language-picker]");
 if (picker) {
-  picker.addEventListener("change", async () => {
-    const language = picker.value;
+  onChosen(picker, async (language) => {
     if (csrfToken()) {
       try {
         await api("/api/account/language", { method: "PUT", body: { language } });

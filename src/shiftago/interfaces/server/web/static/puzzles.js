@@ -14,6 +14,7 @@ import { colourName, variantName } from "./gamewords.js";
 import { playSound } from "./prefs.js";
 import { drawScoreList } from "./scorelist.js";
 import { drawSeatChips } from "./seatchips.js";
+import { onChosen } from "./chosen.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -497,8 +498,8 @@ function themePicker() {
   );
   const kept = progress().theme;
   if (Object.hasOwn(THEME_WORDS, kept)) picker.value = kept;
-  picker.addEventListener("change", () => {
-    keep({ theme: picker.value });
+  onChosen(picker, (theme) => {
+    keep({ theme });
     open(nextPuzzle);
   });
   const mode = $("streak-mode");
