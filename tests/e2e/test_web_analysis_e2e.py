@@ -564,9 +564,14 @@ def test_a_finished_game_is_analysed_from_its_page(
     early.wait_for_selector("[data-testid=analyse]")
     page = new_context().new_page()
     page.goto(f"{live_server.url}/watch/{game['id']}")  # a spectator may ask for it
-    page.click("[data-testid=analyse]")
+    page.focus("[data-testid=analyse]")  # by the keyboard
+    page.keyboard.press("Enter")
+    # the button hides as the review starts: the keyboard goes to the review's section,
+    # where it fell to the page's start (a screen reader's walk)
+    page.wait_for_function("() => document.activeElement.dataset.testid === 'review'")
     # the progress shows while the computer reviews; the summary once it is done
     page.wait_for_selector(".review-table", timeout=REVIEW_TIMEOUT_MS)
+    assert page.text_content("[data-testid=review-told]") == "The review is ready."
     # the page already open hears that it was asked for and follows it to its end
     early.wait_for_selector(".review-table", timeout=REVIEW_TIMEOUT_MS)
     assert early.is_hidden("[data-testid=analyse]")
@@ -589,8 +594,12 @@ def test_a_finished_game_is_analysed_from_its_page(
     marks = judged.evaluate_all("nodes => nodes.map(n => n.dataset.judgement)")
     assert marks[BLUNDER_INDEX] == "blunder"
     assert set(marks) <= {"", "inaccuracy", "mistake", "blunder"}
-    # the summary counts it for orange
+    # the summary counts it for orange; its columns' marks are read as their words
     assert page.text_content('.review-table tr[data-seat="o"] [data-count="blunders"]') != "0"
+    headings = page.eval_on_selector_all(
+        ".review-table th", "ths => ths.map((th) => th.getAttribute('aria-label'))"
+    )
+    assert headings[1:4] == ["inaccuracies", "mistakes", "blunders"]
     # at the step before the blunder the computer's best is named and drawn
     moment = f'.moment[data-index="{BLUNDER_INDEX}"]'
     assert "by Orange, blunder: show the position before it" in (

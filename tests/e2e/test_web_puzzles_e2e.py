@@ -146,6 +146,8 @@ def test_a_puzzle_solved_by_keys_on_the_board_and_typed(live_server: LiveServer,
     page.fill("[data-testid=action-input]", second.lower())
     page.keyboard.press("Enter")
     at_stage(page, "solved")
+    # solving closed the field the keyboard was in: it went to the page's start
+    assert page.evaluate("document.activeElement.id") == "next"
     stored = page.evaluate("JSON.parse(localStorage.getItem('shiftago.puzzles'))")
     assert puzzle.id in stored["solved"] and stored["streak"] == 1
 
@@ -242,6 +244,9 @@ def test_the_daily_puzzle_on_the_home_page_opens_it(live_server: LiveServer, pag
     assert page.get_attribute("[data-testid=daily-puzzle-link]", "data-puzzle") == daily["id"]
     assert daily["goal"] in (page.text_content("[data-testid=daily-puzzle-goal]") or "")
     assert page.query_selector("[data-testid=daily-puzzle] svg") is not None
+    # the link's name says whose turn it is once (the picture's label said it too)
+    name = page.locator("[data-testid=daily-puzzle-link]").aria_snapshot().splitlines()[0]
+    assert name.count(" to act") == 1, name
     link.click()
     at_stage(page, "solving", 0)
     assert page.url.endswith(f"/puzzles/{daily['id']}")

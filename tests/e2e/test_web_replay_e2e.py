@@ -798,3 +798,29 @@ def test_a_friend_who_has_not_come_yet_is_not_called_away(
     page.wait_for_function(
         "() => document.querySelector('[data-testid=claim]')?.textContent.includes('has been away')"
     )
+
+
+def test_the_keyboard_stays_in_the_replay_bar_at_either_end(
+    live_server: LiveServer, new_context: NewContext, expert_game: Game
+):
+    """The button the keyboard pressed to reach an end of the game is disabled there:
+    the keyboard fell to the page's start (a screen reader's walk). It goes to the
+    slider, which moves both ways; the step count is no live region of its own."""
+    created, _ = import_game(live_server, expert_game)
+    n = len(expert_game.history)
+    page = open_page(new_context(), created["watch_url"])
+    shows_step(page, n, expert_game.states[n].position())
+    focused = "() => document.activeElement.id"
+    page.focus("#rp-first")
+    page.keyboard.press("Enter")
+    shows_step(page, 0, expert_game.states[0].position())
+    assert page.evaluate(focused) == "rp-range"
+    page.focus("#rp-next")
+    page.keyboard.press("Enter")
+    shows_step(page, 1, expert_game.states[1].position())
+    assert page.evaluate(focused) == "rp-next"
+    page.focus("#rp-last")
+    page.keyboard.press("Enter")
+    shows_step(page, n, expert_game.states[n].position())
+    assert page.evaluate(focused) == "rp-range"
+    assert page.get_attribute("#rp-where", "aria-live") is None

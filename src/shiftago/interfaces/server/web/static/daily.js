@@ -17,7 +17,9 @@ export async function mountDaily(box) {
   }
   const turn = String(puzzle.position).split(/\s+/)[3] || "o";
   const colour = colourName(turn);
-  const label = t("The puzzle of the day: {colour} to act", { colour });
+  // the picture names the puzzle only: the goal's words beside it in the same link say
+  // whose turn it is (both did, and the link read "Green to act Green to act")
+  const label = t("Puzzle of the day");
   drawPicture(box.querySelector("#daily-board"), { position: puzzle.position, players: puzzle.players, turn, label });
   box.querySelector("#daily-goal").textContent = t("{colour} to act. {goal}", { colour, goal: puzzle.goal });
   box.querySelector("#daily-link").dataset.puzzle = puzzle.id;

@@ -312,6 +312,11 @@ async function play(action) {
 }
 
 function solved(verdict) {
+  // the keyboard was in the action field, which the checking and the solving close (the
+  // focus then falls to the page's body): it goes on to the next puzzle, as from the
+  // board's arrows, rather than to the page's start
+  const focus = document.activeElement;
+  const typed = !focus || focus === document.body || focus === $("action-input");
   setStage("solved");
   draw(shown);
   $("actions-left").textContent = "";
@@ -323,7 +328,7 @@ function solved(verdict) {
   $("show-solution").hidden = true;
   $("retry").hidden = true;
   progressWords(p);
-  if (progress().streakMode) $("next").focus();
+  if (progress().streakMode || typed) $("next").focus();
 }
 
 /** The most actions of the other players' answer that the words name (the board plays
@@ -453,8 +458,12 @@ function solutionStep(at) {
     ? t("Action {n} of {total}: {action}", { n: number(solutionAt), total: number(last), action })
     : t("The puzzle's position");
   $("solution-step").dataset.step = String(solutionAt);
-  $("solution-back").disabled = solutionAt === 0;
-  $("solution-forward").disabled = solutionAt === last;
+  // at either end the keyboard, if on the button that end closes, goes to the other
+  const [back, forward] = [$("solution-back"), $("solution-forward")];
+  if (solutionAt === 0 && document.activeElement === back && last > 0) forward.focus();
+  if (solutionAt === last && document.activeElement === forward && last > 0) back.focus();
+  back.disabled = solutionAt === 0;
+  forward.disabled = solutionAt === last;
   if (action) announcer.say(actionWords(colourName(before.turn), action));
 }
 

@@ -64,10 +64,13 @@ export function renderReplay() {
   setText("rp-step", number(k));
   setText("rp-total", number(n));
   $("rp-where").setAttribute("aria-label", t("Showing the position after {step} of {steps} actions", { step: number(k), steps: number(n) }));
-  $("rp-first").disabled = k === 0;
-  $("rp-prev").disabled = k === 0;
-  $("rp-next").disabled = k === n;
-  $("rp-last").disabled = k === n;
+  const ends = [["rp-first", k === 0], ["rp-prev", k === 0], ["rp-next", k === n], ["rp-last", k === n]];
+  for (const [id, end] of ends) {
+    // a button the keyboard is on and that the end of the game disables hands the
+    // keyboard to the slider, which goes both ways: else it fell to the page's start
+    if (end && document.activeElement === $(id)) $("rp-range").focus();
+    $(id).disabled = end;
+  }
 }
 
 /** Buttons, slider and keys call `goto(step)`. */

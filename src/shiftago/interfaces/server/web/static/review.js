@@ -20,6 +20,12 @@ import { colourName, seatWithColour } from "./gamewords.js";
 const POLL_MS = 700;
 const MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 /** The judgements' names a person reads. */
+/** A column heading that shows a mark and says its word: a title is not read out, and
+ * "?!" read as punctuation names nothing. */
+function markHeading(mark, word) {
+  return el("th", { scope: "col", title: word, "aria-label": word }, el("span", { "aria-hidden": "true", text: mark }));
+}
+
 const JUDGEMENTS = {
   inaccuracy: () => t("inaccuracy"),
   mistake: () => t("mistake"),
@@ -137,6 +143,8 @@ export class GameReview {
     this.button.addEventListener("click", () => this.analyse());
     this.progress = el("progress", { max: 1, value: 0, "aria-label": t("Review progress"), hidden: true });
     this.progressText = el("span", { class: "hint review-progress", "aria-live": "polite" });
+    // says once that a review asked for is ready: the progress line above hides with it
+    this.told = el("p", { class: "visually-hidden", role: "status", "data-testid": "review-told" });
     this.error = el("p", { class: "error", role: "alert", "data-testid": "review-error", hidden: true });
     this.graphBox = el("div", { class: "eval-graph-box", hidden: true });
     this.legend = el("p", { class: "eval-legend hint" });
@@ -150,6 +158,7 @@ export class GameReview {
     this.root.append(
       this.title,
       this.head,
+      this.told,
       this.error,
       this.graphBox,
       this.legend,
@@ -220,6 +229,8 @@ export class GameReview {
   async analyse() {
     if (this.asking) return;
     this.asking = true;
+    // disabled, the button loses the keyboard's focus at once: render() hands it on
+    this.pressed = document.activeElement === this.button;
     this.button.disabled = true;
     this.fail("");
     try {
@@ -344,7 +355,17 @@ export class GameReview {
     const canAsk = (!!(this.game && this.game.analysable) && !holder) || studying;
     const running = r && (r.status === "pending" || r.status === "running");
     const current = r && r.status === "done" && (r.version === undefined || r.version >= n);
+    // the keyboard on the button that hides goes to the review's section, not the page's
+    // start; the end of a review it waited for is said
+    const hiding = (this.pressed || document.activeElement === this.button) && (!canAsk || running || current);
     this.button.hidden = !canAsk || running || current;
+    this.pressed = false;
+    if (hiding) {
+      this.root.tabIndex = -1;
+      this.root.focus();
+    }
+    if (this.wasRunning && !running && r && r.status === "done") this.told.textContent = t("The review is ready.");
+    this.wasRunning = !!running;
     if (r && r.status === "failed") this.button.textContent = t("Try the review again");
     else this.button.textContent = r && r.status === "done" ? t("Analyse again") : t("Analyse");
     // a review of fewer actions than the game has now (asked for during the game) says so
@@ -554,9 +575,9 @@ export class GameReview {
       el("thead", {},
         el("tr", {},
           el("th", { scope: "col", text: t("Player") }),
-          el("th", { scope: "col", title: t("inaccuracies"), text: "?!" }),
-          el("th", { scope: "col", title: t("mistakes"), text: "?" }),
-          el("th", { scope: "col", title: t("blunders"), text: "??" }),
+          markHeading("?!", t("inaccuracies")),
+          markHeading("?", t("mistakes")),
+          markHeading("??", t("blunders")),
           el("th", { scope: "col", text: t("Accuracy") }))),
     );
     const body = el("tbody");
