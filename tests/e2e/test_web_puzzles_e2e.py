@@ -283,9 +283,7 @@ def test_a_theme_chosen_gives_puzzles_of_that_theme(live_server: LiveServer, pag
     assert [url for url in asked if "/api/puzzles" in url] == []
     assert page.evaluate("() => document.activeElement.dataset.testid") == "theme-picker"
     page.keyboard.press("Enter")
-    page.wait_for_selector(
-        f"[data-testid=puzzle-themes] li[data-theme={chosen}]", timeout=SLOW_MS
-    )
+    page.wait_for_selector(f"[data-testid=puzzle-themes] li[data-theme={chosen}]", timeout=SLOW_MS)
 
 
 def test_the_streak_mode_counts_solves_in_a_row_until_a_mistake(
