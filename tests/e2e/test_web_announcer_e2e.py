@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 from websockets.sync.client import connect
 
+from shiftago.core import Action, Game, cell_name
+from shiftago.core.motion import motion
 from support import waiting
 from support.web_fixtures import LiveServer, NewContext
 
@@ -50,6 +52,34 @@ def who(game: dict[str, Any], colour: str) -> str:
 
 def pushed(game: dict[str, Any], colour: str, action: str) -> str:
     return f"{who(game, colour)} pushed in {SIDES[action[0]]} {action[1:].lower()}."
+
+
+def moved(game: dict[str, Any], index: int) -> str:
+    """What the page says the push ``index`` of ``game`` moved, from the core's motion:
+    a screen reader cannot see the marbles slide (a French walk); "" for none."""
+    return moves_words(game["actions"][:index], game["actions"][index], " Moved: {}.")
+
+
+def moves_words(before: list[str], action: str, sentence: str, colours: bool = False) -> str:
+    """The words for the marbles ``action`` moves after the actions ``before`` (orange
+    first), in ``sentence``; with ``colours`` each marble's colour before the push."""
+    played = Game(first="o")  # the tests' games start with orange
+    for earlier in before:
+        played.play(earlier)
+    shifts = motion(played.state, Action.parse(action)).shifts
+    if not shifts:
+        return ""
+    state = played.state
+    steps = []
+    for a, b in reversed(shifts):
+        seat = state.seat_at(a)
+        colour = f"{COLOURS['ogbw'[seat]]} " if colours and seat is not None else ""
+        steps.append(f"{colour}{cell_name(a)} to {cell_name(b)}")
+    listed = steps[0] if len(steps) == 1 else ", ".join(steps[:-1]) + f", and {steps[-1]}"
+    if len(steps) == 2:
+        listed = f"{steps[0]} and {steps[1]}"
+    marbles = "1 marble" if len(steps) == 1 else f"{len(steps)} marbles"
+    return sentence.format(f"{marbles}: {listed}")
 
 
 def hears(page: Any, words: str, timeout: float = 30_000) -> None:
@@ -99,6 +129,8 @@ def test_the_computer_s_action_is_said_in_words(
     assert region.get_attribute("aria-live") == "polite"
     assert region.text_content() == ""  # opening the page says no action
     element = page.wait_for_selector('[data-action="Tc"][aria-disabled="false"]', state="attached")
+    # each arrow says what its push would move, as a sighted player's preview shows it
+    assert element.get_attribute("aria-description") == "Pushes no marble."
     element.click()
     game = waiting.wait_until(
         lambda: read(live_server, game_id),
@@ -108,7 +140,14 @@ def test_the_computer_s_action_is_said_in_words(
     )
     answer = game["actions"][1]
     assert answer[0] in SIDES, answer  # Express: an insertion
-    hears(page, pushed(game, "g", answer))
+    hears(page, pushed(game, "g", answer) + moved(game, 1))
+    arrow = page.locator('[data-action="Tc"]')
+    expected = moves_words(game["actions"], "Tc", "Pushes {}.", colours=True)
+    page.wait_for_function(
+        "e => document.querySelector('[data-action=Tc]').getAttribute('aria-description') === e",
+        arg=expected or "Pushes no marble.",
+    )
+    assert arrow.get_attribute("aria-description") == (expected or "Pushes no marble.")
 
 
 def test_a_spectator_hears_each_action_and_the_end(
@@ -140,9 +179,9 @@ def test_a_spectator_hears_each_action_and_the_end(
             )
             mover = "o" if version % 2 == 0 else "g"
             if version < len(script) - 1:
-                hears(watcher, pushed(game, mover, action))
+                hears(watcher, pushed(game, mover, action) + moved(game, version))
     assert game["status"] == "over winner o"
-    hears(watcher, f"{pushed(game, 'o', 'L1')} {who(game, 'o')} won.")
+    hears(watcher, f"{pushed(game, 'o', 'L1')}{moved(game, 8)} {who(game, 'o')} won.")
     # the replay says the action that led to each step shown
     watcher.click("#rp-prev")
     hears(watcher, f"Action 8 of 9: {pushed(game, 'g', 'L7')}")

@@ -231,6 +231,7 @@ export class GameReview {
     this.asking = true;
     // disabled, the button loses the keyboard's focus at once: render() hands it on
     this.pressed = document.activeElement === this.button;
+    this.awaited = true;
     this.button.disabled = true;
     this.fail("");
     try {
@@ -364,8 +365,12 @@ export class GameReview {
       this.root.tabIndex = -1;
       this.root.focus();
     }
-    if (this.wasRunning && !running && r && r.status === "done") this.told.textContent = t("The review is ready.");
-    this.wasRunning = !!running;
+    // a review this page asked for or saw under way is said ready when it is done
+    if (running) this.awaited = true;
+    if (this.awaited && !running && r && r.status === "done") {
+      this.awaited = false;
+      this.told.textContent = t("The review is ready.");
+    }
     if (r && r.status === "failed") this.button.textContent = t("Try the review again");
     else this.button.textContent = r && r.status === "done" ? t("Analyse again") : t("Analyse");
     // a review of fewer actions than the game has now (asked for during the game) says so

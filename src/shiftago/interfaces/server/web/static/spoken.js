@@ -4,6 +4,7 @@
 // led to the step shown. The visible status says whose turn it is; this says what
 // happened.
 import { WORDS, actionWords, fill, resultWords } from "./announce.js";
+import { movedWords } from "./board.js";
 import { history, who } from "./state.js";
 
 /** The sentences for the actions `from` up to `to` (version numbers: actions played)
@@ -13,6 +14,9 @@ export function spokenSince(game, from, to, wasOver) {
   const out = [];
   for (const h of history().slice(Math.max(0, from), to)) {
     out.push(actionWords(h.seat ? who(h.seat) : "", h.action, h.points ?? null));
+    // which marbles the push moved: a screen reader cannot see them slide
+    const moved = movedWords(h.motion && h.motion.moves);
+    if (moved) out.push(moved);
   }
   const over = game.phase === "over" || !!game.result;
   if (over && !wasOver) out.push(resultWords(true, ((game.result && game.result.winners) || []).map(who), (game.seats || []).length));

@@ -11,6 +11,7 @@ import { Input, tapsLearned } from "./input.js";
 import { t } from "../i18n.js";
 import { MARBLE_FILL, colourName, marbleShape } from "./marbles.js";
 import { svgEl as el } from "./svg.js";
+import { pushDescription } from "./pushwords.js";
 
 /** An arrow's words: where its marble enters and which way it pushes. */
 const ARROW_WORDS = {
@@ -281,6 +282,10 @@ export class BoardView {
       const words = arrowState(g._words, legal, action === last);
       g.setAttribute("aria-label", words);
       g.querySelector("title").textContent = words;
+      // what the push would move, said after the name: the preview a sighted player sees
+      const moves = legal && view.pushes ? view.pushes[action] : undefined;
+      if (moves) g.setAttribute("aria-description", pushDescription(moves, board));
+      else g.removeAttribute("aria-description");
     }
 
     // scoring choices (a focused one is drawn anew: the keyboard's place stays on the

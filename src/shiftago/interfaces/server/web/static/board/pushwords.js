@@ -1,0 +1,30 @@
+// The words of a push for a screen reader, which cannot see the marbles slide: which
+// marbles it moves, from where to where, nearest the edge first (GAME `motion` and
+// `pushes` list them farthest first). With the board before the push, each marble's
+// colour too. The server says which marbles move; this only says it.
+import { lang, t, tn } from "../i18n.js";
+import { colourName } from "./marbles.js";
+
+/** "2 marbles: orange a3 to b3, green b3 to c3" (colours where `board`, a Map of cell to
+ * colour before the push, is given); "" for no move. */
+export function movesWords(moves, board = null) {
+  if (!Array.isArray(moves) || !moves.length) return "";
+  const steps = [...moves].reverse().map(({ from, to }) => {
+    const colour = board && board.get(from);
+    return colour ? t("{colour} {from} to {to}", { colour: colourName(colour), from, to }) : t("{from} to {to}", { from, to });
+  });
+  const list = new Intl.ListFormat(lang, { type: "conjunction" }).format(steps);
+  return tn("{n} marble: {list}", "{n} marbles: {list}", moves.length, { list });
+}
+
+/** An arrow's description: what its push would move now (the board as it stands). */
+export function pushDescription(moves, board) {
+  const words = movesWords(moves, board);
+  return words ? t("Pushes {moves}.", { moves: words }) : t("Pushes no marble.");
+}
+
+/** What a push just did, after the sentence that names it. */
+export function movedWords(moves) {
+  const words = movesWords(moves);
+  return words ? t("Moved: {moves}.", { moves: words }) : "";
+}
