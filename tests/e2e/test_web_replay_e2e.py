@@ -505,7 +505,7 @@ def test_the_score_phase_names_the_points_and_the_scoring_is_told(
     for p in (page, watcher):
         p.wait_for_function(
             "() => document.querySelector('[data-testid=event]').textContent"
-            ".includes('xa1-e1 for 2 points')"
+            ".includes('a line of 5 (xa1-e1) for 2 points')"
         )
         # and said in words in the live region, to the player and to the spectator
         p.wait_for_function(

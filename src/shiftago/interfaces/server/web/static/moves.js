@@ -1,7 +1,7 @@
 // The action list, numbered as records number turns (GAME `history[].turn`), with the
 // points of each scoring, the turns skipped by a handicap, and the review's marks. In a
 // finished game an entry is a button that shows the position after it.
-import { colourName, marbleIcon } from "./board.js";
+import { colourName, lineCells, marbleIcon } from "./board.js";
 import { el } from "./api.js";
 import { number, t, tn } from "./i18n.js";
 import { $, ctx, history, isOver, nameOf, shownStep, together, who } from "./state.js";
@@ -100,9 +100,14 @@ export function actionNews() {
   const skipped = step === 0 ? ctx.game.skipped_at_start || [] : (last && last.skipped) || [];
   const news = [];
   if (run.length) {
-    const one = (s) => (s.points === 0
-      ? t("{action}, a line worth 0 points", { action: s.action })
-      : tn("{action} for {n} point", "{action} for {n} points", s.points, { action: s.action }));
+    // the line in words, its notation after it: a newcomer reads "a line of 4", not xa4-a1
+    const one = (s) => {
+      const [a, b] = s.action.toLowerCase().slice(1).split("-");
+      const length = number(lineCells(a, b).length);
+      return s.points === 0
+        ? t("a line of {length} ({action}) worth 0 points", { length, action: s.action })
+        : tn("a line of {length} ({action}) for {n} point", "a line of {length} ({action}) for {n} points", s.points, { length, action: s.action });
+    };
     const lines = together(run.map(one));
     news.push(run[0].seat ? t("{name} scored {lines}.", { name: who(run[0].seat), lines }) : t("The mover scored {lines}.", { lines }));
   }
