@@ -139,6 +139,26 @@ def test_resigning_asks_first_and_ends_the_game(live_server: LiveServer, new_con
     ann.wait_for_function("() => document.activeElement?.id === 'rematch'")
 
 
+def test_with_three_players_the_resign_question_says_the_game_ends_for_all(
+    live_server: LiveServer, new_context: NewContext
+):
+    """One resignation ends a 3-player game for everyone, the others sharing the win; the
+    question did not say so (a German family's walk)."""
+    created = create(
+        live_server,
+        players=3,
+        first="o",
+        seats=[{"name": "Ann"}, {"name": "Ben"}, {"name": "Cy"}],
+    )
+    page = new_context().new_page()
+    page.goto(created["seats"][0]["join_url"])
+    page.wait_for_function(CONNECTED)
+    page.get_by_test_id("resign").click()
+    assert page.inner_text("#resign-question") == (
+        "Really resign? The game ends for everyone: the others share the win."
+    )
+
+
 def notifications(page: Any) -> list[dict[str, Any]]:
     found: list[dict[str, Any]] = page.evaluate("() => window.__notifications")
     return found

@@ -48,6 +48,11 @@ export function renderControls(send) {
   $("resign").hidden = !canResign || !$("resign-confirm").hidden;
   if (!canResign) $("resign-confirm").hidden = true;
   $("resign").textContent = held().length > 1 && r ? t("Resign ({colour})", { colour: colourName(r) }) : t("Resign");
+  // with 3 or 4 players a resignation ends the game for everyone, the others sharing the
+  // win (docs/web-protocol.md): the question says so, as a player would not guess it
+  $("resign-question").textContent = (ctx.game.seats || []).length > 2
+    ? t("Really resign? The game ends for everyone: the others share the win.")
+    : t("Really resign?");
   renderClaims(send);
   renderDrawAndAbort(send);
   // while a question is asked ("Really resign?") it stands alone: no other button
