@@ -104,6 +104,9 @@ def test_a_lesson_completed_by_keys(live_server: LiveServer, new_context: NewCon
     page.wait_for_function("() => document.activeElement?.dataset.testid === 'next-step'")
     page.keyboard.press("Enter")
     page.locator("[data-testid=step-count]:has-text('Step 2 of 2')").wait_for()
+    # the keyboard is on the board: the new goal, above it, is said (a screen reader's walk)
+    goal = page.text_content("[data-testid=goal]")
+    assert page.text_content("[data-testid=step-told]") == f"Step 2 of 2. {goal}"
     tab_to(page, "[data-testid=action-input]")
     page.keyboard.type("te")
     page.keyboard.press("Enter")

@@ -241,6 +241,8 @@ async function start() {
   $("next").addEventListener("click", () => {
     openStep(index + 1);
     board.focusFirst();
+    // the keyboard goes to the board: the new step's goal, above it, is said
+    $("step-told").textContent = `${$("step-count").textContent}. ${step().goal}`;
   });
   $("play-game").addEventListener("click", playGame);
   $("typed").addEventListener("submit", typed);
