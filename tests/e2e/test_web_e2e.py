@@ -779,6 +779,21 @@ def test_the_home_page_offers_the_variant_and_players_chosen_last(
     assert page.is_checked('input[name=players][value="4"]')
 
 
+def test_a_seat_added_to_the_form_takes_the_second_seat_s_kind(
+    live_server: LiveServer, new_context: NewContext
+):
+    """Three players added a seat played at this screen: a lone player against the
+    computer then played two colours, unawares (a French walk by keyboard)."""
+    page = new_context().new_page()
+    page.goto(live_server.url + "/")
+    page.check('input[name=players][value="3"]')
+    assert page.input_value("[data-testid=seat-kind-2]") == "computer"
+    page.select_option("[data-testid=seat-kind-1]", "friend")
+    page.check('input[name=players][value="4"]')
+    kinds = [page.input_value(f"[data-testid=seat-kind-{i}]") for i in range(4)]
+    assert kinds == ["here", "friend", "computer", "friend"]
+
+
 def test_a_game_with_a_friend_started_on_the_home_page(
     live_server: LiveServer, new_context: NewContext
 ):

@@ -62,11 +62,14 @@ function playerCount() {
   return +document.querySelector('input[name="players"]:checked').value;
 }
 
+// the third and fourth seats have no kind until they are first shown: they then take the
+// second seat's (against the computer, a third player is the computer too; with a
+// friend, a friend), where a seat at this screen made a lone player two colours
 const seatState = [
   { kind: "here", name: "", level: null, handicap: 0 },
   { kind: "computer", name: "", level: null, handicap: 0 },
-  { kind: "here", name: "", level: null, handicap: 0 },
-  { kind: "here", name: "", level: null, handicap: 0 },
+  { kind: null, name: "", level: null, handicap: 0 },
+  { kind: null, name: "", level: null, handicap: 0 },
 ];
 
 /** A seat's handicap list: no handicap, or 1 to the rules' most skipped turns. */
@@ -83,6 +86,7 @@ function buildSeats() {
   for (let i = 0; i < n; i++) {
     const colour = COLOURS[i];
     const st = seatState[i];
+    st.kind ??= seatState[1].kind;
     const id = `seat-${i}`;
     const kind = el("select", { id: `${id}-kind`, name: `${id}-kind`, class: "seat-kind", "data-testid": `seat-kind-${i}` },
       el("option", { value: "here", text: t("At this screen") }),
