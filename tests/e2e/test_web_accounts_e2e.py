@@ -339,3 +339,17 @@ def test_find_a_player_by_the_beginning_of_the_name(
     with page.expect_navigation():
         page.click("[data-testid=find-go]")
     assert page.url.endswith("/players/zoltan")
+
+
+def test_escape_closes_the_sign_in_form(live_server: LiveServer, new_context: NewContext):
+    """The form opened by "Sign in" kept the keyboard in its name field on Escape (a
+    screen reader's walk): Escape closes it and the keyboard is back on the button."""
+    page = new_context().new_page()
+    page.goto(live_server.url + "/how-to-play")
+    page.focus("[data-testid=account-open]")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.activeElement.name === 'name'")
+    page.keyboard.press("Escape")
+    assert page.is_hidden("[data-testid=account-form]")
+    assert page.get_attribute("[data-testid=account-open]", "aria-expanded") == "false"
+    assert page.evaluate("() => document.activeElement.dataset.testid") == "account-open"

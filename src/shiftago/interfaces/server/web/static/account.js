@@ -99,6 +99,14 @@ function signedOut(box) {
     toggle.setAttribute("aria-expanded", String(!form.hidden));
     if (!form.hidden) name.focus();
   });
+  // Escape closes the form and gives the keyboard back to the button that opened it
+  form.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape") return;
+    event.preventDefault();
+    form.hidden = true;
+    toggle.setAttribute("aria-expanded", "false");
+    toggle.focus();
+  });
   box.replaceChildren(toggle, form);
 }
 
