@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 from websockets.sync.client import connect
 
-from shiftago.core import Action, Game, cell_name
+from shiftago.core import Action, Game, State, cell_name
+from shiftago.core.geometry import CELLS
 from shiftago.core.motion import motion
 from support import waiting
 from support.web_fixtures import LiveServer, NewContext
@@ -58,6 +59,25 @@ def moved(game: dict[str, Any], index: int) -> str:
     """What the page says the push ``index`` of ``game`` moved, from the core's motion:
     a screen reader cannot see the marbles slide (a French walk); "" for none."""
     return moves_words(game["actions"][:index], game["actions"][index], " Moved: {}.")
+
+
+def board_words(position: str) -> str:
+    """The board as the page describes it to a screen reader: each colour's cells, rank
+    by rank, then the empty cells' count."""
+    state = State.from_position(position)
+    cells: dict[int, list[str]] = {seat: [] for seat in range(state.players)}
+    for cell in CELLS:
+        seat = state.seat_at(cell)
+        if seat is not None:
+            cells[seat].append(cell_name(cell))
+    ranked = {seat: sorted(names, key=lambda n: (n[1], n[0])) for seat, names in cells.items()}
+    words = [
+        f"{COLOURS['ogbw'[seat]].capitalize()}: {', '.join(names)}."
+        for seat, names in ranked.items()
+        if names
+    ]
+    empty = 49 - sum(len(names) for names in cells.values())
+    return " ".join([*words, f"{empty} empty cell{'' if empty == 1 else 's'}."])
 
 
 def moves_words(before: list[str], action: str, sentence: str, colours: bool = False) -> str:
@@ -129,8 +149,11 @@ def test_the_computer_s_action_is_said_in_words(
     assert region.get_attribute("aria-live") == "polite"
     assert region.text_content() == ""  # opening the page says no action
     element = page.wait_for_selector('[data-action="Tc"][aria-disabled="false"]', state="attached")
-    # each arrow says what its push would move, as a sighted player's preview shows it
+    # each arrow says what its push would move, as a sighted player's preview shows it,
+    # and the board what stands on it: its cells one by one were 49 stops
     assert element.get_attribute("aria-description") == "Pushes no marble."
+    board = "svg.shiftago-board"
+    assert page.get_attribute(board, "aria-description") == "49 empty cells."
     element.click()
     game = waiting.wait_until(
         lambda: read(live_server, game_id),
@@ -148,6 +171,7 @@ def test_the_computer_s_action_is_said_in_words(
         arg=expected or "Pushes no marble.",
     )
     assert arrow.get_attribute("aria-description") == (expected or "Pushes no marble.")
+    assert page.get_attribute(board, "aria-description") == board_words(game["position"])
 
 
 def test_a_spectator_hears_each_action_and_the_end(

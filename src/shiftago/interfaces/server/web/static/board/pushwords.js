@@ -2,8 +2,8 @@
 // marbles it moves, from where to where, nearest the edge first (GAME `motion` and
 // `pushes` list them farthest first). With the board before the push, each marble's
 // colour too. The server says which marbles move; this only says it.
-import { lang, t, tn } from "../i18n.js";
-import { colourName } from "./marbles.js";
+import { lang, number, t, tn } from "../i18n.js";
+import { COLOURS, colourName, colourTitle } from "./marbles.js";
 
 /** "2 marbles: orange a3 to b3, green b3 to c3" (colours where `board`, a Map of cell to
  * colour before the push, is given); "" for no move. */
@@ -27,4 +27,22 @@ export function pushDescription(moves, board) {
 export function movedWords(moves) {
   const words = movesWords(moves);
   return words ? t("Moved: {moves}.", { moves: words }) : "";
+}
+
+/** The board in a sentence per colour, then the empty cells' count: "Orange: a1, b3.
+ * Green: c7. 46 empty cells." A screen reader hears it on coming to the board, where
+ * the cells one by one are 49 stops (a French walk). `board` maps cell to colour. */
+export function boardWords(board, players = 4) {
+  const byColour = new Map(COLOURS.slice(0, players).map((c) => [c, []]));
+  for (const [cell, colour] of board) if (byColour.has(colour)) byColour.get(colour).push(cell);
+  const order = (a, b) => a[1] - b[1] || a.charCodeAt(0) - b.charCodeAt(0);
+  const parts = [];
+  for (const [colour, cells] of byColour) {
+    if (!cells.length) continue;
+    cells.sort(order);
+    parts.push(t("{colour}: {cells}.", { colour: colourTitle(colour), cells: cells.join(", ") }));
+  }
+  const empty = 49 - board.size;
+  parts.push(tn("{n} empty cell.", "{n} empty cells.", empty, { n: number(empty) }));
+  return parts.join(" ");
 }

@@ -11,7 +11,7 @@ import { Input, tapsLearned } from "./input.js";
 import { t } from "../i18n.js";
 import { MARBLE_FILL, colourName, marbleShape } from "./marbles.js";
 import { svgEl as el } from "./svg.js";
-import { pushDescription } from "./pushwords.js";
+import { boardWords, pushDescription } from "./pushwords.js";
 
 /** An arrow's words: where its marble enters and which way it pushes. */
 const ARROW_WORDS = {
@@ -217,6 +217,7 @@ export class BoardView {
     const board = view.board || new Map();
     const players = view.players || 2;
     const last = view.last || null;
+    this.svg.setAttribute("aria-description", boardWords(board, players));
     // the cells the last scoring emptied, as the server says (GAME `motion`)
     const lastRemoved = (last && isScoring(last) && view.motion && view.motion.removed) || [];
     const lane = new Set();
