@@ -89,6 +89,15 @@ def test_the_board_is_one_tab_stop_that_keeps_its_place(
     page.keyboard.press("Tab")
     assert focused_action(page) == "L4"
     assert page.locator('.shiftago-board [tabindex="0"]').count() == 1
+    # Home and End: the first and the last playable action (they only scrolled the page)
+    order = page.eval_on_selector_all(
+        '.shiftago-board [data-action][aria-disabled="false"]',
+        "ns => ns.map(n => n.dataset.action)",
+    )
+    page.keyboard.press("End")
+    assert focused_action(page) == order[-1]
+    page.keyboard.press("Home")
+    assert focused_action(page) == order[0] == "L1"
 
 
 def test_the_board_pages_open_with_one_top_heading(

@@ -68,6 +68,12 @@ export const Input = {
       } else if (["ArrowRight", "ArrowDown", "ArrowLeft", "ArrowUp"].includes(e.key)) {
         e.preventDefault();
         this.moveFocus(node, e.key);
+      } else if (e.key === "Home" || e.key === "End") {
+        // the first or the last playable action, where the page would only scroll
+        e.preventDefault();
+        const list = this.focusables();
+        const to = e.key === "Home" ? list[0] : list[list.length - 1];
+        if (to) to.focus();
       } else if (e.key === "Escape") {
         this.clearPreview();
       }
