@@ -347,6 +347,17 @@ def test_special_case_when_one_player_moves_alone_by_handicap() -> None:
     assert legal(game) == [a for a in ALL_INSERTIONS if a not in ("Tc", "Td", "Te")]
     for action in ("Tc", "Td", "Te"):
         assert_refused(game, action, IllegalActionError)
+    assert game.state.keeps_apart  # a page says why three arrows are greyed
+
+
+def test_keeps_apart_only_while_the_special_case_closes_a_lane() -> None:
+    assert not Game(Rules(Variant.EXPRESS, 2, handicap=(0, 3)), first=0).state.keeps_apart
+    empty = ".......\n" * 5
+    other = game_at("express", 2, "......g\n.......\n.......\n.......\n.......\no......\n.......")
+    alone = game_at("express", 2, empty + "g......\n.......")
+    touching = game_at("express", 2, empty + ".......\noo.....")
+    assert not other.state.keeps_apart and not alone.state.keeps_apart
+    assert legal(touching) == ALL_INSERTIONS and not touching.state.keeps_apart
 
 
 def test_special_case_does_not_apply_when_another_colour_is_on_the_board() -> None:

@@ -623,10 +623,12 @@ def test_a_finished_game_is_analysed_from_its_page(
     # the computer's own value follows in grey, in sight without a tooltip (a phone has
     # none); the sentence under the summary says what the grey numbers are
     value = text(page, "[data-testid=best-value]")
-    assert best.endswith(f"(a proven win) {value}") and value.startswith("+"), (best, value)
+    # with its words for a screen reader, out of sight (a bare number named nothing)
+    assert best.endswith(f"(a proven win) The computer's value: {value}"), (best, value)
+    assert value.startswith("+"), value
     played = text(page, ".played-action")
     assert "(a proven loss)" in played or "(expected score " in played, played
-    assert played.endswith(" " + text(page, "[data-testid=played-value]"))
+    assert played.endswith(" The computer's value: " + text(page, "[data-testid=played-value]"))
     assert "The computer's own values (in grey)" in text(page, ".review-unit")
     page.wait_for_selector(".hint-arrow[data-hint]", state="attached")
     # the graph at each step says what "Best" says there: the position's own expected

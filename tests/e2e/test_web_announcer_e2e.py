@@ -211,3 +211,30 @@ def test_a_spectator_hears_each_action_and_the_end(
     hears(watcher, f"Action 8 of 9: {pushed(game, 'g', 'L7')}")
     watcher.click("#rp-first")
     hears(watcher, "The start position.")
+
+
+def test_the_news_line_says_why_arrows_are_greyed_while_one_colour_is_alone(
+    live_server: LiveServer, new_context: NewContext
+) -> None:
+    """With a handicap one player moves twice: while only her marbles are on the board,
+    arrows that would put two side by side are greyed, with no word of why in the game
+    (a German family's walk). The news line says it, to her only."""
+    created = create(
+        live_server,
+        variant="express",
+        players=2,
+        first="o",
+        handicap=[0, 1],
+        seats=[{"name": "Ann", "kind": "human"}, {"name": "Ben", "kind": "human"}],
+    )
+    page = open_game(new_context(), created["seats"][0]["join_url"])
+    ben = open_game(new_context(), created["seats"][1]["join_url"])
+    page.wait_for_selector('[data-action="Td"][aria-disabled="false"]', state="attached")
+    assert "may not touch" not in (page.text_content("[data-testid=event]") or "")
+    page.click('[data-action="Td"]')
+    hint = "While only your marbles are on the board, they may not touch"
+    page.wait_for_function(
+        "w => document.querySelector('[data-testid=event]').textContent.includes(w)", arg=hint
+    )
+    assert page.get_attribute('[data-action="Tc"]', "aria-disabled") == "true"
+    assert hint not in (ben.text_content("[data-testid=event]") or "")

@@ -227,6 +227,18 @@ class State:
             legal = self._legal = self._compute_legal()
         return list(legal)
 
+    @property
+    def keeps_apart(self) -> bool:
+        """Whether the special case of RULES.md section 2 closes lanes now: only the
+        mover's marbles are on the board, and some open lane would put two of them side
+        by side (a page says why its arrows are greyed)."""
+        if self.phase is not Phase.INSERT:
+            return False
+        occupied = union(self.boards)
+        if not occupied or occupied != self.boards[self.turn]:
+            return False
+        return len(self._legal_view()) < len(open_insertions(occupied))
+
     def is_legal(self, action: Action | str) -> bool:
         """Whether ``action`` (or its notation, in any case) may be played now; notation
         that names no action is not legal."""

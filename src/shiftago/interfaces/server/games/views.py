@@ -163,6 +163,8 @@ def position_view(states: Sequence[State], actions: Sequence[Action]) -> dict[st
         "phase": state.phase.value,
         "legal": [str(a) for a in legal],
         "pushes": {str(a): _moves(motion(state, a)) for a in legal if isinstance(a, Insertion)},
+        # the handicap's special case greys lanes (RULES.md section 2): the page says why
+        "apart": state.keeps_apart,
         "scoring": _scoring(state),
         "supplies": list(state.supplies),
         "scores": list(state.scores),

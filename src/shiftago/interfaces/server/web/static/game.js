@@ -305,7 +305,10 @@ function draw(animate) {
   // a game ended off the board (a resignation, a flag, an agreement) has the result
   // for its news: the last action's scoring would read as what ended it
   const offBoard = v.final && v.result && OFF_BOARD_ENDS.has(v.result.reason);
-  const news = offBoard ? "" : actionNews();
+  // with only the mover's marbles on the board (a handicap) some arrows are greyed by the
+  // rules' special case: the news line says why, after its news (the skipped turn)
+  const apart = can && v.final && g.apart ? t("While only your marbles are on the board, they may not touch: the greyed arrows would put two side by side.") : "";
+  const news = [offBoard ? "" : actionNews(), apart].filter(Boolean).join(" ");
   const keep = g.variant !== "express" || (g.handicap || []).some((n) => n > 0);
   setText("event", news || (keep ? "\u00a0" : ""));
   $("event").hidden = !news && !keep;

@@ -20,6 +20,15 @@ import { colourName, seatWithColour } from "./gamewords.js";
 const POLL_MS = 700;
 const MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 /** The judgements' names a person reads. */
+/** The computer's own value in grey, read out after its words ("The computer's value:
+ * −25", the words hidden from sight): a bare number named nothing, and a title is not
+ * read. */
+function valueSpan(testid, value) {
+  return el("span", { class: "line-value" },
+    el("span", { class: "visually-hidden", text: t("The computer's value:") }), " ",
+    el("span", { "data-testid": testid, text: formatValue(value) }));
+}
+
 /** A column heading that shows a mark and says its word: a title is not read out, and
  * "?!" read as punctuation names nothing. */
 function markHeading(mark, word) {
@@ -149,7 +158,8 @@ export class GameReview {
     this.graphBox = el("div", { class: "eval-graph-box", hidden: true });
     this.legend = el("p", { class: "eval-legend hint" });
     this.best = el("p", { class: "best-action", "data-testid": "best-action", "aria-live": "polite", hidden: true });
-    this.played = el("p", { class: "played-action hint", hidden: true });
+    // said as it changes too: a key moment chosen shows the action played there
+    this.played = el("p", { class: "played-action hint", "aria-live": "polite", hidden: true });
     this.summary = el("div", { class: "review-summary", hidden: true });
     this.moments = el("div", { class: "key-moments", hidden: true });
     this.head = el("div", { class: "row wrap review-head" }, this.button, this.progress, this.progressText);
@@ -315,7 +325,7 @@ export class GameReview {
       el("code", { class: "notation", text: line.join(" ") }),
       after ?? "",
       " ",
-      el("span", { class: "line-value", "data-testid": "best-value", text: formatValue(a.best_value) }),
+      valueSpan("best-value", a.best_value),
     );
     this.best.title = t("The computer's value: {value}", { value: formatValue(a.best_value) });
     this.best.hidden = false;
@@ -329,7 +339,7 @@ export class GameReview {
     let played;
     if (values.judgement) played = t("Played: {action} {judgement} ({score})", values);
     else played = same ? t("Played: {action} ({score}), the best", values) : t("Played: {action} ({score})", values);
-    this.played.replaceChildren(played, " ", el("span", { class: "line-value", "data-testid": "played-value", text: formatValue(a.value) }));
+    this.played.replaceChildren(played, " ", valueSpan("played-value", a.value));
     this.played.title = t("The computer's value: {value}", { value: formatValue(a.value) });
     this.played.hidden = false;
     if (this.board && this.board.setHint) this.board.setHint(a.best);
