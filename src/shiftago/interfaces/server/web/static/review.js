@@ -253,6 +253,9 @@ export class GameReview {
     } finally {
       this.asking = false;
       this.button.disabled = false;
+      // a review refused leaves the button in sight: the keyboard may go back to it
+      if (this.pressed && !this.button.hidden) this.button.focus();
+      this.pressed = false;
     }
   }
 
@@ -370,8 +373,8 @@ export class GameReview {
     // start; the end of a review it waited for is said
     const hiding = (this.pressed || document.activeElement === this.button) && (!canAsk || running || current);
     this.button.hidden = !canAsk || running || current;
-    this.pressed = false;
     if (hiding) {
+      this.pressed = false;
       this.root.tabIndex = -1;
       this.root.focus();
     }
