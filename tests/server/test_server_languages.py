@@ -216,7 +216,7 @@ def test_a_page_names_its_language_and_keeps_the_choice(client: TestClient) -> N
     assert ">Spielen</a>" in german.text  # the menu
     assert german.cookies.get("lang") == "de"
     assert 'data-testid="language-picker"' in german.text
-    assert '<option value="de" selected>Deutsch</option>' in german.text
+    assert '<option value="de" lang="de" selected>Deutsch</option>' in german.text
     # the cookie holds: the next page comes in German without ?lang=
     assert html_lang(client.get("/how-to-play").text) == "de"
     missing = client.get("/no/such/page")
