@@ -44,6 +44,7 @@ def test_a_position_as_the_server_sees_it(client):
         "phase": "insert",
         "legal": [str(a) for a in State.from_position(START).legal_actions()],
         "pushes": {str(a): [] for a in State.from_position(START).legal_actions()},
+        "apart": False,
         "scoring": [],
         "supplies": [22, 22],
         "scores": [0, 0],
