@@ -183,6 +183,10 @@ def test_a_wrong_action_shows_the_refutation_and_the_solution_step_by_step(
     else:
         said = f"{wrong} does not win: after the answer {named}, no win in 1 action is left."
     assert page.text_content("[data-testid=puzzle-status]") == said
+    # the status, a live region, says it once: the announcer did too, and the keyboard
+    # stayed on the arrow the wrong action closed (a screen reader's walk)
+    assert said not in (page.text_content("[data-testid=announcer]") or "")
+    assert page.evaluate("document.activeElement.id") == "retry"
     # the board shows the refutation's last action
     last = answer["refutation"][-1]
     page.wait_for_selector(f'.arrow.last[data-action="{last}"]')

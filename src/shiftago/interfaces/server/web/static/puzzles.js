@@ -376,6 +376,10 @@ function answeredWords(action, refutation, end) {
 }
 
 async function failed(after, action, verdict, from) {
+  // the keyboard was on the action tried (now closed) or in the field: it goes to what
+  // comes next, trying again or the solution, rather than staying on a disabled arrow
+  const focus = document.activeElement;
+  const lost = !focus || focus === document.body || focus === $("action-input") || !!focus.closest?.(".shiftago-board");
   setStage("failed");
   draw(after);
   $("actions-left").textContent = "";
@@ -383,11 +387,11 @@ async function failed(after, action, verdict, from) {
   const p = remember(puzzle.id, false);
   failedOnce = true;
   const words = failedWords(from, after, action, refutation, verdict.wins_in);
-  $("status").textContent = words;
+  $("status").textContent = words; // a live region: said there, not by the announcer too
   outcome(words, verdict.player);
-  announcer.say(words);
   $("show-solution").hidden = false;
   $("retry").hidden = p.streakMode;
+  if (lost) ($("retry").hidden ? $("show-solution") : $("retry")).focus();
   solutionViews = null;
   $("solution-line").textContent = t("The solution: {line}", { line: (verdict.solution || []).join(" ") });
   $("solution-line").dataset.line = (verdict.solution || []).join(" ");
@@ -401,7 +405,6 @@ async function failed(after, action, verdict, from) {
   if (answered && stage === "failed") {
     $("status").textContent = answered;
     $("outcome-words").textContent = [answered, ended].filter(Boolean).join(" ");
-    announcer.say(answered);
   }
   $("outcome").dataset.refuted = "true";
 }
