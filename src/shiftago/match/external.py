@@ -219,20 +219,10 @@ class ExternalEngine(Bot):
         lines: queue.Queue[str | None] = queue.Queue()
         self._lines = lines
         assert process.stdout is not None and process.stderr is not None
-
-        def read(line: str) -> None:
-            self._note(READ, line.rstrip("\r\n"))
-            lines.put(line)
-
-        _pump(process.stdout, read, lambda: lines.put(None))
+        _pump(process.stdout, self._heard(READ, lines.put), lambda: lines.put(None))
         stderr: deque[str] = deque(maxlen=STDERR_LINES)  # this process's words only
         self._stderr = stderr
-
-        def complain(line: str) -> None:
-            self._note(STDERR, line.rstrip("\r\n"))
-            stderr.append(line)
-
-        self._stderr_reader = _pump(process.stderr, complain)
+        self._stderr_reader = _pump(process.stderr, self._heard(STDERR, stderr.append))
         version = self.send("protocol_version", self.startup_timeout)
         if version[0] != "1":
             self.stop()
@@ -346,6 +336,16 @@ class ExternalEngine(Bot):
         transcript = self.transcript  # read once: a reader thread may race a new game's
         if transcript is not None:
             transcript(mark, text)
+
+    def _heard(self, mark: str, keep: Callable[[str], object]) -> Callable[[str], None]:
+        """A reader thread's callback: each line goes to the transcript under ``mark``,
+        then to ``keep``."""
+
+        def hear(line: str) -> None:
+            self._note(mark, line.rstrip("\r\n"))
+            keep(line)
+
+        return hear
 
     def _limit_words(self, limits: Limits, *, level: bool) -> str:
         words = ""

@@ -46,7 +46,7 @@ from shiftago.match.external import (
     ExternalEngine,
 )
 from shiftago.match.participants import Participant
-from shiftago.match.protocol_log import ProtocolLog
+from shiftago.match.protocol_log import transcribed
 from shiftago.match.schedule import Slot
 from shiftago.match.stats import game_points
 
@@ -249,17 +249,10 @@ def play_game(task: GameTask, engines: EnginePool, timer: Timer = time.perf_coun
     ``timer`` measures the thinking time and runs the clocks (a test passes a fake one).
     With ``task.protocol_log`` the external engines' lines go to the game's log file.
     """
-    if task.protocol_log is None:
-        return _played(task, engines, timer)
     externals = [engine_of(engines, task, p) for p in task.participants if p.external]
-    with ProtocolLog(task.protocol_log / f"{task.file_stem}.log") as log:
-        for engine in externals:
-            engine.transcript = log.transcript(engine.name)
-        try:
-            return _played(task, engines, timer)
-        finally:
-            for engine in externals:
-                engine.transcript = None
+    log = None if task.protocol_log is None else task.protocol_log / f"{task.file_stem}.log"
+    with transcribed(externals, log):
+        return _played(task, engines, timer)
 
 
 def engine_of(engines: EnginePool, task: GameTask, participant: Participant) -> ExternalEngine:

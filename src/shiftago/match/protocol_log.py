@@ -16,11 +16,12 @@ from its standard error, ``#`` the arena's note (the engine started or was stopp
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Final
+from typing import Final, Protocol
 
 #: What an engine writes its lines to: ``(mark, text)``.
 Transcript = Callable[[str, str], None]
@@ -33,6 +34,13 @@ NOTE: Final = "#"
 
 #: The file of the engines' start, before the first game.
 START_FILE: Final = "start.log"
+
+
+class Transcribed(Protocol):
+    """What writes its lines to a log: an external engine (:mod:`.external`)."""
+
+    name: str
+    transcript: Transcript | None
 
 
 class ProtocolLog:
@@ -76,3 +84,20 @@ class ProtocolLog:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+@contextlib.contextmanager
+def transcribed(engines: Sequence[Transcribed], path: Path | None) -> Iterator[None]:
+    """While the block runs, the ``engines``' lines go to the log file ``path`` (None:
+    nowhere); after it, nowhere again, and the file is closed."""
+    if path is None:
+        yield
+        return
+    with ProtocolLog(path) as log:
+        for engine in engines:
+            engine.transcript = log.transcript(engine.name)
+        try:
+            yield
+        finally:
+            for engine in engines:
+                engine.transcript = None

@@ -39,7 +39,7 @@ from shiftago.match.games import (
     play_in_worker,
 )
 from shiftago.match.participants import Participant, parse_participants
-from shiftago.match.protocol_log import START_FILE, ProtocolLog
+from shiftago.match.protocol_log import START_FILE, transcribed
 from shiftago.match.results import (
     ResultsFile,
     default_games_file,
@@ -397,24 +397,21 @@ def _start_engines(
     start, does not speak the protocol, or refuses or does not list an option it is
     given (an :class:`~.external.EngineError`) stops the match now rather than losing
     every game."""
-    with contextlib.ExitStack() as stack:
-        log = None
-        if config.protocol_log is not None:
-            log = stack.enter_context(ProtocolLog(config.protocol_log / START_FILE))
-        for p in participants:
-            if p.external:
-                engine = engines.get(
-                    p,
-                    config.timeout,
-                    startup_timeout=config.startup_timeout,
-                    time_margin=config.time_margin,
-                    think_aloud=config.adjudicate_win is not None,
-                )
-                engine.transcript = None if log is None else log.transcript(engine.name)
-                try:
-                    engine.start()
-                finally:
-                    engine.transcript = None
+    started = [
+        engines.get(
+            p,
+            config.timeout,
+            startup_timeout=config.startup_timeout,
+            time_margin=config.time_margin,
+            think_aloud=config.adjudicate_win is not None,
+        )
+        for p in participants
+        if p.external
+    ]
+    log = None if config.protocol_log is None else config.protocol_log / START_FILE
+    with transcribed(started, log):
+        for engine in started:
+            engine.start()
 
 
 def _run_inline(
