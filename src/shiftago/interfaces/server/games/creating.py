@@ -67,6 +67,9 @@ class GameSpec:
     #: Whether every person's seat is opened as the game is made (a filled seek: its
     #: people are there); else each is opened when its link is first followed.
     opened: bool = False
+    #: The seat its maker takes by making it (WEBAPI.md, "Games of an account"): a
+    #: signed-in maker's account holds it (``holding.taken_by``); None: no seat.
+    maker: int | None = None
 
 
 def computer_level(level: int | None, field: str) -> int:

@@ -47,10 +47,11 @@ def seat_of_account(live: LiveGame, account_id: int) -> int | None:
     return None
 
 
-def taken_by(spec: GameSpec, seat: int | None, holder: Holder | None) -> GameSpec:
-    """The game to make, with ``seat`` (the maker's, if it has one) the signed-in
-    maker's: a seat taken by making the game is the account's, as one taken by its link
-    is (:func:`hold`)."""
+def taken_by(spec: GameSpec, holder: Holder | None) -> GameSpec:
+    """The game to make, with its maker's seat (``spec.maker``, if it has one) the
+    signed-in maker's: a seat taken by making the game is the account's, as one taken by
+    its link is (:func:`hold`)."""
+    seat = spec.maker
     if seat is None or holder is None:
         return spec
     seats = list(spec.seats)

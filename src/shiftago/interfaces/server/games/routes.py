@@ -12,8 +12,9 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from pydantic import Field
 
-from shiftago.core import COLOUR_NAMES, COLOURS, Phase, ShiftagoError, State, Variant
+from shiftago.core import COLOURS, Phase, ShiftagoError, State, Variant
 from shiftago.core.errors import TranslatableError
+from shiftago.core.rules import letter_of_colour_word
 from shiftago.engine.levels import LEVELS, default_level
 from shiftago.formats.picture import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE
 from shiftago.formats.record import format_record
@@ -127,9 +128,7 @@ def spec_of(body: NewGame) -> GameSpec:
         raise Invalid("handicap", f"each handicap is 0 to {MAX_HANDICAP} skipped turns")
     first = None
     if body.first is not None:
-        text = body.first.strip().lower()
-        names = {name: COLOURS[i] for i, name in enumerate(COLOUR_NAMES)}
-        letter = names.get(text, text)
+        letter = letter_of_colour_word(body.first)
         if len(letter) != 1 or letter not in COLOURS[:players]:
             raise Invalid("first", f"a colour of this game: {' '.join(COLOURS[:players])}")
         first = COLOURS.index(letter)
@@ -137,7 +136,6 @@ def spec_of(body: NewGame) -> GameSpec:
     if len(seats_in) != players:
         raise Invalid("seats", f"one seat per player ({players}), got {len(seats_in)}")
     seats = [_seat(i, seat) for i, seat in enumerate(seats_in)]
-    _makers_seat(seats_in)  # checked here, taken when the maker is known
     if body.tournament and body.variant != "express":
         raise Invalid("tournament", "tournaments are played in Express")
     return GameSpec(
@@ -152,6 +150,7 @@ def spec_of(body: NewGame) -> GameSpec:
         tournament_wins=(0,) * players if body.tournament else None,
         clock=None if body.clock is None else body.clock.control(),
         position=None if start is None else start.position(),
+        maker=_makers_seat(seats_in),
     )
 
 
@@ -205,8 +204,7 @@ async def create_game(body: NewGame, request: Request) -> JSONResponse:
         await limits.count(request, "games")
         spec = spec_of(body)
         spec.owner = client_address(request)
-        seats_in = body.seats if body.seats is not None else [SeatIn()] * spec.players
-        spec = taken_by(spec, _makers_seat(seats_in), await holder_of(request))
+        spec = taken_by(spec, await holder_of(request))
         async with computer_game_room(request, spec):
             live, tokens = await hub_of(request).create(spec)
     except limits.Limited as limited:

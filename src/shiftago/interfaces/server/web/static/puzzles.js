@@ -311,12 +311,16 @@ async function play(action) {
   boardView.focusFirst();
 }
 
-function solved(verdict) {
-  // the keyboard was in the action field, which the checking and the solving close (the
-  // focus then falls to the page's body): it goes on to the next puzzle, as from the
-  // board's arrows, rather than to the page's start
+/** Whether the keyboard is in the action field, or on the page's body that the field's
+ * closing while an action is checked dropped it to: the end of a try then hands it on
+ * to what comes next, rather than to the page's start. */
+function keyboardDropped() {
   const focus = document.activeElement;
-  const typed = !focus || focus === document.body || focus === $("action-input");
+  return !focus || focus === document.body || focus === $("action-input");
+}
+
+function solved(verdict) {
+  const lost = keyboardDropped(); // the next puzzle comes next, as from the board
   setStage("solved");
   draw(shown);
   $("actions-left").textContent = "";
@@ -328,7 +332,7 @@ function solved(verdict) {
   $("show-solution").hidden = true;
   $("retry").hidden = true;
   progressWords(p);
-  if (progress().streakMode || typed) $("next").focus();
+  if (progress().streakMode || lost) $("next").focus();
 }
 
 /** The most actions of the other players' answer that the words name (the board plays
@@ -376,10 +380,8 @@ function answeredWords(action, refutation, end) {
 }
 
 async function failed(after, action, verdict, from) {
-  // the keyboard was on the action tried (now closed) or in the field: it goes to what
-  // comes next, trying again or the solution, rather than staying on a disabled arrow
-  const focus = document.activeElement;
-  const lost = !focus || focus === document.body || focus === $("action-input") || !!focus.closest?.(".shiftago-board");
+  // trying again, or the solution, comes next; also from the arrow the answer closed
+  const lost = keyboardDropped() || !!document.activeElement?.closest?.(".shiftago-board");
   setStage("failed");
   draw(after);
   $("actions-left").textContent = "";

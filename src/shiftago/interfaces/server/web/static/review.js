@@ -19,7 +19,7 @@ import { colourName, seatWithColour } from "./gamewords.js";
 
 const POLL_MS = 700;
 const MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
-/** The judgements' names a person reads. */
+
 /** The computer's own value in grey, read out after its words ("The computer's value:
  * −25", the words hidden from sight): a bare number named nothing, and a title is not
  * read. */
@@ -35,6 +35,7 @@ function markHeading(mark, word) {
   return el("th", { scope: "col", title: word, "aria-label": word }, el("span", { "aria-hidden": "true", text: mark }));
 }
 
+/** The judgements' names a person reads. */
 const JUDGEMENTS = {
   inaccuracy: () => t("inaccuracy"),
   mistake: () => t("mistake"),
