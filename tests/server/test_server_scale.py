@@ -117,11 +117,13 @@ SERVE_ARGS = ("--games-per-minute", "1000")
 def deployment(request, tmp_path, redis_url, start_server):
     """Two serve processes of the test's own on one PostgreSQL database and one Redis, and
     a way to start workers: ``(a, b, start_worker)``. For the tests that kill a process
-    or run jobs; the others share ``shared_deployment``."""
+    or run jobs; the others share ``shared_deployment``. The serve processes' computer
+    waits the seconds of an indirect parameter before it acts (none without one)."""
     db_url = fresh_database(request, "postgresql", tmp_path)
     args = ("--redis", redis_url, *SERVE_ARGS)
-    a = start_server(db_url=db_url, args=args, bot_delay=0)
-    b = start_server(db_url=db_url, args=args, bot_delay=0)
+    bot_delay = float(getattr(request, "param", 0))
+    a = start_server(db_url=db_url, args=args, bot_delay=bot_delay)
+    b = start_server(db_url=db_url, args=args, bot_delay=bot_delay)
     workers: list[Worker] = []
 
     def start_worker(lease: float = 30.0, name: str = "") -> Worker:
@@ -510,8 +512,20 @@ def test_a_client_that_reconnects_elsewhere_gets_what_it_missed(shared_deploymen
     assert [late.action(2)["version"], late.action(3)["version"]] == [2, 3]
 
 
-def test_the_worker_plays_the_computer_and_a_killed_worker_job_is_done_again(deployment):
+#: The computer's wait in the test of a killed worker's job: the worker holds the job that
+#: long before it thinks, so the test kills it while it holds the job, on any machine.
+HELD_JOB_SECONDS = 5.0
+
+
+@pytest.mark.parametrize("deployment", [HELD_JOB_SECONDS], indirect=True)
+def test_the_worker_plays_the_computer_and_a_killed_worker_job_is_done_again(deployment, redis_url):
+    import redis
+
     a, b, start_worker = deployment
+    first = start_worker(lease=2.0, name="vm-1")
+    first.wait_for("worker vm-1 takes jobs")
+    # the searches were loaded before it took jobs (a fresh install compiles them)
+    assert first.log().index("loading the engine's searches") < first.log().index("takes jobs")
     body = {"seats": [{"kind": "human"}, {"kind": "computer", "level": 7}], "first": "o"}
     game_id, tokens = create(a, **body)
     person = Socket(b.url, game_id, tokens[0])
@@ -519,20 +533,24 @@ def test_the_worker_plays_the_computer_and_a_killed_worker_job_is_done_again(dep
     state = person.until(lambda e: e["type"] == "state")["game"]
     person.send({"type": "act", "action": state["legal"][0], "seen": 0})
     person.action(1)
-    # nobody runs jobs yet: the computer's move waits in Redis
-    worker = start_worker(lease=2.0)
-    job = f"move job of game {game_id} at revision 1"
-    worker.wait_for(job)  # it thinks: level 7 takes a while
-    # the searches were loaded before it took the job (a fresh install compiles them)
-    assert worker.log().index("loading the engine's searches") < worker.log().index(job)
-    worker.kill()
-    assert stored_actions(a, game_id) == [state["legal"][0]]
+    # the computer's move is the first worker's job: it holds it while the delay runs
+    with redis.Redis.from_url(redis_url) as client:
+
+        def held() -> list[Any]:
+            pending: list[Any] = client.xpending_range(
+                "shiftago:jobs", "workers", min="-", max="+", count=10, consumername="vm-1"
+            )
+            return pending
+
+        wait_until(held, timeout=HELD_JOB_SECONDS / 2, what="the job held by vm-1")
+    first.kill()
     second = start_worker(lease=2.0, name="vm-2")
     answer = person.action(2)
-    assert job in second.log()  # the dead worker's job, done again
+    job = f"move job of game {game_id} at revision 1"
+    assert job in second.log() and job not in first.log()  # done again, by the second
     second.wait_for("worker vm-2 takes jobs")  # the name it has in Redis, said
     assert answer["seat"] == 1
-    assert stored_actions(a, game_id)[1] == answer["action"]
+    assert stored_actions(a, game_id) == [state["legal"][0], answer["action"]]
 
 
 def test_healthz_answers_for_database_and_redis(shared_deployment):
