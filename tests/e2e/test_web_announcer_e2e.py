@@ -218,7 +218,8 @@ def test_the_news_line_says_why_arrows_are_greyed_while_one_colour_is_alone(
 ) -> None:
     """With a handicap one player moves twice: while only her marbles are on the board,
     arrows that would put two side by side are greyed, with no word of why in the game
-    (a German family's walk). The news line says it, to her only."""
+    (a German family's walk). The news line says it, to her only, and so does the live
+    region, with the handicap's skipped turn."""
     created = create(
         live_server,
         variant="express",
@@ -238,3 +239,11 @@ def test_the_news_line_says_why_arrows_are_greyed_while_one_colour_is_alone(
     )
     assert page.get_attribute('[data-action="Tc"]', "aria-disabled") == "true"
     assert hint not in (ben.text_content("[data-testid=event]") or "")
+    # the live region says the action, the handicap's skip and (to her) the hint, once:
+    # the news line shows the same and is no live region (a French walk heard both)
+    game = read(live_server, created["id"])
+    skip = f"{who(game, 'g')} skips a turn (handicap)."
+    hears(ben, f"{pushed(game, 'o', 'Td')} {skip}")
+    full_hint = f"{hint}: the greyed arrows would put two side by side."
+    hears(page, f"{pushed(game, 'o', 'Td')} {skip} {full_hint}")
+    assert page.get_attribute("[data-testid=event]", "aria-live") is None

@@ -308,6 +308,10 @@ def test_the_streak_mode_counts_solves_in_a_row_until_a_mistake(
     click_action(page, wrong)
     at_stage(page, "failed")
     assert "2" in (page.text_content("[data-testid=puzzle-outcome-words]") or "")
+    # the live status line says the run's end too, also once the answer is played out
+    page.wait_for_selector("[data-testid=puzzle-outcome][data-refuted=true]")
+    status = page.text_content("[data-testid=puzzle-status]") or ""
+    assert "Streak over: 2 solved in a row." in status
     assert page.is_hidden("[data-testid=puzzle-retry]")  # a run ends at its first mistake
     page.wait_for_selector("[data-testid=puzzles-solved][data-run='0']")
     stored = page.evaluate("JSON.parse(localStorage.getItem('shiftago.puzzles'))")

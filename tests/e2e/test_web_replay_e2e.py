@@ -326,13 +326,17 @@ def test_take_back_at_one_screen_one_action_at_a_time(
     assert read(live_server, game_id)["takeback"] == "action"
     shows(alone, read(live_server, game_id)["position"])
     assert not alone.is_visible("[data-testid=takeback]")  # one seat of two: no
-    for left in (["L1", "L7"], ["L1"], []):
+    for left, gone in ((["L1", "L7"], "L2"), (["L1"], "L7"), ([], "L1")):
         page.click("[data-testid=takeback]")
         game = wait_until(
             lambda left=left: (g := read(live_server, game_id))["actions"] == left and g,
             what=f"back to {left}",
         )
         shows(page, game["position"])
+        # the other screen is told which action went
+        shows(alone, game["position"])
+        told = f"1 action was taken back: {gone}."
+        alone.wait_for_function(f"() => document.querySelector('#notice').textContent === {told!r}")
     page.wait_for_selector("[data-testid=takeback]", state="hidden")
     page.wait_for_selector(f"{PLAYABLE}[data-action=L3]")
     play(live_server, game_id, page, "L3")  # and play goes on
@@ -375,6 +379,8 @@ def test_with_the_computer_only_a_screen_of_every_person_takes_back(
         what="back to green's turn",
     )
     shows(page, game["position"])
+    told = f"2 actions were taken back: {' '.join(played['actions'][1:])}."
+    alone.wait_for_function(f"() => document.querySelector('#notice').textContent === {told!r}")
 
 
 def test_a_take_back_drops_the_review_of_the_actions_taken_back(

@@ -7,7 +7,7 @@ import { BoardView, COLOURS, colourName, parsePosition } from "./board.js";
 import { api, copyText, escapeSaysNo, forgetToken, gameEntry, localPath, rememberGame, showNotice, tokenOf } from "./api.js";
 import { Conn, seatOfToken, showConnection } from "./connection.js";
 import { errorWords } from "./errors.js";
-import { t, tn } from "./i18n.js";
+import { number, t, tn } from "./i18n.js";
 import { refusalWords } from "./refusals.js";
 import { renderControls, renderShare, resigner, takebackMessage, takebackNow } from "./controls.js";
 import { actionNews, renderMoves } from "./moves.js";
@@ -34,6 +34,8 @@ const rematchUrls = [];
 /** The ends that no action on the board made (`result.reason`). */
 const OFF_BOARD_ENDS = new Set(["resignation", "abandoned", "time", "aborted", "agreement"]);
 const announcer = new Announcer($("announcer"));
+/** The greyed-arrows hint last said aloud ("" while none stands). */
+let saidApart = "";
 
 function notice(text, kind = "error") {
   showNotice($("notice"), text, kind);
@@ -71,11 +73,14 @@ function handle(conn, msg) {
       break;
     case "takeback":
       if (msg.game && (!ctx.game || msg.version !== ctx.version || (msg.game.actions || []).join() !== (ctx.game.actions || []).join())) {
+        const gone = takenBack((ctx.game && ctx.game.actions) || [], msg.game.actions || []);
         ctx.step = null; // a replay's step (and steps) are of the game as it was
         ctx.steps = null;
         announcer.clear(); // what it said of the actions taken back no longer holds
         applyGame(msg.game, msg.version, null);
-        notice(t("Actions were taken back."), "info");
+        notice(gone.length
+          ? tn("{n} action was taken back: {actions}.", "{n} actions were taken back: {actions}.", gone.length, { n: number(gone.length), actions: gone.join(" ") })
+          : t("Actions were taken back."), "info");
       }
       break;
     case "presence":
@@ -121,6 +126,13 @@ function handle(conn, msg) {
 
 /** Whether GAME (at `version`) is this browser's draw offer declined: the offer gone
  * with no action played (the opponent's action lets it lapse) and the game going on. */
+/** The actions of `before` that a take-back left out of `after` (none where `after` is
+ *  not where `before` was taken back to: a page that missed actions says no list). */
+function takenBack(before, after) {
+  if (after.length >= before.length || after.some((a, i) => a !== before[i])) return [];
+  return before.slice(after.length);
+}
+
 function offerDeclined(game, version) {
   const before = ctx.game;
   if (!before || !before.draw_offer || !held().includes(before.draw_offer)) return false;
@@ -309,6 +321,10 @@ function draw(animate) {
   // rules' special case: the news line says why, after its news (the skipped turn)
   const apart = can && v.final && g.apart ? t("While only your marbles are on the board, they may not touch: the greyed arrows would put two side by side.") : "";
   const news = [offBoard ? "" : actionNews(), apart].filter(Boolean).join(" ");
+  // the news line is no live region (the announcer says each action's news): the hint
+  // is said once, when it comes
+  if (apart && apart !== saidApart) announcer.say(apart);
+  saidApart = apart;
   const keep = g.variant !== "express" || (g.handicap || []).some((n) => n > 0);
   setText("event", news || (keep ? "\u00a0" : ""));
   $("event").hidden = !news && !keep;

@@ -111,9 +111,13 @@ export function actionNews() {
     const lines = together(run.map(one));
     news.push(run[0].seat ? t("{name} scored {lines}.", { name: who(run[0].seat), lines }) : t("The mover scored {lines}.", { lines }));
   }
-  if (skipped.length) {
-    const names = together(skipped.map(who));
-    news.push(skipped.length > 1 ? t("{names} skip a turn (handicap).", { names }) : t("{names} skips a turn (handicap).", { names }));
-  }
+  if (skipped.length) news.push(skipsWords(skipped));
   return news.join(" ");
+}
+
+/** The sentence for the seats (colours) a handicap skipped: "Ben skips a turn
+ *  (handicap)."; the news line and the announcer say it alike. */
+export function skipsWords(skipped) {
+  const names = together(skipped.map(who));
+  return skipped.length > 1 ? t("{names} skip a turn (handicap).", { names }) : t("{names} skips a turn (handicap).", { names });
 }

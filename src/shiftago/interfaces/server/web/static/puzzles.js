@@ -389,7 +389,10 @@ async function failed(after, action, verdict, from) {
   const p = remember(puzzle.id, false);
   failedOnce = true;
   const words = failedWords(from, after, action, refutation, verdict.wins_in);
-  $("status").textContent = words; // a live region: said there, not by the announcer too
+  // the streak mode's run ends here: said with the failure, in the outcome and aloud
+  const ended = p.streakMode ? tn("Streak over: {n} solved in a row.", "Streak over: {n} solved in a row.", p.run, { n: number(p.run) }) : "";
+  const told = [words, ended].filter(Boolean).join(" ");
+  $("status").textContent = told; // a live region: said there, not by the announcer too
   outcome(words, verdict.player);
   $("show-solution").hidden = false;
   $("retry").hidden = p.streakMode;
@@ -397,16 +400,16 @@ async function failed(after, action, verdict, from) {
   solutionViews = null;
   $("solution-line").textContent = t("The solution: {line}", { line: (verdict.solution || []).join(" ") });
   $("solution-line").dataset.line = (verdict.solution || []).join(" ");
-  const ended = p.streakMode ? tn("Streak over: {n} solved in a row.", "Streak over: {n} solved in a row.", p.run, { n: number(p.run) }) : "";
-  if (ended) $("outcome-words").textContent = `${words} ${ended}`;
+  if (ended) $("outcome-words").textContent = told;
   if (p.streakMode) keep({ run: 0 });
   progressWords(progress());
   const views = await playOut(after, refutation);
   // a slower win's words stand; else the answer's end says why the action fails
   const answered = Number.isInteger(verdict.wins_in) ? null : answeredWords(action, refutation, views.at(-1) || after);
   if (answered && stage === "failed") {
-    $("status").textContent = answered;
-    $("outcome-words").textContent = [answered, ended].filter(Boolean).join(" ");
+    const told = [answered, ended].filter(Boolean).join(" ");
+    $("status").textContent = told;
+    $("outcome-words").textContent = told;
   }
   $("outcome").dataset.refuted = "true";
 }

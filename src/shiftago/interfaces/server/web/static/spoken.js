@@ -1,10 +1,12 @@
 // What the game page says in its polite live region (`[data-testid=announcer]`) after
 // each action, the opponents' and the computer's included: who did what, in words
-// (announce.js), then the end of the game when it comes; in a replay, the action that
-// led to the step shown. The visible status says whose turn it is; this says what
-// happened.
+// (announce.js), the turns a handicap skipped after it, then the end of the game when
+// it comes; in a replay, the action that led to the step shown. The visible status says
+// whose turn it is; this says what happened. The news line above the board shows the
+// same news and is no live region, so nothing is said twice.
 import { WORDS, actionWords, fill, resultWords } from "./announce.js";
 import { movedWords } from "./board.js";
+import { skipsWords } from "./moves.js";
 import { history, who } from "./state.js";
 
 /** The sentences for the actions `from` up to `to` (version numbers: actions played)
@@ -17,6 +19,7 @@ export function spokenSince(game, from, to, wasOver) {
     // which marbles the push moved: a screen reader cannot see them slide
     const moved = movedWords(h.motion && h.motion.moves);
     if (moved) out.push(moved);
+    if ((h.skipped || []).length) out.push(skipsWords(h.skipped));
   }
   const over = game.phase === "over" || !!game.result;
   if (over && !wasOver) out.push(resultWords(true, ((game.result && game.result.winners) || []).map(who), (game.seats || []).length));
