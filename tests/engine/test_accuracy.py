@@ -58,6 +58,24 @@ def test_mcts_expectation_is_its_reward(value: float, expected: float) -> None:
     assert MctsBot(1).expectation(value, EXPERT_3) == expected
 
 
+def test_value_of_is_the_inverse_of_expectation_inside_each_units_range() -> None:
+    """An expected score (an opening book's) in a bot's unit, for its ``info`` line."""
+    plain, tuned = AlphaBetaBot(1), AlphaBetaBot(1, tuned=True)
+    expert = Rules(Variant.EXPERT, 2)
+    for bot, rules in ((plain, EXPRESS), (plain, expert), (tuned, expert), (tuned, EXPRESS)):
+        for value in (-700.0, -40.0, 0.0, 13.0, 650.0):
+            assert bot.value_of(bot.expectation(value, rules), rules) == value
+    # a certain score stays a heuristic: the edge of its range, never a proof
+    assert plain.value_of(1.0, EXPRESS) == 999 and plain.value_of(0.0, EXPRESS) == -999
+    assert plain.proven(999) == 0
+    assert plain.value_of(0.4, EXPERT_3) is None  # 3 players: the greedy bot's points
+    mcts = MctsBot(1)
+    assert mcts.value_of(0.405, EXPERT_3) == 0.405
+    assert mcts.proven(mcts.value_of(1.0, EXPERT_3)) == 0  # 1 would read as a proven win
+    assert mcts.proven(mcts.value_of(0.0, EXPERT_3)) == 0
+    assert RandomBot(1).value_of(0.5, EXPRESS) is None  # a unit without such a value
+
+
 def test_greedy_and_random_expectations() -> None:
     greedy = GreedyBot(1)
     assert greedy.expectation(WIN, EXPRESS) == 1.0

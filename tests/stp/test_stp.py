@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import math
 import queue
 import random
 import re
@@ -871,14 +872,31 @@ def test_options_of_the_built_in_engine(fresh_engine: Engine) -> None:
 
 
 def test_the_top_level_plays_its_book_at_once_unless_ownbook_is_off(fresh_engine: Engine) -> None:
-    # in the book the answer comes with no search (no info line); OwnBook 0 searches
+    # in the book the answer comes with no search: one info line of depth 0 and no nodes,
+    # with the book's expected score in the alpha-beta's unit; OwnBook 0 searches
     fresh_engine.ok("newgame express 2 first=g")
     fresh_engine.write(b"go nodes=3000 info=1\n")
     infos, response = read_thinking(fresh_engine)
-    assert response.ok and infos == []
     start = Game(Rules(), first=1).state
     book = shipped_book(Variant.EXPRESS, 2)
-    assert book is not None and response.text == str(book.choice(start))
+    assert book is not None and response.ok and response.text == str(book.choice(start))
+    entry = next(line.entry for line in book.lines(start) if line.chosen)
+    assert entry.value is not None and not entry.proven
+    value = round(65.0 * math.log(entry.value / (1.0 - entry.value)))  # HEURISTIC_SCALE
+    assert infos == [f"info depth 0 value {value} nodes 0 nps 0 time 0 pv {response.text}"]
+    assert INFO.fullmatch(infos[0])
+    # with 3 players the MCTS's unit: the expected score itself
+    fresh_engine.ok("newgame express 3 first=o")
+    fresh_engine.write(b"go info=1\n")
+    infos, response = read_thinking(fresh_engine)
+    start = Game(Rules(players=3), first=0).state
+    book = shipped_book(Variant.EXPRESS, 3)
+    assert book is not None and response.ok and response.text == str(book.choice(start))
+    entry = next(line.entry for line in book.lines(start) if line.chosen)
+    assert entry.value is not None and 0 < entry.value < 1
+    line = f"info depth 0 value {entry.value:.3f} nodes 0 nps 0 time 0 pv {response.text}"
+    assert infos == [line]
+    fresh_engine.ok("newgame express 2 first=g")
     assert "0 to 1" in fresh_engine.fail("setoption OwnBook 2")
     fresh_engine.ok("setoption OwnBook 0")
     fresh_engine.write(b"go nodes=3000 info=1\n")

@@ -44,6 +44,7 @@ from shiftago.engine.bot import (
     Progress,
     RankedAction,
     logistic,
+    logit,
     smaller,
 )
 from shiftago.engine.greedy import GreedyBot
@@ -156,6 +157,19 @@ class AlphaBetaBot(Bot):
         if self.tuned and rules.variant is not Variant.EXPRESS:
             return logistic(value, TUNED_POINTS_SCALE)
         return logistic(value, HEURISTIC_SCALE[rules.variant])
+
+    def value_of(self, expectation: float, rules: Rules) -> float | None:
+        # the heuristic on the logistic of expectation(), inside the heuristic's range
+        if rules.players > 2:
+            return None
+        scale = (
+            TUNED_POINTS_SCALE
+            if self.tuned and rules.variant is not Variant.EXPRESS
+            else HEURISTIC_SCALE[rules.variant]
+        )
+        edge = logistic(MAX_HEURISTIC, scale)
+        value = logit(min(max(expectation, 1.0 - edge), edge), scale)
+        return float(round(value))
 
     def analyse(self, state: State, limits: Limits = NO_LIMITS) -> Analysis:
         if state.players > 2:

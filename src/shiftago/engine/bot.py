@@ -168,6 +168,15 @@ def logistic(value: float, scale: float) -> float:
     return 1.0 / (1.0 + math.exp(-x))
 
 
+def logit(expectation: float, scale: float) -> float:
+    """The value whose :func:`logistic` over ``scale`` is ``expectation`` (in (0, 1)).
+
+    >>> round(logit(logistic(42.0, 65.0), 65.0), 6)
+    42.0
+    """
+    return scale * math.log(expectation / (1.0 - expectation))
+
+
 def format_value(value: float) -> str:
     """A value as text: integers without a decimal point, others with three decimals."""
     if float(value).is_integer():
@@ -235,6 +244,12 @@ class Bot(ABC):
         scale itself."""
         proven = self.proven(value)
         return 1.0 if proven > 0 else 0.0 if proven < 0 else 0.5
+
+    def value_of(self, expectation: float, rules: Rules) -> float | None:
+        """The unproven value in this bot's unit whose :meth:`expectation` is
+        ``expectation`` (an expected score, such as an opening book's), for reporting it
+        in that unit; None where the unit has no such value (by default)."""
+        return None
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name}>"

@@ -46,6 +46,7 @@ from dataclasses import dataclass, replace
 from typing import Final
 
 from shiftago.core import Action, Rules, State, Variant
+from shiftago.engine.book.book import BookLine
 from shiftago.engine.book.shipped import shipped_book
 from shiftago.engine.bot import (
     NO_LIMITS,
@@ -359,10 +360,32 @@ class LevelBot(Bot):
     def book_action(self, state: State) -> Action | None:
         """The opening book's choice at ``state`` where this level plays from the book
         and the shipped book has a sound one; else None (the level searches)."""
+        line = self.book_line(state)
+        return None if line is None else line.action
+
+    def book_line(self, state: State) -> BookLine | None:
+        """The book's line of :meth:`book_action` (its action and how it fared), or
+        None."""
         if not self.own_book:
             return None
         book = shipped_book(state.rules.variant, state.players)
-        return None if book is None else book.choice(state)
+        if book is None or (chosen := book.choice(state)) is None:
+            return None
+        return next(line for line in book.lines(state) if line.action == chosen)
+
+    def _report_book(self, state: State, line: BookLine, limits: Limits) -> None:
+        """Tell ``limits.progress`` of a book answer: depth 0 and no nodes (nothing was
+        searched), the book's expected score in the unit of the search it stands for
+        (a proof as the edge of that unit), the action alone for its line."""
+        if limits.progress is None:
+            return
+        entry = line.entry
+        expected = entry.value if entry.value is not None else 0.5
+        if entry.proven:
+            expected = 1.0 if entry.proven > 0 else 0.0
+        value = self.for_rules(state.rules).value_of(expected, state.rules)
+        ranked = RankedAction(line.action, expected if value is None else value, (line.action,))
+        limits.progress(Progress(0, ranked.value, 0, 0, 0.0, (ranked,), final=True))
 
     def forced_win(self, state: State, limits: Limits) -> RankedAction | None:
         """A win that the sure-win search proves for the mover against any play of the
@@ -397,9 +420,10 @@ class LevelBot(Bot):
             limits.progress(Progress(depth, 1.0, depth, nodes, seconds, (won,), final=True))
 
     def choose(self, state: State, limits: Limits = NO_LIMITS) -> Action:
-        booked = self.book_action(state)
+        booked = self.book_line(state)
         if booked is not None:  # at once: the clock is spared
-            return booked
+            self._report_book(state, booked, limits)
+            return booked.action
         started = time.perf_counter()
         won = self.forced_win(state, limits)
         if won is not None:

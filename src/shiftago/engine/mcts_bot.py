@@ -293,6 +293,10 @@ class MctsBot(Bot):
         # The unit is already an expected score: a mean reward, or a proven one.
         return min(max(float(value), 0.0), 1.0)
 
+    def value_of(self, expectation: float, rules: Rules) -> float | None:
+        # the expected score itself, kept off 0 and 1, which would read as proven
+        return min(max(float(expectation), UNPROVEN_MIN), UNPROVEN_MAX)
+
 
 def _proven(state: State, line: RankedAction) -> int:
     """``Progress.proven`` of a line: ``+n`` or ``-n`` when its value is a proven win or
