@@ -62,6 +62,23 @@ Timer = Callable[[], float]
 
 
 @dataclass(frozen=True)
+class EngineSettings:
+    """How the arena runs its external engines, the same for every game of a match:
+    made once from the match's configuration (``MatchConfig.engine_settings``)."""
+
+    #: The hard limit of one move (None: the engine's default).
+    timeout: float | None = None
+    #: How long an engine may take to start (seconds).
+    startup_timeout: float = STARTUP_TIMEOUT
+    #: How far past its movetime or clock an engine may answer before it is stopped
+    #: (seconds).
+    time_margin: float = MOVETIME_MARGIN
+    #: Whether the engines think aloud (``info=1``): the adjudication of proven wins
+    #: reads their lines.
+    think_aloud: bool = False
+
+
+@dataclass(frozen=True)
 class GameTask:
     """One game to play: its slot, rules (handicap by seat), players and opening."""
 
@@ -73,15 +90,10 @@ class GameTask:
     seeds: tuple[int, ...]
     event: str
     date: str
-    #: The hard limit of one move of an external engine (None: its default).
-    timeout: float | None = None
+    #: How the external engines run.
+    engines: EngineSettings = EngineSettings()
     #: Each seat's clock (None: no clock, only the participants' own limits).
     clock: TimeControl | None = None
-    #: How long an external engine may take to start (seconds).
-    startup_timeout: float = STARTUP_TIMEOUT
-    #: How far past its movetime or clock an external engine may answer before it is
-    #: stopped (seconds).
-    time_margin: float = MOVETIME_MARGIN
     #: Adjudicate a win after this many actions in a row whose search proved it.
     adjudicate_win: int | None = None
     #: The directory of the protocol logs (None: none is kept), :mod:`.protocol_log`.
@@ -211,15 +223,7 @@ class EnginePool:
     def __init__(self) -> None:
         self._engines: dict[str, ExternalEngine] = {}
 
-    def get(
-        self,
-        participant: Participant,
-        timeout: float | None,
-        *,
-        startup_timeout: float = STARTUP_TIMEOUT,
-        time_margin: float = MOVETIME_MARGIN,
-        think_aloud: bool = False,
-    ) -> ExternalEngine:
+    def get(self, participant: Participant, settings: EngineSettings) -> ExternalEngine:
         engine = self._engines.get(participant.key)
         if engine is None:
             engine = ExternalEngine(
@@ -227,10 +231,10 @@ class EnginePool:
                 name=participant.name,
                 level=participant.engine_level,
                 options=participant.engine_options,
-                move_timeout=timeout,
-                startup_timeout=startup_timeout,
-                time_margin=time_margin,
-                think_aloud=think_aloud,
+                move_timeout=settings.timeout,
+                startup_timeout=settings.startup_timeout,
+                time_margin=settings.time_margin,
+                think_aloud=settings.think_aloud,
             )
             self._engines[participant.key] = engine
         return engine
@@ -249,21 +253,10 @@ def play_game(task: GameTask, engines: EnginePool, timer: Timer = time.perf_coun
     ``timer`` measures the thinking time and runs the clocks (a test passes a fake one).
     With ``task.protocol_log`` the external engines' lines go to the game's log file.
     """
-    externals = [engine_of(engines, task, p) for p in task.participants if p.external]
+    externals = [engines.get(p, task.engines) for p in task.participants if p.external]
     log = None if task.protocol_log is None else task.protocol_log / f"{task.file_stem}.log"
     with transcribed(externals, log):
         return _played(task, engines, timer)
-
-
-def engine_of(engines: EnginePool, task: GameTask, participant: Participant) -> ExternalEngine:
-    """The pool's engine of an external participant, made with the task's settings."""
-    return engines.get(
-        participant,
-        task.timeout,
-        startup_timeout=task.startup_timeout,
-        time_margin=task.time_margin,
-        think_aloud=task.adjudicate_win is not None,
-    )
 
 
 def _played(task: GameTask, engines: EnginePool, timer: Timer) -> GameResult:
@@ -281,7 +274,7 @@ def _played(task: GameTask, engines: EnginePool, timer: Timer) -> GameResult:
     proven = [0] * players  # what the last search of each seat proved
     for seat, participant in enumerate(task.participants):
         if participant.external:
-            engine = engine_of(engines, task, participant)
+            engine = engines.get(participant, task.engines)
             bots.append(engine)
             try:
                 engine.new_game(rules, task.seeds[seat])

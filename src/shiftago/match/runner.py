@@ -31,6 +31,7 @@ from shiftago.match.errors import MatchSetupError
 from shiftago.match.external import MOVETIME_MARGIN, STARTUP_TIMEOUT
 from shiftago.match.games import (
     EnginePool,
+    EngineSettings,
     GameResult,
     GameTask,
     Timer,
@@ -172,6 +173,16 @@ class MatchConfig:
                     "may answer until its time has run out (plus {margin} s)",
                     margin=format(self.time_margin, "g"),
                 )
+
+    @property
+    def engine_settings(self) -> EngineSettings:
+        """How this match runs its external engines (the same in every game)."""
+        return EngineSettings(
+            timeout=self.timeout,
+            startup_timeout=self.startup_timeout,
+            time_margin=self.time_margin,
+            think_aloud=self.adjudicate_win is not None,
+        )
 
     @property
     def records_dir(self) -> Path | None:
@@ -374,10 +385,8 @@ def _tasks(
                     f"rotation {slot.rotation}"
                 ),
                 date=date,
-                timeout=config.timeout,
+                engines=config.engine_settings,
                 clock=config.clock,
-                startup_timeout=config.startup_timeout,
-                time_margin=config.time_margin,
                 adjudicate_win=config.adjudicate_win,
                 protocol_log=config.protocol_log,
             )
@@ -397,17 +406,7 @@ def _start_engines(
     start, does not speak the protocol, or refuses or does not list an option it is
     given (an :class:`~.external.EngineError`) stops the match now rather than losing
     every game."""
-    started = [
-        engines.get(
-            p,
-            config.timeout,
-            startup_timeout=config.startup_timeout,
-            time_margin=config.time_margin,
-            think_aloud=config.adjudicate_win is not None,
-        )
-        for p in participants
-        if p.external
-    ]
+    started = [engines.get(p, config.engine_settings) for p in participants if p.external]
     log = None if config.protocol_log is None else config.protocol_log / START_FILE
     with transcribed(started, log):
         for engine in started:
