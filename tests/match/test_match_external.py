@@ -65,6 +65,8 @@ for line in sys.stdin:
         reply("1")
     elif words[0] == "setposition":
         state = State.from_position(line.split(None, 1)[1])
+        if mode == "think-on-setposition":
+            time.sleep(60)  # the move's thinking done before go: the move's time all the same
         reply()
     elif words[0] == "go":
         if mode == "sleep":
@@ -173,6 +175,19 @@ def test_a_slow_engine_times_out_and_is_stopped(fake):
         engine.choose(state)
     assert time.monotonic() - started < 10
     assert not engine.running  # killed, not left thinking
+
+
+def test_an_engine_that_thinks_on_setposition_spends_the_moves_time(fake):
+    """The move's hard limit covers ``setposition`` and ``go`` together: setposition
+    had a limit of its own (10 s), so an engine could think there at 15 times its
+    movetime without a forfeit (a bot author's walk)."""
+    engine = ExternalEngine(fake("think-on-setposition"), time_margin=0.3)
+    engine.start()
+    started = time.monotonic()
+    with pytest.raises(EngineTimeout, match="did not answer 'setposition"):
+        engine.choose(State.initial(Rules(), 0), Limits(movetime_ms=100))
+    assert time.monotonic() - started < 5  # the movetime and its margin, not 10 s
+    assert not engine.running
 
 
 @pytest.mark.parametrize(

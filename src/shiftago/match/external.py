@@ -146,10 +146,9 @@ class ExternalEngine(Bot):
         self.send(" ".join(words))
 
     def choose(self, state: State, limits: Limits = NO_LIMITS) -> Action:
-        self.send(f"setposition {state.position()}")
         words = self._limit_words(limits, level=True) + (" info=1" if self.think_aloud else "")
         self.last_info = []
-        reply = self.send("go" + words, self.timeout_for(limits), info=self.think_aloud)
+        reply = self._asked(state, "go" + words, limits, info=self.think_aloud)
         try:
             return Action.parse(reply[0])
         except ParseError:
@@ -163,9 +162,8 @@ class ExternalEngine(Bot):
         return proven_in(self.last_info[-1]) if self.last_info else 0
 
     def analyse(self, state: State, limits: Limits = NO_LIMITS) -> Analysis:
-        self.send(f"setposition {state.position()}")
         words = self._limit_words(limits, level=False)
-        lines = self.send("analyse" + words, self.timeout_for(limits))
+        lines = self._asked(state, "analyse" + words, limits)
         ranked: Analysis = []
         try:
             for line in filter(None, lines):
@@ -178,8 +176,20 @@ class ExternalEngine(Bot):
             raise EngineProtocolError(f"{self.name} answered analyse with {lines!r}") from None
         return ranked
 
+    def _asked(
+        self, state: State, command: str, limits: Limits, *, info: bool = False
+    ) -> list[str]:
+        """``setposition`` to ``state``, then ``command``'s answer: the two within the
+        move's one hard limit, so that an engine that thinks while it answers
+        ``setposition`` spends the move's time there. A (re)start of the engine is not
+        the move's."""
+        self.start()
+        deadline = time.monotonic() + self.timeout_for(limits)
+        self.send(f"setposition {state.position()}", deadline - time.monotonic())
+        return self.send(command, max(0.0, deadline - time.monotonic()), info=info)
+
     def timeout_for(self, limits: Limits) -> float:
-        """The hard limit of one move in seconds."""
+        """The hard limit of one move in seconds (its ``setposition`` and its ``go``)."""
         if self.move_timeout is not None:
             return self.move_timeout
         if limits.clock_ms is not None and limits.movetime_ms is None:
