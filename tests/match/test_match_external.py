@@ -39,7 +39,8 @@ ENGINE = [sys.executable, "-m", "shiftago", "engine"]
 #: writes every command it reads to the file ``sys.argv[2]``, ``no-options`` refuses
 #: every ``setoption`` and has no ``options``; the others list Threads and Temperature.
 #: ``illegal-counted`` plays illegal and writes a line to ``sys.argv[2]`` each time it starts.
-#: ``proves`` writes an info line of a proven win before each answer asked with info=1.
+#: ``proves`` writes an info line of a proven win before each answer asked with info=1,
+#: counting down as a proof does; ``claims`` writes the same win in 3 every time.
 FAKE = r"""
 import sys, time
 from pathlib import Path
@@ -48,6 +49,7 @@ from shiftago.core import State
 mode = sys.argv[1]
 marker = Path(sys.argv[2]) if len(sys.argv) > 2 else None
 state = None
+gos = 0
 if mode == "illegal-counted":
     with marker.open("a") as starts:
         starts.write("started\n")
@@ -93,8 +95,12 @@ for line in sys.stdin:
         elif mode == "twice":
             reply(str(state.legal_actions()[0]))
             reply(str(state.legal_actions()[0]))
-        elif mode == "proves" and "info=1" in words:
-            sys.stdout.write("info depth 3 value win 3 nodes 40 nps 4000 time 10 pv L1\n")
+        elif mode in ("proves", "claims") and "info=1" in words:
+            # a proof that counts down by the two actions of a round (win 5, then win
+            # 3), or the same claim every time, which no proof makes
+            gos += 1
+            distance = 7 - 2 * gos if mode == "proves" else 3
+            sys.stdout.write(f"info depth 3 value win {distance} nodes 40 nps 4000 time 10 pv L1\n")
             reply(str(state.legal_actions()[0]))
         else:
             reply(str(state.legal_actions()[0]))
@@ -111,6 +117,8 @@ for line in sys.stdin:
         reply()
         break
     else:
+        if words[0] == "newgame":
+            gos = 0
         reply()
 """
 
@@ -514,8 +522,26 @@ def test_a_win_proven_for_n_actions_in_a_row_ends_the_game(tmp_path, fake):
     records = parse_records((tmp_path / "r-games.txt").read_text())
     assert [r.termination for r in records] == [f"adjudication: {result.games[0].detail}"] * 2
     assert result.standings.forfeits == ()
+    assert [r.adjudicated for r in result.standings.rows] == [2, 0]
+    table = format_standings(result.standings)
+    assert "won by adjudication (a win the winner's search proved): 2 games (prover 2)" in table
     plain = run_match(replace(config, adjudicate_win=None, results=None))
     assert all(g.termination is None and g.actions > 4 for g in plain.games)
+
+
+def test_claims_that_do_not_count_down_are_no_proof(tmp_path, fake):
+    """An engine that says "win in 3" at every action proves nothing: a proof that
+    holds ends no later as the game goes on, so a claim that ends later starts the
+    streak again, and the games are played out (a bot author's random bot won every
+    game against level 6 by such claims)."""
+    config = MatchConfig(
+        participants=(spec(fake("claims"), "name=liar"), "greedy"),
+        games=2,
+        adjudicate_win=2,
+        date="2026-01-02",
+    )
+    result = run_match(config)
+    assert all(g.termination is None and g.reason != "adjudication" for g in result.games)
 
 
 LOG_LINE = re.compile(r"^ *\d+\.\d{3} (\S+) ([<>!#])(?: (.*))?$")

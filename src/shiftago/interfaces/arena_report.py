@@ -74,7 +74,8 @@ def tables(outcome: MatchResult) -> str:
 
 def format_standings(standings: Standings, *, ratings: bool | None = None) -> str:
     """The table, best first, then the forfeits (what went wrong in the games lost by a
-    crash, an error or the clock), the Elo line (two participants) and the SPRT line.
+    crash, an error or the clock), the wins by adjudication, the Elo line (two
+    participants) and the SPRT line.
 
     ``ratings`` shows the OpenSkill columns; by default when the match has more than
     two participants or more than two players. The losses on time have a column of
@@ -103,6 +104,16 @@ def format_standings(standings: Standings, *, ratings: bool | None = None) -> st
     lines = _aligned(table, left=1)
     if standings.forfeits:
         lines += ["", *format_forfeits(standings.forfeits)]
+    adjudicated = [row for row in rows if row.adjudicated]
+    if adjudicated:
+        count = sum(row.adjudicated for row in adjudicated)
+        who = ", ".join(f"{row.name} {row.adjudicated}" for row in adjudicated)
+        words = ngettext(
+            "won by adjudication (a win the winner's search proved): %(n)d game (%(who)s)",
+            "won by adjudication (a win the winner's search proved): %(n)d games (%(who)s)",
+            count,
+        )
+        lines += ["", words % {"n": count, "who": who}]
     if standings.head_to_head is not None:
         lines += ["", format_head_to_head(standings.head_to_head)]
     if standings.sprt is not None:

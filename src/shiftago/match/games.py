@@ -272,6 +272,9 @@ def _played(task: GameTask, engines: EnginePool, timer: Timer) -> GameResult:
     adjudged: tuple[int, str] | None = None  # the winner, and why
     streak = [0] * players  # actions in a row whose search proved a win
     proven = [0] * players  # what the last search of each seat proved
+    # where each seat's last proof of the streak ends: the count of actions played then
+    # plus its distance (a later proof must end no later, or the streak starts again)
+    proof_ends = [0] * players
     for seat, participant in enumerate(task.participants):
         if participant.external:
             engine = engines.get(participant, task.engines)
@@ -318,7 +321,15 @@ def _played(task: GameTask, engines: EnginePool, timer: Timer) -> GameResult:
             bot = bots[seat]
             if isinstance(bot, ExternalEngine):
                 proven[seat] = bot.last_proven
-            streak[seat] = streak[seat] + 1 if proven[seat] > 0 else 0
+            if proven[seat] <= 0:
+                streak[seat] = 0
+            else:
+                # a win in K from the position before this action, whose count of
+                # actions played is one less than the game's now
+                ends = len(game.history) - 1 + proven[seat]
+                counts_down = streak[seat] > 0 and ends <= proof_ends[seat]
+                streak[seat] = streak[seat] + 1 if counts_down else 1
+                proof_ends[seat] = ends
             if streak[seat] >= task.adjudicate_win and not game.is_over:
                 adjudged = seat, _adjudged_text(name, streak[seat], proven[seat])
         if clock is not None:

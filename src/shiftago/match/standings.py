@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from shiftago.match.errors import MatchSetupError
-from shiftago.match.games import GameResult
+from shiftago.match.games import ADJUDICATION, GameResult
 from shiftago.match.participants import Participant
 from shiftago.match.ratings import Rating, rate
 from shiftago.match.stats import (
@@ -80,6 +80,8 @@ class Standing:
     time_losses: int = 0
     #: The losses by a forfeit of any kind (``time_losses`` among them).
     forfeits: int = 0
+    #: The wins by adjudication (``--adjudicate-win``): its own search's proofs.
+    adjudicated: int = 0
 
     @property
     def score(self) -> float:
@@ -150,6 +152,7 @@ class Standings:
                     "losses": r.losses,
                     "time_losses": r.time_losses,
                     "forfeits": r.forfeits,
+                    "adjudicated": r.adjudicated,
                     "points": r.points,
                     "score": r.score,
                     "moves": r.moves,
@@ -241,6 +244,11 @@ def compute_standings(
                 rating=ratings[p.key],
                 time_losses=sum(1 for g, seat in played if g.lost_on_time == seat),
                 forfeits=sum(1 for g, seat in played if g.forfeited_by == seat),
+                adjudicated=sum(
+                    1
+                    for g, seat in played
+                    if g.termination == ADJUDICATION and g.winners == (seat,)
+                ),
             )
         )
     names = {p.key: p.name for p in participants}
