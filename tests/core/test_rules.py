@@ -26,6 +26,7 @@ from shiftago import (
     State,
     Variant,
 )
+from shiftago.core.rules import MAX_ACTION_LIMIT
 
 COLOURS = "ogbw"
 ALL_INSERTIONS = (
@@ -1010,6 +1011,13 @@ def test_game_over_refuses_every_action() -> None:
     game.play("L1")
     for action in ("L1", "Ta", "xa1-d1"):
         assert_refused(game, action, GameOverError)
+
+
+@pytest.mark.parametrize("limit", [0, -3, MAX_ACTION_LIMIT + 1])
+def test_an_action_limit_out_of_range_is_refused(limit: int) -> None:
+    with pytest.raises(ValueError, match="the action limit must be 1 to 1000000000000000000"):
+        Rules(action_limit=limit)
+    assert Rules(action_limit=MAX_ACTION_LIMIT).action_limit == MAX_ACTION_LIMIT
 
 
 def test_action_limit_ends_the_game_when_a_turn_begins() -> None:

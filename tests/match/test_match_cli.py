@@ -126,6 +126,8 @@ def test_arena_refuses_bad_input(tmp_path):
     assert run.exit_code == 2 and "minutes+seconds, such as 3+2" in run.output
     run = arena("greedy", "level:2", "--clock", "2 days", "--results", results)
     assert run.exit_code == 2 and "a match clock is minutes+seconds" in run.output
+    run = arena("greedy", "level:2", "--limit", "99999999999999999999", "--results", results)
+    assert run.exit_code == 2 and "1<=x<=1000000000000000000" in run.output  # no traceback
     assert not Path(results).exists()
 
 

@@ -11,6 +11,9 @@ from shiftago.core.errors import ParseError
 MARBLES_PER_PLAYER: Final = 22
 WINNING_POINTS: Final = 10
 MAX_HANDICAP: Final = 6
+#: The largest action limit: any game ends long before it, and it fits the kernels'
+#: 64-bit counts (a larger one failed every later search).
+MAX_ACTION_LIMIT: Final = 10**18
 COLOURS: Final = "ogbw"
 COLOUR_NAMES: Final = ("orange", "green", "blue", "white")
 
@@ -99,8 +102,8 @@ class Rules:
         if any(not 0 <= h <= MAX_HANDICAP for h in handicap):
             raise ValueError(f"each handicap is 0 to {MAX_HANDICAP} skipped turns")
         object.__setattr__(self, "handicap", handicap)
-        if self.action_limit is not None and self.action_limit < 1:
-            raise ValueError("the action limit must be at least 1")
+        if self.action_limit is not None and not 1 <= self.action_limit <= MAX_ACTION_LIMIT:
+            raise ValueError(f"the action limit must be 1 to {MAX_ACTION_LIMIT}")
 
     @property
     def win_length(self) -> int:

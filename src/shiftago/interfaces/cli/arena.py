@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from shiftago.core.rules import MAX_ACTION_LIMIT
 from shiftago.interfaces.cli.options import handicap
 from shiftago.interfaces.cli.words import argument, command, option
 from shiftago.interfaces.shared.catalogues import N_, _, ngettext
@@ -114,7 +115,7 @@ def _clock(ctx: click.Context, param: click.Parameter, value: str | None) -> Tim
 )
 @option(
     "--limit",
-    type=click.IntRange(min=1),
+    type=click.IntRange(min=1, max=MAX_ACTION_LIMIT),
     default=1000,
     show_default=True,
     help=N_("The action limit of every game (RULES.md section 7)."),

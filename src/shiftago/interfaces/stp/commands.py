@@ -30,6 +30,7 @@ from typing import Literal, TextIO
 
 from shiftago import __version__
 from shiftago.core import COLOURS, Game, Rules, State, Variant, seat_of_colour
+from shiftago.core.rules import MAX_ACTION_LIMIT
 from shiftago.engine.book.shipped import read_every_shipped_book
 from shiftago.engine.bot import Bot, Limits
 from shiftago.engine.search.ttable import table_bytes
@@ -235,7 +236,11 @@ class StpEngine:
             handicap = tuple(whole_number(p, "each handicap", lowest=0, highest=6) for p in parts)
         first = seat_of_colour(options["first"], players) if "first" in options else None
         seed = whole_number(options["seed"], "seed", lowest=0) if "seed" in options else None
-        limit = whole_number(options["limit"], "limit", lowest=1) if "limit" in options else None
+        limit = (
+            whole_number(options["limit"], "limit", lowest=1, highest=MAX_ACTION_LIMIT)
+            if "limit" in options
+            else None
+        )
         game = Game(Rules(variant, players, handicap, limit), first=first, seed=seed)
         self.game, self.limit, self.seed = game, limit, game.seed
         self._bots.clear()
