@@ -205,6 +205,27 @@ def test_a_wrong_action_shows_the_refutation_and_the_solution_step_by_step(
     at_stage(page, "solving", 0)
 
 
+def test_the_solution_asked_for_while_the_answer_plays_shows_the_puzzles_position(
+    live_server: LiveServer, page: Any
+) -> None:
+    """A 4-player puzzle's answer is three actions, drawn one after another: "Show the
+    solution" pressed while they came left the board on the answer's end, labelled the
+    puzzle's position (an Italian tablet walk)."""
+    puzzle = next(p for p in shipped() if p.players == 4 and p.variant == "express")
+    open_puzzle(page, live_server, puzzle)
+    board = "svg.shiftago-board"
+    start = page.get_attribute(board, "aria-description")
+    click_action(page, a_wrong_first_action(puzzle))
+    at_stage(page, "failed")
+    page.click("[data-testid=show-solution]")
+    page.wait_for_selector("[data-testid=solution-step][data-step='0']")
+    # the answer has been played out (it would have drawn its three actions by now)
+    page.wait_for_selector("[data-testid=puzzle-outcome][data-refuted=true]", timeout=SLOW_MS)
+    assert page.text_content("[data-testid=solution-step]") == "The puzzle's position"
+    assert page.get_attribute(board, "aria-description") == start
+    assert page.locator(".arrow.last").count() == 0  # no action marked as the last
+
+
 def test_a_wrong_action_that_wins_too_slowly_says_so(live_server: LiveServer, page: Any) -> None:
     """L3 in this win in 2 wins in 3 (tests/engine/test_puzzles.py): the words say so,
     where naming the defence's answer blamed the answer for the lost action."""

@@ -53,6 +53,7 @@ let solutionViews = null; // the solution's views, the start first, once asked f
 let solutionAt = 0;
 let player = null; // the signed-in player's puzzle rating (GET /api/puzzles/me), or null
 let failedOnce = false; // this puzzle was failed since it was opened (a retry is no first try)
+let boardOwner = 0; // counts the board's hand-overs: a reply played out draws only while its own
 
 const boardView = new BoardView($("board"), { arrows: true, interactive: true, onAction: play, label: t("Puzzle board") });
 const announcer = new Announcer($("announcer"));
@@ -130,6 +131,7 @@ async function nextPuzzle() {
 }
 
 async function open(loader) {
+  handBoardOn();
   setStage("loading");
   $("status").textContent = t("Loading the puzzle…");
   try {
@@ -161,6 +163,7 @@ function showPuzzle(shown) {
 
 /** Start the puzzle (again): its position, nothing tried. */
 function begin() {
+  handBoardOn();
   announcer.clear(); // "Solved!" or the last try's words are of the puzzle before
   tried = [];
   solutionViews = null;
@@ -247,20 +250,30 @@ function sleep(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** Play `actions` on the board one after another, animated; the views they lead to. */
+/** Play `actions` on the board one after another, animated; the views they lead to.
+ *  Once the board is handed on (the solution shown, a retry, another puzzle) the rest
+ *  is worked out but no longer drawn: its reply would cover what the board shows now. */
 async function playOut(from, actions) {
+  const owner = boardOwner;
   let view = from;
   const views = [];
   for (const action of actions) {
-    await sleep(REPLY_PAUSE);
+    if (owner === boardOwner) await sleep(REPLY_PAUSE);
     const next = await api("/api/positions/play", { method: "POST", body: { position: view.position, action } });
-    draw(next, { action, board: parsePosition(view.position).board, motion: next.motion });
-    playSound("action");
-    announcer.say(actionWords(colourName(view.turn), action));
+    if (owner === boardOwner) {
+      draw(next, { action, board: parsePosition(view.position).board, motion: next.motion });
+      playSound("action");
+      announcer.say(actionWords(colourName(view.turn), action));
+    }
     view = next;
     views.push(next);
   }
   return views;
+}
+
+/** The board goes to something else: a reply still being played out stops drawing. */
+function handBoardOn() {
+  boardOwner += 1;
 }
 
 /** The action as the server's legal list spells it (a typed one may differ in case). */
@@ -304,7 +317,9 @@ async function play(action) {
   }
   if (!verdict.correct) return failed(next, action, verdict, from);
   if (verdict.solved) return solved(verdict);
+  const owner = boardOwner;
   await playOut(next, verdict.reply);
+  if (owner !== boardOwner) return; // another puzzle came meanwhile
   setStage("solving");
   draw(shown); // the solver's turn again: the board is playable
   say();
@@ -433,6 +448,7 @@ function outcome(words, rated) {
 
 // ---- the solution, step by step ------------------------------------------------------
 async function showSolution() {
+  handBoardOn();
   const line = ($("solution-line").dataset.line || "").split(" ").filter(Boolean);
   $("solution-line").hidden = false;
   $("solution-bar").hidden = false;
