@@ -177,6 +177,18 @@ def test_progress_is_merged_into_the_account_and_reaches_another_browser(
     assert stored_progress(page) == {"block": 1, "push": 1}
 
 
+def test_a_sign_up_on_another_page_brings_the_progress_into_the_account(
+    live_server: LiveServer, new_context: NewContext
+):
+    """An Italian walk signed up on the home page after the lessons: the account had
+    none of them until the lessons page was opened again in that browser."""
+    page = new_context().new_page()
+    page.goto(live_server.url + "/")
+    page.evaluate("() => localStorage.setItem('shiftago.learn', JSON.stringify({block: 1}))")
+    sign_up(page, "Giulia")
+    assert account_progress(page) == {"block": 1}  # at once: no lessons page opened
+
+
 def test_the_closing_game_is_against_the_gentlest_level(
     live_server: LiveServer, new_context: NewContext
 ):

@@ -121,6 +121,30 @@ def test_a_puzzle_solved_by_clicks_moves_the_signed_in_players_rating(
     page.wait_for_selector("[data-testid=puzzle-streak][data-streak='1']")
 
 
+def test_puzzles_solved_signed_out_are_still_named_after_signing_up(
+    live_server: LiveServer, new_context: NewContext
+) -> None:
+    """An Italian walk solved puzzles as a guest, signed up, and saw "0 puzzles played
+    with your account" and nothing of them: the page names them apart."""
+    context = new_context()
+    page = context.new_page()
+    puzzle = express_2(1, skip=3)
+    open_puzzle(page, live_server, puzzle)
+    click_action(page, puzzle.solution[0])
+    at_stage(page, "solved")
+    assert page.text_content("[data-testid=puzzles-solved]") == "1 puzzle solved in this browser."
+    answer = context.request.post(
+        live_server.url + "/api/accounts", data={"name": "giulia", "password": "correct horse"}
+    )
+    assert answer.status == 201, answer.text()
+    open_puzzle(page, live_server, express_2(1, skip=4))
+    page.wait_for_selector("[data-testid=player-puzzle-rating][data-rating='1500']")
+    assert page.text_content("[data-testid=puzzles-solved]") == (
+        "0 puzzles played with your account. "
+        "1 puzzle solved in this browser while signed out (not in your rating)."
+    )
+
+
 def test_a_puzzle_solved_by_keys_on_the_board_and_typed(live_server: LiveServer, page: Any) -> None:
     puzzle = express_2(2, skip=3)
     open_puzzle(page, live_server, puzzle)

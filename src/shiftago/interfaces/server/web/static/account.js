@@ -5,6 +5,7 @@
 import { api, el, knownGames } from "./api.js";
 import { errorWords } from "./errors.js";
 import { lang, t, tn } from "./i18n.js";
+import { joinAccount } from "./learnprogress.js";
 
 const state = { name: null };
 
@@ -70,6 +71,7 @@ function signedOut(box) {
     try {
       const answer = await api(path, { method: "POST", body: { name: name.value, password: password.value } });
       state.name = answer.name;
+      await joinAccount();
       if (speaksOtherLanguage(answer.language)) {
         location.reload(); // the server now serves the page in the account's language
         return;

@@ -55,6 +55,19 @@ export async function syncProgress(signedIn, known = null) {
   return progress;
 }
 
+/** At a sign-in or sign-up from any page: the browser's progress joins the account's at
+ * once, where it waited for the lessons page to be opened again here (an Italian walk
+ * signed up on a tablet and saw no lesson done on her phone). */
+export async function joinAccount() {
+  if (!Object.keys(localProgress()).length) return;
+  try {
+    const lessons = (await api("/api/learn")).lessons;
+    await syncProgress(true, new Set(lessons.map((l) => l.id)));
+  } catch {
+    /* the lessons page joins them the next time it opens */
+  }
+}
+
 /** Mark `steps` steps of `lesson` completed, here and in the account when signed in. */
 export async function recordSteps(lesson, steps, signedIn) {
   const progress = merged(localProgress(), { [lesson]: steps });

@@ -76,6 +76,8 @@ function progress() {
     const kept = JSON.parse(localStorage.getItem(STORE) || "{}");
     return {
       solved: Array.isArray(kept.solved) ? kept.solved.filter((x) => typeof x === "string") : [],
+      // the ones solved while signed out: an account's figures leave them out
+      signedOut: Array.isArray(kept.signedOut) ? kept.signedOut.filter((x) => typeof x === "string") : [],
       streak: Number.isInteger(kept.streak) ? kept.streak : 0,
       best: Number.isInteger(kept.best) ? kept.best : 0,
       run: Number.isInteger(kept.run) ? kept.run : 0,
@@ -83,13 +85,14 @@ function progress() {
       streakMode: kept.streakMode === true,
     };
   } catch {
-    return { solved: [], streak: 0, best: 0, run: 0, theme: "", streakMode: false };
+    return { solved: [], signedOut: [], streak: 0, best: 0, run: 0, theme: "", streakMode: false };
   }
 }
 
 function keep(changes) {
   const next = { ...progress(), ...changes };
   next.solved = next.solved.slice(-MOST_KEPT);
+  next.signedOut = next.signedOut.slice(-MOST_KEPT);
   try {
     localStorage.setItem(STORE, JSON.stringify(next));
   } catch {
@@ -107,7 +110,8 @@ function remember(id, solved) {
   const solvedIds = solved && !p.solved.includes(id) ? [...p.solved, id] : p.solved;
   const streak = solved ? p.streak + (firstTry ? 1 : 0) : firstTry ? 0 : p.streak;
   const run = p.streakMode ? (solved ? p.run + 1 : p.run) : 0;
-  return keep({ solved: solvedIds, streak, best: Math.max(p.best, streak), run });
+  const signedOut = solved && !player && !p.signedOut.includes(id) ? [...p.signedOut, id] : p.signedOut;
+  return keep({ solved: solvedIds, signedOut, streak, best: Math.max(p.best, streak), run });
 }
 
 // ---- loading a puzzle --------------------------------------------------------------
@@ -493,8 +497,9 @@ function solutionStep(at) {
 
 // ---- the player's figures ----------------------------------------------------------------
 /** The figures of the account signed in, else of this browser, never a mix of both (a
- * walk saw the account's streak beside the browser's count of solves); the first-try
- * run is named apart from the streak mode's. */
+ * walk saw the account's streak beside the browser's count of solves), and signed in
+ * the solves made here signed out in a sentence of their own; the first-try run is
+ * named apart from the streak mode's. */
 function progressWords(p) {
   const streak = player ? { n: player.streak, best: player.best_streak } : { n: p.streak, best: p.best };
   $("streak").textContent = t("Solved at the first try in a row: {n} (best {best})", { n: number(streak.n), best: number(streak.best) });
@@ -504,8 +509,13 @@ function progressWords(p) {
   const count = player
     ? tn("{n} puzzle played with your account.", "{n} puzzles played with your account.", player.puzzles, { n: number(player.puzzles) })
     : tn("{n} puzzle solved in this browser.", "{n} puzzles solved in this browser.", p.solved.length, { n: number(p.solved.length) });
+  // signed in, the solves made here while signed out are still named, apart: signing up
+  // seemed to lose them (an Italian walk), and the account's rating never saw them
+  const before = player && p.signedOut.length
+    ? tn("{n} puzzle solved in this browser while signed out (not in your rating).", "{n} puzzles solved in this browser while signed out (not in your rating).", p.signedOut.length, { n: number(p.signedOut.length) })
+    : "";
   const run = p.streakMode ? tn("Streak mode: {n} solved in a row.", "Streak mode: {n} solved in a row.", p.run, { n: number(p.run) }) : "";
-  $("solved-count").textContent = [count, run].filter(Boolean).join(" ");
+  $("solved-count").textContent = [count, before, run].filter(Boolean).join(" ");
   $("solved-count").dataset.run = String(p.run);
 }
 
