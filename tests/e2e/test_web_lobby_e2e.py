@@ -216,6 +216,30 @@ def test_a_guest_is_asked_to_sign_in_to_accept_a_rated_challenge(
         page.wait_for_url(PLAY)
 
 
+def test_an_accounts_challenge_is_its_own_on_its_other_device(
+    live_server: LiveServer, new_context: NewContext
+):
+    """An Italian walk made a challenge on her tablet and was offered "Accept" on it on
+    her phone, signed in to the same account: there it is hers, and she may cancel it."""
+    tablet = home(new_context, live_server)
+    sign_up(tablet, "gia")
+    tablet.click("[data-testid=create-seek]")
+    tablet.wait_for_selector("[data-testid=seek] [data-testid=cancel-seek]")
+    phone_context = new_context()
+    answer = phone_context.request.post(
+        live_server.url + "/api/session", data={"name": "gia", "password": "correct horse"}
+    )
+    assert answer.status == 200, answer.text()
+    phone = phone_context.new_page()
+    phone.goto(live_server.url + "/")
+    phone.wait_for_selector("#lobby[data-live=true]")
+    phone.wait_for_selector("[data-testid=seek] [data-testid=seek-waiting]")
+    assert phone.locator("[data-testid=seek] [data-testid=accept-seek]").count() == 0
+    phone.click("[data-testid=seek] [data-testid=cancel-seek]")  # by the session alone
+    tablet.wait_for_selector("[data-testid=seek]", state="detached")
+    assert open_seeks(live_server) == []
+
+
 def test_a_place_taken_in_a_challenge_its_maker_cancels_is_told_so(
     live_server: LiveServer, new_context: NewContext
 ):

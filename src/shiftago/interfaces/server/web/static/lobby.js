@@ -17,6 +17,7 @@ const $ = (id) => document.getElementById(id);
 let socket = null;
 let timeControl = null; // the form's choice of time (timecontrol.js)
 let signedInNow = false; // whether a rated challenge may be accepted here
+let accountName = null; // the signed-in account's name: its places are its own on any device
 const retry = new Retry(connect, 500);
 let leaving = false;
 const seeks = new Map(); // id -> the seek as listed
@@ -56,7 +57,7 @@ function send(message) {
 }
 
 // ---- the form ------------------------------------------------------------------------
-function buildForm(signedIn) {
+function buildForm(name) {
   const variant = $("seek-variant");
   for (const [key, v] of Object.entries(VARIANTS)) variant.append(el("option", { value: key, text: v.name }));
   timeControl = mountTimeControl("seek-time", "seek", { initial: "5+3" });
@@ -73,9 +74,9 @@ function buildForm(signedIn) {
     $("seek-level").value = String(list.some((l) => l.level === wanted) ? wanted : list[0].level);
   });
   $("seek-level").addEventListener("change", () => rememberLevel($("seek-level").value));
-  showSignedIn(signedIn); // the computer seats and the rated box too
+  showSignedIn(name); // the computer seats and the rated box too
   // signing in or out in the header changes what the form offers, without a reload
-  document.addEventListener("shiftago:account", (e) => showSignedIn(!!(e.detail && e.detail.name)));
+  document.addEventListener("shiftago:account", (e) => showSignedIn((e.detail && e.detail.name) || null));
   $("seek-form").addEventListener("submit", createSeek);
 }
 
@@ -97,9 +98,11 @@ function syncComputers() {
   $("seek-range").hidden = !rated.checked;
 }
 
-/** Rated challenges for a signed-in player; a name field for a guest. */
-function showSignedIn(signedIn) {
+/** Rated challenges for a signed-in player (`name`); a name field for a guest. */
+function showSignedIn(name) {
+  const signedIn = !!name;
   signedInNow = signedIn;
+  accountName = name;
   render(); // a rated challenge can be accepted only when signed in
   syncComputers(); // the rated box
   $("seek-rated-hint").hidden = signedIn;
@@ -188,9 +191,10 @@ function enterGame(game) {
 
 async function cancel(id) {
   const held = readHeld()[id];
-  if (!held) return;
+  // a challenge made on another device of the account goes by the session alone
+  const query = held && held.token ? `?token=${encodeURIComponent(held.token)}` : "";
   try {
-    await api(`/api/seeks/${encodeURIComponent(id)}?token=${encodeURIComponent(held.token)}`, { method: "DELETE" });
+    await api(`/api/seeks/${encodeURIComponent(id)}${query}`, { method: "DELETE" });
   } catch (err) {
     if (err.status !== 409 && err.status !== 404) {
       showError(t("Could not cancel: {reason}", { reason: errorWords(err.data, err.message) }));
@@ -253,13 +257,23 @@ function placesText(seek) {
   });
 }
 
+/** The signed-in account's place in `seek` as this browser would hold it ({place}),
+ *  where another device took it: no guest may take a name like an account's, so a
+ *  place of the account's name is the account's (an Italian walk was offered "Accept"
+ *  on her own challenge on her phone). Cancelling it goes by the session. */
+function accountPlace(seek) {
+  if (!accountName) return null;
+  const place = seek.places.findIndex((p) => p.name === accountName);
+  return place < 0 ? null : { token: null, place };
+}
+
 function render() {
   const list = $("seek-list");
   const held = readHeld();
   list.replaceChildren();
   const sorted = [...seeks.values()].sort((a, b) => String(a.created).localeCompare(String(b.created)));
   for (const seek of sorted) {
-    const mine = held[seek.id];
+    const mine = held[seek.id] || accountPlace(seek);
     let action;
     if (!mine && seek.rated && !signedInNow) {
       action = el("span", { class: "hint", text: t("Sign in to accept"), "data-testid": "accept-needs-account" });
@@ -357,13 +371,13 @@ function connect() {
 }
 
 export async function mountLobby() {
-  let signedIn = false;
+  let name = null;
   try {
-    signedIn = !!(await api("/api/session")).name;
+    name = (await api("/api/session")).name || null;
   } catch {
-    signedIn = false;
+    name = null;
   }
-  buildForm(signedIn);
+  buildForm(name);
   render();
   connect();
 }
