@@ -296,10 +296,27 @@ def test_the_daily_puzzle_on_the_home_page_opens_it(live_server: LiveServer, pag
     # the link's name says whose turn it is once (the picture's label said it too)
     name = page.locator("[data-testid=daily-puzzle-link]").aria_snapshot().splitlines()[0]
     assert name.count(" to act") == 1, name
+    assert page.is_hidden("[data-testid=daily-puzzle-solved]")
     link.click()
     at_stage(page, "solving", 0)
     assert page.url.endswith(f"/puzzles/{daily['id']}")
     assert page.text_content("[data-testid=puzzle-goal]") == daily["goal"]
+    # the page says it is the day's puzzle, and once solved the home page's card does
+    page.wait_for_selector("#puzzle-title[data-daily=true]")
+    assert page.text_content("#puzzle-title") == "Puzzle of the day"
+    puzzle = next(p for p in shipped() if p.id == daily["id"])
+    mine = solver_actions(puzzle)
+    for number, action in enumerate(mine, start=1):
+        click_action(page, action)
+        if number < len(mine):
+            at_stage(page, "solving", number)
+    at_stage(page, "solved")
+    page.goto(live_server.url + "/")
+    page.wait_for_selector("[data-testid=daily-puzzle-solved]", timeout=SLOW_MS)
+    assert page.text_content("[data-testid=daily-puzzle-solved]") == "Solved ✓"
+    page.goto(f"{live_server.url}/puzzles/{express_2(1, skip=6).id}")  # another puzzle
+    page.wait_for_selector("#puzzle-title[data-daily=false]")
+    assert page.text_content("#puzzle-title") == "The puzzle"
 
 
 def test_a_theme_chosen_gives_puzzles_of_that_theme(live_server: LiveServer, page: Any) -> None:

@@ -1,6 +1,7 @@
 // The puzzle of the day on the home page: a small picture of its position, whose seat
 // the solver is and its goal, as one link to /puzzles?daily=1, which opens it. The card
-// stays hidden when the server has no puzzle to give.
+// stays hidden when the server has no puzzle to give. Once this browser solved it, the
+// card says so.
 import { drawPicture } from "./board.js";
 import { api } from "./api.js";
 import { t } from "./i18n.js";
@@ -23,5 +24,19 @@ export async function mountDaily(box) {
   drawPicture(box.querySelector("#daily-board"), { position: puzzle.position, players: puzzle.players, turn, label });
   box.querySelector("#daily-goal").textContent = t("{colour} to act. {goal}", { colour, goal: puzzle.goal });
   box.querySelector("#daily-link").dataset.puzzle = puzzle.id;
+  // solved in this browser: said on the card (an Italian walk saw no sign of it)
+  const solved = solvedHere().includes(puzzle.id);
+  box.querySelector("#daily-solved").hidden = !solved;
+  box.dataset.solved = String(solved);
   box.hidden = false;
+}
+
+/** The puzzles this browser solved (the puzzles page keeps them, puzzles.js). */
+function solvedHere() {
+  try {
+    const kept = JSON.parse(localStorage.getItem("shiftago.puzzles") || "{}");
+    return Array.isArray(kept.solved) ? kept.solved : [];
+  } catch {
+    return [];
+  }
 }

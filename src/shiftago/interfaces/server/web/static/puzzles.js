@@ -145,6 +145,7 @@ async function open(loader) {
     failedOnce = false;
     start = view;
     showPuzzle(true);
+    nameTheDaily(puzzle.id);
     begin();
     history.replaceState(null, "", `/puzzles/${encodeURIComponent(puzzle.id)}`);
   } catch (err) {
@@ -158,6 +159,24 @@ async function open(loader) {
     $("show-solution").hidden = true;
     $("retry").hidden = true;
   }
+}
+
+let dailyId = null; // the day's puzzle's id, once asked ("" where there is none)
+
+/** The card's title says "Puzzle of the day" while the day's puzzle is shown (an
+ *  Italian walk opened it from the home page and found no word of it). */
+async function nameTheDaily(id) {
+  if (dailyId === null) {
+    try {
+      dailyId = (await api("/api/puzzles/daily")).id;
+    } catch {
+      dailyId = "";
+    }
+  }
+  if (!puzzle || puzzle.id !== id) return; // another puzzle came meanwhile
+  const daily = id === dailyId;
+  $("puzzle-title").textContent = daily ? t("Puzzle of the day") : t("The puzzle");
+  $("puzzle-title").dataset.daily = String(daily);
 }
 
 /** Show the puzzle's board, action field and card, or hide them (none loaded). */
