@@ -92,6 +92,9 @@ for line in sys.stdin:
         elif mode == "with-id":
             sys.stdout.write("=99 " + str(state.legal_actions()[0]) + "\n\n")
             sys.stdout.flush()
+        elif mode == "multiline":
+            sys.stdout.write("=\n" + str(state.legal_actions()[0]) + "\n\n")
+            sys.stdout.flush()
         elif mode == "twice":
             reply(str(state.legal_actions()[0]))
             reply(str(state.legal_actions()[0]))
@@ -223,6 +226,8 @@ def test_failing_engines_raise_and_restart(fake, mode, error, message):
     [
         ("no-blank", "answered 'go' with '= L1' but never ended the answer with an empty line"),
         ("with-id", "answered 'go' with '=99 L1'"),
+        # the action on a line of its own after '=': a shape error, not an illegal action
+        ("multiline", "answered go with 2 lines: ['', 'L1']"),
     ],
 )
 def test_an_answer_out_of_the_protocol_s_shape_is_the_engine_s_error(fake, mode, message):
@@ -573,8 +578,17 @@ def test_the_protocol_log_has_each_game_s_lines_beside_its_record(tmp_path, fake
     crashed, played = result.games
     assert crashed.record_file is not None and played.record_file is not None
     assert sorted(p.name for p in (tmp_path / "logs").iterdir()) == sorted(
-        ["start.log", crashed.record_file[:-4] + ".log", played.record_file[:-4] + ".log"]
+        [
+            "start.log",
+            crashed.record_file[:-4] + ".log",
+            played.record_file[:-4] + ".log",
+            "end.log",
+        ]
     )
+    # the engines' end after the last game: their quit, its answer and their exit
+    end = logged(tmp_path / "logs" / "end.log")
+    assert end[0] == ("shaky", ">", "quit") and ("shaky", "<", "=") in end
+    assert end[-1] == ("shaky", "#", "stopped (exit status 0)")
     start = logged(tmp_path / "logs" / "start.log")
     assert start[0][:2] == ("shaky", "#") and start[0][2].startswith("started ")
     assert ("shaky", ">", "protocol_version") in start and ("shaky", "<", "= 1") in start
@@ -632,7 +646,10 @@ def test_the_arena_command_writes_the_protocol_log(tmp_path, fake):
     assert outcome.exit_code == 0, outcome.output
     records = sorted(p.name[:-4] for p in (tmp_path / "r-records").iterdir())
     logs = sorted(p.name[:-4] for p in (tmp_path / "logs").iterdir())
-    assert logs == [*records, "start"]
+    assert logs == sorted([*records, "start", "end"])
+    quits = [line for line in logged(tmp_path / "logs" / "end.log") if line[1:] == (">", "quit")]
+    # the start's engine, and the own engine of each worker that played a game
+    assert 2 <= len(quits) <= 3
     for name in records:  # each worker starts its own engine in its first game
         lines = logged(tmp_path / "logs" / f"{name}.log")
         assert any(mark == ">" and text.startswith("setposition ") for _, mark, text in lines)

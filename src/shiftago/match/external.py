@@ -149,6 +149,9 @@ class ExternalEngine(Bot):
         words = self._limit_words(limits, level=True) + (" info=1" if self.think_aloud else "")
         self.last_info = []
         reply = self._asked(state, "go" + words, limits, info=self.think_aloud)
+        if len(reply) != 1:  # the action is the answer's one line: more is out of shape
+            self.stop()
+            raise EngineProtocolError(f"{self.name} answered go with {len(reply)} lines: {reply!r}")
         try:
             return Action.parse(reply[0])
         except ParseError:

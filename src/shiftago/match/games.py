@@ -46,7 +46,7 @@ from shiftago.match.external import (
     ExternalEngine,
 )
 from shiftago.match.participants import Participant
-from shiftago.match.protocol_log import transcribed
+from shiftago.match.protocol_log import END_FILE, transcribed
 from shiftago.match.schedule import Slot
 from shiftago.match.stats import game_points
 
@@ -239,12 +239,15 @@ class EnginePool:
             self._engines[participant.key] = engine
         return engine
 
-    def close(self) -> None:
-        """``quit`` every engine."""
+    def close(self, protocol_log: Path | None = None) -> None:
+        """``quit`` every engine, its lines to ``protocol_log``'s end file where one is
+        kept (:mod:`.protocol_log`)."""
         engines, self._engines = self._engines, {}
-        for engine in engines.values():
-            with contextlib.suppress(Exception):
-                engine.close()
+        log = None if protocol_log is None else protocol_log / END_FILE
+        with transcribed(list(engines.values()), log):
+            for engine in engines.values():
+                with contextlib.suppress(Exception):
+                    engine.close()
 
 
 def play_game(task: GameTask, engines: EnginePool, timer: Timer = time.perf_counter) -> GameResult:
@@ -426,6 +429,8 @@ def _flag_text(name: str, clock: Clock, spent: float) -> str:
 
 # --- worker processes ---------------------------------------------------------------
 _ENGINES: EnginePool | None = None
+#: The protocol log of the worker's match (None: none is kept).
+_PROTOCOL_LOG: Path | None = None
 
 
 def init_worker(warm_up: bool) -> None:
@@ -436,12 +441,19 @@ def init_worker(warm_up: bool) -> None:
     if warm_up:
         warm_up_searches()
     _ENGINES = EnginePool()
-    multiprocessing.util.Finalize(_ENGINES, _ENGINES.close, exitpriority=10)
+    multiprocessing.util.Finalize(_ENGINES, _close_worker_engines, exitpriority=10)
 
 
 def play_in_worker(task: GameTask) -> GameResult:
-    """:func:`play_game` with the worker's own engines."""
-    global _ENGINES
+    """:func:`play_game` with the worker's own engines; the match's protocol log, if
+    any, gets their ``quit`` when the worker ends."""
+    global _ENGINES, _PROTOCOL_LOG
     if _ENGINES is None:
         _ENGINES = EnginePool()
+    _PROTOCOL_LOG = task.protocol_log
     return play_game(task, _ENGINES)
+
+
+def _close_worker_engines() -> None:
+    if _ENGINES is not None:
+        _ENGINES.close(_PROTOCOL_LOG)

@@ -3,7 +3,8 @@
 An engine's author reads it to see why a game went as it did: what the arena sent,
 what the engine answered and when, and what it wrote to its standard error. Each
 game has a file of its own, named as its record with ``.log`` for ``.txt``; the
-engines' start before the first game goes to ``start.log``. A line is the seconds
+engines' start before the first game goes to ``start.log``, their ``quit`` after the
+last to ``end.log``. A line is the seconds
 since the file was opened, the engine's name, a mark and the text::
 
        0.412 mine > go movetime=300
@@ -34,6 +35,8 @@ NOTE: Final = "#"
 
 #: The file of the engines' start, before the first game.
 START_FILE: Final = "start.log"
+#: The file of the engines' end, after the last game: their ``quit`` and exit.
+END_FILE: Final = "end.log"
 
 
 class Transcribed(Protocol):

@@ -319,7 +319,7 @@ def run_match(
                 if config.jobs == 1:
                     stopped = _run_inline(todo, engines, warm, accept, timer or time.perf_counter)
             finally:
-                engines.close()
+                engines.close(config.protocol_log)
             if config.jobs != 1:
                 stopped = _run_pool(todo, config.jobs, warm, accept)
         finally:
