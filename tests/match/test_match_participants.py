@@ -124,6 +124,8 @@ def test_external_command_may_hold_an_at_sign():
     p = parse_participant("cmd:engine --user=a@b@depth=3")
     assert p.command == ("engine", "--user=a@b")
     assert p.limits == Limits(depth=3)
+    p = parse_participant("cmd:ssh me@host shiftago engine")
+    assert p.command == ("ssh", "me@host", "shiftago", "engine")
 
 
 def test_quoted_external_command():
@@ -162,6 +164,12 @@ def test_defaults_fill_only_the_open_limits():
         ("level:7@option.OwnBook=2", r"OwnBook is 1 \(on\) or 0 \(off\), not 2"),
         ("level:7@option.OwnBook=off", "needs a whole number"),
         ("cmd:e@option.T=1,option.t=2", "option.t= is given twice"),
+        # options that do not read are named, not taken for the body or a command's words
+        ("level:3@depth=2,b", "an option after @ is NAME=VALUE, not 'b'"),
+        ("level:3@", "an option after @ is NAME=VALUE, not ''"),
+        ("level:3@name=", "an option after @ is NAME=VALUE, not 'name='"),
+        ("cmd:engine@name=", "an option after @ is NAME=VALUE, not 'name='"),
+        ("cmd:engine@depth=2,", "an option after @ is NAME=VALUE, not ''"),
     ],
 )
 def test_bad_specs_say_what_is_wrong(text, message):

@@ -51,10 +51,9 @@ LIMIT_OPTIONS: Final = ("movetime", "depth", "nodes", "level", "threads", "hash"
 #: The prefix of an engine option of any name: ``option.Temperature=2``.
 ENGINE_OPTION: Final = "option."
 _KEY: Final = r"[a-z]+(?:\.[a-z0-9_-]+)?"
-_OPTIONS: Final = re.compile(
-    rf"@({_KEY}=[^,@]+(?:,{_KEY}=[^,@]+)*)\s*$",
-    re.IGNORECASE,
-)
+#: How the text after an external engine's last ``@`` begins when it is options (else
+#: the ``@`` is the command line's own, as in ``ssh me@host``).
+_OPTIONS_START: Final = re.compile(rf"\s*{_KEY}\s*=", re.IGNORECASE)
 
 
 def _no_argument(name: str, argument: str | None) -> None:
@@ -395,13 +394,25 @@ def parse_participants(texts: Sequence[str], defaults: Limits = NO_LIMITS) -> li
 
 
 def _split(text: str) -> tuple[str, dict[str, str]]:
-    """The body and the options of a spec."""
-    match = _OPTIONS.search(text)
-    if match is None:
+    """The body and the options of a spec: what follows its last ``@``, read strictly
+    (an option that does not read names itself), except where an external engine's
+    command line holds that ``@``."""
+    body, at, tail = text.rpartition("@")
+    if not at:
+        return text, {}
+    external = body.strip()[: len(EXTERNAL)].lower() == EXTERNAL
+    if external and tail.strip() and not _OPTIONS_START.match(tail):
         return text, {}
     options: dict[str, str] = {}
-    for item in match.group(1).split(","):
-        key, _, value = item.partition("=")
+    for item in tail.split(","):
+        key, equals, value = item.strip().partition("=")
+        if not equals or not re.fullmatch(_KEY, key.strip(), re.IGNORECASE) or not value.strip():
+            raise MatchSetupError(
+                "an option after @ is NAME=VALUE, not {item} in {spec}",
+                item=repr(item),
+                spec=repr(text),
+            )
+        key = key.strip()
         prefix, dot, option = key.partition(".")
         # an engine option keeps its name's case: the engine's listing gives it
         engine_option = dot and prefix.lower() + dot == ENGINE_OPTION
@@ -419,7 +430,7 @@ def _split(text: str) -> tuple[str, dict[str, str]]:
                 "the option {key}= is given twice in {spec}", key=key, spec=repr(text)
             )
         options[key] = value.strip()
-    return text[: match.start()].strip(), options
+    return body.strip(), options
 
 
 def _whole(key: str, value: str) -> int:
