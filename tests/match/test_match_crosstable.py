@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from dataclasses import replace
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -110,6 +111,23 @@ def test_one_records_file_holds_every_game_of_the_match(tmp_path):
         assert (tmp_path / "m-records" / str(game.record_file)).read_text().strip() in (
             games_file.read_text()
         )
+
+
+def test_two_matches_of_one_results_file_each_rewrite_the_games_file(tmp_path):
+    """A bot author ran a second match into the same results file: its games file then
+    held the second match, and running the first again (every game resumed) left it so."""
+    games_file = tmp_path / "m-games.txt"
+    first = run_match(match(tmp_path, 3))
+    other = run_match(replace(match(tmp_path, 3), participants=("random", "greedy")))
+    assert [r.result for r in parse_records(games_file.read_text())] == [
+        g.result for g in other.games
+    ]
+    again = run_match(match(tmp_path, 3))
+    assert (again.resumed, again.played) == (len(first.games), 0)
+    records = parse_records(games_file.read_text())
+    assert len(records) == len(first.games) and {n for r in records for n in r.names} == {
+        p.name for p in first.participants
+    }
 
 
 def test_report_prints_the_tables_of_a_partial_match_and_plays_nothing(tmp_path):

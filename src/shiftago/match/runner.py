@@ -310,10 +310,10 @@ def run_match(
         progress(None, len(finished), len(tasks))
     todo = [t for t in tasks if t.key not in finished] if play else []
     stopped = decided()
-    if todo and not stopped:
-        warm = any(not p.external for p in participants)
-        engines = EnginePool()  # the pool's workers start engines of their own
-        try:
+    try:
+        if todo and not stopped:
+            warm = any(not p.external for p in participants)
+            engines = EnginePool()  # the pool's workers start engines of their own
             try:
                 _start_engines(participants, engines, config)
                 if config.jobs == 1:
@@ -322,9 +322,11 @@ def run_match(
                 engines.close(config.protocol_log)
             if config.jobs != 1:
                 stopped = _run_pool(todo, config.jobs, warm, accept)
-        finally:
-            if config.games_path is not None and len(finished) > resumed:
-                write_games_file(config.games_path, games(), records)
+    finally:
+        # this match's games, also where every game was resumed: another match of the
+        # same results file may have written the file since
+        if play and config.games_path is not None and finished:
+            write_games_file(config.games_path, games(), records)
     return MatchResult(
         config=config,
         participants=tuple(participants),
