@@ -276,6 +276,26 @@ def test_a_scoring_step_keeps_the_end_chosen_and_explains_the_other(
     assert page.locator(".marble[data-cell=c3]").count() == 0  # scored: it came off
 
 
+def test_on_a_touch_screen_a_score_choice_previews_then_plays(
+    live_server: LiveServer, new_context: NewContext
+):
+    """The page says one tap previews and two play; a scoring button scored at the
+    first tap (an Italian tablet walk), past taking back in a game between people."""
+    tablet = new_context(viewport={"width": 768, "height": 1024}, has_touch=True, is_mobile=True)
+    page = open_lesson(live_server, tablet, "keep-an-end")
+    page.locator("[data-testid=status]:has-text('score a line')").wait_for()
+    chosen = page.locator("[data-testid=score-choices] button[data-action='xc5-c2']")
+    chosen.tap()
+    page.wait_for_selector(
+        "[data-testid=score-choices] button[data-action='xc5-c2'][aria-pressed=true]"
+    )
+    page.wait_for_selector(".marble.to-remove", state="attached")  # the board previews it
+    assert page.locator(".marble[data-cell=c3]").count() == 1  # not scored yet
+    chosen.tap()
+    assert explanation(page, "info").startswith("Well done")
+    page.locator(".marble[data-cell=c3]").wait_for(state="detached")
+
+
 #: Each "keep" marker's word and whether it lies inside the marker's circle.
 KEEP_WORDS_FIT = """() => [...document.querySelectorAll(".choice-keep")].map((marker) => {
   const word = marker.querySelector(".keep-text");

@@ -64,7 +64,7 @@ function draw(animate = false) {
   board.update(drawn, { animate: animate && last && before ? { action: last, board: parsePosition(before.position).board, motion: v.motion } : null });
   $("status").textContent = statusText(v);
   $("action-input").disabled = !!settled;
-  drawScoreList($("score-choices"), $("score-list"), drawn.scoring, v.players, drawn.active, attempt);
+  drawScoreList($("score-choices"), $("score-list"), drawn.scoring, v.players, drawn.active, attempt, board);
 }
 
 function explain(text, kind) {

@@ -248,7 +248,7 @@ function spectators() {
 /** The score phase's choices as a list, each with its points (scorelist.js). */
 export function renderScoreChoices(v, canAct, onAct) {
   const choices = v.final && v.phase === "score" ? ctx.game.scoring || [] : [];
-  drawScoreList($("score-choices"), $("score-list"), choices, ctx.game.players, canAct, onAct);
+  drawScoreList($("score-choices"), $("score-list"), choices, ctx.game.players, canAct, onAct, ctx.boardView);
 }
 
 let wasOver = null; // whether the game was over at the last drawing (null: none yet)

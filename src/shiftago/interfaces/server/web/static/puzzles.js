@@ -248,7 +248,7 @@ function draw(view, animate = null) {
     { animate },
   );
   $("action-input").disabled = !mine;
-  drawScoreList($("score-choices"), $("score-list"), scoring, players, mine, play);
+  drawScoreList($("score-choices"), $("score-list"), scoring, players, mine, play, boardView);
   drawSeatChips($("seats"), view);
 }
 
