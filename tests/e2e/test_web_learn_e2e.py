@@ -231,6 +231,20 @@ IN_VIEW = """(s) => {
 }"""
 
 
+def test_on_a_tablet_the_action_field_is_one_line_high(
+    live_server: LiveServer, new_context: NewContext
+):
+    """The action field's form took a row's flex basis (14rem) as its height in the
+    board's column: bands of empty page above and below it pushed "Next lesson" below
+    the screen of an upright tablet (an Italian walk)."""
+    tablet = new_context(viewport={"width": 820, "height": 1180}, has_touch=True, is_mobile=True)
+    page = open_lesson(live_server, tablet, "push")
+    form = page.locator("#typed").bounding_box()
+    field = page.locator("[data-testid=action-input]").bounding_box()
+    assert form is not None and field is not None
+    assert form["height"] <= field["height"] + 2
+
+
 def test_on_a_tablet_the_explanation_and_the_next_goal_stay_in_view(
     live_server: LiveServer, new_context: NewContext
 ):
