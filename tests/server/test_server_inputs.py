@@ -231,7 +231,8 @@ def import_(server: Server, text_: str) -> Any:
         ),
         ({"Event": "e" * (EVENT_LENGTH + 1)}, f"Event is longer than {EVENT_LENGTH}"),
         ({"ActionLimit": str(2**31)}, "ActionLimit is not from"),
-        ({"ActionLimit": str(2**63)}, "ActionLimit is not from"),
+        # past any game's limit: the rules refuse it before the column is asked
+        ({"ActionLimit": str(2**63)}, "the action limit must be 1 to 1000000000000000000"),
         ({"Seed": str(2**63)}, "Seed is not from"),
         ({"Seed": str(-(2**63) - 1)}, "Seed is not from"),
         ({"Seed": "9" * 100}, "Seed is not from"),
