@@ -357,21 +357,17 @@ class LevelBot(Bot):
             raise ValueError(f"{self.OWN_BOOK} is 1 (on) or 0 (off), not {value}")
         self.own_book = bool(value)
 
-    def book_action(self, state: State) -> Action | None:
-        """The opening book's choice at ``state`` where this level plays from the book
-        and the shipped book has a sound one; else None (the level searches)."""
-        line = self.book_line(state)
-        return None if line is None else line.action
-
     def book_line(self, state: State) -> BookLine | None:
-        """The book's line of :meth:`book_action` (its action and how it fared), or
-        None."""
+        """The opening book's choice at ``state`` (its action and how it fared) where
+        this level plays from the book and the shipped book has a sound one; else None
+        (the level searches)."""
         if not self.own_book:
             return None
         book = shipped_book(state.rules.variant, state.players)
-        if book is None or (chosen := book.choice(state)) is None:
+        if book is None:
             return None
-        return next(line for line in book.lines(state) if line.action == chosen)
+        # the line Book.choice names, read once with its entry
+        return next((line for line in book.lines(state) if line.chosen), None)
 
     def _report_book(self, state: State, line: BookLine, limits: Limits) -> None:
         """Tell ``limits.progress`` of a book answer: depth 0 and no nodes (nothing was
