@@ -6,6 +6,7 @@ import { drawPicture } from "./board.js";
 import { api } from "./api.js";
 import { t } from "./i18n.js";
 import { colourName } from "./gamewords.js";
+import { progress } from "./puzzleprogress.js";
 
 /** Fill the card `box` (hidden until the day's puzzle has come). */
 export async function mountDaily(box) {
@@ -25,18 +26,8 @@ export async function mountDaily(box) {
   box.querySelector("#daily-goal").textContent = t("{colour} to act. {goal}", { colour, goal: puzzle.goal });
   box.querySelector("#daily-link").dataset.puzzle = puzzle.id;
   // solved in this browser: said on the card (an Italian walk saw no sign of it)
-  const solved = solvedHere().includes(puzzle.id);
+  const solved = progress().solved.includes(puzzle.id);
   box.querySelector("#daily-solved").hidden = !solved;
   box.dataset.solved = String(solved);
   box.hidden = false;
-}
-
-/** The puzzles this browser solved (the puzzles page keeps them, puzzles.js). */
-function solvedHere() {
-  try {
-    const kept = JSON.parse(localStorage.getItem("shiftago.puzzles") || "{}");
-    return Array.isArray(kept.solved) ? kept.solved : [];
-  } catch {
-    return [];
-  }
 }

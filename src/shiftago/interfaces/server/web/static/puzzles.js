@@ -15,6 +15,7 @@ import { playSound } from "./prefs.js";
 import { drawScoreList } from "./scorelist.js";
 import { drawSeatChips } from "./seatchips.js";
 import { onChosen } from "./chosen.js";
+import { keep, progress } from "./puzzleprogress.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -33,10 +34,6 @@ const THEME_WORDS = {
   "players-4": () => t("4 players"),
 };
 
-/** Where the browser keeps a player's progress (signed out, and the streak mode's run). */
-const STORE = "shiftago.puzzles";
-/** The most solved ids kept in the browser (the oldest are forgotten first). */
-const MOST_KEPT = 2000;
 /** Milliseconds between two actions the page plays (the defence's, the solution's). */
 const REPLY_PAUSE = 450;
 /** How many times `next` is asked again for a puzzle the browser has solved already. */
@@ -71,36 +68,6 @@ function notice(text, kind = "error") {
 }
 
 // ---- progress in the browser -----------------------------------------------------
-function progress() {
-  try {
-    const kept = JSON.parse(localStorage.getItem(STORE) || "{}");
-    return {
-      solved: Array.isArray(kept.solved) ? kept.solved.filter((x) => typeof x === "string") : [],
-      // the ones solved while signed out: an account's figures leave them out
-      signedOut: Array.isArray(kept.signedOut) ? kept.signedOut.filter((x) => typeof x === "string") : [],
-      streak: Number.isInteger(kept.streak) ? kept.streak : 0,
-      best: Number.isInteger(kept.best) ? kept.best : 0,
-      run: Number.isInteger(kept.run) ? kept.run : 0,
-      theme: typeof kept.theme === "string" ? kept.theme : "",
-      streakMode: kept.streakMode === true,
-    };
-  } catch {
-    return { solved: [], signedOut: [], streak: 0, best: 0, run: 0, theme: "", streakMode: false };
-  }
-}
-
-function keep(changes) {
-  const next = { ...progress(), ...changes };
-  next.solved = next.solved.slice(-MOST_KEPT);
-  next.signedOut = next.signedOut.slice(-MOST_KEPT);
-  try {
-    localStorage.setItem(STORE, JSON.stringify(next));
-  } catch {
-    /* a browser that keeps nothing: the progress lives as long as the page */
-  }
-  return next;
-}
-
 /** Note a finished puzzle in the browser: solved ids, the streak, the streak mode's run.
  * As the server counts a signed-in player's (docs/puzzles.md), the streak counts first
  * attempts only: a puzzle solved after a failure, or solved before, leaves it as it is. */
