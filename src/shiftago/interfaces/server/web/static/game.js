@@ -124,8 +124,6 @@ function handle(conn, msg) {
   }
 }
 
-/** Whether GAME (at `version`) is this browser's draw offer declined: the offer gone
- * with no action played (the opponent's action lets it lapse) and the game going on. */
 /** The actions of `before` that a take-back left out of `after` (none where `after` is
  *  not where `before` was taken back to: a page that missed actions says no list). */
 function takenBack(before, after) {
@@ -133,6 +131,8 @@ function takenBack(before, after) {
   return before.slice(after.length);
 }
 
+/** Whether GAME (at `version`) is this browser's draw offer declined: the offer gone
+ * with no action played (the opponent's action lets it lapse) and the game going on. */
 function offerDeclined(game, version) {
   const before = ctx.game;
   if (!before || !before.draw_offer || !held().includes(before.draw_offer)) return false;

@@ -9,6 +9,9 @@ import { scoringEnds } from "./board.js";
 import { el } from "./api.js";
 import { t, tn } from "./i18n.js";
 
+let pointer = "mouse"; // how the last press on a choice began: "touch" previews first
+let armed = null; // the choice a first tap previewed
+
 /** List `choices` ({action, points}) in `list`, showing `box` only while there are
  * some; with 3-4 players each says which end stays. A press calls `onAct(action)`;
  * the buttons are disabled unless `enabled`. On a touch screen the first tap previews
@@ -51,6 +54,3 @@ export function drawScoreList(box, list, choices, players, enabled, onAct, board
   if (armed && board) board.preview(armed);
   box.hidden = !choices.length;
 }
-
-let pointer = "mouse"; // how the last press on a choice began: "touch" previews first
-let armed = null; // the choice a first tap previewed
