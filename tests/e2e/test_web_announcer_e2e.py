@@ -58,7 +58,9 @@ def pushed(game: dict[str, Any], colour: str, action: str) -> str:
 def moved(game: dict[str, Any], index: int) -> str:
     """What the page says the push ``index`` of ``game`` moved, from the core's motion:
     a screen reader cannot see the marbles slide (a French walk); "" for none."""
-    return moves_words(game["actions"][:index], game["actions"][index], " Moved: {}.")
+    return moves_words(
+        game["actions"][:index], game["actions"][index], " {marbles} moved: {listed}."
+    )
 
 
 def board_words(position: str) -> str:
@@ -82,7 +84,8 @@ def board_words(position: str) -> str:
 
 def moves_words(before: list[str], action: str, sentence: str, colours: bool = False) -> str:
     """The words for the marbles ``action`` moves after the actions ``before`` (orange
-    first), in ``sentence``; with ``colours`` each marble's colour before the push."""
+    first), in ``sentence`` (its ``{marbles}``, "2 marbles", and ``{listed}``, each move);
+    with ``colours`` each marble's colour before the push."""
     played = Game(first="o")  # the tests' games start with orange
     for earlier in before:
         played.play(earlier)
@@ -99,7 +102,7 @@ def moves_words(before: list[str], action: str, sentence: str, colours: bool = F
     if len(steps) == 2:
         listed = f"{steps[0]} and {steps[1]}"
     marbles = "1 marble" if len(steps) == 1 else f"{len(steps)} marbles"
-    return sentence.format(f"{marbles}: {listed}")
+    return sentence.format(marbles=marbles, listed=listed)
 
 
 def hears(page: Any, words: str, timeout: float = 30_000) -> None:
@@ -165,7 +168,7 @@ def test_the_computer_s_action_is_said_in_words(
     assert answer[0] in SIDES, answer  # Express: an insertion
     hears(page, pushed(game, "g", answer) + moved(game, 1))
     arrow = page.locator('[data-action="Tc"]')
-    expected = moves_words(game["actions"], "Tc", "Pushes {}.", colours=True)
+    expected = moves_words(game["actions"], "Tc", "Pushes {marbles}: {listed}.", colours=True)
     page.wait_for_function(
         "e => document.querySelector('[data-action=Tc]').getAttribute('aria-description') === e",
         arg=expected or "Pushes no marble.",

@@ -124,10 +124,60 @@ def test_a_message_refused_for_coming_too_fast_stays_in_the_box(
     )
     box.fill("one too many")
     box.press("Enter")
-    ann.wait_for_function("() => document.body.textContent.includes('at most 5 chat messages')")
+    # said under the chat's line, where the writer looks: above the board it was off a
+    # phone's screen (a French walk)
+    said = ann.get_by_test_id("chat-error")
+    said.wait_for()
+    assert "at most 5 chat messages in 10 seconds" in said.inner_text()
+    assert ann.is_hidden("#notice")
     ann.wait_for_function(
         "() => document.querySelector('[data-testid=chat-input]').value === 'one too many'"
     )
+
+
+def test_a_message_too_long_is_refused_in_words_and_kept_to_shorten(
+    start_server: StartServer, new_context
+):
+    """A pasted text over the 300 characters a message may have is not cut silently (a
+    French walk lost 94% of one): it is refused in words and stays in the box."""
+    _, (ann, ben) = two_players(start_server(), new_context)  # its own chat limit
+    box = ann.get_by_test_id("chat-input")
+    box.fill("word " * 1000)
+    box.press("Enter")
+    said = ann.get_by_test_id("chat-error")
+    said.wait_for()
+    assert said.inner_text() == "A chat message has at most 300 characters; this one has 4,999."
+    assert len(box.input_value()) == 5000
+    box.fill("a short one")
+    assert said.is_hidden()  # short enough now: the refusal goes
+    box.press("Enter")
+    ben.locator(".chat-text", has_text="a short one").wait_for()
+    assert ben.locator("[data-testid=chat-message]").count() == 1
+
+
+def test_on_a_phone_a_message_below_the_board_is_called_to_the_reader(
+    start_server: StartServer, new_context
+):
+    """On a phone the chat lies far below the board: a message that comes while it is
+    out of sight shows a button at the foot of the screen, which leads to it."""
+    phone = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+    _, (ann, ben) = two_players(start_server(), new_context, **phone)  # its own chat limit
+    caller = ben.get_by_test_id("chat-caller")
+    assert caller.is_hidden()
+    for text in ("hello Ben", "your turn soon"):
+        ann.get_by_test_id("chat-input").fill(text)
+        ann.get_by_test_id("chat-input").press("Enter")
+        ann.locator(".chat-text", has_text=text).wait_for()
+    ben.wait_for_function(
+        "() => document.querySelector('[data-testid=chat-caller]')?.textContent"
+        " === '2 new chat messages'"
+    )
+    assert caller.is_visible()
+    assert ann.get_by_test_id("chat-caller").is_hidden()  # the writer's own are not called
+    caller.click()
+    caller.wait_for(state="hidden")
+    assert ben.locator(".chat-text", has_text="your turn soon").is_visible()
+    assert ben.evaluate("document.activeElement.dataset.testid") == "chat-input"
 
 
 def test_a_guest_named_like_an_account_is_marked_in_the_chat_and_on_its_card(

@@ -936,6 +936,18 @@ def test_on_a_phone_a_player_page_fits_and_its_plot_is_readable(
         "document.documentElement.scrollWidth - document.documentElement.clientWidth"
     )
     assert overflow <= 0, f"the player page scrolls sideways by {overflow}px at 390px wide"
+    # every column of the recent games in sight, the rating's change last: it was out of
+    # sight in a table that scrolled with no sign of it (a French walk), in French too
+    for locale in ("fr", "en"):
+        page.goto(f"{live_server.url}/players/ben2594?lang={locale}")
+        page.wait_for_selector("[data-testid=games] tbody tr")
+        rights = page.eval_on_selector_all(
+            "[data-testid=games] tbody tr:first-child td",
+            "cells => cells.map(c => c.getBoundingClientRect().right)",
+        )
+        assert len(rights) == 5 and max(rights) <= 390, (locale, rights)
+        change = page.inner_text("[data-testid=games] tbody tr td:last-child")
+        assert change.endswith("(\u2212162)")  # the minus sign, as the game page writes it
     label_heights = page.eval_on_selector_all(
         "[data-testid=history-plot] text",
         "nodes => nodes.map(n => n.getBBox().height * n.ownerSVGElement.getScreenCTM().a)",

@@ -307,3 +307,26 @@ def test_the_challenge_s_computer_level_is_the_one_last_chosen(
     page.reload()
     page.wait_for_selector("[data-testid=seat-level-1] option[value='4']", state="attached")
     assert page.input_value("[data-testid=seat-level-1]") == "4"
+
+
+def test_the_menus_lobby_link_lands_on_the_lobby_on_a_phone(
+    live_server: LiveServer, new_context: NewContext
+):
+    """On a phone the cards above the lobby fill after the browser has scrolled to
+    ``#lobby``; the page keeps the lobby at the top while it settles (a French phone walk
+    landed a thousand pixels above it, in the new-game form)."""
+    phone = new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    ).new_page()
+    phone.goto(live_server.url + "/leaderboard")
+    phone.click("header [data-testid=menu-toggle]")
+    phone.click("header nav[data-testid=menu] a[href='/#lobby']")
+    phone.wait_for_selector("#lobby[data-live=true]")
+    # the seats' computer levels come last of what fills the form above the lobby
+    phone.wait_for_function(
+        "() => document.querySelectorAll('select[data-testid^=seat-level-] option').length > 0"
+    )
+    phone.wait_for_function(
+        "() => Math.abs(document.getElementById('lobby').getBoundingClientRect().top) < 2"
+    )
+    assert phone.evaluate("scrollY") > 1000

@@ -2,9 +2,11 @@
 // (the players', or the spectators'), a line to write in, and a toggle that hides the
 // chat, remembered in localStorage. Every text is the person's own: it is shown with
 // textContent, never as HTML. A page that holds several seats hears each message once
-// per seat: messages are kept by their id, so each shows once.
+// per seat: messages are kept by their id, so each shows once. A refusal of a message
+// is said under the line it came from, and a message that comes while the chat is out of
+// sight (below the board on a phone) is called by a button that leads to it.
 import { seatName } from "./gamewords.js";
-import { date, t, tn } from "./i18n.js";
+import { date, number, t, tn } from "./i18n.js";
 
 const HIDDEN_KEY = "shiftago.chat";
 /** The name the server gives a speaker with none (a spectator): a word, shown translated. */
@@ -82,23 +84,37 @@ export class ChatPanel {
     this.toggle.setAttribute("aria-controls", "chat-body");
     this.list = node("ol", { class: "chat-list", "aria-live": "polite", "aria-labelledby": "chat-title" });
     this.form = node("form", { class: "chat-form", autocomplete: "off" });
+    // no maxlength: it cut a pasted text silently (a French walk lost 94% of one); a
+    // text too long is refused in words instead, and stays in the box to shorten
     this.input = node("input", {
-      type: "text", maxlength: String(MAX_LENGTH), "data-testid": "chat-input",
+      type: "text", "data-testid": "chat-input",
       "aria-label": t("Your message"), placeholder: t("Say something"),
     });
     const go = node("button", { type: "submit" }, t("Send"));
     this.form.append(this.input, go);
+    this.error = node("p", { class: "error chat-error", role: "alert", "data-testid": "chat-error" });
+    this.error.hidden = true;
+    this.input.addEventListener("input", () => {
+      if (this.input.value.trim().length <= MAX_LENGTH && this.error.dataset.why === "long") this.refused("");
+    });
     this.form.addEventListener("submit", (e) => {
       e.preventDefault();
       const text = this.input.value.trim();
       if (!text) return;
-      if (this.hooks.send({ type: "chat", text: text.slice(0, MAX_LENGTH) })) {
+      if (text.length > MAX_LENGTH) {
+        const words = t("A chat message has at most {most} characters; this one has {n}.", { most: number(MAX_LENGTH), n: number(text.length) });
+        this.refused(words, "long");
+        return;
+      }
+      if (this.hooks.send({ type: "chat", text })) {
+        this.refused("");
         this.unsent = text; // until the room echoes it: a refusal gives it back (restore)
         this.input.value = "";
       }
     });
-    this.body.append(this.list, this.form);
+    this.body.append(this.list, this.form, this.error);
     box.append(head, this.body);
+    this.callOut();
     window.addEventListener("storage", (e) => {
       if (e.key === HIDDEN_KEY) this.show();
     });
@@ -114,19 +130,59 @@ export class ChatPanel {
 
   /** A `chat` event. */
   add(msg) {
-    if (msg && msg.text === this.unsent) this.unsent = null;
+    const own = msg && msg.text === this.unsent;
+    if (own) this.unsent = null;
     this.room = msg.room || this.room;
-    if (this.keep(msg) && chatHidden()) {
+    const fresh = this.keep(msg);
+    if (fresh && chatHidden()) {
       this.unread += 1;
       this.show();
+    } else if (fresh && !own && !this.inSight && !this.box.hidden) {
+      this.unseen += 1;
+      this.drawCaller();
     }
     this.draw();
   }
 
-  /** The last message sent was refused (too many at once): put it back to send again. */
-  restore() {
+  /** The last message sent was refused (too many at once): put it back to send again,
+   * and say why under it (`words`), where the writer looks. */
+  restore(words = "") {
     if (this.unsent && !this.input.value) this.input.value = this.unsent;
     this.unsent = null;
+    if (words) this.refused(words);
+  }
+
+  /** Say under the line why a message was not sent ("" clears it); `why` names the
+   * cause, so that shortening a text too long clears only that. */
+  refused(words, why = "") {
+    this.error.textContent = words;
+    this.error.hidden = !words;
+    this.error.dataset.why = why;
+  }
+
+  /** A button fixed at the foot of the screen that says how many messages came while
+   * the chat was out of sight, and leads to it; gone once the chat is seen. */
+  callOut() {
+    this.unseen = 0;
+    this.inSight = true;
+    this.caller = node("button", { type: "button", class: "chat-caller", "data-testid": "chat-caller" });
+    this.caller.hidden = true;
+    this.caller.addEventListener("click", () => {
+      this.box.scrollIntoView({ block: "center" });
+      this.input.focus({ preventScroll: true });
+    });
+    this.box.after(this.caller);
+    if (!("IntersectionObserver" in window)) return;
+    new IntersectionObserver((entries) => {
+      this.inSight = entries.some((entry) => entry.isIntersecting);
+      if (this.inSight) this.unseen = 0;
+      this.drawCaller();
+    }).observe(this.box);
+  }
+
+  drawCaller() {
+    this.caller.hidden = !this.unseen || this.inSight;
+    this.caller.textContent = tn("{n} new chat message", "{n} new chat messages", this.unseen, { n: number(this.unseen) });
   }
 
   /** Keep a message once (a page that holds several seats hears it once per seat);

@@ -100,8 +100,10 @@ function handle(conn, msg) {
       if (msg.code === "stale") conn.send({ type: "sync", seen: Math.max(ctx.version, 0) });
       // a seat link refused at hello: the welcome that follows says what this page does
       else if (msg.code === "not_seated" && !conn.welcomed) break;
+      // a chat message refused is said under the chat's line, where its writer looks
+      // (above the board it was off a phone's screen), and its text is not lost
+      else if (msg.reason === "chat_too_fast" && ctx.chat) ctx.chat.restore(refusalWords(msg, sent));
       else notice(refusalWords(msg, sent));
-      if (msg.code === "rate_limited" && ctx.chat) ctx.chat.restore(); // the text is not lost
       render();
       break;
     }

@@ -12,6 +12,7 @@ import {
 import { errorWords } from "./errors.js";
 import { levelLabel, seatName } from "./gamewords.js";
 import { mountDaily } from "./daily.js";
+import { keepHashTarget } from "./hashtarget.js";
 import { lang, number, t, tn } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
@@ -437,6 +438,7 @@ function fitSeats() {
 }
 
 async function main() {
+  keepHashTarget();
   mountPrefs($("prefs"));
   mountWelcome();
   mountDaily($("daily-puzzle"));

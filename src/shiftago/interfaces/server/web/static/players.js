@@ -5,7 +5,7 @@
 import { api, categoryName, el } from "./api.js";
 import { errorWords } from "./errors.js";
 import { seatName } from "./gamewords.js";
-import { ratingText } from "./rated.js";
+import { ratingChange, ratingText } from "./rated.js";
 import { date, number, t, tn } from "./i18n.js";
 import { signedInName } from "./account.js";
 import { mountChallengeForm, mountChallengeList } from "./challenges.js";
@@ -138,17 +138,20 @@ function renderGames(games) {
   document.getElementById("records-part").hidden = games.length === 0;
   document.getElementById("records-link").href = `/api/players/${encodeURIComponent(shownPlayer || "")}/records`;
   table.hidden = games.length === 0;
+  // each cell carries its column's name, which a phone shows above it (style.css)
+  const labels = [...table.tHead.rows[0].cells].map((th) => th.textContent);
+  const cell = (i, attrs, ...children) => el("td", { role: "cell", "data-label": labels[i], ...attrs }, ...children);
   table.tBodies[0].replaceChildren(
     ...games.map((g) => {
       const change = g.rating_after !== null && g.rating_before !== null ? Math.round(g.rating_after) - Math.round(g.rating_before) : null;
       return el(
         "tr",
-        {},
-        el("td", {}, el("a", { href: gameHref(g, own), "data-testid": g.finished ? "finished-link" : "playing-link", text: date(g.created, { dateStyle: "short", timeStyle: "short" }) })),
-        el("td", { text: g.rated ? t("{category}, rated", { category: categoryName(g.category) }) : categoryName(g.category) }),
-        el("td", { text: opponents(g).join(", ") }),
-        el("td", { text: g.outcome && OUTCOMES[g.outcome] ? OUTCOMES[g.outcome]() : g.finished ? "—" : t("Playing") }),
-        el("td", { text: change === null ? "" : t("{rating} ({change})", { rating: ratingText(g.rating_after, g.provisional_after), change: number(change, { signDisplay: "always" }) }) }),
+        { role: "row" },
+        cell(0, {}, el("a", { href: gameHref(g, own), "data-testid": g.finished ? "finished-link" : "playing-link", text: date(g.created, { dateStyle: "short", timeStyle: "short" }) })),
+        cell(1, { text: g.rated ? t("{category}, rated", { category: categoryName(g.category) }) : categoryName(g.category) }),
+        cell(2, { text: opponents(g).join(", ") }),
+        cell(3, { text: g.outcome && OUTCOMES[g.outcome] ? OUTCOMES[g.outcome]() : g.finished ? "—" : t("Playing") }),
+        cell(4, { text: change === null ? "" : t("{rating} ({change})", { rating: ratingText(g.rating_after, g.provisional_after), change: ratingChange(change) }) }),
       );
     }),
   );

@@ -13,6 +13,13 @@ export function ratingText(rating, provisional) {
   return `${digits(Math.round(rating))}${provisional ? "?" : ""}`;
 }
 
+/** A rating's change with its sign, as every page writes one: +12, −162 (the minus
+ *  sign, not a hyphen), ±0. */
+export function ratingChange(delta) {
+  const sign = delta > 0 ? "+" : delta < 0 ? "−" : "±";
+  return `${sign}${digits(Math.abs(delta))}`;
+}
+
 const asked = new Set();
 
 /** Show `changes` ([{colour, name, before, after, deviation, provisional}]) under the
@@ -37,13 +44,12 @@ export function showRatings(changes) {
   box.replaceChildren(
     ...changes.map((c) => {
       const delta = Math.round(c.after) - Math.round(c.before);
-      const sign = delta > 0 ? "+" : delta < 0 ? "−" : "±";
       return el(
         "li",
         {},
         el("a", { href: `/players/${encodeURIComponent(c.name)}`, text: c.name }),
         ` ${ratingText(c.after, c.provisional)} `,
-        el("span", { class: delta >= 0 ? "up" : "down", text: `(${sign}${digits(Math.abs(delta))})` }),
+        el("span", { class: delta >= 0 ? "up" : "down", text: `(${ratingChange(delta)})` }),
       );
     }),
   );

@@ -5,16 +5,20 @@
 import { lang, number, t, tn } from "../i18n.js";
 import { COLOURS, colourName, colourTitle } from "./marbles.js";
 
-/** "2 marbles: orange a3 to b3, green b3 to c3" (colours where `board`, a Map of cell to
- * colour before the push, is given); "" for no move. */
-export function movesWords(moves, board = null) {
-  if (!Array.isArray(moves) || !moves.length) return "";
+/** Each move's words, nearest the edge first, in one list: "orange a3 to b3 and green
+ * b3 to c3" (colours where `board`, a Map of cell to colour before the push, is given). */
+function stepsList(moves, board) {
   const steps = [...moves].reverse().map(({ from, to }) => {
     const colour = board && board.get(from);
     return colour ? t("{colour} {from} to {to}", { colour: colourName(colour), from, to }) : t("{from} to {to}", { from, to });
   });
-  const list = new Intl.ListFormat(lang, { type: "conjunction" }).format(steps);
-  return tn("{n} marble: {list}", "{n} marbles: {list}", moves.length, { list });
+  return new Intl.ListFormat(lang, { type: "conjunction" }).format(steps);
+}
+
+/** "2 marbles: orange a3 to b3, green b3 to c3"; "" for no move. */
+export function movesWords(moves, board = null) {
+  if (!Array.isArray(moves) || !moves.length) return "";
+  return tn("{n} marble: {list}", "{n} marbles: {list}", moves.length, { list: stepsList(moves, board) });
 }
 
 /** An arrow's description: what its push would move now (the board as it stands). */
@@ -23,10 +27,11 @@ export function pushDescription(moves, board) {
   return words ? t("Pushes {moves}.", { moves: words }) : t("Pushes no marble.");
 }
 
-/** What a push just did, after the sentence that names it. */
+/** What a push just did, after the sentence that names it: "2 marbles moved: a3 to b3
+ * and b3 to c3." (one colon: "Moved: 2 marbles: …" had two, a French walk heard). */
 export function movedWords(moves) {
-  const words = movesWords(moves);
-  return words ? t("Moved: {moves}.", { moves: words }) : "";
+  if (!Array.isArray(moves) || !moves.length) return "";
+  return tn("{n} marble moved: {list}.", "{n} marbles moved: {list}.", moves.length, { list: stepsList(moves, null) });
 }
 
 /** The board in a sentence per colour, then the empty cells' count: "Orange: a1, b3.
