@@ -115,7 +115,7 @@ def test_the_abort_button_before_ones_first_action_ends_the_game_on_both_pages(
     ben.goto(live_server.url)  # the home page lists it among Ben's finished games
     listed = ben.locator(f'#mine-over [data-game="{game_id}"] .g-state')
     listed.wait_for()
-    assert listed.inner_text() == "aborted"
+    assert listed.inner_text() == "The game was aborted by Ben: no result."
 
 
 def test_resigning_asks_first_and_ends_the_game(live_server: LiveServer, new_context: NewContext):
@@ -137,6 +137,14 @@ def test_resigning_asks_first_and_ends_the_game(live_server: LiveServer, new_con
     ann.get_by_test_id("resign").wait_for(state="hidden")
     # the keyboard's place is not lost with the buttons that hid: it is on the rematch
     ann.wait_for_function("() => document.activeElement?.id === 'rematch'")
+    # the home page's list says how the game ended, and when: two finished games of the
+    # same players read alike, "Ben won" (a French walk)
+    ben.goto(live_server.url)
+    item = ben.locator(f'#mine-over [data-game="{game_id}"]')
+    item.locator(".g-state").wait_for()
+    assert item.locator(".g-state").inner_text() == "Ben wins by resignation."
+    ended = read(live_server, game_id)["updated"]
+    assert item.locator("time.g-when").get_attribute("datetime") == ended
 
 
 def test_with_three_players_the_resign_question_says_the_game_ends_for_all(

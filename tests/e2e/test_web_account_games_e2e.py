@@ -120,6 +120,13 @@ def test_a_turn_in_a_game_not_in_view_is_counted_and_notified(
     )
     page.goto(live_server.url + "/players/amy")
     page.wait_for_selector("[data-testid=notify-waiting]:not([hidden])")
+    # it stands after the account's name and says what it is for: before the name it
+    # stood alone by the site's name, unexplained (a French walk)
+    notify = page.locator("[data-testid=notify-waiting]")
+    name_box = page.locator("[data-testid=account-name]").bounding_box()
+    notify_box = notify.bounding_box()
+    assert name_box and notify_box and notify_box["x"] > name_box["x"]
+    assert "when it is my turn" in (notify.get_attribute("title") or "")
     page.click("[data-testid=notify-waiting]")
     page.wait_for_selector("[data-testid=notify-waiting]", state="hidden")
     assert waiting_count(page) in ("0", "")

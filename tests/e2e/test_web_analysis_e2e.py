@@ -663,6 +663,29 @@ BOARD_IN_VIEW = """() => {
 }"""
 
 
+def test_a_review_names_an_action_after_another_of_its_turn_by_both(
+    live_server: LiveServer, page: Any
+) -> None:
+    """A scorer moves again: the two insertions of one turn, either side of its scoring,
+    read alike in the key moments ("20. R1?!" twice, a French walk). An action after
+    another of its turn is named after it, as the move list writes the turn."""
+    page.goto(live_server.url + "/")
+    names = page.evaluate(
+        """async () => {
+            const { GameReview } = await import("/static/review.js");
+            const actions = [
+                { index: 22, turn: 20, action: "R1" },
+                { index: 23, turn: 20, action: "xd1-g1" },
+                { index: 24, turn: 20, action: "R1" },
+                { index: 25, turn: 21, action: "L3" },
+            ];
+            const review = { review: { actions } };
+            return actions.map((a) => GameReview.prototype.numbered.call(review, a));
+        }"""
+    )
+    assert names == ["20. R1", "20. \u2026R1 xd1-g1", "20. \u2026xd1-g1 R1", "21. L3"]
+
+
 def test_a_failed_review_says_so_and_can_be_asked_for_again(
     live_server: LiveServer, new_context: NewContext
 ) -> None:

@@ -13,7 +13,8 @@ import { errorWords } from "./errors.js";
 import { levelLabel, seatName } from "./gamewords.js";
 import { mountDaily } from "./daily.js";
 import { keepHashTarget } from "./hashtarget.js";
-import { lang, number, t, tn } from "./i18n.js";
+import { date, lang, listed, number, t, tn } from "./i18n.js";
+import { resultSentence } from "./results.js";
 
 const $ = (id) => document.getElementById(id);
 let LEVELS = [{ level: 1, name: "" }];
@@ -258,20 +259,18 @@ async function afterCreate(game, kinds, names = null) {
 }
 
 // ---- lists -------------------------------------------------------------------
-/** Names joined as the page's language joins them ("ann and ben"; "ann und ben"). */
-function both(names) {
-  return new Intl.ListFormat(lang, { style: "long", type: "conjunction" }).format(names);
-}
-
 function describe(game) {
   const v = variantName(game.variant);
   const seats = game.seats || [];
   const names = seats.map((s) => seatName(s, seats)).join(" · ");
   const st = parseStatus(game);
   let state;
-  if (st.over) {
-    const who = (c) => seatName(seats.find((x) => x.colour === c) || { colour: c }, seats);
-    const winners = both(st.winners.map(who));
+  const who = (c) => seatName(seats.find((x) => x.colour === c) || { colour: c }, seats);
+  // a game read whole has its result: how it ended is said as its page says it (two
+  // finished games read alike, "camille won", a French walk could not tell apart)
+  if (st.over && game.result) state = resultSentence(game.result, game.variant, who);
+  else if (st.over) {
+    const winners = listed(st.winners.map(who));
     if (st.aborted) state = t("aborted");
     // as the game page says it: a draw among some of the seats is a shared win
     else if (st.draw) state = st.winners.length < game.players ? tn("{names} shares the win", "{names} share the win", st.winners.length, { names: winners }) : t("draw");
@@ -309,10 +308,13 @@ function gameItem(game, href, extra = null, mine = null) {
       state = mine.toAct ? MINE.yourTurn() : MINE.toPlay(seatName(seat, seats));
     }
   }
+  // when it last moved: finished games of the same players read alike without it
+  const when = game.updated ? el("time", { class: "g-when", datetime: game.updated, text: date(game.updated, { dateStyle: "medium", timeStyle: "short" }) }) : null;
   link.append(icons,
     el("span", { class: "g-title", text: d.title }),
     el("span", { class: "g-names", text: d.names }),
     el("span", { class: mine && mine.toAct ? "g-state to-act" : "g-state", text: state }));
+  if (when) link.append(when);
   return el("li", { "data-game": game.id }, link, extra);
 }
 

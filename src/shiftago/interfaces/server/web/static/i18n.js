@@ -87,6 +87,11 @@ export function duration(seconds) {
   return new Intl.ListFormat(lang, { style: "long", type: "unit" }).format(words);
 }
 
+/** Words joined as the page's language lists them: "a", "a and b", "a, b and c". */
+export function listed(words) {
+  return new Intl.ListFormat(lang, { style: "long", type: "conjunction" }).format(words);
+}
+
 /** A clock's time: "4:05", "1:02:03", or "9.5" under ten seconds, digits of the page. */
 export function clock(seconds) {
   const s = Math.max(0, seconds);

@@ -335,7 +335,7 @@ export class GameReview {
     this.best.hidden = false;
     const j = this.judgementOf(k);
     const values = {
-      action: `${a.turn ? `${a.turn}. ` : ""}${a.action}${j && j.mark ? ` ${j.mark}` : ""}`,
+      action: `${this.numbered(a)}${j && j.mark ? ` ${j.mark}` : ""}`,
       judgement: j && j.judgement ? JUDGEMENTS[j.judgement]() : "",
       score: scored(expected(a.expected_after), a.value, a.proven),
     };
@@ -484,7 +484,7 @@ export class GameReview {
       if (k >= pts.length) continue;
       const seat = seats.length === 1 ? 0 : Math.max(0, colours.indexOf(a.seat));
       const dot = svg("circle", { cx: this.x(k), cy: this.y(pts[k][seat]), r: 5, class: `eg-mark eg-${a.judgement}`, "data-judgement": a.judgement }, graph);
-      svg("title", {}, dot).textContent = t("{action} {mark} {judgement}", { action: `${a.turn ? `${a.turn}. ` : ""}${a.action}`, mark: MARKS[a.judgement], judgement: JUDGEMENTS[a.judgement]() });
+      svg("title", {}, dot).textContent = t("{action} {mark} {judgement}", { action: this.numbered(a), mark: MARKS[a.judgement], judgement: JUDGEMENTS[a.judgement]() });
     }
     this.cursor = svg("line", { y1: 0, y2: H, class: "eg-cursor" }, graph);
     const hit = svg("rect", { x: 0, y: 0, width: W, height: H, class: "eg-hit" }, graph);
@@ -554,6 +554,15 @@ export class GameReview {
     this.graph.setAttribute("aria-valuetext", said);
   }
 
+  /** An action as the move list numbers it: "20. R1", and "20. …xd1-g1 R1" after an
+   *  earlier action of its turn (a scorer moves again: the two R1 of one turn read alike
+   *  in the key moments, a French walk). */
+  numbered(a) {
+    if (!a.turn) return a.action;
+    const before = ((this.review && this.review.actions) || []).find((x) => x.index === a.index - 1);
+    return before && before.turn === a.turn ? `${a.turn}. …${before.action} ${a.action}` : `${a.turn}. ${a.action}`;
+  }
+
   /** The marked actions, each a link to the position before it (where the best is shown). */
   drawMoments() {
     const marked = ((this.review && this.review.actions) || []).filter((a) => MARKS[a.judgement]);
@@ -571,12 +580,12 @@ export class GameReview {
         title: t("Show the position before it, with the computer's best ({best})", { best: a.best }),
         // the mark's signs and the marble say little to a screen reader: words instead
         "aria-label": t("{action} by {colour}, {judgement}: show the position before it", {
-          action: `${a.turn ? `${a.turn}. ` : ""}${a.action}`,
+          action: this.numbered(a),
           colour: colourName(a.seat),
           judgement: JUDGEMENTS[a.judgement](),
         }),
       });
-      b.append(marbleIcon(a.seat, 14), ` ${a.turn ? `${a.turn}. ` : ""}${a.action}${MARKS[a.judgement]}`);
+      b.append(marbleIcon(a.seat, 14), ` ${this.numbered(a)}${MARKS[a.judgement]}`);
       b.addEventListener("click", () => {
         this.go(a.index);
         this.boardIntoView();

@@ -4,7 +4,7 @@
 // comes from the server's GAME (docs/web-protocol.md); nothing here decides a rule.
 import { COLOURS, colourTitle, parsePosition } from "./board.js";
 import { seatName, seatWithColour } from "./gamewords.js";
-import { lang } from "./i18n.js";
+import { listed } from "./i18n.js";
 
 const parts = location.pathname.split("/").filter(Boolean);
 const params = new URLSearchParams(location.search);
@@ -98,9 +98,7 @@ export function heldThatMay(what) {
 }
 
 /** Words in a list, in the page's language: "a", "a and b", "a, b and c". */
-export function together(words) {
-  return new Intl.ListFormat(lang, { style: "long", type: "conjunction" }).format(words);
-}
+export const together = listed;
 
 /** Whether this page holds every seat a person plays (an imported game, people taking
  *  turns at one screen): nobody else plays, so the computer's help is no one's harm. */

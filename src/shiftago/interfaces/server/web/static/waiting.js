@@ -19,6 +19,7 @@ const NOTIFY_KEY = "shiftago.notify"; // shared with the game page's "Notify me"
 const WORDS = {
   waiting: (n) => tn("{n} game waits for you", "{n} games wait for you", n),
   notify: () => t("Notify me"),
+  notifyWhat: () => t("Tell me in this browser when it is my turn in a game or a challenge comes for me."),
   notifyOn: () => t("Notifications on"),
   notifyBlocked: () => t("Notifications blocked"),
   title: () => t("Shiftago: your turn"),
@@ -62,6 +63,7 @@ function notifyControl(box) {
   button.className = "small";
   button.dataset.testid = "notify-waiting";
   button.textContent = WORDS.notify();
+  button.title = WORDS.notifyWhat(); // what "Notify me" is about (a French walk asked)
   button.hidden = true;
   button.addEventListener("click", async () => {
     try {
@@ -77,9 +79,11 @@ function notifyControl(box) {
       button.hidden = true;
     }
   });
-  // beside the account it belongs to: inside the header's menu on a phone (layout.html)
+  // beside the account it belongs to, after its name (before it, the button stood alone
+  // by the site's name when the header's menu had a row of its own): inside the
+  // header's menu on a phone (layout.html)
   const account = document.getElementById("account");
-  if (account) account.before(button);
+  if (account) account.after(button);
   else box.after(button);
   return button;
 }
