@@ -466,12 +466,38 @@ def test_a_record_file_chosen_replaces_the_text_in_the_box(
     page.fill("#import-text", "not a record")
     page.click("#import-go")
     page.wait_for_selector("#import-error:not([hidden])")
+    assert page.inner_text("[data-testid=import-file-name]") == "No file chosen"
     page.set_input_files("#import-file", str(record))
     page.wait_for_function("() => document.getElementById('import-text').value.includes('Td')")
     assert page.is_hidden("#import-error")
+    assert page.inner_text("[data-testid=import-file-name]") == "game.txt"
     page.click("#import-go")
     page.wait_for_url("**/play/**")
     page.wait_for_selector("[data-testid=replay-step]", state="attached")
+
+
+def test_the_record_file_button_speaks_the_pages_language(
+    live_server: LiveServer, new_context: NewContext, tmp_path: Path
+):
+    """The browser's own file control said "Choose File / No file chosen" on a French
+    page (a French walk): the page's button and the file's name say it in French, and
+    the button is a control the keyboard reaches."""
+    record = tmp_path / "partie.txt"
+    record.write_text(format_record(Record.from_game(Game(Rules(), first=0))))
+    page = new_context(locale="fr-FR").new_page()
+    page.goto(live_server.url + "/?lang=fr")
+    button = page.get_by_test_id("import-file-button")
+    assert button.inner_text() == "Choisir un fichier\u2026"
+    assert page.inner_text("[data-testid=import-file-name]") == "Aucun fichier choisi"
+    page.focus("#import-file")
+    assert page.evaluate("document.activeElement.id") == "import-file"
+    with page.expect_file_chooser() as chooser:
+        button.click()
+    chooser.value.set_files(str(record))
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=import-file-name]').textContent"
+        " === 'partie.txt'"
+    )
 
 
 def orange_fills_row_one(live_server: LiveServer, created: dict[str, Any], page: Any) -> None:

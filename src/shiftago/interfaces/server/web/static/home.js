@@ -461,8 +461,11 @@ async function main() {
   $("new-game").addEventListener("submit", startGame);
   $("import-form").addEventListener("submit", importRecord);
   // a chosen file replaces what the box holds: the box is what Import sends
+  // the browser's own file control speaks its own language ("Choose File"): the page's
+  // button and this name say it in the page's (a French walk)
   $("import-file").addEventListener("change", async () => {
     const f = $("import-file").files[0];
+    $("import-file-name").textContent = f ? f.name : t("No file chosen");
     if (!f) return;
     $("import-text").value = await f.text();
     showError($("import-error"), "");
