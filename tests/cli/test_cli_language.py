@@ -186,6 +186,39 @@ def test_clicks_kinds_of_value_and_options_placeholder_are_german(german: None) 
     assert "'abc' ist kein gültiger Wert vom Typ ganze Zahl im Bereich" in argued.output
 
 
+def _options(command: click.Command) -> Iterator[click.Option]:
+    """Every option of ``command`` and of its subcommands."""
+    yield from (p for p in command.params if isinstance(p, click.Option))
+    for sub in getattr(command, "commands", {}).values():
+        yield from _options(sub)
+
+
+@pytest.mark.parametrize("language", ["de", "es", "fr", "it", "nl"])
+def test_an_option_s_help_names_its_placeholder_as_the_help_line_shows_it(
+    language: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """'--svg ORDNER ... nach DIR schreiben': the placeholder was translated and the help
+    went on naming the English one (a German walk)."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("LANGUAGE", "")
+    use(language)
+    try:
+        wrong = []
+        for option in _options(cli):
+            english_help = option.__dict__.get("help")
+            english_metavar = option.__dict__.get("metavar")
+            if not english_help or not english_metavar or not english_metavar.isupper():
+                continue
+            shown = option.metavar
+            named = re.search(rf"\b{english_metavar}\b", english_help)
+            said = shown and re.search(rf"\b{re.escape(shown)}\b", option.help or "")
+            if shown and shown != english_metavar and named and not said:
+                wrong.append((option.opts[0], shown, option.help))
+        assert wrong == []
+    finally:
+        use("en")
+
+
 def test_the_console_script_speaks_the_environment_s_language(tmp_path: Path) -> None:
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
     env |= {"LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "", "LANG": "de_DE.UTF-8"}
@@ -303,6 +336,43 @@ def test_analyse_says_its_words_in_the_terminal_s_language(german: None) -> None
     assert "Einheit: Centi-Einheiten" in result.output and "(Maximum)" in result.output
     for english in ("rank", "centi-units", "(maximum)"):
         assert english not in result.output
+
+
+def test_analyse_writes_values_with_the_language_s_decimal_comma(
+    german: None, tmp_path: Path
+) -> None:
+    """German writes 0,358: "0.358" beside "261.120 Knoten" read as a thousands point (a
+    German walk). A record's comments keep the same digits in every language."""
+    from shiftago.core import Game, Rules, Variant
+    from shiftago.formats.record import Record, format_record
+
+    game = Game.from_actions(Rules(Variant.EXPERT, 3), ["L1", "L7", "Td"], first=0)
+    path = tmp_path / "game.txt"
+    path.write_text(format_record(Record.from_game(game)))
+    result = CliRunner().invoke(cli, ["analyse", str(path), "--nodes", "300"])
+    assert result.exit_code == 0, result.output
+    said, record = result.output.split('[Variant "expert"]')
+    assert "um mehr als 0,100" in said and "um mehr als 0,050" in said
+    assert re.search(r"Orange L1 +\+0,\d{3} ", said), said
+    assert not re.search(r"\d\.\d{3}", said), said
+    assert re.search(r"1\. L1 \{\+0\.\d{3}\}", record), record
+
+
+def test_the_terminal_app_s_engine_lines_have_the_language_s_digits(german: None) -> None:
+    from shiftago.core import Action
+    from shiftago.engine.bot import Progress, RankedAction
+    from shiftago.interfaces.tui.panel import engine_lines
+
+    lines = (
+        RankedAction(Action.parse("Be"), 0.358, (Action.parse("Be"), Action.parse("Tb"))),
+        RankedAction(Action.parse("L1"), 9999.0),
+    )
+    shown = engine_lines(Progress(5, 0.358, 0, 261120, 1.0, lines))
+    assert shown.splitlines() == [
+        "Engine, Tiefe 5, 261.120 Knoten",
+        "1.   0,358  Be Tb",
+        "2.    9999  L1",
+    ]
 
 
 def test_every_unit_a_level_gives_is_in_the_catalogues() -> None:

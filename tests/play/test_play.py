@@ -66,7 +66,8 @@ def test_hotseat_express_game_to_the_end(home: Path) -> None:
     record = parse_record((home / "last-game.txt").read_text())
     assert record.result == "o"
     assert [str(a) for a in record.actions] == ORANGE_WINS
-    assert f"The record is in {home / 'last-game.txt'}" in result.output
+    # filled to the width: the path may begin a line of its own
+    assert f"The record is in {home / 'last-game.txt'}" in " ".join(result.output.split())
 
 
 def test_the_board_and_whose_turn_show_after_each_action(home: Path) -> None:
@@ -178,9 +179,13 @@ def test_legal_help_and_board_commands(home: Path) -> None:
 def test_rules_says_how_a_turn_is_typed_and_how_each_variant_is_won(home: Path) -> None:
     result = play(home, ["--first", "o"], ["rules", "rules now", "help"])
     out = result.output
-    paragraphs = [TURN, *VARIANT_RULES]
-    assert all(paragraph in out for paragraph in paragraphs)
-    assert sorted(paragraphs, key=out.index) == paragraphs  # in that order
+    # filled to the width (words broke where a terminal ran out, a German walk)
+    told = out[out.index("Every turn") : out.index("error:")].rstrip().splitlines()
+    assert told and max(len(line) for line in told) <= 100
+    flowing = " ".join(out.split())
+    paragraphs = [" ".join(text.split()) for text in (TURN, *VARIANT_RULES)]
+    assert all(paragraph in flowing for paragraph in paragraphs)
+    assert sorted(paragraphs, key=flowing.index) == paragraphs  # in that order
     assert errors(out) == ["error: rules takes nothing after it, got 'now'"]
     assert "  rules          how to play" in out  # help lists it
 
@@ -307,6 +312,22 @@ def test_end_of_input_saves_and_the_next_session_resumes(home: Path) -> None:
     assert positions(second.output) == ["express 2 g6/7/7/7/7/7/o6 o insert 21,21 0,0 0,0"]
     third = play(home, [], ["", "position"])  # an empty answer means yes
     assert positions(third.output) == ["express 2 g6/7/7/7/7/7/oo5 g insert 20,21 0,0 0,0"]
+
+
+def test_the_resume_question_writes_the_date_as_the_language_does(home: Path) -> None:
+    """The ISO form (2026-12-07 11:07) read as foreign in German (a German walk)."""
+    play(home, ["--first", "o"], ["L1"])
+    english = play(home, [], ["quit"])
+    assert re.search(r"from [A-Z][a-z]{2} \d{1,2}, \d{4},? \d{1,2}:\d{2}", english.output)
+    german = CliRunner().invoke(
+        cli,
+        ["play", "--lang", "de"],
+        input="quit\n",
+        env={"SHIFTAGO_HOME": str(home), "LANGUAGE": "", "LC_ALL": "C"},
+    )
+    said = re.search(r"Die unterbrochene Partie vom (\S+ \S+) fortsetzen", german.output)
+    assert said, german.output
+    assert re.fullmatch(r"\d{2}\.\d{2}\.\d{4} \d{2}:\d{2}", said.group(1))
 
 
 def test_declining_to_resume_starts_a_new_game(home: Path) -> None:

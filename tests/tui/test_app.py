@@ -17,7 +17,7 @@ from shiftago.engine.levels import bot_for_level
 from shiftago.formats.record import parse_record
 from shiftago.interfaces.shared.newgame import PlaySetup
 from shiftago.interfaces.tui.app import ShiftagoApp
-from shiftago.interfaces.tui.board import BoardView, arrow_position, cell_position
+from shiftago.interfaces.tui.board import AROUND, BoardView, arrow_position, cell_position
 from shiftago.interfaces.tui.dialogs import NewGameScreen, ResumeScreen
 from shiftago.interfaces.tui.match import Match, open_match
 from shiftago.interfaces.tui.run import prepare_app
@@ -321,6 +321,24 @@ def test_the_record_of_a_long_game_scrolls_to_the_action_shown(tmp_path: Path) -
     assert at_end == most and at_start == 0
 
 
+def test_on_the_bottom_edge_the_right_key_moves_right(tmp_path: Path) -> None:
+    game = Game(Rules(Variant.EXPRESS, 2), first=0, seed=1)
+    app = app_for(Match(game, autosave=autosave_in(tmp_path)))
+    at: list[str] = []
+
+    async def scenario(pilot: Pilot[int]) -> None:
+        board = app.query_one("#board", BoardView)
+        board.cursor = AROUND.index("Bc")
+        await pilot.press("right")
+        at.append(AROUND[board.cursor])
+        board.cursor = AROUND.index("L3")
+        await pilot.press("up")
+        at.append(AROUND[board.cursor])
+
+    run(app, scenario)
+    assert at == ["Bd", "L4"]
+
+
 def test_the_engine_shows_its_lines_on_request(tmp_path: Path) -> None:
     game = Game(Rules(Variant.EXPRESS, 2), first=0, seed=1)
     app = app_for(Match(game, autosave=autosave_in(tmp_path)))
@@ -353,6 +371,36 @@ def test_the_engine_on_a_finished_game_says_there_is_nothing_to_look_at(tmp_path
         assert text == "No action to look at: the game is over."
 
     run(app, scenario)
+
+
+def test_the_engine_follows_the_game_to_its_end_and_the_replay(tmp_path: Path) -> None:
+    """The lines of an earlier position stayed beside a game just won, and beside its
+    replay (a German walk): the engine looks at the position shown."""
+    game = Game(Rules(Variant.EXPRESS, 2), first=0, seed=1)
+    for action in ("L1", "L7") * 4:  # orange's fifth in row 1 wins
+        game.play(action)
+    app = app_for(Match(game, autosave=autosave_in(tmp_path)))
+    seen: list[str] = []
+
+    async def scenario(pilot: Pilot[int]) -> None:
+        lines = app.query_one("#lines", Static)
+        await pilot.press("f5")
+        await settle(pilot)
+        seen.append(str(lines.render()))
+        app.act(Action.parse("L1"))
+        await settle(pilot)
+        seen.append(str(lines.render()))
+        await pilot.press("f7", "left")  # the position before the win: lines again
+        await settle(pilot)
+        seen.append(str(lines.render()))
+        await pilot.press("end")
+        await settle(pilot)
+        seen.append(str(lines.render()))
+
+    run(app, scenario)
+    playing, won, before, end = seen
+    assert "depth 1" in playing and "depth 1" in before
+    assert won == end == "No action to look at: the game is over."
 
 
 def test_a_resize_redraws_and_80_by_24_holds_everything(tmp_path: Path) -> None:

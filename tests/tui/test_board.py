@@ -14,6 +14,7 @@ from shiftago.interfaces.tui.board import (
     arrow_position,
     cell_at,
     cell_position,
+    ring_step,
 )
 
 
@@ -35,6 +36,19 @@ def test_every_cell_is_found_where_it_is_drawn() -> None:
 def test_the_margins_are_neither(where: tuple[int, int]) -> None:
     assert cell_at(*where) is None
     assert arrow_at(*where) is None
+
+
+@pytest.mark.parametrize("name", AROUND)
+def test_a_cursor_key_along_an_edge_moves_the_way_it_points(name: str) -> None:
+    """On the bottom edge Right went left, the keys walking the board clockwise (a
+    German walk): along each edge a key goes the way it points, round the corners too."""
+    x, y = arrow_position(name)
+    along = {"T": "right left", "B": "right left", "L": "up down", "R": "up down"}[name[0]]
+    for key in along.split():
+        dx, dy = {"right": (1, 0), "left": (-1, 0), "down": (0, 1), "up": (0, -1)}[key]
+        going = AROUND[(AROUND.index(name) + ring_step(name, key)) % len(AROUND)]
+        nx, ny = arrow_position(going)
+        assert (nx - x) * dx + (ny - y) * dy > 0, (name, key, going)
 
 
 def test_the_cursor_walks_every_arrow_once() -> None:

@@ -153,3 +153,25 @@ def test_a_resumed_timed_game_goes_on_with_the_time_each_seat_had(tmp_path: Path
 
     run(app, scenario)
     assert app.match.clocks is not None and app.match.clocks.control == "1+2"
+
+
+def test_in_a_replay_the_clocks_tick_on_the_position_shown(tmp_path: Path) -> None:
+    """The clocks' redraw each second painted the game's panel over the replay's: at
+    the replay's start every seat showed the marbles left now (a German walk)."""
+    game = Game.from_actions(Rules(Variant.EXPRESS, 3), ["Bd", "L7", "Be"], first=0)
+    match = Match(game, autosave=autosave_in(tmp_path))
+    match.clocks = Clocks.parse("5+3", 3)
+    now = [1000.0]
+    app = app_for(match, now=lambda: now[0])
+    panels: list[str] = []
+
+    async def scenario(pilot: Pilot[int]) -> None:
+        await pilot.press("f7", "home")
+        now[0] += 1
+        assert not app.tick()
+        await pilot.pause()
+        panels.append(str(app.query_one("#seats", Static).render()))
+
+    run(app, scenario)
+    (panel,) = panels
+    assert panel.count("22 marbles left") == 3, panel

@@ -8,12 +8,12 @@ from pathlib import Path
 from textual.pilot import Pilot
 from textual.widgets import Static
 
-from shiftago.core import Game, Rules, Variant
+from shiftago.core import Action, Game, Rules, Variant
 from shiftago.interfaces.shared import catalogues
 from shiftago.interfaces.tui.app import ShiftagoApp
 from shiftago.interfaces.tui.dialogs import HELP, HelpScreen, NewGameScreen
 from shiftago.interfaces.tui.match import Match
-from support.tui_pilot import app_for, autosave_in, run
+from support.tui_pilot import app_for, autosave_in, run, settle
 
 
 def app_in(home: Path) -> ShiftagoApp:
@@ -96,6 +96,14 @@ def test_a_dialogs_key_over_the_help_or_a_dialog_opens_nothing_on_it(tmp_path: P
     assert screens == [["Screen", "HelpScreen"], ["Screen", "NewGameScreen"]]
 
 
+def test_the_help_says_how_a_scoring_is_chosen_here() -> None:
+    """A German walk found the scoring list's keys only by trying: the help names the
+    list's keys, the click and the typed notation."""
+    scoring = HELP[-2]
+    for words in ("listed beside the board", "arrow keys", "Enter", "click a marble", "type x"):
+        assert words in scoring, words
+
+
 def test_the_help_names_every_key_of_the_footer() -> None:
     keys = HELP[-1]
     for key in ("F2", "F3", "F4", "F5", "Ctrl+Z", "F6", "F7", "F8", "Ctrl+Q"):
@@ -112,4 +120,30 @@ def test_ctrl_c_says_how_to_quit(tmp_path: Path) -> None:
         said.extend(str(notice.message) for notice in app._notifications)
 
     run(app, scenario, size=(100, 40))
-    assert said == ["Ctrl+Q quits the game; it is saved and offered again at the next start."]
+    assert said == [
+        "Ctrl+Q quits the program; the game is saved and offered again at the next start."
+    ]
+
+
+def test_ctrl_c_after_the_end_says_where_the_record_is(tmp_path: Path) -> None:
+    """A finished game is not offered again at the next start: Ctrl+C said it would be
+    (a German walk)."""
+    game = Game(Rules(Variant.EXPRESS, 2), first=0, seed=1)
+    for action in ("L1", "L7") * 4:
+        game.play(action)
+    match = Match(game, autosave=autosave_in(tmp_path))
+    app = app_for(match)
+    said: list[str] = []
+
+    async def scenario(pilot: Pilot[int]) -> None:
+        app.act(Action.parse("L1"))  # orange's fifth in row 1 wins
+        await settle(pilot)
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        said.extend(str(notice.message) for notice in app._notifications)
+
+    run(app, scenario, size=(100, 40))
+    assert match.autosave is not None
+    path = match.autosave.last_game_path
+    assert path.exists()
+    assert said == [f"Ctrl+Q quits the program; the finished game's record is in {path}."]

@@ -37,7 +37,7 @@ from shiftago.formats.record_json import record_to_json
 from shiftago.formats.record_notes import MARKS as NAG_OF_MARK
 from shiftago.formats.source import SourceError, load_source
 from shiftago.formats.text_board import render_text, use_color
-from shiftago.interfaces.shared.catalogues import N_, _, ngettext
+from shiftago.interfaces.shared.catalogues import N_, _, decimal_value, ngettext
 from shiftago.interfaces.shared.game_words import (
     actions,
     colour_name,
@@ -277,7 +277,7 @@ def annotated_record(
         if review.mark:
             nags = (NAG_OF_MARK[review.mark], *nags)
         played = review.played
-        comment = NOT_JUDGED if played is None else _signed(played.value)
+        comment = NOT_JUDGED if played is None else _signed_in_record(played.value)
         variations = note.variations
         best = _best_line(game, review)
         if best is not None:
@@ -300,7 +300,7 @@ def _best_line(game: Game, review: PlyReview) -> Variation | None:
             twin.play(action)
     except ShiftagoError:
         return None
-    notes = (Note(comment=_signed(review.best.value)),)
+    notes = (Note(comment=_signed_in_record(review.best.value)),)
     return Variation(tuple(twin.history[len(game.history) :]), notes)
 
 
@@ -339,7 +339,7 @@ def write_record(
         "lost, or a win missed), ? mistake (worse than the best action by more than "
         "%(threshold)s), ?! inaccuracy (by more than %(half)s)"
     )
-    values = {"threshold": format_value(threshold), "half": format_value(threshold / 2)}
+    values = {"threshold": decimal_value(threshold), "half": decimal_value(threshold / 2)}
     out.write(marks_line % values + "\n\n")
     counts: dict[tuple[int, str], int] = {}
     judged = []
@@ -495,6 +495,13 @@ def _number(value: float) -> int | float:
 
 
 def _signed(value: float) -> str:
+    """A value for a person, in the language's digits, a plus before a gain."""
+    text = decimal_value(value)
+    return text if value <= 0 else "+" + text
+
+
+def _signed_in_record(value: float) -> str:
+    """A value in a record's comment: the same digits in every language."""
     text = format_value(value)
     return text if value <= 0 else "+" + text
 

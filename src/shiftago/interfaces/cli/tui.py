@@ -19,10 +19,11 @@ from shiftago.interfaces.shared.game_words import error_words
     help=N_(
         "Play a game in the terminal app: click an arrow or move the cursor with the arrow "
         "keys and press Enter, or type an action (L3, Tc, xc3-g3) and Enter.\n\n"
-        "F2 starts a new game, F3 loads a record, F4 saves it, F5 shows the engine's lines, "
-        "Ctrl+Z takes back, F7 replays the game, Ctrl+Q leaves. The game is saved after every "
-        "action, as 'shiftago play' saves it, and either offers to resume it (without its "
-        "clocks)."
+        "F1 shows how to play and every key, F2 starts a new game, F3 loads a record, F4 "
+        "saves it, F5 shows the engine's best lines, Ctrl+Z or F6 takes back, F7 replays the "
+        "game, F8 starts a tournament's next game, Ctrl+Q leaves. The game is saved after "
+        "every action, as 'shiftago play' saves it, and either offers to resume it (without "
+        "its clocks)."
     ),
 )
 @game_options

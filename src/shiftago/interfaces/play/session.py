@@ -8,7 +8,9 @@ game has been saved. The game in progress is saved after every action (see
 
 from __future__ import annotations
 
+import shutil
 import sys
+import textwrap
 import unicodedata
 from collections.abc import Sequence
 from datetime import date
@@ -100,6 +102,10 @@ Type an action or a command (case does not matter):
   help           this text
   quit           leave (the game stays saved and can be resumed)""")
 
+
+#: The widest a paragraph is filled to (``Session.say_wrapped``), on a wider terminal too:
+#: longer lines are hard to read.
+WRAP_WIDTH: Final = 100
 
 #: How a turn is typed here, before each variant's rules (the ``rules`` command).
 TURN = N_(
@@ -199,6 +205,18 @@ class Session:
         self.out.write(text + "\n")
         self.out.flush()
 
+    def say_wrapped(self, text: str) -> None:
+        """``text``'s paragraphs (blank lines between) filled to the terminal's width: a
+        long line broke words where the terminal ran out ("S / palte", a German walk).
+        Notation and paths are never broken."""
+        columns = shutil.get_terminal_size().columns if self.out.isatty() else WRAP_WIDTH + 1
+        width = max(40, min(WRAP_WIDTH, columns - 1))
+        filled = (
+            textwrap.fill(paragraph, width, break_long_words=False, break_on_hyphens=False)
+            for paragraph in text.split("\n\n")
+        )
+        self.say("\n\n".join(filled))
+
     def seat_label(self, seat: int) -> str:
         if seat in self.bots:
             return _("%(colour)s (computer)") % {"colour": colour_name(seat)}
@@ -279,7 +297,7 @@ class Session:
         elif command in HELP_WORDS:
             self.say(_(HELP))
         elif command == "rules":
-            self.say("\n\n".join(_(text) for text in (TURN, *VARIANT_RULES)))
+            self.say_wrapped("\n\n".join(_(text) for text in (TURN, *VARIANT_RULES)))
         elif command == "legal":
             legal = self.game.legal_actions()
             self.say(" ".join(str(a) for a in legal) if legal else _("no legal actions: game over"))
@@ -454,7 +472,7 @@ class Session:
                 where = {"path": self.autosave.last_game_path, "error": e.strerror or e}
                 self.error(_("cannot write %(path)s: %(error)s") % where)
         if kept:
-            self.say(
+            self.say_wrapped(
                 _(
                     "The record is in %(path)s; type 'save FILE' to save it, 'undo' to take "
                     "back, 'quit' to leave."
@@ -462,7 +480,9 @@ class Session:
                 % {"path": kept}
             )
         else:
-            self.say(_("type 'save FILE' to save it, 'undo' to take back, 'quit' to leave."))
+            self.say_wrapped(
+                _("type 'save FILE' to save it, 'undo' to take back, 'quit' to leave.")
+            )
 
     def _say_saved(self, why: str) -> None:
         """``why`` the session ends (a msgid: "Leaving", ...), and whether the game is

@@ -21,7 +21,7 @@ from shiftago.interfaces.play.session import (
     yes_or_no,
 )
 from shiftago.interfaces.shared.autosave import Autosave
-from shiftago.interfaces.shared.catalogues import _, ngettext
+from shiftago.interfaces.shared.catalogues import _, moment, ngettext
 from shiftago.interfaces.shared.game_words import error_words, record_result
 from shiftago.interfaces.shared.newgame import (
     PlaySetup,
@@ -45,7 +45,7 @@ def _resume(
     if setup.resume is False:
         return None
     if setup.resume is None:
-        when = autosave.saved_at().strftime("%Y-%m-%d %H:%M")
+        when = moment(autosave.saved_at())
         answer = _ask_to_resume(reader, when)
         if answer is None:
             return False
@@ -78,7 +78,7 @@ def _keep_unfinished(autosave: Autosave | None, out: TextIO) -> None:
         "The unfinished game from %(when)s is kept in %(path)s "
         "(shiftago play --load %(path)s goes on with it)."
     )
-    out.write(said % {"when": f"{when:%Y-%m-%d %H:%M}", "path": kept} + "\n")
+    out.write(said % {"when": moment(when), "path": kept} + "\n")
 
 
 def _ask_to_resume(reader: LineReader, when: str) -> bool | None:

@@ -15,10 +15,12 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Final
 
 from babel import Locale
+from babel.dates import format_date, format_time
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
@@ -380,6 +382,23 @@ def whole_number(n: int) -> str:
     """``n`` with the digits grouped as the language writes them (3,416,348 in English,
     3 416 348 in French)."""
     return format_decimal(n, locale=current_language())
+
+
+def moment(when: datetime) -> str:
+    """A date and time as the language writes them ("07.12.2026 11:07" in German, where
+    the ISO form 2026-12-07 read as foreign: a German walk)."""
+    language = current_language()
+    day = format_date(when, "medium", locale=language)
+    return f"{day} {format_time(when, 'short', locale=language)}"
+
+
+def decimal_value(value: float) -> str:
+    """A search's value in the language's digits, as :func:`format_value` writes it in
+    English: an integer bare and ungrouped (9999), others with three decimals (0.358 in
+    English, 0,358 in German, where 0.358 read as a thousands point: a German walk)."""
+    if float(value).is_integer():
+        return format_decimal(int(value), format="0", locale=current_language())
+    return format_decimal(value, format="0.000", locale=current_language())
 
 
 def _(message: str) -> str:

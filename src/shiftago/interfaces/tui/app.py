@@ -99,6 +99,8 @@ class ShiftagoApp(RecordFiles, App[int]):
         self.stop = threading.Event()
         self.engine_on = False
         self.engine_stop = threading.Event()
+        #: The position the engine's lines are of (None: none yet, or to look again).
+        self.engine_state: State | None = None
         self.review_stop = threading.Event()
         self.thinking = False
         self.marks: dict[int, str] = {}
@@ -201,6 +203,7 @@ class ShiftagoApp(RecordFiles, App[int]):
         self.version += 1
         self.stop.set()
         self.engine_stop.set()
+        self.engine_state = None  # the redraw sets the engine on the position shown
         self.thinking = False
         self.redraw()
         match = self.match
@@ -214,19 +217,21 @@ class ShiftagoApp(RecordFiles, App[int]):
                 left = int(clocks.left_of(seat, self.now()) * 1000)
                 limits = replace(limits, clock_ms=left, increment_ms=int(clocks.increment * 1000))
             self.think(self.version, match.bots[seat], match.game.state, limits)
-        if self.engine_on and not match.finished:
-            self.engine_stop = threading.Event()
-            self.analyse(self.version, match.game.state, self.engine_stop)
         if match.finished and self.reviewed_version < 0:
             self.reviewed_version = self.version
             self.review_stop = threading.Event()
             self.review(self.version)
         self.redraw()
 
+    def shown_state(self) -> State:
+        """The position on the screen: the replay's, or the game's as it stands."""
+        game = self.match.game
+        return game.states[self.replay_at] if self.replay_at is not None else game.state
+
     def redraw(self) -> None:
         game = self.match.game
         at = self.replay_at
-        state = game.states[at] if at is not None else game.state
+        state = self.shown_state()
         history = game.history
         last = history[at - 1] if at is not None and at > 0 else (history[-1] if history else None)
         if at == 0:
@@ -247,6 +252,8 @@ class ShiftagoApp(RecordFiles, App[int]):
             self.call_after_refresh(self._scroll_record, at, len(history))
         lines = self.query_one("#lines", Static)
         lines.display = self.engine_on
+        if self.engine_on and self.engine_state is not state:
+            self._engine_follow(state)
         self.refresh_bindings()
         legal = [str(a) for a in game.legal_actions()] if person else []
         self.query_one("#command", Input).suggester = SuggestFromList(legal, case_sensitive=False)
@@ -308,7 +315,9 @@ class ShiftagoApp(RecordFiles, App[int]):
             return False
         seat = clocks.flagged(self.now())
         if seat is None:
-            self._draw_seats(match.game.state)
+            # the faces run on; the rest of the panel is the position shown (a replay's
+            # panel was painted over with the game's every second: a German walk)
+            self._draw_seats(self.shown_state())
             return False
         clocks.switch(None, self.now(), turn_ended=False)
         try:
@@ -450,17 +459,24 @@ class ShiftagoApp(RecordFiles, App[int]):
 
     def action_engine(self) -> None:
         self.engine_on = not self.engine_on
-        if not self.engine_on:
-            self.engine_stop.set()
-            self.redraw()
-            return
-        over = self.match.finished  # nothing to look at: say so, not "thinking" for ever
-        self.query_one("#lines", Static).update(engine_lines(None, over=over))
+        self.engine_stop.set()
+        self.engine_state = None
+        self.redraw()  # which sets the engine on the position shown
+        if self.engine_on:
+            self.call_after_refresh(self._log_to_end)  # the lines take rows from the log
+
+    def _engine_follow(self, state: State) -> None:
+        """Set the engine on ``state``, the position shown: the game's, or a replay's.
+        A position with no action left says so: the lines of an earlier position stayed
+        beside a finished game and its replay (a German walk)."""
+        self.engine_stop.set()
+        self.engine_state = state
+        lines = self.query_one("#lines", Static)
+        over = state.outcome is not None or (self.replay_at is None and self.match.finished)
+        lines.update(engine_lines(None, over=over))
         if not over:
             self.engine_stop = threading.Event()
-            self.analyse(self.version, self.match.game.state, self.engine_stop)
-        self.redraw()
-        self.call_after_refresh(self._log_to_end)  # the lines take rows from the log
+            self.analyse(state, self.engine_stop)
 
     def on_resize(self, event: events.Resize) -> None:
         self._say_if_cut_off(event.size.width, event.size.height)
@@ -474,8 +490,23 @@ class ShiftagoApp(RecordFiles, App[int]):
         self._cut_off = cut_off
 
     def action_help_quit(self) -> None:
-        """Ctrl+C says how to leave, in the player's words (Textual's notice is English)."""
-        self.notify(_("Ctrl+Q quits the game; it is saved and offered again at the next start."))
+        """Ctrl+C says how to leave, in the player's words (Textual's notice is English),
+        and what becomes of the game: a finished one is not offered again (a German
+        walk was told it would be)."""
+        autosave = self.match.autosave
+        if autosave is None:
+            words = _("Ctrl+Q quits the program; this game is not saved.")
+        elif not self.match.finished:
+            words = _(
+                "Ctrl+Q quits the program; the game is saved and offered again at the next start."
+            )
+        elif autosave.last_game_path.exists():
+            words = _("Ctrl+Q quits the program; the finished game's record is in %(path)s.") % {
+                "path": str(autosave.last_game_path)
+            }
+        else:
+            words = _("Ctrl+Q quits the program.")
+        self.notify(words)
 
     def action_help(self) -> None:
         """F1 opens how to play, and closes it again; over a question, the question stays."""
@@ -553,12 +584,12 @@ class ShiftagoApp(RecordFiles, App[int]):
             self.act(action, by_computer=True)
 
     @work(thread=True, group="engine")
-    def analyse(self, version: int, state: State, stop: threading.Event) -> None:
-        """The engine's lines for the position, reported at each depth."""
+    def analyse(self, state: State, stop: threading.Event) -> None:
+        """The engine's lines for the position, reported at each depth until ``stop``."""
         bot = bot_for_level(default_level(), 1)
 
         def report(progress: Progress) -> None:
-            self.call_from_thread(self._engine_reported, version, progress)
+            self.call_from_thread(self._engine_reported, stop, progress)
 
         if self.engine_limits is None:
             limits = Limits(infinite=True, stop=stop, lines=3, progress=report)
@@ -566,8 +597,8 @@ class ShiftagoApp(RecordFiles, App[int]):
             limits = replace(self.engine_limits, stop=stop, lines=3, progress=report)
         bot.analyse(state, limits)
 
-    def _engine_reported(self, version: int, progress: Progress) -> None:
-        if version == self.version and self.engine_on:
+    def _engine_reported(self, stop: threading.Event, progress: Progress) -> None:
+        if stop is self.engine_stop and not stop.is_set() and self.engine_on:
             self.query_one("#lines", Static).update(engine_lines(progress))
 
     @work(thread=True, group="review")

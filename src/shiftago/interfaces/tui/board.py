@@ -39,6 +39,22 @@ AROUND: Final[tuple[str, ...]] = (
     + tuple(f"B{f}" for f in reversed(FILES))
     + tuple(f"L{r}" for r in range(1, 8))
 )
+#: The way the cursor goes along each side as it walks AROUND (clockwise).
+CLOCKWISE: Final = {"T": "right", "R": "down", "B": "left", "L": "up"}
+OPPOSITE: Final = {"right": "left", "left": "right", "up": "down", "down": "up"}
+
+
+def ring_step(name: str, key: str) -> int:
+    """The step along AROUND (1 or -1) of the cursor key ``key`` ("right", "up"...) on the
+    arrow ``name``: the way the key points along that side (on the bottom edge Right
+    went left, walking clockwise: a German walk); across the side, Right and Down go
+    on and Left and Up go back."""
+    along = CLOCKWISE[name[0]]
+    if key == along:
+        return 1
+    if key == OPPOSITE[along]:
+        return -1
+    return 1 if key in ("right", "down") else -1
 
 
 def cell_column(file: int) -> int:
@@ -92,8 +108,10 @@ class BoardView(Widget, can_focus=True):
     BoardView { width: 33; height: 17; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("right,down", "step(1)", _("Next arrow"), show=False),
-        Binding("left,up", "step(-1)", _("Previous arrow"), show=False),
+        Binding("right", "key('right')", _("Next arrow"), show=False),
+        Binding("down", "key('down')", _("Next arrow"), show=False),
+        Binding("left", "key('left')", _("Previous arrow"), show=False),
+        Binding("up", "key('up')", _("Previous arrow"), show=False),
         Binding("enter,space", "push", _("Push"), show=False),
         Binding("home", "step(-1000)", _("First"), show=False),
         Binding("end", "step(1000)", _("Last"), show=False),
@@ -167,6 +185,14 @@ class BoardView(Widget, can_focus=True):
         if not self.active or self.state.phase is not Phase.SCORE:
             return []
         return self.state.scoring_options()
+
+    def action_key(self, key: str) -> None:
+        """A cursor key: on the arrows, along the edge the way it points; in a replay
+        and among scorings, Right and Down go on and Left and Up go back."""
+        if self.replaying or self._options():
+            self.action_step(1 if key in ("right", "down") else -1)
+        else:
+            self.action_step(ring_step(AROUND[self.cursor], key))
 
     def action_step(self, step: int) -> None:
         if self.replaying:

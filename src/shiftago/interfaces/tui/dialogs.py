@@ -244,7 +244,8 @@ class PathScreen(ModalScreen[Path | None]):
 
 
 #: How to play, paragraph by paragraph: how an action is entered here, each variant's
-#: rules (:mod:`~shiftago.interfaces.shared.how_to_play`), the keys. The web app's "How
+#: rules (:mod:`~shiftago.interfaces.shared.how_to_play`), how a scoring is chosen here,
+#: the keys. The web app's "How
 #: to play" page shows each rule on the board.
 HELP: Final = (
     N_(
@@ -255,6 +256,12 @@ HELP: Final = (
         "in that lane shift along into its first gap; a full lane cannot be played."
     ),
     *VARIANT_RULES,
+    N_(
+        "Here a line to score (Expert, Extreme) is listed beside the board: choose it with "
+        "the arrow keys, which show on the board what it takes off, and press Enter; or "
+        "click a marble of the line (with 3-4 players, the end to keep); or type x and its "
+        "two ends."
+    ),
     N_(
         "F2 starts a new game (the variant, the players, the computer's seats and level), "
         "F3 loads a record and F4 saves one, F5 shows the engine's best lines, Ctrl+Z or F6 "

@@ -19,7 +19,7 @@ from shiftago.engine.bot import Bot
 from shiftago.engine.levels import level as level_of
 from shiftago.formats.record import Record, format_record, parse_record
 from shiftago.interfaces.shared.autosave import Autosave, write_atomically
-from shiftago.interfaces.shared.catalogues import _
+from shiftago.interfaces.shared.catalogues import _, moment
 from shiftago.interfaces.shared.game_words import error_words, record_result
 from shiftago.interfaces.shared.newgame import (
     PlaySetup,
@@ -258,7 +258,7 @@ def unfinished(autosave: Autosave) -> Saved | None:
         if series is None:
             return None
         when = datetime.fromtimestamp(autosave.series_path.stat().st_mtime)
-        return Saved(series.current, when.strftime("%Y-%m-%d %H:%M"), series)
+        return Saved(series.current, moment(when), series)
     try:
         record = parse_record(autosave.read())
         record.to_game()
@@ -271,7 +271,7 @@ def unfinished(autosave: Autosave) -> Saved | None:
     if series is not None and series.current.to_game().history != record.to_game().history:
         autosave.series_path.replace(autosave.directory / "tournament-stale.json")
         series = None
-    return Saved(record, autosave.saved_at().strftime("%Y-%m-%d %H:%M"), series)
+    return Saved(record, moment(autosave.saved_at()), series)
 
 
 def _kept_series(autosave: Autosave) -> Series | None:

@@ -8,8 +8,8 @@ from collections.abc import Mapping, Sequence
 from rich.text import Text
 
 from shiftago.core import Action, Phase, State, Variant
-from shiftago.engine.bot import Progress, format_value
-from shiftago.interfaces.shared.catalogues import _, ngettext, whole_number
+from shiftago.engine.bot import Progress
+from shiftago.interfaces.shared.catalogues import _, decimal_value, ngettext, whole_number
 from shiftago.interfaces.tui.board import INK, LETTERS, MARBLE
 from shiftago.interfaces.tui.match import Match
 from shiftago.interfaces.tui.words import colour, result, seat_label, sentence
@@ -129,7 +129,7 @@ def engine_lines(progress: Progress | None, wanted: int = 3, over: bool = False)
     rows = [head]
     for number, line in enumerate(progress.lines[:wanted], 1):
         moves = " ".join(str(a) for a in (line.pv or (line.action,)))
-        rows.append(f"{number}. {format_value(line.value):>7}  {moves}")
+        rows.append(f"{number}. {decimal_value(line.value):>7}  {moves}")
     return "\n".join(rows)
 
 
