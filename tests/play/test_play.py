@@ -662,6 +662,28 @@ def test_a_loaded_record_keeps_its_names_event_date_and_levels(home: Path, tmp_p
     assert saved.stat().st_mode & 0o044  # an export others may read (the umask allowing)
 
 
+def test_two_computer_seats_play_at_their_own_levels(home: Path, tmp_path: Path) -> None:
+    """-c COLOUR:LEVEL: a 3-player game against the computer at two levels, which a
+    German walk could set up only by writing a record by hand."""
+    saved = tmp_path / "game.txt"
+    args = ["--players", "3", "--first", "o", "-c", "g:2", "-c", "blue:4", "--level", "6"]
+    result = play(home, [*args, "--seed", "1"], ["L1", f"save {saved}", "quit"])
+    assert result.exit_code == 0, result.output
+    assert parse_record(saved.read_text()).levels == (None, 2, 4)
+    mixed = tmp_path / "mixed.txt"
+    play(home, ["--new", "--players", "3", "-c", "g", "-c", "b:1", "--level", "3",
+                "--first", "o", "--seed", "1"], ["L1", f"save {mixed}", "quit"])  # fmt: skip
+    assert parse_record(mixed.read_text()).levels == (None, 3, 1)  # --level where none named
+
+
+@pytest.mark.parametrize("given", ["g:0", "g:8", "g:two", "g:"])
+def test_a_computer_seat_s_level_out_of_the_ladder_is_refused(home: Path, given: str) -> None:
+    result = play(home, ["--new", "-c", given], [])
+    assert result.exit_code == 2
+    assert f"{given!r}: the level after the colon is a number from 1 to 7" in result.output
+    assert not (home / "autosave.txt").exists()
+
+
 def test_level_without_a_computer_seat_and_resume_without_a_save(home: Path) -> None:
     result = play(home, ["--new", "--level", "2"], [])
     assert result.exit_code == 2

@@ -56,6 +56,7 @@ def test_tui_takes_the_options_of_play() -> None:
         (["-c", "w"], "'w' has no seat with 2 players: the seats are o (orange), g (green)"),
         (["-c", "v"], "unknown colour 'v'"),
         (["--level", "99", "-c", "g"], "level"),
+        (["-c", "g:9"], "'g:9': the level after the colon is a number from 1 to 7"),
         (["--clock", "soon"], "not a time control"),
     ],
 )
@@ -65,6 +66,16 @@ def test_tui_refuses_options_that_make_no_game(
     result = CliRunner().invoke(cli, ["tui", *args], env={"SHIFTAGO_HOME": str(tmp_path)})
     assert result.exit_code == 2
     assert message in result.output
+
+
+def test_two_computer_seats_at_their_own_levels(tmp_path: Path) -> None:
+    from shiftago.interfaces.shared.autosave import Autosave
+    from shiftago.interfaces.shared.newgame import PlaySetup
+    from shiftago.interfaces.tui.run import prepare_app
+
+    setup = PlaySetup(players=3, computer=("g:2", "b:4"), level=6, resume=False)
+    app = prepare_app(setup, Autosave(tmp_path))
+    assert app.match.levels == {1: 2, 2: 4}
 
 
 def test_a_loaded_game_moves_the_unfinished_one_aside(tmp_path: Path) -> None:

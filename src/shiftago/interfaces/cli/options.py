@@ -82,14 +82,17 @@ _GAME_OPTIONS: list[Callable[[Any], Any]] = [
     option(
         "--computer",
         "-c",
-        metavar=N_("COLOUR"),
+        metavar=N_("COLOUR[:LEVEL]"),
         multiple=True,
-        help=N_("A seat the computer plays (repeat the option for several seats)."),
+        help=N_(
+            "A seat the computer plays, with its own level after a colon (g:2); repeat the "
+            "option for several seats."
+        ),
     ),
     option(
         "--level",
         type=click.IntRange(min=1, max=len(LADDER)),
-        help=N_("The computer's level (default: best)."),
+        help=N_("The level of the computer's seats that name none (default: best)."),
     ),
     option(
         "--limit",

@@ -26,10 +26,10 @@ from shiftago.interfaces.shared.game_words import error_words, record_result
 from shiftago.interfaces.shared.newgame import (
     PlaySetup,
     SetupError,
+    computer_levels,
     game_from_position,
     make_bots,
     new_game,
-    parse_colour,
     read_record_file,
 )
 
@@ -194,18 +194,13 @@ def prepare(
                 out.write(said % {"options": options} + "\n")
         else:
             game = new_game(setup)
-    players = game.rules.players
-    if setup.computer:
-        seats = sorted({parse_colour(c, players) for c in setup.computer})
-    elif record is not None and record.levels:
-        seats = [s for s, level in enumerate(record.levels) if level is not None]
-    else:
-        seats = []
     if setup.level is not None and not setup.computer:  # a resumed game's seats too
         raise SetupError(_("--level is the level of the computer's seats: give them with -c"))
-    wanted: dict[int, int | None] = dict.fromkeys(seats, setup.level)
-    if setup.level is None and record is not None and not setup.computer:
-        wanted = {seat: record.levels[seat] for seat in seats}  # each seat's own level
+    # -c's seats, each at its own level or --level's; else a record's computer seats,
+    # each at its own level
+    wanted: dict[int, int | None] = computer_levels(setup, game.rules.players)
+    if not setup.computer and record is not None:
+        wanted = {seat: level for seat, level in enumerate(record.levels) if level is not None}
     seed = setup.seed if setup.seed is not None else random.randrange(2**31)
     bots, levels = make_bots(wanted, seed)
     return Session(

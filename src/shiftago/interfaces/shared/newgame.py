@@ -11,7 +11,7 @@ from pathlib import Path
 from shiftago.core import COLOURS, Game, Rules, ShiftagoError, State, Variant
 from shiftago.core.rules import MAX_HANDICAP, letter_of_colour_word, seat_of_colour
 from shiftago.engine.bot import Bot
-from shiftago.engine.levels import bot_for_level, default_level
+from shiftago.engine.levels import LADDER, bot_for_level, default_level
 from shiftago.formats.record import Record, RecordError
 from shiftago.formats.record_json import parse_records_of_either_form
 from shiftago.formats.source import SourceError, read_text
@@ -102,6 +102,32 @@ def read_record_file(path: Path, game_number: int = 1) -> Record:
     return records[game_number - 1]
 
 
+def computer_seat(text: str, players: int) -> tuple[int, int | None]:
+    """A seat of ``-c``: a colour (``g``, ``green``), or a colour and that seat's own level
+    after a colon (``g:2``); the level None where none is named."""
+    colour, colon, number = text.partition(":")
+    seat = parse_colour(colour.strip(), players)
+    if not colon:
+        return seat, None
+    level = int(number) if number.strip().isdigit() else 0
+    if not 1 <= level <= len(LADDER):
+        raise SetupError(
+            _("%(text)s: the level after the colon is a number from 1 to %(top)d")
+            % {"text": repr(text), "top": len(LADDER)}
+        )
+    return seat, level
+
+
+def computer_levels(setup: PlaySetup, players: int) -> dict[int, int | None]:
+    """The computer's seats of ``-c``, each with its level: its own after a colon, else
+    ``--level`` (None: the default level). Two computer seats may play at two levels."""
+    wanted: dict[int, int | None] = {}
+    for text in setup.computer:
+        seat, level = computer_seat(text, players)
+        wanted[seat] = setup.level if level is None else level
+    return wanted
+
+
 def check_handicap(handicap: tuple[int, ...], players: int) -> None:
     """A :class:`SetupError` in the reader's words unless ``handicap`` is empty (none) or
     one number of skipped turns (0-6) per seat."""
@@ -119,7 +145,7 @@ def check_handicap(handicap: tuple[int, ...], players: int) -> None:
 def new_game(setup: PlaySetup) -> Game:
     """A game from the empty board; the computer alone gets an action limit (RULES.md 7)."""
     limit = setup.limit
-    computer = {parse_colour(c, setup.players) for c in setup.computer}
+    computer = computer_levels(setup, setup.players)
     if limit is None and len(computer) == setup.players:
         limit = COMPUTER_ONLY_ACTION_LIMIT
     check_handicap(setup.handicap, setup.players)

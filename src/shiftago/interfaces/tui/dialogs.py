@@ -20,7 +20,7 @@ from shiftago.interfaces.shared.newgame import (
     PlaySetup,
     SetupError,
     check_handicap,
-    parse_colour,
+    computer_seat,
 )
 from shiftago.interfaces.tui.words import colour
 
@@ -109,7 +109,9 @@ class NewGameScreen(ModalScreen[PlaySetup | None]):
         setup = self.current
         variants = [(_("Express"), "express"), (_("Expert"), "expert"), (_("Extreme"), "extreme")]
         players = [(str(n), n) for n in (2, 3, 4)]
-        seats = sorted({parse_colour(c, 4) for c in setup.computer})  # letters or names
+        # letters or names, each maybe with its own level (-c g:2): the dialog has one
+        chosen = [computer_seat(c, 4) for c in setup.computer]
+        seats = sorted({seat for seat, _level in chosen})
         computer = "".join("ogbw"[seat] for seat in seats)
         choices = ["g", "b", "w", "gb", "gbw"]
         if computer and computer not in choices:
@@ -131,7 +133,9 @@ class NewGameScreen(ModalScreen[PlaySetup | None]):
                 yield Label(_("Computer"))
                 yield Select(opponents, value=computer, allow_blank=False, id="computer")
                 yield Label(_("Level"))
-                level = setup.level or default_level()
+                # the seats' own level where they share one (-c g:2 -c b:2), else --level's
+                own = {level for _seat, level in chosen if level is not None}
+                level = own.pop() if len(own) == 1 else setup.level or default_level()
                 yield Select(levels, value=level, allow_blank=False, id="level")
                 yield Label(_("Handicap"))
                 yield Input(

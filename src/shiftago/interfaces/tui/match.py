@@ -25,6 +25,7 @@ from shiftago.interfaces.shared.newgame import (
     PlaySetup,
     SetupError,
     check_handicap,
+    computer_levels,
     game_from_position,
     game_record,
     make_bots,
@@ -314,8 +315,7 @@ def open_match(
             game = _game_asked_for(setup, record)
     players = game.rules.players
     if setup.computer:  # the resumed game's seats too, as the line game does
-        seats = sorted({parse_colour(c, players) for c in setup.computer})
-        wanted: dict[int, int | None] = dict.fromkeys(seats, setup.level)
+        wanted: dict[int, int | None] = computer_levels(setup, players)
     elif record is not None:
         wanted = {s: n for s, n in enumerate(record.levels) if n is not None}
     else:
