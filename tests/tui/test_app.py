@@ -14,7 +14,7 @@ from textual.widgets import Button, Input, OptionList, RichLog, Select, Static
 
 from shiftago.core import Action, Game, Phase, Rules, Variant
 from shiftago.engine.levels import bot_for_level
-from shiftago.formats.record import parse_record
+from shiftago.formats.record import Record, parse_record
 from shiftago.interfaces.shared.newgame import PlaySetup
 from shiftago.interfaces.tui.app import ShiftagoApp
 from shiftago.interfaces.tui.board import AROUND, BoardView, arrow_position, cell_position
@@ -337,6 +337,31 @@ def test_on_the_bottom_edge_the_right_key_moves_right(tmp_path: Path) -> None:
 
     run(app, scenario)
     assert at == ["Bd", "L4"]
+
+
+def test_a_loaded_record_s_names_show_beside_the_colours(tmp_path: Path) -> None:
+    """A record's players' names stay in the records the app writes; the side panel
+    showed only the colours (a German walk)."""
+    game = Game.from_actions(Rules(Variant.EXPRESS, 3), ["L1"], first=0)
+    record = Record.from_game(game, names=["Jonas", "Bot", None], levels=[None, 2, None])
+    match = Match(
+        record.to_game(),
+        bots={1: bot_for_level(2, 1)},
+        levels={1: 2},
+        autosave=autosave_in(tmp_path),
+        source=record,
+    )
+    app = app_for(match)
+    panels: list[str] = []
+
+    async def scenario(pilot: Pilot[int]) -> None:
+        await pilot.pause()
+        panels.append(str(app.query_one("#seats", Static).render()))
+
+    run(app, scenario)
+    (panel,) = panels
+    assert "Jonas (orange)" in panel
+    assert "Green (computer, level 2)" in panel and "Blue" in panel
 
 
 def test_the_engine_shows_its_lines_on_request(tmp_path: Path) -> None:

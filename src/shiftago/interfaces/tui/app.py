@@ -333,7 +333,15 @@ class ShiftagoApp(RecordFiles, App[int]):
         clocks, faces = match.clocks, None
         if clocks is not None:
             faces = {s: shown(clocks.left_of(s, now)) for s in range(state.players)}
-        panel = seats(state, match.levels, self.thinking, faces, match.wins, match.flagged)
+        panel = seats(
+            state,
+            match.levels,
+            self.thinking,
+            faces,
+            match.wins,
+            match.flagged,
+            match.person_names(),
+        )
         # the clock's timer can fire while the app closes, its game screen already gone
         for widget in self.query("#seats").results(Static):
             widget.update(panel)

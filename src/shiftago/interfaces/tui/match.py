@@ -64,6 +64,20 @@ class Match:
         #: The clocks' time source (the app hands in its own).
         self.now: Callable[[], float] = time.monotonic
 
+    def person_names(self) -> dict[int, str]:
+        """The names a loaded or resumed record gives the seats people play (its
+        records keep them, and the side panel shows them: a German walk saw only the
+        colours)."""
+        source = self.source
+        if source is None:
+            return {}
+        pairs = enumerate(zip(source.names, source.levels, strict=True))
+        return {
+            seat: name
+            for seat, (name, level) in pairs
+            if name and level is None and seat not in self.levels
+        }
+
     def setup_like(self, setup: PlaySetup) -> PlaySetup:
         """``setup`` with this game's kind: its variant, players, handicap, computer
         seats and level, clock and tournament, so that a new game asked for while this

@@ -74,10 +74,11 @@ def seats(
     clocks: Mapping[int, str] | None = None,
     wins: Sequence[int] | None = None,
     flagged: int | None = None,
+    names: Mapping[int, str] | None = None,
 ) -> Text:
-    """One line per seat: its marble and letter, supply, points, skips; the turn marked
-    (none once the game is over, also by ``flagged``'s clock), and each clock's face in
-    a timed game."""
+    """One line per seat: its marble and letter (with ``names``' name of a person),
+    supply, points, skips; the turn marked (none once the game is over, also by
+    ``flagged``'s clock), and each clock's face in a timed game."""
     out = Text()
     expert = state.rules.variant is not Variant.EXPRESS
     over = state.phase is Phase.OVER or flagged is not None
@@ -86,7 +87,8 @@ def seats(
         out.append("▶ " if turn else "  ", "bold yellow")
         letter = LETTERS[seat]
         out.append(f" {letter} ", f"bold {INK[seat]} on {MARBLE[seat]}")
-        out.append(" " + seat_label(seat, levels.get(seat)), "bold" if turn else "")
+        name = (names or {}).get(seat)
+        out.append(" " + seat_label(seat, levels.get(seat), name), "bold" if turn else "")
         if clocks is not None:
             out.append("  " + clocks[seat], "bold reverse" if turn else "")
         figures = [

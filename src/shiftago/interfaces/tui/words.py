@@ -22,9 +22,11 @@ def sentence(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def seat_label(seat: int, level: int | None) -> str:
+def seat_label(seat: int, level: int | None, name: str | None = None) -> str:
     """A seat as the side panel names it, at the start of its line: its colour, and the
-    computer's level."""
+    computer's level; a person's name from a loaded record before the colour."""
+    if level is None and name:
+        return _("%(name)s (%(colour)s)") % {"name": name, "colour": colour(seat)}
     if level is None:
         return sentence(colour(seat))
     return sentence(
