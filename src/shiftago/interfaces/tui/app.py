@@ -23,8 +23,8 @@ from textual.widgets import Footer, Header, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from shiftago.core import Action, Phase, ScoringOption, ShiftagoError, State
-from shiftago.engine.bot import NO_LIMITS, Bot, Limits, Progress, smaller
-from shiftago.engine.levels import LevelBot, bot_for_level, default_level
+from shiftago.engine.bot import NO_LIMITS, Bot, Limits, smaller
+from shiftago.engine.levels import LevelBot, bot_for_level
 from shiftago.engine.review import iter_review
 from shiftago.interfaces.shared.catalogues import _, ngettext
 from shiftago.interfaces.shared.game_words import error_words
@@ -34,9 +34,10 @@ from shiftago.interfaces.shared.refusals import precise_reason, refusal_words
 from shiftago.interfaces.tui.board import SUBMIT, BoardView, TypedAhead
 from shiftago.interfaces.tui.clock import shown
 from shiftago.interfaces.tui.dialogs import HelpScreen, NewGameScreen, ResumeScreen
+from shiftago.interfaces.tui.engine import EngineLines
 from shiftago.interfaces.tui.files import RecordFiles
 from shiftago.interfaces.tui.match import Match, Saved, open_match
-from shiftago.interfaces.tui.panel import engine_lines, match_heading, record_text, seats
+from shiftago.interfaces.tui.panel import match_heading, record_text, seats
 from shiftago.interfaces.tui.style import APP_CSS
 from shiftago.interfaces.tui.terminal_size import cut_off_words, cuts_off
 from shiftago.interfaces.tui.transcript import Transcript
@@ -48,7 +49,7 @@ T = TypeVar("T")
 REVIEW_LEVEL: Final = 4
 
 
-class ShiftagoApp(RecordFiles, App[int]):
+class ShiftagoApp(RecordFiles, EngineLines, App[int]):
     """Shiftago at the terminal; the exit status is its return value."""
 
     TITLE = "Shiftago"
@@ -250,13 +251,16 @@ class ShiftagoApp(RecordFiles, App[int]):
                 record_text(game.states, history, self.marks, at)
             )
             self.call_after_refresh(self._scroll_record, at, len(history))
-        lines = self.query_one("#lines", Static)
+        lines = self.lines_box()
         lines.display = self.engine_on
         if self.engine_on and self.engine_state is not state:
             self._engine_follow(state)
         self.refresh_bindings()
         legal = [str(a) for a in game.legal_actions()] if person else []
         self.query_one("#command", Input).suggester = SuggestFromList(legal, case_sensitive=False)
+
+    def lines_box(self) -> Static:
+        return self.query_one("#lines", Static)
 
     def _scroll_record(self, at: int | None, played: int) -> None:
         """Keep the replay's action (the last one, at the end of a game) in the middle of
@@ -465,27 +469,6 @@ class ShiftagoApp(RecordFiles, App[int]):
         else:
             self.action_focus_board()
 
-    def action_engine(self) -> None:
-        self.engine_on = not self.engine_on
-        self.engine_stop.set()
-        self.engine_state = None
-        self.redraw()  # which sets the engine on the position shown
-        if self.engine_on:
-            self.call_after_refresh(self._log_to_end)  # the lines take rows from the log
-
-    def _engine_follow(self, state: State) -> None:
-        """Set the engine on ``state``, the position shown: the game's, or a replay's.
-        A position with no action left says so: the lines of an earlier position stayed
-        beside a finished game and its replay (a German walk)."""
-        self.engine_stop.set()
-        self.engine_state = state
-        lines = self.query_one("#lines", Static)
-        over = state.outcome is not None or (self.replay_at is None and self.match.finished)
-        lines.update(engine_lines(None, over=over))
-        if not over:
-            self.engine_stop = threading.Event()
-            self.analyse(state, self.engine_stop)
-
     def on_resize(self, event: events.Resize) -> None:
         self._say_if_cut_off(event.size.width, event.size.height)
 
@@ -590,24 +573,6 @@ class ShiftagoApp(RecordFiles, App[int]):
     def _computer_chose(self, version: int, action: Action) -> None:
         if version == self.version and self.match.computer_to_move:
             self.act(action, by_computer=True)
-
-    @work(thread=True, group="engine")
-    def analyse(self, state: State, stop: threading.Event) -> None:
-        """The engine's lines for the position, reported at each depth until ``stop``."""
-        bot = bot_for_level(default_level(), 1)
-
-        def report(progress: Progress) -> None:
-            self.call_from_thread(self._engine_reported, stop, progress)
-
-        if self.engine_limits is None:
-            limits = Limits(infinite=True, stop=stop, lines=3, progress=report)
-        else:
-            limits = replace(self.engine_limits, stop=stop, lines=3, progress=report)
-        bot.analyse(state, limits)
-
-    def _engine_reported(self, stop: threading.Event, progress: Progress) -> None:
-        if stop is self.engine_stop and not stop.is_set() and self.engine_on:
-            self.query_one("#lines", Static).update(engine_lines(progress))
 
     @work(thread=True, group="review")
     def review(self, version: int) -> None:
