@@ -239,3 +239,19 @@ def test_version_1_shows_no_seat_to_act_when_the_game_is_over() -> None:
     while int(s[PHASE]) != OVER:
         apply_action(s, rng.choice(np.flatnonzero(action_mask(s)).tolist()))
     assert not observe(s, 0, 1)[10:12].any()
+
+
+def test_observe_and_the_mask_take_a_core_state_and_refuse_other_things_in_words() -> None:
+    """A bot's ``analyse`` is given a core State: observe() and action_mask() failed on
+    one with "'State' object is not subscriptable" or a numba traceback (a researcher's
+    walk). They take it; anything else is refused naming what is wanted."""
+    game = Game.from_actions(Rules(Variant.EXPERT, 3), ["L1", "Tc"], first=0)
+    kernel = from_state(game.state)
+    assert np.array_equal(observe(game.state, 1), observe(kernel, 1))
+    assert np.array_equal(observe(game.state, 2, version=1), observe(kernel, 2, version=1))
+    assert np.array_equal(action_mask(game.state), action_mask(kernel))
+    for wrong in ("L1", [0] * 3, np.zeros(3, dtype=np.uint64), kernel.astype(np.int64)):
+        with pytest.raises(TypeError, match=r"a kernel state .* or a core State is wanted"):
+            observe(wrong, 0)  # type: ignore[arg-type]
+        with pytest.raises(TypeError, match=r"a kernel state .* or a core State is wanted"):
+            action_mask(wrong)  # type: ignore[arg-type]

@@ -41,7 +41,8 @@ from numba import njit
 
 from shiftago.core.actions import Action
 from shiftago.core.errors import ParseError
-from shiftago.engine.kernel.convert import from_action, to_action
+from shiftago.core.state import State
+from shiftago.engine.kernel.convert import from_action, from_state, to_action
 from shiftago.engine.kernel.moves import legal_actions, lowest_index
 from shiftago.engine.kernel.tables import (
     BOARD,
@@ -56,6 +57,7 @@ from shiftago.engine.kernel.tables import (
     SCORE_PHASE,
     SEGMENTS,
     SKIPS,
+    STATE_SIZE,
     SUPPLY,
     TURN,
     WIN_POINTS,
@@ -192,9 +194,25 @@ def write_outcome_rewards(s: np.ndarray, out: np.ndarray) -> None:
         out[seat] = (2.0 - k) / k if (winners >> seat) & 1 else -1.0
 
 
-def observe(s: np.ndarray, observer: int, version: int = 0) -> np.ndarray:
-    """A new observation array (of ``version``) of kernel state ``s`` for seat
-    ``observer``."""
+def kernel_state(s: np.ndarray | State) -> np.ndarray:
+    """``s`` as a kernel state: a core :class:`State` (what a bot's ``analyse`` is
+    given) is converted; anything else but a kernel state's array is refused in words (a
+    researcher met "'State' object is not subscriptable", or a numba traceback)."""
+    if isinstance(s, State):
+        return from_state(s)
+    if isinstance(s, np.ndarray) and s.shape == (STATE_SIZE,) and s.dtype == np.uint64:
+        return s
+    raise TypeError(
+        "a kernel state (the array of shiftago.engine.kernel.from_state) or a core "
+        f"State is wanted, not {type(s).__name__}"
+        + (f" of shape {s.shape} and dtype {s.dtype}" if isinstance(s, np.ndarray) else "")
+    )
+
+
+def observe(s: np.ndarray | State, observer: int, version: int = 0) -> np.ndarray:
+    """A new observation array (of ``version``) of ``s`` (a kernel state, or a core
+    :class:`State`) for seat ``observer``."""
+    s = kernel_state(s)
     players = int(s[PLAYERS])
     if not (is_whole_number(observer) and 0 <= observer < players):
         raise ValueError(f"the observer is a seat 0-{players - 1}, not {observer!r}")
@@ -203,8 +221,10 @@ def observe(s: np.ndarray, observer: int, version: int = 0) -> np.ndarray:
     return out
 
 
-def action_mask(s: np.ndarray) -> np.ndarray:
-    """A new ``int8`` mask of the legal action indices of kernel state ``s``."""
+def action_mask(s: np.ndarray | State) -> np.ndarray:
+    """A new ``int8`` mask of the legal action indices of ``s`` (a kernel state, or a
+    core :class:`State`): 1 where :func:`action_of` the index is legal."""
+    s = kernel_state(s)
     out = np.empty(ACTION_COUNT, dtype=np.int8)
     write_mask(s, np.empty(MAX_ACTIONS, dtype=np.int64), out)
     return out
