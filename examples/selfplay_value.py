@@ -71,7 +71,7 @@ from shiftago.engine.search.evaluate import immediate_win
 from shiftago.env.batched import BatchedEnv
 from shiftago.env.spaces import encode_observation, plane_count
 from shiftago.interfaces import arena_report
-from shiftago.match import BOTS, MatchConfig, run_match
+from shiftago.match import MatchConfig, register_bot, run_match
 
 PLANES = plane_count(2)  # the observation of a 2-player game...
 FEATURES = 2 * 7 * 7  # ...of which the network sees the two board planes
@@ -270,13 +270,13 @@ def arena(bot: str, opponent: str, games: int, seed: int, quiet: bool = False) -
 
 
 def register(name: str, net: MLPRegressor) -> None:
-    """Make the network a built-in bot of the arena under ``name`` (in this process
-    only: the match must be played with ``jobs=1``)."""
+    """Make the network a bot of the arena under ``name`` (a closure over the network:
+    the match is played with ``jobs=1``, in this process)."""
 
     def factory(argument: str | None, seed: int) -> Bot:
         return ValueNetBot(net, seed)
 
-    BOTS[name] = factory
+    register_bot(name, factory)
 
 
 class Curve:

@@ -13,9 +13,12 @@ from shiftago.engine.bot import Limits
 from shiftago.formats.record import parse_record
 from shiftago.interfaces import arena_report
 from shiftago.interfaces.arena_report import format_standings
-from shiftago.match import MatchConfig, SprtSettings, TimeControl, run_match
+from shiftago.match import MatchConfig, SprtSettings, TimeControl, register_bot, run_match
+from shiftago.match.errors import MatchSetupError
 from shiftago.match.games import GameResult
+from shiftago.match.participants import BOTS, REGISTERED
 from shiftago.match.results import ResultsFile
+from support import registered
 
 #: Fast and deterministic: the greedy bot against the 1-ply alpha-beta level.
 FAST = ("greedy@depth=1", "level:2")
@@ -125,6 +128,51 @@ def test_parallel_play_gives_the_same_games(tmp_path):
         (g.key, g.result, g.actions) for g in inline.games
     ]
     assert len(lines(tmp_path / "two" / "m.jsonl")) == 6
+
+
+@pytest.fixture
+def agent_name():
+    """A name for a registered bot, taken out of the registry after the test."""
+    yield "my-agent"
+    BOTS.pop("my-agent", None)
+    REGISTERED.pop("my-agent", None)
+
+
+def test_a_registered_bot_plays_in_the_worker_processes(tmp_path, agent_name):
+    """A researcher wrote into the module's BOTS and played with jobs=1 (a walk):
+    register_bot's bots reach the workers of jobs > 1 and play as the built-in did."""
+    register_bot(agent_name, registered.greedy_agent)
+    inline = run_match(config(tmp_path / "one", participants=("greedy", "level:2"), games=4))
+    pooled = run_match(
+        config(tmp_path / "two", participants=(agent_name, "level:2"), games=4, jobs=2)
+    )
+    assert pooled.played == 4
+    assert [(g.result, g.actions) for g in pooled.games] == [
+        (g.result, g.actions) for g in inline.games
+    ]
+    assert pooled.standings.rows[0].name == agent_name
+
+
+def test_a_closure_s_bot_is_refused_for_the_workers_and_plays_with_one_job(tmp_path, agent_name):
+    def factory(argument, seed):
+        return registered.greedy_agent(argument, seed)
+
+    register_bot(agent_name, factory)
+    with pytest.raises(MatchSetupError, match="play it with jobs=1"):
+        run_match(config(tmp_path / "two", participants=(agent_name, "level:2"), jobs=2))
+    assert not (tmp_path / "two" / "m.jsonl").exists()  # nothing played
+    alone = run_match(config(tmp_path / "one", participants=(agent_name, "level:2"), games=2))
+    assert alone.played == 2
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [("level", "is a built-in bot"), ("My Agent", "lower-case letters"), ("", "lower-case")],
+)
+def test_a_bot_s_name_that_cannot_be_registered(name, words):
+    with pytest.raises(ValueError, match=words):
+        register_bot(name, registered.greedy_agent)
+    assert BOTS["level"] is not registered.greedy_agent
 
 
 def test_worker_processes_keep_the_clocks_too(tmp_path):

@@ -24,7 +24,7 @@ from shiftago.match.external import (
     ExternalEngine,
 )
 from shiftago.match.games import GameResult
-from shiftago.match.participants import BOTS, Participant, parse_participant
+from shiftago.match.participants import BOTS, Participant, parse_participant, register_bot
 from shiftago.match.runner import MatchConfig, MatchResult, run_match
 from shiftago.match.standings import SprtSettings, Standings
 
@@ -47,5 +47,6 @@ __all__ = [
     "TimeControl",
     "TimeControlError",
     "parse_participant",
+    "register_bot",
     "run_match",
 ]

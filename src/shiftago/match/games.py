@@ -45,7 +45,7 @@ from shiftago.match.external import (
     EngineTimeout,
     ExternalEngine,
 )
-from shiftago.match.participants import Participant
+from shiftago.match.participants import BotFactory, Participant, install_registered
 from shiftago.match.protocol_log import END_FILE, transcribed
 from shiftago.match.schedule import Slot
 from shiftago.match.stats import game_points
@@ -433,11 +433,13 @@ _ENGINES: EnginePool | None = None
 _PROTOCOL_LOG: Path | None = None
 
 
-def init_worker(warm_up: bool) -> None:
-    """Prepare a pool worker: leave Ctrl-C to the main process, compile the search
-    now (so that no timed move pays for it), and ``quit`` the engines at exit."""
+def init_worker(warm_up: bool, bots: dict[str, BotFactory] | None = None) -> None:
+    """Prepare a pool worker: leave Ctrl-C to the main process, take the bots the main
+    process registered (``bots``), compile the search now (so that no timed move pays
+    for it), and ``quit`` the engines at exit."""
     global _ENGINES
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    install_registered(bots or {})
     if warm_up:
         warm_up_searches()
     _ENGINES = EnginePool()

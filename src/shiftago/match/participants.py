@@ -24,7 +24,9 @@ records (default: the spec itself). The options come after the last ``@``, so a
 command line may hold an ``@`` of its own.
 
 Built-in bots come from :data:`BOTS`, a plain dict from a name to a factory
-``(argument, seed) -> Bot``: adding a bot to the arena is one line there.
+``(argument, seed) -> Bot``: adding a bot to the arena is one line there. A bot of your
+own (an agent being trained) joins with :func:`register_bot`, in the worker processes
+of a match too.
 """
 
 from __future__ import annotations
@@ -104,6 +106,35 @@ def lazy_bot(module: str, class_name: str) -> BotFactory:
         return bot
 
     return make
+
+
+#: The bots :func:`register_bot` added: the match hands them to its worker processes.
+REGISTERED: dict[str, BotFactory] = {}
+
+#: A bot's name: what a participant spec can name before its ``:ARGUMENT``.
+BOT_NAME: Final = re.compile(r"[a-z][a-z0-9_-]*")
+
+
+def register_bot(name: str, factory: BotFactory) -> None:
+    """Make ``factory`` (``(argument, seed) -> Bot``) the participant ``name`` (and
+    ``name:ARGUMENT``) of matches, as a built-in bot is. A match with ``jobs`` > 1 sends it
+    to its worker processes pickled: a function of a module (or a picklable object) plays
+    there; a closure or a lambda plays with ``jobs=1`` only. A built-in bot's name is
+    refused; registering a name again replaces the bot."""
+    if not BOT_NAME.fullmatch(name):
+        raise ValueError(f"a bot's name is lower-case letters, digits, - and _: not {name!r}")
+    if name in BOTS and name not in REGISTERED:
+        raise ValueError(f"{name!r} is a built-in bot: choose another name")
+    if not callable(factory):
+        raise TypeError(f"a bot's factory is called with (argument, seed): {factory!r} is not")
+    BOTS[name] = factory
+    REGISTERED[name] = factory
+
+
+def install_registered(bots: dict[str, BotFactory]) -> None:
+    """A match's worker process takes the bots registered in the process that runs it."""
+    BOTS.update(bots)
+    REGISTERED.update(bots)
 
 
 def _positive(name: str, argument: str | None) -> int | None:

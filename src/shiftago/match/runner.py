@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import datetime
 import multiprocessing
+import pickle
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -39,7 +40,7 @@ from shiftago.match.games import (
     play_game,
     play_in_worker,
 )
-from shiftago.match.participants import Participant, parse_participants
+from shiftago.match.participants import REGISTERED, BotFactory, Participant, parse_participants
 from shiftago.match.protocol_log import START_FILE, transcribed
 from shiftago.match.results import (
     ResultsFile,
@@ -269,6 +270,7 @@ def run_match(
     if timer is not None and config.jobs != 1:
         raise ValueError("a timer of its own needs the games played in this process (jobs=1)")
     participants = parse_participants(config.participants, config.limits)
+    worker_bots = _registered_for_workers(participants) if config.jobs != 1 else {}
     if config.clock is not None:
         for p in participants:
             if p.limits.movetime_ms is not None:
@@ -321,7 +323,7 @@ def run_match(
             finally:
                 engines.close(config.protocol_log)
             if config.jobs != 1:
-                stopped = _run_pool(todo, config.jobs, warm, accept)
+                stopped = _run_pool(todo, config.jobs, warm, accept, worker_bots)
     finally:
         # this match's games, also where every game was resumed: another match of the
         # same results file may have written the file since
@@ -428,8 +430,31 @@ def _run_inline(
     return any(accept(play_game(task, engines, timer)) for task in todo)
 
 
+def _registered_for_workers(participants: list[Participant]) -> dict[str, BotFactory]:
+    """The registered bots (:func:`~.participants.register_bot`) that ``participants``
+    play, for the worker processes; one that cannot be pickled stops the match before it
+    starts, in words (a closure's bot plays with ``jobs=1``)."""
+    bots = {p.bot: REGISTERED[p.bot] for p in participants if p.bot in REGISTERED}
+    for name, factory in bots.items():
+        try:
+            pickle.dumps(factory)
+        except (pickle.PicklingError, AttributeError, TypeError) as e:
+            raise MatchSetupError(
+                "{name}: a registered bot plays in the worker processes of jobs > 1 only "
+                "when its factory pickles (a function of a module), and this one does not "
+                "({why}); play it with jobs=1",
+                name=repr(name),
+                why=str(e),
+            ) from None
+    return bots
+
+
 def _run_pool(
-    todo: list[GameTask], jobs: int, warm: bool, accept: Callable[[GameResult], bool]
+    todo: list[GameTask],
+    jobs: int,
+    warm: bool,
+    accept: Callable[[GameResult], bool],
+    bots: dict[str, BotFactory],
 ) -> bool:
     """Play the games in ``jobs`` worker processes; True if stopped early.
 
@@ -442,7 +467,7 @@ def _run_pool(
         max_workers=jobs,
         mp_context=multiprocessing.get_context("forkserver"),
         initializer=init_worker,
-        initargs=(warm,),
+        initargs=(warm, bots),
     )
     pending: set[Future[GameResult]] = set()
     queue: Iterator[GameTask] = iter(todo)
