@@ -21,6 +21,7 @@ from shiftago.engine.puzzles.solving import (
     prove,
     solution_line,
 )
+from support.puzzle_reference import reaches
 
 # Orange has a1, b2, d4 and e5 of the diagonal and b3 behind green's a3: only L3 pushes
 # orange's b3 into c3 (no insertion lands on c3 directly), the diagonal a1-e5 is then
@@ -114,6 +115,22 @@ def test_a_wrong_action_that_hands_the_other_seat_a_win_wins_in_nothing() -> Non
     assert (wrong.correct, wrong.wins_in) == (False, None)
     assert [str(a) for a in wrong.reply] == ["L7"]
     assert judge(state, 1, ["L3"]).wins_in is None  # the right action: nothing to say
+
+
+def test_a_refutation_s_reply_also_stops_the_goal_one_action_later() -> None:
+    """After a wrong first action every reply keeps the goal out of the one action
+    left; the refutation R4 chosen among them left L5 xa1-a7 on the board, a win one
+    action too late that refuted nothing to a Dutch walk. The reply chosen now stops
+    that too (checked by the reference prover)."""
+    position = "expert 2 ogg1ggo/o6/g4oo/o1g3g/o4og/oo4g/o1o1goo o insert 8,12 4,8 0,0"
+    state = State.from_position(position)
+    verdict = judge(state, 2, ["L1"])
+    assert not verdict.correct and verdict.wins_in is None
+    after = state.after(Action.parse("L1"))
+    assert reaches(after.after(Action.parse("R4")), 0, 2)  # the old refutation's board
+    for reply in verdict.reply:
+        after = after.after(reply)
+    assert not reaches(after, 0, 2)
 
 
 def test_a_wrong_action_that_still_wins_says_in_how_many_actions() -> None:

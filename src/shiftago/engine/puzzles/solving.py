@@ -53,6 +53,9 @@ MOST_ACTIONS = 3
 #: wins").
 SLOWER_BY = 2
 SLOWER_NODES = 500_000
+#: How many of the solver's actions past those left a refutation's reply is chosen to
+#: stop too (docs/puzzles.md, "Attempts").
+REFUTATION_BEYOND = 1
 
 
 class ProofUnknown(Exception):
@@ -132,9 +135,13 @@ def _defence_value(child: np.ndarray, defender: int, solver: int, left: int) -> 
     return (delay, int(heuristic))
 
 
-def defence(s: np.ndarray, solver: int, left: int) -> list[int]:
+def defence(s: np.ndarray, solver: int, left: int, beyond: int = 0) -> list[int]:
     """The other seats' actions from ``s`` until the solver acts again or the game ends,
-    each the reply that delays the goal longest (``left``: the solver's actions left)."""
+    each the reply that delays the goal longest (``left``: the solver's actions left),
+    looking ``beyond`` actions further than ``left``: after a wrong action every reply
+    keeps the goal out of the actions left, and the reply chosen among them so must
+    also stop what the solver could do next (a refutation after which the goal was
+    there at once, one action too late, refuted nothing to a Dutch walk)."""
     s = s.copy()
     played: list[int] = []
     while int(s[PHASE]) != OVER and int(s[TURN]) != solver:
@@ -142,7 +149,7 @@ def defence(s: np.ndarray, solver: int, left: int) -> list[int]:
         best_code = -1
         best_value: tuple[int, ...] = (-1, 0)
         for code in legal_codes(s):
-            value = _defence_value(_after(s, code), defender, solver, left)
+            value = _defence_value(_after(s, code), defender, solver, left + beyond)
             if value > best_value:
                 best_code, best_value = code, value
         apply_action(s, best_code)
@@ -254,7 +261,7 @@ def judge(state: State, actions: int, tried: list[str]) -> Verdict:
         keeps = keeps_win(child, solver, left - 1)
         played.append(to_action(code, players))
         if not keeps:
-            refutation = defence(child, solver, left - 1)
+            refutation = defence(child, solver, left - 1, beyond=REFUTATION_BEYOND)
             if number < len(tried):
                 raise IllegalActionError(
                     "action {number} ({text}) already failed the puzzle", number=number, text=text
