@@ -8,6 +8,7 @@ import pytest
 
 from shiftago.core import State
 from shiftago.interfaces.shared.learn import LESSONS, Status, Step, explain, judge, tryable
+from shiftago.interfaces.shared.learn.lessons import Lesson
 
 STEPS = [
     pytest.param(step, id=f"{lesson.id}-{number}")
@@ -21,6 +22,14 @@ def test_the_lessons_have_unique_addresses_and_a_few_steps_each() -> None:
     assert len(set(ids)) == len(ids)
     assert all(1 <= len(lesson.steps) <= 5 for lesson in LESSONS)
     assert all(lesson.id.replace("-", "").isalnum() and lesson.id.islower() for lesson in LESSONS)
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.id)
+def test_a_lesson_s_closing_game_is_of_its_steps_variant_and_players(lesson: Lesson) -> None:
+    """The lesson of four in a line with 3 or 4 players closed with a 2-player game,
+    where four in a line does not win (a Dutch walk)."""
+    kinds = {(step.start().rules.variant.value, step.start().players) for step in lesson.steps}
+    assert (lesson.variant, lesson.players) in kinds
 
 
 @pytest.mark.parametrize("step", STEPS)

@@ -167,6 +167,7 @@ LESSONS: Final[tuple[Lesson, ...]] = (
                 ("Tf",),
             ),
         ),
+        players=3,  # the closing game wins with four in a line, as the lesson teaches
     ),
     Lesson(
         "block",
