@@ -16,6 +16,7 @@ import { drawScoreList } from "./scorelist.js";
 import { drawSeatChips } from "./seatchips.js";
 import { onChosen } from "./chosen.js";
 import { keep, progress } from "./puzzleprogress.js";
+import { ratingChange, ratingText } from "./rated.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -181,7 +182,7 @@ function describe() {
   $("themes").replaceChildren(
     ...puzzle.themes.map((theme) => el("li", { "data-theme": theme, text: THEME_WORDS[theme] ? THEME_WORDS[theme]() : theme })),
   );
-  $("puzzle-rating-words").textContent = t("Puzzle rating {rating}", { rating: number(puzzle.rating) });
+  $("puzzle-rating-words").textContent = t("Puzzle rating {rating}", { rating: ratingText(puzzle.rating, false) });
   $("puzzle-link").href = `/puzzles/${encodeURIComponent(puzzle.id)}`;
   document.title = t("Puzzle · {variant} · Shiftago", { variant: variantName(puzzle.variant) });
 }
@@ -429,8 +430,9 @@ function outcome(words, rated) {
   if (rated) {
     player = rated;
     if (rated.rated) {
-      const sign = rated.change > 0 ? "+" : rated.change < 0 ? "\u2212" : "±";
-      change.textContent = t("Your puzzle rating: {rating} ({change})", { rating: number(rated.rating), change: `${sign}${number(Math.abs(rated.change))}` });
+      // a rating as every page writes one: 1624, not 1.624 (a Dutch walk)
+      const ratingWords = { rating: ratingText(rated.rating, false), change: ratingChange(Math.round(rated.change)) };
+      change.textContent = t("Your puzzle rating: {rating} ({change})", ratingWords);
       change.hidden = false;
     }
   }
@@ -490,7 +492,7 @@ function progressWords(p) {
   const streak = player ? { n: player.streak, best: player.best_streak } : { n: p.streak, best: p.best };
   $("streak").textContent = t("Solved at the first try in a row: {n} (best {best})", { n: number(streak.n), best: number(streak.best) });
   $("streak").dataset.streak = String(streak.n);
-  $("player-rating").textContent = player ? t("Your puzzle rating: {rating}", { rating: number(player.rating) }) : t("Sign in to get a puzzle rating; your progress is kept in this browser.");
+  $("player-rating").textContent = player ? t("Your puzzle rating: {rating}", { rating: ratingText(player.rating, false) }) : t("Sign in to get a puzzle rating; your progress is kept in this browser.");
   $("player-rating").dataset.rating = player ? String(player.rating) : "";
   const count = player
     ? tn("{n} puzzle played with your account.", "{n} puzzles played with your account.", player.puzzles, { n: number(player.puzzles) })
