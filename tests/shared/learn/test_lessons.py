@@ -65,8 +65,24 @@ def test_every_first_try_is_judged_and_a_wrong_one_explained(step: Step) -> None
         assert missed > 0 or len(tryable(start, step.full_lanes)) == 1
 
 
-def test_a_step_that_teaches_full_lanes_lets_them_be_tried_and_says_why_they_fail() -> None:
-    step = next(s for lesson in LESSONS for s in lesson.steps if s.full_lanes)
+FULL_LANE_STEPS = [
+    pytest.param(step, id=f"{lesson.id}-{number}")
+    for lesson in LESSONS
+    for number, step in enumerate(lesson.steps, 1)
+    if step.full_lanes
+]
+
+
+def test_every_step_of_the_full_lane_lesson_lets_its_full_lanes_be_tried() -> None:
+    """Its first step's grey arrows did nothing when tapped (a Dutch walk)."""
+    lesson = next(lesson for lesson in LESSONS if lesson.id == "full")
+    assert all(step.full_lanes for step in lesson.steps)
+
+
+@pytest.mark.parametrize("step", FULL_LANE_STEPS)
+def test_a_step_that_teaches_full_lanes_lets_them_be_tried_and_says_why_they_fail(
+    step: Step,
+) -> None:
     start = step.start()
     full = [a for a in tryable(start, True) if a not in {str(x) for x in start.legal_actions()}]
     assert full

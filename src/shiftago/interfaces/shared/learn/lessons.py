@@ -111,6 +111,9 @@ LESSONS: Final[tuple[Lesson, ...]] = (
                 ),
                 Occupy(("e7",), own=False),
                 ("Te",),
+                # the grey arrows of file d are where a beginner taps first: the refusal
+                # is said here too, not only in the next step (a Dutch walk)
+                full_lanes=True,
             ),
             Step(
                 N_(
