@@ -503,6 +503,15 @@ def test_the_editor_refuses_an_impossible_position(live_server: LiveServer, page
     page.click("[data-testid=editor-use]")
     shows(page, State.from_position(good).position())
     assert page.is_hidden("[data-testid=editor-error]")
+    # an error goes once a change makes the editor's position another: it stayed under
+    # a text a change of supply had made well-formed (a Dutch walk)
+    page.fill("[data-testid=editor-position]", "hallo")
+    page.click("[data-testid=editor-use]")
+    page.wait_for_selector("[data-testid=editor-error]:not([hidden])")
+    page.fill("[data-testid=editor-supply-o]", "20")
+    page.dispatch_event("[data-testid=editor-supply-o]", "change")
+    assert page.input_value("[data-testid=editor-position]").endswith("insert 20,21 0,0 0,0")
+    assert page.is_hidden("[data-testid=editor-error]")
 
 
 def test_a_position_typed_in_is_taken_at_the_first_click(

@@ -272,6 +272,9 @@ export class PositionEditor {
   }
 
   refresh() {
+    // what was refused is no longer what the editor holds: its error goes (it stayed
+    // under a position made well-formed by a change of supply, a Dutch walk)
+    this.showError("");
     const s = this.set;
     const colours = COLOURS.slice(0, s.players);
     this.variant.value = s.variant;
@@ -306,6 +309,7 @@ export class PositionEditor {
         const take = () => {
           list[i] = Math.max(0, Math.floor(+input.value || 0));
           this.text.value = this.position();
+          this.showError(""); // the position refused is no longer the one held
         };
         input.addEventListener("input", take);
         input.addEventListener("change", take);
