@@ -54,7 +54,7 @@ MOST_ACTIONS = 3
 SLOWER_BY = 2
 SLOWER_NODES = 500_000
 #: How many of the solver's actions past those left a refutation's reply is chosen to
-#: stop too (docs/puzzles.md, "Attempts").
+#: stop too (docs/puzzles.md, "The defence and the solution line").
 REFUTATION_BEYOND = 1
 
 
