@@ -439,6 +439,13 @@ def test_on_a_phone_the_small_controls_are_a_finger_tall(
     assert box is not None
     page.touchscreen.tap(box["x"] + box["width"] - 12, box["y"] + box["height"] - 8)
     page.wait_for_url("**/learn/push")
+    # a lesson's step marks and its link back: 30 px wide and 16 px tall to a Dutch
+    # tablet walk
+    page.locator("[data-testid=steps] button").first.wait_for()
+    for mark in page.locator("[data-testid=steps] button").all():
+        mark_box = mark.bounding_box() or {"height": 0, "width": 0}
+        assert mark_box["height"] >= 40 and mark_box["width"] >= 40
+    assert (page.get_by_test_id("all-lessons").bounding_box() or {"height": 0})["height"] >= 40
     page.goto(live_server.url + "/analysis")
     for summary in page.locator("summary").all():
         assert (summary.bounding_box() or {"height": 0})["height"] >= 40
@@ -446,6 +453,9 @@ def test_on_a_phone_the_small_controls_are_a_finger_tall(
     check = page.locator("[data-testid=streak-mode]")
     check.wait_for()
     assert (check.bounding_box() or {"height": 0})["height"] >= 20
+    link = page.get_by_test_id("puzzle-link")
+    link.wait_for()
+    assert (link.bounding_box() or {"height": 0})["height"] >= 40
     created = create(live_server, variant="express", players=2, first="o")
     game_id = created["id"]
     seat(live_server, created["seats"][0]["join_url"], game_id).act("L1", live_server, game_id)
