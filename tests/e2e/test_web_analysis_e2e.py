@@ -688,8 +688,8 @@ def test_a_review_names_an_action_after_another_of_its_turn_by_both(
                 { index: 24, turn: 20, action: "R1" },
                 { index: 25, turn: 21, action: "L3" },
             ];
-            const review = { review: { actions } };
-            return actions.map((a) => GameReview.prototype.numbered.call(review, a));
+            const review = Object.assign(Object.create(GameReview.prototype), { review: { actions } });
+            return actions.map((a) => review.numbered(a));
         }"""
     )
     assert names == ["20. R1", "20. \u2026R1 xd1-g1", "20. \u2026xd1-g1 R1", "21. L3"]

@@ -12,7 +12,7 @@ import { TreeSyntaxError, addChild, childBy, cut, lineEnd, newTree, onMainLine, 
 import { drawVariations } from "./variations.js";
 import { api, copyText, el, onJson, openSocket, ruleNumbers, showNotice } from "./api.js";
 import { errorWords } from "./errors.js";
-import { lang, number, t, tn } from "./i18n.js";
+import { listed, number, t, tn } from "./i18n.js";
 import { colourName, variantName } from "./gamewords.js";
 import { mountPrefs, playSound } from "./prefs.js";
 import { expectedWords, formatValue, unitWords } from "./review.js";
@@ -158,7 +158,7 @@ function statusText(v) {
     const reason = words ? words() : v.result.reason || "";
     if (!w.length) return reason ? t("The game is over ({reason}).", { reason }) : t("The game is over.");
     if (w.length > 1) {
-      const names = new Intl.ListFormat(lang, { type: "conjunction" }).format(w.map(colourName));
+      const names = listed(w.map(colourName));
       // every seat sharing the result is a draw (a full board in Express)
       if (w.length === v.players) return reason ? t("Draw between {names} ({reason}).", { names, reason }) : t("Draw between {names}.", { names });
       return reason ? t("{names} share the win ({reason}).", { names, reason }) : t("{names} share the win.", { names });

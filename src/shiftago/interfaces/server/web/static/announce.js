@@ -3,7 +3,7 @@
 // (`[data-testid=announcer]`). The sentences are whole templates in one table, filled
 // with names and numbers only, each looked up in the page's catalogue.
 import { isInsertion, isScoring, lineCells } from "./board.js";
-import { lang, t, tn } from "./i18n.js";
+import { listed, t, tn } from "./i18n.js";
 
 /** The sentences, each looked up in the catalogue when it is read; `{name}` marks what
  * is filled in. */
@@ -50,7 +50,7 @@ export function resultWords(over, winners, players = 0) {
   if (!over) return "";
   if (!winners.length) return WORDS.overNoWinner;
   if (winners.length === 1) return fill(WORDS.won, { who: winners[0] });
-  const names = new Intl.ListFormat(lang, { type: "conjunction" }).format(winners);
+  const names = listed(winners);
   // every seat sharing the result is a draw; some of them sharing it share a win
   return fill(winners.length === players ? WORDS.drawn : WORDS.wonTogether, { names });
 }

@@ -559,7 +559,7 @@ export class GameReview {
    *  in the key moments, a French walk). */
   numbered(a) {
     if (!a.turn) return a.action;
-    const before = ((this.review && this.review.actions) || []).find((x) => x.index === a.index - 1);
+    const before = this.entry(a.index - 1);
     return before && before.turn === a.turn ? `${a.turn}. …${before.action} ${a.action}` : `${a.turn}. ${a.action}`;
   }
 

@@ -2,7 +2,7 @@
 // marbles it moves, from where to where, nearest the edge first (GAME `motion` and
 // `pushes` list them farthest first). With the board before the push, each marble's
 // colour too. The server says which marbles move; this only says it.
-import { lang, number, t, tn } from "../i18n.js";
+import { listed, number, t, tn } from "../i18n.js";
 import { COLOURS, colourName, colourTitle } from "./marbles.js";
 
 /** Each move's words, nearest the edge first, in one list: "orange a3 to b3 and green
@@ -12,7 +12,7 @@ function stepsList(moves, board) {
     const colour = board && board.get(from);
     return colour ? t("{colour} {from} to {to}", { colour: colourName(colour), from, to }) : t("{from} to {to}", { from, to });
   });
-  return new Intl.ListFormat(lang, { type: "conjunction" }).format(steps);
+  return listed(steps);
 }
 
 /** "2 marbles: orange a3 to b3, green b3 to c3"; "" for no move. */
