@@ -277,7 +277,7 @@ def annotated_record(
         if review.mark:
             nags = (NAG_OF_MARK[review.mark], *nags)
         played = review.played
-        comment = NOT_JUDGED if played is None else _signed_in_record(played.value)
+        comment = NOT_JUDGED if played is None else _signed(played.value, format_value)
         variations = note.variations
         best = _best_line(game, review)
         if best is not None:
@@ -300,7 +300,7 @@ def _best_line(game: Game, review: PlyReview) -> Variation | None:
             twin.play(action)
     except ShiftagoError:
         return None
-    notes = (Note(comment=_signed_in_record(review.best.value)),)
+    notes = (Note(comment=_signed(review.best.value, format_value)),)
     return Variation(tuple(twin.history[len(game.history) :]), notes)
 
 
@@ -494,15 +494,10 @@ def _number(value: float) -> int | float:
     return int(value) if float(value).is_integer() else round(float(value), 3)
 
 
-def _signed(value: float) -> str:
-    """A value for a person, in the language's digits, a plus before a gain."""
-    text = decimal_value(value)
-    return text if value <= 0 else "+" + text
-
-
-def _signed_in_record(value: float) -> str:
-    """A value in a record's comment: the same digits in every language."""
-    text = format_value(value)
+def _signed(value: float, digits: Callable[[float], str] = decimal_value) -> str:
+    """A value with a plus before a gain: for a person in the language's digits, in a
+    record's comment (``digits=format_value``) the same in every language."""
+    text = digits(value)
     return text if value <= 0 else "+" + text
 
 

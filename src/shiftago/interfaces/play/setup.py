@@ -26,11 +26,11 @@ from shiftago.interfaces.shared.game_words import error_words, record_result
 from shiftago.interfaces.shared.newgame import (
     PlaySetup,
     SetupError,
-    computer_levels,
     game_from_position,
     make_bots,
     new_game,
     read_record_file,
+    seat_levels,
 )
 
 
@@ -196,11 +196,7 @@ def prepare(
             game = new_game(setup)
     if setup.level is not None and not setup.computer:  # a resumed game's seats too
         raise SetupError(_("--level is the level of the computer's seats: give them with -c"))
-    # -c's seats, each at its own level or --level's; else a record's computer seats,
-    # each at its own level
-    wanted: dict[int, int | None] = computer_levels(setup, game.rules.players)
-    if not setup.computer and record is not None:
-        wanted = {seat: level for seat, level in enumerate(record.levels) if level is not None}
+    wanted = seat_levels(setup, game.rules.players, record)
     seed = setup.seed if setup.seed is not None else random.randrange(2**31)
     bots, levels = make_bots(wanted, seed)
     return Session(

@@ -128,6 +128,31 @@ def computer_levels(setup: PlaySetup, players: int) -> dict[int, int | None]:
     return wanted
 
 
+def seat_levels(setup: PlaySetup, players: int, record: Record | None) -> dict[int, int | None]:
+    """The computer's seats and levels of a game to play: ``-c``'s (:func:`computer_levels`),
+    a resumed or loaded game's too; without ``-c`` the record's computer seats, each at its
+    own level; else none."""
+    if setup.computer:
+        return computer_levels(setup, players)
+    if record is None:
+        return {}
+    return {seat: level for seat, level in enumerate(record.levels) if level is not None}
+
+
+def kept_names(source: Record | None, levels: dict[int, int]) -> dict[int, str]:
+    """The names of ``source`` that stay with their seats in a game whose computer seats
+    play at ``levels``: where the record's kind of player (a person, the computer) is
+    the seat's kind still."""
+    if source is None:
+        return {}
+    pairs = enumerate(zip(source.names, source.levels, strict=True))
+    return {
+        seat: name
+        for seat, (name, level) in pairs
+        if name is not None and (level is None) == (seat not in levels)
+    }
+
+
 def check_handicap(handicap: tuple[int, ...], players: int) -> None:
     """A :class:`SetupError` in the reader's words unless ``handicap`` is empty (none) or
     one number of skipped turns (0-6) per seat."""
@@ -200,10 +225,8 @@ def game_record(
     the same. ``result`` and ``termination`` end it otherwise than its rules (a flag)."""
     seats = range(game.rules.players)
     names = [("shiftago" if seat in levels else None) for seat in seats]
-    if source is not None:
-        for seat, (name, level) in enumerate(zip(source.names, source.levels, strict=True)):
-            if name is not None and (level is None) == (seat not in levels):
-                names[seat] = name  # the same kind of player as the record says
+    for seat, name in kept_names(source, levels).items():
+        names[seat] = name
     event = None if source is None else source.event
     return Record.from_game(
         game,

@@ -44,6 +44,12 @@ CLOCKWISE: Final = {"T": "right", "R": "down", "B": "left", "L": "up"}
 OPPOSITE: Final = {"right": "left", "left": "right", "up": "down", "down": "up"}
 
 
+def onward(key: str) -> int:
+    """The step of cursor key ``key`` where order, not direction, counts: Right and Down
+    go on (1), Left and Up go back (-1)."""
+    return 1 if key in ("right", "down") else -1
+
+
 def ring_step(name: str, key: str) -> int:
     """The step along AROUND (1 or -1) of the cursor key ``key`` ("right", "up"...) on the
     arrow ``name``: the way the key points along that side (on the bottom edge Right
@@ -54,7 +60,7 @@ def ring_step(name: str, key: str) -> int:
         return 1
     if key == OPPOSITE[along]:
         return -1
-    return 1 if key in ("right", "down") else -1
+    return onward(key)
 
 
 def cell_column(file: int) -> int:
@@ -190,7 +196,7 @@ class BoardView(Widget, can_focus=True):
         """A cursor key: on the arrows, along the edge the way it points; in a replay
         and among scorings, Right and Down go on and Left and Up go back."""
         if self.replaying or self._options():
-            self.action_step(1 if key in ("right", "down") else -1)
+            self.action_step(onward(key))
         else:
             self.action_step(ring_step(AROUND[self.cursor], key))
 

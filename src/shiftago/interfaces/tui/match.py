@@ -25,13 +25,14 @@ from shiftago.interfaces.shared.newgame import (
     PlaySetup,
     SetupError,
     check_handicap,
-    computer_levels,
     game_from_position,
     game_record,
+    kept_names,
     make_bots,
     new_game,
     parse_colour,
     read_record_file,
+    seat_levels,
 )
 from shiftago.interfaces.tui.clock import Clocks
 from shiftago.interfaces.tui.series import Series, SeriesError
@@ -68,15 +69,8 @@ class Match:
         """The names a loaded or resumed record gives the seats people play (its
         records keep them, and the side panel shows them: a German walk saw only the
         colours)."""
-        source = self.source
-        if source is None:
-            return {}
-        pairs = enumerate(zip(source.names, source.levels, strict=True))
-        return {
-            seat: name
-            for seat, (name, level) in pairs
-            if name and level is None and seat not in self.levels
-        }
+        kept = kept_names(self.source, self.levels)
+        return {seat: name for seat, name in kept.items() if name and seat not in self.levels}
 
     def setup_like(self, setup: PlaySetup) -> PlaySetup:
         """``setup`` with this game's kind: its variant, players, handicap, computer
@@ -328,12 +322,7 @@ def open_match(
         else:
             game = _game_asked_for(setup, record)
     players = game.rules.players
-    if setup.computer:  # the resumed game's seats too, as the line game does
-        wanted: dict[int, int | None] = computer_levels(setup, players)
-    elif record is not None:
-        wanted = {s: n for s, n in enumerate(record.levels) if n is not None}
-    else:
-        wanted = {}
+    wanted = seat_levels(setup, players, record)  # -c's for a resumed game too
     seed = setup.seed if setup.seed is not None else random.randrange(2**31)
     bots, levels = make_bots(wanted, seed)
     match = Match(game, bots=bots, levels=levels, autosave=autosave, source=record)
