@@ -688,7 +688,8 @@ def test_a_review_names_an_action_after_another_of_its_turn_by_both(
                 { index: 24, turn: 20, action: "R1" },
                 { index: 25, turn: 21, action: "L3" },
             ];
-            const review = Object.assign(Object.create(GameReview.prototype), { review: { actions } });
+            const review = Object.create(GameReview.prototype);
+            review.review = { actions };
             return actions.map((a) => review.numbered(a));
         }"""
     )
