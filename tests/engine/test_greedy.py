@@ -287,13 +287,13 @@ def test_ranked_action_text_is_the_analyse_line() -> None:
 
 
 def test_levels_ladder() -> None:
-    assert LEVELS[:2] == [(1, "beginner"), (2, "greedy")]
+    assert LEVELS[:2] == [(1, "beginner"), (2, "easy")]
     assert [n for n, _ in LEVELS] == list(range(1, len(LEVELS) + 1))
     assert default_level() == LEVELS[-1][0]
-    assert level_name(2) == "greedy"
+    assert level_name(2) == "easy"
     beginner, greedy = bot_for_level(1, 7), bot_for_level(2, 7)
     assert isinstance(beginner, GreedyBot) and isinstance(greedy, GreedyBot)
-    assert greedy.name == "greedy" and greedy.value_unit
+    assert greedy.name == "easy" and greedy.value_unit
     # the beginner does not look at the next player's immediate wins
     threat = State.from_position("express 2 7/7/7/7/7/7/1gggg2 o insert 22,18 0,0 0,0")
     assert str(greedy.choose(threat)) in {"Bb", "Bc", "Bd", "Be"}

@@ -140,7 +140,7 @@ CONTEMPT_PLAYERS: Final = frozenset({3})
 
 LADDER: Final[tuple[Level, ...]] = (
     Level(1, "beginner", greedy=True, looks_ahead=False),
-    Level(2, "greedy", greedy=True, watches_all=frozenset({3})),
+    Level(2, "easy", greedy=True, watches_all=frozenset({3})),
     Level(3, "novice", depth=2, iterations=1_000),
     Level(4, "casual", depth=3, iterations=3_000),
     Level(5, "club", depth=5, iterations=10_000),

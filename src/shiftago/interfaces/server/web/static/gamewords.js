@@ -56,7 +56,7 @@ export function variantName(variant) {
 // the computer's levels by the names the server gives them (engine/levels.py)
 const LEVEL_WORDS = {
   beginner: () => t("beginner"),
-  greedy: () => t("greedy"),
+  easy: () => t("easy"),
   novice: () => t("novice"),
   casual: () => t("casual"),
   club: () => t("club"),
