@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Mapping
 
 from shiftago.core import Action, Phase, Rules, Scoring, State
 from shiftago.core.geometry import runs
@@ -66,6 +67,7 @@ class GreedyBot(Bot):
         *,
         looks_ahead: bool = True,
         watches_all: frozenset[int] = frozenset(),
+        notices: Mapping[int, float] | None = None,
     ) -> None:
         self.seed: int = seed if seed is not None else random.SystemRandom().randrange(2**63)
         #: False: never check the next player's replies (a beginner who sees only
@@ -75,6 +77,11 @@ class GreedyBot(Bot):
         #: win at once after an action, and prefers fewer (with ``looks_ahead``; a count
         #: of 2 changes nothing: there is no seat after the next).
         self.watches_all = watches_all
+        #: By player count, the share of positions in which it checks the next player's
+        #: replies (with ``looks_ahead``; a count not named: every position). Under 1, a
+        #: player who sometimes misses a threat; which positions are drawn from the seed
+        #: and the position, as the tie-breaks are.
+        self.notices: dict[int, float] = dict(notices or {})
 
     def proven(self, value: float) -> int:
         return 1 if value == WIN else -1 if value == LOSS else 0
@@ -100,7 +107,8 @@ class GreedyBot(Bot):
             entries[-1].tiebreak = rng.random()
         entries.sort(key=_Entry.key, reverse=True)
 
-        if self.looks_ahead and (limits.depth is None or limits.depth >= 2):
+        looking = self.looks_ahead and (limits.depth is None or limits.depth >= 2)
+        if looking and self._notices(state):
             deadline = None
             if limits.movetime_ms is not None:
                 deadline = start + limits.movetime_ms / 2000  # half: leave time to answer
@@ -124,6 +132,13 @@ class GreedyBot(Bot):
                     entry.threats = _later_threats(entry.after, mover)
             entries.sort(key=_Entry.key, reverse=True)
         return [RankedAction(e.action, e.value, e.pv) for e in entries]
+
+    def _notices(self, state: State) -> bool:
+        """Whether it looks at the next player's replies in this position."""
+        share = self.notices.get(state.players, 1.0)
+        if share >= 1:
+            return True
+        return random.Random(f"notice {self.seed} {state.position()}").random() < share
 
 
 class _Entry:

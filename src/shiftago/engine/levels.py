@@ -2,9 +2,10 @@
 
 A level's strength is fixed by what it searches (depth, nodes, iterations), never by
 time, so it plays the same on any machine, and with the same seed it plays the same
-actions. The two bottom levels are the greedy bot, first without and then with its
-look at the next player's immediate wins (with 3 players also at the immediate wins of
-the seat after it, which a beginner between them never stops). Above them:
+actions. The two bottom levels are the greedy bot, first with a look at the next
+player's immediate wins in four positions of five with 2 players and none with 3-4,
+then with that look always (with 3 players also at the immediate wins of the seat after
+it, which a beginner between them never stops). Above them:
 
 * 2 players: the alpha-beta search (:mod:`shiftago.engine.alphabeta`) at growing
   depths, the top one deepening with late move reductions until its node budget is
@@ -68,7 +69,7 @@ class Level:
     ``depth``/``nodes`` bound the 2-player alpha-beta search (``reductions``: with late
     move reductions; ``tuned``: valuing positions by the tuned evaluation),
     ``iterations`` the 3-4 player MCTS; ``greedy`` levels play the greedy bot
-    (``looks_ahead`` and ``watches_all`` as :class:`GreedyBot` names them). ``nodes``
+    (``looks_ahead``, ``notices`` and ``watches_all`` as :class:`GreedyBot` names them). ``nodes``
     and ``iterations`` are the Express budgets (see :data:`NODE_SHARE`). In the variants
     of ``mcts_with_two`` the level plays the MCTS with 2 players as well; with ``guard``
     its MCTS makes the guarded expansions of :mod:`shiftago.engine.mcts.knowledge`, and
@@ -90,6 +91,9 @@ class Level:
     iterations: int | None = None
     greedy: bool = False
     looks_ahead: bool = True
+    #: (player count, share) pairs: :attr:`GreedyBot.notices` (a tuple, so that a level
+    #: pickles and hashes).
+    notices: tuple[tuple[int, float], ...] = ()
     watches_all: frozenset[int] = frozenset()
     reductions: bool = False
     tuned: bool = False
@@ -138,8 +142,14 @@ WIN_CHECK_SHARE: Final = 0.25
 DRAW_CONTEMPT: Final = 0.0
 CONTEMPT_PLAYERS: Final = frozenset({3})
 
+#: How often the beginner checks the next player's replies, by player count: it misses
+#: one threat in five with 2 players, where never looking put level 2 over 500 Elo
+#: above it, and never looks with 3-4, where level 2 is only just above a blind beginner
+#: (docs/strength.md, "The ladder of levels (2-player Express)").
+BEGINNER_NOTICES: Final = ((2, 0.8), (3, 0.0), (4, 0.0))
+
 LADDER: Final[tuple[Level, ...]] = (
-    Level(1, "beginner", greedy=True, looks_ahead=False),
+    Level(1, "beginner", greedy=True, notices=BEGINNER_NOTICES),
     Level(2, "easy", greedy=True, watches_all=frozenset({3})),
     Level(3, "novice", depth=2, iterations=1_000),
     Level(4, "casual", depth=3, iterations=3_000),
@@ -249,7 +259,12 @@ def bot_for_level(number: int, seed: int | None = None) -> Bot:
     repeatable play."""
     rung = level(number)
     if rung.greedy:
-        bot: Bot = GreedyBot(seed, looks_ahead=rung.looks_ahead, watches_all=rung.watches_all)
+        bot: Bot = GreedyBot(
+            seed,
+            looks_ahead=rung.looks_ahead,
+            watches_all=rung.watches_all,
+            notices=dict(rung.notices),
+        )
         bot.name = rung.name
         return bot
     return LevelBot(rung, seed)
