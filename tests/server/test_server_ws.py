@@ -161,6 +161,10 @@ def test_a_refused_push_says_which_rule_refuses_it(db_url):
         '{"type": "takeback", "tokens": [""]}',
         '{"type": "takeback", "tokens": ["' + "t" * 201 + '"]}',
         '{"type": "act", "action": "L3", "seen": 0, "pad": "' + "x" * 5000 + '"}',
+        # a field a message does not have is refused, not ignored: an Italian walk's
+        # resign naming another seat resigned the sender's own
+        '{"type": "resign", "seat": 1}',
+        '{"type": "act", "action": "L3", "seen": 0, "seat": 1}',
     ],
 )
 def test_malformed_messages_get_bad_message_and_change_nothing(sqlite_url, text):

@@ -12,13 +12,13 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import Field, TypeAdapter
 from starlette.websockets import WebSocket
 
 from shiftago.core import ShiftagoError
 from shiftago.interfaces.server.analysis.searches import LiveAnalysis, set_up
 from shiftago.interfaces.server.door import limits
-from shiftago.interfaces.server.door.protocol import parse_json_message
+from shiftago.interfaces.server.door.protocol import SocketMessage, parse_json_message
 from shiftago.interfaces.server.door.security import client_address
 from shiftago.interfaces.server.door.socket import Conversation, Outbox, error, serve_socket
 from shiftago.interfaces.shared.cancelling import cancel_and_wait
@@ -31,21 +31,17 @@ MAX_POSITION_CHARS: Final = 400
 SEARCHES_PER_ADDRESS: Final = 2
 
 
-class _Message(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class Analyse(_Message):
+class Analyse(SocketMessage):
     type: Literal["analyse"]
     position: Annotated[str, Field(min_length=1, max_length=MAX_POSITION_CHARS)]
     lines: Annotated[int, Field(strict=True, ge=1, le=8)] = 3
 
 
-class Stop(_Message):
+class Stop(SocketMessage):
     type: Literal["stop"]
 
 
-class Ping(_Message):
+class Ping(SocketMessage):
     type: Literal["ping"]
 
 

@@ -26,11 +26,14 @@ M = TypeVar("M")
 Count = Annotated[int, Field(strict=True, ge=0, le=1_000_000)]
 
 
-class _Message(BaseModel):
-    model_config = ConfigDict(extra="ignore", frozen=True)
+class SocketMessage(BaseModel):
+    """A message a page sends on a socket: a field it does not know is refused, never
+    ignored (a ``resign`` naming another seat would resign the sender's own)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-class Hello(_Message):
+class Hello(SocketMessage):
     type: Literal["hello"]
     token: Annotated[str, Field(max_length=200)] | None = None
     seen: Count = 0
@@ -40,31 +43,31 @@ class Hello(_Message):
     account: bool = False
 
 
-class Act(_Message):
+class Act(SocketMessage):
     type: Literal["act"]
     action: Annotated[str, Field(min_length=1, max_length=32)]
     seen: Count
 
 
-class Sync(_Message):
+class Sync(SocketMessage):
     type: Literal["sync"]
     seen: Count
 
 
-class Resign(_Message):
+class Resign(SocketMessage):
     type: Literal["resign"]
 
 
 Token = Annotated[str, Field(strict=True, min_length=1, max_length=200)]
 
 
-class Takeback(_Message):
+class Takeback(SocketMessage):
     type: Literal["takeback"]
     #: In a game of people only: the secrets of every seat (the client holds them all).
     tokens: Annotated[list[Token], Field(strict=True, max_length=4)] | None = None
 
 
-class Claim(_Message):
+class Claim(SocketMessage):
     type: Literal["claim"]
     seat: Annotated[int, Field(strict=True, ge=0, le=3)]
     to: Literal["computer", "end"]
@@ -79,11 +82,11 @@ class Claim(_Message):
         return level
 
 
-class Rematch(_Message):
+class Rematch(SocketMessage):
     type: Literal["rematch"]
 
 
-class Ping(_Message):
+class Ping(SocketMessage):
     type: Literal["ping"]
 
 
@@ -91,7 +94,7 @@ class Ping(_Message):
 MAX_CHAT = 300
 
 
-class ChatLine(_Message):
+class ChatLine(SocketMessage):
     """A chat message to the connection's room (the seats', or the spectators')."""
 
     type: Literal["chat"]
@@ -110,7 +113,7 @@ class ChatLine(_Message):
         return text
 
 
-class Draw(_Message):
+class Draw(SocketMessage):
     """Offer a draw (``offer``), or answer the other seat's offer (``accept``)."""
 
     type: Literal["draw"]
@@ -124,7 +127,7 @@ class Draw(_Message):
         return self
 
 
-class Abort(_Message):
+class Abort(SocketMessage):
     type: Literal["abort"]
 
 
@@ -163,6 +166,8 @@ def parse_json_message(text: str | bytes, adapter: TypeAdapter[M]) -> M:
         where = ".".join(str(part) for part in first["loc"][1:]) or "type"
         if first["type"] == "union_tag_invalid":
             raise BadMessage(f"unknown message type {data['type']!r}") from None
+        if first["type"] == "extra_forbidden":
+            raise BadMessage(f"{where}: a {data['type']!r} message has no such field") from None
         raise BadMessage(f"{where}: {first['msg']}") from None
 
 

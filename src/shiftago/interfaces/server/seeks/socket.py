@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import Field, TypeAdapter
 from starlette.websockets import WebSocket
 
-from shiftago.interfaces.server.door.protocol import BadMessage, parse_json_message
+from shiftago.interfaces.server.door.protocol import BadMessage, SocketMessage, parse_json_message
 from shiftago.interfaces.server.door.socket import Conversation, Outbox, serve_socket
 from shiftago.interfaces.server.seeks.challenges import Seeks
 from shiftago.interfaces.server.seeks.feed import Listener
@@ -24,18 +24,14 @@ from shiftago.interfaces.server.seeks.feed import Listener
 MAX_HELD = 8
 
 
-class _Message(BaseModel):
-    model_config = ConfigDict(extra="ignore", frozen=True)
-
-
-class Hold(_Message):
+class Hold(SocketMessage):
     type: Literal["hold"]
     token: Annotated[str, Field(strict=True, min_length=1, max_length=200)]
     #: The seek the page holds the secret for: a refusal names it back.
     seek: Annotated[str, Field(strict=True, min_length=1, max_length=24)] | None = None
 
 
-class Ping(_Message):
+class Ping(SocketMessage):
     type: Literal["ping"]
 
 
