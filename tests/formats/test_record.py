@@ -220,7 +220,7 @@ def test_from_game_checks_the_result() -> None:
     for action in ["L1", "L7", "L1", "L7", "L1", "L7", "L1", "L7", "L1"]:
         game.play(action)
     assert Record.from_game(game).result == "o"
-    with pytest.raises(RecordError, match="ended in o won"):
+    with pytest.raises(RecordError, match="but orange won with a line"):
         Record.from_game(game, result="g")
     with pytest.raises(RecordError, match="has no termination"):
         Record.from_game(game, termination="resignation")

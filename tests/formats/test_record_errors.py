@@ -9,8 +9,10 @@ import pickle
 import pytest
 
 from shiftago.core.errors import ParseError
+from shiftago.core.outcome import EndReason, Outcome
 from shiftago.formats.record import RecordError, parse_record
 from shiftago.formats.record_json import parse_records_of_either_form
+from shiftago.formats.record_model import outcome_phrase
 from shiftago.formats.record_syntax import AT_LINE
 from shiftago.formats.source import SourceError, parse_source_text
 
@@ -110,3 +112,49 @@ def test_a_source_error_names_the_place_and_translates_the_record_problem() -> N
     assert type(twin) is SourceError
     assert str(twin) == str(error)
     assert twin.words(marked) == error.words(marked)
+
+
+WON_BY_ORANGE = """[Variant "express"]
+[Players "2"]
+[First "o"]
+
+1. L2 2. L6 3. L2 4. L6 5. L2 6. L6 7. L2 8. L6 9. L2 g
+"""
+
+
+def test_the_outcome_in_a_result_error_is_said_in_the_readers_words() -> None:
+    # an Italian walk read "…finita con g won (points)": the outcome was English inside
+    # a translated message, with the colours by their letters
+    with pytest.raises(RecordError) as info:
+        parse_record(WON_BY_ORANGE)
+    error = info.value
+    assert str(error) == "line 5: the result is g, but orange won with a line"
+    italian = {
+        AT_LINE: "riga {line}: {problem}",
+        "the result is {result}, but {outcome}": "il risultato è {result}, ma {outcome}",
+        "{colour} won with a line": "ha vinto {colour} con una fila",
+    }
+    names = ("arancione", "verde", "blu", "bianco")
+    said = error.words(lambda t: italian.get(t, t), lambda seat: names[seat])
+    assert said == "riga 5: il risultato è g, ma ha vinto arancione con una fila"
+    twin = pickle.loads(pickle.dumps(error))
+    assert twin.words(marked) == error.words(marked)
+
+
+@pytest.mark.parametrize(
+    ("winners", "words"),
+    [
+        ((0, 2), "orange and blue shared the game when the board was full"),
+        ((0, 1, 2), "orange, green and blue shared the game when the board was full"),
+        ((3, 0, 1, 2), "white, orange, green and blue shared the game when the board was full"),
+    ],
+)
+def test_a_shared_game_names_every_colour_that_shares_it(
+    winners: tuple[int, ...], words: str
+) -> None:
+    outcome = Outcome(winners, 4, EndReason.BOARD_FULL)
+    assert str(outcome_phrase(outcome)) == words
+    german = {"{first} and {last}": "{first} und {last}"}
+    assert "orange und blue" in outcome_phrase(Outcome((0, 2), 3, EndReason.BOARD_FULL)).words(
+        lambda t: german.get(t, t)
+    )

@@ -8,8 +8,8 @@ errors of other rooms about what a person gave them) takes the interface's
 first argument of each error class named in ``catalogues.KEYWORDS``, and any text
 marked with :func:`N_`).
 ``str(error)`` is the English message. A field's value is said as it is, but for a
-:class:`Colour` (a seat's colour, a word of the game) and a nested error (said in the
-same language).
+:class:`Colour` (a seat's colour, a word of the game), a nested error and a
+:class:`Phrase` (said in the same language).
 """
 
 from __future__ import annotations
@@ -48,6 +48,39 @@ class Colour(int):
         return format(str(self), spec)
 
 
+class Phrase:
+    """A part of a message that an interface says in its reader's language, as it says
+    a nested error: an English ``template`` whose ``{name}`` fields are filled from
+    ``fields`` (a field's value said as :class:`TranslatableError` says it)."""
+
+    __slots__ = ("fields", "template")
+
+    def __init__(self, template: str, /, **fields: object) -> None:
+        self.template = template
+        self.fields = fields
+
+    def words(
+        self,
+        gettext: Callable[[str], str] = english,
+        colour: Callable[[int], str] = english_colour,
+    ) -> str:
+        text = gettext(self.template)
+        if not self.fields:
+            return text
+        said = {name: _say(value, gettext, colour) for name, value in self.fields.items()}
+        return text.format(**said)
+
+    def __str__(self) -> str:
+        return self.words()
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_rebuild_phrase, (self.template, self.fields))
+
+
+def _rebuild_phrase(template: str, fields: dict[str, object]) -> Phrase:
+    return Phrase(template, **fields)
+
+
 class TranslatableError(ValueError):
     """Input refused with a message an interface can translate: ``template`` is the
     English message, ``fields`` fill its ``{name}`` placeholders (a template without
@@ -67,16 +100,13 @@ class TranslatableError(ValueError):
         colour: Callable[[int], str] = english_colour,
     ) -> str:
         """The message with ``gettext`` applied to its template and to every nested
-        error's, and ``colour`` naming each :class:`Colour`; English by default."""
-        text = gettext(self.template)
-        if not self.fields:
-            return text
-        said = {name: _say(value, gettext, colour) for name, value in self.fields.items()}
-        return text.format(**said)
+        error's and :class:`Phrase`'s, and ``colour`` naming each :class:`Colour`;
+        English by default."""
+        return Phrase(self.template, **self.fields).words(gettext, colour)
 
 
 def _say(value: object, gettext: Callable[[str], str], colour: Callable[[int], str]) -> object:
-    if isinstance(value, TranslatableError):
+    if isinstance(value, TranslatableError | Phrase):
         return value.words(gettext, colour)
     if isinstance(value, Colour):
         return colour(value)

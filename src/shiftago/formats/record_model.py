@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from shiftago.core.actions import Action
-from shiftago.core.errors import ParseError, ShiftagoError
+from shiftago.core.errors import N_, Colour, ParseError, Phrase, ShiftagoError
 from shiftago.core.game import Game, draw_first_seat
-from shiftago.core.outcome import Outcome
+from shiftago.core.outcome import EndReason, Outcome
 from shiftago.core.rules import COLOURS, Rules
 from shiftago.core.state import Phase, State
 from shiftago.formats.record_notes import (
@@ -328,6 +328,44 @@ def _result_phrase(result: str, why: str) -> str:
     return f"{result} won ({why})"
 
 
+#: How the rules ended a game, said in an error about a record's result: a win by the
+#: reason, and a draw (or a win shared on points) by the reason.
+_WON: Final = {
+    EndReason.LINE: N_("{colour} won with a line"),
+    EndReason.POINTS: N_("{colour} won by reaching 10 points"),
+    EndReason.BOARD_FULL: N_("{colour} won on points when the board was full"),
+    EndReason.NO_MARBLES: N_("{colour} won on points when the player to move had no marble left"),
+    EndReason.ACTION_LIMIT: N_("{colour} won on points when the action limit was reached"),
+}
+_SHARED: Final = {
+    EndReason.LINE: N_("{colours} shared the game"),  # never: a line has one owner
+    EndReason.POINTS: N_("{colours} shared the game"),  # never: 10 points end a turn of one
+    EndReason.BOARD_FULL: N_("{colours} shared the game when the board was full"),
+    EndReason.NO_MARBLES: N_(
+        "{colours} shared the game when the player to move had no marble left"
+    ),
+    EndReason.ACTION_LIMIT: N_("{colours} shared the game when the action limit was reached"),
+}
+#: Two to four colours in a row, the last two joined by the language's "and".
+_COLOURS: Final = {
+    2: N_("{first} and {last}"),
+    3: N_("{first}, {second} and {last}"),
+    4: N_("{first}, {second}, {third} and {last}"),
+}
+_PLACES: Final = ("first", "second", "third")
+
+
+def outcome_phrase(outcome: Outcome) -> Phrase:
+    """How the rules ended the game, for a reader in any language (``orange won with a
+    line``); :func:`describe` is the record's short English form."""
+    if outcome.winner is not None:
+        return Phrase(_WON[outcome.reason], colour=Colour(outcome.winner))
+    *before, last = outcome.winners
+    places = {place: Colour(seat) for place, seat in zip(_PLACES, before, strict=False)}
+    colours = Phrase(_COLOURS[len(outcome.winners)], **places, last=Colour(last))
+    return Phrase(_SHARED[outcome.reason], colours=colours)
+
+
 def result_problem(game: Game, result: str, termination: str | None) -> ParseError | None:
     """What is wrong with ``result`` for the replayed ``game`` (an error to raise with
     the place it was found), or None."""
@@ -336,14 +374,14 @@ def result_problem(game: Game, result: str, termination: str | None) -> ParseErr
         if termination is not None:
             return ParseError(
                 "the rules ended the game ({outcome}), so it has no termination {termination}",
-                outcome=describe(outcome),
+                outcome=outcome_phrase(outcome),
                 termination=repr(termination),
             )
         if result != outcome.result():
             return ParseError(
-                "the result is {result}, but the game ended in {outcome}",
+                "the result is {result}, but {outcome}",
                 result=result,
-                outcome=describe(outcome),
+                outcome=outcome_phrase(outcome),
             )
         return None
     if result != UNFINISHED and termination is None:
