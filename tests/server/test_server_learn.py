@@ -168,3 +168,13 @@ def test_the_pages_are_served_and_an_unknown_lesson_is_not_found(sqlite_url: str
         lesson = client.get("/learn/push")
         assert lesson.status_code == 200 and 'id="board"' in lesson.text
         assert client.get("/learn/nope").status_code == 404
+
+
+def test_the_lessons_page_says_how_progress_reaches_other_devices(sqlite_url: str) -> None:
+    # a Dutch learner did not know that signing in on her tablet once brings its progress
+    # to the account, so that her laptop shows it too
+    with client_for(sqlite_url) as client:
+        english = client.get("/learn").text
+        dutch = client.get("/learn?lang=nl").text
+    assert "sign in once on each device you learn on" in english
+    assert "log op elk apparaat waarop je leert één keer in" in dutch

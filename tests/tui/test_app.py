@@ -14,7 +14,7 @@ from textual.widgets import Button, Input, OptionList, RichLog, Select, Static
 
 from shiftago.core import Action, Game, Phase, Rules, Variant
 from shiftago.engine.levels import bot_for_level
-from shiftago.formats.record import Record, parse_record
+from shiftago.formats.record import Record, format_record, parse_record
 from shiftago.interfaces.shared.newgame import PlaySetup
 from shiftago.interfaces.tui.app import ShiftagoApp
 from shiftago.interfaces.tui.board import AROUND, BoardView, arrow_position, cell_position
@@ -607,6 +607,32 @@ def test_loading_a_file_that_is_not_there_says_so(tmp_path: Path) -> None:
     run(app, scenario)
     assert app.match.game is game
     assert "Cannot go on from" in log_text(app)
+
+
+def test_loading_a_finished_game_names_the_command_that_replays_it(tmp_path: Path) -> None:
+    # F3 goes on from a record; a German player who loaded a finished one was told only
+    # that it had ended, not where it can be watched again
+    finished = Game(Rules(), first=0)
+    for action in ["L2", "L6", "L2", "L6", "L2", "L6", "L2", "L6", "L2"]:
+        finished.play(action)
+    path = tmp_path / "my games" / "won.txt"
+    path.parent.mkdir()
+    path.write_text(format_record(Record.from_game(finished)) + "\n")
+    game = Game(Rules(Variant.EXPRESS, 2), first=0, seed=1)
+    app = app_for(Match(game, autosave=autosave_in(tmp_path)))
+
+    async def scenario(pilot: Pilot[int]) -> None:
+        await pilot.press("f3")
+        await pilot.pause()
+        app.screen.query_one("#path", Input).value = str(path)
+        await pilot.press("enter")
+        await pilot.pause()
+
+    run(app, scenario)
+    assert app.match.game is game
+    said = log_text(app)
+    assert "the game ended (orange wins with a line)" in said
+    assert f"shiftago show '{path}'" in said
 
 
 def test_notation_typed_faster_than_the_focus_moves_is_played_not_the_cursor(

@@ -6,6 +6,7 @@ dialogs and their answers are one concept (files), not the game on the screen.
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
@@ -17,7 +18,7 @@ from shiftago.interfaces.shared.game_words import error_words
 from shiftago.interfaces.shared.message import one_line
 from shiftago.interfaces.shared.newgame import PlaySetup, SetupError
 from shiftago.interfaces.tui.dialogs import PathScreen
-from shiftago.interfaces.tui.match import Match, open_match
+from shiftago.interfaces.tui.match import Match, RecordEndedError, open_match
 
 T = TypeVar("T")
 
@@ -66,6 +67,10 @@ class RecordFiles:
                 _("Cannot go on from %(path)s: %(why)s")
                 % {"path": str(path), "why": one_line(error_words(e))}
             )
+            if isinstance(e, RecordEndedError):
+                # a path with spaces is quoted, so that the command can be pasted as it is
+                words = _("A finished game is replayed with: %(command)s")
+                self.say(words % {"command": f"shiftago show {shlex.quote(str(path))}"})
             return
         self.say(_("Loaded the game from %(path)s.") % {"path": str(path)})
         try:

@@ -337,6 +337,10 @@ def open_match(
     return match
 
 
+class RecordEndedError(SetupError):
+    """The record to go on from holds a finished game: it can be replayed, not played."""
+
+
 def _game_asked_for(setup: PlaySetup, record: Record | None) -> Game:
     """The game of ``record`` (the resumed one or ``--load``'s), else of ``--position``,
     else a new one."""
@@ -346,7 +350,7 @@ def _game_asked_for(setup: PlaySetup, record: Record | None) -> Game:
         except ShiftagoError as e:
             raise SetupError(error_words(e)) from None
         if record.termination is not None or game.is_over:
-            raise SetupError(
+            raise RecordEndedError(
                 _("the game ended (%(result)s)") % {"result": record_result(record, game)}
             )
         return game

@@ -354,7 +354,7 @@ function draw(animate) {
   $("action-input").readOnly = !can;
   $("action-input").setAttribute("aria-disabled", String(!can));
   $("action-go").disabled = !can;
-  $("legal-list").textContent = can && (g.legal || []).length ? t("Legal now: {actions}", { actions: g.legal.join(" ") }) : "";
+  $("legal-list").textContent = can && (g.legal || []).length ? t("You can play: {actions}", { actions: g.legal.join(" ") }) : "";
 
   renderPlayers(v);
   renderScoreChoices(v, can, act);
