@@ -192,6 +192,14 @@ def test_two_player_scoring_in_either_spelling() -> None:
     assert parse_record(text) == record
 
 
+def test_a_record_built_without_its_scoring_names_the_scorers_turn() -> None:
+    # an Italian walk's import said "turn 35" where the record numbers the turn 34
+    moves = ["L1", "L7", "L1", "L7", "L1", "L7", "L1", "L7", "L1", "L4"]
+    record = Record(Rules(Variant.EXPERT, 2), tuple(map(Action.parse, moves)), first=0)
+    with pytest.raises(RecordError, match="turn 9, action 10: orange must first score"):
+        record.to_game()
+
+
 def test_header_values_with_quotes_and_backslashes() -> None:
     game = Game(Rules(), first=0)
     name = 'Ann "the \\ hammer"'
@@ -317,14 +325,18 @@ ERRORS = [
     ("header twice", '[First "o"]', '[First "o"]\n[First "g"]', 4, "a second First header"),
     ("bad header line", '[First "o"]', "[First o]", 3, 'a header is [Name "value"]'),
     ("not an action", "xa1-e1 L4", "xa1-e1 Q9", 7, "'Q9' is not an action"),
-    ("illegal action", "xa1-e1 L4", "L4", 7, "turn 10, action 10: orange must first score a line"),
+    # the scoring left out: L4 is still in turn 9, the scorer's, as the record numbers it
+    ("illegal action", "xa1-e1 L4", "L4", 7, "turn 9, action 10: orange must first score a line"),
     ("wrong scoring", "xa1-e1", "xb1-e1", 7, "turn 9, action 10: illegal move: xb1-e1"),
     ("after the end", '"expert"', '"express"', 7, "turn 9, action 10: the game is over; xa1-e1"),
     ("result not over", "10. L7 *", "10. L7 o", 7, "the result is o, but the game is not over"),
     ("result header differs", '[Result "*"]', '[Result "g"]', 7, "differs from the Result"),
     ("result colour", "10. L7 *", "10. L7 w", 7, "unknown colour 'w'"),
     ("no result token", "10. L7 *", "10. L7", 7, "ends without a result token"),
-    ("a chess result", "10. L7 *", "10. L7 1-0", 7, "its last word is '1-0'; a result is *"),
+    ("a chess result", "10. L7 *", "10. L7 1-0", 7, "its last word '1-0' is not an action either"),
+    # the last action mistyped: its word is named as no action, not only as no result
+    ("last action mistyped", "10. L7 *", "10. Zz", 7, "its last word 'Zz' is not an action either"),
+    ("no result after an action", "10. L7 *", "10. L7", 7, "its last word is 'L7'; a result is *"),
     ("text after result", "10. L7 *", "10. L7 * L1", 7, "'L1' after the result token"),
     ("garbage line", "10. L7 *\n", "10. L7 *\nhello\n", 8, "'hello' after the result token"),
     ("garbage first", '[Variant "expert"]', 'hello\n[Variant "expert"]', 1, "before any header"),

@@ -246,11 +246,12 @@ def play_line(
     before the action it replaces; errors name the turn and the action number."""
     for index, action in enumerate(actions):
         before = turn
-        turn += starts_turn(previous, action)
+        starts = starts_turn(previous, action)
+        turn += starts
         for variation in notes[index].variations if notes else ():
             twin = game.copy()
             play_line(twin, variation.actions, variation.notes, before, previous)
-        play(game, action, len(game.history) + 1, turn)
+        play(game, action, len(game.history) + 1, turn, starts=starts)
         previous = action
 
 
@@ -276,11 +277,22 @@ def _other_headers(pairs: Iterable[tuple[str, str]]) -> tuple[tuple[str, str], .
     return tuple(checked)
 
 
-def play(game: Game, action: Action, number: int, turn: int, line: int | None = None) -> None:
-    """Play one action of a record, naming the turn and action number if it is illegal."""
+def play(
+    game: Game,
+    action: Action,
+    number: int,
+    turn: int,
+    line: int | None = None,
+    starts: bool = False,
+) -> None:
+    """Play one action of a record, naming the turn and action number if it is illegal.
+    ``starts``: the action was counted as the first of ``turn``; with a scoring due it is
+    still in the turn before (the scorer's, as the record numbers it)."""
     try:
         game.play(action)
     except ShiftagoError as error:
+        if starts and game.state.phase is Phase.SCORE:
+            turn -= 1
         raise RecordError(
             "turn {turn}, action {number}: {error}", line, turn=turn, number=number, error=error
         ) from None

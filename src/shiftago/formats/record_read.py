@@ -305,7 +305,7 @@ def _read_line(
         if pending is not None:
             _check_number(pending, starts, turn, action)
             pending = None
-        play(game, action, played + len(line.actions) + 1, turn, number_line)
+        play(game, action, played + len(line.actions) + 1, turn, number_line, starts)
         line.add(action)
         previous = action
     if pending is not None:

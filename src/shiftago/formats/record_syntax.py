@@ -321,12 +321,23 @@ class Scanner:
         draft, self.draft = self.draft, None
         if draft is not None and not draft.ended and self._skipping is None:
             if draft.tokens:
+                last = draft.tokens[-1][0]
+                try:
+                    Action.parse(last)
+                except ParseError:  # a slip in the last action, or a result mistyped
+                    raise RecordError(
+                        "the record ends without a result token: its last word {word} is not "
+                        "an action either; a result is * (a game that is not over), the "
+                        "winner's colour such as o, or the colours sharing a draw such as o=g",
+                        draft.last_line(),
+                        word=repr(last),
+                    ) from None
                 raise RecordError(
                     "the record ends without a result token: its last word is {word}; a "
                     "result is * (a game that is not over), the winner's colour such as o, "
                     "or the colours sharing a draw such as o=g",
                     draft.last_line(),
-                    word=repr(draft.tokens[-1][0]),
+                    word=repr(last),
                 )
             raise RecordError(
                 "the record ends without a result token; a result is * (a game that is not "
