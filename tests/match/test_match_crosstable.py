@@ -152,3 +152,19 @@ def test_report_without_a_results_file_says_so_and_makes_none(tmp_path):
     assert run.exit_code == 2
     assert f"--report reads a results file, and {missing} is none" in run.output
     assert not missing.exists()
+
+
+def test_report_of_the_same_engines_in_another_order_says_why_it_finds_none(tmp_path):
+    """A bot author listed the engines in another order and read "0 of 6 games" as lost
+    results."""
+    results = tmp_path / "m.jsonl"
+    first = ["arena", *THREE, "--results", str(results), "-q", "--games", "6"]
+    assert CliRunner().invoke(cli, first).exit_code == 0
+    swapped = ["arena", *reversed(THREE), "--results", str(results), "--games", "6"]
+    run = CliRunner().invoke(cli, [*swapped, "--report"])
+    assert run.exit_code == 0, run.output
+    assert "0 of 6 games" in run.stdout
+    assert f"{results} holds 6 games, none of this match" in run.stderr
+    assert "the participants in the order given" in run.stderr
+    same = CliRunner().invoke(cli, [*first[:-3], "--games", "6", "--report"])
+    assert "none of this match" not in same.stderr

@@ -271,10 +271,20 @@ def test_default_limits_apply_to_every_participant(tmp_path):
         ({"handicap": (1,)}, "one number per participant"),
         ({"participants": (*FAST, "level:1"), "sprt": SprtSettings(0, 10)}, "SPRT"),
         ({"games": 0}, "at least one game"),
+        # a bot author's walk: a timeout of 0 lost every game "on time", and these were
+        # plain ValueErrors that `except MatchSetupError` missed
+        ({"timeout": 0.0}, "the timeout is above 0 s, not 0.0"),
+        ({"timeout": -1.0}, "the timeout is above 0 s"),
+        ({"startup_timeout": 0.0}, "the start-up timeout is above 0 s"),
+        ({"time_margin": -0.5}, "the time margin is 0 s or more"),
+        ({"players": 5}, "2, 3 or 4 players, not 5"),
+        ({"handicap": (7, 0)}, "each handicap is 0 to 6 skipped turns"),
+        ({"handicap": (-1, 0)}, "each handicap is 0 to 6 skipped turns"),
+        ({"action_limit": 0}, "the action limit must be 1 to"),
     ],
 )
 def test_bad_configurations_are_refused(tmp_path, changes, message):
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(MatchSetupError, match=message):
         run_match(config(tmp_path, **changes))
 
 

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from shiftago.core import Action, Rules, Variant
+from shiftago.core.rules import MAX_HANDICAP
 from shiftago.engine import warm_up as warm_up_searches
 from shiftago.engine.bot import NO_LIMITS, Limits
 from shiftago.match.book import OpeningBook, book_opening
@@ -118,6 +119,8 @@ class MatchConfig:
             raise MatchSetupError(
                 "the start-up timeout is above 0 s, not {timeout}", timeout=self.startup_timeout
             )
+        if self.timeout is not None and not self.timeout > 0:
+            raise MatchSetupError("the timeout is above 0 s, not {timeout}", timeout=self.timeout)
         if not self.time_margin >= 0:
             raise MatchSetupError(
                 "the time margin is 0 s or more, not {margin}", margin=self.time_margin
@@ -135,7 +138,12 @@ class MatchConfig:
             )
         if self.sprt is not None and (len(self.participants) != 2 or self.players != 2):
             raise MatchSetupError("the SPRT compares two participants in 2-player games")
-        Rules(self.variant, self.players, action_limit=self.action_limit)  # checks them
+        if any(not 0 <= turns <= MAX_HANDICAP for turns in self.handicap):
+            raise MatchSetupError("each handicap is 0 to {most} skipped turns", most=MAX_HANDICAP)
+        try:  # the rules check the players and the action limit
+            Rules(self.variant, self.players, action_limit=self.action_limit)
+        except ValueError as error:
+            raise MatchSetupError("{error}", error=str(error)) from None
         if self.book is not None:
             needed = openings_for(self.games, len(self.participants), self.players)
             if needed > len(self.book):

@@ -281,6 +281,7 @@ def arena(
     from shiftago.match import EngineError, MatchConfig, SprtSettings, run_match
     from shiftago.match.book import read_book
     from shiftago.match.games import GameResult
+    from shiftago.match.results import ResultsFile
 
     if clock is not None and movetime is not None:
         raise click.UsageError(
@@ -349,6 +350,21 @@ def arena(
                     total,
                 )
                 click.echo(resuming % {"done": done, "total": total, "results": results}, err=True)
+            if game is None and not done and report:
+                # a game is found by its settings, seeds and seating: the same engines
+                # listed in another order are another match (a bot author's walk)
+                held = len(ResultsFile(results).load())
+                if held:
+                    other = ngettext(
+                        "%(results)s holds %(held)s game, none of this match: its games are "
+                        "found by the participants in the order given, the variant, the "
+                        "players, the openings, the seed and the limits",
+                        "%(results)s holds %(held)s games, none of this match: its games are "
+                        "found by the participants in the order given, the variant, the "
+                        "players, the openings, the seed and the limits",
+                        held,
+                    )
+                    click.echo(other % {"results": results, "held": held}, err=True)
             if quiet:
                 return
             if game is None:
