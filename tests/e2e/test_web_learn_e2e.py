@@ -91,6 +91,18 @@ def test_a_lesson_completed_by_clicks_and_kept_after_a_reload(
     assert lesson.get_attribute("data-complete") == "true"
 
 
+def test_the_status_names_the_colour_as_a_sentence_does(
+    live_server: LiveServer, new_context: NewContext
+):
+    """A Spanish walk read "Juegas con verde." above "Juegas con Verde: ...": the status
+    takes the colour's in-sentence word, as the goal does."""
+    page = new_context(locale="es-ES").new_page()
+    page.goto(f"{live_server.url}/learn/push?lang=es")
+    page.locator("[data-testid=goal]:not(:empty)").wait_for()
+    status = page.text_content("[data-testid=status]")
+    assert status == "Juegas con naranja: introduce una bola.", status
+
+
 def test_a_lesson_completed_by_keys(live_server: LiveServer, new_context: NewContext):
     page = open_lesson(live_server, new_context(), "line-of-5")
     # the arrows by the keyboard: L1, then up the left side to L4, and Enter

@@ -476,6 +476,26 @@ def test_a_record_file_chosen_replaces_the_text_in_the_box(
     page.wait_for_selector("[data-testid=replay-step]", state="attached")
 
 
+def test_a_file_that_is_not_text_is_refused_on_the_page_in_its_language(
+    live_server: LiveServer, new_context: NewContext, tmp_path: Path
+):
+    """An Italian walk chose a binary file and read only "Questo dato non è valido."."""
+    picture = tmp_path / "foto.png"
+    picture.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\xff\xfe")
+    page = new_context(locale="it-IT").new_page()
+    page.goto(live_server.url + "/?lang=it")
+    page.set_input_files("#import-file", str(picture))
+    page.wait_for_selector("#import-error:not([hidden])")
+    said = page.inner_text("#import-error")
+    assert "foto.png" in said and "non è un file di testo" in said, said
+    assert page.input_value("#import-text") == ""
+    page.fill("#import-text", "1. Td\u0000 *")
+    page.click("#import-go")
+    page.wait_for_function(
+        "() => document.getElementById('import-error').textContent.includes('non sono testo')"
+    )
+
+
 def test_the_record_file_button_speaks_the_pages_language(
     live_server: LiveServer, new_context: NewContext, tmp_path: Path
 ):

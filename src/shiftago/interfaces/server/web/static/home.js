@@ -399,6 +399,11 @@ async function loadPublic() {
 }
 
 // ---- import ------------------------------------------------------------------
+/** Whether `text` can be a record: no NUL, and no byte that did not decode (U+FFFD). */
+function isText(text) {
+  return !/[\u0000\uFFFD]/.test(text);
+}
+
 async function importRecord(e) {
   e.preventDefault();
   const box = $("import-error");
@@ -406,6 +411,10 @@ async function importRecord(e) {
   const text = $("import-text").value;
   if (!text.trim()) {
     showError(box, t("Paste a record or choose a file first."));
+    return;
+  }
+  if (!isText(text)) {
+    showError(box, t("This is not the text of a record: it holds characters that are not text."));
     return;
   }
   try {
@@ -467,7 +476,15 @@ async function main() {
     const f = $("import-file").files[0];
     $("import-file-name").textContent = f ? f.name : t("No file chosen");
     if (!f) return;
-    $("import-text").value = await f.text();
+    const text = await f.text();
+    // a picture or an archive read as text holds NULs or undecodable bytes: said here,
+    // in the page's words, rather than as the server's "not valid" (an Italian walk)
+    if (!isText(text)) {
+      $("import-text").value = "";
+      showError($("import-error"), t("{file} is not a text file: a record is text, such as the file that Download record saves.", { file: f.name }));
+      return;
+    }
+    $("import-text").value = text;
     showError($("import-error"), "");
   });
   loadMine();

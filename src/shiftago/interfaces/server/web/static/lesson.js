@@ -7,7 +7,7 @@ import { api, el, levels, localPath, rememberGame, showNotice, tokenOf } from ".
 import { signedInName } from "./account.js";
 import { errorWords } from "./errors.js";
 import { number, t } from "./i18n.js";
-import { colourName } from "./gamewords.js";
+import { colourWord } from "./gamewords.js";
 import { localProgress, recordSteps, syncProgress } from "./learnprogress.js";
 import { drawScoreList } from "./scorelist.js";
 
@@ -32,7 +32,7 @@ function statusText(view) {
   if (settled === "met") return index + 1 >= lesson.steps.length ? t("The lesson is done.") : t("On to the next step.");
   if (settled === "missed") return t("Not yet: read why, then try again.");
   if (!view.turn) return t("The game is over.");
-  const colour = colourName(view.turn);
+  const colour = colourWord(view.turn); // in a sentence: "Juegas con verde" (a Spanish walk)
   return view.phase === "score" ? t("You play {colour}: score a line.", { colour }) : t("You play {colour}: push a marble in.", { colour });
 }
 

@@ -10,7 +10,7 @@ import { Announcer, actionWords } from "./announce.js";
 import { api, el, showNotice } from "./api.js";
 import { errorWords } from "./errors.js";
 import { number, t, tn } from "./i18n.js";
-import { colourName, variantName } from "./gamewords.js";
+import { colourName, colourWord, variantName } from "./gamewords.js";
 import { playSound } from "./prefs.js";
 import { drawScoreList } from "./scorelist.js";
 import { drawSeatChips } from "./seatchips.js";
@@ -172,7 +172,7 @@ function begin() {
 // ---- drawing -----------------------------------------------------------------------
 /** The puzzle's card: whose seat, the goal, the themes, its rating and link. */
 function describe() {
-  const solver = colourName(start.turn);
+  const solver = colourWord(start.turn);
   $("solver").replaceChildren(
     marbleIcon(start.turn),
     document.createTextNode(" " + tn("You play {colour} ({variant}, {n} player).", "You play {colour} ({variant}, {n} players).", puzzle.players, { colour: solver, variant: variantName(puzzle.variant) })),
