@@ -157,3 +157,40 @@ def test_every_seat_choice_shows_whole_in_every_language(
         page.wait_for_selector("[data-testid=seat-level-1] option[value='7']", state="attached")
         assert page.evaluate(CUT_CHOICES) == [], (lang, width)
         assert page.evaluate(SEATS_OVERFLOW) <= 1, (lang, width)
+
+
+#: The seat to act's name and its turn label: [the name's hidden width, the label].
+NAME_AND_TURN = """(colour) => {
+  const head = document.querySelector(`[data-testid=player-${colour}] .player-head`);
+  const name = head.querySelector('.player-name');
+  const turn = head.querySelector('.turn');
+  return [name.scrollWidth - name.clientWidth, turn ? turn.textContent.trim() : ''];
+}"""
+
+
+NAMES = ("Mamma Giulia Rossini", "Papà", "Sofia")
+
+
+def test_a_name_beside_the_turn_label_is_not_cut(
+    live_server: LiveServer, new_context: NewContext
+) -> None:
+    """An Italian family's walk read "Mamma …  deve conteggiare" on a desktop: the label
+    goes under the name when both do not fit."""
+    answer = live_server.api(
+        "POST",
+        "/api/games",
+        json={
+            "variant": "expert",
+            "players": 3,
+            "first": "o",
+            "seats": [{"name": n, "kind": "human"} for n in NAMES],
+        },
+    )
+    assert answer.status_code == 201, answer.text
+    game_id = answer.json()["id"]
+    page = new_context(viewport={"width": 1280, "height": 800}).new_page()
+    page.goto(f"{live_server.url}/watch/{game_id}?lang=it")
+    page.wait_for_selector("[data-testid=player-o] .turn:not(:empty)")
+    hidden, label = page.evaluate(NAME_AND_TURN, "o")
+    assert label and hidden <= 0, (hidden, label)
+    assert page.inner_text("[data-testid=player-o] .player-name") == "Mamma Giulia Rossini"

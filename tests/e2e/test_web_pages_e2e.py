@@ -472,3 +472,14 @@ def test_on_a_phone_the_small_controls_are_a_finger_tall(
         "() => document.querySelector('[data-testid=connection]')?.dataset.state === 'connected'"
     )
     assert page.text_content("[data-testid=connection]") == "Connected"
+    # the replay's slider (16 px), the player-count choices (37 px) and a check box's
+    # label (28 px) to an Italian tablet walk
+    slider = page.locator("#rp-range")
+    slider.wait_for()
+    assert (slider.bounding_box() or {"height": 0})["height"] >= 40
+    page.goto(live_server.url + "/")
+    for choice in page.locator("#player-count label").all():
+        assert (choice.bounding_box() or {"height": 0})["height"] >= 40
+    for label in page.locator("label.check").all():
+        if label.is_visible():
+            assert (label.bounding_box() or {"height": 0})["height"] >= 40, label.inner_text()
