@@ -151,12 +151,13 @@ def read_position(
     for seat in range(players):
         on_board = boards[seat].bit_count()
         if on_board + supplies[seat] > MARBLES_PER_PLAYER:
-            raise InvalidPositionError(
-                "{colour} has {count} marbles on the board and {supply} in supply: more than "
-                "{most}",
+            raise InvalidPositionError(  # the sum is over 22: the plural always fits
+                "{colour}: {count} on the board and {supply} in supply make {total} marbles, "
+                "more than {most}",
                 colour=COLOURS[seat],
                 count=on_board,
                 supply=supplies[seat],
+                total=on_board + supplies[seat],
                 most=MARBLES_PER_PLAYER,
             )
         if skips[seat] > MAX_HANDICAP:
