@@ -833,3 +833,21 @@ def test_every_keep_marker_can_be_clicked_where_several_share_an_end(
     )
     assert len(hits) == 8 and {"xb4-d4", "xb4-d6", "xd6-b4", "xd6-d4"} <= {a for a, _ in hits}
     assert all(action == hit for action, hit in hits), hits
+
+
+def test_on_a_tablet_the_editor_s_board_and_colours_are_finger_sized(
+    live_server: LiveServer, new_context: NewContext
+) -> None:
+    """A Dutch tablet walk placed marbles on a 300 px board in a 790 px card, and chose
+    colours by 22 px radios."""
+    tablet = {"viewport": {"width": 820, "height": 1180}, "has_touch": True}
+    page = new_context(**tablet).new_page()
+    page.goto(analysis_url(live_server))
+    shows(page, START)
+    open_editor(page)
+    board = page.locator(".editor-board svg").bounding_box()
+    assert board is not None and board["width"] >= 420, board
+    labels = page.locator(".palette label").all()
+    assert labels
+    for label in labels:
+        assert (label.bounding_box() or {"height": 0})["height"] >= 40, label.inner_text()
