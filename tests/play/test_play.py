@@ -408,6 +408,8 @@ def test_an_unreadable_autosave_is_moved_aside(home: Path) -> None:
     # a save naming a computer level that does not exist is set aside too
     play(home, ["--new", "--first", "o", "--computer", "g", "--seed", "2"], ["L1"])
     saved = (home / "autosave.txt").read_text()
+    # a computer seat is named as the web app's records name it (a French walk)
+    assert '[Green "Computer"]' in saved.splitlines()
     level = next(line for line in saved.splitlines() if line.startswith("[GreenLevel"))
     (home / "autosave.txt").write_text(saved.replace(level, '[GreenLevel "99"]'))
     third = play(home, ["--resume", "--first", "o"], ["position"])

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 
 from shiftago.core import COLOURS, Game, Rules, ShiftagoError, State, Variant
 from shiftago.core.rules import MAX_HANDICAP, letter_of_colour_word, seat_of_colour
@@ -21,6 +22,12 @@ from shiftago.interfaces.shared.game_words import colour_name, error_words
 #: A new game that only the computer plays ends after this many actions (Extreme may
 #: otherwise go on and on): the optional limit RULES.md section 7 allows automated play.
 COMPUTER_ONLY_ACTION_LIMIT = 1000
+
+
+#: The name a record gives a computer seat that has none, the same in the records of
+#: every interface (the web page shows it in its reader's language: "Ordinateur (vert)";
+#: the terminal's records said "shiftago" before, a French walk found them apart).
+COMPUTER_NAME: Final = "Computer"
 
 
 class SetupError(ValueError):
@@ -224,7 +231,7 @@ def game_record(
     event of the record it goes on from (``source``) stay where the kind of player is
     the same. ``result`` and ``termination`` end it otherwise than its rules (a flag)."""
     seats = range(game.rules.players)
-    names = [("shiftago" if seat in levels else None) for seat in seats]
+    names = [(COMPUTER_NAME if seat in levels else None) for seat in seats]
     for seat, name in kept_names(source, levels).items():
         names[seat] = name
     event = None if source is None else source.event

@@ -42,6 +42,7 @@ from shiftago.interfaces.server.games.holding import holder_of, taken_by
 from shiftago.interfaces.server.games.live import LiveGame, unnamed_seat
 from shiftago.interfaces.server.games.pictures import Kind, Picture, Pictures, PicturesBusy
 from shiftago.interfaces.server.games.views import game_view, rules_view, summary_view
+from shiftago.interfaces.shared.newgame import COMPUTER_NAME
 
 router = APIRouter(prefix="/api")
 
@@ -159,7 +160,7 @@ def _seat(i: int, seat: SeatIn) -> SeatSpec:
     name = (seat.name or "").strip()
     if seat.kind == "computer":
         level = computer_level(seat.level, f"{where}.level")
-        name = name or "Computer"
+        name = name or COMPUTER_NAME
     else:
         if seat.level is not None:
             raise Invalid(f"{where}.level", "only a computer seat has a level")

@@ -47,6 +47,7 @@ from shiftago.interfaces.server.seeks.store import (
     StoredSeek,
 )
 from shiftago.interfaces.shared.cancelling import raise_if_cancelled
+from shiftago.interfaces.shared.newgame import COMPUTER_NAME
 from shiftago.match.clock import TimeControl
 from shiftago.match.glicko2 import provisional
 
@@ -318,7 +319,7 @@ class Seeks:
             for p in seek.places
         ]
         computer = seek.computer_level
-        seats += [SeatSpec("computer", "Computer", computer) for _ in range(seek.computers)]
+        seats += [SeatSpec("computer", COMPUTER_NAME, computer) for _ in range(seek.computers)]
         random.SystemRandom().shuffle(seats)
         spec = GameSpec(
             variant=Variant.parse(seek.variant),
