@@ -895,6 +895,23 @@ def test_an_error_notice_goes_when_the_game_moves_on(
     page.wait_for_selector("#notice", state="hidden", timeout=2000)  # not its own 6 s
 
 
+def test_an_error_notice_goes_when_the_game_ends_without_an_action(
+    live_server: LiveServer, new_context: NewContext, seat: OpenSeat
+):
+    """An Italian walk's error notice stayed on a game ended by a resignation, which
+    plays no action."""
+    created = ann_and_ben(live_server)
+    game_id = created["id"]
+    page = open_page(new_context(), created["seats"][0]["join_url"])
+    page.wait_for_selector(PLAYABLE)
+    page.fill("[data-testid=action-input]", "Q9")
+    page.press("[data-testid=action-input]", "Enter")
+    page.wait_for_selector("#notice.error:not([hidden])")
+    seat(live_server, created["seats"][1]["join_url"], game_id).send({"type": "resign"})
+    wait_until(lambda: read(live_server, game_id)["result"], what="the resignation")
+    page.wait_for_selector("#notice", state="hidden", timeout=2000)  # not its own 6 s
+
+
 def test_on_a_phone_a_player_page_fits_and_its_plot_is_readable(
     live_server: LiveServer, new_context: NewContext
 ):

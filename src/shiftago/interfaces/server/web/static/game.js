@@ -182,6 +182,8 @@ function applyGame(g, v, info) {
   }
   ctx.game = g;
   ctx.version = version;
+  // a game ended by a resignation or a flag keeps its version: an error about it is past
+  if (!was.over && isOver() && $("notice").classList.contains("error")) notice("");
   ratingsOnGame(g);
   let animate = null;
   if (info && info.action) {
