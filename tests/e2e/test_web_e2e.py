@@ -875,17 +875,23 @@ def test_a_wrong_seat_link_says_what_the_browser_does_instead(
     page.wait_for_selector(PLAYABLE)  # Ann's seat, to act
 
 
-def test_an_error_notice_goes_when_the_game_moves_on(
-    live_server: LiveServer, new_context: NewContext
-):
+def refused_q9(live_server: LiveServer, new_context: NewContext) -> tuple[dict[str, Any], Any]:
+    """Ann and Ben's game, and Ann's page showing the refusal of a typed "Q9"."""
     created = ann_and_ben(live_server)
-    game_id = created["id"]
     page = open_page(new_context(), created["seats"][0]["join_url"])
     page.wait_for_selector(PLAYABLE)
     page.fill("[data-testid=action-input]", "Q9")
     page.press("[data-testid=action-input]", "Enter")
     notice = page.wait_for_selector("#notice.error:not([hidden])")
     assert "'Q9' is not an action" in (notice.text_content() or "")
+    return created, page
+
+
+def test_an_error_notice_goes_when_the_game_moves_on(
+    live_server: LiveServer, new_context: NewContext
+):
+    created, page = refused_q9(live_server, new_context)
+    game_id = created["id"]
     # Enter on the empty box says what to type, in place of the last error
     page.press("[data-testid=action-input]", "Enter")
     page.wait_for_function(
@@ -900,13 +906,8 @@ def test_an_error_notice_goes_when_the_game_ends_without_an_action(
 ):
     """An Italian walk's error notice stayed on a game ended by a resignation, which
     plays no action."""
-    created = ann_and_ben(live_server)
+    created, page = refused_q9(live_server, new_context)
     game_id = created["id"]
-    page = open_page(new_context(), created["seats"][0]["join_url"])
-    page.wait_for_selector(PLAYABLE)
-    page.fill("[data-testid=action-input]", "Q9")
-    page.press("[data-testid=action-input]", "Enter")
-    page.wait_for_selector("#notice.error:not([hidden])")
     seat(live_server, created["seats"][1]["join_url"], game_id).send({"type": "resign"})
     wait_until(lambda: read(live_server, game_id)["result"], what="the resignation")
     page.wait_for_selector("#notice", state="hidden", timeout=2000)  # not its own 6 s
