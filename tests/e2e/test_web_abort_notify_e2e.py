@@ -135,8 +135,11 @@ def test_resigning_asks_first_and_ends_the_game(live_server: LiveServer, new_con
     )
     assert read(live_server, game_id)["result"]["reason"] == "resignation"
     ann.get_by_test_id("resign").wait_for(state="hidden")
-    # the keyboard's place is not lost with the buttons that hid: it is on the rematch
-    ann.wait_for_function("() => document.activeElement?.id === 'rematch'")
+    # the keyboard's place is not lost with the buttons that hid: it is on the result's
+    # words, the rematch one Tab on (not on it: a blind player's next Enter started one)
+    ann.wait_for_function("() => document.activeElement?.id === 'result-text'")
+    ann.keyboard.press("Tab")
+    assert ann.evaluate("() => document.activeElement.id") == "rematch"
     # the home page's list says how the game ended, and when: two finished games of the
     # same players read alike, "Ben won" (a French walk)
     ben.goto(live_server.url)

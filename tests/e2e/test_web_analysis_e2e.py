@@ -271,8 +271,19 @@ def test_an_action_tried_on_the_analysis_board_is_taken_back(
     shows(page, two)
     page.click("[data-testid=back]")
     shows(page, one)
+    # each step says where it has gone (a blind player's walk heard nothing)
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=announcer]').textContent"
+        ".startsWith('Action 1 of 2: Orange pushed in at the left of row 4.')"
+    )
     page.keyboard.press("ArrowLeft")  # the Left key takes back too
     shows(page, START)
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=announcer]').textContent"
+        ".startsWith('The start position.')"
+    )
+    # the computer's progress is no live region: it spoke 10-15 times a position
+    assert page.get_attribute("#engine-info", "aria-live") is None
     page.keyboard.press("ArrowRight")  # and the variation is kept, to go forward again
     shows(page, one)
     page.click('[data-testid=variation] [data-node="2"]')

@@ -913,6 +913,55 @@ def test_an_error_notice_goes_when_the_game_ends_without_an_action(
     page.wait_for_selector("#notice", state="hidden", timeout=2000)  # not its own 6 s
 
 
+def test_while_an_action_is_on_its_way_the_status_does_not_call_the_player_to_play(
+    live_server: LiveServer, new_context: NewContext
+):
+    """A blind player's walk heard "Orange to play." after each of their own actions:
+    the page waited for the server's answer. The server's answers are held back here
+    until the status is read."""
+    created = ann_and_ben(live_server)
+    page = new_context().new_page()
+    held: list[Any] = []
+    holding = [False]
+    page_socket: list[Any] = []
+
+    def relay(ws: Any) -> None:
+        server = ws.connect_to_server()
+        page_socket[:] = [ws]
+
+        def to_page(message: Any) -> None:
+            (held.append(message) if holding[0] else ws.send(message))
+
+        def to_server(message: Any) -> None:
+            if '"act"' in str(message):
+                holding[0] = True
+            server.send(message)
+
+        server.on_message(to_page)
+        ws.on_message(to_server)
+
+    page.route_web_socket("**/ws/games/**", relay)
+    page.goto(created["seats"][0]["join_url"])
+    page.wait_for_selector(PLAYABLE)
+    page.fill("[data-testid=action-input]", "L4")
+    page.press("[data-testid=action-input]", "Enter")
+    page.wait_for_function(
+        "() => document.getElementById('status').textContent === 'Playing L4\u2026'"
+    )
+    # the answers held meanwhile reach the page, which goes on to Ben's turn
+    for _ in range(100):  # Playwright's events come in only while it is called
+        if held:
+            break
+        page.wait_for_timeout(100)
+    assert held, "the server did not answer"
+    holding[0] = False
+    for message in held:
+        page_socket[0].send(message)
+    page.wait_for_function(
+        "() => document.getElementById('status').textContent === 'Ben (green) to play.'"
+    )
+
+
 def test_on_a_phone_a_player_page_fits_and_its_plot_is_readable(
     live_server: LiveServer, new_context: NewContext
 ):

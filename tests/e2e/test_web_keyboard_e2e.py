@@ -246,7 +246,10 @@ def test_a_game_won_from_the_board_hands_the_focus_to_the_result(
     while focused_action(page) != "L1":
         page.keyboard.press("ArrowDown")
     page.keyboard.press("Enter")
-    page.wait_for_function("() => document.activeElement.dataset.testid === 'rematch'")
+    # the result's words, read at once; the rematch one Tab on
+    page.wait_for_function("() => document.activeElement.id === 'result-text'")
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.dataset.testid") == "rematch"
     box = page.locator("[data-testid=result]").bounding_box()
     height = page.evaluate("() => window.innerHeight")
     assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height

@@ -559,10 +559,12 @@ def test_the_score_phase_names_the_points_and_the_scoring_is_told(
             "() => document.querySelector('[data-testid=event]').textContent"
             ".includes('a line of 5 (xa1-e1) for 2 points')"
         )
-        # and said in words in the live region, to the player and to the spectator
+        # and said in words in the live region, to the player and to the spectator: the
+        # line and the ends that stay too (a blind player's walk did not know which)
         p.wait_for_function(
             "() => document.querySelector('[data-testid=announcer]').textContent"
-            ".endsWith('scored a line of 5 for 2 points.')"
+            ".includes('scored a line of 5 for 2 points. The line ran from a1 to e1. "
+            "The marbles on a1 and e1 stayed on the board.')"
         )
     assert page.is_hidden("[data-testid=score-choices]")
     # the news line had its room before it had news: the board has not moved

@@ -7,7 +7,7 @@
 // reload or a copied link keeps it), says each action in words (announce.js), and hands a
 // position set up in the editor to the server, which accepts or refuses it.
 import { BoardView, COLOURS, parsePosition } from "./board.js";
-import { Announcer, actionWords, resultWords } from "./announce.js";
+import { Announcer, WORDS, actionWords, fill, resultWords } from "./announce.js";
 import { TreeSyntaxError, addChild, childBy, cut, lineEnd, newTree, onMainLine, promote, readTree, sibling, size, writeTree, writtenOrder } from "./tree.js";
 import { drawVariations } from "./variations.js";
 import { api, copyText, el, onJson, openSocket, ruleNumbers, showNotice } from "./api.js";
@@ -114,6 +114,19 @@ function goTo(node) {
   if (!node || node === at) return;
   at = node;
   show();
+  announcer.say(stepNews(node));
+}
+
+/** The step shown, in words: which action of its line led to it ("Action 2 of 3: Green
+ * pushed in at the left of row 2."), or the start; a screen reader hears where a step
+ * back or on has gone (a blind player's walk heard nothing). */
+function stepNews(node) {
+  if (!node.parent) return WORDS.start;
+  let step = 0;
+  for (let n = node; n.parent; n = n.parent) step += 1;
+  let steps = step;
+  for (let n = node; n.children.length; n = n.children[0]) steps += 1;
+  return fill(WORDS.step, { step: number(step), steps: number(steps), words: actionNews(node) });
 }
 
 /** What the action that leads to `node` did, in words, with the end it brings. */
@@ -124,7 +137,7 @@ function actionNews(node) {
   const seat = COLOURS.indexOf(mover);
   const scored = before.variant !== "express" && seat >= 0 ? ((after.scores || [])[seat] ?? 0) - ((before.scores || [])[seat] ?? 0) : null;
   const end = after.result ? resultWords(true, (after.result.winners || []).map(colourName), after.players) : "";
-  return [actionWords(colourName(mover), node.action, scored), end].filter(Boolean).join(" ");
+  return [actionWords(colourName(mover), node.action, scored, before.players), end].filter(Boolean).join(" ");
 }
 
 /** Make the line shown the main line. */

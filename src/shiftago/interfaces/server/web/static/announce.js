@@ -29,19 +29,30 @@ export function fill(template, values) {
 }
 
 /** One action in words: `who` did `action`, which scored `points` (null: not counted,
- * as in Express). */
-export function actionWords(who, action, points = null) {
+ * as in Express), in a game of `players` seats (0: not known). A scoring names its line
+ * and, where the number of seats is known, the end marbles that stay (a screen reader
+ * cannot see which line came off: a blind player's walk). */
+export function actionWords(who, action, points = null, players = 0) {
   if (isInsertion(action)) {
     return fill(WORDS[action[0].toUpperCase()], { who, lane: action.slice(1).toLowerCase() });
   }
   if (isScoring(action)) {
     const [a, b] = action.toLowerCase().slice(1).split("-");
     const length = lineCells(a, b).length;
-    if (points === null || points === undefined) return fill(WORDS.scored, { who, length });
-    if (points === 0) return fill(WORDS.scoredNone, { who, length });
-    return tn("{who} scored a line of {length} for {n} point.", "{who} scored a line of {length} for {n} points.", points, { who, length });
+    const said = scoredWords(who, length, points);
+    // 3-4 players keep the end the action names first; 2 players keep both ends
+    const kept = players >= 3 ? [a] : players === 2 ? [a, b].sort() : [];
+    const line = t("The line ran from {from} to {to}.", { from: a, to: b });
+    const stayed = kept.length ? tn("The marble on {cells} stayed on the board.", "The marbles on {cells} stayed on the board.", kept.length, { cells: listed(kept) }) : "";
+    return [said, line, stayed].filter(Boolean).join(" ");
   }
   return fill(WORDS.other, { who, action });
+}
+
+function scoredWords(who, length, points) {
+  if (points === null || points === undefined) return fill(WORDS.scored, { who, length });
+  if (points === 0) return fill(WORDS.scoredNone, { who, length });
+  return tn("{who} scored a line of {length} for {n} point.", "{who} scored a line of {length} for {n} points.", points, { who, length });
 }
 
 /** The end of a game in words, from the winners' names and the game's number of

@@ -260,7 +260,7 @@ function goto(k) {
   const before = shownStep();
   setStep(k);
   const after = shownStep();
-  if (after !== before) announcer.say(spokenStep(after, lastStep()));
+  if (after !== before) announcer.say(spokenStep(after, lastStep(), (ctx.game.seats || []).length));
   let animate = null;
   if (after === before + 1 && stepsReady()) {
     const motion = (moveHistory()[after - 1] || {}).motion;
@@ -282,8 +282,11 @@ function render(animate = null) {
 
 /** The places the keyboard focus goes when the control that had it is gone (a button
  *  that hid itself, or its answer hid it) and nothing else took it (the board moves
- *  its own focus): the first of them that is shown. */
-const FOCUS_AFTER = ["rematch", "next-game", "follow-next", "action-input", "offer-draw", "takeback", "status"];
+ *  its own focus): the first of them that is shown. A game's end hands it to the result's
+ *  words, never to a button that changes the game: a blind player's walk heard "Rematch"
+ *  cut the result short, and the next Enter started a new game; a step back in the
+ *  replay landed on "Take back". */
+const FOCUS_AFTER = ["result-text", "rp-range", "follow-next", "action-input", "offer-draw", "takeback", "status"];
 function keepFocus(focused) {
   const shownNow = (node) => node && node.isConnected && node.getClientRects().length > 0;
   if (!focused || focused === document.body || shownNow(focused)) return;

@@ -42,6 +42,9 @@ export function statusText(v, canAct) {
   const seat = seatOf(v.turn);
   if (ctx.thinking === v.turn || (seat && seat.kind === "computer")) return t("{name} is thinking…", { name });
   const mine = held().includes(v.turn);
+  // the player's action is on its way: not "Orange to play" to the player who just played
+  // (a blind player's walk heard it after each of their own actions)
+  if (mine && ctx.pending && ctx.pending.version === ctx.version) return t("Playing {action}…", { action: ctx.pending.action });
   if (scoring) {
     return mine && canAct ? t("Your turn, {name}: score a line (choose it on the board or below).", { name }) : t("{name} to score a line.", { name });
   }
@@ -194,14 +197,13 @@ export function renderScoreChoices(v, canAct, onAct) {
 let wasOver = null; // whether the game was over at the last drawing (null: none yet)
 
 /** A game that ends while a keyboard player's focus is on the board, where nothing is
- *  left to play, hands the focus to the result: its first button (a rematch), else the
- *  card, brought into view (above the board on a laptop, it was out of sight). */
-function focusTheEnd(buttons) {
-  const box = $("result");
-  const first = buttons.find((n) => !n.hidden);
-  if (!first) box.setAttribute("tabindex", "-1");
-  (first || box).focus({ preventScroll: true });
-  box.scrollIntoView({ block: "nearest" });
+ *  left to play, hands the focus to the result's words, brought into view (above the
+ *  board on a laptop, it was out of sight): read at once, its buttons one Tab on. Not to
+ *  the rematch: a blind player's walk heard "Rematch" cut the result short, and the
+ *  next Enter started a new game. */
+function focusTheEnd() {
+  $("result-text").focus({ preventScroll: true });
+  $("result").scrollIntoView({ block: "nearest" });
 }
 
 export function renderResult(v) {
@@ -232,7 +234,7 @@ export function renderResult(v) {
   follow.hidden = !(showing && g.next);
   if (g.next) follow.href = `/${held().length ? "play" : "watch"}/${encodeURIComponent(g.next)}`;
   $("result").classList.toggle("offers", [rematch, nextGame, follow, $("rematch-note")].some((n) => !n.hidden));
-  if (ended && showing && $("board").contains(document.activeElement)) focusTheEnd([rematch, nextGame, follow]);
+  if (ended && showing && $("board").contains(document.activeElement)) focusTheEnd();
   // between a tournament's games the score stands beside the button that goes on
   const standing = showing && tour ? t("Tournament score: {score}", { score: tournamentLine(tour) }) : "";
   setText("result-tournament", standing);

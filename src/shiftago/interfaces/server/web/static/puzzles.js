@@ -254,7 +254,7 @@ async function playOut(from, actions) {
     if (owner === boardOwner) {
       draw(next, { action, board: parsePosition(view.position).board, motion: next.motion });
       playSound("action");
-      announcer.say(actionWords(colourName(view.turn), action));
+      announcer.say(actionWords(colourName(view.turn), action, null, puzzle.players));
     }
     view = next;
     views.push(next);
@@ -294,7 +294,7 @@ async function play(action) {
   // the server's judging may take a second or two: the status says what happens
   $("status").textContent = t("Checking {action}…", { action });
   playSound("action");
-  announcer.say(actionWords(colourName(from.turn), action));
+  announcer.say(actionWords(colourName(from.turn), action, null, puzzle.players));
   let verdict;
   try {
     verdict = await api(`/api/puzzles/${encodeURIComponent(puzzle.id)}/attempt`, { method: "POST", body: { actions: tried } });
@@ -480,7 +480,7 @@ function solutionStep(at) {
   if (solutionAt === last && document.activeElement === forward && last > 0) back.focus();
   back.disabled = solutionAt === 0;
   forward.disabled = solutionAt === last;
-  if (action) announcer.say(actionWords(colourName(before.turn), action));
+  if (action) announcer.say(actionWords(colourName(before.turn), action, null, puzzle.players));
 }
 
 // ---- the player's figures ----------------------------------------------------------------

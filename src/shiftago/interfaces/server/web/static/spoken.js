@@ -15,7 +15,7 @@ import { history, who } from "./state.js";
 export function spokenSince(game, from, to, wasOver) {
   const out = [];
   for (const h of history().slice(Math.max(0, from), to)) {
-    out.push(actionWords(h.seat ? who(h.seat) : "", h.action, h.points ?? null));
+    out.push(actionWords(h.seat ? who(h.seat) : "", h.action, h.points ?? null, (game.seats || []).length));
     // which marbles the push moved: a screen reader cannot see them slide
     const moved = movedWords(h.motion && h.motion.moves);
     if (moved) out.push(moved);
@@ -26,11 +26,12 @@ export function spokenSince(game, from, to, wasOver) {
   return out;
 }
 
-/** The sentence for step `step` of `steps` in a replay: the action that led to it. */
-export function spokenStep(step, steps) {
+/** The sentence for step `step` of `steps` in a replay of a game of `players` seats:
+ * the action that led to it. */
+export function spokenStep(step, steps, players = 0) {
   if (step <= 0) return WORDS.start;
   const h = history()[step - 1];
   if (!h) return "";
-  const words = actionWords(h.seat ? who(h.seat) : "", h.action, h.points ?? null);
+  const words = actionWords(h.seat ? who(h.seat) : "", h.action, h.points ?? null, players);
   return fill(WORDS.step, { step, steps, words });
 }
