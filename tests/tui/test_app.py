@@ -733,3 +733,24 @@ def test_a_terminal_smaller_than_80_by_24_is_told_once_that_parts_are_cut_off(
         assert len(notices()) == 2 and "70x24" in notices()[1]
 
     run(app, scenario)
+
+
+def test_a_new_game_keeps_the_unfinished_one_in_a_file_of_its_own(tmp_path: Path) -> None:
+    """F2's new game took the autosave's place at its first action, and the game on the
+    screen was gone: it is set aside first, and the log says where."""
+    game = Game(Rules(Variant.EXPRESS, 2), first=0, seed=1)
+    match = Match(game, autosave=autosave_in(tmp_path))
+    app = app_for(match)
+
+    async def scenario(pilot: Pilot[int]) -> None:
+        app.act(Action.parse("Td"))
+        await settle(pilot)
+        await pilot.press("f2")
+        await pilot.pause()
+        await pilot.click("#start")
+        await settle(pilot)
+
+    run(app, scenario)
+    kept = [p for p in tmp_path.glob("**/autosave-*.txt")]
+    assert len(kept) == 1 and "1. Td" in kept[0].read_text()
+    assert f"The unfinished game is kept in {kept[0]} (F3 goes on with it)." in app.said

@@ -156,3 +156,34 @@ def test_a_series_with_a_game_lost_on_time_is_kept_and_read_back(tmp_path: Path)
     rebuilt = Series.read(text).tournament()
     assert rebuilt.results == [(0, 2)] and rebuilt.wins == [0, 0, 0] and rebuilt.draws == 1
     assert rebuilt.game.history == match.game.history
+
+
+def test_a_new_game_between_tournament_games_keeps_the_tournament(tmp_path: Path) -> None:
+    """An Italian family typed an action after a tournament game, read "F2 starts a new
+    one", and F2's new game replaced the four games of their tournament."""
+    tournament = Tournament(2, first=0, seed=4, target=3)
+    home = autosave_in(tmp_path)
+    match = Match(tournament.game, autosave=home)
+    match.tournament = tournament
+    app = app_for(match)
+
+    async def scenario(pilot: Pilot[int]) -> None:
+        play_out(match, random.Random(1))
+        match.saved()
+        app.changed()
+        await settle(pilot)
+        assert home.series_path.is_file()
+        before = home.series_path.read_text()
+        await pilot.press(*"l1", "enter")  # an action typed on the finished game
+        await pilot.pause()
+        assert "The game is over: F8 starts the tournament's next game." in app.said
+        await pilot.press("f2")
+        await pilot.pause()
+        await pilot.click("#start")
+        await settle(pilot)
+        kept = sorted(tmp_path.glob("**/tournament-*.json"))
+        assert len(kept) == 1 and kept[0].read_text() == before
+        assert f"The tournament so far is kept in {kept[0]}." in app.said
+
+    run(app, scenario)
+    assert Series.read(sorted(tmp_path.glob("**/tournament-*.json"))[0].read_text())

@@ -83,6 +83,18 @@ class Autosave:
     def clear_series(self) -> None:
         self.series_path.unlink(missing_ok=True)
 
+    def set_aside_series(self) -> Path:
+        """Move the kept tournament to a file of its own beside it
+        (``tournament-DATE.json``, numbered when taken) that nothing replaces; its path."""
+        when = datetime.fromtimestamp(self.series_path.stat().st_mtime)
+        kept = self.directory / f"tournament-{when:%Y%m%d-%H%M%S}.json"
+        number = 1
+        while kept.exists():
+            number += 1
+            kept = self.directory / f"tournament-{when:%Y%m%d-%H%M%S}-{number}.json"
+        self.series_path.replace(kept)
+        return kept
+
     def read(self) -> str:
         """The saved record's text (a :class:`SourceError` when it cannot be read)."""
         return read_text(self.path)

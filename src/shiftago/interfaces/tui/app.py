@@ -290,7 +290,10 @@ class ShiftagoApp(RecordFiles, EngineLines, App[int]):
         if self.tick():
             return  # the mover's time ran out first
         if match.finished:
-            self.say(_("The game is over: F2 starts a new one."))
+            if match.next_game_ready:  # F2 would begin another tournament
+                self.say(_("The game is over: F8 starts the tournament's next game."))
+            else:
+                self.say(_("The game is over: F2 starts a new one."))
             return
         if not by_computer and self.replay_at is not None:
             self.say(_("This is the replay: Escape leaves it, then play on."))
@@ -525,6 +528,7 @@ class ShiftagoApp(RecordFiles, EngineLines, App[int]):
             self.push_screen(NewGameScreen(setup, problem), self._new_game_chosen)
             return
         self.setup = setup
+        self.keep_unfinished()
         self.say(_("A new game begins."))
         self.begin(match)
 

@@ -73,14 +73,32 @@ class RecordFiles:
                 self.say(words % {"command": f"shiftago show {shlex.quote(str(path))}"})
             return
         self.say(_("Loaded the game from %(path)s.") % {"path": str(path)})
+        self.keep_unfinished()
         try:
-            if autosave is not None and autosave.exists() and not self.match.game.is_over:
-                kept = autosave.set_aside_by_date()
-                self.say(
-                    _("The unfinished game is kept in %(path)s (F3 goes on with it).")
-                    % {"path": str(kept)}
-                )
             match.saved()
         except OSError as e:
             self.say(_("The game cannot be saved: %(why)s") % {"why": error_words(e)})
         self.begin(match)
+
+    def tournament_unfinished(self) -> bool:
+        return self.match.tournament is not None and self.match.champion is None
+
+    def keep_unfinished(self) -> None:
+        """Before another game takes the autosave's place: the game on the screen, when
+        unfinished, and a tournament not yet won go to files of their own, said where (an
+        Italian family lost four tournament games to F2's new game)."""
+        autosave = self.match.autosave
+        if autosave is None:
+            return
+        try:
+            if autosave.exists() and not self.match.game.is_over:
+                kept = autosave.set_aside_by_date()  # its tournament beside it
+                self.say(
+                    _("The unfinished game is kept in %(path)s (F3 goes on with it).")
+                    % {"path": str(kept)}
+                )
+            elif self.tournament_unfinished() and autosave.series_path.is_file():
+                kept = autosave.set_aside_series()
+                self.say(_("The tournament so far is kept in %(path)s.") % {"path": str(kept)})
+        except OSError as e:
+            self.say(_("The game cannot be saved: %(why)s") % {"why": error_words(e)})
