@@ -754,3 +754,19 @@ def test_a_new_game_keeps_the_unfinished_one_in_a_file_of_its_own(tmp_path: Path
     kept = [p for p in tmp_path.glob("**/autosave-*.txt")]
     assert len(kept) == 1 and "1. Td" in kept[0].read_text()
     assert f"The unfinished game is kept in {kept[0]} (F3 goes on with it)." in app.said
+
+
+def test_the_turns_skipped_before_the_first_action_are_said(tmp_path: Path) -> None:
+    """An Italian family gave three seats 2 skipped turns each: the log said nothing of
+    the first three, and the panels showed 1 left (``shiftago play`` says them)."""
+    game = Game(Rules(Variant.EXPRESS, 4, handicap=(2, 2, 2, 0)), first=0, seed=1)
+    assert game.state.turn == 3 and game.state.skips == (1, 1, 1, 0)
+    app = app_for(Match(game, autosave=autosave_in(tmp_path)))
+
+    async def scenario(pilot: Pilot[int]) -> None:
+        await settle(pilot)
+
+    run(app, scenario)
+    assert app.said[:3] == [
+        f"{name} skips a turn (handicap, 1 more to come)." for name in ("Orange", "Green", "Blue")
+    ]

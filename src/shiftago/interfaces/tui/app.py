@@ -189,6 +189,8 @@ class ShiftagoApp(RecordFiles, EngineLines, App[int]):
         self.replay_at = None
         if match.clocks is not None and not match.finished:
             match.clocks.switch(match.game.turn, self.now(), turn_ended=False)
+        for words in match.opening_skips():
+            self.say(words)
         self.changed()
 
     # --- showing -----------------------------------------------------------------

@@ -36,6 +36,7 @@ from shiftago.interfaces.shared.newgame import (
 )
 from shiftago.interfaces.tui.clock import Clocks
 from shiftago.interfaces.tui.series import Series, SeriesError
+from shiftago.interfaces.tui.words import opening_skips
 
 
 class Match:
@@ -64,6 +65,10 @@ class Match:
         self.tournament: Tournament | None = None
         #: The clocks' time source (the app hands in its own).
         self.now: Callable[[], float] = time.monotonic
+
+    def opening_skips(self) -> list[str]:
+        """What the log says first of a new game: the turns its handicaps skipped."""
+        return opening_skips(self.game)
 
     def person_names(self) -> dict[int, str]:
         """The names a loaded or resumed record gives the seats people play (its

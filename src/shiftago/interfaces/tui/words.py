@@ -3,7 +3,7 @@ sentence is one catalogue message, so that a translator sees it whole."""
 
 from __future__ import annotations
 
-from shiftago.core import Action, Insertion, Outcome, ScoringOption, State, cell_name
+from shiftago.core import Action, Game, Insertion, Outcome, ScoringOption, State, cell_name
 from shiftago.core.outcome import EndReason
 from shiftago.interfaces.shared.catalogues import _, ngettext
 from shiftago.interfaces.shared.game_words import skipped_turns
@@ -69,6 +69,19 @@ def option_text(option: ScoringOption, players: int) -> str:
             % values
         )
     return _("%(action)s: line %(start)s-%(end)s, %(points)s, removes %(removed)s") % values
+
+
+def opening_skips(game: Game) -> list[str]:
+    """The turns a new game's handicaps skipped before its first action, a sentence
+    each, as ``shiftago play`` says them (an Italian walk read only "1 turn to skip" for
+    seats given 2); none once the game has begun."""
+    if game.history or game.first is None:
+        return []
+    start = game.start
+    return [
+        f"{sentence(words)}."
+        for words in skipped_turns(start.rules.handicap, start.skips, game.first)
+    ]
 
 
 def action_words(before: State, after: State, action: Action) -> str:
