@@ -50,6 +50,14 @@ def blunder_record(tmp_path: Path, name: str = "blunder.txt") -> Path:
 
 
 # --- positions ------------------------------------------------------------------------
+def test_a_level_beyond_the_ladder_is_refused_by_the_option_in_the_readers_words() -> None:
+    # "unknown level 9: the levels are 1 to 7" came in English from an Italian command:
+    # the option's range is said in the language's words, as play's --level is
+    result = invoke(MIDDLE, "--level", "9")
+    assert result.exit_code == 2
+    assert "9 is not in the range 1<=x<=7" in result.output
+
+
 def test_a_position_as_text() -> None:
     result = invoke(THREAT, *FAST)
     assert result.exit_code == 0, result.output

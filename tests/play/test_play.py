@@ -279,6 +279,8 @@ def test_go_on_from_a_position(home: Path) -> None:
         (["--handicap", "1,2,3"], "the handicap needs one number per seat (2), got 3"),
         (["--handicap", "a"], "one number of skipped turns per seat"),
         (["--handicap", "7,0"], "each handicap is 0 to 6 skipped turns"),
+        # one number out of range is said so, not counted (an Italian walk's "9")
+        (["--handicap", "9"], "each handicap is 0 to 6 skipped turns"),
         (["--level", "99", "--computer", "o"], "99 is not in the range 1<=x<=7"),
         (["--position", "express 2 7/7"], "bad position"),
         (["--load", "x.txt", "--position", START_EXPRESS], "either --load or --position"),

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
 from textual import events
 from textual.containers import VerticalScroll
 from textual.pilot import Pilot
@@ -206,7 +207,8 @@ def test_typing_a_wrong_or_illegal_action_says_so_and_changes_nothing(tmp_path: 
     assert "There is no line to score: xa1-c1 is not possible now." in said
 
 
-def test_an_unfinished_game_is_offered_and_resumed(tmp_path: Path) -> None:
+@pytest.mark.parametrize("yes", ["y", "s"])  # "s" for "sì" (an Italian family)
+def test_an_unfinished_game_is_offered_and_resumed(tmp_path: Path, yes: str) -> None:
     match = against_computer(tmp_path)
     for action in ("L3", "Tc", "L3"):
         match.play(Action.parse(action))
@@ -221,7 +223,7 @@ def test_an_unfinished_game_is_offered_and_resumed(tmp_path: Path) -> None:
         await pilot.press("x", "3")  # no answer: the question stays
         await pilot.pause()
         assert isinstance(app.screen, ResumeScreen)
-        await pilot.press("y")
+        await pilot.press(yes)
         await settle(pilot)
 
     run(app, scenario)

@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from shiftago.engine.levels import LADDER
 from shiftago.interfaces.cli.options import game_number_option
 from shiftago.interfaces.cli.refusal import InputRefused
 from shiftago.interfaces.cli.words import argument, command, option
@@ -27,7 +28,7 @@ from shiftago.interfaces.shared.catalogues import N_
 @argument("target", metavar=N_("POSITION|RECORD"))
 @option(
     "--level",
-    type=click.IntRange(min=1),
+    type=click.IntRange(min=1, max=len(LADDER)),
     help=N_("The bot that judges: a level of 'shiftago engine' (default: the strongest)."),
 )
 @option("--depth", type=click.IntRange(min=1), help=N_("Search at most this deep."))

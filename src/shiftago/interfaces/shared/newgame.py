@@ -165,13 +165,14 @@ def check_handicap(handicap: tuple[int, ...], players: int) -> None:
     one number of skipped turns (0-6) per seat."""
     if not handicap:
         return
+    # a number out of range first: "--handicap 9" was told it needs one number per seat
+    if any(not 0 <= turns <= MAX_HANDICAP for turns in handicap):
+        raise SetupError(_("each handicap is 0 to %(most)d skipped turns") % {"most": MAX_HANDICAP})
     if len(handicap) != players:
         raise SetupError(
             _("the handicap needs one number per seat (%(players)d), got %(given)d")
             % {"players": players, "given": len(handicap)}
         )
-    if any(not 0 <= turns <= MAX_HANDICAP for turns in handicap):
-        raise SetupError(_("each handicap is 0 to %(most)d skipped turns") % {"most": MAX_HANDICAP})
 
 
 def new_game(setup: PlaySetup) -> Game:

@@ -50,6 +50,9 @@ class ResumeScreen(ModalScreen[bool]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "answer(True)", _("Resume")),
         Binding("n", "answer(False)", _("New game")),
+        # the first letter of "yes" in the app's languages (ja, sì/sí, oui): an Italian
+        # family pressed "s"
+        Binding("j,s,o", "answer(True)", show=False),
     ]
 
     def __init__(self, when: str, played: int, tournament_game: int | None = None) -> None:
