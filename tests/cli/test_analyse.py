@@ -213,7 +213,6 @@ def test_a_record_from_standard_input_and_one_game_of_several(tmp_path: Path) ->
         (["no-such-file.txt"], "Error: no-such-file.txt: no such file"),
         (["express 2 nonsense"], "Error: bad position: a position has 8 fields"),
         (["express 2 7/7/7/7/7/7/7 q insert 22,22 0,0 0,0"], "Error: bad position:"),
-        ([THREAT, "--level", "99"], "Error: unknown level 99"),
         (
             ["express 2 7/7/7/7/7/7/7 o insert 0,22 0,0 0,0"],
             "Error: the game is over: the game is a draw (no marbles); nothing to analyse",

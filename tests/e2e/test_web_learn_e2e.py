@@ -310,6 +310,9 @@ def test_on_a_touch_screen_a_score_choice_previews_then_plays(
     tablet = new_context(viewport={"width": 768, "height": 1024}, has_touch=True, is_mobile=True)
     page = open_lesson(live_server, tablet, "keep-an-end")
     page.locator("[data-testid=status]:has-text('score a line')").wait_for()
+    # no choice is a toggle until a tap previews it: a screen reader heard each as
+    # "toggle button, not pressed" (a blind player's walk)
+    assert page.locator("[data-testid=score-choices] button[aria-pressed]").count() == 0
     chosen = page.locator("[data-testid=score-choices] button[data-action='xc5-c2']")
     chosen.tap()
     page.wait_for_selector(

@@ -12,11 +12,24 @@ test("an insertion says the side and the lane its marble comes in by", () => {
   assert.equal(actionWords("Ann", "R7"), "Ann pushed in at the right of row 7.");
 });
 
-test("a scoring says the line's length and its points", () => {
-  assert.equal(actionWords("Orange", "xa1-e1", 2), "Orange scored a line of 5 for 2 points.");
-  assert.equal(actionWords("Orange", "xa1-a6", 1), "Orange scored a line of 6 for 1 point.");
-  assert.equal(actionWords("Blue", "xc3-f6", 0), "Blue scored a line of 4 for no points.");
-  assert.equal(actionWords("Blue", "xc3-f6"), "Blue scored a line of 4.");
+test("a scoring says the line's length, its points and where it ran", () => {
+  assert.equal(actionWords("Orange", "xa1-e1", 2), "Orange scored a line of 5 for 2 points. The line ran from a1 to e1.");
+  assert.equal(actionWords("Orange", "xa1-a6", 1), "Orange scored a line of 6 for 1 point. The line ran from a1 to a6.");
+  assert.equal(actionWords("Blue", "xc3-f6", 0), "Blue scored a line of 4 for no points. The line ran from c3 to f6.");
+  assert.equal(actionWords("Blue", "xc3-f6"), "Blue scored a line of 4. The line ran from c3 to f6.");
+});
+
+test("with the number of seats known a scoring says which end marbles stayed", () => {
+  // a blind player could not tell which marbles came off: 2 players keep both ends,
+  // 3-4 players the end the action names first
+  assert.equal(
+    actionWords("Orange", "xe1-a1", 2, 2),
+    "Orange scored a line of 5 for 2 points. The line ran from e1 to a1. The marbles on a1 and e1 stayed on the board.",
+  );
+  assert.equal(
+    actionWords("Green", "xf6-c3", 2, 3),
+    "Green scored a line of 4 for 2 points. The line ran from f6 to c3. The marble on f6 stayed on the board.",
+  );
 });
 
 test("the end of a game names its winners", () => {

@@ -12,6 +12,14 @@ import { t, tn } from "./i18n.js";
 let pointer = "mouse"; // how the last press on a choice began: "touch" previews first
 let armed = null; // the choice a first tap previewed
 
+/** Mark `button` as the choice a first tap previewed, or as none: no `aria-pressed` at
+ * all otherwise, as a screen reader heard every choice as "toggle button, not pressed"
+ * (a blind player's walk). */
+function pressed(button, on) {
+  if (on) button.setAttribute("aria-pressed", "true");
+  else button.removeAttribute("aria-pressed");
+}
+
 /** List `choices` ({action, points}) in `list`, showing `box` only while there are
  * some; with 3-4 players each says which end stays. A press calls `onAct(action)`;
  * the buttons are disabled unless `enabled`. On a touch screen the first tap previews
@@ -25,7 +33,7 @@ export function drawScoreList(box, list, choices, players, enabled, onAct, board
   const press = (button, action) => {
     if (pointer === "touch" && armed !== action) {
       armed = action;
-      for (const other of list.querySelectorAll("button")) other.setAttribute("aria-pressed", String(other === button));
+      for (const other of list.querySelectorAll("button")) pressed(other, other === button);
       if (board) board.preview(action);
       return;
     }
@@ -41,7 +49,7 @@ export function drawScoreList(box, list, choices, players, enabled, onAct, board
     const lineWords = t("Score the line {a} to {b}:", { a, b });
     const button = el("button", {
       type: "button", class: `score-choice${zero ? " zero" : ""}`, "data-action": c.action,
-      "data-points": c.points, disabled: !enabled, "aria-pressed": String(c.action === armed),
+      "data-points": c.points, disabled: !enabled, "aria-pressed": c.action === armed ? "true" : null,
     },
     // heard as the board's own choices are: the line's ends, then what the button shows
     el("span", { class: "visually-hidden", text: lineWords + " " }),
