@@ -110,8 +110,9 @@ def test_three_players_choose_the_end_marble_that_stays(home: Path) -> None:
     lines = ["L1", "L7", "L6", "L1", "L7", "L6", "L1", "L7", "L6", "L1"]
     result = play(home, ["--variant", "expert", "--players", "3", "--first", "o"], lines)
     out = result.output
-    assert "xa1-d1   line a1-d1 (4), 2 points, removes b1 c1 d1" in out
-    assert "xd1-a1   line a1-d1 (4), 2 points, removes a1 b1 c1" in out
+    # with 3-4 players the end that stays is the choice: each line says it
+    assert "xa1-d1   line a1-d1 (4), 2 points, keeps a1, removes b1 c1 d1" in out
+    assert "xd1-a1   line a1-d1 (4), 2 points, keeps d1, removes a1 b1 c1" in out
     result = play(home, ["--resume"], ["XD1-A1", "position"])
     assert "orange scores xd1-a1: 2 points, 2 in all; moves again" in result.output
     assert positions(result.output) == [

@@ -171,14 +171,22 @@ def describe_options(state: State) -> list[str]:
     for option in state.scoring_options():
         line = option.line
         ends = f"{cell_name(line.cells[0])}-{cell_name(line.cells[-1])}"
-        removed = " ".join(cell_name(c) for c in option.removed)
-        words = _("line %(ends)s (%(length)s), %(points)s, removes %(removed)s") % {
+        values = {
             "ends": ends,
             "length": line.length,
             "points": points(option.points),
-            "removed": removed,
+            "removed": " ".join(cell_name(c) for c in option.removed),
         }
-        lines.append(f"  {option.action!s:<8} {words}")
+        # with 3-4 players the end that stays is the choice (the terminal app said it,
+        # the line game did not: an Italian walk)
+        if state.rules.players > 2:
+            values["keep"] = cell_name(option.action.keep)
+            template = _(
+                "line %(ends)s (%(length)s), %(points)s, keeps %(keep)s, removes %(removed)s"
+            )
+        else:
+            template = _("line %(ends)s (%(length)s), %(points)s, removes %(removed)s")
+        lines.append(f"  {option.action!s:<8} {template % values}")
     return lines
 
 
