@@ -178,7 +178,8 @@ def test_each_copy_button_is_named_with_the_link_it_copies(
     live_server: LiveServer, new_context: NewContext
 ) -> None:
     page = anns_page(live_server, new_context)
-    page.wait_for_selector("#share-list li button")
+    # the rows come one by one (the watch link first): a fresh clone's run read one
+    page.wait_for_function("() => document.querySelectorAll('#share-list li button').length >= 2")
     names = page.eval_on_selector_all(
         "#share-list li",
         """rows => rows.map(row => {
