@@ -28,6 +28,7 @@ from shiftago.interfaces.shared.game_words import (
     describe_options,
     describe_outcome,
     error_words,
+    opening_skipped_turns,
     skipped_turns,
     status,
 )
@@ -385,11 +386,8 @@ class Session:
     def _announce_start_skips(self) -> None:
         """At the start of a new game, the turns its handicaps skipped before the first
         action (the first seat's among them)."""
-        game = self.game
-        if game.history or game.first is None:
-            return
-        start = game.start
-        self._announce_skips(start.rules.handicap, start.skips, game.first)
+        for words in opening_skipped_turns(self.game):
+            self.say(words)
 
     def _announce_skips(self, before: Sequence[int], after: Sequence[int], seat: int) -> None:
         """Say the turns a handicap skipped (:func:`.game_words.skipped_turns`)."""

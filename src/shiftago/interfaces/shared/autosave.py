@@ -87,11 +87,7 @@ class Autosave:
         """Move the kept tournament to a file of its own beside it
         (``tournament-DATE.json``, numbered when taken) that nothing replaces; its path."""
         when = datetime.fromtimestamp(self.series_path.stat().st_mtime)
-        kept = self.directory / f"tournament-{when:%Y%m%d-%H%M%S}.json"
-        number = 1
-        while kept.exists():
-            number += 1
-            kept = self.directory / f"tournament-{when:%Y%m%d-%H%M%S}-{number}.json"
+        kept = self._unused(f"tournament-{when:%Y%m%d-%H%M%S}", ".json")
         self.series_path.replace(kept)
         return kept
 
@@ -117,15 +113,20 @@ class Autosave:
     def set_aside(self, suffix: str) -> Path:
         """Move the autosave to a file of its own beside it (``autosave-SUFFIX.txt``,
         numbered when taken) that nothing replaces; its path."""
-        stem, ext = self.path.stem, self.path.suffix
-        kept = self.directory / f"{stem}-{suffix}{ext}"
-        number = 1
-        while kept.exists():
-            number += 1
-            kept = self.directory / f"{stem}-{suffix}-{number}{ext}"
+        kept = self._unused(f"{self.path.stem}-{suffix}", self.path.suffix)
         self.path.replace(kept)
         if self.series_path.is_file():  # the tournament that game belongs to, beside it
             self.series_path.replace(kept.with_name(f"tournament-{kept.stem}.json"))
+        return kept
+
+    def _unused(self, stem: str, ext: str) -> Path:
+        """``STEM.EXT`` beside the autosave, or ``STEM-2.EXT``, ``STEM-3.EXT``…: the first
+        that is not taken."""
+        kept = self.directory / f"{stem}{ext}"
+        number = 1
+        while kept.exists():
+            number += 1
+            kept = self.directory / f"{stem}-{number}{ext}"
         return kept
 
     def finish(self, text: str) -> Path:

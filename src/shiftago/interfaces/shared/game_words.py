@@ -76,6 +76,15 @@ def skipped_turns(before: Sequence[int], after: Sequence[int], seat: int) -> lis
     return said
 
 
+def opening_skipped_turns(game: Game) -> list[str]:
+    """The turns a new game's handicaps skipped before its first action (the first
+    seat's among them), a sentence each; none once the game has begun."""
+    if game.history or game.first is None:
+        return []
+    start = game.start
+    return skipped_turns(start.rules.handicap, start.skips, game.first)
+
+
 def reason_words(reason: str) -> str:
     return _(REASONS[reason]) if reason in REASONS else reason
 

@@ -80,9 +80,6 @@ class RecordFiles:
             self.say(_("The game cannot be saved: %(why)s") % {"why": error_words(e)})
         self.begin(match)
 
-    def tournament_unfinished(self) -> bool:
-        return self.match.tournament is not None and self.match.champion is None
-
     def keep_unfinished(self) -> None:
         """Before another game takes the autosave's place: the game on the screen, when
         unfinished, and a tournament not yet won go to files of their own, said where (an
@@ -97,7 +94,7 @@ class RecordFiles:
                     _("The unfinished game is kept in %(path)s (F3 goes on with it).")
                     % {"path": str(kept)}
                 )
-            elif self.tournament_unfinished() and autosave.series_path.is_file():
+            elif self.match.tournament_unwon and autosave.series_path.is_file():
                 kept = autosave.set_aside_series()
                 self.say(_("The tournament so far is kept in %(path)s.") % {"path": str(kept)})
         except OSError as e:

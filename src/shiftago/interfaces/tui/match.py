@@ -128,9 +128,14 @@ class Match:
         return tournament.score.after(winners).champion
 
     @property
+    def tournament_unwon(self) -> bool:
+        """Whether this game is one of a tournament that nobody has won yet."""
+        return self.tournament is not None and self.champion is None
+
+    @property
     def next_game_ready(self) -> bool:
         """Whether the tournament's next game may begin."""
-        return self.tournament is not None and self.finished and self.champion is None
+        return self.finished and self.tournament_unwon
 
     def next_game(self) -> Game:
         """The tournament's next game, once this one is over (a :class:`ShiftagoError`
@@ -219,7 +224,7 @@ class Match:
         if autosave is None:
             return None
         tournament = self.tournament
-        if tournament is not None and self.champion is None:
+        if self.tournament_unwon:
             autosave.save_series(self.series().text())
         elif tournament is not None or self.game.history:
             autosave.clear_series()

@@ -6,7 +6,7 @@ from __future__ import annotations
 from shiftago.core import Action, Game, Insertion, Outcome, ScoringOption, State, cell_name
 from shiftago.core.outcome import EndReason
 from shiftago.interfaces.shared.catalogues import _, ngettext
-from shiftago.interfaces.shared.game_words import skipped_turns
+from shiftago.interfaces.shared.game_words import opening_skipped_turns, skipped_turns
 
 
 def colour(seat: int) -> str:
@@ -75,13 +75,7 @@ def opening_skips(game: Game) -> list[str]:
     """The turns a new game's handicaps skipped before its first action, a sentence
     each, as ``shiftago play`` says them (an Italian walk read only "1 turn to skip" for
     seats given 2); none once the game has begun."""
-    if game.history or game.first is None:
-        return []
-    start = game.start
-    return [
-        f"{sentence(words)}."
-        for words in skipped_turns(start.rules.handicap, start.skips, game.first)
-    ]
+    return [f"{sentence(words)}." for words in opening_skipped_turns(game)]
 
 
 def action_words(before: State, after: State, action: Action) -> str:
