@@ -150,7 +150,9 @@ def test_the_header_and_the_cards_fit_a_laptops_width_in_every_language(
             page.goto(f"{live_server.url}{path}?lang={language}")
             header(page)
             if name == "game":
-                page.wait_for_function("document.getElementById('game-title').textContent !== ''")
+                page.wait_for_function(
+                    "() => document.getElementById('game-title').textContent !== ''"
+                )
             if name == "analysis":
                 page.wait_for_selector("[data-testid=book-lines] tr")
             wider = page.evaluate(CARDS_TOO_NARROW)
