@@ -109,7 +109,9 @@ def test_show_and_analyse_the_end_of_a_game() -> None:
     over = "expert 2 7/7/7/7/7/7/1gg4 g over 20,19 3,10 0,0"
     result = invoke("show", over)
     assert result.exit_code == 0, result.output
-    assert "Expert, 2 players: game over, green (g) wins (points)\n" in result.output
+    # the reason in words, not in brackets after the letter's (an Italian walk)
+    said = "Expert, 2 players: game over, green (g) wins by reaching 10 points\n"
+    assert said in result.output
     result = invoke("analyse", over)
     assert result.exit_code == 2
     assert "the game is over: green wins by reaching 10 points; nothing to analyse" in result.output
