@@ -130,6 +130,22 @@ def test_show_replays_a_record_action_by_action(tmp_path: Path) -> None:
     assert out.rstrip().endswith("points  o  2  g  0")
 
 
+def test_show_names_a_record_s_handicap(tmp_path: Path) -> None:
+    """Which seats skip how many turns: the header said nothing of it (an Italian
+    family), where the game's own lines say each skip."""
+    game = Game(Rules(Variant.EXPRESS, 3, handicap=(0, 2, 1)), first=0)
+    game.play("L1")
+    path = tmp_path / "handicap.txt"
+    path.write_text(format_record(Record.from_game(game)) + "\n")
+    result = invoke("show", str(path))
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith(
+        "Express, 3 players; handicap: green skips 2 turns and blue skips 1 turn; 1 action\n"
+    )
+    plain = invoke("show", str(record_file(tmp_path)))  # none: not a word of it
+    assert "handicap" not in plain.output
+
+
 def test_show_only_the_final_board(tmp_path: Path) -> None:
     result = invoke("show", "--final", str(record_file(tmp_path)))
     assert result.exit_code == 0, result.output

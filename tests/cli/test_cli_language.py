@@ -18,7 +18,7 @@ import pytest
 from babel.messages.pofile import read_po
 from click.testing import CliRunner
 
-from shiftago.core import Game, Rules
+from shiftago.core import Game, Rules, Variant
 from shiftago.formats.record import Record, format_record
 from shiftago.formats.record_model import Seat
 from shiftago.interfaces.cli import cli
@@ -298,6 +298,27 @@ def test_show_says_its_words_in_the_terminal_s_language(german: None) -> None:
     assert "players" not in result.output and "to insert" not in result.output
     # the board and the notation are the same in every language
     assert "1 o . . . o . ." in result.output
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("it", "equilibrio competitivo: verde salta 2 turni e blu salta 1 turno"),
+        ("de", "Spielstärkeausgleich: Grün setzt 2 Züge aus und Blau setzt 1 Zug aus"),
+    ],
+)
+def test_show_names_the_handicap_in_the_game_s_words(
+    english_after: None, tmp_path: Path, lang: str, words: str
+) -> None:
+    """The handicap as the language's rulebook names it (Italian's "equilibrio
+    competitivo"), each seat that skips and how many turns."""
+    game = Game(Rules(Variant.EXPRESS, 3, handicap=(0, 2, 1)), first=0)
+    path = tmp_path / "handicap.txt"
+    path.write_text(format_record(Record.from_game(game)) + "\n")
+    use(lang)
+    shown = CliRunner().invoke(cli, ["show", str(path)])
+    assert shown.exit_code == 0, shown.output
+    assert shown.output.splitlines()[0].split("; ")[1] == words
 
 
 @pytest.mark.parametrize(

@@ -117,6 +117,20 @@ def game_kind(rules: Rules) -> str:
     }
 
 
+def handicap_words(rules: Rules) -> str | None:
+    """A game's handicap, which seats skip how many turns (``handicap: green skips 2
+    turns and blue skips 1 turn``); None for a game without one."""
+    if not any(rules.handicap):
+        return None
+    seats = [
+        ngettext("%(colour)s skips %(n)d turn", "%(colour)s skips %(n)d turns", turns)
+        % {"colour": colour_name(seat), "n": turns}
+        for seat, turns in enumerate(rules.handicap)
+        if turns
+    ]
+    return _("handicap: %(seats)s") % {"seats": listing(seats)}
+
+
 def game_of_file(name: str, games: int, number: int) -> str:
     """Which game of a record file that holds several is shown."""
     said = _("%(name)s holds %(n)d games; this is game %(number)d.")
