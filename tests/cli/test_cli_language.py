@@ -363,9 +363,9 @@ def test_analyse_writes_values_with_the_language_s_decimal_comma(
     german: None, tmp_path: Path
 ) -> None:
     """German writes 0,358: "0.358" beside "261.120 Knoten" read as a thousands point (a
-    German walk). A record's comments keep the same digits in every language."""
-    from shiftago.core import Game, Rules, Variant
-    from shiftago.formats.record import Record, format_record
+    German walk). The record's comments are read by a person too: the same digits, and
+    the record reads back (an Italian family read English and decimal points there)."""
+    from shiftago.formats.record import parse_record
 
     game = Game.from_actions(Rules(Variant.EXPERT, 3), ["L1", "L7", "Td"], first=0)
     path = tmp_path / "game.txt"
@@ -376,7 +376,11 @@ def test_analyse_writes_values_with_the_language_s_decimal_comma(
     assert "um mehr als 0,100" in said and "um mehr als 0,050" in said
     assert re.search(r"Orange L1 +\+0,\d{3} ", said), said
     assert not re.search(r"\d\.\d{3}", said), said
-    assert re.search(r"1\. L1 \{\+0\.\d{3}\}", record), record
+    assert re.search(r"1\. L1 \{\+0,\d{3}\}", record), record
+    assert "Jeder Wert gilt für den Platz, der gezogen hat; Einheit: der mittlere" in (
+        " ".join(record.split())
+    )
+    assert list(parse_record('[Variant "expert"]' + record).actions) == game.history
 
 
 def test_the_terminal_app_s_engine_lines_have_the_language_s_digits(german: None) -> None:
