@@ -21,6 +21,8 @@ from shiftago.formats.record import Record, format_record, format_records, parse
 from shiftago.formats.record_json import record_from_json
 from shiftago.interfaces.analyse import Settings, position_document, write_position, write_record
 from shiftago.interfaces.cli import cli
+from shiftago.interfaces.shared import catalogues
+from shiftago.interfaces.shared.catalogues import Words
 from shiftago.interfaces.stp import StpEngine
 
 THREAT = "express 2 7/7/7/7/7/7/1gggg2 o insert 22,18 0,0 0,0"
@@ -344,3 +346,64 @@ def test_a_timed_analysis_warms_up_first(monkeypatch: pytest.MonkeyPatch, tmp_pa
         Settings(level=1, limits=Limits(depth=2)),
     )
     assert [(s.depth, s.nodes) for s in seen] == [(2, None)]  # untimed: nothing to warm
+
+
+# --- the annotated record in the reader's language --------------------------------------
+@pytest.mark.parametrize(
+    ("lang", "about", "value"),
+    [
+        ("de", "Jeder Wert gilt für den Platz, der gezogen hat", "+0,480"),
+        ("it", "Ogni valore è per il posto che ha giocato", "+0,480"),
+        ("fr", "Chaque valeur est pour la place qui a joué", "+0,480"),
+        ("en", "Each value is for the seat that acted", "+0.480"),
+    ],
+)
+def test_the_review_s_comments_speak_the_language_and_the_record_still_reads(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, lang: str, about: str, value: str
+) -> None:
+    """The comments a person reads in the record the review writes (its values and
+    what judged them) came in English with decimal points whatever the language: they
+    are the catalogue's words and the language's digits now, and the record, headers
+    and actions as in every language, reads back as it was written, in ``show`` too."""
+    monkeypatch.setattr(catalogues, "_words", Words())
+    catalogues.use_language(lang)
+    bot = PerSeatBot()
+    settings = Settings(level=1, limits=Limits(), top=2, threshold=0.03)
+    game = Game(position=THREE)
+    game.play("L3")  # the third legal action: not the best, so the best line comes too
+    out = io.StringIO()
+    reviews = iter_review(bot, zip(game.states, game.history, strict=False), threshold=0.03)
+    write_record(out, "game", Record.from_game(game), game, reviews, bot, settings, 1)
+    heading = catalogues._("the game with its marks and values:")
+    text = out.getvalue().split(heading + "\n\n", 1)[1]
+    record = parse_record(text)
+    assert record.comment is not None and about in record.comment
+    (note,) = record.notes
+    assert note.comment == value
+    (best,) = note.variations
+    assert best.notes[0].comment == value.replace("480", "500")
+    assert parse_record(format_record(record)) == record
+    path = tmp_path / "reviewed.txt"
+    path.write_text(text)
+    shown = CliRunner().invoke(cli, ["show", str(path)])
+    assert shown.exit_code == 0, shown.output
+    assert "1. " in shown.output and "L3" in shown.output
+
+
+def test_the_json_document_keeps_its_record_in_english(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The JSON document is for programs: its record's comments stay English, with a
+    decimal point, whatever the terminal's language (as its other fields do)."""
+    path = blunder_record(tmp_path)
+    monkeypatch.setattr(catalogues, "_words", Words())
+    catalogues.use_language("it")
+    result = invoke(str(path), *FAST)
+    assert result.exit_code == 0, result.output
+    heading = catalogues._("the game with its marks and values:")
+    record = parse_record(result.stdout.split(heading + "\n\n", 1)[1])
+    assert record.comment is not None and "livello 5" in record.comment
+    assert "Ogni valore è per il posto che ha giocato" in record.comment
+    doc = as_json(invoke(str(path), *FAST, "--json"))
+    comment = record_from_json(doc["record"]).comment
+    assert comment is not None and "Each value is for the seat that acted" in comment

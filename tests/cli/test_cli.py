@@ -109,7 +109,9 @@ def test_show_and_analyse_the_end_of_a_game() -> None:
     over = "expert 2 7/7/7/7/7/7/1gg4 g over 20,19 3,10 0,0"
     result = invoke("show", over)
     assert result.exit_code == 0, result.output
-    assert "Expert, 2 players: game over, green (g) wins (points)\n" in result.output
+    # the reason in words, not in brackets after the letter's (an Italian walk)
+    said = "Expert, 2 players: game over, green (g) wins by reaching 10 points\n"
+    assert said in result.output
     result = invoke("analyse", over)
     assert result.exit_code == 2
     assert "the game is over: green wins by reaching 10 points; nothing to analyse" in result.output
@@ -126,6 +128,22 @@ def test_show_replays_a_record_action_by_action(tmp_path: Path) -> None:
     assert "1 o x x x o . ." in out  # the cells the scoring emptied
     assert out.count("  a b c d e f g") == len(MOVES) + 1
     assert out.rstrip().endswith("points  o  2  g  0")
+
+
+def test_show_names_a_record_s_handicap(tmp_path: Path) -> None:
+    """Which seats skip how many turns: the header said nothing of it (an Italian
+    family), where the game's own lines say each skip."""
+    game = Game(Rules(Variant.EXPRESS, 3, handicap=(0, 2, 1)), first=0)
+    game.play("L1")
+    path = tmp_path / "handicap.txt"
+    path.write_text(format_record(Record.from_game(game)) + "\n")
+    result = invoke("show", str(path))
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith(
+        "Express, 3 players; handicap: green skips 2 turns and blue skips 1 turn; 1 action\n"
+    )
+    plain = invoke("show", str(record_file(tmp_path)))  # none: not a word of it
+    assert "handicap" not in plain.output
 
 
 def test_show_only_the_final_board(tmp_path: Path) -> None:

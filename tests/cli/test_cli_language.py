@@ -18,7 +18,7 @@ import pytest
 from babel.messages.pofile import read_po
 from click.testing import CliRunner
 
-from shiftago.core import Game, Rules
+from shiftago.core import Game, Rules, Variant
 from shiftago.formats.record import Record, format_record
 from shiftago.formats.record_model import Seat
 from shiftago.interfaces.cli import cli
@@ -301,6 +301,27 @@ def test_show_says_its_words_in_the_terminal_s_language(german: None) -> None:
 
 
 @pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("it", "equilibrio competitivo: verde salta 2 turni e blu salta 1 turno"),
+        ("de", "Spielstärkeausgleich: Grün setzt 2 Züge aus und Blau setzt 1 Zug aus"),
+    ],
+)
+def test_show_names_the_handicap_in_the_game_s_words(
+    english_after: None, tmp_path: Path, lang: str, words: str
+) -> None:
+    """The handicap as the language's rulebook names it (Italian's "equilibrio
+    competitivo"), each seat that skips and how many turns."""
+    game = Game(Rules(Variant.EXPRESS, 3, handicap=(0, 2, 1)), first=0)
+    path = tmp_path / "handicap.txt"
+    path.write_text(format_record(Record.from_game(game)) + "\n")
+    use(lang)
+    shown = CliRunner().invoke(cli, ["show", str(path)])
+    assert shown.exit_code == 0, shown.output
+    assert shown.output.splitlines()[0].split("; ")[1] == words
+
+
+@pytest.mark.parametrize(
     ("result", "termination", "words"),
     [
         ("g", "resignation", "Grün gewinnt durch Aufgabe"),
@@ -342,9 +363,9 @@ def test_analyse_writes_values_with_the_language_s_decimal_comma(
     german: None, tmp_path: Path
 ) -> None:
     """German writes 0,358: "0.358" beside "261.120 Knoten" read as a thousands point (a
-    German walk). A record's comments keep the same digits in every language."""
-    from shiftago.core import Game, Rules, Variant
-    from shiftago.formats.record import Record, format_record
+    German walk). The record's comments are read by a person too: the same digits, and
+    the record reads back (an Italian family read English and decimal points there)."""
+    from shiftago.formats.record import parse_record
 
     game = Game.from_actions(Rules(Variant.EXPERT, 3), ["L1", "L7", "Td"], first=0)
     path = tmp_path / "game.txt"
@@ -355,7 +376,11 @@ def test_analyse_writes_values_with_the_language_s_decimal_comma(
     assert "um mehr als 0,100" in said and "um mehr als 0,050" in said
     assert re.search(r"Orange L1 +\+0,\d{3} ", said), said
     assert not re.search(r"\d\.\d{3}", said), said
-    assert re.search(r"1\. L1 \{\+0\.\d{3}\}", record), record
+    assert re.search(r"1\. L1 \{\+0,\d{3}\}", record), record
+    assert "Jeder Wert gilt für den Platz, der gezogen hat; Einheit: der mittlere" in (
+        " ".join(record.split())
+    )
+    assert list(parse_record('[Variant "expert"]' + record).actions) == game.history
 
 
 def test_the_terminal_app_s_engine_lines_have_the_language_s_digits(german: None) -> None:

@@ -144,3 +144,40 @@ def test_a_colour_is_named_in_the_language_too(
     ]
     with pytest.raises(SetupError, match=r"'rouge'.* o \(orange\), g \(vert\), b \(bleu\)"):
         parse_colour("rouge", 3)
+
+
+def finished(rules: Rules, actions: list[str]) -> Game:
+    game = Game(rules, first=0)
+    for action in actions:
+        game.play(action)
+    assert game.is_over
+    return game
+
+
+#: Orange's line on rank 1, green's on rank 7: orange's fifth push wins (Express), or
+#: makes a line to score (Expert).
+RANK_1 = ["L1", "L7", "L1", "L7", "L1", "L7", "L1", "L7", "L1"]
+
+
+@pytest.mark.parametrize("lang", catalogues.LANGUAGES)
+def test_the_result_under_the_board_names_the_winners_with_one_bracket_each(
+    lang: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The result "vince arancione (o) (fila)": the reason in brackets after the
+    winner's letter read two brackets in a row (an Italian walk). Whatever the reason,
+    the only brackets are the seats' letters, in every language."""
+    monkeypatch.setattr(catalogues, "_words", Words())
+    catalogues.use_language(lang)
+    games = [
+        (finished(Rules(Variant.EXPRESS, 2), RANK_1), 1),
+        (finished(Rules(Variant.EXPERT, 2, action_limit=10), [*RANK_1, "xa1-e1"]), 1),
+        (finished(Rules(Variant.EXPRESS, 3, action_limit=3), ["L1", "L2", "L3"]), 3),
+    ]
+    for game, seats in games:
+        head = status(game.state).splitlines()[0]
+        assert ") (" not in head and head.count("(") == seats == head.count(")"), head
+    from shiftago.interfaces.shared.game_words import DRAWN_HEAD, DRAWN_SOMEHOW, WON_HEAD
+
+    for template in [*WON_HEAD.values(), *DRAWN_HEAD.values(), DRAWN_SOMEHOW]:
+        said = catalogues._(template) % {"variant": "Expert", "n": 2, "who": "X (o)"}
+        assert said.count("(") == 1 and ") (" not in said, said

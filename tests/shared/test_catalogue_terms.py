@@ -50,3 +50,75 @@ def test_take_back_is_not_said_as_resume_or_abort(lang: str) -> None:
     resume = said["Resume the unfinished game from %(when)s?"].split()[0]  # its verb first
     assert take_back not in (said["Abort the game"], resume)
     assert said["Yes, take back"] != said["Yes, abort"]
+
+
+def messages(lang: str) -> dict[str, str]:
+    """Each singular msgid's translation (a plural's first form)."""
+    with (LOCALE_DIR / lang / "LC_MESSAGES" / "shiftago.po").open("rb") as file:
+        catalogue = read_po(file)
+    said = {}
+    for message in catalogue:
+        msgid = message.id[0] if isinstance(message.id, tuple) else message.id
+        text = message.string[0] if isinstance(message.string, tuple) else message.string
+        if msgid and text:
+            said[msgid] = text
+    return said
+
+
+#: A take-back, said in English as "take back": one verb per language in every message
+#: (Italian said "Ritira", "annulla" and "Annullato"; "annullare" is Cancel and Abort
+#: there), each pattern found in it and none of the words that stand for it elsewhere.
+TAKE_BACK = {
+    "de": ([r"zurück", r"nehm|genommen|nimm"], r"rückgängig"),
+    "es": ([r"deshac|deshech|deshaz"], r"retroced|anul"),
+    "fr": ([r"repr(en|is|ise)"], r"recul|annul"),
+    "it": ([r"ritir"], r"annull"),
+    "nl": ([r"terug"], r"ongedaan"),
+}
+#: The handicap: the rulebook's word (Italian's "equilibrio competitivo", German's
+#: "Spielstärkeausgleich", Spanish's "compensación"; French and Dutch say "handicap")
+#: in every message about it, and no other (Italian said "handicap" and "Turni saltati"
+#: too).
+HANDICAP = {
+    "de": (r"spielstärkeausgleich", r"\bhandicap|\bausgleich\b"),
+    "es": (r"compensaci", r"\bhandicap|\bventaja"),
+    "fr": (r"\bhandicap", r"\bavantage"),
+    "it": (r"equilibrio competitivo", r"\bhandicap|^turni saltati$"),
+    "nl": (r"\bhandicap", r"\bvoorgift"),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(TAKE_BACK))
+def test_a_take_back_has_one_verb_in_each_language(lang: str) -> None:
+    needed, other = TAKE_BACK[lang]
+    about = {
+        msgid: text
+        for msgid, text in messages(lang).items()
+        if re.search(r"\b(take|takes|taken|took) (them )?back\b", msgid, re.IGNORECASE)
+        and "worker" not in msgid  # a worker takes back its jobs: no action of a game
+    }
+    assert len(about) >= 15, sorted(about)
+    wrong = {
+        msgid: text
+        for msgid, text in about.items()
+        if not all(re.search(p, text, re.IGNORECASE) for p in needed)
+        or re.search(other, text, re.IGNORECASE)
+    }
+    assert wrong == {}, (lang, wrong)
+
+
+@pytest.mark.parametrize("lang", sorted(HANDICAP))
+def test_the_handicap_has_one_name_in_each_language(lang: str) -> None:
+    term, other = HANDICAP[lang]
+    about = {
+        msgid: text
+        for msgid, text in messages(lang).items()
+        if re.search(r"\bhandicaps?\b", msgid, re.IGNORECASE)
+    }
+    assert len(about) >= 15, sorted(about)
+    wrong = {
+        msgid: text
+        for msgid, text in about.items()
+        if not re.search(term, text, re.IGNORECASE) or re.search(other, text, re.IGNORECASE)
+    }
+    assert wrong == {}, (lang, wrong)

@@ -50,16 +50,18 @@ from shiftago.interfaces.shared.game_words import (
 
 #: How the output names the point of view of its values.
 POINT_OF_VIEW = "mover"
-#: The heading of the annotated record in the text output, in the terminal's language
-#: (the record after it is not translated).
+#: The heading of the annotated record in the text output, in the terminal's language.
 ANNOTATED_HEADING = N_("the game with its marks and values:")
-#: The words in the annotated record, which stay in English as the rest of a record
-#: does: its opening comment, and the comment of an action the bot left out of its
-#: analysis.
-ANNOTATED_COMMENT = "{about}. Each value is for the seat that acted, in {unit}"
-NOT_JUDGED = "not judged by the bot"
+#: The comments of the annotated record, which a person reads: its opening comment,
+#: and the comment of an action the bot left out of its analysis. The text output says
+#: them and the values in the terminal's language (a record's syntax, headers and
+#: actions stay as they are); the JSON document keeps them in English, as the rest of
+#: it.
+ANNOTATED_COMMENT = N_("%(about)s. Each value is for the seat that acted; unit: %(unit)s")
+NOT_JUDGED = N_("not judged by the bot")
 #: The line that says which bot judged and with which limits (:func:`_about_line`):
-#: translated in the text output, in English in the annotated record's comment.
+#: translated in the text output (the annotated record's comment too), in English in
+#: the JSON document's record.
 ABOUT_LEVEL = N_("level %(level)d (%(name)s), seed %(seed)d")
 ABOUT_DEPTH = N_("depth %(n)d")
 ABOUT_NODES = N_("nodes %(n)d")
@@ -259,14 +261,29 @@ def record_document(
 
 
 def annotated_record(
-    record: Record, reviews: list[PlyReview], bot: Bot, settings: Settings
+    record: Record,
+    reviews: list[PlyReview],
+    bot: Bot,
+    settings: Settings,
+    *,
+    translated: bool = False,
 ) -> Record:
     """The record with the review written into it, as PGN annotates a game: each
     action's mark (``??``, ``?``, ``?!`` as numeric annotations), its value as a comment
     and, where the bot found better, the best line as a variation with its value. What
-    the record already said about an action is kept before what the review adds."""
-    about = _about_line(bot, settings, N_)
-    opening = ANNOTATED_COMMENT.format(unit=bot.value_unit, about=about)
+    the record already said about an action is kept before what the review adds.
+
+    ``translated``: the comments in the terminal's language, the values in its digits
+    (``+0,358`` in German); else in English (the JSON document)."""
+    if translated:
+        say: Callable[[str], str] = _
+        digits: Callable[[float], str] = decimal_value
+        unit = unit_text(bot.value_unit)
+    else:
+        say, digits, unit = N_, format_value, bot.value_unit
+    about = _about_line(bot, settings, say)
+    opening = say(ANNOTATED_COMMENT) % {"unit": unit, "about": about}
+    not_judged = say(NOT_JUDGED)
     old = record.notes or (Note(),) * len(record.actions)
     notes = list(old)
     game = record.new_game()
@@ -277,9 +294,9 @@ def annotated_record(
         if review.mark:
             nags = (NAG_OF_MARK[review.mark], *nags)
         played = review.played
-        comment = NOT_JUDGED if played is None else _signed(played.value, format_value)
+        comment = not_judged if played is None else _signed(played.value, digits)
         variations = note.variations
-        best = _best_line(game, review)
+        best = _best_line(game, review, digits)
         if best is not None:
             variations = (*variations, best)
         words = " ".join(w for w in (note.comment, comment) if w)
@@ -289,8 +306,9 @@ def annotated_record(
     return dataclasses.replace(record, comment=words, notes=tuple(notes))
 
 
-def _best_line(game: Game, review: PlyReview) -> Variation | None:
-    """The bot's best line where it is not the action played, if it can be played."""
+def _best_line(game: Game, review: PlyReview, digits: Callable[[float], str]) -> Variation | None:
+    """The bot's best line where it is not the action played, if it can be played, its
+    value in ``digits``."""
     if review.is_best:
         return None
     line = review.best.pv or (review.best.action,)
@@ -300,7 +318,7 @@ def _best_line(game: Game, review: PlyReview) -> Variation | None:
             twin.play(action)
     except ShiftagoError:
         return None
-    notes = (Note(comment=_signed(review.best.value, format_value)),)
+    notes = (Note(comment=_signed(review.best.value, digits)),)
     return Variation(tuple(twin.history[len(game.history) :]), notes)
 
 
@@ -353,7 +371,7 @@ def write_record(
     out.write(f"\n{record_result(record, game)}\n")
     for seat in range(rules.players):
         out.write(_marks_line(seat, counts) + "\n")
-    annotated = annotated_record(record, judged, bot, settings)
+    annotated = annotated_record(record, judged, bot, settings, translated=True)
     out.write(f"\n{_(ANNOTATED_HEADING)}\n\n{format_record(annotated)}\n")
 
 
@@ -443,7 +461,7 @@ def unit_text(unit: str) -> str:
 
 def _about_line(bot: Bot, settings: Settings, words: Callable[[str], str] = _) -> str:
     """``level 5 (club), seed 0, depth 2``, in the terminal's language (``words``:
-    ``N_``, the English msgid, for the record, whose words stay English)."""
+    ``N_``, the English msgid, for the JSON document's record)."""
     limits = settings.limits
     parts = [
         words(ABOUT_LEVEL)
@@ -495,8 +513,8 @@ def _number(value: float) -> int | float:
 
 
 def _signed(value: float, digits: Callable[[float], str] = decimal_value) -> str:
-    """A value with a plus before a gain: for a person in the language's digits, in a
-    record's comment (``digits=format_value``) the same in every language."""
+    """A value with a plus before a gain: for a person in the language's digits, in the
+    JSON document's record (``digits=format_value``) the same in every language."""
     text = digits(value)
     return text if value <= 0 else "+" + text
 

@@ -25,6 +25,7 @@ from shiftago.interfaces.shared.game_words import (
     error_words,
     game_kind,
     game_of_file,
+    handicap_words,
     record_result,
     status,
 )
@@ -73,9 +74,12 @@ KIND_WORDS = {"human": N_("human"), "computer": N_("computer")}
 
 
 def describe(record: Record, game: Game) -> str:
-    """One line about a record: variant, players, seats, date, result."""
+    """One line about a record: variant, players, handicap, seats, date, actions."""
     rules = game.rules
     parts = [game_kind(rules)]
+    handicap = handicap_words(rules)
+    if handicap is not None:
+        parts.append(handicap)
     players = []
     for seat, who in enumerate(record.seats):
         level = None if who.level is None else _("level %(n)d") % {"n": who.level}

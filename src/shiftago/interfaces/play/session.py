@@ -8,19 +8,35 @@ game has been saved. The game in progress is saved after every action (see
 
 from __future__ import annotations
 
-import shutil
 import sys
-import textwrap
-import unicodedata
 from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
-from typing import Final, TextIO
+from typing import TextIO
 
 from shiftago.core import Action, Game, Insertion, Phase, ShiftagoError, State
 from shiftago.engine.bot import Bot, Limits
 from shiftago.formats.record import Record, format_record
 from shiftago.formats.text_board import render_text
+from shiftago.interfaces.play.commands import (
+    BOARD,
+    HELP,
+    LEGAL,
+    POSITION,
+    QUIT,
+    RULES,
+    SAVE,
+    UNDO,
+    command_of,
+    fill,
+    help_text,
+    text_width,
+    usage,
+    word_of,
+    yes_no_again,
+    yes_no_hint,
+    yes_or_no,
+)
 from shiftago.interfaces.shared.autosave import Autosave, write_atomically
 from shiftago.interfaces.shared.catalogues import N_, _, ngettext
 from shiftago.interfaces.shared.game_words import (
@@ -36,77 +52,6 @@ from shiftago.interfaces.shared.how_to_play import VARIANT_RULES
 from shiftago.interfaces.shared.message import one_line
 from shiftago.interfaces.shared.newgame import game_record
 from shiftago.interfaces.shared.refusals import action_reason, precise_reason, refusal_words
-
-#: The words of the game's commands: those that leave, those that take nothing after
-#: them, and ``save FILE``. Any other line is an action.
-QUIT_WORDS: Final = frozenset(("quit", "exit", "q"))
-
-
-def _plain(word: str) -> str:
-    """``word`` in lower case without its accents: "sí" is "si"."""
-    parts = unicodedata.normalize("NFD", word.strip().lower())
-    return "".join(ch for ch in parts if not unicodedata.combining(ch))
-
-
-def yes_or_no(word: str) -> bool | None:
-    """Whether ``word`` answers yes (True) or no (False): y, yes, n, no, or the language's
-    own words (oui, ja, sí...) and their first letters where those differ; else None."""
-    yes, no = _plain(_("yes")), _plain(_("no"))
-    yes_words, no_words = {"y", "yes", yes}, {"n", "no", no}
-    if yes[:1] != no[:1]:
-        yes_words.add(yes[:1])
-        no_words.add(no[:1])
-    said = _plain(word)
-    if said in yes_words and said not in no_words:
-        return True
-    if said in no_words and said not in yes_words:
-        return False
-    return None
-
-
-def yes_no_letters() -> tuple[str, str]:
-    """The first letters of the language's words for yes and no ("j", "n" in German),
-    which the answers take beside y and n."""
-    yes, no = _plain(_("yes"))[:1], _plain(_("no"))[:1]
-    if not yes or not no or yes == no:
-        yes, no = "y", "n"
-    return yes, no
-
-
-def yes_no_hint(default: bool) -> str:
-    """The hint after a yes/no question (" [J/n] " in German), the default's letter in
-    upper case."""
-    yes, no = yes_no_letters()
-    return f" [{yes.upper()}/{no}] " if default else f" [{yes}/{no.upper()}] "
-
-
-def yes_no_again() -> str:
-    """What a question says to an answer that is neither, by the letters its hint shows."""
-    yes, no = yes_no_letters()
-    return _("Please answer %(yes)s or %(no)s.") % {"yes": yes, "no": no}
-
-
-HELP_WORDS: Final = frozenset(("help", "?", "h"))
-BARE_COMMANDS: Final = HELP_WORDS | {"legal", "undo", "board", "show", "position", "rules"}
-COMMAND_WORDS: Final = QUIT_WORDS | BARE_COMMANDS | {"save"}
-
-HELP = N_("""\
-Type an action or a command (case does not matter):
-  L3 R3 Tc Bc    insert a marble: side L, R, T or B, then the rank or file of the lane
-  xc3-g3         score the line from c3 to g3 (with 3-4 players c3 is the end that stays)
-  legal          list the legal actions
-  undo           take back the last action (against the computer: back to your last turn)
-  save FILE      write the game record to FILE (the rest of the line)
-  board          show the board again
-  position       print the position string
-  rules          how to play: a turn, and how each variant is won
-  help           this text
-  quit           leave (the game stays saved and can be resumed)""")
-
-
-#: The widest a paragraph is filled to (``Session.say_wrapped``), on a wider terminal too:
-#: longer lines are hard to read.
-WRAP_WIDTH: Final = 100
 
 #: How a turn is typed here, before each variant's rules (the ``rules`` command).
 TURN = N_(
@@ -207,16 +152,11 @@ class Session:
         self.out.flush()
 
     def say_wrapped(self, text: str) -> None:
-        """``text``'s paragraphs (blank lines between) filled to the terminal's width: a
-        long line broke words where the terminal ran out ("S / palte", a German walk).
+        """``text``'s paragraphs (blank lines between) filled to the terminal's width
+        (:func:`.commands.text_width`): a long line broke words where the terminal ran out
+        ("S / palte", a German walk), and 100 columns broke on 80 (an Italian family).
         Notation and paths are never broken."""
-        columns = shutil.get_terminal_size().columns if self.out.isatty() else WRAP_WIDTH + 1
-        width = max(40, min(WRAP_WIDTH, columns - 1))
-        filled = (
-            textwrap.fill(paragraph, width, break_long_words=False, break_on_hyphens=False)
-            for paragraph in text.split("\n\n")
-        )
-        self.say("\n\n".join(filled))
+        self.say(fill(text, text_width()))
 
     def seat_label(self, seat: int) -> str:
         if seat in self.bots:
@@ -229,7 +169,9 @@ class Session:
         history = self.game.history
         last = history[-1] if history else None
         self.say(render_text(state, color=self.color, last_action=last))
-        self.say(status(state))
+        head, _newline, rows = status(state).partition("\n")
+        self.say_wrapped(head)  # a result's sentence may be longer than the terminal
+        self.say(rows)
         if state.phase is Phase.SCORE and state.turn not in self.bots:
             for line in describe_options(state):
                 self.say(line)
@@ -284,31 +226,31 @@ class Session:
         if not text:
             return True
         word, _space, rest = text.partition(" ")
-        command = word.lower()
+        command = command_of(word)
         rest = rest.strip()
-        if command in QUIT_WORDS and not rest:
+        if command is QUIT and not rest:
             if not self.game.is_over:
                 self._say_saved(N_("Leaving"))
             return False
-        if command in BARE_COMMANDS | QUIT_WORDS and rest:
+        if command is not None and not command.takes_file and rest:
             self.error(
                 _("%(command)s takes nothing after it, got %(rest)s")
-                % {"command": command, "rest": repr(rest)}
+                % {"command": word.lower(), "rest": repr(rest)}
             )
-        elif command in HELP_WORDS:
-            self.say(_(HELP))
-        elif command == "rules":
+        elif command is HELP:
+            self.say(help_text(text_width()))
+        elif command is RULES:
             self.say_wrapped("\n\n".join(_(text) for text in (TURN, *VARIANT_RULES)))
-        elif command == "legal":
+        elif command is LEGAL:
             legal = self.game.legal_actions()
             self.say(" ".join(str(a) for a in legal) if legal else _("no legal actions: game over"))
-        elif command == "undo":
+        elif command is UNDO:
             self.undo()
-        elif command == "save":
-            self.save(rest)
-        elif command in ("board", "show"):
+        elif command is SAVE:
+            self.save(word.lower(), rest)
+        elif command is BOARD:
             self.show()
-        elif command == "position":
+        elif command is POSITION:
             self.say(self.game.position())
         else:
             self.human_action(text)
@@ -327,8 +269,8 @@ class Session:
                 self.error(refusal_words(reason, repr(text), ""))
             else:
                 self.error(
-                    _("%(text)s is not an action or a command (type help for the list)")
-                    % {"text": repr(text)}
+                    _("%(text)s is not an action or a command (type %(help)s for the list)")
+                    % {"text": repr(text), "help": word_of(HELP)}
                 )
             return
         self.play(action, by_computer=False)
@@ -415,11 +357,16 @@ class Session:
         self._shown = False
         self._after_change()
 
-    def save(self, filename: str) -> None:
+    def save(self, word: str, filename: str) -> None:
+        """Write the record to ``filename``, as ``word`` (save, or the language's word)
+        asked."""
         if len(filename) >= 2 and filename[0] == filename[-1] and filename[0] in "'\"":
             filename = filename[1:-1]  # a name quoted as in a shell: the quotes are not in it
         if not filename:
-            self.error(_("save needs a file name: save FILE"))
+            self.error(
+                _("%(command)s needs a file name: %(command)s %(file)s")
+                % {"command": word, "file": _("FILE")}
+            )
             return
         path = Path(filename).expanduser()
         if not path.parent.is_dir():  # a mistyped folder is not made: it is said
@@ -469,17 +416,19 @@ class Session:
             except OSError as e:
                 where = {"path": self.autosave.last_game_path, "error": e.strerror or e}
                 self.error(_("cannot write %(path)s: %(error)s") % where)
+        words = {"save": usage(SAVE, "\u00a0"), "undo": word_of(UNDO), "quit": word_of(QUIT)}
         if kept:
             self.say_wrapped(
                 _(
-                    "The record is in %(path)s; type 'save FILE' to save it, 'undo' to take "
-                    "back, 'quit' to leave."
+                    "The record is in %(path)s; type '%(save)s' to save it, '%(undo)s' to "
+                    "take back, '%(quit)s' to leave."
                 )
-                % {"path": kept}
+                % {"path": kept, **words}
             )
         else:
             self.say_wrapped(
-                _("type 'save FILE' to save it, 'undo' to take back, 'quit' to leave.")
+                _("type '%(save)s' to save it, '%(undo)s' to take back, '%(quit)s' to leave.")
+                % words
             )
 
     def _say_saved(self, why: str) -> None:

@@ -11,15 +11,14 @@ from shiftago.core import Action, Game, ShiftagoError
 from shiftago.engine.levels import level as level_of
 from shiftago.formats.record import Record, parse_record
 from shiftago.formats.text_board import use_color
-from shiftago.interfaces.play.session import (
-    COMMAND_WORDS,
-    QUIT_WORDS,
-    LineReader,
-    Session,
+from shiftago.interfaces.play.commands import (
+    QUIT,
+    command_of,
     yes_no_again,
     yes_no_hint,
     yes_or_no,
 )
+from shiftago.interfaces.play.session import LineReader, Session
 from shiftago.interfaces.shared.autosave import Autosave
 from shiftago.interfaces.shared.catalogues import _, moment, ngettext
 from shiftago.interfaces.shared.game_words import error_words, record_result
@@ -96,9 +95,9 @@ def _ask_to_resume(reader: LineReader, when: str) -> bool | None:
         said = True if not word else yes_or_no(word)
         if said is not None:
             return said
-        if word in QUIT_WORDS:
+        if command_of(word) is QUIT:
             return None
-        if word.split()[0] in COMMAND_WORDS or _is_action(word):
+        if command_of(word.split()[0]) is not None or _is_action(word):
             raise SetupError(
                 _(
                     "an unfinished game from %(when)s is saved, and %(answer)s does not say "

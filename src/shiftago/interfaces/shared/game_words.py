@@ -117,6 +117,20 @@ def game_kind(rules: Rules) -> str:
     }
 
 
+def handicap_words(rules: Rules) -> str | None:
+    """A game's handicap, which seats skip how many turns (``handicap: green skips 2
+    turns and blue skips 1 turn``); None for a game without one."""
+    if not any(rules.handicap):
+        return None
+    seats = [
+        ngettext("%(colour)s skips %(n)d turn", "%(colour)s skips %(n)d turns", turns)
+        % {"colour": colour_name(seat), "n": turns}
+        for seat, turns in enumerate(rules.handicap)
+        if turns
+    ]
+    return _("handicap: %(seats)s") % {"seats": listing(seats)}
+
+
 def game_of_file(name: str, games: int, number: int) -> str:
     """Which game of a record file that holds several is shown."""
     said = _("%(name)s holds %(n)d games; this is game %(number)d.")
@@ -199,6 +213,39 @@ def describe_options(state: State) -> list[str]:
     return lines
 
 
+#: The line under the board at the end, by the outcome's reason: a whole sentence
+#: each, whose only brackets are the winners' letters ("vince arancione (o) (fila)"
+#: read two brackets in a row: an Italian walk).
+WON_HEAD: Final = {
+    "line": N_("%(variant)s, %(n)d players: game over, %(who)s wins with a line"),
+    "points": N_("%(variant)s, %(n)d players: game over, %(who)s wins by reaching 10 points"),
+    "board full": N_(
+        "%(variant)s, %(n)d players: game over, the board is full: %(who)s wins on points"
+    ),
+    "no marbles": N_(
+        "%(variant)s, %(n)d players: game over, the player to move has no marble left: "
+        "%(who)s wins on points"
+    ),
+    "action limit": N_(
+        "%(variant)s, %(n)d players: game over, the action limit is reached: %(who)s wins on points"
+    ),
+}
+#: A shared result at the end, by the reason (a line or 10 points has one winner).
+DRAWN_HEAD: Final = {
+    "board full": N_(
+        "%(variant)s, %(n)d players: game over, the board is full: a draw between %(who)s"
+    ),
+    "no marbles": N_(
+        "%(variant)s, %(n)d players: game over, the player to move has no marble left: a "
+        "draw between %(who)s"
+    ),
+    "action limit": N_(
+        "%(variant)s, %(n)d players: game over, the action limit is reached: a draw between %(who)s"
+    ),
+}
+DRAWN_SOMEHOW: Final = N_("%(variant)s, %(n)d players: game over, a draw between %(who)s")
+
+
 def _seat(seat: int) -> str:
     return f"{colour_name(seat)} ({COLOURS[seat]})"
 
@@ -217,14 +264,13 @@ def status(state: State) -> str:
     values = {"variant": variant_name(rules.variant), "n": rules.players}
     if state.phase is Phase.OVER and state.outcome is not None:
         outcome = state.outcome
-        reason = reason_words(outcome.reason.value)
+        reason = outcome.reason.value
         if outcome.is_draw:
-            who = listing([_seat(s) for s in outcome.winners])
-            head = _("%(variant)s, %(n)d players: game over, draw between %(who)s (%(reason)s)")
-            values |= {"who": who, "reason": reason}
+            head = _(DRAWN_HEAD.get(reason, DRAWN_SOMEHOW))
+            values["who"] = listing([_seat(s) for s in outcome.winners])
         else:
-            head = _("%(variant)s, %(n)d players: game over, %(who)s wins (%(reason)s)")
-            values |= {"who": _seat(outcome.winners[0]), "reason": reason}
+            head = _(WON_HEAD[reason])
+            values["who"] = _seat(outcome.winners[0])
     elif state.phase is Phase.SCORE:
         head = _("%(variant)s, %(n)d players: %(who)s must score a line")
         values["who"] = _seat(state.turn)
