@@ -254,3 +254,24 @@ def test_a_game_won_from_the_board_hands_the_focus_to_the_result(
     box = page.locator("[data-testid=result]").bounding_box()
     height = page.evaluate("() => window.innerHeight")
     assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height
+
+
+def test_the_computer_s_level_comes_before_the_button_it_sets(
+    live_server: LiveServer, new_context: NewContext
+) -> None:
+    """The level came after "Play the computer" in the reading and Tab order: a screen
+    reader's user met the button before the choice it acts on (a blind player's walk).
+    It comes first now, at a laptop's width and on a phone, both inside the screen."""
+    for viewport in ({"width": 1280, "height": 800}, {"width": 375, "height": 740}):
+        page = new_context(viewport=viewport).new_page()
+        page.goto(live_server.url + "/")
+        page.wait_for_selector(
+            "[data-testid=play-computer-level] option[value='7']", state="attached"
+        )
+        page.focus("[data-testid=play-computer-level]")
+        page.keyboard.press("Tab")
+        assert page.evaluate(FOCUSED_TESTID) == "play-computer", viewport
+        for part in ("play-computer-level", "play-computer"):
+            box = page.locator(f"[data-testid={part}]").bounding_box()
+            assert box and box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"], part
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
