@@ -275,3 +275,25 @@ def test_the_computer_s_level_comes_before_the_button_it_sets(
             box = page.locator(f"[data-testid={part}]").bounding_box()
             assert box and box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"], part
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+
+
+@pytest.mark.parametrize("path", ["/", "/how-to-play"])
+def test_a_picture_is_one_image_to_a_screen_reader(
+    live_server: LiveServer, new_context: NewContext, path: str
+) -> None:
+    """Each small board drawn as a picture was an image holding 49 more, its cells (a
+    blind player's walk heard 400 images on the how-to page): it is one image, named by
+    its short label."""
+    page = new_context().new_page()
+    page.goto(live_server.url + path)
+    page.wait_for_selector(".picture[role=img]")
+    if path == "/":  # the puzzle of the day's picture too
+        page.wait_for_selector("#daily-board .picture[role=img]")
+    pictures = page.locator("svg.picture")
+    assert pictures.count() >= 2
+    for n in range(pictures.count()):
+        picture = pictures.nth(n)
+        label = picture.get_attribute("aria-label")
+        tree = picture.aria_snapshot().splitlines()  # one line: no cells inside it
+        assert label and len(tree) == 1 and f'img "{label}"' in tree[0], tree
+        assert picture.get_attribute("aria-description") is None
