@@ -297,3 +297,28 @@ def test_a_picture_is_one_image_to_a_screen_reader(
         tree = picture.aria_snapshot().splitlines()  # one line: no cells inside it
         assert label and len(tree) == 1 and f'img "{label}"' in tree[0], tree
         assert picture.get_attribute("aria-description") is None
+
+
+@pytest.mark.parametrize("phone", [False, True])
+def test_after_a_language_is_chosen_the_keyboard_is_back_on_the_picker(
+    live_server: LiveServer, new_context: NewContext, phone: bool
+) -> None:
+    """The page in the new language started the keyboard at its top: a screen reader's
+    user had to find the place again (a blind player's walk). The picker has it, on a
+    phone behind the menu button, opened."""
+    viewport = {"width": 375, "height": 740} if phone else {"width": 1280, "height": 800}
+    page = new_context(viewport=viewport, locale="en").new_page()
+    page.goto(live_server.url + "/leaderboard")
+    if phone:
+        page.click("[data-testid=menu-toggle]")
+    page.focus("[data-testid=language-picker]")
+    page.keyboard.press("ArrowDown")  # Deutsch
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    assert page.get_attribute("html", "lang") == "de"
+    page.wait_for_function("() => document.activeElement.dataset.testid === 'language-picker'")
+    assert page.is_visible("[data-testid=language-picker]")
+    # once only: the next page opens as any page does
+    page.goto(live_server.url + "/leaderboard")
+    page.wait_for_selector("header [data-testid=sound-toggle]", state="attached")
+    assert page.evaluate(FOCUSED_TESTID) != "language-picker"
