@@ -256,6 +256,34 @@ def test_a_game_won_from_the_board_hands_the_focus_to_the_result(
     assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height
 
 
+def test_the_game_and_analysis_pages_have_a_heading_for_each_part(
+    live_server: LiveServer, new_context: NewContext
+) -> None:
+    """The game page's board and players had no heading, only a region's name: a screen
+    reader's heading keys went from the page's title to "Actions" (a blind player's
+    walk). Each part has one now, hidden where the design shows the part plainly."""
+    page = anns_page(live_server, new_context)
+    page.wait_for_selector("[data-testid=player-o] .turn")
+    found = [text for tag, text in headings(page) if tag == "h2"]
+    assert found[:2] == ["Board", "Players"], found
+    assert "Record and position" in found, found
+    # each heading names its part, and comes before what it heads
+    for title, part in (("board-title", "#board"), ("players-title", "[data-testid=player-o]")):
+        assert page.evaluate(
+            """([id, part]) => { const h = document.getElementById(id);
+                 const section = h.closest('section');
+                 return section.getAttribute('aria-labelledby') === id
+                   && section.contains(document.querySelector(part))
+                   && !!(h.compareDocumentPosition(document.querySelector(part))
+                         & Node.DOCUMENT_POSITION_FOLLOWING); }""",
+            [title, part],
+        ), title
+    page.goto(live_server.url + "/analysis")
+    page.wait_for_selector("[data-testid=engine-lines]", state="attached")
+    found = [text for tag, text in headings(page) if tag == "h2"]
+    assert found[0] == "Board" and "Position" in found, found
+
+
 def test_the_computer_s_level_comes_before_the_button_it_sets(
     live_server: LiveServer, new_context: NewContext
 ) -> None:
