@@ -16,6 +16,8 @@ from shiftago.core import Action, Game, State, cell_name
 from shiftago.core.geometry import CELLS
 from shiftago.core.motion import motion
 from support import waiting
+from support.board_clicks import PLAYABLE
+from support.heard import LISTEN, said
 from support.web_fixtures import LiveServer, NewContext
 
 SIDES = {
@@ -55,11 +57,12 @@ def pushed(game: dict[str, Any], colour: str, action: str) -> str:
     return f"{who(game, colour)} pushed in {SIDES[action[0]]} {action[1:].lower()}."
 
 
-def moved(game: dict[str, Any], index: int) -> str:
-    """What the page says the push ``index`` of ``game`` moved, from the core's motion:
-    a screen reader cannot see the marbles slide (a French walk); "" for none."""
+def moved(game: dict[str, Any], index: int, first: str = "o") -> str:
+    """What the page says the push ``index`` of ``game`` (``first`` to act) moved, from
+    the core's motion: a screen reader cannot see the marbles slide (a French walk); ""
+    for none."""
     return moves_words(
-        game["actions"][:index], game["actions"][index], " {marbles} moved: {listed}."
+        game["actions"][:index], game["actions"][index], " {marbles} moved: {listed}.", first=first
     )
 
 
@@ -82,11 +85,14 @@ def board_words(position: str) -> str:
     return " ".join([*words, f"{empty} empty cell{'' if empty == 1 else 's'}."])
 
 
-def moves_words(before: list[str], action: str, sentence: str, colours: bool = False) -> str:
-    """The words for the marbles ``action`` moves after the actions ``before`` (orange
-    first), in ``sentence`` (its ``{marbles}``, "2 marbles", and ``{listed}``, each move);
-    with ``colours`` each marble's colour before the push."""
-    played = Game(first="o")  # the tests' games start with orange
+def moves_words(
+    before: list[str], action: str, sentence: str, colours: bool = False, first: str = "o"
+) -> str:
+    """The words for the marbles ``action`` moves after the actions ``before`` (``first``
+    to act: the tests' games start with orange unless they say), in ``sentence`` (its
+    ``{marbles}``, "2 marbles", and ``{listed}``, each move); with ``colours`` each
+    marble's colour before the push."""
+    played = Game(first=first)
     for earlier in before:
         played.play(earlier)
     shifts = motion(played.state, Action.parse(action)).shifts
@@ -209,9 +215,10 @@ def test_a_spectator_hears_each_action_and_the_end(
                 hears(watcher, pushed(game, mover, action) + moved(game, version))
     assert game["status"] == "over winner o"
     hears(watcher, f"{pushed(game, 'o', 'L1')}{moved(game, 8)} {who(game, 'o')} won.")
-    # the replay says the action that led to each step shown
+    # the replay says the action that led to each step shown, and the marbles it moved,
+    # as the live game said it (the step named only the push: a blind player's walk)
     watcher.click("#rp-prev")
-    hears(watcher, f"Action 8 of 9: {pushed(game, 'g', 'L7')}")
+    hears(watcher, f"Action 8 of 9: {pushed(game, 'g', 'L7')}{moved(game, 7)}")
     watcher.click("#rp-first")
     hears(watcher, "The start position.")
 
@@ -250,3 +257,119 @@ def test_the_news_line_says_why_arrows_are_greyed_while_one_colour_is_alone(
     full_hint = f"{hint}: the greyed arrows would put two side by side."
     hears(page, f"{pushed(game, 'o', 'Td')} {skip} {full_hint}")
     assert page.get_attribute("[data-testid=event]", "aria-live") is None
+
+
+def type_action(page: Any, action: str) -> None:
+    """Type ``action`` into the page's action field and send it."""
+    page.fill("[data-testid=action-input]", action)
+    page.press("[data-testid=action-input]", "Enter")
+
+
+def test_a_replay_step_says_what_its_scoring_took_off(
+    live_server: LiveServer, new_context: NewContext
+) -> None:
+    """Stepping through a finished game said only each step's action: which marbles a
+    push moved and which a scoring took off went unsaid (a blind player's walk)."""
+    created = create(live_server, variant="expert", players=2, first="o")
+    game_id = created["id"]
+    watcher = open_game(new_context(), created["watch_url"])
+    script = ["L1", "L7", "L1", "L7", "L1", "L7", "L1", "L7", "L1", "xa1-e1"]
+    with (
+        socket_seat(live_server, game_id, created["seats"][0]["join_url"]) as ann,
+        socket_seat(live_server, game_id, created["seats"][1]["join_url"]) as ben,
+    ):
+        for version, action in enumerate(script):
+            mover = ben if action == "L7" else ann
+            mover.send(json.dumps({"type": "act", "action": action, "seen": version}))
+            waiting.wait_until(
+                lambda: read(live_server, game_id),
+                lambda g, v=version: g["version"] > v,
+                timeout=10,
+                what=f"{action} to be stored",
+            )
+        ann.send(json.dumps({"type": "resign"}))  # over: the replay opens
+        game = waiting.wait_until(
+            lambda: read(live_server, game_id),
+            lambda g: g["status"].startswith("over"),
+            timeout=10,
+            what="the resignation",
+        )
+    watcher.wait_for_selector("#rp-prev:not([disabled])")
+    watcher.click("#rp-prev")
+    hears(watcher, f"Action 9 of 10: {pushed(game, 'o', 'L1')}{moved(game, 8)}")
+    watcher.click("#rp-next")
+    hears(
+        watcher,
+        "Action 10 of 10: Orange scored a line of 5 for 2 points. The line ran from a1 to e1."
+        " The marbles on a1 and e1 stayed on the board. 3 marbles came off: b1, c1, and d1.",
+    )
+
+
+def test_the_computer_s_action_before_the_page_opened_is_said_once(
+    live_server: LiveServer, new_context: NewContext
+) -> None:
+    """A player who opened (or reloaded) a game where the computer had just played heard
+    nothing of its action: the page said only what came after it opened."""
+    created = create(
+        live_server,
+        variant="express",
+        players=2,
+        first="g",
+        seats=[{"name": "Ann", "kind": "human"}, {"kind": "computer", "level": 1}],
+    )
+    game_id = created["id"]
+    game = waiting.wait_until(
+        lambda: read(live_server, game_id),
+        lambda g: g["version"] >= 1,
+        timeout=30,
+        what="the computer's first action",
+    )
+    context = new_context()
+    context.add_init_script(LISTEN)
+    page = open_game(context, created["seats"][0]["join_url"])
+    words = pushed(game, "g", game["actions"][0]) + moved(game, 0, first="g")
+    hears(page, words)
+    for _ in range(2):
+        page.wait_for_timeout(500)  # the page's other events (a sync's state) say nothing
+        assert [s for s in said(page) if "pushed in" in s] == [words]
+        assert "Your turn" in page.text_content("[data-testid=status]")
+        page.reload()
+        page.wait_for_selector("[data-testid=connection][data-state=connected]")
+        hears(page, words)
+
+
+def test_a_refused_scoring_says_why_and_which_lines_to_score(
+    live_server: LiveServer, new_context: NewContext
+) -> None:
+    """A scoring the server refused said only "xa1-a5 is not legal now": no reason, and
+    no word of which lines could be scored (a blind player's walk)."""
+    created = create(
+        live_server,
+        variant="expert",
+        players=2,
+        first="o",
+        seats=[{"name": "Ann", "kind": "human"}, {"name": "Ben", "kind": "human"}],
+    )
+    game_id = created["id"]
+    context = new_context()
+    context.add_init_script(LISTEN)
+    page = open_game(context, created["seats"][0]["join_url"])
+    with socket_seat(live_server, game_id, created["seats"][1]["join_url"]) as ben:
+        for version in range(9):
+            if version % 2:
+                ben.send(json.dumps({"type": "act", "action": "L7", "seen": version}))
+            else:
+                page.wait_for_selector(f'{PLAYABLE}[data-action="L1"]', state="attached")
+                type_action(page, "L1")
+            waiting.wait_until(
+                lambda: read(live_server, game_id),
+                lambda g, v=version: g["version"] > v,
+                timeout=10,
+                what="the action to be stored",
+            )
+    page.wait_for_selector('[data-action="xa1-e1"][aria-disabled="false"]', state="attached")
+    type_action(page, "xa1-a5")
+    expected = "xa1-a5 is not the line to score: you can score xa1-e1."
+    page.wait_for_function("w => document.querySelector('#notice').textContent === w", arg=expected)
+    assert page.get_attribute("#notice", "role") == "alert"
+    assert expected in said(page)

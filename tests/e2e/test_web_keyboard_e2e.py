@@ -254,3 +254,99 @@ def test_a_game_won_from_the_board_hands_the_focus_to_the_result(
     box = page.locator("[data-testid=result]").bounding_box()
     height = page.evaluate("() => window.innerHeight")
     assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height
+
+
+def test_the_game_and_analysis_pages_have_a_heading_for_each_part(
+    live_server: LiveServer, new_context: NewContext
+) -> None:
+    """The game page's board and players had no heading, only a region's name: a screen
+    reader's heading keys went from the page's title to "Actions" (a blind player's
+    walk). Each part has one now, hidden where the design shows the part plainly."""
+    page = anns_page(live_server, new_context)
+    page.wait_for_selector("[data-testid=player-o] .turn")
+    found = [text for tag, text in headings(page) if tag == "h2"]
+    assert found[:2] == ["Board", "Players"], found
+    assert "Record and position" in found, found
+    # each heading names its part, and comes before what it heads
+    for title, part in (("board-title", "#board"), ("players-title", "[data-testid=player-o]")):
+        assert page.evaluate(
+            """([id, part]) => { const h = document.getElementById(id);
+                 const section = h.closest('section');
+                 return section.getAttribute('aria-labelledby') === id
+                   && section.contains(document.querySelector(part))
+                   && !!(h.compareDocumentPosition(document.querySelector(part))
+                         & Node.DOCUMENT_POSITION_FOLLOWING); }""",
+            [title, part],
+        ), title
+    page.goto(live_server.url + "/analysis")
+    page.wait_for_selector("[data-testid=engine-lines]", state="attached")
+    found = [text for tag, text in headings(page) if tag == "h2"]
+    assert found[0] == "Board" and "Position" in found, found
+
+
+def test_the_computer_s_level_comes_before_the_button_it_sets(
+    live_server: LiveServer, new_context: NewContext
+) -> None:
+    """The level came after "Play the computer" in the reading and Tab order: a screen
+    reader's user met the button before the choice it acts on (a blind player's walk).
+    It comes first now, at a laptop's width and on a phone, both inside the screen."""
+    for viewport in ({"width": 1280, "height": 800}, {"width": 375, "height": 740}):
+        page = new_context(viewport=viewport).new_page()
+        page.goto(live_server.url + "/")
+        page.wait_for_selector(
+            "[data-testid=play-computer-level] option[value='7']", state="attached"
+        )
+        page.focus("[data-testid=play-computer-level]")
+        page.keyboard.press("Tab")
+        assert page.evaluate(FOCUSED_TESTID) == "play-computer", viewport
+        for part in ("play-computer-level", "play-computer"):
+            box = page.locator(f"[data-testid={part}]").bounding_box()
+            assert box and box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"], part
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+
+
+@pytest.mark.parametrize("path", ["/", "/how-to-play"])
+def test_a_picture_is_one_image_to_a_screen_reader(
+    live_server: LiveServer, new_context: NewContext, path: str
+) -> None:
+    """Each small board drawn as a picture was an image holding 49 more, its cells (a
+    blind player's walk heard 400 images on the how-to page): it is one image, named by
+    its short label."""
+    page = new_context().new_page()
+    page.goto(live_server.url + path)
+    page.wait_for_selector(".picture[role=img]")
+    if path == "/":  # the puzzle of the day's picture too
+        page.wait_for_selector("#daily-board .picture[role=img]")
+    pictures = page.locator("svg.picture")
+    assert pictures.count() >= 2
+    for n in range(pictures.count()):
+        picture = pictures.nth(n)
+        label = picture.get_attribute("aria-label")
+        tree = picture.aria_snapshot().splitlines()  # one line: no cells inside it
+        assert label and len(tree) == 1 and f'img "{label}"' in tree[0], tree
+        assert picture.get_attribute("aria-description") is None
+
+
+@pytest.mark.parametrize("phone", [False, True])
+def test_after_a_language_is_chosen_the_keyboard_is_back_on_the_picker(
+    live_server: LiveServer, new_context: NewContext, phone: bool
+) -> None:
+    """The page in the new language started the keyboard at its top: a screen reader's
+    user had to find the place again (a blind player's walk). The picker has it, on a
+    phone behind the menu button, opened."""
+    viewport = {"width": 375, "height": 740} if phone else {"width": 1280, "height": 800}
+    page = new_context(viewport=viewport, locale="en").new_page()
+    page.goto(live_server.url + "/leaderboard")
+    if phone:
+        page.click("[data-testid=menu-toggle]")
+    page.focus("[data-testid=language-picker]")
+    page.keyboard.press("ArrowDown")  # Deutsch
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    assert page.get_attribute("html", "lang") == "de"
+    page.wait_for_function("() => document.activeElement.dataset.testid === 'language-picker'")
+    assert page.is_visible("[data-testid=language-picker]")
+    # once only: the next page opens as any page does
+    page.goto(live_server.url + "/leaderboard")
+    page.wait_for_selector("header [data-testid=sound-toggle]", state="attached")
+    assert page.evaluate(FOCUSED_TESTID) != "language-picker"

@@ -19,6 +19,7 @@ from shiftago.engine.puzzles.puzzle import THEMES, Puzzle
 from shiftago.engine.puzzles.shipped import shipped
 from shiftago.engine.puzzles.solving import judge
 from support.board_clicks import click_action
+from support.heard import LISTEN, forget, said
 from support.web_fixtures import LiveServer, NewContext
 
 pytestmark = pytest.mark.e2e
@@ -407,13 +408,13 @@ def test_a_puzzle_solved_after_a_failure_is_no_first_try_for_the_streak(
     click_action(page, puzzle.solution[0])
     at_stage(page, "solved")
     assert page.evaluate("JSON.parse(localStorage.getItem('shiftago.puzzles')).streak") == 0
-    # the next puzzle, on the same page: the screen reader's region no longer says that
-    # the last one was solved
-    said = "() => document.querySelector('[data-testid=announcer]').textContent"
-    page.wait_for_function(f"() => ({said})().includes('Solved')")
+    # the next puzzle, on the same page: the screen reader's region no longer says the
+    # last one's winning action
+    region = "() => document.querySelector('[data-testid=announcer]').textContent"
+    page.wait_for_function(f"() => ({region})().includes('pushed in')")
     page.click("[data-testid=puzzle-next]")
     at_stage(page, "solving", 0)
-    assert "Solved" not in page.evaluate(said)
+    assert page.evaluate(region) == ""
     # a new puzzle solved at once counts
     other = express_2(1, skip=8)
     open_puzzle(page, live_server, other)
@@ -479,3 +480,64 @@ def test_a_puzzle_that_is_not_there_offers_the_next_one(live_server: LiveServer,
     at_stage(page, "solving")
     assert page.is_visible("#board") and page.is_visible("[data-testid=puzzle-link]")
     assert "/puzzles/not-a-puzzle" not in page.url
+
+
+def listening(new_context: NewContext) -> Any:
+    """A page whose live regions' words are written down (``support.heard``)."""
+    context = new_context()
+    context.add_init_script(LISTEN)
+    return context.new_page()
+
+
+def test_the_answer_is_one_sentence_and_solved_is_said_once(
+    live_server: LiveServer, new_context: NewContext
+) -> None:
+    """A blind player's walk heard the other players' answer as one announcement per
+    action (seven in a row) and "Solved!" twice: by the status and by the announcer."""
+    page = listening(new_context)
+    puzzle = next(p for p in shipped() if p.id == "express-3-f8c61b4e33")
+    open_puzzle(page, live_server, puzzle)
+    first, last = solver_actions(puzzle)
+    click_action(page, first)
+    at_stage(page, "solving", 1)
+    reply = page.evaluate(
+        "([id, a]) => fetch(`/api/puzzles/${id}/attempt`, {method: 'POST', "
+        "headers: {'Content-Type': 'application/json'}, body: JSON.stringify({actions: [a]})})"
+        ".then(r => r.json()).then(v => v.reply)",
+        [puzzle.id, first],
+    )
+    assert len(reply) == 2
+    state = State.from_position(puzzle.position).after(Action.parse(first))
+    each = []
+    for action in reply:
+        each.append(f"{['Orange', 'Green', 'Blue', 'White'][state.turn]} {action}")
+        state = state.after(Action.parse(action))
+    heard = said(page)
+    assert f"The answer: {each[0]} and {each[1]}." in heard, heard
+    # the solver's own action is said in words; the answer's actions are not said apart
+    assert len([words for words in heard if "pushed in" in words]) == 1, heard
+    click_action(page, last)
+    at_stage(page, "solved")
+    page.wait_for_timeout(300)  # anything the page would say after the status is said
+    assert [words for words in said(page) if "Solved" in words] == ["Solved!"]
+
+
+def test_show_the_solution_says_the_solution(
+    live_server: LiveServer, new_context: NewContext
+) -> None:
+    """ "Show the solution" showed it, and a screen reader heard nothing of it."""
+    page = listening(new_context)
+    puzzle = express_2(1, skip=3)
+    open_puzzle(page, live_server, puzzle)
+    click_action(page, a_wrong_first_action(puzzle))
+    at_stage(page, "failed")
+    page.wait_for_selector("[data-testid=puzzle-outcome][data-refuted=true]", timeout=SLOW_MS)
+    forget(page)
+    page.click("[data-testid=show-solution]")
+    page.wait_for_selector("[data-testid=solution-step][data-step='0']")
+    page.wait_for_function("() => window.__heard.length > 0")
+    assert said(page) == [f"The solution: {' '.join(puzzle.solution)}"]
+    page.click("[data-testid=solution-forward]")  # and each step says its action
+    page.wait_for_function("() => window.__heard.length > 1")
+    solver = ["Orange", "Green", "Blue", "White"][State.from_position(puzzle.position).turn]
+    assert said(page)[-1].startswith(f"{solver} pushed in"), said(page)

@@ -2,7 +2,7 @@
 // own test runner through test_web_scripts.py.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { Announcer, WORDS, actionWords, fill, resultWords } from "../../../src/shiftago/interfaces/server/web/static/announce.js";
+import { Announcer, WORDS, actionDone, actionWords, computerActionsAtEnd, fill, resultWords } from "../../../src/shiftago/interfaces/server/web/static/announce.js";
 
 test("an insertion says the side and the lane its marble comes in by", () => {
   assert.equal(actionWords("Green", "Td"), "Green pushed in at the top of column d.");
@@ -54,4 +54,35 @@ test("sentences said in one task are read together, not the last alone", async (
   announcer.say("Green won.");
   await new Promise((done) => setTimeout(done, 5));
   assert.equal(node.textContent, "Green won.");
+});
+
+test("an action done says the marbles its push moved, with their new cells", () => {
+  // a replay's step said only the push, not which marbles it moved (a blind player's walk)
+  const motion = { moves: [{ from: "b1", to: "c1" }, { from: "a1", to: "b1" }], entry: "a1", side: "L", removed: [] };
+  assert.equal(
+    actionDone("Orange", { action: "L1", points: null, motion }, 2),
+    "Orange pushed in at the left of row 1. 2 marbles moved: a1 to b1 and b1 to c1.",
+  );
+  assert.equal(actionDone("Green", { action: "Tc", motion: { moves: [], entry: "c7", side: "T", removed: [] } }), "Green pushed in at the top of column c.");
+  assert.equal(actionDone("Green", { action: "Tc" }), "Green pushed in at the top of column c.");
+});
+
+test("a scoring done says the marbles that came off the board", () => {
+  const motion = { moves: [], entry: null, side: null, removed: ["b1", "c1", "d1"] };
+  assert.equal(
+    actionDone("Orange", { action: "xa1-e1", points: 2, motion }, 2),
+    "Orange scored a line of 5 for 2 points. The line ran from a1 to e1. The marbles on a1 and e1 stayed on the board. 3 marbles came off: b1, c1, and d1.",
+  );
+});
+
+test("the computer's actions at the end are those since a person last acted", () => {
+  const seats = [{ colour: "o", kind: "human" }, { colour: "g", kind: "computer" }, { colour: "b", kind: "computer" }];
+  const entries = [{ seat: "o", action: "L1" }, { seat: "g", action: "L7" }, { seat: "b", action: "Tc" }];
+  assert.deepEqual(computerActionsAtEnd(entries, seats), entries.slice(1));
+  // a person acted last: nothing the page did not see them do
+  assert.deepEqual(computerActionsAtEnd([...entries, { seat: "o", action: "L2" }], seats), []);
+  assert.deepEqual(computerActionsAtEnd([], seats), []);
+  // a game of computers only: its last action
+  const bots = seats.map((s) => ({ ...s, kind: "computer" }));
+  assert.deepEqual(computerActionsAtEnd(entries, bots), entries.slice(2));
 });

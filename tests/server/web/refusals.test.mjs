@@ -32,8 +32,20 @@ test("an unknown code shows the server's message, or names the code", () => {
 test("a refused action is named in the page's words, when the page knows it", () => {
   const parse = { code: "illegal", reason: "not_an_action", message: "'Q9' is not an action: ..." };
   assert.match(refusalWords(parse, "Q9"), /^'Q9' is not an action: an insertion is a side L, R, T or B/);
-  assert.equal(refusalWords({ code: "illegal", reason: "not_legal" }, "L3"), "L3 is not legal now.");
   assert.equal(refusalWords({ code: "illegal", reason: "not_legal" }), "That action is not legal now.");
   assert.match(refusalWords({ code: "illegal", reason: "lane_full" }, "L1"), /^L1 cannot be played: its lane is full/);
   assert.match(refusalWords({ code: "illegal", reason: "apart" }, "L2"), /^L2 is not allowed: while only your marbles/);
+});
+
+test("a refused scoring says it is not a line to score, and which lines are", () => {
+  // the game socket's reason for a scoring that is not one of the choices: the page said
+  // only "xa1-a5 is not legal now", and a blind player heard no reason and no way on
+  const refused = { code: "illegal", reason: "not_legal", message: "illegal move: xa1-a5 (no such scoring line)" };
+  assert.equal(refusalWords(refused, "xa1-a5", ["xa1-e1"]), "xa1-a5 is not the line to score: you can score xa1-e1.");
+  assert.equal(refusalWords(refused, "xa1-a5", ["xa1-d1", "xd1-a1"]), "xa1-a5 is not one of the lines to score: you can score xa1-d1 or xd1-a1.");
+  assert.equal(refusalWords(refused, "xa1-a5", ["xa1-d1", "xd1-a1", "xc3-c6"]), "xa1-a5 is not one of the lines to score: you can score xa1-d1, xd1-a1, or xc3-c6.");
+  // the lines not known: the reason alone
+  assert.equal(refusalWords(refused, "xa1-a5"), "xa1-a5 is not one of the lines to score here.");
+  // nothing sent known: the code's words
+  assert.equal(refusalWords(refused), "That action is not legal now.");
 });

@@ -2,7 +2,7 @@
 // in at the top of column d."), said by the page's polite live region
 // (`[data-testid=announcer]`). The sentences are whole templates in one table, filled
 // with names and numbers only, each looked up in the page's catalogue.
-import { isInsertion, isScoring, lineCells } from "./board.js";
+import { isInsertion, isScoring, lineCells, movedWords, removedWords } from "./board.js";
 import { listed, t, tn } from "./i18n.js";
 
 /** The sentences, each looked up in the catalogue when it is read; `{name}` marks what
@@ -47,6 +47,28 @@ export function actionWords(who, action, points = null, players = 0) {
     return [said, line, stayed].filter(Boolean).join(" ");
   }
   return fill(WORDS.other, { who, action });
+}
+
+/** One action of a game's history (GAME `history`: its `action`, `points` and
+ * `motion`) in words, as the live region says it: who did what (actionWords), then
+ * the marbles it moved or took off the board, as the server's motion says: a screen
+ * reader cannot see them slide or go. */
+export function actionDone(who, entry, players = 0) {
+  const motion = entry.motion || {};
+  const did = actionWords(who, entry.action, entry.points ?? null, players);
+  return [did, movedWords(motion.moves), removedWords(motion.removed)].filter(Boolean).join(" ");
+}
+
+/** The entries at the end of a game's history (GAME `history`) that a computer's seat
+ * played since a person last acted: a page opened after them says them, as it would
+ * have said them had it been open (a blind player who reloaded heard nothing of the
+ * computer's action). In a game of computers only, its last action. `seats`: GAME's. */
+export function computerActionsAtEnd(entries, seats = []) {
+  const computers = new Set(seats.filter((s) => s.kind === "computer").map((s) => s.colour));
+  let from = entries.length;
+  while (from > 0 && computers.has(entries[from - 1].seat)) from -= 1;
+  if (!seats.some((s) => s.kind !== "computer")) from = Math.max(from, entries.length - 1);
+  return entries.slice(from);
 }
 
 function scoredWords(who, length, points) {

@@ -10,4 +10,4 @@ export { COLOURS, MARBLE_FILL, SYMBOLS, colourName, colourTitle, marbleIcon, mar
 export { svgEl } from "./board/svg.js";
 export { BoardView } from "./board/view.js";
 export { drawPicture } from "./board/picture.js";
-export { movedWords, pushDescription } from "./board/pushwords.js";
+export { movedWords, pushDescription, removedWords } from "./board/pushwords.js";

@@ -23,7 +23,8 @@ import { ratingsOnGame, showRatings } from "./rated.js";
 import { mountPlayFrom } from "./playfrom.js";
 import { renderPictureLinks } from "./pictures.js";
 import { Announcer } from "./announce.js";
-import { spokenSince, spokenStep } from "./spoken.js";
+import { spokenOnOpening, spokenSince, spokenStep } from "./spoken.js";
+import { variantName } from "./gamewords.js";
 
 if (ctx.fast) document.documentElement.classList.add("reduced-motion");
 
@@ -103,7 +104,8 @@ function handle(conn, msg) {
       // a chat message refused is said under the chat's line, where its writer looks
       // (above the board it was off a phone's screen), and its text is not lost
       else if (msg.reason === "chat_too_fast" && ctx.chat) ctx.chat.restore(refusalWords(msg, sent));
-      else notice(refusalWords(msg, sent));
+      // a refused scoring names the lines that can be scored
+      else notice(refusalWords(msg, sent, ctx.game && ctx.game.phase === "score" ? (ctx.game.scoring || []).map((c) => c.action) : []));
       render();
       break;
     }
@@ -191,8 +193,10 @@ function applyGame(g, v, info) {
     if (!replaying()) animate = { action: info.action, board: before, motion: g.motion };
     playSound("action");
   } else ctx.lastBoard = null;
-  // what happened since this page last saw the game, said in words (not on opening it)
+  // what happened since this page last saw the game, said in words; on opening it,
+  // the computer's actions since a person's (said once: the page sees them only now)
   if (was.version >= 0) announcer.say(...spokenSince(g, was.version, version, was.over));
+  else announcer.say(...spokenOnOpening(g, version));
   render(animate);
 }
 
@@ -554,12 +558,6 @@ function anotherSeatWords(mine, seat) {
     return t("This browser already plays {mine} in this game, and this link is for another seat. If you made it for a friend, send it to them; play it here only if both seats are played on this screen.", values);
   }
   return t("This browser already plays {mine} in this game, and this link is for {theirs}. If you made it for a friend, send it to them; play it here only if both seats are played on this screen.", values);
-}
-
-/** A variant's name: Express, Expert or Extreme (the rulebook's names). */
-function variantName(variant) {
-  const names = { express: () => t("Express"), expert: () => t("Expert"), extreme: () => t("Extreme") };
-  return names[variant] ? names[variant]() : String(variant || "");
 }
 
 /** The header's line about the game: its variant, players, time control and rating. */

@@ -10,8 +10,11 @@ const slot = document.getElementById("prefs");
 if (slot) mountPrefs(slot);
 
 // the picker asks for the page again with ?lang=, which the server keeps in a cookie;
-// when signed in, the account keeps the choice too, for the player's other browsers
+// when signed in, the account keeps the choice too, for the player's other browsers.
+// The page in the new language gives the keyboard back to the picker: it started at
+// the page's top, and a screen reader's user had to find the place again.
 const picker = document.querySelector("[data-testid=language-picker]");
+const REFOCUS = "shiftago.refocus";
 if (picker) {
   onChosen(picker, async (language) => {
     if (csrfToken()) {
@@ -23,6 +26,11 @@ if (picker) {
     }
     const address = new URL(location.href);
     address.searchParams.set("lang", language);
+    try {
+      sessionStorage.setItem(REFOCUS, "language-picker");
+    } catch {
+      // no storage (a private window's limits): the page opens at its top
+    }
     location.assign(address.href);
   });
 }
@@ -96,4 +104,18 @@ if (header) {
   document.addEventListener("click", (event) => {
     if (isOpen() && !header.contains(event.target)) setOpen(false);
   });
+
+  // back in the language chosen: the picker has the keyboard again, behind the opened
+  // menu button on a phone or a tablet
+  let back = null;
+  try {
+    back = sessionStorage.getItem(REFOCUS);
+    sessionStorage.removeItem(REFOCUS);
+  } catch {
+    back = null;
+  }
+  if (back === "language-picker" && picker) {
+    if (folded()) setOpen(true);
+    picker.focus();
+  }
 }

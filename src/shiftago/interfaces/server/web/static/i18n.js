@@ -92,6 +92,11 @@ export function listed(words) {
   return new Intl.ListFormat(lang, { style: "long", type: "conjunction" }).format(words);
 }
 
+/** Choices joined as the page's language offers them: "a", "a or b", "a, b or c". */
+export function eitherOf(words) {
+  return new Intl.ListFormat(lang, { style: "long", type: "disjunction" }).format(words);
+}
+
 /** A clock's time: "4:05", "1:02:03", or "9.5" under ten seconds, digits of the page. */
 export function clock(seconds) {
   const s = Math.max(0, seconds);

@@ -6,10 +6,10 @@
 // action, the solution); the page draws it, plays the replies on the board, and keeps
 // a signed-out player's progress in the browser (localStorage: solved ids, streak).
 import { BoardView, COLOURS, marbleIcon, parsePosition } from "./board.js";
-import { Announcer, actionWords } from "./announce.js";
+import { Announcer, actionDone } from "./announce.js";
 import { api, el, showNotice } from "./api.js";
 import { errorWords } from "./errors.js";
-import { number, t, tn } from "./i18n.js";
+import { listed, number, t, tn } from "./i18n.js";
 import { colourName, colourWord, variantName } from "./gamewords.js";
 import { playSound } from "./prefs.js";
 import { drawScoreList } from "./scorelist.js";
@@ -241,9 +241,15 @@ function sleep(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/** An action played from `view` (to `next`) in words, with the marbles it moved. */
+function playedWords(view, action, next) {
+  return actionDone(colourName(view.turn), { action, motion: next.motion }, puzzle.players);
+}
+
 /** Play `actions` on the board one after another, animated; the views they lead to.
  *  Once the board is handed on (the solution shown, a retry, another puzzle) the rest
- *  is worked out but no longer drawn: its reply would cover what the board shows now. */
+ *  is worked out but no longer drawn: its reply would cover what the board shows now.
+ *  Nothing is said here: the answer is said once, whole, when it is on the board. */
 async function playOut(from, actions) {
   const owner = boardOwner;
   let view = from;
@@ -254,12 +260,20 @@ async function playOut(from, actions) {
     if (owner === boardOwner) {
       draw(next, { action, board: parsePosition(view.position).board, motion: next.motion });
       playSound("action");
-      announcer.say(actionWords(colourName(view.turn), action, null, puzzle.players));
     }
     view = next;
     views.push(next);
   }
   return views;
+}
+
+/** The other players' answer (`actions`, played from `from` to `views`) in one
+ *  sentence: "The answer: Green Tc, Blue L4 and White R2." A screen reader heard each
+ *  of its actions said apart, seven times in a row in a walk. */
+function answerWords(from, actions, views) {
+  const movers = [from, ...views];
+  const each = actions.map((action, i) => t("{colour} {action}", { colour: colourName(movers[i].turn), action }));
+  return t("The answer: {actions}.", { actions: listed(each) });
 }
 
 /** The board goes to something else: a reply still being played out stops drawing. */
@@ -294,7 +308,7 @@ async function play(action) {
   // the server's judging may take a second or two: the status says what happens
   $("status").textContent = t("Checking {action}…", { action });
   playSound("action");
-  announcer.say(actionWords(colourName(from.turn), action, null, puzzle.players));
+  announcer.say(playedWords(from, action, next));
   let verdict;
   try {
     verdict = await api(`/api/puzzles/${encodeURIComponent(puzzle.id)}/attempt`, { method: "POST", body: { actions: tried } });
@@ -309,8 +323,12 @@ async function play(action) {
   if (!verdict.correct) return failed(next, action, verdict, from);
   if (verdict.solved) return solved(verdict);
   const owner = boardOwner;
-  await playOut(next, verdict.reply);
+  const answer = await playOut(next, verdict.reply);
   if (owner !== boardOwner) return; // another puzzle came meanwhile
+  if (answer.length) {
+    announcer.say(answerWords(next, verdict.reply, answer));
+    await sleep(0); // said before the status's "Right!" that follows it
+  }
   setStage("solving");
   draw(shown); // the solver's turn again: the board is playable
   say();
@@ -332,9 +350,9 @@ function solved(verdict) {
   $("actions-left").textContent = "";
   const p = remember(puzzle.id, true);
   playSound("turn");
+  // said once, by the status, a live region (the announcer said it too, a walk heard)
   $("status").textContent = t("Solved!");
   outcome(t("Solved! Well played."), verdict.player);
-  announcer.say(t("Solved! Well played."));
   $("show-solution").hidden = true;
   $("retry").hidden = true;
   progressWords(p);
@@ -409,14 +427,15 @@ async function failed(after, action, verdict, from) {
   if (ended) $("outcome-words").textContent = told;
   if (p.streakMode) keep({ run: 0 });
   progressWords(progress());
+  const owner = boardOwner;
   const views = await playOut(after, refutation);
   // a slower win's words stand; else the answer's end says why the action fails
   const answered = Number.isInteger(verdict.wins_in) ? null : answeredWords(action, refutation, views.at(-1) || after);
   if (answered && stage === "failed") {
     const told = [answered, ended].filter(Boolean).join(" ");
-    $("status").textContent = told;
+    $("status").textContent = told; // it names the answer: the announcer says nothing
     $("outcome-words").textContent = told;
-  }
+  } else if (views.length && owner === boardOwner) announcer.say(answerWords(after, refutation, views));
   $("outcome").dataset.refuted = "true";
 }
 
@@ -460,6 +479,8 @@ async function showSolution() {
   }
   solutionStep(0);
   $("solution-forward").focus();
+  // the line in words: the button said nothing of what it showed
+  announcer.say($("solution-line").textContent);
 }
 
 function solutionStep(at) {
@@ -480,7 +501,7 @@ function solutionStep(at) {
   if (solutionAt === last && document.activeElement === forward && last > 0) back.focus();
   back.disabled = solutionAt === 0;
   forward.disabled = solutionAt === last;
-  if (action) announcer.say(actionWords(colourName(before.turn), action, null, puzzle.players));
+  if (action) announcer.say(playedWords(before, action, view));
 }
 
 // ---- the player's figures ----------------------------------------------------------------

@@ -2,14 +2,15 @@
 // server's `error` event carries a stable `code` (docs/web-protocol.md, "Error codes")
 // and, where one code covers several causes, a `reason`; its English `message` is shown
 // only for a code this page has no words for.
-import { number, t, tn } from "./i18n.js";
+import { eitherOf, number, t, tn } from "./i18n.js";
 
 // functions, so that each message is looked up in the catalogue when it is shown
 const BY_REASON = {
   not_an_action: (v) => t("'{action}' is not an action: an insertion is a side L, R, T or B and a lane (L3, Tc), a scoring is x and the two end cells of the line (xc3-g3).", v),
   score_first: (v) => t("A line must be scored first; {action} is not allowed now.", v),
   no_line_to_score: (v) => t("There is no line to score; {action} is not allowed now.", v),
-  not_legal: (v) => t("{action} is not legal now.", v),
+  // the game socket's name for a scoring that is not one of the lines to score
+  not_legal: (v) => linesWords(v),
   lane_full: (v) => t("{action} cannot be played: its lane is full, and a marble may never be pushed off the board.", v),
   apart: (v) => t("{action} is not allowed: while only your marbles are on the board, they may not touch along a rank or file.", v),
   game_over: () => t("The game is over."),
@@ -35,6 +36,15 @@ const BY_REASON = {
   computer_seat: () => t("The computer plays this seat now; you watch."),
 };
 
+/** Why a scoring is refused that is not one of the lines to score, with the lines that
+ * are (`v.lines`, as the page's list of choices holds them): the game page said only
+ * "xa1-a5 is not legal now", and a blind player heard no way on. */
+function linesWords(v) {
+  const lines = v.lines || [];
+  if (!lines.length) return t("{action} is not one of the lines to score here.", v);
+  return tn("{action} is not the line to score: you can score {lines}.", "{action} is not one of the lines to score: you can score {lines}.", lines.length, { ...v, lines: eitherOf(lines) });
+}
+
 /** The reasons whose words name the action refused. */
 const NAMES_ACTION = new Set(["not_an_action", "score_first", "no_line_to_score", "not_legal", "lane_full", "apart"]);
 
@@ -54,12 +64,13 @@ const BY_CODE = {
 };
 
 /** The words of a socket's `error` event `msg` in the page's language; `action` is
- *  the action this page sent, named by the words of a refused action. */
-export function refusalWords(msg, action = "") {
+ *  the action this page sent, named by the words of a refused action, and `lines` the
+ *  scorings the game offers now (GAME `scoring`), named by a refused scoring's. */
+export function refusalWords(msg, action = "", lines = []) {
   const data = msg && typeof msg === "object" ? msg : {};
   const byReason = BY_REASON[data.reason];
   // a refused action's words name it: without the action, the code's words
-  const values = { action, limit: Number(data.limit) || 0, seconds: number(Number(data.seconds) || 0) };
+  const values = { action, lines, limit: Number(data.limit) || 0, seconds: number(Number(data.seconds) || 0) };
   if (byReason && (action || !NAMES_ACTION.has(data.reason))) return byReason(values);
   if (BY_CODE[data.code]) return BY_CODE[data.code]();
   if (typeof data.message === "string" && data.message) return data.message;

@@ -9,7 +9,7 @@ export function drawPicture(container, { position, cells, players = 2, last = nu
   let board;
   if (position) board = parsePosition(position).board;
   else board = new Map(Object.entries(cells || {}));
-  const view = new BoardView(container, { arrows, interactive: false, label });
+  const view = new BoardView(container, { arrows, interactive: false, label, picture: true });
   view.svg.classList.add("picture");
   view.update({
     board,
@@ -25,11 +25,9 @@ export function drawPicture(container, { position, cells, players = 2, last = nu
     turn,
     phase: "insert",
   });
-  // a picture, not controls: one label for the whole image, and nothing in it a Tab or
-  // a click reaches (Chromium focuses an SVG element that has focus listeners unless
-  // its tabindex is -1)
-  view.svg.setAttribute("role", "img");
-  if (label) view.svg.setAttribute("aria-label", label);
+  // a picture, not controls (the view makes it one image): nothing in it a Tab or a
+  // click reaches (Chromium focuses an SVG element that has focus listeners unless its
+  // tabindex is -1)
   for (const node of view.svg.querySelectorAll("[data-action]")) {
     node.removeAttribute("role");
     node.setAttribute("tabindex", "-1");

@@ -34,6 +34,13 @@ export function movedWords(moves) {
   return tn("{n} marble moved: {list}.", "{n} marbles moved: {list}.", moves.length, { list: stepsList(moves, null) });
 }
 
+/** What a scoring took off the board: "3 marbles came off: b1, c1 and d1."; "" for
+ * none. The server says which cells it emptied (GAME `motion.removed`). */
+export function removedWords(cells) {
+  if (!Array.isArray(cells) || !cells.length) return "";
+  return tn("{n} marble came off: {cells}.", "{n} marbles came off: {cells}.", cells.length, { cells: listed(cells) });
+}
+
 /** The board in a sentence per colour, then the empty cells' count: "Orange: a1, b3.
  * Green: c7. 46 empty cells." A screen reader hears it on coming to the board, where
  * the cells one by one are 49 stops (a French walk). `board` maps cell to colour. */

@@ -60,8 +60,9 @@ function positionKey(view) {
  * `onAction(action)` is called when a legal action is chosen (click, tap twice, Enter).
  */
 export class BoardView {
-  constructor(container, { arrows = true, interactive = true, onAction = null, label = t("Shiftago board") } = {}) {
+  constructor(container, { arrows = true, interactive = true, onAction = null, label = t("Shiftago board"), picture = false } = {}) {
     this.arrows = arrows;
+    this.picture = picture; // a still picture: one image, its label its only words
     this.interactive = interactive;
     this.onAction = onAction;
     this.m = margin(arrows);
@@ -115,6 +116,13 @@ export class BoardView {
     this.tapHint.setAttribute("role", "status");
     this.tapHint.dataset.testid = "tap-hint";
     container.appendChild(this.tapHint);
+    if (picture) {
+      // one image with a short label, or none where the words beside it say it all:
+      // a screen reader met 49 cell images in each small board (a blind player's walk)
+      svg.setAttribute("role", "img");
+      if (!label) svg.setAttribute("aria-hidden", "true");
+      for (const part of svg.children) part.setAttribute("aria-hidden", "true");
+    }
   }
 
   /** Say that a second tap plays the action the first one previewed; on a touch screen,
@@ -217,7 +225,7 @@ export class BoardView {
     const board = view.board || new Map();
     const players = view.players || 2;
     const last = view.last || null;
-    this.svg.setAttribute("aria-description", boardWords(board, players));
+    if (!this.picture) this.svg.setAttribute("aria-description", boardWords(board, players));
     // the cells the last scoring emptied, as the server says (GAME `motion`)
     const lastRemoved = (last && isScoring(last) && view.motion && view.motion.removed) || [];
     const lane = new Set();
