@@ -372,4 +372,12 @@ def test_a_refused_scoring_says_why_and_which_lines_to_score(
     expected = "xa1-a5 is not the line to score: you can score xa1-e1."
     page.wait_for_function("w => document.querySelector('#notice').textContent === w", arg=expected)
     assert page.get_attribute("#notice", "role") == "alert"
-    assert expected in said(page)
+    assert said(page).count(expected) == 1
+    # the same refusal again is said again (an alert whose words stay is not read again)
+    type_action(page, "xa1-a5")
+    waiting.wait_until(
+        lambda: said(page).count(expected),
+        lambda n: n == 2,
+        timeout=10,
+        what="the refusal to be said a second time",
+    )

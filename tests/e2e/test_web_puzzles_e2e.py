@@ -179,6 +179,20 @@ def test_a_puzzle_solved_by_keys_on_the_board_and_typed(live_server: LiveServer,
     assert puzzle.id in stored["solved"] and stored["streak"] == 1
 
 
+def test_an_action_the_position_refuses_is_said_in_the_pages_words(
+    live_server: LiveServer, page: Any
+) -> None:
+    """A typed action the position refuses showed the core's English words ("illegal
+    move: ..."); the puzzles now say it as the analysis board does, and count no try."""
+    puzzle = express_2(2, skip=3)
+    open_puzzle(page, live_server, puzzle)
+    page.fill("[data-testid=action-input]", "xa1-a5")
+    page.keyboard.press("Enter")
+    expected = "There is no line to score: xa1-a5 is not possible now."
+    page.wait_for_function("w => document.querySelector('#notice').textContent === w", arg=expected)
+    at_stage(page, "solving", 0)
+
+
 def test_a_wrong_action_shows_the_refutation_and_the_solution_step_by_step(
     live_server: LiveServer, page: Any
 ) -> None:

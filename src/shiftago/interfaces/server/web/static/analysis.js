@@ -12,6 +12,7 @@ import { TreeSyntaxError, addChild, childBy, cut, lineEnd, newTree, onMainLine, 
 import { drawVariations } from "./variations.js";
 import { api, copyText, el, onJson, openSocket, ruleNumbers, showNotice } from "./api.js";
 import { errorWords } from "./errors.js";
+import { invalidWords, positionActionWords } from "./refusals.js";
 import { listed, number, t, tn } from "./i18n.js";
 import { colourName, variantName } from "./gamewords.js";
 import { mountPrefs, playSound } from "./prefs.js";
@@ -44,32 +45,12 @@ function notice(text, kind = "error") {
   showNotice($("notice"), text, kind);
 }
 
-/** Why the server refused an action, by the answer's `reason` (docs/web-protocol.md,
- * "The analysis board"): `{action}` the action typed, `{name}` the colour to act. */
-const ACTION_REFUSALS = {
-  not_an_action: (v) => t("{action} is not an action: actions are written like L3, Tc or xc3-g3.", v),
-  game_over: () => t("The game is over in this position."),
-  score_first: (v) => t("{name} must score a line first: {action} is not possible now.", v),
-  nothing_to_score: (v) => t("There is no line to score: {action} is not possible now.", v),
-  no_such_line: (v) => t("{action} is not one of the lines to score here.", v),
-  not_allowed: (v) => t("{action} is not allowed here: its lane is full, or it breaks the rule of the first marbles.", v),
-};
 
 /** Why the server refused a start position, by the answer's `reason`. */
 const POSITION_REFUSALS = {
   unreadable: () => t("This position cannot be read: the board shows the start position instead."),
   impossible: () => t("This position cannot happen in a game: the board shows the start position instead."),
 };
-
-/** The words of a refused request: the core's refusal (`invalid`, its English words)
- * by its `reason` from `table`, else `words`; any other code errors.js's. */
-function refusal(err, table, words, values = {}) {
-  const data = err && err.data;
-  if (!data || typeof data !== "object") return words;
-  if (data.code !== "invalid") return errorWords(data, words);
-  const said = table[data.reason];
-  return said ? said(values) : words;
-}
 
 // ---- positions from the server -----------------------------------------------------
 /** A new start position (the URL's, or the editor's): throws the server's refusal. */
@@ -97,7 +78,7 @@ async function play(action) {
     show({ action: at.action, board: parsePosition(from.position).board, motion: at.data.motion });
   } catch (err) {
     const values = { action: String(action), name: colourName(from.turn) };
-    notice(refusal(err, ACTION_REFUSALS, t("That action is not possible here."), values));
+    notice(positionActionWords(err, values));
   } finally {
     busy = false;
   }
@@ -473,7 +454,7 @@ async function main() {
   try {
     await setRoot(asked && asked.trim() ? asked : rules.start);
   } catch (err) {
-    notice(refusal(err, POSITION_REFUSALS, t("This position cannot be set up: the board shows the start position instead.")));
+    notice(invalidWords(err, POSITION_REFUSALS, t("This position cannot be set up: the board shows the start position instead.")));
     try {
       await setRoot(rules.start);
     } catch (again) {

@@ -244,14 +244,20 @@ export async function copyText(text) {
 }
 
 const noticeTimers = new WeakMap();
+/** How long a notice box stays empty before it shows the same words again. */
+const NOTICE_AGAIN_MS = 150;
 
 /** A short message in a notice box (`kind`: error or info), hidden again after six seconds. */
 export function showNotice(box, text, kind = "error") {
-  box.textContent = text;
+  clearTimeout(noticeTimers.get(box));
+  // the same words again (the same action refused twice): an alert whose text does not
+  // change is not read again, so the box is emptied and filled a moment later
+  const again = Boolean(text) && !box.hidden && box.textContent === text;
+  box.textContent = again ? "" : text;
   box.className = `notice ${kind}`;
   box.hidden = !text;
-  clearTimeout(noticeTimers.get(box));
-  if (text) noticeTimers.set(box, setTimeout(() => (box.hidden = true), 6000));
+  if (again) noticeTimers.set(box, setTimeout(() => showNotice(box, text, kind), NOTICE_AGAIN_MS));
+  else if (text) noticeTimers.set(box, setTimeout(() => (box.hidden = true), 6000));
 }
 
 /** A WebSocket to `path` on this host (wss: under https:). */

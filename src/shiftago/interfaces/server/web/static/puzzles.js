@@ -10,6 +10,7 @@ import { Announcer, actionDone } from "./announce.js";
 import { api, el, showNotice } from "./api.js";
 import { errorWords } from "./errors.js";
 import { listed, number, t, tn } from "./i18n.js";
+import { positionActionWords } from "./refusals.js";
 import { colourName, colourWord, variantName } from "./gamewords.js";
 import { playSound } from "./prefs.js";
 import { drawScoreList } from "./scorelist.js";
@@ -299,7 +300,7 @@ async function play(action) {
   } catch (err) {
     setStage("solving");
     draw(from);
-    notice(errorWords(err && err.data, t("{action} is not possible here.", { action })) || t("{action} is not possible here.", { action }));
+    notice(positionActionWords(err, { action, name: colourName(from.turn) }));
     return;
   }
   notice("");

@@ -1,7 +1,9 @@
-// What a refusal on the game's socket says to a person, in the page's language: the
+// What a refusal on the game's socket, or of an action on a position (the analysis board's
+// and the puzzles' POST /api/positions/play), says to a person, in the page's language: the
 // server's `error` event carries a stable `code` (docs/web-protocol.md, "Error codes")
 // and, where one code covers several causes, a `reason`; its English `message` is shown
 // only for a code this page has no words for.
+import { errorWords } from "./errors.js";
 import { eitherOf, number, t, tn } from "./i18n.js";
 
 // functions, so that each message is looked up in the catalogue when it is shown
@@ -75,4 +77,34 @@ export function refusalWords(msg, action = "", lines = []) {
   if (BY_CODE[data.code]) return BY_CODE[data.code]();
   if (typeof data.message === "string" && data.message) return data.message;
   return t("The server refused that ({code}).", { code: String(data.code ?? "") });
+}
+
+/** Why POST /api/positions/play refused an action, by the answer's `reason`
+ * (docs/web-protocol.md, "The analysis board"): `{action}` the action, `{name}` the
+ * colour to act. The analysis board and the puzzles share them: the puzzles page showed
+ * the core's English words ("illegal move: xa1-a5 (no such scoring line)"). */
+const ACTION_REFUSALS = {
+  not_an_action: (v) => t("{action} is not an action: actions are written like L3, Tc or xc3-g3.", v),
+  game_over: () => t("The game is over in this position."),
+  score_first: (v) => t("{name} must score a line first: {action} is not possible now.", v),
+  nothing_to_score: (v) => t("There is no line to score: {action} is not possible now.", v),
+  no_such_line: (v) => t("{action} is not one of the lines to score here.", v),
+  not_allowed: (v) => t("{action} is not allowed here: its lane is full, or it breaks the rule of the first marbles.", v),
+};
+
+/** The words of a refused request (`err`, as api.js throws it): the core's refusal
+ * (code `invalid`, its English words) by its `reason` from `table`, else `words`; any
+ * other code errors.js's. */
+export function invalidWords(err, table, words, values = {}) {
+  const data = err && err.data;
+  if (!data || typeof data !== "object") return words;
+  if (data.code !== "invalid") return errorWords(data, words);
+  const said = table[data.reason];
+  return said ? said(values) : words;
+}
+
+/** Why an action on a position was refused, in words: `values.action` the action,
+ * `values.name` the colour to act. */
+export function positionActionWords(err, values) {
+  return invalidWords(err, ACTION_REFUSALS, t("That action is not possible here."), values);
 }
