@@ -19,7 +19,7 @@ from shiftago.formats.record import Record, format_record, parse_record
 from shiftago.interfaces.shared.newgame import PlaySetup
 from shiftago.interfaces.tui.app import ShiftagoApp
 from shiftago.interfaces.tui.board import AROUND, BoardView, arrow_position, cell_position
-from shiftago.interfaces.tui.dialogs import NewGameScreen, ResumeScreen
+from shiftago.interfaces.tui.dialogs import EACH_OWN_LEVEL, NewGameScreen, ResumeScreen
 from shiftago.interfaces.tui.match import Match, open_match
 from shiftago.interfaces.tui.run import prepare_app
 from support.tui_pilot import FAST, app_for, autosave_in, game_in_score_phase, run, settle
@@ -522,6 +522,30 @@ def test_the_dialog_offers_the_kind_of_the_game_on_the_screen(tmp_path: Path) ->
     assert app.match.game.rules == Rules(Variant.EXPERT, 3, handicap=(0, 1, 0))
     assert app.match.levels == {2: 3}
     assert app.match.game is not game
+
+
+def test_seats_at_two_levels_stay_so_in_the_next_game(tmp_path: Path) -> None:
+    """Two computer seats at their own levels (-c g:2 -c b:4): the dialog's one level
+    made the next game play both at one level. It now offers each seat's level as it
+    was, and starting keeps them."""
+    setup = PlaySetup(players=3, computer=("g:2", "b:4"), resume=False)
+    app = prepare_app(setup, autosave_in(tmp_path))
+    assert isinstance(app, ShiftagoApp)
+    assert app.match.levels == {1: 2, 2: 4}
+
+    async def scenario(pilot: Pilot[int]) -> None:
+        await pilot.press("f2")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, NewGameScreen)
+        level = dialog.query_one("#level", Select)
+        assert level.value == EACH_OWN_LEVEL
+        assert dialog._each_own_level() == "Each as before: green 2, blue 4"
+        dialog.query_one("#start", Button).press()
+        await settle(pilot)
+
+    run(app, scenario, size=(100, 40))
+    assert app.match.levels == {1: 2, 2: 4}
 
 
 def test_options_that_make_no_game_keep_the_dialog_open_with_the_reason(tmp_path: Path) -> None:

@@ -95,6 +95,10 @@ def computer_words(letters: str) -> str:
     return _("The computer plays %(colour)s") % {"colour": listing(names)}
 
 
+#: The level choice that keeps each computer seat at its own level (none is level 0).
+EACH_OWN_LEVEL: Final = 0
+
+
 class NewGameScreen(ModalScreen[PlaySetup | None]):
     """A new game's options: variant, players, the computer's seats and level, handicaps."""
 
@@ -107,12 +111,18 @@ class NewGameScreen(ModalScreen[PlaySetup | None]):
         self.problem = problem
         #: The variant chosen before the tournament was (which fixes Express).
         self.variant_before: object = current.variant
+        #: The computer's seats given a level of their own (``-c g:2``), by seat.
+        self.own_levels = {
+            seat: level
+            for seat, level in (computer_seat(c, 4) for c in current.computer)
+            if level is not None
+        }
 
     def compose(self) -> ComposeResult:
         setup = self.current
         variants = [(_("Express"), "express"), (_("Expert"), "expert"), (_("Extreme"), "extreme")]
         players = [(str(n), n) for n in (2, 3, 4)]
-        # letters or names, each maybe with its own level (-c g:2): the dialog has one
+        # letters or names, each maybe with its own level (-c g:2)
         chosen = [computer_seat(c, 4) for c in setup.computer]
         seats = sorted({seat for seat, _level in chosen})
         computer = "".join("ogbw"[seat] for seat in seats)
@@ -136,9 +146,13 @@ class NewGameScreen(ModalScreen[PlaySetup | None]):
                 yield Label(_("Computer"))
                 yield Select(opponents, value=computer, allow_blank=False, id="computer")
                 yield Label(_("Level"))
-                # the seats' own level where they share one (-c g:2 -c b:2), else --level's
-                own = {level for _seat, level in chosen if level is not None}
+                # the seats' own level where they share one (-c g:2 -c b:2), else --level's;
+                # seats at two levels are offered as they are (EACH_OWN_LEVEL) or one for all
+                own = set(self.own_levels.values())
                 level = own.pop() if len(own) == 1 else setup.level or default_level()
+                if len(own) > 1:
+                    levels.insert(0, (self._each_own_level(), EACH_OWN_LEVEL))
+                    level = EACH_OWN_LEVEL
                 yield Select(levels, value=level, allow_blank=False, id="level")
                 yield Label(_("Handicap"))
                 yield Input(
@@ -158,6 +172,11 @@ class NewGameScreen(ModalScreen[PlaySetup | None]):
             with Horizontal():
                 yield Button(_("Start the game"), id="start", variant="primary")
                 yield Button(_("Cancel"), id="cancel")
+
+    def _each_own_level(self) -> str:
+        """The level choice that keeps each seat's own: "each as before: green 2, blue 4"."""
+        each = [f"{colour(seat)} {level}" for seat, level in sorted(self.own_levels.items())]
+        return _("Each as before: %(levels)s") % {"levels": ", ".join(each)}
 
     def on_mount(self) -> None:
         self._tournament_chosen(self.current.tournament)
@@ -203,13 +222,20 @@ class NewGameScreen(ModalScreen[PlaySetup | None]):
         except SetupError as e:
             self._problem(str(e))
             return
+        level = int(str(self.query_one("#level", Select).value))
+        if level == EACH_OWN_LEVEL:  # each seat its level of before, a new seat the default
+            seat_levels = [self.own_levels.get("ogbw".index(c), default_level()) for c in computer]
+            seats = tuple(f"{letter}:{n}" for letter, n in zip(computer, seat_levels, strict=True))
+            level = seat_levels[0] if seat_levels else default_level()
+        else:
+            seats = tuple(computer)
         self.dismiss(
             PlaySetup(
                 variant=str(self.query_one("#variant", Select).value),
                 players=players,
                 handicap=handicap,
-                computer=tuple(computer),
-                level=int(str(self.query_one("#level", Select).value)) if computer else None,
+                computer=seats,
+                level=level if computer else None,
                 resume=False,
                 clock=self.query_one("#clock", Input).value.strip() or None,
                 tournament=self.query_one("#tournament", Checkbox).value,

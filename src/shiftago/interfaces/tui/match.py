@@ -83,12 +83,17 @@ class Match:
         one is on the screen (a resumed or loaded one too) is offered as the same kind."""
         rules = self.game.rules
         levels = sorted(set(self.levels.values()))
+        # each seat with its own level (g:2), so that seats at two levels stay so
+        computer = tuple(
+            f"{COLOURS[seat]}:{self.levels[seat]}" if seat in self.levels else COLOURS[seat]
+            for seat in sorted(self.bots)
+        )
         return replace(
             setup,
             variant=rules.variant.value,
             players=rules.players,
             handicap=rules.handicap if any(rules.handicap) else (),  # (0, 0): none
-            computer=tuple(COLOURS[seat] for seat in sorted(self.bots)),
+            computer=computer,
             level=levels[0] if len(levels) == 1 else setup.level,
             clock=self.clocks.control if self.clocks is not None else None,
             tournament=self.tournament is not None,
