@@ -7,6 +7,7 @@ rank 7 first, files a to g, ``.`` for an empty cell and ``o g b w`` for marbles.
 from __future__ import annotations
 
 import random
+import re
 import textwrap
 
 import numpy as np
@@ -1018,6 +1019,34 @@ def test_an_action_limit_out_of_range_is_refused(limit: int) -> None:
     with pytest.raises(ValueError, match="the action limit must be 1 to 1000000000000000000"):
         Rules(action_limit=limit)
     assert Rules(action_limit=MAX_ACTION_LIMIT).action_limit == MAX_ACTION_LIMIT
+
+
+@pytest.mark.parametrize(
+    ("settings", "refusal"),
+    [
+        ({"players": 2.0}, "a game has 2, 3 or 4 players: a whole number, not 2.0"),
+        ({"players": 3.5}, "a game has 2, 3 or 4 players: a whole number, not 3.5"),
+        ({"handicap": (0.5, 0)}, "0 to 6 skipped turns: a whole number, not 0.5"),
+        ({"handicap": (True, 0)}, "0 to 6 skipped turns: a whole number, not True"),
+        ({"action_limit": 2.5}, "must be 1 to 1000000000000000000: a whole number, not 2.5"),
+        ({"action_limit": True}, "must be 1 to 1000000000000000000: a whole number, not True"),
+    ],
+)
+def test_a_count_that_is_no_whole_number_is_refused(
+    settings: dict[str, object], refusal: str
+) -> None:
+    """A limit of 2.5 ended the core's game after 3 actions and the environments' after
+    2, and a handicap of 0.5 left -0.5 skips (a researcher's walk): counts are whole
+    numbers."""
+    with pytest.raises(ValueError, match=re.escape(refusal)):
+        Rules(**settings)  # type: ignore[arg-type]
+
+
+def test_numpy_integers_are_whole_numbers_and_become_ints() -> None:
+    rules = Rules(Variant.EXPERT, np.int64(3), (np.int8(0), np.int64(2), 0), np.int32(40))
+    assert rules == Rules(Variant.EXPERT, 3, (0, 2, 0), 40)
+    assert type(rules.players) is int and type(rules.action_limit) is int
+    assert all(type(h) is int for h in rules.handicap)
 
 
 def test_action_limit_ends_the_game_when_a_turn_begins() -> None:

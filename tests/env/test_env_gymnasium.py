@@ -315,3 +315,12 @@ def test_version_1_observations_for_the_learner_and_policy_opponents() -> None:
     assert seen[-1].shape == (17, 7, 7) and float(seen[-1][14, 3, 3]) == 1.0
     with pytest.raises(ValueError, match="observation version"):
         ShiftagoEnv(observation_version=3)
+
+
+def test_a_numpy_seed_plays_the_episode_of_the_same_python_int() -> None:
+    def make() -> ShiftagoEnv:
+        return ShiftagoEnv("express", 3, opponent=2, learner_seat="random")
+
+    _trace, history = _episode(make(), 11)
+    _trace, history_numpy = _episode(make(), np.uint32(11))  # type: ignore[arg-type]
+    assert history_numpy == history

@@ -109,3 +109,11 @@ def test_a_fixed_first_seat_and_the_device() -> None:
     again = env.step(over, jax.numpy.int32(3))
     np.testing.assert_array_equal(np.asarray(again.board), np.asarray(over.board))
     assert Variant.EXPERT is env.rules.variant
+
+
+def test_to_kernel_refuses_a_batch_in_words() -> None:
+    env = JaxEnv("expert", players=3)
+    states = jax.vmap(env.init)(jax.random.split(jax.random.key(0), 4))
+    with pytest.raises(ValueError, match=r"one game's state, not a batch of shape \(4,\)"):
+        env.to_kernel(states)
+    assert env.to_kernel(slot(jax.device_get(states), 2)).shape == (24,)

@@ -358,3 +358,13 @@ def test_version_1_observations_and_the_global_state() -> None:
     assert plain.state().shape == (17, 7, 7)  # the state has one layout
     with pytest.raises(ValueError, match="observation version"):
         shiftago_v0.raw_env(observation_version=2)
+
+
+def test_a_numpy_seed_seeds_as_the_same_python_int() -> None:
+    """``reset(seed=np.int64(9))`` was refused by Gymnasium's seeding (a researcher's
+    seeds come from a numpy generator): it now seeds as 9 does."""
+    raw = shiftago_v0.raw_env()
+    raw.reset(seed=9)
+    draws = raw.np_random.integers(1000, size=4)
+    raw.reset(seed=np.int64(9))  # type: ignore[arg-type]
+    np.testing.assert_array_equal(raw.np_random.integers(1000, size=4), draws)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Final
@@ -75,6 +76,18 @@ def seat_of_colour(letter: str, players: int) -> int:
     return seat
 
 
+def _whole(value: object, rule: str) -> int:
+    """``value`` as an ``int``: a whole number (numpy's integers too), never a bool or a
+    float, which would count turns the kernel cannot (a limit of 2.5 ended the core's
+    game after 3 actions and the environments' after 2)."""
+    if not isinstance(value, bool):
+        try:
+            return operator.index(value)  # type: ignore[arg-type]
+        except TypeError:
+            pass
+    raise ValueError(f"{rule}: a whole number, not {value!r}")
+
+
 @dataclass(frozen=True)
 class Rules:
     """What is agreed before a game: variant, players, handicap, optional action limit.
@@ -92,18 +105,26 @@ class Rules:
     def __post_init__(self) -> None:
         if not isinstance(self.variant, Variant):
             object.__setattr__(self, "variant", Variant.parse(str(self.variant)))
-        if self.players not in (2, 3, 4):
+        players = _whole(self.players, "a game has 2, 3 or 4 players")
+        if players not in (2, 3, 4):
             raise ValueError(f"a game has 2, 3 or 4 players, not {self.players!r}")
-        handicap = tuple(self.handicap) if self.handicap else (0,) * self.players
-        if len(handicap) != self.players:
+        object.__setattr__(self, "players", players)
+        handicap = tuple(
+            _whole(h, f"each handicap is 0 to {MAX_HANDICAP} skipped turns")
+            for h in (self.handicap if self.handicap else (0,) * players)
+        )
+        if len(handicap) != players:
             raise ValueError(
-                f"the handicap needs one number per seat ({self.players}), got {len(handicap)}"
+                f"the handicap needs one number per seat ({players}), got {len(handicap)}"
             )
         if any(not 0 <= h <= MAX_HANDICAP for h in handicap):
             raise ValueError(f"each handicap is 0 to {MAX_HANDICAP} skipped turns")
         object.__setattr__(self, "handicap", handicap)
-        if self.action_limit is not None and not 1 <= self.action_limit <= MAX_ACTION_LIMIT:
-            raise ValueError(f"the action limit must be 1 to {MAX_ACTION_LIMIT}")
+        if self.action_limit is not None:
+            limit = _whole(self.action_limit, f"the action limit must be 1 to {MAX_ACTION_LIMIT}")
+            if not 1 <= limit <= MAX_ACTION_LIMIT:
+                raise ValueError(f"the action limit must be 1 to {MAX_ACTION_LIMIT}")
+            object.__setattr__(self, "action_limit", limit)
 
     @property
     def win_length(self) -> int:

@@ -217,9 +217,16 @@ class JaxEnv:
         return self._shown(raw, raw.rewards)
 
     def to_kernel(self, state: State) -> np.ndarray:
-        """The kernel array of one state (not jitted; the end reason is not kept)."""
-        s = np.zeros(STATE_SIZE, dtype=np.uint64)
+        """The kernel array of one state (not jitted; the end reason is not kept: this
+        state has none). A batch is refused in words, not with numpy's "truth value of an
+        array" (a researcher's walk)."""
         board = np.asarray(state.board)
+        if board.shape != (CELLS,):
+            raise ValueError(
+                f"to_kernel converts one game's state, not a batch of shape {board.shape[:-1]}:"
+                " take one first, jax.tree_util.tree_map(lambda x: x[i], states)"
+            )
+        s = np.zeros(STATE_SIZE, dtype=np.uint64)
         for seat in range(self.players):
             s[BOARD + seat] = sum(
                 1 << (8 * (c // 7) + c % 7) for c in range(CELLS) if board[c] == seat

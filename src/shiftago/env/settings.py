@@ -80,6 +80,13 @@ def checked_seed(seed: int | None) -> int:
     return int(seed)
 
 
+def gymnasium_seed(seed: int | None) -> int | None:
+    """``seed`` as Gymnasium's seeding takes it: numpy's whole numbers become Python's
+    (``reset(seed=np.int64(5))`` was refused, a seed drawn from a numpy generator);
+    anything else is handed on for Gymnasium to judge (a whole number from 0, any size)."""
+    return int(seed) if isinstance(seed, np.integer) else seed
+
+
 def points_shaping(players: int, scorer: int, points: int, weight: float) -> list[float]:
     """The zero-sum shaping of one scoring: ``+w*p/10`` for the scorer, ``-w*p/(10*(n-1))``
     for each other seat."""

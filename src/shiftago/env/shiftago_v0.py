@@ -42,6 +42,7 @@ from .settings import (
     action_index,
     checked_weight,
     game_rules,
+    gymnasium_seed,
     legal_text,
     observation_space,
     phase_name,
@@ -172,7 +173,7 @@ class raw_env(ShiftagoAEC, EzPickle):
     # --- the game -----------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
-            self.np_random, self.np_random_seed = seeding.np_random(seed)
+            self.np_random, self.np_random_seed = seeding.np_random(gymnasium_seed(seed))
         self._s = from_state(State.initial(self.rules, first_seat(options, self.rules.players)))
         self.history: list[int] = []
         self.agents: list[str] = self.possible_agents[:]

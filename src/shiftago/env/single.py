@@ -43,6 +43,7 @@ from .settings import (
     action_index,
     checked_weight,
     game_rules,
+    gymnasium_seed,
     legal_text,
     observation_space,
     phase_name,
@@ -212,7 +213,7 @@ class ShiftagoEnv(gymnasium.Env[dict[str, Any], np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
-        super().reset(seed=seed)
+        super().reset(seed=gymnasium_seed(seed))
         n = self.rules.players
         first = first_seat(options, n)
         if self.learner_choice == "random":
