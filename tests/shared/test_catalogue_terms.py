@@ -122,3 +122,25 @@ def test_the_handicap_has_one_name_in_each_language(lang: str) -> None:
         if not re.search(term, text, re.IGNORECASE) or re.search(other, text, re.IGNORECASE)
     }
     assert wrong == {}, (lang, wrong)
+
+
+#: An action of the game, said in English as "action": the word the language's catalogue
+#: uses for it, never the other one it also knows (a Dutch walk read "acties" in the
+#: puzzles' heading and "zetten" beneath it; French took back "le coup" on one page and
+#: "une action" on the next).
+ACTION = {
+    "fr": r"\bcoups?\b",
+    "nl": r"\bacties?\b",
+}
+
+
+@pytest.mark.parametrize("lang", sorted(ACTION))
+def test_an_action_has_one_word_in_each_language(lang: str) -> None:
+    about = {
+        msgid: text
+        for msgid, text in messages(lang).items()
+        if re.search(r"\bactions?\b|\btake back\b", msgid, re.IGNORECASE)
+    }
+    assert len(about) >= 30, sorted(about)
+    wrong = {msgid: text for msgid, text in about.items() if re.search(ACTION[lang], text)}
+    assert wrong == {}, (lang, wrong)
