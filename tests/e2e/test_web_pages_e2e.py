@@ -188,6 +188,20 @@ def test_no_board_page_scrolls_sideways_on_a_phone_in_any_language(
             assert overflow <= 0, (language, path, overflow)
 
 
+def test_a_long_name_in_a_refusal_wraps_on_a_phone(
+    live_server: LiveServer, new_context: NewContext
+) -> None:
+    """ "There is no player xxxx..." for a 300-letter name made the page 3,125 pixels
+    wide on a 390-pixel phone (a Dutch walk): a refusal's words wrap anywhere."""
+    page = new_context(**PHONE).new_page()
+    page.goto(f"{live_server.url}/players/{'x' * 300}?lang=nl")
+    page.wait_for_selector("#player-error:not([hidden])")
+    overflow = page.evaluate(
+        "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    )
+    assert overflow <= 0
+
+
 def test_on_a_phone_the_header_is_one_row_and_its_menu_button_opens_the_rest(
     live_server: LiveServer, new_context: NewContext
 ):
