@@ -33,10 +33,22 @@ GUEST_RATING: Final = 1500.0
 
 def goal(puzzle: StoredPuzzle, words: NullTranslations) -> str:
     """The puzzle's goal as a sentence in the language of ``words``: against "the
-    opponent" with 2 players, "the others" with more."""
+    opponent" with 2 players, "the others" with more, and against nobody where the
+    solution is the solver's actions alone (an insertion and its scoring, which the
+    scorer follows with its next action): a Dutch walk read "whatever the opponent
+    plays" over a puzzle the opponent never moves in."""
     n = puzzle.actions
     one = puzzle.players == 2
-    if puzzle.variant == "express" and one:
+    if len(puzzle.solution) <= n:  # the solution holds no other seat's action
+        if puzzle.variant == "express":
+            text = words.ngettext(
+                "Make a winning line in %(n)s action.", "Make a winning line in %(n)s actions.", n
+            )
+        else:
+            text = words.ngettext(
+                "Reach 10 points in %(n)s action.", "Reach 10 points in %(n)s actions.", n
+            )
+    elif puzzle.variant == "express" and one:
         text = words.ngettext(
             "Make a winning line in %(n)s action, whatever the opponent plays.",
             "Make a winning line in %(n)s actions, whatever the opponent plays.",
