@@ -219,7 +219,7 @@ def test_a_wrong_action_shows_the_refutation_and_the_solution_step_by_step(
         end = end.after(Action.parse(action))
     if end.is_over:
         assert end.outcome is not None and end.outcome.winner is not None
-        winner = ["Orange", "Green", "Blue", "White"][end.outcome.winner]
+        winner = ["orange", "green", "blue", "white"][end.outcome.winner]
         said = f"{wrong} does not win: after the answer {named}, {winner} wins."
     else:
         said = f"{wrong} does not win: after the answer {named}, no win in 1 action is left."

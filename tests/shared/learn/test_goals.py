@@ -48,9 +48,14 @@ def test_blocking_names_the_reply_that_still_wins_and_a_line_given_away() -> Non
     left, _ = judge(state, Block(), ["Tg"])
     assert left.code == "threat_left"
     assert (left.values["colour"], left.values["reply"]) == ("g", "L5")
-    german = {"Green": "Grün"}
+    german = {"green": "Grün"}
     assert explain(left, lambda words: german.get(words, words)).startswith(
-        "Grün can still complete a line: after Tg, L5 makes a5-e5"
+        "Grün can still complete a line: after your Tg, Grün plays L5 and makes a5-e5"
+    )
+    # the colour inside the sentence is the in-sentence word, the sentence's first letter
+    # upper case (a Dutch walk read "Groen" mid-sentence)
+    assert explain(left, lambda words: words) == (
+        "Green can still complete a line: after your Tg, green plays L5 and makes a5-e5."
     )
     assert judge(state, Block(), ["L5"])[0].status is Status.MET
     # orange's push moves green's b4 onto c4: green's file c is complete

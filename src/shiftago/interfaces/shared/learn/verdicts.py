@@ -9,14 +9,12 @@ from enum import Enum
 from typing import Final
 
 from shiftago.interfaces.shared.catalogues import N_
+from shiftago.interfaces.shared.game_words import COLOUR_WORDS as IN_SENTENCE
 
-#: The players' names in a sentence, by colour letter (the pages' names for them).
-COLOUR_WORDS: Final[Mapping[str, str]] = {
-    "o": N_("Orange"),
-    "g": N_("Green"),
-    "b": N_("Blue"),
-    "w": N_("White"),
-}
+#: The players' names inside a sentence, by colour letter: the words the lessons' goals
+#: use ("orange has green's marbles..."), not the capitalised names of labels, which a
+#: Dutch walk read mid-sentence as "de knikkers van Groen".
+COLOUR_WORDS: Final[Mapping[str, str]] = dict(zip("ogbw", IN_SENTENCE, strict=True))
 
 
 class Status(Enum):
@@ -63,7 +61,8 @@ LINE_LEFT: Final = N_(
     "turn unless its own push breaks it."
 )
 THREAT_LEFT: Final = N_(
-    "%(colour)s can still complete a line: after %(action)s, %(reply)s makes %(start)s-%(end)s."
+    "%(colour)s can still complete a line: after your %(action)s, %(colour)s plays %(reply)s "
+    "and makes %(start)s-%(end)s."
 )
 MOVED_AWAY: Final = N_(
     "%(action)s moves your marbles out of line: your longest line now has %(length)s "
@@ -101,9 +100,13 @@ def going_on() -> Verdict:
 
 
 def explain(verdict: Verdict, gettext: Callable[[str], str]) -> str:
-    """The verdict's words in the language of ``gettext`` (colours by their names)."""
+    """The verdict's words in the language of ``gettext`` (colours by their in-sentence
+    words; one that begins the sentence with an upper-case letter, where an action such
+    as ``xc2-c5`` keeps its own)."""
     values = {
         key: gettext(COLOUR_WORDS[value]) if key == "colour" and isinstance(value, str) else value
         for key, value in verdict.values.items()
     }
-    return gettext(verdict.words) % values
+    template = gettext(verdict.words)
+    text = template % values
+    return text[:1].upper() + text[1:] if template.startswith("%(colour)s") else text

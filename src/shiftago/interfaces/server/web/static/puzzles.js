@@ -396,7 +396,7 @@ function answeredWords(action, refutation, end) {
   const reply = refutation.slice(0, NAMED_REPLY).join(" ") + (refutation.length > NAMED_REPLY ? " …" : "");
   const winners = (end.result && end.result.winners) || [];
   if (winners.length === 1 && winners[0] !== start.turn) {
-    return t("{action} does not win: after the answer {reply}, {colour} wins.", { action, reply, colour: colourName(winners[0]) });
+    return t("{action} does not win: after the answer {reply}, {colour} wins.", { action, reply, colour: colourWord(winners[0]) });
   }
   if (end.phase === "over") return t("{action} does not win: after the answer {reply}, the game ends without your win.", { action, reply });
   const left = puzzle.actions - tried.length;
