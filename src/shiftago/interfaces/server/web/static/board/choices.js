@@ -134,7 +134,7 @@ export const Choices = {
         // nameless Tab stop)
         const disc = el("circle", { cx: x, cy: y, r: C * (crowded ? 0.3 : 0.45), class: "hit-disc", "data-hit": choice.action, tabindex: "-1", "aria-hidden": "true" }, hits);
         if (this.interactive) this.wire(disc, choice.action);
-        const keepText = el("text", { x, y: y + 3.5, "text-anchor": "middle", class: "keep-text", "aria-hidden": "true" }, node);
+        const keepText = el("text", { x, y: y + 4.4, "text-anchor": "middle", class: "keep-text", "aria-hidden": "true" }, node);
         keepText.textContent = t("keep");
         // a longer word than the marker holds ("houden") is pressed to fit inside it
         const room = r * 1.8;
