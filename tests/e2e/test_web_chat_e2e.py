@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import expect
+from test_web_e2e import hotseat
 
 from support.heard import LISTEN, said
 from support.web_fixtures import LiveServer, StartServer
@@ -272,3 +273,25 @@ def test_on_a_phone_a_draw_offer_is_said_by_the_status_and_answered_by_the_board
     expect(status).to_have_text("Ann (orange) to play.")
     expect(ben.get_by_test_id("draw-offered")).to_be_hidden()
     expect(ann.get_by_test_id("status")).to_have_text("Your turn, Ann (orange): push a marble in.")
+
+
+def test_at_one_screen_the_seat_to_act_offers_the_draw(live_server, new_context):
+    """With both seats at one screen the offer was always orange's, even with green to
+    act, and its button named no colour: it is the seat's to act, as resigning is."""
+    game_id, page = hotseat(live_server, new_context, "express")
+    offer = page.get_by_test_id("offer-draw")
+    expect(offer).to_have_text("Offer a draw (orange)")
+    expect(page.get_by_test_id("resign")).to_have_text("Resign (orange)")
+    page.get_by_test_id("action-input").fill("L3")
+    page.locator("#action-go").click()
+    expect(offer).to_have_text("Offer a draw (green)")
+    expect(page.get_by_test_id("resign")).to_have_text("Resign (green)")
+    offer.click()
+    page.wait_for_function("() => window.shiftago.game.draw_offer === 'g'")
+    assert live_server.api("GET", f"/api/games/{game_id}").json()["draw_offer"] == "g"
+    expect(page.get_by_test_id("status")).to_have_text(
+        "Green offers a draw. Your turn, Green: push a marble in."
+    )
+    expect(offer).to_be_hidden()
+    page.get_by_test_id("accept-draw").click()  # orange answers, at the same screen
+    page.wait_for_function("() => window.shiftago.game.status === 'over draw o g'")

@@ -29,10 +29,17 @@ export function takebackMessage() {
   return { type: "takeback", tokens: heldTokens() };
 }
 
-/** The held colour that resigns: the one to act, or the first that may. */
+/** The held colour that does `what` (resign, offer a draw): the one to act, or the
+ *  first that may; null if none may or the game is over. */
+function actorFor(what) {
+  if (isOver()) return null;
+  const mayDo = heldThatMay(what);
+  return mayDo.includes(ctx.game.turn) ? ctx.game.turn : mayDo[0] || null;
+}
+
+/** The held colour that resigns. */
 export function resigner() {
-  const mayResign = heldThatMay("resign");
-  return mayResign.includes(ctx.game.turn) ? ctx.game.turn : mayResign[0] || null;
+  return actorFor("resign");
 }
 
 /** Where a draw offer's answers are in sight: beside the board with the other controls
@@ -98,8 +105,10 @@ export function drawOfferWords() {
 /** Draw offers (GAME `draw_offer`, `may.draw`) and aborting (`may.abort`); the server decides. */
 function renderDrawAndAbort(send) {
   const over = isOver();
-  const offerer = over ? null : heldThatMay("draw")[0] || null;
+  // at one screen, the offer is the seat's to act, and the button says whose it is
+  const offerer = actorFor("draw");
   $("offer-draw").hidden = !offerer;
+  $("offer-draw").textContent = held().length > 1 && offerer ? t("Offer a draw ({colour})", { colour: colourName(offerer) }) : t("Offer a draw");
   $("offer-draw").onclick = () => offerer && send({ type: "draw", offer: true }, offerer);
   const { offer, answerer } = drawOffer();
   $("draw-offered").hidden = !offer;
