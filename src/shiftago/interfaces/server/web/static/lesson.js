@@ -125,16 +125,35 @@ function settle(button) {
   button.focus({ preventScroll: true });
 }
 
-function openStep(i) {
+/** The step the address asks for (?step=, from 1), as an index; null if none. */
+function askedStep() {
+  const asked = Number(new URLSearchParams(location.search).get("step"));
+  return Number.isInteger(asked) && asked >= 1 ? asked - 1 : null;
+}
+
+/** Open step `i`. The address says it (a reload keeps the step): another step is an
+ *  entry of the browser's history of its own (`history`: "push"), so that Back goes
+ *  to the step before and, from the first, leaves the lesson; the same step or the
+ *  lesson's opening replaces the entry ("replace"); Back and Forward ("none") only
+ *  follow the address. */
+function openStep(i, how = "push") {
+  const from = lesson && views.length ? index : null;
   index = Math.max(0, Math.min(i, lesson.steps.length - 1));
   tried = [];
   views = [{ ...step().view, tryable: step().tryable }];
   settled = null;
   const url = new URL(location.href);
   url.searchParams.set("step", String(index + 1));
-  history.replaceState(null, "", url.pathname + url.search);
+  const path = url.pathname + url.search;
+  if (how === "push" && from !== index) history.pushState({ step: index + 1 }, "", path);
+  else if (how !== "none") history.replaceState({ step: index + 1 }, "", path);
   drawStep();
   intoView(document.querySelector(".goal-box")); // a new step starts at its goal
+}
+
+/** The new step's goal, said: the keyboard is on the board below it. */
+function tellStep() {
+  $("step-told").textContent = `${$("step-count").textContent}. ${step().goal}`;
 }
 
 async function attempt(action) {
@@ -233,16 +252,21 @@ async function start() {
   document.title = t("{lesson} · Learn · Shiftago", { lesson: lesson.title });
   if (lesson.next) $("next-lesson").href = `/learn/${lesson.next}`;
   $("next-lesson").hidden = !lesson.next;
-  const asked = Number(new URLSearchParams(location.search).get("step"));
   const done = localProgress()[lesson.id] || 0;
-  openStep(Number.isInteger(asked) && asked >= 1 ? asked - 1 : done < lesson.steps.length ? done : 0);
-  $("reset").addEventListener("click", () => openStep(index));
+  openStep(askedStep() ?? (done < lesson.steps.length ? done : 0), "replace");
+  // Back and Forward between the steps: the address names the step to show
+  window.addEventListener("popstate", () => {
+    const asked = askedStep();
+    if (asked === null || asked === index) return;
+    openStep(asked, "none");
+    tellStep();
+  });
+  $("reset").addEventListener("click", () => openStep(index, "replace"));
   $("try-again").addEventListener("click", tryAgain);
   $("next").addEventListener("click", () => {
     openStep(index + 1);
     board.focusFirst();
-    // the keyboard goes to the board: the new step's goal, above it, is said
-    $("step-told").textContent = `${$("step-count").textContent}. ${step().goal}`;
+    tellStep(); // the keyboard goes to the board: the new step's goal, above it, is said
   });
   $("play-game").addEventListener("click", playGame);
   $("typed").addEventListener("submit", typed);
