@@ -8,7 +8,10 @@ browser keeps an event loop running in the main thread, which ``asyncio.run`` re
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
+from test_web_e2e import hotseat
 
+from support.heard import LISTEN, said
 from support.web_fixtures import LiveServer, StartServer
 
 TITLE_CALLS = "() => document.title.startsWith('● Your turn')"
@@ -25,8 +28,9 @@ def live_server(shared_server: LiveServer) -> LiveServer:
     return shared_server
 
 
-def two_players(live_server, new_context, **options):
-    """Ann's and Ben's pages of a new game, each in a context of its own (``options``)."""
+def two_players(live_server, new_context, listen=False, **options):
+    """Ann's and Ben's pages of a new game, each in a context of its own (``options``;
+    ``listen``: each page writes down what its live regions say, support/heard.py)."""
     answer = live_server.api(
         "POST",
         "/api/games",
@@ -36,7 +40,10 @@ def two_players(live_server, new_context, **options):
     created = answer.json()
     pages = []
     for seat in created["seats"]:
-        page = new_context(**options).new_page()
+        context = new_context(**options)
+        if listen:
+            context.add_init_script(LISTEN)
+        page = context.new_page()
         page.goto(seat["join_url"])
         page.wait_for_function(CONNECTED)
         pages.append(page)
@@ -234,3 +241,57 @@ def test_on_a_phone_a_button_gone_leaves_the_typing_field_alone(live_server, new
     ann.wait_for_function("() => window.shiftago.game && !window.shiftago.game.draw_offer")
     ben.wait_for_function("() => document.activeElement !== document.body")
     assert ben.evaluate("document.activeElement.id") != "action-input"
+
+
+def test_on_a_phone_a_draw_offer_is_said_by_the_status_and_answered_by_the_board(
+    live_server, new_context
+):
+    """A phone showed an opponent's offer only in the controls, a screen below the board,
+    while the status said whose turn it was: the status says the offer while it stands
+    (once, to a screen reader), and its answers lie under the board, in sight."""
+    phone = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+    _, (ann, ben) = two_players(live_server, new_context, listen=True, **phone)
+    ann.wait_for_function("() => window.shiftago.game && window.shiftago.game.may.o.draw")
+    ann.get_by_test_id("offer-draw").click()
+    status = ben.get_by_test_id("status")
+    expect(status).to_have_text("Ann (orange) offers a draw. Ann (orange) to play.")
+    expect(ann.get_by_test_id("status")).to_have_text(
+        "You offered a draw. Your turn, Ann (orange): push a marble in."
+    )
+    assert ben.evaluate("scrollY") == 0
+    for answer in ("accept-draw", "decline-draw"):
+        expect(ben.get_by_test_id(answer)).to_be_in_viewport(ratio=1)
+    expect(ann.get_by_test_id("accept-draw")).to_be_hidden()  # one's own offer
+    ben.wait_for_timeout(1500)  # presence and clock renders say nothing again
+    assert [s for s in said(ben) if "offers a draw" in s] == [
+        "Ann (orange) offers a draw. Ann (orange) to play."
+    ]
+    # beside the board, on a laptop, the answers stay with the other controls, in sight
+    ben.set_viewport_size({"width": 1366, "height": 768})
+    expect(ben.locator("#controls [data-testid=accept-draw]")).to_be_in_viewport(ratio=1)
+    ben.get_by_test_id("decline-draw").click()
+    expect(status).to_have_text("Ann (orange) to play.")
+    expect(ben.get_by_test_id("draw-offered")).to_be_hidden()
+    expect(ann.get_by_test_id("status")).to_have_text("Your turn, Ann (orange): push a marble in.")
+
+
+def test_at_one_screen_the_seat_to_act_offers_the_draw(live_server, new_context):
+    """With both seats at one screen the offer was always orange's, even with green to
+    act, and its button named no colour: it is the seat's to act, as resigning is."""
+    game_id, page = hotseat(live_server, new_context, "express")
+    offer = page.get_by_test_id("offer-draw")
+    expect(offer).to_have_text("Offer a draw (orange)")
+    expect(page.get_by_test_id("resign")).to_have_text("Resign (orange)")
+    page.get_by_test_id("action-input").fill("L3")
+    page.locator("#action-go").click()
+    expect(offer).to_have_text("Offer a draw (green)")
+    expect(page.get_by_test_id("resign")).to_have_text("Resign (green)")
+    offer.click()
+    page.wait_for_function("() => window.shiftago.game.draw_offer === 'g'")
+    assert live_server.api("GET", f"/api/games/{game_id}").json()["draw_offer"] == "g"
+    expect(page.get_by_test_id("status")).to_have_text(
+        "Green offers a draw. Your turn, Green: push a marble in."
+    )
+    expect(offer).to_be_hidden()
+    page.get_by_test_id("accept-draw").click()  # orange answers, at the same screen
+    page.wait_for_function("() => window.shiftago.game.status === 'over draw o g'")

@@ -9,6 +9,7 @@ import json
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 from test_web_accounts_e2e import sign_up
 from test_web_e2e import focused_action, read, tab_to
 
@@ -380,3 +381,36 @@ def test_the_keep_marker_s_pointer_target_is_no_tab_stop(
         )
     assert not [s for s in stops if "hit-disc" in s[1]], stops
     assert [s for s in stops if not s[2]] == [], stops
+
+
+def test_back_and_forward_move_between_the_steps(live_server: LiveServer, new_context: NewContext):
+    """Each step is an entry of the browser's history: "Next step" replaced the address,
+    and Back left the lesson from its second step."""
+    page = new_context().new_page()
+    page.goto(f"{live_server.url}/learn")
+    page.goto(f"{live_server.url}/learn/push?step=1")
+    count = page.locator("[data-testid=step-count]")
+    expect(count).to_have_text("Step 1 of 3")
+    click_action(page, "Bc")
+    explanation(page, "info")
+    page.click("[data-testid=next-step]")
+    expect(count).to_have_text("Step 2 of 3")
+    assert page.url.endswith("/learn/push?step=2")
+    page.locator("[data-testid=step-mark]").nth(2).click()  # a step chosen is one too
+    expect(count).to_have_text("Step 3 of 3")
+    page.reload()  # a reload keeps the step
+    expect(count).to_have_text("Step 3 of 3")
+    page.go_back()
+    expect(count).to_have_text("Step 2 of 3")
+    assert page.url.endswith("/learn/push?step=2")
+    goal = page.text_content("[data-testid=goal]")
+    assert page.text_content("[data-testid=step-told]") == f"Step 2 of 3. {goal}"
+    expect(page.locator("[data-testid=explanation]")).to_be_hidden()  # the step afresh
+    page.go_back()
+    expect(count).to_have_text("Step 1 of 3")
+    page.go_forward()
+    expect(count).to_have_text("Step 2 of 3")
+    page.go_back()
+    expect(count).to_have_text("Step 1 of 3")
+    page.go_back()  # from the first step, Back leaves the lesson
+    page.wait_for_url(f"{live_server.url}/learn")

@@ -132,6 +132,9 @@ def test_who_may_not_offer_or_answer(sqlite_url):
         {"type": "draw", "offer": True, "accept": True},
         {"type": "draw", "offer": False},
         {"type": "draw", "accept": "yes"},
+        # a page offers for a seat through that seat's own socket: one never names another
+        {"type": "draw", "offer": True, "seat": 1},
+        {"type": "draw", "offer": True, "colour": "g"},
     ],
 )
 def test_a_draw_message_says_one_thing(sqlite_url, message):

@@ -29,16 +29,38 @@ export function takebackMessage() {
   return { type: "takeback", tokens: heldTokens() };
 }
 
-/** The held colour that resigns: the one to act, or the first that may. */
+/** The held colour that does `what` (resign, offer a draw): the one to act, or the
+ *  first that may; null if none may or the game is over. */
+function actorFor(what) {
+  if (isOver()) return null;
+  const mayDo = heldThatMay(what);
+  return mayDo.includes(ctx.game.turn) ? ctx.game.turn : mayDo[0] || null;
+}
+
+/** The held colour that resigns. */
 export function resigner() {
-  const mayResign = heldThatMay("resign");
-  return mayResign.includes(ctx.game.turn) ? ctx.game.turn : mayResign[0] || null;
+  return actorFor("resign");
+}
+
+/** Where a draw offer's answers are in sight: beside the board with the other controls
+ *  in two columns; in one (a phone), where those lie a screen below, under the board. */
+const oneColumn = matchMedia("(max-width: 900px)");
+let lastSend = null;
+oneColumn.addEventListener("change", () => ctx.game && lastSend && renderControls(lastSend));
+
+function placeDrawOffer() {
+  const box = $("draw-offered");
+  if (!oneColumn.matches) {
+    if (box.parentNode !== $("controls")) $("claims").before(box);
+  } else if (box.previousElementSibling !== $("board")) $("board").after(box);
 }
 
 /** The controls that ask before they act, each with its `-confirm` box. */
 const CONFIRMS = ["takeback", "resign", "abort"];
 
 export function renderControls(send) {
+  lastSend = send;
+  placeDrawOffer();
   const tb = takebackNow();
   $("takeback").hidden = !tb || !$("takeback-confirm").hidden;
   if (!tb) $("takeback-confirm").hidden = true;
@@ -59,22 +81,38 @@ export function renderControls(send) {
   // beside its answers to be taken for one of them
   const asking = CONFIRMS.find((id) => !$(`${id}-confirm`).hidden);
   if (asking) for (const id of [...CONFIRMS, "offer-draw"]) if (id !== asking) $(id).hidden = true;
-  const shown = ["takeback", "takeback-confirm", "resign", "resign-confirm", "offer-draw", "abort", "abort-confirm", "draw-offered"].some((id) => !$(id).hidden) || $("claims").children.length > 0;
+  const shown = ["takeback", "takeback-confirm", "resign", "resign-confirm", "offer-draw", "abort", "abort-confirm"].some((id) => !$(id).hidden) || $("claims").children.length > 0
+    || (!$("draw-offered").hidden && $("controls").contains($("draw-offered")));
   $("controls").hidden = !shown;
+}
+
+/** The draw offer that stands, for a page that holds a seat: {offer: its colour,
+ *  answerer: the held colour that answers it, or null (the page's own offer)}. */
+function drawOffer() {
+  const mine = held();
+  const offer = isOver() || !mine.length ? null : ctx.game.draw_offer || null;
+  return { offer, answerer: offer ? mine.find((c) => c !== offer) || null : null };
+}
+
+/** The draw offer that stands, as words for a seat's holder ("" while none does): the
+ *  banner by the board and the status line say it, as the answer is this screen's. */
+export function drawOfferWords() {
+  const { offer, answerer } = drawOffer();
+  if (!offer) return "";
+  return answerer ? t("{name} offers a draw.", { name: who(offer) }) : t("You offered a draw.");
 }
 
 /** Draw offers (GAME `draw_offer`, `may.draw`) and aborting (`may.abort`); the server decides. */
 function renderDrawAndAbort(send) {
-  const g = ctx.game;
   const over = isOver();
-  const offerer = over ? null : heldThatMay("draw")[0] || null;
+  // at one screen, the offer is the seat's to act, and the button says whose it is
+  const offerer = actorFor("draw");
   $("offer-draw").hidden = !offerer;
+  $("offer-draw").textContent = held().length > 1 && offerer ? t("Offer a draw ({colour})", { colour: colourName(offerer) }) : t("Offer a draw");
   $("offer-draw").onclick = () => offerer && send({ type: "draw", offer: true }, offerer);
-  const offer = over ? null : g.draw_offer || null;
-  const mine = held();
-  const answerer = offer ? mine.find((c) => c !== offer) || null : null;
-  $("draw-offered").hidden = !offer || !mine.length;
-  $("draw-offered-text").textContent = !offer ? "" : mine.includes(offer) && !answerer ? t("You offered a draw.") : t("{name} offers a draw.", { name: who(offer) });
+  const { offer, answerer } = drawOffer();
+  $("draw-offered").hidden = !offer;
+  $("draw-offered-text").textContent = drawOfferWords();
   $("accept-draw").hidden = !answerer;
   $("decline-draw").hidden = !answerer;
   $("accept-draw").onclick = () => answerer && send({ type: "draw", accept: true }, answerer);

@@ -9,7 +9,7 @@ import { Conn, seatOfToken, showConnection } from "./connection.js";
 import { errorWords } from "./errors.js";
 import { number, t, tn } from "./i18n.js";
 import { refusalWords } from "./refusals.js";
-import { renderControls, renderShare, resigner, takebackMessage, takebackNow } from "./controls.js";
+import { drawOfferWords, renderControls, renderShare, resigner, takebackMessage, takebackNow } from "./controls.js";
 import { actionNews, renderMoves } from "./moves.js";
 import { controlText } from "./clock.js";
 import { rematchOffer, renderPlayers, renderResult, renderScoreChoices, statusText } from "./panels.js";
@@ -322,7 +322,8 @@ function draw(animate) {
   document.body.classList.toggle("my-turn", can);
   document.body.dataset.version = String(ctx.version);
 
-  setStatus(statusText(v, can));
+  // a draw offer that stands is news for the line the player watches (a phone missed it)
+  setStatus([drawOfferWords(), statusText(v, can)].filter(Boolean).join(" "));
   // in a variant that scores, or with a handicap, the news line keeps its room when
   // empty, so that the board below it never moves under the pointer as news come and go
   // a game ended off the board (a resignation, a flag, an agreement) has the result
