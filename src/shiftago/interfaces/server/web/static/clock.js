@@ -179,3 +179,13 @@ export function controlText(g) {
   if (g.clock.days) return tn("{n} day", "{n} days", g.clock.days);
   return g.clock.control || "";
 }
+
+/** The header's line about the game: its variant, players, time control and rating. */
+export function gameTitle(g, variant) {
+  const control = controlText(g);
+  const values = { variant, n: g.players, control };
+  if (control && g.rated) return tn("{variant}, {n} player, {control}, rated", "{variant}, {n} players, {control}, rated", g.players, values);
+  if (control) return tn("{variant}, {n} player, {control}", "{variant}, {n} players, {control}", g.players, values);
+  if (g.rated) return tn("{variant}, {n} player, rated", "{variant}, {n} players, rated", g.players, values);
+  return tn("{variant}, {n} player", "{variant}, {n} players", g.players, values);
+}

@@ -11,7 +11,7 @@ import { number, t, tn } from "./i18n.js";
 import { refusalWords } from "./refusals.js";
 import { drawOfferWords, renderControls, renderShare, resigner, takebackMessage, takebackNow } from "./controls.js";
 import { actionNews, renderMoves } from "./moves.js";
-import { controlText } from "./clock.js";
+import { gameTitle } from "./clock.js";
 import { rematchOffer, renderPlayers, renderResult, renderScoreChoices, statusText } from "./panels.js";
 import { loadSteps, renderReplay, setStep, stepFromUrl, stepsReady, wireReplay } from "./replay.js";
 import { $, anyConn, connFor, ctx, held, heldThatMay, history as moveHistory, holdsEveryPerson, isOver, lastStep, may, replaying, setText, shown, shownStep, together, who } from "./state.js";
@@ -24,7 +24,7 @@ import { mountPlayFrom } from "./playfrom.js";
 import { renderPictureLinks } from "./pictures.js";
 import { Announcer } from "./announce.js";
 import { spokenOnOpening, spokenSince, spokenStep } from "./spoken.js";
-import { variantName } from "./gamewords.js";
+import { anotherSeatWords, variantName } from "./gamewords.js";
 
 if (ctx.fast) document.documentElement.classList.add("reduced-motion");
 
@@ -545,32 +545,6 @@ function connect(tokens) {
   render();
 }
 
-/** The question about another seat's link: the seats this browser plays (`mine`),
- *  the seat the link is for (undefined: not known). */
-function anotherSeatWords(mine, seat) {
-  const values = { mine: together(mine.map(colourName)), theirs: seat === undefined ? "" : colourName(COLOURS[seat]) };
-  if (!mine.length && seat === undefined) {
-    return t("This browser already plays a seat in this game, and this link is for another seat. If you made it for a friend, send it to them; play it here only if both seats are played on this screen.");
-  }
-  if (!mine.length) {
-    return t("This browser already plays a seat in this game, and this link is for {theirs}. If you made it for a friend, send it to them; play it here only if both seats are played on this screen.", values);
-  }
-  if (seat === undefined) {
-    return t("This browser already plays {mine} in this game, and this link is for another seat. If you made it for a friend, send it to them; play it here only if both seats are played on this screen.", values);
-  }
-  return t("This browser already plays {mine} in this game, and this link is for {theirs}. If you made it for a friend, send it to them; play it here only if both seats are played on this screen.", values);
-}
-
-/** The header's line about the game: its variant, players, time control and rating. */
-function gameTitle(g, variant) {
-  const control = controlText(g);
-  const values = { variant, n: g.players, control };
-  if (control && g.rated) return tn("{variant}, {n} player, {control}, rated", "{variant}, {n} players, {control}, rated", g.players, values);
-  if (control) return tn("{variant}, {n} player, {control}", "{variant}, {n} players, {control}", g.players, values);
-  if (g.rated) return tn("{variant}, {n} player, rated", "{variant}, {n} players, rated", g.players, values);
-  return tn("{variant}, {n} player", "{variant}, {n} players", g.players, values);
-}
-
 /** A link to another seat of a game this browser already plays (often the link made
  *  for a friend, opened here): held only when the person says so, before any socket. */
 async function askAboutAnotherSeat(token, heldTokens) {
@@ -580,7 +554,7 @@ async function askAboutAnotherSeat(token, heldTokens) {
     return;
   }
   const mine = Object.keys(gameEntry(ctx.gameId).tokens || {}).filter((c) => COLOURS.includes(c));
-  $("another-seat-text").textContent = anotherSeatWords(mine, seat);
+  $("another-seat-text").textContent = anotherSeatWords(mine, seat === undefined ? undefined : COLOURS[seat]);
   const box = $("another-seat");
   box.hidden = false;
   const answer = (both) => {

@@ -2,7 +2,7 @@
 // variants, the computer's levels and the seats, in the page's language: every page
 // says them through here (api.js passes some on). Functions, so that each word is
 // looked up in the catalogue when it is shown.
-import { number, t } from "./i18n.js";
+import { listed, number, t } from "./i18n.js";
 
 const COLOUR_WORDS = {
   o: () => t("Orange"),
@@ -119,4 +119,20 @@ export function nameBesideColour(seat) {
 export function seatWithColour(seat) {
   const name = nameBesideColour(seat);
   return name ? t("{name} ({colour})", { name, colour: colourWord(seat.colour) }) : colourName(seat.colour);
+}
+
+/** The question about another seat's link: the colours this browser plays (`mine`),
+ *  the colour the link is for (undefined: not known). */
+export function anotherSeatWords(mine, colour) {
+  const values = { mine: listed(mine.map(colourWord)), theirs: colour === undefined ? "" : colourWord(colour) };
+  if (!mine.length && colour === undefined) {
+    return t("This browser already plays a seat in this game, and this link is for another seat. If you made it for a friend, send it to them; play it here only if both seats are played on this screen.");
+  }
+  if (!mine.length) {
+    return t("This browser already plays a seat in this game, and this link is for {theirs}. If you made it for a friend, send it to them; play it here only if both seats are played on this screen.", values);
+  }
+  if (colour === undefined) {
+    return t("This browser already plays {mine} in this game, and this link is for another seat. If you made it for a friend, send it to them; play it here only if both seats are played on this screen.", values);
+  }
+  return t("This browser already plays {mine} in this game, and this link is for {theirs}. If you made it for a friend, send it to them; play it here only if both seats are played on this screen.", values);
 }
