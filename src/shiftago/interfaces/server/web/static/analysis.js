@@ -16,7 +16,7 @@ import { invalidWords, positionActionWords } from "./refusals.js";
 import { listed, number, t, tn } from "./i18n.js";
 import { colourName, variantName } from "./gamewords.js";
 import { mountPrefs, playSound } from "./prefs.js";
-import { expectedWords, formatValue, unitWords } from "./review.js";
+import { expectedWords, formatValue, unitWords } from "./values.js";
 import { PositionEditor } from "./editor.js";
 import { BookPanel } from "./book.js";
 import { drawSeatChips } from "./seatchips.js";

@@ -5,7 +5,7 @@
 // its frame (POST /api/positions/book, docs/web-protocol.md, "The opening book").
 import { api, el } from "./api.js";
 import { number, t } from "./i18n.js";
-import { expectedWords } from "./review.js";
+import { expectedWords } from "./values.js";
 
 /** Shows the book's lines at `position` in `card` (its table body `rows`); `play(action)`
  * plays a line's action. An answer for a position no longer shown is dropped. */

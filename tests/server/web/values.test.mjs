@@ -1,9 +1,9 @@
-// The review's words for the computer's values (static/review.js, unitWords): an even
+// The words for the computer's values (static/values.js, unitWords): an even
 // share is a half only with two players; run by Node's own test runner through
 // test_web_scripts.py.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { unitWords } from "../../../src/shiftago/interfaces/server/web/static/review.js";
+import { unitWords } from "../../../src/shiftago/interfaces/server/web/static/values.js";
 
 const PLAYOUTS = "the mover's mean reward over its playouts";
 
