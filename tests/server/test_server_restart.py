@@ -232,10 +232,14 @@ def test_a_killed_server_charges_nobody_for_its_downtime(start_server, db_url, t
     wait_for(lambda: last_beat(db_url), lambda beat: beat >= moved, log=server.log)
     read = time.monotonic()
     at_kill = clock()  # as a beat has come since the time moved: as when time flows
+    read_at = time.time() + 25  # the server's time, just after it read the clock
     assert at_kill["remaining"][0] <= 35.0
     assert at_kill["running"] == "o"
     down = time.monotonic()
     server.kill()
+    # the downtime is counted from the last heartbeat, so what the clock ran between that
+    # beat and the read above comes back to it (a loaded machine made it 0.22 s)
+    forgiven = max(0.0, read_at - last_beat(db_url))
     offset.write_text("325")  # down for 300 s, and for as long as it takes to start again
     server.start()
     after = clock()
@@ -243,7 +247,7 @@ def test_a_killed_server_charges_nobody_for_its_downtime(start_server, db_url, t
     down = time.monotonic() - down
     assert after["running"] == "o"
     for before_left, after_left in zip(at_kill["remaining"], after["remaining"], strict=True):
-        assert -0.01 <= before_left - after_left < 1.0 + real, (at_kill, after)
+        assert -0.01 - forgiven <= before_left - after_left < 1.0 + real, (at_kill, after)
     assert 299.0 < after["paused"] < 301.0 + down
     game = server.api("GET", f"/api/games/{game_id}").json()
     assert game["status"] == "playing o insert"
