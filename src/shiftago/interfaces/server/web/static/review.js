@@ -198,6 +198,12 @@ export class GameReview {
     this.pressed = document.activeElement === this.button;
     this.awaited = true;
     this.button.disabled = true;
+    // the keyboard waits in the review's section, not on the page's body, for as long as
+    // the server takes to answer (a busy one took over 10 s in a whole run)
+    if (this.pressed) {
+      this.root.tabIndex = -1;
+      this.root.focus();
+    }
     this.fail("");
     try {
       const review = await api(`/api/games/${encodeURIComponent(this.gameId)}/analysis`, { method: "POST" });
