@@ -118,9 +118,10 @@ def yes_no_again() -> str:
     return _("Please answer %(yes)s or %(no)s.") % {"yes": yes, "no": no}
 
 
-def _is_action(word: str) -> bool:
+def is_action(text: str) -> bool:
+    """Whether ``text`` reads as an action of the notation (``L3``, ``xc3-g3``)."""
     try:
-        Action.parse(word)
+        Action.parse(text)
     except ShiftagoError:
         return False
     return True
@@ -143,7 +144,7 @@ def language_words() -> dict[str, Command]:
         if len(commands) == 1
         and len(word.split()) == 1
         and english.get(word, commands[0]) is commands[0]
-        and not _is_action(word)
+        and not is_action(word)
         and yes_or_no(word) is None
     }
 

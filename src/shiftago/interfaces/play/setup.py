@@ -7,13 +7,14 @@ from __future__ import annotations
 import random
 from typing import TextIO
 
-from shiftago.core import Action, Game, ShiftagoError
+from shiftago.core import Game, ShiftagoError
 from shiftago.engine.levels import level as level_of
 from shiftago.formats.record import Record, parse_record
 from shiftago.formats.text_board import use_color
 from shiftago.interfaces.play.commands import (
     QUIT,
     command_of,
+    is_action,
     yes_no_again,
     yes_no_hint,
     yes_or_no,
@@ -97,7 +98,7 @@ def _ask_to_resume(reader: LineReader, when: str) -> bool | None:
             return said
         if command_of(word) is QUIT:
             return None
-        if command_of(word.split()[0]) is not None or _is_action(word):
+        if command_of(word.split()[0]) is not None or is_action(word):
             raise SetupError(
                 _(
                     "an unfinished game from %(when)s is saved, and %(answer)s does not say "
@@ -107,14 +108,6 @@ def _ask_to_resume(reader: LineReader, when: str) -> bool | None:
                 % {"when": when, "answer": repr(answer.strip())}
             )
         reader.out.write(yes_no_again() + "\n")
-
-
-def _is_action(text: str) -> bool:
-    try:
-        Action.parse(text)
-    except ShiftagoError:
-        return False
-    return True
 
 
 def _refuse_unused_options(setup: PlaySetup) -> None:
