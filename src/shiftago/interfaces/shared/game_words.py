@@ -230,7 +230,8 @@ WON_HEAD: Final = {
         "%(variant)s, %(n)d players: game over, the action limit is reached: %(who)s wins on points"
     ),
 }
-#: A shared result at the end, by the reason (a line or 10 points has one winner).
+#: A shared result at the end, by the reason (a line or 10 points has one winner, the
+#: mover).
 DRAWN_HEAD: Final = {
     "board full": N_(
         "%(variant)s, %(n)d players: game over, the board is full: a draw between %(who)s"
@@ -243,7 +244,6 @@ DRAWN_HEAD: Final = {
         "%(variant)s, %(n)d players: game over, the action limit is reached: a draw between %(who)s"
     ),
 }
-DRAWN_SOMEHOW: Final = N_("%(variant)s, %(n)d players: game over, a draw between %(who)s")
 
 
 def _seat(seat: int) -> str:
@@ -266,7 +266,7 @@ def status(state: State) -> str:
         outcome = state.outcome
         reason = outcome.reason.value
         if outcome.is_draw:
-            head = _(DRAWN_HEAD.get(reason, DRAWN_SOMEHOW))
+            head = _(DRAWN_HEAD[reason])
             values["who"] = listing([_seat(s) for s in outcome.winners])
         else:
             head = _(WON_HEAD[reason])
