@@ -3,7 +3,7 @@
 // game's replay at step k. The wiring: the sockets' events update the shared state
 // (state.js) and everything is drawn again from it. The page draws, the server
 // decides: turns, legal actions, points, skips and permissions all come from GAME.
-import { BoardView, COLOURS, colourName, parsePosition } from "./board.js";
+import { BoardView, COLOURS, parsePosition } from "./board.js";
 import { api, copyText, escapeSaysNo, forgetToken, gameEntry, localPath, rememberGame, showNotice, tokenOf } from "./api.js";
 import { Conn, seatOfToken, showConnection } from "./connection.js";
 import { errorWords } from "./errors.js";
@@ -14,7 +14,7 @@ import { actionNews, renderMoves } from "./moves.js";
 import { gameTitle } from "./clock.js";
 import { rematchOffer, renderPlayers, renderResult, renderScoreChoices, statusText } from "./panels.js";
 import { loadSteps, renderReplay, setStep, stepFromUrl, stepsReady, wireReplay } from "./replay.js";
-import { $, anyConn, connFor, ctx, held, heldThatMay, history as moveHistory, holdsEveryPerson, isOver, lastStep, may, replaying, setText, shown, shownStep, together, who } from "./state.js";
+import { $, anyConn, connFor, ctx, held, heldThatMay, history as moveHistory, holdsEveryPerson, isOver, lastStep, may, replaying, setText, shown, shownStep, who } from "./state.js";
 import { GameReview } from "./review.js";
 import { mountPrefs, playSound } from "./prefs.js";
 import { ChatPanel } from "./chat.js";
