@@ -13,7 +13,7 @@ import { errorWords } from "./errors.js";
 import { levelLabel, seatName } from "./gamewords.js";
 import { mountDaily } from "./daily.js";
 import { keepHashTarget } from "./hashtarget.js";
-import { date, lang, listed, number, t, tn } from "./i18n.js";
+import { date, lang, listed, t, tn } from "./i18n.js";
 import { resultSentence } from "./results.js";
 
 const $ = (id) => document.getElementById(id);
