@@ -513,3 +513,32 @@ def test_healthz_shows_the_jobs_per_kind_without_redis(tmp_path):
         jobs = client.get("/healthz").json()["jobs"]
         assert set(jobs) == {"move", "review"}
         assert jobs["review"] == {"queued": 0, "running": 0, "oldest_seconds": 0.0}
+
+
+def test_a_job_whose_time_comes_while_the_dispatcher_looks_still_starts(monkeypatch):
+    # The clock moves on at every reading, as a busy process's does: the job is not yet
+    # due when the queue is first asked and already due when it is asked again.
+    from shiftago.interfaces.server.jobs import queue as queue_module
+    from shiftago.interfaces.server.jobs.queue import LocalJobs
+
+    readings = iter(100.0 + 0.3 * n for n in range(1_000_000))
+    monkeypatch.setattr(queue_module, "time", type("Clock", (), {"time": lambda: next(readings)}))
+
+    async def main() -> list[str]:
+        ran: list[str] = []
+        started = asyncio.Event()
+
+        async def runner(job: Job) -> None:
+            ran.append(job.game_id)
+            started.set()
+
+        jobs = LocalJobs(2)
+        await jobs.start(runner)
+        await asyncio.sleep(0)  # the dispatcher waits for its first job
+        await jobs.submit(move("g", "a", not_before=100.5))
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(started.wait(), 5)
+        await jobs.close()
+        return ran
+
+    assert asyncio.run(main()) == ["g"]

@@ -282,17 +282,21 @@ class _Dispatcher:
 
     async def _dispatch(self) -> None:
         while True:
-            now = time.time()
-            due = self.queue.due(now)
-            timeout = None if due is None else max(0.001, due - now)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.wake.wait(), timeout)
             self.wake.clear()
-            while (next_job := self.queue.pop()) is not None:
+            # One reading of the clock for starting jobs and for the next one's time, so
+            # that a job left waiting for its time is always one ``due`` names: with two
+            # readings a job that comes due between them would wait for a wake that
+            # nothing sends.
+            now = time.time()
+            while (next_job := self.queue.pop(now)) is not None:
                 job, handle = next_job
                 task = asyncio.create_task(self._run(job, handle))
                 self.tasks.add(task)
                 task.add_done_callback(self.tasks.discard)
+            due = self.queue.due(now)
+            timeout = None if due is None else max(0.001, due - time.time())
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.wake.wait(), timeout)
 
     async def _run(self, job: Job, handle: Any) -> None:
         try:
