@@ -127,6 +127,9 @@ def migration_config() -> Config:
 def migrate(engine: Engine) -> None:
     """Bring the schema up to the newest migration (a no-op when it is there)."""
     config = migration_config()
+    if engine.dialect.name == "sqlite":
+        _migrate_sqlite(engine, config)
+        return
     with engine.begin() as connection:
         if connection.dialect.name == "postgresql":
             # processes starting at once on an empty database migrate one after another
@@ -134,6 +137,29 @@ def migrate(engine: Engine) -> None:
             connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
+
+
+def _migrate_sqlite(engine: Engine, config: Config) -> None:
+    """Migrate with SQLite's foreign keys off, then check them before committing.
+
+    SQLite alters most of a table by making it anew and dropping the old one (Alembic's
+    batch mode); with foreign keys on, that drop deletes every row that refers to the
+    table (``ON DELETE CASCADE``): a game's seats and actions. SQLite changes the
+    setting only outside a transaction, so it is set before the migration's begins.
+    """
+    with engine.connect() as connection:
+        connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+        connection.commit()
+        try:
+            with connection.begin():
+                config.attributes["connection"] = connection
+                command.upgrade(config, "head")
+                broken = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+                if broken:
+                    raise RuntimeError(f"the migration left rows that refer to none: {broken[:5]}")
+        finally:
+            connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+            connection.commit()
 
 
 def database_revisions(url: str) -> list[str]:
