@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime as dt
 import json
 import signal
 import time
@@ -542,3 +543,32 @@ def test_a_job_whose_time_comes_while_the_dispatcher_looks_still_starts(monkeypa
         return ran
 
     assert asyncio.run(main()) == ["g"]
+
+
+def test_a_move_job_for_a_game_the_database_lacks_says_so(tmp_path, caplog):
+    # A worker started with another --db than the serve processes' gets their jobs.
+    with client_for(f"sqlite:///{tmp_path / 'w.db'}") as client:
+        computers = client.app.state.runtime.computers
+        with caplog.at_level("WARNING", logger="shiftago.server"):
+            client.portal.call(computers.move, Job("move", "elsewhere123", 3, "x"))
+    said = [r.getMessage() for r in caplog.records if "elsewhere123" in r.getMessage()]
+    assert len(said) == 1 and "--db" in said[0]
+
+
+def test_a_worker_says_when_no_serve_process_uses_its_database(tmp_path):
+    from shiftago.interfaces.server.db.store import migrate, open_engine
+    from shiftago.interfaces.server.games.store import Store
+    from shiftago.interfaces.server.worker import QUIET_DATABASE_SECONDS, unused_database
+
+    engine = open_engine(f"sqlite:///{tmp_path / 'w.db'}")
+    migrate(engine)
+    store = Store(engine)
+    assert store.last_beat() is None
+    assert "ever" in (unused_database(store.last_beat(), 1000.0) or "")
+    store.beat(dt.datetime.fromtimestamp(1000.0, dt.UTC))
+    assert store.last_beat() == 1000.0
+    assert unused_database(store.last_beat(), 1001.0) is None  # a serve process beats
+    quiet = unused_database(store.last_beat(), 1000.0 + QUIET_DATABASE_SECONDS + 30)
+    assert quiet is not None and f"{QUIET_DATABASE_SECONDS + 30:.0f} s" in quiet
+    assert "--db" in quiet
+    store.dispose()

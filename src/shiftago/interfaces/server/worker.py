@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import logging
 import signal
+import time
 
 from shiftago.engine import warm_up
 from shiftago.interfaces.server.db.store import migrate, open_engine
@@ -35,6 +36,9 @@ async def work(db_url: str, settings: Settings, stop: asyncio.Event | None = Non
     engine = open_engine(db_url)
     migrate(engine)
     store = Store(engine)
+    unused = unused_database(store.last_beat(), time.time())
+    if unused is not None:
+        log.warning("%s", unused)
     stop = stop if stop is not None else asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
@@ -53,6 +57,26 @@ async def work(db_url: str, settings: Settings, stop: asyncio.Event | None = Non
     finally:
         await runtime.stop()
         store.dispose()
+
+
+#: Seconds without a serve process's heartbeat (twice a second while one runs) after
+#: which a worker's database looks like one no serve process uses.
+QUIET_DATABASE_SECONDS = 60.0
+
+
+def unused_database(last_beat: float | None, now: float) -> str | None:
+    """The warning for a worker whose database no serve process has used lately (None:
+    one has): the jobs in Redis then name games that database does not have."""
+    if last_beat is None:
+        since = "no serve process has ever used this database"
+    elif now - last_beat > QUIET_DATABASE_SECONDS:
+        since = f"no serve process has used this database for {now - last_beat:.0f} s"
+    else:
+        return None
+    return (
+        f"{since}: unless every serve process is stopped, --db is not their database, "
+        "and this worker will find none of their games"
+    )
 
 
 def run_worker(db_url: str, settings: Settings) -> None:

@@ -91,7 +91,15 @@ class ComputerPlayers:
     async def move(self, job: Job) -> None:
         """Play the computer's move of ``job``, unless the game has moved on."""
         live = await self.hub.fresh(job.game_id, job.revision)
-        if live is None or live.revision != job.revision or not live.computer_to_act:
+        if live is None:
+            # a job comes only for a stored game: this process reads another database
+            log.warning(
+                "a move job of game %s, which this process's database does not have: is "
+                "--db the database of the serve processes?",
+                job.game_id,
+            )
+            return
+        if live.revision != job.revision or not live.computer_to_act:
             return
         with self.hub.using(live):
             seat = live.game.turn

@@ -489,6 +489,12 @@ class Store(Database):
             if getattr(done, "rowcount", 0) == 0:
                 s.add(HeartbeatRow(id=1, beat=at))
 
+    def last_beat(self) -> float | None:
+        """When a serve process last said it was alive (None: never)."""
+        with self.sessions() as s:
+            last = s.scalar(select(HeartbeatRow.beat).where(HeartbeatRow.id == 1))
+        return None if last is None else epoch(last)
+
     def resume_clocks(self, at: float, stale: float) -> float | None:
         """At a process's start: when the heartbeat is older than ``stale`` seconds at
         ``at`` (every serve process was down since), shift the running and waiting
