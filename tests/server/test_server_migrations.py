@@ -108,3 +108,20 @@ def test_an_upgrade_keeps_every_row_and_every_reference(db_url, start):
     engine.dispose()
     assert kept == {name: [columns or {"row": 1}] for name, columns in references.items()}
     assert on  # SQLite's foreign keys are on again for the connections the app goes on with
+
+
+def test_serve_says_which_migrations_it_ran_and_its_own_lines(start_server, tmp_path):
+    db_url = f"sqlite:///{tmp_path / 'old.db'}"
+    engine = open_engine(db_url)
+    config = migration_config()
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, EARLIER[-1])
+    engine.dispose()
+    server = start_server(db_url=db_url)
+    log = server.log()
+    newest = max(known_revisions())
+    # alembic's line, then the app's own (a first start stores no heartbeat), with the
+    # time and level an operator reads them by
+    assert f"INFO alembic.runtime.migration Running upgrade {EARLIER[-1]} -> {newest}" in log
+    assert "INFO shiftago.server no heartbeat was stored" in log, log[-2000:]

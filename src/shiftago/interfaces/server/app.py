@@ -356,8 +356,11 @@ def run(
     """Serve the app with uvicorn until interrupted (or told to stop with SIGTERM); a
     database or Redis that does not answer, or an address that cannot be listened on,
     raises :class:`.startup.StartupError` first."""
+    import logging.config
+
     import uvicorn
 
+    logging.config.dictConfig(log_config())  # before the migration, which it names
     settings = settings or Settings(bot_delay=SERVED_BOT_DELAY)
     check_services(db_url, settings.redis_url)
     lock = hold_the_only_process(db_url, settings.redis_url)

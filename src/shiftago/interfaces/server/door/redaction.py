@@ -68,12 +68,27 @@ def redact_logs() -> None:
             logger.addFilter(RedactSecrets())
 
 
+#: The loggers of the app itself and of its migrations, which uvicorn's configuration
+#: leaves without a handler: their lines (a migration run, the downtime the clocks
+#: skipped, events sent once Redis was back) go to standard error as a worker's do.
+APP_LOGGERS: Final = ("shiftago", "alembic")
+
+
 def log_config() -> dict[str, Any]:
-    """uvicorn's logging configuration with :class:`RedactSecrets` on its handlers too,
-    so that a record reaching them from any logger is redacted."""
+    """uvicorn's logging configuration, with the app's own loggers (:data:`APP_LOGGERS`)
+    at INFO and :class:`RedactSecrets` on every handler, so that a record reaching them
+    from any logger is redacted."""
     from uvicorn.config import LOGGING_CONFIG
 
     config = copy.deepcopy(LOGGING_CONFIG)
+    config["formatters"]["app"] = {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}
+    config["handlers"]["app"] = {
+        "formatter": "app",
+        "class": "logging.StreamHandler",
+        "stream": "ext://sys.stderr",
+    }
+    for name in APP_LOGGERS:
+        config["loggers"][name] = {"handlers": ["app"], "level": "INFO", "propagate": False}
     config.setdefault("filters", {})["redact_secrets"] = {"()": RedactSecrets}
     for handler in config["handlers"].values():
         handler.setdefault("filters", []).append("redact_secrets")
