@@ -22,6 +22,7 @@ from urllib.parse import urlsplit, urlunsplit
 from shiftago.interfaces.server.accounts import accounts
 from shiftago.interfaces.server.analysis.reviews import GameAnalyses
 from shiftago.interfaces.server.collector import Collector
+from shiftago.interfaces.server.db.outage import DATABASE_OUTAGE
 from shiftago.interfaces.server.db.store import from_epoch, now
 from shiftago.interfaces.server.games import ending
 from shiftago.interfaces.server.games.bots import ComputerPlayers
@@ -221,9 +222,11 @@ class Runtime:
         while True:
             try:
                 await self.hub.db(self.hub.store.beat, from_epoch(self.hub.now()))
-            except Exception:
+                DATABASE_OUTAGE.answered()
+            except Exception as error:
                 raise_if_cancelled()
-                log.exception("the heartbeat failed")
+                if not DATABASE_OUTAGE.failed("the heartbeat", error):
+                    log.exception("the heartbeat failed")
             await asyncio.sleep(every)
 
     async def _repeat(self, every: float, sweep: Callable[[], Awaitable[int]], name: str) -> None:
@@ -233,9 +236,11 @@ class Runtime:
             await asyncio.sleep(every)
             try:
                 await sweep()
-            except Exception:
+                DATABASE_OUTAGE.answered()
+            except Exception as error:
                 raise_if_cancelled()
-                log.exception("the %s sweep failed", name)
+                if not DATABASE_OUTAGE.failed(f"the {name} sweep", error):
+                    log.exception("the %s sweep failed", name)
 
     async def sweep_flags(self) -> int:
         """End the timed games whose running clock ran out, whether or not anyone is

@@ -41,8 +41,10 @@ from shiftago.interfaces.server.accounts.store import (
     find_session,
 )
 from shiftago.interfaces.server.db.names import name_key
+from shiftago.interfaces.server.db.outage import DATABASE_OUTAGE
 from shiftago.interfaces.server.games.holding import Holder
 from shiftago.interfaces.server.languages import COOKIE, Catalogues
+from shiftago.interfaces.shared.cancelling import raise_if_cancelled
 
 if TYPE_CHECKING:
     from shiftago.interfaces.server.games.hub import Hub
@@ -178,8 +180,11 @@ async def sweep_sessions(hub: Hub, every: float) -> None:
             swept = await hub.db(delete_expired_sessions, hub.store)
             if swept:
                 log.info("%d expired sessions deleted", swept)
-        except Exception:
-            log.exception("the sessions' sweep failed")
+            DATABASE_OUTAGE.answered()
+        except Exception as error:
+            raise_if_cancelled()
+            if not DATABASE_OUTAGE.failed("the sessions' sweep", error):
+                log.exception("the sessions' sweep failed")
 
 
 # --- the connection's side ---------------------------------------------------------------

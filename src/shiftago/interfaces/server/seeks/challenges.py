@@ -34,6 +34,7 @@ from typing import Any, Final
 
 from shiftago.core import Variant
 from shiftago.interfaces.server.accounts.store import Account
+from shiftago.interfaces.server.db.outage import DATABASE_OUTAGE
 from shiftago.interfaces.server.db.store import from_epoch, token_hash
 from shiftago.interfaces.server.games.creating import GameSpec, SeatSpec, new_id, new_token
 from shiftago.interfaces.server.games.hub import Hub
@@ -385,9 +386,11 @@ class Seeks:
             try:
                 await self.feed.refresh()
                 await self.sweep()
-            except Exception:
+                DATABASE_OUTAGE.answered()
+            except Exception as error:
                 raise_if_cancelled()
-                log.exception("the seeks' sweep failed")
+                if not DATABASE_OUTAGE.failed("the seeks' sweep", error):
+                    log.exception("the seeks' sweep failed")
 
     async def close(self) -> None:
         """Stop the lobby's timers (shutting down)."""
