@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import logging
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
@@ -21,12 +22,14 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Engine, create_engine, event, make_url, select, text
+from sqlalchemy import Connection, Engine, create_engine, event, make_url, select, text
 from sqlalchemy.exc import ArgumentError, InterfaceError, NoSuchModuleError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.orm import sessionmaker
 
 from shiftago.interfaces.server.db.schema import Base
+
+log = logging.getLogger("shiftago.server")
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 #: The PostgreSQL advisory lock taken while migrating (any number; "shiftago" in ASCII).
@@ -125,7 +128,8 @@ def migration_config() -> Config:
 
 
 def migrate(engine: Engine) -> None:
-    """Bring the schema up to the newest migration (a no-op when it is there)."""
+    """Bring the schema up to the newest migration (a no-op when it is there), and log
+    the revisions it went from and to when it ran any."""
     config = migration_config()
     if engine.dialect.name == "sqlite":
         _migrate_sqlite(engine, config)
@@ -135,8 +139,18 @@ def migrate(engine: Engine) -> None:
             # processes starting at once on an empty database migrate one after another
             # (held to the end of this transaction)
             connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
-        config.attributes["connection"] = connection
-        command.upgrade(config, "head")
+        _upgrade(connection, config)
+
+
+def _upgrade(connection: Connection, config: Config) -> None:
+    """Run the migrations on ``connection`` and say what they changed."""
+    before = MigrationContext.configure(connection).get_current_revision()
+    config.attributes["connection"] = connection
+    command.upgrade(config, "head")
+    after = MigrationContext.configure(connection).get_current_revision()
+    if after != before:
+        was = "a new database" if before is None else f"migration {before}"
+        log.info("the database was brought from %s to migration %s", was, after)
 
 
 def _migrate_sqlite(engine: Engine, config: Config) -> None:
@@ -152,8 +166,7 @@ def _migrate_sqlite(engine: Engine, config: Config) -> None:
         connection.commit()
         try:
             with connection.begin():
-                config.attributes["connection"] = connection
-                command.upgrade(config, "head")
+                _upgrade(connection, config)
                 broken = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
                 if broken:
                     raise RuntimeError(f"the migration left rows that refer to none: {broken[:5]}")

@@ -68,10 +68,10 @@ def redact_logs() -> None:
             logger.addFilter(RedactSecrets())
 
 
-#: The loggers of the app itself and of its migrations, which uvicorn's configuration
-#: leaves without a handler: their lines (a migration run, the downtime the clocks
-#: skipped, events sent once Redis was back) go to standard error as a worker's do.
-APP_LOGGERS: Final = ("shiftago", "alembic")
+#: The loggers of the app itself, which uvicorn's configuration leaves without a
+#: handler: their lines (the migrations run, the downtime the clocks skipped, events sent
+#: once Redis was back) go to standard error as a worker's do.
+APP_LOGGERS: Final = ("shiftago",)
 
 
 def log_config() -> dict[str, Any]:
