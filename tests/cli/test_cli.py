@@ -524,11 +524,44 @@ def test_serve_refuses_a_public_url_that_makes_no_join_links(url: str, said: str
         ),
         (["serve", "--trusted-proxy", "nonsense"], "'nonsense' is not an address or a network"),
         (["serve", "--metrics-from", "10.0.0.0/33"], "is not an address or a network"),
+        # a whole address where a host is asked for would never match a request's Host
+        (["serve", "--allowed-host", "https://www.example.org"], "a host name with an optional"),
+        (["serve", "--allowed-host", "www.example.org:http"], "a host name with an optional"),
+        (["serve", "--redis", "http://127.0.0.1:6379"], "is not a Redis URL: it starts with"),
+        (["worker", "--redis", "garbage", "--db", "sqlite:///x.db"], "is not a Redis URL"),
+        (["serve", "--idle-seconds", "nan"], "'nan' is not a number"),
+        (["serve", "--bot-delay", "nan"], "'nan' is not a number"),
+        (["worker", "--lease", "nan", "--redis", "redis://127.0.0.1:1/0"], "is not a number"),
     ],
 )
 def test_serve_and_worker_refuse_bad_addresses_in_one_line(args: list[str], said: str) -> None:
     result = invoke(*args)
     assert result.exit_code == 2 and said in result.output, result.output
+    assert "Traceback" not in result.output
+
+
+def test_serve_accepts_a_host_with_its_port_and_an_ipv6_address() -> None:
+    from shiftago.interfaces.cli.serve import _hosts
+
+    given = ("www.example.org", "www.example.org:8443", "[::1]:8443", "127.0.0.1")
+    assert _hosts(click.Context(click.Command("serve")), click.Option(["--x"]), given) == given
+
+
+@pytest.mark.parametrize(
+    ("environment", "said"),
+    [
+        ({"SHIFTAGO_ENGINE_THREADS": "0"}, "$SHIFTAGO_ENGINE_THREADS must be a whole number"),
+        ({"SHIFTAGO_REDIS_URL": "garbage"}, "'garbage' is not a Redis URL"),
+        ({"SHIFTAGO_HOME": "/proc/nope"}, "cannot make the data directory /proc/nope"),
+    ],
+)
+def test_serve_refuses_bad_environment_settings_in_one_line(
+    environment: dict[str, str], said: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    result = invoke("serve", "--port", "1")
+    assert result.exit_code in (1, 2) and said in result.output, result.output
     assert "Traceback" not in result.output
 
 

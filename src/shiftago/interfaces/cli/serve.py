@@ -8,9 +8,10 @@ are declared here.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 from urllib.parse import urlsplit
 
 import click
@@ -63,11 +64,57 @@ def _addresses(
     return values
 
 
+def _hosts(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> tuple[str, ...]:
+    """Host names with an optional port (``example.org``, ``example.org:8443``): a whole
+    address given where a host is asked for would never match a request's Host."""
+    for value in values:
+        parts = urlsplit(f"//{value}")
+        try:
+            port_ok = parts.port is None or value.endswith(f":{parts.port}")
+        except ValueError:
+            port_ok = False
+        if not value or "/" in value or parts.hostname is None or "@" in value or not port_ok:
+            raise click.BadParameter(
+                _("%(value)s: a host name with an optional :port, such as %(example)s")
+                % {"value": repr(value), "example": "shiftago.example.org:8443"},
+                param=param,
+            )
+    return values
+
+
+#: The schemes of a Redis URL (redis-py's).
+REDIS_SCHEMES: Final = ("redis", "rediss", "unix")
+
+
+def _redis_url(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """A Redis URL (``redis://HOST:PORT/0``, ``rediss://`` or ``unix://``)."""
+    if value is not None and urlsplit(value).scheme not in REDIS_SCHEMES:
+        raise click.BadParameter(
+            _("%(value)s is not a Redis URL: it starts with %(schemes)s")
+            % {"value": repr(value), "schemes": ", ".join(f"{s}://" for s in REDIS_SCHEMES)},
+            param=param,
+        )
+    return value
+
+
 #: The checks of :attr:`.settings.Option.check`, as click callbacks.
 CHECKS: Mapping[str, Callable[[click.Context, click.Parameter, Any], Any]] = {
     "url": _public_url,
     "address": _addresses,
+    "host": _hosts,
+    "redis": _redis_url,
 }
+
+
+class FiniteFloatRange(click.FloatRange):
+    """A number of seconds or a rate in a range; ``nan`` and ``inf``, which click reads
+    as numbers and no range refuses, are refused."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(_("%(value)s is not a number") % {"value": repr(value)}, param, ctx)
+        return number
 
 
 def settings_options(command: Command) -> Callable[[FC], FC]:
@@ -106,7 +153,7 @@ def _click_arguments(option: Option, field_default: Any) -> dict[str, Any]:
             low, high = (None if x is None else int(x) for x in (low, high))
             arguments["type"] = click.IntRange(low, high)
         else:
-            arguments["type"] = click.FloatRange(low, high)
+            arguments["type"] = FiniteFloatRange(low, high)
         arguments["default"] = default
         arguments["show_default"] = True
     return arguments
@@ -115,7 +162,10 @@ def _click_arguments(option: Option, field_default: Any) -> dict[str, Any]:
 def settings_from(given: Mapping[str, Any]) -> Settings:
     """The settings of the options ``given`` (field names); a repeated option given no
     times leaves its field's default."""
-    return Settings(**{name: value for name, value in given.items() if value != ()})
+    try:
+        return Settings(**{name: value for name, value in given.items() if value != ()})
+    except ValueError as error:  # the environment's settings ($SHIFTAGO_ENGINE_THREADS)
+        raise click.ClickException(str(error)) from None
 
 
 @command(
@@ -214,5 +264,11 @@ def server_db(db_url: str | None) -> str:
             ) from None
         return db_url
     directory = data_dir()
-    directory.mkdir(parents=True, exist_ok=True)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise click.ClickException(
+            _("cannot make the data directory %(directory)s: %(error)s")
+            % {"directory": directory, "error": error.strerror or error}
+        ) from None
     return f"sqlite:///{directory / 'server.db'}"

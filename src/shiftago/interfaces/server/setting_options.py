@@ -31,9 +31,9 @@ class Option:
     hidden: bool = False
     #: The option's default where it is not the field's.
     default: float | None = None
-    #: What the command line checks the text for: the site's root URL, or an address
-    #: or network (or ``*``).
-    check: Literal["url", "address"] | None = None
+    #: What the command line checks the text for: the site's root URL, an address or
+    #: network (or ``*``), a host name with an optional port, or a Redis URL.
+    check: Literal["url", "address", "host", "redis"] | None = None
     #: The value is the path of a file.
     file: bool = False
 

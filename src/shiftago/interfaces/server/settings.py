@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from shiftago.interfaces.server.setting_options import Command, Option, settings_field
-from shiftago.interfaces.shared.catalogues import N_
+from shiftago.interfaces.shared.catalogues import N_, _
 
 #: The environment variable of :attr:`Settings.engine_threads` (no option sets it).
 ENGINE_THREADS_VARIABLE: Final = "SHIFTAGO_ENGINE_THREADS"
@@ -71,8 +71,8 @@ def engine_threads_from(environment: Mapping[str, str]) -> int:
         threads = 0
     if not 1 <= threads <= MAX_ENGINE_THREADS:
         raise ValueError(
-            f"${ENGINE_THREADS_VARIABLE} must be a whole number from 1 to "
-            f"{MAX_ENGINE_THREADS}, not {text!r}"
+            _("$%(variable)s must be a whole number from 1 to %(most)d, not %(value)s")
+            % {"variable": ENGINE_THREADS_VARIABLE, "most": MAX_ENGINE_THREADS, "value": repr(text)}
         )
     return threads
 
@@ -131,6 +131,7 @@ class Settings:
                 ),
                 metavar="URL",
                 envvar="SHIFTAGO_REDIS_URL",
+                check="redis",
             ),
             Option(
                 "worker",
@@ -139,6 +140,7 @@ class Settings:
                 metavar="URL",
                 envvar="SHIFTAGO_REDIS_URL",
                 required=True,
+                check="redis",
             ),
         ),
     )
@@ -159,6 +161,7 @@ class Settings:
                     "for several."
                 ),
                 metavar="HOST",
+                check="host",
             )
         ),
     )
