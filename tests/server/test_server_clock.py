@@ -402,6 +402,9 @@ def test_without_a_heartbeat_no_game_is_lost_on_time_for_the_pause(db_url, clock
         game = read(client, game_id)
         assert game["status"] == "playing o insert" and game["clock"]["running"] == "o"
         assert 59.0 < game["clock"]["remaining"][0] <= 60.0
+        # the 100 s are the time since the last action, not a known downtime: the page
+        # is told of no pause (it would say "The server was down for 100 seconds")
+        assert game["clock"]["paused"] is None
 
 
 def test_while_a_process_lives_the_time_counts_for_one_that_starts(db_url, clock_time):

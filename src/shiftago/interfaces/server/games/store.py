@@ -538,7 +538,9 @@ class Store(Database):
                 clock, moved = clock.paused(seconds, at)
                 for name, value in clock_columns(clock).items():
                     setattr(row, name, value)
-                row.clock_paused = round(moved, 3)
+                # a pause not known is not said: the page would name a downtime that
+                # is only the time since the game's last action was stored
+                row.clock_paused = None if pause is None else round(moved, 3)
                 row.revision += 1  # a process that held the game reads it again
             return pause
 
