@@ -577,6 +577,10 @@ def test_the_server_killed_and_restarted_mid_game(
     play(live_server, game_id, ben, "L7")
     live_server.kill()
     wait_until(lambda: not connected(ann), what="the page to notice")
+    # Ann's own seat is not "connected" while her socket is down; what the server last
+    # said of Ben is not known now, so his seat says nothing
+    assert ann.get_by_test_id("presence-o").text_content() == "reconnecting…"
+    assert ann.get_by_test_id("presence-g").count() == 0
     live_server.start()
     game = read(live_server, game_id)
     assert game["actions"] == ["L1", "L7"]

@@ -10,7 +10,7 @@ import { resultSentence } from "./results.js";
 import { drawScoreList } from "./scorelist.js";
 import { number, t, tn } from "./i18n.js";
 import { seatRating } from "./rated.js";
-import { $, ctx, held, heldThatMay, history, isOver, lastStep, nameOf, seatOf, setText, together, who } from "./state.js";
+import { $, anyConn, connFor, ctx, held, heldThatMay, history, isOver, lastStep, nameOf, seatOf, setText, together, who } from "./state.js";
 
 /** The result in words, a whole sentence (a name keeps its case). */
 function resultText(result) {
@@ -107,12 +107,18 @@ export function renderPlayers(v) {
     if (seat.kind === "computer") badges.append(el("span", { class: "badge", text: seat.level ? t("computer, level {level}", { level: seat.level }) : t("computer") }));
     const p = presenceOf(colour);
     const connected = p ? p.connected : seat.connected;
-    if (!over && seat.kind !== "computer" && typeof connected === "boolean") {
+    // this page's own seat whose socket is down is not connected, whatever the server
+    // said last; and with no socket open, what it said of the others is not known now
+    const reconnecting = mine.includes(colour) && !connFor(colour);
+    const known = !!anyConn() || reconnecting;
+    if (!over && seat.kind !== "computer" && typeof connected === "boolean" && known) {
       const away = awayFor(p);
-      const text = connected ? t("connected")
-        : notCome(p) ? t("not here yet")
-          : away !== null ? t("away {time}", { time: fmtSeconds(away) }) : t("away");
-      badges.append(el("span", { class: `badge ${connected ? "here" : "away"}`, "data-testid": `presence-${colour}`, text }));
+      const text = reconnecting ? t("reconnecting…")
+        : connected ? t("connected")
+          : notCome(p) ? t("not here yet")
+            : away !== null ? t("away {time}", { time: fmtSeconds(away) }) : t("away");
+      const here = connected && !reconnecting;
+      badges.append(el("span", { class: `badge ${here ? "here" : "away"}`, "data-testid": `presence-${colour}`, text }));
     }
     let turnText = "";
     // a computer thinks only in the game as it stands, never at a step of the replay
