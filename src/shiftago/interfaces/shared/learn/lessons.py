@@ -200,7 +200,7 @@ LESSONS: Final[tuple[Lesson, ...]] = (
             Step(
                 N_(
                     "Green needs only c4 for a line of 5 on file c. Stop it, without "
-                    "pushing a green marble onto c4 yourself."
+                    "completing green's line yourself with your push."
                 ),
                 position(
                     "express",
