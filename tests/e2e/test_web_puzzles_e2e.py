@@ -437,6 +437,41 @@ def test_a_puzzle_solved_after_a_failure_is_no_first_try_for_the_streak(
     page.wait_for_selector("[data-testid=puzzle-streak][data-streak='1']")
 
 
+def test_a_failed_puzzle_is_not_served_next_nor_counted_as_a_first_try_later(
+    live_server: LiveServer, page: Any
+) -> None:
+    """The German walk: "Next puzzle" after a failure served the same puzzle again, and
+    solving it then counted as a first try."""
+    page.goto(live_server.url + "/puzzles")
+    at_stage(page, "solving", 0)
+    page.evaluate("localStorage.removeItem('shiftago.puzzles')")
+    puzzle = express_2(1, skip=9)
+    open_puzzle(page, live_server, puzzle)
+    click_action(page, a_wrong_first_action(puzzle))
+    at_stage(page, "failed")
+    # the server's next answer is the puzzle just failed, then what it would say
+    again = page.request.get(f"{live_server.url}/api/puzzles/{puzzle.id}").json()
+    answers = [again]
+
+    def next_answer(route: Any) -> None:
+        if answers:
+            route.fulfill(json=answers.pop())
+        else:
+            route.continue_()
+
+    page.route("**/api/puzzles/next*", next_answer)
+    page.click("[data-testid=puzzle-next]")
+    at_stage(page, "solving", 0)
+    assert not answers and puzzle.id not in page.url
+    page.unroute("**/api/puzzles/next*")
+    # opened again and solved: failed before in this browser, so no first try
+    open_puzzle(page, live_server, puzzle)
+    click_action(page, puzzle.solution[0])
+    at_stage(page, "solved")
+    stored = page.evaluate("JSON.parse(localStorage.getItem('shiftago.puzzles'))")
+    assert puzzle.id in stored["failed"] and stored["streak"] == 0
+
+
 def test_the_page_fits_a_phone(live_server: LiveServer, new_context: NewContext) -> None:
     page = new_context(viewport={"width": 375, "height": 740}, has_touch=True).new_page()
     puzzle = express_2(1)

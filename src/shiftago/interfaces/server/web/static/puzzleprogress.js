@@ -1,5 +1,5 @@
 // A player's puzzle progress as this browser keeps it (localStorage): the ids solved
-// (and those solved signed out), the first-try streak, the streak mode's run, the
+// (and those solved signed out) and failed, the first-try streak, the streak mode's run, the
 // theme chosen. The puzzles page writes it; the home page's daily card reads it.
 
 /** Where the browser keeps a player's progress (signed out, and the streak mode's run). */
@@ -13,6 +13,8 @@ export function progress() {
     const kept = JSON.parse(localStorage.getItem(STORE) || "{}");
     return {
       solved: Array.isArray(kept.solved) ? kept.solved.filter((x) => typeof x === "string") : [],
+      // the ones failed (a later solve is no first try, and the next puzzle is another)
+      failed: Array.isArray(kept.failed) ? kept.failed.filter((x) => typeof x === "string") : [],
       // the ones solved while signed out: an account's figures leave them out
       signedOut: Array.isArray(kept.signedOut) ? kept.signedOut.filter((x) => typeof x === "string") : [],
       streak: Number.isInteger(kept.streak) ? kept.streak : 0,
@@ -22,7 +24,7 @@ export function progress() {
       streakMode: kept.streakMode === true,
     };
   } catch {
-    return { solved: [], signedOut: [], streak: 0, best: 0, run: 0, theme: "", streakMode: false };
+    return { solved: [], failed: [], signedOut: [], streak: 0, best: 0, run: 0, theme: "", streakMode: false };
   }
 }
 
@@ -30,6 +32,7 @@ export function progress() {
 export function keep(changes) {
   const next = { ...progress(), ...changes };
   next.solved = next.solved.slice(-MOST_KEPT);
+  next.failed = next.failed.slice(-MOST_KEPT);
   next.signedOut = next.signedOut.slice(-MOST_KEPT);
   try {
     localStorage.setItem(STORE, JSON.stringify(next));

@@ -38,7 +38,7 @@ const THEME_WORDS = {
 
 /** Milliseconds between two actions the page plays (the defence's, the solution's). */
 const REPLY_PAUSE = 450;
-/** How many times `next` is asked again for a puzzle the browser has solved already. */
+/** How many times `next` is asked again for a puzzle the browser has played already. */
 const FRESH_TRIES = 4;
 
 // ---- state -----------------------------------------------------------------------
@@ -75,12 +75,13 @@ function notice(text, kind = "error") {
  * attempts only: a puzzle solved after a failure, or solved before, leaves it as it is. */
 function remember(id, solved) {
   const p = progress();
-  const firstTry = !failedOnce && !p.solved.includes(id);
+  const firstTry = !failedOnce && !p.solved.includes(id) && !p.failed.includes(id);
   const solvedIds = solved && !p.solved.includes(id) ? [...p.solved, id] : p.solved;
+  const failed = !solved && !p.failed.includes(id) ? [...p.failed, id] : p.failed;
   const streak = solved ? p.streak + (firstTry ? 1 : 0) : firstTry ? 0 : p.streak;
   const run = p.streakMode ? (solved ? p.run + 1 : p.run) : 0;
   const signedOut = solved && !player && !p.signedOut.includes(id) ? [...p.signedOut, id] : p.signedOut;
-  return keep({ solved: solvedIds, signedOut, streak, best: Math.max(p.best, streak), run });
+  return keep({ solved: solvedIds, failed, signedOut, streak, best: Math.max(p.best, streak), run });
 }
 
 // ---- loading a puzzle --------------------------------------------------------------
@@ -92,14 +93,17 @@ async function firstPuzzle() {
   return nextPuzzle();
 }
 
-/** The next puzzle of the theme chosen; one the browser solved already is asked
- * again a few times (the server knows a signed-in player's, not a browser's). */
+/** The next puzzle of the theme chosen; the one just played, and one the browser
+ * solved or failed already, is asked again a few times (the server knows a signed-in
+ * player's attempts, not a browser's). */
 async function nextPuzzle() {
   const theme = $("theme").value;
   const path = theme ? `/api/puzzles/next?theme=${encodeURIComponent(theme)}` : "/api/puzzles/next";
-  const solved = new Set(progress().solved);
+  const p = progress();
+  const played = new Set(player ? [] : [...p.solved, ...p.failed]);
+  if (puzzle) played.add(puzzle.id);
   let found = await api(path);
-  for (let i = 0; i < FRESH_TRIES && solved.has(found.id) && !player; i++) found = await api(path);
+  for (let i = 0; i < FRESH_TRIES && played.has(found.id); i++) found = await api(path);
   return found;
 }
 
