@@ -383,6 +383,25 @@ def test_with_the_computer_only_a_screen_of_every_person_takes_back(
     alone.wait_for_function(f"() => document.querySelector('#notice').textContent === {told!r}")
 
 
+def test_a_finished_game_against_the_computer_asks_to_take_back_to_the_turn(
+    live_server: LiveServer, new_context: NewContext
+):
+    """Against the computer a take-back goes back to the player's last turn, so the
+    question after the end says so (the German walk: it said "its last action" and two
+    went)."""
+    created = create(
+        live_server,
+        position="express 2 gggg3/7/7/7/7/7/1oooo2 o insert 18,18 0,0 0,0",
+        seats=[{"kind": "human"}, {"kind": "computer", "level": 1}],
+    )
+    page = open_page(new_context(), created["seats"][0]["join_url"])
+    page.wait_for_selector(PLAYABLE)
+    play(live_server, created["id"], page, "L1")  # orange's five on rank 1
+    page.click("[data-testid=takeback]")
+    question = page.text_content("#takeback-question")
+    assert question == "The game is over: take back to your last turn and play on?"
+
+
 def test_a_take_back_drops_the_review_of_the_actions_taken_back(
     live_server: LiveServer, new_context: NewContext
 ):

@@ -65,6 +65,12 @@ export function renderControls(send) {
   $("takeback").hidden = !tb || !$("takeback-confirm").hidden;
   if (!tb) $("takeback-confirm").hidden = true;
   $("takeback").textContent = tb && tb.kind === "action" ? t("Take back one action") : t("Take back");
+  // against the computer a take-back goes back to the player's last turn: the
+  // computer's winning action goes too
+  const question = tb && tb.kind === "turn"
+    ? t("The game is over: take back to your last turn and play on?")
+    : t("The game is over: take back its last action and play on?");
+  if ($("takeback-question").textContent !== question) $("takeback-question").textContent = question;
   const r = resigner();
   const canResign = !!r && !isOver();
   $("resign").hidden = !canResign || !$("resign-confirm").hidden;
