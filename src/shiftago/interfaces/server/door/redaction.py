@@ -88,7 +88,9 @@ def log_config() -> dict[str, Any]:
         "stream": "ext://sys.stderr",
     }
     for name in APP_LOGGERS:
-        config["loggers"][name] = {"handlers": ["app"], "level": "INFO", "propagate": False}
+        # propagating too: a serve process's root logger has no handler, and a test's
+        # capture (on the root) still hears the app after a command ran in its process
+        config["loggers"][name] = {"handlers": ["app"], "level": "INFO", "propagate": True}
     config.setdefault("filters", {})["redact_secrets"] = {"()": RedactSecrets}
     for handler in config["handlers"].values():
         handler.setdefault("filters", []).append("redact_secrets")
