@@ -20,6 +20,7 @@ from shiftago.formats.record import Record, format_record, format_records, parse
 from shiftago.formats.record_json import record_to_json
 from shiftago.interfaces.cli import cli, figure_text
 from support.bench_figures import check_core_figures, check_env_figures
+from support.web_fixtures import free_port
 
 POSITION = "expert 2 gggg3/7/7/7/7/7/o3o2 o insert 20,18 2,0 0,0"
 MOVES = ["L1", "L7", "L1", "L7", "L1", "L7", "L1", "L7", "L1", "xa1-e1", "L4", "L7"]
@@ -437,20 +438,27 @@ def test_serve_and_worker_say_in_one_line_what_does_not_answer(tmp_path: Path) -
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         port = taken.getsockname()[1]  # bound, so another bind fails
+        free = str(free_port())  # serve binds its port first
         db = f"sqlite:///{tmp_path / 'games.db'}"
+        unmade = f"sqlite:///{tmp_path / 'unmade.db'}"
         for args, said in (
             (
-                ["serve", "--db", "postgresql://ann:secret@127.0.0.1:1/x"],
+                ["serve", "--db", "postgresql://ann:secret@127.0.0.1:1/x", "--port", free],
                 "cannot reach the database postgresql://ann:***@127.0.0.1:1/x: ",
             ),
-            (["serve", "--db", db, "--redis", "redis://127.0.0.1:1"], "cannot reach Redis"),
+            (
+                ["serve", "--db", db, "--redis", "redis://127.0.0.1:1", "--port", free],
+                "cannot reach Redis",
+            ),
             (["worker", "--db", db, "--redis", "redis://127.0.0.1:1"], "cannot reach Redis"),
-            (["serve", "--db", db, "--port", str(port)], f"cannot serve on 127.0.0.1:{port}: "),
+            (["serve", "--db", unmade, "--port", str(port)], f"cannot serve on 127.0.0.1:{port}: "),
         ):
             result = invoke(*args)
             assert result.exit_code == 1, result.output
             assert result.output.startswith(f"Error: {said}"), result.output
             assert "Traceback" not in result.output and "served at" not in result.output
+    # a port taken is found before the database is asked: none was made
+    assert not (tmp_path / "unmade.db").exists()
 
 
 def test_a_second_serve_on_one_sqlite_file_without_redis_is_refused(tmp_path: Path) -> None:
@@ -462,7 +470,7 @@ def test_a_second_serve_on_one_sqlite_file_without_redis_is_refused(tmp_path: Pa
     first = hold_the_only_process(db, None)
     assert first is not None
     try:
-        result = invoke("serve", "--db", db, "--port", "1")
+        result = invoke("serve", "--db", db, "--port", str(free_port()))
         assert result.exit_code == 1, result.output
         assert result.output.startswith("Error: another shiftago serve runs on sqlite:///")
         assert "several need --redis" in result.output

@@ -360,11 +360,18 @@ def run(
 
     import uvicorn
 
-    logging.config.dictConfig(log_config())  # before the migration, which it names
     settings = settings or Settings(bot_delay=SERVED_BOT_DELAY)
-    check_services(db_url, settings.redis_url)
-    lock = hold_the_only_process(db_url, settings.redis_url)
+    # the address first: a port taken or a host unknown then leaves no database made
     listening = listen(host, port)
+    try:
+        check_services(db_url, settings.redis_url)
+        lock = hold_the_only_process(db_url, settings.redis_url)
+    except BaseException:
+        listening.close()
+        raise
+    # the logs' handlers once it is sure to start (before the migration, which it names):
+    # a start refused before this leaves the process's logging as it was
+    logging.config.dictConfig(log_config())
     settings = settings.with_options(listening_host=host)  # a name there is answered
     app = create_app(db_url, settings=settings)
     app.state.serve_lock = lock  # held while the app runs
