@@ -3,6 +3,7 @@ the periodic tasks fail at every try while the database is away."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from sqlalchemy.exc import OperationalError
@@ -57,3 +58,23 @@ def test_other_failures_are_left_to_their_task(caplog):
     with caplog.at_level(logging.INFO, logger="shiftago.server"):
         assert not outage.failed("the heartbeat", ValueError("a bug"))
     assert said(caplog) == [] and outage.since is None
+
+
+def test_a_task_s_try_watched_says_outages_logs_other_failures_and_goes_on(caplog):
+    outage = Outage(Clock())
+
+    async def tries() -> None:  # as the periodic tasks run them, in the event loop
+        with outage.watching("the flag sweep"):
+            raise away()
+        assert outage.since is not None and len(said(caplog)) == 1
+        with outage.watching("the flag sweep"):
+            raise ValueError("a bug")  # no outage: logged with its traceback
+        failures = [r for r in caplog.records if r.getMessage() == "the flag sweep failed"]
+        assert len(failures) == 1 and failures[0].exc_info is not None
+        caplog.clear()
+        with outage.watching("the heartbeat"):
+            pass
+
+    with caplog.at_level(logging.INFO, logger="shiftago.server"):
+        asyncio.run(tries())
+    assert outage.since is None and said(caplog) == ["the database answers again after 0 s"]

@@ -43,7 +43,7 @@ from shiftago.interfaces.server.jobs.timesource import time_source
 from shiftago.interfaces.server.players import ratings
 from shiftago.interfaces.server.seeks.challenges import Seeks
 from shiftago.interfaces.server.settings import Settings
-from shiftago.interfaces.shared.cancelling import cancel_and_wait, raise_if_cancelled
+from shiftago.interfaces.shared.cancelling import cancel_and_wait
 
 log = logging.getLogger("shiftago.server")
 
@@ -220,13 +220,8 @@ class Runtime:
     async def _beat(self, every: float) -> None:
         """Touch the heartbeat every ``every`` seconds while the process lives."""
         while True:
-            try:
+            with DATABASE_OUTAGE.watching("the heartbeat"):
                 await self.hub.db(self.hub.store.beat, from_epoch(self.hub.now()))
-                DATABASE_OUTAGE.answered()
-            except Exception as error:
-                raise_if_cancelled()
-                if not DATABASE_OUTAGE.failed("the heartbeat", error):
-                    log.exception("the heartbeat failed")
             await asyncio.sleep(every)
 
     async def _repeat(self, every: float, sweep: Callable[[], Awaitable[int]], name: str) -> None:
@@ -234,13 +229,8 @@ class Runtime:
         is logged, and the next runs as planned."""
         while True:
             await asyncio.sleep(every)
-            try:
+            with DATABASE_OUTAGE.watching(f"the {name} sweep"):
                 await sweep()
-                DATABASE_OUTAGE.answered()
-            except Exception as error:
-                raise_if_cancelled()
-                if not DATABASE_OUTAGE.failed(f"the {name} sweep", error):
-                    log.exception("the %s sweep failed", name)
 
     async def sweep_flags(self) -> int:
         """End the timed games whose running clock ran out, whether or not anyone is

@@ -44,7 +44,6 @@ from shiftago.interfaces.server.db.names import name_key
 from shiftago.interfaces.server.db.outage import DATABASE_OUTAGE
 from shiftago.interfaces.server.games.holding import Holder
 from shiftago.interfaces.server.languages import COOKIE, Catalogues
-from shiftago.interfaces.shared.cancelling import raise_if_cancelled
 
 if TYPE_CHECKING:
     from shiftago.interfaces.server.games.hub import Hub
@@ -176,15 +175,10 @@ async def sweep_sessions(hub: Hub, every: float) -> None:
     process does it, and a session is deleted once)."""
     while True:
         await asyncio.sleep(every)
-        try:
+        with DATABASE_OUTAGE.watching("the sessions' sweep"):
             swept = await hub.db(delete_expired_sessions, hub.store)
             if swept:
                 log.info("%d expired sessions deleted", swept)
-            DATABASE_OUTAGE.answered()
-        except Exception as error:
-            raise_if_cancelled()
-            if not DATABASE_OUTAGE.failed("the sessions' sweep", error):
-                log.exception("the sessions' sweep failed")
 
 
 # --- the connection's side ---------------------------------------------------------------

@@ -2,19 +2,22 @@
 
 The periodic tasks of a serve process (the heartbeat twice a second, the sweeps) each
 fail at every try while the database is away; a traceback each time filled the log with
-thousands of lines a minute and said nothing an operator could act on. They tell the
-process's :data:`DATABASE_OUTAGE` instead: it says when the database went away, again
-every :data:`REMINDER_SECONDS` while it stays away, and when it answers again.
+thousands of lines a minute and said nothing an operator could act on. They run each try
+in the process's :data:`DATABASE_OUTAGE` (:meth:`Outage.watching`) instead: it says when
+the database went away, again every :data:`REMINDER_SECONDS` while it stays away, and
+when it answers again.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Final
 
 from shiftago.interfaces.server.db.store import DATABASE_AWAY
+from shiftago.interfaces.shared.cancelling import raise_if_cancelled
 
 log = logging.getLogger("shiftago.server")
 
@@ -62,6 +65,20 @@ class Outage:
         if self.since is not None:
             log.warning("the database answers again after %.0f s", self.clock() - self.since)
             self.since = None
+
+    @contextlib.contextmanager
+    def watching(self, task: str) -> Iterator[None]:
+        """One try of a periodic ``task``: its success is :meth:`answered`, its failure
+        :meth:`failed`, or logged with its traceback when it is no outage; the task's
+        loop goes on either way (a cancellation ends it)."""
+        try:
+            yield
+        except Exception as error:
+            raise_if_cancelled()
+            if not self.failed(task, error):
+                log.exception("%s failed", task)
+        else:
+            self.answered()
 
 
 #: The outage of this process's database, which all its tasks share.

@@ -47,7 +47,6 @@ from shiftago.interfaces.server.seeks.store import (
     StoredPlace,
     StoredSeek,
 )
-from shiftago.interfaces.shared.cancelling import raise_if_cancelled
 from shiftago.interfaces.shared.newgame import COMPUTER_NAME
 from shiftago.match.clock import TimeControl
 from shiftago.match.glicko2 import provisional
@@ -383,14 +382,9 @@ class Seeks:
         the runtime; every process does it, and each change is made once)."""
         while True:
             await asyncio.sleep(REFRESH_SECONDS)
-            try:
+            with DATABASE_OUTAGE.watching("the seeks' sweep"):
                 await self.feed.refresh()
                 await self.sweep()
-                DATABASE_OUTAGE.answered()
-            except Exception as error:
-                raise_if_cancelled()
-                if not DATABASE_OUTAGE.failed("the seeks' sweep", error):
-                    log.exception("the seeks' sweep failed")
 
     async def close(self) -> None:
         """Stop the lobby's timers (shutting down)."""
