@@ -65,15 +65,16 @@ def _addresses(
 
 
 def _hosts(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> tuple[str, ...]:
-    """Host names with an optional port (``example.org``, ``example.org:8443``): a whole
-    address given where a host is asked for would never match a request's Host."""
+    """Host names with an optional port (``example.org``, ``example.org:8443``), in the
+    form the server matches a request's Host by: a whole address given where a host is
+    asked for would never match one."""
+    if not values:
+        return values
+    require_web()  # the check is the server's own, and parsing comes before the command
+    from shiftago.interfaces.server.door.hosts import well_formed
+
     for value in values:
-        parts = urlsplit(f"//{value}")
-        try:
-            port_ok = parts.port is None or value.endswith(f":{parts.port}")
-        except ValueError:
-            port_ok = False
-        if not value or "/" in value or parts.hostname is None or "@" in value or not port_ok:
+        if not well_formed(value):
             raise click.BadParameter(
                 _("%(value)s: a host name with an optional :port, such as %(example)s")
                 % {"value": repr(value), "example": "shiftago.example.org:8443"},
