@@ -447,7 +447,7 @@ def test_serve_and_worker_say_in_one_line_what_does_not_answer(tmp_path: Path) -
                 "cannot reach the database postgresql://ann:***@127.0.0.1:1/x: ",
             ),
             (
-                ["serve", "--db", db, "--redis", "redis://127.0.0.1:1", "--port", free],
+                ["serve", "--db", unmade, "--redis", "redis://127.0.0.1:1", "--port", free],
                 "cannot reach Redis",
             ),
             (["worker", "--db", db, "--redis", "redis://127.0.0.1:1"], "cannot reach Redis"),
@@ -457,7 +457,7 @@ def test_serve_and_worker_say_in_one_line_what_does_not_answer(tmp_path: Path) -
             assert result.exit_code == 1, result.output
             assert result.output.startswith(f"Error: {said}"), result.output
             assert "Traceback" not in result.output and "served at" not in result.output
-    # a port taken is found before the database is asked: none was made
+    # a port taken, or Redis away, is found before the database is asked: none was made
     assert not (tmp_path / "unmade.db").exists()
 
 
@@ -483,7 +483,9 @@ def test_a_second_serve_on_one_sqlite_file_without_redis_is_refused(tmp_path: Pa
     assert (tmp_path / "games.db.serve-lock").stat().st_mode & 0o077 == 0
 
 
-def test_a_database_a_newer_version_migrated_is_said_in_one_line(tmp_path: Path) -> None:
+def test_a_database_a_newer_version_migrated_is_said_in_one_line(
+    tmp_path: Path, redis_url: str
+) -> None:
     """Migrations only go forward: after a rollback of the code, the database's newer
     revision is named with what to do, not a traceback at every restart."""
     import sqlite3
@@ -497,7 +499,7 @@ def test_a_database_a_newer_version_migrated_is_said_in_one_line(tmp_path: Path)
     with sqlite3.connect(path) as connection:
         connection.execute("UPDATE alembic_version SET version_num = '0099'")
     for command in ("serve", "worker"):
-        extra = ["--redis", "redis://127.0.0.1:1"] if command == "worker" else []
+        extra = ["--redis", redis_url] if command == "worker" else []  # Redis is asked first
         result = invoke(command, "--db", f"sqlite:///{path}", *extra)
         assert result.exit_code == 1, result.output
         assert result.output.startswith(

@@ -451,6 +451,21 @@ def test_errors_of_the_rooms_below_are_said_in_the_terminal_s_language(
     assert "needs one of the levels" not in level.output
 
 
+def test_a_refused_start_of_serve_is_said_in_the_terminal_s_language(
+    german: None, tmp_path: Path
+) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        port = taken.getsockname()[1]
+        db = f"sqlite:///{tmp_path / 'games.db'}"
+        refused = CliRunner().invoke(cli, ["serve", "--db", db, "--port", str(port)])
+    assert refused.exit_code == 1
+    assert f"auf 127.0.0.1:{port} kann nicht bedient werden: " in refused.output, refused.output
+    assert "cannot serve" not in refused.output
+
+
 def test_arena_says_its_tables_in_the_terminal_s_language(german: None, tmp_path: Path) -> None:
     run = CliRunner().invoke(
         cli,

@@ -18,6 +18,7 @@ from shiftago.interfaces.server.db.store import (
     sqlite_file,
 )
 from shiftago.interfaces.server.runtime import shown_url
+from shiftago.interfaces.shared.catalogues import _
 
 #: How long a start waits for Redis to answer (seconds).
 REDIS_WAIT_SECONDS = 5.0
@@ -28,8 +29,9 @@ class StartupError(Exception):
 
 
 def check_services(db_url: str, redis_url: str | None) -> None:
-    """Raise :class:`StartupError` unless the database, and Redis when given, answer."""
-    check_schema(_revisions(db_url))
+    """Raise :class:`StartupError` unless Redis when given, and the database, answer.
+    Redis comes first: reaching a SQLite database makes its file, which a start refused
+    for Redis should not leave behind."""
     if redis_url:
         import redis
 
@@ -37,9 +39,13 @@ def check_services(db_url: str, redis_url: str | None) -> None:
         try:
             client.ping()
         except redis.RedisError as error:
-            raise StartupError(f"cannot reach Redis {shown_url(redis_url)}: {error}") from None
+            raise StartupError(
+                _("cannot reach Redis %(url)s: %(error)s")
+                % {"url": shown_url(redis_url), "error": error}
+            ) from None
         finally:
             client.close()
+    check_schema(_revisions(db_url))
 
 
 def _revisions(db_url: str) -> list[str]:
@@ -48,7 +54,10 @@ def _revisions(db_url: str) -> list[str]:
         return database_revisions(db_url)
     except DATABASE_AWAY as error:
         reason = str(getattr(error, "orig", error)).splitlines()[0]
-        raise StartupError(f"cannot reach the database {shown_url(db_url)}: {reason}") from None
+        raise StartupError(
+            _("cannot reach the database %(url)s: %(error)s")
+            % {"url": shown_url(db_url), "error": reason}
+        ) from None
 
 
 def check_served_database(db_url: str) -> None:
@@ -57,14 +66,17 @@ def check_served_database(db_url: str) -> None:
     SQLite file that is there, reachable, migrated, by no newer shiftago."""
     if db_url.startswith("sqlite") and not Path(sqlite_file(db_url) or "").is_file():
         raise StartupError(
-            f"there is no database at {shown_url(db_url)}: give --db, the database of the "
-            "serve processes"
+            _("there is no database at %(url)s: give --db, the database of the serve processes")
+            % {"url": shown_url(db_url)}
         )
     found = _revisions(db_url)
     if not found:
         raise StartupError(
-            f"the database {shown_url(db_url)} holds no site yet: `shiftago serve` makes "
-            "its tables at its first start"
+            _(
+                "the database %(url)s holds no site yet: `shiftago serve` makes its tables "
+                "at its first start"
+            )
+            % {"url": shown_url(db_url)}
         )
     check_schema(found)
 
@@ -85,8 +97,11 @@ def hold_the_only_process(db_url: str, redis_url: str | None) -> IO[bytes] | Non
     except OSError:
         handle.close()
         raise StartupError(
-            f"another shiftago serve runs on {shown_url(db_url)}: without Redis one process "
-            "only serves a database (several need --redis, docs/deploy.md)"
+            _(
+                "another shiftago serve runs on %(url)s: without Redis one process only "
+                "serves a database (several need --redis, docs/deploy.md)"
+            )
+            % {"url": shown_url(db_url)}
         ) from None
     return handle
 
@@ -99,10 +114,13 @@ def check_schema(found: list[str]) -> None:
     newer = [revision for revision in found if revision not in known]
     if newer:
         raise StartupError(
-            f"the database's schema is at revision {', '.join(newer)}, which this shiftago "
-            f"does not know (it knows up to {max(known)}): a newer version migrated it. Run "
-            "that version, or restore the backup taken before the upgrade (docs/deploy.md, "
-            '"Upgrading")'
+            _(
+                "the database's schema is at revision %(found)s, which this shiftago does "
+                "not know (it knows up to %(known)s): a newer version migrated it. Run that "
+                "version, or restore the backup taken before the upgrade (docs/deploy.md, "
+                '"Upgrading")'
+            )
+            % {"found": ", ".join(newer), "known": max(known)}
         )
 
 
@@ -115,6 +133,9 @@ def listen(host: str, port: int) -> socket.socket:
         listening.bind((host, port))
     except OSError as error:
         listening.close()
-        raise StartupError(f"cannot serve on {host}:{port}: {error.strerror or error}") from None
+        raise StartupError(
+            _("cannot serve on %(host)s:%(port)s: %(error)s")
+            % {"host": host, "port": port, "error": error.strerror or error}
+        ) from None
     listening.set_inheritable(True)
     return listening
