@@ -171,7 +171,10 @@ def test_show_a_file_that_holds_a_position(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("text", "said"),
     [
-        ("express 2 7/7/7/7/o6/7/7 g insert 22,22 0,0 0,0\n", "1: bad position: o: 1 on the board"),
+        (
+            "express 2 7/7/7/7/o6/7/7 g insert 22,22 0,0 0,0\n",
+            "1: bad position: orange: 1 on the board",
+        ),
         ("\n\nexpress 2 7/7/7/7/7/7/7 o insert 22,22 0,0\n", "3: bad position: a position has 8"),
         (POSITION + "\n" + POSITION + "\n", "2: a file holds one position string only"),
     ],

@@ -44,19 +44,19 @@ def test_a_parse_error_says_its_template_in_english_and_through_gettext() -> Non
     )
 
 
-def test_a_colour_letter_stays_and_a_colour_field_is_said_by_the_colour_words() -> None:
+def test_a_position_s_refusal_names_the_seat_by_its_colour_in_the_reader_s_words() -> None:
+    """Not by the notation's letter: "o: 23 marbles" read as a stray letter (a German
+    walk)."""
     with pytest.raises(ShiftagoError) as caught:
         State.from_position("express 2 7/7/7/7/7/7/7 g insert 22,22 0,0 0,1")
-    error = caught.value  # the notation's letter, the same in every language
-    assert str(error) == "g is to act and so cannot have skips pending"
+    error = caught.value
+    assert str(error) == "green is to act and so cannot have skips pending"
     assert error.words(german, colour_de) == (
-        "g ist am Zug und kann daher keine ausstehenden Aussetzer haben"
-    )
-    named = ShiftagoError(error.template, colour=Colour(1))
-    assert str(named) == "green is to act and so cannot have skips pending"
-    assert named.words(german, colour_de) == (
         "Grün ist am Zug und kann daher keine ausstehenden Aussetzer haben"
     )
+    with pytest.raises(ShiftagoError) as caught:
+        State.from_position("express 2 7/7/7/7/7/7/7 o insert 23,22 0,0 0,0")
+    assert str(caught.value).startswith("orange: 0 on the board and 23 in supply")
 
 
 def test_a_nested_error_is_said_in_the_same_language() -> None:

@@ -506,7 +506,7 @@ def test_the_editor_refuses_an_impossible_position(live_server: LiveServer, page
     page.wait_for_selector("[data-testid=editor-error]:not([hidden])")
     assert text(page, "[data-testid=editor-error]") == (
         # "o has 1 marbles" before: the sum, always over 22, carries the plural
-        "Refused: o: 1 on the board and 22 in supply make 23 marbles, more than 22"
+        "Refused: orange: 1 on the board and 22 in supply make 23 marbles, more than 22"
     )
     shows(page, START)  # the board keeps the last good position
     # a possible one is taken, typed and used at once: the press on the button keeps the

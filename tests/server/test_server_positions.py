@@ -241,7 +241,7 @@ def test_a_refused_position_says_the_cores_reason_in_the_requests_language(clien
     ).json()
     assert german["message"] == english["message"]  # the message stays English
     assert german["words"] != english["words"]
-    assert german["words"].startswith("o: 1 auf dem Spielfeld")
+    assert german["words"].startswith("Orange: 1 auf dem Spielfeld")  # its name, not "o"
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from shiftago.core.errors import N_, InvalidPositionError, ParseError
+from shiftago.core.errors import N_, Colour, InvalidPositionError, ParseError
 from shiftago.core.geometry import BOARD_MASK, SIZE, cell_of, has_run, iter_bits, union
 from shiftago.core.outcome import EndReason, Outcome, final_winners
 from shiftago.core.rules import (
@@ -154,7 +154,7 @@ def read_position(
             raise InvalidPositionError(  # the sum is over 22: the plural always fits
                 "{colour}: {count} on the board and {supply} in supply make {total} marbles, "
                 "more than {most}",
-                colour=COLOURS[seat],
+                colour=Colour(seat),
                 count=on_board,
                 supply=supplies[seat],
                 total=on_board + supplies[seat],
@@ -162,11 +162,11 @@ def read_position(
             )
         if skips[seat] > MAX_HANDICAP:
             raise InvalidPositionError(
-                "{colour} has {count} skips: at most 6", colour=COLOURS[seat], count=skips[seat]
+                "{colour} has {count} skips: at most 6", colour=Colour(seat), count=skips[seat]
             )
     if skips[turn]:
         raise InvalidPositionError(
-            "{colour} is to act and so cannot have skips pending", colour=COLOURS[turn]
+            "{colour} is to act and so cannot have skips pending", colour=Colour(turn)
         )
     if rules is None:
         rules = Rules(variant, players)
@@ -184,7 +184,7 @@ def read_position(
         )
     if phase == "score" and not has_run(boards[turn], rules.min_line):
         raise InvalidPositionError(
-            "phase score, but {colour} has no line to score", colour=COLOURS[turn]
+            "phase score, but {colour} has no line to score", colour=Colour(turn)
         )
     outcome = None
     if phase == "over":
