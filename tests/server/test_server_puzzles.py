@@ -271,7 +271,9 @@ def test_a_goal_names_no_opponent_who_never_acts(tmp_path: Path) -> None:
         express = client.get(f"/api/puzzles/{solo['express'].id}").json()
         expert = client.get(f"/api/puzzles/{solo['expert'].id}").json()
     assert express["goal"] == "Make a winning line in 1 action."
-    assert expert["goal"] == "Reach 10 points in 2 actions."
+    assert expert["goal"] == (
+        "Reach 10 points in 2 actions. Each scoring of a line is one of these actions."
+    )
 
 
 def test_the_daily_puzzle_changes_with_the_day() -> None:

@@ -36,7 +36,8 @@ def goal(puzzle: StoredPuzzle, words: NullTranslations) -> str:
     opponent" with 2 players, "the others" with more, and against nobody where the
     solution is the solver's actions alone (an insertion and its scoring, which the
     scorer follows with its next action): a Dutch walk read "whatever the opponent
-    plays" over a puzzle the opponent never moves in."""
+    plays" over a puzzle the opponent never moves in. In Expert and Extreme it says that
+    a scoring counts as an action."""
     n = puzzle.actions
     one = puzzle.players == 2
     if len(puzzle.solution) <= n:  # the solution holds no other seat's action
@@ -72,7 +73,12 @@ def goal(puzzle: StoredPuzzle, words: NullTranslations) -> str:
             "Reach 10 points in %(n)s actions, whatever the others play.",
             n,
         )
-    return text % {"n": n}
+    text %= {"n": n}
+    if puzzle.variant != "express" and n > 1:
+        # the rulebook's "Zug" holds the scoring that follows an insertion: the count
+        # here does not (a German walk counted one action fewer)
+        text += " " + words.gettext("Each scoring of a line is one of these actions.")
+    return text
 
 
 def view(puzzle: StoredPuzzle, words: NullTranslations) -> dict[str, Any]:
