@@ -44,7 +44,7 @@ export function resigner() {
 
 /** Where a draw offer's answers are in sight: beside the board with the other controls
  *  in two columns; in one (a phone), where those lie a screen below, under the board. */
-const oneColumn = matchMedia("(max-width: 900px)");
+const oneColumn = matchMedia("(max-width: 56.25em)");
 let lastSend = null;
 oneColumn.addEventListener("change", () => ctx.game && lastSend && renderControls(lastSend));
 

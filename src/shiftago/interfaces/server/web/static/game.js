@@ -390,7 +390,7 @@ function draw(animate) {
 }
 
 /** On a narrow screen the board shows only up to its arrows and labels (larger arrows). */
-const narrow = window.matchMedia("(max-width: 640px)");
+const narrow = window.matchMedia("(max-width: 40em)");
 function fitBoard() {
   const svg = ctx.boardView.svg;
   if (!svg.dataset.fullBox) svg.dataset.fullBox = svg.getAttribute("viewBox");
