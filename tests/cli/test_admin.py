@@ -71,7 +71,7 @@ def test_an_account_is_signed_out_everywhere_and_given_a_new_password(tmp_path: 
     finally:
         store.dispose()
     short = admin(url, "sign-out", "ann", "--new-password", given="short\nshort\n")
-    assert short.exit_code == 2 and "a password has 8 to 200 characters" in short.output
+    assert short.exit_code == 2 and "A password has 8 to 200 characters." in short.output
     common = admin(url, "sign-out", "ann", "--new-password", given="password1\npassword1\n")
     assert common.exit_code == 2 and "one of the most common" in common.output
     done = admin(url, "sign-out", "Ann", "--new-password", given="new password\nnew password\n")

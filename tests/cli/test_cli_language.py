@@ -466,6 +466,21 @@ def test_a_refused_start_of_serve_is_said_in_the_terminal_s_language(
     assert "cannot serve" not in refused.output
 
 
+def test_admin_s_refusal_of_a_new_password_is_said_in_the_terminal_s_language(
+    german: None, tmp_path: Path
+) -> None:
+    from support.server_support import client_for
+
+    url = f"sqlite:///{tmp_path / 'server.db'}"
+    with client_for(url):
+        pass  # the schema
+    refused = CliRunner().invoke(
+        cli, ["admin", "--db", url, "sign-out", "ann", "--new-password"], input="short\nshort\n"
+    )
+    assert refused.exit_code == 2
+    assert "Ein Passwort hat 8 bis 200 Zeichen." in refused.output, refused.output
+
+
 def test_arena_says_its_tables_in_the_terminal_s_language(german: None, tmp_path: Path) -> None:
     run = CliRunner().invoke(
         cli,

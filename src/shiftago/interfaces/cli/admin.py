@@ -15,6 +15,15 @@ from shiftago.interfaces.cli.serve import serve_db_option, server_db
 from shiftago.interfaces.cli.words import argument, group, option
 from shiftago.interfaces.shared.catalogues import N_, _, ngettext
 
+#: What a refused new password is told, by :class:`~.accounts.Unfit`'s code: the words
+#: the web pages say (errors.js).
+PASSWORD_REFUSALS = {
+    "password_length": N_("A password has {least} to {most} characters."),
+    "password_common": N_(
+        "This password is one of the most common ones, which are guessed first: choose another."
+    ),
+}
+
 
 @group(
     short_help=N_("Moderate a server's database: chat messages, sessions, accounts."),
@@ -121,7 +130,13 @@ def admin_delete_message(ctx: click.Context, ids: tuple[int, ...]) -> None:
 @click.pass_context
 def admin_sign_out(ctx: click.Context, name: str, new_password: bool) -> None:
     """End every session of an account, and set a new password if asked."""
-    from shiftago.interfaces.server.accounts.accounts import check_new_password, hash_password
+    from shiftago.interfaces.server.accounts.accounts import (
+        PASSWORD_MAX,
+        PASSWORD_MIN,
+        Unfit,
+        check_new_password,
+        hash_password,
+    )
     from shiftago.interfaces.server.accounts.store import sign_out_everywhere
 
     hashed = None
@@ -129,8 +144,11 @@ def admin_sign_out(ctx: click.Context, name: str, new_password: bool) -> None:
         password = click.prompt(_("New password"), hide_input=True, confirmation_prompt=True)
         try:
             hashed = hash_password(check_new_password(password))
-        except ValueError as e:
-            raise click.BadParameter(str(e), param_hint="--new-password") from None
+        except Unfit as e:
+            raise click.BadParameter(
+                _(PASSWORD_REFUSALS[e.code]).format(least=PASSWORD_MIN, most=PASSWORD_MAX),
+                param_hint="--new-password",
+            ) from None
     with _admin_store(ctx) as store:
         done = sign_out_everywhere(store, name, hashed)
     if done is None:
