@@ -169,39 +169,6 @@ def test_the_header_and_the_cards_fit_a_laptops_width_in_every_language(
                     assert menu, where
 
 
-def test_a_larger_default_text_size_reflows_the_pages_as_a_zoom_does(
-    live_server: LiveServer, new_context: NewContext
-):
-    """A browser's default text size at 150% (24 pixels, not the page zoom: a German
-    walk's setting) makes the layouts' widths grow with the text, so at a laptop's width
-    the game and analysis pages go to one column, and no card's contents are wider than
-    the card (the opening book's table and the computer's lines were cut in the side
-    column, whose width was in pixels)."""
-    game = ann_and_ben(live_server)
-    context = new_context(viewport={"width": 1280, "height": 800})
-    page = context.new_page()
-    browser_settings = context.new_cdp_session(page)  # Chromium's own font size setting
-    browser_settings.send("Page.enable")
-    browser_settings.send("Page.setFontSizes", {"fontSizes": {"standard": 24, "fixed": 20}})
-    for path in ("/", f"/watch/{game['id']}", "/analysis", "/puzzles", "/learn/push"):
-        page.goto(live_server.url + path)
-        header(page)
-        if path == "/analysis":
-            page.wait_for_selector("[data-testid=book-lines] tr")
-        assert page.evaluate("getComputedStyle(document.documentElement).fontSize") == "24px"
-        wider = page.evaluate(CARDS_TOO_NARROW)
-        assert wider == [], (path, wider)
-        overflow = page.evaluate(
-            "document.documentElement.scrollWidth - document.documentElement.clientWidth"
-        )
-        assert overflow <= 0, (path, overflow)
-        if path == "/analysis":  # the side column under the board, as at 150% zoom
-            board = page.locator("#board").bounding_box()
-            engine = page.locator(".card.engine").bounding_box()
-            assert board is not None and engine is not None
-            assert engine["y"] >= board["y"] + board["height"], (board, engine)
-
-
 def test_no_board_page_scrolls_sideways_on_a_phone_in_any_language(
     live_server: LiveServer, new_context: NewContext
 ):

@@ -49,8 +49,9 @@ function speaksOtherLanguage(accountLanguage) {
 }
 
 function signedOut(box) {
-  const name = el("input", { type: "text", name: "name", autocomplete: "username", placeholder: t("name"), "aria-label": t("Account name"), required: true });
-  const password = el("input", { type: "password", name: "password", autocomplete: "current-password", placeholder: t("password"), "aria-label": t("Password"), required: true });
+  // visible labels, not placeholders: a placeholder is gone once one types (a low-vision walk)
+  const name = el("input", { type: "text", name: "name", autocomplete: "username", required: true });
+  const password = el("input", { type: "password", name: "password", autocomplete: "current-password", required: true });
   const error = el("p", { id: "account-error", class: "error", role: "alert", hidden: true, "data-testid": "account-error" });
   const rules = el("p", { id: "account-rules", class: "hint", text: t("Names: 3-20 of a-z 0-9 _ - (no accents; capitals become small letters). Passwords: 8 or more characters, none of the most common. Playing needs no account.") });
   const form = el("form", { class: "account-form", hidden: true, "data-testid": "account-form" });
@@ -88,8 +89,8 @@ function signedOut(box) {
     }
   };
   form.append(
-    name,
-    password,
+    el("label", { class: "account-field" }, el("span", { text: t("Account name") }), name),
+    el("label", { class: "account-field" }, el("span", { text: t("Password") }), password),
     el("button", { type: "submit", class: "small primary", "data-testid": "sign-in", onclick: submit("/api/session") }, t("Sign in")),
     el("button", { type: "button", class: "small", "data-testid": "sign-up", onclick: submit("/api/accounts") }, t("Create account")),
     rules,
