@@ -326,8 +326,9 @@ def test_show_names_the_handicap_in_the_game_s_words(
     [
         ("g", "resignation", "Grün gewinnt durch Aufgabe"),
         ("o", "time", "Orange gewinnt auf Zeit"),
+        ("o", "time forfeit", "Orange gewinnt auf Zeit"),
         ("*", "aborted", "kein Ergebnis (das Spiel wurde abgebrochen)"),
-        ("o=g", "agreement", "das Spiel endet unentschieden (agreement)"),
+        ("o=g", "agreement", "das Spiel endet unentschieden (durch Einigung)"),
     ],
 )
 def test_show_says_a_record_s_result_in_the_terminal_s_language(

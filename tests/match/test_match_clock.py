@@ -39,6 +39,13 @@ def test_a_seat_that_acts_again_keeps_its_clock_running_without_an_increment():
     assert clock.after(0, 1, now=10.0).remaining == (172.0, 180.0)
 
 
+def test_the_game_s_last_action_earns_no_increment():
+    """No turn passes when the game ends: the final clocks showed an increment never
+    earned (an Extreme walk)."""
+    clock = Clock.start(BLITZ, 2, 0, now=0.0).after(0, None, now=4.0)
+    assert clock.remaining == (176.0, 180.0) and clock.running is None
+
+
 def test_correspondence_gives_each_turn_its_days():
     control = TimeControl(days=2)
     clock = Clock.start(control, 2, 0, now=0.0)

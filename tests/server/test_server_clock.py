@@ -156,6 +156,9 @@ def test_a_flag_falls_with_nobody_connected(db_url, clock_time):
         assert game["status"] == "over winner g"
         assert game["result"]["reason"] == "time" and game["result"]["by"] == ["o"]
         assert game["clock"]["running"] is None and game["clock"]["remaining"][0] == 0
+        # the record says it as every record does (docs/records.md)
+        record = client.get(f"/api/games/{game_id}/record").text
+        assert '[Termination "time forfeit"]' in record and '[Result "g"]' in record
 
 
 def test_a_timed_game_nobody_opened_is_not_lost_on_time(db_url, clock_time):

@@ -192,7 +192,9 @@ class Clock:
                 left[seat] = self.control.turn_seconds
                 if next_seat is not None:
                     left[next_seat] = self.control.turn_seconds
-            elif self.running == seat:  # an action made off the clock earns nothing
+            elif self.running == seat and next_seat is not None:
+                # an action made off the clock earns nothing, nor does the game's last:
+                # no turn passes then
                 left[seat] += self.control.increment
         return replace(self, remaining=tuple(left), running=next_seat, since=now, waits_until=None)
 

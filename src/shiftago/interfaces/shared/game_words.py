@@ -26,6 +26,11 @@ REASONS: Final = {
     "board full": N_("board full"),
     "no marbles": N_("no marbles"),
     "action limit": N_("action limit"),
+    # a record's terminations that leave several winners (3-4 players)
+    "time forfeit": N_("on time"),
+    "time": N_("on time"),
+    "resignation": N_("by resignation"),
+    "agreement": N_("by agreement"),
 }
 #: How a winner won, by the outcome's reason: the end checks that points decide say
 #: what ended the game after "on points" (docs/cli.md).
@@ -164,7 +169,8 @@ def _winners_said(winners: tuple[int, ...], players: int, reason: str, won: dict
 #: as they are written).
 WON_BY_TERMINATION: Final = {
     "resignation": N_("%(colour)s wins by resignation"),
-    "time": N_("%(colour)s wins on time"),
+    "time forfeit": N_("%(colour)s wins on time"),
+    "time": N_("%(colour)s wins on time"),  # the web app's records before 8 December 2026
 }
 #: A game ended without a result, by its termination.
 NO_RESULT: Final = {"aborted": N_("no result (the game was aborted)")}

@@ -46,6 +46,10 @@ ABORTED = "aborted"
 UNSTARTED = "unstarted"
 #: The terminations of a game that never began.
 ABORTS: Final = frozenset((ABORTED, UNSTARTED))
+#: A stored termination as a record's ``Termination`` says it, where the words differ:
+#: a loss on time is "time forfeit" in every record (docs/records.md), as the arena and
+#: the terminal write it; a game nobody began is aborted.
+RECORD_TERMINATION: Final = {"time": "time forfeit", UNSTARTED: ABORTED}
 
 
 def unnamed_seat(seat: int) -> str:
@@ -324,8 +328,7 @@ class LiveGame:
         result = termination = None  # the game's own result
         if self.terminated:  # a result the rules did not make, and why
             result, termination = stored.result or UNFINISHED, stored.termination
-            if termination == UNSTARTED:
-                termination = ABORTED
+            termination = RECORD_TERMINATION.get(termination or "", termination)
         return Record.from_game(
             self.game,
             seats=seats,
