@@ -61,6 +61,47 @@ def test_check_names_a_puzzle_that_does_not_hold(tmp_path: Path) -> None:
     assert "1 of 2 puzzles proven" in result.output
 
 
+def test_check_names_every_line_that_is_no_puzzle_and_checks_the_others(
+    tmp_path: Path,
+) -> None:
+    """It stopped at the first line it could not read, and json's "line 2 column 1"
+    counted inside that line (a referee's walk)."""
+    path = tmp_path / "p.jsonl"
+    good = {
+        "id": "good", "variant": "express", "players": 2, "position": ONE_WIN, "actions": 1,
+        "solution": ["L3"], "themes": ["win-in-1"], "rating": 1000,
+    }  # fmt: skip
+    unreadable = {**good, "id": "bad-position", "position": "express 2 7/7 o insert"}
+    lines = [json.dumps(good), json.dumps(unreadable), '{"id": "cut"\n', "", "[1, 2]"]
+    path.write_text("\n".join(lines) + "\n" + json.dumps({**good, "id": "last"}) + "\n")
+    result = invoke("puzzles", "check", str(path))
+    assert result.exit_code == 1
+    said = [line for line in result.output.splitlines() if line != "puzzles"]  # the bar's
+    assert said[0].startswith("line 2: puzzle 'bad-position': "), said
+    assert said[1] == "line 3: not JSON at column 13: Expecting ',' delimiter", said
+    assert said[2] == "line 6: a puzzle line is a JSON object", said
+    assert said[3] == "2 of 5 puzzles proven", said
+
+
+def test_check_says_its_words_in_the_terminal_s_language(tmp_path: Path) -> None:
+    from shiftago.interfaces.cli.words import use
+
+    path = tmp_path / "p.jsonl"
+    good = {
+        "id": "good", "variant": "express", "players": 2, "position": ONE_WIN, "actions": 2,
+        "solution": ["L3"], "themes": ["win-in-2"], "rating": 1000,
+    }  # fmt: skip
+    path.write_text(json.dumps(good) + "\n")
+    use("de")
+    try:
+        result = invoke("puzzles", "check", str(path))
+    finally:
+        use("en")
+    assert result.exit_code == 1
+    assert "Zeile 1: Aufgabe good: " in result.output, result.output
+    assert "0 von 1 Aufgabe bewiesen" in result.output, result.output
+
+
 def test_generate_needs_games() -> None:
     result = invoke("puzzles", "generate")
     assert result.exit_code == 2

@@ -27,6 +27,8 @@ from shiftago.engine.puzzles.harvest import candidates, game_states, self_play
 from shiftago.engine.puzzles.puzzle import Puzzle
 from shiftago.engine.puzzles.solving import check_puzzle
 from shiftago.formats.record_stream import iter_records
+from shiftago.interfaces.shared.catalogues import _, ngettext
+from shiftago.interfaces.shared.game_words import colour_name, error_words
 
 
 @dataclass(frozen=True)
@@ -95,7 +97,8 @@ def generate(job: Job, out: IO[str], err: TextIO) -> Harvest:
     """Run ``job``, writing each puzzle's line to ``out`` as it is found."""
     harvest = Harvest(most=job.most, nodes=job.nodes)
     start = time.monotonic()
-    with click.progressbar(_games(job), length=_count_games(job), label="games", file=err) as games:
+    label = _("games")
+    with click.progressbar(_games(job), length=_count_games(job), label=label, file=err) as games:
         for source, states in games:
             for s in candidates(states):
                 puzzle = harvest.consider(s, source)
@@ -106,10 +109,15 @@ def generate(job: Job, out: IO[str], err: TextIO) -> Harvest:
             if job.limit is not None and len(harvest.puzzles) >= job.limit:
                 break
     seconds = time.monotonic() - start
-    err.write(
-        f"{len(harvest.puzzles)} puzzles from {harvest.candidates} positions "
-        f"({harvest.unknown} beyond the node budget) in {seconds:.0f} s\n"
+    found = ngettext(
+        "%(n)s puzzle from %(positions)s positions (%(unknown)s beyond the node budget) "
+        "in %(seconds)s s",
+        "%(n)s puzzles from %(positions)s positions (%(unknown)s beyond the node budget) "
+        "in %(seconds)s s",
+        len(harvest.puzzles),
     )
+    values = {"positions": harvest.candidates, "unknown": harvest.unknown}
+    err.write(found % {"n": len(harvest.puzzles), **values, "seconds": round(seconds)} + "\n")
     return harvest
 
 
@@ -121,29 +129,46 @@ def read_puzzles(path: Path) -> Iterator[tuple[int, Puzzle]]:
                 yield number, Puzzle.from_json(line)
 
 
-def check(path: Path, err: TextIO) -> list[str]:
-    """Re-prove every puzzle of ``path``; the problems found, one line each."""
-    problems: list[str] = []
-    puzzles = list(read_puzzles(path))
+def check(path: Path, err: TextIO) -> tuple[list[str], int, int]:
+    """Re-prove every puzzle of ``path``: the problems found in the file's order, one
+    line each with its line number (a line that is no puzzle is one of them, and the
+    others are still checked); how many puzzles the file has, and how many fail."""
+    problems: list[tuple[int, str]] = []
+    puzzles: list[tuple[int, Puzzle]] = []
+    with open_text(path, "r") as handle:
+        lines = [(number, line) for number, line in enumerate(handle, start=1) if line.strip()]
+    for number, line in lines:
+        try:
+            puzzles.append((number, Puzzle.from_json(line)))
+        except ValueError as error:
+            problems.append((number, error_words(error)))
     ids: set[str] = set()
-    with click.progressbar(puzzles, label="puzzles", file=err) as bar:
+    with click.progressbar(puzzles, label=_("puzzles"), file=err) as bar:
         for number, puzzle in bar:
             if puzzle.id in ids:
-                problems.append(f"line {number}: puzzle {puzzle.id} appears twice")
+                problems.append((number, _("puzzle %(id)s appears twice") % {"id": puzzle.id}))
             ids.add(puzzle.id)
             problem = check_puzzle(puzzle)
             if problem:
-                problems.append(f"line {number}: puzzle {puzzle.id}: {problem}")
-    return problems
+                words = problem.words(_, colour_name)
+                problems.append(
+                    (number, _("puzzle %(id)s: %(problem)s") % {"id": puzzle.id, "problem": words})
+                )
+    problems.sort(key=lambda found: found[0])
+    failed = len({number for number, _said in problems})
+    lined = [_("line %(n)s: %(said)s") % {"n": number, "said": text} for number, text in problems]
+    return lined, len(lines), failed
 
 
 def main_check(path: Path) -> int:
     """``puzzles check``: 0 when every puzzle holds, else 1 with each failure named."""
-    problems = check(path, sys.stderr)
+    problems, total, failed = check(path, sys.stderr)
     for line in problems:
         print(line)
-    total = sum(1 for _ in read_puzzles(path))
-    print(f"{total - len(problems)} of {total} puzzles proven")
+    proven = ngettext(
+        "%(proven)s of %(n)s puzzle proven", "%(proven)s of %(n)s puzzles proven", total
+    )
+    print(proven % {"proven": total - failed, "n": total})
     return 1 if problems else 0
 
 
@@ -151,11 +176,16 @@ def main_retag(path: Path, out: Path) -> None:
     """``puzzles retag``: every puzzle of ``path`` with its themes found again, to
     ``out`` (read whole first, so ``out`` may be ``path``); how many changed, on
     standard error."""
-    puzzles = [puzzle for _, puzzle in read_puzzles(path)]
+    puzzles = [puzzle for _number, puzzle in read_puzzles(path)]
     changed = 0
     with open_text(out, "w") as handle:
         for puzzle in puzzles:
             again = retagged(puzzle)
             changed += again.themes != puzzle.themes
             handle.write(again.to_json() + "\n")
-    sys.stderr.write(f"{changed} of {len(puzzles)} puzzles have other themes now\n")
+    said = ngettext(
+        "%(changed)s of %(n)s puzzle has other themes now",
+        "%(changed)s of %(n)s puzzles have other themes now",
+        len(puzzles),
+    )
+    sys.stderr.write(said % {"changed": changed, "n": len(puzzles)} + "\n")

@@ -83,9 +83,12 @@ class Puzzle:
     def from_json(cls, line: str) -> Puzzle:
         """A puzzle from its line; :class:`ParseError` says what is wrong."""
         try:
-            data = json.loads(line)
+            data = json.loads(line.rstrip("\r\n"))  # a column past the end: of this line
         except json.JSONDecodeError as error:
-            raise ParseError("not JSON: {error}", error=str(error)) from None
+            # json's own line and column would count inside this one line, not the file
+            raise ParseError(
+                "not JSON at column {column}: {error}", column=error.colno, error=error.msg
+            ) from None
         if not isinstance(data, dict):
             raise ParseError("a puzzle line is a JSON object")
         missing = [name for name in _FIELDS if name not in data]

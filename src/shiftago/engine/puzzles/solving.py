@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from shiftago.core import Action, State
-from shiftago.core.errors import IllegalActionError
+from shiftago.core.errors import N_, IllegalActionError, Phrase
 from shiftago.engine.kernel import (
     action_buffer,
     apply_action,
@@ -284,33 +284,49 @@ def judge(state: State, actions: int, tried: list[str]) -> Verdict:
     return Verdict(True, solved, reply, played if solved else None)
 
 
-def check_puzzle(puzzle: Puzzle) -> str | None:
-    """Re-prove a puzzle: what is wrong with it, or None when it holds (the fewest
-    actions are its ``actions``, its solution's first action is the only one, and its
-    solution, played by the rules, reaches the goal)."""
+def check_puzzle(puzzle: Puzzle) -> Phrase | None:
+    """Re-prove a puzzle: what is wrong with it (words an interface says in its reader's
+    language), or None when it holds (the fewest actions are its ``actions``, its
+    solution's first action is the only one, and its solution, played by the rules,
+    reaches the goal)."""
     try:
         state = State.from_position(puzzle.position)
         proof = prove(state, puzzle.actions)
     except ValueError as error:
-        return str(error)
+        return Phrase("{error}", error=error)
+    if proof.fewest is None:
+        return Phrase(N_("it says a win in {n}, the prover finds no win"), n=puzzle.actions)
     if proof.fewest != puzzle.actions:
-        found = "no win" if proof.fewest is None else f"a win in {proof.fewest}"
-        return f"it says a win in {puzzle.actions}, the prover finds {found}"
+        return Phrase(
+            N_("it says a win in {n}, the prover finds a win in {fewest}"),
+            n=puzzle.actions,
+            fewest=proof.fewest,
+        )
     if len(proof.firsts) != 1:
-        firsts = " ".join(str(a) for a in proof.firsts)
-        return f"{len(proof.firsts)} first actions win in {puzzle.actions}: {firsts}"
-    if not puzzle.solution or str(proof.firsts[0]) != str(Action.parse(puzzle.solution[0])):
-        first = puzzle.solution[0] if puzzle.solution else "nothing"
-        return f"the solution starts with {first}, the winning action is {proof.firsts[0]}"
+        return Phrase(
+            N_("{count} first actions win in {n}: {firsts}"),
+            count=len(proof.firsts),
+            n=puzzle.actions,
+            firsts=" ".join(str(a) for a in proof.firsts),
+        )
+    if not puzzle.solution:
+        return Phrase(N_("the solution is empty; the winning action is {action}"),
+                      action=proof.firsts[0])  # fmt: skip
+    if str(proof.firsts[0]) != str(Action.parse(puzzle.solution[0])):
+        return Phrase(
+            N_("the solution starts with {first}, the winning action is {action}"),
+            first=puzzle.solution[0],
+            action=proof.firsts[0],
+        )
     solver = state.turn
     try:
         for text in puzzle.solution:
             state = state.after(Action.parse(text))
     except ValueError as error:
-        return f"the solution does not play: {error}"
+        return Phrase(N_("the solution does not play: {error}"), error=error)
     outcome = state.outcome
     if outcome is None or tuple(outcome.winners) != (solver,):
-        return "the solution does not end in the solver's win"
+        return Phrase(N_("the solution does not end in the solver's win"))
     return None
 
 
