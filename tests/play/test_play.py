@@ -139,7 +139,7 @@ def test_skips_before_the_first_action_are_announced(home: Path) -> None:
     assert "orange skips a turn (handicap, 1 more to come)" in out
     assert out.index("orange skips a turn") < out.index("green to insert>")
     three = play(home, ["--new", "--players", "3", "--first", "o", "--handicap", "1,1,1"], [])
-    assert three.output.count("skips a turn (handicap, 0 more to come)") == 3
+    assert three.output.count("skips a turn (handicap, the last one)") == 3
 
 
 def test_skips_are_announced_in_the_order_of_play(home: Path) -> None:

@@ -697,7 +697,7 @@ def test_a_turn_a_handicap_skips_is_said_in_the_log(tmp_path: Path) -> None:
     run(app, scenario)
     log = log_text(app)
     assert "Orange plays L1. Green skips a turn (handicap, 1 more to come)." in log
-    assert "Orange plays L3. Green skips a turn (handicap, 0 more to come)." in log
+    assert "Orange plays L3. Green skips a turn (handicap, the last one)." in log
     assert log.endswith("Orange plays L5.")
 
 

@@ -73,10 +73,17 @@ def skipped_turns(before: Sequence[int], after: Sequence[int], seat: int) -> lis
     while sum(left) > sum(after):
         if left[seat] > after[seat]:
             left[seat] -= 1
-            said.append(
-                _("%(colour)s skips a turn (handicap, %(left)d more to come)")
-                % {"colour": colour_name(seat), "left": left[seat]}
+            more = left[seat]
+            sentence = (
+                ngettext(
+                    "%(colour)s skips a turn (handicap, %(left)d more to come)",
+                    "%(colour)s skips a turn (handicap, %(left)d more to come)",
+                    more,
+                )
+                if more
+                else _("%(colour)s skips a turn (handicap, the last one)")
             )
+            said.append(sentence % {"colour": colour_name(seat), "left": more})
         seat = (seat + 1) % len(left)
     return said
 
