@@ -17,6 +17,11 @@ from shiftago.interfaces.cli import cli
 
 ONE_WIN = "express 2 7/7/4o2/3o3/go5/1o5/o6 o insert 17,21 0,0 0,0"
 TWO_WINS = "express 2 7/7/7/7/7/7/oooo3 o insert 18,22 0,0 0,0"
+#: A puzzle line that holds: orange wins with L3.
+GOOD = {
+    "id": "good", "variant": "express", "players": 2, "position": ONE_WIN, "actions": 1,
+    "solution": ["L3"], "themes": ["win-in-1"], "rating": 1000,
+}  # fmt: skip
 
 
 def invoke(*args: str) -> Result:
@@ -48,10 +53,7 @@ def test_generate_stops_at_the_limit_and_keeps_to_the_most_actions(tmp_path: Pat
 
 def test_check_names_a_puzzle_that_does_not_hold(tmp_path: Path) -> None:
     path = tmp_path / "p.jsonl"
-    good = {
-        "id": "good", "variant": "express", "players": 2, "position": ONE_WIN, "actions": 1,
-        "solution": ["L3"], "themes": ["win-in-1"], "rating": 1000,
-    }  # fmt: skip
+    good = GOOD
     bad = {**good, "id": "two-solutions", "position": TWO_WINS, "solution": ["L1"]}
     path.write_text(json.dumps(good) + "\n" + json.dumps(bad) + "\n")
     result = invoke("puzzles", "check", str(path))
@@ -67,10 +69,7 @@ def test_check_names_every_line_that_is_no_puzzle_and_checks_the_others(
     """It stopped at the first line it could not read, and json's "line 2 column 1"
     counted inside that line (a referee's walk)."""
     path = tmp_path / "p.jsonl"
-    good = {
-        "id": "good", "variant": "express", "players": 2, "position": ONE_WIN, "actions": 1,
-        "solution": ["L3"], "themes": ["win-in-1"], "rating": 1000,
-    }  # fmt: skip
+    good = GOOD
     unreadable = {**good, "id": "bad-position", "position": "express 2 7/7 o insert"}
     lines = [json.dumps(good), json.dumps(unreadable), '{"id": "cut"\n', "", "[1, 2]"]
     path.write_text("\n".join(lines) + "\n" + json.dumps({**good, "id": "last"}) + "\n")
@@ -87,10 +86,7 @@ def test_check_says_its_words_in_the_terminal_s_language(tmp_path: Path) -> None
     from shiftago.interfaces.cli.words import use
 
     path = tmp_path / "p.jsonl"
-    good = {
-        "id": "good", "variant": "express", "players": 2, "position": ONE_WIN, "actions": 2,
-        "solution": ["L3"], "themes": ["win-in-2"], "rating": 1000,
-    }  # fmt: skip
+    good = {**GOOD, "actions": 2, "themes": ["win-in-2"]}  # a win in 1: it fails
     path.write_text(json.dumps(good) + "\n")
     use("de")
     try:
