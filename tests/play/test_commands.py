@@ -96,17 +96,6 @@ def test_a_word_that_reads_as_an_action_or_as_another_thing_is_not_taken(
     assert command_of("help") is HELP and command_of("si") is None and command_of("q") is QUIT
 
 
-def test_the_french_take_back_word_is_not_the_resume_question_s_verb(tmp_path: Path) -> None:
-    """ "Reprendre la partie inachevée ?" answered "reprendre", the take-back word, and
-    the program stopped on a usage error (a French walk): take-back is "annuler"."""
-    result = play(tmp_path / "home", "fr", ["L1", "aide", "annuler", "position", "quitter"])
-    out = result.output
-    assert result.exit_code == 0, out
-    assert "  annuler                annuler la dernière action" in out
-    assert "annulé\u00a0: L1" in out
-    assert "express 2 7/7/7/7/7/7/7 o insert 22,22 0,0 0,0" in out  # L1 taken back
-
-
 def test_the_italian_family_s_words_work_and_the_help_shows_them(tmp_path: Path) -> None:
     lines = ["L1", "aiuto", "posizione", "ritira", "posizione", "regole ora", "salva"]
     record = tmp_path / "partita.txt"
