@@ -121,12 +121,16 @@ def generate(job: Job, out: IO[str], err: TextIO) -> Harvest:
     return harvest
 
 
+def puzzle_lines(path: Path) -> list[tuple[int, str]]:
+    """The lines of a puzzle file with their numbers (blank lines skipped)."""
+    with open_text(path, "r") as handle:
+        return [(number, line) for number, line in enumerate(handle, start=1) if line.strip()]
+
+
 def read_puzzles(path: Path) -> Iterator[tuple[int, Puzzle]]:
     """The puzzles of a file with their line numbers (blank lines skipped)."""
-    with open_text(path, "r") as handle:
-        for number, line in enumerate(handle, start=1):
-            if line.strip():
-                yield number, Puzzle.from_json(line)
+    for number, line in puzzle_lines(path):
+        yield number, Puzzle.from_json(line)
 
 
 def check(path: Path, err: TextIO) -> tuple[list[str], int, int]:
@@ -135,8 +139,7 @@ def check(path: Path, err: TextIO) -> tuple[list[str], int, int]:
     others are still checked); how many puzzles the file has, and how many fail."""
     problems: list[tuple[int, str]] = []
     puzzles: list[tuple[int, Puzzle]] = []
-    with open_text(path, "r") as handle:
-        lines = [(number, line) for number, line in enumerate(handle, start=1) if line.strip()]
+    lines = puzzle_lines(path)
     for number, line in lines:
         try:
             puzzles.append((number, Puzzle.from_json(line)))

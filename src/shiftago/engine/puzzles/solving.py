@@ -310,8 +310,9 @@ def check_puzzle(puzzle: Puzzle) -> Phrase | None:
             firsts=" ".join(str(a) for a in proof.firsts),
         )
     if not puzzle.solution:
-        return Phrase(N_("the solution is empty; the winning action is {action}"),
-                      action=proof.firsts[0])  # fmt: skip
+        return Phrase(
+            N_("the solution is empty; the winning action is {action}"), action=proof.firsts[0]
+        )
     if str(proof.firsts[0]) != str(Action.parse(puzzle.solution[0])):
         return Phrase(
             N_("the solution starts with {first}, the winning action is {action}"),
